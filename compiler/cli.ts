@@ -1,0 +1,90 @@
+/**
+ * The command line: argv → library call → print → exit code. No logic here
+ * that the library lacks. Exit codes: 0 done, 1 invalid input / failed
+ * cases / disagreement, 2 usage errors.
+ */
+import { Command, CommanderError, Option } from "commander";
+import { VERSION } from "./version.js";
+
+const EXIT_INVALID = 1;
+const EXIT_USAGE = 2;
+
+/** Prints an error for the person at the terminal and sets the exit code. */
+function fail(message: string, code = EXIT_INVALID): void {
+  process.stderr.write(`behavior-judge: ${message}\n`);
+  process.exitCode = code;
+}
+
+/** Known, located failures print their message; anything else is a bug and keeps its stack. */
+function reportError(error: unknown): void {
+  if (error instanceof Error && (error.name === "JudgeYamlError" || error.name === "UsageError")) {
+    process.stderr.write(`${error.message}\n`);
+    process.exitCode = error.name === "UsageError" ? EXIT_USAGE : EXIT_INVALID;
+    return;
+  }
+  if (error instanceof Error && (error as NodeJS.ErrnoException).code === "ENOENT") {
+    fail(`cannot read ${(error as NodeJS.ErrnoException).path ?? "a file"}: no such file`);
+    return;
+  }
+  fail(error instanceof Error ? (error.stack ?? error.message) : String(error));
+}
+
+function program(): Command {
+  const cli = new Command("behavior-judge")
+    .description("Compile Agent Behavior specs into deterministic trajectory judges.")
+    .version(VERSION)
+    .exitOverride()
+    .configureOutput({ outputError: (text, write) => write(text) });
+
+  cli
+    .command("build")
+    .description("compile judge.yaml into a standalone judge.mjs (and judge.d.mts beside it)")
+    .argument("<judge.yaml>", "the judge to compile")
+    .option("-o, --out <judge.mjs>", "where to write the judge (default: beside the yaml)")
+    .option("--ts <judge.ts>", "also write the generated TypeScript")
+    .action(async (yamlPath: string, opts: { out?: string; ts?: string }) => {
+      const { buildJudgeFile } = await import("./commands/build.js");
+      const written = await buildJudgeFile(yamlPath, opts);
+      for (const path of written) process.stdout.write(`wrote ${path}\n`);
+    });
+
+  cli
+    .command("judge")
+    .description("judge trajectories with a judge.mjs or judge.yaml")
+    .argument("<judge>", "judge.mjs (built) or judge.yaml (compiled in memory)")
+    .argument("<trajectories...>", ".json or .jsonl trajectory files")
+    .option("--json", "print the judgments as JSON (FORMATS.md §6)")
+    .option("--fail-on-false", "exit 1 when any trajectory's verdict is false")
+    .addOption(new Option("--no-verify", "do not ask a model to confirm deterministic failures"))
+    .action(async (judgePath: string, files: string[], opts: { json?: boolean; failOnFalse?: boolean; verify: boolean }) => {
+      const { runJudgeCommand } = await import("./commands/judge.js");
+      process.exitCode = await runJudgeCommand(judgePath, files, opts);
+    });
+
+  cli
+    .command("calibrate")
+    .description("compare a judge's verdicts with labeled trajectories; exit 1 on any disagreement")
+    .argument("<judge>", "judge.mjs (built) or judge.yaml (compiled in memory)")
+    .argument("<labeled...>", "files of {trajectory, expected} cases")
+    .option("--json", "print {comparisons, judgments, totals} as JSON")
+    .addOption(new Option("--no-verify", "do not ask a model to confirm deterministic failures"))
+    .action(async (judgePath: string, files: string[], opts: { json?: boolean; verify: boolean }) => {
+      const { runCalibrateCommand } = await import("./commands/calibrate.js");
+      process.exitCode = await runCalibrateCommand(judgePath, files, opts);
+    });
+
+  return cli;
+}
+
+export async function main(argv: readonly string[]): Promise<void> {
+  try {
+    await program().parseAsync([...argv], { from: "user" });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version end here with exit code 0.
+      process.exitCode = error.exitCode === 0 ? 0 : EXIT_USAGE;
+      return;
+    }
+    reportError(error);
+  }
+}

@@ -1,0 +1,177 @@
+/**
+ * Lowers one meta-behavior to a specialized single-pass scan: each check
+ * contributes declarations (its state, in locals), statements for the one
+ * loop over the events, and the clause built from its final state.
+ * Identifiers come from the check's index, never from user text.
+ */
+import type { Check, CountCheck, ForbiddenCheck, MetaBehavior, OrderingCheck, PairingCheck, Pattern, RequiredCheck } from "../ir/types.js";
+import { lowerPattern, EVENT } from "./match.js";
+import { lineCommentText, quoteString } from "./quote.js";
+
+/** The pieces one check adds to its rule's scan function. */
+export interface LoweredCheck {
+  comment: string;
+  declarations: string[];
+  loop: string[];
+  clause: string;
+}
+
+/** The arguments every clause builder takes first. */
+function clauseArgs(check: Check): string {
+  return `${quoteString(check.quote)}, events, complete`;
+}
+
+/**
+ * `after:` keeps events strictly after the first `after` match: the check
+ * looks at the event before the window may open on it.
+ */
+function lowerWindow(j: number, after: Pattern | undefined, guarded: string[]): { declarations: string[]; loop: string[]; open: string } {
+  if (after === undefined) return { declarations: [], loop: guarded, open: "true" };
+  const open = `open${j}`;
+  return {
+    declarations: [`let ${open} = false;`],
+    loop: [`if (${open}) {`, ...guarded, `} else if ${lowerPattern(after)} ${open} = true;`],
+    open,
+  };
+}
+
+export function lowerOrdering(j: number, check: OrderingCheck): LoweredCheck {
+  const first = `first${j}`;
+  const before = `before${j}`;
+  return {
+    comment: "ordering",
+    declarations: [`let ${first} = -1;`, `let ${before} = -1;`],
+    // An event matching both sides sets both indexes; `first < before` then fails, as it must.
+    loop: [
+      `if (${before} < 0 && ${lowerPattern(check.before)}) ${before} = i;`,
+      `if (${first} < 0 && ${lowerPattern(check.first)}) ${first} = i;`,
+    ],
+    clause: `orderingClause(${clauseArgs(check)}, ${first}, ${before})`,
+  };
+}
+
+export function lowerPairing(j: number, check: PairingCheck): LoweredCheck {
+  const pairs = `pairs${j}`;
+  const pending = `pending${j}`;
+  return {
+    comment: "pairing",
+    declarations: [`const ${pairs}: number[] = [];`, `let ${pending}: number[] = [];`],
+    // Resolve waiting `each` matches before this event may itself start waiting: a follower is strictly later.
+    // Each `each` match is resolved once, so the scan stays linear.
+    loop: [
+      `if (${pending}.length > 0 && ${lowerPattern(check.followedBy)}) {`,
+      `for (const p of ${pending}) ${pairs}.push(p, i);`,
+      `${pending} = [];`,
+      `}`,
+      `if ${lowerPattern(check.each)} ${pending}.push(i);`,
+    ],
+    clause: `pairingClause(${clauseArgs(check)}, ${pairs}, ${pending})`,
+  };
+}
+
+export function lowerRequired(j: number, check: RequiredCheck): LoweredCheck {
+  const found = `match${j}`;
+  const window = lowerWindow(j, check.after, [`if (${found} < 0 && ${lowerPattern(check.match)}) ${found} = i;`]);
+  return {
+    comment: "required",
+    declarations: [`let ${found} = -1;`, ...window.declarations],
+    loop: window.loop,
+    clause: `requiredClause(${clauseArgs(check)}, ${window.open}, ${found})`,
+  };
+}
+
+export function lowerForbidden(j: number, check: ForbiddenCheck): LoweredCheck {
+  const matches = `matches${j}`;
+  const window = lowerWindow(j, check.after, [`if ${lowerPattern(check.match)} ${matches}.push(i);`]);
+  return {
+    comment: "forbidden",
+    declarations: [`const ${matches}: number[] = [];`, ...window.declarations],
+    loop: window.loop,
+    clause: `forbiddenClause(${clauseArgs(check)}, ${window.open}, ${matches})`,
+  };
+}
+
+/** The statement that counts event `i`, keeping only the first match per distinct value. */
+function countStatement(j: number, check: CountCheck): string[] {
+  const counted = `counted${j}`;
+  const seen = `seen${j}`;
+  const match = lowerPattern(check.match);
+  if (check.distinctBy === undefined) return [`if ${match} ${counted}.push(i);`];
+  if (check.distinctBy === "content") {
+    return [`if (${match} && !${seen}.has(${EVENT}.content)) {`, `${seen}.add(${EVENT}.content);`, `${counted}.push(i);`, `}`];
+  }
+  const key = check.distinctBy.slice("metadata.".length);
+  const value = `value${j}`;
+  // Matches without the key are dropped; `typeof` also rejects inherited members such as `toString`.
+  return [
+    `if ${match} {`,
+    `const ${value} = ${EVENT}.metadata[${quoteString(key)}];`,
+    `if (typeof ${value} === "string" && !${seen}.has(${value})) {`,
+    `${seen}.add(${value});`,
+    `${counted}.push(i);`,
+    `}`,
+    `}`,
+  ];
+}
+
+export function lowerCount(j: number, check: CountCheck): LoweredCheck {
+  const counted = `counted${j}`;
+  const window = lowerWindow(j, check.after, countStatement(j, check));
+  const declarations = [`const ${counted}: number[] = [];`];
+  if (check.distinctBy !== undefined) declarations.push(`const seen${j} = new Set<string>();`);
+  return {
+    comment: "count",
+    declarations: [...declarations, ...window.declarations],
+    loop: window.loop,
+    clause: `countClause(${clauseArgs(check)}, ${window.open}, ${counted}, ${check.min ?? -1}, ${check.max ?? -1})`,
+  };
+}
+
+export function lowerCheck(j: number, check: Check): LoweredCheck {
+  switch (check.type) {
+    case "ordering":
+      return lowerOrdering(j, check);
+    case "pairing":
+      return lowerPairing(j, check);
+    case "required":
+      return lowerRequired(j, check);
+    case "forbidden":
+      return lowerForbidden(j, check);
+    case "count":
+      return lowerCount(j, check);
+  }
+}
+
+/** Where each piece of a rule came from in judge.yaml, for the line comments. */
+export interface RuleOrigin {
+  file: string;
+  line: number;
+  checkLines: readonly number[];
+}
+
+/**
+ * The body of `scan<n>(events, complete)`: state declarations, one loop over
+ * the events, then the clauses (or null when a match trigger never fired).
+ */
+export function lowerRuleScanBody(rule: MetaBehavior, origin: RuleOrigin): string[] {
+  const checks = rule.checks.map((check, j) => lowerCheck(j, check));
+  const matchTrigger = rule.trigger.match;
+  const declarations: string[] = [];
+  const loop: string[] = [];
+  if (matchTrigger !== undefined) {
+    declarations.push("let triggered = false;");
+    loop.push(`if (!triggered && ${lowerPattern(matchTrigger)}) triggered = true;`);
+  }
+  checks.forEach((lowered, j) => {
+    const where = `${lineCommentText(origin.file)}:${origin.checkLines[j] ?? origin.line}`;
+    declarations.push(`// checks[${j}]: ${lowered.comment} (${where})`, ...lowered.declarations);
+    loop.push(...lowered.loop);
+  });
+  const body = [...declarations];
+  if (loop.length > 0) {
+    body.push(`for (let i = 0; i < events.length; i++) {`, `const ${EVENT} = events[i]!;`, ...loop, `}`);
+  }
+  if (matchTrigger !== undefined) body.push("if (!triggered) return null;");
+  body.push(`return [${checks.map((c) => c.clause).join(", ")}];`);
+  return body;
+}

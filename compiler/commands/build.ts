@@ -1,0 +1,35 @@
+/** `build`: judge.yaml → judge.mjs + judge.d.mts (+ judge.ts on request). */
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
+import { compileJudgeYamlFile } from "../load.js";
+
+/** `foo/judge.yaml` → `foo/judge.mjs`. */
+export function defaultJudgePath(yamlPath: string): string {
+  return yamlPath.replace(/\.ya?ml$/i, "") + ".mjs";
+}
+
+/** TypeScript resolves the types of `x.mjs` from `x.d.mts`. */
+export function declarationPath(judgePath: string): string {
+  return judgePath.replace(/\.m?js$/i, "") + ".d.mts";
+}
+
+async function writeText(path: string, text: string): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, text, "utf8");
+}
+
+/** Compiles `yamlPath` and writes the artifacts; returns the paths written. */
+export async function buildJudgeFile(yamlPath: string, options: { out?: string; ts?: string } = {}): Promise<string[]> {
+  const { compiled } = await compileJudgeYamlFile(yamlPath);
+  const out = options.out ?? defaultJudgePath(yamlPath);
+  const written: string[] = [];
+  await writeText(out, compiled.judgeMjs);
+  written.push(out);
+  await writeText(declarationPath(out), compiled.judgeDts);
+  written.push(declarationPath(out));
+  if (options.ts !== undefined) {
+    await writeText(options.ts, compiled.judgeTs);
+    written.push(options.ts);
+  }
+  return written;
+}

@@ -1,0 +1,72 @@
+/** `judge`: run a judge over trajectory files and report as text or JSON. */
+import type { TrajectoryJudgment } from "../../runtime/types.js";
+import { readCases } from "../inputs.js";
+import { loadJudge } from "../load.js";
+import { addToTotals, emptyTotals, renderTotalsLine, renderTrajectoryText } from "../report/text.js";
+import { judgeCases } from "../run.js";
+
+export interface JudgeCommandOptions {
+  json?: boolean;
+  failOnFalse?: boolean;
+  verify?: boolean;
+}
+
+/**
+ * JSON output streams one element at a time yet is byte-identical to
+ * `JSON.stringify(all, null, 2)`, so large corpora never sit in memory.
+ */
+class JsonArrayWriter {
+  private count = 0;
+  constructor(private readonly write: (text: string) => void) {}
+  push(value: TrajectoryJudgment): void {
+    const body = JSON.stringify(value, null, 2).replace(/\n/g, "\n  ");
+    this.write(`${this.count === 0 ? "[\n  " : ",\n  "}${body}`);
+    this.count++;
+  }
+  end(): void {
+    this.write(this.count === 0 ? "[]\n" : "\n]\n");
+  }
+}
+
+/** Progress on stderr, only for a person watching a terminal. */
+function progress(): { tick(n: number): void; done(): void } {
+  if (!process.stderr.isTTY) return { tick() {}, done() {} };
+  let shown = false;
+  return {
+    tick(n) {
+      if (n % 100 !== 0) return;
+      process.stderr.write(`\rjudged ${n} trajectories…`);
+      shown = true;
+    },
+    done() {
+      if (shown) process.stderr.write("\r\x1b[K");
+    },
+  };
+}
+
+/** Returns the exit code: 1 when a case could not be judged (or, with failOnFalse, any false). */
+export async function runJudgeCommand(judgePath: string, files: readonly string[], options: JudgeCommandOptions): Promise<number> {
+  const judge = await loadJudge(judgePath);
+  const out = (text: string) => process.stdout.write(text);
+  const json = options.json === true ? new JsonArrayWriter(out) : undefined;
+  const totals = emptyTotals();
+  const meter = progress();
+  for await (const result of judgeCases(judge, readCases(files), { verify: options.verify !== false })) {
+    addToTotals(totals, result.judgment);
+    meter.tick(totals.judged + totals.errors);
+    if (result.error !== undefined) {
+      meter.done();
+      process.stderr.write(`error: ${result.error}\n`);
+      continue;
+    }
+    const judgment = result.judgment!;
+    if (json !== undefined) json.push(judgment);
+    else out(renderTrajectoryText(judgment, result.input.file) + "\n");
+  }
+  meter.done();
+  if (json !== undefined) json.end();
+  else out(`${renderTotalsLine(totals)}\n`);
+  if (totals.errors > 0) return 1;
+  if (options.failOnFalse === true && totals.false > 0) return 1;
+  return 0;
+}

@@ -1,0 +1,146 @@
+/**
+ * Reads trajectory files (FORMATS.md §2): a `.json` file holds one trajectory,
+ * one labeled case, or an array of either; a `.jsonl` file holds one per line
+ * and is streamed. A bad case never hides the others: it comes out as an
+ * `InputCase` with an `error` that names file, case, line and field.
+ */
+import { createReadStream } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { createInterface } from "node:readline";
+import type { Verdict } from "../runtime/types.js";
+
+export interface Expected {
+  verdict: Verdict;
+  metaBehaviorVerdicts: Record<string, Verdict>;
+}
+
+/** Where a case came from: `file`, its 0-based index there, and its line for JSONL. */
+export interface CaseOrigin {
+  file: string;
+  index: number;
+  line?: number;
+}
+
+export interface InputCase extends CaseOrigin {
+  /** The raw trajectory object, validated later by the judge itself. */
+  trajectory?: unknown;
+  /** Present when the case was labeled `{trajectory, expected}`. */
+  expected?: Expected;
+  /** Set when the case could not be read; nothing else is. */
+  error?: string;
+  /** For a labeled case, field paths in the trajectory are prefixed with `trajectory.`. */
+  labeled?: boolean;
+}
+
+/** `file:line: case N:` for JSONL, `file: case N:` for JSON. */
+export function describeOrigin(origin: CaseOrigin): string {
+  return origin.line === undefined ? `${origin.file}: case ${origin.index}` : `${origin.file}:${origin.line}: case ${origin.index}`;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+const VERDICTS: readonly unknown[] = ["true", "false", "na"];
+
+/** Checks an `expected` block; returns the error text or the typed labels. */
+function readExpected(value: unknown): Expected | string {
+  if (!isObject(value)) return "expected must be an object with verdict and metaBehaviorVerdicts";
+  if (!VERDICTS.includes(value.verdict)) return 'expected.verdict must be "true", "false", or "na"';
+  const metas = value.metaBehaviorVerdicts ?? {};
+  if (!isObject(metas)) return "expected.metaBehaviorVerdicts must be an object of rule name: verdict";
+  for (const [name, verdict] of Object.entries(metas)) {
+    if (!VERDICTS.includes(verdict)) return `expected.metaBehaviorVerdicts[${JSON.stringify(name)}] must be "true", "false", or "na"`;
+  }
+  return { verdict: value.verdict as Verdict, metaBehaviorVerdicts: metas as Record<string, Verdict> };
+}
+
+/** One element of a file: a trajectory or a `{trajectory, expected}` case. */
+export function toCase(value: unknown, origin: CaseOrigin): InputCase {
+  if (isObject(value) && "trajectory" in value) {
+    const known = new Set(["trajectory", "expected"]);
+    const unknown = Object.keys(value).filter((k) => !known.has(k));
+    if (unknown.length > 0) return { ...origin, error: `unknown key ${JSON.stringify(unknown[0])} in a labeled case (expected trajectory, expected)` };
+    if (value.expected === undefined) return { ...origin, trajectory: value.trajectory, labeled: true };
+    const expected = readExpected(value.expected);
+    if (typeof expected === "string") return { ...origin, error: expected };
+    return { ...origin, trajectory: value.trajectory, expected, labeled: true };
+  }
+  return { ...origin, trajectory: value };
+}
+
+/** `line:col` of a JSON.parse error, when the engine says where it failed. */
+function jsonErrorLocation(text: string, error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const match = /position (\d+)/.exec(message);
+  if (match === null) return "";
+  const offset = Number(match[1]);
+  const before = text.slice(0, offset);
+  const line = before.split("\n").length;
+  const col = offset - before.lastIndexOf("\n");
+  return `:${line}:${col}`;
+}
+
+function jsonMessage(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.replace(/ in JSON at position \d+.*$/s, "").replace(/^JSON\.parse: /, "");
+}
+
+async function* readJsonFile(file: string): AsyncGenerator<InputCase> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    yield { file, index: 0, error: `cannot read file: ${(error as NodeJS.ErrnoException).code ?? String(error)}` };
+    return;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    yield { file: `${file}${jsonErrorLocation(text, error)}`, index: 0, error: `invalid JSON: ${jsonMessage(error)}` };
+    return;
+  }
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) yield toCase(value[i], { file, index: i });
+  } else {
+    yield toCase(value, { file, index: 0 });
+  }
+}
+
+async function* readJsonlFile(file: string): AsyncGenerator<InputCase> {
+  const stream = createReadStream(file, { encoding: "utf8" });
+  const opened = new Promise<void>((resolve, reject) => {
+    stream.once("open", () => resolve());
+    stream.once("error", reject);
+  });
+  try {
+    await opened;
+  } catch (error) {
+    yield { file, index: 0, error: `cannot read file: ${(error as NodeJS.ErrnoException).code ?? String(error)}` };
+    return;
+  }
+  const lines = createInterface({ input: stream, crlfDelay: Infinity });
+  let lineNumber = 0;
+  let index = 0;
+  for await (const line of lines) {
+    lineNumber++;
+    if (line.trim() === "") continue;
+    const origin = { file, index: index++, line: lineNumber };
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (error) {
+      yield { ...origin, error: `invalid JSON: ${jsonMessage(error)}` };
+      continue;
+    }
+    yield toCase(value, origin);
+  }
+}
+
+/** Every case of every file, in order; JSONL files are streamed line by line. */
+export async function* readCases(files: readonly string[]): AsyncGenerator<InputCase> {
+  for (const file of files) {
+    yield* file.endsWith(".jsonl") ? readJsonlFile(file) : readJsonFile(file);
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * Loads a judge for `judge` and `calibrate`: a built judge.mjs is imported as
+ * is; a judge.yaml is compiled in memory first, so both paths run exactly the
+ * code `build` ships. The compiler is imported lazily: judging a judge.mjs
+ * must not pay for ts-morph, prettier or esbuild.
+ */
+import { readFile } from "node:fs/promises";
+import { basename, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { JudgeOptions, RuleInfo } from "../runtime/judge.js";
+import type { TrajectoryJudgment } from "../runtime/types.js";
+import type { Diagnostic } from "./ir/diagnostics.js";
+
+/** What every compiled judge module exports. */
+export interface JudgeModule {
+  version: string;
+  behavior: string;
+  irSha256: string;
+  rules: readonly RuleInfo[];
+  judgeTrajectory(trajectory: unknown, options?: JudgeOptions): Promise<TrajectoryJudgment>;
+}
+
+/** judge.yaml problems, each located; the CLI prints them and exits 1. */
+export class JudgeYamlError extends Error {
+  constructor(readonly diagnostics: Diagnostic[], formatted: string[]) {
+    super(formatted.join("\n"));
+    this.name = "JudgeYamlError";
+  }
+}
+
+export function isJudgeModulePath(path: string): boolean {
+  return /\.(mjs|js)$/.test(path);
+}
+
+function assertJudgeModule(mod: Record<string, unknown>, from: string): JudgeModule {
+  if (typeof mod.judgeTrajectory !== "function" || typeof mod.behavior !== "string" || !Array.isArray(mod.rules)) {
+    throw new Error(`${from} is not a judge built by behavior-judge (it lacks judgeTrajectory, behavior or rules)`);
+  }
+  return mod as unknown as JudgeModule;
+}
+
+/** Imports judge.mjs source from memory (it has no imports, so a data: URL suffices). */
+export async function importJudgeSource(judgeMjs: string, from = "judge.mjs"): Promise<JudgeModule> {
+  const url = `data:text/javascript;base64,${Buffer.from(judgeMjs, "utf8").toString("base64")}`;
+  return assertJudgeModule(await import(url), from);
+}
+
+/** Parses, checks and compiles a judge.yaml; throws JudgeYamlError on invalid input. */
+export async function compileJudgeYamlFile(path: string) {
+  const text = await readFile(path, "utf8");
+  const { parseJudgeYaml, formatDiagnostic } = await import("./ir/index.js");
+  const parsed = parseJudgeYaml(text, { file: path });
+  if (!parsed.ok) throw new JudgeYamlError(parsed.diagnostics, parsed.diagnostics.map(formatDiagnostic));
+  const { compileIR } = await import("./build.js");
+  const compiled = await compileIR(parsed.ir, text, { file: basename(path), positions: parsed.positions });
+  return { ir: parsed.ir, compiled };
+}
+
+/** Loads a judge from judge.mjs (imported) or judge.yaml (compiled in memory). */
+export async function loadJudge(path: string): Promise<JudgeModule> {
+  if (isJudgeModulePath(path)) return assertJudgeModule(await import(pathToFileURL(resolve(path)).href), path);
+  const { compiled } = await compileJudgeYamlFile(path);
+  return importJudgeSource(compiled.judgeMjs, path);
+}

@@ -1,0 +1,59 @@
+/**
+ * Runs a loaded judge over input cases, in input order, with a bounded number
+ * in flight. Only the cases in flight are held in memory, so a large JSONL
+ * corpus streams through.
+ */
+import type { JudgeOptions } from "../runtime/judge.js";
+import type { TrajectoryJudgment } from "../runtime/types.js";
+import { describeOrigin, type InputCase } from "./inputs.js";
+import type { JudgeModule } from "./load.js";
+
+export interface CaseResult {
+  input: InputCase;
+  judgment?: TrajectoryJudgment;
+  /** Why the case has no judgment: file, case, line and field. */
+  error?: string;
+}
+
+function isTrajectoryError(error: unknown): error is Error & { field: string } {
+  return error instanceof Error && error.name === "TrajectoryError" && typeof (error as { field?: unknown }).field === "string";
+}
+
+/** The located message for a case the judge rejected or failed on. */
+export function caseErrorMessage(input: InputCase, error: unknown): string {
+  const where = describeOrigin(input);
+  if (isTrajectoryError(error)) {
+    const prefix = input.labeled ? "trajectory" : "";
+    const field = error.field === "" ? prefix : prefix === "" ? error.field : `${prefix}.${error.field}`;
+    const message = error.message.startsWith(error.field) ? error.message.slice(error.field.length).trimStart() : error.message;
+    return field === "" ? `${where}: ${message}` : `${where}: ${field} ${message}`;
+  }
+  return `${where}: ${error instanceof Error ? error.message : String(error)}`;
+}
+
+export async function judgeOne(judge: JudgeModule, input: InputCase, options: JudgeOptions): Promise<CaseResult> {
+  if (input.error !== undefined) return { input, error: `${describeOrigin(input)}: ${input.error}` };
+  try {
+    return { input, judgment: await judge.judgeTrajectory(input.trajectory, options) };
+  } catch (error) {
+    return { input, error: caseErrorMessage(input, error) };
+  }
+}
+
+/**
+ * Judges every case and yields results in input order, with at most
+ * `concurrency` cases in flight (model calls are the only reason to overlap).
+ */
+export async function* judgeCases(
+  judge: JudgeModule,
+  cases: AsyncIterable<InputCase>,
+  options: JudgeOptions & { concurrency?: number } = {},
+): AsyncGenerator<CaseResult> {
+  const { concurrency = 1, ...judgeOptions } = options;
+  const inFlight: Promise<CaseResult>[] = [];
+  for await (const input of cases) {
+    inFlight.push(judgeOne(judge, input, judgeOptions));
+    if (inFlight.length >= Math.max(1, concurrency)) yield await inFlight.shift()!;
+  }
+  while (inFlight.length > 0) yield await inFlight.shift()!;
+}

@@ -1,0 +1,106 @@
+// Types of a judge.mjs built by behavior-judge. Generated beside judge.mjs; do not edit.
+
+export type Verdict = "true" | "false" | "na";
+export type NaReason = "not_applicable" | "insufficient_evidence";
+export type Actor = "user" | "agent" | "tool";
+export type CheckType = "ordering" | "pairing" | "required" | "forbidden" | "count";
+
+/** A trajectory as FORMATS.md §2 describes it; validated by `judgeTrajectory`. */
+export interface TrajectoryInput {
+  id: string;
+  description?: string;
+  complete: boolean;
+  events: {
+    id: string;
+    actor: Actor;
+    action: string;
+    content?: string;
+    metadata?: Record<string, unknown>;
+  }[];
+}
+
+export interface Citation {
+  eventId: string;
+  description: string;
+}
+
+export interface Clause {
+  kind: "predicate" | "semantic";
+  quote: string;
+  verdict: Verdict;
+  naReason: NaReason | null;
+  citations: Citation[];
+  reasoning?: string;
+  verification?: "confirmed" | "overturned" | "unverified";
+  predicateVerdict?: Verdict;
+  check?: CheckType | "trigger" | "question";
+  error?: string;
+}
+
+export interface MetaBehaviorJudgment {
+  name: string;
+  verdict: Verdict;
+  naReason: NaReason | null;
+  triggered: boolean;
+  clauses: Clause[];
+}
+
+/** What the model calls of one judgment cost; present only when an adapter was given. */
+export interface SemanticUsage {
+  /** Requests the adapter made, each retry counted. */
+  calls: number;
+  /** Answers the host served from its cache, at no cost. */
+  cachedCalls: number;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export interface TrajectoryJudgment {
+  behavior: string;
+  trajectoryId: string;
+  verdict: Verdict;
+  metaBehaviors: MetaBehaviorJudgment[];
+  usage?: SemanticUsage;
+}
+
+export interface ChatMessage {
+  role: "system" | "user" | "assistant";
+  content: string;
+}
+
+export interface AdapterReply {
+  text: string;
+  usage?: { inputTokens: number; outputTokens: number };
+  cached?: boolean;
+}
+
+/** The semantic-call adapter: chat messages in, the model's text out. */
+export type SemanticAdapter = (messages: ChatMessage[]) => Promise<string | AdapterReply>;
+
+export interface JudgeOptions {
+  /** Without an adapter, semantic clauses come out na `insufficient_evidence`. */
+  complete?: SemanticAdapter;
+  /** Ask the model to confirm each deterministic false (default true). */
+  verify?: boolean;
+}
+
+export interface RuleInfo {
+  readonly name: string;
+  readonly trigger: { readonly description: string; readonly kind: "match" | "semantic" };
+  readonly checks: readonly { readonly type: CheckType; readonly quote: string }[];
+  readonly semanticChecks: readonly { readonly quote: string; readonly question: string }[];
+}
+
+/** Thrown for a trajectory that breaks the format; `field` names the offending path. */
+export declare class TrajectoryError extends Error {
+  readonly field: string;
+}
+
+/** The behavior-judge version that generated this judge. */
+export declare const version: string;
+/** The spec name (judge.yaml `behavior`). */
+export declare const behavior: string;
+/** sha256 of the judge.yaml this judge was built from. */
+export declare const irSha256: string;
+export declare const rules: readonly RuleInfo[];
+export declare function judgeTrajectory(trajectory: unknown, options?: JudgeOptions): Promise<TrajectoryJudgment>;

@@ -1,0 +1,16 @@
+/**
+ * The runtime every compiled judge.mjs carries. It imports nothing outside
+ * this folder and no `node:` module, so a judge runs anywhere ES2022 runs.
+ */
+export { createJudge, type CompiledRule, type JudgeOptions, type JudgmentWithUsage, type RuleInfo, type RuleScan } from "./judge.js";
+export { countClause, forbiddenClause, orderingClause, pairingClause, requiredClause } from "./checks.js";
+export { TrajectoryError, validateTrajectory } from "./trajectory.js";
+export { foldVerdicts } from "./fold.js";
+export type {
+  AdapterReply,
+  AdapterUsage,
+  ChatMessage,
+  SemanticAdapter,
+  SemanticUsage,
+} from "./semantic.js";
+export type * from "./types.js";

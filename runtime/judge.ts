@@ -1,0 +1,172 @@
+/**
+ * Turns the generated rule scans into a judgment: trigger gating,
+ * verify-on-false, the semantic short-circuit and the fold (FORMATS.md §4).
+ */
+import { absentReason, firstNaReason, foldVerdicts } from "./fold.js";
+import {
+  askModel,
+  emptyUsage,
+  type SemanticAdapter,
+  type SemanticOutcome,
+  type SemanticQuestion,
+  type SemanticUsage,
+} from "./semantic.js";
+import { validateTrajectory } from "./trajectory.js";
+import type {
+  CheckType,
+  Clause,
+  MetaBehaviorJudgment,
+  NaReason,
+  Trajectory,
+  TrajectoryEvent,
+  TrajectoryJudgment,
+} from "./types.js";
+
+/**
+ * A generated single-pass rule scan: the rule's predicate clauses in
+ * judge.yaml order, or null when its match trigger never fired.
+ */
+export type RuleScan = (events: readonly TrajectoryEvent[], complete: boolean) => Clause[] | null;
+
+export interface CompiledRule {
+  readonly name: string;
+  readonly trigger: { readonly description: string; readonly semantic: boolean };
+  readonly semanticChecks: readonly { readonly quote: string; readonly question: string }[];
+  readonly scan: RuleScan;
+}
+
+export interface JudgeOptions {
+  /** The semantic-call adapter. Without it, semantic clauses are na `insufficient_evidence`. */
+  complete?: SemanticAdapter;
+  /** Ask the model to confirm each deterministic false (default true). */
+  verify?: boolean;
+}
+
+interface RuleContext {
+  readonly trajectory: Trajectory;
+  readonly options: JudgeOptions;
+  /** Booked by every model call of this trajectory; only kept when an adapter is given. */
+  readonly usage: SemanticUsage;
+}
+
+/**
+ * Extension of the reference output: with an adapter, each judgment also
+ * says what its model calls cost. Without one the field is absent, so
+ * offline output keeps the reference shape byte for byte.
+ */
+export type JudgmentWithUsage = TrajectoryJudgment & { usage?: SemanticUsage };
+
+function meta(name: string, verdict: MetaBehaviorJudgment["verdict"], naReason: NaReason | null, triggered: boolean, clauses: Clause[]): MetaBehaviorJudgment {
+  return { name, verdict, naReason, triggered, clauses };
+}
+
+function foldMeta(name: string, triggered: boolean, clauses: Clause[]): MetaBehaviorJudgment {
+  const verdict = foldVerdicts(clauses);
+  return meta(name, verdict, verdict === "na" ? firstNaReason(clauses) : null, triggered, clauses);
+}
+
+/** A semantic clause from a model outcome; errors and missing models are na, never a pass. */
+function semanticClause(quote: string, check: "trigger" | "question", outcome: SemanticOutcome): Clause {
+  switch (outcome.kind) {
+    case "answer":
+      return {
+        kind: "semantic",
+        quote,
+        verdict: outcome.verdict,
+        naReason: outcome.naReason,
+        citations: outcome.citations,
+        reasoning: outcome.reasoning,
+        check,
+      };
+    case "no-model":
+      return { kind: "semantic", quote, verdict: "na", naReason: "insufficient_evidence", citations: [], reasoning: outcome.reasoning, check };
+    case "error":
+      return {
+        kind: "semantic",
+        quote,
+        verdict: "na",
+        naReason: "insufficient_evidence",
+        citations: [],
+        reasoning: `The model gave no valid answer: ${outcome.message}`,
+        check,
+        error: outcome.message,
+      };
+  }
+}
+
+function ask(ctx: RuleContext, question: SemanticQuestion): Promise<SemanticOutcome> {
+  return askModel(ctx.options.complete, ctx.trajectory, question, ctx.usage);
+}
+
+/** Verify-on-false: the model confirms the deterministic false or overturns it. */
+async function verifyFalse(ctx: RuleContext, rule: CompiledRule, clause: Clause): Promise<Clause> {
+  if (ctx.options.verify === false || ctx.options.complete === undefined) return clause;
+  const outcome = await ask(ctx, {
+    kind: "verify",
+    rule: rule.name,
+    quote: clause.quote,
+    question: "Is this clause of the spec violated, as the deterministic check found?",
+    flagged: clause,
+  });
+  if (outcome.kind === "error") return { ...clause, error: outcome.message };
+  if (outcome.kind !== "answer") return clause;
+  if (outcome.verdict === "false") return { ...clause, verification: "confirmed" };
+  return {
+    ...clause,
+    verdict: outcome.verdict,
+    naReason: outcome.naReason,
+    citations: outcome.citations,
+    reasoning: outcome.reasoning,
+    verification: "overturned",
+    predicateVerdict: "false",
+  };
+}
+
+async function judgeRule(ctx: RuleContext, rule: CompiledRule): Promise<MetaBehaviorJudgment> {
+  const { events, complete } = ctx.trajectory;
+  if (rule.trigger.semantic) {
+    const gate = await ask(ctx, { kind: "trigger", rule: rule.name, quote: rule.trigger.description, question: rule.trigger.description });
+    if (gate.kind !== "answer" || gate.verdict !== "true") {
+      const clause = semanticClause(rule.trigger.description, "trigger", gate);
+      const reason: NaReason = gate.kind === "answer" && gate.verdict === "false" ? "not_applicable" : (clause.naReason ?? "insufficient_evidence");
+      return meta(rule.name, "na", reason, false, [{ ...clause, verdict: "na", naReason: reason }]);
+    }
+  }
+  const scanned = rule.scan(events, complete);
+  if (scanned === null) return meta(rule.name, "na", absentReason(complete), false, []);
+  const clauses: Clause[] = [];
+  for (const clause of scanned) clauses.push(clause.verdict === "false" ? await verifyFalse(ctx, rule, clause) : clause);
+  if (!clauses.some((c) => c.verdict === "false")) {
+    for (const check of rule.semanticChecks) {
+      const outcome = await ask(ctx, { kind: "check", rule: rule.name, quote: check.quote, question: check.question });
+      clauses.push(semanticClause(check.quote, "question", outcome));
+    }
+  }
+  return foldMeta(rule.name, true, clauses);
+}
+
+/** Builds the `judgeTrajectory` function a compiled judge exports. */
+export function createJudge(behavior: string, rules: readonly CompiledRule[]) {
+  return async function judgeTrajectory(input: unknown, options: JudgeOptions = {}): Promise<JudgmentWithUsage> {
+    const trajectory = validateTrajectory(input);
+    const metaBehaviors: MetaBehaviorJudgment[] = [];
+    const usage = emptyUsage();
+    if (trajectory.events.length === 0) {
+      for (const rule of rules) metaBehaviors.push(meta(rule.name, "na", "insufficient_evidence", false, []));
+    } else {
+      const ctx: RuleContext = { trajectory, options, usage };
+      for (const rule of rules) metaBehaviors.push(await judgeRule(ctx, rule));
+    }
+    const judgment: JudgmentWithUsage = { behavior, trajectoryId: trajectory.id, verdict: foldVerdicts(metaBehaviors), metaBehaviors };
+    if (options.complete !== undefined) judgment.usage = usage;
+    return judgment;
+  };
+}
+
+/** The public description of one rule, exported by every judge as `rules`. */
+export interface RuleInfo {
+  readonly name: string;
+  readonly trigger: { readonly description: string; readonly kind: "match" | "semantic" };
+  readonly checks: readonly { readonly type: CheckType; readonly quote: string }[];
+  readonly semanticChecks: readonly { readonly quote: string; readonly question: string }[];
+}

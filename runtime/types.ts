@@ -1,0 +1,70 @@
+/**
+ * Types shared by every compiled judge. This file is inlined into each
+ * judge.mjs, so it imports nothing.
+ */
+
+/** A verdict string, as in the reference output. */
+export type Verdict = "true" | "false" | "na";
+
+/** Why a verdict is `na`. */
+export type NaReason = "not_applicable" | "insufficient_evidence";
+
+export type Actor = "user" | "agent" | "tool";
+
+/** One event of a validated trajectory. `metadata` values are strings. */
+export interface TrajectoryEvent {
+  readonly id: string;
+  readonly actor: Actor;
+  readonly action: string;
+  readonly content: string;
+  readonly metadata: Readonly<Record<string, string>>;
+}
+
+/** A validated trajectory (FORMATS.md §2). */
+export interface Trajectory {
+  readonly id: string;
+  readonly description: string;
+  readonly complete: boolean;
+  readonly events: readonly TrajectoryEvent[];
+}
+
+export interface Citation {
+  eventId: string;
+  description: string;
+}
+
+/** Whether a model confirmed a deterministic `false` (verify-on-false). */
+export type Verification = "confirmed" | "overturned" | "unverified";
+
+export interface Clause {
+  kind: "predicate" | "semantic";
+  quote: string;
+  verdict: Verdict;
+  naReason: NaReason | null;
+  citations: Citation[];
+  /** The model's reasoning, or why no model decided. */
+  reasoning?: string;
+  verification?: Verification;
+  predicateVerdict?: Verdict;
+  /** Extension: the deterministic check type, or "trigger" / "question" for semantic clauses. */
+  check?: CheckType | "trigger" | "question";
+  /** Extension: set when the model could not give a valid answer. */
+  error?: string;
+}
+
+export interface MetaBehaviorJudgment {
+  name: string;
+  verdict: Verdict;
+  naReason: NaReason | null;
+  triggered: boolean;
+  clauses: Clause[];
+}
+
+export interface TrajectoryJudgment {
+  behavior: string;
+  trajectoryId: string;
+  verdict: Verdict;
+  metaBehaviors: MetaBehaviorJudgment[];
+}
+
+export type CheckType = "ordering" | "pairing" | "required" | "forbidden" | "count";

@@ -1,0 +1,200 @@
+/** The command line, spawned for real: exit codes, outputs, and located errors. */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { describe, expect, test } from "vitest";
+import { ROOT, runCli } from "./support/cli.js";
+
+const REFUND = join(ROOT, "examples", "refund-support");
+const refundCases = (): string[] => {
+  const dir = join(REFUND, "trajectories");
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(".json"))
+    .sort()
+    .map((f) => join(dir, f));
+};
+
+function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), "bj-cli-"));
+}
+
+const SMALL_JUDGE = `version: 1
+behavior: small
+metaBehaviors:
+  - name: Tests before deploy
+    trigger:
+      description: The agent deploys.
+      match:
+        action: deploy
+    checks:
+      - type: ordering
+        quote: tests run before the deploy
+        first:
+          action: run_tests
+        before:
+          action: deploy
+`;
+
+function trajectory(id: string, actions: string[], complete = true) {
+  return { id, complete, events: actions.map((action, i) => ({ id: `e${i + 1}`, actor: "agent", action })) };
+}
+
+describe("build", () => {
+  test("writes judge.mjs and its types beside the yaml; the judge loads from there", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "judge.yaml"), SMALL_JUDGE);
+    const run = runCli(["build", join(dir, "judge.yaml"), "--ts", join(dir, "judge.ts")]);
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+    for (const f of ["judge.mjs", "judge.d.mts", "judge.ts"]) expect(existsSync(join(dir, f))).toBe(true);
+    const judge = await import(pathToFileURL(join(dir, "judge.mjs")).href);
+    expect(judge.behavior).toBe("small");
+    expect(readFileSync(join(dir, "judge.mjs"), "utf8")).not.toMatch(/^\s*import\s/m);
+  });
+
+  test("an invalid judge.yaml exits 1 with every problem located", () => {
+    const dir = tempDir();
+    const broken = SMALL_JUDGE.replace("type: ordering", "type: orderng").replace("action: deploy\n    checks", "acton: deploy\n    checks");
+    writeFileSync(join(dir, "judge.yaml"), broken);
+    const run = runCli(["build", join(dir, "judge.yaml")]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/judge\.yaml:\d+:\d+ error: .*orderng.*did you mean "ordering"/);
+    expect(run.stderr).toMatch(/judge\.yaml:\d+:\d+ error: .*acton.*did you mean "action"/);
+    expect(existsSync(join(dir, "judge.mjs"))).toBe(false);
+  });
+
+  test("usage errors exit 2", () => {
+    expect(runCli(["build"]).status).toBe(2);
+    expect(runCli(["no-such-command"]).status).toBe(2);
+    expect(runCli(["judge", "judge.yaml"]).status).toBe(2);
+  });
+});
+
+describe("judge", () => {
+  function setup() {
+    const dir = tempDir();
+    writeFileSync(join(dir, "judge.yaml"), SMALL_JUDGE);
+    expect(runCli(["build", join(dir, "judge.yaml")]).status).toBe(0);
+    const good = [trajectory("good", ["run_tests", "deploy"]), trajectory("bad", ["deploy", "run_tests"])];
+    writeFileSync(join(dir, "many.json"), JSON.stringify(good));
+    return dir;
+  }
+
+  test("text report names rules, clauses and cited events; JSON is the §6 shape and byte-stable", () => {
+    const dir = setup();
+    const text = runCli(["judge", join(dir, "judge.mjs"), join(dir, "many.json")]);
+    expect(text.status).toBe(0);
+    expect(text.stdout).toContain("Tests before deploy");
+    expect(text.stdout).toMatch(/FAIL\s+bad/);
+    expect(text.stdout).toContain("[e1]");
+    expect(text.stdout).toContain("2 trajectories judged: 1 true, 1 false, 0 na");
+
+    const json1 = runCli(["judge", join(dir, "judge.mjs"), join(dir, "many.json"), "--json"]);
+    const json2 = runCli(["judge", join(dir, "judge.yaml"), join(dir, "many.json"), "--json"]);
+    expect(json1.status).toBe(0);
+    expect(json2.stdout).toBe(json1.stdout);
+    const parsed = JSON.parse(json1.stdout);
+    expect(JSON.stringify(parsed, null, 2) + "\n").toBe(json1.stdout);
+    expect(parsed[1]).toEqual({
+      behavior: "small",
+      trajectoryId: "bad",
+      verdict: "false",
+      metaBehaviors: [
+        {
+          name: "Tests before deploy",
+          verdict: "false",
+          naReason: null,
+          triggered: true,
+          clauses: [
+            {
+              kind: "predicate",
+              quote: "tests run before the deploy",
+              verdict: "false",
+              naReason: null,
+              citations: [{ eventId: "e1", description: expect.any(String) }],
+              check: "ordering",
+              verification: "unverified",
+            },
+          ],
+        },
+      ],
+    });
+  });
+
+  test("--fail-on-false exits 1 when a verdict is false", () => {
+    const dir = setup();
+    expect(runCli(["judge", join(dir, "judge.mjs"), join(dir, "many.json"), "--fail-on-false"]).status).toBe(1);
+  });
+
+  test("a malformed JSONL case is located; the other cases are still judged; exit 1", () => {
+    const dir = setup();
+    const lines = [
+      JSON.stringify(trajectory("first", ["run_tests", "deploy"])),
+      "",
+      JSON.stringify({ id: "broken", complete: true, events: [{ id: "e1", actor: "robot", action: "deploy" }] }),
+      "{not json",
+      JSON.stringify(trajectory("last", ["deploy"], false)),
+    ];
+    writeFileSync(join(dir, "trips.jsonl"), lines.join("\n") + "\n");
+    const run = runCli(["judge", join(dir, "judge.mjs"), join(dir, "trips.jsonl"), "--json"]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain("trips.jsonl:3: case 1: events[0].actor must be user, agent, or tool");
+    expect(run.stderr).toMatch(/trips\.jsonl:4: case 2: invalid JSON/);
+    expect(JSON.parse(run.stdout).map((j: { trajectoryId: string }) => j.trajectoryId)).toEqual(["first", "last"]);
+  });
+
+  test("a labeled case's field path starts at trajectory", () => {
+    const dir = setup();
+    writeFileSync(join(dir, "case.json"), JSON.stringify({ trajectory: { id: "x", events: [] }, expected: { verdict: "na", metaBehaviorVerdicts: {} } }));
+    const run = runCli(["judge", join(dir, "judge.mjs"), join(dir, "case.json")]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain("case.json: case 0: trajectory.complete must be true or false");
+  });
+
+  test("judging with a judge.mjs never loads the compiler", () => {
+    const dir = setup();
+    const trace = join(dir, "trace.txt");
+    const run = runCli(["judge", join(dir, "judge.mjs"), join(dir, "many.json")], {
+      nodeArgs: ["--import", pathToFileURL(join(ROOT, "test", "support", "trace-imports.mjs")).href],
+      env: { BJ_TRACE_FILE: trace },
+    });
+    expect(run.status).toBe(0);
+    const loaded = readFileSync(trace, "utf8");
+    expect(loaded).toContain("commander");
+    for (const heavy of ["ts-morph", "prettier", "esbuild", "zod", "yaml"]) expect(loaded).not.toMatch(new RegExp(`^${heavy}$`, "m"));
+  });
+});
+
+describe("calibrate", () => {
+  test("the refund example agrees fully and exits 0", () => {
+    const run = runCli(["calibrate", join(REFUND, "judge.mjs"), ...refundCases()]);
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/meta agreement (\d+)\/\1, file agreement (\d+)\/\2/);
+  });
+
+  test("a wrong label is a disagreement: exit 1, the difference shown; --json has the totals", () => {
+    const dir = tempDir();
+    const [first] = refundCases();
+    const labeled = JSON.parse(readFileSync(first!, "utf8"));
+    labeled.expected.verdict = labeled.expected.verdict === "false" ? "true" : "false";
+    writeFileSync(join(dir, "wrong.json"), JSON.stringify(labeled));
+    const run = runCli(["calibrate", join(REFUND, "judge.mjs"), join(dir, "wrong.json")]);
+    expect(run.status).toBe(1);
+    expect(run.stdout).toMatch(/DIFF .*\n\s+file verdict: expected/);
+    const json = runCli(["calibrate", join(REFUND, "judge.mjs"), join(dir, "wrong.json"), "--json"]);
+    expect(json.status).toBe(1);
+    const parsed = JSON.parse(json.stdout);
+    expect(Object.keys(parsed)).toEqual(["comparisons", "judgments", "totals"]);
+    expect(parsed.totals.fileAgree).toBe(0);
+  });
+
+  test("a case without expected is an error", () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "plain.json"), JSON.stringify(trajectory("plain", ["deploy"])));
+    const run = runCli(["calibrate", join(REFUND, "judge.mjs"), join(dir, "plain.json")]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('plain.json: case 0: has no "expected" labels');
+  });
+});
