@@ -23,8 +23,8 @@ import {
 } from "yaml";
 import type { core } from "zod";
 import { compareDiagnostics, formatDiagnostic, type Diagnostic } from "./diagnostics.js";
-import { closestMatch } from "./did-you-mean.js";
-import { createJudgeSchema, type IssueParams } from "./schema.js";
+import { didYouMean } from "./did-you-mean.js";
+import { PATTERN_KEYS, createJudgeSchema, judgeIRSchema, type IssueParams } from "./schema.js";
 import type { JudgeIR } from "./types.js";
 
 /** 1-based lines of each meta-behavior item and each check item in the yaml. */
@@ -32,9 +32,7 @@ export interface IRPositions {
   metaBehaviors: { line: number; checks: number[]; semanticChecks: number[] }[];
 }
 
-export type ParseResult =
-  | { ok: true; ir: JudgeIR; positions: IRPositions }
-  | { ok: false; diagnostics: Diagnostic[] };
+export type ParseResult = { ok: true; ir: JudgeIR; positions: IRPositions } | { ok: false; diagnostics: Diagnostic[] };
 
 export interface ParseOptions {
   /** Name used in diagnostics; default "judge.yaml". */
@@ -74,7 +72,7 @@ function parseChecked(text: string, file: string, options: ParseOptions): ParseR
   }
 
   const data = toPlainData(doc, text, at);
-  const schema = createJudgeSchema(options.vocabulary ?? {});
+  const schema = options.vocabulary === undefined ? judgeIRSchema : createJudgeSchema(options.vocabulary);
   const result = schema.safeParse(data.value, { reportInput: true });
   if (result.success && data.diagnostics.length === 0) {
     return { ok: true, ir: result.data, positions: collectPositions(doc, lineCounter) };
@@ -105,7 +103,7 @@ type At = (offset: number, path: Path, message: string, hint?: string) => Diagno
 /** The yaml library appends "at line X, column Y:" and a code frame; we show the location ourselves. */
 function syntaxDiagnostic(error: YAMLError, at: At): Diagnostic {
   if (error.code === "MULTIPLE_DOCS") {
-    return at(error.pos[0], [], "invalid YAML: judge.yaml holds a single document", "remove the extra \"---\"");
+    return at(error.pos[0], [], "invalid YAML: judge.yaml holds a single document", 'remove the extra "---"');
   }
   const firstLine = error.message.split("\n")[0] ?? error.message;
   const message = firstLine.replace(/ at line \d+, column \d+:?$/, "");
@@ -149,14 +147,15 @@ function convertNode(node: unknown, path: Path, data: PlainData, at: At): unknow
     return undefined;
   }
   if (!isNode(node)) return null;
-  reportAnchorAndTag(node, path, data, at, data.text);
+  reportAnchorAndTag(node, path, data, at);
   if (isScalar(node)) return node.value;
   if (isSeq(node)) return node.items.map((item, index) => convertSeqItem(item, [...path, index], data, at));
   if (isMap(node)) return convertPairs(node.items, path, data, at);
   return null;
 }
 
-function reportAnchorAndTag(node: YamlNode, path: Path, data: PlainData, at: At, text: string): void {
+function reportAnchorAndTag(node: YamlNode, path: Path, data: PlainData, at: At): void {
+  const text = data.text;
   if (node.anchor !== undefined) {
     const offset = propertyOffset(text, nodeStart(node), `&${node.anchor}`);
     data.diagnostics.push(at(offset, path, `anchor "&${node.anchor}" is not supported`, "remove it"));
@@ -288,19 +287,22 @@ function resolvePath(root: unknown, path: readonly PropertyKey[], atKey: boolean
       continue;
     }
     if (typeof segment === "number") {
-      if (isMap(current)) continue;
-      const item = isSeq(current) ? current.items[segment] : undefined;
+      if (isMap(current) || isPair(current)) continue;
+      const item: unknown = isSeq(current) ? current.items[segment] : undefined;
       docPath.push(segment);
-      if (!isNode(item)) {
+      // A bare pair in a flow sequence (`[action: a]`) stands for a one-entry mapping.
+      const itemOffset = isNode(item) ? nodeStart(item) : isPair(item) && isNode(item.key) ? nodeStart(item.key) : -1;
+      if (itemOffset < 0) {
         exists = false;
         continue;
       }
       current = item;
-      offset = nodeStart(item);
+      offset = itemOffset;
       continue;
     }
     docPath.push(segment);
-    const pair = isMap(current) ? findPair(current.items, segment) : undefined;
+    const pairs = isMap(current) ? current.items : isPair(current) ? [current] : [];
+    const pair = findPair(pairs, segment);
     if (pair === undefined) {
       exists = false;
       continue;
@@ -343,27 +345,38 @@ function inferHint(issue: core.$ZodIssue, node: YamlNode | undefined, text: stri
       return `quote it: ${JSON.stringify(spelling)}`;
     }
   }
-  if (issue.code === "invalid_type" && (issue.expected === "int" || issue.expected === "number") && typeof issue.input === "string") {
+  if (
+    issue.code === "invalid_type" &&
+    (issue.expected === "int" || issue.expected === "number") &&
+    typeof issue.input === "string"
+  ) {
     if (/^\s*\d+\s*$/.test(issue.input)) return `remove the quotes: ${issue.input.trim()}`;
   }
-  if (issue.code === "invalid_type" && issue.expected === "array" && isScalar(node) && node.value === null) {
-    return "write [] for an empty list";
+  if (issue.code === "invalid_type" && issue.expected === "array" && isScalar(node)) {
+    if (node.value === null) return "write [] for an empty list";
+    // `match: deploy` is the usual slip: a bare action name where a matcher goes.
+    const field = issue.path[issue.path.length - 1];
+    if (typeof node.value === "string" && (PATTERN_KEYS as readonly PropertyKey[]).includes(field ?? "")) {
+      return `for example {action: ${JSON.stringify(node.value)}}`;
+    }
   }
   if (issue.code === "invalid_value" && typeof issue.input === "string") {
     return suggestionHint(issue.input, issue.values);
   }
   if (issue.code === "invalid_union" && issue.discriminator !== undefined && "options" in issue) {
     const input = issue.input;
-    const value = typeof input === "object" && input !== null ? (input as Record<string, unknown>)[issue.discriminator] : undefined;
+    const value =
+      typeof input === "object" && input !== null ? (input as Record<string, unknown>)[issue.discriminator] : undefined;
     if (typeof value === "string") return suggestionHint(value, issue.options ?? []);
   }
   return undefined;
 }
 
 function suggestionHint(input: string, allowed: readonly unknown[]): string | undefined {
-  const candidates = allowed.filter((value): value is string => typeof value === "string");
-  const match = closestMatch(input, candidates);
-  return match === undefined ? undefined : `did you mean ${JSON.stringify(match)}?`;
+  return didYouMean(
+    input,
+    allowed.filter((value): value is string => typeof value === "string"),
+  );
 }
 
 /**

@@ -10,7 +10,7 @@
  * reports every problem in the file.
  */
 import * as z from "zod";
-import { closestMatch } from "./did-you-mean.js";
+import { closestMatch, didYouMean } from "./did-you-mean.js";
 import type { Actor, CheckType, JudgeIR, Matcher, Trigger } from "./types.js";
 
 export const ACTORS = ["user", "agent", "tool"] as const satisfies readonly Actor[];
@@ -77,8 +77,7 @@ function report(ctx: z.RefinementCtx, path: Path, message: string, params: Issue
 
 /** Zod calls error maps both for a missing key (input undefined) and for a wrong value. */
 function unlessMissing(describe: (input: unknown) => string) {
-  return (issue: { input?: unknown }): string =>
-    issue.input === undefined ? "is required" : describe(issue.input);
+  return (issue: { input?: unknown }): string => (issue.input === undefined ? "is required" : describe(issue.input));
 }
 
 function describeNonString(input: unknown): string {
@@ -141,11 +140,6 @@ function requireOneOf(keys: readonly string[], message: string) {
   };
 }
 
-function vocabularyHint(value: string, known: readonly string[]): string | undefined {
-  const suggestion = closestMatch(value, known);
-  return suggestion === undefined ? undefined : `did you mean ${JSON.stringify(suggestion)}?`;
-}
-
 function metadataSchema(vocabulary: SchemaVocabulary) {
   return z
     .record(z.string(), text(), {
@@ -160,7 +154,7 @@ function metadataSchema(vocabulary: SchemaVocabulary) {
         } else if (vocabulary.metadataKeys !== undefined && !vocabulary.metadataKeys.includes(key)) {
           report(ctx, [key], `unknown metadata key ${JSON.stringify(key)}`, {
             atKey: true,
-            ...hintParams(vocabularyHint(key, vocabulary.metadataKeys)),
+            ...hintParams(didYouMean(key, vocabulary.metadataKeys)),
           });
         }
       }
@@ -171,9 +165,7 @@ function matcherSchema(vocabulary: SchemaVocabulary) {
   return mapping(
     {
       action: text().optional(),
-      actor: z
-        .enum(ACTORS, { error: unlessMissing(() => "must be user, agent, or tool") })
-        .optional(),
+      actor: z.enum(ACTORS, { error: unlessMissing(() => "must be user, agent, or tool") }).optional(),
       contentIncludes: text().optional(),
       metadata: metadataSchema(vocabulary).optional(),
     },
@@ -190,7 +182,7 @@ function matcherSchema(vocabulary: SchemaVocabulary) {
       if (known === undefined || typeof action !== "string" || action === "" || known.includes(action)) {
         return;
       }
-      report(ctx, ["action"], `unknown action ${JSON.stringify(action)}`, hintParams(vocabularyHint(action, known)));
+      report(ctx, ["action"], `unknown action ${JSON.stringify(action)}`, hintParams(didYouMean(action, known)));
     }, ON_OBJECTS);
 }
 
@@ -279,7 +271,7 @@ function checkDistinctBy(vocabulary: SchemaVocabulary) {
       return;
     }
     const candidates = ["content", ...(vocabulary.metadataKeys ?? []).map((key) => `metadata.${key}`)];
-    report(ctx, [], 'must be "content" or "metadata.<key>"', hintParams(vocabularyHint(value, candidates)));
+    report(ctx, [], 'must be "content" or "metadata.<key>"', hintParams(didYouMean(value, candidates)));
   };
 }
 
@@ -298,10 +290,10 @@ function checkSchema(vocabulary: SchemaVocabulary) {
   });
 }
 
-const semanticCheckSchema = mapping({ quote: text(), question: text() }, "a mapping with quote and question").superRefine(
-  rejectUnknownKeys(SEMANTIC_CHECK_KEYS),
-  ON_OBJECTS,
-);
+const semanticCheckSchema = mapping(
+  { quote: text(), question: text() },
+  "a mapping with quote and question",
+).superRefine(rejectUnknownKeys(SEMANTIC_CHECK_KEYS), ON_OBJECTS);
 
 /**
  * Exactly one of `match` and `semantic: true`. A `semantic` that is present
