@@ -52,37 +52,40 @@ export function orderingClause(
 }
 
 /**
- * Every `each` match needs a strictly later `followedBy` match.
- * `pairs` holds [eachIndex, followerIndex] in `each` order; `unmatched` the
- * `each` matches still waiting when the events ran out.
+ * Every `each` match needs a strictly later `followedBy` match. `eachs` are
+ * the `each` matches in order; `followers[k]` is the first follower of
+ * `eachs[k]`, for as many as found one (a prefix: one follower serves all the
+ * matches waiting before it).
  */
 export function pairingClause(
   quote: string,
   events: readonly TrajectoryEvent[],
   complete: boolean,
-  pairs: readonly number[],
-  unmatched: readonly number[],
+  eachs: readonly number[],
+  followers: readonly number[],
 ): Clause {
-  if (pairs.length === 0 && unmatched.length === 0) return na("pairing", quote, absentReason(complete));
-  if (unmatched.length > 0) {
+  if (eachs.length === 0) return na("pairing", quote, absentReason(complete));
+  if (followers.length < eachs.length) {
     if (!complete) return na("pairing", quote, "insufficient_evidence");
-    return predicate(
-      "pairing",
-      quote,
-      "false",
-      null,
-      unmatched.map((i) => cite(events, i, "event matching `each` with no later event matching `followedBy`")),
-    );
+    const unmatched: Citation[] = [];
+    for (let k = followers.length; k < eachs.length; k++) {
+      unmatched.push(cite(events, eachs[k]!, "event matching `each` with no later event matching `followedBy`"));
+    }
+    return predicate("pairing", quote, "false", null, unmatched);
   }
+  // Each match then its follower, duplicates removed, first occurrence kept.
+  // Followers never decrease, and an event that is both a follower and an
+  // `each` match comes as an `each` right after its last appearance as a
+  // follower (it resolved every earlier `each`). So a repeat is always equal
+  // to the last follower cited.
   const citations: Citation[] = [];
-  const cited = new Set<number>();
-  for (let k = 0; k < pairs.length; k++) {
-    const index = pairs[k]!;
-    if (cited.has(index)) continue;
-    cited.add(index);
-    citations.push(
-      cite(events, index, k % 2 === 0 ? "event matching `each`" : "first later event matching `followedBy`"),
-    );
+  let lastFollower = -1;
+  for (let k = 0; k < eachs.length; k++) {
+    const each = eachs[k]!;
+    const follower = followers[k]!;
+    if (each !== lastFollower) citations.push(cite(events, each, "event matching `each`"));
+    if (follower !== lastFollower) citations.push(cite(events, follower, "first later event matching `followedBy`"));
+    lastFollower = follower;
   }
   return predicate("pairing", quote, "true", null, citations);
 }

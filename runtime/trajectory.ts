@@ -15,8 +15,6 @@ export class TrajectoryError extends Error {
   }
 }
 
-const EMPTY_METADATA: Readonly<Record<string, string>> = Object.freeze(Object.create(null));
-
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -25,49 +23,84 @@ function isActor(value: unknown): value is Actor {
   return value === "agent" || value === "tool" || value === "user";
 }
 
+/** True when every own value is a string and the object is an ordinary one: usable as is. */
+function isStringMap(value: Record<string, unknown>): boolean {
+  if (Object.getPrototypeOf(value) !== Object.prototype) return false;
+  for (const key in value) if (typeof value[key] !== "string") return false;
+  return true;
+}
+
 /**
- * Metadata values are compared as strings. An all-string map is used as is;
- * anything else is copied into a null-prototype object so that a key such as
- * `__proto__` stays an ordinary key.
+ * Metadata values are compared as strings: anything else is converted with
+ * String(v), into a null-prototype copy so a key such as `__proto__` stays an
+ * ordinary key.
  */
-function normalizeMetadata(value: unknown, field: string): Readonly<Record<string, string>> {
-  if (value === undefined || value === null) return EMPTY_METADATA;
-  if (!isPlainObject(value)) throw new TrajectoryError(field, "must be an object of key: value pairs");
-  let allStrings = true;
-  for (const key in value) {
-    if (Object.hasOwn(value, key) && typeof value[key] !== "string") {
-      allStrings = false;
-      break;
-    }
-  }
-  if (allStrings && Object.getPrototypeOf(value) === Object.prototype) return value as Record<string, string>;
+function stringMapCopy(value: Record<string, unknown>): Record<string, string> {
   const copy: Record<string, string> = Object.create(null);
   for (const key of Object.keys(value)) copy[key] = String(value[key]);
   return copy;
 }
 
+const NON_EMPTY = "must be a non-empty string";
+
+function isNonEmptyString(value: unknown): value is string {
+  return typeof value === "string" && value !== "";
+}
+
 function requireNonEmptyString(value: unknown, field: string): string {
-  if (typeof value !== "string" || value === "") throw new TrajectoryError(field, "must be a non-empty string");
+  if (!isNonEmptyString(value)) throw new TrajectoryError(field, NON_EMPTY);
   return value;
 }
 
-function normalizeEvent(raw: unknown, index: number, seen: Set<string>): TrajectoryEvent {
-  const at = `events[${index}]`;
-  if (!isPlainObject(raw)) throw new TrajectoryError(at, "must be an object");
-  const id = requireNonEmptyString(raw.id, `${at}.id`);
-  if (seen.has(id)) throw new TrajectoryError(`${at}.id`, `duplicates the id ${JSON.stringify(id)} of an earlier event`);
-  seen.add(id);
-  const actor = raw.actor;
-  if (!isActor(actor)) throw new TrajectoryError(`${at}.actor`, "must be user, agent, or tool");
-  const action = requireNonEmptyString(raw.action, `${at}.action`);
-  const content = typeof raw.content === "string" ? raw.content : "";
-  const metadata = normalizeMetadata(raw.metadata, `${at}.metadata`);
-  return { id, actor, action, content, metadata };
+function normalizeEvent(raw: unknown, index: number): TrajectoryEvent {
+  if (!isPlainObject(raw)) throw new TrajectoryError(`events[${index}]`, "must be an object");
+  // Field paths are built only on failure: this loop runs once per event.
+  if (!isNonEmptyString(raw.id)) throw new TrajectoryError(`events[${index}].id`, NON_EMPTY);
+  if (!isActor(raw.actor)) throw new TrajectoryError(`events[${index}].actor`, "must be user, agent, or tool");
+  if (!isNonEmptyString(raw.action)) throw new TrajectoryError(`events[${index}].action`, NON_EMPTY);
+  const content = raw.content;
+  const metadata = raw.metadata;
+  const contentOk = content === undefined || typeof content === "string";
+  if (metadata !== undefined && metadata !== null && !isPlainObject(metadata)) {
+    throw new TrajectoryError(`events[${index}].metadata`, "must be an object of key: value pairs");
+  }
+  const metadataOk = metadata === undefined || isStringMap(metadata as Record<string, unknown>);
+  // The common case: already normal, so the caller's object is used as is.
+  if (contentOk && metadataOk) return raw as unknown as TrajectoryEvent;
+  return {
+    id: raw.id as string,
+    actor: raw.actor,
+    action: raw.action as string,
+    content: typeof content === "string" ? content : "",
+    metadata: metadata === undefined || metadata === null ? undefined : stringMapCopy(metadata as Record<string, unknown>),
+  };
+}
+
+/** Shortlex order: shorter first, then by code units. "e9" < "e10" < "e11". */
+function shortlexBefore(a: string, b: string): boolean {
+  return a.length < b.length || (a.length === b.length && a < b);
 }
 
 /**
- * Checks a trajectory against FORMATS.md §2 and returns a normalized copy:
- * `content` always a string, `metadata` always a string map.
+ * Event ids must be unique. Most producers number their events, so ids come in
+ * strictly increasing shortlex order, which proves uniqueness with one string
+ * comparison per event; only when that order breaks does a Set take over.
+ */
+function assertUniqueIds(events: readonly TrajectoryEvent[]): void {
+  let i = 1;
+  while (i < events.length && shortlexBefore(events[i - 1]!.id, events[i]!.id)) i++;
+  if (i >= events.length) return;
+  const seen = new Set<string>();
+  for (let k = 0; k < events.length; k++) {
+    const id = events[k]!.id;
+    if (seen.has(id)) throw new TrajectoryError(`events[${k}].id`, `duplicates the id ${JSON.stringify(id)} of an earlier event`);
+    seen.add(id);
+  }
+}
+
+/**
+ * Checks a trajectory against FORMATS.md §2 and returns it in normal form
+ * (see TrajectoryEvent), reusing the caller's objects where they already are.
  * @throws TrajectoryError naming the first offending field.
  */
 export function validateTrajectory(raw: unknown): Trajectory {
@@ -79,8 +112,14 @@ export function validateTrajectory(raw: unknown): Trajectory {
   if (typeof raw.complete !== "boolean") throw new TrajectoryError("complete", "must be true or false");
   if (!Array.isArray(raw.events)) throw new TrajectoryError("events", "must be an array");
   const rawEvents: unknown[] = raw.events;
-  const seen = new Set<string>();
-  const events = new Array<TrajectoryEvent>(rawEvents.length);
-  for (let i = 0; i < rawEvents.length; i++) events[i] = normalizeEvent(rawEvents[i], i, seen);
+  // The caller's array is used as is until an event needs a normalized copy.
+  let events = rawEvents as TrajectoryEvent[];
+  for (let i = 0; i < rawEvents.length; i++) {
+    const event = normalizeEvent(rawEvents[i], i);
+    if (event === rawEvents[i]) continue;
+    if (events === rawEvents) events = rawEvents.slice() as TrajectoryEvent[];
+    events[i] = event;
+  }
+  assertUniqueIds(events);
   return { id, description: raw.description ?? "", complete: raw.complete, events };
 }

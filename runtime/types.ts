@@ -11,13 +11,18 @@ export type NaReason = "not_applicable" | "insufficient_evidence";
 
 export type Actor = "user" | "agent" | "tool";
 
-/** One event of a validated trajectory. `metadata` values are strings. */
+/**
+ * One event of a validated trajectory. Absent `content` means "" and absent
+ * `metadata` means no keys; present values are strings. Validation reuses the
+ * caller's event objects when they are already in this form, so judging a
+ * parsed JSON trajectory allocates nothing per event.
+ */
 export interface TrajectoryEvent {
   readonly id: string;
   readonly actor: Actor;
   readonly action: string;
-  readonly content: string;
-  readonly metadata: Readonly<Record<string, string>>;
+  readonly content?: string | undefined;
+  readonly metadata?: Readonly<Record<string, string>> | undefined;
 }
 
 /** A validated trajectory (FORMATS.md §2). */

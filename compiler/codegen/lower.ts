@@ -51,21 +51,21 @@ export function lowerOrdering(j: number, check: OrderingCheck): LoweredCheck {
 }
 
 export function lowerPairing(j: number, check: PairingCheck): LoweredCheck {
-  const pairs = `pairs${j}`;
-  const pending = `pending${j}`;
+  const eachs = `each${j}`;
+  const followers = `followers${j}`;
   return {
     comment: "pairing",
-    declarations: [`const ${pairs}: number[] = [];`, `let ${pending}: number[] = [];`],
-    // Resolve waiting `each` matches before this event may itself start waiting: a follower is strictly later.
-    // Each `each` match is resolved once, so the scan stays linear.
+    declarations: [`const ${eachs}: number[] = [];`, `const ${followers}: number[] = [];`],
+    // followers[k] is the first follower of eachs[k]; the waiting `each` matches are the
+    // tail of eachs past followers.length. A follower resolves them all at once, before
+    // this event may itself start waiting (a follower is strictly later). Linear, no copies.
     loop: [
-      `if (${pending}.length > 0 && ${lowerPattern(check.followedBy)}) {`,
-      `for (const p of ${pending}) ${pairs}.push(p, i);`,
-      `${pending} = [];`,
+      `if (${followers}.length < ${eachs}.length && ${lowerPattern(check.followedBy)}) {`,
+      `while (${followers}.length < ${eachs}.length) ${followers}.push(i);`,
       `}`,
-      `if ${lowerPattern(check.each)} ${pending}.push(i);`,
+      `if ${lowerPattern(check.each)} ${eachs}.push(i);`,
     ],
-    clause: `pairingClause(${clauseArgs(check)}, ${pairs}, ${pending})`,
+    clause: `pairingClause(${clauseArgs(check)}, ${eachs}, ${followers})`,
   };
 }
 
@@ -98,14 +98,23 @@ function countStatement(j: number, check: CountCheck): string[] {
   const match = lowerPattern(check.match);
   if (check.distinctBy === undefined) return [`if ${match} ${counted}.push(i);`];
   if (check.distinctBy === "content") {
-    return [`if (${match} && !${seen}.has(${EVENT}.content)) {`, `${seen}.add(${EVENT}.content);`, `${counted}.push(i);`, `}`];
+    const value = `value${j}`;
+    return [
+      `if ${match} {`,
+      `const ${value} = ${EVENT}.content ?? "";`,
+      `if (!${seen}.has(${value})) {`,
+      `${seen}.add(${value});`,
+      `${counted}.push(i);`,
+      `}`,
+      `}`,
+    ];
   }
   const key = check.distinctBy.slice("metadata.".length);
   const value = `value${j}`;
   // Matches without the key are dropped; `typeof` also rejects inherited members such as `toString`.
   return [
     `if ${match} {`,
-    `const ${value} = ${EVENT}.metadata[${quoteString(key)}];`,
+    `const ${value} = ${EVENT}.metadata?.[${quoteString(key)}];`,
     `if (typeof ${value} === "string" && !${seen}.has(${value})) {`,
     `${seen}.add(${value});`,
     `${counted}.push(i);`,

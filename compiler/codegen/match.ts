@@ -13,10 +13,11 @@ export function lowerMatcher(matcher: Matcher): string {
   if (matcher.action !== undefined) terms.push(`${EVENT}.action === ${quoteString(matcher.action)}`);
   if (matcher.actor !== undefined) terms.push(`${EVENT}.actor === ${quoteString(matcher.actor)}`);
   if (matcher.contentIncludes !== undefined) {
-    terms.push(`${EVENT}.content.includes(${quoteString(matcher.contentIncludes)})`);
+    // Absent content is "", which includes no (non-empty) fragment.
+    terms.push(`${EVENT}.content?.includes(${quoteString(matcher.contentIncludes)}) === true`);
   }
   for (const [key, value] of Object.entries(matcher.metadata ?? {})) {
-    terms.push(`${EVENT}.metadata[${quoteString(key)}] === ${quoteString(value)}`);
+    terms.push(`${EVENT}.metadata?.[${quoteString(key)}] === ${quoteString(value)}`);
   }
   if (terms.length === 0) throw new Error("internal: a matcher with no fields reached codegen");
   return terms.join(" && ");

@@ -62,7 +62,7 @@ function scan0(events: readonly TrajectoryEvent[], complete: boolean): Clause[] 
     const e = events[i]!;
     if (!triggered && (e.action === "deploy" || e.action === "publish")) triggered = true;
     if (before0 < 0 && (e.action === "deploy" || e.action === "publish")) before0 = i;
-    if (first0 < 0 && e.action === "run_tests_result" && e.metadata["status"] === "passed")
+    if (first0 < 0 && e.action === "run_tests_result" && e.metadata?.["status"] === "passed")
       first0 = i;
   }
 
@@ -74,22 +74,27 @@ function scan1(events: readonly TrajectoryEvent[], complete: boolean): Clause[] 
   // Pairing (all-checks.yaml:21)
   let triggered = false;
   // checks[0]: pairing (all-checks.yaml:27)
-  const pairs0: number[] = [];
-  let pending0: number[] = [];
+  const each0: number[] = [];
+  const followers0: number[] = [];
   for (let i = 0; i < events.length; i++) {
     const e = events[i]!;
     if (!triggered && e.action === "deploy") triggered = true;
-    if (pending0.length > 0 && e.action === "health_check_result") {
-      for (const p of pending0) pairs0.push(p, i);
-      pending0 = [];
+    if (followers0.length < each0.length && e.action === "health_check_result") {
+      while (followers0.length < each0.length) followers0.push(i);
     }
 
-    if (e.action === "deploy") pending0.push(i);
+    if (e.action === "deploy") each0.push(i);
   }
 
   if (!triggered) return null;
   return [
-    pairingClause("every deploy is followed by a health check", events, complete, pairs0, pending0),
+    pairingClause(
+      "every deploy is followed by a health check",
+      events,
+      complete,
+      each0,
+      followers0,
+    ),
   ];
 }
 
@@ -104,13 +109,13 @@ function scan2(events: readonly TrajectoryEvent[], complete: boolean): Clause[] 
   let open1 = false;
   for (let i = 0; i < events.length; i++) {
     const e = events[i]!;
-    if (!triggered && e.actor === "user" && e.content.includes("stop")) triggered = true;
+    if (!triggered && e.actor === "user" && e.content?.includes("stop") === true) triggered = true;
     if (open0) {
       if (match0 < 0 && e.action === "send_message" && e.actor === "agent") match0 = i;
-    } else if (e.actor === "user" && e.content.includes("stop")) open0 = true;
+    } else if (e.actor === "user" && e.content?.includes("stop") === true) open0 = true;
     if (open1) {
       if (e.action === "run_command" && e.actor === "agent") matches1.push(i);
-    } else if (e.actor === "user" && e.content.includes("stop")) open1 = true;
+    } else if (e.actor === "user" && e.content?.includes("stop") === true) open1 = true;
   }
 
   if (!triggered) return null;
@@ -137,7 +142,7 @@ function scan3(events: readonly TrajectoryEvent[], complete: boolean): Clause[] 
     if (!triggered && e.actor === "user") triggered = true;
     if (e.action === "retry") counted0.push(i);
     if (e.action === "health_check_result") {
-      const value1 = e.metadata["host"];
+      const value1 = e.metadata?.["host"];
       if (typeof value1 === "string" && !seen1.has(value1)) {
         seen1.add(value1);
         counted1.push(i);
@@ -145,9 +150,12 @@ function scan3(events: readonly TrajectoryEvent[], complete: boolean): Clause[] 
     }
 
     if (open2) {
-      if (e.action === "send_message" && e.actor === "agent" && !seen2.has(e.content)) {
-        seen2.add(e.content);
-        counted2.push(i);
+      if (e.action === "send_message" && e.actor === "agent") {
+        const value2 = e.content ?? "";
+        if (!seen2.has(value2)) {
+          seen2.add(value2);
+          counted2.push(i);
+        }
       }
     } else if (e.action === "greet") open2 = true;
   }

@@ -38,8 +38,8 @@ function scan0(events: readonly TrajectoryEvent[], complete: boolean): Clause[] 
     const e = events[i]!;
     if (!triggered && e.action === "a\"b'c`d${e}f*/g") triggered = true;
     if (
-      e.content.includes("*/ process.exit(1); /*") &&
-      e.metadata['key"with`quote'] === "value\nwith\u2028breaks"
+      e.content?.includes("*/ process.exit(1); /*") === true &&
+      e.metadata?.['key"with`quote'] === "value\nwith\u2028breaks"
     )
       matches0.push(i);
   }

@@ -1,0 +1,120 @@
+#!/usr/bin/env node
+// Benchmarks of behavior-judge (not a test: machines here are shared and noisy,
+// so compare the ratios within one run rather than absolute figures across runs).
+//
+//   npm run bench            # all sections
+//   npm run bench -- --quick # smaller repeat counts
+//
+// 1. Throughput of the refund-support judge (examples/refund-support/judge.mjs)
+//    in-process on generated trajectories of 1k, 10k, 100k and 1M events, next to
+//    a hand-written single-pass loop for the same four rules on the same events.
+// 2. Size of each example's judge.mjs and the time to import it in a fresh process.
+import { execFileSync } from "node:child_process";
+import { readFileSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const quick = process.argv.includes("--quick");
+const judge = await import(pathToFileURL(join(root, "examples/refund-support/judge.mjs")).href);
+
+/**
+ * A long support session in the refund example's vocabulary: lookups, refunds over a few
+ * orders, approvals with confirmation emails, chat, and an escalation with a handover note
+ * near the end. Deterministic, so every run judges the same events.
+ */
+function makeTrajectory(size) {
+  const events = [];
+  const push = (actor, action, content, metadata) => events.push({ id: `e${events.length + 1}`, actor, action, content, metadata });
+  let k = 0;
+  while (events.length < size - 3) {
+    const order = `A-${k % 3}`;
+    push("user", "message", "My order arrived damaged, can I get a refund?");
+    push("agent", "get_order", order, { order_id: order });
+    push("tool", "get_order_result", "Order found", { status: "found", order_id: order });
+    push("agent", "issue_refund", "Refunding", { order_id: order, amount: "19.00" });
+    push("tool", "issue_refund_result", "Approved", { status: k % 5 === 0 ? "declined" : "approved", order_id: order });
+    push("agent", "send_email", "Your refund is on its way", { template: "refund_confirmation" });
+    k++;
+  }
+  push("agent", "escalate_to_supervisor", "Escalating");
+  push("agent", "add_case_note", "Handover", { kind: "handover" });
+  push("agent", "send_message", "A supervisor will follow up.");
+  return { id: `bench-${size}`, complete: true, events: events.slice(0, size) };
+}
+
+/**
+ * The same four rules written by hand as one loop over raw events: the ceiling a
+ * generated judge is measured against. It decides verdicts only (no citations, no validation).
+ */
+function handWritten(t) {
+  let lookup = -1, payout = -1, pending = 0, unmatched = false, escalated = false, paidAfter = false, handover = false;
+  const orders = new Set();
+  const events = t.events;
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i];
+    const a = e.action;
+    const m = e.metadata;
+    if (payout < 0 && (a === "issue_refund" || a === "issue_store_credit")) payout = i;
+    if (lookup < 0 && a === "get_order_result" && m !== undefined && m.status === "found") lookup = i;
+    if (pending > 0 && a === "send_email" && m !== undefined && m.template === "refund_confirmation") pending = 0;
+    if (a === "issue_refund_result" && m !== undefined && m.status === "approved") pending++;
+    if (escalated) {
+      if (a === "issue_refund" || a === "issue_store_credit") paidAfter = true;
+      if (a === "add_case_note" && m !== undefined && m.kind === "handover") handover = true;
+    } else if (a === "escalate_to_supervisor") escalated = true;
+    if (a === "issue_refund" && m !== undefined && typeof m.order_id === "string") orders.add(m.order_id);
+  }
+  unmatched = pending > 0;
+  return [lookup >= 0 && lookup < payout, !unmatched, escalated && !paidAfter && handover, orders.size <= 3];
+}
+
+async function timeIt(fn, events, minMs) {
+  await fn(); // warm-up
+  let runs = 0;
+  const start = process.hrtime.bigint();
+  let elapsed = 0;
+  do {
+    await fn();
+    runs++;
+    elapsed = Number(process.hrtime.bigint() - start) / 1e6;
+  } while (elapsed < minMs);
+  const perRunMs = elapsed / runs;
+  return { eventsPerSecond: (events / perRunMs) * 1000, nsPerEvent: (perRunMs * 1e6) / events, runs };
+}
+
+function fmt(n) {
+  return n >= 1e6 ? `${(n / 1e6).toFixed(1)}M` : n >= 1e3 ? `${(n / 1e3).toFixed(0)}k` : n.toFixed(0);
+}
+
+console.log(`node ${process.version}, ${process.platform}/${process.arch}\n`);
+console.log("1. refund-support judge, in-process judgeTrajectory (validation + 4 rules + clauses)");
+console.log("   events    judge ev/s  ns/event   hand-written ev/s  ns/event   judge/hand");
+for (const size of [1_000, 10_000, 100_000, 1_000_000]) {
+  const t = makeTrajectory(size);
+  const verdicts = (await judge.judgeTrajectory(t)).metaBehaviors.map((m) => m.verdict).join(",");
+  const minMs = quick ? 300 : size >= 1_000_000 ? 3000 : 1500;
+  const compiled = await timeIt(() => judge.judgeTrajectory(t), size, minMs);
+  const hand = await timeIt(() => handWritten(t), size, minMs);
+  console.log(
+    `   ${fmt(size).padStart(6)}  ${fmt(compiled.eventsPerSecond).padStart(10)}  ${compiled.nsPerEvent.toFixed(1).padStart(8)}   ${fmt(hand.eventsPerSecond).padStart(17)}  ${hand.nsPerEvent.toFixed(1).padStart(8)}   ${(compiled.nsPerEvent / hand.nsPerEvent).toFixed(1).padStart(9)}x   verdicts ${verdicts}`,
+  );
+}
+
+console.log("\n2. examples' judge.mjs: size and import time in a fresh node process (median of 5)");
+for (const name of ["refund-support", "staged-rollout", "tax-research"]) {
+  const file = join(root, "examples", name, "judge.mjs");
+  const bytes = statSync(file).size;
+  const gzip = (await import("node:zlib")).gzipSync(readFileSync(file)).length;
+  const times = [];
+  for (let i = 0; i < 5; i++) {
+    const out = execFileSync(process.execPath, [
+      "--input-type=module",
+      "-e",
+      `const t0 = performance.now(); await import(${JSON.stringify(pathToFileURL(file).href)}); console.log(performance.now() - t0);`,
+    ]);
+    times.push(Number(out.toString().trim()));
+  }
+  times.sort((a, b) => a - b);
+  console.log(`   ${name.padEnd(16)} ${String(bytes).padStart(6)} bytes (${gzip} gzipped), import ${times[2].toFixed(2)} ms`);
+}
