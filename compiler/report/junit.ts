@@ -1,0 +1,186 @@
+/**
+ * Judgments as JUnit XML for CI: one <testsuite> per trajectory file, one
+ * <testcase> per (trajectory, rule). The shape follows the common JUnit
+ * schema that Jenkins, GitLab and GitHub reporters read (testsuites >
+ * testsuite > testcase > failure | error | skipped), with `time="0"` because
+ * the output must not depend on the clock.
+ */
+import type { Clause, MetaBehaviorJudgment, TrajectoryJudgment } from "../../runtime/types.js";
+import type { CaseError } from "./html.js";
+import { verdictLabel } from "./summary.js";
+
+export interface JunitInput {
+  readonly files: readonly { readonly file: string; readonly judgments: readonly TrajectoryJudgment[] }[];
+  /** Inputs that could not be judged; each becomes an <error> test case in its file's suite. */
+  readonly errors?: readonly CaseError[];
+}
+
+/** Renders the whole report; same input, same bytes. */
+export function renderJunit(input: JunitInput): string {
+  const suites = suitesFor(input).map(renderSuite);
+  const totals = sumCounts(suites.map((s) => s.counts));
+  return [
+    `<?xml version="1.0" encoding="UTF-8"?>`,
+    `<testsuites name="behavior-judge"${countAttributes(totals)} time="0">`,
+    ...suites.map((s) => s.xml),
+    `</testsuites>`,
+    "",
+  ].join("\n");
+}
+
+interface Suite {
+  file: string;
+  judgments: TrajectoryJudgment[];
+  errors: CaseError[];
+}
+
+/** Suites in input order; a file known only from its errors gets a suite after the others. */
+function suitesFor(input: JunitInput): Suite[] {
+  const suites: Suite[] = [];
+  const byFile = new Map<string, Suite>();
+  const suiteFor = (file: string): Suite => {
+    let suite = byFile.get(file);
+    if (suite === undefined) {
+      suite = { file, judgments: [], errors: [] };
+      byFile.set(file, suite);
+      suites.push(suite);
+    }
+    return suite;
+  };
+  for (const entry of input.files) suiteFor(entry.file).judgments.push(...entry.judgments);
+  for (const error of input.errors ?? []) suiteFor(error.file).errors.push(error);
+  return suites;
+}
+
+interface Counts {
+  tests: number;
+  failures: number;
+  errors: number;
+  skipped: number;
+}
+
+type Outcome = "passed" | "failure" | "error" | "skipped";
+
+interface TestCase {
+  xml: string;
+  outcome: Outcome;
+}
+
+function renderSuite(suite: Suite): { xml: string; counts: Counts } {
+  const cases = [
+    ...suite.judgments.flatMap((j) => j.metaBehaviors.map((meta) => ruleCase(j, meta))),
+    ...suite.errors.map(caseErrorCase),
+  ];
+  const counts: Counts = {
+    tests: cases.length,
+    failures: cases.filter((c) => c.outcome === "failure").length,
+    errors: cases.filter((c) => c.outcome === "error").length,
+    skipped: cases.filter((c) => c.outcome === "skipped").length,
+  };
+  const xml = [
+    `  <testsuite name="${escapeXmlAttribute(suite.file)}"${countAttributes(counts)} time="0">`,
+    ...cases.map((c) => c.xml),
+    `  </testsuite>`,
+  ].join("\n");
+  return { xml, counts };
+}
+
+function ruleCase(judgment: TrajectoryJudgment, meta: MetaBehaviorJudgment): TestCase {
+  const open = `    <testcase name="${escapeXmlAttribute(`${judgment.trajectoryId} › ${meta.name}`)}" classname="${escapeXmlAttribute(judgment.behavior)}" time="0"`;
+  const modelErrors = meta.clauses.filter((c) => c.error !== undefined && c.error !== "");
+  if (meta.verdict === "false") {
+    const failing = meta.clauses.filter((c) => c.verdict === "false");
+    const message = `${failing.length} of ${meta.clauses.length} ${meta.clauses.length === 1 ? "clause" : "clauses"} failed: ${failing.map((c) => c.quote).join(" | ")}`;
+    const body = [...failing, ...modelErrors].map(describeClause).join("\n\n");
+    return {
+      outcome: "failure",
+      xml: `${open}>\n      <failure message="${escapeXmlAttribute(message)}" type="rule-failed">${escapeXmlText(body)}</failure>\n    </testcase>`,
+    };
+  }
+  // A model that could not answer is not a pass or a skip: CI should see it.
+  if (modelErrors.length > 0) {
+    const message = `model error: ${modelErrors.map((c) => c.error).join(" | ")}`;
+    return {
+      outcome: "error",
+      xml: `${open}>\n      <error message="${escapeXmlAttribute(message)}" type="model-error">${escapeXmlText(modelErrors.map(describeClause).join("\n\n"))}</error>\n    </testcase>`,
+    };
+  }
+  if (meta.verdict === "na") {
+    return {
+      outcome: "skipped",
+      xml: `${open}>\n      <skipped message="${escapeXmlAttribute(verdictLabel(meta.verdict, meta.naReason))}"/>\n    </testcase>`,
+    };
+  }
+  return { outcome: "passed", xml: `${open}/>` };
+}
+
+/** The failure body a person reads in CI: verdict, check type, the spec's own words, and where to look. */
+function describeClause(clause: Clause): string {
+  const lines = [
+    `${verdictLabel(clause.verdict, clause.naReason)} [${clause.check ?? clause.kind}]`,
+    `  quote: ${clause.quote}`,
+    `  cited events: ${clause.citations.length === 0 ? "(none)" : clause.citations.map((c) => c.eventId).join(", ")}`,
+  ];
+  for (const citation of clause.citations) {
+    if (citation.description !== "") lines.push(`    ${citation.eventId}: ${citation.description}`);
+  }
+  if (clause.reasoning !== undefined && clause.reasoning !== "") lines.push(`  reasoning: ${clause.reasoning}`);
+  if (clause.verification !== undefined) lines.push(`  verification: ${clause.verification}`);
+  if (clause.error !== undefined && clause.error !== "") lines.push(`  model error: ${clause.error}`);
+  return lines.join("\n");
+}
+
+function caseErrorCase(error: CaseError): TestCase {
+  const where = `${error.file}${error.line === undefined ? "" : `:${error.line}`}`;
+  const name = `case ${error.caseIndex}${error.line === undefined ? "" : ` (line ${error.line})`}`;
+  return {
+    outcome: "error",
+    xml: `    <testcase name="${escapeXmlAttribute(name)}" classname="input" time="0">\n      <error message="${escapeXmlAttribute(error.message)}" type="invalid-input">${escapeXmlText(`${where}: ${error.message}`)}</error>\n    </testcase>`,
+  };
+}
+
+function countAttributes(c: Counts): string {
+  return ` tests="${c.tests}" failures="${c.failures}" errors="${c.errors}" skipped="${c.skipped}"`;
+}
+
+function sumCounts(all: readonly Counts[]): Counts {
+  return all.reduce(
+    (sum, c) => ({
+      tests: sum.tests + c.tests,
+      failures: sum.failures + c.failures,
+      errors: sum.errors + c.errors,
+      skipped: sum.skipped + c.skipped,
+    }),
+    { tests: 0, failures: 0, errors: 0, skipped: 0 },
+  );
+}
+
+// Characters XML 1.0 forbids outright (most C0 controls, lone surrogates,
+// U+FFFE/U+FFFF): no escape can carry them, so they become U+FFFD.
+const NOT_XML_CHAR = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+
+function legalXmlChars(text: string): string {
+  return String(text).replace(NOT_XML_CHAR, "\uFFFD");
+}
+
+/** Escapes element text. `>` is escaped too, so `]]>` cannot appear; CR becomes a reference because parsers turn a literal one into LF. */
+export function escapeXmlText(text: string): string {
+  return legalXmlChars(text).replace(/[&<>\r]/g, (c) => XML_TEXT_ESCAPES[c]!);
+}
+
+const XML_TEXT_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", "\r": "&#13;" };
+
+/** Escapes a double-quoted attribute value; tabs and line breaks become references so attribute normalization keeps them. */
+export function escapeXmlAttribute(text: string): string {
+  return legalXmlChars(text).replace(/[&<>"\t\n\r]/g, (c) => XML_ATTRIBUTE_ESCAPES[c]!);
+}
+
+const XML_ATTRIBUTE_ESCAPES: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "\t": "&#9;",
+  "\n": "&#10;",
+  "\r": "&#13;",
+};

@@ -1,0 +1,208 @@
+/**
+ * Serves the report to a local browser while judging runs: a progress page
+ * fed by server-sent events, then the full report. Bound to 127.0.0.1 only,
+ * and every request must carry the one-time token minted here, so other
+ * local users, other sites (DNS rebinding) and other tabs cannot read the
+ * trajectories.
+ */
+import { randomBytes, timingSafeEqual } from "node:crypto";
+import { createServer } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { NaReason, Verdict } from "../../runtime/types.js";
+import { renderHtmlReport, renderLivePage, reportContentSecurityPolicy } from "./html.js";
+import type { ReportInput } from "./html.js";
+
+/** One step of progress, pushed as each trajectory is judged. */
+export interface ProgressEvent {
+  /** Trajectories judged so far. */
+  done: number;
+  /** How many there are in all, when known. */
+  total?: number;
+  file?: string;
+  trajectoryId?: string;
+  verdict?: Verdict;
+  naReason?: NaReason | null;
+  /** A free-form status line ("reading trips.jsonl"). */
+  message?: string;
+}
+
+export interface ServeReportOptions {
+  /** Shown in the title of the progress page. */
+  behavior?: string;
+  /** Port to bind; default 0 (a free port chosen by the OS). */
+  port?: number;
+}
+
+export interface ReportServer {
+  /** The page's address, token included: `http://127.0.0.1:<port>/?token=<token>`. */
+  url: string;
+  /** Sends progress to every open page (and to pages opened later). Ignored after finish. */
+  push(event: ProgressEvent): void;
+  /** Switches the page to the full report and tells open pages to load it. */
+  finish(finalInput: ReportInput): void;
+  /** Resolves the first time the full report has been sent to a browser, so a CLI knows when it may exit. */
+  finalServed: Promise<void>;
+  close(): Promise<void>;
+}
+
+const HEARTBEAT_MS = 15_000;
+
+/** Starts the report server on 127.0.0.1 and resolves once it is listening. */
+export async function serveReport(options: ServeReportOptions = {}): Promise<ReportServer> {
+  const token = randomBytes(32).toString("base64url");
+  const expectedToken = Buffer.from(token, "utf8");
+  const livePage = renderLivePage(options.behavior ?? "");
+  const streams = new Set<ServerResponse>();
+  // Replayed to late or reconnecting pages; holds only short progress lines.
+  const sent: string[] = [];
+  let finalPage: string | undefined;
+  let seq = 0;
+  let port = 0;
+  let markFinalServed: () => void = () => {};
+  const finalServed = new Promise<void>((resolve) => {
+    markFinalServed = resolve;
+  });
+
+  const server = createServer((req, res) => {
+    const url = requestUrl(req);
+    if (
+      url === undefined ||
+      !hostAllowed(req.headers.host, port) ||
+      !tokenMatches(url.searchParams.get("token"), expectedToken)
+    ) {
+      return refuse(res, 403);
+    }
+    if (req.method !== "GET" && req.method !== "HEAD") return refuse(res, 405);
+    if (url.pathname === "/") {
+      const mode = finalPage === undefined ? "live" : "report";
+      sendPage(res, req.method === "HEAD", finalPage ?? livePage, mode);
+      if (mode === "report" && req.method === "GET") markFinalServed();
+      return;
+    }
+    if (url.pathname === "/events") return openEventStream(req, res);
+    return refuse(res, 404);
+  });
+
+  function openEventStream(req: IncomingMessage, res: ServerResponse): void {
+    res.writeHead(200, {
+      ...SECURITY_HEADERS,
+      "Content-Type": "text/event-stream; charset=utf-8",
+      "Cache-Control": "no-store",
+      Connection: "keep-alive",
+    });
+    if (req.method === "HEAD") return void res.end();
+    res.write("retry: 1000\n\n");
+    for (const message of sent) res.write(message);
+    if (finalPage !== undefined) return void res.end(FINAL_MESSAGE);
+    streams.add(res);
+    res.on("close", () => streams.delete(res));
+  }
+
+  function broadcast(message: string): void {
+    for (const stream of streams) stream.write(message);
+  }
+
+  const heartbeat = setInterval(() => broadcast(": keep-alive\n\n"), HEARTBEAT_MS);
+  heartbeat.unref();
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, "127.0.0.1", () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  port = (server.address() as AddressInfo).port;
+
+  return {
+    url: `http://127.0.0.1:${port}/?token=${token}`,
+    finalServed,
+    push(event) {
+      if (finalPage !== undefined) return;
+      const message = sseMessage("progress", { ...progressFields(event), seq: seq++ });
+      sent.push(message);
+      broadcast(message);
+    },
+    finish(finalInput) {
+      if (finalPage !== undefined) return;
+      // The page must be in place before pages are told to reload.
+      finalPage = renderHtmlReport(finalInput);
+      for (const stream of streams) stream.end(FINAL_MESSAGE);
+      streams.clear();
+    },
+    async close() {
+      clearInterval(heartbeat);
+      for (const stream of streams) stream.end();
+      streams.clear();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}
+
+const SECURITY_HEADERS = {
+  "X-Content-Type-Options": "nosniff",
+  "Referrer-Policy": "no-referrer",
+  "X-Frame-Options": "DENY",
+  "Cross-Origin-Opener-Policy": "same-origin",
+  "Cross-Origin-Resource-Policy": "same-origin",
+} as const;
+
+const FINAL_MESSAGE = "event: final\ndata: {}\n\n";
+
+function requestUrl(req: IncomingMessage): URL | undefined {
+  try {
+    return new URL(req.url ?? "/", "http://127.0.0.1");
+  } catch {
+    return undefined;
+  }
+}
+
+/** Only our own origin: a DNS-rebinding page would arrive with its own host name. */
+function hostAllowed(host: string | undefined, port: number): boolean {
+  return host === `127.0.0.1:${port}` || host === `localhost:${port}`;
+}
+
+/** Constant-time comparison; lengths are compared first because timingSafeEqual needs equal lengths (and the length is no secret). */
+function tokenMatches(candidate: string | null, expected: Buffer): boolean {
+  if (candidate === null) return false;
+  const given = Buffer.from(candidate, "utf8");
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+function refuse(res: ServerResponse, status: number): void {
+  res.writeHead(status, { ...SECURITY_HEADERS, "Content-Length": "0", "Cache-Control": "no-store" });
+  res.end();
+}
+
+function sendPage(res: ServerResponse, headOnly: boolean, html: string, mode: "live" | "report"): void {
+  const body = Buffer.from(html, "utf8");
+  res.writeHead(200, {
+    ...SECURITY_HEADERS,
+    "Content-Type": "text/html; charset=utf-8",
+    "Content-Length": String(body.length),
+    "Content-Security-Policy": `${reportContentSecurityPolicy(mode)}; frame-ancestors 'none'`,
+    "Cache-Control": "no-store",
+  });
+  res.end(headOnly ? undefined : body);
+}
+
+/** Copies the known fields only, so nothing else the caller attached reaches the page. */
+function progressFields(event: ProgressEvent): ProgressEvent {
+  const fields: ProgressEvent = { done: event.done };
+  if (event.total !== undefined) fields.total = event.total;
+  if (event.file !== undefined) fields.file = event.file;
+  if (event.trajectoryId !== undefined) fields.trajectoryId = event.trajectoryId;
+  if (event.verdict !== undefined) fields.verdict = event.verdict;
+  if (event.naReason !== undefined) fields.naReason = event.naReason;
+  if (event.message !== undefined) fields.message = event.message;
+  return fields;
+}
+
+/** JSON.stringify never emits a raw CR or LF, so the payload stays one `data:` line. */
+function sseMessage(event: string, data: unknown): string {
+  return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+}

@@ -1,0 +1,94 @@
+// behavior-judge report page. Untrusted text only ever reaches the DOM through
+// textContent; the static report is rendered (and escaped) on the server.
+(function () {
+  "use strict";
+
+  if (document.body.getAttribute("data-mode") === "live") {
+    followProgress();
+  } else {
+    setUpFilters();
+  }
+
+  function setUpFilters() {
+    var onlyFailures = document.getElementById("only-failures");
+    var ruleFilter = document.getElementById("rule-filter");
+    var shownCount = document.getElementById("shown-count");
+    if (!onlyFailures || !ruleFilter) return;
+    var cards = Array.prototype.slice.call(document.querySelectorAll(".card"));
+
+    function apply() {
+      var failuresOnly = onlyFailures.checked;
+      var rule = ruleFilter.value;
+      var filtering = failuresOnly || rule !== "";
+      var shown = 0;
+      cards.forEach(function (card) {
+        var anyRuleShown = false;
+        card.querySelectorAll(".rule").forEach(function (section) {
+          var visible =
+            (rule === "" || section.getAttribute("data-rule") === rule) &&
+            (!failuresOnly || section.getAttribute("data-verdict") === "false");
+          section.hidden = !visible;
+          if (visible) anyRuleShown = true;
+        });
+        card.hidden = filtering && !anyRuleShown;
+        if (!card.hidden) shown++;
+      });
+      if (shownCount) shownCount.textContent = "Showing " + shown + " of " + cards.length;
+    }
+
+    onlyFailures.addEventListener("change", apply);
+    ruleFilter.addEventListener("change", apply);
+    // Browsers restore form state on reload; make the view match it.
+    apply();
+  }
+
+  function followProgress() {
+    var token = new URLSearchParams(location.search).get("token") || "";
+    var status = document.getElementById("live-status");
+    var bar = document.getElementById("live-progress");
+    var list = document.getElementById("live-list");
+    var lastSeq = -1;
+    function label(event) {
+      if (event.verdict === "true") return ["pass", "Pass"];
+      if (event.verdict === "false") return ["fail", "Fail"];
+      if (event.naReason === "not_applicable") return ["na", "Didn't apply"];
+      if (event.verdict === "na") return ["noverdict", "No verdict"];
+      return ["na", "Judged"];
+    }
+    var source = new EventSource("events?token=" + encodeURIComponent(token));
+
+    source.addEventListener("progress", function (message) {
+      var event = JSON.parse(message.data);
+      // The server replays past events on reconnect; show each once.
+      if (typeof event.seq !== "number" || event.seq <= lastSeq) return;
+      lastSeq = event.seq;
+      var total = typeof event.total === "number" ? event.total : null;
+      status.textContent =
+        "Judged " +
+        event.done +
+        (total === null ? "" : " of " + total) +
+        " trajectories" +
+        (event.message ? ": " + event.message : "");
+      bar.max = total === null ? Math.max(event.done, 1) : Math.max(total, 1);
+      bar.value = event.done;
+      if (event.trajectoryId) {
+        var item = document.createElement("li");
+        var verdict = document.createElement("span");
+        var shown = label(event);
+        verdict.className = "badge " + shown[0];
+        verdict.textContent = shown[1];
+        var name = document.createElement("span");
+        name.textContent = " " + event.trajectoryId + (event.file ? " (" + event.file + ")" : "");
+        item.appendChild(verdict);
+        item.appendChild(name);
+        list.appendChild(item);
+      }
+    });
+
+    source.addEventListener("final", function () {
+      source.close();
+      status.textContent = "Done. Loading the report…";
+      location.reload();
+    });
+  }
+})();
