@@ -4,6 +4,7 @@
  * cases / disagreement, 2 usage errors.
  */
 import { Command, CommanderError, Option } from "commander";
+import { addModelOptions, positiveInteger, type ModelCommandOptions } from "./commands/model-flags.js";
 import { VERSION } from "./version.js";
 
 const EXIT_INVALID = 1;
@@ -17,7 +18,7 @@ function fail(message: string, code = EXIT_INVALID): void {
 
 /** Known, located failures print their message; anything else is a bug and keeps its stack. */
 function reportError(error: unknown): void {
-  if (error instanceof Error && (error.name === "JudgeYamlError" || error.name === "UsageError")) {
+  if (error instanceof Error && (error.name === "JudgeYamlError" || error.name === "SpecError" || error.name === "UsageError")) {
     process.stderr.write(`${error.message}\n`);
     process.exitCode = error.name === "UsageError" ? EXIT_USAGE : EXIT_INVALID;
     return;
@@ -48,7 +49,7 @@ function program(): Command {
       for (const path of written) process.stdout.write(`wrote ${path}\n`);
     });
 
-  cli
+  const judgeCommand = cli
     .command("judge")
     .description("judge trajectories with a judge.mjs or judge.yaml")
     .argument("<judge>", "judge.mjs (built) or judge.yaml (compiled in memory)")
@@ -56,22 +57,40 @@ function program(): Command {
     .option("--json", "print the judgments as JSON (FORMATS.md §6)")
     .option("--fail-on-false", "exit 1 when any trajectory's verdict is false")
     .addOption(new Option("--no-verify", "do not ask a model to confirm deterministic failures"))
-    .action(async (judgePath: string, files: string[], opts: { json?: boolean; failOnFalse?: boolean; verify: boolean }) => {
+    .action(async (judgePath: string, files: string[], opts: { json?: boolean; failOnFalse?: boolean; verify: boolean } & ModelCommandOptions) => {
       const { runJudgeCommand } = await import("./commands/judge.js");
       process.exitCode = await runJudgeCommand(judgePath, files, opts);
     });
+  addModelOptions(judgeCommand);
 
-  cli
+  const calibrateCommand = cli
     .command("calibrate")
     .description("compare a judge's verdicts with labeled trajectories; exit 1 on any disagreement")
     .argument("<judge>", "judge.mjs (built) or judge.yaml (compiled in memory)")
     .argument("<labeled...>", "files of {trajectory, expected} cases")
     .option("--json", "print {comparisons, judgments, totals} as JSON")
     .addOption(new Option("--no-verify", "do not ask a model to confirm deterministic failures"))
-    .action(async (judgePath: string, files: string[], opts: { json?: boolean; verify: boolean }) => {
+    .addOption(new Option("--runs <n>", "run the judge N times (cache off) and report agreement per run, pooled accuracy, perfect runs and unanimous verdicts").argParser(positiveInteger))
+    .action(async (judgePath: string, files: string[], opts: { json?: boolean; verify: boolean; runs?: number } & ModelCommandOptions) => {
       const { runCalibrateCommand } = await import("./commands/calibrate.js");
       process.exitCode = await runCalibrateCommand(judgePath, files, opts);
     });
+  addModelOptions(calibrateCommand);
+
+  const baselineCommand = cli
+    .command("baseline")
+    .description("judge labeled trajectories with a one-call LLM judge over the whole spec and report the same figures as calibrate --runs")
+    .argument("<BEHAVIOR.md>", "the spec (or the folder that holds it)")
+    .argument("<labeled...>", "files of {trajectory, expected} cases")
+    .addOption(new Option("--runs <n>", "how many runs (default 1); answers are never cached").argParser(positiveInteger))
+    .option("--judge <judge>", "also run this judge.mjs or judge.yaml N times and show both side by side")
+    .addOption(new Option("--no-verify", "with --judge: do not ask a model to confirm deterministic failures"))
+    .option("--json", "print the figures as JSON")
+    .action(async (specPath: string, files: string[], opts: { json?: boolean; verify: boolean; runs?: number; judge?: string } & ModelCommandOptions) => {
+      const { runBaselineCommand } = await import("./commands/baseline.js");
+      process.exitCode = await runBaselineCommand(specPath, files, opts);
+    });
+  addModelOptions(baselineCommand, { cache: false });
 
   return cli;
 }

@@ -88,7 +88,8 @@ const SYSTEM_PROMPT = [
 
 /** One event per line, keys in a fixed order: stable bytes, and no line can equal a fence line. */
 function serializeEvent(event: TrajectoryEvent): string {
-  return JSON.stringify({ id: event.id, actor: event.actor, action: event.action, content: event.content, metadata: event.metadata });
+  const { id, actor, action, content = "", metadata = {} } = event;
+  return JSON.stringify({ id, actor, action, content, metadata });
 }
 
 /** The trajectory, fenced as untrusted data. Exported for the one-call baseline. */
@@ -198,7 +199,8 @@ function checkCitations(value: unknown, eventIds: ReadonlySet<string>, problems:
     problems.push('"citations" must be an array of {"event_id", "description"} objects');
     return [];
   }
-  if (value.length === 0) problems.push('"citations" must name at least one event');
+  // An empty trajectory has nothing to cite (the judge never asks about one; the baseline does).
+  if (value.length === 0 && eventIds.size > 0) problems.push('"citations" must name at least one event');
   const citations: Citation[] = [];
   value.forEach((raw, i) => {
     if (!isObject(raw) || typeof raw.event_id !== "string" || typeof raw.description !== "string") {
@@ -216,7 +218,8 @@ function checkCitations(value: unknown, eventIds: ReadonlySet<string>, problems:
 
 /**
  * Checks one parsed answer (FORMATS.md §5): verdict, na_reason exactly when
- * the verdict is na, non-empty reasoning, at least one citation, and every
+ * the verdict is na, non-empty reasoning, at least one citation (when there
+ * is any event to cite), and every
  * cited id an event of this trajectory. Unknown extra keys are ignored.
  * Returns the answer, or every problem found, joined for the retry prompt.
  */

@@ -4,8 +4,11 @@ import { readCases } from "../inputs.js";
 import { loadJudge } from "../load.js";
 import { addToTotals, emptyTotals, renderTotalsLine, renderTrajectoryText } from "../report/text.js";
 import { judgeCases } from "../run.js";
+import { addUsage, clauseErrorCount, emptyUsageTotals, renderUsageLine, usageOf } from "../adapters/usage.js";
+import type { ModelCommandOptions } from "./model-flags.js";
+import { DEFAULT_CONCURRENCY, openJudgeModel } from "./model.js";
 
-export interface JudgeCommandOptions {
+export interface JudgeCommandOptions extends ModelCommandOptions {
   json?: boolean;
   failOnFalse?: boolean;
   verify?: boolean;
@@ -44,15 +47,21 @@ function progress(): { tick(n: number): void; done(): void } {
   };
 }
 
-/** Returns the exit code: 1 when a case could not be judged (or, with failOnFalse, any false). */
+/** Returns the exit code: 1 when a case could not be judged or a clause got no valid model answer (or, with failOnFalse, any false). */
 export async function runJudgeCommand(judgePath: string, files: readonly string[], options: JudgeCommandOptions): Promise<number> {
   const judge = await loadJudge(judgePath);
   const out = (text: string) => process.stdout.write(text);
   const json = options.json === true ? new JsonArrayWriter(out) : undefined;
   const totals = emptyTotals();
   const meter = progress();
-  for await (const result of judgeCases(judge, readCases(files), { verify: options.verify !== false })) {
+  const adapter = await openJudgeModel(options, judge.rules);
+  const usage = emptyUsageTotals();
+  let clauseErrors = 0;
+  const run = { verify: options.verify !== false, concurrency: options.concurrency ?? DEFAULT_CONCURRENCY, ...(adapter !== undefined ? { complete: adapter } : {}) };
+  for await (const result of judgeCases(judge, readCases(files), run)) {
     addToTotals(totals, result.judgment);
+    addUsage(usage, usageOf(result.judgment));
+    clauseErrors += clauseErrorCount(result.judgment);
     meter.tick(totals.judged + totals.errors);
     if (result.error !== undefined) {
       meter.done();
@@ -61,12 +70,19 @@ export async function runJudgeCommand(judgePath: string, files: readonly string[
     }
     const judgment = result.judgment!;
     if (json !== undefined) json.push(judgment);
-    else out(renderTrajectoryText(judgment, result.input.file) + "\n");
+    else {
+      const cost = usageOf(judgment);
+      out(renderTrajectoryText(judgment, result.input.file) + (cost !== undefined ? `  ${renderUsageLine(cost)}\n` : "") + "\n");
+    }
   }
   meter.done();
   if (json !== undefined) json.end();
   else out(`${renderTotalsLine(totals)}\n`);
-  if (totals.errors > 0) return 1;
+  // Model failures are never a silent pass: counted in the summary, and the run fails.
+  const summary = [...(clauseErrors > 0 ? [`${clauseErrors} clause${clauseErrors === 1 ? "" : "s"} got no valid model answer (marked ERROR)`] : []), ...(adapter !== undefined ? [renderUsageLine(usage)] : [])];
+  // With --json, stdout stays one JSON document; the totals go to stderr.
+  for (const line of summary) (json !== undefined ? process.stderr : process.stdout).write(`${line}\n`);
+  if (totals.errors > 0 || clauseErrors > 0) return 1;
   if (options.failOnFalse === true && totals.false > 0) return 1;
   return 0;
 }

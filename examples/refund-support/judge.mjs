@@ -39,7 +39,8 @@ var SYSTEM_PROMPT = [
   "- citations: at least one event your verdict rests on, by its exact id, each with a short description of what it shows."
 ].join("\n");
 function serializeEvent(event) {
-  return JSON.stringify({ id: event.id, actor: event.actor, action: event.action, content: event.content, metadata: event.metadata });
+  const { id, actor, action, content = "", metadata = {} } = event;
+  return JSON.stringify({ id, actor, action, content, metadata });
 }
 function renderTrajectory(trajectory) {
   const header = JSON.stringify({
@@ -124,7 +125,7 @@ function checkCitations(value, eventIds, problems) {
     problems.push('"citations" must be an array of {"event_id", "description"} objects');
     return [];
   }
-  if (value.length === 0) problems.push('"citations" must name at least one event');
+  if (value.length === 0 && eventIds.size > 0) problems.push('"citations" must name at least one event');
   const citations = [];
   value.forEach((raw, i) => {
     if (!isObject(raw) || typeof raw.event_id !== "string" || typeof raw.description !== "string") {
@@ -217,44 +218,64 @@ var TrajectoryError = class extends Error {
     this.field = field;
   }
 };
-var EMPTY_METADATA = Object.freeze(/* @__PURE__ */ Object.create(null));
 function isPlainObject(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 function isActor(value) {
   return value === "agent" || value === "tool" || value === "user";
 }
-function normalizeMetadata(value, field) {
-  if (value === void 0 || value === null) return EMPTY_METADATA;
-  if (!isPlainObject(value)) throw new TrajectoryError(field, "must be an object of key: value pairs");
-  let allStrings = true;
-  for (const key in value) {
-    if (Object.hasOwn(value, key) && typeof value[key] !== "string") {
-      allStrings = false;
-      break;
-    }
-  }
-  if (allStrings && Object.getPrototypeOf(value) === Object.prototype) return value;
+function isStringMap(value) {
+  if (Object.getPrototypeOf(value) !== Object.prototype) return false;
+  for (const key in value) if (typeof value[key] !== "string") return false;
+  return true;
+}
+function stringMapCopy(value) {
   const copy = /* @__PURE__ */ Object.create(null);
   for (const key of Object.keys(value)) copy[key] = String(value[key]);
   return copy;
 }
+var NON_EMPTY = "must be a non-empty string";
+function isNonEmptyString(value) {
+  return typeof value === "string" && value !== "";
+}
 function requireNonEmptyString(value, field) {
-  if (typeof value !== "string" || value === "") throw new TrajectoryError(field, "must be a non-empty string");
+  if (!isNonEmptyString(value)) throw new TrajectoryError(field, NON_EMPTY);
   return value;
 }
-function normalizeEvent(raw, index, seen) {
-  const at = `events[${index}]`;
-  if (!isPlainObject(raw)) throw new TrajectoryError(at, "must be an object");
-  const id = requireNonEmptyString(raw.id, `${at}.id`);
-  if (seen.has(id)) throw new TrajectoryError(`${at}.id`, `duplicates the id ${JSON.stringify(id)} of an earlier event`);
-  seen.add(id);
-  const actor = raw.actor;
-  if (!isActor(actor)) throw new TrajectoryError(`${at}.actor`, "must be user, agent, or tool");
-  const action = requireNonEmptyString(raw.action, `${at}.action`);
-  const content = typeof raw.content === "string" ? raw.content : "";
-  const metadata = normalizeMetadata(raw.metadata, `${at}.metadata`);
-  return { id, actor, action, content, metadata };
+function normalizeEvent(raw, index) {
+  if (!isPlainObject(raw)) throw new TrajectoryError(`events[${index}]`, "must be an object");
+  if (!isNonEmptyString(raw.id)) throw new TrajectoryError(`events[${index}].id`, NON_EMPTY);
+  if (!isActor(raw.actor)) throw new TrajectoryError(`events[${index}].actor`, "must be user, agent, or tool");
+  if (!isNonEmptyString(raw.action)) throw new TrajectoryError(`events[${index}].action`, NON_EMPTY);
+  const content = raw.content;
+  const metadata = raw.metadata;
+  const contentOk = content === void 0 || typeof content === "string";
+  if (metadata !== void 0 && metadata !== null && !isPlainObject(metadata)) {
+    throw new TrajectoryError(`events[${index}].metadata`, "must be an object of key: value pairs");
+  }
+  const metadataOk = metadata === void 0 || isStringMap(metadata);
+  if (contentOk && metadataOk) return raw;
+  return {
+    id: raw.id,
+    actor: raw.actor,
+    action: raw.action,
+    content: typeof content === "string" ? content : "",
+    metadata: metadata === void 0 || metadata === null ? void 0 : stringMapCopy(metadata)
+  };
+}
+function shortlexBefore(a, b) {
+  return a.length < b.length || a.length === b.length && a < b;
+}
+function assertUniqueIds(events) {
+  let i = 1;
+  while (i < events.length && shortlexBefore(events[i - 1].id, events[i].id)) i++;
+  if (i >= events.length) return;
+  const seen = /* @__PURE__ */ new Set();
+  for (let k = 0; k < events.length; k++) {
+    const id = events[k].id;
+    if (seen.has(id)) throw new TrajectoryError(`events[${k}].id`, `duplicates the id ${JSON.stringify(id)} of an earlier event`);
+    seen.add(id);
+  }
 }
 function validateTrajectory(raw) {
   if (!isPlainObject(raw)) throw new TrajectoryError("", "a trajectory must be a JSON object");
@@ -265,9 +286,14 @@ function validateTrajectory(raw) {
   if (typeof raw.complete !== "boolean") throw new TrajectoryError("complete", "must be true or false");
   if (!Array.isArray(raw.events)) throw new TrajectoryError("events", "must be an array");
   const rawEvents = raw.events;
-  const seen = /* @__PURE__ */ new Set();
-  const events = new Array(rawEvents.length);
-  for (let i = 0; i < rawEvents.length; i++) events[i] = normalizeEvent(rawEvents[i], i, seen);
+  let events = rawEvents;
+  for (let i = 0; i < rawEvents.length; i++) {
+    const event = normalizeEvent(rawEvents[i], i);
+    if (event === rawEvents[i]) continue;
+    if (events === rawEvents) events = rawEvents.slice();
+    events[i] = event;
+  }
+  assertUniqueIds(events);
   return { id, description: raw.description ?? "", complete: raw.complete, events };
 }
 
@@ -394,27 +420,24 @@ function orderingClause(quote, events, complete, firstIndex, beforeIndex) {
     cite(events, beforeIndex, "event matching `before` with no earlier event matching `first`")
   ]);
 }
-function pairingClause(quote, events, complete, pairs, unmatched) {
-  if (pairs.length === 0 && unmatched.length === 0) return na("pairing", quote, absentReason(complete));
-  if (unmatched.length > 0) {
+function pairingClause(quote, events, complete, eachs, followers) {
+  if (eachs.length === 0) return na("pairing", quote, absentReason(complete));
+  if (followers.length < eachs.length) {
     if (!complete) return na("pairing", quote, "insufficient_evidence");
-    return predicate(
-      "pairing",
-      quote,
-      "false",
-      null,
-      unmatched.map((i) => cite(events, i, "event matching `each` with no later event matching `followedBy`"))
-    );
+    const unmatched = [];
+    for (let k = followers.length; k < eachs.length; k++) {
+      unmatched.push(cite(events, eachs[k], "event matching `each` with no later event matching `followedBy`"));
+    }
+    return predicate("pairing", quote, "false", null, unmatched);
   }
   const citations = [];
-  const cited = /* @__PURE__ */ new Set();
-  for (let k = 0; k < pairs.length; k++) {
-    const index = pairs[k];
-    if (cited.has(index)) continue;
-    cited.add(index);
-    citations.push(
-      cite(events, index, k % 2 === 0 ? "event matching `each`" : "first later event matching `followedBy`")
-    );
+  let lastFollower = -1;
+  for (let k = 0; k < eachs.length; k++) {
+    const each = eachs[k];
+    const follower = followers[k];
+    if (each !== lastFollower) citations.push(cite(events, each, "event matching `each`"));
+    if (follower !== lastFollower) citations.push(cite(events, follower, "first later event matching `followedBy`"));
+    lastFollower = follower;
   }
   return predicate("pairing", quote, "true", null, citations);
 }
@@ -505,7 +528,7 @@ function scan0(events, complete) {
       triggered = true;
     if (before0 < 0 && (e.action === "issue_refund" || e.action === "issue_store_credit"))
       before0 = i;
-    if (first0 < 0 && e.action === "get_order_result" && e.actor === "tool" && e.metadata["status"] === "found")
+    if (first0 < 0 && e.action === "get_order_result" && e.actor === "tool" && e.metadata?.["status"] === "found")
       first0 = i;
   }
   if (!triggered) return null;
@@ -521,17 +544,16 @@ function scan0(events, complete) {
 }
 function scan1(events, complete) {
   let triggered = false;
-  const pairs0 = [];
-  let pending0 = [];
+  const each0 = [];
+  const followers0 = [];
   for (let i = 0; i < events.length; i++) {
     const e = events[i];
-    if (!triggered && e.action === "issue_refund_result" && e.metadata["status"] === "approved")
+    if (!triggered && e.action === "issue_refund_result" && e.metadata?.["status"] === "approved")
       triggered = true;
-    if (pending0.length > 0 && e.action === "send_email" && e.metadata["template"] === "refund_confirmation") {
-      for (const p of pending0) pairs0.push(p, i);
-      pending0 = [];
+    if (followers0.length < each0.length && e.action === "send_email" && e.metadata?.["template"] === "refund_confirmation") {
+      while (followers0.length < each0.length) followers0.push(i);
     }
-    if (e.action === "issue_refund_result" && e.metadata["status"] === "approved") pending0.push(i);
+    if (e.action === "issue_refund_result" && e.metadata?.["status"] === "approved") each0.push(i);
   }
   if (!triggered) return null;
   return [
@@ -539,8 +561,8 @@ function scan1(events, complete) {
       "Whenever the payment processor approves a refund, the agent afterwards sends the customer the refund confirmation email",
       events,
       complete,
-      pairs0,
-      pending0
+      each0,
+      followers0
     )
   ];
 }
@@ -557,7 +579,7 @@ function scan2(events, complete) {
       if (e.action === "issue_refund" || e.action === "issue_store_credit") matches0.push(i);
     } else if (e.action === "escalate_to_supervisor") open0 = true;
     if (open1) {
-      if (match1 < 0 && e.action === "add_case_note" && e.metadata["kind"] === "handover")
+      if (match1 < 0 && e.action === "add_case_note" && e.metadata?.["kind"] === "handover")
         match1 = i;
     } else if (e.action === "escalate_to_supervisor") open1 = true;
   }
@@ -581,7 +603,7 @@ function scan3(events, complete) {
     const e = events[i];
     if (!triggered && e.action === "issue_refund") triggered = true;
     if (e.action === "issue_refund") {
-      const value0 = e.metadata["order_id"];
+      const value0 = e.metadata?.["order_id"];
       if (typeof value0 === "string" && !seen0.has(value0)) {
         seen0.add(value0);
         counted0.push(i);

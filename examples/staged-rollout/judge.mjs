@@ -39,7 +39,8 @@ var SYSTEM_PROMPT = [
   "- citations: at least one event your verdict rests on, by its exact id, each with a short description of what it shows."
 ].join("\n");
 function serializeEvent(event) {
-  return JSON.stringify({ id: event.id, actor: event.actor, action: event.action, content: event.content, metadata: event.metadata });
+  const { id, actor, action, content = "", metadata = {} } = event;
+  return JSON.stringify({ id, actor, action, content, metadata });
 }
 function renderTrajectory(trajectory) {
   const header = JSON.stringify({
@@ -124,7 +125,7 @@ function checkCitations(value, eventIds, problems) {
     problems.push('"citations" must be an array of {"event_id", "description"} objects');
     return [];
   }
-  if (value.length === 0) problems.push('"citations" must name at least one event');
+  if (value.length === 0 && eventIds.size > 0) problems.push('"citations" must name at least one event');
   const citations = [];
   value.forEach((raw, i) => {
     if (!isObject(raw) || typeof raw.event_id !== "string" || typeof raw.description !== "string") {
@@ -217,44 +218,64 @@ var TrajectoryError = class extends Error {
     this.field = field;
   }
 };
-var EMPTY_METADATA = Object.freeze(/* @__PURE__ */ Object.create(null));
 function isPlainObject(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 function isActor(value) {
   return value === "agent" || value === "tool" || value === "user";
 }
-function normalizeMetadata(value, field) {
-  if (value === void 0 || value === null) return EMPTY_METADATA;
-  if (!isPlainObject(value)) throw new TrajectoryError(field, "must be an object of key: value pairs");
-  let allStrings = true;
-  for (const key in value) {
-    if (Object.hasOwn(value, key) && typeof value[key] !== "string") {
-      allStrings = false;
-      break;
-    }
-  }
-  if (allStrings && Object.getPrototypeOf(value) === Object.prototype) return value;
+function isStringMap(value) {
+  if (Object.getPrototypeOf(value) !== Object.prototype) return false;
+  for (const key in value) if (typeof value[key] !== "string") return false;
+  return true;
+}
+function stringMapCopy(value) {
   const copy = /* @__PURE__ */ Object.create(null);
   for (const key of Object.keys(value)) copy[key] = String(value[key]);
   return copy;
 }
+var NON_EMPTY = "must be a non-empty string";
+function isNonEmptyString(value) {
+  return typeof value === "string" && value !== "";
+}
 function requireNonEmptyString(value, field) {
-  if (typeof value !== "string" || value === "") throw new TrajectoryError(field, "must be a non-empty string");
+  if (!isNonEmptyString(value)) throw new TrajectoryError(field, NON_EMPTY);
   return value;
 }
-function normalizeEvent(raw, index, seen) {
-  const at = `events[${index}]`;
-  if (!isPlainObject(raw)) throw new TrajectoryError(at, "must be an object");
-  const id = requireNonEmptyString(raw.id, `${at}.id`);
-  if (seen.has(id)) throw new TrajectoryError(`${at}.id`, `duplicates the id ${JSON.stringify(id)} of an earlier event`);
-  seen.add(id);
-  const actor = raw.actor;
-  if (!isActor(actor)) throw new TrajectoryError(`${at}.actor`, "must be user, agent, or tool");
-  const action = requireNonEmptyString(raw.action, `${at}.action`);
-  const content = typeof raw.content === "string" ? raw.content : "";
-  const metadata = normalizeMetadata(raw.metadata, `${at}.metadata`);
-  return { id, actor, action, content, metadata };
+function normalizeEvent(raw, index) {
+  if (!isPlainObject(raw)) throw new TrajectoryError(`events[${index}]`, "must be an object");
+  if (!isNonEmptyString(raw.id)) throw new TrajectoryError(`events[${index}].id`, NON_EMPTY);
+  if (!isActor(raw.actor)) throw new TrajectoryError(`events[${index}].actor`, "must be user, agent, or tool");
+  if (!isNonEmptyString(raw.action)) throw new TrajectoryError(`events[${index}].action`, NON_EMPTY);
+  const content = raw.content;
+  const metadata = raw.metadata;
+  const contentOk = content === void 0 || typeof content === "string";
+  if (metadata !== void 0 && metadata !== null && !isPlainObject(metadata)) {
+    throw new TrajectoryError(`events[${index}].metadata`, "must be an object of key: value pairs");
+  }
+  const metadataOk = metadata === void 0 || isStringMap(metadata);
+  if (contentOk && metadataOk) return raw;
+  return {
+    id: raw.id,
+    actor: raw.actor,
+    action: raw.action,
+    content: typeof content === "string" ? content : "",
+    metadata: metadata === void 0 || metadata === null ? void 0 : stringMapCopy(metadata)
+  };
+}
+function shortlexBefore(a, b) {
+  return a.length < b.length || a.length === b.length && a < b;
+}
+function assertUniqueIds(events) {
+  let i = 1;
+  while (i < events.length && shortlexBefore(events[i - 1].id, events[i].id)) i++;
+  if (i >= events.length) return;
+  const seen = /* @__PURE__ */ new Set();
+  for (let k = 0; k < events.length; k++) {
+    const id = events[k].id;
+    if (seen.has(id)) throw new TrajectoryError(`events[${k}].id`, `duplicates the id ${JSON.stringify(id)} of an earlier event`);
+    seen.add(id);
+  }
 }
 function validateTrajectory(raw) {
   if (!isPlainObject(raw)) throw new TrajectoryError("", "a trajectory must be a JSON object");
@@ -265,9 +286,14 @@ function validateTrajectory(raw) {
   if (typeof raw.complete !== "boolean") throw new TrajectoryError("complete", "must be true or false");
   if (!Array.isArray(raw.events)) throw new TrajectoryError("events", "must be an array");
   const rawEvents = raw.events;
-  const seen = /* @__PURE__ */ new Set();
-  const events = new Array(rawEvents.length);
-  for (let i = 0; i < rawEvents.length; i++) events[i] = normalizeEvent(rawEvents[i], i, seen);
+  let events = rawEvents;
+  for (let i = 0; i < rawEvents.length; i++) {
+    const event = normalizeEvent(rawEvents[i], i);
+    if (event === rawEvents[i]) continue;
+    if (events === rawEvents) events = rawEvents.slice();
+    events[i] = event;
+  }
+  assertUniqueIds(events);
   return { id, description: raw.description ?? "", complete: raw.complete, events };
 }
 
@@ -394,27 +420,24 @@ function orderingClause(quote, events, complete, firstIndex, beforeIndex) {
     cite(events, beforeIndex, "event matching `before` with no earlier event matching `first`")
   ]);
 }
-function pairingClause(quote, events, complete, pairs, unmatched) {
-  if (pairs.length === 0 && unmatched.length === 0) return na("pairing", quote, absentReason(complete));
-  if (unmatched.length > 0) {
+function pairingClause(quote, events, complete, eachs, followers) {
+  if (eachs.length === 0) return na("pairing", quote, absentReason(complete));
+  if (followers.length < eachs.length) {
     if (!complete) return na("pairing", quote, "insufficient_evidence");
-    return predicate(
-      "pairing",
-      quote,
-      "false",
-      null,
-      unmatched.map((i) => cite(events, i, "event matching `each` with no later event matching `followedBy`"))
-    );
+    const unmatched = [];
+    for (let k = followers.length; k < eachs.length; k++) {
+      unmatched.push(cite(events, eachs[k], "event matching `each` with no later event matching `followedBy`"));
+    }
+    return predicate("pairing", quote, "false", null, unmatched);
   }
   const citations = [];
-  const cited = /* @__PURE__ */ new Set();
-  for (let k = 0; k < pairs.length; k++) {
-    const index = pairs[k];
-    if (cited.has(index)) continue;
-    cited.add(index);
-    citations.push(
-      cite(events, index, k % 2 === 0 ? "event matching `each`" : "first later event matching `followedBy`")
-    );
+  let lastFollower = -1;
+  for (let k = 0; k < eachs.length; k++) {
+    const each = eachs[k];
+    const follower = followers[k];
+    if (each !== lastFollower) citations.push(cite(events, each, "event matching `each`"));
+    if (follower !== lastFollower) citations.push(cite(events, follower, "first later event matching `followedBy`"));
+    lastFollower = follower;
   }
   return predicate("pairing", quote, "true", null, citations);
 }
@@ -499,7 +522,7 @@ function scan0(events, complete) {
     const e = events[i];
     if (!triggered && e.action === "deploy") triggered = true;
     if (before0 < 0 && e.action === "deploy") before0 = i;
-    if (first0 < 0 && e.action === "acquire_lock_result" && e.metadata["status"] === "granted")
+    if (first0 < 0 && e.action === "acquire_lock_result" && e.metadata?.["status"] === "granted")
       first0 = i;
   }
   if (!triggered) return null;
@@ -515,17 +538,16 @@ function scan0(events, complete) {
 }
 function scan1(events, complete) {
   let triggered = false;
-  const pairs0 = [];
-  let pending0 = [];
+  const each0 = [];
+  const followers0 = [];
   for (let i = 0; i < events.length; i++) {
     const e = events[i];
-    if (!triggered && e.action === "health_check_result" && e.metadata["status"] === "failing")
+    if (!triggered && e.action === "health_check_result" && e.metadata?.["status"] === "failing")
       triggered = true;
-    if (pending0.length > 0 && (e.action === "rollback" || e.action === "health_check_result")) {
-      for (const p of pending0) pairs0.push(p, i);
-      pending0 = [];
+    if (followers0.length < each0.length && (e.action === "rollback" || e.action === "health_check_result")) {
+      while (followers0.length < each0.length) followers0.push(i);
     }
-    if (e.action === "health_check_result" && e.metadata["status"] === "failing") pending0.push(i);
+    if (e.action === "health_check_result" && e.metadata?.["status"] === "failing") each0.push(i);
   }
   if (!triggered) return null;
   return [
@@ -533,8 +555,8 @@ function scan1(events, complete) {
       "Each failing health-check result gets a response later in the session: either a rollback or another health-check result",
       events,
       complete,
-      pairs0,
-      pending0
+      each0,
+      followers0
     )
   ];
 }
@@ -548,10 +570,11 @@ function scan2(events, complete) {
     const e = events[i];
     if (!triggered && e.action === "rollback") triggered = true;
     if (open0) {
-      if (e.action === "deploy" && e.metadata["stage"] === "canary") counted0.push(i);
+      if (e.action === "deploy" && e.metadata?.["stage"] === "canary") counted0.push(i);
     } else if (e.action === "rollback") open0 = true;
     if (open1) {
-      if (match1 < 0 && e.action === "post_update" && e.content.includes("rolled back")) match1 = i;
+      if (match1 < 0 && e.action === "post_update" && e.content?.includes("rolled back") === true)
+        match1 = i;
     } else if (e.action === "rollback") open1 = true;
   }
   if (!triggered) return null;
@@ -583,13 +606,17 @@ function scan3(events, complete) {
   for (let i = 0; i < events.length; i++) {
     const e = events[i];
     if (!triggered && e.action === "deploy") triggered = true;
-    if (e.action === "post_update" && !seen0.has(e.content)) {
-      seen0.add(e.content);
-      counted0.push(i);
+    if (e.action === "post_update") {
+      const value0 = e.content ?? "";
+      if (!seen0.has(value0)) {
+        seen0.add(value0);
+        counted0.push(i);
+      }
     }
     if (open1) {
-      if (match1 < 0 && e.action === "post_update" && e.content.includes("paused")) match1 = i;
-    } else if (e.actor === "user" && e.content.includes("pause")) open1 = true;
+      if (match1 < 0 && e.action === "post_update" && e.content?.includes("paused") === true)
+        match1 = i;
+    } else if (e.actor === "user" && e.content?.includes("pause") === true) open1 = true;
   }
   if (!triggered) return null;
   return [

@@ -39,7 +39,8 @@ var SYSTEM_PROMPT = [
   "- citations: at least one event your verdict rests on, by its exact id, each with a short description of what it shows."
 ].join("\n");
 function serializeEvent(event) {
-  return JSON.stringify({ id: event.id, actor: event.actor, action: event.action, content: event.content, metadata: event.metadata });
+  const { id, actor, action, content = "", metadata = {} } = event;
+  return JSON.stringify({ id, actor, action, content, metadata });
 }
 function renderTrajectory(trajectory) {
   const header = JSON.stringify({
@@ -124,7 +125,7 @@ function checkCitations(value, eventIds, problems) {
     problems.push('"citations" must be an array of {"event_id", "description"} objects');
     return [];
   }
-  if (value.length === 0) problems.push('"citations" must name at least one event');
+  if (value.length === 0 && eventIds.size > 0) problems.push('"citations" must name at least one event');
   const citations = [];
   value.forEach((raw, i) => {
     if (!isObject(raw) || typeof raw.event_id !== "string" || typeof raw.description !== "string") {
@@ -217,44 +218,64 @@ var TrajectoryError = class extends Error {
     this.field = field;
   }
 };
-var EMPTY_METADATA = Object.freeze(/* @__PURE__ */ Object.create(null));
 function isPlainObject(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 function isActor(value) {
   return value === "agent" || value === "tool" || value === "user";
 }
-function normalizeMetadata(value, field) {
-  if (value === void 0 || value === null) return EMPTY_METADATA;
-  if (!isPlainObject(value)) throw new TrajectoryError(field, "must be an object of key: value pairs");
-  let allStrings = true;
-  for (const key in value) {
-    if (Object.hasOwn(value, key) && typeof value[key] !== "string") {
-      allStrings = false;
-      break;
-    }
-  }
-  if (allStrings && Object.getPrototypeOf(value) === Object.prototype) return value;
+function isStringMap(value) {
+  if (Object.getPrototypeOf(value) !== Object.prototype) return false;
+  for (const key in value) if (typeof value[key] !== "string") return false;
+  return true;
+}
+function stringMapCopy(value) {
   const copy = /* @__PURE__ */ Object.create(null);
   for (const key of Object.keys(value)) copy[key] = String(value[key]);
   return copy;
 }
+var NON_EMPTY = "must be a non-empty string";
+function isNonEmptyString(value) {
+  return typeof value === "string" && value !== "";
+}
 function requireNonEmptyString(value, field) {
-  if (typeof value !== "string" || value === "") throw new TrajectoryError(field, "must be a non-empty string");
+  if (!isNonEmptyString(value)) throw new TrajectoryError(field, NON_EMPTY);
   return value;
 }
-function normalizeEvent(raw, index, seen) {
-  const at = `events[${index}]`;
-  if (!isPlainObject(raw)) throw new TrajectoryError(at, "must be an object");
-  const id = requireNonEmptyString(raw.id, `${at}.id`);
-  if (seen.has(id)) throw new TrajectoryError(`${at}.id`, `duplicates the id ${JSON.stringify(id)} of an earlier event`);
-  seen.add(id);
-  const actor = raw.actor;
-  if (!isActor(actor)) throw new TrajectoryError(`${at}.actor`, "must be user, agent, or tool");
-  const action = requireNonEmptyString(raw.action, `${at}.action`);
-  const content = typeof raw.content === "string" ? raw.content : "";
-  const metadata = normalizeMetadata(raw.metadata, `${at}.metadata`);
-  return { id, actor, action, content, metadata };
+function normalizeEvent(raw, index) {
+  if (!isPlainObject(raw)) throw new TrajectoryError(`events[${index}]`, "must be an object");
+  if (!isNonEmptyString(raw.id)) throw new TrajectoryError(`events[${index}].id`, NON_EMPTY);
+  if (!isActor(raw.actor)) throw new TrajectoryError(`events[${index}].actor`, "must be user, agent, or tool");
+  if (!isNonEmptyString(raw.action)) throw new TrajectoryError(`events[${index}].action`, NON_EMPTY);
+  const content = raw.content;
+  const metadata = raw.metadata;
+  const contentOk = content === void 0 || typeof content === "string";
+  if (metadata !== void 0 && metadata !== null && !isPlainObject(metadata)) {
+    throw new TrajectoryError(`events[${index}].metadata`, "must be an object of key: value pairs");
+  }
+  const metadataOk = metadata === void 0 || isStringMap(metadata);
+  if (contentOk && metadataOk) return raw;
+  return {
+    id: raw.id,
+    actor: raw.actor,
+    action: raw.action,
+    content: typeof content === "string" ? content : "",
+    metadata: metadata === void 0 || metadata === null ? void 0 : stringMapCopy(metadata)
+  };
+}
+function shortlexBefore(a, b) {
+  return a.length < b.length || a.length === b.length && a < b;
+}
+function assertUniqueIds(events) {
+  let i = 1;
+  while (i < events.length && shortlexBefore(events[i - 1].id, events[i].id)) i++;
+  if (i >= events.length) return;
+  const seen = /* @__PURE__ */ new Set();
+  for (let k = 0; k < events.length; k++) {
+    const id = events[k].id;
+    if (seen.has(id)) throw new TrajectoryError(`events[${k}].id`, `duplicates the id ${JSON.stringify(id)} of an earlier event`);
+    seen.add(id);
+  }
 }
 function validateTrajectory(raw) {
   if (!isPlainObject(raw)) throw new TrajectoryError("", "a trajectory must be a JSON object");
@@ -265,9 +286,14 @@ function validateTrajectory(raw) {
   if (typeof raw.complete !== "boolean") throw new TrajectoryError("complete", "must be true or false");
   if (!Array.isArray(raw.events)) throw new TrajectoryError("events", "must be an array");
   const rawEvents = raw.events;
-  const seen = /* @__PURE__ */ new Set();
-  const events = new Array(rawEvents.length);
-  for (let i = 0; i < rawEvents.length; i++) events[i] = normalizeEvent(rawEvents[i], i, seen);
+  let events = rawEvents;
+  for (let i = 0; i < rawEvents.length; i++) {
+    const event = normalizeEvent(rawEvents[i], i);
+    if (event === rawEvents[i]) continue;
+    if (events === rawEvents) events = rawEvents.slice();
+    events[i] = event;
+  }
+  assertUniqueIds(events);
   return { id, description: raw.description ?? "", complete: raw.complete, events };
 }
 
@@ -454,7 +480,7 @@ function scan0(events, complete) {
   for (let i = 0; i < events.length; i++) {
     const e = events[i];
     if (before0 < 0 && e.action === "final_answer") before0 = i;
-    if (first0 < 0 && e.action === "ask_user" && e.metadata["topic"] === "tax_year") first0 = i;
+    if (first0 < 0 && e.action === "ask_user" && e.metadata?.["topic"] === "tax_year") first0 = i;
   }
   return [
     orderingClause(
@@ -474,7 +500,7 @@ function scan1(events, complete) {
     const e = events[i];
     if (!triggered && e.action === "final_answer") triggered = true;
     if (before0 < 0 && e.action === "final_answer") before0 = i;
-    if (first0 < 0 && e.action === "fetch_document_result" && e.metadata["official"] === "yes")
+    if (first0 < 0 && e.action === "fetch_document_result" && e.metadata?.["official"] === "yes")
       first0 = i;
   }
   if (!triggered) return null;
@@ -494,7 +520,7 @@ function scan2(events, complete) {
   for (let i = 0; i < events.length; i++) {
     const e = events[i];
     if (!triggered && e.action === "final_answer") triggered = true;
-    if (match0 < 0 && e.action === "final_answer" && e.content.includes("not individual tax advice"))
+    if (match0 < 0 && e.action === "final_answer" && e.content?.includes("not individual tax advice") === true)
       match0 = i;
   }
   if (!triggered) return null;

@@ -1,0 +1,166 @@
+/**
+ * The host's semantic-call adapter for any OpenAI-compatible chat-completions
+ * endpoint, through the `openai` package. It is a transport only: messages
+ * in, text and reported usage out. It adds what a network needs and a
+ * compiled judge must not carry: timeouts, retries with backoff that honor
+ * `Retry-After`, and a limit on requests in flight.
+ *
+ * `openai` is imported when the first adapter is made, so a run without a
+ * model never loads it.
+ */
+import type { AdapterReply, ChatMessage, SemanticAdapter } from "../../runtime/semantic.js";
+import type { ModelConfig } from "./config.js";
+
+export interface TransportOptions {
+  /** Per-request timeout (default 120 s: reasoning models can think for a while). */
+  timeoutMs?: number;
+  /** Retries after the first attempt, on 429, 5xx, timeouts and connection errors (default 4). */
+  maxRetries?: number;
+  /** First backoff delay; doubles per retry, with jitter (default 1 s). */
+  backoffMs?: number;
+  /** Upper bound for any single wait, `Retry-After` included (default 60 s). */
+  maxBackoffMs?: number;
+  /** Requests in flight at once across all trajectories (default 4). */
+  concurrency?: number;
+}
+
+export const DEFAULT_TRANSPORT: Required<TransportOptions> = {
+  timeoutMs: 120_000,
+  maxRetries: 4,
+  backoffMs: 1_000,
+  maxBackoffMs: 60_000,
+  concurrency: 4,
+};
+
+/** A counting semaphore: at most `limit` callers run at once, the rest wait in order. */
+export function createLimiter(limit: number): <T>(task: () => Promise<T>) => Promise<T> {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  const release = () => {
+    active--;
+    waiting.shift()?.();
+  };
+  return async (task) => {
+    if (active >= Math.max(1, limit)) await new Promise<void>((resolve) => waiting.push(resolve));
+    active++;
+    try {
+      return await task();
+    } finally {
+      release();
+    }
+  };
+}
+
+interface HttpFailure {
+  status?: number;
+  headers?: { get(name: string): string | null } | undefined;
+  name?: string;
+  message?: string;
+}
+
+/** The `openai` error classes the retry policy tells apart (their `name` is just "Error"). */
+interface ErrorClasses {
+  APIConnectionError: abstract new (...args: never[]) => Error;
+  APIConnectionTimeoutError: abstract new (...args: never[]) => Error;
+}
+
+/** 429, 408, 409 and 5xx are worth another try; so are timeouts and dropped connections (no status). */
+export function isRetryable(error: unknown, classes: ErrorClasses): boolean {
+  const status = (error as HttpFailure)?.status;
+  if (typeof status === "number") return status === 429 || status === 408 || status === 409 || status >= 500;
+  return error instanceof classes.APIConnectionError;
+}
+
+/** The wait a server asked for, in ms: `retry-after-ms`, or `Retry-After` as seconds or an HTTP date. */
+export function retryAfterMs(error: unknown, now = Date.now()): number | undefined {
+  const headers = (error as HttpFailure)?.headers;
+  if (headers === undefined || typeof headers.get !== "function") return undefined;
+  const ms = Number(headers.get("retry-after-ms"));
+  if (headers.get("retry-after-ms") !== null && Number.isFinite(ms) && ms >= 0) return ms;
+  const value = headers.get("retry-after");
+  if (value === null) return undefined;
+  const seconds = Number(value);
+  if (value.trim() !== "" && Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+function backoffDelay(attempt: number, options: Required<TransportOptions>, error: unknown): number {
+  const asked = retryAfterMs(error);
+  const exponential = options.backoffMs * 2 ** attempt * (0.75 + Math.random() * 0.5);
+  return Math.min(options.maxBackoffMs, asked ?? exponential);
+}
+
+/** Removes the key from any text that might reach a person (servers sometimes echo it). */
+export function redactKey(text: string, apiKey: string): string {
+  return apiKey.length < 4 ? text : text.split(apiKey).join("[redacted]");
+}
+
+function describeError(error: unknown, classes: ErrorClasses): string {
+  const failure = error as HttpFailure;
+  if (error instanceof classes.APIConnectionTimeoutError) return "the request timed out";
+  const message = (failure?.message ?? String(error)).replace(/\s+/g, " ").trim();
+  return typeof failure?.status === "number" && !message.startsWith(String(failure.status)) ? `HTTP ${failure.status}: ${message}` : message;
+}
+
+/** A failure after every retry; its message is safe to show and to store. */
+export class ModelCallError extends Error {
+  override name = "ModelCallError";
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Turns a chat-completions response into the adapter's reply. */
+function toReply(response: {
+  choices: { message?: { content?: string | null } | null }[];
+  usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
+}): AdapterReply {
+  const text = response.choices[0]?.message?.content ?? "";
+  const usage = response.usage;
+  if (usage === undefined || usage === null) return { text };
+  return { text, usage: { inputTokens: usage.prompt_tokens ?? 0, outputTokens: usage.completion_tokens ?? 0 } };
+}
+
+/**
+ * Makes the adapter. The `openai` client's own retries are off so that one
+ * policy (ours, testable) governs waits and attempts.
+ */
+export async function createOpenAIAdapter(config: ModelConfig, transport: TransportOptions = {}): Promise<SemanticAdapter> {
+  const options = { ...DEFAULT_TRANSPORT, ...dropUndefined(transport) };
+  const { default: OpenAI } = await import("openai");
+  const client = new OpenAI({
+    apiKey: config.apiKey,
+    ...(config.baseURL !== undefined ? { baseURL: config.baseURL } : {}),
+    timeout: options.timeoutMs,
+    maxRetries: 0,
+    // Debug logging would print request headers; keep the key off every log.
+    logLevel: "off",
+  });
+  const limit = createLimiter(options.concurrency);
+  const request = (messages: ChatMessage[]) =>
+    client.chat.completions.create({
+      model: config.model,
+      messages,
+      ...(config.temperature !== undefined ? { temperature: config.temperature } : {}),
+    });
+
+  return (messages) =>
+    limit(async () => {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return toReply(await request(messages));
+        } catch (error) {
+          if (attempt >= options.maxRetries || !isRetryable(error, OpenAI)) {
+            const tries = attempt + 1;
+            const detail = redactKey(describeError(error, OpenAI), config.apiKey);
+            throw new ModelCallError(`${detail}${tries > 1 ? ` (after ${tries} attempts)` : ""}`);
+          }
+          await sleep(backoffDelay(attempt, options, error));
+        }
+      }
+    });
+}
+
+function dropUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

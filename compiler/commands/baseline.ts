@@ -1,0 +1,105 @@
+/**
+ * `baseline`: the one-call LLM judge over labeled cases, N runs, with the
+ * same figures as `calibrate --runs N`; with `--judge`, the compiled judge's
+ * figures beside it. Answers are never cached: each run asks afresh.
+ */
+import type { SemanticUsage } from "../../runtime/semantic.js";
+import type { TrajectoryJudgment } from "../../runtime/types.js";
+import { addUsage, emptyUsageTotals, renderUsageLine, usageOf } from "../adapters/usage.js";
+import { createHostModel, NO_MODEL_NOTICE } from "../adapters/index.js";
+import { judgeBaseline, type BaselineJudgment } from "../baseline.js";
+import { readCases } from "../inputs.js";
+import { loadJudge, type JudgeModule } from "../load.js";
+import { judgeCases } from "../run.js";
+import { calibrateRuns, collectRuns, renderRunStatistics, renderSideBySide, summarizeRuns, type RunStatistics } from "../runs.js";
+import { loadBehaviorSpec, type BehaviorSpec } from "../spec/load.js";
+import type { ModelCommandOptions } from "./model-flags.js";
+import { DEFAULT_CONCURRENCY, hostModelOptions } from "./model.js";
+import type { SemanticAdapter } from "../../runtime/semantic.js";
+
+export interface BaselineCommandOptions extends ModelCommandOptions {
+  runs?: number;
+  /** A judge.mjs or judge.yaml to run over the same cases, side by side. */
+  judge?: string;
+  verify?: boolean;
+  json?: boolean;
+}
+
+class UsageError extends Error {
+  override name = "UsageError";
+}
+
+/** The baseline as a judge module, so it runs through the same ordered pool as the real judge. */
+function baselineModule(spec: BehaviorSpec, adapter: SemanticAdapter): JudgeModule {
+  return {
+    version: "baseline",
+    behavior: spec.name,
+    irSha256: "",
+    rules: spec.sections.map((s) => ({ name: s.heading, trigger: { description: s.heading, kind: "semantic" as const }, checks: [], semanticChecks: [] })),
+    async judgeTrajectory(trajectory) {
+      const usage: SemanticUsage = emptyUsageTotals();
+      const judged = await judgeBaseline(spec, trajectory, adapter, usage);
+      return { ...asJudgment(spec, judged), usage } as TrajectoryJudgment;
+    },
+  };
+}
+
+function asJudgment(spec: BehaviorSpec, judged: BaselineJudgment): TrajectoryJudgment {
+  return {
+    behavior: spec.name,
+    trajectoryId: judged.trajectoryId,
+    verdict: judged.verdict,
+    metaBehaviors: judged.metaBehaviors.map((m) => ({
+      name: m.name,
+      verdict: m.verdict,
+      naReason: m.naReason,
+      triggered: m.verdict !== "na",
+      clauses: [{ kind: "semantic", quote: m.name, verdict: m.verdict, naReason: m.naReason, citations: m.citations, reasoning: m.reasoning }],
+    })),
+  };
+}
+
+async function runBaseline(spec: BehaviorSpec, files: readonly string[], runs: number, adapter: SemanticAdapter, concurrency: number) {
+  const judge = baselineModule(spec, adapter);
+  const usage = emptyUsageTotals();
+  const { slots, results } = await collectRuns(runs, judge.rules.map((r) => r.name), async function* (run) {
+    for await (const { input, judgment, error } of judgeCases(judge, readCases(files), { concurrency })) {
+      if (error !== undefined) process.stderr.write(`baseline run ${run + 1}: error: ${error}\n`);
+      addUsage(usage, usageOf(judgment));
+      yield { input, verdicts: judgment === undefined ? undefined : new Map(judgment.metaBehaviors.map((m) => [m.name, m.verdict])) };
+    }
+  });
+  return { statistics: summarizeRuns(slots, results), usage };
+}
+
+export async function runBaselineCommand(specPath: string, files: readonly string[], options: BaselineCommandOptions): Promise<number> {
+  const spec = await loadBehaviorSpec(specPath);
+  const runs = options.runs ?? 1;
+  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+  const { adapter, description } = await createHostModel(hostModelOptions(options, { cache: false }));
+  if (adapter === undefined) throw new UsageError(`behavior-judge: baseline needs a model; ${NO_MODEL_NOTICE.replace(/:.*$/, "")}`);
+  process.stderr.write(`baseline: ${runs} run${runs === 1 ? "" : "s"} with ${description}\n`);
+  const baseline = await runBaseline(spec, files, runs, adapter, concurrency);
+  let compiled: { statistics: RunStatistics; usage: SemanticUsage } | undefined;
+  if (options.judge !== undefined) {
+    const judge = await loadJudge(options.judge);
+    compiled = await calibrateRuns(judge, files, runs, { verify: options.verify !== false, concurrency, complete: adapter });
+  }
+  if (options.json === true) {
+    const judged = compiled !== undefined ? { judge: compiled } : {};
+    process.stdout.write(`${JSON.stringify({ suite: spec.name, runs, baseline, ...judged }, null, 2)}\n`);
+    return 0;
+  }
+  const out: string[] = [renderRunStatistics(`one-call baseline (${spec.name})`, baseline.statistics)];
+  if (compiled !== undefined) {
+    out.push(renderRunStatistics(`behavior-judge (${spec.name})`, compiled.statistics), "");
+    out.push(renderSideBySide([
+      { title: "behavior-judge", stats: compiled.statistics },
+      { title: "one-call baseline", stats: baseline.statistics },
+    ]));
+  }
+  out.push("", `baseline ${renderUsageLine(baseline.usage)}`);
+  if (compiled !== undefined) out.push(`behavior-judge ${renderUsageLine(compiled.usage)}`);
+  process.stdout.write(`${out.join("\n")}\n`);
+  return 0;
+}

@@ -1,0 +1,48 @@
+/**
+ * The model flags shared by `judge`, `calibrate` and `baseline`. Kept apart
+ * from the adapter code so that declaring the CLI loads nothing but commander.
+ */
+import { InvalidArgumentError, Option, type Command } from "commander";
+
+/** What commander hands the commands for the model flags. */
+export interface ModelCommandOptions {
+  model?: string;
+  baseUrl?: string;
+  /** `--cache <dir>` gives a folder, `--no-cache` false; unset means the default folder. */
+  cache?: string | boolean;
+  concurrency?: number;
+  temperature?: number;
+  /** Seconds per request. */
+  timeout?: number;
+}
+
+export function positiveInteger(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("must be a positive integer");
+  return n;
+}
+
+function nonNegativeNumber(value: string): number {
+  const n = Number(value);
+  if (value.trim() === "" || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError("must be a non-negative number");
+  return n;
+}
+
+/**
+ * Adds --model, --base-url, --concurrency, --temperature and --timeout, and
+ * unless `cache` is false (a command that never caches) --cache/--no-cache.
+ */
+export function addModelOptions(command: Command, { cache = true }: { cache?: boolean } = {}): Command {
+  command
+    .addOption(new Option("--model <name>", "model for semantic calls (default: BRAINTRUST_JUDGE_MODEL, BRAINTRUST_MODEL, gpt-5-mini)"))
+    .addOption(new Option("--base-url <url>", "OpenAI-compatible base URL (with OPENAI_API_KEY; e.g. a local vLLM, Ollama or llama.cpp server)"));
+  if (cache) {
+    command
+      .addOption(new Option("--cache <dir>", "answer cache folder (default: .cache/behavior-judge/answers in the project)"))
+      .addOption(new Option("--no-cache", "neither read nor write the answer cache"));
+  }
+  return command
+    .addOption(new Option("--concurrency <n>", "trajectories (and model requests) in flight at once (default 4)").argParser(positiveInteger))
+    .addOption(new Option("--temperature <t>", "sampling temperature; not sent unless given").argParser(nonNegativeNumber))
+    .addOption(new Option("--timeout <seconds>", "per-request timeout (default 120)").argParser(nonNegativeNumber));
+}

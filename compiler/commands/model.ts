@@ -1,0 +1,44 @@
+/**
+ * The host model for a command: flags → adapter (or none), the one notice
+ * when a judge with semantic parts runs without a model, and the usage lines
+ * of the summaries.
+ */
+import type { SemanticAdapter } from "../../runtime/semantic.js";
+import { createHostModel, NO_MODEL_NOTICE, type HostModelOptions } from "../adapters/index.js";
+import type { ModelCommandOptions } from "./model-flags.js";
+
+export const DEFAULT_CONCURRENCY = 4;
+
+export function hostModelOptions(opts: ModelCommandOptions, overrides: Partial<HostModelOptions> = {}): HostModelOptions {
+  return {
+    ...(opts.model !== undefined ? { model: opts.model } : {}),
+    ...(opts.baseUrl !== undefined ? { baseUrl: opts.baseUrl } : {}),
+    ...(opts.temperature !== undefined ? { temperature: opts.temperature } : {}),
+    ...(opts.timeout !== undefined ? { timeoutMs: opts.timeout * 1000 } : {}),
+    cache: opts.cache !== false,
+    ...(typeof opts.cache === "string" ? { cacheDir: opts.cache } : {}),
+    concurrency: opts.concurrency ?? DEFAULT_CONCURRENCY,
+    ...overrides,
+  };
+}
+
+interface RuleShape {
+  trigger: { kind: string };
+  semanticChecks: readonly unknown[];
+}
+
+/** Whether a judge asks the model anything besides verify-on-false. */
+export function hasSemanticParts(rules: readonly RuleShape[]): boolean {
+  return rules.some((r) => r.trigger.kind === "semantic" || r.semanticChecks.length > 0);
+}
+
+/**
+ * The adapter for a judge run. Without a model, a judge with semantic parts
+ * gets a single notice on stderr; a deterministic-only judge runs silently
+ * (its failures say `unverified` in the output).
+ */
+export async function openJudgeModel(opts: ModelCommandOptions, rules: readonly RuleShape[], overrides: Partial<HostModelOptions> = {}): Promise<SemanticAdapter | undefined> {
+  const { adapter } = await createHostModel(hostModelOptions(opts, overrides));
+  if (adapter === undefined && hasSemanticParts(rules)) process.stderr.write(`behavior-judge: ${NO_MODEL_NOTICE}\n`);
+  return adapter;
+}

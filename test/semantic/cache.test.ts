@@ -1,0 +1,112 @@
+/**
+ * The answer cache: a re-run of the same judge on the same trajectories
+ * makes no request (counted at the server) and gives the same bytes; the
+ * cache never holds the key and survives concurrent writers.
+ */
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createHostModel } from "../../compiler/adapters/index.js";
+import { answerCacheKey, withAnswerCache } from "../../compiler/cache.js";
+import { readCases } from "../../compiler/inputs.js";
+import { loadJudge, type JudgeModule } from "../../compiler/load.js";
+import { judgeCases } from "../../compiler/run.js";
+import type { SemanticAdapter } from "../../runtime/semantic.js";
+import { startChatServer, type ChatServer } from "../support/chat-server.js";
+import { readScriptedAnswers, scriptedAnswers } from "./scripted.js";
+
+const KEY = "sk-cache-test-key-0123456789";
+const example = join(import.meta.dirname, "..", "..", "examples", "tax-research");
+const files = ["asks-year-then-grounds-answer", "assumes-current-year", "notice-missing"].map((n) => join(example, "trajectories", `${n}.json`));
+
+let judge: JudgeModule;
+let server: ChatServer;
+let dir: string;
+beforeAll(async () => {
+  judge = await loadJudge(join(example, "judge.yaml"));
+  server = await startChatServer(scriptedAnswers(readScriptedAnswers(join(example, "scripted-answers.json"))));
+  dir = await mkdtemp(join(tmpdir(), "bj-cache-"));
+});
+afterAll(async () => {
+  await server.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function hostAdapter(cache: boolean): Promise<SemanticAdapter> {
+  const env = { OPENAI_API_KEY: KEY };
+  const { adapter } = await createHostModel({ env, baseUrl: server.baseURL, cache, cacheDir: dir, model: "scripted", maxRetries: 0 });
+  return adapter!;
+}
+
+async function judgeJson(adapter: SemanticAdapter): Promise<string> {
+  const out: unknown[] = [];
+  for await (const r of judgeCases(judge, readCases(files), { complete: adapter, concurrency: 3 })) out.push(r.judgment ?? r.error);
+  return JSON.stringify(out, null, 2);
+}
+
+async function listFiles(root: string): Promise<string[]> {
+  const entries = await readdir(root, { recursive: true, withFileTypes: true });
+  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+}
+
+describe("the answer cache", () => {
+  it("serves a re-run completely: zero requests, identical bytes", async () => {
+    const first = await judgeJson(await hostAdapter(true));
+    const asked = server.requests.length;
+    expect(asked).toBeGreaterThan(0);
+    const second = await judgeJson(await hostAdapter(true));
+    const third = await judgeJson(await hostAdapter(true));
+    expect(server.requests.length).toBe(asked);
+    expect(third).toBe(second);
+    // Only the cost differs from the first run: the same calls, now from the cache.
+    const withoutUsage = (json: string) => JSON.stringify((JSON.parse(json) as { usage?: unknown }[]).map(({ usage: _, ...rest }) => rest));
+    expect(withoutUsage(second)).toBe(withoutUsage(first));
+    const usage = (JSON.parse(second) as { usage: { calls: number; cachedCalls: number; inputTokens: number } }[]).map((j) => j.usage);
+    expect(usage.every((u) => u.calls === 0 && u.inputTokens === 0)).toBe(true);
+    expect(usage.reduce((n, u) => n + u.cachedCalls, 0)).toBe(asked);
+  });
+
+  it("is bypassed with cache off: every question is asked again", async () => {
+    const before = server.requests.length;
+    await judgeJson(await hostAdapter(false));
+    expect(server.requests.length - before).toBeGreaterThan(0);
+  });
+
+  it("never stores the key", async () => {
+    for (const file of await listFiles(dir)) expect(await readFile(file, "utf8")).not.toContain(KEY);
+  });
+
+  it("keys on the model and the exact messages", () => {
+    const messages = [{ role: "user" as const, content: "q" }];
+    expect(answerCacheKey("m", messages)).toBe(answerCacheKey("m", [{ role: "user", content: "q" }]));
+    expect(answerCacheKey("m2", messages)).not.toBe(answerCacheKey("m", messages));
+    expect(answerCacheKey("m", [{ role: "user", content: "q " }])).not.toBe(answerCacheKey("m", messages));
+    expect(answerCacheKey("m", messages, 0)).not.toBe(answerCacheKey("m", messages));
+  });
+
+  it("survives concurrent writers of the same entry: one whole entry, no temp files left", async () => {
+    const concurrent = await mkdtemp(join(tmpdir(), "bj-cache-race-"));
+    try {
+      let calls = 0;
+      const slow: SemanticAdapter = async () => {
+        calls++;
+        await new Promise((r) => setTimeout(r, 5));
+        return { text: `answer ${"x".repeat(50_000)}`, usage: { inputTokens: 1, outputTokens: 1 } };
+      };
+      // Separate wrappers stand in for separate processes sharing the folder.
+      const wrappers = Array.from({ length: 12 }, () => withAnswerCache(slow, { dir: concurrent, model: "m" }));
+      const replies = await Promise.all(wrappers.map((w) => w([{ role: "user", content: "same question" }])));
+      expect(replies.every((r) => typeof r !== "string" && r.text.startsWith("answer "))).toBe(true);
+      const stored = await listFiles(concurrent);
+      expect(stored).toHaveLength(1);
+      expect(stored[0]).toMatch(/\.json$/);
+      expect(JSON.parse(await readFile(stored[0]!, "utf8"))).toMatchObject({ model: "m", text: `answer ${"x".repeat(50_000)}` });
+      const hit = await withAnswerCache(slow, { dir: concurrent, model: "m" })([{ role: "user", content: "same question" }]);
+      expect(hit).toMatchObject({ cached: true });
+      expect(calls).toBe(12);
+    } finally {
+      await rm(concurrent, { recursive: true, force: true });
+    }
+  });
+});
