@@ -56,8 +56,11 @@ function program(): Command {
     .argument("<trajectories...>", ".json or .jsonl trajectory files")
     .option("--json", "print the judgments as JSON (FORMATS.md §6)")
     .option("--fail-on-false", "exit 1 when any trajectory's verdict is false")
+    .option("--html <report.html>", "also write the report as one self-contained HTML file")
+    .option("--junit <report.xml>", "also write a JUnit XML report (one testcase per trajectory and rule)")
+    .addOption(new Option("--no-web", "do not serve the report in the browser (the default on an interactive terminal)"))
     .addOption(new Option("--no-verify", "do not ask a model to confirm deterministic failures"))
-    .action(async (judgePath: string, files: string[], opts: { json?: boolean; failOnFalse?: boolean; verify: boolean } & ModelCommandOptions) => {
+    .action(async (judgePath: string, files: string[], opts: { json?: boolean; failOnFalse?: boolean; verify: boolean; html?: string; junit?: string; web: boolean } & ModelCommandOptions) => {
       const { runJudgeCommand } = await import("./commands/judge.js");
       process.exitCode = await runJudgeCommand(judgePath, files, opts);
     });

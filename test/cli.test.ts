@@ -152,6 +152,18 @@ describe("judge", () => {
     expect(run.stderr).toContain("case.json: case 0: trajectory.complete must be true or false");
   });
 
+  test("--html and --junit write the reports; the text report ends with the per-rule summary", () => {
+    const dir = setup();
+    const run = runCli(["judge", join(dir, "judge.mjs"), join(dir, "many.json"), "--html", join(dir, "out", "r.html"), "--junit", join(dir, "out", "r.xml")]);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/Rule\s+Passed\s+Failed\s+Didn't apply\s+No verdict\n[- ]+\nTests before deploy\s+1\s+1\s+0\s+0\n/);
+    const html = readFileSync(join(dir, "out", "r.html"), "utf8");
+    expect(html).toContain("Tests before deploy");
+    expect(html).toContain("bad");
+    const xml = readFileSync(join(dir, "out", "r.xml"), "utf8");
+    expect(xml).toMatch(/<testsuites[^>]*tests="2"[^>]*failures="1"/);
+  });
+
   test("judging with a judge.mjs never loads the compiler", () => {
     const dir = setup();
     const trace = join(dir, "trace.txt");

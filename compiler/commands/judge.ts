@@ -3,6 +3,8 @@ import type { TrajectoryJudgment } from "../../runtime/types.js";
 import { readCases } from "../inputs.js";
 import { loadJudge } from "../load.js";
 import { addToTotals, emptyTotals, renderTotalsLine, renderTrajectoryText } from "../report/text.js";
+import { ReportOutputs } from "../report/outputs.js";
+import { renderSummaryTable, summarizeByRule } from "../report/summary.js";
 import { judgeCases } from "../run.js";
 import { addUsage, clauseErrorCount, emptyUsageTotals, renderUsageLine, usageOf } from "../adapters/usage.js";
 import type { ModelCommandOptions } from "./model-flags.js";
@@ -12,6 +14,12 @@ export interface JudgeCommandOptions extends ModelCommandOptions {
   json?: boolean;
   failOnFalse?: boolean;
   verify?: boolean;
+  /** Write the self-contained HTML report here. */
+  html?: string;
+  /** Write the JUnit XML report here. */
+  junit?: string;
+  /** Serve the browser report (default: on an interactive terminal without --json). */
+  web?: boolean;
 }
 
 /**
@@ -29,6 +37,11 @@ class JsonArrayWriter {
   end(): void {
     this.write(this.count === 0 ? "[]\n" : "\n]\n");
   }
+}
+
+/** What the per-rule summary needs of a judgment: its verdicts, without clauses and citations. */
+function verdictsOnly(j: TrajectoryJudgment): TrajectoryJudgment {
+  return { ...j, metaBehaviors: j.metaBehaviors.map((m) => ({ ...m, clauses: [] })) };
 }
 
 /** Progress on stderr, only for a person watching a terminal. */
@@ -56,6 +69,10 @@ export async function runJudgeCommand(judgePath: string, files: readonly string[
   const meter = progress();
   const adapter = await openJudgeModel(options, judge.rules);
   const usage = emptyUsageTotals();
+  const web = options.web !== false && options.json !== true && process.stdout.isTTY === true;
+  const reports = await ReportOutputs.open(judge.behavior, judge.rules, { ...options, web });
+  // Only verdicts are kept for the per-rule summary table, not whole judgments.
+  const ruleVerdicts: TrajectoryJudgment[] = [];
   let clauseErrors = 0;
   const run = { verify: options.verify !== false, concurrency: options.concurrency ?? DEFAULT_CONCURRENCY, ...(adapter !== undefined ? { complete: adapter } : {}) };
   for await (const result of judgeCases(judge, readCases(files), run)) {
@@ -63,12 +80,14 @@ export async function runJudgeCommand(judgePath: string, files: readonly string[
     addUsage(usage, usageOf(result.judgment));
     clauseErrors += clauseErrorCount(result.judgment);
     meter.tick(totals.judged + totals.errors);
+    reports?.add(result);
     if (result.error !== undefined) {
       meter.done();
       process.stderr.write(`error: ${result.error}\n`);
       continue;
     }
     const judgment = result.judgment!;
+    if (json === undefined) ruleVerdicts.push(verdictsOnly(judgment));
     if (json !== undefined) json.push(judgment);
     else {
       const cost = usageOf(judgment);
@@ -77,11 +96,12 @@ export async function runJudgeCommand(judgePath: string, files: readonly string[
   }
   meter.done();
   if (json !== undefined) json.end();
-  else out(`${renderTotalsLine(totals)}\n`);
+  else out(`${renderSummaryTable(summarizeByRule(ruleVerdicts, judge.rules.map((r) => r.name)))}\n${renderTotalsLine(totals)}\n`);
   // Model failures are never a silent pass: counted in the summary, and the run fails.
   const summary = [...(clauseErrors > 0 ? [`${clauseErrors} clause${clauseErrors === 1 ? "" : "s"} got no valid model answer (marked ERROR)`] : []), ...(adapter !== undefined ? [renderUsageLine(usage)] : [])];
   // With --json, stdout stays one JSON document; the totals go to stderr.
   for (const line of summary) (json !== undefined ? process.stderr : process.stdout).write(`${line}\n`);
+  for (const path of (await reports?.finish()) ?? []) process.stderr.write(`wrote ${path}\n`);
   if (totals.errors > 0 || clauseErrors > 0) return 1;
   if (options.failOnFalse === true && totals.false > 0) return 1;
   return 0;

@@ -18,16 +18,12 @@ import type {
   TrajectoryJudgment,
   Verdict,
 } from "../../runtime/types.js";
+import type { RuleInfo } from "../../runtime/judge.js";
 import { summarizeByRule, verdictLabel } from "./summary.js";
 import type { RuleSummaryRow } from "./summary.js";
 
-/** What the report knows about a rule, independent of any trajectory (the compiled judge exports `rules` in this shape). */
-export interface RuleInfo {
-  readonly name: string;
-  readonly trigger: { readonly description: string; readonly kind: "match" | "semantic" };
-  readonly checks: readonly { readonly type: string; readonly quote: string }[];
-  readonly semanticChecks: readonly { readonly quote: string; readonly question: string }[];
-}
+/** What the report knows about a rule: the compiled judge's `rules` export. */
+export type { RuleInfo };
 
 /** An input case that could not be judged (malformed trajectory, unreadable line). */
 export interface CaseError {
