@@ -37,11 +37,44 @@ export const NO_MODEL_CHECK_REASONING = "No model was available to answer this q
 interface CheckOutcome {
   verdict: Verdict;
   naReason: NaReason | null;
-  cited: TrajectoryEvent[];
+  cited: OracleEvent[];
 }
 
-/** Judges one validated trajectory against the IR, as if no model were configured. */
-export function oracleJudge(ir: JudgeIR, trajectory: Trajectory): TrajectoryJudgment {
+/** An event as FORMATS.md §2 defines it after defaults: content a string, metadata a string map. */
+interface OracleEvent {
+  id: string;
+  actor: string;
+  action: string;
+  content: string;
+  metadata: Record<string, string>;
+}
+
+interface OracleTrajectory {
+  id: string;
+  complete: boolean;
+  events: OracleEvent[];
+}
+
+/** FORMATS.md §2 defaults, applied here independently of the runtime's validation. */
+function withDefaults(event: TrajectoryEvent): OracleEvent {
+  const raw = event as unknown as Record<string, unknown>;
+  const metadata: Record<string, string> = {};
+  const given = raw.metadata;
+  if (typeof given === "object" && given !== null) {
+    for (const [key, value] of Object.entries(given)) metadata[key] = String(value);
+  }
+  return {
+    id: event.id,
+    actor: event.actor,
+    action: event.action,
+    content: typeof raw.content === "string" ? raw.content : "",
+    metadata,
+  };
+}
+
+/** Judges one trajectory (with well-formed ids, actors and actions) against the IR, as if no model were configured. */
+export function oracleJudge(ir: JudgeIR, input: Trajectory): TrajectoryJudgment {
+  const trajectory = { ...input, events: input.events.map(withDefaults) };
   const metaBehaviors = ir.metaBehaviors.map((meta) => judgeMeta(meta, trajectory));
   return {
     behavior: ir.behavior,
@@ -57,7 +90,7 @@ function hasOwn(record: Readonly<Record<string, string>>, key: string): boolean 
   return Object.prototype.hasOwnProperty.call(record, key);
 }
 
-function matcherHolds(matcher: Matcher, event: TrajectoryEvent): boolean {
+function matcherHolds(matcher: Matcher, event: OracleEvent): boolean {
   if (matcher.action !== undefined && event.action !== matcher.action) return false;
   if (matcher.actor !== undefined && event.actor !== matcher.actor) return false;
   if (matcher.contentIncludes !== undefined && !event.content.includes(matcher.contentIncludes)) {
@@ -72,14 +105,14 @@ function matcherHolds(matcher: Matcher, event: TrajectoryEvent): boolean {
   return true;
 }
 
-function patternMatches(pattern: Pattern, event: TrajectoryEvent): boolean {
+function patternMatches(pattern: Pattern, event: OracleEvent): boolean {
   return pattern.some((matcher) => matcherHolds(matcher, event));
 }
 
 /** Indexes (into the full event list) of the events matching `pattern`, in order. */
 function matchingIndexes(
   pattern: Pattern,
-  events: readonly TrajectoryEvent[],
+  events: readonly OracleEvent[],
   fromIndex = 0,
 ): number[] {
   const indexes: number[] = [];
@@ -101,11 +134,11 @@ function na(reason: NaReason): CheckOutcome {
   return { verdict: "na", naReason: reason, cited: [] };
 }
 
-function decided(verdict: "true" | "false", cited: TrajectoryEvent[]): CheckOutcome {
+function decided(verdict: "true" | "false", cited: OracleEvent[]): CheckOutcome {
   return { verdict, naReason: null, cited };
 }
 
-function at(events: readonly TrajectoryEvent[], index: number): TrajectoryEvent {
+function at(events: readonly OracleEvent[], index: number): OracleEvent {
   const event = events[index];
   if (event === undefined) throw new Error(`oracle bug: no event at index ${index}`);
   return event;
@@ -115,7 +148,7 @@ function at(events: readonly TrajectoryEvent[], index: number): TrajectoryEvent 
  * The index where an `after:` window starts, i.e. just past the first event
  * matching `after`; 0 without `after`; null when the window never opens.
  */
-function windowStart(after: Pattern | undefined, events: readonly TrajectoryEvent[]): number | null {
+function windowStart(after: Pattern | undefined, events: readonly OracleEvent[]): number | null {
   if (after === undefined) return 0;
   const opener = matchingIndexes(after, events)[0];
   return opener === undefined ? null : opener + 1;
@@ -123,7 +156,7 @@ function windowStart(after: Pattern | undefined, events: readonly TrajectoryEven
 
 // ---------------------------------------------------------------- checks
 
-function evaluateOrdering(check: OrderingCheck, trajectory: Trajectory): CheckOutcome {
+function evaluateOrdering(check: OrderingCheck, trajectory: OracleTrajectory): CheckOutcome {
   const events = trajectory.events;
   const firstBefore = matchingIndexes(check.before, events)[0];
   if (firstBefore === undefined) return na(naForCompleteness(trajectory.complete));
@@ -135,7 +168,7 @@ function evaluateOrdering(check: OrderingCheck, trajectory: Trajectory): CheckOu
   return decided("false", [at(events, firstBefore)]);
 }
 
-function evaluatePairing(check: PairingCheck, trajectory: Trajectory): CheckOutcome {
+function evaluatePairing(check: PairingCheck, trajectory: OracleTrajectory): CheckOutcome {
   const events = trajectory.events;
   const eachIndexes = matchingIndexes(check.each, events);
   if (eachIndexes.length === 0) return na(naForCompleteness(trajectory.complete));
@@ -147,7 +180,7 @@ function evaluatePairing(check: PairingCheck, trajectory: Trajectory): CheckOutc
   const unmatched = pairs.filter((p) => p.followerIndex === undefined);
 
   if (unmatched.length === 0) {
-    const cited: TrajectoryEvent[] = [];
+    const cited: OracleEvent[] = [];
     for (const pair of pairs) {
       cited.push(at(events, pair.eachIndex));
       if (pair.followerIndex !== undefined) cited.push(at(events, pair.followerIndex));
@@ -162,9 +195,9 @@ function evaluatePairing(check: PairingCheck, trajectory: Trajectory): CheckOutc
   );
 }
 
-function withoutDuplicateEvents(events: TrajectoryEvent[]): TrajectoryEvent[] {
+function withoutDuplicateEvents(events: OracleEvent[]): OracleEvent[] {
   const seen = new Set<string>();
-  const kept: TrajectoryEvent[] = [];
+  const kept: OracleEvent[] = [];
   for (const event of events) {
     if (seen.has(event.id)) continue;
     seen.add(event.id);
@@ -173,7 +206,7 @@ function withoutDuplicateEvents(events: TrajectoryEvent[]): TrajectoryEvent[] {
   return kept;
 }
 
-function evaluateRequired(check: RequiredCheck, trajectory: Trajectory): CheckOutcome {
+function evaluateRequired(check: RequiredCheck, trajectory: OracleTrajectory): CheckOutcome {
   const events = trajectory.events;
   const start = windowStart(check.after, events);
   if (start === null) return na(naForCompleteness(trajectory.complete));
@@ -183,7 +216,7 @@ function evaluateRequired(check: RequiredCheck, trajectory: Trajectory): CheckOu
   return decided("false", []);
 }
 
-function evaluateForbidden(check: ForbiddenCheck, trajectory: Trajectory): CheckOutcome {
+function evaluateForbidden(check: ForbiddenCheck, trajectory: OracleTrajectory): CheckOutcome {
   const events = trajectory.events;
   const start = windowStart(check.after, events);
   if (start === null) return na(naForCompleteness(trajectory.complete));
@@ -197,7 +230,7 @@ function evaluateForbidden(check: ForbiddenCheck, trajectory: Trajectory): Check
   return decided("true", []);
 }
 
-function evaluateCount(check: CountCheck, trajectory: Trajectory): CheckOutcome {
+function evaluateCount(check: CountCheck, trajectory: OracleTrajectory): CheckOutcome {
   const events = trajectory.events;
   const start = windowStart(check.after, events);
   if (start === null) return na(naForCompleteness(trajectory.complete));
@@ -215,7 +248,7 @@ function evaluateCount(check: CountCheck, trajectory: Trajectory): CheckOutcome 
 }
 
 /** The value `distinctBy` groups by, or undefined when the event lacks it. */
-function distinctValue(event: TrajectoryEvent, distinctBy: string): string | undefined {
+function distinctValue(event: OracleEvent, distinctBy: string): string | undefined {
   if (distinctBy === "content") return event.content;
   const prefix = "metadata.";
   if (!distinctBy.startsWith(prefix)) {
@@ -225,9 +258,9 @@ function distinctValue(event: TrajectoryEvent, distinctBy: string): string | und
   return hasOwn(event.metadata, key) ? event.metadata[key] : undefined;
 }
 
-function keepDistinct(matches: TrajectoryEvent[], distinctBy: string): TrajectoryEvent[] {
+function keepDistinct(matches: OracleEvent[], distinctBy: string): OracleEvent[] {
   const seen = new Set<string>();
-  const kept: TrajectoryEvent[] = [];
+  const kept: OracleEvent[] = [];
   for (const event of matches) {
     const value = distinctValue(event, distinctBy);
     if (value === undefined || seen.has(value)) continue;
@@ -237,7 +270,7 @@ function keepDistinct(matches: TrajectoryEvent[], distinctBy: string): Trajector
   return kept;
 }
 
-function evaluateCheck(check: Check, trajectory: Trajectory): CheckOutcome {
+function evaluateCheck(check: Check, trajectory: OracleTrajectory): CheckOutcome {
   switch (check.type) {
     case "ordering":
       return evaluateOrdering(check, trajectory);
@@ -254,11 +287,11 @@ function evaluateCheck(check: Check, trajectory: Trajectory): CheckOutcome {
 
 // ---------------------------------------------------------------- clauses
 
-function citationFor(event: TrajectoryEvent): Citation {
+function citationFor(event: OracleEvent): Citation {
   return { eventId: event.id, description: `${event.actor} ${event.action}` };
 }
 
-function predicateClause(check: Check, trajectory: Trajectory): Clause {
+function predicateClause(check: Check, trajectory: OracleTrajectory): Clause {
   const outcome = evaluateCheck(check, trajectory);
   const clause: Clause = {
     kind: "predicate",
@@ -298,7 +331,7 @@ function untriggered(
   return { name: meta.name, verdict: "na", naReason, triggered: false, clauses };
 }
 
-function judgeMeta(meta: MetaBehavior, trajectory: Trajectory): MetaBehaviorJudgment {
+function judgeMeta(meta: MetaBehavior, trajectory: OracleTrajectory): MetaBehaviorJudgment {
   if (trajectory.events.length === 0) return untriggered(meta, "insufficient_evidence", []);
 
   const trigger = meta.trigger;

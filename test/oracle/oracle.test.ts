@@ -513,8 +513,9 @@ function trajectoryProblems(t: Trajectory): string[] {
   if (new Set(ids).size !== ids.length) problems.push("duplicate event ids");
   for (const e of t.events) {
     if (e.id.length === 0 || e.action.length === 0) problems.push(`event ${e.id}: empty field`);
-    if (typeof e.content !== "string") problems.push(`event ${e.id}: content`);
-    if (Object.values(e.metadata).some((v) => typeof v !== "string")) problems.push(`event ${e.id}: metadata`);
+    // Content and metadata may be absent or non-string on purpose (FORMATS.md §2 defaults), but
+    // metadata must be an object when present, or the trajectory would be invalid.
+    if (e.metadata !== undefined && (typeof e.metadata !== "object" || e.metadata === null)) problems.push(`event ${e.id}: metadata`);
   }
   return problems;
 }

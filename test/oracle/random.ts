@@ -60,7 +60,9 @@ const CONTENT_FRAGMENTS = ["ok", "OK", "error", "fail", '"', "${", "✓", "d", "
 
 /** `constructor` checks that metadata keys are own keys, not inherited ones. */
 const METADATA_KEYS = ["status", "stage", "host", "constructor"] as const;
-const METADATA_VALUES = ["passed", "failed", "canary", "web-1"] as const;
+const METADATA_VALUES = ["passed", "failed", "canary", "web-1", "1", "true"] as const;
+/** Non-string metadata values a producer may send; compared as String(v): "1", "true", "null". */
+const RAW_METADATA_VALUES = [1, true, null] as const;
 
 /** Text that must survive quoting into generated code byte for byte. */
 const ODD_TEXTS = [
@@ -216,24 +218,30 @@ function randomIr(rng: Rng): JudgeIR {
 
 // ---------------------------------------------------------------- trajectories
 
-function randomMetadata(rng: Rng): Record<string, string> {
-  const metadata: Record<string, string> = {};
+function randomMetadata(rng: Rng): Record<string, unknown> {
+  const metadata: Record<string, unknown> = {};
   for (const key of METADATA_KEYS) {
     // `constructor` is rare so most of its lookups are of a missing own key.
     const p = key === "constructor" ? 0.1 : 0.4;
-    if (chance(rng, p)) metadata[key] = pick(rng, METADATA_VALUES);
+    if (chance(rng, p)) metadata[key] = chance(rng, 0.1) ? pick(rng, RAW_METADATA_VALUES) : pick(rng, METADATA_VALUES);
   }
   return metadata;
 }
 
+/**
+ * An event as producers write it (FORMATS.md §2): content and metadata are
+ * sometimes absent, content sometimes not a string, metadata values
+ * sometimes numbers or booleans. Judges must normalize them the same way.
+ */
 function randomEvent(rng: Rng, index: number): TrajectoryEvent {
-  return {
+  const event: Record<string, unknown> = {
     id: chance(rng, 0.1) ? `ev-${index} ${pick(rng, ODD_TEXTS)}` : `e${index}`,
     actor: pick(rng, ACTORS),
     action: chance(rng, 0.05) ? RARE_ACTION : pick(rng, COMMON_ACTIONS),
-    content: pick(rng, CONTENTS),
-    metadata: randomMetadata(rng),
   };
+  if (!chance(rng, 0.1)) event.content = chance(rng, 0.03) ? 42 : pick(rng, CONTENTS);
+  if (!chance(rng, 0.15)) event.metadata = randomMetadata(rng);
+  return event as unknown as TrajectoryEvent;
 }
 
 function randomTrajectory(rng: Rng, caseIndex: number): Trajectory {
