@@ -1,0 +1,66 @@
+/** Trajectory validation inside every judge (FORMATS.md §2): errors name the field; normal input is not copied. */
+import { describe, expect, test } from "vitest";
+import { TrajectoryError, validateTrajectory } from "../../runtime/trajectory.js";
+
+const event = (id: string, extra: Record<string, unknown> = {}) => ({ id, actor: "agent", action: "act", ...extra });
+const trajectory = (events: unknown[], extra: Record<string, unknown> = {}) => ({ id: "t", complete: true, events, ...extra });
+
+function fieldOf(raw: unknown): string {
+  try {
+    validateTrajectory(raw);
+  } catch (error) {
+    expect(error).toBeInstanceOf(TrajectoryError);
+    return `${(error as TrajectoryError).field}: ${(error as Error).message}`;
+  }
+  return "valid";
+}
+
+describe("validateTrajectory", () => {
+  test.each([
+    [[], "", "a trajectory must be a JSON object"],
+    [{ complete: true, events: [] }, "id", "id must be a non-empty string"],
+    [{ id: "t", events: [] }, "complete", "complete must be true or false"],
+    [{ id: "t", complete: "yes", events: [] }, "complete", "complete must be true or false"],
+    [{ id: "t", complete: true }, "events", "events must be an array"],
+    [{ id: "t", complete: true, events: [], description: 3 }, "description", "description must be a string"],
+    [trajectory(["x"]), "events[0]", "events[0] must be an object"],
+    [trajectory([event("e1"), { actor: "agent", action: "a" }]), "events[1].id", "events[1].id must be a non-empty string"],
+    [trajectory([event("e1", { actor: "robot" })]), "events[0].actor", "events[0].actor must be user, agent, or tool"],
+    [trajectory([event("e1", { action: "" })]), "events[0].action", "events[0].action must be a non-empty string"],
+    [trajectory([event("e1", { metadata: [1] })]), "events[0].metadata", "events[0].metadata must be an object of key: value pairs"],
+    [trajectory([event("e1", { metadata: "x" })]), "events[0].metadata", "events[0].metadata must be an object of key: value pairs"],
+  ])("rejects %j at %s", (raw, field, message) => {
+    expect(fieldOf(raw)).toBe(`${field}: ${message}`);
+  });
+
+  test("duplicate ids are found whether or not ids come in order", () => {
+    expect(fieldOf(trajectory([event("e1"), event("e2"), event("e2")]))).toBe('events[2].id: events[2].id duplicates the id "e2" of an earlier event');
+    expect(fieldOf(trajectory([event("b"), event("a"), event("c"), event("a")]))).toBe('events[3].id: events[3].id duplicates the id "a" of an earlier event');
+    expect(fieldOf(trajectory([event("e9"), event("e10"), event("e11")]))).toBe("valid");
+    expect(fieldOf(trajectory([event("z"), event("y"), event("x")]))).toBe("valid");
+  });
+
+  test("normal events are used as they are; others are normalized copies", () => {
+    const normal = event("e1", { content: "hi", metadata: { k: "v" } });
+    const bare = event("e2");
+    const raw = trajectory([normal, bare]);
+    const checked = validateTrajectory(raw);
+    expect(checked.events).toBe(raw.events);
+    expect(checked.events[0]).toBe(normal);
+    expect(checked.description).toBe("");
+
+    const odd = event("e3", { content: 7, metadata: { n: 1, b: true, z: null } });
+    const copied = validateTrajectory(trajectory([normal, odd]));
+    expect(copied.events[0]).toBe(normal);
+    expect(copied.events[1]).toEqual({ id: "e3", actor: "agent", action: "act", content: "", metadata: { n: "1", b: "true", z: "null" } });
+    expect((odd as { content: unknown }).content).toBe(7);
+  });
+
+  test("a metadata key named __proto__ stays an ordinary key", () => {
+    const raw = JSON.parse('{"id":"t","complete":true,"events":[{"id":"e1","actor":"tool","action":"a","metadata":{"__proto__":5}}]}');
+    const md = validateTrajectory(raw).events[0]!.metadata!;
+    expect(Object.keys(md)).toEqual(["__proto__"]);
+    expect(md["__proto__"]).toBe("5");
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
