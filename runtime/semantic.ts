@@ -66,9 +66,6 @@ export function emptyUsage(): SemanticUsage {
 export const NO_MODEL_REASONING =
   "No model was available to decide this clause, so it has no verdict.";
 
-/** Bumped with every change to the prompt text (and noted in the CHANGELOG). */
-export const PROMPT_VERSION = 1;
-
 const FENCE_OPEN = "BEGIN UNTRUSTED TRAJECTORY";
 const FENCE_CLOSE = "END UNTRUSTED TRAJECTORY";
 

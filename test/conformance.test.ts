@@ -7,6 +7,9 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
+import { createOpenAIAdapter } from "../compiler/adapters/openai.js";
+import { questionKind, trajectoryIdOf } from "./semantic/scripted.js";
+import { answer, startChatServer, type Script } from "./support/chat-server.js";
 import { disagreements, isDeterministicRule, loadCorpus } from "./support/corpus.js";
 
 const UPSTREAM = join(import.meta.dirname, "..", "..", "shared", "conformance", "upstream");
@@ -35,6 +38,43 @@ describe.skipIf(!present)("reference corpus", () => {
       }
       expect(problems).toEqual([]);
       expect({ metas, files }).toEqual(want);
+    }
+  });
+});
+
+/**
+ * With a model: the reference tax example against a scripted chat-completions
+ * server whose answers follow the labels — a trigger fires unless its rule is
+ * labeled na, every deterministic false is confirmed, and a semantic check
+ * answers its rule's label. The real `openai` client talks to it over HTTP.
+ */
+describe.skipIf(!present)("reference corpus with a scripted model", () => {
+  test("primary-source-tax-research calibrates on every rule and file verdict", async () => {
+    const dir = join(UPSTREAM, "primary-source-tax-research");
+    const { judges, cases } = await loadCorpus(dir);
+    const byId = new Map(cases.map((c) => [c.trajectory.id, c]));
+    const script: Script = (request) => {
+      const prompt = request.body.messages[1]?.content ?? "";
+      const labeled = byId.get(trajectoryIdOf(prompt) ?? "")!;
+      const rule = /^Rule: (.*)$/m.exec(prompt)![1]!;
+      const label = labeled.expected.metaBehaviorVerdicts[rule]!;
+      const events = (labeled.trajectory as unknown as { events: { id: string }[] }).events;
+      const cite = [events[events.length - 1]!.id];
+      const kind = questionKind(prompt);
+      if (kind === "trigger") return { reply: answer(label === "na" ? "false" : "true", cite) };
+      if (kind === "verify") return { reply: answer("false", cite) };
+      return { reply: answer(label, cite, label === "na" ? { naReason: "not_applicable" } : {}) };
+    };
+    const server = await startChatServer(script);
+    try {
+      const complete = createOpenAIAdapter({ provider: "openai", apiKey: "k", baseURL: server.baseURL, model: "scripted" }, { backoffMs: 1, maxRetries: 0 });
+      for (const { judge } of judges) {
+        const problems: string[] = [];
+        for (const c of cases) problems.push(...disagreements(c, await judge.judgeTrajectory(c.trajectory, { complete }), () => true));
+        expect(problems).toEqual([]);
+      }
+    } finally {
+      await server.close();
     }
   });
 });

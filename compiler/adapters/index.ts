@@ -32,12 +32,12 @@ export interface HostModel {
   description?: string;
 }
 
-/** Builds the adapter the options describe; loads `openai` only when a model is configured. */
+/** Builds the adapter the options describe; `openai` itself loads only when a request is made. */
 export async function createHostModel(options: HostModelOptions = {}): Promise<HostModel> {
   const env = options.env ?? loadEnvironment(options.cwd);
   const config = resolveModelConfig(options, env);
   if (config === undefined) return { adapter: undefined };
-  const transport = await createOpenAIAdapter(config, options);
+  const transport = createOpenAIAdapter(config, options);
   const adapter =
     options.cache === false
       ? transport

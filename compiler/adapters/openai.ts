@@ -5,8 +5,8 @@
  * compiled judge must not carry: timeouts, retries with backoff that honor
  * `Retry-After`, and a limit on requests in flight.
  *
- * `openai` is imported when the first adapter is made, so a run without a
- * model never loads it.
+ * `openai` is imported at the first request, so a run that asks nothing
+ * never loads it.
  */
 import type { AdapterReply, ChatMessage, SemanticAdapter } from "../../runtime/semantic.js";
 import type { ModelConfig } from "./config.js";
@@ -121,38 +121,45 @@ function toReply(response: {
   return { text, usage: { inputTokens: usage.prompt_tokens ?? 0, outputTokens: usage.completion_tokens ?? 0 } };
 }
 
-/**
- * Makes the adapter. The `openai` client's own retries are off so that one
- * policy (ours, testable) governs waits and attempts.
- */
-export async function createOpenAIAdapter(config: ModelConfig, transport: TransportOptions = {}): Promise<SemanticAdapter> {
-  const options = { ...DEFAULT_TRANSPORT, ...dropUndefined(transport) };
+async function openClient(config: ModelConfig, timeoutMs: number) {
   const { default: OpenAI } = await import("openai");
   const client = new OpenAI({
     apiKey: config.apiKey,
     ...(config.baseURL !== undefined ? { baseURL: config.baseURL } : {}),
-    timeout: options.timeoutMs,
+    timeout: timeoutMs,
     maxRetries: 0,
     // Debug logging would print request headers; keep the key off every log.
     logLevel: "off",
   });
-  const limit = createLimiter(options.concurrency);
   const request = (messages: ChatMessage[]) =>
     client.chat.completions.create({
       model: config.model,
       messages,
       ...(config.temperature !== undefined ? { temperature: config.temperature } : {}),
     });
+  return { request, classes: OpenAI };
+}
 
+/**
+ * Makes the adapter. `openai` loads on the first request, so a run whose
+ * judge never asks (no semantic parts, nothing false) never loads it. The
+ * client's own retries are off so that one policy (ours, testable) governs
+ * waits and attempts.
+ */
+export function createOpenAIAdapter(config: ModelConfig, transport: TransportOptions = {}): SemanticAdapter {
+  const options = { ...DEFAULT_TRANSPORT, ...dropUndefined(transport) };
+  let client: ReturnType<typeof openClient> | undefined;
+  const limit = createLimiter(options.concurrency);
   return (messages) =>
     limit(async () => {
+      const { request, classes } = await (client ??= openClient(config, options.timeoutMs));
       for (let attempt = 0; ; attempt++) {
         try {
           return toReply(await request(messages));
         } catch (error) {
-          if (attempt >= options.maxRetries || !isRetryable(error, OpenAI)) {
+          if (attempt >= options.maxRetries || !isRetryable(error, classes)) {
             const tries = attempt + 1;
-            const detail = redactKey(describeError(error, OpenAI), config.apiKey);
+            const detail = redactKey(describeError(error, classes), config.apiKey);
             throw new ModelCallError(`${detail}${tries > 1 ? ` (after ${tries} attempts)` : ""}`);
           }
           await sleep(backoffDelay(attempt, options, error));

@@ -3,7 +3,6 @@
  * same figures as `calibrate --runs N`; with `--judge`, the compiled judge's
  * figures beside it. Answers are never cached: each run asks afresh.
  */
-import type { SemanticUsage } from "../../runtime/semantic.js";
 import type { TrajectoryJudgment } from "../../runtime/types.js";
 import { addUsage, emptyUsageTotals, renderUsageLine, usageOf } from "../adapters/usage.js";
 import { createHostModel, NO_MODEL_NOTICE } from "../adapters/index.js";
@@ -15,7 +14,7 @@ import { calibrateRuns, collectRuns, renderRunStatistics, renderSideBySide, summ
 import { loadBehaviorSpec, type BehaviorSpec } from "../spec/load.js";
 import type { ModelCommandOptions } from "./model-flags.js";
 import { DEFAULT_CONCURRENCY, hostModelOptions } from "./model.js";
-import type { SemanticAdapter } from "../../runtime/semantic.js";
+import type { SemanticAdapter, SemanticUsage } from "../../runtime/semantic.js";
 
 export interface BaselineCommandOptions extends ModelCommandOptions {
   runs?: number;

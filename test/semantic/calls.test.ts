@@ -37,7 +37,7 @@ afterAll(async () => {
 async function serve(script: Script): Promise<{ server: ChatServer; adapter: SemanticAdapter }> {
   const server = await startChatServer(script);
   servers.push(server);
-  const adapter = await createOpenAIAdapter({ provider: "openai", apiKey: "k", baseURL: server.baseURL, model: "scripted" }, { backoffMs: 1, maxRetries: 0 });
+  const adapter = createOpenAIAdapter({ provider: "openai", apiKey: "k", baseURL: server.baseURL, model: "scripted" }, { backoffMs: 1, maxRetries: 0 });
   return { server, adapter };
 }
 

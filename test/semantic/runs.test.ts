@@ -57,11 +57,11 @@ describe("summarizeRuns", () => {
     const b = summarizeRuns(slots.slice(0, 1), [{ values: ["na"], errors: 0 }]);
     expect(renderSideBySide([{ title: "judge", stats: a }, { title: "baseline", stats: b }])).toBe(
       [
-        "                    judge                                    baseline",
-        "run 1               1/1                                      0/1",
-        "pooled accuracy     1/1 (100.0%; Wilson 95% 20.7%–100.0%)    0/1 (0.0%; Wilson 95% 0.0%–79.3%)",
-        "perfect runs        1/1                                      0/1",
-        "unanimous verdicts  1/1                                      1/1",
+        "                    judge                                  baseline",
+        "run 1               1/1                                    0/1",
+        "pooled accuracy     1/1 (100.0%; Wilson 95% 20.7%–100.0%)  0/1 (0.0%; Wilson 95% 0.0%–79.3%)",
+        "perfect runs        1/1                                    0/1",
+        "unanimous verdicts  1/1                                    1/1",
       ].join("\n"),
     );
   });

@@ -30,7 +30,7 @@ afterEach(async () => {
 
 async function setup(script: Script, transport: TransportOptions = FAST, config: Partial<ModelConfig> = {}) {
   server = await startChatServer(script);
-  const adapter = await createOpenAIAdapter({ provider: "openai", apiKey: KEY, baseURL: server.baseURL, model: "test-model", ...config }, transport);
+  const adapter = createOpenAIAdapter({ provider: "openai", apiKey: KEY, baseURL: server.baseURL, model: "test-model", ...config }, transport);
   return { adapter, server };
 }
 

@@ -1,0 +1,54 @@
+/**
+ * `judge` must stay fast: the `openai` package loads only when a request is
+ * actually made, never for a run without a key or a run that asks nothing.
+ */
+import { join } from "node:path";
+import { afterEach, expect, it, vi } from "vitest";
+
+const loads = vi.hoisted(() => ({ openai: 0 }));
+vi.mock("openai", () => {
+  loads.openai++;
+  return { default: class {} };
+});
+
+const { main } = await import("../../compiler/cli.js");
+const examples = join(import.meta.dirname, "..", "..", "examples");
+
+async function quietly(argv: string[]): Promise<number> {
+  const out = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
+  const err = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+  try {
+    await main(argv);
+  } finally {
+    out.mockRestore();
+    err.mockRestore();
+  }
+  const code = Number(process.exitCode ?? 0);
+  process.exitCode = 0;
+  return code;
+}
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+
+it("does not load openai without a key", async () => {
+  vi.stubEnv("BRAINTRUST_API_KEY", "");
+  vi.stubEnv("OPENAI_API_KEY", "");
+  const tax = join(examples, "tax-research");
+  expect(await quietly(["judge", join(tax, "judge.yaml"), join(tax, "trajectories", "year-stated-upfront.json"), "--no-cache"])).toBe(0);
+  expect(loads.openai).toBe(0);
+});
+
+it("does not load openai when a keyed run asks nothing", async () => {
+  vi.stubEnv("BRAINTRUST_API_KEY", "");
+  vi.stubEnv("OPENAI_API_KEY", "sk-unused");
+  const refund = join(examples, "refund-support");
+  expect(await quietly(["judge", join(refund, "judge.yaml"), join(refund, "trajectories", "clean-escalation.json"), "--base-url", "http://127.0.0.1:9/v1", "--no-cache", "--no-verify"])).toBe(0);
+  expect(loads.openai).toBe(0);
+});
+
+it("(control) the counter sees a load", async () => {
+  await import("openai");
+  expect(loads.openai).toBe(1);
+});
