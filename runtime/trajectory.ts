@@ -84,12 +84,10 @@ function shortlexBefore(a: string, b: string): boolean {
 /**
  * Event ids must be unique. Most producers number their events, so ids come in
  * strictly increasing shortlex order, which proves uniqueness with one string
- * comparison per event; only when that order breaks does a Set take over.
+ * comparison per event (made in the validation loop); only when that order
+ * breaks does this Set-based check run.
  */
 function assertUniqueIds(events: readonly TrajectoryEvent[]): void {
-  let i = 1;
-  while (i < events.length && shortlexBefore(events[i - 1]!.id, events[i]!.id)) i++;
-  if (i >= events.length) return;
   const seen = new Set<string>();
   for (let k = 0; k < events.length; k++) {
     const id = events[k]!.id;
@@ -114,12 +112,18 @@ export function validateTrajectory(raw: unknown): Trajectory {
   const rawEvents: unknown[] = raw.events;
   // The caller's array is used as is until an event needs a normalized copy.
   let events = rawEvents as TrajectoryEvent[];
+  let idsInOrder = true;
+  let previousId = "";
   for (let i = 0; i < rawEvents.length; i++) {
     const event = normalizeEvent(rawEvents[i], i);
+    if (idsInOrder) {
+      idsInOrder = shortlexBefore(previousId, event.id);
+      previousId = event.id;
+    }
     if (event === rawEvents[i]) continue;
     if (events === rawEvents) events = rawEvents.slice() as TrajectoryEvent[];
     events[i] = event;
   }
-  assertUniqueIds(events);
+  if (!idsInOrder) assertUniqueIds(events);
   return { id, description: raw.description ?? "", complete: raw.complete, events };
 }

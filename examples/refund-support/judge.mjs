@@ -267,9 +267,6 @@ function shortlexBefore(a, b) {
   return a.length < b.length || a.length === b.length && a < b;
 }
 function assertUniqueIds(events) {
-  let i = 1;
-  while (i < events.length && shortlexBefore(events[i - 1].id, events[i].id)) i++;
-  if (i >= events.length) return;
   const seen = /* @__PURE__ */ new Set();
   for (let k = 0; k < events.length; k++) {
     const id = events[k].id;
@@ -287,13 +284,19 @@ function validateTrajectory(raw) {
   if (!Array.isArray(raw.events)) throw new TrajectoryError("events", "must be an array");
   const rawEvents = raw.events;
   let events = rawEvents;
+  let idsInOrder = true;
+  let previousId = "";
   for (let i = 0; i < rawEvents.length; i++) {
     const event = normalizeEvent(rawEvents[i], i);
+    if (idsInOrder) {
+      idsInOrder = shortlexBefore(previousId, event.id);
+      previousId = event.id;
+    }
     if (event === rawEvents[i]) continue;
     if (events === rawEvents) events = rawEvents.slice();
     events[i] = event;
   }
-  assertUniqueIds(events);
+  if (!idsInOrder) assertUniqueIds(events);
   return { id, description: raw.description ?? "", complete: raw.complete, events };
 }
 
