@@ -35,7 +35,7 @@ export function answerCacheKey(model: string, messages: readonly ChatMessage[], 
 }
 
 /** The project root (nearest folder with package.json or .git), else `cwd`. */
-function projectRoot(cwd: string): string {
+export function projectRoot(cwd: string): string {
   let dir = resolve(cwd);
   for (;;) {
     if (existsSync(join(dir, "package.json")) || existsSync(join(dir, ".git"))) return dir;

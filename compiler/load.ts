@@ -45,9 +45,8 @@ export async function importJudgeSource(judgeMjs: string, from = "judge.mjs"): P
   return assertJudgeModule(await import(url), from);
 }
 
-/** Parses, checks and compiles a judge.yaml; throws JudgeYamlError on invalid input. */
-export async function compileJudgeYamlFile(path: string) {
-  const text = await readFile(path, "utf8");
+/** Parses, checks and compiles judge.yaml text; throws JudgeYamlError on invalid input. */
+export async function compileJudgeYamlText(text: string, path: string) {
   const { parseJudgeYaml, formatDiagnostic } = await import("./ir/index.js");
   const parsed = parseJudgeYaml(text, { file: path });
   if (!parsed.ok) throw new JudgeYamlError(parsed.diagnostics, parsed.diagnostics.map(formatDiagnostic));
@@ -56,9 +55,27 @@ export async function compileJudgeYamlFile(path: string) {
   return { ir: parsed.ir, compiled };
 }
 
-/** Loads a judge from judge.mjs (imported) or judge.yaml (compiled in memory). */
+/** Parses, checks and compiles a judge.yaml file; throws JudgeYamlError on invalid input. */
+export async function compileJudgeYamlFile(path: string) {
+  return compileJudgeYamlText(await readFile(path, "utf8"), path);
+}
+
+async function importJudgeFile(path: string): Promise<JudgeModule> {
+  return assertJudgeModule(await import(pathToFileURL(resolve(path)).href), path);
+}
+
+/**
+ * Loads a judge from judge.mjs (imported) or judge.yaml (compiled, or taken
+ * from the build cache when the same judge.yaml was compiled before).
+ */
 export async function loadJudge(path: string): Promise<JudgeModule> {
-  if (isJudgeModulePath(path)) return assertJudgeModule(await import(pathToFileURL(resolve(path)).href), path);
-  const { compiled } = await compileJudgeYamlFile(path);
+  if (isJudgeModulePath(path)) return importJudgeFile(path);
+  const text = await readFile(path, "utf8");
+  const { buildCachePath, cachedBuild, storeBuild } = await import("./build-cache.js");
+  const cachePath = buildCachePath(path, text);
+  const hit = cachedBuild(cachePath);
+  if (hit !== undefined) return importJudgeFile(hit);
+  const { compiled } = await compileJudgeYamlText(text, path);
+  await storeBuild(cachePath, compiled.judgeMjs);
   return importJudgeSource(compiled.judgeMjs, path);
 }

@@ -164,6 +164,27 @@ describe("judge", () => {
     expect(xml).toMatch(/<testsuites[^>]*tests="2"[^>]*failures="1"/);
   });
 
+  test("a judge.yaml compiled once is reused from the build cache, without loading the compiler", () => {
+    const dir = setup();
+    writeFileSync(join(dir, "package.json"), "{}"); // the cache lives in the project that holds the cwd
+    const trace = join(dir, "trace.txt");
+    const args = ["judge", join(dir, "judge.yaml"), join(dir, "many.json"), "--json"];
+    const first = runCli(args, { cwd: dir });
+    expect(first.status).toBe(0);
+    expect(readdirSync(join(dir, ".cache", "behavior-judge", "builds"))).toHaveLength(1);
+    const second = runCli(args, {
+      cwd: dir,
+      nodeArgs: ["--import", pathToFileURL(join(ROOT, "test", "support", "trace-imports.mjs")).href],
+      env: { BJ_TRACE_FILE: trace },
+    });
+    expect(second.stdout).toBe(first.stdout);
+    expect(readFileSync(trace, "utf8")).not.toMatch(/^(ts-morph|prettier|esbuild)$/m);
+    // A changed judge.yaml is a different build.
+    writeFileSync(join(dir, "judge.yaml"), SMALL_JUDGE.replace("tests run before the deploy", "tests run first"));
+    expect(runCli(args, { cwd: dir }).stdout).toContain("tests run first");
+    expect(readdirSync(join(dir, ".cache", "behavior-judge", "builds"))).toHaveLength(2);
+  });
+
   test("judging with a judge.mjs never loads the compiler", () => {
     const dir = setup();
     const trace = join(dir, "trace.txt");
