@@ -12,7 +12,7 @@ describe("parseBehaviorMd", () => {
     expect(parsed.spec).toMatchObject({ name: "tax-research", description: "Rules for a tax agent.", preamble: "# Title\n\nIntro." });
     expect(parsed.spec.sections).toEqual([
       { heading: "First rule", line: 9, body: "Body one.\n\n### Detail\nMore." },
-      { heading: "Second rule", line: 14, body: "Body two." },
+      { heading: "Second rule", line: 16, body: "Body two." },
     ]);
   });
 
