@@ -26,8 +26,12 @@ for (const name of examples) {
   console.log(`\n=== examples/${name} ===`);
   if (run(["build", join("examples", name, "judge.yaml")]) !== 0) failed++;
   if (run(["judge", join("examples", name, "judge.mjs"), ...trajectories]) !== 0) failed++;
-  // Without a model the tax example's semantic rules have no verdict, so only the deterministic examples must calibrate.
+  const semantic = name === "tax-research";
+  if (semantic && !process.env.BRAINTRUST_API_KEY && !process.env.OPENAI_API_KEY) {
+    // Without a model its semantic rules have no verdict, so their labels cannot all agree.
+    console.log("\n(no model key is set: the tax example's semantic rules stay na, so calibrate reports those labels as DIFF)");
+  }
   const calibration = run(["calibrate", join("examples", name, "judge.mjs"), ...trajectories]);
-  if (calibration !== 0 && name !== "tax-research") failed++;
+  if (calibration !== 0 && !semantic) failed++;
 }
 process.exitCode = failed === 0 ? 0 : 1;
