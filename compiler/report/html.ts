@@ -5,10 +5,6 @@
  * down by a Content-Security-Policy that allows exactly those two inline
  * blocks (by hash), so even a missed escape could not run script.
  */
-import { createHash } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type {
   Clause,
   MetaBehaviorJudgment,
@@ -19,6 +15,7 @@ import type {
   Verdict,
 } from "../../runtime/types.js";
 import type { RuleInfo } from "../../runtime/judge.js";
+import { fillSlots, pageTemplates, sha256Source } from "../web/page.js";
 import { summarizeByRule, verdictLabel } from "./summary.js";
 import type { RuleSummaryRow } from "./summary.js";
 
@@ -82,7 +79,7 @@ export function renderLivePage(behavior: string): string {
  * such as frame-ancestors are added there).
  */
 export function reportContentSecurityPolicy(mode: PageMode): string {
-  const { css, js } = loadTemplates();
+  const { css, js } = pageTemplates("report");
   return [
     "default-src 'none'",
     `script-src '${sha256Source(js)}'`,
@@ -110,52 +107,16 @@ const HTML_ESCAPES: Record<string, string> = {
 // ---------------------------------------------------------------------------
 // Page skeleton
 
-interface Templates {
-  html: string;
-  css: string;
-  js: string;
-}
-
-let cachedTemplates: Templates | undefined;
-
-function loadTemplates(): Templates {
-  if (cachedTemplates === undefined) {
-    const dir = findTemplatesDir();
-    const read = (name: string) => readFileSync(join(dir, name), "utf8");
-    cachedTemplates = { html: read("report.html"), css: read("report.css"), js: read("report.js") };
-  }
-  return cachedTemplates;
-}
-
-/** Walks up from this module: it runs from compiler/report/ in the repo and from dist/compiler/report/ when installed. */
-function findTemplatesDir(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let depth = 0; depth < 6; depth++) {
-    const candidate = join(dir, "templates");
-    if (existsSync(join(candidate, "report.html"))) return candidate;
-    const parent = dirname(dir);
-    if (parent === dir) break;
-    dir = parent;
-  }
-  throw new Error("behavior-judge: templates/report.html not found next to the package");
-}
-
 function renderPage(mode: PageMode, title: string, body: string): string {
-  const { html, css, js } = loadTemplates();
-  const slots: Record<string, string> = {
+  const { html, css, js } = pageTemplates("report");
+  return fillSlots(html, {
     csp: escapeHtml(reportContentSecurityPolicy(mode)),
     title: escapeHtml(title),
     mode,
     style: css,
     script: js,
     body,
-  };
-  // One pass, with a replacer function: text inserted into a slot is never re-scanned for slots or `$` patterns.
-  return html.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => slots[name] ?? whole);
-}
-
-function sha256Source(text: string): string {
-  return `sha256-${createHash("sha256").update(text, "utf8").digest("base64")}`;
+  });
 }
 
 // ---------------------------------------------------------------------------

@@ -5,13 +5,13 @@
  * local users, other sites (DNS rebinding) and other tabs cannot read the
  * trajectories.
  */
-import { randomBytes, timingSafeEqual } from "node:crypto";
 import { createServer } from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { NaReason, Verdict } from "../../runtime/types.js";
 import { renderHtmlReport, renderLivePage, reportContentSecurityPolicy } from "./html.js";
 import type { ReportInput } from "./html.js";
+import { SECURITY_HEADERS, hostAllowed, newToken, refuse, requestUrl, sendPage, tokenMatches } from "../web/local-server.js";
 
 /** One step of progress, pushed as each trajectory is judged. */
 export interface ProgressEvent {
@@ -50,7 +50,7 @@ const HEARTBEAT_MS = 15_000;
 
 /** Starts the report server on 127.0.0.1 and resolves once it is listening. */
 export async function serveReport(options: ServeReportOptions = {}): Promise<ReportServer> {
-  const token = randomBytes(32).toString("base64url");
+  const token = newToken();
   const expectedToken = Buffer.from(token, "utf8");
   const livePage = renderLivePage(options.behavior ?? "");
   const streams = new Set<ServerResponse>();
@@ -76,7 +76,7 @@ export async function serveReport(options: ServeReportOptions = {}): Promise<Rep
     if (req.method !== "GET" && req.method !== "HEAD") return refuse(res, 405);
     if (url.pathname === "/") {
       const mode = finalPage === undefined ? "live" : "report";
-      sendPage(res, req.method === "HEAD", finalPage ?? livePage, mode);
+      sendPage(res, req.method === "HEAD", finalPage ?? livePage, reportContentSecurityPolicy(mode));
       if (mode === "report" && req.method === "GET") markFinalServed();
       return;
     }
@@ -88,7 +88,6 @@ export async function serveReport(options: ServeReportOptions = {}): Promise<Rep
     res.writeHead(200, {
       ...SECURITY_HEADERS,
       "Content-Type": "text/event-stream; charset=utf-8",
-      "Cache-Control": "no-store",
       Connection: "keep-alive",
     });
     if (req.method === "HEAD") return void res.end();
@@ -143,52 +142,7 @@ export async function serveReport(options: ServeReportOptions = {}): Promise<Rep
   };
 }
 
-const SECURITY_HEADERS = {
-  "X-Content-Type-Options": "nosniff",
-  "Referrer-Policy": "no-referrer",
-  "X-Frame-Options": "DENY",
-  "Cross-Origin-Opener-Policy": "same-origin",
-  "Cross-Origin-Resource-Policy": "same-origin",
-} as const;
-
 const FINAL_MESSAGE = "event: final\ndata: {}\n\n";
-
-function requestUrl(req: IncomingMessage): URL | undefined {
-  try {
-    return new URL(req.url ?? "/", "http://127.0.0.1");
-  } catch {
-    return undefined;
-  }
-}
-
-/** Only our own origin: a DNS-rebinding page would arrive with its own host name. */
-function hostAllowed(host: string | undefined, port: number): boolean {
-  return host === `127.0.0.1:${port}` || host === `localhost:${port}`;
-}
-
-/** Constant-time comparison; lengths are compared first because timingSafeEqual needs equal lengths (and the length is no secret). */
-function tokenMatches(candidate: string | null, expected: Buffer): boolean {
-  if (candidate === null) return false;
-  const given = Buffer.from(candidate, "utf8");
-  return given.length === expected.length && timingSafeEqual(given, expected);
-}
-
-function refuse(res: ServerResponse, status: number): void {
-  res.writeHead(status, { ...SECURITY_HEADERS, "Content-Length": "0", "Cache-Control": "no-store" });
-  res.end();
-}
-
-function sendPage(res: ServerResponse, headOnly: boolean, html: string, mode: "live" | "report"): void {
-  const body = Buffer.from(html, "utf8");
-  res.writeHead(200, {
-    ...SECURITY_HEADERS,
-    "Content-Type": "text/html; charset=utf-8",
-    "Content-Length": String(body.length),
-    "Content-Security-Policy": `${reportContentSecurityPolicy(mode)}; frame-ancestors 'none'`,
-    "Cache-Control": "no-store",
-  });
-  res.end(headOnly ? undefined : body);
-}
 
 /** Copies the known fields only, so nothing else the caller attached reaches the page. */
 function progressFields(event: ProgressEvent): ProgressEvent {

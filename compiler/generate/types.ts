@@ -1,0 +1,95 @@
+/**
+ * The data that flows through `generate`: sample vocabulary → a draft
+ * judge.yaml (from a model or the offline drafter) → an interview in which a
+ * person confirms each rule → the judge.yaml written. Shared by the drafters
+ * and the interview front ends (browser and terminal).
+ */
+import type { Actor, Trajectory } from "../../runtime/types.js";
+import type { Check, JudgeIR, SemanticCheck } from "../ir/types.js";
+import type { BehaviorSpec } from "../spec/load.js";
+
+/** What the sample trajectories show: the words a judge.yaml may use. */
+export interface Vocabulary {
+  /** Every action seen, with the actors that performed it and how often (sorted by action). */
+  actions: { action: string; actors: Actor[]; count: number }[];
+  /** Every metadata key seen, with up to five example values (sorted by key). */
+  metadataKeys: { key: string; values: string[]; count: number }[];
+  /** Up to three content samples per action (sorted by action). */
+  contentSamples: { action: string; samples: string[] }[];
+  /**
+   * Per action, each metadata key it carries with its most frequent values
+   * (sorted by action, then key). Lets a drafter see that `status: found`
+   * belongs to `get_order_result`. Optional: hand-made vocabularies may omit it.
+   */
+  actionMetadata?: ActionMetadata[];
+}
+
+/** One metadata key as one action uses it. */
+export interface ActionMetadata {
+  action: string;
+  key: string;
+  /** Events of this action that carry the key. */
+  count: number;
+  /** Distinct values seen. */
+  distinct: number;
+  /** Up to ten values, most frequent first (ties in code-point order). */
+  values: { value: string; count: number }[];
+}
+
+/** Where in a rule a note points. `index` is within `checks` or `semanticChecks`. */
+export type ClauseRef = { kind: "trigger" } | { kind: "check"; index: number } | { kind: "semanticCheck"; index: number };
+
+/** Something the person should look at before accepting a rule. */
+export interface DraftNote {
+  /** Index into `ir.metaBehaviors`. */
+  rule: number;
+  clause?: ClauseRef;
+  kind: "unknown-action" | "unknown-metadata-key" | "unmapped-clause" | "quote-not-verbatim" | "model-retry";
+  message: string;
+}
+
+/** A proposed judge.yaml before a person has confirmed it. Every rule carries `source`. */
+export interface Draft {
+  ir: JudgeIR;
+  notes: DraftNote[];
+  /** Who drafted each rule, by rule index: the model, the offline drafter, or carried over by --update. */
+  origins: ("model" | "offline" | "carried")[];
+}
+
+/** What the interview needs to show a person. */
+export interface InterviewInput {
+  spec: BehaviorSpec;
+  draft: Draft;
+  vocabulary: Vocabulary;
+  /** The sample trajectories, for evidence: the events each trigger and check would match. */
+  samples: Trajectory[];
+  /**
+   * Rule indexes to ask about; the others are carried over without a question
+   * (generate --update). Undefined means every rule.
+   */
+  ask?: number[];
+  /**
+   * Clauses of asked rules that are already settled and need no question
+   * (generate --update: a changed rule's trigger and the clauses whose quotes
+   * survived the edit). A front end may show them for context. Additive:
+   * front ends that ignore it ask about the whole rule.
+   */
+  settled?: { rule: number; clause: ClauseRef }[];
+}
+
+/** A person's decision on one clause. */
+export type ClauseDecision =
+  | { action: "accept" }
+  | { action: "edit"; check: Check }
+  | { action: "edit-semantic"; semanticCheck: SemanticCheck }
+  | { action: "to-semantic"; question: string }
+  | { action: "drop" };
+
+/** The interview's result: the confirmed judge.yaml IR and how many questions were asked. */
+export interface InterviewResult {
+  ir: JudgeIR;
+  questionsAsked: number;
+}
+
+/** A front end: the browser interview (default) or the terminal one (`--no-web`). */
+export type Interviewer = (input: InterviewInput) => Promise<InterviewResult>;

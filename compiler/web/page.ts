@@ -1,0 +1,42 @@
+/**
+ * Pages are fixed templates (templates/<name>.html, .css, .js) with slots;
+ * their inline style and script are allowed by hash, so the output is
+ * deterministic and nothing else can run.
+ */
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { TEMPLATES_DIR } from "../paths.js";
+
+export interface PageTemplates {
+  html: string;
+  css: string;
+  js: string;
+}
+
+const loaded = new Map<string, PageTemplates>();
+
+/** templates/<name>.html, .css and .js, read once. */
+export function pageTemplates(name: string): PageTemplates {
+  let templates = loaded.get(name);
+  if (templates === undefined) {
+    const read = (ext: string) => readFileSync(join(TEMPLATES_DIR, `${name}.${ext}`), "utf8");
+    templates = { html: read("html"), css: read("css"), js: read("js") };
+    loaded.set(name, templates);
+  }
+  return templates;
+}
+
+/** A CSP source for an inline block. */
+export function sha256Source(text: string): string {
+  return `sha256-${createHash("sha256").update(text, "utf8").digest("base64")}`;
+}
+
+/**
+ * Fills `{{slot}}`s in one pass with a replacer function: text inserted into
+ * a slot is never re-scanned for slots or `$` patterns. Slot values must
+ * already be escaped for where they go.
+ */
+export function fillSlots(html: string, slots: Readonly<Record<string, string>>): string {
+  return html.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => slots[name] ?? whole);
+}
