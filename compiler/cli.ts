@@ -5,6 +5,7 @@
  */
 import { Command, CommanderError, Option } from "commander";
 import { addModelOptions, positiveInteger, type ModelCommandOptions } from "./commands/model-flags.js";
+import type { GenerateCommandOptions } from "./commands/generate.js";
 import { VERSION } from "./version.js";
 
 const EXIT_INVALID = 1;
@@ -94,6 +95,32 @@ function program(): Command {
       process.exitCode = await runBaselineCommand(specPath, files, opts);
     });
   addModelOptions(baselineCommand, { cache: false });
+
+  const generateCommand = cli
+    .command("generate")
+    .description("draft judge.yaml from a spec and sample trajectories, then confirm each rule in the browser (or the terminal)")
+    .argument("<BEHAVIOR.md>", "the spec (or the folder that holds it)")
+    .argument("<samples...>", "sample trajectory files (.json or .jsonl)")
+    .option("-o, --out <judge.yaml>", "where to write (default: judge.yaml beside the spec; an existing file is replaced only when named here)")
+    .option("--offline", "draft without a model, from the spec's wording and the samples")
+    .addOption(new Option("--no-web", "ask in the terminal instead of the browser"))
+    .option("--update <judge.yaml>", "update this judge.yaml: carry over unchanged sections, ask only about what changed")
+    .action(async (specPath: string, samples: string[], opts: GenerateCommandOptions) => {
+      const { runGenerateCommand } = await import("./commands/generate.js");
+      process.exitCode = await runGenerateCommand(specPath, samples, opts);
+    });
+  addModelOptions(generateCommand);
+
+  cli
+    .command("lint")
+    .description("check a spec, and how a judge.yaml lines up with it (quotes, rule names) and with sample trajectories")
+    .argument("<BEHAVIOR.md>", "the spec (or the folder that holds it)")
+    .argument("[judge.yaml]", "the judge to check (default: judge.yaml beside the spec, if any)")
+    .option("--samples <files...>", "sample trajectories: flag actions and metadata keys they never use")
+    .action(async (specPath: string, judgePath: string | undefined, opts: { samples?: string[] }) => {
+      const { runLintCommand } = await import("./commands/lint.js");
+      process.exitCode = await runLintCommand(specPath, judgePath, opts);
+    });
 
   return cli;
 }

@@ -8,7 +8,8 @@
  *   judge           loadJudge, importJudgeSource, readCases, judgeCases
  *   calibrate       calibrate, calibrationPassed, calibrateRuns
  *   model           createHostModel (OpenAI-compatible semantic-call adapter)
- *   spec            loadBehaviorSpec, parseBehaviorMd
+ *   spec            loadBehaviorSpec, parseBehaviorMd, lintSpec
+ *   generate        generateJudgeYaml, buildVocabulary, draftOffline, proposeDraft, planUpdate, runInterview
  */
 export { formatDiagnostic, parseJudgeYaml, serializeJudgeYaml } from "./ir/index.js";
 export type { Diagnostic, IRPositions, ParseResult } from "./ir/index.js";
@@ -31,6 +32,15 @@ export { calibrateRuns, summarizeRuns, wilsonInterval, type RunStatistics } from
 
 export { createHostModel, type HostModel, type HostModelOptions } from "./adapters/index.js";
 export { loadBehaviorSpec, parseBehaviorMd, type BehaviorSpec, type SpecSection } from "./spec/load.js";
+export { formatLintFinding, lintSpec, type LintFinding, type LintResult } from "./spec/lint.js";
+
+export { generateJudgeYaml, type GenerateOptions, type GenerateResult } from "./generate/generate.js";
+export { buildVocabulary } from "./generate/vocabulary.js";
+export { draftOffline } from "./generate/offline.js";
+export { proposeDraft } from "./generate/propose.js";
+export { planUpdate, type UpdatePlan } from "./generate/update.js";
+export { runInterview } from "./generate/interview.js";
+export type * from "./generate/types.js";
 
 export type { JudgeOptions, RuleInfo } from "../runtime/judge.js";
 export type { SemanticAdapter, ChatMessage } from "../runtime/semantic.js";

@@ -28,6 +28,8 @@ export interface Question {
   rule: number;
   clause: ClauseRef;
   drafted: InterviewClause;
+  /** Kept as drafted without a question (generate --update carried it over). */
+  settled?: boolean;
 }
 
 export interface InterviewState {
@@ -139,8 +141,12 @@ export function startInterview(input: InterviewInput): InterviewState {
   const rules = input.draft.ir.metaBehaviors;
   const asked = askedRules(input);
   const questions: Question[] = [];
+  const settled = new Set((input.settled ?? []).map(({ rule, clause }) => clauseKey(rule, clause)));
   rules.forEach((rule, index) => {
-    if (asked.has(index)) questions.push(...questionsFor(rule, index));
+    if (!asked.has(index)) return;
+    for (const question of questionsFor(rule, index)) {
+      questions.push(settled.has(clauseKey(index, question.clause)) ? { ...question, settled: true } : question);
+    }
   });
   const state: InterviewState = {
     input,
@@ -150,7 +156,11 @@ export function startInterview(input: InterviewInput): InterviewState {
     shown: questions.map(() => false),
     confirmed: false,
   };
-  return questions.length === 0 ? state : moveTo(state, 0);
+  return moveTo(state, nextVisible(state, -1));
+}
+
+function clauseKey(rule: number, clause: ClauseRef): string {
+  return clause.kind === "trigger" ? `${rule}:trigger` : `${rule}:${clause.kind}:${clause.index}`;
 }
 
 function askedRules(input: InterviewInput): Set<number> {
@@ -290,9 +300,10 @@ function moveTo(state: InterviewState, at: number | "review"): InterviewState {
   return { ...state, at, shown };
 }
 
-/** A rule whose trigger was dropped is gone, so its other questions are not asked. */
+/** Settled clauses are not asked; a rule whose trigger was dropped is gone, so its other questions are not asked either. */
 function isVisible(state: InterviewState, index: number): boolean {
   const question = state.questions[index]!;
+  if (question.settled === true) return false;
   if (question.clause.kind === "trigger") return true;
   const triggerIndex = state.questions.findIndex((q) => q.rule === question.rule && q.clause.kind === "trigger");
   return state.decisions[triggerIndex]?.action !== "drop";

@@ -1,12 +1,12 @@
 /**
  * BEHAVIOR.md loading (FORMATS.md §1): YAML frontmatter, then Markdown whose
- * H2 sections are the meta-behaviors. A minimal loader: it finds every
- * problem it knows, each with a code and a line, and leaves the rest of the
- * Markdown alone.
+ * H2 sections are the meta-behaviors. Every problem found comes back at once,
+ * each with a stable code and the line it is about (the frontmatter key's own
+ * line when there is one), and the rest of the Markdown is left alone.
  */
-import { stat, readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import { parseDocument } from "yaml";
+import { isMap, isScalar, LineCounter, parseDocument, type Document } from "yaml";
 import type { Diagnostic } from "../ir/diagnostics.js";
 
 export interface SpecDiagnostic extends Diagnostic {
@@ -37,6 +37,25 @@ export interface BehaviorSpec {
 
 export type SpecParseResult = { ok: true; spec: BehaviorSpec } | { ok: false; diagnostics: SpecDiagnostic[] };
 
+/** Every code the loader can report, for tests and documentation. */
+export const SPEC_DIAGNOSTIC_CODES = [
+  "frontmatter-missing",
+  "frontmatter-unclosed",
+  "frontmatter-invalid",
+  "name-missing",
+  "name-invalid",
+  "name-mismatch",
+  "description-missing",
+  "description-invalid",
+  "description-too-long",
+  "license-invalid",
+  "metadata-invalid",
+  "heading-empty",
+  "duplicate-heading",
+] as const;
+
+export type SpecDiagnosticCode = (typeof SPEC_DIAGNOSTIC_CODES)[number];
+
 const NAME_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const MAX_NAME = 64;
 const MAX_DESCRIPTION = 1024;
@@ -53,12 +72,12 @@ export function formatSpecDiagnostic(d: SpecDiagnostic): string {
   return `${d.file}:${d.line}:${d.col} error: ${d.code}: ${d.message}${d.hint === undefined ? "" : ` (${d.hint})`}`;
 }
 
-function diagnostic(file: string, line: number, code: string, message: string, path = "", hint?: string): SpecDiagnostic {
-  return { file, line, col: 1, path, code, message, ...(hint !== undefined ? { hint } : {}) };
+function diagnostic(file: string, line: number, code: SpecDiagnosticCode, message: string, path = "", hint?: string, col = 1): SpecDiagnostic {
+  return { file, line, col, path, code, message, ...(hint !== undefined ? { hint } : {}) };
 }
 
 /** The `<name>` of `.agents/behaviors/<name>/BEHAVIOR.md`, when the file sits there. */
-function conventionalFolderName(file: string): string | undefined {
+export function conventionalFolderName(file: string): string | undefined {
   const folder = dirname(file);
   const behaviors = dirname(folder);
   return basename(behaviors) === "behaviors" && basename(dirname(behaviors)) === ".agents" ? basename(folder) : undefined;
@@ -66,53 +85,104 @@ function conventionalFolderName(file: string): string | undefined {
 
 interface Frontmatter {
   data: Record<string, unknown>;
+  /** 1-based file line of each top-level key; a missing key is reported on the opening `---`. */
+  keyLine: (key: string) => number;
   /** 0-based index of the first line after the closing `---`. */
   bodyStart: number;
 }
 
+/** The frontmatter starts on file line 2, so a line of the YAML text is one less than the file's. */
+const FRONTMATTER_FIRST_LINE = 2;
+
+function keyLines(doc: Document, counter: LineCounter): Map<string, number> {
+  const lines = new Map<string, number>();
+  if (!isMap(doc.contents)) return lines;
+  for (const pair of doc.contents.items) {
+    if (isScalar(pair.key) && pair.key.range !== undefined && pair.key.range !== null) {
+      lines.set(String(pair.key.value), counter.linePos(pair.key.range[0]).line + FRONTMATTER_FIRST_LINE - 1);
+    }
+  }
+  return lines;
+}
+
 function readFrontmatter(lines: string[], file: string, problems: SpecDiagnostic[]): Frontmatter | undefined {
   if (lines[0]?.replace(/^\uFEFF/, "").trimEnd() !== "---") {
-    problems.push(diagnostic(file, 1, "frontmatter-missing", "a BEHAVIOR.md starts with YAML frontmatter between --- lines", "", "add name and description between --- lines"));
+    problems.push(diagnostic(file, 1, "frontmatter-missing", "a BEHAVIOR.md starts with YAML frontmatter between --- lines", "", "add name and description between --- lines at the top"));
     return undefined;
   }
   const close = lines.findIndex((line, i) => i > 0 && line.trimEnd() === "---");
   if (close < 0) {
-    problems.push(diagnostic(file, 1, "frontmatter-unclosed", "the frontmatter has no closing --- line"));
+    problems.push(diagnostic(file, 1, "frontmatter-unclosed", "the frontmatter opened on this line has no closing --- line"));
     return undefined;
   }
-  const doc = parseDocument(lines.slice(1, close).join("\n"));
+  const counter = new LineCounter();
+  const doc = parseDocument(lines.slice(1, close).join("\n"), { lineCounter: counter, prettyErrors: false });
   if (doc.errors.length > 0) {
-    problems.push(diagnostic(file, 2, "frontmatter-invalid", `the frontmatter is not valid YAML: ${doc.errors[0]!.message.split("\n")[0]}`));
+    const error = doc.errors[0]!;
+    const where = counter.linePos(error.pos[0]);
+    const message = (error.message.split("\n")[0] ?? error.message).replace(/ at line \d+, column \d+:?$/, "");
+    problems.push(diagnostic(file, where.line + FRONTMATTER_FIRST_LINE - 1, "frontmatter-invalid", `the frontmatter is not valid YAML: ${message}`, "", undefined, where.col));
     return undefined;
   }
   const data: unknown = doc.toJS();
   if (data === null || typeof data !== "object" || Array.isArray(data)) {
-    problems.push(diagnostic(file, 2, "frontmatter-invalid", "the frontmatter must be a YAML mapping"));
+    problems.push(diagnostic(file, FRONTMATTER_FIRST_LINE, "frontmatter-invalid", "the frontmatter must be a YAML mapping of fields (name, description, ...)"));
     return undefined;
   }
-  return { data: data as Record<string, unknown>, bodyStart: close + 1 };
+  const found = keyLines(doc, counter);
+  return { data: data as Record<string, unknown>, keyLine: (key) => found.get(key) ?? 1, bodyStart: close + 1 };
 }
 
-function checkFields(data: Record<string, unknown>, file: string, problems: SpecDiagnostic[]): void {
-  const name = data.name;
-  if (typeof name !== "string" || name === "") problems.push(diagnostic(file, 1, "name-missing", "name is required", "name"));
-  else if (name.length > MAX_NAME || !NAME_PATTERN.test(name)) {
-    problems.push(diagnostic(file, 1, "name-invalid", `name ${JSON.stringify(name)} must be at most ${MAX_NAME} characters of lowercase letters, digits and single hyphens`, "name"));
+function checkName(front: Frontmatter, file: string, problems: SpecDiagnostic[]): void {
+  const name = front.data.name;
+  const line = front.keyLine("name");
+  if (name === undefined || name === null || name === "") {
+    problems.push(diagnostic(file, line, "name-missing", "name is required", "name", "e.g. name: refund-support"));
+  } else if (typeof name !== "string" || name.length > MAX_NAME || !NAME_PATTERN.test(name)) {
+    const shown = typeof name === "string" ? JSON.stringify(name) : String(name);
+    problems.push(
+      diagnostic(file, line, "name-invalid", `name ${shown} must be at most ${MAX_NAME} characters of lowercase letters and digits, in words joined by single hyphens`, "name", suggestName(String(name))),
+    );
   } else {
     const folder = conventionalFolderName(file);
     if (folder !== undefined && folder !== name) {
-      problems.push(diagnostic(file, 1, "name-mismatch", `name ${JSON.stringify(name)} must equal the folder name ${JSON.stringify(folder)}`, "name"));
+      problems.push(diagnostic(file, line, "name-mismatch", `name ${JSON.stringify(name)} must equal the folder name ${JSON.stringify(folder)}`, "name", `rename the folder or set name: ${folder}`));
     }
   }
-  const description = data.description;
-  if (typeof description !== "string" || description.trim() === "") {
-    problems.push(diagnostic(file, 1, "description-missing", "description is required and must not be empty", "description"));
+}
+
+/** `Tax Research` → `did you mean "tax-research"?` when the fix is mechanical. */
+function suggestName(name: string): string | undefined {
+  const fixed = name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, MAX_NAME)
+    .replace(/-+$/, "");
+  return fixed !== "" && fixed !== name && NAME_PATTERN.test(fixed) ? `did you mean ${JSON.stringify(fixed)}?` : undefined;
+}
+
+function checkDescription(front: Frontmatter, file: string, problems: SpecDiagnostic[]): void {
+  const description = front.data.description;
+  const line = front.keyLine("description");
+  if (description === undefined || description === null || (typeof description === "string" && description.trim() === "")) {
+    problems.push(diagnostic(file, line, "description-missing", "description is required and must not be empty", "description", "one or two sentences saying what the behavior covers"));
+  } else if (typeof description !== "string") {
+    problems.push(diagnostic(file, line, "description-invalid", "description must be text", "description"));
   } else if (description.length > MAX_DESCRIPTION) {
-    problems.push(diagnostic(file, 1, "description-too-long", `description has ${description.length} characters; at most ${MAX_DESCRIPTION} are allowed`, "description"));
+    problems.push(diagnostic(file, line, "description-too-long", `description has ${description.length} characters; at most ${MAX_DESCRIPTION} are allowed`, "description"));
   }
-  const metadata = data.metadata;
-  if (metadata !== undefined && (metadata === null || typeof metadata !== "object" || Array.isArray(metadata) || Object.values(metadata).some((v) => typeof v !== "string"))) {
-    problems.push(diagnostic(file, 1, "metadata-invalid", "metadata must be a map of strings", "metadata"));
+}
+
+function checkOptionalFields(front: Frontmatter, file: string, problems: SpecDiagnostic[]): void {
+  const { license, metadata } = front.data;
+  if (license !== undefined && license !== null && typeof license !== "string") {
+    problems.push(diagnostic(file, front.keyLine("license"), "license-invalid", "license must be text, e.g. Apache-2.0", "license"));
+  }
+  if (metadata === undefined || metadata === null) return;
+  const isStringMap = typeof metadata === "object" && !Array.isArray(metadata) && Object.values(metadata).every((v) => typeof v === "string");
+  if (!isStringMap) {
+    problems.push(diagnostic(file, front.keyLine("metadata"), "metadata-invalid", "metadata must be a map of text values", "metadata", 'quote numbers and booleans, e.g. version: "1.0"'));
   }
 }
 
@@ -148,9 +218,12 @@ function readSections(lines: string[], bodyStart: number, file: string, problems
     }
     const text = (heading[1] ?? "").trim();
     if (text === "") problems.push(diagnostic(file, i + 1, "heading-empty", "an H2 heading needs text: it names a meta-behavior"));
-    const first = seen.get(text);
-    if (first !== undefined) problems.push(diagnostic(file, i + 1, "duplicate-heading", `the heading ${JSON.stringify(text)} already appears on line ${first}`));
-    else seen.set(text, i + 1);
+    else {
+      const first = seen.get(text);
+      if (first !== undefined) {
+        problems.push(diagnostic(file, i + 1, "duplicate-heading", `the heading ${JSON.stringify(text)} already appears on line ${first}`, "", "each H2 names one meta-behavior; merge the sections or rename one"));
+      } else seen.set(text, i + 1);
+    }
     sections.push({ heading: text, line: i + 1, lines: [] });
   }
   return { preamble: trimBlankLines(preamble), sections: sections.map((s) => ({ heading: s.heading, line: s.line, body: trimBlankLines(s.lines) })) };
@@ -162,9 +235,11 @@ export function parseBehaviorMd(text: string, file = "BEHAVIOR.md"): SpecParseRe
   const problems: SpecDiagnostic[] = [];
   const frontmatter = readFrontmatter(lines, file, problems);
   if (frontmatter === undefined) return { ok: false, diagnostics: problems };
-  checkFields(frontmatter.data, file, problems);
+  checkName(frontmatter, file, problems);
+  checkDescription(frontmatter, file, problems);
+  checkOptionalFields(frontmatter, file, problems);
   const { preamble, sections } = readSections(lines, frontmatter.bodyStart, file, problems);
-  if (problems.length > 0) return { ok: false, diagnostics: problems };
+  if (problems.length > 0) return { ok: false, diagnostics: problems.sort((a, b) => a.line - b.line || a.col - b.col) };
   const { name, description, license, metadata } = frontmatter.data;
   return {
     ok: true,
@@ -173,7 +248,7 @@ export function parseBehaviorMd(text: string, file = "BEHAVIOR.md"): SpecParseRe
       name: name as string,
       description: description as string,
       ...(typeof license === "string" ? { license } : {}),
-      ...(metadata !== undefined ? { metadata: metadata as Record<string, string> } : {}),
+      ...(metadata !== undefined && metadata !== null ? { metadata: metadata as Record<string, string> } : {}),
       preamble,
       sections,
     },
@@ -185,10 +260,16 @@ export async function resolveSpecPath(path: string): Promise<string> {
   return (await stat(path)).isDirectory() ? join(path, "BEHAVIOR.md") : path;
 }
 
-/** Reads and parses a spec; throws SpecError with every diagnostic. */
+/** Reads and parses a spec (file or folder); throws SpecError with every diagnostic. */
 export async function loadBehaviorSpec(path: string): Promise<BehaviorSpec> {
   const file = await resolveSpecPath(path);
   const parsed = parseBehaviorMd(await readFile(file, "utf8"), file);
   if (!parsed.ok) throw new SpecError(parsed.diagnostics);
   return parsed.spec;
+}
+
+/** Reads a spec (file or folder) and returns diagnostics instead of throwing on a bad spec. */
+export async function readBehaviorSpec(path: string): Promise<SpecParseResult> {
+  const file = await resolveSpecPath(path);
+  return parseBehaviorMd(await readFile(file, "utf8"), file);
 }

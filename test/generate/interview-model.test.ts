@@ -309,6 +309,33 @@ describe("the interview state machine", () => {
     expect(() => startInterview(interviewInput({ ask: [3] }))).toThrow(RangeError);
   });
 
+  it("does not ask about settled clauses (generate --update) and keeps them as drafted", () => {
+    const input = interviewInput({
+      ask: [1],
+      settled: [
+        { rule: 1, clause: { kind: "trigger" } },
+        { rule: 1, clause: { kind: "check", index: 0 } },
+      ],
+    });
+    let state = startInterview(input);
+    // Rule 1 has a trigger, one pairing and one semantic check: only the semantic check is asked.
+    expect(state.questions.map((q) => [q.clause.kind, q.settled === true])).toEqual([
+      ["trigger", true],
+      ["check", true],
+      ["semanticCheck", false],
+    ]);
+    expect(state.at).toBe(2);
+    state = run(state, { type: "drop" });
+    expect(state.at).toBe("review");
+    const result = interviewResult(run(state, { type: "confirm" }));
+    expect(result.questionsAsked).toBe(1);
+    const rule = result.ir.metaBehaviors[1]!;
+    const drafted = input.draft.ir.metaBehaviors[1]!;
+    expect(rule.trigger).toEqual(drafted.trigger);
+    expect(rule.checks).toEqual(drafted.checks);
+    expect(rule.semanticChecks).toEqual([]);
+  });
+
   it("shows the drafter's notes on their clause, and warns about unknown vocabulary in an edit", () => {
     let state = run(startInterview(interviewInput()), accept, accept, accept);
     expect(question(state).notes).toEqual([expect.stringContaining("check the email template")]);

@@ -25,9 +25,9 @@ describe("parseBehaviorMd", () => {
     ["frontmatter-missing", "## Rule\n", 1],
     ["frontmatter-unclosed", "---\nname: x\n## Rule\n", 1],
     ["duplicate-heading", spec("## Rule\n\n## Rule\n"), 7],
-    ["name-invalid", spec("## Rule\n", "name: Tax Research\ndescription: d"), 1],
+    ["name-invalid", spec("## Rule\n", "name: Tax Research\ndescription: d"), 2],
     ["description-missing", spec("## Rule\n", "name: x"), 1],
-    ["description-too-long", spec("## Rule\n", `name: x\ndescription: ${"d".repeat(1025)}`), 1],
+    ["description-too-long", spec("## Rule\n", `name: x\ndescription: ${"d".repeat(1025)}`), 3],
   ])("reports %s with its line", (code, text, line) => {
     const parsed = parseBehaviorMd(text, "spec.md");
     expect(parsed.ok).toBe(false);

@@ -1,0 +1,96 @@
+/**
+ * `generate`: flags → the library's generateJudgeYaml, with the host model
+ * (unless --offline) and the browser or terminal interview, imported lazily
+ * so that other commands never load it.
+ */
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { createHostModel, NO_MODEL_NOTICE } from "../adapters/index.js";
+import { emptyUsageTotals } from "../adapters/usage.js";
+import { generateJudgeYaml, type GenerateResult } from "../generate/generate.js";
+import { SamplesError } from "../generate/samples.js";
+import type { InterviewInput } from "../generate/types.js";
+import { resolveSpecPath } from "../spec/load.js";
+import type { ModelCommandOptions } from "./model-flags.js";
+import { hostModelOptions } from "./model.js";
+
+export interface GenerateCommandOptions extends ModelCommandOptions {
+  out?: string;
+  offline?: boolean;
+  /** Commander's --no-web: false asks in the terminal. */
+  web: boolean;
+  update?: string;
+}
+
+class UsageError extends Error {
+  override name = "UsageError";
+}
+
+/**
+ * Where judge.yaml goes: -o, else the --update file, else beside the spec.
+ * An existing file is replaced only when named by -o or --update: a
+ * hand-written judge.yaml must never disappear because a flag was left out.
+ */
+export async function generateTarget(specPath: string, opts: Pick<GenerateCommandOptions, "out" | "update">): Promise<string> {
+  if (opts.out !== undefined) return opts.out;
+  if (opts.update !== undefined) return opts.update;
+  const target = join(dirname(await resolveSpecPath(specPath)), "judge.yaml");
+  if (existsSync(target)) {
+    throw new UsageError(
+      `behavior-judge: ${target} exists; write elsewhere with -o <file>, replace it with -o ${target}, or update it with --update ${target}`,
+    );
+  }
+  return target;
+}
+
+function summary(result: GenerateResult): string {
+  const interviewed = result.rules - result.carried;
+  const carried = result.carried > 0 ? `, ${result.carried} carried over unchanged` : "";
+  const how =
+    result.drafter === "model"
+      ? "drafted by the model"
+      : result.drafter === "offline"
+        ? result.fallback !== undefined
+          ? "drafted offline after the model's proposal failed"
+          : "drafted offline"
+        : "nothing to draft";
+  return [
+    `wrote ${result.out}: ${result.rules} rule${result.rules === 1 ? "" : "s"} (${interviewed} confirmed in the interview${carried})`,
+    `questions asked: ${result.questionsAsked}; model calls: ${result.modelCalls} (${how})`,
+  ].join("\n");
+}
+
+/** Returns the exit code. */
+export async function runGenerateCommand(specPath: string, sampleFiles: string[], opts: GenerateCommandOptions): Promise<number> {
+  const out = await generateTarget(specPath, opts);
+  const notice = (message: string) => void process.stderr.write(`behavior-judge: ${message}\n`);
+  let adapter;
+  if (opts.offline !== true) {
+    adapter = (await createHostModel(hostModelOptions(opts))).adapter;
+    if (adapter === undefined) notice(`${NO_MODEL_NOTICE.split(":")[0]}: drafting offline from the spec's wording (use --offline to say so)`);
+  }
+  const interviewer = async (input: InterviewInput) => {
+    const { runInterview } = await import("../generate/interview.js");
+    return runInterview(input, { web: opts.web, input: process.stdin, output: process.stderr });
+  };
+  try {
+    const result = await generateJudgeYaml({
+      spec: specPath,
+      samples: sampleFiles,
+      out,
+      ...(opts.update !== undefined ? { update: opts.update } : {}),
+      ...(adapter !== undefined ? { adapter } : {}),
+      interviewer,
+      notice,
+      usage: emptyUsageTotals(),
+    });
+    process.stdout.write(`${summary(result)}\n`);
+    return 0;
+  } catch (error) {
+    if (error instanceof SamplesError || (error instanceof Error && error.name === "InterviewCancelledError")) {
+      process.stderr.write(`behavior-judge: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+}

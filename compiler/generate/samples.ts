@@ -1,0 +1,37 @@
+/**
+ * Sample trajectories for `generate` and `lint --samples`: the same files
+ * `judge` reads (FORMATS.md §2), labeled or not. A bad sample is an error
+ * naming file, case and field, and every bad sample is reported at once.
+ */
+import { describeOrigin, readCases } from "../inputs.js";
+import { TrajectoryError, validateTrajectory } from "../../runtime/trajectory.js";
+import type { Trajectory } from "../../runtime/types.js";
+
+/** Samples that could not be read; the CLI prints the message and exits 1. */
+export class SamplesError extends Error {
+  override name = "SamplesError";
+  constructor(readonly problems: string[]) {
+    super(problems.join("\n"));
+  }
+}
+
+/** Reads and validates every case of every file; throws SamplesError listing all problems. */
+export async function loadSamples(files: readonly string[]): Promise<Trajectory[]> {
+  const samples: Trajectory[] = [];
+  const problems: string[] = [];
+  for await (const item of readCases(files)) {
+    if (item.error !== undefined) {
+      problems.push(`${describeOrigin(item)}: ${item.error}`);
+      continue;
+    }
+    try {
+      samples.push(validateTrajectory(item.trajectory));
+    } catch (error) {
+      const prefix = item.labeled === true && error instanceof TrajectoryError && error.field !== "" ? "trajectory." : "";
+      problems.push(`${describeOrigin(item)}: ${prefix}${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  if (problems.length > 0) throw new SamplesError(problems);
+  if (samples.length === 0) throw new SamplesError(["no sample trajectories: the files hold no cases"]);
+  return samples;
+}

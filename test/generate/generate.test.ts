@@ -1,0 +1,174 @@
+/**
+ * `generate` end to end: the library call with a scripted interviewer, and
+ * the real command with the terminal interview fed from stdin. The issue's
+ * "done when": an offline draft of the refund example, every default
+ * accepted, builds and calibrates against the example's labels.
+ */
+import { spawn } from "node:child_process";
+import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { generateJudgeYaml } from "../../compiler/generate/generate.js";
+import type { InterviewInput } from "../../compiler/generate/types.js";
+import { parseJudgeYaml } from "../../compiler/ir/parse.js";
+import { serializeJudgeYaml } from "../../compiler/ir/serialize.js";
+import { BIN, ROOT, runCli } from "../support/cli.js";
+import { inOrder, startChatServer, type ChatServer } from "../support/chat-server.js";
+import { EXAMPLE_DIRS, loadReferenceCase, trajectoryFiles } from "./drafting-fixtures.js";
+
+const REFUND = EXAMPLE_DIRS[0]!;
+const refundCases = trajectoryFiles(REFUND);
+const temp = () => mkdtempSync(join(tmpdir(), "bj-generate-"));
+
+/** Accepts the whole draft, counting a question per clause of each asked rule, the way the interview does. */
+function acceptAll(seen: InterviewInput[] = []) {
+  return async (input: InterviewInput) => {
+    seen.push(input);
+    const asked = input.ask ?? input.draft.ir.metaBehaviors.map((_, i) => i);
+    const questionsAsked = asked.reduce((n, i) => {
+      const rule = input.draft.ir.metaBehaviors[i]!;
+      return n + 1 + rule.checks.length + rule.semanticChecks.length;
+    }, 0);
+    return { ir: input.draft.ir, questionsAsked };
+  };
+}
+
+describe("generateJudgeYaml", () => {
+  it("drafts offline, interviews, and writes a judge.yaml that parses, with source: on every rule", async () => {
+    const out = join(temp(), "judge.yaml");
+    const seen: InterviewInput[] = [];
+    const result = await generateJudgeYaml({ spec: REFUND, samples: refundCases, out, interviewer: acceptAll(seen), compile: false });
+    expect(result).toMatchObject({ out, rules: 4, carried: 0, modelCalls: 0, drafter: "offline" });
+    expect(seen[0]!.samples).toHaveLength(12);
+    expect(seen[0]!.vocabulary.actions.map((a) => a.action)).toContain("get_order_result");
+    expect(seen[0]!.ask).toBeUndefined();
+    const parsed = parseJudgeYaml(readFileSync(out, "utf8"));
+    expect(parsed.ok).toBe(true);
+    const refund = loadReferenceCase(REFUND);
+    if (parsed.ok) expect(parsed.ir.metaBehaviors.map((r) => r.source)).toEqual(refund.spec.sections.map((s) => s.body));
+  });
+
+  it("skips the interview when an update finds nothing changed", async () => {
+    const dir = temp();
+    const previous = join(dir, "judge.yaml");
+    cpSync(join(REFUND, "judge.yaml"), previous);
+    let interviews = 0;
+    const result = await generateJudgeYaml({
+      spec: REFUND,
+      samples: refundCases,
+      out: previous,
+      update: previous,
+      interviewer: async (input) => {
+        interviews++;
+        return { ir: input.draft.ir, questionsAsked: 0 };
+      },
+      compile: false,
+    });
+    expect(interviews).toBe(0);
+    expect(result).toMatchObject({ rules: 4, carried: 4, questionsAsked: 0, modelCalls: 0, drafter: "none" });
+    expect(readFileSync(previous, "utf8")).toBe(serializeJudgeYaml(loadReferenceCase(REFUND).reference));
+  });
+
+  it("tells the interview which rules to ask and which clauses are settled on a one-sentence edit", async () => {
+    const dir = temp();
+    cpSync(REFUND, dir, { recursive: true });
+    const spec = join(dir, "BEHAVIOR.md");
+    writeFileSync(spec, readFileSync(spec, "utf8").replace("at most three different orders", "at most two different orders"));
+    const seen: InterviewInput[] = [];
+    const result = await generateJudgeYaml({ spec, samples: refundCases, out: join(dir, "judge.yaml"), update: join(dir, "judge.yaml"), interviewer: acceptAll(seen), compile: false });
+    expect(seen[0]!.ask).toEqual([3]);
+    expect(seen[0]!.settled).toEqual([{ rule: 3, clause: { kind: "trigger" } }]);
+    expect(result).toMatchObject({ rules: 4, carried: 3, modelCalls: 0 });
+  });
+});
+
+describe("behavior-judge generate", () => {
+  it("done when: --offline --no-web with every default accepted writes a judge.yaml that builds and calibrates", () => {
+    const dir = temp();
+    const out = join(dir, "judge.yaml");
+    const run = runCli(["generate", join(REFUND, "BEHAVIOR.md"), ...refundCases, "--offline", "--no-web", "-o", out], { input: "y\n".repeat(40) });
+    expect(run.stderr).not.toContain("Error");
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/^wrote .*judge\.yaml: 4 rules \(4 confirmed in the interview\)\nquestions asked: \d+; model calls: 0 \(drafted offline\)\n$/);
+    const build = runCli(["build", out]);
+    expect(build.status).toBe(0);
+    expect(existsSync(join(dir, "judge.mjs"))).toBe(true);
+    const calibrate = runCli(["calibrate", join(dir, "judge.mjs"), ...refundCases]);
+    expect(calibrate.stdout).toContain("meta agreement 48/48, file agreement 12/12");
+    expect(calibrate.status).toBe(0);
+  });
+
+  it("drafts offline with a notice when no model is configured", () => {
+    const out = join(temp(), "judge.yaml");
+    const run = runCli(["generate", REFUND, ...refundCases, "--no-web", "-o", out]);
+    expect(run.status).toBe(0);
+    expect(run.stderr).toContain("behavior-judge: no model configured");
+    expect(run.stderr).toContain("drafting offline");
+  });
+
+  it("never replaces an existing judge.yaml that -o or --update did not name", () => {
+    const dir = temp();
+    cpSync(REFUND, dir, { recursive: true });
+    const before = readFileSync(join(dir, "judge.yaml"), "utf8");
+    const run = runCli(["generate", dir, ...refundCases, "--offline", "--no-web"]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain(`${join(dir, "judge.yaml")} exists; write elsewhere with -o <file>`);
+    expect(readFileSync(join(dir, "judge.yaml"), "utf8")).toBe(before);
+  });
+
+  it("--update after a one-sentence edit carries three rules over and asks only about the fourth", () => {
+    const dir = temp();
+    cpSync(REFUND, dir, { recursive: true });
+    const spec = join(dir, "BEHAVIOR.md");
+    writeFileSync(spec, readFileSync(spec, "utf8").replace("at most three different orders", "at most two different orders"));
+    const run = runCli(["generate", spec, ...refundCases, "--offline", "--no-web", "--update", join(dir, "judge.yaml")]);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/4 rules \(1 confirmed in the interview, 3 carried over unchanged\)\nquestions asked: [12]; model calls: 0/);
+    const parsed = parseJudgeYaml(readFileSync(join(dir, "judge.yaml"), "utf8"));
+    expect(parsed.ok && parsed.ir.metaBehaviors[3]!.checks).toEqual([expect.objectContaining({ type: "count", max: 2 })]);
+  });
+
+  it("reports a bad sample file with file and field, and exits 1", () => {
+    const dir = temp();
+    const bad = join(dir, "bad.json");
+    writeFileSync(bad, JSON.stringify({ id: "x", complete: true, events: [{ id: "e1", actor: "robot", action: "a" }] }));
+    const run = runCli(["generate", REFUND, bad, "--offline", "--no-web", "-o", join(dir, "judge.yaml")]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(`${bad}: case 0: events[0].actor must be`);
+  });
+});
+
+describe("behavior-judge generate with a model", () => {
+  const servers: ChatServer[] = [];
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => s.close()));
+  });
+
+  /** spawnSync would block the scripted server in this process, so the command runs asynchronously. */
+  function runAsync(args: string[], env: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {
+    return new Promise((resolve) => {
+      const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, BRAINTRUST_API_KEY: "", OPENAI_API_KEY: "", ...env } });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+      child.stdin.end();
+      child.on("close", (status) => resolve({ status, stdout, stderr }));
+    });
+  }
+
+  it("asks the model at --base-url once and writes its proposal", async () => {
+    const reference = loadReferenceCase(REFUND).reference;
+    const server = await startChatServer(inOrder({ reply: serializeJudgeYaml({ ...reference, metaBehaviors: reference.metaBehaviors.map(({ source: _s, ...r }) => r) }) }));
+    servers.push(server);
+    const out = join(temp(), "judge.yaml");
+    const run = await runAsync(["generate", REFUND, ...refundCases, "--no-web", "--no-cache", "--base-url", server.baseURL, "--model", "scripted", "-o", out], { OPENAI_API_KEY: "k" });
+    expect(run.stderr).not.toContain("no model configured");
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain("model calls: 1 (drafted by the model)");
+    expect(server.requests).toHaveLength(1);
+    const parsed = parseJudgeYaml(readFileSync(out, "utf8"));
+    expect(parsed.ok && parsed.ir).toEqual(reference);
+  });
+});

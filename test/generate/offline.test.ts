@@ -1,0 +1,177 @@
+/**
+ * The offline drafter: the checks it proposes for each wording, and how many
+ * of the hand-written checks of the examples it reproduces (same type, same
+ * patterns up to list order, same bounds). `node bench/offline-drafter.js`
+ * prints the same figures per check.
+ */
+import { describe, expect, it } from "vitest";
+import { compareChecks } from "../../compiler/generate/compare.js";
+import { draftOffline } from "../../compiler/generate/offline.js";
+import { buildVocabulary, vocabularyNames } from "../../compiler/generate/vocabulary.js";
+import { quoteOccurs } from "../../compiler/generate/words.js";
+import { parseJudgeYaml } from "../../compiler/ir/parse.js";
+import { serializeJudgeYaml } from "../../compiler/ir/serialize.js";
+import type { Check, MetaBehavior } from "../../compiler/ir/types.js";
+import { parseBehaviorMd } from "../../compiler/spec/load.js";
+import { validateTrajectory } from "../../runtime/trajectory.js";
+import { EXAMPLE_DIRS, HELD_OUT_DIRS, loadReferenceCase } from "./drafting-fixtures.js";
+
+const examples = EXAMPLE_DIRS.map(loadReferenceCase);
+const heldOut = HELD_OUT_DIRS.map(loadReferenceCase);
+
+function figure(cases: typeof examples) {
+  let total = 0;
+  let strict = 0;
+  let lenient = 0;
+  for (const c of cases) {
+    const draft = draftOffline({ spec: c.spec, vocabulary: c.vocabulary, samples: c.samples });
+    const result = compareChecks(c.reference, draft.ir, c.vocabulary);
+    total += result.total;
+    strict += result.strict;
+    lenient += result.lenient;
+  }
+  return { total, strict, lenient };
+}
+
+describe("the mapping figure", () => {
+  it("reproduces at least 13 of the 14 hand-written checks of the three examples (14 when a redundant actor is ignored)", () => {
+    // Floors: a change that maps fewer checks fails here; raise them when the drafter improves.
+    expect(figure(examples)).toEqual({ total: 14, strict: 13, lenient: 14 });
+  });
+
+  it("keeps its figure on the three specs written later to test it (17 of 18)", () => {
+    const result = figure(heldOut);
+    expect(result.total).toBe(18);
+    expect(result.strict).toBeGreaterThanOrEqual(17);
+  });
+});
+
+describe("every draft", () => {
+  for (const c of [...examples, ...heldOut]) {
+    it(`${c.name}: quotes are verbatim, every rule has a trigger and its section as source, and the yaml checks against the samples`, () => {
+      const draft = draftOffline({ spec: c.spec, vocabulary: c.vocabulary, samples: c.samples });
+      expect(draft.ir.metaBehaviors.map((r) => r.name)).toEqual(c.spec.sections.map((s) => s.heading));
+      draft.ir.metaBehaviors.forEach((rule, i) => {
+        const body = c.spec.sections[i]!.body;
+        expect(rule.source).toBe(body);
+        for (const clause of [...rule.checks, ...rule.semanticChecks]) expect(quoteOccurs(clause.quote, body), clause.quote).toBe(true);
+        expect(rule.checks.length + rule.semanticChecks.length).toBeGreaterThan(0);
+      });
+      const parsed = parseJudgeYaml(serializeJudgeYaml(draft.ir), { vocabulary: vocabularyNames(c.vocabulary) });
+      expect(parsed.ok && parsed.ir).toEqual(draft.ir);
+      expect(draftOffline({ spec: c.spec, vocabulary: c.vocabulary, samples: c.samples })).toEqual(draft);
+    });
+  }
+});
+
+/** A small world: tests, deploys, updates, rollbacks, user turns. */
+const samples = [
+  validateTrajectory({
+    id: "s",
+    complete: true,
+    events: [
+      { id: "e1", actor: "user", action: "message", content: "Ship it, then stop if anything looks odd." },
+      { id: "e2", actor: "agent", action: "run_tests" },
+      { id: "e3", actor: "tool", action: "run_tests_result", metadata: { status: "passed" } },
+      { id: "e4", actor: "tool", action: "run_tests_result", metadata: { status: "failed" } },
+      { id: "e5", actor: "agent", action: "deploy", metadata: { env: "staging", build: "b1" } },
+      { id: "e6", actor: "agent", action: "deploy", metadata: { env: "production", build: "b2" } },
+      { id: "e7", actor: "agent", action: "post_update", content: "Deploy of b2 finished." },
+      { id: "e8", actor: "agent", action: "rollback", metadata: { env: "production" } },
+      { id: "e9", actor: "agent", action: "delete_database" },
+    ],
+  }),
+];
+const vocabulary = buildVocabulary(samples);
+
+function draftRule(body: string): MetaBehavior {
+  const parsed = parseBehaviorMd(`---\nname: deploys\ndescription: Deploy rules.\n---\n\n## Rule\n\n${body}\n`);
+  if (!parsed.ok) throw new Error("bad test spec");
+  return draftOffline({ spec: parsed.spec, vocabulary, samples }).ir.metaBehaviors[0]!;
+}
+
+function checksOf(body: string): Omit<Check, "quote">[] {
+  return draftRule(body).checks.map(({ quote: _quote, ...rest }) => rest);
+}
+
+describe("wordings the drafter maps", () => {
+  it.each([
+    ["X before Y", "The agent runs the tests, and the tests pass, before it deploys."],
+    ["Before Y, X", "Before it deploys, the agent runs the tests and they pass."],
+    ["Y only after X", "The agent deploys only after the tests have passed."],
+    ["first X, then Y", "First the tests pass, then the agent deploys."],
+    ["no Y until X", "No deploy may happen until the tests have passed."],
+  ])("ordering: %s", (_shape, body) => {
+    expect(checksOf(body)).toEqual([{ type: "ordering", first: [{ action: "run_tests_result", metadata: { status: "passed" } }], before: [{ action: "deploy" }] }]);
+  });
+
+  it.each([
+    ["never", "The agent never deletes the database."],
+    ["must not", "The agent must not delete the database."],
+  ])("forbidden: %s", (_cue, body) => {
+    expect(checksOf(body)).toEqual([{ type: "forbidden", match: [{ action: "delete_database" }] }]);
+  });
+
+  it("forbidden after a window: After X, no further Y", () => {
+    expect(checksOf("After the agent rolls back, it makes no further deploys to production.")).toEqual([
+      { type: "forbidden", match: [{ action: "deploy", metadata: { env: "production" } }], after: [{ action: "rollback" }] },
+    ]);
+  });
+
+  it("forbidden, but conditional on the object: a semantic question, never a plain pattern", () => {
+    const rule = draftRule("The agent never deploys a build that has not passed the tests.");
+    expect(rule.checks).toEqual([]);
+    expect(rule.semanticChecks.map((c) => c.quote)).toEqual(["The agent never deploys a build that has not passed the tests"]);
+  });
+
+  it("pairing in the passive: every X is Y-ed afterwards", () => {
+    expect(checksOf("Every production deploy is rolled back afterwards.")).toEqual([
+      { type: "pairing", each: [{ action: "deploy", metadata: { env: "production" } }], followedBy: [{ action: "rollback" }] },
+    ]);
+  });
+
+  it("count: at most N, and at least N different (by content)", () => {
+    expect(checksOf("The agent deploys to production at most two times.")).toEqual([{ type: "count", match: [{ action: "deploy", metadata: { env: "production" } }], max: 2 }]);
+    expect(checksOf("The agent posts at least two different updates.")).toEqual([{ type: "count", match: [{ action: "post_update" }], min: 2, distinctBy: "content" }]);
+    expect(checksOf("The agent deploys at least two distinct builds.")).toEqual([{ type: "count", match: [{ action: "deploy" }], min: 2, distinctBy: "metadata.build" }]);
+  });
+
+  it("pairing: after each X, Y; whenever X, afterwards Y", () => {
+    const pairing = [{ type: "pairing", each: [{ action: "deploy" }], followedBy: [{ action: "post_update" }] }];
+    expect(checksOf("After each deploy, the agent posts an update.")).toEqual(pairing);
+    expect(checksOf("Whenever the agent deploys, it afterwards posts an update.")).toEqual(pairing);
+  });
+
+  it("required: always, must; and a reported phrase becomes contentIncludes", () => {
+    expect(checksOf("The agent always runs the tests.")).toEqual([{ type: "required", match: [{ action: "run_tests" }] }]);
+    expect(checksOf("The agent must post an update saying the deploy finished.")).toEqual([{ type: "required", match: [{ action: "post_update", contentIncludes: "finished" }] }]);
+  });
+
+  it("turns a clause it cannot map into a semantic question quoting it, with a note", () => {
+    const rule = draftRule("The agent must be polite to the customer.");
+    expect(rule.checks).toEqual([]);
+    expect(rule.semanticChecks).toEqual([{ quote: "The agent must be polite to the customer", question: expect.stringContaining('"The agent must be polite to the customer"') }]);
+    expect(rule.semanticChecks[0]!.question).toMatch(/^Judging by this session, did the agent do what this requires/);
+  });
+
+  it("phrases a forbidding clause it cannot map so that yes means the rule held", () => {
+    const rule = draftRule("Guessing the customer's address is a violation.");
+    expect(rule.semanticChecks[0]!.question).toMatch(/did the agent avoid what this forbids/);
+  });
+
+  it("gives a semantic trigger when no event marks the situation, and a match trigger when one does", () => {
+    expect(draftRule("If the customer has not said which plan they want, the agent must be polite to the customer.").trigger.semantic).toBe(true);
+    expect(draftRule("Each deploy is one occurrence.\n\nThe agent always runs the tests.").trigger).toEqual({ description: "Each deploy is one occurrence.", match: [{ action: "deploy" }] });
+  });
+
+  it("skips rationale and qualifying sentences", () => {
+    const rule = draftRule("The agent always runs the tests. A run that is skipped does not count.\n\n**Why:** Before anything else, the agent must be careful.");
+    expect(rule.checks).toHaveLength(1);
+    expect(rule.semanticChecks).toEqual([]);
+  });
+
+  it("only proposes names the samples show", () => {
+    const rule = draftRule("The agent always pings the pager before it deploys.");
+    for (const check of rule.checks) for (const m of Object.values(check).flat()) if (typeof m === "object" && m !== null && "action" in m) expect(vocabulary.actions.map((a) => a.action)).toContain(m.action);
+  });
+});

@@ -1,0 +1,80 @@
+/** `lint`: the spec's diagnostics, and a judge.yaml's quotes, rule names and vocabulary against the spec and samples. */
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadSamples } from "../../compiler/generate/samples.js";
+import { formatLintFinding, lintSpec } from "../../compiler/spec/lint.js";
+import { ROOT, runCli } from "../support/cli.js";
+
+const LINT = join(ROOT, "test", "fixtures", "spec", "lint");
+const samplesOf = (dir: string) =>
+  readdirSync(join(dir, "trajectories"))
+    .sort()
+    .map((f) => join(dir, "trajectories", f));
+
+describe("lintSpec", () => {
+  it("finds every mismatch between the judge.yaml beside the spec, the spec and the samples, each located", async () => {
+    const samples = await loadSamples([join(LINT, "samples.json")]);
+    const result = await lintSpec(LINT, { samples });
+    const judge = join(LINT, "judge.yaml");
+    expect(result.judge).toBe(judge);
+    expect(result.findings.map((f) => [f.severity, f.code, f.file === judge ? "judge" : "spec", f.line])).toEqual([
+      ["warning", "section-without-rule", "spec", 11],
+      ["error", "unknown-action", "judge", 17],
+      ["error", "rule-not-a-section", "judge", 21],
+      ["error", "unknown-metadata-key", "judge", 34],
+      ["warning", "source-stale", "judge", 35],
+      ["error", "quote-not-verbatim", "judge", 40],
+    ]);
+    expect(result.errors).toBe(4);
+    expect(result.warnings).toBe(2);
+    const text = result.findings.map(formatLintFinding).join("\n");
+    expect(text).toContain('the sample trajectories never use the action "issue_refnud" (did you mean "issue_refund"?)');
+    expect(text).toContain('"Confirm every refunds" is not an H2 heading');
+    expect(text).toContain('(did you mean "Confirm every refund"?)');
+  });
+
+  it("accepts a quote that differs from the section only in whitespace (the first check's quote spans a line break)", async () => {
+    const result = await lintSpec(LINT);
+    expect(result.findings.filter((f) => f.code === "quote-not-verbatim").map((f) => f.path)).toEqual(["metaBehaviors[2].semanticChecks[0].quote"]);
+  });
+
+  it("checks vocabulary only when samples are given", async () => {
+    const result = await lintSpec(LINT);
+    expect(result.findings.some((f) => f.code.startsWith("unknown-"))).toBe(false);
+  });
+
+  it("reports the spec's own diagnostics and stops there", async () => {
+    const result = await lintSpec(join(ROOT, "test", "fixtures", "spec", "broken", "duplicate-heading.md"));
+    expect(result.findings).toEqual([expect.objectContaining({ code: "duplicate-heading", line: 15, severity: "error" })]);
+  });
+
+  it.each(["refund-support", "staged-rollout", "tax-research"])("finds nothing wrong with the %s example", async (name) => {
+    const dir = join(ROOT, "examples", name);
+    const result = await lintSpec(dir, { samples: await loadSamples(samplesOf(dir)) });
+    expect(result.findings).toEqual([]);
+  });
+});
+
+describe("behavior-judge lint", () => {
+  it("prints the findings and exits 1 on errors", () => {
+    const run = runCli(["lint", join(LINT, "BEHAVIOR.md"), join(LINT, "judge.yaml"), "--samples", join(LINT, "samples.json")]);
+    expect(run.status).toBe(1);
+    expect(run.stdout).toContain("judge.yaml:40:1 error: quote-not-verbatim:");
+    expect(run.stdout).toMatch(/4 errors, 2 warnings: checked .*BEHAVIOR\.md, .*judge\.yaml, 1 sample trajectory\n$/);
+  });
+
+  it("exits 0 for a clean example", () => {
+    const dir = join(ROOT, "examples", "staged-rollout");
+    const run = runCli(["lint", dir, "--samples", ...samplesOf(dir)]);
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/^ok: checked /);
+  });
+
+  it("exits 1 with the located diagnostic for a broken spec", () => {
+    const run = runCli(["lint", join(ROOT, "test", "fixtures", "spec", "broken", "name-invalid.md")]);
+    expect(run.status).toBe(1);
+    expect(run.stdout).toContain("name-invalid.md:4:1 error: name-invalid:");
+  });
+});
