@@ -3,7 +3,6 @@
  * (unless --offline) and the browser or terminal interview, imported lazily
  * so that other commands never load it.
  */
-import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { createHostModel, NO_MODEL_NOTICE } from "../adapters/index.js";
 import { emptyUsageTotals } from "../adapters/usage.js";
@@ -22,25 +21,15 @@ export interface GenerateCommandOptions extends ModelCommandOptions {
   update?: string;
 }
 
-class UsageError extends Error {
-  override name = "UsageError";
-}
-
 /**
  * Where judge.yaml goes: -o, else the --update file, else beside the spec.
- * An existing file is replaced only when named by -o or --update: a
- * hand-written judge.yaml must never disappear because a flag was left out.
+ * A file that exists is replaced only after the person confirmed the review,
+ * and kept as `<file>.bak`: a hand-written judge.yaml never disappears.
  */
 export async function generateTarget(specPath: string, opts: Pick<GenerateCommandOptions, "out" | "update">): Promise<string> {
   if (opts.out !== undefined) return opts.out;
   if (opts.update !== undefined) return opts.update;
-  const target = join(dirname(await resolveSpecPath(specPath)), "judge.yaml");
-  if (existsSync(target)) {
-    throw new UsageError(
-      `behavior-judge: ${target} exists; write elsewhere with -o <file>, replace it with -o ${target}, or update it with --update ${target}`,
-    );
-  }
-  return target;
+  return join(dirname(await resolveSpecPath(specPath)), "judge.yaml");
 }
 
 function summary(result: GenerateResult): string {
@@ -57,6 +46,7 @@ function summary(result: GenerateResult): string {
   return [
     `wrote ${result.out}: ${result.rules} rule${result.rules === 1 ? "" : "s"} (${interviewed} confirmed in the interview${carried})`,
     `questions asked: ${result.questionsAsked}; model calls: ${result.modelCalls} (${how})`,
+    ...(result.backup !== undefined ? [`the previous ${result.out} is kept as ${result.backup}`] : []),
   ].join("\n");
 }
 

@@ -8,7 +8,8 @@
  * The interviewer and the model adapter are passed in, so tests can script
  * both; the CLI passes the browser or terminal interview and the host model.
  */
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { copyFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import { basename, dirname } from "node:path";
 import type { SemanticAdapter, SemanticUsage } from "../../runtime/semantic.js";
 import type { Trajectory } from "../../runtime/types.js";
@@ -59,6 +60,8 @@ export interface GenerateResult {
   drafter: "model" | "offline" | "none";
   /** Why the model's proposal was not used, when it was not. */
   fallback?: string;
+  /** Where the judge.yaml that was replaced now is. */
+  backup?: string;
 }
 
 function sectionDrafter(spec: BehaviorSpec, vocabulary: Vocabulary, samples: readonly Trajectory[], options: GenerateOptions): SectionDrafter {
@@ -157,6 +160,9 @@ export async function generateJudgeYaml(options: GenerateOptions): Promise<Gener
   const ir = withSources({ ...result.ir, behavior: spec.name }, spec.sections);
   const yaml = await checkBuildable(ir, options.out, options.compile !== false);
   await mkdir(dirname(options.out), { recursive: true });
+  // A judge.yaml being replaced (hand-written, or the one --update read) is kept beside it.
+  const backup = existsSync(options.out) ? `${options.out}.bak` : undefined;
+  if (backup !== undefined) await copyFile(options.out, backup);
   await writeFile(options.out, yaml, "utf8");
   const askedNames = new Set((drafted.ask ?? drafted.draft.ir.metaBehaviors.map((_, i) => i)).map((i) => drafted.draft.ir.metaBehaviors[i]?.name));
   const drafter = drafted.draftedSections === 0 ? "none" : options.adapter === undefined || drafted.fallback !== undefined ? "offline" : "model";
@@ -170,5 +176,6 @@ export async function generateJudgeYaml(options: GenerateOptions): Promise<Gener
     modelCalls: drafted.calls,
     drafter,
     ...(drafted.fallback !== undefined ? { fallback: drafted.fallback } : {}),
+    ...(backup !== undefined ? { backup } : {}),
   };
 }

@@ -107,14 +107,23 @@ describe("behavior-judge generate", () => {
     expect(run.stderr).toContain("drafting offline");
   });
 
-  it("never replaces an existing judge.yaml that -o or --update did not name", () => {
+  it("replaces an existing judge.yaml beside the spec only after the review, keeping it as judge.yaml.bak", () => {
     const dir = temp();
     cpSync(REFUND, dir, { recursive: true });
     const before = readFileSync(join(dir, "judge.yaml"), "utf8");
     const run = runCli(["generate", dir, ...refundCases, "--offline", "--no-web"]);
-    expect(run.status).toBe(2);
-    expect(run.stderr).toContain(`${join(dir, "judge.yaml")} exists; write elsewhere with -o <file>`);
-    expect(readFileSync(join(dir, "judge.yaml"), "utf8")).toBe(before);
+    expect(run.status).toBe(0);
+    expect(run.stdout + run.stderr).toContain(`kept as ${join(dir, "judge.yaml.bak")}`);
+    expect(readFileSync(join(dir, "judge.yaml.bak"), "utf8")).toBe(before);
+
+    // Declining at the review writes nothing: accept every question, then answer "n".
+    const questions = Number(/questions asked: (\d+)/.exec(run.stdout + run.stderr)![1]);
+    const other = temp();
+    cpSync(REFUND, other, { recursive: true });
+    const declined = runCli(["generate", other, ...refundCases, "--offline", "--no-web"], { input: "\n".repeat(questions) + "n\n" });
+    expect(declined.status).not.toBe(0);
+    expect(readFileSync(join(other, "judge.yaml"), "utf8")).toBe(before);
+    expect(existsSync(join(other, "judge.yaml.bak"))).toBe(false);
   });
 
   it("--update after a one-sentence edit carries three rules over and asks only about the fourth", () => {

@@ -53,7 +53,7 @@ describe("validateTrajectory", () => {
     const copied = validateTrajectory(trajectory([normal, odd]));
     expect(copied.events[0]).toBe(normal);
     expect(copied.events[1]).toEqual({ id: "e3", actor: "agent", action: "act", content: "", metadata: { n: "1", b: "true", z: "null" } });
-    expect((odd as { content: unknown }).content).toBe(7);
+    expect((odd as unknown as { content: unknown }).content).toBe(7);
   });
 
   test("a metadata key named __proto__ stays an ordinary key", () => {
