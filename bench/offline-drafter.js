@@ -8,6 +8,10 @@
 // same patterns (any-of lists as sets) and the same count bounds, in the rule of the
 // same name? "strict" compares matchers field for field; "lenient" also accepts a
 // matcher without an `actor` that the samples show is the action's only actor.
+// The figure counts hand-written checks the draft reproduces; it does not
+// penalize what the draft adds. So each spec also says how many drafted checks
+// match no hand-written one (a wrong extra check can fail a good trajectory),
+// and how many triggers match the same events as the hand-written ones.
 // The examples are what the drafter was developed on. The three test fixtures were written
 // later, each with its reference judge, before the drafter saw it; measured then, it scored
 // 0/6, 2/7 and 3/5 (5/18). The general fixes that followed were made with them in view, so
@@ -22,7 +26,7 @@ const { parseBehaviorMd } = await dist("compiler/spec/load.js");
 const { parseJudgeYaml } = await dist("compiler/ir/parse.js");
 const { buildVocabulary } = await dist("compiler/generate/vocabulary.js");
 const { draftOffline } = await dist("compiler/generate/offline.js");
-const { compareChecks } = await dist("compiler/generate/compare.js");
+const { compareChecks, comparePrecision } = await dist("compiler/generate/compare.js");
 const { validateTrajectory } = await dist("runtime/trajectory.js");
 
 const specs = [
@@ -54,19 +58,24 @@ for (const [group, dir] of specs) {
   const vocabulary = buildVocabulary(samples);
   const draft = draftOffline({ spec: spec.spec, vocabulary, samples });
   const figure = compareChecks(reference.ir, draft.ir, vocabulary);
-  console.log(`${spec.spec.name} (${group}): ${figure.strict}/${figure.total} strict, ${figure.lenient}/${figure.total} lenient`);
+  const precision = comparePrecision(reference.ir, draft.ir, vocabulary);
+  console.log(`${spec.spec.name} (${group}): ${figure.strict}/${figure.total} strict, ${figure.lenient}/${figure.total} lenient; ${precision.extraChecks.length} extra drafted check(s); triggers ${precision.sameTriggers}/${precision.triggers} same`);
   for (const check of figure.checks) {
     const mark = check.strict ? "same" : check.lenient ? "same up to a redundant actor" : "different";
     console.log(`  ${check.rule} · checks[${check.index}] ${check.type}: ${mark}`);
   }
-  const total = totals.get(group) ?? { total: 0, strict: 0, lenient: 0 };
+  for (const check of precision.extraChecks) console.log(`  ${check.rule} · drafted checks[${check.index}] ${check.type}: not in the hand-written judge`);
+  const total = totals.get(group) ?? { total: 0, strict: 0, lenient: 0, extra: 0, triggers: 0, sameTriggers: 0 };
   total.total += figure.total;
   total.strict += figure.strict;
   total.lenient += figure.lenient;
+  total.extra += precision.extraChecks.length;
+  total.triggers += precision.triggers;
+  total.sameTriggers += precision.sameTriggers;
   totals.set(group, total);
 }
 console.log("");
 for (const [group, t] of totals) {
   const pct = (n) => `${Math.round((100 * n) / t.total)}%`;
-  console.log(`${group}: ${t.strict}/${t.total} (${pct(t.strict)}) strict, ${t.lenient}/${t.total} (${pct(t.lenient)}) lenient`);
+  console.log(`${group}: ${t.strict}/${t.total} (${pct(t.strict)}) strict, ${t.lenient}/${t.total} (${pct(t.lenient)}) lenient; ${t.extra} extra drafted check(s); triggers ${t.sameTriggers}/${t.triggers} same`);
 }

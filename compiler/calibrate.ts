@@ -7,6 +7,7 @@ import type { JudgeOptions } from "../runtime/judge.js";
 import type { TrajectoryJudgment, Verdict } from "../runtime/types.js";
 import { describeOrigin, type InputCase } from "./inputs.js";
 import type { JudgeModule } from "./load.js";
+import { printable } from "./report/text.js";
 import { judgeCases } from "./run.js";
 
 export interface VerdictComparison {
@@ -100,17 +101,18 @@ export async function calibrate(
   return result;
 }
 
+/** Everything agrees, and there was something to compare: zero cases (an empty file, a wrong glob) proves nothing. */
 export function calibrationPassed(result: CalibrationResult): boolean {
   const t = result.totals;
-  return t.errors === 0 && t.metaAgree === t.metaTotal && t.fileAgree === t.fileTotal;
+  return t.errors === 0 && t.fileTotal > 0 && t.metaAgree === t.metaTotal && t.fileAgree === t.fileTotal;
 }
 
 export function renderComparison(c: CaseComparison): string {
   const mark = caseAgrees(c) ? "ok  " : "DIFF";
-  const lines = [`${mark} ${c.trajectoryId} (${describeOrigin({ file: c.file, index: c.caseIndex, ...(c.line !== undefined ? { line: c.line } : {}) })})`];
+  const lines = [`${mark} ${printable(c.trajectoryId)} (${describeOrigin({ file: c.file, index: c.caseIndex, ...(c.line !== undefined ? { line: c.line } : {}) })})`];
   if (!c.verdict.agree) lines.push(`     file verdict: expected ${c.verdict.expected}, got ${c.verdict.actual}`);
   for (const m of c.metaBehaviors) {
-    if (!m.agree) lines.push(`     ${m.name}: expected ${m.expected ?? "(no label)"}, got ${m.actual}`);
+    if (!m.agree) lines.push(`     ${printable(m.name)}: expected ${m.expected ?? "(no label)"}, got ${m.actual}`);
   }
   for (const name of c.unknownLabels) lines.push(`     label ${JSON.stringify(name)} names no rule of this judge`);
   return lines.join("\n");
@@ -118,5 +120,6 @@ export function renderComparison(c: CaseComparison): string {
 
 export function renderCalibrationTotals(t: CalibrationTotals): string {
   const errors = t.errors > 0 ? `, ${t.errors} errors` : "";
-  return `meta agreement ${t.metaAgree}/${t.metaTotal}, file agreement ${t.fileAgree}/${t.fileTotal}${errors}`;
+  const empty = t.fileTotal === 0 && t.errors === 0 ? " (no labeled cases: nothing was compared)" : "";
+  return `meta agreement ${t.metaAgree}/${t.metaTotal}, file agreement ${t.fileAgree}/${t.fileTotal}${errors}${empty}`;
 }

@@ -19,7 +19,7 @@ function fail(message: string, code = EXIT_INVALID): void {
 
 /** Known, located failures print their message; anything else is a bug and keeps its stack. */
 function reportError(error: unknown): void {
-  if (error instanceof Error && (error.name === "JudgeYamlError" || error.name === "SpecError" || error.name === "UsageError")) {
+  if (error instanceof Error && ["JudgeYamlError", "JudgeLoadError", "SpecError", "UsageError"].includes(error.name)) {
     process.stderr.write(`${error.message}\n`);
     process.exitCode = error.name === "UsageError" ? EXIT_USAGE : EXIT_INVALID;
     return;
@@ -101,7 +101,7 @@ function program(): Command {
     .description("draft judge.yaml from a spec and sample trajectories, then confirm each rule in the browser (or the terminal)")
     .argument("<BEHAVIOR.md>", "the spec (or the folder that holds it)")
     .argument("<samples...>", "sample trajectory files (.json or .jsonl)")
-    .option("-o, --out <judge.yaml>", "where to write (default: judge.yaml beside the spec; an existing file is replaced only when named here)")
+    .option("-o, --out <judge.yaml>", "where to write (default: judge.yaml beside the spec; an existing file is replaced after the review and kept as .bak)")
     .option("--offline", "draft without a model, from the spec's wording and the samples")
     .addOption(new Option("--no-web", "ask in the terminal instead of the browser"))
     .option("--update <judge.yaml>", "update this judge.yaml: carry over unchanged sections, ask only about what changed")

@@ -55,12 +55,14 @@ function readExpected(value: unknown): Expected | string {
   return { verdict: value.verdict as Verdict, metaBehaviorVerdicts: metas as Record<string, Verdict> };
 }
 
-/** One element of a file: a trajectory or a `{trajectory, expected}` case. */
+/**
+ * One element of a file: a trajectory or a `{trajectory, expected}` case.
+ * Other keys of a labeled case (notes, tags) are ignored, as a trajectory's
+ * are: FORMATS.md §2 lets users bring their label files unchanged. A
+ * misspelled `expected` still surfaces, as a case calibrate finds unlabeled.
+ */
 export function toCase(value: unknown, origin: CaseOrigin): InputCase {
   if (isObject(value) && "trajectory" in value) {
-    const known = new Set(["trajectory", "expected"]);
-    const unknown = Object.keys(value).filter((k) => !known.has(k));
-    if (unknown.length > 0) return { ...origin, error: `unknown key ${JSON.stringify(unknown[0])} in a labeled case (expected trajectory, expected)` };
     if (value.expected === undefined) return { ...origin, trajectory: value.trajectory, labeled: true };
     const expected = readExpected(value.expected);
     if (typeof expected === "string") return { ...origin, error: expected };
@@ -86,14 +88,22 @@ function jsonMessage(error: unknown): string {
   return message.replace(/ in JSON at position \d+.*$/s, "").replace(/^JSON\.parse: /, "");
 }
 
+const BOM = "\uFEFF";
+
+function readError(error: unknown): string {
+  return `cannot read file: ${(error as NodeJS.ErrnoException).code ?? String(error)}`;
+}
+
 async function* readJsonFile(file: string): AsyncGenerator<InputCase> {
   let text: string;
   try {
     text = await readFile(file, "utf8");
   } catch (error) {
-    yield { file, index: 0, error: `cannot read file: ${(error as NodeJS.ErrnoException).code ?? String(error)}` };
+    yield { file, index: 0, error: readError(error) };
     return;
   }
+  // A byte order mark (Windows editors write one) is not JSON; RFC 8259 lets readers ignore it.
+  if (text.startsWith(BOM)) text = text.slice(1);
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -117,30 +127,38 @@ async function* readJsonlFile(file: string): AsyncGenerator<InputCase> {
   try {
     await opened;
   } catch (error) {
-    yield { file, index: 0, error: `cannot read file: ${(error as NodeJS.ErrnoException).code ?? String(error)}` };
+    yield { file, index: 0, error: readError(error) };
     return;
   }
   const lines = createInterface({ input: stream, crlfDelay: Infinity });
   let lineNumber = 0;
   let index = 0;
-  for await (const line of lines) {
-    lineNumber++;
-    if (line.trim() === "") continue;
-    const origin = { file, index: index++, line: lineNumber };
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch (error) {
-      yield { ...origin, error: `invalid JSON: ${jsonMessage(error)}` };
-      continue;
+  try {
+    for await (const raw of lines) {
+      lineNumber++;
+      const line = lineNumber === 1 && raw.startsWith(BOM) ? raw.slice(1) : raw;
+      if (line.trim() === "") continue;
+      const origin = { file, index: index++, line: lineNumber };
+      let value: unknown;
+      try {
+        value = JSON.parse(line);
+      } catch (error) {
+        yield { ...origin, error: `invalid JSON: ${jsonMessage(error)}` };
+        continue;
+      }
+      yield toCase(value, origin);
     }
-    yield toCase(value, origin);
+  } catch (error) {
+    // A read that fails mid-file (a folder named *.jsonl, an I/O error) ends this file only.
+    yield { file, index, line: lineNumber + 1, error: readError(error) };
+  } finally {
+    stream.destroy();
   }
 }
 
 /** Every case of every file, in order; JSONL files are streamed line by line. */
 export async function* readCases(files: readonly string[]): AsyncGenerator<InputCase> {
   for (const file of files) {
-    yield* file.endsWith(".jsonl") ? readJsonlFile(file) : readJsonFile(file);
+    yield* /\.jsonl$/i.test(file) ? readJsonlFile(file) : readJsonFile(file);
   }
 }

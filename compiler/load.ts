@@ -4,6 +4,7 @@
  * code `build` ships. The compiler is imported lazily: judging a judge.mjs
  * must not pay for ts-morph, prettier or esbuild.
  */
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { basename, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -28,13 +29,22 @@ export class JudgeYamlError extends Error {
   }
 }
 
+/** A file given as a judge that is neither a built judge nor a judge.yaml; the CLI prints it and exits 1. */
+export class JudgeLoadError extends Error {
+  override name = "JudgeLoadError";
+}
+
 export function isJudgeModulePath(path: string): boolean {
-  return /\.(mjs|js)$/.test(path);
+  return /\.(mjs|js)$/i.test(path);
+}
+
+function isJudgeYamlPath(path: string): boolean {
+  return /\.ya?ml$/i.test(path);
 }
 
 function assertJudgeModule(mod: Record<string, unknown>, from: string): JudgeModule {
   if (typeof mod.judgeTrajectory !== "function" || typeof mod.behavior !== "string" || !Array.isArray(mod.rules)) {
-    throw new Error(`${from} is not a judge built by behavior-judge (it lacks judgeTrajectory, behavior or rules)`);
+    throw new JudgeLoadError(`behavior-judge: ${from} is not a judge built by behavior-judge (it lacks judgeTrajectory, behavior or rules)`);
   }
   return mod as unknown as JudgeModule;
 }
@@ -61,6 +71,8 @@ export async function compileJudgeYamlFile(path: string) {
 }
 
 async function importJudgeFile(path: string): Promise<JudgeModule> {
+  // A mistyped path is the user's error, not a loader crash: report it as the missing file it is.
+  if (!existsSync(path)) throw Object.assign(new Error(`ENOENT: no such file, open '${path}'`), { code: "ENOENT", path });
   return assertJudgeModule(await import(pathToFileURL(resolve(path)).href), path);
 }
 
@@ -70,6 +82,9 @@ async function importJudgeFile(path: string): Promise<JudgeModule> {
  */
 export async function loadJudge(path: string): Promise<JudgeModule> {
   if (isJudgeModulePath(path)) return importJudgeFile(path);
+  if (!isJudgeYamlPath(path)) {
+    throw new JudgeLoadError(`behavior-judge: ${path}: a judge is a built judge.mjs or a judge.yaml (to draft a judge.yaml from a spec, run generate)`);
+  }
   const text = await readFile(path, "utf8");
   const { buildCachePath, cachedBuild, storeBuild } = await import("./build-cache.js");
   const cachePath = buildCachePath(path, text);

@@ -24,9 +24,10 @@ export function caseErrorMessage(input: InputCase, error: unknown): string {
   const where = describeOrigin(input);
   if (isTrajectoryError(error)) {
     const prefix = input.labeled ? "trajectory" : "";
-    const field = error.field === "" ? prefix : prefix === "" ? error.field : `${prefix}.${error.field}`;
     const message = error.message.startsWith(error.field) ? error.message.slice(error.field.length).trimStart() : error.message;
-    return field === "" ? `${where}: ${message}` : `${where}: ${field} ${message}`;
+    // A whole-trajectory problem has no field; its message is a sentence of its own.
+    if (error.field === "") return prefix === "" ? `${where}: ${message}` : `${where}: ${prefix}: ${message}`;
+    return `${where}: ${prefix === "" ? error.field : `${prefix}.${error.field}`} ${message}`;
   }
   return `${where}: ${error instanceof Error ? error.message : String(error)}`;
 }

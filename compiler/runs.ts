@@ -7,7 +7,7 @@
  */
 import type { JudgeOptions } from "../runtime/judge.js";
 import type { SemanticUsage } from "../runtime/semantic.js";
-import type { Verdict } from "../runtime/types.js";
+import type { MetaBehaviorJudgment, Verdict } from "../runtime/types.js";
 import { addUsage, emptyUsageTotals, usageOf } from "./adapters/usage.js";
 import { describeOrigin, readCases, type InputCase } from "./inputs.js";
 import type { JudgeModule } from "./load.js";
@@ -29,6 +29,8 @@ export interface RunAgreement {
   total: number;
   /** Cases the run could not judge. */
   errors: number;
+  /** Rule verdicts that rest on a clause the model gave no valid answer for (slot value "error"). */
+  clauseErrors: number;
 }
 
 export interface RunStatistics {
@@ -46,6 +48,8 @@ export interface RunStatistics {
 export interface RunResult {
   values: SlotValue[];
   errors: number;
+  /** Slots of judged cases that came out "error" because a clause got no valid model answer. */
+  clauseErrors?: number;
 }
 
 const Z95 = 1.959963984540054;
@@ -69,7 +73,7 @@ export function summarizeRuns(slots: readonly VerdictSlot[], runs: readonly RunR
     slots.forEach((slot, i) => {
       if (slot.expected !== null && run.values[i] === slot.expected) agree++;
     });
-    return { agree, total: slots.length, errors: run.errors };
+    return { agree, total: slots.length, errors: run.errors, clauseErrors: run.clauseErrors ?? 0 };
   });
   const agree = perRun.reduce((sum, r) => sum + r.agree, 0);
   const total = perRun.reduce((sum, r) => sum + r.total, 0);
@@ -79,7 +83,7 @@ export function summarizeRuns(slots: readonly VerdictSlot[], runs: readonly RunR
     slots: slots.length,
     perRun,
     pooled: { agree, total, accuracy: total === 0 ? 0 : agree / total, ...wilsonInterval(agree, total) },
-    perfectRuns: perRun.filter((r) => r.agree === r.total && r.errors === 0).length,
+    perfectRuns: perRun.filter((r) => r.agree === r.total && r.errors === 0 && r.clauseErrors === 0).length,
     unanimousSlots: runs.length === 0 ? 0 : unanimousSlots,
   };
 }
@@ -97,8 +101,11 @@ function percent(x: number): string {
 export function renderRunStatistics(title: string, stats: RunStatistics): string {
   const lines = [`${title}: ${stats.runs} run${stats.runs === 1 ? "" : "s"} over ${stats.slots} verdict slots`];
   stats.perRun.forEach((r, i) => {
-    const errors = r.errors > 0 ? ` (${r.errors} cases not judged)` : "";
-    lines.push(`  run ${i + 1}: ${r.agree}/${r.total} rule verdicts agree${errors}`);
+    const notes = [
+      ...(r.errors > 0 ? [`${r.errors} cases not judged`] : []),
+      ...(r.clauseErrors > 0 ? [`${r.clauseErrors} rule verdict${r.clauseErrors === 1 ? "" : "s"} rest${r.clauseErrors === 1 ? "s" : ""} on a failed model answer`] : []),
+    ];
+    lines.push(`  run ${i + 1}: ${r.agree}/${r.total} rule verdicts agree${notes.length > 0 ? ` (${notes.join("; ")})` : ""}`);
   });
   lines.push(...statisticLines(stats).map(([label, value]) => `  ${label}: ${value}`));
   return lines.join("\n");
@@ -147,7 +154,7 @@ export function idOf(input: InputCase): string {
 export async function collectRuns(
   runs: number,
   rules: readonly string[],
-  judgeRun: (run: number) => AsyncIterable<{ input: InputCase; verdicts: ReadonlyMap<string, Verdict> | undefined }>,
+  judgeRun: (run: number) => AsyncIterable<{ input: InputCase; verdicts: ReadonlyMap<string, SlotValue> | undefined }>,
 ): Promise<{ slots: VerdictSlot[]; results: RunResult[] }> {
   let slots: VerdictSlot[] | undefined;
   const results: RunResult[] = [];
@@ -155,15 +162,30 @@ export async function collectRuns(
     const runSlots: VerdictSlot[] = [];
     const values: SlotValue[] = [];
     let errors = 0;
+    let clauseErrors = 0;
     for await (const { input, verdicts } of judgeRun(run)) {
       if (verdicts === undefined || input.expected === undefined) errors++;
       runSlots.push(...caseSlots(input, idOf(input), rules));
-      for (const rule of rules) values.push(verdicts?.get(rule) ?? "error");
+      for (const rule of rules) {
+        const value = verdicts?.get(rule);
+        if (value === "error") clauseErrors++;
+        values.push(value ?? "error");
+      }
     }
     slots ??= runSlots;
-    results.push({ values, errors });
+    results.push({ values, errors, clauseErrors });
   }
   return { slots: slots ?? [], results };
+}
+
+/**
+ * A rule's verdict, or "error" when one of its clauses got no valid model
+ * answer: such a verdict may still fold to the label (a failed semantic check
+ * beside true checks folds to true), and counting it as agreement would make
+ * a model failure a silent pass, as plain `calibrate` never does.
+ */
+function slotValue(meta: MetaBehaviorJudgment): SlotValue {
+  return meta.clauses.some((c) => c.error !== undefined) ? "error" : meta.verdict;
 }
 
 /** `calibrate --runs N`: the compiled judge N times over the labeled files. */
@@ -178,7 +200,7 @@ export async function calibrateRuns(
   const { slots, results } = await collectRuns(runs, rules, async function* () {
     for await (const { input, judgment } of judgeCases(judge, readCases(files), options)) {
       addUsage(usage, usageOf(judgment));
-      yield { input, verdicts: judgment === undefined ? undefined : new Map(judgment.metaBehaviors.map((m) => [m.name, m.verdict])) };
+      yield { input, verdicts: judgment === undefined ? undefined : new Map(judgment.metaBehaviors.map((m) => [m.name, slotValue(m)])) };
     }
   });
   return { slots, results, statistics: summarizeRuns(slots, results), usage };

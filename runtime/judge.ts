@@ -146,7 +146,9 @@ async function judgeRule(ctx: RuleContext, rule: CompiledRule): Promise<MetaBeha
 }
 
 /** Builds the `judgeTrajectory` function a compiled judge exports. */
-export function createJudge(behavior: string, rules: readonly CompiledRule[]) {
+export function createJudge(behavior: string, compiledRules: readonly CompiledRule[]) {
+  // The judge keeps its own copy of the questions: a caller mutating the exported `rules` cannot change what it asks.
+  const rules = compiledRules.map((rule) => ({ ...rule, semanticChecks: rule.semanticChecks.map((c) => ({ quote: c.quote, question: c.question })) }));
   return async function judgeTrajectory(input: unknown, options: JudgeOptions = {}): Promise<JudgmentWithUsage> {
     const trajectory = validateTrajectory(input);
     const metaBehaviors: MetaBehaviorJudgment[] = [];

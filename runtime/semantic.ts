@@ -83,15 +83,25 @@ const SYSTEM_PROMPT = [
   "- citations: at least one event your verdict rests on, by its exact id, each with a short description of what it shows.",
 ].join("\n");
 
+/**
+ * JSON on one line. JSON.stringify escapes "\n" and "\r" but leaves the other
+ * Unicode line breaks (U+0085, U+2028, U+2029) raw, and a model may well read
+ * those as line ends: escaped too, no untrusted text can pose as a line of its
+ * own (a forged fence), and the JSON still parses to the same value.
+ */
+function jsonLine(value: unknown): string {
+  return JSON.stringify(value).replace(/[\u0085\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
 /** One event per line, keys in a fixed order: stable bytes, and no line can equal a fence line. */
 function serializeEvent(event: TrajectoryEvent): string {
   const { id, actor, action, content = "", metadata = {} } = event;
-  return JSON.stringify({ id, actor, action, content, metadata });
+  return jsonLine({ id, actor, action, content, metadata });
 }
 
 /** The trajectory, fenced as untrusted data. Exported for the one-call baseline. */
 export function renderTrajectory(trajectory: Trajectory): string {
-  const header = JSON.stringify({
+  const header = jsonLine({
     trajectory_id: trajectory.id,
     description: trajectory.description,
     complete: trajectory.complete,
@@ -127,7 +137,7 @@ function checkTask(question: SemanticQuestion): string[] {
 function flaggedEvents(clause: Clause | undefined): string {
   const cited = clause?.citations ?? [];
   if (cited.length === 0) return "It cited no event: what the clause requires never happened in the trajectory.";
-  return ["It cited these events:", ...cited.map((c) => `- ${JSON.stringify(c.eventId)}: ${c.description}`)].join("\n");
+  return ["It cited these events:", ...cited.map((c) => `- ${jsonLine(c.eventId)}: ${c.description}`)].join("\n");
 }
 
 function verifyTask(question: SemanticQuestion): string[] {

@@ -64,7 +64,8 @@ function normalizeEvent(raw: unknown, index: number): TrajectoryEvent {
   if (metadata !== undefined && metadata !== null && !isPlainObject(metadata)) {
     throw new TrajectoryError(`events[${index}].metadata`, "must be an object of key: value pairs");
   }
-  const metadataOk = metadata === undefined || isStringMap(metadata as Record<string, unknown>);
+  // `metadata: null` means none, like an absent key; it is normalized away below.
+  const metadataOk = metadata === undefined || (metadata !== null && isStringMap(metadata as Record<string, unknown>));
   // The common case: already normal, so the caller's object is used as is.
   if (contentOk && metadataOk) return raw as unknown as TrajectoryEvent;
   return {
@@ -104,9 +105,9 @@ function assertUniqueIds(events: readonly TrajectoryEvent[]): void {
 export function validateTrajectory(raw: unknown): Trajectory {
   if (!isPlainObject(raw)) throw new TrajectoryError("", "a trajectory must be a JSON object");
   const id = requireNonEmptyString(raw.id, "id");
-  if (raw.description !== undefined && typeof raw.description !== "string") {
-    throw new TrajectoryError("description", "must be a string");
-  }
+  // null is how many producers write an absent optional field; it means the default "".
+  const description = raw.description ?? "";
+  if (typeof description !== "string") throw new TrajectoryError("description", "must be a string");
   if (typeof raw.complete !== "boolean") throw new TrajectoryError("complete", "must be true or false");
   if (!Array.isArray(raw.events)) throw new TrajectoryError("events", "must be an array");
   const rawEvents: unknown[] = raw.events;
@@ -125,5 +126,5 @@ export function validateTrajectory(raw: unknown): Trajectory {
     events[i] = event;
   }
   if (!idsInOrder) assertUniqueIds(events);
-  return { id, description: raw.description ?? "", complete: raw.complete, events };
+  return { id, description, complete: raw.complete, events };
 }

@@ -25,7 +25,8 @@ for (const name of examples) {
     .map((f) => join("examples", name, "trajectories", f));
   console.log(`\n=== examples/${name} ===`);
   if (run(["build", join("examples", name, "judge.yaml")]) !== 0) failed++;
-  if (run(["judge", join("examples", name, "judge.mjs"), ...trajectories]) !== 0) failed++;
+  // --no-web: on a terminal, judge would otherwise serve its browser report and wait for a browser to load it.
+  if (run(["judge", join("examples", name, "judge.mjs"), ...trajectories, "--no-web"]) !== 0) failed++;
   const semantic = name === "tax-research";
   if (semantic && !process.env.BRAINTRUST_API_KEY && !process.env.OPENAI_API_KEY) {
     // Without a model its semantic rules have no verdict, so their labels cannot all agree.
@@ -34,4 +35,5 @@ for (const name of examples) {
   const calibration = run(["calibrate", join("examples", name, "judge.mjs"), ...trajectories]);
   if (calibration !== 0 && !semantic) failed++;
 }
+console.log("\nThe same report in the browser: node bin/behavior-judge.js judge examples/refund-support/judge.mjs examples/refund-support/trajectories/*.json");
 process.exitCode = failed === 0 ? 0 : 1;

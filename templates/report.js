@@ -52,6 +52,7 @@
       if (event.verdict === "true") return ["pass", "Pass"];
       if (event.verdict === "false") return ["fail", "Fail"];
       if (event.naReason === "not_applicable") return ["na", "Didn't apply"];
+      if (event.naReason === "insufficient_evidence") return ["noverdict", "No verdict — insufficient evidence"];
       if (event.verdict === "na") return ["noverdict", "No verdict"];
       return ["na", "Judged"];
     }

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, test } from "vitest";
+import { declarationPath } from "../compiler/commands/build.js";
 import { ROOT, runCli } from "./support/cli.js";
 
 const REFUND = join(ROOT, "examples", "refund-support");
@@ -62,6 +63,11 @@ describe("build", () => {
     expect(run.stderr).toMatch(/judge\.yaml:\d+:\d+ error: .*orderng.*did you mean "ordering"/);
     expect(run.stderr).toMatch(/judge\.yaml:\d+:\d+ error: .*acton.*did you mean "action"/);
     expect(existsSync(join(dir, "judge.mjs"))).toBe(false);
+  });
+
+  test("the types go where TypeScript looks for them: x.mjs → x.d.mts, x.js → x.d.ts", () => {
+    expect(declarationPath("out/judge.mjs")).toBe("out/judge.d.mts");
+    expect(declarationPath("out/judge.js")).toBe("out/judge.d.ts");
   });
 
   test("usage errors exit 2", () => {
@@ -185,6 +191,13 @@ describe("judge", () => {
     expect(readdirSync(join(dir, ".cache", "behavior-judge", "builds"))).toHaveLength(2);
   });
 
+  test("a judge.mjs that does not exist is a plain error, not a crash", () => {
+    const dir = setup();
+    const run = runCli(["judge", join(dir, "missing.mjs"), join(dir, "many.json")]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toBe(`behavior-judge: cannot read ${join(dir, "missing.mjs")}: no such file\n`);
+  });
+
   test("judging with a judge.mjs never loads the compiler", () => {
     const dir = setup();
     const trace = join(dir, "trace.txt");
@@ -221,6 +234,21 @@ describe("calibrate", () => {
     const parsed = JSON.parse(json.stdout);
     expect(Object.keys(parsed)).toEqual(["comparisons", "judgments", "totals"]);
     expect(parsed.totals.fileAgree).toBe(0);
+  });
+
+  test("zero labeled cases prove nothing: exit 1", () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "none.json"), "[]");
+    const run = runCli(["calibrate", join(REFUND, "judge.mjs"), join(dir, "none.json")]);
+    expect(run.status).toBe(1);
+    expect(run.stdout).toContain("no labeled cases");
+  });
+
+  test("a file that is neither judge.mjs nor judge.yaml is named, without a stack trace", () => {
+    const run = runCli(["judge", join(REFUND, "BEHAVIOR.md"), join(REFUND, "trajectories", "clean-escalation.json")]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain("a judge is a built judge.mjs or a judge.yaml");
+    expect(run.stderr).not.toMatch(/\n\s+at /);
   });
 
   test("a case without expected is an error", () => {

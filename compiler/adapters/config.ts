@@ -48,8 +48,12 @@ export function parseDotEnv(text: string): Record<string, string> {
 }
 
 function unquote(value: string): string {
-  const quoted = /^(["'])(.*)\1$/.exec(value);
-  if (quoted !== null) return quoted[1] === '"' ? quoted[2]!.replace(/\\n/g, "\n").replace(/\\(["\\])/g, "$1") : quoted[2]!;
+  // A quoted value may be followed by a comment (`KEY="sk-..." # note`): the
+  // quotes end the value, so neither they nor the comment become part of it.
+  const double = /^"((?:[^"\\]|\\.)*)"\s*(?:#.*)?$/.exec(value);
+  if (double !== null) return double[1]!.replace(/\\(.)/g, (escape, c: string) => (c === "n" ? "\n" : c === '"' || c === "\\" ? c : escape));
+  const single = /^'([^']*)'\s*(?:#.*)?$/.exec(value);
+  if (single !== null) return single[1]!;
   return value.replace(/\s+#.*$/, "");
 }
 
@@ -102,8 +106,10 @@ export function resolveModelName(flags: ModelFlags, env: Environment): string {
 
 /**
  * The model configuration, or undefined when no model is configured (no key
- * and no `--base-url`). A `--base-url` without any key is taken to be a local
- * server that needs none.
+ * and no `--base-url`). The Braintrust key goes only to the Braintrust
+ * gateway: with `--base-url` (another provider, or a local server) only
+ * OPENAI_API_KEY is sent, and a `--base-url` without it is taken to be a
+ * local server that needs no key.
  */
 export function resolveModelConfig(flags: ModelFlags, env: Environment): ModelConfig | undefined {
   const model = resolveModelName(flags, env);
@@ -111,12 +117,15 @@ export function resolveModelConfig(flags: ModelFlags, env: Environment): ModelCo
   const braintrustKey = nonEmpty(env.BRAINTRUST_API_KEY);
   const openaiKey = nonEmpty(env.OPENAI_API_KEY);
   const baseUrl = nonEmpty(flags.baseUrl);
-  if (braintrustKey !== undefined && (baseUrl === undefined || openaiKey === undefined)) {
-    const base = baseUrl ?? gatewayBaseURL(nonEmpty(env.BRAINTRUST_GATEWAY_BASE_URL) ?? DEFAULT_GATEWAY_BASE_URL);
+  if (baseUrl !== undefined) {
+    return { provider: "openai", apiKey: openaiKey ?? "no-key", baseURL: baseUrl, model, ...temperature };
+  }
+  if (braintrustKey !== undefined) {
+    const base = gatewayBaseURL(nonEmpty(env.BRAINTRUST_GATEWAY_BASE_URL) ?? DEFAULT_GATEWAY_BASE_URL);
     return { provider: "braintrust", apiKey: braintrustKey, baseURL: base, model, ...temperature };
   }
-  if (openaiKey !== undefined || baseUrl !== undefined) {
-    return { provider: "openai", apiKey: openaiKey ?? "no-key", baseURL: baseUrl ?? nonEmpty(env.OPENAI_BASE_URL), model, ...temperature };
+  if (openaiKey !== undefined) {
+    return { provider: "openai", apiKey: openaiKey, baseURL: nonEmpty(env.OPENAI_BASE_URL), model, ...temperature };
   }
   return undefined;
 }

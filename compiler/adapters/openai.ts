@@ -36,13 +36,17 @@ export const DEFAULT_TRANSPORT: Required<TransportOptions> = {
 export function createLimiter(limit: number): <T>(task: () => Promise<T>) => Promise<T> {
   let active = 0;
   const waiting: (() => void)[] = [];
+  // A freed slot passes straight to the next waiter, still counted as taken:
+  // were it freed first, a caller arriving before the waiter resumes (a
+  // microtask later) could take it too, one more than the limit.
   const release = () => {
-    active--;
-    waiting.shift()?.();
+    const next = waiting.shift();
+    if (next !== undefined) next();
+    else active--;
   };
   return async (task) => {
     if (active >= Math.max(1, limit)) await new Promise<void>((resolve) => waiting.push(resolve));
-    active++;
+    else active++;
     try {
       return await task();
     } finally {

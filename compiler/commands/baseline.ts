@@ -4,7 +4,7 @@
  * figures beside it. Answers are never cached: each run asks afresh.
  */
 import type { TrajectoryJudgment } from "../../runtime/types.js";
-import { addUsage, emptyUsageTotals, renderUsageLine, usageOf } from "../adapters/usage.js";
+import { addUsage, emptyUsageTotals, renderUsageLine } from "../adapters/usage.js";
 import { createHostModel, NO_MODEL_NOTICE } from "../adapters/index.js";
 import { judgeBaseline, type BaselineJudgment } from "../baseline.js";
 import { readCases } from "../inputs.js";
@@ -28,8 +28,12 @@ class UsageError extends Error {
   override name = "UsageError";
 }
 
-/** The baseline as a judge module, so it runs through the same ordered pool as the real judge. */
-function baselineModule(spec: BehaviorSpec, adapter: SemanticAdapter): JudgeModule {
+/**
+ * The baseline as a judge module, so it runs through the same ordered pool as
+ * the real judge. Usage goes straight into `total`: a case whose answers were
+ * invalid twice throws, and its calls cost just the same.
+ */
+function baselineModule(spec: BehaviorSpec, adapter: SemanticAdapter, total: SemanticUsage): JudgeModule {
   return {
     version: "baseline",
     behavior: spec.name,
@@ -37,8 +41,11 @@ function baselineModule(spec: BehaviorSpec, adapter: SemanticAdapter): JudgeModu
     rules: spec.sections.map((s) => ({ name: s.heading, trigger: { description: s.heading, kind: "semantic" as const }, checks: [], semanticChecks: [] })),
     async judgeTrajectory(trajectory) {
       const usage: SemanticUsage = emptyUsageTotals();
-      const judged = await judgeBaseline(spec, trajectory, adapter, usage);
-      return { ...asJudgment(spec, judged), usage } as TrajectoryJudgment;
+      try {
+        return asJudgment(spec, await judgeBaseline(spec, trajectory, adapter, usage));
+      } finally {
+        addUsage(total, usage);
+      }
     },
   };
 }
@@ -59,12 +66,11 @@ function asJudgment(spec: BehaviorSpec, judged: BaselineJudgment): TrajectoryJud
 }
 
 async function runBaseline(spec: BehaviorSpec, files: readonly string[], runs: number, adapter: SemanticAdapter, concurrency: number) {
-  const judge = baselineModule(spec, adapter);
   const usage = emptyUsageTotals();
+  const judge = baselineModule(spec, adapter, usage);
   const { slots, results } = await collectRuns(runs, judge.rules.map((r) => r.name), async function* (run) {
     for await (const { input, judgment, error } of judgeCases(judge, readCases(files), { concurrency })) {
       if (error !== undefined) process.stderr.write(`baseline run ${run + 1}: error: ${error}\n`);
-      addUsage(usage, usageOf(judgment));
       yield { input, verdicts: judgment === undefined ? undefined : new Map(judgment.metaBehaviors.map((m) => [m.name, m.verdict])) };
     }
   });

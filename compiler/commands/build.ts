@@ -8,9 +8,10 @@ export function defaultJudgePath(yamlPath: string): string {
   return yamlPath.replace(/\.ya?ml$/i, "") + ".mjs";
 }
 
-/** TypeScript resolves the types of `x.mjs` from `x.d.mts`. */
+/** TypeScript resolves the types of `x.mjs` from `x.d.mts`, and of `x.js` from `x.d.ts`. */
 export function declarationPath(judgePath: string): string {
-  return judgePath.replace(/\.m?js$/i, "") + ".d.mts";
+  if (/\.js$/i.test(judgePath)) return judgePath.slice(0, -".js".length) + ".d.ts";
+  return judgePath.replace(/\.mjs$/i, "") + ".d.mts";
 }
 
 async function writeText(path: string, text: string): Promise<void> {

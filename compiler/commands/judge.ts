@@ -39,6 +39,15 @@ class JsonArrayWriter {
   }
 }
 
+/**
+ * A browser can open here: not on a Linux or BSD terminal without a display
+ * (an SSH session, a container), where serving would only wait for nobody.
+ */
+function canShowBrowser(): boolean {
+  if (process.platform === "darwin" || process.platform === "win32") return true;
+  return Boolean(process.env.DISPLAY || process.env.WAYLAND_DISPLAY || process.env.BROWSER);
+}
+
 /** What the per-rule summary needs of a judgment: its verdicts, without clauses and citations. */
 function verdictsOnly(j: TrajectoryJudgment): TrajectoryJudgment {
   return { ...j, metaBehaviors: j.metaBehaviors.map((m) => ({ ...m, clauses: [] })) };
@@ -69,7 +78,7 @@ export async function runJudgeCommand(judgePath: string, files: readonly string[
   const meter = progress();
   const adapter = await openJudgeModel(options, judge.rules);
   const usage = emptyUsageTotals();
-  const web = options.web !== false && options.json !== true && process.stdout.isTTY === true;
+  const web = options.web !== false && options.json !== true && process.stdout.isTTY === true && canShowBrowser();
   const reports = await ReportOutputs.open(judge.behavior, judge.rules, { ...options, web });
   // Only verdicts are kept for the per-rule summary table, not whole judgments.
   const ruleVerdicts: TrajectoryJudgment[] = [];

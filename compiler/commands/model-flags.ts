@@ -22,6 +22,13 @@ export function positiveInteger(value: string): number {
   return n;
 }
 
+/** A timeout of 0 would abort every request at once (the client arms its timer with it), so it must be positive. */
+function positiveNumber(value: string): number {
+  const n = Number(value);
+  if (value.trim() === "" || !Number.isFinite(n) || n <= 0) throw new InvalidArgumentError("must be a positive number");
+  return n;
+}
+
 function nonNegativeNumber(value: string): number {
   const n = Number(value);
   if (value.trim() === "" || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError("must be a non-negative number");
@@ -44,5 +51,5 @@ export function addModelOptions(command: Command, { cache = true }: { cache?: bo
   return command
     .addOption(new Option("--concurrency <n>", "trajectories (and model requests) in flight at once (default 4)").argParser(positiveInteger))
     .addOption(new Option("--temperature <t>", "sampling temperature; not sent unless given").argParser(nonNegativeNumber))
-    .addOption(new Option("--timeout <seconds>", "per-request timeout (default 120)").argParser(nonNegativeNumber));
+    .addOption(new Option("--timeout <seconds>", "per-request timeout (default 120)").argParser(positiveNumber));
 }

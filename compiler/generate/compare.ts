@@ -73,3 +73,23 @@ export function compareChecks(reference: JudgeIR, draft: JudgeIR, vocabulary?: V
   }
   return { total: checks.length, strict: checks.filter((c) => c.strict).length, lenient: checks.filter((c) => c.lenient).length, checks };
 }
+
+/**
+ * The other direction, which the mapping figure alone does not show: drafted
+ * checks that no reference check matches (each one a clause the draft judges
+ * that the hand-written judge does not, often wrongly), and triggers that
+ * match the same events (patterns as sets; a semantic trigger equals only a
+ * semantic trigger).
+ */
+export function comparePrecision(reference: JudgeIR, draft: JudgeIR, vocabulary?: Vocabulary): { extraChecks: CheckComparison[]; triggers: number; sameTriggers: number } {
+  const extraChecks = compareChecks(draft, reference, vocabulary).checks.filter((c) => !c.lenient);
+  const lenientActor = redundantActor(vocabulary);
+  let sameTriggers = 0;
+  for (const rule of reference.metaBehaviors) {
+    const drafted = draft.metaBehaviors.find((r) => r.name === rule.name)?.trigger;
+    if (drafted === undefined) continue;
+    const key = (t: typeof drafted) => (t.semantic === true ? "semantic" : patternKey(t.match, lenientActor));
+    if (key(drafted) === key(rule.trigger)) sameTriggers++;
+  }
+  return { extraChecks, triggers: reference.metaBehaviors.length, sameTriggers };
+}

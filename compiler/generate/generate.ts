@@ -113,13 +113,15 @@ async function draftAll(spec: BehaviorSpec, drafter: SectionDrafter, options: Ge
   };
 }
 
-/** Every rule's source is its section's body as the person confirmed it. */
+/** Every rule's source is its section's body as the person confirmed it; an empty section has none (judge.yaml forbids ""). */
 function withSources(ir: JudgeIR, sections: readonly SpecSection[]): JudgeIR {
   return {
     ...ir,
     metaBehaviors: ir.metaBehaviors.map((rule) => {
       const section = sections.find((s) => s.heading === rule.name);
-      return section === undefined ? rule : { ...rule, source: section.body };
+      if (section === undefined) return rule;
+      const { source: _old, ...rest } = rule;
+      return section.body === "" ? rest : { ...rest, source: section.body };
     }),
   };
 }

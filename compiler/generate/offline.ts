@@ -353,7 +353,8 @@ export function draftSection(lexicon: Lexicon, section: SpecSection): { rule: Me
   }
   const trigger = draftTrigger(lexicon, section, sentences, shapes, checks);
   if (trigger.semantic === true) notes.push({ clause: { kind: "trigger" }, kind: "unmapped-clause", message: "no sample event marks when this rule applies, so a model decides (semantic trigger)" });
-  return { rule: { name: section.heading, trigger, checks, semanticChecks, source: section.body }, notes };
+  // judge.yaml forbids an empty source: an empty section's rule has none.
+  return { rule: { name: section.heading, trigger, checks, semanticChecks, ...(section.body === "" ? {} : { source: section.body }) }, notes };
 }
 
 /** Drafts a whole judge.yaml from the spec and the samples, without a model. */

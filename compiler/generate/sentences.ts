@@ -4,6 +4,7 @@
  * `quote`. Rationale paragraphs ("**Why:** …") and the occurrence line
  * ("Each X is one occurrence.") are told apart from the rule's own text.
  */
+import { literalLines } from "../spec/load.js";
 import { normalizeWhitespace } from "./words.js";
 
 export type SentenceRole = "rule" | "occurrence" | "rationale";
@@ -22,23 +23,19 @@ const LIST_MARKER = /^\s*(?:[-*+]|\d+[.)])\s+/;
 /** Words before a period that do not end a sentence. */
 const ABBREVIATIONS = new Set(["e.g", "i.e", "etc", "vs", "cf", "no", "nos", "rev", "proc", "mr", "mrs", "ms", "dr", "st", "approx", "inc", "ltd", "fig", "sec", "u.s"]);
 
-/** Paragraphs and list items of a Markdown body; headings, fences, tables and HTML are left out. */
+/** Paragraphs and list items of a Markdown body; headings, fences, HTML comments, tables and HTML are left out. */
 export function paragraphs(body: string): string[] {
   const out: string[] = [];
   let current: string[] = [];
-  let fence = false;
   const flush = () => {
     if (current.length > 0) out.push(normalizeWhitespace(current.join(" ")));
     current = [];
   };
-  for (const line of body.split(/\r?\n/)) {
-    if (/^\s{0,3}(?:```|~~~)/.test(line)) {
-      flush();
-      fence = !fence;
-      continue;
-    }
-    if (fence) continue;
-    if (line.trim() === "" || /^\s{0,3}#/.test(line) || /^\s*\|/.test(line) || /^\s*</.test(line)) {
+  const lines = body.split(/\r\n|\r|\n/);
+  // The loader's reading of fences and comments: what it does not split at, the drafters do not read.
+  const literal = literalLines(lines);
+  for (const [i, line] of lines.entries()) {
+    if (literal[i] === true || line.trim() === "" || /^\s{0,3}#/.test(line) || /^\s*\|/.test(line) || /^\s*</.test(line)) {
       flush();
       continue;
     }

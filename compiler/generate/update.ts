@@ -8,7 +8,9 @@
  * - a rule whose section is gone is dropped, with a notice;
  * - a new section is drafted and interviewed like in a first run;
  * - a changed section keeps its trigger and every clause whose quote still
- *   occurs verbatim; only clauses drafted from its new wording are asked.
+ *   occurs verbatim; only clauses drafted from its new wording are asked,
+ *   and the trigger too when the section's occurrence line ("Each X is one
+ *   occurrence.") changed: that line says when the rule applies.
  *
  * Sections are matched to rules by heading: a renamed heading reads as one
  * rule removed and one added.
@@ -32,6 +34,8 @@ export type SectionPlan =
       dropped: string[];
       /** Rule sentences of the new body that the old source does not contain. */
       newSentences: string[];
+      /** The occurrence lines differ from the old source's: the trigger is drafted and asked again. */
+      triggerChanged: boolean;
     };
 
 export interface UpdatePlan {
@@ -45,6 +49,11 @@ export interface UpdatePlan {
 
 function sameText(a: string, b: string): boolean {
   return normalizeWhitespace(a) === normalizeWhitespace(b);
+}
+
+/** The sentences that say what one occurrence of the rule is, for comparing two versions of a section. */
+function occurrenceLines(body: string): string {
+  return JSON.stringify(sectionSentences(body).filter((s) => s.role === "occurrence").map((s) => s.text));
 }
 
 /** Plans the update; pure, so it can be tested without a model or an interview. */
@@ -66,7 +75,9 @@ export function planUpdate(spec: BehaviorSpec, previous: JudgeIR): UpdatePlan {
     const newSentences = sectionSentences(section.body)
       .filter((s) => s.role === "rule" && !quoteOccurs(s.text, oldSource))
       .map((s) => s.text);
-    return { kind: "changed", section, previous: rule, kept, dropped, newSentences };
+    // Without a source there is nothing to compare with: the trigger stays, as before.
+    const triggerChanged = rule.source !== undefined && occurrenceLines(rule.source) !== occurrenceLines(section.body);
+    return { kind: "changed", section, previous: rule, kept, dropped, newSentences, triggerChanged };
   });
   const headings = new Set(spec.sections.map((s) => s.heading));
   const removed = previous.metaBehaviors.filter((rule) => !headings.has(rule.name));
@@ -78,7 +89,7 @@ export function planUpdate(spec: BehaviorSpec, previous: JudgeIR): UpdatePlan {
 function needsDrafting(entry: SectionPlan): boolean {
   if (entry.kind === "unchanged") return false;
   if (entry.kind === "added") return true;
-  return entry.newSentences.length > 0 || entry.kept.checks.length + entry.kept.semanticChecks.length === 0;
+  return entry.newSentences.length > 0 || entry.triggerChanged || entry.kept.checks.length + entry.kept.semanticChecks.length === 0;
 }
 
 /** The sections a drafter must see: added ones, and changed ones with new wording. */
@@ -114,8 +125,9 @@ function remapNote(note: DraftNote, rule: number, clause: ClauseRef | undefined)
 }
 
 /**
- * Merges one changed section: the old trigger and kept clauses first, then
- * the drafted clauses the old source did not contain.
+ * Merges one changed section: the old trigger (the drafted one when the
+ * occurrence line changed) and kept clauses first, then the drafted clauses
+ * the old source did not contain.
  */
 function mergeChanged(plan: Extract<SectionPlan, { kind: "changed" }>, drafted: MetaBehavior, draftedNotes: DraftNote[], rule: number) {
   const oldSource = plan.previous.source;
@@ -123,7 +135,7 @@ function mergeChanged(plan: Extract<SectionPlan, { kind: "changed" }>, drafted: 
   const newSemantic = drafted.semanticChecks.map((c, i) => ({ c, i })).filter(({ c }) => isNewClause(c.quote, oldSource));
   const merged: MetaBehavior = {
     name: plan.section.heading,
-    trigger: plan.previous.trigger,
+    trigger: plan.triggerChanged ? drafted.trigger : plan.previous.trigger,
     checks: [...plan.kept.checks, ...newChecks.map(({ c }) => c)],
     semanticChecks: [...plan.kept.semanticChecks, ...newSemantic.map(({ c }) => c)],
     source: plan.section.body,
@@ -137,14 +149,14 @@ function mergeChanged(plan: Extract<SectionPlan, { kind: "changed" }>, drafted: 
     } else if (clause?.kind === "semanticCheck") {
       const at = newSemantic.findIndex(({ i }) => i === clause.index);
       if (at >= 0) notes.push(remapNote(note, rule, { kind: "semanticCheck", index: plan.kept.semanticChecks.length + at }));
-    }
+    } else if (plan.triggerChanged) notes.push(remapNote(note, rule, clause));
   }
   const settled: ClauseRef[] = [
-    { kind: "trigger" },
+    ...(plan.triggerChanged ? [] : [{ kind: "trigger" } as const]),
     ...plan.kept.checks.map((_, index): ClauseRef => ({ kind: "check", index })),
     ...plan.kept.semanticChecks.map((_, index): ClauseRef => ({ kind: "semanticCheck", index })),
   ];
-  return { merged, notes, settled, newClauses: newChecks.length + newSemantic.length };
+  return { merged, notes, settled, questions: newChecks.length + newSemantic.length + (plan.triggerChanged ? 1 : 0) };
 }
 
 /**
@@ -180,12 +192,12 @@ export async function draftUpdate(spec: BehaviorSpec, plan: UpdatePlan, drafter:
       const merged = mergeChanged(entry, draftedRule, draftedNotes, rule);
       if (merged.merged.checks.length + merged.merged.semanticChecks.length > 0) {
         metaBehaviors.push(merged.merged);
-        origins.push(merged.newClauses > 0 ? origin : "carried");
+        origins.push(merged.questions > 0 ? origin : "carried");
         notes.push(...merged.notes);
-        if (merged.newClauses > 0) {
+        if (merged.questions > 0) {
           ask.push(rule);
           settled.push(...merged.settled.map((clause) => ({ rule, clause })));
-          plannedQuestions += merged.newClauses;
+          plannedQuestions += merged.questions;
         }
         return;
       }

@@ -16,7 +16,7 @@ import type {
 } from "../../runtime/types.js";
 import type { RuleInfo } from "../../runtime/judge.js";
 import { fillSlots, pageTemplates, sha256Source } from "../web/page.js";
-import { summarizeByRule, verdictLabel } from "./summary.js";
+import { fileNaReason, summarizeByRule, verdictLabel } from "./summary.js";
 import type { RuleSummaryRow } from "./summary.js";
 
 /** What the report knows about a rule: the compiled judge's `rules` export. */
@@ -234,7 +234,7 @@ function trajectoryCard(
   names: readonly string[],
 ): string {
   const { judgment, trajectory } = result;
-  const fileVerdictNa = judgment.verdict === "na" ? firstNaReason(judgment.metaBehaviors) : null;
+  const fileVerdictNa = fileNaReason(judgment);
   const incomplete =
     trajectory !== undefined && !trajectory.complete
       ? ` <span class="tag incomplete" title="The session did not end normally">Incomplete</span>`
@@ -260,10 +260,6 @@ ${description}${metas === "" ? `<p class="empty">No rule was judged.</p>` : meta
 </article>`;
 }
 
-function firstNaReason(metas: readonly MetaBehaviorJudgment[]): NaReason | null {
-  return metas.find((m) => m.verdict === "na")?.naReason ?? "insufficient_evidence";
-}
-
 function ruleSection(
   meta: MetaBehaviorJudgment,
   rule: RuleInfo | undefined,
@@ -274,9 +270,7 @@ function ruleSection(
     rule === undefined
       ? ""
       : `<p class="trigger"><span class="label">Applies when</span> ${escapeHtml(rule.trigger.description)} <span class="kind">${rule.trigger.kind === "semantic" ? "decided by the model" : "deterministic match"}</span></p>`;
-  const notTriggered = meta.triggered
-    ? ""
-    : `<p class="not-triggered">The trigger did not fire, so no clause was checked.</p>`;
+  const notTriggered = meta.triggered ? "" : `<p class="not-triggered">${notTriggeredNote(meta)}</p>`;
   const clauses =
     meta.clauses.length === 0
       ? ""
@@ -285,6 +279,17 @@ function ruleSection(
 <header class="rule-head">${badge(meta.verdict, meta.naReason)} <h3>${escapeHtml(meta.name)}</h3></header>
 ${trigger}${notTriggered}${clauses}
 </section>`;
+}
+
+/**
+ * Why no check ran. A rule that is not triggered lists a clause only when its
+ * semantic trigger stopped it (FORMATS.md §4), and that trigger may have been
+ * undecided (no model, no valid answer) rather than false.
+ */
+function notTriggeredNote(meta: MetaBehaviorJudgment): string {
+  if (meta.naReason === "not_applicable") return "The trigger did not fire, so no check ran.";
+  if (meta.clauses.length > 0) return "Whether the rule applies could not be decided, so no check ran.";
+  return "The trigger did not fire in the events recorded, which may not be the whole session, so no check ran.";
 }
 
 /** "Deterministic · ordering", "Semantic · question", …; falls back to the rule list when the clause lacks the `check` extension. */

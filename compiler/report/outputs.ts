@@ -7,10 +7,13 @@ import { spawn } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { RuleInfo } from "../../runtime/judge.js";
+import { validateTrajectory } from "../../runtime/trajectory.js";
 import type { Trajectory } from "../../runtime/types.js";
+import { describeOrigin } from "../inputs.js";
 import type { CaseResult } from "../run.js";
 import type { CaseError, ReportInput, ReportResult } from "./html.js";
-import type { ReportServer } from "./serve.js";
+import type { ProgressEvent, ReportServer } from "./serve.js";
+import { fileNaReason } from "./summary.js";
 
 export interface ReportOutputOptions {
   html?: string;
@@ -33,6 +36,28 @@ function openInBrowser(url: string): void {
     child.unref();
   } catch {
     // No opener: the URL on stderr is enough.
+  }
+}
+
+/** One line of the live page: the trajectory's verdict labeled as the final report will label it, or why the case failed. */
+export function progressEvent(done: number, result: CaseResult): ProgressEvent {
+  const { input, judgment, error } = result;
+  if (judgment === undefined) return { done, file: input.file, message: error ?? "not judged" };
+  const naReason = fileNaReason(judgment);
+  return { done, file: input.file, trajectoryId: judgment.trajectoryId, verdict: judgment.verdict, ...(naReason !== null ? { naReason } : {}) };
+}
+
+/**
+ * The trajectory as the judge read it (FORMATS.md §2 defaults: no description
+ * is "", non-string content is "", metadata values are String(v)), so the
+ * evidence panel shows what was judged. Undefined if a judge built by another
+ * version accepted what this runtime would not: the panel then lists ids only.
+ */
+function judgedTrajectory(raw: unknown): Trajectory | undefined {
+  try {
+    return validateTrajectory(raw);
+  } catch {
+    return undefined;
   }
 }
 
@@ -64,14 +89,16 @@ export class ReportOutputs {
   add(result: CaseResult): void {
     this.done++;
     const { input, judgment, error } = result;
+    this.server?.push(progressEvent(this.done, result));
     if (judgment === undefined) {
-      this.errors.push({ file: input.file, caseIndex: input.index, ...(input.line !== undefined ? { line: input.line } : {}), message: error ?? "not judged" });
-      this.server?.push({ done: this.done, file: input.file, message: error ?? "not judged" });
+      // The reports show the place from file, line and case; the message would repeat it.
+      const place = `${describeOrigin(input)}: `;
+      const message = error === undefined ? "not judged" : error.startsWith(place) ? error.slice(place.length) : error;
+      this.errors.push({ file: input.file, caseIndex: input.index, ...(input.line !== undefined ? { line: input.line } : {}), message });
       return;
     }
-    // The judge accepted this trajectory, so it has the shape the evidence panel reads.
-    this.results.push({ file: input.file, judgment, trajectory: input.trajectory as Trajectory });
-    this.server?.push({ done: this.done, file: input.file, trajectoryId: judgment.trajectoryId, verdict: judgment.verdict });
+    const trajectory = judgedTrajectory(input.trajectory);
+    this.results.push({ file: input.file, judgment, ...(trajectory !== undefined ? { trajectory } : {}) });
   }
 
   private input(): ReportInput {
@@ -100,8 +127,15 @@ export class ReportOutputs {
     }
     if (this.server !== undefined) {
       this.server.finish(this.input());
-      process.stderr.write("report: waiting for the browser to show the final report (Ctrl-C to stop)\n");
-      await this.server.finalServed;
+      process.stderr.write("report: waiting for the browser to show the final report (Ctrl-C to stop waiting)\n");
+      // Ctrl-C ends the wait, not the run: the command still exits with its own code.
+      let stopWaiting = () => {};
+      const interrupted = new Promise<void>((resolve) => {
+        stopWaiting = resolve;
+        process.once("SIGINT", resolve);
+      });
+      await Promise.race([this.server.finalServed, interrupted]);
+      process.removeListener("SIGINT", stopWaiting);
       await this.server.close();
     }
     return written;

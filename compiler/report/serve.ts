@@ -77,7 +77,8 @@ export async function serveReport(options: ServeReportOptions = {}): Promise<Rep
     if (url.pathname === "/") {
       const mode = finalPage === undefined ? "live" : "report";
       sendPage(res, req.method === "HEAD", finalPage ?? livePage, reportContentSecurityPolicy(mode));
-      if (mode === "report" && req.method === "GET") markFinalServed();
+      // Only once the whole page has left this process: closing the server at once would cut a large report short.
+      if (mode === "report" && req.method === "GET") res.once("finish", markFinalServed);
       return;
     }
     if (url.pathname === "/events") return openEventStream(req, res);

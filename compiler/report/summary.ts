@@ -13,6 +13,12 @@ export function verdictLabel(verdict: Verdict, naReason: NaReason | null): strin
   return "No verdict";
 }
 
+/** Why a file verdict is na: the reason of its first na rule (all are na when the file is), as the fold gives it. */
+export function fileNaReason(judgment: TrajectoryJudgment): NaReason | null {
+  if (judgment.verdict !== "na") return null;
+  return judgment.metaBehaviors.find((m) => m.verdict === "na")?.naReason ?? "insufficient_evidence";
+}
+
 export interface RuleSummaryRow {
   name: string;
   passed: number;

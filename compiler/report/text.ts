@@ -3,28 +3,43 @@ import type { Clause, MetaBehaviorJudgment, TrajectoryJudgment, Verdict } from "
 
 const LABEL: Record<Verdict, string> = { true: "PASS", false: "FAIL", na: "N/A " };
 
+/** Control, line-separator and bidi-override characters: a terminal or a log viewer acts on them. */
+const ACTIVE_CHARS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const SHORT_ESCAPES: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+
+/**
+ * Text from a trajectory or a model (ids, reasoning) for one line of the
+ * report: escaped, so it can neither drive the terminal nor forge a line.
+ */
+export function printable(text: string): string {
+  return text.replace(ACTIVE_CHARS, (c) => SHORT_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
 function naSuffix(reason: string | null): string {
   return reason === null ? "" : ` (${reason})`;
 }
 
 function clauseLine(clause: Clause): string {
   const kind = clause.kind === "semantic" ? `semantic ${clause.check ?? ""}`.trimEnd() : (clause.check ?? "predicate");
-  const cites = clause.citations.length > 0 ? ` [${clause.citations.map((c) => c.eventId).join(", ")}]` : "";
+  const cites = clause.citations.length > 0 ? ` [${clause.citations.map((c) => printable(c.eventId)).join(", ")}]` : "";
   const verification = clause.verification !== undefined ? ` (${clause.verification})` : "";
-  const error = clause.error !== undefined ? ` ERROR: ${clause.error}` : "";
-  const lines = [`      ${clause.verdict.padEnd(5)} ${kind}: ${JSON.stringify(clause.quote)}${naSuffix(clause.naReason)}${cites}${verification}${error}`];
-  if (clause.reasoning !== undefined && clause.error === undefined) lines.push(`            ${clause.reasoning.replace(/\s+/g, " ")}`);
+  const error = clause.error !== undefined ? ` ERROR: ${printable(clause.error)}` : "";
+  const lines = [`      ${clause.verdict.padEnd(5)} ${kind}: ${printable(JSON.stringify(clause.quote))}${naSuffix(clause.naReason)}${cites}${verification}${error}`];
+  if (clause.reasoning !== undefined && clause.error === undefined) lines.push(`            ${printable(clause.reasoning.replace(/\s+/g, " "))}`);
   return lines.join("\n");
 }
 
 function metaLines(meta: MetaBehaviorJudgment): string[] {
   const trigger = meta.triggered ? "" : " — not triggered";
-  return [`  ${LABEL[meta.verdict]}  ${meta.name}${naSuffix(meta.naReason)}${trigger}`, ...meta.clauses.map(clauseLine)];
+  // The fold lets [true, na] pass; a na that is a failed model answer must still catch the eye.
+  const errors = meta.clauses.filter((c) => c.error !== undefined).length;
+  const flagged = errors > 0 ? ` — ${errors} clause${errors === 1 ? "" : "s"} without a valid model answer (ERROR)` : "";
+  return [`  ${LABEL[meta.verdict]}  ${printable(meta.name)}${naSuffix(meta.naReason)}${trigger}${flagged}`, ...meta.clauses.map(clauseLine)];
 }
 
 /** One trajectory's block of the text report. */
 export function renderTrajectoryText(judgment: TrajectoryJudgment, source: string): string {
-  return [`${LABEL[judgment.verdict].trim()}  ${judgment.trajectoryId}  (${source})`, ...judgment.metaBehaviors.flatMap(metaLines), ""].join("\n");
+  return [`${LABEL[judgment.verdict].trim()}  ${printable(judgment.trajectoryId)}  (${source})`, ...judgment.metaBehaviors.flatMap(metaLines), ""].join("\n");
 }
 
 export interface RunTotals {
@@ -50,5 +65,5 @@ export function addToTotals(totals: RunTotals, judgment: TrajectoryJudgment | un
 
 export function renderTotalsLine(totals: RunTotals): string {
   const errors = totals.errors > 0 ? `; ${totals.errors} could not be judged` : "";
-  return `${totals.judged} trajectories judged: ${totals.true} true, ${totals.false} false, ${totals.na} na${errors}`;
+  return `${totals.judged} ${totals.judged === 1 ? "trajectory" : "trajectories"} judged: ${totals.true} true, ${totals.false} false, ${totals.na} na${errors}`;
 }

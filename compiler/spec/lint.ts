@@ -1,6 +1,7 @@
 /**
  * `behavior-judge lint`: a spec's own diagnostics, then how a judge.yaml
- * beside it (or given) lines up with it: rule names that are not headings,
+ * beside it (or given) lines up with it (after warnings about empty sections
+ * and setext headings, which Markdown shows as H2s that are not sections): rule names that are not headings,
  * quotes the section does not contain (up to whitespace), sections no rule
  * covers, rules whose `source:` is stale, and, given sample trajectories,
  * every action or metadata key they never show. Every finding is located.
@@ -15,7 +16,7 @@ import { parseJudgeYaml, type IRPositions } from "../ir/parse.js";
 import type { JudgeIR } from "../ir/types.js";
 import { buildVocabulary, vocabularyNames } from "../generate/vocabulary.js";
 import { normalizeWhitespace, quoteOccurs } from "../generate/words.js";
-import { readBehaviorSpec, resolveSpecPath, type BehaviorSpec } from "./load.js";
+import { readBehaviorSpec, resolveSpecPath, setextHeadingLines, type BehaviorSpec } from "./load.js";
 
 export type LintSeverity = "error" | "warning";
 
@@ -62,6 +63,14 @@ export async function lintSpec(specPath: string, options: LintOptions = {}): Pro
   const findings: LintFinding[] = [];
   if (parsed.spec.sections.length === 0) {
     findings.push(finding("warning", "no-sections", { file, line: 1, path: "", message: "the spec has no ## sections, so there is no meta-behavior to judge" }));
+  }
+  for (const section of parsed.spec.sections) {
+    if (section.body === "") findings.push(finding("warning", "section-empty", { file, line: section.line, path: "", message: `the section ${JSON.stringify(section.heading)} is empty, so there is nothing to judge in it` }));
+  }
+  for (const line of setextHeadingLines(await readFile(file, "utf8"))) {
+    findings.push(
+      finding("warning", "setext-heading", { file, line, path: "", message: "Markdown shows this underlined line as an H2 heading, but only ## headings are meta-behaviors: it belongs to the section before it", hint: "write it as a ## heading, or leave a blank line above the ---" }),
+    );
   }
   const judge = options.judge ?? defaultJudgeBeside(file);
   if (judge !== undefined) findings.push(...(await lintJudge(parsed.spec, judge, options.samples)));

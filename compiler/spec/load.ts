@@ -5,7 +5,7 @@
  * line when there is one), and the rest of the Markdown is left alone.
  */
 import { readFile, stat } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { isMap, isScalar, LineCounter, parseDocument, type Document } from "yaml";
 import type { Diagnostic } from "../ir/diagnostics.js";
 
@@ -78,7 +78,8 @@ function diagnostic(file: string, line: number, code: SpecDiagnosticCode, messag
 
 /** The `<name>` of `.agents/behaviors/<name>/BEHAVIOR.md`, when the file sits there. */
 export function conventionalFolderName(file: string): string | undefined {
-  const folder = dirname(file);
+  // Absolute first: `lint .` run inside the folder names no folder at all.
+  const folder = dirname(resolve(file));
   const behaviors = dirname(folder);
   return basename(behaviors) === "behaviors" && basename(dirname(behaviors)) === ".agents" ? basename(folder) : undefined;
 }
@@ -162,6 +163,11 @@ function suggestName(name: string): string | undefined {
   return fixed !== "" && fixed !== name && NAME_PATTERN.test(fixed) ? `did you mean ${JSON.stringify(fixed)}?` : undefined;
 }
 
+/** Characters as a person counts them (code points): an emoji is one, not two UTF-16 units. */
+function characters(text: string): number {
+  return [...text].length;
+}
+
 function checkDescription(front: Frontmatter, file: string, problems: SpecDiagnostic[]): void {
   const description = front.data.description;
   const line = front.keyLine("description");
@@ -169,8 +175,8 @@ function checkDescription(front: Frontmatter, file: string, problems: SpecDiagno
     problems.push(diagnostic(file, line, "description-missing", "description is required and must not be empty", "description", "one or two sentences saying what the behavior covers"));
   } else if (typeof description !== "string") {
     problems.push(diagnostic(file, line, "description-invalid", "description must be text", "description"));
-  } else if (description.length > MAX_DESCRIPTION) {
-    problems.push(diagnostic(file, line, "description-too-long", `description has ${description.length} characters; at most ${MAX_DESCRIPTION} are allowed`, "description"));
+  } else if (characters(description) > MAX_DESCRIPTION) {
+    problems.push(diagnostic(file, line, "description-too-long", `description has ${characters(description)} characters; at most ${MAX_DESCRIPTION} are allowed`, "description"));
   }
 }
 
@@ -186,8 +192,92 @@ function checkOptionalFields(front: Frontmatter, file: string, problems: SpecDia
   }
 }
 
-const H2 = /^ {0,3}##(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+const H2 = /^ {0,3}##(?:[ \t]+(.*))?$/;
+/** An optional closing run of #s (`## Title ##`; `## #` has no text), preceded by a space or nothing. */
+const CLOSING_HASHES = /(?:^|[ \t]+)#+[ \t]*$/;
+const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+const HTML_COMMENT_OPEN = /^ {0,3}<!--/;
+
+/**
+ * For each line, whether it belongs to a fenced code block or an HTML comment
+ * (delimiters included), where a `## ` line is text and not a heading. As in
+ * CommonMark: a backtick fence's info string holds no backtick (so a line of
+ * inline code opens nothing); a fence closes only at a bare run of its own
+ * character at least as long (so ```js inside a fence does not close it), or
+ * at the end of the file; a comment runs to the line that holds `-->`.
+ */
+export function literalLines(lines: readonly string[]): boolean[] {
+  const literal: boolean[] = [];
+  let fence: string | undefined;
+  let comment = false;
+  for (const line of lines) {
+    if (fence !== undefined) {
+      literal.push(true);
+      const close = /^ {0,3}(`{3,}|~{3,})[ \t]*$/.exec(line);
+      if (close !== null && close[1]![0] === fence[0] && close[1]!.length >= fence.length) fence = undefined;
+      continue;
+    }
+    if (comment) {
+      literal.push(true);
+      if (line.includes("-->")) comment = false;
+      continue;
+    }
+    const open = FENCE_OPEN.exec(line);
+    if (open !== null && !(open[1]![0] === "`" && open[2]!.includes("`"))) {
+      fence = open[1]!;
+      literal.push(true);
+      continue;
+    }
+    if (HTML_COMMENT_OPEN.test(line)) {
+      // As in CommonMark, the opening line itself may close it (`<!-- x -->`, even `<!-->`).
+      comment = !line.includes("-->");
+      literal.push(true);
+      continue;
+    }
+    literal.push(false);
+  }
+  return literal;
+}
+
+const SETEXT_H2_UNDERLINE = /^ {0,3}-+[ \t]*$/;
+/** ATX headings and thematic breaks: blocks of one line. */
+const ONE_LINE_BLOCK = /^ {0,3}(?:#{1,6}(?:[ \t]|$)|(?:[-*_][ \t]*){3,}$)/;
+/** Lines that open a block other than a paragraph (list item, quote, table, HTML, indented code): lines that follow belong to it. */
+const OTHER_BLOCK = /^(?: {0,3}(?:[>|<]|[-*+](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$))| {4}|\t)/;
+
+/**
+ * 1-based first lines of setext H2 headings (`Title` over `-----`): Markdown
+ * shows an H2 there, but only `## ` headings are meta-behaviors (FORMATS.md
+ * §1), so lint warns. Conservative: only an underline right below a plain
+ * paragraph counts, never one below a list item, a quote or a table.
+ */
+export function setextHeadingLines(text: string): number[] {
+  const lines = text.split(/\r\n|\r|\n/);
+  let start = 0;
+  if (lines[0]?.replace(/^\uFEFF/, "").trimEnd() === "---") {
+    const close = lines.findIndex((line, i) => i > 0 && line.trimEnd() === "---");
+    start = close < 0 ? lines.length : close + 1;
+  }
+  const body = lines.slice(start);
+  const literal = literalLines(body);
+  const found: number[] = [];
+  let block: "none" | "paragraph" | "other" = "none";
+  let paragraphStart = 0;
+  body.forEach((line, i) => {
+    if (literal[i] === true || line.trim() === "") block = "none";
+    else if (block === "paragraph" && SETEXT_H2_UNDERLINE.test(line)) {
+      found.push(start + paragraphStart + 1);
+      block = "none";
+    } else if (ONE_LINE_BLOCK.test(line)) block = "none";
+    else if (block === "none" && OTHER_BLOCK.test(line)) block = "other";
+    else if (block === "paragraph" && OTHER_BLOCK.test(line) && !/^ {4}|^\t/.test(line)) block = "other";
+    else if (block === "none") {
+      block = "paragraph";
+      paragraphStart = i;
+    }
+  });
+  return found;
+}
 
 function trimBlankLines(lines: string[]): string {
   let start = 0;
@@ -197,26 +287,20 @@ function trimBlankLines(lines: string[]): string {
   return lines.slice(start, end).join("\n");
 }
 
-/** Splits the body at H2 headings, skipping fenced code blocks. */
+/** Splits the body at H2 headings, skipping fenced code blocks and HTML comments. */
 function readSections(lines: string[], bodyStart: number, file: string, problems: SpecDiagnostic[]) {
   const sections: { heading: string; line: number; lines: string[] }[] = [];
   const preamble: string[] = [];
   const seen = new Map<string, number>();
-  let fence: string | undefined;
+  const literal = literalLines(lines.slice(bodyStart));
   for (let i = bodyStart; i < lines.length; i++) {
     const line = lines[i]!;
-    const fenceMatch = FENCE.exec(line);
-    if (fenceMatch !== null) {
-      const marker = fenceMatch[1]!;
-      if (fence === undefined) fence = marker;
-      else if (marker[0] === fence[0] && marker.length >= fence.length) fence = undefined;
-    }
-    const heading = fence === undefined ? H2.exec(line) : null;
+    const heading = literal[i - bodyStart] === true ? null : H2.exec(line);
     if (heading === null) {
       (sections.at(-1)?.lines ?? preamble).push(line);
       continue;
     }
-    const text = (heading[1] ?? "").trim();
+    const text = (heading[1] ?? "").replace(CLOSING_HASHES, "").trim();
     if (text === "") problems.push(diagnostic(file, i + 1, "heading-empty", "an H2 heading needs text: it names a meta-behavior"));
     else {
       const first = seen.get(text);
@@ -231,7 +315,8 @@ function readSections(lines: string[], bodyStart: number, file: string, problems
 
 /** Parses BEHAVIOR.md text; `file` locates diagnostics and the folder-name rule. */
 export function parseBehaviorMd(text: string, file = "BEHAVIOR.md"): SpecParseResult {
-  const lines = text.split(/\r?\n/);
+  // CRLF, LF and a lone CR all end a line in Markdown.
+  const lines = text.split(/\r\n|\r|\n/);
   const problems: SpecDiagnostic[] = [];
   const frontmatter = readFrontmatter(lines, file, problems);
   if (frontmatter === undefined) return { ok: false, diagnostics: problems };

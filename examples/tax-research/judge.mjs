@@ -38,12 +38,15 @@ var SYSTEM_PROMPT = [
   "- reasoning: one to three plain sentences on why.",
   "- citations: at least one event your verdict rests on, by its exact id, each with a short description of what it shows."
 ].join("\n");
+function jsonLine(value) {
+  return JSON.stringify(value).replace(/[\u0085\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
 function serializeEvent(event) {
   const { id, actor, action, content = "", metadata = {} } = event;
-  return JSON.stringify({ id, actor, action, content, metadata });
+  return jsonLine({ id, actor, action, content, metadata });
 }
 function renderTrajectory(trajectory) {
-  const header = JSON.stringify({
+  const header = jsonLine({
     trajectory_id: trajectory.id,
     description: trajectory.description,
     complete: trajectory.complete,
@@ -74,7 +77,7 @@ function checkTask(question) {
 function flaggedEvents(clause) {
   const cited = clause?.citations ?? [];
   if (cited.length === 0) return "It cited no event: what the clause requires never happened in the trajectory.";
-  return ["It cited these events:", ...cited.map((c) => `- ${JSON.stringify(c.eventId)}: ${c.description}`)].join("\n");
+  return ["It cited these events:", ...cited.map((c) => `- ${jsonLine(c.eventId)}: ${c.description}`)].join("\n");
 }
 function verifyTask(question) {
   const check = question.flagged?.check ?? "deterministic";
@@ -253,7 +256,7 @@ function normalizeEvent(raw, index) {
   if (metadata !== void 0 && metadata !== null && !isPlainObject(metadata)) {
     throw new TrajectoryError(`events[${index}].metadata`, "must be an object of key: value pairs");
   }
-  const metadataOk = metadata === void 0 || isStringMap(metadata);
+  const metadataOk = metadata === void 0 || metadata !== null && isStringMap(metadata);
   if (contentOk && metadataOk) return raw;
   return {
     id: raw.id,
@@ -277,9 +280,8 @@ function assertUniqueIds(events) {
 function validateTrajectory(raw) {
   if (!isPlainObject(raw)) throw new TrajectoryError("", "a trajectory must be a JSON object");
   const id = requireNonEmptyString(raw.id, "id");
-  if (raw.description !== void 0 && typeof raw.description !== "string") {
-    throw new TrajectoryError("description", "must be a string");
-  }
+  const description = raw.description ?? "";
+  if (typeof description !== "string") throw new TrajectoryError("description", "must be a string");
   if (typeof raw.complete !== "boolean") throw new TrajectoryError("complete", "must be true or false");
   if (!Array.isArray(raw.events)) throw new TrajectoryError("events", "must be an array");
   const rawEvents = raw.events;
@@ -297,7 +299,7 @@ function validateTrajectory(raw) {
     events[i] = event;
   }
   if (!idsInOrder) assertUniqueIds(events);
-  return { id, description: raw.description ?? "", complete: raw.complete, events };
+  return { id, description, complete: raw.complete, events };
 }
 
 // runtime/judge.ts
@@ -382,7 +384,8 @@ async function judgeRule(ctx, rule) {
   }
   return foldMeta(rule.name, true, clauses);
 }
-function createJudge(behavior2, rules2) {
+function createJudge(behavior2, compiledRules) {
+  const rules2 = compiledRules.map((rule) => ({ ...rule, semanticChecks: rule.semanticChecks.map((c) => ({ quote: c.quote, question: c.question })) }));
   return async function judgeTrajectory2(input, options = {}) {
     const trajectory = validateTrajectory(input);
     const metaBehaviors = [];

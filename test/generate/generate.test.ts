@@ -49,6 +49,17 @@ describe("generateJudgeYaml", () => {
     if (parsed.ok) expect(parsed.ir.metaBehaviors.map((r) => r.source)).toEqual(refund.spec.sections.map((s) => s.body));
   });
 
+  it("writes a judge.yaml for a spec with an empty section: that rule has no source (an empty one is invalid)", async () => {
+    const dir = temp();
+    const spec = join(dir, "BEHAVIOR.md");
+    writeFileSync(spec, "---\nname: refund-support\ndescription: d\n---\n\n## Nothing here yet\n\n## Credit\n\nThe agent must never issue store credit.\n");
+    const out = join(dir, "judge.yaml");
+    const result = await generateJudgeYaml({ spec, samples: refundCases, out, interviewer: acceptAll(), compile: false });
+    expect(result.rules).toBe(2);
+    const parsed = parseJudgeYaml(readFileSync(out, "utf8"));
+    expect(parsed.ok && parsed.ir.metaBehaviors.map((r) => r.source)).toEqual([undefined, "The agent must never issue store credit."]);
+  });
+
   it("skips the interview when an update finds nothing changed", async () => {
     const dir = temp();
     const previous = join(dir, "judge.yaml");

@@ -5,7 +5,7 @@
  * prints the same figures per check.
  */
 import { describe, expect, it } from "vitest";
-import { compareChecks } from "../../compiler/generate/compare.js";
+import { compareChecks, comparePrecision } from "../../compiler/generate/compare.js";
 import { draftOffline } from "../../compiler/generate/offline.js";
 import { buildVocabulary, vocabularyNames } from "../../compiler/generate/vocabulary.js";
 import { quoteOccurs } from "../../compiler/generate/words.js";
@@ -43,6 +43,13 @@ describe("the mapping figure", () => {
     const result = figure(heldOut);
     expect(result.total).toBe(18);
     expect(result.strict).toBeGreaterThanOrEqual(17);
+  });
+
+  it("says what the figure leaves out: drafted checks no hand-written one matches, and triggers", () => {
+    const precision = (cases: typeof examples) =>
+      cases.map((c) => comparePrecision(c.reference, draftOffline({ spec: c.spec, vocabulary: c.vocabulary, samples: c.samples }).ir, c.vocabulary)).reduce((a, p) => ({ extra: a.extra + p.extraChecks.length, triggers: a.triggers + p.triggers, same: a.same + p.sameTriggers }), { extra: 0, triggers: 0, same: 0 });
+    expect(precision(examples)).toEqual({ extra: 0, triggers: 11, same: 10 });
+    expect(precision(heldOut)).toEqual({ extra: 1, triggers: 16, same: 16 });
   });
 });
 
@@ -166,6 +173,12 @@ describe("wordings the drafter maps", () => {
 
   it("skips rationale and qualifying sentences", () => {
     const rule = draftRule("The agent always runs the tests. A run that is skipped does not count.\n\n**Why:** Before anything else, the agent must be careful.");
+    expect(rule.checks).toHaveLength(1);
+    expect(rule.semanticChecks).toEqual([]);
+  });
+
+  it("drafts nothing from a fenced example or a commented-out clause", () => {
+    const rule = draftRule("The agent always runs the tests.\n\n~~~\n```\nThe agent never deploys.\n~~~\n\n<!--\nThe agent never pings the pager.\n-->");
     expect(rule.checks).toHaveLength(1);
     expect(rule.semanticChecks).toEqual([]);
   });

@@ -121,6 +121,24 @@ describe("planUpdate", () => {
     expect(update.draft.ir.metaBehaviors[2]).toEqual({ ...previous.metaBehaviors[2], source: spec.sections[2]!.body });
   });
 
+  it("asks about the trigger again when the section's occurrence line changed, keeping the checks", async () => {
+    const spec = specWith((t) => t.replace("Each escalation is one occurrence.", "Each escalation to a supervisor is one occurrence."));
+    const plan = planUpdate(spec, previous);
+    expect(plan.sections.map((s) => s.kind)).toEqual(["unchanged", "unchanged", "changed", "unchanged"]);
+    const drafter = offlineDrafter(spec);
+    const update = await draftUpdate(spec, plan, drafter);
+    expect(drafter).toHaveBeenCalledTimes(1);
+    expect(update.ask).toEqual([2]);
+    expect(update.plannedQuestions).toBe(1);
+    expect(update.settled).toEqual([
+      { rule: 2, clause: { kind: "check", index: 0 } },
+      { rule: 2, clause: { kind: "check", index: 1 } },
+    ]);
+    const rule = update.draft.ir.metaBehaviors[2]!;
+    expect(rule.checks).toEqual(previous.metaBehaviors[2]!.checks);
+    expect(rule.trigger.description).toBe("Each escalation to a supervisor is one occurrence.");
+  });
+
   it("checks a rule without source: clause by clause", () => {
     const noSource: JudgeIR = { ...previous, metaBehaviors: previous.metaBehaviors.map(({ source: _source, ...rule }) => rule) };
     const plan = planUpdate(refund.spec, noSource);

@@ -300,6 +300,27 @@ describe("renderHtmlReport", () => {
     expect(html).toContain("not in the trajectory shown"); // e9 is cited but absent
   });
 
+  it("says why a rule's checks did not run: trigger not met, undecided, or an incomplete trace", () => {
+    const undecided = meta(
+      "Roll back on a failing health check",
+      "na",
+      [clause("na", "a health check fails after a deploy", { kind: "semantic", check: "trigger", naReason: "insufficient_evidence", reasoning: "No model was available to decide this clause, so it has no verdict." })],
+      { naReason: "insufficient_evidence", triggered: false },
+    );
+    const cutOff = meta("Test before deploy", "na", [], { naReason: "insufficient_evidence", triggered: false });
+    const notMet = meta("Canary before fleet", "na", [], { naReason: "not_applicable", triggered: false });
+    const page = renderHtmlReport({
+      rules,
+      results: [{ file: "f.json", trajectory: trajectory("t", false, [event("e1", "user", "message")]), judgment: judged("t", "na", [cutOff, notMet, undecided]) }],
+    });
+    const notes = [...page.matchAll(/<p class="not-triggered">([^<]*)<\/p>/g)].map((m) => m[1]);
+    expect(notes).toEqual([
+      "The trigger did not fire in the events recorded, which may not be the whole session, so no check ran.",
+      "The trigger did not fire, so no check ran.",
+      "Whether the rule applies could not be decided, so no check ran.",
+    ]);
+  });
+
   it("names the kind of a clause from the rule list when the clause lacks `check`", () => {
     const card = html.slice(html.indexOf('id="trajectory-1"'), html.indexOf('id="trajectory-2"'));
     expect(card).toMatch(/Test before deploy[\s\S]*Deterministic · ordering/);

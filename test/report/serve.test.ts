@@ -2,6 +2,7 @@ import { request } from "node:http";
 import type { IncomingHttpHeaders } from "node:http";
 import type { Browser } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { renderHtmlReport } from "../../compiler/report/html.js";
 import type { ReportInput } from "../../compiler/report/html.js";
 import { serveReport } from "../../compiler/report/serve.js";
 import type { ProgressEvent, ReportServer } from "../../compiler/report/serve.js";
@@ -267,6 +268,50 @@ describe("serveReport progress and final report", () => {
     expect(after.text).toContain("event: final");
   });
 
+  it("counts the final report as served only once all of it has left, so closing then cuts nothing off", async () => {
+    // Megabytes of evidence, read slowly: more than the socket takes at once.
+    const events = Array.from({ length: 2000 }, (_, i) => ({ id: `e${i + 1}`, actor: "user" as const, action: "message", content: "x".repeat(2000), metadata: {} }));
+    const big: ReportInput = {
+      ...finalReport,
+      results: [
+        {
+          ...finalReport.results[0]!,
+          trajectory: { id: "refund-1", description: "", complete: true, events },
+          judgment: {
+            ...finalReport.results[0]!.judgment,
+            metaBehaviors: [
+              {
+                ...finalReport.results[0]!.judgment.metaBehaviors[0]!,
+                clauses: [{ ...finalReport.results[0]!.judgment.metaBehaviors[0]!.clauses[0]!, citations: events.map((e) => ({ eventId: e.id, description: "" })) }],
+              },
+            ],
+          },
+        },
+      ],
+    };
+    server = await serveReport();
+    server.finish(big);
+    const received = new Promise<number>((resolve) => {
+      const req = request(server!.url, (res) => {
+        let bytes = 0;
+        res.on("data", (chunk: Buffer) => {
+          bytes += chunk.length;
+          res.pause();
+          setTimeout(() => res.resume(), 2);
+        });
+        res.on("end", () => resolve(bytes));
+        res.on("error", () => resolve(bytes));
+      });
+      req.on("error", () => resolve(-1));
+      req.end();
+    });
+    // What the CLI does: close as soon as the report counts as served.
+    await server.finalServed;
+    await server.close();
+    server = undefined;
+    expect(await received).toBe(Buffer.byteLength(renderHtmlReport(big)));
+  });
+
   it("closes while a page still listens", async () => {
     server = await serveReport();
     const stream = openStream(eventsUrl(server));
@@ -345,9 +390,11 @@ describeWithBrowser("the served report in chromium", () => {
       verdict: "na",
       naReason: "not_applicable",
     });
-    await page.locator("#live-list li", { hasText: "refund-2" }).waitFor({ timeout: 10_000 });
-    expect(await page.locator("#live-list li .badge").allTextContents()).toEqual(["Fail", "Didn't apply"]);
-    expect(await page.locator("#live-progress").evaluate((p) => (p as unknown as { value: number }).value)).toBe(2);
+    server.push({ done: 3, total: 3, trajectoryId: "refund-3", verdict: "na", naReason: "insufficient_evidence" });
+    await page.locator("#live-list li", { hasText: "refund-3" }).waitFor({ timeout: 10_000 });
+    // Labeled as the final report labels them.
+    expect(await page.locator("#live-list li .badge").allTextContents()).toEqual(["Fail", "Didn't apply", "No verdict — insufficient evidence"]);
+    expect(await page.locator("#live-progress").evaluate((p) => (p as unknown as { value: number }).value)).toBe(3);
 
     server.finish(finalReport);
     await page.locator(".card").waitFor({ timeout: 10_000 });

@@ -56,11 +56,38 @@ describe("validateTrajectory", () => {
     expect((odd as unknown as { content: unknown }).content).toBe(7);
   });
 
+  test("null content, metadata and description count as absent, as in a JSON producer's output", () => {
+    const checked = validateTrajectory(trajectory([event("e1", { content: null, metadata: null })]));
+    expect(checked.events[0]).toEqual({ id: "e1", actor: "agent", action: "act", content: "", metadata: undefined });
+    expect(fieldOf(trajectory([event("e1", { metadata: null })]))).toBe("valid");
+    expect(validateTrajectory(trajectory([], { description: null })).description).toBe("");
+  });
+
   test("a metadata key named __proto__ stays an ordinary key", () => {
     const raw = JSON.parse('{"id":"t","complete":true,"events":[{"id":"e1","actor":"tool","action":"a","metadata":{"__proto__":5}}]}');
     const md = validateTrajectory(raw).events[0]!.metadata!;
     expect(Object.keys(md)).toEqual(["__proto__"]);
     expect(md["__proto__"]).toBe("5");
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
+
+describe("createJudge", () => {
+  test("keeps its own copy of the semantic questions", async () => {
+    const { createJudge } = await import("../../runtime/judge.js");
+    const semanticChecks = [{ quote: "q", question: "Is it so?" }];
+    const asked: string[] = [];
+    const judge = createJudge("b", [
+      { name: "r", trigger: { description: "d", semantic: false }, semanticChecks, scan: () => [] },
+    ]);
+    semanticChecks[0]!.question = "Tampered?";
+    await judge({ id: "t", complete: true, events: [{ id: "e1", actor: "agent", action: "a" }] }, {
+      complete: async (messages) => {
+        asked.push(messages.map((m) => m.content).join("\n"));
+        return JSON.stringify({ verdict: "true", na_reason: null, reasoning: "r", citations: [{ event_id: "e1", description: "d" }] });
+      },
+    });
+    expect(asked.join("")).toContain("Is it so?");
+    expect(asked.join("")).not.toContain("Tampered?");
   });
 });

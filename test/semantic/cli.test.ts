@@ -118,6 +118,12 @@ describe("judge with a model", () => {
     const result = await run("judge", yaml, files[0]!, "--concurrency", "0");
     expect(result.code).toBe(2);
   });
+
+  it("rejects --timeout 0 as a usage error: it would abort every request at once", async () => {
+    const result = await run("judge", yaml, files[0]!, "--timeout", "0", "--base-url", "http://127.0.0.1:9/v1", "--no-cache");
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("--timeout");
+  });
 });
 
 describe("calibrate", () => {
@@ -152,6 +158,25 @@ describe("calibrate", () => {
     expect(result.stdout).toContain("unanimous verdicts: 20/21");
     // Repeated runs never use the cache: a cached answer would make every run the first.
     await expect(readdir(unused)).rejects.toThrow(/ENOENT/);
+  });
+  it("--runs N never counts a clause the model failed as agreement, even when the fold still matches the label", async () => {
+    // Rule 2's semantic check fails twice for one case; its deterministic checks are true, so the rule folds to true, as labeled.
+    const answers = scriptedAnswers(scripted);
+    const s = await serve((request, index) => {
+      const found = findScripted(scripted, request);
+      if (found?.trajectoryId === "asks-year-then-grounds-answer" && found.kind === "check") return { reply: "The agent cites the statute." };
+      return answers(request, index);
+    });
+    const plain = await run("calibrate", yaml, ...files, "--base-url", s.baseURL, "--no-cache");
+    expect(plain.code).toBe(1);
+    expect(plain.stdout).toContain("1 clause got no valid model answer (marked ERROR)");
+    const result = await run("calibrate", yaml, ...files, "--runs", "2", "--base-url", s.baseURL);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain("run 1: 20/21 rule verdicts agree (1 rule verdict rests on a failed model answer)");
+    expect(result.stdout).toContain("perfect runs: 0/2");
+    const json = await run("calibrate", yaml, ...files, "--runs", "1", "--base-url", s.baseURL, "--json");
+    expect(json.code).toBe(1);
+    expect((JSON.parse(json.stdout) as { statistics: { perRun: unknown[] } }).statistics.perRun[0]).toEqual({ agree: 20, total: 21, errors: 0, clauseErrors: 1 });
   });
 });
 
@@ -199,6 +224,14 @@ describe("baseline", () => {
     expect(table).toMatch(/run 1 +21\/21 +14\/21/);
     expect(table).toMatch(/perfect runs +2\/2 +0\/2/);
     expect(table).toMatch(/unanimous verdicts +21\/21 +21\/21/);
+  });
+
+  it("books the calls of a case that got no valid answer", async () => {
+    const s = await serve(inOrder({ reply: "{}", usage: { prompt_tokens: 10, completion_tokens: 1 } }));
+    const result = await run("baseline", example, files[0]!, "--base-url", s.baseURL);
+    expect(s.requests).toHaveLength(2);
+    expect(result.stderr).toContain("the answer was invalid twice");
+    expect(result.stdout).toContain("baseline model calls: 2 made, 0 from cache; tokens: 20 in, 2 out");
   });
 
   it("an invalid spec fails with located diagnostics", async () => {

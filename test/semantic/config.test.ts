@@ -29,6 +29,11 @@ describe("resolveModelConfig", () => {
     expect(resolveModelConfig({ baseUrl: "http://127.0.0.1:8000/v1" }, { OPENAI_API_KEY: "sk", BRAINTRUST_API_KEY: "bt" })).toMatchObject({ provider: "openai", apiKey: "sk" });
   });
 
+  it("never sends the Braintrust key to a --base-url", () => {
+    const config = resolveModelConfig({ baseUrl: "http://127.0.0.1:8000/v1" }, { BRAINTRUST_API_KEY: "bt-secret" });
+    expect(config).toEqual({ provider: "openai", apiKey: "no-key", baseURL: "http://127.0.0.1:8000/v1", model: "gpt-5-mini" });
+  });
+
   it("sends a temperature only when the user set one", () => {
     expect(resolveModelConfig({}, { BRAINTRUST_API_KEY: "bt" })).not.toHaveProperty("temperature");
     expect(resolveModelConfig({ temperature: 0 }, { BRAINTRUST_API_KEY: "bt" })).toHaveProperty("temperature", 0);
@@ -54,6 +59,10 @@ describe(".env", () => {
       D: "plain",
       E: "line\nbreak",
     });
+  });
+
+  it("reads a quoted value followed by a comment without its quotes", () => {
+    expect(parseDotEnv('A="sk-abc" # the key\nB=\'x y\'  # note\nC="say \\"hi\\"" #c\n')).toEqual({ A: "sk-abc", B: "x y", C: 'say "hi"' });
   });
 
   it("is found at or above the working directory, and set variables win", async () => {

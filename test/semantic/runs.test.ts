@@ -39,7 +39,7 @@ describe("summarizeRuns", () => {
 
   it("counts a missing label and a case that could not be judged as disagreements", () => {
     const stats = summarizeRuns(slots, [{ values: ["true", "na", "error", "error"], errors: 1 }]);
-    expect(stats.perRun[0]).toEqual({ agree: 2, total: 4, errors: 1 });
+    expect(stats.perRun[0]).toEqual({ agree: 2, total: 4, errors: 1, clauseErrors: 0 });
     expect(stats.perfectRuns).toBe(0);
   });
 

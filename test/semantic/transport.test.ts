@@ -4,7 +4,7 @@
  * stays quick; Retry-After is the server's and is honored as given.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { createOpenAIAdapter, retryAfterMs, type TransportOptions } from "../../compiler/adapters/openai.js";
+import { createLimiter, createOpenAIAdapter, retryAfterMs, type TransportOptions } from "../../compiler/adapters/openai.js";
 import type { ModelConfig } from "../../compiler/adapters/config.js";
 import { askModel, emptyUsage, type SemanticQuestion } from "../../runtime/semantic.js";
 import { validateTrajectory } from "../../runtime/trajectory.js";
@@ -137,5 +137,40 @@ describe("Retry-After", () => {
     expect(retryAfterMs(headers({ "retry-after": "Thu, 01 Jan 1970 00:00:03 GMT" }), 1000)).toBe(2000);
     expect(retryAfterMs(headers({}))).toBeUndefined();
     expect(retryAfterMs(new Error("no headers"))).toBeUndefined();
+  });
+});
+
+describe("createLimiter", () => {
+  /** Queues `fn` behind `depth` microtasks, to land a new caller at every point of a slot's hand-over. */
+  function afterMicrotasks(depth: number, fn: () => void): void {
+    if (depth === 0) fn();
+    else queueMicrotask(() => afterMicrotasks(depth - 1, fn));
+  }
+
+  it.each(Array.from({ length: 8 }, (_, depth) => depth))("never lets a newcomer slip in while a freed slot passes to a waiter (newcomer after %i microtasks)", async (depth) => {
+    const limit = createLimiter(1);
+    let active = 0;
+    let peak = 0;
+    const task = (done: Promise<void>) => async () => {
+      active++;
+      peak = Math.max(peak, active);
+      try {
+        await done;
+      } finally {
+        active--;
+      }
+    };
+    let finishFirst!: () => void;
+    const first = limit(task(new Promise<void>((resolve) => (finishFirst = resolve))));
+    const waiter = limit(task(new Promise<void>((resolve) => setTimeout(resolve, 20))));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    let newcomer: Promise<void> | undefined;
+    finishFirst();
+    afterMicrotasks(depth, () => {
+      newcomer = limit(task(new Promise<void>((resolve) => setTimeout(resolve, 20))));
+    });
+    await Promise.all([first, waiter]);
+    await newcomer;
+    expect(peak).toBe(1);
   });
 });

@@ -1,5 +1,6 @@
 /** `lint`: the spec's diagnostics, and a judge.yaml's quotes, rule names and vocabulary against the spec and samples. */
-import { readdirSync } from "node:fs";
+import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadSamples } from "../../compiler/generate/samples.js";
@@ -72,9 +73,40 @@ describe("behavior-judge lint", () => {
     expect(run.stdout).toMatch(/^ok: checked /);
   });
 
+  it("checks the name against the folder also when run from inside .agents/behaviors/<name>/", () => {
+    const folder = join(ROOT, "test", "fixtures", "spec", ".agents", "behaviors", "refund-support");
+    for (const path of [".", "BEHAVIOR.md"]) {
+      const run = runCli(["lint", path], { cwd: folder });
+      expect(run.status).toBe(1);
+      expect(run.stdout).toContain("BEHAVIOR.md:2:1 error: name-mismatch:");
+    }
+  });
+
   it("exits 1 with the located diagnostic for a broken spec", () => {
     const run = runCli(["lint", join(ROOT, "test", "fixtures", "spec", "broken", "name-invalid.md")]);
     expect(run.status).toBe(1);
     expect(run.stdout).toContain("name-invalid.md:4:1 error: name-invalid:");
+  });
+});
+
+describe("lint warnings about sections a reader sees differently", () => {
+  const lintText = async (text: string) => {
+    const file = join(mkdtempSync(join(tmpdir(), "bj-lint-")), "BEHAVIOR.md");
+    writeFileSync(file, text);
+    return (await lintSpec(file)).findings.map((f) => [f.severity, f.code, f.line]);
+  };
+  const front = "---\nname: a\ndescription: d\n---\n";
+
+  it("warns about an empty section: there is nothing to judge in it", async () => {
+    expect(await lintText(`${front}## Empty\n\n## Full\nThe agent never refunds.\n`)).toEqual([["warning", "section-empty", 5]]);
+  });
+
+  it("warns about a setext heading, which Markdown shows as an H2 but is not a meta-behavior", async () => {
+    expect(await lintText(`${front}## A\nThe agent never refunds.\n\nRefund limits\n-------------\n\nAt most three.\n`)).toEqual([["warning", "setext-heading", 8]]);
+  });
+
+  it("does not take a thematic break, a list, a table or a fence for a setext heading", async () => {
+    const body = "## A\nText.\n\n---\n\n- item\n---\n\n| a | b |\n|---|---|\n\n```\ncode\n---\n```\n\n> quote\n---\n";
+    expect(await lintText(front + body)).toEqual([]);
   });
 });

@@ -93,3 +93,61 @@ describe("loading a valid spec", () => {
     expect(result.ok && result.spec.sections).toEqual([{ heading: "Rule", line: 5, body: "Body." }]);
   });
 });
+
+describe("Markdown that looks like a heading but is not one (CommonMark)", () => {
+  const front = "---\nname: a\ndescription: d\n---\n";
+  const headings = (body: string) => {
+    const result = parseBehaviorMd(front + body);
+    return result.ok ? result.spec.sections.map((s) => [s.heading, s.line]) : result.diagnostics.map((d) => [d.code, d.line]);
+  };
+
+  it("does not close a fence at a line with an info string, and keeps its ## lines in the section", () => {
+    expect(headings("## A\n```\n```js\n## not a heading\n```\n## B\nx\n")).toEqual([
+      ["A", 5],
+      ["B", 10],
+    ]);
+  });
+
+  it("closes a fence only with the same character, at least as many", () => {
+    expect(headings("## A\n````\n```\n## in\n~~~~\n## in\n````\n## B\n")).toEqual([
+      ["A", 5],
+      ["B", 12],
+    ]);
+  });
+
+  it("does not take a line of inline backticks for a fence", () => {
+    expect(headings("## A\n```x``` is code\n## B\nx\n")).toEqual([
+      ["A", 5],
+      ["B", 7],
+    ]);
+  });
+
+  it("skips a section commented out with <!-- -->", () => {
+    expect(headings("## A\n<!--\n## Old rule\nThe agent never refunds.\n-->\n<!-- ## one line --> \n## B\n")).toEqual([
+      ["A", 5],
+      ["B", 11],
+    ]);
+  });
+
+  it("reads a closing sequence of #s as no text", () => {
+    expect(headings("## A ##\n## C#\n## #\n")).toEqual([
+      ["heading-empty", 7],
+    ]);
+    expect(headings("## A ##\n## C#\n")).toEqual([
+      ["A", 5],
+      ["C#", 6],
+    ]);
+  });
+
+  it("reads old Mac line endings (a lone CR)", () => {
+    expect(parseBehaviorMd("---\rname: a\rdescription: d\r---\r## Rule\rBody.\r")).toMatchObject({ ok: true, spec: { sections: [{ heading: "Rule", line: 5, body: "Body." }] } });
+  });
+});
+
+describe("frontmatter lengths are counted in characters", () => {
+  it("accepts a 1024-character description of characters outside the BMP", () => {
+    expect(parseBehaviorMd(`---\nname: a\ndescription: ${"😀".repeat(1024)}\n---\n## A\n`).ok).toBe(true);
+    const long = parseBehaviorMd(`---\nname: a\ndescription: ${"😀".repeat(1025)}\n---\n## A\n`);
+    expect(!long.ok && long.diagnostics[0]!.message).toBe("description has 1025 characters; at most 1024 are allowed");
+  });
+});

@@ -1,0 +1,88 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { ReportOutputs, progressEvent } from "../../compiler/report/outputs.js";
+import type { CaseResult } from "../../compiler/run.js";
+import type { MetaBehaviorJudgment, TrajectoryJudgment } from "../../runtime/types.js";
+
+const dir = mkdtempSync(join(tmpdir(), "bj-outputs-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function meta(name: string, verdict: MetaBehaviorJudgment["verdict"], naReason: MetaBehaviorJudgment["naReason"] = null): MetaBehaviorJudgment {
+  return { name, verdict, naReason, triggered: verdict !== "na", clauses: [] };
+}
+
+function result(trajectory: unknown, judgment: TrajectoryJudgment): CaseResult {
+  return { input: { file: "t.json", index: 0, trajectory }, judgment };
+}
+
+describe("ReportOutputs", () => {
+  it("shows the trajectory in the evidence panel as the judge read it (FORMATS.md §2 defaults)", async () => {
+    const html = join(dir, "normalized.html");
+    const reports = await ReportOutputs.open("b", [], { html });
+    // No description; non-string content counts as ""; metadata values are String(v).
+    const raw = {
+      id: "t1",
+      complete: true,
+      events: [{ id: "e1", actor: "agent", action: "issue_refund", content: 42, metadata: { amount: 40, note: null } }],
+    };
+    const judgment: TrajectoryJudgment = {
+      behavior: "b",
+      trajectoryId: "t1",
+      verdict: "false",
+      metaBehaviors: [
+        {
+          ...meta("R", "false"),
+          clauses: [{ kind: "predicate", quote: "q", verdict: "false", naReason: null, citations: [{ eventId: "e1", description: "" }] }],
+        },
+      ],
+    };
+    reports!.add(result(raw, judgment));
+    await reports!.finish();
+    const page = readFileSync(html, "utf8");
+    expect(page).toContain('<code class="event-id">e1</code>');
+    expect(page).not.toContain('class="description"');
+    expect(page).not.toContain('class="content"');
+    expect(page).toContain("<dt>amount</dt><dd>40</dd><dt>note</dt><dd>null</dd>");
+  });
+
+  it("names the place of a case that could not be judged once, in the HTML and the JUnit report", async () => {
+    const html = join(dir, "errors.html");
+    const junit = join(dir, "errors.xml");
+    const reports = await ReportOutputs.open("b", [], { html, junit });
+    // The judge run's message already starts with the place (describeOrigin).
+    reports!.add({ input: { file: "bad.jsonl", index: 2, line: 3 }, error: "bad.jsonl:3: case 2: events[0].actor must be user, agent, or tool" });
+    await reports!.finish();
+    const page = readFileSync(html, "utf8");
+    expect(page).toContain("<li><code>bad.jsonl:3 (case 2)</code> events[0].actor must be user, agent, or tool</li>");
+    const xml = readFileSync(junit, "utf8");
+    expect(xml).toContain('message="events[0].actor must be user, agent, or tool"');
+    expect(xml).toContain(">bad.jsonl:3: events[0].actor must be user, agent, or tool</error>");
+  });
+});
+
+describe("progressEvent", () => {
+  it("tells the live page why a trajectory has no verdict, as the final report will", () => {
+    const judgment = (metas: MetaBehaviorJudgment[], verdict: TrajectoryJudgment["verdict"]): TrajectoryJudgment => ({
+      behavior: "b",
+      trajectoryId: "t",
+      verdict,
+      metaBehaviors: metas,
+    });
+    expect(progressEvent(1, result({}, judgment([meta("R", "na", "not_applicable")], "na")))).toEqual({
+      done: 1,
+      file: "t.json",
+      trajectoryId: "t",
+      verdict: "na",
+      naReason: "not_applicable",
+    });
+    expect(progressEvent(2, result({}, judgment([meta("R", "na", "insufficient_evidence")], "na"))).naReason).toBe("insufficient_evidence");
+    expect(progressEvent(3, result({}, judgment([meta("R", "false")], "false")))).not.toHaveProperty("naReason");
+    expect(progressEvent(4, { input: { file: "bad.jsonl", index: 2, line: 3 }, error: "bad.jsonl:3: case 2: not JSON" })).toEqual({
+      done: 4,
+      file: "bad.jsonl",
+      message: "bad.jsonl:3: case 2: not JSON",
+    });
+  });
+});

@@ -1,0 +1,82 @@
+/** The plain-text report prints untrusted trajectory text: it must not drive the terminal or forge report lines. */
+import { describe, expect, test } from "vitest";
+import { renderComparison } from "../../compiler/calibrate.js";
+import { renderTrajectoryText } from "../../compiler/report/text.js";
+import type { TrajectoryJudgment } from "../../runtime/types.js";
+
+const hostileId = "t1\x1b[2J\nPASS  forged line\u202e";
+
+const judgment: TrajectoryJudgment = {
+  behavior: "b",
+  trajectoryId: hostileId,
+  verdict: "false",
+  metaBehaviors: [
+    {
+      name: "Rule",
+      verdict: "false",
+      naReason: null,
+      triggered: true,
+      clauses: [
+        {
+          kind: "predicate",
+          quote: "q",
+          verdict: "false",
+          naReason: null,
+          citations: [{ eventId: "e1\r\x07", description: "d" }],
+          reasoning: "because \x1b]0;title\x07 said so",
+          verification: "overturned",
+        },
+      ],
+    },
+  ],
+};
+
+/** Every control, line-separator and bidi-override character a terminal or log viewer would act on. */
+const ACTIVE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+
+describe("text report", () => {
+  test("ids and model reasoning are shown with control characters escaped", () => {
+    const text = renderTrajectoryText(judgment, "trips.json");
+    expect(text).not.toMatch(ACTIVE);
+    expect(text.split("\n")).toHaveLength(4 + 1);
+    expect(text).toContain("t1\\u001b[2J\\nPASS  forged line\\u202e");
+    expect(text).toContain("[e1\\r\\u0007]");
+  });
+
+  test("calibrate's per-case lines escape the trajectory id too", () => {
+    const line = renderComparison({
+      file: "cases.json",
+      caseIndex: 0,
+      trajectoryId: hostileId,
+      verdict: { expected: "true", actual: "true", agree: true },
+      metaBehaviors: [],
+      unknownLabels: [],
+    });
+    expect(line).not.toMatch(ACTIVE);
+    expect(line.split("\n")).toHaveLength(1);
+  });
+});
+
+describe("a rule that passes beside a failed model answer", () => {
+  test("is flagged ERROR on its own line, not only on the clause", () => {
+    const passing: TrajectoryJudgment = {
+      behavior: "b",
+      trajectoryId: "t",
+      verdict: "true",
+      metaBehaviors: [
+        {
+          name: "Grounded answer",
+          verdict: "true",
+          naReason: null,
+          triggered: true,
+          clauses: [
+            { kind: "predicate", quote: "reads a source", verdict: "true", naReason: null, citations: [{ eventId: "e1", description: "d" }] },
+            { kind: "semantic", quote: "bases its answer on it", verdict: "na", naReason: "insufficient_evidence", citations: [], error: "invalid JSON twice" },
+          ],
+        },
+      ],
+    };
+    const text = renderTrajectoryText(passing, "f.json");
+    expect(text).toMatch(/PASS {2}Grounded answer — 1 clause without a valid model answer \(ERROR\)\n/);
+  });
+});
