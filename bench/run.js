@@ -27,7 +27,8 @@ function makeTrajectory(size) {
   const events = [];
   const push = (actor, action, content, metadata) => events.push({ id: `e${events.length + 1}`, actor, action, content, metadata });
   let k = 0;
-  while (events.length < size - 3) {
+  // Blocks of six, leaving room for the three closing events so every rule is triggered.
+  while (events.length + 6 <= size - 3) {
     const order = `A-${k % 3}`;
     push("user", "message", "My order arrived damaged, can I get a refund?");
     push("agent", "get_order", order, { order_id: order });
@@ -37,10 +38,11 @@ function makeTrajectory(size) {
     push("agent", "send_email", "Your refund is on its way", { template: "refund_confirmation" });
     k++;
   }
+  while (events.length < size - 3) push("user", "message", "Thanks.");
   push("agent", "escalate_to_supervisor", "Escalating");
   push("agent", "add_case_note", "Handover", { kind: "handover" });
   push("agent", "send_message", "A supervisor will follow up.");
-  return { id: `bench-${size}`, complete: true, events: events.slice(0, size) };
+  return { id: `bench-${size}`, complete: true, events };
 }
 
 /**
