@@ -157,6 +157,39 @@ describe("valid judge.yaml fixtures", () => {
     expect(parsed(readValid("semantic-only.yaml")).ir).toStrictEqual(SEMANTIC_ONLY);
   });
 
+  it("expands YAML aliases in place and accepts core tags", () => {
+    const refund = [{ action: "issue_refund" }];
+    expect(parsed(readValid("anchors.yaml")).ir).toStrictEqual({
+      version: 1,
+      behavior: "anchors",
+      metaBehaviors: [
+        {
+          name: "Refunds are logged",
+          trigger: { description: "The agent issues a refund.", match: refund },
+          checks: [
+            { type: "pairing", quote: "every refund is logged", each: refund, followedBy: [{ action: "log_case_note" }] },
+            { type: "count", quote: "at most two refunds", match: refund, max: 2 },
+          ],
+          semanticChecks: [],
+        },
+      ],
+    });
+  });
+
+  it("refuses a document whose aliases would expand exponentially, once and quickly", () => {
+    const levels = ["a: &a [x, x, x, x, x, x, x, x, x, x]"];
+    for (const [prev, name] of [["a", "b"], ["b", "c"], ["c", "d"], ["d", "e"], ["e", "f"], ["f", "g"]]) {
+      levels.push(`${name}: &${name} [${Array(10).fill(`*${prev}`).join(", ")}]`);
+    }
+    const bomb = `version: 1\nbehavior: b\n${levels.join("\n")}\nmetaBehaviors: []\n`;
+    const started = performance.now();
+    const result = parseJudgeYaml(bomb);
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(result.ok).toBe(false);
+    const messages = result.ok ? [] : result.diagnostics.map((d) => d.message);
+    expect(messages.filter((m) => m === "aliases expand to too much data")).toHaveLength(1);
+  });
+
   it("keeps strings exactly, including ones that look like other types", () => {
     expect(parsed(readValid("tricky-strings.yaml")).ir).toStrictEqual(TRICKY_STRINGS);
   });
