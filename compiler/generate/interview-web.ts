@@ -12,9 +12,8 @@
  */
 import { createServer } from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { escapeHtml } from "../report/html.js";
-import { SECURITY_HEADERS, hostAllowed, newToken, refuse, requestUrl, sendPage, tokenMatches } from "../web/local-server.js";
+import { SECURITY_HEADERS, hostAllowed, listenOnLoopback, newToken, refuse, requestUrl, sendPage, tokenMatches } from "../web/local-server.js";
 import { fillSlots, pageTemplates, sha256Source } from "../web/page.js";
 import { currentView, interviewResult, startInterview, step } from "./interview-model.js";
 import type { InterviewAction, InterviewState } from "./interview-model.js";
@@ -113,14 +112,7 @@ export async function startWebInterview(
     return closing;
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, "127.0.0.1", () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  port = (server.address() as AddressInfo).port;
+  port = await listenOnLoopback(server, options.port);
 
   return {
     url: `http://127.0.0.1:${port}/?token=${token}`,

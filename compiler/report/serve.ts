@@ -7,11 +7,10 @@
  */
 import { createServer } from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import type { NaReason, Verdict } from "../../runtime/types.js";
 import { renderHtmlReport, renderLivePage, reportContentSecurityPolicy } from "./html.js";
 import type { ReportInput } from "./html.js";
-import { SECURITY_HEADERS, hostAllowed, newToken, refuse, requestUrl, sendPage, tokenMatches } from "../web/local-server.js";
+import { SECURITY_HEADERS, hostAllowed, listenOnLoopback, newToken, refuse, requestUrl, sendPage, tokenMatches } from "../web/local-server.js";
 
 /** One step of progress, pushed as each trajectory is judged. */
 export interface ProgressEvent {
@@ -106,14 +105,7 @@ export async function serveReport(options: ServeReportOptions = {}): Promise<Rep
   const heartbeat = setInterval(() => broadcast(": keep-alive\n\n"), HEARTBEAT_MS);
   heartbeat.unref();
 
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, "127.0.0.1", () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  port = (server.address() as AddressInfo).port;
+  port = await listenOnLoopback(server, options.port);
 
   return {
     url: `http://127.0.0.1:${port}/?token=${token}`,

@@ -4,7 +4,8 @@
  * strict headers. Used by the live report and the generate interview.
  */
 import { randomBytes, timingSafeEqual } from "node:crypto";
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
 
 export const SECURITY_HEADERS = {
   "X-Content-Type-Options": "nosniff",
@@ -14,6 +15,18 @@ export const SECURITY_HEADERS = {
   "Cross-Origin-Resource-Policy": "same-origin",
   "Cache-Control": "no-store",
 } as const;
+
+/** Listens on 127.0.0.1 only (port 0: one the OS picks) and resolves with the port. */
+export async function listenOnLoopback(server: Server, port = 0): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  return (server.address() as AddressInfo).port;
+}
 
 /** 256 random bits, URL-safe. */
 export function newToken(): string {

@@ -2,6 +2,7 @@ import { request } from "node:http";
 import type { IncomingHttpHeaders } from "node:http";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { requestsWithoutTheToken } from "../support/token-refusals.js";
 import { runInterview } from "../../compiler/generate/interview.js";
 import { parseActionRequest, startWebInterview } from "../../compiler/generate/interview-web.js";
 import type { WebInterview } from "../../compiler/generate/interview-web.js";
@@ -89,18 +90,7 @@ describe("the interview server", () => {
     const origin = originOf(server.url);
     const token = tokenOf(server.url);
     const sameLengthWrong = (token[0] === "A" ? "B" : "A") + token.slice(1);
-    const refused = [
-      "/",
-      "/state",
-      "/action",
-      "/?token=",
-      `/?token=${sameLengthWrong}`,
-      `/state?token=${sameLengthWrong}`,
-      `/?token=${token}x`,
-      `/?token=${token.slice(0, -1)}`,
-      `/?Token=${token}`,
-      `/${token}`,
-    ];
+    const refused = requestsWithoutTheToken(token, ["/", "/state", "/action"]);
     for (const path of refused) {
       const reply = await send(origin + path);
       expect([path, reply.status, reply.body]).toEqual([path, 403, ""]);
