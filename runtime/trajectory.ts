@@ -25,7 +25,10 @@ function isActor(value: unknown): value is Actor {
 
 /** True when every own value is a string and the object is an ordinary one: usable as is. */
 function isStringMap(value: Record<string, unknown>): boolean {
-  if (Object.getPrototypeOf(value) !== Object.prototype) return false;
+  // An ordinary object (what JSON.parse makes). Reading `constructor` is a cached
+  // property load where Object.getPrototypeOf is a call; an object with its own
+  // `constructor` key, a null prototype or a class simply takes the copying path.
+  if (value.constructor !== Object) return false;
   for (const key in value) if (typeof value[key] !== "string") return false;
   return true;
 }

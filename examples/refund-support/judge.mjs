@@ -228,7 +228,7 @@ function isActor(value) {
   return value === "agent" || value === "tool" || value === "user";
 }
 function isStringMap(value) {
-  if (Object.getPrototypeOf(value) !== Object.prototype) return false;
+  if (value.constructor !== Object) return false;
   for (const key in value) if (typeof value[key] !== "string") return false;
   return true;
 }
