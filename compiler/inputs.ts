@@ -94,6 +94,38 @@ function readError(error: unknown): string {
   return `cannot read file: ${(error as NodeJS.ErrnoException).code ?? String(error)}`;
 }
 
+/**
+ * The 1-based line on which each element of a top-level JSON array starts, so
+ * an error in case 412 of a large file can name its line too. One pass over
+ * text that JSON.parse has already accepted: only strings and nesting matter.
+ */
+export function arrayElementLines(text: string): number[] {
+  const lines: number[] = [];
+  let line = 1;
+  let depth = 0;
+  let inString = false;
+  let expectElement = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10) line++;
+    if (inString) {
+      if (c === 92) i++; // a backslash escapes the next character (never a line break in valid JSON)
+      else if (c === 34) inString = false;
+      continue;
+    }
+    if (c === 32 || c === 9 || c === 10 || c === 13) continue;
+    if (expectElement && c !== 93) lines.push(line);
+    expectElement = false;
+    if (c === 34) inString = true;
+    else if (c === 91 || c === 123) {
+      depth++;
+      if (depth === 1 && c === 91) expectElement = true;
+    } else if (c === 93 || c === 125) depth--;
+    else if (c === 44 && depth === 1) expectElement = true;
+  }
+  return lines;
+}
+
 async function* readJsonFile(file: string): AsyncGenerator<InputCase> {
   let text: string;
   try {
@@ -112,7 +144,11 @@ async function* readJsonFile(file: string): AsyncGenerator<InputCase> {
     return;
   }
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) yield toCase(value[i], { file, index: i });
+    const lines = arrayElementLines(text);
+    for (let i = 0; i < value.length; i++) {
+      const line = lines[i];
+      yield toCase(value[i], line === undefined ? { file, index: i } : { file, index: i, line });
+    }
   } else {
     yield toCase(value, { file, index: 0 });
   }

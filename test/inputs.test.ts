@@ -25,6 +25,26 @@ describe("readCases", () => {
     expect(cases.map((c) => (c.trajectory as { id: string }).id)).toEqual(["t1", "t1"]);
   });
 
+  test("each element of a JSON array knows the line it starts on, strings with brackets and commas notwithstanding", async () => {
+    const text = [
+      "[",
+      `  ${JSON.stringify({ ...trajectory, description: "a [tricky], {string} with \\\" quotes" })},`,
+      "",
+      "  {",
+      `    "trajectory": ${JSON.stringify(trajectory)}`,
+      "  }, [1, 2],",
+      `  ${JSON.stringify(trajectory)}`,
+      "]",
+    ].join("\n");
+    const cases = await casesOf({ "many.json": text });
+    expect(cases.map((c) => [c.index, c.line])).toEqual([
+      [0, 2],
+      [1, 4],
+      [2, 6],
+      [3, 7],
+    ]);
+  });
+
   test("JSON Lines is recognized by its extension in any case (.jsonl, .JSONL)", async () => {
     const lines = `${JSON.stringify(trajectory)}\n${JSON.stringify({ ...trajectory, id: "t2" })}\n`;
     const cases = await casesOf({ "UPPER.JSONL": lines });
