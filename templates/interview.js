@@ -309,6 +309,17 @@
   $("confirm").addEventListener("click", function () {
     send({ type: "confirm" });
   });
+  // Ends the interview without writing: generate exits instead of waiting for a tab that was closed.
+  $("cancel").addEventListener("click", function () {
+    request("cancel", { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" }).then(function (reply) {
+      if (!reply.data.cancelled) return showError("The server refused that (status " + reply.status + ").");
+      $("question").hidden = true;
+      $("review").hidden = true;
+      $("cancelled").hidden = false;
+      $("progress").textContent = "Cancelled";
+      showError("");
+    });
+  });
 
   load();
 })();

@@ -13,6 +13,7 @@
 import { createServer } from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { escapeHtml } from "../report/html.js";
+import { InterviewCancelledError } from "./interview-terminal.js";
 import { SECURITY_HEADERS, hostAllowed, listenOnLoopback, newToken, refuse, requestUrl, sendPage, tokenMatches } from "../web/local-server.js";
 import { fillSlots, pageTemplates, sha256Source } from "../web/page.js";
 import { currentView, interviewResult, startInterview, step } from "./interview-model.js";
@@ -66,9 +67,20 @@ export async function startWebInterview(
         if (!res.headersSent) refuse(res, 500);
       });
     }
-    if (url.pathname === "/" || url.pathname === "/state" || url.pathname === "/action") return refuse(res, 405);
+    if (url.pathname === "/cancel" && req.method === "POST") return handleCancel(req, res, port);
+    if (url.pathname === "/" || url.pathname === "/state" || url.pathname === "/action" || url.pathname === "/cancel") return refuse(res, 405);
     return refuse(res, 404);
   });
+
+  /** The person ends the interview without writing: `result` rejects with InterviewCancelledError. */
+  function handleCancel(req: IncomingMessage, res: ServerResponse, ownPort: number): void {
+    if (!sameOrigin(req, ownPort)) return refuse(res, 403);
+    if (!isJson(req)) return refuse(res, 415);
+    res.on("finish", () => {
+      void shutDown().then(() => settle?.reject(new InterviewCancelledError()));
+    });
+    sendJson(res, 200, { cancelled: true });
+  }
 
   async function handleAction(req: IncomingMessage, res: ServerResponse, ownPort: number): Promise<void> {
     if (!sameOrigin(req, ownPort)) return refuse(res, 403);

@@ -3,7 +3,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { requestsWithoutTheToken } from "../support/token-refusals.js";
-import { runInterview } from "../../compiler/generate/interview.js";
+import { InterviewCancelledError, runInterview } from "../../compiler/generate/interview.js";
 import { parseActionRequest, startWebInterview } from "../../compiler/generate/interview-web.js";
 import type { WebInterview } from "../../compiler/generate/interview-web.js";
 import { parseJudgeYaml, serializeJudgeYaml } from "../../compiler/ir/index.js";
@@ -193,6 +193,24 @@ describe("runInterview in the browser mode", () => {
     const done = await postAction(server, "review", { type: "confirm" });
     expect(JSON.parse(done.body)).toMatchObject({ done: true, view: { kind: "review", confirmed: true } });
     await expect(result).resolves.toEqual({ ir: draftIR(), questionsAsked: 3 });
+    await expect(send(server.url)).rejects.toThrow(/ECONNREFUSED/);
+  });
+
+  it("ends without a judge.yaml when the person cancels, then stops serving", async () => {
+    // Settled as soon as it rejects, so the rejection is never unhandled while the test is still sending.
+    const outcome = runInterview(interviewInput(), { web: true, onUrl: (u) => (url = u) }).then(
+      () => "resolved",
+      (error: unknown) => error,
+    );
+    await waitFor(() => url !== undefined);
+    const server = { url: url! } as WebInterview;
+    const cancelUrl = withToken(server, "/cancel");
+    // Only the page itself may cancel: another origin, or a form post, is refused.
+    expect((await send(cancelUrl, { method: "POST", headers: { "Content-Type": "application/json", Origin: "http://attacker.example" }, body: "{}" })).status).toBe(403);
+    expect((await send(cancelUrl, { method: "POST", headers: { "Content-Type": "text/plain" }, body: "{}" })).status).toBe(415);
+    const reply = await send(cancelUrl, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
+    expect(JSON.parse(reply.body)).toEqual({ cancelled: true });
+    expect(await outcome).toBeInstanceOf(InterviewCancelledError);
     await expect(send(server.url)).rejects.toThrow(/ECONNREFUSED/);
   });
 });
