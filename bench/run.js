@@ -9,8 +9,11 @@
 //    in-process on generated trajectories of 1k, 10k, 100k and 1M events, next to
 //    a hand-written single-pass loop for the same four rules on the same events.
 // 2. Size of each example's judge.mjs and the time to import it in a fresh process.
+// 3. Model calls per trajectory for each example, with and without verify-on-false,
+//    through an in-process adapter that answers as examples/tax-research/scripted-answers.json
+//    says (and confirms every deterministic failure): the judge's own call pattern, no network.
 import { execFileSync } from "node:child_process";
-import { readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -119,4 +122,42 @@ for (const name of ["refund-support", "staged-rollout", "tax-research"]) {
   }
   times.sort((a, b) => a - b);
   console.log(`   ${name.padEnd(16)} ${String(bytes).padStart(6)} bytes (${gzip} gzipped), import ${times[2].toFixed(2)} ms`);
+}
+
+/** Which question a prompt asks, and about what: read from the judge's own prompt layout. */
+function questionOf(messages) {
+  const prompt = messages[messages.length - 1].content;
+  const id = /^\{"trajectory_id":("(?:[^"\\]|\\.)*")/m.exec(prompt);
+  const kind = prompt.includes("The rule applies to a trajectory only when") ? "trigger" : prompt.includes("found this clause violated") ? "verify" : "check";
+  return { trajectoryId: id ? JSON.parse(id[1]) : "", rule: /^Rule: (.*)$/m.exec(prompt)?.[1] ?? "", kind, prompt };
+}
+
+function scriptedAdapter(answers, counter) {
+  return async (messages) => {
+    counter.calls++;
+    const q = questionOf(messages);
+    const found = answers.find((a) => a.trajectoryId === q.trajectoryId && a.kind === q.kind && a.ruleName === q.rule && q.prompt.includes(JSON.stringify(a.quote)));
+    if (found !== undefined) return JSON.stringify({ verdict: found.verdict, na_reason: found.na_reason, reasoning: found.reasoning, citations: found.citations });
+    // Not in the script: a verify question of a deterministic example. Confirm it, citing the first event.
+    const first = /^\{"id":("(?:[^"\\]|\\.)*")/m.exec(q.prompt);
+    return JSON.stringify({ verdict: "false", na_reason: null, reasoning: "Confirmed.", citations: [{ event_id: first ? JSON.parse(first[1]) : "", description: "flagged" }] });
+  };
+}
+
+console.log("\n3. model calls per trajectory (scripted in-process adapter)");
+console.log("   example          trajectories   with verify   without verify");
+const answers = JSON.parse(readFileSync(join(root, "examples", "tax-research", "scripted-answers.json"), "utf8"));
+for (const name of ["refund-support", "staged-rollout", "tax-research"]) {
+  const exampleJudge = await import(pathToFileURL(join(root, "examples", name, "judge.mjs")).href);
+  const dir = join(root, "examples", name, "trajectories");
+  const cases = readdirSync(dir).filter((f) => f.endsWith(".json")).sort().map((f) => JSON.parse(readFileSync(join(dir, f), "utf8")).trajectory);
+  const counts = [];
+  for (const verify of [true, false]) {
+    const counter = { calls: 0 };
+    const complete = scriptedAdapter(answers, counter);
+    for (const t of cases) await exampleJudge.judgeTrajectory(t, { complete, verify });
+    counts.push(counter.calls);
+  }
+  const per = (n) => `${n} (${(n / cases.length).toFixed(2)}/traj)`;
+  console.log(`   ${name.padEnd(16)} ${String(cases.length).padStart(12)}   ${per(counts[0]).padStart(11)}   ${per(counts[1]).padStart(14)}`);
 }
