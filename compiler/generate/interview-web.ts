@@ -14,7 +14,7 @@ import { createServer } from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { escapeHtml } from "../report/html.js";
 import { InterviewCancelledError } from "./interview-terminal.js";
-import { SECURITY_HEADERS, hostAllowed, listenOnLoopback, newToken, refuse, requestUrl, sendPage, tokenMatches } from "../web/local-server.js";
+import { SECURITY_HEADERS, authorizedUrl, listenOnLoopback, newToken, refuse, sendPage } from "../web/local-server.js";
 import { fillSlots, pageTemplates, sha256Source } from "../web/page.js";
 import { currentView, interviewResult, startInterview, step } from "./interview-model.js";
 import type { InterviewAction, InterviewState } from "./interview-model.js";
@@ -52,14 +52,8 @@ export async function startWebInterview(
   result.catch(() => {});
 
   const server = createServer((req, res) => {
-    const url = requestUrl(req);
-    if (
-      url === undefined ||
-      !hostAllowed(req.headers.host, port) ||
-      !tokenMatches(url.searchParams.get("token"), expectedToken)
-    ) {
-      return refuse(res, 403);
-    }
+    const url = authorizedUrl(req, port, expectedToken);
+    if (url === undefined) return refuse(res, 403);
     if (url.pathname === "/" && isRead(req)) return sendPage(res, req.method === "HEAD", page, interviewContentSecurityPolicy());
     if (url.pathname === "/state" && isRead(req)) return sendJson(res, 200, { view: currentView(state) });
     if (url.pathname === "/action" && req.method === "POST") {

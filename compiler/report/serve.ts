@@ -10,7 +10,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { NaReason, Verdict } from "../../runtime/types.js";
 import { renderHtmlReport, renderLivePage, reportContentSecurityPolicy } from "./html.js";
 import type { ReportInput } from "./html.js";
-import { SECURITY_HEADERS, hostAllowed, listenOnLoopback, newToken, refuse, requestUrl, sendPage, tokenMatches } from "../web/local-server.js";
+import { SECURITY_HEADERS, authorizedUrl, listenOnLoopback, newToken, refuse, sendPage } from "../web/local-server.js";
 
 /** One step of progress, pushed as each trajectory is judged. */
 export interface ProgressEvent {
@@ -64,14 +64,8 @@ export async function serveReport(options: ServeReportOptions = {}): Promise<Rep
   });
 
   const server = createServer((req, res) => {
-    const url = requestUrl(req);
-    if (
-      url === undefined ||
-      !hostAllowed(req.headers.host, port) ||
-      !tokenMatches(url.searchParams.get("token"), expectedToken)
-    ) {
-      return refuse(res, 403);
-    }
+    const url = authorizedUrl(req, port, expectedToken);
+    if (url === undefined) return refuse(res, 403);
     if (req.method !== "GET" && req.method !== "HEAD") return refuse(res, 405);
     if (url.pathname === "/") {
       const mode = finalPage === undefined ? "live" : "report";

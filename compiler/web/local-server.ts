@@ -53,6 +53,16 @@ export function tokenMatches(candidate: string | null, expected: Buffer): boolea
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
+/**
+ * The request's URL when it came to our own host with the right token, else
+ * undefined: the one gate in front of every route.
+ */
+export function authorizedUrl(req: IncomingMessage, port: number, expectedToken: Buffer): URL | undefined {
+  const url = requestUrl(req);
+  if (url === undefined || !hostAllowed(req.headers.host, port)) return undefined;
+  return tokenMatches(url.searchParams.get("token"), expectedToken) ? url : undefined;
+}
+
 /** An empty refusal: nothing about the server is told to a request without the token. */
 export function refuse(res: ServerResponse, status: number): void {
   res.writeHead(status, { ...SECURITY_HEADERS, "Content-Length": "0" });

@@ -7,7 +7,7 @@ import { InterviewCancelledError, runInterview } from "../../compiler/generate/i
 import { parseActionRequest, startWebInterview } from "../../compiler/generate/interview-web.js";
 import type { WebInterview } from "../../compiler/generate/interview-web.js";
 import { parseJudgeYaml, serializeJudgeYaml } from "../../compiler/ir/index.js";
-import { describeWithBrowser, launchChromium } from "../support/browser.js";
+import { describeWithBrowser, launchChromium, watchPage } from "../support/browser.js";
 import { draftIR, HOSTILE, interviewInput } from "./interview-fixture.js";
 
 interface Reply {
@@ -250,13 +250,7 @@ describeWithBrowser("the interview page in chromium", () => {
 
   it("walks through the questions, edits, asks a model instead, drops, goes back, reviews and confirms", async () => {
     const page = await browser.newPage();
-    const problems: string[] = [];
-    const requests: string[] = [];
-    page.on("console", (m) => {
-      if (m.type() === "error" || m.type() === "warning") problems.push(m.text());
-    });
-    page.on("pageerror", (e) => problems.push(e.message));
-    page.on("request", (r) => requests.push(r.url()));
+    const { problems, requests } = watchPage(page);
 
     await page.goto(server.url);
     await expectQuestion(page, 1, "Trigger");

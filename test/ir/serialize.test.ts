@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from "node:fs";
+import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it } from "vitest";
 import { formatDiagnostic, parseJudgeYaml, serializeJudgeYaml } from "../../compiler/ir/index.js";
 import type { Check, JudgeIR } from "../../compiler/ir/types.js";
@@ -271,5 +272,18 @@ describe("round trip of tricky strings", () => {
       const value = Array.from({ length: 1 + next(12) }, () => pieces[next(pieces.length)]).join("");
       expectRoundTrip(irWithEverywhere(value));
     }
+  });
+});
+
+describe("round trip of random judges", () => {
+  it("parse(serialize(ir)) is ir for 3,000 random judges from the differential generator", async () => {
+    const { randomCases } = await import("../oracle/random.js");
+    const mismatches: string[] = [];
+    for (const { ir } of randomCases(20261129, 3000)) {
+      const back = parseJudgeYaml(serializeJudgeYaml(ir));
+      if (!back.ok) mismatches.push(back.diagnostics.map(formatDiagnostic).join("\n"));
+      else if (!isDeepStrictEqual(back.ir, ir)) mismatches.push(JSON.stringify({ ir, back: back.ir }));
+    }
+    expect(mismatches.slice(0, 1)).toEqual([]);
   });
 });

@@ -16,7 +16,7 @@ import type {
   TrajectoryEvent,
   TrajectoryJudgment,
 } from "../../runtime/types.js";
-import { describeWithBrowser, launchChromium } from "../support/browser.js";
+import { describeWithBrowser, launchChromium, watchPage } from "../support/browser.js";
 
 // ---------------------------------------------------------------------------
 // Fixtures: a staged-rollout behavior judged over four trajectories.
@@ -424,13 +424,7 @@ describeWithBrowser("the HTML report in chromium", () => {
     const file = join(dir, name);
     writeFileSync(file, renderHtmlReport(input));
     const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
-    const problems: string[] = [];
-    const requests: string[] = [];
-    page.on("console", (m) => {
-      if (m.type() === "error" || m.type() === "warning") problems.push(m.text());
-    });
-    page.on("pageerror", (e) => problems.push(e.message));
-    page.on("request", (r) => requests.push(r.url()));
+    const { problems, requests } = watchPage(page);
     await page.goto(pathToFileURL(file).href);
     return { page, problems, requests };
   }

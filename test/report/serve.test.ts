@@ -7,7 +7,7 @@ import { renderHtmlReport } from "../../compiler/report/html.js";
 import type { ReportInput } from "../../compiler/report/html.js";
 import { serveReport } from "../../compiler/report/serve.js";
 import type { ProgressEvent, ReportServer } from "../../compiler/report/serve.js";
-import { describeWithBrowser, launchChromium } from "../support/browser.js";
+import { describeWithBrowser, launchChromium, watchPage } from "../support/browser.js";
 
 const PAYLOAD = `<script>window.__pwned=1</script><img src=x onerror="window.__pwned=2">`;
 
@@ -356,13 +356,7 @@ describeWithBrowser("the served report in chromium", () => {
 
   it("shows live progress, then loads the final report", async () => {
     const page = await browser.newPage();
-    const problems: string[] = [];
-    const requests: string[] = [];
-    page.on("console", (m) => {
-      if (m.type() === "error" || m.type() === "warning") problems.push(m.text());
-    });
-    page.on("pageerror", (e) => problems.push(e.message));
-    page.on("request", (r) => requests.push(r.url()));
+    const { problems, requests } = watchPage(page);
 
     const response = await page.goto(server.url);
     expect(response?.status()).toBe(200);

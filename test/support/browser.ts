@@ -6,7 +6,7 @@
  */
 import { existsSync } from "node:fs";
 import { chromium } from "playwright-core";
-import type { Browser } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { describe, it } from "vitest";
 
 /** Debian's chromium; BEHAVIOR_JUDGE_CHROMIUM points elsewhere (another OS, or a missing path to try the skip). */
@@ -22,6 +22,22 @@ export const CHROMIUM_ARGS = [
   "--disable-component-update",
   "--disable-sync",
 ];
+
+/**
+ * Records what a page must never do in these tests: log an error or a warning
+ * (a CSP violation shows up as one), throw, or request anything; the test
+ * asserts on the lists after driving the page.
+ */
+export function watchPage(page: Page): { problems: string[]; requests: string[] } {
+  const problems: string[] = [];
+  const requests: string[] = [];
+  page.on("console", (m) => {
+    if (m.type() === "error" || m.type() === "warning") problems.push(m.text());
+  });
+  page.on("pageerror", (e) => problems.push(e.message));
+  page.on("request", (r) => requests.push(r.url()));
+  return { problems, requests };
+}
 
 const browserRequired = process.env.BEHAVIOR_JUDGE_REQUIRE_BROWSER === "1";
 
