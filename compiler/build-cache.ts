@@ -60,9 +60,6 @@ export function buildCachePath(yamlPath: string, yamlText: string, cwd = process
   return join(projectRoot(cwd), ".cache", "behavior-judge", "builds", `${key}.mjs`);
 }
 
-export function cachedBuild(path: string): string | undefined {
-  return existsSync(path) ? path : undefined;
-}
 
 /** Written to a temp file then renamed, so a concurrent run never imports half a judge. A failed write only costs a future miss. */
 export async function storeBuild(path: string, judgeMjs: string): Promise<void> {

@@ -86,10 +86,9 @@ export async function loadJudge(path: string): Promise<JudgeModule> {
     throw new JudgeLoadError(`behavior-judge: ${path}: a judge is a built judge.mjs or a judge.yaml (to draft a judge.yaml from a spec, run generate)`);
   }
   const text = await readFile(path, "utf8");
-  const { buildCachePath, cachedBuild, storeBuild } = await import("./build-cache.js");
+  const { buildCachePath, storeBuild } = await import("./build-cache.js");
   const cachePath = buildCachePath(path, text);
-  const hit = cachedBuild(cachePath);
-  if (hit !== undefined) return importJudgeFile(hit);
+  if (existsSync(cachePath)) return importJudgeFile(cachePath);
   const { compiled } = await compileJudgeYamlText(text, path);
   await storeBuild(cachePath, compiled.judgeMjs);
   return importJudgeSource(compiled.judgeMjs, path);
