@@ -26,6 +26,12 @@ export interface AdapterReply {
   usage?: AdapterUsage;
   /** True when the host served the answer from its cache. */
   cached?: boolean;
+  /**
+   * Set by a host that stores answers (an answer cache): called once the
+   * text validated, so that only answers the judge accepted are stored and
+   * a bad reply is asked again on the next run instead of replayed.
+   */
+  accept?: () => void | Promise<void>;
 }
 
 /** The host's semantic-call adapter: chat messages in, the model's text out. */
@@ -257,10 +263,17 @@ export function readAnswer(text: string, eventIds: ReadonlySet<string>): ValidAn
   return typeof parsed === "string" ? parsed : validateAnswer(parsed, eventIds);
 }
 
+/** A reply's text, and how to tell the host it validated. */
+export interface AdapterAnswer {
+  text: string;
+  /** Tells the host the text validated (a cache stores it then); never throws. */
+  accept(): Promise<void>;
+}
+
 /** Calls the adapter once and books the call; transport failures become a thrown Error. */
-export async function callAdapter(adapter: SemanticAdapter, messages: ChatMessage[], usage?: SemanticUsage): Promise<string> {
+export async function callAdapter(adapter: SemanticAdapter, messages: ChatMessage[], usage?: SemanticUsage): Promise<AdapterAnswer> {
   const reply = await adapter(messages);
-  const { text, cached, usage: reported } = typeof reply === "string" ? { text: reply, cached: false, usage: undefined } : reply;
+  const { text, cached, usage: reported, accept } = typeof reply === "string" ? { text: reply, cached: false, usage: undefined, accept: undefined } : reply;
   if (typeof text !== "string") throw new Error("the adapter returned no text");
   if (usage !== undefined) {
     if (cached === true) usage.cachedCalls++;
@@ -270,7 +283,17 @@ export async function callAdapter(adapter: SemanticAdapter, messages: ChatMessag
       usage.outputTokens += reported?.outputTokens ?? 0;
     }
   }
-  return text;
+  return {
+    text,
+    // A host that fails to store an answer only loses a future cache hit.
+    accept: async () => {
+      try {
+        await accept?.();
+      } catch {
+        /* not stored */
+      }
+    },
+  };
 }
 
 function describeFailure(error: unknown): string {
@@ -280,6 +303,7 @@ function describeFailure(error: unknown): string {
 /**
  * Asks, validates, and on an invalid reply asks once more with the problem
  * spelled out. Shared with the one-call baseline; `read` validates a reply.
+ * Only a reply that validated is accepted (stored by a host's cache).
  */
 export async function askWithRetry<T>(
   adapter: SemanticAdapter,
@@ -287,23 +311,29 @@ export async function askWithRetry<T>(
   read: (text: string) => T | string,
   usage?: SemanticUsage,
 ): Promise<{ ok: true; value: T } | { ok: false; message: string }> {
-  let first: string;
+  let first: AdapterAnswer;
   try {
     first = await callAdapter(adapter, messages, usage);
   } catch (error) {
     return { ok: false, message: `the model call failed: ${describeFailure(error)}` };
   }
-  const firstRead = read(first);
-  if (typeof firstRead !== "string") return { ok: true, value: firstRead };
-  const retry = [...messages, { role: "assistant" as const, content: first }, retryMessage(firstRead)];
-  let second: string;
+  const firstRead = read(first.text);
+  if (typeof firstRead !== "string") {
+    await first.accept();
+    return { ok: true, value: firstRead };
+  }
+  const retry = [...messages, { role: "assistant" as const, content: first.text }, retryMessage(firstRead)];
+  let second: AdapterAnswer;
   try {
     second = await callAdapter(adapter, retry, usage);
   } catch (error) {
     return { ok: false, message: `the first answer was invalid (${firstRead}) and the retry failed: ${describeFailure(error)}` };
   }
-  const secondRead = read(second);
-  if (typeof secondRead !== "string") return { ok: true, value: secondRead };
+  const secondRead = read(second.text);
+  if (typeof secondRead !== "string") {
+    await second.accept();
+    return { ok: true, value: secondRead };
+  }
   return { ok: false, message: `the answer was invalid twice: ${secondRead}` };
 }
 

@@ -72,6 +72,8 @@ export interface AdapterReply {
   text: string;
   usage?: { inputTokens: number; outputTokens: number };
   cached?: boolean;
+  /** Called once the text validated: a host cache stores only answers it was told were accepted. */
+  accept?: () => void | Promise<void>;
 }
 
 /** The semantic-call adapter: chat messages in, the model's text out. */

@@ -169,7 +169,7 @@ function readAnswer(text, eventIds) {
 }
 async function callAdapter(adapter, messages, usage) {
   const reply = await adapter(messages);
-  const { text, cached, usage: reported } = typeof reply === "string" ? { text: reply, cached: false, usage: void 0 } : reply;
+  const { text, cached, usage: reported, accept } = typeof reply === "string" ? { text: reply, cached: false, usage: void 0, accept: void 0 } : reply;
   if (typeof text !== "string") throw new Error("the adapter returned no text");
   if (usage !== void 0) {
     if (cached === true) usage.cachedCalls++;
@@ -179,7 +179,16 @@ async function callAdapter(adapter, messages, usage) {
       usage.outputTokens += reported?.outputTokens ?? 0;
     }
   }
-  return text;
+  return {
+    text,
+    // A host that fails to store an answer only loses a future cache hit.
+    accept: async () => {
+      try {
+        await accept?.();
+      } catch {
+      }
+    }
+  };
 }
 function describeFailure(error) {
   return error instanceof Error ? error.message : String(error);
@@ -191,17 +200,23 @@ async function askWithRetry(adapter, messages, read, usage) {
   } catch (error) {
     return { ok: false, message: `the model call failed: ${describeFailure(error)}` };
   }
-  const firstRead = read(first);
-  if (typeof firstRead !== "string") return { ok: true, value: firstRead };
-  const retry = [...messages, { role: "assistant", content: first }, retryMessage(firstRead)];
+  const firstRead = read(first.text);
+  if (typeof firstRead !== "string") {
+    await first.accept();
+    return { ok: true, value: firstRead };
+  }
+  const retry = [...messages, { role: "assistant", content: first.text }, retryMessage(firstRead)];
   let second;
   try {
     second = await callAdapter(adapter, retry, usage);
   } catch (error) {
     return { ok: false, message: `the first answer was invalid (${firstRead}) and the retry failed: ${describeFailure(error)}` };
   }
-  const secondRead = read(second);
-  if (typeof secondRead !== "string") return { ok: true, value: secondRead };
+  const secondRead = read(second.text);
+  if (typeof secondRead !== "string") {
+    await second.accept();
+    return { ok: true, value: secondRead };
+  }
   return { ok: false, message: `the answer was invalid twice: ${secondRead}` };
 }
 async function askModel(adapter, trajectory, question, usage) {
