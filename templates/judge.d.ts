@@ -45,7 +45,7 @@ export interface MetaBehaviorJudgment {
   clauses: Clause[];
 }
 
-/** What the model calls of one judgment cost; present only when an adapter was given. */
+/** What model calls cost, booked into `JudgeOptions.usage` (never part of a judgment). */
 export interface SemanticUsage {
   /** Requests the adapter made, each retry counted. */
   calls: number;
@@ -60,7 +60,6 @@ export interface TrajectoryJudgment {
   trajectoryId: string;
   verdict: Verdict;
   metaBehaviors: MetaBehaviorJudgment[];
-  usage?: SemanticUsage;
 }
 
 export interface ChatMessage {
@@ -84,6 +83,8 @@ export interface JudgeOptions {
   complete?: SemanticAdapter;
   /** Ask the model to confirm each deterministic false (default true). */
   verify?: boolean;
+  /** Model calls of the judgment are added to this (kept out of the judgment, whose bytes depend only on the inputs). */
+  usage?: SemanticUsage;
 }
 
 export interface RuleInfo {

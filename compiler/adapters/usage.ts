@@ -1,14 +1,9 @@
-/** Totals of what model calls cost over a run, from each judgment's `usage`. */
+/** Totals of what model calls cost over a run, from each case's `usage`. */
 import type { SemanticUsage } from "../../runtime/semantic.js";
 import type { TrajectoryJudgment } from "../../runtime/types.js";
 
 export function emptyUsageTotals(): SemanticUsage {
   return { calls: 0, cachedCalls: 0, inputTokens: 0, outputTokens: 0 };
-}
-
-/** The usage a judgment carries (only judgments made with an adapter have one). */
-export function usageOf(judgment: TrajectoryJudgment | undefined): SemanticUsage | undefined {
-  return (judgment as (TrajectoryJudgment & { usage?: SemanticUsage }) | undefined)?.usage;
 }
 
 export function addUsage(total: SemanticUsage, usage: SemanticUsage | undefined): void {

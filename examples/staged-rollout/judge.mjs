@@ -19,9 +19,6 @@ function absentReason(complete) {
 }
 
 // runtime/semantic.ts
-function emptyUsage() {
-  return { calls: 0, cachedCalls: 0, inputTokens: 0, outputTokens: 0 };
-}
 var NO_MODEL_REASONING = "No model was available to decide this clause, so it has no verdict.";
 var FENCE_OPEN = "BEGIN UNTRUSTED TRAJECTORY";
 var FENCE_CLOSE = "END UNTRUSTED TRAJECTORY";
@@ -404,16 +401,14 @@ function createJudge(behavior2, compiledRules) {
   return async function judgeTrajectory2(input, options = {}) {
     const trajectory = validateTrajectory(input);
     const metaBehaviors = [];
-    const usage = emptyUsage();
+    const usage = options.usage;
     if (trajectory.events.length === 0) {
       for (const rule of rules2) metaBehaviors.push(meta(rule.name, "na", "insufficient_evidence", false, []));
     } else {
       const ctx = { trajectory, options, usage };
       for (const rule of rules2) metaBehaviors.push(await judgeRule(ctx, rule));
     }
-    const judgment = { behavior: behavior2, trajectoryId: trajectory.id, verdict: foldVerdicts(metaBehaviors), metaBehaviors };
-    if (options.complete !== void 0) judgment.usage = usage;
-    return judgment;
+    return { behavior: behavior2, trajectoryId: trajectory.id, verdict: foldVerdicts(metaBehaviors), metaBehaviors };
   };
 }
 

@@ -76,12 +76,28 @@ describe("judge with a model", () => {
     expect(s.requests.length).toBe(asked);
     expect(json1.code).toBe(0);
     expect(json2.stdout).toBe(json1.stdout);
-    const judgments = JSON.parse(json1.stdout) as { usage: { calls: number; cachedCalls: number } }[];
-    expect(judgments.map((j) => j.usage.calls)).toEqual(judgments.map(() => 0));
-    expect(judgments.reduce((n, j) => n + j.usage.cachedCalls, 0)).toBe(asked);
     // The total goes to stderr so stdout stays one JSON document.
     expect(json1.stderr).toContain(`model calls: 0 made, ${asked} from cache; tokens: 0 in, 0 out`);
     for (const output of [first, json1]) expect(output.stdout + output.stderr).not.toContain(KEY);
+  });
+
+  it("--json is byte-identical between the run that asks the model and the rerun served from the cache", async () => {
+    const s = await serve(scriptedAnswers(scripted));
+    const fresh = await mkdtemp(join(tmpdir(), "bj-cli-json-"));
+    try {
+      const flags = ["--base-url", s.baseURL, "--model", "scripted", "--cache", fresh, "--json"];
+      const first = await run("judge", yaml, ...files, ...flags);
+      expect(s.requests).toHaveLength(scripted.length);
+      const second = await run("judge", yaml, ...files, ...flags);
+      expect(s.requests).toHaveLength(scripted.length);
+      expect(second.stdout).toBe(first.stdout);
+      // What the calls cost is reported beside the judgments, on stderr, never inside them.
+      for (const j of JSON.parse(first.stdout) as Record<string, unknown>[]) expect(Object.keys(j)).toEqual(["behavior", "trajectoryId", "verdict", "metaBehaviors"]);
+      expect(first.stderr).toContain(`model calls: ${scripted.length} made, 0 from cache`);
+      expect(second.stderr).toContain(`model calls: 0 made, ${scripted.length} from cache`);
+    } finally {
+      await rm(fresh, { recursive: true, force: true });
+    }
   });
 
   it("a clause the model fails twice is an error: visible in text and JSON, counted, exit 1", async () => {
@@ -133,6 +149,24 @@ describe("calibrate", () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("meta agreement 21/21, file agreement 7/7");
     expect(result.stdout).toContain(`model calls: ${scripted.length} made`);
+  });
+
+  it("--json is byte-identical between the run that asks the model and the rerun from the cache; the usage line goes to stderr", async () => {
+    const s = await serve(scriptedAnswers(scripted));
+    const fresh = await mkdtemp(join(tmpdir(), "bj-cli-calibrate-json-"));
+    try {
+      const flags = ["--base-url", s.baseURL, "--model", "scripted", "--cache", fresh, "--json"];
+      const first = await run("calibrate", yaml, ...files, ...flags);
+      const second = await run("calibrate", yaml, ...files, ...flags);
+      expect(s.requests).toHaveLength(scripted.length);
+      expect(first.code).toBe(0);
+      expect(second.stdout).toBe(first.stdout);
+      expect(Object.keys(JSON.parse(first.stdout) as object)).toEqual(["comparisons", "judgments", "totals"]);
+      expect(first.stderr).toContain(`model calls: ${scripted.length} made, 0 from cache`);
+      expect(second.stderr).toContain(`model calls: 0 made, ${scripted.length} from cache`);
+    } finally {
+      await rm(fresh, { recursive: true, force: true });
+    }
   });
 
   it("--runs N asks afresh every run and reports the run statistics", async () => {
