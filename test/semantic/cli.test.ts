@@ -100,6 +100,40 @@ describe("judge with a model", () => {
     }
   });
 
+  it("a key the server echoes inside valid answers reaches no output and no cache entry", async () => {
+    // The server copies the bearer token into the reasoning and into every citation's description.
+    const answers = scriptedAnswers(scripted);
+    const s = await serve((request, index) => {
+      const step = answers(request, index);
+      if (!("reply" in step)) return step;
+      const key = request.authorization!.replace(/^Bearer /, "");
+      const reply = JSON.parse(step.reply) as { reasoning: string; citations: { description: string }[] };
+      reply.reasoning = `${reply.reasoning} (checked with ${key})`;
+      for (const c of reply.citations) c.description = `${c.description}; key ${key}`;
+      return { reply: JSON.stringify(reply) };
+    });
+    const out = await mkdtemp(join(tmpdir(), "bj-cli-echo-"));
+    try {
+      const cache = join(out, "cache");
+      const [html, junit] = [join(out, "report.html"), join(out, "report.xml")];
+      const flags = ["--base-url", s.baseURL, "--model", "scripted", "--cache", cache];
+      const json = await run("judge", yaml, ...files, ...flags, "--json", "--html", html, "--junit", junit);
+      expect(s.requests[0]!.authorization).toBe(`Bearer ${KEY}`);
+      expect(json.code).toBe(0);
+      // The answers were used (valid, with the key replaced), not rejected.
+      expect(json.stdout).toContain("[redacted]");
+      const text = await run("judge", yaml, ...files, ...flags);
+      expect(text.stdout).toContain("[redacted]");
+      const cached = await readdir(cache, { recursive: true, withFileTypes: true });
+      const written = [html, junit, ...cached.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name))];
+      expect(written.length).toBeGreaterThan(2);
+      for (const output of [json.stdout, json.stderr, text.stdout, text.stderr]) expect(output).not.toContain(KEY);
+      for (const file of written) expect(await readFile(file, "utf8"), file).not.toContain(KEY);
+    } finally {
+      await rm(out, { recursive: true, force: true });
+    }
+  });
+
   it("a clause the model fails twice is an error: visible in text and JSON, counted, exit 1", async () => {
     const s = await serve(inOrder({ reply: "I think the agent did fine." }));
     const file = join(example, "trajectories", "year-stated-upfront.json");

@@ -4,7 +4,7 @@
  * stays quick; Retry-After is the server's and is honored as given.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { createLimiter, createOpenAIAdapter, retryAfterMs, type TransportOptions } from "../../compiler/adapters/openai.js";
+import { createLimiter, createOpenAIAdapter, redactKey, retryAfterMs, type TransportOptions } from "../../compiler/adapters/openai.js";
 import type { ModelConfig } from "../../compiler/adapters/config.js";
 import { askModel, emptyUsage, type SemanticQuestion } from "../../runtime/semantic.js";
 import { validateTrajectory } from "../../runtime/trajectory.js";
@@ -119,6 +119,15 @@ describe("the OpenAI-compatible adapter", () => {
     expect(message).toContain("401");
     expect(message).not.toContain(KEY);
     expect(message).toContain("[redacted]");
+  });
+
+  it("redacts the key from answers as written and as escaped inside JSON strings; the no-key placeholder is left alone", () => {
+    const odd = 'sk-a/b"c\\d';
+    const plain = JSON.stringify({ reasoning: `saw ${odd}` });
+    const slashes = plain.replace(/\//g, "\\/"); // JSON may write "/" as "\/"
+    for (const reply of [plain, slashes]) expect(JSON.parse(redactKey(reply, odd))).toEqual({ reasoning: "saw [redacted]" });
+    expect(redactKey(`key: ${odd}.`, odd)).toBe("key: [redacted].");
+    expect(redactKey("the no-key server", "no-key")).toBe("the no-key server");
   });
 
   it("limits requests in flight to the concurrency", async () => {
