@@ -122,6 +122,13 @@ function describeError(error: unknown, classes: ErrorClasses): string {
 /** A failure after every retry; its message is safe to show and to store. */
 export class ModelCallError extends Error {
   override name = "ModelCallError";
+  /** @param requests what the call sent, retries included: the usage line counts them. */
+  constructor(
+    message: string,
+    readonly requests: number,
+  ) {
+    super(message);
+  }
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -178,12 +185,12 @@ export function createOpenAIAdapter(config: ModelConfig, transport: TransportOpt
       const { request, classes } = await (client ??= openClient(config, options.timeoutMs));
       for (let attempt = 0; ; attempt++) {
         try {
-          return toReply(await request(messages), config.apiKey);
+          return { ...toReply(await request(messages), config.apiKey), requests: attempt + 1 };
         } catch (error) {
           if (attempt >= options.maxRetries || !isRetryable(error, classes)) {
             const tries = attempt + 1;
             const detail = redactKey(describeError(error, classes), config.apiKey);
-            throw new ModelCallError(`${detail}${tries > 1 ? ` (after ${tries} attempts)` : ""}`);
+            throw new ModelCallError(`${detail}${tries > 1 ? ` (after ${tries} attempts)` : ""}`, tries);
           }
           await sleep(backoffDelay(attempt, options, error));
         }

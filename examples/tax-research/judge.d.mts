@@ -47,10 +47,14 @@ export interface MetaBehaviorJudgment {
 
 /** What model calls cost, booked into `JudgeOptions.usage` (never part of a judgment). */
 export interface SemanticUsage {
-  /** Requests the adapter made, each retry counted. */
+  /** Adapter calls the model answered (the retry after an invalid answer is one more). */
   calls: number;
   /** Answers the host served from its cache, at no cost. */
   cachedCalls: number;
+  /** Adapter calls that threw. */
+  failedCalls: number;
+  /** Requests the host sent, its own retries included (as `AdapterReply.requests` or the error's `requests` say; else 1 per call). */
+  requests: number;
   inputTokens: number;
   outputTokens: number;
 }
@@ -71,6 +75,8 @@ export interface AdapterReply {
   text: string;
   usage?: { inputTokens: number; outputTokens: number };
   cached?: boolean;
+  /** Requests sent for this answer, the host's retries included (default 1); a thrown error may carry `requests` too. */
+  requests?: number;
   /** Called once the text validated: a host cache stores only answers it was told were accepted. */
   accept?: () => void | Promise<void>;
 }

@@ -19,6 +19,9 @@ function absentReason(complete) {
 }
 
 // runtime/semantic.ts
+function requestCount(value) {
+  return typeof value === "number" && Number.isInteger(value) && value >= 0 ? value : 1;
+}
 var NO_MODEL_REASONING = "No model was available to decide this clause, so it has no verdict.";
 var FENCE_OPEN = "BEGIN UNTRUSTED TRAJECTORY";
 var FENCE_CLOSE = "END UNTRUSTED TRAJECTORY";
@@ -165,13 +168,29 @@ function readAnswer(text, eventIds) {
   return typeof parsed === "string" ? parsed : validateAnswer(parsed, eventIds);
 }
 async function callAdapter(adapter, messages, usage) {
-  const reply = await adapter(messages);
-  const { text, cached, usage: reported, accept } = typeof reply === "string" ? { text: reply, cached: false, usage: void 0, accept: void 0 } : reply;
-  if (typeof text !== "string") throw new Error("the adapter returned no text");
+  let reply;
+  try {
+    reply = await adapter(messages);
+  } catch (error) {
+    if (usage !== void 0) {
+      usage.failedCalls++;
+      usage.requests += requestCount(error?.requests);
+    }
+    throw error;
+  }
+  const { text, cached, usage: reported, accept, requests } = typeof reply === "string" ? { text: reply, cached: false, usage: void 0, accept: void 0, requests: 1 } : reply;
+  if (typeof text !== "string") {
+    if (usage !== void 0) {
+      usage.failedCalls++;
+      usage.requests += requestCount(requests);
+    }
+    throw new Error("the adapter returned no text");
+  }
   if (usage !== void 0) {
     if (cached === true) usage.cachedCalls++;
     else {
       usage.calls++;
+      usage.requests += requestCount(requests);
       usage.inputTokens += reported?.inputTokens ?? 0;
       usage.outputTokens += reported?.outputTokens ?? 0;
     }

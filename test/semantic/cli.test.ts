@@ -66,8 +66,8 @@ describe("judge with a model", () => {
     const s = await serve(scriptedAnswers(scripted));
     const first = await run("judge", yaml, ...files, ...modelFlags(s));
     expect(first.code).toBe(0);
-    expect(first.stdout).toContain(`model calls: ${scripted.length} made, 0 from cache; tokens: ${scripted.length * 100} in, ${scripted.length * 20} out`);
-    expect(first.stdout).toMatch(/PASS {2}asks-year-then-grounds-answer[\s\S]*?\n {2}model calls: 2 made, 0 from cache/);
+    expect(first.stdout).toContain(`model calls: ${scripted.length} answered, 0 from cache, 0 failed; requests sent: ${scripted.length} (0 failed); tokens: ${scripted.length * 100} in, ${scripted.length * 20} out`);
+    expect(first.stdout).toMatch(/PASS {2}asks-year-then-grounds-answer[\s\S]*?\n {2}model calls: 2 answered, 0 from cache/);
     const asked = s.requests.length;
     expect(asked).toBe(scripted.length);
 
@@ -77,7 +77,7 @@ describe("judge with a model", () => {
     expect(json1.code).toBe(0);
     expect(json2.stdout).toBe(json1.stdout);
     // The total goes to stderr so stdout stays one JSON document.
-    expect(json1.stderr).toContain(`model calls: 0 made, ${asked} from cache; tokens: 0 in, 0 out`);
+    expect(json1.stderr).toContain(`model calls: 0 answered, ${asked} from cache, 0 failed; requests sent: 0 (0 failed); tokens: 0 in, 0 out`);
     for (const output of [first, json1]) expect(output.stdout + output.stderr).not.toContain(KEY);
   });
 
@@ -93,8 +93,8 @@ describe("judge with a model", () => {
       expect(second.stdout).toBe(first.stdout);
       // What the calls cost is reported beside the judgments, on stderr, never inside them.
       for (const j of JSON.parse(first.stdout) as Record<string, unknown>[]) expect(Object.keys(j)).toEqual(["behavior", "trajectoryId", "verdict", "metaBehaviors"]);
-      expect(first.stderr).toContain(`model calls: ${scripted.length} made, 0 from cache`);
-      expect(second.stderr).toContain(`model calls: 0 made, ${scripted.length} from cache`);
+      expect(first.stderr).toContain(`model calls: ${scripted.length} answered, 0 from cache`);
+      expect(second.stderr).toContain(`model calls: 0 answered, ${scripted.length} from cache`);
     } finally {
       await rm(fresh, { recursive: true, force: true });
     }
@@ -152,6 +152,18 @@ describe("judge with a model", () => {
     for (const clause of errors) expect(clause).toMatchObject({ verdict: "na", naReason: "insufficient_evidence", error: "the answer was invalid twice: it is not valid JSON" });
   });
 
+  it("after transport failures the usage line counts the failed calls and every HTTP request, retries included", async () => {
+    // Every request fails with a 500 that asks for no wait, so the default retries (4) run at once.
+    const s = await serve(inOrder({ status: 500, headers: { "retry-after-ms": "0" } }));
+    const file = join(example, "trajectories", "year-stated-upfront.json");
+    const result = await run("judge", yaml, file, ...modelFlags(s), "--no-cache");
+    expect(result.code).toBe(1);
+    const calls = s.requests.length / 5;
+    expect(calls).toBe(2); // rule 1's semantic trigger and rule 2's semantic check, 5 attempts each
+    expect(result.stdout).toMatch(/\n {2}model calls: 0 answered, 0 from cache, 2 failed; requests sent: 10 \(10 failed\); tokens: 0 in, 0 out\n/);
+    expect(result.stdout).toMatch(/\nmodel calls: 0 answered, 0 from cache, 2 failed; requests sent: 10 \(10 failed\); tokens: 0 in, 0 out\n/);
+  });
+
   it("without a key: deterministic parts run, semantic parts are na, and one notice goes to stderr", async () => {
     vi.stubEnv("OPENAI_API_KEY", "");
     const result = await run("judge", yaml, ...files, "--json", "--no-cache");
@@ -182,7 +194,7 @@ describe("calibrate", () => {
     const result = await run("calibrate", yaml, ...files, ...modelFlags(s), "--no-cache");
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("meta agreement 21/21, file agreement 7/7");
-    expect(result.stdout).toContain(`model calls: ${scripted.length} made`);
+    expect(result.stdout).toContain(`model calls: ${scripted.length} answered`);
   });
 
   it("--json is byte-identical between the run that asks the model and the rerun from the cache; the usage line goes to stderr", async () => {
@@ -196,8 +208,8 @@ describe("calibrate", () => {
       expect(first.code).toBe(0);
       expect(second.stdout).toBe(first.stdout);
       expect(Object.keys(JSON.parse(first.stdout) as object)).toEqual(["comparisons", "judgments", "totals"]);
-      expect(first.stderr).toContain(`model calls: ${scripted.length} made, 0 from cache`);
-      expect(second.stderr).toContain(`model calls: 0 made, ${scripted.length} from cache`);
+      expect(first.stderr).toContain(`model calls: ${scripted.length} answered, 0 from cache`);
+      expect(second.stderr).toContain(`model calls: 0 answered, ${scripted.length} from cache`);
     } finally {
       await rm(fresh, { recursive: true, force: true });
     }
@@ -299,7 +311,7 @@ describe("baseline", () => {
     const result = await run("baseline", example, files[0]!, "--base-url", s.baseURL);
     expect(s.requests).toHaveLength(2);
     expect(result.stderr).toContain("the answer was invalid twice");
-    expect(result.stdout).toContain("baseline model calls: 2 made, 0 from cache; tokens: 20 in, 2 out");
+    expect(result.stdout).toContain("baseline model calls: 2 answered, 0 from cache, 0 failed; requests sent: 2 (0 failed); tokens: 20 in, 2 out");
   });
 
   it("an invalid spec fails with located diagnostics", async () => {
