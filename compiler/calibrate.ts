@@ -5,6 +5,8 @@
  */
 import type { JudgeOptions } from "../runtime/judge.js";
 import type { TrajectoryJudgment, Verdict } from "../runtime/types.js";
+import type { SemanticUsage } from "../runtime/semantic.js";
+import { addUsage, emptyUsageTotals } from "./adapters/usage.js";
 import { describeOrigin, type InputCase } from "./inputs.js";
 import type { JudgeModule } from "./load.js";
 import { printable } from "./report/text.js";
@@ -41,6 +43,8 @@ export interface CalibrationResult {
   judgments: TrajectoryJudgment[];
   errors: string[];
   totals: CalibrationTotals;
+  /** What the model calls cost (with a model only); run-dependent, so kept apart from the judgments. */
+  usage?: SemanticUsage;
 }
 
 export function compareCase(input: InputCase, judgment: TrajectoryJudgment): CaseComparison {
@@ -79,7 +83,8 @@ export async function calibrate(
     errors: [],
     totals: { metaAgree: 0, metaTotal: 0, fileAgree: 0, fileTotal: 0, errors: 0 },
   };
-  for await (const { input, judgment, error } of judgeCases(judge, cases, judgeOptions)) {
+  for await (const { input, judgment, error, usage } of judgeCases(judge, cases, judgeOptions)) {
+    if (usage !== undefined) addUsage((result.usage ??= emptyUsageTotals()), usage);
     const problem = error ?? (input.expected === undefined ? `${describeOrigin(input)}: has no "expected" labels (calibrate needs {trajectory, expected})` : undefined);
     if (problem !== undefined || judgment === undefined) {
       result.errors.push(problem ?? `${describeOrigin(input)}: not judged`);

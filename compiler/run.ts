@@ -4,6 +4,7 @@
  * corpus streams through.
  */
 import type { JudgeOptions } from "../runtime/judge.js";
+import { emptyUsage, type SemanticUsage } from "../runtime/semantic.js";
 import type { TrajectoryJudgment } from "../runtime/types.js";
 import { describeOrigin, type InputCase } from "./inputs.js";
 import type { JudgeModule } from "./load.js";
@@ -13,6 +14,8 @@ export interface CaseResult {
   judgment?: TrajectoryJudgment;
   /** Why the case has no judgment: file, case, line and field. */
   error?: string;
+  /** What this case's model calls cost (with a model only): beside the judgment, never in it. */
+  usage?: SemanticUsage;
 }
 
 function isTrajectoryError(error: unknown): error is Error & { field: string } {
@@ -34,10 +37,11 @@ export function caseErrorMessage(input: InputCase, error: unknown): string {
 
 export async function judgeOne(judge: JudgeModule, input: InputCase, options: JudgeOptions): Promise<CaseResult> {
   if (input.error !== undefined) return { input, error: `${describeOrigin(input)}: ${input.error}` };
+  const cost = options.complete !== undefined ? { usage: emptyUsage() } : {};
   try {
-    return { input, judgment: await judge.judgeTrajectory(input.trajectory, options) };
+    return { input, judgment: await judge.judgeTrajectory(input.trajectory, { ...options, ...cost }), ...cost };
   } catch (error) {
-    return { input, error: caseErrorMessage(input, error) };
+    return { input, error: caseErrorMessage(input, error), ...cost };
   }
 }
 

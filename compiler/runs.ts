@@ -8,7 +8,7 @@
 import type { JudgeOptions } from "../runtime/judge.js";
 import type { SemanticUsage } from "../runtime/semantic.js";
 import type { MetaBehaviorJudgment, Verdict } from "../runtime/types.js";
-import { addUsage, emptyUsageTotals, usageOf } from "./adapters/usage.js";
+import { addUsage, emptyUsageTotals } from "./adapters/usage.js";
 import { describeOrigin, readCases, type InputCase } from "./inputs.js";
 import type { JudgeModule } from "./load.js";
 import { judgeCases } from "./run.js";
@@ -198,8 +198,8 @@ export async function calibrateRuns(
   const rules = judge.rules.map((r) => r.name);
   const usage = emptyUsageTotals();
   const { slots, results } = await collectRuns(runs, rules, async function* () {
-    for await (const { input, judgment } of judgeCases(judge, readCases(files), options)) {
-      addUsage(usage, usageOf(judgment));
+    for await (const { input, judgment, usage: cost } of judgeCases(judge, readCases(files), options)) {
+      addUsage(usage, cost);
       yield { input, verdicts: judgment === undefined ? undefined : new Map(judgment.metaBehaviors.map((m) => [m.name, slotValue(m)])) };
     }
   });

@@ -1,5 +1,5 @@
 /** `calibrate`: labeled cases against the compiled judge; exit 1 on any disagreement or error. */
-import { addUsage, clauseErrorCount, emptyUsageTotals, renderUsageLine, usageOf } from "../adapters/usage.js";
+import { clauseErrorCount, emptyUsageTotals, renderUsageLine } from "../adapters/usage.js";
 import { calibrate, calibrationPassed, renderCalibrationTotals, renderComparison } from "../calibrate.js";
 import { readCases } from "../inputs.js";
 import { loadJudge, type JudgeModule } from "../load.js";
@@ -28,21 +28,17 @@ export async function runCalibrateCommand(judgePath: string, files: readonly str
       else if (text) process.stdout.write(`${renderComparison(c)}\n`);
     },
   });
-  const usage = emptyUsageTotals();
   let clauseErrors = 0;
-  for (const judgment of result.judgments) {
-    addUsage(usage, usageOf(judgment));
-    clauseErrors += clauseErrorCount(judgment);
-  }
+  for (const judgment of result.judgments) clauseErrors += clauseErrorCount(judgment);
   if (text) {
     process.stdout.write(`${renderCalibrationTotals(result.totals)}\n`);
     if (clauseErrors > 0) process.stdout.write(`${clauseErrors} clause${clauseErrors === 1 ? "" : "s"} got no valid model answer (marked ERROR)\n`);
-    if (adapter !== undefined) process.stdout.write(`${renderUsageLine(usage)}\n`);
   } else {
     const { comparisons, judgments, totals } = result;
-    const extra = adapter !== undefined ? { usage } : {};
-    process.stdout.write(`${JSON.stringify({ comparisons, judgments, totals, ...extra }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ comparisons, judgments, totals }, null, 2)}\n`);
   }
+  // What the calls cost depends on the run (cache hits are free): with --json it goes to stderr, so stdout depends only on the inputs.
+  if (adapter !== undefined) (text ? process.stdout : process.stderr).write(`${renderUsageLine(result.usage ?? emptyUsageTotals())}\n`);
   return calibrationPassed(result) && clauseErrors === 0 ? 0 : 1;
 }
 
@@ -54,12 +50,8 @@ async function runRepeated(judge: JudgeModule, files: readonly string[], options
     concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
     ...(adapter !== undefined ? { complete: adapter } : {}),
   });
-  if (options.json === true) {
-    const extra = adapter !== undefined ? { usage } : {};
-    process.stdout.write(`${JSON.stringify({ suite: judge.behavior, statistics, ...extra }, null, 2)}\n`);
-  } else {
-    process.stdout.write(`${renderRunStatistics(`behavior-judge (${judge.behavior})`, statistics)}\n`);
-    if (adapter !== undefined) process.stdout.write(`${renderUsageLine(usage)}\n`);
-  }
+  if (options.json === true) process.stdout.write(`${JSON.stringify({ suite: judge.behavior, statistics }, null, 2)}\n`);
+  else process.stdout.write(`${renderRunStatistics(`behavior-judge (${judge.behavior})`, statistics)}\n`);
+  if (adapter !== undefined) (options.json === true ? process.stderr : process.stdout).write(`${renderUsageLine(usage)}\n`);
   return allRunsPerfect(statistics) ? 0 : 1;
 }

@@ -6,7 +6,7 @@ import { addToTotals, emptyTotals, renderTotalsLine, renderTrajectoryText } from
 import { ReportOutputs } from "../report/outputs.js";
 import { renderSummaryTable, summarizeByRule } from "../report/summary.js";
 import { judgeCases } from "../run.js";
-import { addUsage, clauseErrorCount, emptyUsageTotals, renderUsageLine, usageOf } from "../adapters/usage.js";
+import { addUsage, clauseErrorCount, emptyUsageTotals, renderUsageLine } from "../adapters/usage.js";
 import type { ModelCommandOptions } from "./model-flags.js";
 import { DEFAULT_CONCURRENCY, openJudgeModel } from "./model.js";
 
@@ -86,7 +86,7 @@ export async function runJudgeCommand(judgePath: string, files: readonly string[
   const run = { verify: options.verify !== false, concurrency: options.concurrency ?? DEFAULT_CONCURRENCY, ...(adapter !== undefined ? { complete: adapter } : {}) };
   for await (const result of judgeCases(judge, readCases(files), run)) {
     addToTotals(totals, result.judgment);
-    addUsage(usage, usageOf(result.judgment));
+    addUsage(usage, result.usage);
     clauseErrors += clauseErrorCount(result.judgment);
     meter.tick(totals.judged + totals.errors);
     reports?.add(result);
@@ -99,7 +99,7 @@ export async function runJudgeCommand(judgePath: string, files: readonly string[
     if (json === undefined) ruleVerdicts.push(verdictsOnly(judgment));
     if (json !== undefined) json.push(judgment);
     else {
-      const cost = usageOf(judgment);
+      const cost = result.usage;
       out(renderTrajectoryText(judgment, result.input.file) + (cost !== undefined ? `  ${renderUsageLine(cost)}\n` : "") + "\n");
     }
   }

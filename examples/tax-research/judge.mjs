@@ -19,8 +19,8 @@ function absentReason(complete) {
 }
 
 // runtime/semantic.ts
-function emptyUsage() {
-  return { calls: 0, cachedCalls: 0, inputTokens: 0, outputTokens: 0 };
+function requestCount(value) {
+  return typeof value === "number" && Number.isInteger(value) && value >= 0 ? value : 1;
 }
 var NO_MODEL_REASONING = "No model was available to decide this clause, so it has no verdict.";
 var FENCE_OPEN = "BEGIN UNTRUSTED TRAJECTORY";
@@ -168,18 +168,43 @@ function readAnswer(text, eventIds) {
   return typeof parsed === "string" ? parsed : validateAnswer(parsed, eventIds);
 }
 async function callAdapter(adapter, messages, usage) {
-  const reply = await adapter(messages);
-  const { text, cached, usage: reported } = typeof reply === "string" ? { text: reply, cached: false, usage: void 0 } : reply;
-  if (typeof text !== "string") throw new Error("the adapter returned no text");
+  let reply;
+  try {
+    reply = await adapter(messages);
+  } catch (error) {
+    if (usage !== void 0) {
+      usage.failedCalls++;
+      usage.requests += requestCount(error?.requests);
+    }
+    throw error;
+  }
+  const { text, cached, usage: reported, accept, requests } = typeof reply === "string" ? { text: reply, cached: false, usage: void 0, accept: void 0, requests: 1 } : reply;
+  if (typeof text !== "string") {
+    if (usage !== void 0) {
+      usage.failedCalls++;
+      usage.requests += requestCount(requests);
+    }
+    throw new Error("the adapter returned no text");
+  }
   if (usage !== void 0) {
     if (cached === true) usage.cachedCalls++;
     else {
       usage.calls++;
+      usage.requests += requestCount(requests);
       usage.inputTokens += reported?.inputTokens ?? 0;
       usage.outputTokens += reported?.outputTokens ?? 0;
     }
   }
-  return text;
+  return {
+    text,
+    // A host that fails to store an answer only loses a future cache hit.
+    accept: async () => {
+      try {
+        await accept?.();
+      } catch {
+      }
+    }
+  };
 }
 function describeFailure(error) {
   return error instanceof Error ? error.message : String(error);
@@ -191,17 +216,23 @@ async function askWithRetry(adapter, messages, read, usage) {
   } catch (error) {
     return { ok: false, message: `the model call failed: ${describeFailure(error)}` };
   }
-  const firstRead = read(first);
-  if (typeof firstRead !== "string") return { ok: true, value: firstRead };
-  const retry = [...messages, { role: "assistant", content: first }, retryMessage(firstRead)];
+  const firstRead = read(first.text);
+  if (typeof firstRead !== "string") {
+    await first.accept();
+    return { ok: true, value: firstRead };
+  }
+  const retry = [...messages, { role: "assistant", content: first.text }, retryMessage(firstRead)];
   let second;
   try {
     second = await callAdapter(adapter, retry, usage);
   } catch (error) {
     return { ok: false, message: `the first answer was invalid (${firstRead}) and the retry failed: ${describeFailure(error)}` };
   }
-  const secondRead = read(second);
-  if (typeof secondRead !== "string") return { ok: true, value: secondRead };
+  const secondRead = read(second.text);
+  if (typeof secondRead !== "string") {
+    await second.accept();
+    return { ok: true, value: secondRead };
+  }
   return { ok: false, message: `the answer was invalid twice: ${secondRead}` };
 }
 async function askModel(adapter, trajectory, question, usage) {
@@ -389,16 +420,14 @@ function createJudge(behavior2, compiledRules) {
   return async function judgeTrajectory2(input, options = {}) {
     const trajectory = validateTrajectory(input);
     const metaBehaviors = [];
-    const usage = emptyUsage();
+    const usage = options.usage;
     if (trajectory.events.length === 0) {
       for (const rule of rules2) metaBehaviors.push(meta(rule.name, "na", "insufficient_evidence", false, []));
     } else {
       const ctx = { trajectory, options, usage };
       for (const rule of rules2) metaBehaviors.push(await judgeRule(ctx, rule));
     }
-    const judgment = { behavior: behavior2, trajectoryId: trajectory.id, verdict: foldVerdicts(metaBehaviors), metaBehaviors };
-    if (options.complete !== void 0) judgment.usage = usage;
-    return judgment;
+    return { behavior: behavior2, trajectoryId: trajectory.id, verdict: foldVerdicts(metaBehaviors), metaBehaviors };
   };
 }
 
