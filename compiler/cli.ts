@@ -125,7 +125,23 @@ function program(): Command {
   return cli;
 }
 
+/**
+ * A reader that stops early (`judge … --json | head -1`) closes the pipe, and
+ * the next write fails with EPIPE, emitted as an 'error' event that would end
+ * the process with a stack trace. Nobody is left to read, so the rest of the
+ * output is dropped: the command still finishes (report files are written)
+ * and exits with its usual code. Any other stream error stays fatal.
+ */
+function dropOutputOnClosedPipe(stream: NodeJS.WriteStream): void {
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE" || error.code === "ERR_STREAM_DESTROYED") return;
+    throw error;
+  });
+}
+
 export async function main(argv: readonly string[]): Promise<void> {
+  dropOutputOnClosedPipe(process.stdout);
+  dropOutputOnClosedPipe(process.stderr);
   try {
     await program().parseAsync([...argv], { from: "user" });
   } catch (error) {
