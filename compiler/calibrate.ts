@@ -7,7 +7,7 @@ import type { JudgeOptions } from "../runtime/judge.js";
 import type { TrajectoryJudgment, Verdict } from "../runtime/types.js";
 import { describeOrigin, type InputCase } from "./inputs.js";
 import type { JudgeModule } from "./load.js";
-import { printable } from "./report/text.js";
+import { printable } from "./printable.js";
 import { judgeCases } from "./run.js";
 
 export interface VerdictComparison {
@@ -114,7 +114,7 @@ export function renderComparison(c: CaseComparison): string {
   for (const m of c.metaBehaviors) {
     if (!m.agree) lines.push(`     ${printable(m.name)}: expected ${m.expected ?? "(no label)"}, got ${m.actual}`);
   }
-  for (const name of c.unknownLabels) lines.push(`     label ${JSON.stringify(name)} names no rule of this judge`);
+  for (const name of c.unknownLabels) lines.push(`     label ${printable(JSON.stringify(name))} names no rule of this judge`);
   return lines.join("\n");
 }
 

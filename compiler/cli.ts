@@ -5,22 +5,23 @@
  */
 import { Command, CommanderError, Option } from "commander";
 import { addModelOptions, positiveInteger, type ModelCommandOptions } from "./commands/model-flags.js";
+import { printableLines } from "./printable.js";
 import type { GenerateCommandOptions } from "./commands/generate.js";
 import { VERSION } from "./version.js";
 
 const EXIT_INVALID = 1;
 const EXIT_USAGE = 2;
 
-/** Prints an error for the person at the terminal and sets the exit code. */
+/** Prints an error for the person at the terminal and sets the exit code. Messages quote input: escaped. */
 function fail(message: string, code = EXIT_INVALID): void {
-  process.stderr.write(`behavior-judge: ${message}\n`);
+  process.stderr.write(`behavior-judge: ${printableLines(message)}\n`);
   process.exitCode = code;
 }
 
 /** Known, located failures print their message; anything else is a bug and keeps its stack. */
 function reportError(error: unknown): void {
   if (error instanceof Error && ["JudgeYamlError", "JudgeLoadError", "SpecError", "UsageError"].includes(error.name)) {
-    process.stderr.write(`${error.message}\n`);
+    process.stderr.write(`${printableLines(error.message)}\n`);
     process.exitCode = error.name === "UsageError" ? EXIT_USAGE : EXIT_INVALID;
     return;
   }

@@ -7,6 +7,7 @@ import { dirname, join } from "node:path";
 import { createHostModel, NO_MODEL_NOTICE } from "../adapters/index.js";
 import { emptyUsageTotals } from "../adapters/usage.js";
 import { generateJudgeYaml, type GenerateResult } from "../generate/generate.js";
+import { printableLines } from "../printable.js";
 import { SamplesError } from "../generate/samples.js";
 import type { InterviewInput } from "../generate/types.js";
 import { resolveSpecPath } from "../spec/load.js";
@@ -53,7 +54,8 @@ function summary(result: GenerateResult): string {
 /** Returns the exit code. */
 export async function runGenerateCommand(specPath: string, sampleFiles: string[], opts: GenerateCommandOptions): Promise<number> {
   const out = await generateTarget(specPath, opts);
-  const notice = (message: string) => void process.stderr.write(`behavior-judge: ${message}\n`);
+  // Notices and errors quote the spec, samples and model replies: escaped.
+  const notice = (message: string) => void process.stderr.write(`behavior-judge: ${printableLines(message)}\n`);
   let adapter;
   if (opts.offline !== true) {
     adapter = (await createHostModel(hostModelOptions(opts))).adapter;
@@ -78,7 +80,7 @@ export async function runGenerateCommand(specPath: string, sampleFiles: string[]
     return 0;
   } catch (error) {
     if (error instanceof SamplesError || (error instanceof Error && error.name === "InterviewCancelledError")) {
-      process.stderr.write(`behavior-judge: ${error.message}\n`);
+      notice(error.message);
       return 1;
     }
     throw error;
