@@ -11,6 +11,7 @@ import { printableLines } from "../printable.js";
 import { SamplesError } from "../generate/samples.js";
 import type { InterviewInput } from "../generate/types.js";
 import { resolveSpecPath } from "../spec/load.js";
+import { canShowBrowser } from "../web/display.js";
 import type { ModelCommandOptions } from "./model-flags.js";
 import { hostModelOptions } from "./model.js";
 
@@ -63,7 +64,10 @@ export async function runGenerateCommand(specPath: string, sampleFiles: string[]
   }
   const interviewer = async (input: InterviewInput) => {
     const { runInterview } = await import("../generate/interview.js");
-    return runInterview(input, { web: opts.web, input: process.stdin, output: process.stderr });
+    // Without a display nobody can open the page, and the server would wait forever: ask in the terminal, as `judge` skips its browser report.
+    const web = opts.web && canShowBrowser();
+    if (opts.web && !web) notice("no display to show the interview page (DISPLAY and WAYLAND_DISPLAY are unset): asking in the terminal");
+    return runInterview(input, { web, input: process.stdin, output: process.stderr });
   };
   try {
     const result = await generateJudgeYaml({
