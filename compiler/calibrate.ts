@@ -9,7 +9,7 @@ import type { SemanticUsage } from "../runtime/semantic.js";
 import { addUsage, emptyUsageTotals } from "./adapters/usage.js";
 import { describeOrigin, type InputCase } from "./inputs.js";
 import type { JudgeModule } from "./load.js";
-import { printable } from "./report/text.js";
+import { printable } from "./printable.js";
 import { judgeCases } from "./run.js";
 
 export interface VerdictComparison {
@@ -119,7 +119,7 @@ export function renderComparison(c: CaseComparison): string {
   for (const m of c.metaBehaviors) {
     if (!m.agree) lines.push(`     ${printable(m.name)}: expected ${m.expected ?? "(no label)"}, got ${m.actual}`);
   }
-  for (const name of c.unknownLabels) lines.push(`     label ${JSON.stringify(name)} names no rule of this judge`);
+  for (const name of c.unknownLabels) lines.push(`     label ${printable(JSON.stringify(name))} names no rule of this judge`);
   return lines.join("\n");
 }
 

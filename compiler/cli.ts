@@ -5,22 +5,23 @@
  */
 import { Command, CommanderError, Option } from "commander";
 import { addModelOptions, positiveInteger, type ModelCommandOptions } from "./commands/model-flags.js";
+import { printableLines } from "./printable.js";
 import type { GenerateCommandOptions } from "./commands/generate.js";
 import { VERSION } from "./version.js";
 
 const EXIT_INVALID = 1;
 const EXIT_USAGE = 2;
 
-/** Prints an error for the person at the terminal and sets the exit code. */
+/** Prints an error for the person at the terminal and sets the exit code. Messages quote input: escaped. */
 function fail(message: string, code = EXIT_INVALID): void {
-  process.stderr.write(`behavior-judge: ${message}\n`);
+  process.stderr.write(`behavior-judge: ${printableLines(message)}\n`);
   process.exitCode = code;
 }
 
 /** Known, located failures print their message; anything else is a bug and keeps its stack. */
 function reportError(error: unknown): void {
   if (error instanceof Error && ["JudgeYamlError", "JudgeLoadError", "SpecError", "UsageError"].includes(error.name)) {
-    process.stderr.write(`${error.message}\n`);
+    process.stderr.write(`${printableLines(error.message)}\n`);
     process.exitCode = error.name === "UsageError" ? EXIT_USAGE : EXIT_INVALID;
     return;
   }
@@ -125,7 +126,23 @@ function program(): Command {
   return cli;
 }
 
+/**
+ * A reader that stops early (`judge … --json | head -1`) closes the pipe, and
+ * the next write fails with EPIPE, emitted as an 'error' event that would end
+ * the process with a stack trace. Nobody is left to read, so the rest of the
+ * output is dropped: the command still finishes (report files are written)
+ * and exits with its usual code. Any other stream error stays fatal.
+ */
+function dropOutputOnClosedPipe(stream: NodeJS.WriteStream): void {
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE" || error.code === "ERR_STREAM_DESTROYED") return;
+    throw error;
+  });
+}
+
 export async function main(argv: readonly string[]): Promise<void> {
+  dropOutputOnClosedPipe(process.stdout);
+  dropOutputOnClosedPipe(process.stderr);
   try {
     await program().parseAsync([...argv], { from: "user" });
   } catch (error) {

@@ -8,6 +8,7 @@ import { createReadStream } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { createInterface } from "node:readline";
 import type { Verdict } from "../runtime/types.js";
+import { printable } from "./printable.js";
 
 export interface Expected {
   verdict: Verdict;
@@ -32,9 +33,10 @@ export interface InputCase extends CaseOrigin {
   labeled?: boolean;
 }
 
-/** `file:line: case N:` for JSONL, `file: case N:` for JSON. */
+/** `file:line: case N:` for JSONL, `file: case N:` for JSON (a file name can hold control characters too). */
 export function describeOrigin(origin: CaseOrigin): string {
-  return origin.line === undefined ? `${origin.file}: case ${origin.index}` : `${origin.file}:${origin.line}: case ${origin.index}`;
+  const file = printable(origin.file);
+  return origin.line === undefined ? `${file}: case ${origin.index}` : `${file}:${origin.line}: case ${origin.index}`;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -50,7 +52,7 @@ function readExpected(value: unknown): Expected | string {
   const metas = value.metaBehaviorVerdicts ?? {};
   if (!isObject(metas)) return "expected.metaBehaviorVerdicts must be an object of rule name: verdict";
   for (const [name, verdict] of Object.entries(metas)) {
-    if (!VERDICTS.includes(verdict)) return `expected.metaBehaviorVerdicts[${JSON.stringify(name)}] must be "true", "false", or "na"`;
+    if (!VERDICTS.includes(verdict)) return `expected.metaBehaviorVerdicts[${printable(JSON.stringify(name))}] must be "true", "false", or "na"`;
   }
   return { verdict: value.verdict as Verdict, metaBehaviorVerdicts: metas as Record<string, Verdict> };
 }
@@ -83,9 +85,10 @@ function jsonErrorLocation(text: string, error: unknown): string {
   return `:${line}:${col}`;
 }
 
+/** The parser's message, which quotes the offending input (`Unexpected token '…', "…" is not valid JSON`): escaped. */
 function jsonMessage(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  return message.replace(/ in JSON at position \d+.*$/s, "").replace(/^JSON\.parse: /, "");
+  return printable(message.replace(/ in JSON at position \d+.*$/s, "").replace(/^JSON\.parse: /, ""));
 }
 
 const BOM = "\uFEFF";

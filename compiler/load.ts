@@ -86,9 +86,11 @@ export async function loadJudge(path: string): Promise<JudgeModule> {
     throw new JudgeLoadError(`behavior-judge: ${path}: a judge is a built judge.mjs or a judge.yaml (to draft a judge.yaml from a spec, run generate)`);
   }
   const text = await readFile(path, "utf8");
-  const { buildCachePath, storeBuild } = await import("./build-cache.js");
+  const { buildCachePath, readBuild, storeBuild } = await import("./build-cache.js");
   const cachePath = buildCachePath(path, text);
-  if (existsSync(cachePath)) return importJudgeFile(cachePath);
+  // Imported from the bytes that passed the check, not from the file, which could change in between.
+  const cached = await readBuild(cachePath);
+  if (cached !== undefined) return importJudgeSource(cached, path);
   const { compiled } = await compileJudgeYamlText(text, path);
   await storeBuild(cachePath, compiled.judgeMjs);
   return importJudgeSource(compiled.judgeMjs, path);

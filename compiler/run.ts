@@ -7,6 +7,7 @@ import type { JudgeOptions } from "../runtime/judge.js";
 import { emptyUsage, type SemanticUsage } from "../runtime/semantic.js";
 import type { TrajectoryJudgment } from "../runtime/types.js";
 import { describeOrigin, type InputCase } from "./inputs.js";
+import { printable } from "./printable.js";
 import type { JudgeModule } from "./load.js";
 
 export interface CaseResult {
@@ -22,8 +23,12 @@ function isTrajectoryError(error: unknown): error is Error & { field: string } {
   return error instanceof Error && error.name === "TrajectoryError" && typeof (error as { field?: unknown }).field === "string";
 }
 
-/** The located message for a case the judge rejected or failed on. */
+/** The located message for a case the judge rejected or failed on; it may quote the trajectory (an id), so it is escaped. */
 export function caseErrorMessage(input: InputCase, error: unknown): string {
+  return printable(unescapedCaseErrorMessage(input, error));
+}
+
+function unescapedCaseErrorMessage(input: InputCase, error: unknown): string {
   const where = describeOrigin(input);
   if (isTrajectoryError(error)) {
     const prefix = input.labeled ? "trajectory" : "";
@@ -36,7 +41,7 @@ export function caseErrorMessage(input: InputCase, error: unknown): string {
 }
 
 export async function judgeOne(judge: JudgeModule, input: InputCase, options: JudgeOptions): Promise<CaseResult> {
-  if (input.error !== undefined) return { input, error: `${describeOrigin(input)}: ${input.error}` };
+  if (input.error !== undefined) return { input, error: printable(`${describeOrigin(input)}: ${input.error}`) };
   const cost = options.complete !== undefined ? { usage: emptyUsage() } : {};
   try {
     return { input, judgment: await judge.judgeTrajectory(input.trajectory, { ...options, ...cost }), ...cost };

@@ -10,6 +10,7 @@ import type { SemanticUsage } from "../runtime/semantic.js";
 import type { MetaBehaviorJudgment, Verdict } from "../runtime/types.js";
 import { addUsage, emptyUsageTotals } from "./adapters/usage.js";
 import { describeOrigin, readCases, type InputCase } from "./inputs.js";
+import { printable } from "./printable.js";
 import type { JudgeModule } from "./load.js";
 import { judgeCases } from "./run.js";
 
@@ -99,7 +100,7 @@ function percent(x: number): string {
 
 /** The figures, one per line, for one judge over one suite. */
 export function renderRunStatistics(title: string, stats: RunStatistics): string {
-  const lines = [`${title}: ${stats.runs} run${stats.runs === 1 ? "" : "s"} over ${stats.slots} verdict slots`];
+  const lines = [`${printable(title)}: ${stats.runs} run${stats.runs === 1 ? "" : "s"} over ${stats.slots} verdict slots`];
   stats.perRun.forEach((r, i) => {
     const notes = [
       ...(r.errors > 0 ? [`${r.errors} cases not judged`] : []),

@@ -7,9 +7,11 @@ import { dirname, join } from "node:path";
 import { createHostModel, NO_MODEL_NOTICE } from "../adapters/index.js";
 import { emptyUsageTotals } from "../adapters/usage.js";
 import { generateJudgeYaml, type GenerateResult } from "../generate/generate.js";
+import { printableLines } from "../printable.js";
 import { SamplesError } from "../generate/samples.js";
 import type { InterviewInput } from "../generate/types.js";
 import { resolveSpecPath } from "../spec/load.js";
+import { canShowBrowser } from "../web/display.js";
 import type { ModelCommandOptions } from "./model-flags.js";
 import { hostModelOptions } from "./model.js";
 
@@ -53,7 +55,8 @@ function summary(result: GenerateResult): string {
 /** Returns the exit code. */
 export async function runGenerateCommand(specPath: string, sampleFiles: string[], opts: GenerateCommandOptions): Promise<number> {
   const out = await generateTarget(specPath, opts);
-  const notice = (message: string) => void process.stderr.write(`behavior-judge: ${message}\n`);
+  // Notices and errors quote the spec, samples and model replies: escaped.
+  const notice = (message: string) => void process.stderr.write(`behavior-judge: ${printableLines(message)}\n`);
   let adapter;
   if (opts.offline !== true) {
     adapter = (await createHostModel(hostModelOptions(opts))).adapter;
@@ -61,7 +64,10 @@ export async function runGenerateCommand(specPath: string, sampleFiles: string[]
   }
   const interviewer = async (input: InterviewInput) => {
     const { runInterview } = await import("../generate/interview.js");
-    return runInterview(input, { web: opts.web, input: process.stdin, output: process.stderr });
+    // Without a display nobody can open the page, and the server would wait forever: ask in the terminal, as `judge` skips its browser report.
+    const web = opts.web && canShowBrowser();
+    if (opts.web && !web) notice("no display to show the interview page (DISPLAY and WAYLAND_DISPLAY are unset): asking in the terminal");
+    return runInterview(input, { web, input: process.stdin, output: process.stderr });
   };
   try {
     const result = await generateJudgeYaml({
@@ -78,7 +84,7 @@ export async function runGenerateCommand(specPath: string, sampleFiles: string[]
     return 0;
   } catch (error) {
     if (error instanceof SamplesError || (error instanceof Error && error.name === "InterviewCancelledError")) {
-      process.stderr.write(`behavior-judge: ${error.message}\n`);
+      notice(error.message);
       return 1;
     }
     throw error;

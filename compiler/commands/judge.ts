@@ -6,6 +6,7 @@ import { addToTotals, emptyTotals, renderTotalsLine, renderTrajectoryText } from
 import { ReportOutputs } from "../report/outputs.js";
 import { renderSummaryTable, summarizeByRule } from "../report/summary.js";
 import { judgeCases } from "../run.js";
+import { canShowBrowser } from "../web/display.js";
 import { addUsage, clauseErrorCount, emptyUsageTotals, renderUsageLine } from "../adapters/usage.js";
 import type { ModelCommandOptions } from "./model-flags.js";
 import { DEFAULT_CONCURRENCY, openJudgeModel } from "./model.js";
@@ -37,15 +38,6 @@ class JsonArrayWriter {
   end(): void {
     this.write(this.count === 0 ? "[]\n" : "\n]\n");
   }
-}
-
-/**
- * A browser can open here: not on a Linux or BSD terminal without a display
- * (an SSH session, a container), where serving would only wait for nobody.
- */
-function canShowBrowser(): boolean {
-  if (process.platform === "darwin" || process.platform === "win32") return true;
-  return Boolean(process.env.DISPLAY || process.env.WAYLAND_DISPLAY || process.env.BROWSER);
 }
 
 /** What the per-rule summary needs of a judgment: its verdicts, without clauses and citations. */

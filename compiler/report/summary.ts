@@ -3,6 +3,7 @@
  * text report, and the rule overview at the top of the HTML report.
  */
 import type { MetaBehaviorJudgment, NaReason, TrajectoryJudgment, Verdict } from "../../runtime/types.js";
+import { printable } from "../printable.js";
 
 /** The human label for a verdict; `na` is told apart by its reason, as the spec asks. */
 export function verdictLabel(verdict: Verdict, naReason: NaReason | null): string {
@@ -72,8 +73,8 @@ const MAX_NAME_WIDTH = 60;
 
 /**
  * A plain-text table, one line per rule, numbers right-aligned. Rule names
- * come from the spec, so control characters (newlines, terminal escape
- * sequences) are neutralized before they reach a terminal.
+ * come from the spec, so control, bidi and invisible characters are shown
+ * escaped: they can neither drive the terminal nor make two names look alike.
  */
 export function renderSummaryTable(rows: readonly RuleSummaryRow[]): string {
   if (rows.length === 0) return "No rules were judged.\n";
@@ -87,13 +88,6 @@ export function renderSummaryTable(rows: readonly RuleSummaryRow[]): string {
     ...COLUMNS.map((c, i) => String(c.value(r)).padStart(widths[i]!)),
   ]);
   return [header, rule, ...body].map((cells) => cells.join("  ").trimEnd()).join("\n") + "\n";
-}
-
-// C0 and C1 controls, DEL: anything that could move the cursor or start an escape sequence.
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
-
-function printable(text: string): string {
-  return text.replace(CONTROL_CHARACTERS, " ");
 }
 
 function truncate(text: string, width: number): string {

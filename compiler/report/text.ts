@@ -1,19 +1,8 @@
 /** The plain-text report of `judge`: per trajectory, per rule, per clause, with cited event ids. */
 import type { Clause, MetaBehaviorJudgment, TrajectoryJudgment, Verdict } from "../../runtime/types.js";
+import { printable } from "../printable.js";
 
 const LABEL: Record<Verdict, string> = { true: "PASS", false: "FAIL", na: "N/A " };
-
-/** Control, line-separator and bidi-override characters: a terminal or a log viewer acts on them. */
-const ACTIVE_CHARS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-const SHORT_ESCAPES: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
-
-/**
- * Text from a trajectory or a model (ids, reasoning) for one line of the
- * report: escaped, so it can neither drive the terminal nor forge a line.
- */
-export function printable(text: string): string {
-  return text.replace(ACTIVE_CHARS, (c) => SHORT_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
-}
 
 function naSuffix(reason: string | null): string {
   return reason === null ? "" : ` (${reason})`;
@@ -39,7 +28,7 @@ function metaLines(meta: MetaBehaviorJudgment): string[] {
 
 /** One trajectory's block of the text report. */
 export function renderTrajectoryText(judgment: TrajectoryJudgment, source: string): string {
-  return [`${LABEL[judgment.verdict].trim()}  ${printable(judgment.trajectoryId)}  (${source})`, ...judgment.metaBehaviors.flatMap(metaLines), ""].join("\n");
+  return [`${LABEL[judgment.verdict].trim()}  ${printable(judgment.trajectoryId)}  (${printable(source)})`, ...judgment.metaBehaviors.flatMap(metaLines), ""].join("\n");
 }
 
 export interface RunTotals {

@@ -17,6 +17,7 @@ import type { JudgeIR } from "../ir/types.js";
 import { buildVocabulary, vocabularyNames } from "../generate/vocabulary.js";
 import { normalizeWhitespace, quoteOccurs } from "../generate/words.js";
 import { readBehaviorSpec, resolveSpecPath, setextHeadingLines, type BehaviorSpec } from "./load.js";
+import { printable } from "../printable.js";
 
 export type LintSeverity = "error" | "warning";
 
@@ -45,7 +46,8 @@ export interface LintOptions {
 /** `file:line:col error: code: message (hint)`, or `warning:` for warnings. */
 export function formatLintFinding(f: LintFinding): string {
   const where = f.path === "" ? "" : `${f.path}: `;
-  return `${f.file}:${f.line}:${f.col} ${f.severity}: ${f.code}: ${where}${f.message}${f.hint === undefined ? "" : ` (${f.hint})`}`;
+  // Findings quote headings, rule names and quotes: one line, nothing a terminal would act on.
+  return printable(`${f.file}:${f.line}:${f.col} ${f.severity}: ${f.code}: ${where}${f.message}${f.hint === undefined ? "" : ` (${f.hint})`}`);
 }
 
 function finding(severity: LintSeverity, code: string, d: Omit<Diagnostic, "col"> & { col?: number }): LintFinding {

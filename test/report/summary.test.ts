@@ -56,7 +56,7 @@ describe("renderSummaryTable", () => {
     expect(table).not.toContain("\u001b");
     expect(table).not.toContain("\u2028");
     expect(table.split("\n")).toHaveLength(4);
-    expect(table).toContain("evil [2J name x");
+    expect(table).toContain("evil\\u001b[2J\\nname\\u2028x");
   });
 
   it("widens columns for large numbers and truncates very long names", () => {
