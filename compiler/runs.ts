@@ -180,13 +180,13 @@ export async function collectRuns(
 }
 
 /**
- * A rule's verdict, or "error" when one of its clauses got no valid model
- * answer: such a verdict may still fold to the label (a failed semantic check
- * beside true checks folds to true), and counting it as agreement would make
- * a model failure a silent pass, as plain `calibrate` never does.
+ * A rule's verdict, or "error" when it carries the error marker (a clause got
+ * no valid model answer): its na, or a false beside a failed verify call, may
+ * still equal the label, and counting it as agreement would make a model
+ * failure a silent pass, as plain `calibrate` never does.
  */
 function slotValue(meta: MetaBehaviorJudgment): SlotValue {
-  return meta.clauses.some((c) => c.error !== undefined) ? "error" : meta.verdict;
+  return meta.error === true ? "error" : meta.verdict;
 }
 
 /** `calibrate --runs N`: the compiled judge N times over the labeled files. */

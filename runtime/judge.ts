@@ -2,7 +2,7 @@
  * Turns the generated rule scans into a judgment: trigger gating,
  * verify-on-false, the semantic short-circuit and the fold (FORMATS.md §4).
  */
-import { absentReason, firstNaReason, foldVerdicts } from "./fold.js";
+import { absentReason, foldNaReason, foldVerdicts, hasError } from "./fold.js";
 import {
   askModel,
   type SemanticAdapter,
@@ -59,9 +59,16 @@ function meta(name: string, verdict: MetaBehaviorJudgment["verdict"], naReason: 
   return { name, verdict, naReason, triggered, clauses };
 }
 
+/**
+ * Folds the clauses (FORMATS.md §4). A rule with a clause whose model call
+ * failed carries `error: true`, placed after `naReason` and only then, so
+ * output without a failed call keeps the reference's shape byte for byte.
+ */
 function foldMeta(name: string, triggered: boolean, clauses: Clause[]): MetaBehaviorJudgment {
   const verdict = foldVerdicts(clauses);
-  return meta(name, verdict, verdict === "na" ? firstNaReason(clauses) : null, triggered, clauses);
+  const naReason = verdict === "na" ? foldNaReason(clauses) : null;
+  if (!clauses.some(hasError)) return meta(name, verdict, naReason, triggered, clauses);
+  return { name, verdict, naReason, error: true, triggered, clauses };
 }
 
 /** A semantic clause from a model outcome; errors and missing models are na, never a pass. */
@@ -128,7 +135,7 @@ async function judgeRule(ctx: RuleContext, rule: CompiledRule): Promise<MetaBeha
     if (gate.kind !== "answer" || gate.verdict !== "true") {
       const clause = semanticClause(rule.trigger.description, "trigger", gate);
       const reason: NaReason = gate.kind === "answer" && gate.verdict === "false" ? "not_applicable" : (clause.naReason ?? "insufficient_evidence");
-      return meta(rule.name, "na", reason, false, [{ ...clause, verdict: "na", naReason: reason }]);
+      return foldMeta(rule.name, false, [{ ...clause, verdict: "na", naReason: reason }]);
     }
   }
   const scanned = rule.scan(events, complete);
@@ -158,7 +165,11 @@ export function createJudge(behavior: string, compiledRules: readonly CompiledRu
       const ctx: RuleContext = { trajectory, options, usage };
       for (const rule of rules) metaBehaviors.push(await judgeRule(ctx, rule));
     }
-    return { behavior, trajectoryId: trajectory.id, verdict: foldVerdicts(metaBehaviors), metaBehaviors };
+    const verdict = foldVerdicts(metaBehaviors);
+    // The trajectory carries the marker when any rule does; without one, the reference's shape.
+    return metaBehaviors.some(hasError)
+      ? { behavior, trajectoryId: trajectory.id, verdict, error: true, metaBehaviors }
+      : { behavior, trajectoryId: trajectory.id, verdict, metaBehaviors };
   };
 }
 

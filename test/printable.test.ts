@@ -56,9 +56,9 @@ describe("printable", () => {
 describe("names and the per-rule table", () => {
   test("`R` and `R` + U+200B are told apart; U+202E is escaped in the table", () => {
     const table = renderSummaryTable([
-      { name: "R", passed: 1, failed: 0, notApplicable: 0, noVerdict: 0 },
-      { name: "R\u200b", passed: 0, failed: 1, notApplicable: 0, noVerdict: 0 },
-      { name: "evil\u202eelbat", passed: 0, failed: 0, notApplicable: 1, noVerdict: 0 },
+      { name: "R", passed: 1, failed: 0, notApplicable: 0, noVerdict: 0, modelErrors: 0 },
+      { name: "R\u200b", passed: 0, failed: 1, notApplicable: 0, noVerdict: 0, modelErrors: 0 },
+      { name: "evil\u202eelbat", passed: 0, failed: 0, notApplicable: 1, noVerdict: 0, modelErrors: 0 },
     ]);
     expect(table).not.toMatch(ACTIVE);
     const names = table.split("\n").slice(2, 5).map((line) => line.split("  ")[0]!.trimEnd());

@@ -44,7 +44,14 @@ export function progressEvent(done: number, result: CaseResult): ProgressEvent {
   const { input, judgment, error } = result;
   if (judgment === undefined) return { done, file: input.file, message: error ?? "not judged" };
   const naReason = fileNaReason(judgment);
-  return { done, file: input.file, trajectoryId: judgment.trajectoryId, verdict: judgment.verdict, ...(naReason !== null ? { naReason } : {}) };
+  return {
+    done,
+    file: input.file,
+    trajectoryId: judgment.trajectoryId,
+    verdict: judgment.verdict,
+    ...(naReason !== null ? { naReason } : {}),
+    ...(judgment.error === true ? { error: true as const } : {}),
+  };
 }
 
 /**

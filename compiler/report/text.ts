@@ -1,8 +1,14 @@
 /** The plain-text report of `judge`: per trajectory, per rule, per clause, with cited event ids. */
 import type { Clause, MetaBehaviorJudgment, TrajectoryJudgment, Verdict } from "../../runtime/types.js";
 import { printable } from "../printable.js";
+import { isModelError } from "./summary.js";
 
-const LABEL: Record<Verdict, string> = { true: "PASS", false: "FAIL", na: "N/A " };
+const LABEL: Record<Verdict, string> = { true: "PASS", false: "FAIL", na: "N/A" };
+
+/** PASS, FAIL, N/A, or ERROR when the verdict rests on a failed model call and nothing failed. */
+function label(judged: { verdict: Verdict; error?: true }): string {
+  return isModelError(judged) ? "ERROR" : LABEL[judged.verdict];
+}
 
 function naSuffix(reason: string | null): string {
   return reason === null ? "" : ` (${reason})`;
@@ -20,15 +26,15 @@ function clauseLine(clause: Clause): string {
 
 function metaLines(meta: MetaBehaviorJudgment): string[] {
   const trigger = meta.triggered ? "" : " — not triggered";
-  // The fold lets [true, na] pass; a na that is a failed model answer must still catch the eye.
+  // Also beside a FAIL (a failed verify call): a failed model call must catch the eye wherever it is.
   const errors = meta.clauses.filter((c) => c.error !== undefined).length;
-  const flagged = errors > 0 ? ` — ${errors} clause${errors === 1 ? "" : "s"} without a valid model answer (ERROR)` : "";
-  return [`  ${LABEL[meta.verdict]}  ${printable(meta.name)}${naSuffix(meta.naReason)}${trigger}${flagged}`, ...meta.clauses.map(clauseLine)];
+  const flagged = errors > 0 ? ` — ${errors} clause${errors === 1 ? "" : "s"} without a valid model answer${isModelError(meta) ? "" : " (ERROR)"}` : "";
+  return [`  ${label(meta).padEnd(5)} ${printable(meta.name)}${naSuffix(meta.naReason)}${trigger}${flagged}`, ...meta.clauses.map(clauseLine)];
 }
 
 /** One trajectory's block of the text report. */
 export function renderTrajectoryText(judgment: TrajectoryJudgment, source: string): string {
-  return [`${LABEL[judgment.verdict].trim()}  ${printable(judgment.trajectoryId)}  (${printable(source)})`, ...judgment.metaBehaviors.flatMap(metaLines), ""].join("\n");
+  return [`${label(judgment)}  ${printable(judgment.trajectoryId)}  (${printable(source)})`, ...judgment.metaBehaviors.flatMap(metaLines), ""].join("\n");
 }
 
 export interface RunTotals {
@@ -36,11 +42,14 @@ export interface RunTotals {
   true: number;
   false: number;
   na: number;
+  /** Judged, but na because a model call failed (shown ERROR); not counted in `na`. */
+  modelErrors: number;
+  /** Cases that could not be judged. */
   errors: number;
 }
 
 export function emptyTotals(): RunTotals {
-  return { judged: 0, true: 0, false: 0, na: 0, errors: 0 };
+  return { judged: 0, true: 0, false: 0, na: 0, modelErrors: 0, errors: 0 };
 }
 
 export function addToTotals(totals: RunTotals, judgment: TrajectoryJudgment | undefined): void {
@@ -49,10 +58,12 @@ export function addToTotals(totals: RunTotals, judgment: TrajectoryJudgment | un
     return;
   }
   totals.judged++;
-  totals[judgment.verdict]++;
+  if (isModelError(judgment)) totals.modelErrors++;
+  else totals[judgment.verdict]++;
 }
 
 export function renderTotalsLine(totals: RunTotals): string {
   const errors = totals.errors > 0 ? `; ${totals.errors} could not be judged` : "";
-  return `${totals.judged} ${totals.judged === 1 ? "trajectory" : "trajectories"} judged: ${totals.true} true, ${totals.false} false, ${totals.na} na${errors}`;
+  const modelErrors = totals.modelErrors > 0 ? `, ${totals.modelErrors} ERROR (no valid model answer)` : "";
+  return `${totals.judged} ${totals.judged === 1 ? "trajectory" : "trajectories"} judged: ${totals.true} true, ${totals.false} false, ${totals.na} na${modelErrors}${errors}`;
 }

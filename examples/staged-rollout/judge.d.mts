@@ -41,6 +41,8 @@ export interface MetaBehaviorJudgment {
   name: string;
   verdict: Verdict;
   naReason: NaReason | null;
+  /** Present (true) only when a clause got no valid model answer; the verdict is then false or na, never true. */
+  error?: true;
   triggered: boolean;
   clauses: Clause[];
 }
@@ -63,6 +65,8 @@ export interface TrajectoryJudgment {
   behavior: string;
   trajectoryId: string;
   verdict: Verdict;
+  /** Present (true) only when a rule carries `error`. */
+  error?: true;
   metaBehaviors: MetaBehaviorJudgment[];
 }
 

@@ -2,16 +2,22 @@
 // judge.yaml sha256: 28d6d6d952277fbc28cb8d6781cea9883032ee196aa4ad7414ac3ef0a77878b9
 
 // runtime/fold.ts
-function foldVerdicts(verdicts) {
-  let sawTrue = false;
-  for (const v of verdicts) {
-    if (v.verdict === "false") return "false";
-    if (v.verdict === "true") sawTrue = true;
-  }
-  return sawTrue ? "true" : "na";
+function hasError(item) {
+  return item.error !== void 0 && item.error !== false;
 }
-function firstNaReason(clauses) {
-  for (const c of clauses) if (c.verdict === "na" && c.naReason !== null) return c.naReason;
+function foldVerdicts(items) {
+  let sawTrue = false;
+  let sawError = false;
+  for (const item of items) {
+    if (item.verdict === "false") return "false";
+    if (hasError(item)) sawError = true;
+    else if (item.verdict === "true") sawTrue = true;
+  }
+  return sawTrue && !sawError ? "true" : "na";
+}
+function foldNaReason(items) {
+  if (items.some(hasError)) return "insufficient_evidence";
+  for (const c of items) if (c.verdict === "na" && c.naReason !== null) return c.naReason;
   return "insufficient_evidence";
 }
 function absentReason(complete) {
@@ -339,7 +345,9 @@ function meta(name, verdict, naReason, triggered, clauses) {
 }
 function foldMeta(name, triggered, clauses) {
   const verdict = foldVerdicts(clauses);
-  return meta(name, verdict, verdict === "na" ? firstNaReason(clauses) : null, triggered, clauses);
+  const naReason = verdict === "na" ? foldNaReason(clauses) : null;
+  if (!clauses.some(hasError)) return meta(name, verdict, naReason, triggered, clauses);
+  return { name, verdict, naReason, error: true, triggered, clauses };
 }
 function semanticClause(quote, check, outcome) {
   switch (outcome.kind) {
@@ -400,7 +408,7 @@ async function judgeRule(ctx, rule) {
     if (gate.kind !== "answer" || gate.verdict !== "true") {
       const clause = semanticClause(rule.trigger.description, "trigger", gate);
       const reason = gate.kind === "answer" && gate.verdict === "false" ? "not_applicable" : clause.naReason ?? "insufficient_evidence";
-      return meta(rule.name, "na", reason, false, [{ ...clause, verdict: "na", naReason: reason }]);
+      return foldMeta(rule.name, false, [{ ...clause, verdict: "na", naReason: reason }]);
     }
   }
   const scanned = rule.scan(events, complete);
@@ -427,7 +435,8 @@ function createJudge(behavior2, compiledRules) {
       const ctx = { trajectory, options, usage };
       for (const rule of rules2) metaBehaviors.push(await judgeRule(ctx, rule));
     }
-    return { behavior: behavior2, trajectoryId: trajectory.id, verdict: foldVerdicts(metaBehaviors), metaBehaviors };
+    const verdict = foldVerdicts(metaBehaviors);
+    return metaBehaviors.some(hasError) ? { behavior: behavior2, trajectoryId: trajectory.id, verdict, error: true, metaBehaviors } : { behavior: behavior2, trajectoryId: trajectory.id, verdict, metaBehaviors };
   };
 }
 

@@ -8,8 +8,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { main } from "../../compiler/cli.js";
 import { inOrder, startChatServer, type ChatServer, type Script } from "../support/chat-server.js";
+import { runInProcess } from "../support/in-process.js";
 import { findScripted, readScriptedAnswers, scriptedAnswers, trajectoryIdOf } from "./scripted.js";
 
 const KEY = "sk-cli-test-key-abcdef123456";
@@ -41,23 +41,7 @@ async function serve(script: Script): Promise<ChatServer> {
   return server;
 }
 
-/** Runs the CLI in-process and captures what it prints. */
-async function run(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  const out = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => ((stdout += String(chunk)), true));
-  const err = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => ((stderr += String(chunk)), true));
-  process.exitCode = 0;
-  try {
-    await main(argv);
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
-  const code = Number(process.exitCode ?? 0);
-  process.exitCode = 0;
-  return { code, stdout, stderr };
-}
+const run = runInProcess;
 
 const modelFlags = (s: ChatServer) => ["--base-url", s.baseURL, "--model", "scripted", "--cache", cacheDir];
 
