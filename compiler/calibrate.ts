@@ -10,6 +10,7 @@ import { addUsage, emptyUsageTotals } from "./adapters/usage.js";
 import { describeOrigin, type InputCase } from "./inputs.js";
 import type { JudgeModule } from "./load.js";
 import { printable } from "./printable.js";
+import { countVerifications, emptyVerifyCounts } from "./report/summary.js";
 import { judgeCases } from "./run.js";
 
 export interface VerdictComparison {
@@ -38,6 +39,8 @@ export interface CalibrationTotals {
   fileAgree: number;
   fileTotal: number;
   errors: number;
+  /** Deterministic failures a model overturned (verify-on-false), whether or not the verdicts agree. */
+  overturned: number;
 }
 
 export interface CalibrationResult {
@@ -90,7 +93,7 @@ export async function calibrate(
     comparisons: [],
     judgments: [],
     errors: [],
-    totals: { metaAgree: 0, metaTotal: 0, fileAgree: 0, fileTotal: 0, errors: 0 },
+    totals: { metaAgree: 0, metaTotal: 0, fileAgree: 0, fileTotal: 0, errors: 0, overturned: 0 },
   };
   for await (const { input, judgment, error, usage } of judgeCases(judge, cases, judgeOptions)) {
     if (usage !== undefined) addUsage((result.usage ??= emptyUsageTotals()), usage);
@@ -110,6 +113,7 @@ export async function calibrate(
     t.fileTotal++;
     if (comparison.verdict.agree) t.fileAgree++;
     t.errors += comparison.unknownLabels.length > 0 ? 1 : 0;
+    t.overturned += countVerifications(emptyVerifyCounts(), judgment).overturned;
     onCase?.(comparison);
   }
   return result;

@@ -58,11 +58,12 @@ function program(): Command {
     .argument("<trajectories...>", ".json or .jsonl trajectory files")
     .option("--json", "print the judgments as JSON (FORMATS.md §6)")
     .option("--fail-on-false", "exit 1 when any trajectory's verdict is false")
+    .option("--fail-on-overturned", "exit 1 when a model overturned any deterministic failure (verify-on-false)")
     .option("--html <report.html>", "also write the report as one self-contained HTML file")
     .option("--junit <report.xml>", "also write a JUnit XML report (one testcase per trajectory and rule)")
     .addOption(new Option("--no-web", "do not serve the report in the browser (the default on an interactive terminal)"))
     .addOption(new Option("--no-verify", "do not ask a model to confirm deterministic failures"))
-    .action(async (judgePath: string, files: string[], opts: { json?: boolean; failOnFalse?: boolean; verify: boolean; html?: string; junit?: string; web: boolean } & ModelCommandOptions) => {
+    .action(async (judgePath: string, files: string[], opts: { json?: boolean; failOnFalse?: boolean; failOnOverturned?: boolean; verify: boolean; html?: string; junit?: string; web: boolean } & ModelCommandOptions) => {
       const { runJudgeCommand } = await import("./commands/judge.js");
       process.exitCode = await runJudgeCommand(judgePath, files, opts);
     });
@@ -74,9 +75,10 @@ function program(): Command {
     .argument("<judge>", "judge.mjs (built) or judge.yaml (compiled in memory)")
     .argument("<labeled...>", "files of {trajectory, expected} cases")
     .option("--json", "print {comparisons, judgments, totals} as JSON")
+    .option("--fail-on-overturned", "exit 1 when a model overturned any deterministic failure (verify-on-false), even if the verdicts agree")
     .addOption(new Option("--no-verify", "do not ask a model to confirm deterministic failures"))
     .addOption(new Option("--runs <n>", "run the judge N times (cache off) and report agreement per run, pooled accuracy, perfect runs and unanimous verdicts").argParser(positiveInteger))
-    .action(async (judgePath: string, files: string[], opts: { json?: boolean; verify: boolean; runs?: number } & ModelCommandOptions) => {
+    .action(async (judgePath: string, files: string[], opts: { json?: boolean; failOnOverturned?: boolean; verify: boolean; runs?: number } & ModelCommandOptions) => {
       const { runCalibrateCommand } = await import("./commands/calibrate.js");
       process.exitCode = await runCalibrateCommand(judgePath, files, opts);
     });

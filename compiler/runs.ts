@@ -12,6 +12,7 @@ import { addUsage, emptyUsageTotals } from "./adapters/usage.js";
 import { describeOrigin, readCases, type InputCase } from "./inputs.js";
 import { printable } from "./printable.js";
 import type { JudgeModule } from "./load.js";
+import { countVerifications, emptyVerifyCounts, type VerifyCounts } from "./report/summary.js";
 import { judgeCases } from "./run.js";
 
 export type SlotValue = Verdict | "error";
@@ -195,14 +196,16 @@ export async function calibrateRuns(
   files: readonly string[],
   runs: number,
   options: JudgeOptions & { concurrency?: number } = {},
-): Promise<{ slots: VerdictSlot[]; results: RunResult[]; statistics: RunStatistics; usage: SemanticUsage }> {
+): Promise<{ slots: VerdictSlot[]; results: RunResult[]; statistics: RunStatistics; usage: SemanticUsage; verifications: VerifyCounts }> {
   const rules = judge.rules.map((r) => r.name);
   const usage = emptyUsageTotals();
+  const verifications = emptyVerifyCounts();
   const { slots, results } = await collectRuns(runs, rules, async function* () {
     for await (const { input, judgment, usage: cost } of judgeCases(judge, readCases(files), options)) {
       addUsage(usage, cost);
+      countVerifications(verifications, judgment);
       yield { input, verdicts: judgment === undefined ? undefined : new Map(judgment.metaBehaviors.map((m) => [m.name, slotValue(m)])) };
     }
   });
-  return { slots, results, statistics: summarizeRuns(slots, results), usage };
+  return { slots, results, statistics: summarizeRuns(slots, results), usage, verifications };
 }

@@ -3,6 +3,7 @@ import { clauseErrorCount, emptyUsageTotals, renderUsageLine } from "../adapters
 import { calibrate, calibrationPassed, renderCalibrationTotals, renderComparison } from "../calibrate.js";
 import { readCases } from "../inputs.js";
 import { loadJudge, type JudgeModule } from "../load.js";
+import { countVerifications, emptyVerifyCounts, renderVerifyLine } from "../report/summary.js";
 import { allRunsPerfect, calibrateRuns, renderRunStatistics } from "../runs.js";
 import type { ModelCommandOptions } from "./model-flags.js";
 import { DEFAULT_CONCURRENCY, openJudgeModel } from "./model.js";
@@ -12,6 +13,8 @@ export interface CalibrateCommandOptions extends ModelCommandOptions {
   verify?: boolean;
   /** Run the judge this many times (cache off) and report agreement statistics. */
   runs?: number;
+  /** Exit 1 when a model overturned any deterministic failure, even if every verdict agrees. */
+  failOnOverturned?: boolean;
 }
 
 export async function runCalibrateCommand(judgePath: string, files: readonly string[], options: CalibrateCommandOptions): Promise<number> {
@@ -28,30 +31,42 @@ export async function runCalibrateCommand(judgePath: string, files: readonly str
       else if (text) process.stdout.write(`${renderComparison(c)}\n`);
     },
   });
+  const verifications = emptyVerifyCounts();
   let clauseErrors = 0;
-  for (const judgment of result.judgments) clauseErrors += clauseErrorCount(judgment);
+  for (const judgment of result.judgments) {
+    clauseErrors += clauseErrorCount(judgment);
+    countVerifications(verifications, judgment);
+  }
   if (text) {
     process.stdout.write(`${renderCalibrationTotals(result.totals)}\n`);
     if (clauseErrors > 0) process.stdout.write(`${clauseErrors} clause${clauseErrors === 1 ? "" : "s"} got no valid model answer (marked ERROR)\n`);
+    const verifyLine = renderVerifyLine(verifications);
+    if (verifyLine !== undefined) process.stdout.write(`${verifyLine}\n`);
   } else {
     const { comparisons, judgments, totals } = result;
     process.stdout.write(`${JSON.stringify({ comparisons, judgments, totals }, null, 2)}\n`);
   }
   // What the calls cost depends on the run (cache hits are free): with --json it goes to stderr, so stdout depends only on the inputs.
   if (adapter !== undefined) (text ? process.stdout : process.stderr).write(`${renderUsageLine(result.usage ?? emptyUsageTotals())}\n`);
+  if (options.failOnOverturned === true && result.totals.overturned > 0) return 1;
   return calibrationPassed(result) && clauseErrors === 0 ? 0 : 1;
 }
 
 /** `--runs N`: fresh answers every run (the cache would make every run the first). */
 async function runRepeated(judge: JudgeModule, files: readonly string[], options: CalibrateCommandOptions, runs: number): Promise<number> {
   const adapter = await openJudgeModel(options, judge.rules, { cache: false });
-  const { statistics, usage } = await calibrateRuns(judge, files, runs, {
+  const { statistics, usage, verifications } = await calibrateRuns(judge, files, runs, {
     verify: options.verify !== false,
     concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
     ...(adapter !== undefined ? { complete: adapter } : {}),
   });
-  if (options.json === true) process.stdout.write(`${JSON.stringify({ suite: judge.behavior, statistics }, null, 2)}\n`);
-  else process.stdout.write(`${renderRunStatistics(`behavior-judge (${judge.behavior})`, statistics)}\n`);
+  if (options.json === true) process.stdout.write(`${JSON.stringify({ suite: judge.behavior, statistics, overturned: verifications.overturned }, null, 2)}\n`);
+  else {
+    process.stdout.write(`${renderRunStatistics(`behavior-judge (${judge.behavior})`, statistics)}\n`);
+    const verifyLine = renderVerifyLine(verifications);
+    if (verifyLine !== undefined) process.stdout.write(`${verifyLine} over ${runs} run${runs === 1 ? "" : "s"}\n`);
+  }
   if (adapter !== undefined) (options.json === true ? process.stderr : process.stdout).write(`${renderUsageLine(usage)}\n`);
+  if (options.failOnOverturned === true && verifications.overturned > 0) return 1;
   return allRunsPerfect(statistics) ? 0 : 1;
 }

@@ -4,7 +4,7 @@ import { readCases } from "../inputs.js";
 import { loadJudge } from "../load.js";
 import { addToTotals, emptyTotals, renderTotalsLine, renderTrajectoryText } from "../report/text.js";
 import { ReportOutputs } from "../report/outputs.js";
-import { renderSummaryTable, summarizeByRule } from "../report/summary.js";
+import { countVerifications, emptyVerifyCounts, renderSummaryTable, renderVerifyLine, summarizeByRule } from "../report/summary.js";
 import { judgeCases } from "../run.js";
 import { canShowBrowser } from "../web/display.js";
 import { addUsage, clauseErrorCount, emptyUsageTotals, renderUsageLine } from "../adapters/usage.js";
@@ -14,6 +14,8 @@ import { DEFAULT_CONCURRENCY, openJudgeModel } from "./model.js";
 export interface JudgeCommandOptions extends ModelCommandOptions {
   json?: boolean;
   failOnFalse?: boolean;
+  /** Exit 1 when a model overturned any deterministic failure (verify-on-false). */
+  failOnOverturned?: boolean;
   verify?: boolean;
   /** Write the self-contained HTML report here. */
   html?: string;
@@ -61,7 +63,7 @@ function progress(): { tick(n: number): void; done(): void } {
   };
 }
 
-/** Returns the exit code: 1 when a case could not be judged or a clause got no valid model answer (or, with failOnFalse, any false). */
+/** Returns the exit code: 1 when a case could not be judged or a clause got no valid model answer (or, with failOnFalse, any false; with failOnOverturned, any overturn). */
 export async function runJudgeCommand(judgePath: string, files: readonly string[], options: JudgeCommandOptions): Promise<number> {
   const judge = await loadJudge(judgePath);
   const out = (text: string) => process.stdout.write(text);
@@ -75,11 +77,13 @@ export async function runJudgeCommand(judgePath: string, files: readonly string[
   // Only verdicts are kept for the per-rule summary table, not whole judgments.
   const ruleVerdicts: TrajectoryJudgment[] = [];
   let clauseErrors = 0;
+  const verifications = emptyVerifyCounts();
   const run = { verify: options.verify !== false, concurrency: options.concurrency ?? DEFAULT_CONCURRENCY, ...(adapter !== undefined ? { complete: adapter } : {}) };
   for await (const result of judgeCases(judge, readCases(files), run)) {
     addToTotals(totals, result.judgment);
     addUsage(usage, result.usage);
     clauseErrors += clauseErrorCount(result.judgment);
+    countVerifications(verifications, result.judgment);
     meter.tick(totals.judged + totals.errors);
     reports?.add(result);
     if (result.error !== undefined) {
@@ -99,11 +103,17 @@ export async function runJudgeCommand(judgePath: string, files: readonly string[
   if (json !== undefined) json.end();
   else out(`${renderSummaryTable(summarizeByRule(ruleVerdicts, judge.rules.map((r) => r.name)))}\n${renderTotalsLine(totals)}\n`);
   // Model failures are never a silent pass: counted in the summary, and the run fails.
-  const summary = [...(clauseErrors > 0 ? [`${clauseErrors} clause${clauseErrors === 1 ? "" : "s"} got no valid model answer (marked ERROR)`] : []), ...(adapter !== undefined ? [renderUsageLine(usage)] : [])];
+  const verifyLine = renderVerifyLine(verifications);
+  const summary = [
+    ...(clauseErrors > 0 ? [`${clauseErrors} clause${clauseErrors === 1 ? "" : "s"} got no valid model answer (marked ERROR)`] : []),
+    ...(verifyLine !== undefined ? [verifyLine] : []),
+    ...(adapter !== undefined ? [renderUsageLine(usage)] : []),
+  ];
   // With --json, stdout stays one JSON document; the totals go to stderr.
   for (const line of summary) (json !== undefined ? process.stderr : process.stdout).write(`${line}\n`);
   for (const path of (await reports?.finish()) ?? []) process.stderr.write(`wrote ${path}\n`);
   if (totals.errors > 0 || clauseErrors > 0) return 1;
   if (options.failOnFalse === true && totals.false > 0) return 1;
+  if (options.failOnOverturned === true && verifications.overturned > 0) return 1;
   return 0;
 }

@@ -16,7 +16,7 @@ import type {
 } from "../../runtime/types.js";
 import type { RuleInfo } from "../../runtime/judge.js";
 import { fillSlots, pageTemplates, sha256Source } from "../web/page.js";
-import { fileNaReason, isModelError, summarizeByRule, summaryColumns, verdictLabel } from "./summary.js";
+import { countVerifications, emptyVerifyCounts, fileNaReason, isModelError, summarizeByRule, summaryColumns, verdictLabel } from "./summary.js";
 import type { RuleSummaryRow } from "./summary.js";
 
 /** What the report knows about a rule: the compiled judge's `rules` export. */
@@ -171,6 +171,8 @@ function totalsLine(results: readonly ReportResult[], errorCount: number): strin
     `<span class="v-na">${count((j) => j.verdict === "na" && !isModelError(j))} without a verdict</span>`,
   ];
   if (modelErrors > 0) parts.push(`<span class="v-error">${modelErrors} with a model error</span>`);
+  const overturned = results.reduce((n, r) => n + countVerifications(emptyVerifyCounts(), r.judgment).overturned, 0);
+  if (overturned > 0) parts.push(`<span class="v-error">${overturned} ${overturned === 1 ? "failure" : "failures"} overturned by the model</span>`);
   if (errorCount > 0) parts.push(`<span class="v-error">${errorCount} could not be judged</span>`);
   return `<p class="totals" id="totals">${parts.join(" · ")}</p>`;
 }

@@ -32,6 +32,38 @@ export function fileNaReason(judgment: TrajectoryJudgment): NaReason | null {
   return foldNaReason(judgment.metaBehaviors);
 }
 
+/** What verify-on-false did in one judgment or a whole run: failures the model confirmed, and failures it overturned. */
+export interface VerifyCounts {
+  confirmed: number;
+  overturned: number;
+}
+
+export function emptyVerifyCounts(): VerifyCounts {
+  return { confirmed: 0, overturned: 0 };
+}
+
+/** Adds a judgment's confirmed and overturned clauses to `into`. */
+export function countVerifications(into: VerifyCounts, judgment: TrajectoryJudgment | undefined): VerifyCounts {
+  for (const meta of judgment?.metaBehaviors ?? []) {
+    for (const clause of meta.clauses) {
+      if (clause.verification === "confirmed") into.confirmed++;
+      else if (clause.verification === "overturned") into.overturned++;
+    }
+  }
+  return into;
+}
+
+/**
+ * The summary line, or none when no failure was put to a model. An overturn
+ * turns a deterministic failure into a pass on a model's word, and a model can
+ * be talked into it by text inside the trajectory, so it is always counted.
+ */
+export function renderVerifyLine(counts: VerifyCounts): string | undefined {
+  if (counts.confirmed + counts.overturned === 0) return undefined;
+  const note = counts.overturned > 0 ? " (deterministic failures a model answered true or na: review them; --fail-on-overturned refuses them)" : "";
+  return `verify-on-false: ${counts.confirmed} confirmed, ${counts.overturned} overturned${note}`;
+}
+
 export interface RuleSummaryRow {
   name: string;
   passed: number;

@@ -21,6 +21,10 @@ function clauseLine(clause: Clause): string {
   const error = clause.error !== undefined ? ` ERROR: ${printable(clause.error)}` : "";
   const lines = [`      ${clause.verdict.padEnd(5)} ${kind}: ${printable(JSON.stringify(clause.quote))}${naSuffix(clause.naReason)}${cites}${verification}${error}`];
   if (clause.reasoning !== undefined && clause.error === undefined) lines.push(`            ${printable(clause.reasoning.replace(/\s+/g, " "))}`);
+  // An overturn rests on a model's word alone, and text in the trajectory may have asked for it: never only a parenthesis.
+  if (clause.verification === "overturned") {
+    lines.push(`            OVERTURNED: the deterministic check found this clause violated; the model answered ${clause.verdict}`);
+  }
   return lines.join("\n");
 }
 

@@ -38,7 +38,8 @@ describe("text report", () => {
   test("ids and model reasoning are shown with control characters escaped", () => {
     const text = renderTrajectoryText(judgment, "trips.json");
     expect(text).not.toMatch(ACTIVE);
-    expect(text.split("\n")).toHaveLength(4 + 1);
+    // Trajectory, rule, clause, reasoning, the OVERTURNED line, and the blank line that ends the block.
+    expect(text.split("\n")).toHaveLength(5 + 1);
     expect(text).toContain("t1\\u001b[2J\\nPASS  forged line\\u202e");
     expect(text).toContain("[e1\\r\\u0007]");
   });
