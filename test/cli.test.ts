@@ -133,7 +133,7 @@ describe("judge", () => {
     expect(runCli(["judge", join(dir, "judge.mjs"), join(dir, "many.json"), "--fail-on-false"]).status).toBe(1);
   });
 
-  test("a malformed JSONL case is located; the other cases are still judged; exit 1", () => {
+  test("a malformed JSONL case is located; the other cases are still judged; --json keeps its place; exit 1", () => {
     const dir = setup();
     const lines = [
       JSON.stringify(trajectory("first", ["run_tests", "deploy"])),
@@ -147,7 +147,25 @@ describe("judge", () => {
     expect(run.status).toBe(1);
     expect(run.stderr).toContain("trips.jsonl:3: case 1: events[0].actor must be user, agent, or tool");
     expect(run.stderr).toMatch(/trips\.jsonl:4: case 2: invalid JSON/);
-    expect(JSON.parse(run.stdout).map((j: { trajectoryId: string }) => j.trajectoryId)).toEqual(["first", "last"]);
+    // Element i is input case i: a case that could not be judged keeps its place as an element with `caseError` and no verdict.
+    const file = join(dir, "trips.jsonl");
+    const elements = JSON.parse(run.stdout) as Record<string, unknown>[];
+    expect(elements.map((e) => e.trajectoryId ?? e.caseError)).toEqual(["first", "events[0].actor must be user, agent, or tool", expect.stringMatching(/^invalid JSON/), "last"]);
+    expect(elements[1]).toEqual({ file, case: 1, line: 3, caseError: "events[0].actor must be user, agent, or tool" });
+    expect(Object.keys(elements[2]!)).toEqual(["file", "case", "line", "caseError"]);
+    expect(elements[2]).toMatchObject({ file, case: 2, line: 4 });
+    expect(elements.filter((e) => "verdict" in e)).toHaveLength(2);
+    expect(JSON.stringify(elements, null, 2) + "\n").toBe(run.stdout);
+  });
+
+  test("--json gives a case of a .json array that could not be judged its place too", () => {
+    const dir = setup();
+    writeFileSync(join(dir, "pair.json"), JSON.stringify([trajectory("ok", ["deploy"]), { id: "no-complete", events: [] }]));
+    const run = runCli(["judge", join(dir, "judge.mjs"), join(dir, "pair.json"), "--json"]);
+    expect(run.status).toBe(1);
+    const elements = JSON.parse(run.stdout) as Record<string, unknown>[];
+    expect(elements[0]).toMatchObject({ trajectoryId: "ok" });
+    expect(elements[1]).toMatchObject({ file: join(dir, "pair.json"), case: 1, caseError: "complete must be true or false" });
   });
 
   test("a labeled case's field path starts at trajectory", () => {

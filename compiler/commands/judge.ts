@@ -3,9 +3,9 @@ import type { TrajectoryJudgment } from "../../runtime/types.js";
 import { readCases } from "../inputs.js";
 import { loadJudge } from "../load.js";
 import { addToTotals, emptyTotals, renderTotalsLine, renderTrajectoryText } from "../report/text.js";
-import { ReportOutputs } from "../report/outputs.js";
+import { caseErrorOf, ReportOutputs } from "../report/outputs.js";
 import { countVerifications, emptyVerifyCounts, renderSummaryTable, renderVerifyLine, summarizeByRule } from "../report/summary.js";
-import { judgeCases } from "../run.js";
+import { judgeCases, type CaseResult } from "../run.js";
 import { canShowBrowser } from "../web/display.js";
 import { addUsage, clauseErrorCount, emptyUsageTotals, renderUsageLine } from "../adapters/usage.js";
 import type { ModelCommandOptions } from "./model-flags.js";
@@ -26,13 +26,31 @@ export interface JudgeCommandOptions extends ModelCommandOptions {
 }
 
 /**
+ * The `--json` element of a case that could not be judged: it keeps the
+ * case's place, so element i is always input case i. It has no `verdict`;
+ * its message is `caseError` (not `error`, which on a judgment marks a failed
+ * model call).
+ */
+export interface JsonCaseError {
+  file: string;
+  case: number;
+  line?: number;
+  caseError: string;
+}
+
+function jsonCaseError(result: CaseResult): JsonCaseError {
+  const { file, caseIndex, line, message } = caseErrorOf(result);
+  return { file, case: caseIndex, ...(line !== undefined ? { line } : {}), caseError: message };
+}
+
+/**
  * JSON output streams one element at a time yet is byte-identical to
  * `JSON.stringify(all, null, 2)`, so large corpora never sit in memory.
  */
 class JsonArrayWriter {
   private count = 0;
   constructor(private readonly write: (text: string) => void) {}
-  push(value: TrajectoryJudgment): void {
+  push(value: TrajectoryJudgment | JsonCaseError): void {
     const body = JSON.stringify(value, null, 2).replace(/\n/g, "\n  ");
     this.write(`${this.count === 0 ? "[\n  " : ",\n  "}${body}`);
     this.count++;
@@ -89,6 +107,7 @@ export async function runJudgeCommand(judgePath: string, files: readonly string[
     if (result.error !== undefined) {
       meter.done();
       process.stderr.write(`error: ${result.error}\n`);
+      json?.push(jsonCaseError(result));
       continue;
     }
     const judgment = result.judgment!;
