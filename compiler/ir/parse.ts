@@ -467,10 +467,15 @@ function inferHint(issue: core.$ZodIssue, node: YamlNode | undefined, text: stri
   ) {
     if (/^\s*\d+\s*$/.test(issue.input)) return `remove the quotes: ${issue.input.trim()}`;
   }
+  const field = issue.path[issue.path.length - 1];
+  if (issue.path.length === 1 && field === "metaBehaviors" && issue.input !== undefined) {
+    // Said for null and for [] alike: an empty list is no more valid than none.
+    if (issue.code === "invalid_type" || issue.code === "too_small") return "a judge needs at least one meta-behavior";
+  }
   if (issue.code === "invalid_type" && issue.expected === "array" && isScalar(node)) {
-    if (node.value === null) return "write [] for an empty list";
+    // Only where [] is valid: metaBehaviors and patterns must not be empty.
+    if (node.value === null) return (EMPTY_LIST_FIELDS as readonly PropertyKey[]).includes(field ?? "") ? "write [] for an empty list" : undefined;
     // `match: deploy` is the usual slip: a bare action name where a matcher goes.
-    const field = issue.path[issue.path.length - 1];
     if (typeof node.value === "string" && (PATTERN_KEYS as readonly PropertyKey[]).includes(field ?? "")) {
       return `for example {action: ${JSON.stringify(node.value)}}`;
     }
@@ -486,6 +491,9 @@ function inferHint(issue: core.$ZodIssue, node: YamlNode | undefined, text: stri
   }
   return undefined;
 }
+
+/** The list fields that may be empty (they default to []): only for these is `[]` a fix. */
+const EMPTY_LIST_FIELDS = ["checks", "semanticChecks"] as const;
 
 function suggestionHint(input: string, allowed: readonly unknown[]): string | undefined {
   return didYouMean(
