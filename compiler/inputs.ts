@@ -8,17 +8,19 @@ import { createReadStream } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { createInterface } from "node:readline";
 import type { Verdict } from "../runtime/types.js";
+import { findJsonSyntaxError, lineAndColumn } from "./json-syntax.js";
 
 export interface Expected {
   verdict: Verdict;
   metaBehaviorVerdicts: Record<string, Verdict>;
 }
 
-/** Where a case came from: `file`, its 0-based index there, and its line for JSONL. */
+/** Where a case came from: `file`, its 0-based index there, its line (JSONL, arrays) and, for invalid JSON, the column. */
 export interface CaseOrigin {
   file: string;
   index: number;
   line?: number;
+  col?: number;
 }
 
 export interface InputCase extends CaseOrigin {
@@ -32,9 +34,11 @@ export interface InputCase extends CaseOrigin {
   labeled?: boolean;
 }
 
-/** `file:line: case N:` for JSONL, `file: case N:` for JSON. */
+/** `file:line: case N` when the line is known (`file:line:col: case N` for invalid JSON), else `file: case N`. */
 export function describeOrigin(origin: CaseOrigin): string {
-  return origin.line === undefined ? `${origin.file}: case ${origin.index}` : `${origin.file}:${origin.line}: case ${origin.index}`;
+  if (origin.line === undefined) return `${origin.file}: case ${origin.index}`;
+  const col = origin.col === undefined ? "" : `:${origin.col}`;
+  return `${origin.file}:${origin.line}${col}: case ${origin.index}`;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -71,21 +75,21 @@ export function toCase(value: unknown, origin: CaseOrigin): InputCase {
   return { ...origin, trajectory: value };
 }
 
-/** `line:col` of a JSON.parse error, when the engine says where it failed. */
-function jsonErrorLocation(text: string, error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  const match = /position (\d+)/.exec(message);
-  if (match === null) return "";
-  const offset = Number(match[1]);
-  const before = text.slice(0, offset);
-  const line = before.split("\n").length;
-  const col = offset - before.lastIndexOf("\n");
-  return `:${line}:${col}`;
-}
-
-function jsonMessage(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return message.replace(/ in JSON at position \d+.*$/s, "").replace(/^JSON\.parse: /, "");
+/**
+ * Why JSON.parse refused `text`, located: the scanner finds the first error
+ * itself, since the engine's message names no position for some mistakes
+ * (Node 20's "Unexpected token") and quotes the input instead. `line` is the
+ * text's first line in its file (JSONL). The engine's own words are kept only
+ * if the scanner finds the text valid (a string too long to build, say).
+ */
+function invalidJson(text: string, error: unknown, line = 1): { line?: number; col?: number; error: string } {
+  const found = findJsonSyntaxError(text);
+  if (found === undefined) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { error: `cannot parse the JSON: ${message.split("\n")[0]!.slice(0, 200)}` };
+  }
+  const at = lineAndColumn(text, found.offset);
+  return { line: line + at.line - 1, col: at.col, error: `invalid JSON: ${found.message}` };
 }
 
 const BOM = "\uFEFF";
@@ -140,7 +144,7 @@ async function* readJsonFile(file: string): AsyncGenerator<InputCase> {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    yield { file: `${file}${jsonErrorLocation(text, error)}`, index: 0, error: `invalid JSON: ${jsonMessage(error)}` };
+    yield { file, index: 0, ...invalidJson(text, error) };
     return;
   }
   if (Array.isArray(value)) {
@@ -179,7 +183,7 @@ async function* readJsonlFile(file: string): AsyncGenerator<InputCase> {
       try {
         value = JSON.parse(line);
       } catch (error) {
-        yield { ...origin, error: `invalid JSON: ${jsonMessage(error)}` };
+        yield { ...origin, ...invalidJson(line, error, lineNumber) };
         continue;
       }
       yield toCase(value, origin);

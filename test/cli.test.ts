@@ -146,8 +146,20 @@ describe("judge", () => {
     const run = runCli(["judge", join(dir, "judge.mjs"), join(dir, "trips.jsonl"), "--json"]);
     expect(run.status).toBe(1);
     expect(run.stderr).toContain("trips.jsonl:3: case 1: events[0].actor must be user, agent, or tool");
-    expect(run.stderr).toMatch(/trips\.jsonl:4: case 2: invalid JSON/);
+    expect(run.stderr).toContain("trips.jsonl:4:2: case 2: invalid JSON: expected a property name in double quotes, got 'n'");
     expect(JSON.parse(run.stdout).map((j: { trajectoryId: string }) => j.trajectoryId)).toEqual(["first", "last"]);
+  });
+
+  test("a metadata value nested 200,000 deep is a located error, not a stack overflow; the other case is judged", () => {
+    const dir = setup();
+    const deep = `${"[".repeat(200_000)}${"]".repeat(200_000)}`;
+    const event = '{"id":"e1","actor":"agent","action":"deploy","metadata":{"tags":DEEP}}'.replace("DEEP", deep);
+    writeFileSync(join(dir, "deep.json"), `[{"id":"deep","complete":true,"events":[${event}]},\n${JSON.stringify(trajectory("fine", ["run_tests", "deploy"]))}]`);
+    const run = runCli(["judge", join(dir, "judge.mjs"), join(dir, "deep.json"), "--json"]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain("deep.json:1: case 0: events[0].metadata.tags nests lists more than 100 deep (metadata values are compared as strings)");
+    expect(run.stderr).not.toContain("call stack");
+    expect(JSON.parse(run.stdout).map((j: { trajectoryId: string }) => j.trajectoryId)).toEqual(["fine"]);
   });
 
   test("a labeled case's field path starts at trajectory", () => {

@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { readCases, type InputCase } from "../compiler/inputs.js";
+import { describeOrigin, readCases, type InputCase } from "../compiler/inputs.js";
+import { findJsonSyntaxError } from "../compiler/json-syntax.js";
 import { caseErrorMessage } from "../compiler/run.js";
 import { TrajectoryError } from "../runtime/trajectory.js";
 
@@ -71,6 +72,76 @@ describe("readCases", () => {
     expect(cases).toHaveLength(2);
     expect(cases[0]!.error).toMatch(/^cannot read file: EISDIR/);
     expect(cases[1]!.error).toBeUndefined();
+  });
+});
+
+describe("invalid JSON is located at file:line:col", () => {
+  const located = (c: InputCase) => `${describeOrigin(c)}: ${c.error}`;
+
+  test("a .json file, including the mistakes Node 20 reports without a position (Unexpected token)", async () => {
+    const cases = await casesOf({
+      "token.json": '{\n  "id": "t1",\n  "complete": }\n',
+      "comma.json": "[\n  {\"id\": 1},\n  {\"id\": 2},\n]",
+      "eof.json": '{"id": "t1",\n "events": [1, 2',
+      "string.json": '{"id": "t1\n"}',
+    });
+    expect(cases.map(located)).toEqual([
+      "token.json:3:15: case 0: invalid JSON: expected a value, got '}'",
+      "comma.json:4:1: case 0: invalid JSON: expected a value after the comma (JSON allows no trailing comma)",
+      "eof.json:2:17: case 0: invalid JSON: unexpected end of the input: a list is not closed",
+      "string.json:1:11: case 0: invalid JSON: a string must not hold a line break (write \\n)",
+    ]);
+    expect(cases.map((c) => c.file)).toEqual(["token.json", "comma.json", "eof.json", "string.json"]);
+  });
+
+  test("a JSON Lines line: its own line, the column in it, and the other lines still read", async () => {
+    const good = JSON.stringify(trajectory);
+    const cases = await casesOf({ "trips.jsonl": `${good}\n\n{"id": "t2", "complete": tru}\n${good}\n` });
+    expect(cases.map((c) => (c.error === undefined ? describeOrigin(c) : located(c)))).toEqual([
+      "trips.jsonl:1: case 0",
+      "trips.jsonl:3:26: case 1: invalid JSON: expected a value, got the bare word \"tru\" (strings need double quotes)",
+      "trips.jsonl:4: case 2",
+    ]);
+  });
+
+  test("the scanner accepts exactly what JSON.parse accepts, on thousands of one-character mutations", () => {
+    const seeds = [
+      JSON.stringify({ id: "t", complete: true, events: [{ id: "e1", actor: "agent", action: "a", content: "x\ny \u00e9\"", metadata: { k: "v" } }], n: [-1.5e3, 0, 12] }),
+      '[ {"a" : [ ] , "b" : { } } , null , false , "\\u0041\\/" , -0.0E+1 ]',
+      '\r\n{"x":[1,[2,[3]]]}\t',
+    ];
+    const alphabet = ['"', "\\", "{", "}", "[", "]", ",", ":", " ", "\n", "0", "1", "-", "+", ".", "e", "t", "n", "u", "x", "\u0001"];
+    let state = 42;
+    const random = (n: number) => {
+      state = (state * 1103515245 + 12345) % 2 ** 31;
+      return state % n;
+    };
+    let invalid = 0;
+    for (const seed of seeds) {
+      expect(findJsonSyntaxError(seed)).toBeUndefined();
+      for (let k = 0; k < 2000; k++) {
+        const at = random(seed.length + 1);
+        const char = alphabet[random(alphabet.length)]!;
+        const kind = random(3);
+        const text = kind === 0 ? seed.slice(0, at) + seed.slice(at + 1) : kind === 1 ? seed.slice(0, at) + char + seed.slice(at) : seed.slice(0, at) + char + seed.slice(at + 1);
+        let valid = true;
+        try {
+          JSON.parse(text);
+        } catch {
+          valid = false;
+          invalid++;
+        }
+        const found = findJsonSyntaxError(text);
+        if (valid !== (found === undefined)) throw new Error(`disagrees with JSON.parse on ${JSON.stringify(text)}: ${JSON.stringify(found)}`);
+        if (found !== undefined) expect(found.offset).toBeLessThanOrEqual(text.length);
+      }
+    }
+    expect(invalid).toBeGreaterThan(1000);
+  });
+
+  test("the scanner is iterative: nesting as deep as JSON.parse takes does not overflow it", () => {
+    const deep = `${"[".repeat(200_000)}${"]".repeat(199_999)}`;
+    expect(findJsonSyntaxError(deep)).toEqual({ offset: 399_999, message: "unexpected end of the input: a list is not closed" });
   });
 });
 
