@@ -6,9 +6,9 @@
  */
 import { createReadStream } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { createInterface } from "node:readline";
 import type { Verdict } from "../runtime/types.js";
 import { findJsonSyntaxError, lineAndColumn } from "./json-syntax.js";
+import { decodeUtf8, describeInvalidUtf8 } from "./utf8.js";
 
 export interface Expected {
   verdict: Verdict;
@@ -131,13 +131,20 @@ export function arrayElementLines(text: string): number[] {
 }
 
 async function* readJsonFile(file: string): AsyncGenerator<InputCase> {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(file, "utf8");
+    bytes = await readFile(file);
   } catch (error) {
     yield { file, index: 0, error: readError(error) };
     return;
   }
+  const decoded = decodeUtf8(bytes);
+  if (!decoded.ok) {
+    const { invalid } = decoded;
+    yield { file, index: 0, line: invalid.line, col: invalid.col, error: describeInvalidUtf8(invalid) };
+    return;
+  }
+  let text = decoded.text;
   // A byte order mark (Windows editors write one) is not JSON; RFC 8259 lets readers ignore it.
   if (text.startsWith(BOM)) text = text.slice(1);
   let value: unknown;
@@ -158,8 +165,52 @@ async function* readJsonFile(file: string): AsyncGenerator<InputCase> {
   }
 }
 
+/**
+ * The lines of a byte stream with the file offset of each, split where
+ * readline splits ("\n", "\r\n", or a lone "\r"). Bytes, not text: each line
+ * is decoded on its own, so an invalid sequence is one line's error. A line
+ * that spans chunks is joined once, at its end.
+ */
+export async function* byteLines(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<{ bytes: Uint8Array; offset: number }> {
+  let pending: Uint8Array[] = [];
+  let offset = 0;
+  // The previous chunk ended with "\r": a "\n" opening this one ends the same line.
+  let afterCr = false;
+  for await (const chunk of chunks) {
+    if (chunk.length === 0) continue;
+    let start = 0;
+    if (afterCr && chunk[0] === 0x0a) {
+      start = 1;
+      offset++;
+    }
+    afterCr = false;
+    // Next "\n" and "\r" at or after `start`, each searched for again only once passed.
+    let lf = chunk.indexOf(0x0a, start);
+    let cr = chunk.indexOf(0x0d, start);
+    for (;;) {
+      const end = cr === -1 ? lf : lf === -1 ? cr : Math.min(lf, cr);
+      if (end === -1) break;
+      const tail = chunk.subarray(start, end);
+      const bytes = pending.length === 0 ? tail : Buffer.concat([...pending, tail]);
+      pending = [];
+      yield { bytes, offset };
+      let next = end + 1;
+      if (end === cr) {
+        if (next === chunk.length) afterCr = true;
+        else if (chunk[next] === 0x0a) next++;
+      }
+      offset += bytes.length + (next - end);
+      start = next;
+      if (lf !== -1 && lf < start) lf = chunk.indexOf(0x0a, start);
+      if (cr !== -1 && cr < start) cr = chunk.indexOf(0x0d, start);
+    }
+    if (start < chunk.length) pending.push(chunk.subarray(start));
+  }
+  if (pending.length > 0) yield { bytes: pending.length === 1 ? pending[0]! : Buffer.concat(pending), offset };
+}
+
 async function* readJsonlFile(file: string): AsyncGenerator<InputCase> {
-  const stream = createReadStream(file, { encoding: "utf8" });
+  const stream = createReadStream(file);
   const opened = new Promise<void>((resolve, reject) => {
     stream.once("open", () => resolve());
     stream.once("error", reject);
@@ -170,12 +221,17 @@ async function* readJsonlFile(file: string): AsyncGenerator<InputCase> {
     yield { file, index: 0, error: readError(error) };
     return;
   }
-  const lines = createInterface({ input: stream, crlfDelay: Infinity });
   let lineNumber = 0;
   let index = 0;
   try {
-    for await (const raw of lines) {
+    for await (const { bytes, offset } of byteLines(stream)) {
       lineNumber++;
+      const decoded = decodeUtf8(bytes);
+      if (!decoded.ok) {
+        yield { file, index: index++, line: lineNumber, col: decoded.invalid.col, error: describeInvalidUtf8(decoded.invalid, offset) };
+        continue;
+      }
+      const raw = decoded.text;
       const line = lineNumber === 1 && raw.startsWith(BOM) ? raw.slice(1) : raw;
       if (line.trim() === "") continue;
       const origin = { file, index: index++, line: lineNumber };

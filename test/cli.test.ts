@@ -65,6 +65,21 @@ describe("build", () => {
     expect(existsSync(join(dir, "judge.mjs"))).toBe(false);
   });
 
+  test("a judge.yaml that is not UTF-8 is located by line, column and byte, for build and for judge", () => {
+    const dir = tempDir();
+    const yaml = join(dir, "judge.yaml");
+    // "déploy" saved as Latin-1: read leniently, the name would hold U+FFFD.
+    writeFileSync(yaml, Buffer.from(SMALL_JUDGE.replace("Tests before deploy", "Tests before d\u00e9ploy"), "latin1"));
+    writeFileSync(join(dir, "t.json"), JSON.stringify(trajectory("t", ["deploy"])));
+    const expected = `${yaml}:4:25 error: invalid UTF-8 at byte 66: 0xE9 0x70 (save the file as UTF-8)`;
+    for (const args of [["build", yaml], ["judge", yaml, join(dir, "t.json")]]) {
+      const run = runCli(args);
+      expect(run.status).toBe(1);
+      expect(run.stderr.trim()).toBe(expected);
+    }
+    expect(existsSync(join(dir, "judge.mjs"))).toBe(false);
+  });
+
   test("the types go where TypeScript looks for them: x.mjs → x.d.mts, x.js → x.d.ts", () => {
     expect(declarationPath("out/judge.mjs")).toBe("out/judge.d.mts");
     expect(declarationPath("out/judge.js")).toBe("out/judge.d.ts");
