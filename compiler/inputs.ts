@@ -6,20 +6,22 @@
  */
 import { createReadStream } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { createInterface } from "node:readline";
 import type { Verdict } from "../runtime/types.js";
 import { printable } from "./printable.js";
+import { findJsonSyntaxError, lineAndColumn } from "./json-syntax.js";
+import { decodeUtf8, describeInvalidUtf8 } from "./utf8.js";
 
 export interface Expected {
   verdict: Verdict;
   metaBehaviorVerdicts: Record<string, Verdict>;
 }
 
-/** Where a case came from: `file`, its 0-based index there, and its line for JSONL. */
+/** Where a case came from: `file`, its 0-based index there, its line (JSONL, arrays) and, for invalid JSON, the column. */
 export interface CaseOrigin {
   file: string;
   index: number;
   line?: number;
+  col?: number;
 }
 
 export interface InputCase extends CaseOrigin {
@@ -33,10 +35,12 @@ export interface InputCase extends CaseOrigin {
   labeled?: boolean;
 }
 
-/** `file:line: case N:` for JSONL, `file: case N:` for JSON (a file name can hold control characters too). */
+/** `file:line: case N` when the line is known (`file:line:col: case N` for invalid JSON), else `file: case N`; a file name can hold control characters too. */
 export function describeOrigin(origin: CaseOrigin): string {
   const file = printable(origin.file);
-  return origin.line === undefined ? `${file}: case ${origin.index}` : `${file}:${origin.line}: case ${origin.index}`;
+  if (origin.line === undefined) return `${file}: case ${origin.index}`;
+  const col = origin.col === undefined ? "" : `:${origin.col}`;
+  return `${file}:${origin.line}${col}: case ${origin.index}`;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -73,22 +77,21 @@ export function toCase(value: unknown, origin: CaseOrigin): InputCase {
   return { ...origin, trajectory: value };
 }
 
-/** `line:col` of a JSON.parse error, when the engine says where it failed. */
-function jsonErrorLocation(text: string, error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  const match = /position (\d+)/.exec(message);
-  if (match === null) return "";
-  const offset = Number(match[1]);
-  const before = text.slice(0, offset);
-  const line = before.split("\n").length;
-  const col = offset - before.lastIndexOf("\n");
-  return `:${line}:${col}`;
-}
-
-/** The parser's message, which quotes the offending input (`Unexpected token '…', "…" is not valid JSON`): escaped. */
-function jsonMessage(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return printable(message.replace(/ in JSON at position \d+.*$/s, "").replace(/^JSON\.parse: /, ""));
+/**
+ * Why JSON.parse refused `text`, located: the scanner finds the first error
+ * itself, since the engine's message names no position for some mistakes
+ * (Node 20's "Unexpected token") and quotes the input instead. `line` is the
+ * text's first line in its file (JSONL). The engine's own words are kept only
+ * if the scanner finds the text valid (a string too long to build, say).
+ */
+function invalidJson(text: string, error: unknown, line = 1): { line?: number; col?: number; error: string } {
+  const found = findJsonSyntaxError(text);
+  if (found === undefined) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { error: `cannot parse the JSON: ${printable(message.split("\n")[0]!.slice(0, 200))}` };
+  }
+  const at = lineAndColumn(text, found.offset);
+  return { line: line + at.line - 1, col: at.col, error: `invalid JSON: ${printable(found.message)}` };
 }
 
 const BOM = "\uFEFF";
@@ -130,20 +133,27 @@ export function arrayElementLines(text: string): number[] {
 }
 
 async function* readJsonFile(file: string): AsyncGenerator<InputCase> {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(file, "utf8");
+    bytes = await readFile(file);
   } catch (error) {
     yield { file, index: 0, error: readError(error) };
     return;
   }
+  const decoded = decodeUtf8(bytes);
+  if (!decoded.ok) {
+    const { invalid } = decoded;
+    yield { file, index: 0, line: invalid.line, col: invalid.col, error: describeInvalidUtf8(invalid) };
+    return;
+  }
+  let text = decoded.text;
   // A byte order mark (Windows editors write one) is not JSON; RFC 8259 lets readers ignore it.
   if (text.startsWith(BOM)) text = text.slice(1);
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    yield { file: `${file}${jsonErrorLocation(text, error)}`, index: 0, error: `invalid JSON: ${jsonMessage(error)}` };
+    yield { file, index: 0, ...invalidJson(text, error) };
     return;
   }
   if (Array.isArray(value)) {
@@ -157,8 +167,52 @@ async function* readJsonFile(file: string): AsyncGenerator<InputCase> {
   }
 }
 
+/**
+ * The lines of a byte stream with the file offset of each, split where
+ * readline splits ("\n", "\r\n", or a lone "\r"). Bytes, not text: each line
+ * is decoded on its own, so an invalid sequence is one line's error. A line
+ * that spans chunks is joined once, at its end.
+ */
+export async function* byteLines(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<{ bytes: Uint8Array; offset: number }> {
+  let pending: Uint8Array[] = [];
+  let offset = 0;
+  // The previous chunk ended with "\r": a "\n" opening this one ends the same line.
+  let afterCr = false;
+  for await (const chunk of chunks) {
+    if (chunk.length === 0) continue;
+    let start = 0;
+    if (afterCr && chunk[0] === 0x0a) {
+      start = 1;
+      offset++;
+    }
+    afterCr = false;
+    // Next "\n" and "\r" at or after `start`, each searched for again only once passed.
+    let lf = chunk.indexOf(0x0a, start);
+    let cr = chunk.indexOf(0x0d, start);
+    for (;;) {
+      const end = cr === -1 ? lf : lf === -1 ? cr : Math.min(lf, cr);
+      if (end === -1) break;
+      const tail = chunk.subarray(start, end);
+      const bytes = pending.length === 0 ? tail : Buffer.concat([...pending, tail]);
+      pending = [];
+      yield { bytes, offset };
+      let next = end + 1;
+      if (end === cr) {
+        if (next === chunk.length) afterCr = true;
+        else if (chunk[next] === 0x0a) next++;
+      }
+      offset += bytes.length + (next - end);
+      start = next;
+      if (lf !== -1 && lf < start) lf = chunk.indexOf(0x0a, start);
+      if (cr !== -1 && cr < start) cr = chunk.indexOf(0x0d, start);
+    }
+    if (start < chunk.length) pending.push(chunk.subarray(start));
+  }
+  if (pending.length > 0) yield { bytes: pending.length === 1 ? pending[0]! : Buffer.concat(pending), offset };
+}
+
 async function* readJsonlFile(file: string): AsyncGenerator<InputCase> {
-  const stream = createReadStream(file, { encoding: "utf8" });
+  const stream = createReadStream(file);
   const opened = new Promise<void>((resolve, reject) => {
     stream.once("open", () => resolve());
     stream.once("error", reject);
@@ -169,12 +223,17 @@ async function* readJsonlFile(file: string): AsyncGenerator<InputCase> {
     yield { file, index: 0, error: readError(error) };
     return;
   }
-  const lines = createInterface({ input: stream, crlfDelay: Infinity });
   let lineNumber = 0;
   let index = 0;
   try {
-    for await (const raw of lines) {
+    for await (const { bytes, offset } of byteLines(stream)) {
       lineNumber++;
+      const decoded = decodeUtf8(bytes);
+      if (!decoded.ok) {
+        yield { file, index: index++, line: lineNumber, col: decoded.invalid.col, error: describeInvalidUtf8(decoded.invalid, offset) };
+        continue;
+      }
+      const raw = decoded.text;
       const line = lineNumber === 1 && raw.startsWith(BOM) ? raw.slice(1) : raw;
       if (line.trim() === "") continue;
       const origin = { file, index: index++, line: lineNumber };
@@ -182,7 +241,7 @@ async function* readJsonlFile(file: string): AsyncGenerator<InputCase> {
       try {
         value = JSON.parse(line);
       } catch (error) {
-        yield { ...origin, error: `invalid JSON: ${jsonMessage(error)}` };
+        yield { ...origin, ...invalidJson(line, error, lineNumber) };
         continue;
       }
       yield toCase(value, origin);

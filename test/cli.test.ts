@@ -65,6 +65,21 @@ describe("build", () => {
     expect(existsSync(join(dir, "judge.mjs"))).toBe(false);
   });
 
+  test("a judge.yaml that is not UTF-8 is located by line, column and byte, for build and for judge", () => {
+    const dir = tempDir();
+    const yaml = join(dir, "judge.yaml");
+    // "déploy" saved as Latin-1: read leniently, the name would hold U+FFFD.
+    writeFileSync(yaml, Buffer.from(SMALL_JUDGE.replace("Tests before deploy", "Tests before d\u00e9ploy"), "latin1"));
+    writeFileSync(join(dir, "t.json"), JSON.stringify(trajectory("t", ["deploy"])));
+    const expected = `${yaml}:4:25 error: invalid UTF-8 at byte 66: 0xE9 0x70 (save the file as UTF-8)`;
+    for (const args of [["build", yaml], ["judge", yaml, join(dir, "t.json")]]) {
+      const run = runCli(args);
+      expect(run.status).toBe(1);
+      expect(run.stderr.trim()).toBe(expected);
+    }
+    expect(existsSync(join(dir, "judge.mjs"))).toBe(false);
+  });
+
   test("the types go where TypeScript looks for them: x.mjs → x.d.mts, x.js → x.d.ts", () => {
     expect(declarationPath("out/judge.mjs")).toBe("out/judge.d.mts");
     expect(declarationPath("out/judge.js")).toBe("out/judge.d.ts");
@@ -146,7 +161,7 @@ describe("judge", () => {
     const run = runCli(["judge", join(dir, "judge.mjs"), join(dir, "trips.jsonl"), "--json"]);
     expect(run.status).toBe(1);
     expect(run.stderr).toContain("trips.jsonl:3: case 1: events[0].actor must be user, agent, or tool");
-    expect(run.stderr).toMatch(/trips\.jsonl:4: case 2: invalid JSON/);
+    expect(run.stderr).toContain("trips.jsonl:4:2: case 2: invalid JSON: expected a property name in double quotes, got 'n'");
     // Element i is input case i: a case that could not be judged keeps its place as an element with `caseError` and no verdict.
     const file = join(dir, "trips.jsonl");
     const elements = JSON.parse(run.stdout) as Record<string, unknown>[];
@@ -166,6 +181,19 @@ describe("judge", () => {
     const elements = JSON.parse(run.stdout) as Record<string, unknown>[];
     expect(elements[0]).toMatchObject({ trajectoryId: "ok" });
     expect(elements[1]).toMatchObject({ file: join(dir, "pair.json"), case: 1, caseError: "complete must be true or false" });
+  });
+
+  test("a metadata value nested 200,000 deep is a located error, not a stack overflow; the other case is judged", () => {
+    const dir = setup();
+    const deep = `${"[".repeat(200_000)}${"]".repeat(200_000)}`;
+    const event = '{"id":"e1","actor":"agent","action":"deploy","metadata":{"tags":DEEP}}'.replace("DEEP", deep);
+    writeFileSync(join(dir, "deep.json"), `[{"id":"deep","complete":true,"events":[${event}]},\n${JSON.stringify(trajectory("fine", ["run_tests", "deploy"]))}]`);
+    const run = runCli(["judge", join(dir, "judge.mjs"), join(dir, "deep.json"), "--json"]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain("deep.json:1: case 0: events[0].metadata.tags nests lists more than 100 deep (metadata values are compared as strings)");
+    expect(run.stderr).not.toContain("call stack");
+    const elements = JSON.parse(run.stdout) as Record<string, unknown>[];
+    expect(elements.map((e) => e.trajectoryId ?? e.caseError)).toEqual(["events[0].metadata.tags nests lists more than 100 deep (metadata values are compared as strings)", "fine"]);
   });
 
   test("a labeled case's field path starts at trajectory", () => {

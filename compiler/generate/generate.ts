@@ -9,7 +9,7 @@
  * both; the CLI passes the browser or terminal interview and the host model.
  */
 import { existsSync } from "node:fs";
-import { copyFile, mkdir, readFile, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, writeFile } from "node:fs/promises";
 import { basename, dirname } from "node:path";
 import type { SemanticAdapter, SemanticUsage } from "../../runtime/semantic.js";
 import type { Trajectory } from "../../runtime/types.js";
@@ -17,7 +17,7 @@ import { formatDiagnostic } from "../ir/diagnostics.js";
 import { parseJudgeYaml } from "../ir/parse.js";
 import { serializeJudgeYaml } from "../ir/serialize.js";
 import type { JudgeIR } from "../ir/types.js";
-import { JudgeYamlError } from "../load.js";
+import { JudgeYamlError, readJudgeYaml } from "../load.js";
 import { loadBehaviorSpec, SpecError, type BehaviorSpec, type SpecSection } from "../spec/load.js";
 import { draftOffline } from "./offline.js";
 import { proposeDraft } from "./propose.js";
@@ -74,7 +74,7 @@ function sectionDrafter(spec: BehaviorSpec, vocabulary: Vocabulary, samples: rea
 }
 
 async function readPreviousJudge(path: string): Promise<JudgeIR> {
-  const text = await readFile(path, "utf8");
+  const text = await readJudgeYaml(path);
   const parsed = parseJudgeYaml(text, { file: path });
   if (!parsed.ok) throw new JudgeYamlError(parsed.diagnostics, parsed.diagnostics.map(formatDiagnostic));
   return parsed.ir;

@@ -16,6 +16,7 @@ import { parseJudgeYaml, type IRPositions } from "../ir/parse.js";
 import type { JudgeIR } from "../ir/types.js";
 import { buildVocabulary, vocabularyNames } from "../generate/vocabulary.js";
 import { normalizeWhitespace, quoteOccurs } from "../generate/words.js";
+import { JudgeYamlError, readJudgeYaml } from "../load.js";
 import { readBehaviorSpec, resolveSpecPath, setextHeadingLines, type BehaviorSpec } from "./load.js";
 import { printable } from "../printable.js";
 
@@ -88,7 +89,13 @@ function defaultJudgeBeside(specFile: string): string | undefined {
 
 /** The judge.yaml half of lint: parse, then compare with the spec and the samples. */
 export async function lintJudge(spec: BehaviorSpec, judgeFile: string, samples?: readonly Trajectory[]): Promise<LintFinding[]> {
-  const text = await readFile(judgeFile, "utf8");
+  let text: string;
+  try {
+    text = await readJudgeYaml(judgeFile);
+  } catch (error) {
+    if (error instanceof JudgeYamlError) return error.diagnostics.map((d) => finding("error", "judge-invalid", d));
+    throw error;
+  }
   const parsed = parseJudgeYaml(text, { file: judgeFile });
   if (!parsed.ok) return parsed.diagnostics.map((d) => finding("error", "judge-invalid", d));
   const findings = [...compareWithSpec(spec, parsed.ir, parsed.positions, judgeFile)];

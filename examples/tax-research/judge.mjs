@@ -269,9 +269,32 @@ function isStringMap(value) {
   for (const key in value) if (typeof value[key] !== "string") return false;
   return true;
 }
-function stringMapCopy(value) {
+var MAX_METADATA_DEPTH = 100;
+function nestsTooDeep(list) {
+  const stack = [[list, 1]];
+  while (stack.length > 0) {
+    const [items, depth] = stack.pop();
+    if (depth > MAX_METADATA_DEPTH) return true;
+    for (const item of items) if (Array.isArray(item)) stack.push([item, depth + 1]);
+  }
+  return false;
+}
+function metadataField(index, key) {
+  return `events[${index}].metadata${/^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`}`;
+}
+function stringMapCopy(value, index) {
   const copy = /* @__PURE__ */ Object.create(null);
-  for (const key of Object.keys(value)) copy[key] = String(value[key]);
+  for (const key of Object.keys(value)) {
+    const item = value[key];
+    if (Array.isArray(item) && nestsTooDeep(item)) {
+      throw new TrajectoryError(metadataField(index, key), `nests lists more than ${MAX_METADATA_DEPTH} deep (metadata values are compared as strings)`);
+    }
+    try {
+      copy[key] = String(item);
+    } catch {
+      throw new TrajectoryError(metadataField(index, key), "cannot be converted to a string");
+    }
+  }
   return copy;
 }
 var NON_EMPTY = "must be a non-empty string";
@@ -300,7 +323,7 @@ function normalizeEvent(raw, index) {
     actor: raw.actor,
     action: raw.action,
     content: typeof content === "string" ? content : "",
-    metadata: metadata === void 0 || metadata === null ? void 0 : stringMapCopy(metadata)
+    metadata: metadata === void 0 || metadata === null ? void 0 : stringMapCopy(metadata, index)
   };
 }
 function shortlexBefore(a, b) {
