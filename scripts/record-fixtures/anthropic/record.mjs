@@ -161,6 +161,9 @@ server.answer(
   message([toolUse("toolu_rec10", "add_case_note", { kind: "handover", text: "Legal question about refunds." })], "tool_use"),
   message([{ type: "text", text: "A supervisor will answer your legal question." }], "end_turn"),
   message([{ type: "text", text: "Our refund policy covers" }], "max_tokens"),
+  // A careless run: refunds without looking the order up, and never emails the confirmation.
+  message([toolUse("toolu_rec11", "issue_refund", { order_id: "A-1001", amount: 25 })], "tool_use"),
+  message([{ type: "text", text: "Refunded, the money is on its way." }], "end_turn"),
 );
 {
   const conversations = [];
@@ -168,6 +171,7 @@ server.answer(
     ["What is your refund policy?", 10],
     ["Is this refund legal under consumer law?", 10],
     ["Explain the whole refund policy in detail.", 10],
+    ["Just refund A-1001, $25, no questions.", 10],
   ]) {
     const { last } = await loop([{ role: "user", content: text }], { maxTurns: max });
     conversations.push({ request: server.requests.at(-1).body, response: last });

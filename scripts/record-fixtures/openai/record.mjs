@@ -142,11 +142,15 @@ server.answer(
   completion({ tool_calls: [toolCall("call_escalateC9", "escalate_to_supervisor", { reason: "order not found, customer insists" })] }, "tool_calls"),
   completion({ tool_calls: [toolCall("call_noteC9", "add_case_note", { kind: "handover", text: "C-9 not in the order system." })] }, "tool_calls"),
   completion({ content: "I could not find order C-9, so a supervisor will contact you." }, "stop"),
+  // A careless run: refunds without looking the order up, and never emails the confirmation.
+  completion({ tool_calls: [toolCall("call_refundA1001", "issue_refund", { order_id: "A-1001", amount: 25 })] }, "tool_calls"),
+  completion({ content: "Refunded, the money is on its way." }, "stop"),
 );
 {
   const one = await chatLoop([{ role: "user", content: "What is your refund policy?" }]);
   const two = await chatLoop([{ role: "user", content: "Refund order C-9 now." }]);
-  write("openai-chat", "several-conversations.jsonl", [one, two].map(({ messages }) => JSON.stringify({ messages })).join("\n") + "\n");
+  const three = await chatLoop([{ role: "user", content: "Just refund A-1001, $25, no questions." }]);
+  write("openai-chat", "several-conversations.jsonl", [one, two, three].map(({ messages }) => JSON.stringify({ messages })).join("\n") + "\n");
 }
 
 // 4. The legacy function-calling spelling: `functions` in the request, `function_call` in the
@@ -312,6 +316,12 @@ function run(call) {
     [fnCall(8, "call_noteC9", "add_case_note", { kind: "handover", text: "Customer asked for a supervisor." })],
   );
   void b2;
+  // A third customer, after the others: refunded without a lookup, no confirmation email.
+  const c1 = await respond({ model: MODEL, tools: responseTools, input: "Refund A-1001 right now." }, [fnCall(9, "call_refundA1001", "issue_refund", { order_id: "A-1001", amount: 25 })]);
+  await respond(
+    { model: MODEL, tools: responseTools, previous_response_id: c1.id, input: [{ type: "function_call_output", call_id: "call_refundA1001", output: run(c1.output[0]) }] },
+    [outMessage(5, "Refunded, the money is on its way.")],
+  );
   write("openai-responses", "interleaved-conversations.jsonl", responsesScript.map((x) => JSON.stringify(x)).join("\n") + "\n");
 }
 

@@ -144,10 +144,21 @@ const refundPrompt = (imagePart) => [
   server.answer(completion({ content: "Damaged items can be refunded within 30 days." }, "stop"));
   const policyMessages = [{ role: "user", content: "What is your refund policy?" }];
   const policy = await ai.generateText({ model: openai.chat(MODEL), messages: policyMessages, tools });
+  // A careless run: refunds without looking the order up, and never emails the confirmation.
+  server.answer(
+    completion({ tool_calls: [toolCall("call_refundA1001", "issue_refund", { order_id: "A-1001", amount: 25 })] }, "tool_calls"),
+    completion({ content: "Refunded, the money is on its way." }, "stop"),
+  );
+  const carelessMessages = [{ role: "user", content: "Just refund A-1001, $25, no questions." }];
+  const careless = await ai.generateText({ model: openai.chat(MODEL), messages: carelessMessages, tools, stopWhen: ai.stepCountIs(4) });
   // Several conversations in one file: one persisted history per line.
   write(
     "v7-several-conversations.jsonl",
-    [stable([{ role: "user", content: "Escalate my case about order C-9." }, ...cut.responseMessages]), stable([...policyMessages, ...policy.responseMessages])]
+    [
+      stable([{ role: "user", content: "Escalate my case about order C-9." }, ...cut.responseMessages]),
+      stable([...policyMessages, ...policy.responseMessages]),
+      stable([...carelessMessages, ...careless.responseMessages]),
+    ]
       .map((h) => JSON.stringify(h))
       .join("\n") + "\n",
   );
