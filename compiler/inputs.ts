@@ -8,6 +8,7 @@ import { createReadStream } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { createInterface } from "node:readline";
 import type { Verdict } from "../runtime/types.js";
+import { elementCases, importedCases, importsWhole, isNativeCase, type TraceReadOptions } from "./trace-inputs.js";
 
 export interface Expected {
   verdict: Verdict;
@@ -126,7 +127,7 @@ export function arrayElementLines(text: string): number[] {
   return lines;
 }
 
-async function* readJsonFile(file: string): AsyncGenerator<InputCase> {
+async function* readJsonFile(file: string, options: TraceReadOptions): AsyncGenerator<InputCase> {
   let text: string;
   try {
     text = await readFile(file, "utf8");
@@ -143,18 +144,21 @@ async function* readJsonFile(file: string): AsyncGenerator<InputCase> {
     yield { file: `${file}${jsonErrorLocation(text, error)}`, index: 0, error: `invalid JSON: ${jsonMessage(error)}` };
     return;
   }
-  if (Array.isArray(value)) {
+  // A trace file of another format (a chat log, a span export) is imported as a whole.
+  if (importsWhole(value, options)) {
+    yield* importedCases(value, file, 0, options, Array.isArray(value) ? arrayElementLines(text) : undefined);
+  } else if (Array.isArray(value)) {
     const lines = arrayElementLines(text);
     for (let i = 0; i < value.length; i++) {
       const line = lines[i];
-      yield toCase(value[i], line === undefined ? { file, index: i } : { file, index: i, line });
+      yield* elementCases(value[i], line === undefined ? { file, index: i } : { file, index: i, line }, toCase, options);
     }
   } else {
-    yield toCase(value, { file, index: 0 });
+    yield* elementCases(value, { file, index: 0 }, toCase, options);
   }
 }
 
-async function* readJsonlFile(file: string): AsyncGenerator<InputCase> {
+async function* readJsonlFile(file: string, options: TraceReadOptions): AsyncGenerator<InputCase> {
   const stream = createReadStream(file, { encoding: "utf8" });
   const opened = new Promise<void>((resolve, reject) => {
     stream.once("open", () => resolve());
@@ -169,6 +173,10 @@ async function* readJsonlFile(file: string): AsyncGenerator<InputCase> {
   const lines = createInterface({ input: stream, crlfDelay: Infinity });
   let lineNumber = 0;
   let index = 0;
+  // Lines that are not trajectories are kept and imported together at the end: a trace may span
+  // several lines (a Responses API log, one exchange per line). Trajectory lines still stream.
+  const traces: unknown[] = [];
+  const traceLines: number[] = [];
   try {
     for await (const raw of lines) {
       lineNumber++;
@@ -182,7 +190,13 @@ async function* readJsonlFile(file: string): AsyncGenerator<InputCase> {
         yield { ...origin, error: `invalid JSON: ${jsonMessage(error)}` };
         continue;
       }
-      yield toCase(value, origin);
+      if ((options.from ?? "auto") !== "trajectory" && !isNativeCase(value)) {
+        traces.push(value);
+        traceLines.push(lineNumber);
+        index--;
+        continue;
+      }
+      yield* elementCases(value, origin, toCase, options);
     }
   } catch (error) {
     // A read that fails mid-file (a folder named *.jsonl, an I/O error) ends this file only.
@@ -190,11 +204,24 @@ async function* readJsonlFile(file: string): AsyncGenerator<InputCase> {
   } finally {
     stream.destroy();
   }
+  if (traces.length === 0) return;
+  if (importsWhole(traces, options)) {
+    yield* importedCases(traces, file, index, options, traceLines);
+    return;
+  }
+  // No format fits the lines together: each line on its own (imported, or a located error).
+  for (let i = 0; i < traces.length; i++) yield* elementCases(traces[i], { file, index: index++, line: traceLines[i]! }, toCase, options);
 }
 
-/** Every case of every file, in order; JSONL files are streamed line by line. */
-export async function* readCases(files: readonly string[]): AsyncGenerator<InputCase> {
+/**
+ * Every case of every file, in order; JSONL files are streamed line by line.
+ * What is not a trajectory is imported from its trace format (`options.from`,
+ * detected by default; see trace-inputs.ts).
+ */
+export async function* readCases(files: readonly string[], options: TraceReadOptions = {}): AsyncGenerator<InputCase> {
   for (const file of files) {
-    yield* /\.jsonl$/i.test(file) ? readJsonlFile(file) : readJsonFile(file);
+    yield* /\.jsonl$/i.test(file) ? readJsonlFile(file, options) : readJsonFile(file, options);
   }
 }
+
+export type { TraceReadOptions };

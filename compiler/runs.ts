@@ -9,7 +9,7 @@ import type { JudgeOptions } from "../runtime/judge.js";
 import type { SemanticUsage } from "../runtime/semantic.js";
 import type { MetaBehaviorJudgment, Verdict } from "../runtime/types.js";
 import { addUsage, emptyUsageTotals, usageOf } from "./adapters/usage.js";
-import { describeOrigin, readCases, type InputCase } from "./inputs.js";
+import { describeOrigin, readCases, type InputCase, type TraceReadOptions } from "./inputs.js";
 import type { JudgeModule } from "./load.js";
 import { judgeCases } from "./run.js";
 
@@ -193,12 +193,12 @@ export async function calibrateRuns(
   judge: JudgeModule,
   files: readonly string[],
   runs: number,
-  options: JudgeOptions & { concurrency?: number } = {},
+  options: JudgeOptions & { concurrency?: number; read?: TraceReadOptions } = {},
 ): Promise<{ slots: VerdictSlot[]; results: RunResult[]; statistics: RunStatistics; usage: SemanticUsage }> {
   const rules = judge.rules.map((r) => r.name);
   const usage = emptyUsageTotals();
   const { slots, results } = await collectRuns(runs, rules, async function* () {
-    for await (const { input, judgment } of judgeCases(judge, readCases(files), options)) {
+    for await (const { input, judgment } of judgeCases(judge, readCases(files, options.read), options)) {
       addUsage(usage, usageOf(judgment));
       yield { input, verdicts: judgment === undefined ? undefined : new Map(judgment.metaBehaviors.map((m) => [m.name, slotValue(m)])) };
     }

@@ -6,8 +6,9 @@ import { loadJudge, type JudgeModule } from "../load.js";
 import { allRunsPerfect, calibrateRuns, renderRunStatistics } from "../runs.js";
 import type { ModelCommandOptions } from "./model-flags.js";
 import { DEFAULT_CONCURRENCY, openJudgeModel } from "./model.js";
+import { traceReadOptions, type TraceCommandOptions } from "./trace-flags.js";
 
-export interface CalibrateCommandOptions extends ModelCommandOptions {
+export interface CalibrateCommandOptions extends ModelCommandOptions, TraceCommandOptions {
   json?: boolean;
   verify?: boolean;
   /** Run the judge this many times (cache off) and report agreement statistics. */
@@ -19,7 +20,7 @@ export async function runCalibrateCommand(judgePath: string, files: readonly str
   if (options.runs !== undefined) return runRepeated(judge, files, options, options.runs);
   const text = options.json !== true;
   const adapter = await openJudgeModel(options, judge.rules);
-  const result = await calibrate(judge, readCases(files), {
+  const result = await calibrate(judge, readCases(files, traceReadOptions(options)), {
     verify: options.verify !== false,
     concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
     ...(adapter !== undefined ? { complete: adapter } : {}),
@@ -50,6 +51,7 @@ export async function runCalibrateCommand(judgePath: string, files: readonly str
 async function runRepeated(judge: JudgeModule, files: readonly string[], options: CalibrateCommandOptions, runs: number): Promise<number> {
   const adapter = await openJudgeModel(options, judge.rules, { cache: false });
   const { statistics, usage } = await calibrateRuns(judge, files, runs, {
+    read: traceReadOptions(options),
     verify: options.verify !== false,
     concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
     ...(adapter !== undefined ? { complete: adapter } : {}),

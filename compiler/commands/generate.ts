@@ -12,8 +12,9 @@ import type { InterviewInput } from "../generate/types.js";
 import { resolveSpecPath } from "../spec/load.js";
 import type { ModelCommandOptions } from "./model-flags.js";
 import { hostModelOptions } from "./model.js";
+import { traceReadOptions, type TraceCommandOptions } from "./trace-flags.js";
 
-export interface GenerateCommandOptions extends ModelCommandOptions {
+export interface GenerateCommandOptions extends ModelCommandOptions, TraceCommandOptions {
   out?: string;
   offline?: boolean;
   /** Commander's --no-web: false asks in the terminal. */
@@ -67,6 +68,7 @@ export async function runGenerateCommand(specPath: string, sampleFiles: string[]
     const result = await generateJudgeYaml({
       spec: specPath,
       samples: sampleFiles,
+      read: traceReadOptions(opts),
       out,
       ...(opts.update !== undefined ? { update: opts.update } : {}),
       ...(adapter !== undefined ? { adapter } : {}),

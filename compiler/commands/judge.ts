@@ -9,8 +9,9 @@ import { judgeCases } from "../run.js";
 import { addUsage, clauseErrorCount, emptyUsageTotals, renderUsageLine, usageOf } from "../adapters/usage.js";
 import type { ModelCommandOptions } from "./model-flags.js";
 import { DEFAULT_CONCURRENCY, openJudgeModel } from "./model.js";
+import { traceReadOptions, type TraceCommandOptions } from "./trace-flags.js";
 
-export interface JudgeCommandOptions extends ModelCommandOptions {
+export interface JudgeCommandOptions extends ModelCommandOptions, TraceCommandOptions {
   json?: boolean;
   failOnFalse?: boolean;
   verify?: boolean;
@@ -84,7 +85,7 @@ export async function runJudgeCommand(judgePath: string, files: readonly string[
   const ruleVerdicts: TrajectoryJudgment[] = [];
   let clauseErrors = 0;
   const run = { verify: options.verify !== false, concurrency: options.concurrency ?? DEFAULT_CONCURRENCY, ...(adapter !== undefined ? { complete: adapter } : {}) };
-  for await (const result of judgeCases(judge, readCases(files), run)) {
+  for await (const result of judgeCases(judge, readCases(files, traceReadOptions(options)), run)) {
     addToTotals(totals, result.judgment);
     addUsage(usage, usageOf(result.judgment));
     clauseErrors += clauseErrorCount(result.judgment);
