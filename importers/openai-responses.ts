@@ -270,11 +270,8 @@ function importChain(chain: Chain, index: number, count: number, options: Import
     for (const { item: value, path } of ex.input) item(b, value, path, false);
     b.turn();
     ex.output.forEach((value, i) => item(b, value, `${ex.outputPath}[${i}]`, true));
+    // A response that is incomplete, failed or still running leaves the trace incomplete; no warning needed.
     const status = ex.response?.status;
-    if (ex.response !== undefined && status !== "completed") {
-      const reason = isRecord(ex.response.incomplete_details) ? ex.response.incomplete_details.reason : undefined;
-      if (status === "failed" || status === "incomplete") b.warn(ex.path, `response ${String(status)}${typeof reason === "string" ? ` (${reason})` : ""}`);
-    }
     endedNormally = ex.response === undefined ? lastIsAnswer(ex) : status === "completed";
   }
   b.finish(endedNormally);
