@@ -69,17 +69,17 @@ function locate(issue: ImportIssue, lines: readonly number[] | undefined): { lin
  */
 export function* importedCases(value: unknown, file: string, firstIndex: number, options: TraceReadOptions, lines?: readonly number[], line?: number): Generator<InputCase> {
   const result = importTrace(value, importOptions(options));
+  // Cases come in trace order: each error takes the place of the trace it stopped.
+  const errors = [...result.errors].sort((a, b) => (a.trace ?? 0) - (b.trace ?? 0));
+  const at = (index: number, where: number | undefined): CaseOrigin => (where === undefined ? { file, index } : { file, index, line: where });
+  let next = 0;
   let index = firstIndex;
-  const at = (where: number | undefined): CaseOrigin => (where === undefined ? { file, index } : { file, index, line: where });
-  for (const trajectory of result.trajectories) {
-    yield { ...at(line), trajectory };
-    index++;
-  }
-  for (const issue of result.errors) {
+  for (const issue of errors) {
+    while (next < result.trajectories.length && (issue.trace === undefined || index - firstIndex < issue.trace)) yield { ...at(index++, line), trajectory: result.trajectories[next++] };
     const located = locate(issue, lines);
-    yield { ...at(located.line ?? line), error: `${result.format === undefined ? "" : `${result.format}: `}${located.text}` };
-    index++;
+    yield { ...at(index++, located.line ?? line), error: `${result.format === undefined ? "" : `${result.format}: `}${located.text}` };
   }
+  while (next < result.trajectories.length) yield { ...at(index++, line), trajectory: result.trajectories[next++] };
   for (const warning of result.warnings) {
     const located = locate(warning, lines);
     const where = located.line ?? line;

@@ -25,8 +25,8 @@ export interface Format {
 export const FORMATS: readonly Format[] = [
   { name: "openai-responses", description: "OpenAI Responses API items / request-response pairs", importer: fromOpenAIResponses, detect: detectOpenAIResponses },
   { name: "vercel-ai", description: "Vercel AI SDK steps or response messages", importer: fromVercelAI, detect: detectVercelAI },
-  { name: "anthropic", description: "Anthropic Messages API messages (plus a response)", importer: fromAnthropic, detect: detectAnthropic },
   { name: "openai-chat", description: "OpenAI Chat Completions messages (plus a response)", importer: fromOpenAIChat, detect: detectOpenAIChat },
+  { name: "anthropic", description: "Anthropic Messages API messages (plus a response)", importer: fromAnthropic, detect: detectAnthropic },
 ];
 
 /** The `--from` values: every format, `auto`, and `trajectory` (the judge's own format, read as is). */

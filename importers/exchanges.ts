@@ -72,13 +72,14 @@ function sameMessages(a: readonly unknown[], b: readonly unknown[], count: numbe
  * The conversations of an input. A list whose elements are messages is one
  * conversation; a list of logged exchanges is several, except that an exchange
  * whose messages start with the whole of an earlier one (its messages plus its
- * response) continues it: a log of every call of one agent loop gives one
+ * response) and go on continues it (an identical copy does not: datasets repeat): a log of every call of one agent loop gives one
  * conversation, read from its last exchange. An element that is no
  * conversation comes back as its ImportError, in its place, so the others
  * still import.
  */
 export function conversations(input: unknown, rules: ShapeRules, format: string): (Conversation | ImportError)[] {
-  if (Array.isArray(input) && (input.length === 0 || input.some((m) => rules.isMessage(m)))) return [{ messages: input, path: "" }];
+  // Any element with a role makes a message list (a misspelled role is then located in it, not a shape error).
+  if (Array.isArray(input) && (input.length === 0 || input.some((m) => rules.isMessage(m) || (isRecord(m) && typeof m.role === "string")))) return [{ messages: input, path: "" }];
   const one = Array.isArray(input) ? undefined : single(input, "", rules);
   if (one !== undefined) return [one];
   if (!Array.isArray(input)) throw new ImportError("", `not a ${format} log: expected a message list, {messages}, {request, response} or a response`);
@@ -92,7 +93,7 @@ export function conversations(input: unknown, rules: ShapeRules, format: string)
     const current = found[i]!;
     if (!(current instanceof ImportError)) {
       const whole = [...current.messages, ...(current.response === undefined ? [] : rules.responseMessages(current.response))];
-      const continued = found.slice(i + 1).some((later) => !(later instanceof ImportError) && later.messages.length >= whole.length && whole.length > 0 && sameMessages(whole, later.messages, whole.length));
+      const continued = found.slice(i + 1).some((later) => !(later instanceof ImportError) && later.messages.length > whole.length && whole.length > 0 && sameMessages(whole, later.messages, whole.length));
       if (continued) continue;
     }
     kept.push(current);
