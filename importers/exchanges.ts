@@ -62,10 +62,44 @@ function withResponse(conversation: Conversation, response: Record<string, unkno
   return { ...conversation, response, responsePath, nativeId: response.id ?? conversation.nativeId, model: response.model ?? conversation.model };
 }
 
-/** Compares messages by their JSON: the same SDK writes the same object the same way. */
-function sameMessages(a: readonly unknown[], b: readonly unknown[], count: number): boolean {
-  for (let i = 0; i < count; i++) if (JSON.stringify(a[i]) !== JSON.stringify(b[i])) return false;
-  return true;
+/**
+ * Keys of a list's prefixes: `keys[L]` stands for the first L items, compared
+ * by their JSON (the same SDK writes the same object the same way). A hash
+ * keeps a batch of thousands of exchanges linear; a key names the length too,
+ * and a hit is confirmed on the JSON itself, so a collision never merges two
+ * conversations.
+ */
+export class PrefixKeys {
+  readonly json: string[] = [];
+  readonly keys: string[] = ["0:"];
+  private a = 0x811c9dc5;
+  private b = 0x01000193;
+  constructor(items: readonly unknown[]) {
+    this.extend(items);
+  }
+  /** Appends items (a conversation's history grows exchange by exchange). */
+  extend(items: readonly unknown[]): void {
+    for (const item of items) {
+      const text = JSON.stringify(item) ?? "undefined";
+      let { a, b } = this;
+      for (let k = 0; k < text.length; k++) {
+        const c = text.charCodeAt(k);
+        a = Math.imul(a ^ c, 0x01000193) >>> 0;
+        b = Math.imul(b + c, 0x5bd1e995) >>> 0;
+      }
+      a = Math.imul(a ^ 0xff, 0x01000193) >>> 0; // item separator
+      this.a = a;
+      this.b = b;
+      this.json.push(text);
+      this.keys.push(`${this.json.length}:${a.toString(36)}.${b.toString(36)}`);
+    }
+  }
+  /** Whether the first `length` items equal `other`'s first `length` items. */
+  samePrefix(other: PrefixKeys, length: number): boolean {
+    if (this.keys[length] !== other.keys[length]) return false;
+    for (let i = 0; i < length; i++) if (this.json[i] !== other.json[i]) return false;
+    return true;
+  }
 }
 
 /**
@@ -87,17 +121,24 @@ export function conversations(input: unknown, rules: ShapeRules, format: string)
     const conversation = single(item, `[${i}]`, rules);
     return conversation ?? new ImportError(`[${i}]`, `not a ${format} conversation: expected a message list, {messages}, {request, response} or a response`);
   });
-  // Drop each exchange that a later one continues (its full history is a prefix of the later one's messages).
-  const kept: (Conversation | ImportError)[] = [];
-  for (let i = 0; i < found.length; i++) {
-    const current = found[i]!;
-    if (!(current instanceof ImportError)) {
-      const whole = [...current.messages, ...(current.response === undefined ? [] : rules.responseMessages(current.response))];
-      const continued = found.slice(i + 1).some((later) => !(later instanceof ImportError) && later.messages.length > whole.length && whole.length > 0 && sameMessages(whole, later.messages, whole.length));
-      if (continued) continue;
+  // Drop each exchange that a later one continues (its full history is a proper prefix of the later one's messages).
+  const wholes = new Map<string, { index: number; keys: PrefixKeys }[]>();
+  const continued = new Set<number>();
+  found.forEach((current, i) => {
+    if (current instanceof ImportError) return;
+    const mine = new PrefixKeys(current.messages);
+    for (let length = 1; length < current.messages.length; length++) {
+      for (const earlier of wholes.get(mine.keys[length]!) ?? []) if (!continued.has(earlier.index) && earlier.keys.samePrefix(mine, length)) continued.add(earlier.index);
     }
-    kept.push(current);
-  }
+    const whole = [...current.messages, ...(current.response === undefined ? [] : rules.responseMessages(current.response))];
+    if (whole.length === 0) return;
+    const keys = new PrefixKeys(whole);
+    const key = keys.keys[whole.length]!;
+    const list = wholes.get(key);
+    if (list === undefined) wholes.set(key, [{ index: i, keys }]);
+    else list.push({ index: i, keys });
+  });
+  const kept = found.filter((_, i) => !continued.has(i));
   return kept;
 }
 

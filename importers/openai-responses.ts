@@ -9,6 +9,7 @@
  */
 import { FACT, ImportError, TrajectoryBuilder, contentText, failed, importEach, isRecord, jsonText, requireString, traceId } from "./core.js";
 import type { ImportOptions, ImportResult } from "./core.js";
+import { PrefixKeys } from "./exchanges.js";
 
 interface Exchange {
   /** New input items, with their paths. */
@@ -107,7 +108,8 @@ interface Chain {
   exchanges: Exchange[];
   /** Items the next exchange's input would repeat if it carries the history itself. */
   history: unknown[];
-  responseIds: Set<string>;
+  /** Prefix keys of `history`. */
+  keys?: PrefixKeys;
 }
 
 /**
@@ -117,21 +119,42 @@ interface Chain {
  */
 function chains(exchanges: Exchange[]): Chain[] {
   const all: Chain[] = [];
+  // Each chain under the key of its whole history, so a request repeating it is found in one lookup.
+  const byHistory = new Map<string, Chain[]>();
+  const byResponseId = new Map<string, Chain>();
+  const historyKey = (chain: Chain): string => chain.keys!.keys[chain.history.length]!;
   for (const ex of exchanges) {
     const previous = ex.request?.previous_response_id ?? ex.response?.previous_response_id;
-    let chain = typeof previous === "string" ? all.find((c) => c.responseIds.has(previous)) : undefined;
+    let chain = typeof previous === "string" ? byResponseId.get(previous) : undefined;
     if (chain === undefined && ex.rawInput.length > 0) {
-      chain = [...all].reverse().find((c) => c.history.length > 0 && c.history.length <= ex.rawInput.length && c.history.every((item, i) => JSON.stringify(item) === JSON.stringify(ex.rawInput[i])));
+      const input = new PrefixKeys(ex.rawInput);
+      // The longest history the input repeats, latest chain first.
+      for (let length = ex.rawInput.length; length > 0 && chain === undefined; length--) {
+        const candidates = byHistory.get(input.keys[length]!) ?? [];
+        for (let k = candidates.length - 1; k >= 0 && chain === undefined; k--) if (candidates[k]!.keys!.samePrefix(input, length)) chain = candidates[k];
+      }
       // Only the items after the repeated history are new.
       if (chain !== undefined) ex.input = ex.input.slice(chain.history.length);
     }
     if (chain === undefined) {
-      chain = { exchanges: [], history: [], responseIds: new Set() };
+      chain = { exchanges: [], history: [] };
       all.push(chain);
+    } else if (chain.keys !== undefined) {
+      const list = byHistory.get(historyKey(chain))!;
+      list.splice(list.indexOf(chain), 1);
     }
     chain.exchanges.push(ex);
-    chain.history = [...chain.history, ...ex.input.map((x) => x.item), ...ex.output];
-    if (typeof ex.response?.id === "string") chain.responseIds.add(ex.response.id);
+    const added = [...ex.input.map((x) => x.item), ...ex.output];
+    chain.history.push(...added);
+    if (typeof ex.response?.id === "string") byResponseId.set(ex.response.id, chain);
+    if (chain.history.length > 0) {
+      if (chain.keys === undefined) chain.keys = new PrefixKeys(chain.history);
+      else chain.keys.extend(added);
+      const key = historyKey(chain);
+      const list = byHistory.get(key);
+      if (list === undefined) byHistory.set(key, [chain]);
+      else list.push(chain);
+    }
   }
   return all;
 }
