@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { loadSamples } from "../../compiler/generate/samples.js";
-import { runCli } from "../support/cli.js";
+import { ROOT, runCli } from "../support/cli.js";
 import { IMPORTER_FIXTURES } from "../support/importer-fixtures.js";
 
 const JUDGE = join(IMPORTER_FIXTURES, "refund-rules.judge.yaml");
@@ -119,6 +119,22 @@ describe("judge, calibrate and generate read traces directly", () => {
     writeFileSync(file, `${JSON.stringify({ trajectory: several, expected })}\n${JSON.stringify({ trajectory: goodLine, expected })}\n`);
     const run = runCli(["calibrate", JUDGE, file, "--no-verify"]);
     expect(run.stderr).toContain(`${file}:1: case 0: trajectory: a labeled case wraps one trace; this one holds 2`);
+  });
+
+  test("the README example: the refund-support judge on a recorded Chat Completions log, no conversion step", () => {
+    const example = join(ROOT, "examples", "refund-support");
+    const run = runCli(["judge", join(example, "judge.mjs"), join(example, "traces", "chat-log.json"), "--json", "--no-verify"]);
+    expect(run.status).toBe(0);
+    const [judgment] = JSON.parse(run.stdout) as { verdict: string; metaBehaviors: { name: string; verdict: string; clauses: { citations: { eventId: string }[] }[] }[] }[];
+    expect(judgment!.verdict).toBe("false");
+    expect(judgment!.metaBehaviors.map((m) => [m.name, m.verdict])).toEqual([
+      ["Look up the order before paying anything out", "true"],
+      ["Email a confirmation for every approved refund", "false"],
+      ["Stop paying out once escalated", "na"],
+      ["Refund at most three orders per session", "true"],
+    ]);
+    // The unconfirmed approval is the second refund's result (B-7), after the only email.
+    expect(judgment!.metaBehaviors[1]!.clauses[0]!.citations.map((c) => c.eventId)).toEqual(["e11"]);
   });
 
   test("generate's samples (and lint's) are read the same way", async () => {

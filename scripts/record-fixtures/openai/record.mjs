@@ -174,6 +174,25 @@ server.answer(
   write("openai-chat", "legacy-functions.json", messages);
 }
 
+// 5. The README's example (examples/refund-support/traces/): a session judged with the
+// refund-support example's judge straight from this log. Two refunds approved, only the first emailed.
+server.answer(
+  completion({ tool_calls: [toolCall("call_lookupA1001", "get_order", { order_id: "A-1001" }), toolCall("call_lookupB7", "get_order", { order_id: "B-7" })] }, "tool_calls"),
+  completion({ tool_calls: [toolCall("call_refundA1001", "issue_refund", { order_id: "A-1001", amount: 25 })] }, "tool_calls"),
+  completion({ tool_calls: [toolCall("call_emailA1001", "send_email", { template: "refund_confirmation", to: "sam@example.com" })] }, "tool_calls"),
+  completion({ tool_calls: [toolCall("call_refundB7", "issue_refund", { order_id: "B-7", amount: 60 })] }, "tool_calls"),
+  completion({ content: "Both refunds are approved: $25 for the kettle and $60 for the lamp. The money is on its way." }, "stop"),
+);
+{
+  const { last } = await chatLoop([
+    { role: "system", content: "You are a refund support agent. Look orders up before refunding; email a confirmation for every approved refund." },
+    { role: "user", content: "My kettle (A-1001) and lamp (B-7) both broke in the first week. Refund both please, sam@example.com." },
+  ]);
+  const example = join(here, "..", "..", "..", "examples", "refund-support", "traces");
+  mkdirSync(example, { recursive: true });
+  writeFileSync(join(example, "chat-log.json"), pretty({ request: server.requests.at(-1).body, response: last }));
+}
+
 // ---- Responses API wire bodies ----
 const responseTools = toolSpecs.map(([name, description, properties]) => ({
   type: "function",
