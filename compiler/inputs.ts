@@ -8,7 +8,7 @@ import { createReadStream } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { createInterface } from "node:readline";
 import type { Verdict } from "../runtime/types.js";
-import { elementCases, importedCases, importsWhole, isNativeCase, type TraceReadOptions } from "./trace-inputs.js";
+import { elementCases, importedCases, importsWhole, readsInPlace, type TraceReadOptions } from "./trace-inputs.js";
 
 export interface Expected {
   verdict: Verdict;
@@ -146,7 +146,8 @@ async function* readJsonFile(file: string, options: TraceReadOptions): AsyncGene
   }
   // A trace file of another format (a chat log, a span export) is imported as a whole.
   if (importsWhole(value, options)) {
-    yield* importedCases(value, file, 0, options, Array.isArray(value) ? arrayElementLines(text) : undefined);
+    // Paths such as `[3].messages[2]` stay as they are: in a JSON file they point into the value.
+    yield* importedCases(value, file, 0, options);
   } else if (Array.isArray(value)) {
     const lines = arrayElementLines(text);
     for (let i = 0; i < value.length; i++) {
@@ -190,7 +191,7 @@ async function* readJsonlFile(file: string, options: TraceReadOptions): AsyncGen
         yield { ...origin, error: `invalid JSON: ${jsonMessage(error)}` };
         continue;
       }
-      if ((options.from ?? "auto") !== "trajectory" && !isNativeCase(value)) {
+      if (!readsInPlace(value, options)) {
         traces.push(value);
         traceLines.push(lineNumber);
         index--;

@@ -29,6 +29,12 @@ export function isNativeCase(value: unknown): boolean {
   return looksLikeTrajectory(value) || (isObject(value) && "trajectory" in value);
 }
 
+/** Whether a JSONL line is read in place as a trajectory (or labeled case), rather than kept for the importers. */
+export function readsInPlace(value: unknown, options: TraceReadOptions): boolean {
+  const from = options.from ?? "auto";
+  return from === "trajectory" || isNativeCase(value) || (from === "auto" && meantAsTrajectory(value));
+}
+
 /** Something meant as a trajectory that the validator should explain (a missing field), rather than an unknown trace. */
 function meantAsTrajectory(value: unknown): boolean {
   return isObject(value) && ("events" in value || "complete" in value || ("id" in value && Object.keys(value).length <= 4));
