@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
+import { formatNames } from "../../importers/index.js";
 import { loadSamples } from "../../compiler/generate/samples.js";
 import { ROOT, runCli } from "../support/cli.js";
 import { IMPORTER_FIXTURES } from "../support/importer-fixtures.js";
@@ -63,7 +64,7 @@ describe("behavior-judge import", () => {
     const run = runCli(["import", file]);
     expect(run.status).toBe(1);
     expect(run.stderr).toContain(`error: ${file}: case 0: unknown trace format`);
-    expect(run.stderr).toContain("pass --from with one of: openai-responses, vercel-ai, openai-chat, anthropic (or trajectory)");
+    expect(run.stderr).toContain(`pass --from with one of: ${formatNames().join(", ")} (or trajectory)`);
     const usage = runCli(["import", file, "--from", "csv"]);
     expect(usage.status).toBe(2);
     expect(usage.stderr).toContain("Allowed choices are auto, trajectory, openai-responses");
