@@ -7,6 +7,7 @@ import { Command, CommanderError, Option } from "commander";
 import { addModelOptions, positiveInteger, type ModelCommandOptions } from "./commands/model-flags.js";
 import { printableLines } from "./printable.js";
 import type { GenerateCommandOptions } from "./commands/generate.js";
+import { addFromOption, type TraceCommandOptions } from "./commands/trace-flags.js";
 import { VERSION } from "./version.js";
 
 const EXIT_INVALID = 1;
@@ -51,11 +52,24 @@ function program(): Command {
       for (const path of written) process.stdout.write(`wrote ${path}\n`);
     });
 
+  const importCommand = cli
+    .command("import")
+    .description("convert agent traces (OpenAI, Anthropic, AI SDK logs…) into trajectories, one JSON line each")
+    .argument("<files...>", "trace files (.json or .jsonl)")
+    .option("-o, --out <file>", "write here instead of stdout (.json: one JSON document; otherwise JSON Lines)")
+    .addOption(new Option("--complete <bool>", "override whether the traces ended normally").choices(["true", "false"]))
+    .option("--reasoning", "keep the model's reasoning as agent/reasoning events")
+    .action(async (files: string[], opts: { out?: string; complete?: string; reasoning?: boolean; from?: string }) => {
+      const { runImportCommand } = await import("./commands/import.js");
+      process.exitCode = await runImportCommand(files, opts);
+    });
+  addFromOption(importCommand);
+
   const judgeCommand = cli
     .command("judge")
     .description("judge trajectories with a judge.mjs or judge.yaml")
     .argument("<judge>", "judge.mjs (built) or judge.yaml (compiled in memory)")
-    .argument("<trajectories...>", ".json or .jsonl trajectory files")
+    .argument("<trajectories...>", ".json or .jsonl trajectory files, or agent traces (see --from)")
     .option("--json", "print the judgments as JSON (FORMATS.md §6)")
     .option("--fail-on-false", "exit 1 when any trajectory's verdict is false")
     .option("--fail-on-overturned", "exit 1 when a model overturned any deterministic failure (verify-on-false)")
@@ -63,11 +77,12 @@ function program(): Command {
     .option("--junit <report.xml>", "also write a JUnit XML report (one testcase per trajectory and rule)")
     .addOption(new Option("--no-web", "do not serve the report in the browser (the default on an interactive terminal)"))
     .addOption(new Option("--no-verify", "do not ask a model to confirm deterministic failures"))
-    .action(async (judgePath: string, files: string[], opts: { json?: boolean; failOnFalse?: boolean; failOnOverturned?: boolean; verify: boolean; html?: string; junit?: string; web: boolean } & ModelCommandOptions) => {
+    .action(async (judgePath: string, files: string[], opts: { json?: boolean; failOnFalse?: boolean; failOnOverturned?: boolean; verify: boolean; html?: string; junit?: string; web: boolean } & ModelCommandOptions & TraceCommandOptions) => {
       const { runJudgeCommand } = await import("./commands/judge.js");
       process.exitCode = await runJudgeCommand(judgePath, files, opts);
     });
   addModelOptions(judgeCommand);
+  addFromOption(judgeCommand);
 
   const calibrateCommand = cli
     .command("calibrate")
@@ -78,11 +93,12 @@ function program(): Command {
     .option("--fail-on-overturned", "exit 1 when a model overturned any deterministic failure (verify-on-false), even if the verdicts agree")
     .addOption(new Option("--no-verify", "do not ask a model to confirm deterministic failures"))
     .addOption(new Option("--runs <n>", "run the judge N times (cache off) and report agreement per run, pooled accuracy, perfect runs and unanimous verdicts").argParser(positiveInteger))
-    .action(async (judgePath: string, files: string[], opts: { json?: boolean; failOnOverturned?: boolean; verify: boolean; runs?: number } & ModelCommandOptions) => {
+    .action(async (judgePath: string, files: string[], opts: { json?: boolean; failOnOverturned?: boolean; verify: boolean; runs?: number } & ModelCommandOptions & TraceCommandOptions) => {
       const { runCalibrateCommand } = await import("./commands/calibrate.js");
       process.exitCode = await runCalibrateCommand(judgePath, files, opts);
     });
   addModelOptions(calibrateCommand);
+  addFromOption(calibrateCommand);
 
   const baselineCommand = cli
     .command("baseline")
@@ -113,6 +129,7 @@ function program(): Command {
       process.exitCode = await runGenerateCommand(specPath, samples, opts);
     });
   addModelOptions(generateCommand);
+  addFromOption(generateCommand);
 
   cli
     .command("lint")

@@ -10,6 +10,7 @@ import type { Verdict } from "../runtime/types.js";
 import { printable } from "./printable.js";
 import { findJsonSyntaxError, lineAndColumn } from "./json-syntax.js";
 import { decodeUtf8, describeInvalidUtf8 } from "./utf8.js";
+import { elementCases, importedCases, importsWhole, readsInPlace, type TraceReadOptions } from "./trace-inputs.js";
 
 export interface Expected {
   verdict: Verdict;
@@ -132,7 +133,7 @@ export function arrayElementLines(text: string): number[] {
   return lines;
 }
 
-async function* readJsonFile(file: string): AsyncGenerator<InputCase> {
+async function* readJsonFile(file: string, options: TraceReadOptions): AsyncGenerator<InputCase> {
   let bytes: Buffer;
   try {
     bytes = await readFile(file);
@@ -156,14 +157,18 @@ async function* readJsonFile(file: string): AsyncGenerator<InputCase> {
     yield { file, index: 0, ...invalidJson(text, error) };
     return;
   }
-  if (Array.isArray(value)) {
+  // A trace file of another format (a chat log, a span export) is imported as a whole.
+  if (importsWhole(value, options)) {
+    // Paths such as `[3].messages[2]` stay as they are: in a JSON file they point into the value.
+    yield* importedCases(value, file, 0, options);
+  } else if (Array.isArray(value)) {
     const lines = arrayElementLines(text);
     for (let i = 0; i < value.length; i++) {
       const line = lines[i];
-      yield toCase(value[i], line === undefined ? { file, index: i } : { file, index: i, line });
+      yield* elementCases(value[i], line === undefined ? { file, index: i } : { file, index: i, line }, toCase, options);
     }
   } else {
-    yield toCase(value, { file, index: 0 });
+    yield* elementCases(value, { file, index: 0 }, toCase, options);
   }
 }
 
@@ -211,7 +216,7 @@ export async function* byteLines(chunks: AsyncIterable<Uint8Array>): AsyncGenera
   if (pending.length > 0) yield { bytes: pending.length === 1 ? pending[0]! : Buffer.concat(pending), offset };
 }
 
-async function* readJsonlFile(file: string): AsyncGenerator<InputCase> {
+async function* readJsonlFile(file: string, options: TraceReadOptions): AsyncGenerator<InputCase> {
   const stream = createReadStream(file);
   const opened = new Promise<void>((resolve, reject) => {
     stream.once("open", () => resolve());
@@ -225,6 +230,10 @@ async function* readJsonlFile(file: string): AsyncGenerator<InputCase> {
   }
   let lineNumber = 0;
   let index = 0;
+  // Lines that are not trajectories are kept and imported together at the end: a trace may span
+  // several lines (a Responses API log, one exchange per line). Trajectory lines still stream.
+  const traces: unknown[] = [];
+  const traceLines: number[] = [];
   try {
     for await (const { bytes, offset } of byteLines(stream)) {
       lineNumber++;
@@ -244,7 +253,13 @@ async function* readJsonlFile(file: string): AsyncGenerator<InputCase> {
         yield { ...origin, ...invalidJson(line, error, lineNumber) };
         continue;
       }
-      yield toCase(value, origin);
+      if (!readsInPlace(value, options)) {
+        traces.push(value);
+        traceLines.push(lineNumber);
+        index--;
+        continue;
+      }
+      yield* elementCases(value, origin, toCase, options);
     }
   } catch (error) {
     // A read that fails mid-file (a folder named *.jsonl, an I/O error) ends this file only.
@@ -252,11 +267,24 @@ async function* readJsonlFile(file: string): AsyncGenerator<InputCase> {
   } finally {
     stream.destroy();
   }
+  if (traces.length === 0) return;
+  if (importsWhole(traces, options)) {
+    yield* importedCases(traces, file, index, options, traceLines);
+    return;
+  }
+  // No format fits the lines together: each line on its own (imported, or a located error).
+  for (let i = 0; i < traces.length; i++) yield* elementCases(traces[i], { file, index: index++, line: traceLines[i]! }, toCase, options);
 }
 
-/** Every case of every file, in order; JSONL files are streamed line by line. */
-export async function* readCases(files: readonly string[]): AsyncGenerator<InputCase> {
+/**
+ * Every case of every file, in order; JSONL files are streamed line by line.
+ * What is not a trajectory is imported from its trace format (`options.from`,
+ * detected by default; see trace-inputs.ts).
+ */
+export async function* readCases(files: readonly string[], options: TraceReadOptions = {}): AsyncGenerator<InputCase> {
   for (const file of files) {
-    yield* /\.jsonl$/i.test(file) ? readJsonlFile(file) : readJsonFile(file);
+    yield* /\.jsonl$/i.test(file) ? readJsonlFile(file, options) : readJsonFile(file, options);
   }
 }
+
+export type { TraceReadOptions };

@@ -9,7 +9,7 @@ import type { JudgeOptions } from "../runtime/judge.js";
 import type { SemanticUsage } from "../runtime/semantic.js";
 import type { MetaBehaviorJudgment, Verdict } from "../runtime/types.js";
 import { addUsage, emptyUsageTotals } from "./adapters/usage.js";
-import { describeOrigin, readCases, type InputCase } from "./inputs.js";
+import { describeOrigin, readCases, type InputCase, type TraceReadOptions } from "./inputs.js";
 import { printable } from "./printable.js";
 import type { JudgeModule } from "./load.js";
 import { countVerifications, emptyVerifyCounts, type VerifyCounts } from "./report/summary.js";
@@ -195,13 +195,13 @@ export async function calibrateRuns(
   judge: JudgeModule,
   files: readonly string[],
   runs: number,
-  options: JudgeOptions & { concurrency?: number } = {},
+  options: JudgeOptions & { concurrency?: number; read?: TraceReadOptions } = {},
 ): Promise<{ slots: VerdictSlot[]; results: RunResult[]; statistics: RunStatistics; usage: SemanticUsage; verifications: VerifyCounts }> {
   const rules = judge.rules.map((r) => r.name);
   const usage = emptyUsageTotals();
   const verifications = emptyVerifyCounts();
   const { slots, results } = await collectRuns(runs, rules, async function* () {
-    for await (const { input, judgment, usage: cost } of judgeCases(judge, readCases(files), options)) {
+    for await (const { input, judgment, usage: cost } of judgeCases(judge, readCases(files, options.read), options)) {
       addUsage(usage, cost);
       countVerifications(verifications, judgment);
       yield { input, verdicts: judgment === undefined ? undefined : new Map(judgment.metaBehaviors.map((m) => [m.name, slotValue(m)])) };

@@ -7,8 +7,9 @@ import { countVerifications, emptyVerifyCounts, renderVerifyLine } from "../repo
 import { allRunsPerfect, calibrateRuns, renderRunStatistics } from "../runs.js";
 import type { ModelCommandOptions } from "./model-flags.js";
 import { DEFAULT_CONCURRENCY, openJudgeModel } from "./model.js";
+import { traceReadOptions, type TraceCommandOptions } from "./trace-flags.js";
 
-export interface CalibrateCommandOptions extends ModelCommandOptions {
+export interface CalibrateCommandOptions extends ModelCommandOptions, TraceCommandOptions {
   json?: boolean;
   verify?: boolean;
   /** Run the judge this many times (cache off) and report agreement statistics. */
@@ -22,7 +23,7 @@ export async function runCalibrateCommand(judgePath: string, files: readonly str
   if (options.runs !== undefined) return runRepeated(judge, files, options, options.runs);
   const text = options.json !== true;
   const adapter = await openJudgeModel(options, judge.rules);
-  const result = await calibrate(judge, readCases(files), {
+  const result = await calibrate(judge, readCases(files, traceReadOptions(options)), {
     verify: options.verify !== false,
     concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
     ...(adapter !== undefined ? { complete: adapter } : {}),
@@ -56,6 +57,7 @@ export async function runCalibrateCommand(judgePath: string, files: readonly str
 async function runRepeated(judge: JudgeModule, files: readonly string[], options: CalibrateCommandOptions, runs: number): Promise<number> {
   const adapter = await openJudgeModel(options, judge.rules, { cache: false });
   const { statistics, usage, verifications } = await calibrateRuns(judge, files, runs, {
+    read: traceReadOptions(options),
     verify: options.verify !== false,
     concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
     ...(adapter !== undefined ? { complete: adapter } : {}),

@@ -14,8 +14,9 @@ import { resolveSpecPath } from "../spec/load.js";
 import { canShowBrowser } from "../web/display.js";
 import type { ModelCommandOptions } from "./model-flags.js";
 import { hostModelOptions } from "./model.js";
+import { traceReadOptions, type TraceCommandOptions } from "./trace-flags.js";
 
-export interface GenerateCommandOptions extends ModelCommandOptions {
+export interface GenerateCommandOptions extends ModelCommandOptions, TraceCommandOptions {
   out?: string;
   offline?: boolean;
   /** Commander's --no-web: false asks in the terminal. */
@@ -73,6 +74,7 @@ export async function runGenerateCommand(specPath: string, sampleFiles: string[]
     const result = await generateJudgeYaml({
       spec: specPath,
       samples: sampleFiles,
+      read: traceReadOptions(opts),
       out,
       ...(opts.update !== undefined ? { update: opts.update } : {}),
       ...(adapter !== undefined ? { adapter } : {}),

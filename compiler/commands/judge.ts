@@ -10,8 +10,9 @@ import { canShowBrowser } from "../web/display.js";
 import { addUsage, clauseErrorCount, emptyUsageTotals, renderUsageLine } from "../adapters/usage.js";
 import type { ModelCommandOptions } from "./model-flags.js";
 import { DEFAULT_CONCURRENCY, openJudgeModel } from "./model.js";
+import { traceReadOptions, type TraceCommandOptions } from "./trace-flags.js";
 
-export interface JudgeCommandOptions extends ModelCommandOptions {
+export interface JudgeCommandOptions extends ModelCommandOptions, TraceCommandOptions {
   json?: boolean;
   failOnFalse?: boolean;
   /** Exit 1 when a model overturned any deterministic failure (verify-on-false). */
@@ -97,7 +98,7 @@ export async function runJudgeCommand(judgePath: string, files: readonly string[
   let clauseErrors = 0;
   const verifications = emptyVerifyCounts();
   const run = { verify: options.verify !== false, concurrency: options.concurrency ?? DEFAULT_CONCURRENCY, ...(adapter !== undefined ? { complete: adapter } : {}) };
-  for await (const result of judgeCases(judge, readCases(files), run)) {
+  for await (const result of judgeCases(judge, readCases(files, traceReadOptions(options)), run)) {
     addToTotals(totals, result.judgment);
     addUsage(usage, result.usage);
     clauseErrors += clauseErrorCount(result.judgment);

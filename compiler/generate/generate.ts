@@ -22,6 +22,7 @@ import { loadBehaviorSpec, SpecError, type BehaviorSpec, type SpecSection } from
 import { draftOffline } from "./offline.js";
 import { proposeDraft } from "./propose.js";
 import { loadSamples } from "./samples.js";
+import type { TraceReadOptions } from "../inputs.js";
 import type { Draft, InterviewInput, InterviewResult, Interviewer, Vocabulary } from "./types.js";
 import { draftUpdate, planUpdate, type SectionDrafter } from "./update.js";
 import { buildVocabulary } from "./vocabulary.js";
@@ -31,6 +32,8 @@ export interface GenerateOptions {
   spec: string;
   /** Sample trajectory files (.json / .jsonl). */
   samples: readonly string[];
+  /** How the sample files are read: `from` imports agent traces (IMPORTERS.md). */
+  read?: TraceReadOptions;
   /** Where to write judge.yaml. */
   out: string;
   /** A previous judge.yaml to update: unchanged sections are carried over without questions. */
@@ -144,7 +147,7 @@ export async function generateJudgeYaml(options: GenerateOptions): Promise<Gener
   if (spec.sections.length === 0) {
     throw new SpecError([{ file: spec.file, line: 1, col: 1, path: "", code: "no-sections", message: "the spec has no ## sections: there is no meta-behavior to draft" }]);
   }
-  const samples = await loadSamples(options.samples);
+  const samples = await loadSamples(options.samples, options.read);
   const vocabulary = buildVocabulary(samples);
   const drafted = await draftAll(spec, sectionDrafter(spec, vocabulary, samples, options), options);
   if (drafted.fallback !== undefined) options.notice?.(`drafted offline instead: ${drafted.fallback}`);
