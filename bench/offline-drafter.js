@@ -22,11 +22,18 @@ import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const dist = (path) => import(join(root, "dist", path));
-const { parseBehaviorMd } = await dist("compiler/spec/load.js");
+
+/** The comparison is test code, kept out of dist/: it imports only types, so esbuild's transform is enough. */
+async function importTypeScript(path) {
+  const { transform } = await import("esbuild");
+  const { code } = await transform(readFileSync(path, "utf8"), { loader: "ts", format: "esm" });
+  return import(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`);
+}
+const { parseBehaviorMd } = await dist("compiler/behavior-md/load.js");
 const { parseJudgeYaml } = await dist("compiler/ir/parse.js");
 const { buildVocabulary } = await dist("compiler/generate/vocabulary.js");
-const { draftOffline } = await dist("compiler/generate/offline.js");
-const { compareChecks, comparePrecision } = await dist("compiler/generate/compare.js");
+const { draftOffline } = await dist("compiler/generate/offline/draft.js");
+const { compareChecks, comparePrecision } = await importTypeScript(join(root, "test/support/compare.ts"));
 const { validateTrajectory } = await dist("runtime/trajectory.js");
 
 const specs = [

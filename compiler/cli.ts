@@ -5,7 +5,7 @@
  */
 import { Command, CommanderError, Option } from "commander";
 import { addModelOptions, positiveInteger, type ModelCommandOptions } from "./commands/model-flags.js";
-import { printableLines } from "./printable.js";
+import { printableLines } from "./report/printable.js";
 import type { GenerateCommandOptions } from "./commands/generate.js";
 import { addFromOption, type TraceCommandOptions } from "./commands/trace-flags.js";
 import { VERSION } from "./version.js";

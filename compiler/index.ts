@@ -15,31 +15,31 @@ export { formatDiagnostic, parseJudgeYaml, serializeJudgeYaml } from "./ir/index
 export type { Diagnostic, IRPositions, ParseResult } from "./ir/index.js";
 export type * from "./ir/types.js";
 
-export { compileIR, sha256, type CompiledJudge, type CompileOptions } from "./build.js";
+export { compileIR, sha256, type CompiledJudge, type CompileOptions } from "./build/compile.js";
 export { buildJudgeFile, declarationPath, defaultJudgePath } from "./commands/build.js";
-export { compileJudgeYamlFile, importJudgeSource, JudgeYamlError, loadJudge, type JudgeModule } from "./load.js";
+export { compileJudgeYamlFile, importJudgeSource, JudgeYamlError, loadJudge, type JudgeModule } from "./judge/load.js";
 
-export { describeOrigin, readCases, type CaseOrigin, type Expected, type InputCase } from "./inputs.js";
-export { judgeCases, judgeOne, type CaseResult } from "./run.js";
+export { describeOrigin, readCases, type CaseOrigin, type Expected, type InputCase } from "./judge/inputs.js";
+export { judgeCases, judgeOne, type CaseResult } from "./judge/judge-cases.js";
 export {
   calibrate,
   calibrationPassed,
   type CalibrationResult,
   type CalibrationTotals,
   type CaseComparison,
-} from "./calibrate.js";
-export { calibrateRuns, summarizeRuns, wilsonInterval, type RunStatistics } from "./runs.js";
+} from "./judge/calibrate.js";
+export { calibrateRuns, summarizeRuns, wilsonInterval, type RunStatistics } from "./judge/repeated-runs.js";
 
-export { createHostModel, type HostModel, type HostModelOptions } from "./adapters/index.js";
-export { loadBehaviorSpec, parseBehaviorMd, type BehaviorSpec, type SpecSection } from "./spec/load.js";
-export { formatLintFinding, lintSpec, type LintFinding, type LintResult } from "./spec/lint.js";
+export { createHostModel, type HostModel, type HostModelOptions } from "./model/index.js";
+export { loadBehaviorSpec, parseBehaviorMd, type BehaviorSpec, type SpecSection } from "./behavior-md/load.js";
+export { formatLintFinding, lintSpec, type LintFinding, type LintResult } from "./behavior-md/lint.js";
 
-export { generateJudgeYaml, type GenerateOptions, type GenerateResult } from "./generate/generate.js";
+export { generateJudgeYaml, type GenerateOptions, type GenerateResult } from "./generate/pipeline.js";
 export { buildVocabulary } from "./generate/vocabulary.js";
-export { draftOffline } from "./generate/offline.js";
+export { draftOffline } from "./generate/offline/draft.js";
 export { proposeDraft } from "./generate/propose.js";
 export { planUpdate, type UpdatePlan } from "./generate/update.js";
-export { runInterview } from "./generate/interview.js";
+export { runInterview } from "./interview/index.js";
 export type * from "./generate/types.js";
 
 export type { JudgeOptions, RuleInfo } from "../runtime/judge.js";

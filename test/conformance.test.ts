@@ -7,8 +7,8 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { createOpenAIAdapter } from "../compiler/adapters/openai.js";
-import { questionKind, trajectoryIdOf } from "./semantic/scripted.js";
+import { createOpenAIAdapter } from "../compiler/model/openai.js";
+import { questionKind, trajectoryIdOf } from "./support/scripted.js";
 import { answer, startChatServer, type Script } from "./support/chat-server.js";
 import { disagreements, isDeterministicRule, loadCorpus } from "./support/corpus.js";
 

@@ -5,7 +5,7 @@
  * event ids must agree exactly.
  */
 import { describe, expect, test } from "vitest";
-import { compileIR } from "../compiler/build.js";
+import { compileIR } from "../compiler/build/compile.js";
 import type { TrajectoryJudgment } from "../runtime/types.js";
 import { oracleJudge } from "./oracle/evaluate.js";
 import { mulberry32, randomCase } from "./oracle/random.js";

@@ -4,7 +4,7 @@
  * terminators, line breaks and script tags build, load, and come back exactly.
  */
 import { describe, expect, test } from "vitest";
-import { compileIR } from "../compiler/build.js";
+import { compileIR } from "../compiler/build/compile.js";
 import { serializeJudgeYaml, parseJudgeYaml } from "../compiler/ir/index.js";
 import type { JudgeIR } from "../compiler/ir/types.js";
 import { importBundled, importGeneratedTs } from "./support/judges.js";

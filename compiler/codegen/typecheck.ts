@@ -5,7 +5,7 @@
  */
 import { ModuleKind, ModuleResolutionKind, Project, ScriptTarget } from "ts-morph";
 import { RUNTIME_ENTRY } from "../paths.js";
-import { RUNTIME_SPECIFIER } from "./generate.js";
+import { RUNTIME_SPECIFIER } from "./emit.js";
 
 let project: Project | undefined;
 

@@ -4,14 +4,14 @@
  * figures beside it. Answers are never cached: each run asks afresh.
  */
 import type { TrajectoryJudgment } from "../../runtime/types.js";
-import { addUsage, emptyUsageTotals, renderUsageLine } from "../adapters/usage.js";
-import { createHostModel, NO_MODEL_NOTICE } from "../adapters/index.js";
-import { judgeBaseline, type BaselineJudgment } from "../baseline.js";
-import { readCases } from "../inputs.js";
-import { loadJudge, type JudgeModule } from "../load.js";
-import { judgeCases } from "../run.js";
-import { calibrateRuns, collectRuns, renderRunStatistics, renderSideBySide, summarizeRuns, type RunStatistics } from "../runs.js";
-import { loadBehaviorSpec, type BehaviorSpec } from "../spec/load.js";
+import { addUsage, emptyUsageTotals, renderUsageLine } from "../model/usage.js";
+import { createHostModel, NO_MODEL_NOTICE } from "../model/index.js";
+import { judgeBaseline, type BaselineJudgment } from "../judge/baseline.js";
+import { readCases } from "../judge/inputs.js";
+import { loadJudge, type JudgeModule } from "../judge/load.js";
+import { judgeCases } from "../judge/judge-cases.js";
+import { calibrateRuns, collectRuns, renderRunStatistics, renderSideBySide, summarizeRuns, type RunStatistics } from "../judge/repeated-runs.js";
+import { loadBehaviorSpec, type BehaviorSpec } from "../behavior-md/load.js";
 import type { ModelCommandOptions } from "./model-flags.js";
 import { DEFAULT_CONCURRENCY, hostModelOptions } from "./model.js";
 import type { SemanticAdapter, SemanticUsage } from "../../runtime/semantic.js";

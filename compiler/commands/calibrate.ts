@@ -1,10 +1,10 @@
 /** `calibrate`: labeled cases against the compiled judge; exit 1 on any disagreement or error. */
-import { clauseErrorCount, emptyUsageTotals, renderUsageLine } from "../adapters/usage.js";
-import { calibrate, calibrationPassed, renderCalibrationTotals, renderComparison } from "../calibrate.js";
-import { readCases } from "../inputs.js";
-import { loadJudge, type JudgeModule } from "../load.js";
+import { clauseErrorCount, emptyUsageTotals, renderUsageLine } from "../model/usage.js";
+import { calibrate, calibrationPassed, renderCalibrationTotals, renderComparison } from "../judge/calibrate.js";
+import { readCases } from "../judge/inputs.js";
+import { loadJudge, type JudgeModule } from "../judge/load.js";
 import { countVerifications, emptyVerifyCounts, renderVerifyLine } from "../report/summary.js";
-import { allRunsPerfect, calibrateRuns, renderRunStatistics } from "../runs.js";
+import { allRunsPerfect, calibrateRuns, renderRunStatistics } from "../judge/repeated-runs.js";
 import type { ModelCommandOptions } from "./model-flags.js";
 import { DEFAULT_CONCURRENCY, openJudgeModel } from "./model.js";
 import { traceReadOptions, type TraceCommandOptions } from "./trace-flags.js";

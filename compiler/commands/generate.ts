@@ -4,13 +4,13 @@
  * so that other commands never load it.
  */
 import { dirname, join } from "node:path";
-import { createHostModel, NO_MODEL_NOTICE } from "../adapters/index.js";
-import { emptyUsageTotals } from "../adapters/usage.js";
-import { generateJudgeYaml, type GenerateResult } from "../generate/generate.js";
-import { printableLines } from "../printable.js";
+import { createHostModel, NO_MODEL_NOTICE } from "../model/index.js";
+import { emptyUsageTotals } from "../model/usage.js";
+import { generateJudgeYaml, type GenerateResult } from "../generate/pipeline.js";
+import { printableLines } from "../report/printable.js";
 import { SamplesError } from "../generate/samples.js";
 import type { InterviewInput } from "../generate/types.js";
-import { resolveSpecPath } from "../spec/load.js";
+import { resolveSpecPath } from "../behavior-md/load.js";
 import { canShowBrowser } from "../web/display.js";
 import type { ModelCommandOptions } from "./model-flags.js";
 import { hostModelOptions } from "./model.js";
@@ -64,7 +64,7 @@ export async function runGenerateCommand(specPath: string, sampleFiles: string[]
     if (adapter === undefined) notice(`${NO_MODEL_NOTICE.split(":")[0]}: drafting offline from the spec's wording (use --offline to say so)`);
   }
   const interviewer = async (input: InterviewInput) => {
-    const { runInterview } = await import("../generate/interview.js");
+    const { runInterview } = await import("../interview/index.js");
     // Without a display nobody can open the page, and the server would wait forever: ask in the terminal, as `judge` skips its browser report.
     const web = opts.web && canShowBrowser();
     if (opts.web && !web) notice("no display to show the interview page (DISPLAY and WAYLAND_DISPLAY are unset): asking in the terminal");

@@ -7,7 +7,7 @@
  */
 import { writeFile } from "node:fs/promises";
 import { validateTrajectory } from "../../runtime/trajectory.js";
-import { describeOrigin, readCases } from "../inputs.js";
+import { describeOrigin, readCases } from "../judge/inputs.js";
 import { traceReadOptions, type TraceCommandOptions } from "./trace-flags.js";
 
 export interface ImportCommandOptions extends TraceCommandOptions {

@@ -1,13 +1,13 @@
 /** `judge`: run a judge over trajectory files and report as text or JSON. */
 import type { TrajectoryJudgment } from "../../runtime/types.js";
-import { readCases } from "../inputs.js";
-import { loadJudge } from "../load.js";
+import { readCases } from "../judge/inputs.js";
+import { loadJudge } from "../judge/load.js";
 import { addToTotals, emptyTotals, renderTotalsLine, renderTrajectoryText } from "../report/text.js";
 import { caseErrorOf, ReportOutputs } from "../report/outputs.js";
 import { countVerifications, emptyVerifyCounts, renderSummaryTable, renderVerifyLine, summarizeByRule } from "../report/summary.js";
-import { judgeCases, type CaseResult } from "../run.js";
+import { judgeCases, type CaseResult } from "../judge/judge-cases.js";
 import { canShowBrowser } from "../web/display.js";
-import { addUsage, clauseErrorCount, emptyUsageTotals, renderUsageLine } from "../adapters/usage.js";
+import { addUsage, clauseErrorCount, emptyUsageTotals, renderUsageLine } from "../model/usage.js";
 import type { ModelCommandOptions } from "./model-flags.js";
 import { DEFAULT_CONCURRENCY, openJudgeModel } from "./model.js";
 import { traceReadOptions, type TraceCommandOptions } from "./trace-flags.js";

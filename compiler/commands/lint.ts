@@ -1,7 +1,7 @@
 /** `lint`: spec diagnostics, and how a judge.yaml lines up with the spec and the samples. */
 import { loadSamples, SamplesError } from "../generate/samples.js";
-import { printableLines } from "../printable.js";
-import { formatLintFinding, lintSpec } from "../spec/lint.js";
+import { printableLines } from "../report/printable.js";
+import { formatLintFinding, lintSpec } from "../behavior-md/lint.js";
 
 export interface LintCommandOptions {
   samples?: string[];

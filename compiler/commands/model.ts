@@ -4,7 +4,7 @@
  * of the summaries.
  */
 import type { SemanticAdapter } from "../../runtime/semantic.js";
-import { createHostModel, NO_MODEL_NOTICE, type HostModelOptions } from "../adapters/index.js";
+import { createHostModel, NO_MODEL_NOTICE, type HostModelOptions } from "../model/index.js";
 import type { ModelCommandOptions } from "./model-flags.js";
 
 export const DEFAULT_CONCURRENCY = 4;

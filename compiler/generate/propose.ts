@@ -9,14 +9,14 @@
 import type { ChatMessage, SemanticAdapter, SemanticUsage } from "../../runtime/semantic.js";
 import { callAdapter, type AdapterAnswer } from "../../runtime/semantic.js";
 import type { Trajectory } from "../../runtime/types.js";
-import { formatDiagnostic, type Diagnostic } from "../ir/diagnostics.js";
+import { formatDiagnostic, type Diagnostic } from "../diagnostics.js";
 import { parseJudgeYaml } from "../ir/parse.js";
 import type { JudgeIR, MetaBehavior, Pattern } from "../ir/types.js";
-import type { BehaviorSpec, SpecSection } from "../spec/load.js";
-import { draftOffline } from "./offline.js";
+import type { BehaviorSpec, SpecSection } from "../behavior-md/load.js";
+import { draftOffline } from "./offline/draft.js";
 import type { ClauseRef, Draft, DraftNote, Vocabulary } from "./types.js";
 import { vocabularyNames } from "./vocabulary.js";
-import { quoteOccurs } from "./words.js";
+import { quoteOccurs } from "./offline/words.js";
 
 export interface ProposeInput {
   spec: BehaviorSpec;

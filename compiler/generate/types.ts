@@ -6,7 +6,7 @@
  */
 import type { Actor, Trajectory } from "../../runtime/types.js";
 import type { Check, JudgeIR, SemanticCheck } from "../ir/types.js";
-import type { BehaviorSpec } from "../spec/load.js";
+import type { BehaviorSpec } from "../behavior-md/load.js";
 
 /** What the sample trajectories show: the words a judge.yaml may use. */
 export interface Vocabulary {

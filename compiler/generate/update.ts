@@ -16,10 +16,10 @@
  * rule removed and one added.
  */
 import type { Check, JudgeIR, MetaBehavior, SemanticCheck } from "../ir/types.js";
-import type { BehaviorSpec, SpecSection } from "../spec/load.js";
-import { sectionSentences } from "./sentences.js";
+import type { BehaviorSpec, SpecSection } from "../behavior-md/load.js";
+import { sectionSentences } from "./offline/sentences.js";
 import type { ClauseRef, Draft, DraftNote } from "./types.js";
-import { normalizeWhitespace, quoteOccurs } from "./words.js";
+import { normalizeWhitespace, quoteOccurs } from "./offline/words.js";
 
 export type SectionPlan =
   | { kind: "unchanged"; section: SpecSection; rule: MetaBehavior }

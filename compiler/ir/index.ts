@@ -1,6 +1,6 @@
 /** judge.yaml: types, schema, parse with located diagnostics, serialize. */
 export type * from "./types.js";
-export { compareDiagnostics, formatDiagnostic, type Diagnostic } from "./diagnostics.js";
+export { compareDiagnostics, formatDiagnostic, type Diagnostic } from "../diagnostics.js";
 export { closestMatch, didYouMean, editDistance } from "./did-you-mean.js";
 export { formatPath, parseJudgeYaml, type IRPositions, type ParseOptions, type ParseResult } from "./parse.js";
 export {

@@ -23,7 +23,7 @@ import {
   type YAMLError,
 } from "yaml";
 import type { core } from "zod";
-import { compareDiagnostics, formatDiagnostic, type Diagnostic } from "./diagnostics.js";
+import { compareDiagnostics, formatDiagnostic, type Diagnostic } from "../diagnostics.js";
 import { didYouMean } from "./did-you-mean.js";
 import { PATTERN_KEYS, createJudgeSchema, judgeIRSchema, type IssueParams } from "./schema.js";
 import type { JudgeIR } from "./types.js";

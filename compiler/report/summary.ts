@@ -4,7 +4,7 @@
  */
 import { foldNaReason } from "../../runtime/fold.js";
 import type { MetaBehaviorJudgment, NaReason, TrajectoryJudgment, Verdict } from "../../runtime/types.js";
-import { printable } from "../printable.js";
+import { printable } from "./printable.js";
 
 /**
  * Whether a rule or trajectory verdict is shown as ERROR: it carries the

@@ -1,6 +1,6 @@
 /** The plain-text report of `judge`: per trajectory, per rule, per clause, with cited event ids. */
 import type { Clause, MetaBehaviorJudgment, TrajectoryJudgment, Verdict } from "../../runtime/types.js";
-import { printable } from "../printable.js";
+import { printable } from "./printable.js";
 import { isModelError } from "./summary.js";
 
 const LABEL: Record<Verdict, string> = { true: "PASS", false: "FAIL", na: "N/A" };

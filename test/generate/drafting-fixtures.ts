@@ -5,7 +5,7 @@ import { buildVocabulary } from "../../compiler/generate/vocabulary.js";
 import type { Vocabulary } from "../../compiler/generate/types.js";
 import { parseJudgeYaml } from "../../compiler/ir/parse.js";
 import type { JudgeIR } from "../../compiler/ir/types.js";
-import { parseBehaviorMd, type BehaviorSpec } from "../../compiler/spec/load.js";
+import { parseBehaviorMd, type BehaviorSpec } from "../../compiler/behavior-md/load.js";
 import { validateTrajectory } from "../../runtime/trajectory.js";
 import type { Trajectory } from "../../runtime/types.js";
 import { ROOT } from "../support/cli.js";

@@ -9,7 +9,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { generateJudgeYaml } from "../../compiler/generate/generate.js";
+import { generateJudgeYaml } from "../../compiler/generate/pipeline.js";
 import type { InterviewInput } from "../../compiler/generate/types.js";
 import { parseJudgeYaml } from "../../compiler/ir/parse.js";
 import { serializeJudgeYaml } from "../../compiler/ir/serialize.js";

@@ -5,14 +5,14 @@
  * prints the same figures per check.
  */
 import { describe, expect, it } from "vitest";
-import { compareChecks, comparePrecision } from "../../compiler/generate/compare.js";
-import { draftOffline } from "../../compiler/generate/offline.js";
+import { compareChecks, comparePrecision } from "../support/compare.js";
+import { draftOffline } from "../../compiler/generate/offline/draft.js";
 import { buildVocabulary, vocabularyNames } from "../../compiler/generate/vocabulary.js";
-import { quoteOccurs } from "../../compiler/generate/words.js";
+import { quoteOccurs } from "../../compiler/generate/offline/words.js";
 import { parseJudgeYaml } from "../../compiler/ir/parse.js";
 import { serializeJudgeYaml } from "../../compiler/ir/serialize.js";
 import type { Check, MetaBehavior } from "../../compiler/ir/types.js";
-import { parseBehaviorMd } from "../../compiler/spec/load.js";
+import { parseBehaviorMd } from "../../compiler/behavior-md/load.js";
 import { validateTrajectory } from "../../runtime/trajectory.js";
 import { EXAMPLE_DIRS, HELD_OUT_DIRS, loadReferenceCase } from "./drafting-fixtures.js";
 

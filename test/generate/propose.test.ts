@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { createOpenAIAdapter } from "../../compiler/adapters/openai.js";
+import { createOpenAIAdapter } from "../../compiler/model/openai.js";
 import { extractYaml, proposeDraft } from "../../compiler/generate/propose.js";
 import { serializeJudgeYaml } from "../../compiler/ir/serialize.js";
 import type { JudgeIR } from "../../compiler/ir/types.js";

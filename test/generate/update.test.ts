@@ -5,13 +5,13 @@
  * and no model call offline, one model call with a model.
  */
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { createOpenAIAdapter } from "../../compiler/adapters/openai.js";
-import { draftOffline } from "../../compiler/generate/offline.js";
+import { createOpenAIAdapter } from "../../compiler/model/openai.js";
+import { draftOffline } from "../../compiler/generate/offline/draft.js";
 import { proposeDraft } from "../../compiler/generate/propose.js";
 import { draftUpdate, planUpdate, type SectionDrafter } from "../../compiler/generate/update.js";
 import { serializeJudgeYaml } from "../../compiler/ir/serialize.js";
 import type { JudgeIR } from "../../compiler/ir/types.js";
-import { parseBehaviorMd, type BehaviorSpec } from "../../compiler/spec/load.js";
+import { parseBehaviorMd, type BehaviorSpec } from "../../compiler/behavior-md/load.js";
 import { inOrder, startChatServer, type ChatServer } from "../support/chat-server.js";
 import { EXAMPLE_DIRS, loadReferenceCase } from "./drafting-fixtures.js";
 import { readFileSync } from "node:fs";

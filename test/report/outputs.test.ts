@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ReportOutputs, progressEvent } from "../../compiler/report/outputs.js";
-import type { CaseResult } from "../../compiler/run.js";
+import type { CaseResult } from "../../compiler/judge/judge-cases.js";
 import type { MetaBehaviorJudgment, TrajectoryJudgment } from "../../runtime/types.js";
 
 const dir = mkdtempSync(join(tmpdir(), "bj-outputs-"));

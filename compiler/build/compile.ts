@@ -1,0 +1,56 @@
+/**
+ * The compile pipeline: checked IR → judge.ts (generated, formatted,
+ * type-checked) → judge.mjs (bundled) + judge.d.ts. Pure in memory; the
+ * caller decides what to write.
+ */
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { formatJudgeTs } from "../codegen/format.js";
+import { generateJudgeModule } from "../codegen/emit.js";
+import { typeCheckJudgeTs } from "../codegen/typecheck.js";
+import { bundleJudge } from "./bundle.js";
+import type { JudgeIR } from "../ir/types.js";
+import { TEMPLATES_DIR } from "../paths.js";
+
+export interface CompiledJudge {
+  judgeTs: string;
+  judgeMjs: string;
+  judgeDts: string;
+  irSha256: string;
+}
+
+export interface CompileOptions {
+  /** The judge.yaml file name shown in generated comments (default "judge.yaml"). */
+  file?: string;
+  positions?: { metaBehaviors: { line: number; checks: number[] }[] };
+  /** Skip the type check (tests of the type check itself only). */
+  typeCheck?: boolean;
+}
+
+export function sha256(text: string): string {
+  return createHash("sha256").update(text, "utf8").digest("hex");
+}
+
+let dtsTemplate: string | undefined;
+
+/** judge.d.ts is the same for every judge: the API does not depend on the rules. */
+export function judgeDts(): string {
+  dtsTemplate ??= readFileSync(join(TEMPLATES_DIR, "judge.d.ts"), "utf8");
+  return dtsTemplate;
+}
+
+/**
+ * Compiles a checked IR. `yamlText` is the judge.yaml it came from, hashed
+ * into the header so a shipped judge names its source.
+ */
+export async function compileIR(ir: JudgeIR, yamlText: string, options: CompileOptions = {}): Promise<CompiledJudge> {
+  const irSha256 = sha256(yamlText);
+  const file = options.file ?? "judge.yaml";
+  const generated = generateJudgeModule(ir, { irSha256, file, ...(options.positions ? { positions: options.positions } : {}) });
+  const judgeTs = await formatJudgeTs(generated);
+  if (options.typeCheck !== false) typeCheckJudgeTs(judgeTs);
+  const banner = judgeTs.slice(0, judgeTs.indexOf("\n", judgeTs.indexOf("\n") + 1));
+  const judgeMjs = await bundleJudge(judgeTs, banner);
+  return { judgeTs, judgeMjs, judgeDts: judgeDts(), irSha256 };
+}

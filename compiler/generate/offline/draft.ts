@@ -1,0 +1,370 @@
+/**
+ * The offline drafter: a judge.yaml proposal without any model, from the
+ * spec's wording and the samples' vocabulary. It reads each rule sentence for
+ * a few fixed shapes ("Before X, Y", "X before Y", "Whenever X, afterwards
+ * Y", "After X, no further Y", "at most N", "at least N different", "always",
+ * "must", "every"), and picks the actions and metadata each side names. What
+ * it cannot map becomes a semantic check whose quote is the clause itself, so
+ * nothing the spec says is silently lost; the interview is where a person
+ * corrects it.
+ */
+import type { Trajectory } from "../../../runtime/types.js";
+import type { Check, MetaBehavior, Pattern, SemanticCheck, Trigger } from "../../ir/types.js";
+import type { BehaviorSpec, SpecSection } from "../../behavior-md/load.js";
+import { buildLexicon, keyNamedBy, namesAgentAction, resolvePattern, splitReportedSpeech, type Lexicon } from "./lexicon.js";
+import { sectionSentences, type SpecSentence } from "./sentences.js";
+import type { Draft, DraftNote, Vocabulary } from "../types.js";
+import { parseCount } from "./words.js";
+
+export interface OfflineDraftInput {
+  spec: BehaviorSpec;
+  vocabulary: Vocabulary;
+  /** The sample trajectories: their contents supply `contentIncludes` text. */
+  samples: readonly Trajectory[];
+}
+
+type ConditionKind = "before" | "after" | "whenever" | "if" | "during";
+
+/** A sentence cut into its leading condition ("After X,") and its main clauses. */
+interface SentenceShape {
+  sentence: string;
+  condition?: { kind: ConditionKind; phrase: string; text: string };
+  clauses: string[];
+}
+
+/** A clause the drafter turned into a check, or could not. */
+type ClauseOutcome = { kind: "check"; check: Check } | { kind: "semantic"; semantic: SemanticCheck; reason: string } | { kind: "skip" };
+
+const CONDITION = /^(before|after|once|whenever|each time|every time|if|when|during|as soon as)\s+(.+)$/i;
+/** Where a leading condition ends: at a comma followed by the agent (or a pronoun for it). */
+const MAIN_SUBJECT = /,\s+(?=(?:the agent|it|they|the assistant|the bot|the model)\b)/i;
+const PROHIBITION = /\b(?:never|must not|mustn't|may not|should not|shouldn't|shall not|cannot|can't|no further|no more(?! than)|(?:is|are) (?:a )?violations?|(?:is|are) forbidden|(?:is|are) not (?:allowed|permitted))\b/i;
+/** Words that relate two events: a single forbidden pattern cannot say "X followed by Y". */
+const RELATIONAL = /\b(?:followed by|before|after|afterwards|without|unless|until|even if|instead of)\b/i;
+const AGENT_DENIAL = /^(?:the agent|it|they|the assistant)\s+(?:\w+\s+)?(?:does not|do not|doesn't|don't|never)\b/i;
+const NEGATION = /\b(?:not|n't|neither|nor|never|no|none|without)\b/i;
+const STRONG_CUE = /\b(?:must|never|always|every|each|whenever|at most|at least|no more than|fewer than|no further|violations?|should|shall|required|forbidden|only)\b|^first\b.*\bthen\b/i;
+const COUNT = /\b(at most|at least|no more than|not more than|fewer than|more than|up to|exactly)\s+(\w+)/i;
+const AGENT_SUBJECT = /^(?:the agent|it|they|the assistant|the bot|the model)\b/i;
+const PURPOSE = /,?\s+(?:so that|so the|because|since|in order to)\b.*$/i;
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** Cuts "After the agent escalates, it issues no further refunds, and it writes a note" into its parts. */
+export function shapeSentence(sentence: string): SentenceShape {
+  let main = sentence;
+  let condition: SentenceShape["condition"];
+  const lead = CONDITION.exec(sentence);
+  if (lead !== null) {
+    const split = MAIN_SUBJECT.exec(sentence) ?? /,\s+/.exec(sentence);
+    if (split !== null) {
+      const word = lead[1]!.toLowerCase();
+      const kind: ConditionKind =
+        word === "before" ? "before" : word === "after" || word === "once" || word === "as soon as" ? "after" : word === "during" ? "during" : word === "if" || word === "when" ? "if" : "whenever";
+      const text = sentence.slice(0, split.index);
+      condition = { kind, phrase: text.slice(lead[1]!.length).trim(), text };
+      main = sentence.slice(split.index + split[0].length);
+    }
+  }
+  return { sentence, ...(condition !== undefined ? { condition } : {}), clauses: splitClauses(main) };
+}
+
+/** "; " always separates; ", and it …" separates unless the part is one ordering ("X, and Y, before Z"). */
+function splitClauses(main: string): string[] {
+  return main.split(/;\s+/).flatMap((part) => {
+    if (/\bbefore\b/i.test(part) && !/\bbefore\b.*,\s+(?:and|but)\s+/i.test(part)) return [part];
+    // "… and it writes", "… and sends the person a message": a second verb phrase is a second clause.
+    return part.split(/,\s+(?:and|but)\s+|\s+and\s+(?=(?:it|the agent)\s)|\s+and\s+(?=[a-z]+s\s+(?:the|a|an|it|them|to)\s)/i);
+  }).map((c) => c.trim()).filter((c) => c !== "");
+}
+
+/** A clause that only qualifies the rule ("a lookup that comes back empty does not count"). */
+function isQualifier(clause: string): boolean {
+  if (PROHIBITION.test(clause) || AGENT_DENIAL.test(clause)) return false;
+  // "no more than once" bounds a count; it negates nothing.
+  const bounds = /\b(?:no|not) (?:more|fewer|less|later|earlier) than\b/gi;
+  return NEGATION.test(splitReportedSpeech(clause).rest.replace(bounds, " "));
+}
+
+interface ClauseContext {
+  lexicon: Lexicon;
+  shape: SentenceShape;
+  /** Index of the clause in the sentence; the first one's quote includes the condition. */
+  index: number;
+}
+
+/** "… applies no further migrations and sends the person a message": the second verb keeps the first subject. */
+function continuesAgentClause(context: ClauseContext, clause: string): boolean {
+  if (context.index === 0 || !/^(?!(?:the|a|an|it|this|that|its|is|was|has|does|as|always|sometimes)\b)[a-z]+s\b/.test(clause)) return false;
+  const previous = context.shape.clauses[context.index - 1] ?? "";
+  return AGENT_SUBJECT.test(previous) || continuesAgentClause({ ...context, index: context.index - 1 }, previous);
+}
+
+/** Whether the agent is the one acting in the clause. */
+function agentActs(context: ClauseContext, clause: string): boolean {
+  return AGENT_SUBJECT.test(clause) || namesAgentAction(context.lexicon, clause) || continuesAgentClause(context, clause);
+}
+
+/** The verbatim quote for a clause: the first clause carries the sentence's condition with it. */
+function quoteFor(context: ClauseContext, clause: string): string {
+  const { shape } = context;
+  if (shape.clauses.length === 1) return shape.sentence.replace(PURPOSE, "");
+  if (context.index === 0 && shape.condition !== undefined) {
+    const end = shape.sentence.indexOf(clause) + clause.length;
+    return shape.sentence.slice(0, end).replace(PURPOSE, "");
+  }
+  return clause.replace(PURPOSE, "");
+}
+
+function semanticFor(quote: string, forbidding: boolean, reason: string): ClauseOutcome {
+  const question = forbidding
+    ? `Judging by this session, did the agent avoid what this forbids: "${quote}"?`
+    : `Judging by this session, did the agent do what this requires: "${quote}"?`;
+  return { kind: "semantic", semantic: { quote, question }, reason };
+}
+
+/** The pattern of the sentence's leading condition, when it sets an "after" window. */
+function afterWindow(context: ClauseContext): Pattern | undefined | "unresolved" {
+  const condition = context.shape.condition;
+  if (condition === undefined || (condition.kind !== "after" && condition.kind !== "if")) return undefined;
+  if (NEGATION.test(condition.phrase)) return "unresolved";
+  return resolvePattern(context.lexicon, condition.phrase) ?? "unresolved";
+}
+
+function withWindow<T extends Check>(check: T, window: Pattern | undefined): T {
+  return window === undefined ? check : { ...check, after: window };
+}
+
+function orderingFrom(context: ClauseContext, clause: string, quote: string): ClauseOutcome | undefined {
+  const { lexicon, shape } = context;
+  let firstPhrase: string | undefined;
+  let beforePhrase: string | undefined;
+  const inner = /^(.*?)\s*,?\s+before\s+(.+)$/i.exec(clause);
+  // "Y must come after X", "the agent does Y only after X": X is what comes first.
+  const mustFollow = /^(.*?)\s+(?:(?:must|should|may|can)\s+(?:only\s+)?(?:come|happen|occur|follow|be \w+)\s+(?:only\s+)?|only\s+)after\s+(.+)$/i.exec(clause);
+  const firstThen = /^first\s+(.+?),?\s+(?:and\s+)?then\s+(.+)$/i.exec(clause);
+  // "No migration may be applied until X", "the agent never drops a table unless X".
+  const until = /^(.*?)\s+(?:until|unless)\s+(.+)$/i.exec(clause);
+  if (until !== null && NEGATION.test(until[1]!)) [firstPhrase, beforePhrase] = [until[2]!, until[1]!.replace(/\b(?:must|may|can|should)?\s*(?:never|not|no)\b/gi, " ")];
+  else if (inner !== null && (AGENT_SUBJECT.test(inner[1]!) || namesAgentAction(lexicon, inner[1]!))) [firstPhrase, beforePhrase] = [inner[1]!, inner[2]!];
+  else if (mustFollow !== null) [firstPhrase, beforePhrase] = [mustFollow[2]!, mustFollow[1]!];
+  else if (firstThen !== null) [firstPhrase, beforePhrase] = [firstThen[1]!, firstThen[2]!];
+  else if (shape.condition?.kind === "before" && context.index === 0) [firstPhrase, beforePhrase] = [clause, shape.condition.phrase];
+  if (firstPhrase === undefined || beforePhrase === undefined) return undefined;
+  let before = resolvePattern(lexicon, beforePhrase);
+  let first = resolvePattern(lexicon, firstPhrase.replace(COUNT, " "));
+  // "runs a migration in dry-run mode before it applies it": the pronoun borrows the other side's action.
+  const pronoun = /\b(?:it|them|this|that one)\b/i;
+  if (before === undefined && first !== undefined && pronoun.test(beforePhrase)) before = resolvePattern(lexicon, `${beforePhrase} ${actionWords(first)}`);
+  if (first === undefined && before !== undefined && pronoun.test(firstPhrase)) first = resolvePattern(lexicon, `${firstPhrase} ${actionWords(before)}`);
+  if (before === undefined || first === undefined || samePattern(first, before)) {
+    return semanticFor(quote, false, "the drafter could not tell which sample events each side of this ordering is");
+  }
+  return { kind: "check", check: { type: "ordering", quote, first, before } };
+}
+
+function pairingFrom(context: ClauseContext, clause: string, quote: string): ClauseOutcome | undefined {
+  const { lexicon, shape } = context;
+  let eachPhrase: string | undefined;
+  let followerPhrase: string | undefined;
+  const each = /^(?:each|every)\s+(.+?)\s+(?:gets|receives|needs|requires|must get|must be followed by|is followed by|is answered by|must be answered by)\s+(.+)$/i.exec(clause);
+  // "Every email classified as urgent is forwarded to a human afterwards": the passive verb is the follower.
+  const passive = /^(?:each|every)\s+(.+?)\s+(?:is|are|must be|gets|get)\s+(\w+ed\b.*)$/i.exec(clause);
+  const afterEach = shape.condition?.kind === "after" && /^(?:each|every)\s+/i.test(shape.condition.phrase);
+  if (shape.condition?.kind === "whenever" || afterEach) {
+    eachPhrase = shape.condition!.phrase.replace(/^(?:each|every)\s+/i, "");
+    followerPhrase = clause;
+  } else if (each !== null && /\b(?:later|afterwards|after|then|followed)\b/i.test(clause)) {
+    eachPhrase = each[1]!;
+    const rest = each[2]!;
+    followerPhrase = rest.includes(":") ? rest.slice(rest.indexOf(":") + 1) : rest;
+  } else if (passive !== null && /\b(?:later|afterwards|then)\b/i.test(passive[2]!)) {
+    [eachPhrase, followerPhrase] = [passive[1]!, passive[2]!];
+  }
+  if (eachPhrase === undefined || followerPhrase === undefined) return undefined;
+  const first = resolvePattern(lexicon, eachPhrase);
+  const follower = resolvePattern(lexicon, followerPhrase.replace(/\b(?:afterwards|later|then)\b/gi, " "));
+  if (first === undefined || follower === undefined || samePattern(first, follower)) {
+    return semanticFor(quote, false, "the drafter could not tell which sample events are paired here");
+  }
+  return { kind: "check", check: { type: "pairing", quote, each: first, followedBy: follower } };
+}
+
+function countFrom(context: ClauseContext, clause: string, quote: string): ClauseOutcome | undefined {
+  const count = COUNT.exec(clause);
+  if (count === null) return undefined;
+  const n = parseCount(count[2]!);
+  if (n === undefined) return undefined;
+  const bound = count[1]!.toLowerCase();
+  const limits =
+    bound === "at least" ? { min: n } : bound === "more than" ? { min: n + 1 } : bound === "fewer than" ? { max: Math.max(0, n - 1) } : bound === "exactly" ? { min: n, max: n } : { max: n };
+  const distinct = /\b(?:different|distinct|unique|separate)\s+([\w-]+)/i.exec(clause);
+  const match = resolvePattern(context.lexicon, clause, { agentOnly: true, ...(distinct !== null ? { ignore: distinct[1]! } : {}) });
+  const window = afterWindow(context);
+  if (match === undefined || window === "unresolved") return semanticFor(quote, false, "the drafter could not tell which sample events are counted");
+  let distinctBy: string | undefined;
+  if (distinct !== null) {
+    const key = keyNamedBy(context.lexicon, match.flatMap((m) => (m.action === undefined ? [] : [m.action])), distinct[1]!);
+    distinctBy = key === undefined ? "content" : `metadata.${key}`;
+  }
+  const check: Check = { type: "count", quote, match, ...limits, ...(distinctBy !== undefined ? { distinctBy } : {}) };
+  return { kind: "check", check: withWindow(check, window) };
+}
+
+function forbiddenFrom(context: ClauseContext, clause: string, quote: string): ClauseOutcome | undefined {
+  if (!PROHIBITION.test(clause) && !AGENT_DENIAL.test(clause)) return undefined;
+  // Only what the agent does can be forbidden by one pattern; "X followed by Y is a violation" needs two.
+  const byAgent = agentActs(context, clause);
+  // "never archives an email it has not read": a condition on the object needs more than one pattern.
+  const cue = PROHIBITION.exec(clause) ?? AGENT_DENIAL.exec(clause);
+  const forbiddenPart = cue === null ? clause : clause.slice(cue.index + cue[0].length);
+  const conditional = NEGATION.test(forbiddenPart) || /\b(?:which|who|whose)\b|\bthat\s+(?:it|they|the agent|has|have|had|is|are|was|were)\b/i.test(forbiddenPart);
+  if (!byAgent || conditional || RELATIONAL.test(clause)) return semanticFor(quote, true, "the drafter could not tell which single agent action this forbids");
+  const match = resolvePattern(context.lexicon, clause, { agentOnly: true });
+  const window = afterWindow(context);
+  if (match === undefined || window === "unresolved") return semanticFor(quote, true, "the drafter could not tell which sample events this forbids");
+  return { kind: "check", check: withWindow({ type: "forbidden", quote, match }, window) };
+}
+
+function requiredFrom(context: ClauseContext, clause: string, quote: string): ClauseOutcome | undefined {
+  const window = afterWindow(context);
+  const demanded = /\b(?:always|must|every|each|shall|is required to)\b/i.test(clause);
+  if (!demanded && window === undefined) return undefined;
+  if (!agentActs(context, clause) && !/^(?:always|every|each)\b/i.test(clause)) return undefined;
+  const match = resolvePattern(context.lexicon, clause, { agentOnly: true });
+  if (match === undefined || window === "unresolved") return semanticFor(quote, false, "the drafter could not tell which sample event shows this");
+  return { kind: "check", check: withWindow({ type: "required", quote, match }, window) };
+}
+
+/** Whether a clause states a rule at all, rather than describing or qualifying one. */
+function isRuleClause(context: ClauseContext, clause: string): boolean {
+  if (STRONG_CUE.test(clause)) return true;
+  const weak = context.shape.condition !== undefined || /\b(?:before|after|afterwards|then)\b/i.test(clause);
+  return weak && agentActs(context, clause);
+}
+
+/** One clause → a check, a semantic check, or nothing. */
+function draftClause(context: ClauseContext, rawClause: string): ClauseOutcome {
+  const clause = rawClause.replace(PURPOSE, "");
+  const quote = quoteFor(context, rawClause);
+  // "No X until Y" and "never X unless Y" are orderings, not qualifiers.
+  if (/\b(?:until|unless)\b/i.test(clause) && NEGATION.test(clause)) {
+    const ordering = orderingFrom(context, clause, quote);
+    if (ordering !== undefined) return ordering;
+  }
+  if (isQualifier(clause) || !isRuleClause(context, clause)) return { kind: "skip" };
+  const forbidding = PROHIBITION.test(clause) || AGENT_DENIAL.test(clause);
+  // An ordering context ("Before answering, … at least one …") says more than the count.
+  const attempts = forbidding
+    ? [countFrom, forbiddenFrom]
+    : context.shape.condition?.kind === "before" || /\bbefore\b/i.test(clause)
+      ? [orderingFrom, countFrom, requiredFrom]
+      : [pairingFrom, orderingFrom, countFrom, requiredFrom];
+  for (const attempt of attempts) {
+    const outcome = attempt(context, clause, quote);
+    if (outcome !== undefined) return outcome;
+  }
+  return semanticFor(quote, forbidding, "the drafter found no deterministic shape in this clause");
+}
+
+function actionWords(pattern: Pattern): string {
+  return pattern.map((m) => (m.action ?? "").replace(/[_-]+/g, " ")).join(" ");
+}
+
+function samePattern(a: Pattern, b: Pattern): boolean {
+  const key = (p: Pattern) => p.map((m) => JSON.stringify(m)).sort().join("|");
+  return key(a) === key(b);
+}
+
+/** The trigger: the occurrence line, else the first condition, else the first check's own subject. */
+function draftTrigger(lexicon: Lexicon, section: SpecSection, sentences: SpecSentence[], shapes: SentenceShape[], checks: Check[]): Trigger {
+  const occurrence = sentences.find((s) => s.role === "occurrence");
+  if (occurrence !== undefined) {
+    const subject = occurrence.text.replace(/^(?:each|every)\s+/i, "").replace(/\s+(?:is|counts as|are)\s+(?:one|an|a single)\s+occurrences?.*$/i, "");
+    const match = resolvePattern(lexicon, subject);
+    if (match !== undefined) return { description: `${occurrence.text}.`, match };
+  }
+  // Only the opening sentence's condition says when the whole rule applies.
+  const condition = shapes[0]?.condition;
+  if (condition !== undefined) {
+    // "When … and the user has not said …" describes an absence: no event can mark it.
+    const match = NEGATION.test(condition.phrase) ? undefined : resolvePattern(lexicon, condition.phrase);
+    if (match !== undefined) return { description: `${capitalize(condition.phrase)}.`, match };
+    if (condition.kind === "if") return { description: `${capitalize(condition.phrase)}.`, semantic: true };
+  }
+  const subject = checks[0] === undefined ? undefined : checkSubject(checks[0]);
+  if (subject !== undefined) return { description: `${describePattern(subject)} occurs.`, match: subject };
+  return { description: `The situation that "${section.heading}" is about arises in the session.`, semantic: true };
+}
+
+/** "A deploy event" / "An issue_refund or issue_store_credit event" for trigger descriptions. */
+function describePattern(pattern: Pattern): string {
+  const parts = pattern.map((m) => {
+    const what = m.action ?? (m.actor === undefined ? "matching" : `${m.actor}`);
+    const facts = Object.entries(m.metadata ?? {}).map(([k, v]) => `${k} ${v}`);
+    if (m.contentIncludes !== undefined) facts.push(`mentioning "${m.contentIncludes}"`);
+    return facts.length === 0 ? what : `${what} (${facts.join(", ")})`;
+  });
+  const text = `${parts.join(" or ")} event`;
+  return `${/^[aeiou]/i.test(text) ? "An" : "A"} ${text}`;
+}
+
+/** The events a check is about: what is ordered, paired, windowed or counted. */
+function checkSubject(check: Check): Pattern | undefined {
+  switch (check.type) {
+    case "ordering":
+      return check.before;
+    case "pairing":
+      return check.each;
+    case "count":
+      return check.after ?? check.match;
+    case "required":
+    case "forbidden":
+      return check.after ?? [{ actor: "agent" }];
+  }
+}
+
+/** Drafts one meta-behavior from its section. */
+export function draftSection(lexicon: Lexicon, section: SpecSection): { rule: MetaBehavior; notes: Omit<DraftNote, "rule">[] } {
+  const sentences = sectionSentences(section.body);
+  const ruleSentences = sentences.filter((s) => s.role === "rule");
+  const shapes = ruleSentences.map((s) => shapeSentence(s.text));
+  const checks: Check[] = [];
+  const semanticChecks: SemanticCheck[] = [];
+  const notes: Omit<DraftNote, "rule">[] = [];
+  for (const shape of shapes) {
+    shape.clauses.forEach((clause, index) => {
+      const outcome = draftClause({ lexicon, shape, index }, clause);
+      if (outcome.kind === "check") checks.push(outcome.check);
+      else if (outcome.kind === "semantic") {
+        notes.push({ clause: { kind: "semanticCheck", index: semanticChecks.length }, kind: "unmapped-clause", message: `${outcome.reason}; it became a semantic question: edit it or map it to events` });
+        semanticChecks.push(outcome.semantic);
+      }
+    });
+  }
+  if (checks.length === 0 && semanticChecks.length === 0) {
+    // Every rule needs a clause; the section's first sentence stands for the whole rule.
+    const quote = ruleSentences[0]?.text ?? sentences[0]?.text ?? section.heading;
+    const fallback = semanticFor(quote, false, "the drafter found no rule sentence in this section") as Extract<ClauseOutcome, { kind: "semantic" }>;
+    notes.push({ clause: { kind: "semanticCheck", index: 0 }, kind: "unmapped-clause", message: `${fallback.reason}; it became a semantic question: edit it or map it to events` });
+    semanticChecks.push(fallback.semantic);
+  }
+  const trigger = draftTrigger(lexicon, section, sentences, shapes, checks);
+  if (trigger.semantic === true) notes.push({ clause: { kind: "trigger" }, kind: "unmapped-clause", message: "no sample event marks when this rule applies, so a model decides (semantic trigger)" });
+  // judge.yaml forbids an empty source: an empty section's rule has none.
+  return { rule: { name: section.heading, trigger, checks, semanticChecks, ...(section.body === "" ? {} : { source: section.body }) }, notes };
+}
+
+/** Drafts a whole judge.yaml from the spec and the samples, without a model. */
+export function draftOffline(input: OfflineDraftInput, sections: readonly SpecSection[] = input.spec.sections): Draft {
+  const lexicon = buildLexicon(input.vocabulary, input.samples);
+  const notes: DraftNote[] = [];
+  const metaBehaviors = sections.map((section, rule) => {
+    const drafted = draftSection(lexicon, section);
+    for (const note of drafted.notes) notes.push({ rule, ...note });
+    return drafted.rule;
+  });
+  return { ir: { version: 1, behavior: input.spec.name, metaBehaviors }, notes, origins: metaBehaviors.map(() => "offline" as const) };
+}

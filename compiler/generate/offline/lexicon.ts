@@ -1,0 +1,259 @@
+/**
+ * Phrase → pattern, from what the samples show. "the lookup finds it" becomes
+ * `{action: get_order_result, metadata: {status: found}}` because the action's
+ * name shares words with the phrase and one of its metadata values is named
+ * there. Only names and values the samples contain are ever proposed.
+ */
+import type { Actor, Trajectory } from "../../../runtime/types.js";
+import type { Matcher, Pattern } from "../../ir/types.js";
+import type { ActionMetadata, Vocabulary } from "../types.js";
+import { buildVocabulary } from "../vocabulary.js";
+import { canonical, nameStems, outcomeClass, STOPWORDS, stemSet, words } from "./words.js";
+
+interface LexiconAction {
+  name: string;
+  /** Canonical stems of the name, without "result". */
+  stems: string[];
+  isResult: boolean;
+  actors: Actor[];
+  count: number;
+  metadata: ActionMetadata[];
+  contents: string[];
+}
+
+export interface Lexicon {
+  actions: LexiconAction[];
+  /** Contents of user turns, for "the user asks the agent to pause". */
+  userContents: string[];
+}
+
+/** Values that mean a flag is set: a key named in prose with such a value is a condition. */
+const FLAG_VALUES = new Set(["yes", "true", "1", "y"]);
+/** Keys with more distinct values than this are identifiers, not categories. */
+const MAX_CATEGORY_VALUES = 6;
+/** A value shared by every one of this many events of an action tells nothing about any of them. */
+const CONSTANT_SUPPORT = 5;
+const CONTENTS_PER_ACTION = 200;
+
+/** Builds the lexicon; the samples supply the content texts that `contentIncludes` is chosen from. */
+export function buildLexicon(vocabulary: Vocabulary, samples: readonly Trajectory[]): Lexicon {
+  const perAction = vocabulary.actionMetadata ?? buildVocabulary(samples).actionMetadata ?? [];
+  const contents = new Map<string, string[]>();
+  const userContents: string[] = [];
+  for (const trajectory of samples) {
+    for (const event of trajectory.events) {
+      const text = event.content ?? "";
+      if (text === "") continue;
+      const list = contents.get(event.action) ?? [];
+      if (list.length < CONTENTS_PER_ACTION && !list.includes(text)) list.push(text);
+      contents.set(event.action, list);
+      if (event.actor === "user" && userContents.length < CONTENTS_PER_ACTION) userContents.push(text);
+    }
+  }
+  return {
+    actions: vocabulary.actions.map((a) => {
+      const stems = nameStems(a.action);
+      const isResult = stems.at(-1) === "result" && stems.length > 1;
+      return {
+        name: a.action,
+        stems: stems.filter((s) => s !== "result"),
+        isResult,
+        actors: a.actors,
+        count: a.count,
+        metadata: perAction.filter((m) => m.action === a.action),
+        contents: contents.get(a.action) ?? [],
+      };
+    }),
+    userContents,
+  };
+}
+
+/** What a phrase offers for matching: its stems and the outcomes it speaks of ("successful", "failed"). */
+interface PhraseWords {
+  stems: Set<string>;
+  outcomes: Set<"success" | "failure">;
+}
+
+function phraseWords(text: string): PhraseWords {
+  const outcomes = new Set<"success" | "failure">();
+  for (const word of words(text)) {
+    const outcome = outcomeClass(word);
+    if (outcome !== undefined) outcomes.add(outcome);
+  }
+  return { stems: stemSet(text), outcomes };
+}
+
+/** A value the phrase names: one of its own words (not already spent on the action's name), or its outcome. */
+function namesValue(value: string, action: LexiconAction, phrase: PhraseWords): boolean {
+  const stems = nameStems(value).filter((s) => s.length >= 3 && !action.stems.includes(s));
+  if (stems.some((s) => phrase.stems.has(s))) return true;
+  const outcome = outcomeClass(value);
+  return outcome !== undefined && phrase.outcomes.size === 1 && phrase.outcomes.has(outcome);
+}
+
+/** Metadata constraints the phrase names for this action: categorical values it mentions, and flags whose key it names. */
+function metadataEvidence(action: LexiconAction, words: PhraseWords): Record<string, string> {
+  const phrase = words.stems;
+  const found: Record<string, string> = {};
+  for (const meta of action.metadata) {
+    const top = meta.values[0];
+    if (top === undefined) continue;
+    const isFlag = meta.distinct === 1 && FLAG_VALUES.has(top.value.toLowerCase());
+    if (isFlag) {
+      if (nameStems(meta.key).some((s) => phrase.has(s))) found[meta.key] = top.value;
+      continue;
+    }
+    if (meta.distinct > MAX_CATEGORY_VALUES) continue;
+    // A value every one of many events carries distinguishes nothing ("channel: release" on every post).
+    if (meta.distinct === 1 && meta.count === action.count && action.count >= CONSTANT_SUPPORT) continue;
+    const named = meta.values.find((v) => namesValue(v.value, action, words));
+    if (named !== undefined) found[meta.key] = named.value;
+  }
+  return found;
+}
+
+interface Scored {
+  action: LexiconAction;
+  score: number;
+  coverage: number;
+  metadata: Record<string, string>;
+}
+
+/**
+ * Scores every action against a phrase: shared name words, the share of the
+ * name covered, named metadata, and whether the phrase speaks of a result.
+ */
+function scoreActions(lexicon: Lexicon, text: string, filter?: (a: LexiconAction) => boolean): Scored[] {
+  const words = phraseWords(text);
+  const phrase = words.stems;
+  const scored: Scored[] = [];
+  for (const action of lexicon.actions) {
+    if (action.stems.length === 0 || (filter !== undefined && !filter(action))) continue;
+    const matched = action.stems.filter((s) => phrase.has(s)).length;
+    if (matched === 0) continue;
+    const coverage = matched / action.stems.length;
+    const metadata = metadataEvidence(action, words);
+    const evidence = Object.keys(metadata).length > 0;
+    if (coverage < 0.5 && !evidence) continue;
+    const resultBonus = action.isResult ? (phrase.has("result") ? 1 : -0.5) : 0;
+    scored.push({ action, score: matched + coverage + (evidence ? 2 : 0) + resultBonus, coverage, metadata });
+  }
+  return scored.sort((a, b) => b.score - a.score || b.coverage - a.coverage || (a.action.name < b.action.name ? -1 : 1));
+}
+
+/** The single best action for a phrase, with the metadata it names. */
+export function bestAction(lexicon: Lexicon, phrase: string, filter?: (a: LexiconAction) => boolean): { action: string; actors: Actor[]; metadata: Record<string, string> } | undefined {
+  const best = scoreActions(lexicon, phrase, filter)[0];
+  return best === undefined ? undefined : { action: best.action.name, actors: best.action.actors, metadata: best.metadata };
+}
+
+/** "saying the build was rolled back" → the reported words, and the phrase without them. */
+export function splitReportedSpeech(phrase: string): { rest: string; speech?: string } {
+  const match = /\b(?:saying|stating|announcing|which says|that says|to say|(?:tells?|telling|informs?|informing|reminds?|reminding)\s+(?:the\s+)?\w+\s+that)\s+(.+)$/i.exec(phrase);
+  if (match === null) return { rest: phrase };
+  return { rest: phrase.slice(0, match.index).trim(), speech: match[1]! };
+}
+
+function hasMeaningfulWord(text: string): boolean {
+  return words(text).some((w) => w.length >= 4 && !STOPWORDS.has(w.toLowerCase()));
+}
+
+/**
+ * The longest run of the speech's words, within one comma-free segment, that
+ * occurs verbatim in some sample content. Punctuation varies between
+ * messages, so a run never spans it. Among runs of the same length the rarer
+ * one wins: "paused" tells a pause notice apart, "rollout" is in every post.
+ */
+export function contentFragment(speech: string, contents: readonly string[]): string | undefined {
+  if (contents.length === 0) return undefined;
+  let best: { text: string; words: number; hits: number } | undefined;
+  for (const segment of speech.split(/[,;:()\u2014\u2013"]|\s-\s/)) {
+    const tokens = segment
+      .trim()
+      .split(/\s+/)
+      .map((t) => t.replace(/^[^\w$]+|[^\w%]+$/g, ""))
+      .filter((t) => t !== "");
+    for (let length = tokens.length; length >= 1; length--) {
+      if (best !== undefined && length < best.words) break;
+      for (let start = 0; start + length <= tokens.length; start++) {
+        const text = tokens.slice(start, start + length).join(" ");
+        if (!hasMeaningfulWord(text)) continue;
+        const hits = contents.filter((c) => c.includes(text)).length;
+        if (hits === 0) continue;
+        if (best === undefined || length > best.words || (length === best.words && hits < best.hits)) best = { text, words: length, hits };
+      }
+    }
+  }
+  return best?.text;
+}
+
+/** Splits "either a rollback or another health-check result" into its alternatives. */
+function alternatives(phrase: string): string[] {
+  const stripped = phrase.replace(/\beither\s+/i, "");
+  const parts = stripped.split(/\s*,?\s+or\s+/i).map((p) => p.trim()).filter((p) => p !== "");
+  return parts.length > 1 ? parts : [phrase];
+}
+
+/** "the on-call engineer asks the agent to pause" → a user turn that contains "pause". */
+function userRequest(lexicon: Lexicon, phrase: string): Matcher | undefined {
+  const match = /^(.*?)\b(?:asks?|tells?|requests?|instructs?|wants?)\s+(?:the agent|it|them|the assistant)\s+to\s+(.+)$/i.exec(phrase);
+  if (match === null || /\b(?:agent|it)\b/i.test(match[1]!)) return undefined;
+  const fragment = contentFragment(match[2]!, lexicon.userContents);
+  return fragment === undefined ? undefined : { actor: "user", contentIncludes: fragment };
+}
+
+export interface ResolveOptions {
+  /** Only actions some agent performed: what the agent is required or forbidden to do. */
+  agentOnly?: boolean;
+  /** Words to ignore when choosing the action (e.g. the unit of "different orders"). */
+  ignore?: string;
+}
+
+/**
+ * A pattern for a phrase, or undefined when the samples show nothing it could
+ * mean. Alternatives ("a refund or store credit") give an any-of list.
+ */
+export function resolvePattern(lexicon: Lexicon, phrase: string, options: ResolveOptions = {}): Pattern | undefined {
+  const request = userRequest(lexicon, phrase);
+  if (request !== undefined) return options.agentOnly === true ? undefined : [request];
+  const { rest, speech } = splitReportedSpeech(phrase);
+  const filter = options.agentOnly === true ? (a: LexiconAction) => a.actors.includes("agent") : undefined;
+  const matchers: Matcher[] = [];
+  for (const alternative of alternatives(rest)) {
+    const withoutIgnored = options.ignore === undefined ? alternative : alternative.replace(options.ignore, " ");
+    const found = bestAction(lexicon, withoutIgnored, filter) ?? bestAction(lexicon, alternative, filter);
+    if (found === undefined || matchers.some((m) => m.action === found.action && sameMetadata(m.metadata, found.metadata))) continue;
+    const matcher: Matcher = { action: found.action };
+    if (Object.keys(found.metadata).length > 0) matcher.metadata = found.metadata;
+    if (speech !== undefined) {
+      const fragment = contentFragment(speech, lexicon.actions.find((a) => a.name === found.action)?.contents ?? []);
+      if (fragment !== undefined) matcher.contentIncludes = fragment;
+    }
+    matchers.push(matcher);
+  }
+  return matchers.length > 0 ? matchers : undefined;
+}
+
+function sameMetadata(a: Record<string, string> | undefined, b: Record<string, string>): boolean {
+  return JSON.stringify(a ?? {}) === JSON.stringify(b);
+}
+
+/** The metadata key of `action` that a noun names ("orders" → `order_id`), for `distinctBy`. */
+export function keyNamedBy(lexicon: Lexicon, actions: readonly string[], noun: string): string | undefined {
+  const stems = stemSet(noun);
+  for (const name of actions) {
+    const action = lexicon.actions.find((a) => a.name === name);
+    const key = action?.metadata.find((m) => nameStems(m.key).some((s) => stems.has(s)));
+    if (key !== undefined) return key.key;
+  }
+  return undefined;
+}
+
+/** Whether some agent action's name is what the phrase starts by talking about ("the final answer names …"). */
+export function namesAgentAction(lexicon: Lexicon, phrase: string): boolean {
+  const head = words(phrase).slice(0, 4).join(" ");
+  const best = scoreActions(lexicon, head, (a) => a.actors.includes("agent"))[0];
+  return best !== undefined && best.coverage === 1;
+}
+
+export { canonical };

@@ -1,0 +1,84 @@
+/**
+ * A section body as the drafters read it: paragraphs, then sentences, each
+ * kept verbatim (up to whitespace) so that any slice of one is a valid
+ * `quote`. Rationale paragraphs ("**Why:** …") and the occurrence line
+ * ("Each X is one occurrence.") are told apart from the rule's own text.
+ */
+import { literalLines } from "../../behavior-md/load.js";
+import { normalizeWhitespace } from "./words.js";
+
+export type SentenceRole = "rule" | "occurrence" | "rationale";
+
+export interface SpecSentence {
+  /** The sentence without its final period, whitespace collapsed: a verbatim quote. */
+  text: string;
+  role: SentenceRole;
+  /** 0-based paragraph index within the section. */
+  paragraph: number;
+}
+
+const RATIONALE = /^(?:\*\*|__)?(?:why|rationale|background|context|notes?|examples?|because)\b/i;
+const OCCURRENCE = /\b(?:is|counts as|are)\s+(?:one|an|a single)\s+occurrences?\b/i;
+const LIST_MARKER = /^\s*(?:[-*+]|\d+[.)])\s+/;
+/** Words before a period that do not end a sentence. */
+const ABBREVIATIONS = new Set(["e.g", "i.e", "etc", "vs", "cf", "no", "nos", "rev", "proc", "mr", "mrs", "ms", "dr", "st", "approx", "inc", "ltd", "fig", "sec", "u.s"]);
+
+/** Paragraphs and list items of a Markdown body; headings, fences, HTML comments, tables and HTML are left out. */
+export function paragraphs(body: string): string[] {
+  const out: string[] = [];
+  let current: string[] = [];
+  const flush = () => {
+    if (current.length > 0) out.push(normalizeWhitespace(current.join(" ")));
+    current = [];
+  };
+  const lines = body.split(/\r\n|\r|\n/);
+  // The loader's reading of fences and comments: what it does not split at, the drafters do not read.
+  const literal = literalLines(lines);
+  for (const [i, line] of lines.entries()) {
+    if (literal[i] === true || line.trim() === "" || /^\s{0,3}#/.test(line) || /^\s*\|/.test(line) || /^\s*</.test(line)) {
+      flush();
+      continue;
+    }
+    if (LIST_MARKER.test(line)) {
+      flush();
+      current.push(line.replace(LIST_MARKER, ""));
+      continue;
+    }
+    current.push(line);
+  }
+  flush();
+  return out.filter((p) => p !== "");
+}
+
+/** Splits a paragraph after . ! ? followed by a capital, a quote or emphasis, skipping abbreviations. */
+export function splitSentences(paragraph: string): string[] {
+  const sentences: string[] = [];
+  const boundary = /[.!?]["')\]*_]*\s+(?=["'(*_`]*[A-Z0-9])/g;
+  let start = 0;
+  for (const match of paragraph.matchAll(boundary)) {
+    const end = match.index!;
+    const before = /([A-Za-z.]+)$/.exec(paragraph.slice(start, end))?.[1]?.toLowerCase() ?? "";
+    if (ABBREVIATIONS.has(before) || /^[a-z]$/i.test(before)) continue;
+    sentences.push(paragraph.slice(start, end + 1));
+    start = end + match[0].length;
+  }
+  if (start < paragraph.length) sentences.push(paragraph.slice(start));
+  return sentences.map(stripFinalStop).filter((s) => s !== "");
+}
+
+/** "…session." → "…session": hand-written quotes leave the period out. */
+function stripFinalStop(sentence: string): string {
+  return sentence.trim().replace(/[.!?]+$/, "").trim();
+}
+
+/** Every sentence of a section body, with its role. */
+export function sectionSentences(body: string): SpecSentence[] {
+  return paragraphs(body).flatMap((text, paragraph) => {
+    const rationale = RATIONALE.test(text);
+    return splitSentences(text).map((sentence) => ({
+      text: sentence,
+      paragraph,
+      role: rationale ? "rationale" : OCCURRENCE.test(sentence) ? "occurrence" : "rule",
+    }));
+  });
+}

@@ -1,0 +1,186 @@
+/**
+ * `generate` as a library call: spec + sample trajectories → vocabulary →
+ * draft (the model, or the offline drafter) → a person's interview →
+ * judge.yaml, with `source:` on every rule, checked by the parser and
+ * compiled before it is written. With `update`, only what the spec changed
+ * is drafted and asked (see update.ts).
+ *
+ * The interviewer and the model adapter are passed in, so tests can script
+ * both; the CLI passes the browser or terminal interview and the host model.
+ */
+import { existsSync } from "node:fs";
+import { copyFile, mkdir, writeFile } from "node:fs/promises";
+import { basename, dirname } from "node:path";
+import type { SemanticAdapter, SemanticUsage } from "../../runtime/semantic.js";
+import type { Trajectory } from "../../runtime/types.js";
+import { formatDiagnostic } from "../diagnostics.js";
+import { parseJudgeYaml } from "../ir/parse.js";
+import { serializeJudgeYaml } from "../ir/serialize.js";
+import type { JudgeIR } from "../ir/types.js";
+import { JudgeYamlError, readJudgeYaml } from "../judge/load.js";
+import { loadBehaviorSpec, SpecError, type BehaviorSpec, type SpecSection } from "../behavior-md/load.js";
+import { draftOffline } from "./offline/draft.js";
+import { proposeDraft } from "./propose.js";
+import { loadSamples } from "./samples.js";
+import type { TraceReadOptions } from "../judge/inputs.js";
+import type { Draft, InterviewInput, InterviewResult, Interviewer, Vocabulary } from "./types.js";
+import { draftUpdate, planUpdate, type SectionDrafter } from "./update.js";
+import { buildVocabulary } from "./vocabulary.js";
+
+export interface GenerateOptions {
+  /** BEHAVIOR.md or its folder. */
+  spec: string;
+  /** Sample trajectory files (.json / .jsonl). */
+  samples: readonly string[];
+  /** How the sample files are read: `from` imports agent traces (IMPORTERS.md). */
+  read?: TraceReadOptions;
+  /** Where to write judge.yaml. */
+  out: string;
+  /** A previous judge.yaml to update: unchanged sections are carried over without questions. */
+  update?: string;
+  /** The model; undefined drafts offline. */
+  adapter?: SemanticAdapter;
+  /** Confirms the draft with a person. */
+  interviewer: Interviewer;
+  /** Messages for the person (stderr in the CLI): fallbacks, removed rules, dropped clauses. */
+  notice?: (message: string) => void;
+  /** Model usage is booked here. */
+  usage?: SemanticUsage;
+  /** Compile the result before writing (default true); only tests of other steps turn it off. */
+  compile?: boolean;
+}
+
+export interface GenerateResult {
+  out: string;
+  yaml: string;
+  ir: JudgeIR;
+  /** Rules written; of them, carried over from --update without a question. */
+  rules: number;
+  carried: number;
+  questionsAsked: number;
+  /** Requests made to the model (retries included). */
+  modelCalls: number;
+  drafter: "model" | "offline" | "none";
+  /** Why the model's proposal was not used, when it was not. */
+  fallback?: string;
+  /** Where the judge.yaml that was replaced now is. */
+  backup?: string;
+}
+
+function sectionDrafter(spec: BehaviorSpec, vocabulary: Vocabulary, samples: readonly Trajectory[], options: GenerateOptions): SectionDrafter {
+  const { adapter } = options;
+  if (adapter === undefined) return async (sections) => ({ draft: draftOffline({ spec, vocabulary, samples }, sections), calls: 0 });
+  return async (sections) => {
+    const outcome = await proposeDraft({ spec, vocabulary, samples, adapter, sections, ...(options.usage !== undefined ? { usage: options.usage } : {}) });
+    return { draft: outcome.draft, calls: outcome.calls, ...(outcome.fallback !== undefined ? { fallback: outcome.fallback } : {}) };
+  };
+}
+
+async function readPreviousJudge(path: string): Promise<JudgeIR> {
+  const text = await readJudgeYaml(path);
+  const parsed = parseJudgeYaml(text, { file: path });
+  if (!parsed.ok) throw new JudgeYamlError(parsed.diagnostics, parsed.diagnostics.map(formatDiagnostic));
+  return parsed.ir;
+}
+
+interface Drafted {
+  draft: Draft;
+  /** Sections handed to the drafter (all of them, or only the added and changed ones). */
+  draftedSections: number;
+  ask?: number[];
+  settled?: InterviewInput["settled"];
+  calls: number;
+  fallback?: string;
+}
+
+async function draftAll(spec: BehaviorSpec, drafter: SectionDrafter, options: GenerateOptions): Promise<Drafted> {
+  if (options.update === undefined) {
+    const { draft, calls, fallback } = await drafter(spec.sections);
+    return { draft, draftedSections: spec.sections.length, calls, ...(fallback !== undefined ? { fallback } : {}) };
+  }
+  const plan = planUpdate(spec, await readPreviousJudge(options.update));
+  for (const notice of plan.notices) options.notice?.(notice);
+  let draftedSections = 0;
+  const counting: SectionDrafter = (sections) => {
+    draftedSections = sections.length;
+    return drafter(sections);
+  };
+  const updated = await draftUpdate(spec, plan, counting);
+  return {
+    draft: updated.draft,
+    draftedSections,
+    ask: updated.ask,
+    settled: updated.settled,
+    calls: updated.calls,
+    ...(updated.fallback !== undefined ? { fallback: updated.fallback } : {}),
+  };
+}
+
+/** Every rule's source is its section's body as the person confirmed it; an empty section has none (judge.yaml forbids ""). */
+function withSources(ir: JudgeIR, sections: readonly SpecSection[]): JudgeIR {
+  return {
+    ...ir,
+    metaBehaviors: ir.metaBehaviors.map((rule) => {
+      const section = sections.find((s) => s.heading === rule.name);
+      if (section === undefined) return rule;
+      const { source: _old, ...rest } = rule;
+      return section.body === "" ? rest : { ...rest, source: section.body };
+    }),
+  };
+}
+
+/** Serializes, re-parses and compiles; throws JudgeYamlError if the result would not build. */
+async function checkBuildable(ir: JudgeIR, out: string, compile: boolean): Promise<string> {
+  const yaml = serializeJudgeYaml(ir);
+  const parsed = parseJudgeYaml(yaml, { file: out });
+  if (!parsed.ok) throw new JudgeYamlError(parsed.diagnostics, parsed.diagnostics.map(formatDiagnostic));
+  if (compile) {
+    const { compileIR } = await import("../build/compile.js");
+    await compileIR(parsed.ir, yaml, { file: basename(out), positions: parsed.positions });
+  }
+  return yaml;
+}
+
+/** Runs the whole of `generate` and writes judge.yaml. */
+export async function generateJudgeYaml(options: GenerateOptions): Promise<GenerateResult> {
+  const spec = await loadBehaviorSpec(options.spec);
+  if (spec.sections.length === 0) {
+    throw new SpecError([{ file: spec.file, line: 1, col: 1, path: "", code: "no-sections", message: "the spec has no ## sections: there is no meta-behavior to draft" }]);
+  }
+  const samples = await loadSamples(options.samples, options.read);
+  const vocabulary = buildVocabulary(samples);
+  const drafted = await draftAll(spec, sectionDrafter(spec, vocabulary, samples, options), options);
+  if (drafted.fallback !== undefined) options.notice?.(`drafted offline instead: ${drafted.fallback}`);
+  const input: InterviewInput = {
+    spec,
+    draft: drafted.draft,
+    vocabulary,
+    samples,
+    ...(drafted.ask !== undefined ? { ask: drafted.ask } : {}),
+    ...(drafted.settled !== undefined && drafted.settled.length > 0 ? { settled: drafted.settled } : {}),
+  };
+  // An update that changed nothing has nothing to ask: no interview at all.
+  const result: InterviewResult = drafted.ask !== undefined && drafted.ask.length === 0 ? { ir: drafted.draft.ir, questionsAsked: 0 } : await options.interviewer(input);
+  if (result.ir.metaBehaviors.length === 0) throw new Error("every rule was dropped in the interview: there is no judge.yaml to write");
+  const ir = withSources({ ...result.ir, behavior: spec.name }, spec.sections);
+  const yaml = await checkBuildable(ir, options.out, options.compile !== false);
+  await mkdir(dirname(options.out), { recursive: true });
+  // A judge.yaml being replaced (hand-written, or the one --update read) is kept beside it.
+  const backup = existsSync(options.out) ? `${options.out}.bak` : undefined;
+  if (backup !== undefined) await copyFile(options.out, backup);
+  await writeFile(options.out, yaml, "utf8");
+  const askedNames = new Set((drafted.ask ?? drafted.draft.ir.metaBehaviors.map((_, i) => i)).map((i) => drafted.draft.ir.metaBehaviors[i]?.name));
+  const drafter = drafted.draftedSections === 0 ? "none" : options.adapter === undefined || drafted.fallback !== undefined ? "offline" : "model";
+  return {
+    out: options.out,
+    yaml,
+    ir,
+    rules: ir.metaBehaviors.length,
+    carried: ir.metaBehaviors.filter((r) => !askedNames.has(r.name)).length,
+    questionsAsked: result.questionsAsked,
+    modelCalls: drafted.calls,
+    drafter,
+    ...(drafted.fallback !== undefined ? { fallback: drafted.fallback } : {}),
+    ...(backup !== undefined ? { backup } : {}),
+  };
+}

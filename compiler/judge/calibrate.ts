@@ -1,0 +1,147 @@
+/**
+ * calibrate (FORMATS.md §7): labeled cases against the compiled judge.
+ * Every meta-behavior verdict is compared with the label of the same name
+ * (a missing label is a mismatch) and the file verdict with `expected.verdict`.
+ */
+import type { JudgeOptions } from "../../runtime/judge.js";
+import type { TrajectoryJudgment, Verdict } from "../../runtime/types.js";
+import type { SemanticUsage } from "../../runtime/semantic.js";
+import { addUsage, emptyUsageTotals } from "../model/usage.js";
+import { describeOrigin, type InputCase } from "./inputs.js";
+import type { JudgeModule } from "./load.js";
+import { printable } from "../report/printable.js";
+import { countVerifications, emptyVerifyCounts } from "../report/summary.js";
+import { judgeCases } from "./judge-cases.js";
+
+export interface VerdictComparison {
+  name: string;
+  expected: Verdict | null;
+  actual: Verdict;
+  agree: boolean;
+  /** Set when the verdict rests on a failed model call: never an agreement, whatever the label. */
+  error?: true;
+}
+
+export interface CaseComparison {
+  file: string;
+  caseIndex: number;
+  line?: number;
+  trajectoryId: string;
+  verdict: { expected: Verdict; actual: Verdict; agree: boolean; error?: true };
+  metaBehaviors: VerdictComparison[];
+  /** Labels naming no rule of this judge: a typo in the label file. */
+  unknownLabels: string[];
+}
+
+export interface CalibrationTotals {
+  metaAgree: number;
+  metaTotal: number;
+  fileAgree: number;
+  fileTotal: number;
+  errors: number;
+  /** Deterministic failures a model overturned (verify-on-false), whether or not the verdicts agree. */
+  overturned: number;
+}
+
+export interface CalibrationResult {
+  comparisons: CaseComparison[];
+  judgments: TrajectoryJudgment[];
+  errors: string[];
+  totals: CalibrationTotals;
+  /** What the model calls cost (with a model only); run-dependent, so kept apart from the judgments. */
+  usage?: SemanticUsage;
+}
+
+/**
+ * One verdict against its label. A verdict resting on a failed model call
+ * (the `error` marker, FORMATS.md §4) is a disagreement even when it equals
+ * the label: a model failure must never pass calibration.
+ */
+function compare<E extends Verdict | null>(expected: E, judged: { verdict: Verdict; error?: true }): { expected: E; actual: Verdict; agree: boolean; error?: true } {
+  const base = { expected, actual: judged.verdict };
+  return judged.error === true ? { ...base, agree: false, error: true } : { ...base, agree: expected === judged.verdict };
+}
+
+export function compareCase(input: InputCase, judgment: TrajectoryJudgment): CaseComparison {
+  const labels = input.expected!.metaBehaviorVerdicts;
+  const metaBehaviors = judgment.metaBehaviors.map((m) => ({ name: m.name, ...compare(Object.hasOwn(labels, m.name) ? labels[m.name]! : null, m) }));
+  const judged = new Set(judgment.metaBehaviors.map((m) => m.name));
+  const expected = input.expected!.verdict;
+  return {
+    file: input.file,
+    caseIndex: input.index,
+    ...(input.line !== undefined ? { line: input.line } : {}),
+    trajectoryId: judgment.trajectoryId,
+    verdict: compare(expected, judgment),
+    metaBehaviors,
+    unknownLabels: Object.keys(labels).filter((name) => !judged.has(name)),
+  };
+}
+
+/** A case agrees when every verdict agrees and every label names a rule. */
+export function caseAgrees(c: CaseComparison): boolean {
+  return c.verdict.agree && c.unknownLabels.length === 0 && c.metaBehaviors.every((m) => m.agree);
+}
+
+export async function calibrate(
+  judge: JudgeModule,
+  cases: AsyncIterable<InputCase>,
+  options: JudgeOptions & { concurrency?: number; onCase?: (c: CaseComparison | string) => void } = {},
+): Promise<CalibrationResult> {
+  const { onCase, ...judgeOptions } = options;
+  const result: CalibrationResult = {
+    comparisons: [],
+    judgments: [],
+    errors: [],
+    totals: { metaAgree: 0, metaTotal: 0, fileAgree: 0, fileTotal: 0, errors: 0, overturned: 0 },
+  };
+  for await (const { input, judgment, error, usage } of judgeCases(judge, cases, judgeOptions)) {
+    if (usage !== undefined) addUsage((result.usage ??= emptyUsageTotals()), usage);
+    const problem = error ?? (input.expected === undefined ? `${describeOrigin(input)}: has no "expected" labels (calibrate needs {trajectory, expected})` : undefined);
+    if (problem !== undefined || judgment === undefined) {
+      result.errors.push(problem ?? `${describeOrigin(input)}: not judged`);
+      result.totals.errors++;
+      onCase?.(problem ?? "");
+      continue;
+    }
+    const comparison = compareCase(input, judgment);
+    result.comparisons.push(comparison);
+    result.judgments.push(judgment);
+    const t = result.totals;
+    t.metaTotal += comparison.metaBehaviors.length;
+    t.metaAgree += comparison.metaBehaviors.filter((m) => m.agree).length;
+    t.fileTotal++;
+    if (comparison.verdict.agree) t.fileAgree++;
+    t.errors += comparison.unknownLabels.length > 0 ? 1 : 0;
+    t.overturned += countVerifications(emptyVerifyCounts(), judgment).overturned;
+    onCase?.(comparison);
+  }
+  return result;
+}
+
+/** Everything agrees, and there was something to compare: zero cases (an empty file, a wrong glob) proves nothing. */
+export function calibrationPassed(result: CalibrationResult): boolean {
+  const t = result.totals;
+  return t.errors === 0 && t.fileTotal > 0 && t.metaAgree === t.metaTotal && t.fileAgree === t.fileTotal;
+}
+
+export function renderComparison(c: CaseComparison): string {
+  const mark = caseAgrees(c) ? "ok  " : "DIFF";
+  const lines = [`${mark} ${printable(c.trajectoryId)} (${describeOrigin({ file: c.file, index: c.caseIndex, ...(c.line !== undefined ? { line: c.line } : {}) })})`];
+  if (!c.verdict.agree) lines.push(`     file verdict: expected ${c.verdict.expected}, got ${c.verdict.actual}${errorNote(c.verdict)}`);
+  for (const m of c.metaBehaviors) {
+    if (!m.agree) lines.push(`     ${printable(m.name)}: expected ${m.expected ?? "(no label)"}, got ${m.actual}${errorNote(m)}`);
+  }
+  for (const name of c.unknownLabels) lines.push(`     label ${printable(JSON.stringify(name))} names no rule of this judge`);
+  return lines.join("\n");
+}
+
+function errorNote(c: { error?: true }): string {
+  return c.error === true ? " (ERROR: no valid model answer)" : "";
+}
+
+export function renderCalibrationTotals(t: CalibrationTotals): string {
+  const errors = t.errors > 0 ? `, ${t.errors} errors` : "";
+  const empty = t.fileTotal === 0 && t.errors === 0 ? " (no labeled cases: nothing was compared)" : "";
+  return `meta agreement ${t.metaAgree}/${t.metaTotal}, file agreement ${t.fileAgree}/${t.fileTotal}${errors}${empty}`;
+}

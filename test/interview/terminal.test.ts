@@ -1,0 +1,184 @@
+import { spawn } from "node:child_process";
+import { PassThrough, Writable } from "node:stream";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { InterviewCancelledError, runInterview } from "../../compiler/interview/index.js";
+import { runTerminalInterview } from "../../compiler/interview/terminal.js";
+import { serializeJudgeYaml } from "../../compiler/ir/index.js";
+import { draftIR, interviewInput } from "./fixture.js";
+
+/** An answer stream holding exactly these lines, then the end of input. */
+function answers(...lines: string[]): PassThrough {
+  const stream = new PassThrough();
+  stream.end(lines.length === 0 ? "" : `${lines.join("\n")}\n`);
+  return stream;
+}
+
+function capture(): { stream: Writable; text: () => string } {
+  let text = "";
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      text += chunk.toString("utf8");
+      done();
+    },
+  });
+  return { stream, text: () => text };
+}
+
+const editedOrdering = {
+  type: "ordering",
+  quote: "Before the agent issues a refund, it retrieves the order and the lookup finds it",
+  first: { action: "get_order_result", metadata: { status: "found" } },
+  before: [{ action: "issue_refund" }, { action: "issue_store_credit" }],
+};
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe("the terminal interview", () => {
+  it("follows a scripted session: accept, a refused then a valid edit, semantic, drop, back, help, write", async () => {
+    const out = capture();
+    const result = await runInterview(interviewInput(), {
+      web: false,
+      input: answers(
+        "", // lookup trigger: accept
+        "e",
+        "{type: ordering, quote: Look it up, firts: {action: get_order_result}, before: {action: issue_refund}}",
+        "e",
+        JSON.stringify(editedOrdering),
+        "a", // confirm trigger
+        "s",
+        "Was the confirmation email sent after each approval?",
+        "d", // the semantic check
+        "b", // back from the escalation trigger to the semantic check …
+        "y", // … and keep it after all
+        "", // escalation trigger
+        "d", // forbidden
+        "zzz", // not an answer: help, then asked again
+        "", // required
+        "y", // write
+      ),
+      output: out.stream,
+    });
+
+    const [lookup, confirm, escalate] = result.ir.metaBehaviors;
+    expect(lookup!.checks).toEqual([
+      { ...editedOrdering, first: [editedOrdering.first], before: editedOrdering.before },
+    ]);
+    expect(confirm!.checks).toEqual([]);
+    expect(confirm!.semanticChecks).toEqual([
+      draftIR().metaBehaviors[1]!.semanticChecks[0],
+      {
+        quote: "Whenever the processor approves a refund, the agent afterwards sends the refund confirmation email",
+        question: "Was the confirmation email sent after each approval?",
+      },
+    ]);
+    expect(escalate!.checks.map((c) => c.type)).toEqual(["required"]);
+    expect(result.questionsAsked).toBe(8);
+
+    const text = out.text();
+    expect(text).toContain("── Question 1 of 8 ── rule 1 of 3: Look up the order first");
+    expect(text).toContain("[a]ccept / [e]dit / [s]emantic / [d]rop / [b]ack (default a): ");
+    expect(text).toContain(
+      '  quote: "Before the agent issues a refund, it retrieves the order and the lookup finds it"',
+    );
+    expect(text).toContain("! the edit is not a valid clause; nothing was changed");
+    expect(text).toContain("!   line 1, col ");
+    expect(text).toContain('unknown key "firts" (did you mean "first"?)');
+    expect(text).toContain(`current: {"type":"ordering","quote":`);
+    expect(text).toContain("    clean-refund:");
+    expect(text).toContain("      [first] e3 tool get_order_result {order_id=A-1 status=found}");
+    expect(text).toContain("    escalated (incomplete):");
+    expect(text).toContain("  note: check the email template");
+    expect(text).toContain("(your answer so far: dropped)");
+    expect(text).toContain('unknown answer "zzz"');
+    expect(text).toContain("── Review ── the judge.yaml to write:");
+    expect(text).toContain(serializeJudgeYaml(result.ir).trimEnd());
+    expect(text).toContain("write? [Y/n]");
+  });
+
+  it("keeps an earlier answer when the person goes back and presses Enter", async () => {
+    const out = capture();
+    const input = answers("", "e", JSON.stringify(editedOrdering), "b", "");
+    const result = await runTerminalInterview(interviewInput(), { input, output: out.stream });
+    expect(result.ir.metaBehaviors[0]!.checks[0]!).toMatchObject({ before: editedOrdering.before });
+    expect(out.text()).toContain(
+      "[a]ccept the draft / [e]dit / [s]emantic / [d]rop / [b]ack (default: keep your answer): \n",
+    );
+  });
+
+  it("accepts everything when the input is empty (< /dev/null), showing every question", async () => {
+    const out = capture();
+    const result = await runTerminalInterview(interviewInput(), { input: answers(), output: out.stream });
+    expect(result).toEqual({ ir: draftIR(), questionsAsked: 8 });
+    expect(out.text().match(/\(end of input: accepted\)/g)).toHaveLength(8);
+    expect(out.text()).toContain("── Review ──");
+  });
+
+  it("takes the defaults for what is left when the input ends mid-interview", async () => {
+    const result = await runTerminalInterview(interviewInput(), { input: answers("", "d"), output: capture().stream });
+    expect(result.questionsAsked).toBe(8);
+    expect(result.ir.metaBehaviors.map((m) => m.name)).toEqual([
+      "Confirm every approved refund",
+      "Stop paying out once escalated",
+    ]);
+  });
+
+  it('accepts everything from `yes ""`, an input that never ends', async () => {
+    const yes = spawn("yes", [""], { stdio: ["ignore", "pipe", "ignore"] });
+    try {
+      const result = await runTerminalInterview(interviewInput(), { input: yes.stdout, output: capture().stream });
+      expect(result).toEqual({ ir: draftIR(), questionsAsked: 8 });
+    } finally {
+      yes.kill();
+    }
+  });
+
+  it("writes nothing when the person says n at the review", async () => {
+    const input = answers(...Array.from({ length: 8 }, () => ""), "n");
+    await expect(runTerminalInterview(interviewInput(), { input, output: capture().stream })).rejects.toBeInstanceOf(
+      InterviewCancelledError,
+    );
+  });
+
+  it("goes back from the review, and will not write an empty judge.yaml", async () => {
+    const out = capture();
+    const input = answers("d", "d", "d", "", "b", "a", "", "", "y");
+    const result = await runTerminalInterview(interviewInput(), { input, output: out.stream });
+    expect(out.text()).toContain("! Every rule was dropped, so there is nothing to write.");
+    expect(out.text()).toContain("nothing can be written; [b]ack or [n] to stop: ");
+    expect(result.ir.metaBehaviors.map((m) => m.name)).toEqual(["Stop paying out once escalated"]);
+
+    const ended = runTerminalInterview(interviewInput(), { input: answers("d", "d", "d"), output: capture().stream });
+    await expect(ended).rejects.toThrow(/input ended, and Every rule was dropped/);
+  });
+
+  it("echoes piped answers, and never passes control characters from the draft or samples to the terminal", async () => {
+    const out = capture();
+    const input = interviewInput();
+    input.draft.notes.push({ rule: 0, kind: "unknown-action", message: "clear\u001b[2Jscreen" });
+    const sample = input.samples[0]!;
+    input.samples = [
+      {
+        ...sample,
+        events: [
+          ...sample.events,
+          { id: "e7", actor: "agent", action: "issue_refund", metadata: { order_id: "\u001b]0;owned\u0007" } },
+        ],
+      },
+    ];
+    await runTerminalInterview(input, { input: answers("a"), output: out.stream });
+    expect(out.text()).toContain("(default a): a\n");
+    expect(out.text()).toContain("clear\\u001b[2Jscreen");
+    expect(out.text()).toContain("order_id=\\u001b]0;owned\\u0007");
+    expect(out.text()).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+  });
+
+  it("writes to stderr by default, keeping stdout clean", async () => {
+    const stdout = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
+    const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+    await runInterview(interviewInput({ ask: [0] }), { web: false, input: answers() });
+    expect(stdout).not.toHaveBeenCalled();
+    expect(stderr.mock.calls.map((c) => String(c[0])).join("")).toContain("── Review ──");
+  });
+});
