@@ -1,0 +1,441 @@
+/**
+ * Shared pieces of every importer (IMPORTERS.md). This folder is the library
+ * entry `behavior-judge/importers`: it runs in Node, Deno, Bun, browsers and
+ * edge runtimes, so it imports nothing but types (no packages, no `node:`).
+ */
+import type { Actor, Trajectory, TrajectoryEvent } from "../runtime/types.js";
+
+export type { Actor, Trajectory, TrajectoryEvent };
+
+/** A problem located in the input: `path` like `messages[7].tool_calls[0].function`; `trace` is the 0-based trace index in the input. */
+export interface ImportIssue {
+  path: string;
+  message: string;
+  trace?: number;
+}
+
+/** Bad input inside one trace; the importer records it with the trace index and goes on with the next trace. */
+export class ImportError extends Error {
+  readonly path: string;
+  /** The message without the path. */
+  readonly reason: string;
+  constructor(path: string, message: string) {
+    super(path === "" ? message : `${path}: ${message}`);
+    this.name = "ImportError";
+    this.path = path;
+    this.reason = message;
+  }
+}
+
+export interface ImportOptions {
+  /** Trajectory id (default: the native id, else `trace-<n>`, 1-based); with several traces, `<id>-<n>`. */
+  id?: string;
+  /** Overrides the detected completeness (`--complete true|false`). */
+  complete?: boolean;
+  /** Keep reasoning as `agent` / `reasoning` events (default: dropped). */
+  reasoning?: boolean;
+}
+
+export interface ImportResult {
+  trajectories: Trajectory[];
+  errors: ImportIssue[];
+  warnings: ImportIssue[];
+}
+
+/** Per-format entry points all have this shape. */
+export type Importer = (input: unknown, options?: ImportOptions) => ImportResult;
+
+/**
+ * The importer's own facts use these reserved metadata keys. They start with
+ * "@", and flattened fields that start with "@" are written "@@…", so a tool
+ * argument can never overwrite a fact or pass for one.
+ */
+export const FACT = {
+  /** 1-based number of the turn: a user message, or one model response with the results of its calls. */
+  turn: "@turn",
+  /** The native tool call id (`tool_call_id`, `call_id`, `tool_use_id`, `toolCallId`). */
+  callId: "@call_id",
+  /** The agent's name in a multi-agent trace. */
+  agent: "@agent",
+  spanId: "@span_id",
+  traceId: "@trace_id",
+  model: "@model",
+  /** The native id of the message, item or step the event came from. */
+  itemId: "@item_id",
+} as const;
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Sets a key even when it is `__proto__`, which plain assignment would swallow. */
+function setKey(target: Record<string, string>, key: string, value: string): void {
+  if (key === "__proto__") Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}
+
+/**
+ * Flattens a JSON value into metadata string values: top-level fields by name,
+ * nested ones by dot path with array indexes (`items.0.sku`), scalars with
+ * String(v), null → "null", an empty object or array → "{}" / "[]" (so the key
+ * is not lost). Keys starting with "@" are escaped as "@@…" so they never
+ * collide with importer facts. A scalar with no prefix has no key and is skipped.
+ */
+export function flattenInto(target: Record<string, string>, value: unknown, prefix = ""): void {
+  flattenValue(target, value, prefix, new Set());
+}
+
+function flattenValue(target: Record<string, string>, value: unknown, path: string, ancestors: Set<object>): void {
+  if (value === undefined || typeof value === "function" || typeof value === "symbol") return;
+  if (typeof value === "object" && value !== null) {
+    // Library callers may pass live objects: a Date (or anything with toJSON) is flattened as JSON would write it.
+    const json = (value as { toJSON?: unknown }).toJSON;
+    if (typeof json === "function") return flattenValue(target, json.call(value), path, ancestors);
+    if (ancestors.has(value)) {
+      if (path !== "") setKey(target, escapeKey(path), "[circular]");
+      return;
+    }
+    const entries: [string, unknown][] = Array.isArray(value) ? value.map((v, i) => [String(i), v]) : Object.entries(value);
+    if (entries.length === 0) {
+      if (path !== "") setKey(target, escapeKey(path), Array.isArray(value) ? "[]" : "{}");
+      return;
+    }
+    ancestors.add(value);
+    for (const [key, child] of entries) flattenValue(target, child, path === "" ? key : `${path}.${key}`, ancestors);
+    ancestors.delete(value);
+    return;
+  }
+  if (path === "") return;
+  setKey(target, escapeKey(path), value === null ? "null" : String(value));
+}
+
+function escapeKey(key: string): string {
+  return key.startsWith("@") ? `@${key}` : key;
+}
+
+/** JSON.parse that returns undefined instead of throwing. */
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Arguments as JSON text: a string is kept as the model wrote it; anything else (an SDK's parsed object) is serialized. */
+export function jsonText(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (value === undefined) return "";
+  return JSON.stringify(value) ?? "";
+}
+
+const TEXT_PARTS = new Set(["text", "input_text", "output_text", "summary_text", "reasoning_text"]);
+const PLACEHOLDERS: Record<string, string> = {
+  image: "[image]",
+  image_url: "[image]",
+  input_image: "[image]",
+  file: "[file]",
+  input_file: "[file]",
+  document: "[file]",
+  audio: "[audio]",
+  input_audio: "[audio]",
+};
+
+/** Placeholder of a non-text part: "[image]", "[file]", "[audio]", else "[<type>]". */
+function partText(part: Record<string, unknown>): string {
+  const type = typeof part.type === "string" ? part.type : "";
+  if (TEXT_PARTS.has(type)) return typeof part.text === "string" ? part.text : contentText(part.text);
+  if (type === "refusal" && typeof part.refusal === "string") return part.refusal;
+  const placeholder = PLACEHOLDERS[type];
+  if (placeholder !== undefined) return placeholder;
+  if (type === "") return typeof part.text === "string" ? part.text : JSON.stringify(part) ?? "";
+  // A part type this importer does not know: its text when it has one, else a placeholder naming it.
+  if (typeof part.text === "string") return part.text;
+  return `[${type}]`;
+}
+
+/**
+ * Text of a content value that may be a string, an array of parts, or an
+ * object: text parts joined by "\n"; images, files and audio become "[image]",
+ * "[file]", "[audio]"; any other object is written as JSON; never throws.
+ */
+export function contentText(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (value === undefined || value === null) return "";
+  if (Array.isArray(value)) {
+    const texts: string[] = [];
+    for (const part of value) {
+      const text = isRecord(part) && typeof part.type === "string" ? partText(part) : contentText(part);
+      if (text !== "") texts.push(text);
+    }
+    return texts.join("\n");
+  }
+  if (isRecord(value)) {
+    if (typeof value.type === "string" && (TEXT_PARTS.has(value.type) || value.type in PLACEHOLDERS || value.type === "refusal")) return partText(value);
+    try {
+      return JSON.stringify(value) ?? "";
+    } catch {
+      return "[unserializable]";
+    }
+  }
+  return String(value);
+}
+
+interface OpenCall {
+  name: string;
+  callId: string | undefined;
+  turn: number;
+}
+
+type Meta = Record<string, string> | undefined;
+
+/**
+ * Builds one trajectory. Event ids are e1, e2, … by position. Open calls are
+ * tracked by native id, so a result gets its call's tool name and turn; results
+ * are appended in the order they arrive (IMPORTERS.md "Order"), which is always
+ * after their call. Completeness: a call left without a result makes the
+ * trajectory incomplete.
+ *
+ * Turns: each user message opens a turn; an agent event opens a new turn when
+ * the event before it was not the agent's (a user message, a tool result) or
+ * when `turn()` was called; a result carries the turn of its call.
+ */
+export class TrajectoryBuilder {
+  readonly id: string;
+  /** Free text for the trajectory's `description` (default ""). */
+  description = "";
+  private readonly options: ImportOptions;
+  private readonly events: TrajectoryEvent[] = [];
+  private readonly issues: ImportIssue[] = [];
+  /** Open calls with a native id, by id (a queue: a buggy producer may reuse an id). */
+  private readonly openById = new Map<string, OpenCall[]>();
+  /** Every open call in call order, for results that carry no id (legacy `function` messages). */
+  private readonly open: OpenCall[] = [];
+  /** Names of answered calls, so a second result for one still gets its action. */
+  private readonly answered = new Map<string, OpenCall>();
+  private currentTurn = 0;
+  private last: "none" | "user" | "agent" | "tool" = "none";
+  private newTurnPending = false;
+  private built: Trajectory | undefined;
+
+  constructor(id: string, options: ImportOptions = {}) {
+    this.id = id;
+    this.options = options;
+  }
+
+  /** Warnings so far (unknown result, duplicate result, …), without a trace index. */
+  get warnings(): readonly ImportIssue[] {
+    return this.issues;
+  }
+
+  /** The finished trajectory (after `finish`). */
+  get trajectory(): Trajectory {
+    if (this.built === undefined) throw new Error("TrajectoryBuilder: finish() was not called");
+    return this.built;
+  }
+
+  /** Whether any call is still waiting for its result. */
+  get hasOpenCalls(): boolean {
+    return this.open.length > 0;
+  }
+
+  /** The next agent event starts a new turn even if the previous event was the agent's (a new model response). */
+  turn(): void {
+    this.newTurnPending = true;
+  }
+
+  private agentTurn(): number {
+    if (this.newTurnPending || this.last !== "agent") this.currentTurn++;
+    this.newTurnPending = false;
+    this.last = "agent";
+    return this.currentTurn;
+  }
+
+  private push(actor: Actor, action: string, content: string, metadata: Record<string, string>): void {
+    const event: { id: string; actor: Actor; action: string; content: string; metadata?: Record<string, string> } = {
+      id: `e${this.events.length + 1}`,
+      actor,
+      action,
+      content,
+    };
+    if (Object.keys(metadata).length > 0) event.metadata = metadata;
+    this.events.push(event);
+  }
+
+  private static withFacts(base: Record<string, string>, meta: Meta, turn: number): Record<string, string> {
+    if (meta !== undefined) for (const key of Object.keys(meta)) setKey(base, key, meta[key]!);
+    setKey(base, FACT.turn, String(turn));
+    return base;
+  }
+
+  user(text: string, meta?: Meta): void {
+    if (this.last !== "user") this.currentTurn++;
+    this.last = "user";
+    this.push("user", "message", text, TrajectoryBuilder.withFacts({}, meta, this.currentTurn));
+  }
+
+  agentMessage(text: string, meta?: Meta): void {
+    const turn = this.agentTurn();
+    this.push("agent", "message", text, TrajectoryBuilder.withFacts({}, meta, turn));
+  }
+
+  /** Dropped unless `options.reasoning`; kept, it belongs to the turn of the response it came with. */
+  reasoning(text: string, meta?: Meta): void {
+    if (this.options.reasoning !== true) return;
+    const turn = this.agentTurn();
+    this.push("agent", "reasoning", text, TrajectoryBuilder.withFacts({}, meta, turn));
+  }
+
+  /**
+   * A tool call: content is `args` as the model wrote it (JSON text); when it
+   * parses as a JSON object its fields are flattened into metadata.
+   */
+  call(name: string, args: string, callId: string | undefined, meta?: Meta): void {
+    const turn = this.agentTurn();
+    const metadata: Record<string, string> = {};
+    const parsed = args === "" ? undefined : parseJson(args);
+    if (isRecord(parsed)) flattenInto(metadata, parsed);
+    if (callId !== undefined) setKey(metadata, FACT.callId, callId);
+    this.push("agent", name, args, TrajectoryBuilder.withFacts(metadata, meta, turn));
+    const call: OpenCall = { name, callId, turn };
+    this.open.push(call);
+    if (callId !== undefined) {
+      const queue = this.openById.get(callId);
+      if (queue === undefined) this.openById.set(callId, [call]);
+      else queue.push(call);
+    }
+  }
+
+  private takeOpen(callId: string | undefined, name: string | undefined): OpenCall | undefined {
+    let call: OpenCall | undefined;
+    if (callId !== undefined) {
+      const queue = this.openById.get(callId);
+      call = queue?.shift();
+      if (queue !== undefined && queue.length === 0) this.openById.delete(callId);
+    } else {
+      // No id (legacy function messages): the earliest open call of that name, else the earliest open call.
+      call = this.open.find((c) => name === undefined || c.name === name);
+      if (call?.callId !== undefined) {
+        const queue = this.openById.get(call.callId)!;
+        queue.splice(queue.indexOf(call), 1);
+        if (queue.length === 0) this.openById.delete(call.callId);
+      }
+    }
+    if (call !== undefined) this.open.splice(this.open.indexOf(call), 1);
+    return call;
+  }
+
+  /**
+   * A tool result: action `<call's name>_result`; content as text
+   * (contentText); a JSON object result (or a string that parses as one) is
+   * flattened into metadata. `error` sets `metadata.status: "error"` unless the
+   * result has its own `status`. A result whose call is unknown gets its action
+   * from `opts.name` (else `unknown_result`) and a warning.
+   */
+  result(callId: string | undefined, content: unknown, opts: { name?: string; error?: boolean; meta?: Meta; path?: string } = {}): void {
+    const call = this.takeOpen(callId, opts.name);
+    let name: string;
+    let turn: number;
+    if (call !== undefined) {
+      name = call.name;
+      turn = call.turn;
+      if (callId !== undefined) this.answered.set(callId, call);
+    } else {
+      const earlier = callId === undefined ? undefined : this.answered.get(callId);
+      name = earlier?.name ?? opts.name ?? "unknown";
+      turn = earlier?.turn ?? Math.max(this.currentTurn, 1);
+      const which = callId === undefined ? (opts.name === undefined ? "a result with no call id" : `a result for ${opts.name} with no call id`) : `call id ${JSON.stringify(callId)}`;
+      this.warn(opts.path ?? "", earlier !== undefined ? `second result for ${which}` : `${which} answers no earlier call`);
+    }
+    this.last = "tool";
+    const text = contentText(content);
+    const metadata: Record<string, string> = {};
+    const structured = typeof content === "string" ? parseJson(content) : content;
+    if (isRecord(structured) && !isContentPart(structured)) flattenInto(metadata, structured);
+    if (opts.error === true && !("status" in metadata)) metadata.status = "error";
+    if (callId !== undefined) setKey(metadata, FACT.callId, callId);
+    this.push("tool", `${name}_result`, text, TrajectoryBuilder.withFacts(metadata, opts.meta, turn));
+  }
+
+  /** A hand-off between agents: `agent` / `handoff`, metadata `from`, `to`. */
+  handoff(from: string, to: string, meta?: Meta): void {
+    const turn = this.agentTurn();
+    this.push("agent", "handoff", "", TrajectoryBuilder.withFacts({ from, to }, meta, turn));
+  }
+
+  /** A guardrail check: `agent` / `guardrail`, metadata `name`, `triggered`. */
+  guardrail(name: string, triggered: boolean, meta?: Meta): void {
+    const turn = this.agentTurn();
+    this.push("agent", "guardrail", "", TrajectoryBuilder.withFacts({ name, triggered: String(triggered) }, meta, turn));
+  }
+
+  warn(path: string, message: string): void {
+    this.issues.push({ path, message });
+  }
+
+  /** complete = options.complete ?? (endedNormally && no call left open). */
+  finish(endedNormally: boolean): Trajectory {
+    const complete = this.options.complete ?? (endedNormally && this.open.length === 0);
+    this.built = { id: this.id, description: this.description, complete, events: this.events };
+    return this.built;
+  }
+}
+
+function isContentPart(value: Record<string, unknown>): boolean {
+  return typeof value.type === "string" && (TEXT_PARTS.has(value.type) || value.type in PLACEHOLDERS);
+}
+
+/** The id of trace `index` of `count`: options.id (suffixed `-<n>` when there are several), else the native id, else `trace-<n>`. */
+export function traceId(options: ImportOptions, nativeId: unknown, index: number, count: number): string {
+  if (options.id !== undefined && options.id !== "") return count === 1 ? options.id : `${options.id}-${index + 1}`;
+  if (typeof nativeId === "string" && nativeId !== "") return nativeId;
+  if (typeof nativeId === "number") return String(nativeId);
+  return `trace-${index + 1}`;
+}
+
+/**
+ * Runs `importOne` on each trace; an ImportError (or any other exception) in
+ * one trace becomes an error with that trace's index and the others still
+ * import. `importOne` returns the finished builder.
+ */
+export function importEach<T>(units: readonly T[], importOne: (unit: T, index: number) => TrajectoryBuilder): ImportResult {
+  const result: ImportResult = { trajectories: [], errors: [], warnings: [] };
+  for (let i = 0; i < units.length; i++) {
+    try {
+      const builder = importOne(units[i]!, i);
+      result.trajectories.push(builder.trajectory);
+      for (const w of builder.warnings) result.warnings.push({ ...w, trace: i });
+    } catch (error) {
+      if (error instanceof ImportError) result.errors.push({ path: error.path, message: error.reason, trace: i });
+      else result.errors.push({ path: "", message: error instanceof Error ? error.message : String(error), trace: i });
+    }
+  }
+  return result;
+}
+
+/** A result with a single error for input that is not this format at all. */
+export function failed(path: string, message: string): ImportResult {
+  return { trajectories: [], errors: [{ path, message }], warnings: [] };
+}
+
+/**
+ * `parent[key]` as a string, or an ImportError located at the parent:
+ * `messages[7].tool_calls[0].function: missing name`.
+ */
+export function requireString(parent: Record<string, unknown>, key: string, parentPath: string): string {
+  const value = parent[key];
+  if (typeof value === "string" && value !== "") return value;
+  throw new ImportError(parentPath, value === undefined || value === null ? `missing ${key}` : `${key} must be a non-empty string`);
+}
+
+/** `value` as an object, or an ImportError naming `path`. */
+export function requireRecord(value: unknown, path: string): Record<string, unknown> {
+  if (!isRecord(value)) throw new ImportError(path, value === undefined ? "missing" : "must be an object");
+  return value;
+}
+
+/** Formats an issue as one line: `trace 2: messages[7].tool_calls[0].function: missing name`. */
+export function formatIssue(issue: ImportIssue): string {
+  const where = issue.trace === undefined ? "" : `trace ${issue.trace}: `;
+  return `${where}${issue.path === "" ? "" : `${issue.path}: `}${issue.message}`;
+}
