@@ -38,7 +38,7 @@ import {
   type ImportOptions,
   type ImportResult,
 } from "./core.js";
-import { SeenTexts } from "./seen-texts.js";
+import { SeenTexts, sameJson, timeOf } from "./spans.js";
 
 interface Item {
   value: Record<string, unknown>;
@@ -96,19 +96,6 @@ function itemsOf(input: unknown): { items: { value: unknown; path: string }[] } 
     } else items.push({ value, path: `[${i}]` });
   });
   return { items };
-}
-
-/**
- * Milliseconds of an ISO time, keeping the microseconds Python writes
- * (`2025-01-01T00:00:00.123456+00:00`), so close spans still sort right.
- * A missing or unreadable time sorts last (NaN would break the sort).
- */
-function timeOf(value: unknown): number {
-  if (typeof value !== "string") return Number.POSITIVE_INFINITY;
-  const match = /^(.*T\d\d:\d\d:\d\d)(?:\.(\d+))?(.*)$/.exec(value);
-  const base = Date.parse(match === null ? value : `${match[1]}${match[3] || "Z"}`);
-  if (Number.isNaN(base)) return Number.POSITIVE_INFINITY;
-  return match?.[2] === undefined ? base : base + Number(`0.${match[2]}`) * 1000;
 }
 
 function str(value: unknown): string | undefined {
@@ -216,7 +203,7 @@ function importTrace(g: TraceGroup, options: ImportOptions, index: number, count
     const callOf = new Map<Span, ModelCall>();
     const free = [...turn.functions];
     const take = (call: ModelCall, sameArgs: boolean): void => {
-      const at = free.findIndex(({ span }) => span.data.name === call.name && (!sameArgs || sameJson(span.data.input, call.args)));
+      const at = free.findIndex(({ span }) => span.data.name === call.name && (!sameArgs || sameJson(jsonText(span.data.input), call.args)));
       if (at >= 0) callOf.set(free.splice(at, 1)[0]!.span, call);
     };
     const unpaired = turn.modelCalls.filter((call) => {
@@ -361,15 +348,4 @@ function requireName(value: unknown, path: string): string {
 
 function functionName(span: Span): string {
   return requireName(span.data.name, `${span.path}.span_data`);
-}
-
-/** Two argument texts that mean the same JSON (the SDK may re-serialize what the model wrote). */
-function sameJson(a: unknown, b: string): boolean {
-  const text = jsonText(a);
-  if (text === b) return true;
-  try {
-    return JSON.stringify(JSON.parse(text)) === JSON.stringify(JSON.parse(b));
-  } catch {
-    return false;
-  }
 }

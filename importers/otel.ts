@@ -58,7 +58,7 @@ import {
   type ImportOptions,
   type ImportResult,
 } from "./core.js";
-import { SeenTexts } from "./seen-texts.js";
+import { SeenTexts, sameJson } from "./spans.js";
 
 type Attrs = Record<string, unknown>;
 
@@ -512,12 +512,4 @@ function importTrace(id: string, spans: Span[], options: ImportOptions, index: n
   const endedNormally = roots.length > 0 && roots.every((r) => !r.error) && (finish === undefined || !CUT_SHORT.has(finish));
   b.finish(endedNormally);
   return b;
-}
-
-/** Two argument texts that mean the same JSON. */
-function sameJson(a: string, b: string): boolean {
-  if (a === b) return true;
-  const x = parseJson(a);
-  const y = parseJson(b);
-  return x !== undefined && JSON.stringify(x) === JSON.stringify(y);
 }
