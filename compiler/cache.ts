@@ -3,7 +3,8 @@
  * The prompts are deterministic, so re-judging the same trajectories with
  * the same judge makes no request and yields the same bytes. Entries are
  * written to a temporary file and renamed into place, so concurrent runs
- * never see half an entry. The API key is no part of the key or the entry.
+ * never see half an entry. Only answers that validated are stored. The API
+ * key is no part of the key or the entry.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
@@ -20,6 +21,11 @@ export interface AnswerCacheOptions {
 
 interface CacheEntry {
   model: string;
+  /**
+   * Written only for answers the judge accepted. Entries without it come
+   * from versions that stored every reply, invalid ones included: a miss.
+   */
+  validated: true;
   text: string;
   usage?: AdapterUsage;
 }
@@ -62,7 +68,7 @@ async function readEntry(path: string, model: string): Promise<CacheEntry | unde
     return undefined; // missing or unreadable: a miss, never an error
   }
   const entry = parsed as Partial<CacheEntry> | null;
-  if (entry === null || typeof entry !== "object" || entry.model !== model || typeof entry.text !== "string") return undefined;
+  if (entry === null || typeof entry !== "object" || entry.model !== model || entry.validated !== true || typeof entry.text !== "string") return undefined;
   return entry as CacheEntry;
 }
 
@@ -80,7 +86,10 @@ async function writeEntry(path: string, entry: CacheEntry): Promise<void> {
 
 /**
  * Wraps an adapter with the cache. A hit comes back with `cached: true` so
- * the judge counts it as free; a failed write only costs a future miss.
+ * the judge counts it as free. A fresh reply is stored only when the judge
+ * accepts it (its `accept`, called once the text validated): a reply that
+ * failed validation would otherwise replay as an error on every rerun. A
+ * failed write only costs a future miss.
  */
 export function withAnswerCache(adapter: SemanticAdapter, options: AnswerCacheOptions): SemanticAdapter {
   return async (messages) => {
@@ -89,8 +98,13 @@ export function withAnswerCache(adapter: SemanticAdapter, options: AnswerCacheOp
     if (hit !== undefined) return { text: hit.text, cached: true };
     const reply = await adapter(messages);
     const fresh: AdapterReply = typeof reply === "string" ? { text: reply } : reply;
-    const entry: CacheEntry = { model: options.model, text: fresh.text, ...(fresh.usage !== undefined ? { usage: fresh.usage } : {}) };
-    await writeEntry(path, entry).catch(() => undefined);
-    return fresh;
+    const entry: CacheEntry = { model: options.model, validated: true, text: fresh.text, ...(fresh.usage !== undefined ? { usage: fresh.usage } : {}) };
+    let stored: Promise<void> | undefined;
+    const accept = () =>
+      (stored ??= (async () => {
+        await fresh.accept?.();
+        await writeEntry(path, entry).catch(() => undefined);
+      })());
+    return { ...fresh, accept };
   };
 }

@@ -5,9 +5,12 @@
  */
 import type { JudgeOptions } from "../runtime/judge.js";
 import type { TrajectoryJudgment, Verdict } from "../runtime/types.js";
+import type { SemanticUsage } from "../runtime/semantic.js";
+import { addUsage, emptyUsageTotals } from "./adapters/usage.js";
 import { describeOrigin, type InputCase } from "./inputs.js";
 import type { JudgeModule } from "./load.js";
-import { printable } from "./report/text.js";
+import { printable } from "./printable.js";
+import { countVerifications, emptyVerifyCounts } from "./report/summary.js";
 import { judgeCases } from "./run.js";
 
 export interface VerdictComparison {
@@ -15,6 +18,8 @@ export interface VerdictComparison {
   expected: Verdict | null;
   actual: Verdict;
   agree: boolean;
+  /** Set when the verdict rests on a failed model call: never an agreement, whatever the label. */
+  error?: true;
 }
 
 export interface CaseComparison {
@@ -22,7 +27,7 @@ export interface CaseComparison {
   caseIndex: number;
   line?: number;
   trajectoryId: string;
-  verdict: { expected: Verdict; actual: Verdict; agree: boolean };
+  verdict: { expected: Verdict; actual: Verdict; agree: boolean; error?: true };
   metaBehaviors: VerdictComparison[];
   /** Labels naming no rule of this judge: a typo in the label file. */
   unknownLabels: string[];
@@ -34,6 +39,8 @@ export interface CalibrationTotals {
   fileAgree: number;
   fileTotal: number;
   errors: number;
+  /** Deterministic failures a model overturned (verify-on-false), whether or not the verdicts agree. */
+  overturned: number;
 }
 
 export interface CalibrationResult {
@@ -41,14 +48,23 @@ export interface CalibrationResult {
   judgments: TrajectoryJudgment[];
   errors: string[];
   totals: CalibrationTotals;
+  /** What the model calls cost (with a model only); run-dependent, so kept apart from the judgments. */
+  usage?: SemanticUsage;
+}
+
+/**
+ * One verdict against its label. A verdict resting on a failed model call
+ * (the `error` marker, FORMATS.md §4) is a disagreement even when it equals
+ * the label: a model failure must never pass calibration.
+ */
+function compare<E extends Verdict | null>(expected: E, judged: { verdict: Verdict; error?: true }): { expected: E; actual: Verdict; agree: boolean; error?: true } {
+  const base = { expected, actual: judged.verdict };
+  return judged.error === true ? { ...base, agree: false, error: true } : { ...base, agree: expected === judged.verdict };
 }
 
 export function compareCase(input: InputCase, judgment: TrajectoryJudgment): CaseComparison {
   const labels = input.expected!.metaBehaviorVerdicts;
-  const metaBehaviors = judgment.metaBehaviors.map((m) => {
-    const expected = Object.hasOwn(labels, m.name) ? labels[m.name]! : null;
-    return { name: m.name, expected, actual: m.verdict, agree: expected === m.verdict };
-  });
+  const metaBehaviors = judgment.metaBehaviors.map((m) => ({ name: m.name, ...compare(Object.hasOwn(labels, m.name) ? labels[m.name]! : null, m) }));
   const judged = new Set(judgment.metaBehaviors.map((m) => m.name));
   const expected = input.expected!.verdict;
   return {
@@ -56,7 +72,7 @@ export function compareCase(input: InputCase, judgment: TrajectoryJudgment): Cas
     caseIndex: input.index,
     ...(input.line !== undefined ? { line: input.line } : {}),
     trajectoryId: judgment.trajectoryId,
-    verdict: { expected, actual: judgment.verdict, agree: expected === judgment.verdict },
+    verdict: compare(expected, judgment),
     metaBehaviors,
     unknownLabels: Object.keys(labels).filter((name) => !judged.has(name)),
   };
@@ -77,9 +93,10 @@ export async function calibrate(
     comparisons: [],
     judgments: [],
     errors: [],
-    totals: { metaAgree: 0, metaTotal: 0, fileAgree: 0, fileTotal: 0, errors: 0 },
+    totals: { metaAgree: 0, metaTotal: 0, fileAgree: 0, fileTotal: 0, errors: 0, overturned: 0 },
   };
-  for await (const { input, judgment, error } of judgeCases(judge, cases, judgeOptions)) {
+  for await (const { input, judgment, error, usage } of judgeCases(judge, cases, judgeOptions)) {
+    if (usage !== undefined) addUsage((result.usage ??= emptyUsageTotals()), usage);
     const problem = error ?? (input.expected === undefined ? `${describeOrigin(input)}: has no "expected" labels (calibrate needs {trajectory, expected})` : undefined);
     if (problem !== undefined || judgment === undefined) {
       result.errors.push(problem ?? `${describeOrigin(input)}: not judged`);
@@ -96,6 +113,7 @@ export async function calibrate(
     t.fileTotal++;
     if (comparison.verdict.agree) t.fileAgree++;
     t.errors += comparison.unknownLabels.length > 0 ? 1 : 0;
+    t.overturned += countVerifications(emptyVerifyCounts(), judgment).overturned;
     onCase?.(comparison);
   }
   return result;
@@ -110,12 +128,16 @@ export function calibrationPassed(result: CalibrationResult): boolean {
 export function renderComparison(c: CaseComparison): string {
   const mark = caseAgrees(c) ? "ok  " : "DIFF";
   const lines = [`${mark} ${printable(c.trajectoryId)} (${describeOrigin({ file: c.file, index: c.caseIndex, ...(c.line !== undefined ? { line: c.line } : {}) })})`];
-  if (!c.verdict.agree) lines.push(`     file verdict: expected ${c.verdict.expected}, got ${c.verdict.actual}`);
+  if (!c.verdict.agree) lines.push(`     file verdict: expected ${c.verdict.expected}, got ${c.verdict.actual}${errorNote(c.verdict)}`);
   for (const m of c.metaBehaviors) {
-    if (!m.agree) lines.push(`     ${printable(m.name)}: expected ${m.expected ?? "(no label)"}, got ${m.actual}`);
+    if (!m.agree) lines.push(`     ${printable(m.name)}: expected ${m.expected ?? "(no label)"}, got ${m.actual}${errorNote(m)}`);
   }
-  for (const name of c.unknownLabels) lines.push(`     label ${JSON.stringify(name)} names no rule of this judge`);
+  for (const name of c.unknownLabels) lines.push(`     label ${printable(JSON.stringify(name))} names no rule of this judge`);
   return lines.join("\n");
+}
+
+function errorNote(c: { error?: true }): string {
+  return c.error === true ? " (ERROR: no valid model answer)" : "";
 }
 
 export function renderCalibrationTotals(t: CalibrationTotals): string {

@@ -5,22 +5,24 @@
  */
 import { Command, CommanderError, Option } from "commander";
 import { addModelOptions, positiveInteger, type ModelCommandOptions } from "./commands/model-flags.js";
+import { printableLines } from "./printable.js";
 import type { GenerateCommandOptions } from "./commands/generate.js";
+import { addFromOption, type TraceCommandOptions } from "./commands/trace-flags.js";
 import { VERSION } from "./version.js";
 
 const EXIT_INVALID = 1;
 const EXIT_USAGE = 2;
 
-/** Prints an error for the person at the terminal and sets the exit code. */
+/** Prints an error for the person at the terminal and sets the exit code. Messages quote input: escaped. */
 function fail(message: string, code = EXIT_INVALID): void {
-  process.stderr.write(`behavior-judge: ${message}\n`);
+  process.stderr.write(`behavior-judge: ${printableLines(message)}\n`);
   process.exitCode = code;
 }
 
 /** Known, located failures print their message; anything else is a bug and keeps its stack. */
 function reportError(error: unknown): void {
   if (error instanceof Error && ["JudgeYamlError", "JudgeLoadError", "SpecError", "UsageError"].includes(error.name)) {
-    process.stderr.write(`${error.message}\n`);
+    process.stderr.write(`${printableLines(error.message)}\n`);
     process.exitCode = error.name === "UsageError" ? EXIT_USAGE : EXIT_INVALID;
     return;
   }
@@ -50,22 +52,37 @@ function program(): Command {
       for (const path of written) process.stdout.write(`wrote ${path}\n`);
     });
 
+  const importCommand = cli
+    .command("import")
+    .description("convert agent traces (OpenAI, Anthropic, AI SDK logs…) into trajectories, one JSON line each")
+    .argument("<files...>", "trace files (.json or .jsonl)")
+    .option("-o, --out <file>", "write here instead of stdout (.json: one JSON document; otherwise JSON Lines)")
+    .addOption(new Option("--complete <bool>", "override whether the traces ended normally").choices(["true", "false"]))
+    .option("--reasoning", "keep the model's reasoning as agent/reasoning events")
+    .action(async (files: string[], opts: { out?: string; complete?: string; reasoning?: boolean; from?: string }) => {
+      const { runImportCommand } = await import("./commands/import.js");
+      process.exitCode = await runImportCommand(files, opts);
+    });
+  addFromOption(importCommand);
+
   const judgeCommand = cli
     .command("judge")
     .description("judge trajectories with a judge.mjs or judge.yaml")
     .argument("<judge>", "judge.mjs (built) or judge.yaml (compiled in memory)")
-    .argument("<trajectories...>", ".json or .jsonl trajectory files")
+    .argument("<trajectories...>", ".json or .jsonl trajectory files, or agent traces (see --from)")
     .option("--json", "print the judgments as JSON (FORMATS.md §6)")
     .option("--fail-on-false", "exit 1 when any trajectory's verdict is false")
+    .option("--fail-on-overturned", "exit 1 when a model overturned any deterministic failure (verify-on-false)")
     .option("--html <report.html>", "also write the report as one self-contained HTML file")
     .option("--junit <report.xml>", "also write a JUnit XML report (one testcase per trajectory and rule)")
     .addOption(new Option("--no-web", "do not serve the report in the browser (the default on an interactive terminal)"))
     .addOption(new Option("--no-verify", "do not ask a model to confirm deterministic failures"))
-    .action(async (judgePath: string, files: string[], opts: { json?: boolean; failOnFalse?: boolean; verify: boolean; html?: string; junit?: string; web: boolean } & ModelCommandOptions) => {
+    .action(async (judgePath: string, files: string[], opts: { json?: boolean; failOnFalse?: boolean; failOnOverturned?: boolean; verify: boolean; html?: string; junit?: string; web: boolean } & ModelCommandOptions & TraceCommandOptions) => {
       const { runJudgeCommand } = await import("./commands/judge.js");
       process.exitCode = await runJudgeCommand(judgePath, files, opts);
     });
   addModelOptions(judgeCommand);
+  addFromOption(judgeCommand);
 
   const calibrateCommand = cli
     .command("calibrate")
@@ -73,13 +90,15 @@ function program(): Command {
     .argument("<judge>", "judge.mjs (built) or judge.yaml (compiled in memory)")
     .argument("<labeled...>", "files of {trajectory, expected} cases")
     .option("--json", "print {comparisons, judgments, totals} as JSON")
+    .option("--fail-on-overturned", "exit 1 when a model overturned any deterministic failure (verify-on-false), even if the verdicts agree")
     .addOption(new Option("--no-verify", "do not ask a model to confirm deterministic failures"))
     .addOption(new Option("--runs <n>", "run the judge N times (cache off) and report agreement per run, pooled accuracy, perfect runs and unanimous verdicts").argParser(positiveInteger))
-    .action(async (judgePath: string, files: string[], opts: { json?: boolean; verify: boolean; runs?: number } & ModelCommandOptions) => {
+    .action(async (judgePath: string, files: string[], opts: { json?: boolean; failOnOverturned?: boolean; verify: boolean; runs?: number } & ModelCommandOptions & TraceCommandOptions) => {
       const { runCalibrateCommand } = await import("./commands/calibrate.js");
       process.exitCode = await runCalibrateCommand(judgePath, files, opts);
     });
   addModelOptions(calibrateCommand);
+  addFromOption(calibrateCommand);
 
   const baselineCommand = cli
     .command("baseline")
@@ -110,6 +129,7 @@ function program(): Command {
       process.exitCode = await runGenerateCommand(specPath, samples, opts);
     });
   addModelOptions(generateCommand);
+  addFromOption(generateCommand);
 
   cli
     .command("lint")
@@ -125,7 +145,23 @@ function program(): Command {
   return cli;
 }
 
+/**
+ * A reader that stops early (`judge … --json | head -1`) closes the pipe, and
+ * the next write fails with EPIPE, emitted as an 'error' event that would end
+ * the process with a stack trace. Nobody is left to read, so the rest of the
+ * output is dropped: the command still finishes (report files are written)
+ * and exits with its usual code. Any other stream error stays fatal.
+ */
+function dropOutputOnClosedPipe(stream: NodeJS.WriteStream): void {
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE" || error.code === "ERR_STREAM_DESTROYED") return;
+    throw error;
+  });
+}
+
 export async function main(argv: readonly string[]): Promise<void> {
+  dropOutputOnClosedPipe(process.stdout);
+  dropOutputOnClosedPipe(process.stderr);
   try {
     await program().parseAsync([...argv], { from: "user" });
   } catch (error) {

@@ -6,19 +6,23 @@
  */
 import { createReadStream } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { createInterface } from "node:readline";
 import type { Verdict } from "../runtime/types.js";
+import { printable } from "./printable.js";
+import { findJsonSyntaxError, lineAndColumn } from "./json-syntax.js";
+import { decodeUtf8, describeInvalidUtf8 } from "./utf8.js";
+import { elementCases, importedCases, importsWhole, readsInPlace, type TraceReadOptions } from "./trace-inputs.js";
 
 export interface Expected {
   verdict: Verdict;
   metaBehaviorVerdicts: Record<string, Verdict>;
 }
 
-/** Where a case came from: `file`, its 0-based index there, and its line for JSONL. */
+/** Where a case came from: `file`, its 0-based index there, its line (JSONL, arrays) and, for invalid JSON, the column. */
 export interface CaseOrigin {
   file: string;
   index: number;
   line?: number;
+  col?: number;
 }
 
 export interface InputCase extends CaseOrigin {
@@ -32,9 +36,12 @@ export interface InputCase extends CaseOrigin {
   labeled?: boolean;
 }
 
-/** `file:line: case N:` for JSONL, `file: case N:` for JSON. */
+/** `file:line: case N` when the line is known (`file:line:col: case N` for invalid JSON), else `file: case N`; a file name can hold control characters too. */
 export function describeOrigin(origin: CaseOrigin): string {
-  return origin.line === undefined ? `${origin.file}: case ${origin.index}` : `${origin.file}:${origin.line}: case ${origin.index}`;
+  const file = printable(origin.file);
+  if (origin.line === undefined) return `${file}: case ${origin.index}`;
+  const col = origin.col === undefined ? "" : `:${origin.col}`;
+  return `${file}:${origin.line}${col}: case ${origin.index}`;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -50,7 +57,7 @@ function readExpected(value: unknown): Expected | string {
   const metas = value.metaBehaviorVerdicts ?? {};
   if (!isObject(metas)) return "expected.metaBehaviorVerdicts must be an object of rule name: verdict";
   for (const [name, verdict] of Object.entries(metas)) {
-    if (!VERDICTS.includes(verdict)) return `expected.metaBehaviorVerdicts[${JSON.stringify(name)}] must be "true", "false", or "na"`;
+    if (!VERDICTS.includes(verdict)) return `expected.metaBehaviorVerdicts[${printable(JSON.stringify(name))}] must be "true", "false", or "na"`;
   }
   return { verdict: value.verdict as Verdict, metaBehaviorVerdicts: metas as Record<string, Verdict> };
 }
@@ -71,21 +78,21 @@ export function toCase(value: unknown, origin: CaseOrigin): InputCase {
   return { ...origin, trajectory: value };
 }
 
-/** `line:col` of a JSON.parse error, when the engine says where it failed. */
-function jsonErrorLocation(text: string, error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  const match = /position (\d+)/.exec(message);
-  if (match === null) return "";
-  const offset = Number(match[1]);
-  const before = text.slice(0, offset);
-  const line = before.split("\n").length;
-  const col = offset - before.lastIndexOf("\n");
-  return `:${line}:${col}`;
-}
-
-function jsonMessage(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return message.replace(/ in JSON at position \d+.*$/s, "").replace(/^JSON\.parse: /, "");
+/**
+ * Why JSON.parse refused `text`, located: the scanner finds the first error
+ * itself, since the engine's message names no position for some mistakes
+ * (Node 20's "Unexpected token") and quotes the input instead. `line` is the
+ * text's first line in its file (JSONL). The engine's own words are kept only
+ * if the scanner finds the text valid (a string too long to build, say).
+ */
+function invalidJson(text: string, error: unknown, line = 1): { line?: number; col?: number; error: string } {
+  const found = findJsonSyntaxError(text);
+  if (found === undefined) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { error: `cannot parse the JSON: ${printable(message.split("\n")[0]!.slice(0, 200))}` };
+  }
+  const at = lineAndColumn(text, found.offset);
+  return { line: line + at.line - 1, col: at.col, error: `invalid JSON: ${printable(found.message)}` };
 }
 
 const BOM = "\uFEFF";
@@ -126,36 +133,91 @@ export function arrayElementLines(text: string): number[] {
   return lines;
 }
 
-async function* readJsonFile(file: string): AsyncGenerator<InputCase> {
-  let text: string;
+async function* readJsonFile(file: string, options: TraceReadOptions): AsyncGenerator<InputCase> {
+  let bytes: Buffer;
   try {
-    text = await readFile(file, "utf8");
+    bytes = await readFile(file);
   } catch (error) {
     yield { file, index: 0, error: readError(error) };
     return;
   }
+  const decoded = decodeUtf8(bytes);
+  if (!decoded.ok) {
+    const { invalid } = decoded;
+    yield { file, index: 0, line: invalid.line, col: invalid.col, error: describeInvalidUtf8(invalid) };
+    return;
+  }
+  let text = decoded.text;
   // A byte order mark (Windows editors write one) is not JSON; RFC 8259 lets readers ignore it.
   if (text.startsWith(BOM)) text = text.slice(1);
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    yield { file: `${file}${jsonErrorLocation(text, error)}`, index: 0, error: `invalid JSON: ${jsonMessage(error)}` };
+    yield { file, index: 0, ...invalidJson(text, error) };
     return;
   }
-  if (Array.isArray(value)) {
+  // A trace file of another format (a chat log, a span export) is imported as a whole.
+  if (importsWhole(value, options)) {
+    // Paths such as `[3].messages[2]` stay as they are: in a JSON file they point into the value.
+    yield* importedCases(value, file, 0, options);
+  } else if (Array.isArray(value)) {
     const lines = arrayElementLines(text);
     for (let i = 0; i < value.length; i++) {
       const line = lines[i];
-      yield toCase(value[i], line === undefined ? { file, index: i } : { file, index: i, line });
+      yield* elementCases(value[i], line === undefined ? { file, index: i } : { file, index: i, line }, toCase, options);
     }
   } else {
-    yield toCase(value, { file, index: 0 });
+    yield* elementCases(value, { file, index: 0 }, toCase, options);
   }
 }
 
-async function* readJsonlFile(file: string): AsyncGenerator<InputCase> {
-  const stream = createReadStream(file, { encoding: "utf8" });
+/**
+ * The lines of a byte stream with the file offset of each, split where
+ * readline splits ("\n", "\r\n", or a lone "\r"). Bytes, not text: each line
+ * is decoded on its own, so an invalid sequence is one line's error. A line
+ * that spans chunks is joined once, at its end.
+ */
+export async function* byteLines(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<{ bytes: Uint8Array; offset: number }> {
+  let pending: Uint8Array[] = [];
+  let offset = 0;
+  // The previous chunk ended with "\r": a "\n" opening this one ends the same line.
+  let afterCr = false;
+  for await (const chunk of chunks) {
+    if (chunk.length === 0) continue;
+    let start = 0;
+    if (afterCr && chunk[0] === 0x0a) {
+      start = 1;
+      offset++;
+    }
+    afterCr = false;
+    // Next "\n" and "\r" at or after `start`, each searched for again only once passed.
+    let lf = chunk.indexOf(0x0a, start);
+    let cr = chunk.indexOf(0x0d, start);
+    for (;;) {
+      const end = cr === -1 ? lf : lf === -1 ? cr : Math.min(lf, cr);
+      if (end === -1) break;
+      const tail = chunk.subarray(start, end);
+      const bytes = pending.length === 0 ? tail : Buffer.concat([...pending, tail]);
+      pending = [];
+      yield { bytes, offset };
+      let next = end + 1;
+      if (end === cr) {
+        if (next === chunk.length) afterCr = true;
+        else if (chunk[next] === 0x0a) next++;
+      }
+      offset += bytes.length + (next - end);
+      start = next;
+      if (lf !== -1 && lf < start) lf = chunk.indexOf(0x0a, start);
+      if (cr !== -1 && cr < start) cr = chunk.indexOf(0x0d, start);
+    }
+    if (start < chunk.length) pending.push(chunk.subarray(start));
+  }
+  if (pending.length > 0) yield { bytes: pending.length === 1 ? pending[0]! : Buffer.concat(pending), offset };
+}
+
+async function* readJsonlFile(file: string, options: TraceReadOptions): AsyncGenerator<InputCase> {
+  const stream = createReadStream(file);
   const opened = new Promise<void>((resolve, reject) => {
     stream.once("open", () => resolve());
     stream.once("error", reject);
@@ -166,12 +228,21 @@ async function* readJsonlFile(file: string): AsyncGenerator<InputCase> {
     yield { file, index: 0, error: readError(error) };
     return;
   }
-  const lines = createInterface({ input: stream, crlfDelay: Infinity });
   let lineNumber = 0;
   let index = 0;
+  // Lines that are not trajectories are kept and imported together at the end: a trace may span
+  // several lines (a Responses API log, one exchange per line). Trajectory lines still stream.
+  const traces: unknown[] = [];
+  const traceLines: number[] = [];
   try {
-    for await (const raw of lines) {
+    for await (const { bytes, offset } of byteLines(stream)) {
       lineNumber++;
+      const decoded = decodeUtf8(bytes);
+      if (!decoded.ok) {
+        yield { file, index: index++, line: lineNumber, col: decoded.invalid.col, error: describeInvalidUtf8(decoded.invalid, offset) };
+        continue;
+      }
+      const raw = decoded.text;
       const line = lineNumber === 1 && raw.startsWith(BOM) ? raw.slice(1) : raw;
       if (line.trim() === "") continue;
       const origin = { file, index: index++, line: lineNumber };
@@ -179,10 +250,16 @@ async function* readJsonlFile(file: string): AsyncGenerator<InputCase> {
       try {
         value = JSON.parse(line);
       } catch (error) {
-        yield { ...origin, error: `invalid JSON: ${jsonMessage(error)}` };
+        yield { ...origin, ...invalidJson(line, error, lineNumber) };
         continue;
       }
-      yield toCase(value, origin);
+      if (!readsInPlace(value, options)) {
+        traces.push(value);
+        traceLines.push(lineNumber);
+        index--;
+        continue;
+      }
+      yield* elementCases(value, origin, toCase, options);
     }
   } catch (error) {
     // A read that fails mid-file (a folder named *.jsonl, an I/O error) ends this file only.
@@ -190,11 +267,24 @@ async function* readJsonlFile(file: string): AsyncGenerator<InputCase> {
   } finally {
     stream.destroy();
   }
+  if (traces.length === 0) return;
+  if (importsWhole(traces, options)) {
+    yield* importedCases(traces, file, index, options, traceLines);
+    return;
+  }
+  // No format fits the lines together: each line on its own (imported, or a located error).
+  for (let i = 0; i < traces.length; i++) yield* elementCases(traces[i], { file, index: index++, line: traceLines[i]! }, toCase, options);
 }
 
-/** Every case of every file, in order; JSONL files are streamed line by line. */
-export async function* readCases(files: readonly string[]): AsyncGenerator<InputCase> {
+/**
+ * Every case of every file, in order; JSONL files are streamed line by line.
+ * What is not a trajectory is imported from its trace format (`options.from`,
+ * detected by default; see trace-inputs.ts).
+ */
+export async function* readCases(files: readonly string[], options: TraceReadOptions = {}): AsyncGenerator<InputCase> {
   for (const file of files) {
-    yield* /\.jsonl$/i.test(file) ? readJsonlFile(file) : readJsonFile(file);
+    yield* /\.jsonl$/i.test(file) ? readJsonlFile(file, options) : readJsonFile(file, options);
   }
 }
+
+export type { TraceReadOptions };

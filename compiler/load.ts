@@ -5,12 +5,12 @@
  * must not pay for ts-morph, prettier or esbuild.
  */
 import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import { basename, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { JudgeOptions, RuleInfo } from "../runtime/judge.js";
 import type { TrajectoryJudgment } from "../runtime/types.js";
-import type { Diagnostic } from "./ir/diagnostics.js";
+import { formatDiagnostic, type Diagnostic } from "./ir/diagnostics.js";
+import { describeInvalidUtf8, readUtf8File } from "./utf8.js";
 
 /** What every compiled judge module exports. */
 export interface JudgeModule {
@@ -65,9 +65,22 @@ export async function compileJudgeYamlText(text: string, path: string) {
   return { ir: parsed.ir, compiled };
 }
 
+/**
+ * A judge.yaml file's text, decoded strictly: invalid UTF-8 is a located
+ * JudgeYamlError like any other problem in the file, never a U+FFFD that
+ * could make two different names one.
+ */
+export async function readJudgeYaml(path: string): Promise<string> {
+  const decoded = await readUtf8File(path);
+  if (decoded.ok) return decoded.text;
+  const { invalid } = decoded;
+  const diagnostic: Diagnostic = { file: path, line: invalid.line, col: invalid.col, path: "", message: describeInvalidUtf8(invalid), hint: "save the file as UTF-8" };
+  throw new JudgeYamlError([diagnostic], [formatDiagnostic(diagnostic)]);
+}
+
 /** Parses, checks and compiles a judge.yaml file; throws JudgeYamlError on invalid input. */
 export async function compileJudgeYamlFile(path: string) {
-  return compileJudgeYamlText(await readFile(path, "utf8"), path);
+  return compileJudgeYamlText(await readJudgeYaml(path), path);
 }
 
 async function importJudgeFile(path: string): Promise<JudgeModule> {
@@ -85,10 +98,12 @@ export async function loadJudge(path: string): Promise<JudgeModule> {
   if (!isJudgeYamlPath(path)) {
     throw new JudgeLoadError(`behavior-judge: ${path}: a judge is a built judge.mjs or a judge.yaml (to draft a judge.yaml from a spec, run generate)`);
   }
-  const text = await readFile(path, "utf8");
-  const { buildCachePath, storeBuild } = await import("./build-cache.js");
+  const text = await readJudgeYaml(path);
+  const { buildCachePath, readBuild, storeBuild } = await import("./build-cache.js");
   const cachePath = buildCachePath(path, text);
-  if (existsSync(cachePath)) return importJudgeFile(cachePath);
+  // Imported from the bytes that passed the check, not from the file, which could change in between.
+  const cached = await readBuild(cachePath);
+  if (cached !== undefined) return importJudgeSource(cached, path);
   const { compiled } = await compileJudgeYamlText(text, path);
   await storeBuild(cachePath, compiled.judgeMjs);
   return importJudgeSource(compiled.judgeMjs, path);

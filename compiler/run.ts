@@ -4,8 +4,10 @@
  * corpus streams through.
  */
 import type { JudgeOptions } from "../runtime/judge.js";
+import { emptyUsage, type SemanticUsage } from "../runtime/semantic.js";
 import type { TrajectoryJudgment } from "../runtime/types.js";
 import { describeOrigin, type InputCase } from "./inputs.js";
+import { printable } from "./printable.js";
 import type { JudgeModule } from "./load.js";
 
 export interface CaseResult {
@@ -13,14 +15,20 @@ export interface CaseResult {
   judgment?: TrajectoryJudgment;
   /** Why the case has no judgment: file, case, line and field. */
   error?: string;
+  /** What this case's model calls cost (with a model only): beside the judgment, never in it. */
+  usage?: SemanticUsage;
 }
 
 function isTrajectoryError(error: unknown): error is Error & { field: string } {
   return error instanceof Error && error.name === "TrajectoryError" && typeof (error as { field?: unknown }).field === "string";
 }
 
-/** The located message for a case the judge rejected or failed on. */
+/** The located message for a case the judge rejected or failed on; it may quote the trajectory (an id), so it is escaped. */
 export function caseErrorMessage(input: InputCase, error: unknown): string {
+  return printable(unescapedCaseErrorMessage(input, error));
+}
+
+function unescapedCaseErrorMessage(input: InputCase, error: unknown): string {
   const where = describeOrigin(input);
   if (isTrajectoryError(error)) {
     const prefix = input.labeled ? "trajectory" : "";
@@ -33,11 +41,12 @@ export function caseErrorMessage(input: InputCase, error: unknown): string {
 }
 
 export async function judgeOne(judge: JudgeModule, input: InputCase, options: JudgeOptions): Promise<CaseResult> {
-  if (input.error !== undefined) return { input, error: `${describeOrigin(input)}: ${input.error}` };
+  if (input.error !== undefined) return { input, error: printable(`${describeOrigin(input)}: ${input.error}`) };
+  const cost = options.complete !== undefined ? { usage: emptyUsage() } : {};
   try {
-    return { input, judgment: await judge.judgeTrajectory(input.trajectory, options) };
+    return { input, judgment: await judge.judgeTrajectory(input.trajectory, { ...options, ...cost }), ...cost };
   } catch (error) {
-    return { input, error: caseErrorMessage(input, error) };
+    return { input, error: caseErrorMessage(input, error), ...cost };
   }
 }
 

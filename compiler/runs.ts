@@ -8,9 +8,11 @@
 import type { JudgeOptions } from "../runtime/judge.js";
 import type { SemanticUsage } from "../runtime/semantic.js";
 import type { MetaBehaviorJudgment, Verdict } from "../runtime/types.js";
-import { addUsage, emptyUsageTotals, usageOf } from "./adapters/usage.js";
-import { describeOrigin, readCases, type InputCase } from "./inputs.js";
+import { addUsage, emptyUsageTotals } from "./adapters/usage.js";
+import { describeOrigin, readCases, type InputCase, type TraceReadOptions } from "./inputs.js";
+import { printable } from "./printable.js";
 import type { JudgeModule } from "./load.js";
+import { countVerifications, emptyVerifyCounts, type VerifyCounts } from "./report/summary.js";
 import { judgeCases } from "./run.js";
 
 export type SlotValue = Verdict | "error";
@@ -99,7 +101,7 @@ function percent(x: number): string {
 
 /** The figures, one per line, for one judge over one suite. */
 export function renderRunStatistics(title: string, stats: RunStatistics): string {
-  const lines = [`${title}: ${stats.runs} run${stats.runs === 1 ? "" : "s"} over ${stats.slots} verdict slots`];
+  const lines = [`${printable(title)}: ${stats.runs} run${stats.runs === 1 ? "" : "s"} over ${stats.slots} verdict slots`];
   stats.perRun.forEach((r, i) => {
     const notes = [
       ...(r.errors > 0 ? [`${r.errors} cases not judged`] : []),
@@ -179,13 +181,13 @@ export async function collectRuns(
 }
 
 /**
- * A rule's verdict, or "error" when one of its clauses got no valid model
- * answer: such a verdict may still fold to the label (a failed semantic check
- * beside true checks folds to true), and counting it as agreement would make
- * a model failure a silent pass, as plain `calibrate` never does.
+ * A rule's verdict, or "error" when it carries the error marker (a clause got
+ * no valid model answer): its na, or a false beside a failed verify call, may
+ * still equal the label, and counting it as agreement would make a model
+ * failure a silent pass, as plain `calibrate` never does.
  */
 function slotValue(meta: MetaBehaviorJudgment): SlotValue {
-  return meta.clauses.some((c) => c.error !== undefined) ? "error" : meta.verdict;
+  return meta.error === true ? "error" : meta.verdict;
 }
 
 /** `calibrate --runs N`: the compiled judge N times over the labeled files. */
@@ -193,15 +195,17 @@ export async function calibrateRuns(
   judge: JudgeModule,
   files: readonly string[],
   runs: number,
-  options: JudgeOptions & { concurrency?: number } = {},
-): Promise<{ slots: VerdictSlot[]; results: RunResult[]; statistics: RunStatistics; usage: SemanticUsage }> {
+  options: JudgeOptions & { concurrency?: number; read?: TraceReadOptions } = {},
+): Promise<{ slots: VerdictSlot[]; results: RunResult[]; statistics: RunStatistics; usage: SemanticUsage; verifications: VerifyCounts }> {
   const rules = judge.rules.map((r) => r.name);
   const usage = emptyUsageTotals();
+  const verifications = emptyVerifyCounts();
   const { slots, results } = await collectRuns(runs, rules, async function* () {
-    for await (const { input, judgment } of judgeCases(judge, readCases(files), options)) {
-      addUsage(usage, usageOf(judgment));
+    for await (const { input, judgment, usage: cost } of judgeCases(judge, readCases(files, options.read), options)) {
+      addUsage(usage, cost);
+      countVerifications(verifications, judgment);
       yield { input, verdicts: judgment === undefined ? undefined : new Map(judgment.metaBehaviors.map((m) => [m.name, slotValue(m)])) };
     }
   });
-  return { slots, results, statistics: summarizeRuns(slots, results), usage };
+  return { slots, results, statistics: summarizeRuns(slots, results), usage, verifications };
 }

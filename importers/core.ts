@@ -62,6 +62,10 @@ export const FACT = {
   model: "@model",
   /** The native id of the message, item or step the event came from. */
   itemId: "@item_id",
+  /** "true" on an agent message that is a refusal. */
+  refusal: "@refusal",
+  /** The server that ran a provider-side tool (an MCP server label, or "provider" for built-in tools such as web search). */
+  server: "@server",
 } as const;
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
@@ -330,9 +334,11 @@ export class TrajectoryBuilder {
    * (contentText); a JSON object result (or a string that parses as one) is
    * flattened into metadata. `error` sets `metadata.status: "error"` unless the
    * result has its own `status`. A result whose call is unknown gets its action
-   * from `opts.name` (else `unknown_result`) and a warning.
+   * from `opts.name` (else `unknown_result`) and a warning. `inline` marks a
+   * result the provider ran inside the same response (a server-side web
+   * search): the agent's next event then stays in the same turn.
    */
-  result(callId: string | undefined, content: unknown, opts: { name?: string; error?: boolean; meta?: Meta; path?: string } = {}): void {
+  result(callId: string | undefined, content: unknown, opts: { name?: string; error?: boolean; meta?: Meta; path?: string; inline?: boolean } = {}): void {
     const call = this.takeOpen(callId, opts.name);
     let name: string;
     let turn: number;
@@ -347,7 +353,7 @@ export class TrajectoryBuilder {
       const which = callId === undefined ? (opts.name === undefined ? "a result with no call id" : `a result for ${opts.name} with no call id`) : `call id ${JSON.stringify(callId)}`;
       this.warn(opts.path ?? "", earlier !== undefined ? `second result for ${which}` : `${which} answers no earlier call`);
     }
-    this.last = "tool";
+    if (opts.inline !== true) this.last = "tool";
     const text = contentText(content);
     const metadata: Record<string, string> = {};
     const structured = typeof content === "string" ? parseJson(content) : content;

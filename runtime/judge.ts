@@ -2,10 +2,9 @@
  * Turns the generated rule scans into a judgment: trigger gating,
  * verify-on-false, the semantic short-circuit and the fold (FORMATS.md §4).
  */
-import { absentReason, firstNaReason, foldVerdicts } from "./fold.js";
+import { absentReason, foldNaReason, foldVerdicts, hasError } from "./fold.js";
 import {
   askModel,
-  emptyUsage,
   type SemanticAdapter,
   type SemanticOutcome,
   type SemanticQuestion,
@@ -40,29 +39,36 @@ export interface JudgeOptions {
   complete?: SemanticAdapter;
   /** Ask the model to confirm each deterministic false (default true). */
   verify?: boolean;
+  /**
+   * Where the model calls of this judgment are booked (added to, so one
+   * object may total several judgments). What the calls cost depends on the
+   * run (a cache hit is free), so it is kept out of the judgment, whose
+   * bytes must depend only on the inputs (FORMATS.md §6).
+   */
+  usage?: SemanticUsage;
 }
 
 interface RuleContext {
   readonly trajectory: Trajectory;
   readonly options: JudgeOptions;
-  /** Booked by every model call of this trajectory; only kept when an adapter is given. */
-  readonly usage: SemanticUsage;
+  /** Booked by every model call of this trajectory: the caller's `usage`, if any. */
+  readonly usage: SemanticUsage | undefined;
 }
-
-/**
- * Extension of the reference output: with an adapter, each judgment also
- * says what its model calls cost. Without one the field is absent, so
- * offline output keeps the reference shape byte for byte.
- */
-export type JudgmentWithUsage = TrajectoryJudgment & { usage?: SemanticUsage };
 
 function meta(name: string, verdict: MetaBehaviorJudgment["verdict"], naReason: NaReason | null, triggered: boolean, clauses: Clause[]): MetaBehaviorJudgment {
   return { name, verdict, naReason, triggered, clauses };
 }
 
+/**
+ * Folds the clauses (FORMATS.md §4). A rule with a clause whose model call
+ * failed carries `error: true`, placed after `naReason` and only then, so
+ * output without a failed call keeps the reference's shape byte for byte.
+ */
 function foldMeta(name: string, triggered: boolean, clauses: Clause[]): MetaBehaviorJudgment {
   const verdict = foldVerdicts(clauses);
-  return meta(name, verdict, verdict === "na" ? firstNaReason(clauses) : null, triggered, clauses);
+  const naReason = verdict === "na" ? foldNaReason(clauses) : null;
+  if (!clauses.some(hasError)) return meta(name, verdict, naReason, triggered, clauses);
+  return { name, verdict, naReason, error: true, triggered, clauses };
 }
 
 /** A semantic clause from a model outcome; errors and missing models are na, never a pass. */
@@ -129,7 +135,7 @@ async function judgeRule(ctx: RuleContext, rule: CompiledRule): Promise<MetaBeha
     if (gate.kind !== "answer" || gate.verdict !== "true") {
       const clause = semanticClause(rule.trigger.description, "trigger", gate);
       const reason: NaReason = gate.kind === "answer" && gate.verdict === "false" ? "not_applicable" : (clause.naReason ?? "insufficient_evidence");
-      return meta(rule.name, "na", reason, false, [{ ...clause, verdict: "na", naReason: reason }]);
+      return foldMeta(rule.name, false, [{ ...clause, verdict: "na", naReason: reason }]);
     }
   }
   const scanned = rule.scan(events, complete);
@@ -149,19 +155,21 @@ async function judgeRule(ctx: RuleContext, rule: CompiledRule): Promise<MetaBeha
 export function createJudge(behavior: string, compiledRules: readonly CompiledRule[]) {
   // The judge keeps its own copy of the questions: a caller mutating the exported `rules` cannot change what it asks.
   const rules = compiledRules.map((rule) => ({ ...rule, semanticChecks: rule.semanticChecks.map((c) => ({ quote: c.quote, question: c.question })) }));
-  return async function judgeTrajectory(input: unknown, options: JudgeOptions = {}): Promise<JudgmentWithUsage> {
+  return async function judgeTrajectory(input: unknown, options: JudgeOptions = {}): Promise<TrajectoryJudgment> {
     const trajectory = validateTrajectory(input);
     const metaBehaviors: MetaBehaviorJudgment[] = [];
-    const usage = emptyUsage();
+    const usage = options.usage;
     if (trajectory.events.length === 0) {
       for (const rule of rules) metaBehaviors.push(meta(rule.name, "na", "insufficient_evidence", false, []));
     } else {
       const ctx: RuleContext = { trajectory, options, usage };
       for (const rule of rules) metaBehaviors.push(await judgeRule(ctx, rule));
     }
-    const judgment: JudgmentWithUsage = { behavior, trajectoryId: trajectory.id, verdict: foldVerdicts(metaBehaviors), metaBehaviors };
-    if (options.complete !== undefined) judgment.usage = usage;
-    return judgment;
+    const verdict = foldVerdicts(metaBehaviors);
+    // The trajectory carries the marker when any rule does; without one, the reference's shape.
+    return metaBehaviors.some(hasError)
+      ? { behavior, trajectoryId: trajectory.id, verdict, error: true, metaBehaviors }
+      : { behavior, trajectoryId: trajectory.id, verdict, metaBehaviors };
   };
 }
 

@@ -26,6 +26,17 @@ export interface AdapterReply {
   usage?: AdapterUsage;
   /** True when the host served the answer from its cache. */
   cached?: boolean;
+  /**
+   * Requests the host sent for this answer, its own retries included
+   * (default 1). A host that throws may set `requests` on the error too.
+   */
+  requests?: number;
+  /**
+   * Set by a host that stores answers (an answer cache): called once the
+   * text validated, so that only answers the judge accepted are stored and
+   * a bad reply is asked again on the next run instead of replayed.
+   */
+  accept?: () => void | Promise<void>;
 }
 
 /** The host's semantic-call adapter: chat messages in, the model's text out. */
@@ -48,19 +59,29 @@ export type SemanticOutcome =
   | { kind: "no-model"; reasoning: string };
 
 /**
- * What the model calls of one judgment cost. `calls` are requests the
- * adapter made (each retry counts); `cachedCalls` were served from the host's
- * cache and cost nothing; tokens are those the provider reported for `calls`.
+ * What model calls cost. Each adapter call (the retry after an invalid
+ * answer is one more) is `calls` when the model answered, `cachedCalls` when
+ * the host's cache did (at no cost), or `failedCalls` when it threw.
+ * `requests` are what the host sent for them, its retries included: every
+ * request beyond the one per answered call failed. Tokens are those the
+ * provider reported.
  */
 export interface SemanticUsage {
   calls: number;
   cachedCalls: number;
+  failedCalls: number;
+  requests: number;
   inputTokens: number;
   outputTokens: number;
 }
 
 export function emptyUsage(): SemanticUsage {
-  return { calls: 0, cachedCalls: 0, inputTokens: 0, outputTokens: 0 };
+  return { calls: 0, cachedCalls: 0, failedCalls: 0, requests: 0, inputTokens: 0, outputTokens: 0 };
+}
+
+/** The requests a reply or an error says it took: a count, else 1. */
+function requestCount(value: unknown): number {
+  return typeof value === "number" && Number.isInteger(value) && value >= 0 ? value : 1;
 }
 
 export const NO_MODEL_REASONING =
@@ -257,20 +278,54 @@ export function readAnswer(text: string, eventIds: ReadonlySet<string>): ValidAn
   return typeof parsed === "string" ? parsed : validateAnswer(parsed, eventIds);
 }
 
+/** A reply's text, and how to tell the host it validated. */
+export interface AdapterAnswer {
+  text: string;
+  /** Tells the host the text validated (a cache stores it then); never throws. */
+  accept(): Promise<void>;
+}
+
 /** Calls the adapter once and books the call; transport failures become a thrown Error. */
-export async function callAdapter(adapter: SemanticAdapter, messages: ChatMessage[], usage?: SemanticUsage): Promise<string> {
-  const reply = await adapter(messages);
-  const { text, cached, usage: reported } = typeof reply === "string" ? { text: reply, cached: false, usage: undefined } : reply;
-  if (typeof text !== "string") throw new Error("the adapter returned no text");
+export async function callAdapter(adapter: SemanticAdapter, messages: ChatMessage[], usage?: SemanticUsage): Promise<AdapterAnswer> {
+  let reply: string | AdapterReply;
+  try {
+    reply = await adapter(messages);
+  } catch (error) {
+    // A failed call still cost requests (all of them failed): a usage line must not say nothing happened.
+    if (usage !== undefined) {
+      usage.failedCalls++;
+      usage.requests += requestCount((error as { requests?: unknown } | null)?.requests);
+    }
+    throw error;
+  }
+  const { text, cached, usage: reported, accept, requests } = typeof reply === "string" ? { text: reply, cached: false, usage: undefined, accept: undefined, requests: 1 } : reply;
+  if (typeof text !== "string") {
+    if (usage !== undefined) {
+      usage.failedCalls++;
+      usage.requests += requestCount(requests);
+    }
+    throw new Error("the adapter returned no text");
+  }
   if (usage !== undefined) {
     if (cached === true) usage.cachedCalls++;
     else {
       usage.calls++;
+      usage.requests += requestCount(requests);
       usage.inputTokens += reported?.inputTokens ?? 0;
       usage.outputTokens += reported?.outputTokens ?? 0;
     }
   }
-  return text;
+  return {
+    text,
+    // A host that fails to store an answer only loses a future cache hit.
+    accept: async () => {
+      try {
+        await accept?.();
+      } catch {
+        /* not stored */
+      }
+    },
+  };
 }
 
 function describeFailure(error: unknown): string {
@@ -280,6 +335,7 @@ function describeFailure(error: unknown): string {
 /**
  * Asks, validates, and on an invalid reply asks once more with the problem
  * spelled out. Shared with the one-call baseline; `read` validates a reply.
+ * Only a reply that validated is accepted (stored by a host's cache).
  */
 export async function askWithRetry<T>(
   adapter: SemanticAdapter,
@@ -287,23 +343,29 @@ export async function askWithRetry<T>(
   read: (text: string) => T | string,
   usage?: SemanticUsage,
 ): Promise<{ ok: true; value: T } | { ok: false; message: string }> {
-  let first: string;
+  let first: AdapterAnswer;
   try {
     first = await callAdapter(adapter, messages, usage);
   } catch (error) {
     return { ok: false, message: `the model call failed: ${describeFailure(error)}` };
   }
-  const firstRead = read(first);
-  if (typeof firstRead !== "string") return { ok: true, value: firstRead };
-  const retry = [...messages, { role: "assistant" as const, content: first }, retryMessage(firstRead)];
-  let second: string;
+  const firstRead = read(first.text);
+  if (typeof firstRead !== "string") {
+    await first.accept();
+    return { ok: true, value: firstRead };
+  }
+  const retry = [...messages, { role: "assistant" as const, content: first.text }, retryMessage(firstRead)];
+  let second: AdapterAnswer;
   try {
     second = await callAdapter(adapter, retry, usage);
   } catch (error) {
     return { ok: false, message: `the first answer was invalid (${firstRead}) and the retry failed: ${describeFailure(error)}` };
   }
-  const secondRead = read(second);
-  if (typeof secondRead !== "string") return { ok: true, value: secondRead };
+  const secondRead = read(second.text);
+  if (typeof secondRead !== "string") {
+    await second.accept();
+    return { ok: true, value: secondRead };
+  }
   return { ok: false, message: `the answer was invalid twice: ${secondRead}` };
 }
 

@@ -34,13 +34,47 @@ function isStringMap(value: Record<string, unknown>): boolean {
 }
 
 /**
+ * How deep lists may nest in a metadata value. String(v) flattens a list with
+ * one recursion per level, so a value nested 200,000 deep overflowed the stack
+ * with no field named; real metadata values are flat.
+ */
+const MAX_METADATA_DEPTH = 100;
+
+/** Whether lists nest more than MAX_METADATA_DEPTH deep. Iterative, and depth first: a cycle stops at the limit. */
+function nestsTooDeep(list: unknown[]): boolean {
+  const stack: [unknown[], number][] = [[list, 1]];
+  while (stack.length > 0) {
+    const [items, depth] = stack.pop()!;
+    if (depth > MAX_METADATA_DEPTH) return true;
+    for (const item of items) if (Array.isArray(item)) stack.push([item, depth + 1]);
+  }
+  return false;
+}
+
+/** `events[3].metadata.status`, or `events[3].metadata["a b"]` for a key that is not a name. */
+function metadataField(index: number, key: string): string {
+  return `events[${index}].metadata${/^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`}`;
+}
+
+/**
  * Metadata values are compared as strings: anything else is converted with
  * String(v), into a null-prototype copy so a key such as `__proto__` stays an
  * ordinary key.
  */
-function stringMapCopy(value: Record<string, unknown>): Record<string, string> {
+function stringMapCopy(value: Record<string, unknown>, index: number): Record<string, string> {
   const copy: Record<string, string> = Object.create(null);
-  for (const key of Object.keys(value)) copy[key] = String(value[key]);
+  for (const key of Object.keys(value)) {
+    const item = value[key];
+    if (Array.isArray(item) && nestsTooDeep(item)) {
+      throw new TrajectoryError(metadataField(index, key), `nests lists more than ${MAX_METADATA_DEPTH} deep (metadata values are compared as strings)`);
+    }
+    try {
+      copy[key] = String(item);
+    } catch {
+      // JSON can give an object a `toString` that is not a function: String() then throws.
+      throw new TrajectoryError(metadataField(index, key), "cannot be converted to a string");
+    }
+  }
   return copy;
 }
 
@@ -76,7 +110,7 @@ function normalizeEvent(raw: unknown, index: number): TrajectoryEvent {
     actor: raw.actor,
     action: raw.action as string,
     content: typeof content === "string" ? content : "",
-    metadata: metadata === undefined || metadata === null ? undefined : stringMapCopy(metadata as Record<string, unknown>),
+    metadata: metadata === undefined || metadata === null ? undefined : stringMapCopy(metadata as Record<string, unknown>, index),
   };
 }
 

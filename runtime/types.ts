@@ -61,6 +61,12 @@ export interface MetaBehaviorJudgment {
   name: string;
   verdict: Verdict;
   naReason: NaReason | null;
+  /**
+   * Extension: set (to true, and only then) when a clause of this rule got no
+   * valid model answer. The verdict is then false if a clause is false, else
+   * na `insufficient_evidence`: never true (FORMATS.md §4).
+   */
+  error?: true;
   triggered: boolean;
   clauses: Clause[];
 }
@@ -69,6 +75,8 @@ export interface TrajectoryJudgment {
   behavior: string;
   trajectoryId: string;
   verdict: Verdict;
+  /** Extension: set (to true, and only then) when a rule carries `error` (FORMATS.md §4). */
+  error?: true;
   metaBehaviors: MetaBehaviorJudgment[];
 }
 

@@ -26,7 +26,7 @@
         card.querySelectorAll(".rule").forEach(function (section) {
           var visible =
             (rule === "" || section.getAttribute("data-rule") === rule) &&
-            (!failuresOnly || section.getAttribute("data-verdict") === "false");
+            (!failuresOnly || section.getAttribute("data-verdict") === "false" || section.hasAttribute("data-error"));
           section.hidden = !visible;
           if (visible) anyRuleShown = true;
         });
@@ -49,6 +49,7 @@
     var list = document.getElementById("live-list");
     var lastSeq = -1;
     function label(event) {
+      if (event.error === true && event.verdict !== "false") return ["error", "Error — no valid model answer"];
       if (event.verdict === "true") return ["pass", "Pass"];
       if (event.verdict === "false") return ["fail", "Fail"];
       if (event.naReason === "not_applicable") return ["na", "Didn't apply"];

@@ -65,6 +65,21 @@ describe("build", () => {
     expect(existsSync(join(dir, "judge.mjs"))).toBe(false);
   });
 
+  test("a judge.yaml that is not UTF-8 is located by line, column and byte, for build and for judge", () => {
+    const dir = tempDir();
+    const yaml = join(dir, "judge.yaml");
+    // "déploy" saved as Latin-1: read leniently, the name would hold U+FFFD.
+    writeFileSync(yaml, Buffer.from(SMALL_JUDGE.replace("Tests before deploy", "Tests before d\u00e9ploy"), "latin1"));
+    writeFileSync(join(dir, "t.json"), JSON.stringify(trajectory("t", ["deploy"])));
+    const expected = `${yaml}:4:25 error: invalid UTF-8 at byte 66: 0xE9 0x70 (save the file as UTF-8)`;
+    for (const args of [["build", yaml], ["judge", yaml, join(dir, "t.json")]]) {
+      const run = runCli(args);
+      expect(run.status).toBe(1);
+      expect(run.stderr.trim()).toBe(expected);
+    }
+    expect(existsSync(join(dir, "judge.mjs"))).toBe(false);
+  });
+
   test("the types go where TypeScript looks for them: x.mjs → x.d.mts, x.js → x.d.ts", () => {
     expect(declarationPath("out/judge.mjs")).toBe("out/judge.d.mts");
     expect(declarationPath("out/judge.js")).toBe("out/judge.d.ts");
@@ -133,7 +148,7 @@ describe("judge", () => {
     expect(runCli(["judge", join(dir, "judge.mjs"), join(dir, "many.json"), "--fail-on-false"]).status).toBe(1);
   });
 
-  test("a malformed JSONL case is located; the other cases are still judged; exit 1", () => {
+  test("a malformed JSONL case is located; the other cases are still judged; --json keeps its place; exit 1", () => {
     const dir = setup();
     const lines = [
       JSON.stringify(trajectory("first", ["run_tests", "deploy"])),
@@ -146,8 +161,39 @@ describe("judge", () => {
     const run = runCli(["judge", join(dir, "judge.mjs"), join(dir, "trips.jsonl"), "--json"]);
     expect(run.status).toBe(1);
     expect(run.stderr).toContain("trips.jsonl:3: case 1: events[0].actor must be user, agent, or tool");
-    expect(run.stderr).toMatch(/trips\.jsonl:4: case 2: invalid JSON/);
-    expect(JSON.parse(run.stdout).map((j: { trajectoryId: string }) => j.trajectoryId)).toEqual(["first", "last"]);
+    expect(run.stderr).toContain("trips.jsonl:4:2: case 2: invalid JSON: expected a property name in double quotes, got 'n'");
+    // Element i is input case i: a case that could not be judged keeps its place as an element with `caseError` and no verdict.
+    const file = join(dir, "trips.jsonl");
+    const elements = JSON.parse(run.stdout) as Record<string, unknown>[];
+    expect(elements.map((e) => e.trajectoryId ?? e.caseError)).toEqual(["first", "events[0].actor must be user, agent, or tool", expect.stringMatching(/^invalid JSON/), "last"]);
+    expect(elements[1]).toEqual({ file, case: 1, line: 3, caseError: "events[0].actor must be user, agent, or tool" });
+    expect(Object.keys(elements[2]!)).toEqual(["file", "case", "line", "caseError"]);
+    expect(elements[2]).toMatchObject({ file, case: 2, line: 4 });
+    expect(elements.filter((e) => "verdict" in e)).toHaveLength(2);
+    expect(JSON.stringify(elements, null, 2) + "\n").toBe(run.stdout);
+  });
+
+  test("--json gives a case of a .json array that could not be judged its place too", () => {
+    const dir = setup();
+    writeFileSync(join(dir, "pair.json"), JSON.stringify([trajectory("ok", ["deploy"]), { id: "no-complete", events: [] }]));
+    const run = runCli(["judge", join(dir, "judge.mjs"), join(dir, "pair.json"), "--json"]);
+    expect(run.status).toBe(1);
+    const elements = JSON.parse(run.stdout) as Record<string, unknown>[];
+    expect(elements[0]).toMatchObject({ trajectoryId: "ok" });
+    expect(elements[1]).toMatchObject({ file: join(dir, "pair.json"), case: 1, caseError: "complete must be true or false" });
+  });
+
+  test("a metadata value nested 200,000 deep is a located error, not a stack overflow; the other case is judged", () => {
+    const dir = setup();
+    const deep = `${"[".repeat(200_000)}${"]".repeat(200_000)}`;
+    const event = '{"id":"e1","actor":"agent","action":"deploy","metadata":{"tags":DEEP}}'.replace("DEEP", deep);
+    writeFileSync(join(dir, "deep.json"), `[{"id":"deep","complete":true,"events":[${event}]},\n${JSON.stringify(trajectory("fine", ["run_tests", "deploy"]))}]`);
+    const run = runCli(["judge", join(dir, "judge.mjs"), join(dir, "deep.json"), "--json"]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain("deep.json:1: case 0: events[0].metadata.tags nests lists more than 100 deep (metadata values are compared as strings)");
+    expect(run.stderr).not.toContain("call stack");
+    const elements = JSON.parse(run.stdout) as Record<string, unknown>[];
+    expect(elements.map((e) => e.trajectoryId ?? e.caseError)).toEqual(["events[0].metadata.tags nests lists more than 100 deep (metadata values are compared as strings)", "fine"]);
   });
 
   test("a labeled case's field path starts at trajectory", () => {

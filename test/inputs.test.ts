@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { readCases, type InputCase } from "../compiler/inputs.js";
+import { byteLines, describeOrigin, readCases, type InputCase } from "../compiler/inputs.js";
+import { findJsonSyntaxError } from "../compiler/json-syntax.js";
 import { caseErrorMessage } from "../compiler/run.js";
 import { TrajectoryError } from "../runtime/trajectory.js";
 
@@ -71,6 +72,154 @@ describe("readCases", () => {
     expect(cases).toHaveLength(2);
     expect(cases[0]!.error).toMatch(/^cannot read file: EISDIR/);
     expect(cases[1]!.error).toBeUndefined();
+  });
+});
+
+describe("invalid JSON is located at file:line:col", () => {
+  const located = (c: InputCase) => `${describeOrigin(c)}: ${c.error}`;
+
+  test("a .json file, including the mistakes Node 20 reports without a position (Unexpected token)", async () => {
+    const cases = await casesOf({
+      "token.json": '{\n  "id": "t1",\n  "complete": }\n',
+      "comma.json": "[\n  {\"id\": 1},\n  {\"id\": 2},\n]",
+      "eof.json": '{"id": "t1",\n "events": [1, 2',
+      "string.json": '{"id": "t1\n"}',
+    });
+    expect(cases.map(located)).toEqual([
+      "token.json:3:15: case 0: invalid JSON: expected a value, got '}'",
+      "comma.json:4:1: case 0: invalid JSON: expected a value after the comma (JSON allows no trailing comma)",
+      "eof.json:2:17: case 0: invalid JSON: unexpected end of the input: a list is not closed",
+      "string.json:1:11: case 0: invalid JSON: a string must not hold a line break (write \\n)",
+    ]);
+    expect(cases.map((c) => c.file)).toEqual(["token.json", "comma.json", "eof.json", "string.json"]);
+  });
+
+  test("a JSON Lines line: its own line, the column in it, and the other lines still read", async () => {
+    const good = JSON.stringify(trajectory);
+    const cases = await casesOf({ "trips.jsonl": `${good}\n\n{"id": "t2", "complete": tru}\n${good}\n` });
+    expect(cases.map((c) => (c.error === undefined ? describeOrigin(c) : located(c)))).toEqual([
+      "trips.jsonl:1: case 0",
+      "trips.jsonl:3:26: case 1: invalid JSON: expected a value, got the bare word \"tru\" (strings need double quotes)",
+      "trips.jsonl:4: case 2",
+    ]);
+  });
+
+  test("the scanner accepts exactly what JSON.parse accepts, on thousands of one-character mutations", () => {
+    const seeds = [
+      JSON.stringify({ id: "t", complete: true, events: [{ id: "e1", actor: "agent", action: "a", content: "x\ny \u00e9\"", metadata: { k: "v" } }], n: [-1.5e3, 0, 12] }),
+      '[ {"a" : [ ] , "b" : { } } , null , false , "\\u0041\\/" , -0.0E+1 ]',
+      '\r\n{"x":[1,[2,[3]]]}\t',
+    ];
+    const alphabet = ['"', "\\", "{", "}", "[", "]", ",", ":", " ", "\n", "0", "1", "-", "+", ".", "e", "t", "n", "u", "x", "\u0001"];
+    let state = 42;
+    const random = (n: number) => {
+      state = (state * 1103515245 + 12345) % 2 ** 31;
+      return state % n;
+    };
+    let invalid = 0;
+    for (const seed of seeds) {
+      expect(findJsonSyntaxError(seed)).toBeUndefined();
+      for (let k = 0; k < 2000; k++) {
+        const at = random(seed.length + 1);
+        const char = alphabet[random(alphabet.length)]!;
+        const kind = random(3);
+        const text = kind === 0 ? seed.slice(0, at) + seed.slice(at + 1) : kind === 1 ? seed.slice(0, at) + char + seed.slice(at) : seed.slice(0, at) + char + seed.slice(at + 1);
+        let valid = true;
+        try {
+          JSON.parse(text);
+        } catch {
+          valid = false;
+          invalid++;
+        }
+        const found = findJsonSyntaxError(text);
+        if (valid !== (found === undefined)) throw new Error(`disagrees with JSON.parse on ${JSON.stringify(text)}: ${JSON.stringify(found)}`);
+        if (found !== undefined) expect(found.offset).toBeLessThanOrEqual(text.length);
+      }
+    }
+    expect(invalid).toBeGreaterThan(1000);
+  });
+
+  test("the scanner is iterative: nesting as deep as JSON.parse takes does not overflow it", () => {
+    const deep = `${"[".repeat(200_000)}${"]".repeat(199_999)}`;
+    expect(findJsonSyntaxError(deep)).toEqual({ offset: 399_999, message: "unexpected end of the input: a list is not closed" });
+  });
+});
+
+describe("invalid UTF-8 is an error with its byte offset, never a silent U+FFFD", () => {
+  const located = (c: InputCase) => (c.error === undefined ? `${describeOrigin(c)}: ${(c.trajectory as { id: string }).id}` : `${describeOrigin(c)}: ${c.error}`);
+
+  async function casesOfBytes(files: Record<string, Buffer>): Promise<InputCase[]> {
+    const dir = mkdtempSync(join(tmpdir(), "bj-inputs-"));
+    for (const [name, bytes] of Object.entries(files)) writeFileSync(join(dir, name), bytes);
+    const cases: InputCase[] = [];
+    for await (const c of readCases(Object.keys(files).map((name) => join(dir, name)))) cases.push({ ...c, file: c.file.slice(dir.length + 1) });
+    return cases;
+  }
+
+  /** A trajectory line whose id holds the given raw bytes. */
+  const withId = (id: Buffer) => Buffer.concat([Buffer.from('{"id":"'), id, Buffer.from('","complete":true,"events":[]}')]);
+
+  test("two ids that differ only in their invalid bytes do not both read as the same U+FFFD id", async () => {
+    const first = withId(Buffer.from([0x61, 0xff]));
+    const second = withId(Buffer.from([0x61, 0xfe]));
+    const cases = await casesOfBytes({
+      "a.json": Buffer.concat([Buffer.from("[\n"), first, Buffer.from(",\n"), second, Buffer.from("\n]")]),
+      "one.json": Buffer.concat([Buffer.from("{\n  \"id\": \"caf\u00e9 "), Buffer.from([0xc3, 0x28]), Buffer.from('",\n  "complete": true, "events": []}')]),
+    });
+    expect(cases.map(located)).toEqual(["a.json:2:9: case 0: invalid UTF-8 at byte 10: 0xFF", "one.json:2:15: case 0: invalid UTF-8 at byte 17: 0xC3 0x28"]);
+  });
+
+  test("JSON Lines: each line decoded on its own, the offset counted in the file, the other lines judged", async () => {
+    const good = Buffer.from(`${JSON.stringify(trajectory)}\r\n`);
+    const bad = withId(Buffer.from([0x65, 0xed, 0xa0, 0x80])); // an encoded surrogate: not UTF-8
+    const cut = withId(Buffer.from([0xe2, 0x82])); // a sequence cut short
+    const text = Buffer.concat([good, bad, Buffer.from("\r\n"), good, cut, Buffer.from("\n"), good]);
+    const cases = await casesOfBytes({ "trips.jsonl": text });
+    const offset = good.length;
+    expect(cases.map(located)).toEqual([
+      "trips.jsonl:1: case 0: t1",
+      `trips.jsonl:2:9: case 1: invalid UTF-8 at byte ${offset + 8}: 0xED 0xA0`,
+      "trips.jsonl:3: case 2: t1",
+      `trips.jsonl:4:8: case 3: invalid UTF-8 at byte ${2 * offset + bad.length + 2 + 7}: 0xE2 0x82 0x22`,
+      "trips.jsonl:5: case 4: t1",
+    ]);
+  });
+
+  test("JSON Lines split across read chunks keep their lines, offsets and line ends (\\n, \\r\\n, lone \\r)", async () => {
+    const line = (id: string) => JSON.stringify({ ...trajectory, id, description: "x".repeat(30_000) });
+    const big = [line("a"), line("b"), line("c"), line("d")];
+    const bytes = Buffer.concat([Buffer.from(`${big[0]}\r`), Buffer.from(`${big[1]}\r\n\r\n`), Buffer.from(`${big[2]}\n`), Buffer.from(`${big[3]}`), Buffer.from([0x0a, 0x80])]);
+    const cases = await casesOfBytes({ "long.jsonl": bytes });
+    expect(cases.map(located)).toEqual([
+      "long.jsonl:1: case 0: a",
+      "long.jsonl:2: case 1: b",
+      "long.jsonl:4: case 2: c",
+      "long.jsonl:5: case 3: d",
+      `long.jsonl:6:1: case 4: invalid UTF-8 at byte ${bytes.length - 1}: 0x80`,
+    ]);
+  });
+});
+
+describe("byteLines", () => {
+  async function split(chunks: string[]): Promise<string[]> {
+    async function* source() {
+      for (const chunk of chunks) yield Buffer.from(chunk, "latin1");
+    }
+    const lines: string[] = [];
+    for await (const { bytes, offset } of byteLines(source())) lines.push(`${offset}:${Buffer.from(bytes).toString("latin1")}`);
+    return lines;
+  }
+
+  test("splits where readline does, wherever the chunks are cut, with each line's offset", async () => {
+    const text = "ab\r\ncd\ref\n\ngh\r\r\nij";
+    const expected = ["0:ab", "4:cd", "7:ef", "10:", "11:gh", "14:", "16:ij"];
+    // Every way of cutting the text in two and in three.
+    for (let a = 0; a <= text.length; a++) {
+      expect(await split([text.slice(0, a), text.slice(a)])).toEqual(expected);
+      for (let b = a; b <= text.length; b++) expect(await split([text.slice(0, a), text.slice(a, b), text.slice(b)])).toEqual(expected);
+    }
+    expect(await split(["x\n"])).toEqual(["0:x"]);
+    expect(await split(["", "x", "", "y\r"])).toEqual(["0:xy"]);
   });
 });
 

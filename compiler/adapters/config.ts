@@ -11,6 +11,8 @@ import { dirname, join, resolve } from "node:path";
 
 export const DEFAULT_MODEL = "gpt-5-mini";
 export const DEFAULT_GATEWAY_BASE_URL = "https://gateway.braintrust.dev";
+/** The key sent to a `--base-url` server when OPENAI_API_KEY is unset (the client needs one): no secret. */
+export const NO_KEY = "no-key";
 
 export interface ModelFlags {
   /** `--model`: wins over every variable. */
@@ -118,7 +120,7 @@ export function resolveModelConfig(flags: ModelFlags, env: Environment): ModelCo
   const openaiKey = nonEmpty(env.OPENAI_API_KEY);
   const baseUrl = nonEmpty(flags.baseUrl);
   if (baseUrl !== undefined) {
-    return { provider: "openai", apiKey: openaiKey ?? "no-key", baseURL: baseUrl, model, ...temperature };
+    return { provider: "openai", apiKey: openaiKey ?? NO_KEY, baseURL: baseUrl, model, ...temperature };
   }
   if (braintrustKey !== undefined) {
     const base = gatewayBaseURL(nonEmpty(env.BRAINTRUST_GATEWAY_BASE_URL) ?? DEFAULT_GATEWAY_BASE_URL);

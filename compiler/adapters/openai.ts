@@ -9,7 +9,7 @@
  * never loads it.
  */
 import type { AdapterReply, ChatMessage, SemanticAdapter } from "../../runtime/semantic.js";
-import type { ModelConfig } from "./config.js";
+import { NO_KEY, type ModelConfig } from "./config.js";
 
 export interface TransportOptions {
   /** Per-request timeout (default 120 s: reasoning models can think for a while). */
@@ -95,9 +95,21 @@ function backoffDelay(attempt: number, options: Required<TransportOptions>, erro
   return Math.min(options.maxBackoffMs, asked ?? exponential);
 }
 
-/** Removes the key from any text that might reach a person (servers sometimes echo it). */
+/**
+ * Removes the key from text that came from the server (servers sometimes
+ * echo it, in an error or inside an answer): as written, and as it reads
+ * inside a JSON string (escaped, `/` as `\/`), so an answer keeps parsing
+ * with `[redacted]` in its place. The placeholder sent when there is no key
+ * is no secret and is left alone.
+ */
 export function redactKey(text: string, apiKey: string): string {
-  return apiKey.length < 4 ? text : text.split(apiKey).join("[redacted]");
+  if (apiKey.length < 4 || apiKey === NO_KEY) return text;
+  const escaped = JSON.stringify(apiKey).slice(1, -1);
+  // Longest first: an escaped form must go whole, before the raw key could match part of it.
+  const forms = [...new Set([apiKey, escaped, escaped.replaceAll("/", "\\/")])].sort((a, b) => b.length - a.length);
+  let out = text;
+  for (const form of forms) out = out.split(form).join("[redacted]");
+  return out;
 }
 
 function describeError(error: unknown, classes: ErrorClasses): string {
@@ -110,16 +122,30 @@ function describeError(error: unknown, classes: ErrorClasses): string {
 /** A failure after every retry; its message is safe to show and to store. */
 export class ModelCallError extends Error {
   override name = "ModelCallError";
+  /** @param requests what the call sent, retries included: the usage line counts them. */
+  constructor(
+    message: string,
+    readonly requests: number,
+  ) {
+    super(message);
+  }
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Turns a chat-completions response into the adapter's reply. */
-function toReply(response: {
-  choices: { message?: { content?: string | null } | null }[];
-  usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
-}): AdapterReply {
-  const text = response.choices[0]?.message?.content ?? "";
+/**
+ * Turns a chat-completions response into the adapter's reply. The key is
+ * redacted here, before validation and caching: this is the one way an
+ * answer enters, so no report, cache entry or retry prompt can carry it.
+ */
+function toReply(
+  response: {
+    choices: { message?: { content?: string | null } | null }[];
+    usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
+  },
+  apiKey: string,
+): AdapterReply {
+  const text = redactKey(response.choices[0]?.message?.content ?? "", apiKey);
   const usage = response.usage;
   if (usage === undefined || usage === null) return { text };
   return { text, usage: { inputTokens: usage.prompt_tokens ?? 0, outputTokens: usage.completion_tokens ?? 0 } };
@@ -159,12 +185,12 @@ export function createOpenAIAdapter(config: ModelConfig, transport: TransportOpt
       const { request, classes } = await (client ??= openClient(config, options.timeoutMs));
       for (let attempt = 0; ; attempt++) {
         try {
-          return toReply(await request(messages));
+          return { ...toReply(await request(messages), config.apiKey), requests: attempt + 1 };
         } catch (error) {
           if (attempt >= options.maxRetries || !isRetryable(error, classes)) {
             const tries = attempt + 1;
             const detail = redactKey(describeError(error, classes), config.apiKey);
-            throw new ModelCallError(`${detail}${tries > 1 ? ` (after ${tries} attempts)` : ""}`);
+            throw new ModelCallError(`${detail}${tries > 1 ? ` (after ${tries} attempts)` : ""}`, tries);
           }
           await sleep(backoffDelay(attempt, options, error));
         }

@@ -1,27 +1,32 @@
-/** Totals of what model calls cost over a run, from each judgment's `usage`. */
-import type { SemanticUsage } from "../../runtime/semantic.js";
+/** Totals of what model calls cost over a run, from each case's `usage`. */
+import { emptyUsage, type SemanticUsage } from "../../runtime/semantic.js";
 import type { TrajectoryJudgment } from "../../runtime/types.js";
 
 export function emptyUsageTotals(): SemanticUsage {
-  return { calls: 0, cachedCalls: 0, inputTokens: 0, outputTokens: 0 };
-}
-
-/** The usage a judgment carries (only judgments made with an adapter have one). */
-export function usageOf(judgment: TrajectoryJudgment | undefined): SemanticUsage | undefined {
-  return (judgment as (TrajectoryJudgment & { usage?: SemanticUsage }) | undefined)?.usage;
+  return emptyUsage();
 }
 
 export function addUsage(total: SemanticUsage, usage: SemanticUsage | undefined): void {
   if (usage === undefined) return;
   total.calls += usage.calls;
   total.cachedCalls += usage.cachedCalls;
+  total.failedCalls += usage.failedCalls;
+  total.requests += usage.requests;
   total.inputTokens += usage.inputTokens;
   total.outputTokens += usage.outputTokens;
 }
 
-/** `model calls: 3 made, 5 from cache; tokens: 1200 in, 300 out` */
+/**
+ * `model calls: 3 answered, 5 from cache, 1 failed; requests sent: 8 (5 failed); tokens: 1200 in, 300 out`.
+ * Every request beyond the one that brought each answer failed (the
+ * transport's retries, and all requests of a failed call).
+ */
 export function renderUsageLine(total: SemanticUsage): string {
-  return `model calls: ${total.calls} made, ${total.cachedCalls} from cache; tokens: ${total.inputTokens} in, ${total.outputTokens} out`;
+  const failedRequests = Math.max(0, total.requests - total.calls);
+  return (
+    `model calls: ${total.calls} answered, ${total.cachedCalls} from cache, ${total.failedCalls} failed; ` +
+    `requests sent: ${total.requests} (${failedRequests} failed); tokens: ${total.inputTokens} in, ${total.outputTokens} out`
+  );
 }
 
 /** Semantic clauses the model could not answer validly (or a verification that failed). */

@@ -1,17 +1,21 @@
 /** `calibrate`: labeled cases against the compiled judge; exit 1 on any disagreement or error. */
-import { addUsage, clauseErrorCount, emptyUsageTotals, renderUsageLine, usageOf } from "../adapters/usage.js";
+import { clauseErrorCount, emptyUsageTotals, renderUsageLine } from "../adapters/usage.js";
 import { calibrate, calibrationPassed, renderCalibrationTotals, renderComparison } from "../calibrate.js";
 import { readCases } from "../inputs.js";
 import { loadJudge, type JudgeModule } from "../load.js";
+import { countVerifications, emptyVerifyCounts, renderVerifyLine } from "../report/summary.js";
 import { allRunsPerfect, calibrateRuns, renderRunStatistics } from "../runs.js";
 import type { ModelCommandOptions } from "./model-flags.js";
 import { DEFAULT_CONCURRENCY, openJudgeModel } from "./model.js";
+import { traceReadOptions, type TraceCommandOptions } from "./trace-flags.js";
 
-export interface CalibrateCommandOptions extends ModelCommandOptions {
+export interface CalibrateCommandOptions extends ModelCommandOptions, TraceCommandOptions {
   json?: boolean;
   verify?: boolean;
   /** Run the judge this many times (cache off) and report agreement statistics. */
   runs?: number;
+  /** Exit 1 when a model overturned any deterministic failure, even if every verdict agrees. */
+  failOnOverturned?: boolean;
 }
 
 export async function runCalibrateCommand(judgePath: string, files: readonly string[], options: CalibrateCommandOptions): Promise<number> {
@@ -19,7 +23,7 @@ export async function runCalibrateCommand(judgePath: string, files: readonly str
   if (options.runs !== undefined) return runRepeated(judge, files, options, options.runs);
   const text = options.json !== true;
   const adapter = await openJudgeModel(options, judge.rules);
-  const result = await calibrate(judge, readCases(files), {
+  const result = await calibrate(judge, readCases(files, traceReadOptions(options)), {
     verify: options.verify !== false,
     concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
     ...(adapter !== undefined ? { complete: adapter } : {}),
@@ -28,38 +32,43 @@ export async function runCalibrateCommand(judgePath: string, files: readonly str
       else if (text) process.stdout.write(`${renderComparison(c)}\n`);
     },
   });
-  const usage = emptyUsageTotals();
+  const verifications = emptyVerifyCounts();
   let clauseErrors = 0;
   for (const judgment of result.judgments) {
-    addUsage(usage, usageOf(judgment));
     clauseErrors += clauseErrorCount(judgment);
+    countVerifications(verifications, judgment);
   }
   if (text) {
     process.stdout.write(`${renderCalibrationTotals(result.totals)}\n`);
     if (clauseErrors > 0) process.stdout.write(`${clauseErrors} clause${clauseErrors === 1 ? "" : "s"} got no valid model answer (marked ERROR)\n`);
-    if (adapter !== undefined) process.stdout.write(`${renderUsageLine(usage)}\n`);
+    const verifyLine = renderVerifyLine(verifications);
+    if (verifyLine !== undefined) process.stdout.write(`${verifyLine}\n`);
   } else {
     const { comparisons, judgments, totals } = result;
-    const extra = adapter !== undefined ? { usage } : {};
-    process.stdout.write(`${JSON.stringify({ comparisons, judgments, totals, ...extra }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ comparisons, judgments, totals }, null, 2)}\n`);
   }
+  // What the calls cost depends on the run (cache hits are free): with --json it goes to stderr, so stdout depends only on the inputs.
+  if (adapter !== undefined) (text ? process.stdout : process.stderr).write(`${renderUsageLine(result.usage ?? emptyUsageTotals())}\n`);
+  if (options.failOnOverturned === true && result.totals.overturned > 0) return 1;
   return calibrationPassed(result) && clauseErrors === 0 ? 0 : 1;
 }
 
 /** `--runs N`: fresh answers every run (the cache would make every run the first). */
 async function runRepeated(judge: JudgeModule, files: readonly string[], options: CalibrateCommandOptions, runs: number): Promise<number> {
   const adapter = await openJudgeModel(options, judge.rules, { cache: false });
-  const { statistics, usage } = await calibrateRuns(judge, files, runs, {
+  const { statistics, usage, verifications } = await calibrateRuns(judge, files, runs, {
+    read: traceReadOptions(options),
     verify: options.verify !== false,
     concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
     ...(adapter !== undefined ? { complete: adapter } : {}),
   });
-  if (options.json === true) {
-    const extra = adapter !== undefined ? { usage } : {};
-    process.stdout.write(`${JSON.stringify({ suite: judge.behavior, statistics, ...extra }, null, 2)}\n`);
-  } else {
+  if (options.json === true) process.stdout.write(`${JSON.stringify({ suite: judge.behavior, statistics, overturned: verifications.overturned }, null, 2)}\n`);
+  else {
     process.stdout.write(`${renderRunStatistics(`behavior-judge (${judge.behavior})`, statistics)}\n`);
-    if (adapter !== undefined) process.stdout.write(`${renderUsageLine(usage)}\n`);
+    const verifyLine = renderVerifyLine(verifications);
+    if (verifyLine !== undefined) process.stdout.write(`${verifyLine} over ${runs} run${runs === 1 ? "" : "s"}\n`);
   }
+  if (adapter !== undefined) (options.json === true ? process.stderr : process.stdout).write(`${renderUsageLine(usage)}\n`);
+  if (options.failOnOverturned === true && verifications.overturned > 0) return 1;
   return allRunsPerfect(statistics) ? 0 : 1;
 }

@@ -7,13 +7,16 @@ import { dirname, join } from "node:path";
 import { createHostModel, NO_MODEL_NOTICE } from "../adapters/index.js";
 import { emptyUsageTotals } from "../adapters/usage.js";
 import { generateJudgeYaml, type GenerateResult } from "../generate/generate.js";
+import { printableLines } from "../printable.js";
 import { SamplesError } from "../generate/samples.js";
 import type { InterviewInput } from "../generate/types.js";
 import { resolveSpecPath } from "../spec/load.js";
+import { canShowBrowser } from "../web/display.js";
 import type { ModelCommandOptions } from "./model-flags.js";
 import { hostModelOptions } from "./model.js";
+import { traceReadOptions, type TraceCommandOptions } from "./trace-flags.js";
 
-export interface GenerateCommandOptions extends ModelCommandOptions {
+export interface GenerateCommandOptions extends ModelCommandOptions, TraceCommandOptions {
   out?: string;
   offline?: boolean;
   /** Commander's --no-web: false asks in the terminal. */
@@ -53,7 +56,8 @@ function summary(result: GenerateResult): string {
 /** Returns the exit code. */
 export async function runGenerateCommand(specPath: string, sampleFiles: string[], opts: GenerateCommandOptions): Promise<number> {
   const out = await generateTarget(specPath, opts);
-  const notice = (message: string) => void process.stderr.write(`behavior-judge: ${message}\n`);
+  // Notices and errors quote the spec, samples and model replies: escaped.
+  const notice = (message: string) => void process.stderr.write(`behavior-judge: ${printableLines(message)}\n`);
   let adapter;
   if (opts.offline !== true) {
     adapter = (await createHostModel(hostModelOptions(opts))).adapter;
@@ -61,12 +65,16 @@ export async function runGenerateCommand(specPath: string, sampleFiles: string[]
   }
   const interviewer = async (input: InterviewInput) => {
     const { runInterview } = await import("../generate/interview.js");
-    return runInterview(input, { web: opts.web, input: process.stdin, output: process.stderr });
+    // Without a display nobody can open the page, and the server would wait forever: ask in the terminal, as `judge` skips its browser report.
+    const web = opts.web && canShowBrowser();
+    if (opts.web && !web) notice("no display to show the interview page (DISPLAY and WAYLAND_DISPLAY are unset): asking in the terminal");
+    return runInterview(input, { web, input: process.stdin, output: process.stderr });
   };
   try {
     const result = await generateJudgeYaml({
       spec: specPath,
       samples: sampleFiles,
+      read: traceReadOptions(opts),
       out,
       ...(opts.update !== undefined ? { update: opts.update } : {}),
       ...(adapter !== undefined ? { adapter } : {}),
@@ -78,7 +86,7 @@ export async function runGenerateCommand(specPath: string, sampleFiles: string[]
     return 0;
   } catch (error) {
     if (error instanceof SamplesError || (error instanceof Error && error.name === "InterviewCancelledError")) {
-      process.stderr.write(`behavior-judge: ${error.message}\n`);
+      notice(error.message);
       return 1;
     }
     throw error;

@@ -3,16 +3,20 @@ import type { TrajectoryJudgment } from "../../runtime/types.js";
 import { readCases } from "../inputs.js";
 import { loadJudge } from "../load.js";
 import { addToTotals, emptyTotals, renderTotalsLine, renderTrajectoryText } from "../report/text.js";
-import { ReportOutputs } from "../report/outputs.js";
-import { renderSummaryTable, summarizeByRule } from "../report/summary.js";
-import { judgeCases } from "../run.js";
-import { addUsage, clauseErrorCount, emptyUsageTotals, renderUsageLine, usageOf } from "../adapters/usage.js";
+import { caseErrorOf, ReportOutputs } from "../report/outputs.js";
+import { countVerifications, emptyVerifyCounts, renderSummaryTable, renderVerifyLine, summarizeByRule } from "../report/summary.js";
+import { judgeCases, type CaseResult } from "../run.js";
+import { canShowBrowser } from "../web/display.js";
+import { addUsage, clauseErrorCount, emptyUsageTotals, renderUsageLine } from "../adapters/usage.js";
 import type { ModelCommandOptions } from "./model-flags.js";
 import { DEFAULT_CONCURRENCY, openJudgeModel } from "./model.js";
+import { traceReadOptions, type TraceCommandOptions } from "./trace-flags.js";
 
-export interface JudgeCommandOptions extends ModelCommandOptions {
+export interface JudgeCommandOptions extends ModelCommandOptions, TraceCommandOptions {
   json?: boolean;
   failOnFalse?: boolean;
+  /** Exit 1 when a model overturned any deterministic failure (verify-on-false). */
+  failOnOverturned?: boolean;
   verify?: boolean;
   /** Write the self-contained HTML report here. */
   html?: string;
@@ -23,13 +27,31 @@ export interface JudgeCommandOptions extends ModelCommandOptions {
 }
 
 /**
+ * The `--json` element of a case that could not be judged: it keeps the
+ * case's place, so element i is always input case i. It has no `verdict`;
+ * its message is `caseError` (not `error`, which on a judgment marks a failed
+ * model call).
+ */
+export interface JsonCaseError {
+  file: string;
+  case: number;
+  line?: number;
+  caseError: string;
+}
+
+function jsonCaseError(result: CaseResult): JsonCaseError {
+  const { file, caseIndex, line, message } = caseErrorOf(result);
+  return { file, case: caseIndex, ...(line !== undefined ? { line } : {}), caseError: message };
+}
+
+/**
  * JSON output streams one element at a time yet is byte-identical to
  * `JSON.stringify(all, null, 2)`, so large corpora never sit in memory.
  */
 class JsonArrayWriter {
   private count = 0;
   constructor(private readonly write: (text: string) => void) {}
-  push(value: TrajectoryJudgment): void {
+  push(value: TrajectoryJudgment | JsonCaseError): void {
     const body = JSON.stringify(value, null, 2).replace(/\n/g, "\n  ");
     this.write(`${this.count === 0 ? "[\n  " : ",\n  "}${body}`);
     this.count++;
@@ -37,15 +59,6 @@ class JsonArrayWriter {
   end(): void {
     this.write(this.count === 0 ? "[]\n" : "\n]\n");
   }
-}
-
-/**
- * A browser can open here: not on a Linux or BSD terminal without a display
- * (an SSH session, a container), where serving would only wait for nobody.
- */
-function canShowBrowser(): boolean {
-  if (process.platform === "darwin" || process.platform === "win32") return true;
-  return Boolean(process.env.DISPLAY || process.env.WAYLAND_DISPLAY || process.env.BROWSER);
 }
 
 /** What the per-rule summary needs of a judgment: its verdicts, without clauses and citations. */
@@ -69,7 +82,7 @@ function progress(): { tick(n: number): void; done(): void } {
   };
 }
 
-/** Returns the exit code: 1 when a case could not be judged or a clause got no valid model answer (or, with failOnFalse, any false). */
+/** Returns the exit code: 1 when a case could not be judged or a clause got no valid model answer (or, with failOnFalse, any false; with failOnOverturned, any overturn). */
 export async function runJudgeCommand(judgePath: string, files: readonly string[], options: JudgeCommandOptions): Promise<number> {
   const judge = await loadJudge(judgePath);
   const out = (text: string) => process.stdout.write(text);
@@ -83,23 +96,26 @@ export async function runJudgeCommand(judgePath: string, files: readonly string[
   // Only verdicts are kept for the per-rule summary table, not whole judgments.
   const ruleVerdicts: TrajectoryJudgment[] = [];
   let clauseErrors = 0;
+  const verifications = emptyVerifyCounts();
   const run = { verify: options.verify !== false, concurrency: options.concurrency ?? DEFAULT_CONCURRENCY, ...(adapter !== undefined ? { complete: adapter } : {}) };
-  for await (const result of judgeCases(judge, readCases(files), run)) {
+  for await (const result of judgeCases(judge, readCases(files, traceReadOptions(options)), run)) {
     addToTotals(totals, result.judgment);
-    addUsage(usage, usageOf(result.judgment));
+    addUsage(usage, result.usage);
     clauseErrors += clauseErrorCount(result.judgment);
+    countVerifications(verifications, result.judgment);
     meter.tick(totals.judged + totals.errors);
     reports?.add(result);
     if (result.error !== undefined) {
       meter.done();
       process.stderr.write(`error: ${result.error}\n`);
+      json?.push(jsonCaseError(result));
       continue;
     }
     const judgment = result.judgment!;
     if (json === undefined) ruleVerdicts.push(verdictsOnly(judgment));
     if (json !== undefined) json.push(judgment);
     else {
-      const cost = usageOf(judgment);
+      const cost = result.usage;
       out(renderTrajectoryText(judgment, result.input.file) + (cost !== undefined ? `  ${renderUsageLine(cost)}\n` : "") + "\n");
     }
   }
@@ -107,11 +123,17 @@ export async function runJudgeCommand(judgePath: string, files: readonly string[
   if (json !== undefined) json.end();
   else out(`${renderSummaryTable(summarizeByRule(ruleVerdicts, judge.rules.map((r) => r.name)))}\n${renderTotalsLine(totals)}\n`);
   // Model failures are never a silent pass: counted in the summary, and the run fails.
-  const summary = [...(clauseErrors > 0 ? [`${clauseErrors} clause${clauseErrors === 1 ? "" : "s"} got no valid model answer (marked ERROR)`] : []), ...(adapter !== undefined ? [renderUsageLine(usage)] : [])];
+  const verifyLine = renderVerifyLine(verifications);
+  const summary = [
+    ...(clauseErrors > 0 ? [`${clauseErrors} clause${clauseErrors === 1 ? "" : "s"} got no valid model answer (marked ERROR)`] : []),
+    ...(verifyLine !== undefined ? [verifyLine] : []),
+    ...(adapter !== undefined ? [renderUsageLine(usage)] : []),
+  ];
   // With --json, stdout stays one JSON document; the totals go to stderr.
   for (const line of summary) (json !== undefined ? process.stderr : process.stdout).write(`${line}\n`);
   for (const path of (await reports?.finish()) ?? []) process.stderr.write(`wrote ${path}\n`);
   if (totals.errors > 0 || clauseErrors > 0) return 1;
   if (options.failOnFalse === true && totals.false > 0) return 1;
+  if (options.failOnOverturned === true && verifications.overturned > 0) return 1;
   return 0;
 }

@@ -1,5 +1,6 @@
 /** `lint`: spec diagnostics, and how a judge.yaml lines up with the spec and the samples. */
 import { loadSamples, SamplesError } from "../generate/samples.js";
+import { printableLines } from "../printable.js";
 import { formatLintFinding, lintSpec } from "../spec/lint.js";
 
 export interface LintCommandOptions {
@@ -13,7 +14,7 @@ export async function runLintCommand(specPath: string, judgePath: string | undef
     samples = opts.samples === undefined || opts.samples.length === 0 ? undefined : await loadSamples(opts.samples);
   } catch (error) {
     if (!(error instanceof SamplesError)) throw error;
-    process.stderr.write(`${error.message}\n`);
+    process.stderr.write(`${printableLines(error.message)}\n`);
     return 1;
   }
   const result = await lintSpec(specPath, { ...(judgePath !== undefined ? { judge: judgePath } : {}), ...(samples !== undefined ? { samples } : {}) });

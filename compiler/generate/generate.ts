@@ -9,7 +9,7 @@
  * both; the CLI passes the browser or terminal interview and the host model.
  */
 import { existsSync } from "node:fs";
-import { copyFile, mkdir, readFile, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, writeFile } from "node:fs/promises";
 import { basename, dirname } from "node:path";
 import type { SemanticAdapter, SemanticUsage } from "../../runtime/semantic.js";
 import type { Trajectory } from "../../runtime/types.js";
@@ -17,11 +17,12 @@ import { formatDiagnostic } from "../ir/diagnostics.js";
 import { parseJudgeYaml } from "../ir/parse.js";
 import { serializeJudgeYaml } from "../ir/serialize.js";
 import type { JudgeIR } from "../ir/types.js";
-import { JudgeYamlError } from "../load.js";
+import { JudgeYamlError, readJudgeYaml } from "../load.js";
 import { loadBehaviorSpec, SpecError, type BehaviorSpec, type SpecSection } from "../spec/load.js";
 import { draftOffline } from "./offline.js";
 import { proposeDraft } from "./propose.js";
 import { loadSamples } from "./samples.js";
+import type { TraceReadOptions } from "../inputs.js";
 import type { Draft, InterviewInput, InterviewResult, Interviewer, Vocabulary } from "./types.js";
 import { draftUpdate, planUpdate, type SectionDrafter } from "./update.js";
 import { buildVocabulary } from "./vocabulary.js";
@@ -31,6 +32,8 @@ export interface GenerateOptions {
   spec: string;
   /** Sample trajectory files (.json / .jsonl). */
   samples: readonly string[];
+  /** How the sample files are read: `from` imports agent traces (IMPORTERS.md). */
+  read?: TraceReadOptions;
   /** Where to write judge.yaml. */
   out: string;
   /** A previous judge.yaml to update: unchanged sections are carried over without questions. */
@@ -74,7 +77,7 @@ function sectionDrafter(spec: BehaviorSpec, vocabulary: Vocabulary, samples: rea
 }
 
 async function readPreviousJudge(path: string): Promise<JudgeIR> {
-  const text = await readFile(path, "utf8");
+  const text = await readJudgeYaml(path);
   const parsed = parseJudgeYaml(text, { file: path });
   if (!parsed.ok) throw new JudgeYamlError(parsed.diagnostics, parsed.diagnostics.map(formatDiagnostic));
   return parsed.ir;
@@ -144,7 +147,7 @@ export async function generateJudgeYaml(options: GenerateOptions): Promise<Gener
   if (spec.sections.length === 0) {
     throw new SpecError([{ file: spec.file, line: 1, col: 1, path: "", code: "no-sections", message: "the spec has no ## sections: there is no meta-behavior to draft" }]);
   }
-  const samples = await loadSamples(options.samples);
+  const samples = await loadSamples(options.samples, options.read);
   const vocabulary = buildVocabulary(samples);
   const drafted = await draftAll(spec, sectionDrafter(spec, vocabulary, samples, options), options);
   if (drafted.fallback !== undefined) options.notice?.(`drafted offline instead: ${drafted.fallback}`);

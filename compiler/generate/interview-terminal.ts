@@ -31,6 +31,7 @@
  * `yes "" | … --no-web` and `< /dev/null` both accept the whole draft.
  */
 import { createInterface } from "node:readline";
+import { printableLines } from "../printable.js";
 import { excerpt } from "./evidence.js";
 import type { Evidence } from "./evidence.js";
 import { currentView, formatSnippetDiagnostic, interviewResult, startInterview, step } from "./interview-model.js";
@@ -72,8 +73,9 @@ export async function runTerminalInterview(
   const source = options.input ?? process.stdin;
   // A terminal echoes what the person types; piped answers are echoed here so the log reads as a transcript.
   const echo = (source as { isTTY?: boolean }).isTTY !== true;
-  const lines = new LineReader(source, echo ? (line) => void out.write(`${visibleControls(line)}\n`) : undefined);
-  const write = (text: string) => void out.write(visibleControls(text));
+  const lines = new LineReader(source, echo ? (line) => void out.write(`${printableLines(line)}\n`) : undefined);
+  // Trajectory, spec and model text is untrusted: an escape sequence in an event could rewrite the person's terminal.
+  const write = (text: string) => void out.write(printableLines(text));
   try {
     let state = startInterview(input);
     while (!state.confirmed) {
@@ -272,18 +274,6 @@ export function formatReview(view: ReviewView): string {
   for (const notice of view.notices) out.push(`  ${notice}`);
   for (const problem of view.problems) out.push(`! ${problem}`);
   return `${out.join("\n")}\n`;
-}
-
-/**
- * Trajectory text is untrusted: an escape sequence in an event could rewrite
- * the person's terminal. Control characters other than newline and tab are
- * shown as \u escapes instead.
- */
-export function visibleControls(text: string): string {
-  return text.replace(
-    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
 }
 
 function indent(text: string, prefix: string): string {

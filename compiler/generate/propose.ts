@@ -7,7 +7,7 @@
  * and the interview that follows reviews every rule either way.
  */
 import type { ChatMessage, SemanticAdapter, SemanticUsage } from "../../runtime/semantic.js";
-import { callAdapter } from "../../runtime/semantic.js";
+import { callAdapter, type AdapterAnswer } from "../../runtime/semantic.js";
 import type { Trajectory } from "../../runtime/types.js";
 import { formatDiagnostic, type Diagnostic } from "../ir/diagnostics.js";
 import { parseJudgeYaml } from "../ir/parse.js";
@@ -308,25 +308,30 @@ export async function proposeDraft(input: ProposeInput): Promise<ProposalOutcome
     calls++;
     return callAdapter(input.adapter, conversation, input.usage);
   };
-  let first: string;
+  // Only a proposal that passed its checks is accepted (and so stored by the answer cache).
+  let first: AdapterAnswer;
   try {
     first = await ask(messages);
   } catch (error) {
     return fallBack(input, sections, `the model call failed (${describe(error)})`, calls);
   }
-  const firstCheck = checkProposal(first, input.spec, input.vocabulary, sections, false);
-  if (firstCheck.ok) return { draft: assembleDraft(input, sections, firstCheck.ir, firstCheck.notes), calls };
-  let second: string;
+  const firstCheck = checkProposal(first.text, input.spec, input.vocabulary, sections, false);
+  if (firstCheck.ok) {
+    await first.accept();
+    return { draft: assembleDraft(input, sections, firstCheck.ir, firstCheck.notes), calls };
+  }
+  let second: AdapterAnswer;
   try {
-    second = await ask([...messages, { role: "assistant", content: first }, proposalRetryMessage(firstCheck.problems)]);
+    second = await ask([...messages, { role: "assistant", content: first.text }, proposalRetryMessage(firstCheck.problems)]);
   } catch (error) {
     return fallBack(input, sections, `the model's first proposal was unusable and the retry failed (${describe(error)})`, calls);
   }
-  const secondCheck = checkProposal(second, input.spec, input.vocabulary, sections, true);
+  const secondCheck = checkProposal(second.text, input.spec, input.vocabulary, sections, true);
   if (!secondCheck.ok) {
     const shown = secondCheck.problems.slice(0, 3).join("; ");
     return fallBack(input, sections, `the model's proposal was invalid twice (${shown}${secondCheck.problems.length > 3 ? "; …" : ""})`, calls);
   }
+  await second.accept();
   return { draft: assembleDraft(input, sections, secondCheck.ir, secondCheck.notes), calls, retried: true };
 }
 

@@ -3,7 +3,7 @@
  * `judge` reads (FORMATS.md §2), labeled or not. A bad sample is an error
  * naming file, case and field, and every bad sample is reported at once.
  */
-import { describeOrigin, readCases } from "../inputs.js";
+import { describeOrigin, readCases, type TraceReadOptions } from "../inputs.js";
 import { TrajectoryError, validateTrajectory } from "../../runtime/trajectory.js";
 import type { Trajectory } from "../../runtime/types.js";
 
@@ -16,10 +16,10 @@ export class SamplesError extends Error {
 }
 
 /** Reads and validates every case of every file; throws SamplesError listing all problems. */
-export async function loadSamples(files: readonly string[]): Promise<Trajectory[]> {
+export async function loadSamples(files: readonly string[], read: TraceReadOptions = {}): Promise<Trajectory[]> {
   const samples: Trajectory[] = [];
   const problems: string[] = [];
-  for await (const item of readCases(files)) {
+  for await (const item of readCases(files, read)) {
     if (item.error !== undefined) {
       problems.push(`${describeOrigin(item)}: ${item.error}`);
       continue;

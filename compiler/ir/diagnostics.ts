@@ -2,6 +2,7 @@
  * Located compile-time diagnostics, shared by everything that checks a file
  * (judge.yaml here; other checkers may reuse the shape).
  */
+import { printable } from "../printable.js";
 
 /** One problem, located at a 1-based line and column of `file`. */
 export interface Diagnostic {
@@ -21,7 +22,8 @@ export interface Diagnostic {
 export function formatDiagnostic(d: Diagnostic): string {
   const where = d.path === "" ? "" : `${d.path}: `;
   const hint = d.hint === undefined ? "" : ` (${d.hint})`;
-  return `${d.file}:${d.line}:${d.col} error: ${where}${d.message}${hint}`;
+  // Messages quote the file's keys and values: one line, nothing a terminal would act on.
+  return printable(`${d.file}:${d.line}:${d.col} error: ${where}${d.message}${hint}`);
 }
 
 /** Reading order: by file, line, then column. Array.prototype.sort is stable, so ties keep discovery order. */

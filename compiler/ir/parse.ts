@@ -73,6 +73,10 @@ function parseChecked(text: string, file: string, options: ParseOptions): ParseR
   }
 
   const data = toPlainData(doc, text, at);
+  // Past the alias budget the data is not the document that was written: every
+  // mapping that lost a refused alias would add an issue of its own, and
+  // validating them would cost what the budget is there to bound.
+  if (data.aliasBudget < 0) return failed(data.diagnostics);
   const schema = options.vocabulary === undefined ? judgeIRSchema : createJudgeSchema(options.vocabulary);
   const result = schema.safeParse(data.value, { reportInput: true });
   if (result.success && data.diagnostics.length === 0) {
@@ -81,7 +85,7 @@ function parseChecked(text: string, file: string, options: ParseOptions): ParseR
   const issues = result.success ? [] : result.error.issues;
   const located = issues
     .map((issue) => locateIssue(issue, doc.contents, text))
-    .filter((issue) => !data.rejectedPaths.some((rejected) => startsWith(issue.docPath, rejected)));
+    .filter((issue) => !underRejectedPath(issue.docPath, data.rejectedPaths));
   const fromSchema = dropExplainedIssues(located).map((issue) =>
     at(issue.offset, issue.displayPath, messageWithContext(issue, doc.contents, lineCounter), issue.hint),
   );
@@ -121,21 +125,65 @@ function lowerFirst(message: string): string {
 
 interface PlainData {
   text: string;
-  doc: Document;
   value: unknown;
+  /** Each alias's anchored node, found in one walk of the document (see aliasTargets). */
+  aliasTargets: Map<Alias, YamlNode>;
+  /** countNodes of each alias target, so a target aliased many times is counted once. */
+  targetSizes: Map<YamlNode, number>;
   /** Nodes still allowed to be produced by alias expansion (see convertNode). */
   aliasBudget: number;
-  /** Anchors being expanded right now: an alias inside its own anchor is a cycle. */
-  expanding: Set<string>;
+  /** Anchored nodes being converted right now: an alias to one of them is a cycle. */
+  expanding: Set<YamlNode>;
   diagnostics: Diagnostic[];
-  /** Document paths whose value was withheld (aliases); schema issues under them would be noise. */
-  rejectedPaths: Path[];
+  /** Document paths whose value was withheld (aliases), as pathKey; schema issues under them would be noise. */
+  rejectedPaths: Set<string>;
 }
 
 function toPlainData(doc: Document, text: string, at: At): PlainData {
-  const data: PlainData = { text, doc, value: undefined, aliasBudget: ALIAS_BUDGET, expanding: new Set(), diagnostics: [], rejectedPaths: [] };
+  const data: PlainData = {
+    text,
+    value: undefined,
+    aliasTargets: aliasTargets(doc),
+    targetSizes: new Map(),
+    aliasBudget: ALIAS_BUDGET,
+    expanding: new Set(),
+    diagnostics: [],
+    rejectedPaths: new Set(),
+  };
   data.value = convertNode(doc.contents, [], data, at);
   return data;
+}
+
+/**
+ * The node each alias stands for: the last node with that anchor before the
+ * alias in document order (YAML 1.2 §3.2.2.2), as the yaml library's
+ * Alias.resolve finds it. That method walks the whole document on every call,
+ * so n aliases cost n walks and parsing grew with the square of n; this is
+ * one walk for all of them. Pre-order, keys before values (the order of the
+ * library's visit), and iterative.
+ */
+function aliasTargets(doc: Document): Map<Alias, YamlNode> {
+  const latest = new Map<string, YamlNode>();
+  const targets = new Map<Alias, YamlNode>();
+  const stack: unknown[] = [doc.contents];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (isAlias(node)) {
+      const target = latest.get(node.source);
+      if (target !== undefined) targets.set(node, target);
+      continue;
+    }
+    if (isPair(node)) {
+      stack.push(node.value, node.key);
+      continue;
+    }
+    if (!isNode(node)) continue;
+    if (node.anchor) latest.set(node.anchor, node);
+    if (isSeq(node) || isMap(node)) {
+      for (let i = node.items.length - 1; i >= 0; i--) stack.push(node.items[i]);
+    }
+  }
+  return targets;
 }
 
 /**
@@ -155,16 +203,18 @@ function convertNode(node: unknown, path: Path, data: PlainData, at: At): unknow
   if (!isNode(node)) return null;
   reportCustomTag(node, path, data, at);
   // While an anchored node is converted, an alias to it inside it is a cycle.
-  const anchor = node.anchor;
-  if (anchor !== undefined && !data.expanding.has(anchor)) {
-    data.expanding.add(anchor);
-    try {
-      return convertValue(node, path, data, at);
-    } finally {
-      data.expanding.delete(anchor);
-    }
-  }
+  if (node.anchor !== undefined) return convertTarget(node, path, data, at);
   return convertValue(node, path, data, at);
+}
+
+/** Converts a node that aliases may name, marked as being expanded meanwhile. */
+function convertTarget(node: YamlNode, path: Path, data: PlainData, at: At): unknown {
+  data.expanding.add(node);
+  try {
+    return convertValue(node, path, data, at);
+  } finally {
+    data.expanding.delete(node);
+  }
 }
 
 function convertValue(node: YamlNode, path: Path, data: PlainData, at: At): unknown {
@@ -177,32 +227,47 @@ function convertValue(node: YamlNode, path: Path, data: PlainData, at: At): unkn
 function convertAlias(alias: Alias, path: Path, data: PlainData, at: At): unknown {
   const refuse = (message: string, hint: string) => {
     data.diagnostics.push(at(nodeStart(alias), path, message, hint));
-    data.rejectedPaths.push(path);
+    data.rejectedPaths.add(pathKey(path));
     return undefined;
   };
-  const target = alias.resolve(data.doc);
+  const target = data.aliasTargets.get(alias);
   if (target === undefined) return refuse(`alias "*${alias.source}" names no anchor before it`, "define &" + alias.source + " first");
-  if (data.expanding.has(alias.source)) return refuse(`alias "*${alias.source}" refers to itself`, "write the value out in full");
+  if (data.expanding.has(target)) return refuse(`alias "*${alias.source}" refers to itself`, "write the value out in full");
+  // Past the budget every alias costs O(1), so the budget bounds time as well as memory.
   if (data.aliasBudget < 0) {
     // Said once, at the first alias past the budget.
-    data.rejectedPaths.push(path);
+    data.rejectedPaths.add(pathKey(path));
     return undefined;
   }
-  data.aliasBudget -= countNodes(target);
-  if (data.aliasBudget < 0) return refuse("aliases expand to too much data", "write the values out in full");
-  data.expanding.add(alias.source);
-  try {
-    return convertValue(target, path, data, at);
-  } finally {
-    data.expanding.delete(alias.source);
+  let size = data.targetSizes.get(target);
+  if (size === undefined) {
+    size = countNodes(target);
+    data.targetSizes.set(target, size);
   }
+  data.aliasBudget -= size;
+  if (data.aliasBudget < 0) return refuse("aliases expand to too much data", "write the values out in full");
+  // Expanding costs what the budget was charged: time stays linear in the expanded size.
+  return convertTarget(target, path, data, at);
 }
 
-/** How many nodes a value holds, aliases counted as one (they are charged when expanded). */
-function countNodes(node: unknown): number {
-  if (isSeq(node)) return 1 + node.items.reduce<number>((n, item) => n + countNodes(item), 0);
-  if (isMap(node)) return 1 + node.items.reduce<number>((n, pair) => n + (isPair(pair) ? countNodes(pair.value) + 1 : 0), 0);
-  return 1;
+/** How many nodes a value holds, aliases counted as one (they are charged when expanded). Iterative: nesting may be deep. */
+function countNodes(root: unknown): number {
+  let count = 0;
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    count++;
+    if (isSeq(node)) {
+      for (const item of node.items) stack.push(item);
+    } else if (isMap(node)) {
+      for (const pair of node.items) {
+        if (!isPair(pair)) continue;
+        count++; // the key
+        stack.push(pair.value);
+      }
+    }
+  }
+  return count;
 }
 
 /** YAML's core tags (`!!str`, `!!int`, `!!map` …) are fine; a custom `!tag` means nothing here. */
@@ -402,10 +467,15 @@ function inferHint(issue: core.$ZodIssue, node: YamlNode | undefined, text: stri
   ) {
     if (/^\s*\d+\s*$/.test(issue.input)) return `remove the quotes: ${issue.input.trim()}`;
   }
+  const field = issue.path[issue.path.length - 1];
+  if (issue.path.length === 1 && field === "metaBehaviors" && issue.input !== undefined) {
+    // Said for null and for [] alike: an empty list is no more valid than none.
+    if (issue.code === "invalid_type" || issue.code === "too_small") return "a judge needs at least one meta-behavior";
+  }
   if (issue.code === "invalid_type" && issue.expected === "array" && isScalar(node)) {
-    if (node.value === null) return "write [] for an empty list";
+    // Only where [] is valid: metaBehaviors and patterns must not be empty.
+    if (node.value === null) return (EMPTY_LIST_FIELDS as readonly PropertyKey[]).includes(field ?? "") ? "write [] for an empty list" : undefined;
     // `match: deploy` is the usual slip: a bare action name where a matcher goes.
-    const field = issue.path[issue.path.length - 1];
     if (typeof node.value === "string" && (PATTERN_KEYS as readonly PropertyKey[]).includes(field ?? "")) {
       return `for example {action: ${JSON.stringify(node.value)}}`;
     }
@@ -421,6 +491,9 @@ function inferHint(issue: core.$ZodIssue, node: YamlNode | undefined, text: stri
   }
   return undefined;
 }
+
+/** The list fields that may be empty (they default to []): only for these is `[]` a fix. */
+const EMPTY_LIST_FIELDS = ["checks", "semanticChecks"] as const;
 
 function suggestionHint(input: string, allowed: readonly unknown[]): string | undefined {
   return didYouMean(
@@ -472,8 +545,22 @@ function messageWithContext(located: LocatedIssue, root: unknown, lineCounter: L
   return `${issue.message} (first at line ${lineCounter.linePos(first.offset).line})`;
 }
 
-function startsWith(path: Path, prefix: Path): boolean {
-  return prefix.length <= path.length && prefix.every((segment, index) => path[index] === segment);
+/** A path as a map key: segments keep their type, so `[0]` and `["0"]` differ. */
+function pathKey(path: Path): string {
+  return JSON.stringify(path);
+}
+
+/**
+ * Whether a prefix of `path` (or the path itself) was rejected. Looks up each
+ * prefix, so a file with thousands of refused aliases and as many schema
+ * issues under them costs issues × depth, not issues × refusals.
+ */
+function underRejectedPath(path: Path, rejected: ReadonlySet<string>): boolean {
+  if (rejected.size === 0) return false;
+  for (let length = 0; length <= path.length; length++) {
+    if (rejected.has(pathKey(path.slice(0, length)))) return true;
+  }
+  return false;
 }
 
 /** `metaBehaviors[0].checks[1].type`; keys that are not identifiers are bracketed and quoted. */

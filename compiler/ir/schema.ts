@@ -380,7 +380,7 @@ export function createJudgeSchema(vocabulary: SchemaVocabulary = {}): z.ZodType<
     {
       version: z.literal(1, { error: unlessMissing(describeVersion) }),
       behavior: text(),
-      metaBehaviors: list(metaBehaviorSchema(vocabulary))
+      metaBehaviors: list(metaBehaviorSchema(vocabulary), "a non-empty list")
         .min(1, "must be a non-empty list")
         .superRefine(rejectDuplicateNames, ON_ARRAYS),
     },

@@ -16,7 +16,7 @@ import type {
 } from "../../runtime/types.js";
 import type { RuleInfo } from "../../runtime/judge.js";
 import { fillSlots, pageTemplates, sha256Source } from "../web/page.js";
-import { fileNaReason, summarizeByRule, verdictLabel } from "./summary.js";
+import { countVerifications, emptyVerifyCounts, fileNaReason, isModelError, summarizeByRule, summaryColumns, verdictLabel } from "./summary.js";
 import type { RuleSummaryRow } from "./summary.js";
 
 /** What the report knows about a rule: the compiled judge's `rules` export. */
@@ -163,12 +163,16 @@ function reportBody(input: ReportInput): string {
 
 function totalsLine(results: readonly ReportResult[], errorCount: number): string {
   const count = (predicate: (j: TrajectoryJudgment) => boolean) => results.filter((r) => predicate(r.judgment)).length;
+  const modelErrors = count(isModelError);
   const parts = [
     `${results.length} ${results.length === 1 ? "trajectory" : "trajectories"}`,
     `<span class="v-pass">${count((j) => j.verdict === "true")} passed</span>`,
     `<span class="v-fail">${count((j) => j.verdict === "false")} failed</span>`,
-    `<span class="v-na">${count((j) => j.verdict === "na")} without a verdict</span>`,
+    `<span class="v-na">${count((j) => j.verdict === "na" && !isModelError(j))} without a verdict</span>`,
   ];
+  if (modelErrors > 0) parts.push(`<span class="v-error">${modelErrors} with a model error</span>`);
+  const overturned = results.reduce((n, r) => n + countVerifications(emptyVerifyCounts(), r.judgment).overturned, 0);
+  if (overturned > 0) parts.push(`<span class="v-error">${overturned} ${overturned === 1 ? "failure" : "failures"} overturned by the model</span>`);
   if (errorCount > 0) parts.push(`<span class="v-error">${errorCount} could not be judged</span>`);
   return `<p class="totals" id="totals">${parts.join(" · ")}</p>`;
 }
@@ -176,7 +180,7 @@ function totalsLine(results: readonly ReportResult[], errorCount: number): strin
 function toolbar(names: readonly string[], total: number): string {
   const options = names.map((name, i) => `<option value="${i}">${escapeHtml(name)}</option>`).join("");
   return `<nav class="toolbar" aria-label="Filters">
-<label><input type="checkbox" id="only-failures"> Only failures</label>
+<label><input type="checkbox" id="only-failures"> Only failures and errors</label>
 <label>Rule <select id="rule-filter"><option value="">All rules</option>${options}</select></label>
 <span id="shown-count" class="shown-count">Showing ${total} of ${total}</span>
 </nav>`;
@@ -200,16 +204,15 @@ ${items}
 
 function summaryTable(rows: readonly RuleSummaryRow[]): string {
   if (rows.length === 0) return "";
+  const columns = summaryColumns(rows);
+  const cellClass: Record<string, string> = { Passed: ` class="v-pass"`, Failed: ` class="v-fail"`, "Model error": ` class="v-error"` };
   const body = rows
-    .map(
-      (r) =>
-        `<tr><th scope="row">${escapeHtml(r.name)}</th><td class="v-pass">${r.passed}</td><td class="v-fail">${r.failed}</td><td>${r.notApplicable}</td><td>${r.noVerdict}</td></tr>`,
-    )
+    .map((r) => `<tr><th scope="row">${escapeHtml(r.name)}</th>${columns.map((c) => `<td${cellClass[c.title] ?? ""}>${c.value(r)}</td>`).join("")}</tr>`)
     .join("\n");
   return `<section class="summary">
 <h2>By rule</h2>
 <table>
-<thead><tr><th scope="col">Rule</th><th scope="col">Passed</th><th scope="col">Failed</th><th scope="col">Didn't apply</th><th scope="col">No verdict</th></tr></thead>
+<thead><tr><th scope="col">Rule</th>${columns.map((c) => `<th scope="col">${escapeHtml(c.title)}</th>`).join("")}</tr></thead>
 <tbody>
 ${body}
 </tbody>
@@ -217,14 +220,21 @@ ${body}
 </section>`;
 }
 
-function verdictClass(verdict: Verdict, naReason: NaReason | null): string {
+function verdictClass(verdict: Verdict, naReason: NaReason | null, error?: true): string {
+  if (isModelError({ verdict, ...(error !== undefined ? { error } : {}) })) return "error";
   if (verdict === "true") return "pass";
   if (verdict === "false") return "fail";
   return naReason === "not_applicable" ? "na" : "noverdict";
 }
 
-function badge(verdict: Verdict, naReason: NaReason | null): string {
-  return `<span class="badge ${verdictClass(verdict, naReason)}">${escapeHtml(verdictLabel(verdict, naReason))}</span>`;
+/** `error` is the rule's or trajectory's marker: ERROR instead of a na that would read as "no evidence". */
+function badge(verdict: Verdict, naReason: NaReason | null, error?: true): string {
+  return `<span class="badge ${verdictClass(verdict, naReason, error)}">${escapeHtml(verdictLabel(verdict, naReason, error))}</span>`;
+}
+
+/** Marks a card or rule section the "only failures and errors" filter keeps besides failures. */
+function errorAttribute(judged: { verdict: Verdict; error?: true }): string {
+  return isModelError(judged) ? ` data-error="true"` : "";
 }
 
 function trajectoryCard(
@@ -254,8 +264,8 @@ function trajectoryCard(
       ),
     )
     .join("\n");
-  return `<article class="card" id="trajectory-${index}" data-verdict="${escapeHtml(judgment.verdict)}">
-<header class="card-head">${badge(judgment.verdict, fileVerdictNa)} <h2>${escapeHtml(judgment.trajectoryId)}</h2>${incomplete} <span class="file">${escapeHtml(result.file)}</span></header>
+  return `<article class="card" id="trajectory-${index}" data-verdict="${escapeHtml(judgment.verdict)}"${errorAttribute(judgment)}>
+<header class="card-head">${badge(judgment.verdict, fileVerdictNa, judgment.error)} <h2>${escapeHtml(judgment.trajectoryId)}</h2>${incomplete} <span class="file">${escapeHtml(result.file)}</span></header>
 ${description}${metas === "" ? `<p class="empty">No rule was judged.</p>` : metas}
 </article>`;
 }
@@ -275,8 +285,8 @@ function ruleSection(
     meta.clauses.length === 0
       ? ""
       : `<ol class="clauses">\n${meta.clauses.map((c) => clauseItem(c, rule, events)).join("\n")}\n</ol>`;
-  return `<section class="rule" data-rule="${ruleIndex}" data-verdict="${escapeHtml(meta.verdict)}">
-<header class="rule-head">${badge(meta.verdict, meta.naReason)} <h3>${escapeHtml(meta.name)}</h3></header>
+  return `<section class="rule" data-rule="${ruleIndex}" data-verdict="${escapeHtml(meta.verdict)}"${errorAttribute(meta)}>
+<header class="rule-head">${badge(meta.verdict, meta.naReason, meta.error)} <h3>${escapeHtml(meta.name)}</h3></header>
 ${trigger}${notTriggered}${clauses}
 </section>`;
 }
@@ -309,7 +319,7 @@ function inferCheck(clause: Clause, rule: RuleInfo | undefined): string | undefi
 function clauseItem(clause: Clause, rule: RuleInfo | undefined, events: ReadonlyMap<string, TrajectoryEvent>): string {
   const parts = [
     `<li class="clause" data-verdict="${escapeHtml(clause.verdict)}">`,
-    `<div class="clause-head">${badge(clause.verdict, clause.naReason)} <span class="kind">${escapeHtml(clauseKind(clause, rule))}</span></div>`,
+    `<div class="clause-head">${badge(clause.verdict, clause.naReason, clause.error !== undefined ? true : undefined)} <span class="kind">${escapeHtml(clauseKind(clause, rule))}</span></div>`,
     `<blockquote class="quote">${escapeHtml(clause.quote)}</blockquote>`,
   ];
   if (clause.reasoning !== undefined && clause.reasoning !== "") {

@@ -7,7 +7,7 @@
  */
 import type { Clause, MetaBehaviorJudgment, TrajectoryJudgment } from "../../runtime/types.js";
 import type { CaseError } from "./html.js";
-import { verdictLabel } from "./summary.js";
+import { countVerifications, emptyVerifyCounts, verdictLabel } from "./summary.js";
 
 export interface JunitInput {
   readonly files: readonly { readonly file: string; readonly judgments: readonly TrajectoryJudgment[] }[];
@@ -68,6 +68,7 @@ interface TestCase {
 }
 
 function renderSuite(suite: Suite): { xml: string; counts: Counts } {
+  const overturned = suite.judgments.reduce((n, j) => n + countVerifications(emptyVerifyCounts(), j).overturned, 0);
   const cases = [
     ...suite.judgments.flatMap((j) => j.metaBehaviors.map((meta) => ruleCase(j, meta))),
     ...suite.errors.map(caseErrorCase),
@@ -80,39 +81,47 @@ function renderSuite(suite: Suite): { xml: string; counts: Counts } {
   };
   const xml = [
     `  <testsuite name="${escapeXmlAttribute(suite.file)}"${countAttributes(counts)} time="0">`,
+    // A CI gate can read how many deterministic failures a model overturned here (verify-on-false).
+    ...(overturned > 0 ? [`    <properties>`, `      <property name="behavior-judge.overturned" value="${overturned}"/>`, `    </properties>`] : []),
     ...cases.map((c) => c.xml),
     `  </testsuite>`,
   ].join("\n");
   return { xml, counts };
 }
 
+/**
+ * One test case per rule. A rule whose failure a model overturned may well
+ * pass: its test case then says so in <system-out>, since a plain pass would
+ * hide that the verdict rests on a model's word against the deterministic check.
+ */
 function ruleCase(judgment: TrajectoryJudgment, meta: MetaBehaviorJudgment): TestCase {
   const open = `    <testcase name="${escapeXmlAttribute(`${judgment.trajectoryId} › ${meta.name}`)}" classname="${escapeXmlAttribute(judgment.behavior)}" time="0"`;
+  const { outcome, element } = ruleResult(meta);
+  const overturned = meta.clauses.filter((c) => c.verification === "overturned");
+  const note =
+    overturned.length === 0
+      ? undefined
+      : `<system-out>${escapeXmlText(overturned.map((c) => `OVERTURNED by the model (the deterministic check said false)\n${describeClause(c)}`).join("\n\n"))}</system-out>`;
+  const children = [element, note].filter((c): c is string => c !== undefined);
+  return { outcome, xml: children.length === 0 ? `${open}/>` : `${open}>\n${children.map((c) => `      ${c}`).join("\n")}\n    </testcase>` };
+}
+
+/** The rule's result element: <failure>, <error> (a failed model call), <skipped> (na), or none (a pass). */
+function ruleResult(meta: MetaBehaviorJudgment): { outcome: Outcome; element?: string } {
   const modelErrors = meta.clauses.filter((c) => c.error !== undefined && c.error !== "");
   if (meta.verdict === "false") {
     const failing = meta.clauses.filter((c) => c.verdict === "false");
     const message = `${failing.length} of ${meta.clauses.length} ${meta.clauses.length === 1 ? "clause" : "clauses"} failed: ${failing.map((c) => c.quote).join(" | ")}`;
     const body = [...failing, ...modelErrors].map(describeClause).join("\n\n");
-    return {
-      outcome: "failure",
-      xml: `${open}>\n      <failure message="${escapeXmlAttribute(message)}" type="rule-failed">${escapeXmlText(body)}</failure>\n    </testcase>`,
-    };
+    return { outcome: "failure", element: `<failure message="${escapeXmlAttribute(message)}" type="rule-failed">${escapeXmlText(body)}</failure>` };
   }
   // A model that could not answer is not a pass or a skip: CI should see it.
   if (modelErrors.length > 0) {
     const message = `model error: ${modelErrors.map((c) => c.error).join(" | ")}`;
-    return {
-      outcome: "error",
-      xml: `${open}>\n      <error message="${escapeXmlAttribute(message)}" type="model-error">${escapeXmlText(modelErrors.map(describeClause).join("\n\n"))}</error>\n    </testcase>`,
-    };
+    return { outcome: "error", element: `<error message="${escapeXmlAttribute(message)}" type="model-error">${escapeXmlText(modelErrors.map(describeClause).join("\n\n"))}</error>` };
   }
-  if (meta.verdict === "na") {
-    return {
-      outcome: "skipped",
-      xml: `${open}>\n      <skipped message="${escapeXmlAttribute(verdictLabel(meta.verdict, meta.naReason))}"/>\n    </testcase>`,
-    };
-  }
-  return { outcome: "passed", xml: `${open}/>` };
+  if (meta.verdict === "na") return { outcome: "skipped", element: `<skipped message="${escapeXmlAttribute(verdictLabel(meta.verdict, meta.naReason))}"/>` };
+  return { outcome: "passed" };
 }
 
 /** The failure body a person reads in CI: verdict, check type, the spec's own words, and where to look. */

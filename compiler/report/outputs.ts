@@ -44,7 +44,14 @@ export function progressEvent(done: number, result: CaseResult): ProgressEvent {
   const { input, judgment, error } = result;
   if (judgment === undefined) return { done, file: input.file, message: error ?? "not judged" };
   const naReason = fileNaReason(judgment);
-  return { done, file: input.file, trajectoryId: judgment.trajectoryId, verdict: judgment.verdict, ...(naReason !== null ? { naReason } : {}) };
+  return {
+    done,
+    file: input.file,
+    trajectoryId: judgment.trajectoryId,
+    verdict: judgment.verdict,
+    ...(naReason !== null ? { naReason } : {}),
+    ...(judgment.error === true ? { error: true as const } : {}),
+  };
 }
 
 /**
@@ -59,6 +66,18 @@ function judgedTrajectory(raw: unknown): Trajectory | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A case that could not be judged, for the reports and `--json`. The message
+ * loses the place it starts with (describeOrigin): file, case and line are
+ * fields of their own, and the reports would repeat them.
+ */
+export function caseErrorOf(result: CaseResult): CaseError {
+  const { input, error } = result;
+  const place = `${describeOrigin(input)}: `;
+  const message = error === undefined ? "not judged" : error.startsWith(place) ? error.slice(place.length) : error;
+  return { file: input.file, caseIndex: input.index, ...(input.line !== undefined ? { line: input.line } : {}), message };
 }
 
 export class ReportOutputs {
@@ -88,13 +107,10 @@ export class ReportOutputs {
 
   add(result: CaseResult): void {
     this.done++;
-    const { input, judgment, error } = result;
+    const { input, judgment } = result;
     this.server?.push(progressEvent(this.done, result));
     if (judgment === undefined) {
-      // The reports show the place from file, line and case; the message would repeat it.
-      const place = `${describeOrigin(input)}: `;
-      const message = error === undefined ? "not judged" : error.startsWith(place) ? error.slice(place.length) : error;
-      this.errors.push({ file: input.file, caseIndex: input.index, ...(input.line !== undefined ? { line: input.line } : {}), message });
+      this.errors.push(caseErrorOf(result));
       return;
     }
     const trajectory = judgedTrajectory(input.trajectory);

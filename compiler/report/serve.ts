@@ -22,6 +22,8 @@ export interface ProgressEvent {
   trajectoryId?: string;
   verdict?: Verdict;
   naReason?: NaReason | null;
+  /** The trajectory's error marker: a model call failed (FORMATS.md §4). */
+  error?: true;
   /** A free-form status line ("reading trips.jsonl"). */
   message?: string;
 }
@@ -139,6 +141,7 @@ function progressFields(event: ProgressEvent): ProgressEvent {
   if (event.trajectoryId !== undefined) fields.trajectoryId = event.trajectoryId;
   if (event.verdict !== undefined) fields.verdict = event.verdict;
   if (event.naReason !== undefined) fields.naReason = event.naReason;
+  if (event.error === true) fields.error = true;
   if (event.message !== undefined) fields.message = event.message;
   return fields;
 }

@@ -2,10 +2,23 @@
  * Per-rule counts over many trajectory judgments: the table that ends the
  * text report, and the rule overview at the top of the HTML report.
  */
+import { foldNaReason } from "../../runtime/fold.js";
 import type { MetaBehaviorJudgment, NaReason, TrajectoryJudgment, Verdict } from "../../runtime/types.js";
+import { printable } from "../printable.js";
 
-/** The human label for a verdict; `na` is told apart by its reason, as the spec asks. */
-export function verdictLabel(verdict: Verdict, naReason: NaReason | null): string {
+/**
+ * Whether a rule or trajectory verdict is shown as ERROR: it carries the
+ * error marker and no clause failed (a failure stands even beside a failed
+ * call; FORMATS.md §4). Its verdict is then na, which must not read as "no
+ * evidence" or "didn't apply": a model call failed.
+ */
+export function isModelError(judged: { verdict: Verdict; error?: true }): boolean {
+  return judged.error === true && judged.verdict !== "false";
+}
+
+/** The human label for a verdict; `na` is told apart by its reason, as the spec asks, and from a failed model call. */
+export function verdictLabel(verdict: Verdict, naReason: NaReason | null, error?: true): string {
+  if (isModelError({ verdict, ...(error !== undefined ? { error } : {}) })) return "Error — no valid model answer";
   if (verdict === "true") return "Pass";
   if (verdict === "false") return "Fail";
   if (naReason === "not_applicable") return "Didn't apply";
@@ -13,10 +26,42 @@ export function verdictLabel(verdict: Verdict, naReason: NaReason | null): strin
   return "No verdict";
 }
 
-/** Why a file verdict is na: the reason of its first na rule (all are na when the file is), as the fold gives it. */
+/** Why a file verdict is na, as the fold gives it: `insufficient_evidence` after a failed call, else the reason of its first na rule. */
 export function fileNaReason(judgment: TrajectoryJudgment): NaReason | null {
   if (judgment.verdict !== "na") return null;
-  return judgment.metaBehaviors.find((m) => m.verdict === "na")?.naReason ?? "insufficient_evidence";
+  return foldNaReason(judgment.metaBehaviors);
+}
+
+/** What verify-on-false did in one judgment or a whole run: failures the model confirmed, and failures it overturned. */
+export interface VerifyCounts {
+  confirmed: number;
+  overturned: number;
+}
+
+export function emptyVerifyCounts(): VerifyCounts {
+  return { confirmed: 0, overturned: 0 };
+}
+
+/** Adds a judgment's confirmed and overturned clauses to `into`. */
+export function countVerifications(into: VerifyCounts, judgment: TrajectoryJudgment | undefined): VerifyCounts {
+  for (const meta of judgment?.metaBehaviors ?? []) {
+    for (const clause of meta.clauses) {
+      if (clause.verification === "confirmed") into.confirmed++;
+      else if (clause.verification === "overturned") into.overturned++;
+    }
+  }
+  return into;
+}
+
+/**
+ * The summary line, or none when no failure was put to a model. An overturn
+ * turns a deterministic failure into a pass on a model's word, and a model can
+ * be talked into it by text inside the trajectory, so it is always counted.
+ */
+export function renderVerifyLine(counts: VerifyCounts): string | undefined {
+  if (counts.confirmed + counts.overturned === 0) return undefined;
+  const note = counts.overturned > 0 ? " (deterministic failures a model answered true or na: review them; --fail-on-overturned refuses them)" : "";
+  return `verify-on-false: ${counts.confirmed} confirmed, ${counts.overturned} overturned${note}`;
 }
 
 export interface RuleSummaryRow {
@@ -25,8 +70,10 @@ export interface RuleSummaryRow {
   failed: number;
   /** na with reason `not_applicable`: the rule's condition never arose. */
   notApplicable: number;
-  /** na with reason `insufficient_evidence` (incomplete trace, or no model answer). */
+  /** na with reason `insufficient_evidence` (incomplete trace, or no model available). */
   noVerdict: number;
+  /** na because a model call failed (the rule carries `error`). */
+  modelErrors: number;
 }
 
 /**
@@ -42,7 +89,7 @@ export function summarizeByRule(
   const rowFor = (name: string): RuleSummaryRow => {
     let row = rows.get(name);
     if (row === undefined) {
-      row = { name, passed: 0, failed: 0, notApplicable: 0, noVerdict: 0 };
+      row = { name, passed: 0, failed: 0, notApplicable: 0, noVerdict: 0, modelErrors: 0 };
       rows.set(name, row);
     }
     return row;
@@ -55,7 +102,8 @@ export function summarizeByRule(
 }
 
 function countInto(row: RuleSummaryRow, meta: MetaBehaviorJudgment): void {
-  if (meta.verdict === "true") row.passed++;
+  if (isModelError(meta)) row.modelErrors++;
+  else if (meta.verdict === "true") row.passed++;
   else if (meta.verdict === "false") row.failed++;
   else if (meta.naReason === "not_applicable") row.notApplicable++;
   else row.noVerdict++;
@@ -68,32 +116,34 @@ const COLUMNS = [
   { title: "No verdict", value: (r: RuleSummaryRow) => r.noVerdict },
 ] as const;
 
+/** Shown only when some rule has one, so a run without failed calls prints the table it always did. */
+const MODEL_ERROR_COLUMN = { title: "Model error", value: (r: RuleSummaryRow) => r.modelErrors } as const;
+
+/** The table's columns for these rows. */
+export function summaryColumns(rows: readonly RuleSummaryRow[]): readonly { title: string; value: (r: RuleSummaryRow) => number }[] {
+  return rows.some((r) => r.modelErrors > 0) ? [...COLUMNS, MODEL_ERROR_COLUMN] : COLUMNS;
+}
+
 const MAX_NAME_WIDTH = 60;
 
 /**
  * A plain-text table, one line per rule, numbers right-aligned. Rule names
- * come from the spec, so control characters (newlines, terminal escape
- * sequences) are neutralized before they reach a terminal.
+ * come from the spec, so control, bidi and invisible characters are shown
+ * escaped: they can neither drive the terminal nor make two names look alike.
  */
 export function renderSummaryTable(rows: readonly RuleSummaryRow[]): string {
   if (rows.length === 0) return "No rules were judged.\n";
+  const columns = summaryColumns(rows);
   const names = rows.map((r) => truncate(printable(r.name), MAX_NAME_WIDTH));
   const nameWidth = Math.max("Rule".length, ...names.map((n) => n.length));
-  const widths = COLUMNS.map((c) => Math.max(c.title.length, ...rows.map((r) => String(c.value(r)).length)));
-  const header = ["Rule".padEnd(nameWidth), ...COLUMNS.map((c, i) => c.title.padStart(widths[i]!))];
+  const widths = columns.map((c) => Math.max(c.title.length, ...rows.map((r) => String(c.value(r)).length)));
+  const header = ["Rule".padEnd(nameWidth), ...columns.map((c, i) => c.title.padStart(widths[i]!))];
   const rule = ["-".repeat(nameWidth), ...widths.map((w) => "-".repeat(w))];
   const body = rows.map((r, rowIndex) => [
     names[rowIndex]!.padEnd(nameWidth),
-    ...COLUMNS.map((c, i) => String(c.value(r)).padStart(widths[i]!)),
+    ...columns.map((c, i) => String(c.value(r)).padStart(widths[i]!)),
   ]);
   return [header, rule, ...body].map((cells) => cells.join("  ").trimEnd()).join("\n") + "\n";
-}
-
-// C0 and C1 controls, DEL: anything that could move the cursor or start an escape sequence.
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
-
-function printable(text: string): string {
-  return text.replace(CONTROL_CHARACTERS, " ");
 }
 
 function truncate(text: string, width: number): string {

@@ -1,18 +1,13 @@
 /** The plain-text report of `judge`: per trajectory, per rule, per clause, with cited event ids. */
 import type { Clause, MetaBehaviorJudgment, TrajectoryJudgment, Verdict } from "../../runtime/types.js";
+import { printable } from "../printable.js";
+import { isModelError } from "./summary.js";
 
-const LABEL: Record<Verdict, string> = { true: "PASS", false: "FAIL", na: "N/A " };
+const LABEL: Record<Verdict, string> = { true: "PASS", false: "FAIL", na: "N/A" };
 
-/** Control, line-separator and bidi-override characters: a terminal or a log viewer acts on them. */
-const ACTIVE_CHARS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-const SHORT_ESCAPES: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
-
-/**
- * Text from a trajectory or a model (ids, reasoning) for one line of the
- * report: escaped, so it can neither drive the terminal nor forge a line.
- */
-export function printable(text: string): string {
-  return text.replace(ACTIVE_CHARS, (c) => SHORT_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+/** PASS, FAIL, N/A, or ERROR when the verdict rests on a failed model call and nothing failed. */
+function label(judged: { verdict: Verdict; error?: true }): string {
+  return isModelError(judged) ? "ERROR" : LABEL[judged.verdict];
 }
 
 function naSuffix(reason: string | null): string {
@@ -26,20 +21,24 @@ function clauseLine(clause: Clause): string {
   const error = clause.error !== undefined ? ` ERROR: ${printable(clause.error)}` : "";
   const lines = [`      ${clause.verdict.padEnd(5)} ${kind}: ${printable(JSON.stringify(clause.quote))}${naSuffix(clause.naReason)}${cites}${verification}${error}`];
   if (clause.reasoning !== undefined && clause.error === undefined) lines.push(`            ${printable(clause.reasoning.replace(/\s+/g, " "))}`);
+  // An overturn rests on a model's word alone, and text in the trajectory may have asked for it: never only a parenthesis.
+  if (clause.verification === "overturned") {
+    lines.push(`            OVERTURNED: the deterministic check found this clause violated; the model answered ${clause.verdict}`);
+  }
   return lines.join("\n");
 }
 
 function metaLines(meta: MetaBehaviorJudgment): string[] {
   const trigger = meta.triggered ? "" : " — not triggered";
-  // The fold lets [true, na] pass; a na that is a failed model answer must still catch the eye.
+  // Also beside a FAIL (a failed verify call): a failed model call must catch the eye wherever it is.
   const errors = meta.clauses.filter((c) => c.error !== undefined).length;
-  const flagged = errors > 0 ? ` — ${errors} clause${errors === 1 ? "" : "s"} without a valid model answer (ERROR)` : "";
-  return [`  ${LABEL[meta.verdict]}  ${printable(meta.name)}${naSuffix(meta.naReason)}${trigger}${flagged}`, ...meta.clauses.map(clauseLine)];
+  const flagged = errors > 0 ? ` — ${errors} clause${errors === 1 ? "" : "s"} without a valid model answer${isModelError(meta) ? "" : " (ERROR)"}` : "";
+  return [`  ${label(meta).padEnd(5)} ${printable(meta.name)}${naSuffix(meta.naReason)}${trigger}${flagged}`, ...meta.clauses.map(clauseLine)];
 }
 
 /** One trajectory's block of the text report. */
 export function renderTrajectoryText(judgment: TrajectoryJudgment, source: string): string {
-  return [`${LABEL[judgment.verdict].trim()}  ${printable(judgment.trajectoryId)}  (${source})`, ...judgment.metaBehaviors.flatMap(metaLines), ""].join("\n");
+  return [`${label(judgment)}  ${printable(judgment.trajectoryId)}  (${printable(source)})`, ...judgment.metaBehaviors.flatMap(metaLines), ""].join("\n");
 }
 
 export interface RunTotals {
@@ -47,11 +46,14 @@ export interface RunTotals {
   true: number;
   false: number;
   na: number;
+  /** Judged, but na because a model call failed (shown ERROR); not counted in `na`. */
+  modelErrors: number;
+  /** Cases that could not be judged. */
   errors: number;
 }
 
 export function emptyTotals(): RunTotals {
-  return { judged: 0, true: 0, false: 0, na: 0, errors: 0 };
+  return { judged: 0, true: 0, false: 0, na: 0, modelErrors: 0, errors: 0 };
 }
 
 export function addToTotals(totals: RunTotals, judgment: TrajectoryJudgment | undefined): void {
@@ -60,10 +62,12 @@ export function addToTotals(totals: RunTotals, judgment: TrajectoryJudgment | un
     return;
   }
   totals.judged++;
-  totals[judgment.verdict]++;
+  if (isModelError(judgment)) totals.modelErrors++;
+  else totals[judgment.verdict]++;
 }
 
 export function renderTotalsLine(totals: RunTotals): string {
   const errors = totals.errors > 0 ? `; ${totals.errors} could not be judged` : "";
-  return `${totals.judged} ${totals.judged === 1 ? "trajectory" : "trajectories"} judged: ${totals.true} true, ${totals.false} false, ${totals.na} na${errors}`;
+  const modelErrors = totals.modelErrors > 0 ? `, ${totals.modelErrors} ERROR (no valid model answer)` : "";
+  return `${totals.judged} ${totals.judged === 1 ? "trajectory" : "trajectories"} judged: ${totals.true} true, ${totals.false} false, ${totals.na} na${modelErrors}${errors}`;
 }

@@ -16,7 +16,9 @@ import { parseJudgeYaml, type IRPositions } from "../ir/parse.js";
 import type { JudgeIR } from "../ir/types.js";
 import { buildVocabulary, vocabularyNames } from "../generate/vocabulary.js";
 import { normalizeWhitespace, quoteOccurs } from "../generate/words.js";
+import { JudgeYamlError, readJudgeYaml } from "../load.js";
 import { readBehaviorSpec, resolveSpecPath, setextHeadingLines, type BehaviorSpec } from "./load.js";
+import { printable } from "../printable.js";
 
 export type LintSeverity = "error" | "warning";
 
@@ -45,7 +47,8 @@ export interface LintOptions {
 /** `file:line:col error: code: message (hint)`, or `warning:` for warnings. */
 export function formatLintFinding(f: LintFinding): string {
   const where = f.path === "" ? "" : `${f.path}: `;
-  return `${f.file}:${f.line}:${f.col} ${f.severity}: ${f.code}: ${where}${f.message}${f.hint === undefined ? "" : ` (${f.hint})`}`;
+  // Findings quote headings, rule names and quotes: one line, nothing a terminal would act on.
+  return printable(`${f.file}:${f.line}:${f.col} ${f.severity}: ${f.code}: ${where}${f.message}${f.hint === undefined ? "" : ` (${f.hint})`}`);
 }
 
 function finding(severity: LintSeverity, code: string, d: Omit<Diagnostic, "col"> & { col?: number }): LintFinding {
@@ -86,7 +89,13 @@ function defaultJudgeBeside(specFile: string): string | undefined {
 
 /** The judge.yaml half of lint: parse, then compare with the spec and the samples. */
 export async function lintJudge(spec: BehaviorSpec, judgeFile: string, samples?: readonly Trajectory[]): Promise<LintFinding[]> {
-  const text = await readFile(judgeFile, "utf8");
+  let text: string;
+  try {
+    text = await readJudgeYaml(judgeFile);
+  } catch (error) {
+    if (error instanceof JudgeYamlError) return error.diagnostics.map((d) => finding("error", "judge-invalid", d));
+    throw error;
+  }
   const parsed = parseJudgeYaml(text, { file: judgeFile });
   if (!parsed.ok) return parsed.diagnostics.map((d) => finding("error", "judge-invalid", d));
   const findings = [...compareWithSpec(spec, parsed.ir, parsed.positions, judgeFile)];

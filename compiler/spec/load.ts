@@ -4,10 +4,11 @@
  * each with a stable code and the line it is about (the frontmatter key's own
  * line when there is one), and the rest of the Markdown is left alone.
  */
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { isMap, isScalar, LineCounter, parseDocument, type Document } from "yaml";
 import type { Diagnostic } from "../ir/diagnostics.js";
+import { describeInvalidUtf8, readUtf8File } from "../utf8.js";
 
 export interface SpecDiagnostic extends Diagnostic {
   /** A stable code, e.g. `frontmatter-missing`, `duplicate-heading`. */
@@ -52,6 +53,7 @@ export const SPEC_DIAGNOSTIC_CODES = [
   "metadata-invalid",
   "heading-empty",
   "duplicate-heading",
+  "encoding-invalid",
 ] as const;
 
 export type SpecDiagnosticCode = (typeof SPEC_DIAGNOSTIC_CODES)[number];
@@ -347,14 +349,22 @@ export async function resolveSpecPath(path: string): Promise<string> {
 
 /** Reads and parses a spec (file or folder); throws SpecError with every diagnostic. */
 export async function loadBehaviorSpec(path: string): Promise<BehaviorSpec> {
-  const file = await resolveSpecPath(path);
-  const parsed = parseBehaviorMd(await readFile(file, "utf8"), file);
+  const parsed = await readBehaviorSpec(path);
   if (!parsed.ok) throw new SpecError(parsed.diagnostics);
   return parsed.spec;
 }
 
-/** Reads a spec (file or folder) and returns diagnostics instead of throwing on a bad spec. */
+/**
+ * Reads a spec (file or folder) and returns diagnostics instead of throwing on
+ * a bad spec. The file is decoded strictly: invalid UTF-8 is reported where it
+ * is, not read as U+FFFD (a heading that labels refer to would silently change).
+ */
 export async function readBehaviorSpec(path: string): Promise<SpecParseResult> {
   const file = await resolveSpecPath(path);
-  return parseBehaviorMd(await readFile(file, "utf8"), file);
+  const decoded = await readUtf8File(file);
+  if (!decoded.ok) {
+    const { invalid } = decoded;
+    return { ok: false, diagnostics: [diagnostic(file, invalid.line, "encoding-invalid", describeInvalidUtf8(invalid), "", "save the file as UTF-8", invalid.col)] };
+  }
+  return parseBehaviorMd(decoded.text, file);
 }

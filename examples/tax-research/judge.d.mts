@@ -41,16 +41,22 @@ export interface MetaBehaviorJudgment {
   name: string;
   verdict: Verdict;
   naReason: NaReason | null;
+  /** Present (true) only when a clause got no valid model answer; the verdict is then false or na, never true. */
+  error?: true;
   triggered: boolean;
   clauses: Clause[];
 }
 
-/** What the model calls of one judgment cost; present only when an adapter was given. */
+/** What model calls cost, booked into `JudgeOptions.usage` (never part of a judgment). */
 export interface SemanticUsage {
-  /** Requests the adapter made, each retry counted. */
+  /** Adapter calls the model answered (the retry after an invalid answer is one more). */
   calls: number;
   /** Answers the host served from its cache, at no cost. */
   cachedCalls: number;
+  /** Adapter calls that threw. */
+  failedCalls: number;
+  /** Requests the host sent, its own retries included (as `AdapterReply.requests` or the error's `requests` say; else 1 per call). */
+  requests: number;
   inputTokens: number;
   outputTokens: number;
 }
@@ -59,8 +65,9 @@ export interface TrajectoryJudgment {
   behavior: string;
   trajectoryId: string;
   verdict: Verdict;
+  /** Present (true) only when a rule carries `error`. */
+  error?: true;
   metaBehaviors: MetaBehaviorJudgment[];
-  usage?: SemanticUsage;
 }
 
 export interface ChatMessage {
@@ -72,6 +79,10 @@ export interface AdapterReply {
   text: string;
   usage?: { inputTokens: number; outputTokens: number };
   cached?: boolean;
+  /** Requests sent for this answer, the host's retries included (default 1); a thrown error may carry `requests` too. */
+  requests?: number;
+  /** Called once the text validated: a host cache stores only answers it was told were accepted. */
+  accept?: () => void | Promise<void>;
 }
 
 /** The semantic-call adapter: chat messages in, the model's text out. */
@@ -82,6 +93,8 @@ export interface JudgeOptions {
   complete?: SemanticAdapter;
   /** Ask the model to confirm each deterministic false (default true). */
   verify?: boolean;
+  /** Model calls of the judgment are added to this (kept out of the judgment, whose bytes depend only on the inputs). */
+  usage?: SemanticUsage;
 }
 
 export interface RuleInfo {

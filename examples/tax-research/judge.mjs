@@ -2,16 +2,22 @@
 // judge.yaml sha256: 28d6d6d952277fbc28cb8d6781cea9883032ee196aa4ad7414ac3ef0a77878b9
 
 // runtime/fold.ts
-function foldVerdicts(verdicts) {
-  let sawTrue = false;
-  for (const v of verdicts) {
-    if (v.verdict === "false") return "false";
-    if (v.verdict === "true") sawTrue = true;
-  }
-  return sawTrue ? "true" : "na";
+function hasError(item) {
+  return item.error !== void 0 && item.error !== false;
 }
-function firstNaReason(clauses) {
-  for (const c of clauses) if (c.verdict === "na" && c.naReason !== null) return c.naReason;
+function foldVerdicts(items) {
+  let sawTrue = false;
+  let sawError = false;
+  for (const item of items) {
+    if (item.verdict === "false") return "false";
+    if (hasError(item)) sawError = true;
+    else if (item.verdict === "true") sawTrue = true;
+  }
+  return sawTrue && !sawError ? "true" : "na";
+}
+function foldNaReason(items) {
+  if (items.some(hasError)) return "insufficient_evidence";
+  for (const c of items) if (c.verdict === "na" && c.naReason !== null) return c.naReason;
   return "insufficient_evidence";
 }
 function absentReason(complete) {
@@ -19,8 +25,8 @@ function absentReason(complete) {
 }
 
 // runtime/semantic.ts
-function emptyUsage() {
-  return { calls: 0, cachedCalls: 0, inputTokens: 0, outputTokens: 0 };
+function requestCount(value) {
+  return typeof value === "number" && Number.isInteger(value) && value >= 0 ? value : 1;
 }
 var NO_MODEL_REASONING = "No model was available to decide this clause, so it has no verdict.";
 var FENCE_OPEN = "BEGIN UNTRUSTED TRAJECTORY";
@@ -168,18 +174,43 @@ function readAnswer(text, eventIds) {
   return typeof parsed === "string" ? parsed : validateAnswer(parsed, eventIds);
 }
 async function callAdapter(adapter, messages, usage) {
-  const reply = await adapter(messages);
-  const { text, cached, usage: reported } = typeof reply === "string" ? { text: reply, cached: false, usage: void 0 } : reply;
-  if (typeof text !== "string") throw new Error("the adapter returned no text");
+  let reply;
+  try {
+    reply = await adapter(messages);
+  } catch (error) {
+    if (usage !== void 0) {
+      usage.failedCalls++;
+      usage.requests += requestCount(error?.requests);
+    }
+    throw error;
+  }
+  const { text, cached, usage: reported, accept, requests } = typeof reply === "string" ? { text: reply, cached: false, usage: void 0, accept: void 0, requests: 1 } : reply;
+  if (typeof text !== "string") {
+    if (usage !== void 0) {
+      usage.failedCalls++;
+      usage.requests += requestCount(requests);
+    }
+    throw new Error("the adapter returned no text");
+  }
   if (usage !== void 0) {
     if (cached === true) usage.cachedCalls++;
     else {
       usage.calls++;
+      usage.requests += requestCount(requests);
       usage.inputTokens += reported?.inputTokens ?? 0;
       usage.outputTokens += reported?.outputTokens ?? 0;
     }
   }
-  return text;
+  return {
+    text,
+    // A host that fails to store an answer only loses a future cache hit.
+    accept: async () => {
+      try {
+        await accept?.();
+      } catch {
+      }
+    }
+  };
 }
 function describeFailure(error) {
   return error instanceof Error ? error.message : String(error);
@@ -191,17 +222,23 @@ async function askWithRetry(adapter, messages, read, usage) {
   } catch (error) {
     return { ok: false, message: `the model call failed: ${describeFailure(error)}` };
   }
-  const firstRead = read(first);
-  if (typeof firstRead !== "string") return { ok: true, value: firstRead };
-  const retry = [...messages, { role: "assistant", content: first }, retryMessage(firstRead)];
+  const firstRead = read(first.text);
+  if (typeof firstRead !== "string") {
+    await first.accept();
+    return { ok: true, value: firstRead };
+  }
+  const retry = [...messages, { role: "assistant", content: first.text }, retryMessage(firstRead)];
   let second;
   try {
     second = await callAdapter(adapter, retry, usage);
   } catch (error) {
     return { ok: false, message: `the first answer was invalid (${firstRead}) and the retry failed: ${describeFailure(error)}` };
   }
-  const secondRead = read(second);
-  if (typeof secondRead !== "string") return { ok: true, value: secondRead };
+  const secondRead = read(second.text);
+  if (typeof secondRead !== "string") {
+    await second.accept();
+    return { ok: true, value: secondRead };
+  }
   return { ok: false, message: `the answer was invalid twice: ${secondRead}` };
 }
 async function askModel(adapter, trajectory, question, usage) {
@@ -232,9 +269,32 @@ function isStringMap(value) {
   for (const key in value) if (typeof value[key] !== "string") return false;
   return true;
 }
-function stringMapCopy(value) {
+var MAX_METADATA_DEPTH = 100;
+function nestsTooDeep(list) {
+  const stack = [[list, 1]];
+  while (stack.length > 0) {
+    const [items, depth] = stack.pop();
+    if (depth > MAX_METADATA_DEPTH) return true;
+    for (const item of items) if (Array.isArray(item)) stack.push([item, depth + 1]);
+  }
+  return false;
+}
+function metadataField(index, key) {
+  return `events[${index}].metadata${/^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`}`;
+}
+function stringMapCopy(value, index) {
   const copy = /* @__PURE__ */ Object.create(null);
-  for (const key of Object.keys(value)) copy[key] = String(value[key]);
+  for (const key of Object.keys(value)) {
+    const item = value[key];
+    if (Array.isArray(item) && nestsTooDeep(item)) {
+      throw new TrajectoryError(metadataField(index, key), `nests lists more than ${MAX_METADATA_DEPTH} deep (metadata values are compared as strings)`);
+    }
+    try {
+      copy[key] = String(item);
+    } catch {
+      throw new TrajectoryError(metadataField(index, key), "cannot be converted to a string");
+    }
+  }
   return copy;
 }
 var NON_EMPTY = "must be a non-empty string";
@@ -263,7 +323,7 @@ function normalizeEvent(raw, index) {
     actor: raw.actor,
     action: raw.action,
     content: typeof content === "string" ? content : "",
-    metadata: metadata === void 0 || metadata === null ? void 0 : stringMapCopy(metadata)
+    metadata: metadata === void 0 || metadata === null ? void 0 : stringMapCopy(metadata, index)
   };
 }
 function shortlexBefore(a, b) {
@@ -308,7 +368,9 @@ function meta(name, verdict, naReason, triggered, clauses) {
 }
 function foldMeta(name, triggered, clauses) {
   const verdict = foldVerdicts(clauses);
-  return meta(name, verdict, verdict === "na" ? firstNaReason(clauses) : null, triggered, clauses);
+  const naReason = verdict === "na" ? foldNaReason(clauses) : null;
+  if (!clauses.some(hasError)) return meta(name, verdict, naReason, triggered, clauses);
+  return { name, verdict, naReason, error: true, triggered, clauses };
 }
 function semanticClause(quote, check, outcome) {
   switch (outcome.kind) {
@@ -369,7 +431,7 @@ async function judgeRule(ctx, rule) {
     if (gate.kind !== "answer" || gate.verdict !== "true") {
       const clause = semanticClause(rule.trigger.description, "trigger", gate);
       const reason = gate.kind === "answer" && gate.verdict === "false" ? "not_applicable" : clause.naReason ?? "insufficient_evidence";
-      return meta(rule.name, "na", reason, false, [{ ...clause, verdict: "na", naReason: reason }]);
+      return foldMeta(rule.name, false, [{ ...clause, verdict: "na", naReason: reason }]);
     }
   }
   const scanned = rule.scan(events, complete);
@@ -389,16 +451,15 @@ function createJudge(behavior2, compiledRules) {
   return async function judgeTrajectory2(input, options = {}) {
     const trajectory = validateTrajectory(input);
     const metaBehaviors = [];
-    const usage = emptyUsage();
+    const usage = options.usage;
     if (trajectory.events.length === 0) {
       for (const rule of rules2) metaBehaviors.push(meta(rule.name, "na", "insufficient_evidence", false, []));
     } else {
       const ctx = { trajectory, options, usage };
       for (const rule of rules2) metaBehaviors.push(await judgeRule(ctx, rule));
     }
-    const judgment = { behavior: behavior2, trajectoryId: trajectory.id, verdict: foldVerdicts(metaBehaviors), metaBehaviors };
-    if (options.complete !== void 0) judgment.usage = usage;
-    return judgment;
+    const verdict = foldVerdicts(metaBehaviors);
+    return metaBehaviors.some(hasError) ? { behavior: behavior2, trajectoryId: trajectory.id, verdict, error: true, metaBehaviors } : { behavior: behavior2, trajectoryId: trajectory.id, verdict, metaBehaviors };
   };
 }
 

@@ -99,6 +99,16 @@ describe("TrajectoryBuilder", () => {
     expect(turns).toEqual(["1", "1", "2"]);
   });
 
+  test("an inline (provider-run) result keeps the agent's next event in the same turn", () => {
+    const b = new TrajectoryBuilder("t", {});
+    b.call("web_search", "{}", "s1");
+    b.result("s1", "hits", { inline: true });
+    b.call("get_order", "{}", "c1");
+    b.result("c1", "found");
+    b.agentMessage("done");
+    expect(b.finish(true).events.map((e) => e.metadata?.["@turn"])).toEqual(["1", "1", "1", "1", "2"]);
+  });
+
   test("a call without result makes the trajectory incomplete; --complete overrides", () => {
     const b = new TrajectoryBuilder("t", {});
     b.call("search", "{}", "c1");

@@ -336,6 +336,22 @@ describe("document-level problems", () => {
       "judge.yaml:9:5 error: metaBehaviors[0].semanticChecks: must be a list (write [] for an empty list)",
     );
   });
+
+  it("does not suggest [] where an empty list is refused too", () => {
+    expect(diagnosticsOf("version: 1\nbehavior: b\nmetaBehaviors: null\n")).toEqual([
+      "judge.yaml:3:16 error: metaBehaviors: must be a non-empty list (a judge needs at least one meta-behavior)",
+    ]);
+    expect(diagnosticsOf("version: 1\nbehavior: b\nmetaBehaviors:\n")).toEqual([
+      "judge.yaml:3:1 error: metaBehaviors: must be a non-empty list (a judge needs at least one meta-behavior)",
+    ]);
+    expect(diagnosticsOf("version: 1\nbehavior: b\nmetaBehaviors: []\n")).toEqual([
+      "judge.yaml:3:16 error: metaBehaviors: must be a non-empty list (a judge needs at least one meta-behavior)",
+    ]);
+    const text = VALID.replace("      match:\n        action: issue_refund", "      match:");
+    expect(diagnosticsOf(text)).toEqual([
+      "judge.yaml:7:7 error: metaBehaviors[0].trigger.match: must be a matcher or a non-empty list of matchers",
+    ]);
+  });
 });
 
 describe("robustness", () => {

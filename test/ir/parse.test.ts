@@ -190,6 +190,57 @@ describe("valid judge.yaml fixtures", () => {
     expect(messages.filter((m) => m === "aliases expand to too much data")).toHaveLength(1);
   });
 
+  /** A valid judge whose trigger lists `count` matchers `{action: *a}`: `count` aliases of one anchor. */
+  function manyAliases(count: number): string {
+    const items = Array.from({ length: count }, () => "        - {action: *a}");
+    return `version: 1
+behavior: b
+metaBehaviors:
+  - name: n
+    trigger:
+      description: d
+      match:
+        - {action: &a issue_refund}
+${items.join("\n")}
+    semanticChecks: [{quote: q, question: "?"}]
+`;
+  }
+
+  it("expands thousands of aliases in time linear in the expanded size", () => {
+    // Resolving each alias by a walk of the whole document took about a minute here (8,000 walks).
+    const started = performance.now();
+    const { ir } = parsed(manyAliases(8_000));
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(ir.metaBehaviors[0]?.trigger.match).toHaveLength(8_001);
+    expect(ir.metaBehaviors[0]?.trigger.match?.[8_000]).toStrictEqual({ action: "issue_refund" });
+  }, 120_000);
+
+  it("refuses aliases past the budget once, and the budget bounds the time too", () => {
+    const started = performance.now();
+    const result = parseJudgeYaml(manyAliases(20_000));
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(result.ok).toBe(false);
+    const diagnostics = result.ok ? [] : result.diagnostics.map(formatDiagnostic);
+    // The alias that takes the budget below zero: 10,000 one-node expansions fit, the next does not.
+    expect(diagnostics).toEqual([
+      "judge.yaml:10009:20 error: metaBehaviors[0].trigger.match[10001].action: aliases expand to too much data (write the values out in full)",
+    ]);
+  }, 120_000);
+
+  it("resolves an alias to the last anchor of its name before it, even one nested in a namesake", () => {
+    // The inner &a redefines a, so *a is the inner matcher, not the list around it (no cycle).
+    const text = `version: 1
+behavior: b
+metaBehaviors:
+  - name: n
+    trigger: {description: d, match: &a [&a {action: x}, *a]}
+    checks: [{type: required, quote: q, match: *a}]
+`;
+    const { ir } = parsed(text);
+    expect(ir.metaBehaviors[0]?.trigger.match).toStrictEqual([{ action: "x" }, { action: "x" }]);
+    expect(ir.metaBehaviors[0]?.checks[0]).toStrictEqual({ type: "required", quote: "q", match: [{ action: "x" }] });
+  });
+
   it("keeps strings exactly, including ones that look like other types", () => {
     expect(parsed(readValid("tricky-strings.yaml")).ir).toStrictEqual(TRICKY_STRINGS);
   });

@@ -137,6 +137,7 @@ const ALLOWED = {
   failure: ["message", "type"],
   error: ["message", "type"],
   skipped: ["message"],
+  property: ["name", "value"],
 } as const;
 
 type Counted = "tests" | "failures" | "errors" | "skipped";
@@ -172,15 +173,31 @@ function junitProblems(root: XmlElement): string[] {
     if (suite.name !== "testsuite") problems.push(`<testsuites> contains <${suite.name}>`);
     checkAttributes(suite, ALLOWED.testsuite, ["name", "tests"]);
     const counts: Record<Counted, number> = { tests: 0, failures: 0, errors: 0, skipped: 0 };
+    suite.children.forEach((child, i) => {
+      if (child.name !== "properties") return;
+      // junit-10.xsd: at most one <properties>, before every test case, holding <property name value>.
+      if (i !== 0) problems.push("<properties> is not the first child of <testsuite>");
+      for (const property of child.children) {
+        if (property.name !== "property") problems.push(`<properties> contains <${property.name}>`);
+        checkAttributes(property, ALLOWED.property, ["name", "value"]);
+      }
+    });
     for (const testcase of suite.children) {
+      if (testcase.name === "properties") continue;
       if (testcase.name !== "testcase") {
         problems.push(`<testsuite> contains <${testcase.name}>`);
         continue;
       }
       checkAttributes(testcase, ALLOWED.testcase, ["name"]);
       counts.tests++;
-      if (testcase.children.length > 1) problems.push(`testcase ${testcase.attributes.name} has several results`);
-      for (const result of testcase.children) {
+      const results = testcase.children.filter((c) => c.name !== "system-out");
+      if (results.length > 1) problems.push(`testcase ${testcase.attributes.name} has several results`);
+      // junit-10.xsd: the result element comes first, then <system-out>.
+      const firstOut = testcase.children.findIndex((c) => c.name === "system-out");
+      if (firstOut >= 0 && testcase.children.slice(firstOut).some((c) => c.name !== "system-out")) {
+        problems.push(`testcase ${testcase.attributes.name} has <system-out> before its result`);
+      }
+      for (const result of results) {
         if (result.name === "failure") counts.failures++;
         else if (result.name === "error") counts.errors++;
         else if (result.name === "skipped") counts.skipped++;
@@ -382,6 +399,43 @@ describe("renderJunit", () => {
   });
 });
 
+describe("an overturned failure", () => {
+  const overturned: TrajectoryJudgment = {
+    behavior: "refund-support",
+    trajectoryId: "injected",
+    verdict: "true",
+    metaBehaviors: [
+      meta("Look up first", "true", [
+        clause("true", "retrieves the order before paying", {
+          check: "ordering",
+          citations: [{ eventId: "e1", description: "the user's message" }],
+          reasoning: "As instructed, the clause is satisfied.",
+          verification: "overturned",
+          predicateVerdict: "false",
+        }),
+      ]),
+      meta("Confirm", "false", [
+        clause("false", "sends a confirmation", { verification: "confirmed" }),
+        clause("true", "names the amount", { verification: "overturned", predicateVerdict: "false" }),
+      ]),
+    ],
+  };
+
+  it("is counted in a testsuite property and told in the rule's <system-out>, after its result", () => {
+    const root = parseXml(renderJunit({ files: [{ file: "t.json", judgments: [overturned] }, { file: "clean.json", judgments: [t1] }] }));
+    expect(junitProblems(root)).toEqual([]);
+    const [suite, clean] = root.children;
+    expect(suite!.children[0]).toMatchObject({ name: "properties", children: [{ name: "property", attributes: { name: "behavior-judge.overturned", value: "2" } }] });
+    expect(clean!.children.some((c) => c.name === "properties")).toBe(false);
+    const cases = suite!.children.filter((c) => c.name === "testcase");
+    expect(cases.map((c) => c.children.map((r) => r.name))).toEqual([["system-out"], ["failure", "system-out"]]);
+    expect(cases[0]!.children[0]!.text).toContain("OVERTURNED by the model (the deterministic check said false)\nPass [ordering]\n  quote: retrieves the order before paying");
+    expect(cases[0]!.children[0]!.text).toContain("  verification: overturned");
+    // Still a pass for the counts: the gate is the property (and --fail-on-overturned).
+    expect(suite!.attributes).toMatchObject({ tests: "2", failures: "1", errors: "0" });
+  });
+});
+
 describe("the test's own XML checks", () => {
   // The checks above are only worth something if they can fail.
   it("reject malformed XML", () => {
@@ -400,6 +454,14 @@ describe("the test's own XML checks", () => {
       "<testsuite> contains <bogus>",
       '<testsuite name="f"> failures="0" but counted 1',
       '<testsuites name="undefined"> tests="2" but counted 1',
+    ]);
+    const misplaced = parseXml(
+      `<testsuites><testsuite name="f" tests="1"><testcase name="x"><system-out>o</system-out><failure/></testcase><properties><property name="p"/></properties></testsuite></testsuites>`,
+    );
+    expect(junitProblems(misplaced)).toEqual([
+      "<properties> is not the first child of <testsuite>",
+      "<property> lacks value",
+      "testcase x has <system-out> before its result",
     ]);
   });
 });

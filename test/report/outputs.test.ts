@@ -79,6 +79,10 @@ describe("progressEvent", () => {
     });
     expect(progressEvent(2, result({}, judgment([meta("R", "na", "insufficient_evidence")], "na"))).naReason).toBe("insufficient_evidence");
     expect(progressEvent(3, result({}, judgment([meta("R", "false")], "false")))).not.toHaveProperty("naReason");
+    // A failed model call: insufficient_evidence, whatever reason an earlier rule gave, and the marker.
+    const errored = { ...judgment([meta("A", "na", "not_applicable"), { ...meta("B", "na", "insufficient_evidence"), error: true as const }], "na"), error: true as const };
+    expect(progressEvent(5, result({}, errored))).toMatchObject({ verdict: "na", naReason: "insufficient_evidence", error: true });
+    expect(progressEvent(6, result({}, judgment([meta("R", "true")], "true")))).not.toHaveProperty("error");
     expect(progressEvent(4, { input: { file: "bad.jsonl", index: 2, line: 3 }, error: "bad.jsonl:3: case 2: not JSON" })).toEqual({
       done: 4,
       file: "bad.jsonl",

@@ -373,11 +373,12 @@ describeWithBrowser("the served report in chromium", () => {
       verdict: "na",
       naReason: "not_applicable",
     });
-    server.push({ done: 3, total: 3, trajectoryId: "refund-3", verdict: "na", naReason: "insufficient_evidence" });
-    await page.locator("#live-list li", { hasText: "refund-3" }).waitFor({ timeout: 10_000 });
+    server.push({ done: 3, total: 4, trajectoryId: "refund-3", verdict: "na", naReason: "insufficient_evidence" });
+    server.push({ done: 4, total: 4, trajectoryId: "refund-4", verdict: "na", naReason: "insufficient_evidence", error: true });
+    await page.locator("#live-list li", { hasText: "refund-4" }).waitFor({ timeout: 10_000 });
     // Labeled as the final report labels them.
-    expect(await page.locator("#live-list li .badge").allTextContents()).toEqual(["Fail", "Didn't apply", "No verdict — insufficient evidence"]);
-    expect(await page.locator("#live-progress").evaluate((p) => (p as unknown as { value: number }).value)).toBe(3);
+    expect(await page.locator("#live-list li .badge").allTextContents()).toEqual(["Fail", "Didn't apply", "No verdict — insufficient evidence", "Error — no valid model answer"]);
+    expect(await page.locator("#live-progress").evaluate((p) => (p as unknown as { value: number }).value)).toBe(4);
 
     server.finish(finalReport);
     await page.locator(".card").waitFor({ timeout: 10_000 });

@@ -19,15 +19,23 @@ const judgments = [
 describe("summarizeByRule", () => {
   it("counts each verdict per rule, telling the two na reasons apart", () => {
     expect(summarizeByRule(judgments)).toEqual([
-      { name: "Test first", passed: 2, failed: 1, notApplicable: 0, noVerdict: 0 },
-      { name: "Canary", passed: 0, failed: 1, notApplicable: 1, noVerdict: 1 },
+      { name: "Test first", passed: 2, failed: 1, notApplicable: 0, noVerdict: 0, modelErrors: 0 },
+      { name: "Canary", passed: 0, failed: 1, notApplicable: 1, noVerdict: 1, modelErrors: 0 },
     ]);
   });
 
   it("follows the given rule order and keeps rules that no judgment mentions", () => {
     const rows = summarizeByRule(judgments, ["Never force-push", "Canary"]);
     expect(rows.map((r) => r.name)).toEqual(["Never force-push", "Canary", "Test first"]);
-    expect(rows[0]).toEqual({ name: "Never force-push", passed: 0, failed: 0, notApplicable: 0, noVerdict: 0 });
+    expect(rows[0]).toEqual({ name: "Never force-push", passed: 0, failed: 0, notApplicable: 0, noVerdict: 0, modelErrors: 0 });
+  });
+
+  it("counts a rule resting on a failed model call as a model error unless it failed, and only then adds the column", () => {
+    const errored = (verdict: Verdict, naReason: NaReason | null): MetaBehaviorJudgment => ({ ...meta("R", verdict, naReason), error: true });
+    const rows = summarizeByRule([judgment("t1", [errored("na", "insufficient_evidence")]), judgment("t2", [errored("false", null)])]);
+    expect(rows).toEqual([{ name: "R", passed: 0, failed: 1, notApplicable: 0, noVerdict: 0, modelErrors: 1 }]);
+    expect(renderSummaryTable(rows).split("\n")[0]).toBe("Rule  Passed  Failed  Didn't apply  No verdict  Model error");
+    expect(renderSummaryTable(summarizeByRule(judgments)).split("\n")[0]).toBe("Rule        Passed  Failed  Didn't apply  No verdict");
   });
 
   it("counts an na without a reason as no verdict", () => {
@@ -51,17 +59,17 @@ describe("renderSummaryTable", () => {
 
   it("keeps terminal control sequences and line breaks in rule names out of the output", () => {
     const table = renderSummaryTable([
-      { name: "evil\u001b[2J\nname\u2028x", passed: 1, failed: 0, notApplicable: 0, noVerdict: 0 },
+      { name: "evil\u001b[2J\nname\u2028x", passed: 1, failed: 0, notApplicable: 0, noVerdict: 0, modelErrors: 0 },
     ]);
     expect(table).not.toContain("\u001b");
     expect(table).not.toContain("\u2028");
     expect(table.split("\n")).toHaveLength(4);
-    expect(table).toContain("evil [2J name x");
+    expect(table).toContain("evil\\u001b[2J\\nname\\u2028x");
   });
 
   it("widens columns for large numbers and truncates very long names", () => {
     const table = renderSummaryTable([
-      { name: "x".repeat(100), passed: 1234567, failed: 0, notApplicable: 0, noVerdict: 0 },
+      { name: "x".repeat(100), passed: 1234567, failed: 0, notApplicable: 0, noVerdict: 0, modelErrors: 0 },
     ]);
     const [header, , row] = table.split("\n");
     expect(row).toContain("x".repeat(59) + "…");
@@ -80,5 +88,8 @@ describe("verdictLabel", () => {
     expect(verdictLabel("false", null)).toBe("Fail");
     expect(verdictLabel("na", "not_applicable")).toBe("Didn't apply");
     expect(verdictLabel("na", "insufficient_evidence")).toBe("No verdict — insufficient evidence");
+    expect(verdictLabel("na", "insufficient_evidence", true)).toBe("Error — no valid model answer");
+    // A failure stands beside a failed call (FORMATS.md §4).
+    expect(verdictLabel("false", null, true)).toBe("Fail");
   });
 });

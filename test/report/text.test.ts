@@ -38,7 +38,8 @@ describe("text report", () => {
   test("ids and model reasoning are shown with control characters escaped", () => {
     const text = renderTrajectoryText(judgment, "trips.json");
     expect(text).not.toMatch(ACTIVE);
-    expect(text.split("\n")).toHaveLength(4 + 1);
+    // Trajectory, rule, clause, reasoning, the OVERTURNED line, and the blank line that ends the block.
+    expect(text.split("\n")).toHaveLength(5 + 1);
     expect(text).toContain("t1\\u001b[2J\\nPASS  forged line\\u202e");
     expect(text).toContain("[e1\\r\\u0007]");
   });
@@ -57,17 +58,43 @@ describe("text report", () => {
   });
 });
 
-describe("a rule that passes beside a failed model answer", () => {
-  test("is flagged ERROR on its own line, not only on the clause", () => {
-    const passing: TrajectoryJudgment = {
+describe("a failed model answer", () => {
+  test("beside a failure (a verify call that failed) is flagged ERROR on the rule's own line, not only on the clause", () => {
+    const failing: TrajectoryJudgment = {
       behavior: "b",
       trajectoryId: "t",
-      verdict: "true",
+      verdict: "false",
+      error: true,
+      metaBehaviors: [
+        {
+          name: "Look up first",
+          verdict: "false",
+          naReason: null,
+          error: true,
+          triggered: true,
+          clauses: [
+            { kind: "predicate", quote: "looks up the order", verdict: "false", naReason: null, citations: [{ eventId: "e1", description: "d" }], verification: "unverified", error: "HTTP 500" },
+          ],
+        },
+      ],
+    };
+    const text = renderTrajectoryText(failing, "f.json");
+    expect(text).toMatch(/^FAIL {2}t {2}\(f\.json\)\n/);
+    expect(text).toMatch(/\n {2}FAIL {2}Look up first — 1 clause without a valid model answer \(ERROR\)\n/);
+  });
+
+  test("that leaves a rule without a verdict shows ERROR in place of N/A", () => {
+    const errored: TrajectoryJudgment = {
+      behavior: "b",
+      trajectoryId: "t",
+      verdict: "na",
+      error: true,
       metaBehaviors: [
         {
           name: "Grounded answer",
-          verdict: "true",
-          naReason: null,
+          verdict: "na",
+          naReason: "insufficient_evidence",
+          error: true,
           triggered: true,
           clauses: [
             { kind: "predicate", quote: "reads a source", verdict: "true", naReason: null, citations: [{ eventId: "e1", description: "d" }] },
@@ -76,7 +103,8 @@ describe("a rule that passes beside a failed model answer", () => {
         },
       ],
     };
-    const text = renderTrajectoryText(passing, "f.json");
-    expect(text).toMatch(/PASS {2}Grounded answer — 1 clause without a valid model answer \(ERROR\)\n/);
+    const text = renderTrajectoryText(errored, "f.json");
+    expect(text).toMatch(/^ERROR {2}t {2}\(f\.json\)\n/);
+    expect(text).toMatch(/\n {2}ERROR Grounded answer \(insufficient_evidence\) — 1 clause without a valid model answer\n/);
   });
 });

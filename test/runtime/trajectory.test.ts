@@ -63,6 +63,26 @@ describe("validateTrajectory", () => {
     expect(validateTrajectory(trajectory([], { description: null })).description).toBe("");
   });
 
+  test("a metadata value nested too deep to convert is a located error that states the limit", () => {
+    // String(v) flattens an array one recursion per level: 200,000 levels overflowed the stack.
+    const nested = (depth: number): unknown => {
+      let value: unknown = "x";
+      for (let i = 0; i < depth; i++) value = [value];
+      return value;
+    };
+    const deep = JSON.parse(`{"id":"t","complete":true,"events":[{"id":"e1","actor":"tool","action":"a","metadata":{"ok":"v","a b":${"[".repeat(200_000)}${"]".repeat(200_000)}}}]}`);
+    expect(fieldOf(deep)).toBe('events[0].metadata["a b"]: events[0].metadata["a b"] nests lists more than 100 deep (metadata values are compared as strings)');
+    expect(fieldOf(trajectory([event("e1"), event("e2", { metadata: { k: nested(101) } })]))).toBe(
+      "events[1].metadata.k: events[1].metadata.k nests lists more than 100 deep (metadata values are compared as strings)",
+    );
+    expect(validateTrajectory(trajectory([event("e1", { metadata: { k: [nested(99), 2] } })])).events[0]!.metadata).toEqual({ k: "x,2" });
+  });
+
+  test("a metadata value String(v) cannot convert is a located error", () => {
+    const raw = JSON.parse('{"id":"t","complete":true,"events":[{"id":"e1","actor":"tool","action":"a","metadata":{"k":[{"toString":1}]}}]}');
+    expect(fieldOf(raw)).toBe("events[0].metadata.k: events[0].metadata.k cannot be converted to a string");
+  });
+
   test("a metadata key named __proto__ stays an ordinary key", () => {
     const raw = JSON.parse('{"id":"t","complete":true,"events":[{"id":"e1","actor":"tool","action":"a","metadata":{"__proto__":5}}]}');
     const md = validateTrajectory(raw).events[0]!.metadata!;

@@ -12,8 +12,9 @@ import { answerCacheKey, withAnswerCache } from "../../compiler/cache.js";
 import { readCases } from "../../compiler/inputs.js";
 import { loadJudge, type JudgeModule } from "../../compiler/load.js";
 import { judgeCases } from "../../compiler/run.js";
-import type { SemanticAdapter } from "../../runtime/semantic.js";
-import { startChatServer, type ChatServer } from "../support/chat-server.js";
+import { askModel, callAdapter, type SemanticAdapter, type SemanticUsage } from "../../runtime/semantic.js";
+import { validateTrajectory } from "../../runtime/trajectory.js";
+import { answer, startChatServer, type ChatServer } from "../support/chat-server.js";
 import { readScriptedAnswers, scriptedAnswers } from "./scripted.js";
 
 const KEY = "sk-cache-test-key-0123456789";
@@ -39,10 +40,19 @@ async function hostAdapter(cache: boolean): Promise<SemanticAdapter> {
   return adapter!;
 }
 
+/** The judgments as JSON, and what their calls cost (kept apart: it depends on the cache). */
 async function judgeJson(adapter: SemanticAdapter): Promise<string> {
+  return (await judgeWithUsage(adapter)).json;
+}
+
+async function judgeWithUsage(adapter: SemanticAdapter): Promise<{ json: string; usage: SemanticUsage[] }> {
   const out: unknown[] = [];
-  for await (const r of judgeCases(judge, readCases(files), { complete: adapter, concurrency: 3 })) out.push(r.judgment ?? r.error);
-  return JSON.stringify(out, null, 2);
+  const usage: SemanticUsage[] = [];
+  for await (const r of judgeCases(judge, readCases(files), { complete: adapter, concurrency: 3 })) {
+    out.push(r.judgment ?? r.error);
+    usage.push(r.usage!);
+  }
+  return { json: JSON.stringify(out, null, 2), usage };
 }
 
 async function listFiles(root: string): Promise<string[]> {
@@ -55,14 +65,12 @@ describe("the answer cache", () => {
     const first = await judgeJson(await hostAdapter(true));
     const asked = server.requests.length;
     expect(asked).toBeGreaterThan(0);
-    const second = await judgeJson(await hostAdapter(true));
+    const { json: second, usage } = await judgeWithUsage(await hostAdapter(true));
     const third = await judgeJson(await hostAdapter(true));
     expect(server.requests.length).toBe(asked);
-    expect(third).toBe(second);
-    // Only the cost differs from the first run: the same calls, now from the cache.
-    const withoutUsage = (json: string) => JSON.stringify((JSON.parse(json) as { usage?: unknown }[]).map(({ usage: _, ...rest }) => rest));
-    expect(withoutUsage(second)).toBe(withoutUsage(first));
-    const usage = (JSON.parse(second) as { usage: { calls: number; cachedCalls: number; inputTokens: number } }[]).map((j) => j.usage);
+    expect(second).toBe(first);
+    expect(third).toBe(first);
+    // Only the cost differs from the first run (the same calls, now from the cache), and it is no part of the judgments.
     expect(usage.every((u) => u.calls === 0 && u.inputTokens === 0)).toBe(true);
     expect(usage.reduce((n, u) => n + u.cachedCalls, 0)).toBe(asked);
   });
@@ -85,6 +93,33 @@ describe("the answer cache", () => {
     expect(answerCacheKey("m", messages, 0)).not.toBe(answerCacheKey("m", messages));
   });
 
+  it("stores only answers that validated: a bad reply is asked again on the rerun, never replayed", async () => {
+    const garbageDir = await mkdtemp(join(tmpdir(), "bj-cache-garbage-"));
+    // Garbage for the question and for its retry, then a valid answer from then on.
+    let served = 0;
+    const flaky = await startChatServer(() => (served++ < 2 ? { reply: "GARBAGE, not JSON" } : { reply: answer("true", ["e1"]) }));
+    try {
+      const trajectory = validateTrajectory({ id: "t", complete: true, events: [{ id: "e1", actor: "agent", action: "final_answer", content: "Done." }] });
+      const question = { kind: "check" as const, rule: "R", quote: "q", question: "Is it done?" };
+      const ask = async () => {
+        const { adapter } = await createHostModel({ env: {}, baseUrl: flaky.baseURL, cacheDir: garbageDir, model: "scripted", maxRetries: 0 });
+        return askModel(adapter, trajectory, question);
+      };
+      expect(await ask()).toMatchObject({ kind: "error", message: expect.stringContaining("invalid twice") });
+      expect(flaky.requests).toHaveLength(2);
+      for (const file of await listFiles(garbageDir)) expect(await readFile(file, "utf8")).not.toContain("GARBAGE");
+      // The rerun asks the model again (the bad reply was not kept) and gets the valid answer.
+      expect(await ask()).toMatchObject({ kind: "answer", verdict: "true" });
+      expect(flaky.requests).toHaveLength(3);
+      // That answer validated, so the next rerun is served from the cache.
+      expect(await ask()).toMatchObject({ kind: "answer", verdict: "true" });
+      expect(flaky.requests).toHaveLength(3);
+    } finally {
+      await flaky.close();
+      await rm(garbageDir, { recursive: true, force: true });
+    }
+  });
+
   it("survives concurrent writers of the same entry: one whole entry, no temp files left", async () => {
     const concurrent = await mkdtemp(join(tmpdir(), "bj-cache-race-"));
     try {
@@ -96,12 +131,14 @@ describe("the answer cache", () => {
       };
       // Separate wrappers stand in for separate processes sharing the folder.
       const wrappers = Array.from({ length: 12 }, () => withAnswerCache(slow, { dir: concurrent, model: "m" }));
-      const replies = await Promise.all(wrappers.map((w) => w([{ role: "user", content: "same question" }])));
-      expect(replies.every((r) => typeof r !== "string" && r.text.startsWith("answer "))).toBe(true);
+      // Each caller accepts its reply, as the judge does once an answer validated.
+      const replies = await Promise.all(wrappers.map((w) => callAdapter(w, [{ role: "user", content: "same question" }])));
+      await Promise.all(replies.map((r) => r.accept()));
+      expect(replies.every((r) => r.text.startsWith("answer "))).toBe(true);
       const stored = await listFiles(concurrent);
       expect(stored).toHaveLength(1);
       expect(stored[0]).toMatch(/\.json$/);
-      expect(JSON.parse(await readFile(stored[0]!, "utf8"))).toMatchObject({ model: "m", text: `answer ${"x".repeat(50_000)}` });
+      expect(JSON.parse(await readFile(stored[0]!, "utf8"))).toMatchObject({ model: "m", validated: true, text: `answer ${"x".repeat(50_000)}` });
       const hit = await withAnswerCache(slow, { dir: concurrent, model: "m" })([{ role: "user", content: "same question" }]);
       expect(hit).toMatchObject({ cached: true });
       expect(calls).toBe(12);

@@ -8,8 +8,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { main } from "../../compiler/cli.js";
 import { inOrder, startChatServer, type ChatServer, type Script } from "../support/chat-server.js";
+import { runInProcess } from "../support/in-process.js";
 import { findScripted, readScriptedAnswers, scriptedAnswers, trajectoryIdOf } from "./scripted.js";
 
 const KEY = "sk-cli-test-key-abcdef123456";
@@ -41,23 +41,7 @@ async function serve(script: Script): Promise<ChatServer> {
   return server;
 }
 
-/** Runs the CLI in-process and captures what it prints. */
-async function run(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  const out = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => ((stdout += String(chunk)), true));
-  const err = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => ((stderr += String(chunk)), true));
-  process.exitCode = 0;
-  try {
-    await main(argv);
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
-  const code = Number(process.exitCode ?? 0);
-  process.exitCode = 0;
-  return { code, stdout, stderr };
-}
+const run = runInProcess;
 
 const modelFlags = (s: ChatServer) => ["--base-url", s.baseURL, "--model", "scripted", "--cache", cacheDir];
 
@@ -66,8 +50,8 @@ describe("judge with a model", () => {
     const s = await serve(scriptedAnswers(scripted));
     const first = await run("judge", yaml, ...files, ...modelFlags(s));
     expect(first.code).toBe(0);
-    expect(first.stdout).toContain(`model calls: ${scripted.length} made, 0 from cache; tokens: ${scripted.length * 100} in, ${scripted.length * 20} out`);
-    expect(first.stdout).toMatch(/PASS {2}asks-year-then-grounds-answer[\s\S]*?\n {2}model calls: 2 made, 0 from cache/);
+    expect(first.stdout).toContain(`model calls: ${scripted.length} answered, 0 from cache, 0 failed; requests sent: ${scripted.length} (0 failed); tokens: ${scripted.length * 100} in, ${scripted.length * 20} out`);
+    expect(first.stdout).toMatch(/PASS {2}asks-year-then-grounds-answer[\s\S]*?\n {2}model calls: 2 answered, 0 from cache/);
     const asked = s.requests.length;
     expect(asked).toBe(scripted.length);
 
@@ -76,12 +60,62 @@ describe("judge with a model", () => {
     expect(s.requests.length).toBe(asked);
     expect(json1.code).toBe(0);
     expect(json2.stdout).toBe(json1.stdout);
-    const judgments = JSON.parse(json1.stdout) as { usage: { calls: number; cachedCalls: number } }[];
-    expect(judgments.map((j) => j.usage.calls)).toEqual(judgments.map(() => 0));
-    expect(judgments.reduce((n, j) => n + j.usage.cachedCalls, 0)).toBe(asked);
     // The total goes to stderr so stdout stays one JSON document.
-    expect(json1.stderr).toContain(`model calls: 0 made, ${asked} from cache; tokens: 0 in, 0 out`);
+    expect(json1.stderr).toContain(`model calls: 0 answered, ${asked} from cache, 0 failed; requests sent: 0 (0 failed); tokens: 0 in, 0 out`);
     for (const output of [first, json1]) expect(output.stdout + output.stderr).not.toContain(KEY);
+  });
+
+  it("--json is byte-identical between the run that asks the model and the rerun served from the cache", async () => {
+    const s = await serve(scriptedAnswers(scripted));
+    const fresh = await mkdtemp(join(tmpdir(), "bj-cli-json-"));
+    try {
+      const flags = ["--base-url", s.baseURL, "--model", "scripted", "--cache", fresh, "--json"];
+      const first = await run("judge", yaml, ...files, ...flags);
+      expect(s.requests).toHaveLength(scripted.length);
+      const second = await run("judge", yaml, ...files, ...flags);
+      expect(s.requests).toHaveLength(scripted.length);
+      expect(second.stdout).toBe(first.stdout);
+      // What the calls cost is reported beside the judgments, on stderr, never inside them.
+      for (const j of JSON.parse(first.stdout) as Record<string, unknown>[]) expect(Object.keys(j)).toEqual(["behavior", "trajectoryId", "verdict", "metaBehaviors"]);
+      expect(first.stderr).toContain(`model calls: ${scripted.length} answered, 0 from cache`);
+      expect(second.stderr).toContain(`model calls: 0 answered, ${scripted.length} from cache`);
+    } finally {
+      await rm(fresh, { recursive: true, force: true });
+    }
+  });
+
+  it("a key the server echoes inside valid answers reaches no output and no cache entry", async () => {
+    // The server copies the bearer token into the reasoning and into every citation's description.
+    const answers = scriptedAnswers(scripted);
+    const s = await serve((request, index) => {
+      const step = answers(request, index);
+      if (!("reply" in step)) return step;
+      const key = request.authorization!.replace(/^Bearer /, "");
+      const reply = JSON.parse(step.reply) as { reasoning: string; citations: { description: string }[] };
+      reply.reasoning = `${reply.reasoning} (checked with ${key})`;
+      for (const c of reply.citations) c.description = `${c.description}; key ${key}`;
+      return { reply: JSON.stringify(reply) };
+    });
+    const out = await mkdtemp(join(tmpdir(), "bj-cli-echo-"));
+    try {
+      const cache = join(out, "cache");
+      const [html, junit] = [join(out, "report.html"), join(out, "report.xml")];
+      const flags = ["--base-url", s.baseURL, "--model", "scripted", "--cache", cache];
+      const json = await run("judge", yaml, ...files, ...flags, "--json", "--html", html, "--junit", junit);
+      expect(s.requests[0]!.authorization).toBe(`Bearer ${KEY}`);
+      expect(json.code).toBe(0);
+      // The answers were used (valid, with the key replaced), not rejected.
+      expect(json.stdout).toContain("[redacted]");
+      const text = await run("judge", yaml, ...files, ...flags);
+      expect(text.stdout).toContain("[redacted]");
+      const cached = await readdir(cache, { recursive: true, withFileTypes: true });
+      const written = [html, junit, ...cached.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name))];
+      expect(written.length).toBeGreaterThan(2);
+      for (const output of [json.stdout, json.stderr, text.stdout, text.stderr]) expect(output).not.toContain(KEY);
+      for (const file of written) expect(await readFile(file, "utf8"), file).not.toContain(KEY);
+    } finally {
+      await rm(out, { recursive: true, force: true });
+    }
   });
 
   it("a clause the model fails twice is an error: visible in text and JSON, counted, exit 1", async () => {
@@ -100,6 +134,18 @@ describe("judge with a model", () => {
     const errors = judgment!.metaBehaviors.flatMap((m) => m.clauses).filter((c) => c.error !== undefined);
     expect(errors.length).toBeGreaterThan(0);
     for (const clause of errors) expect(clause).toMatchObject({ verdict: "na", naReason: "insufficient_evidence", error: "the answer was invalid twice: it is not valid JSON" });
+  });
+
+  it("after transport failures the usage line counts the failed calls and every HTTP request, retries included", async () => {
+    // Every request fails with a 500 that asks for no wait, so the default retries (4) run at once.
+    const s = await serve(inOrder({ status: 500, headers: { "retry-after-ms": "0" } }));
+    const file = join(example, "trajectories", "year-stated-upfront.json");
+    const result = await run("judge", yaml, file, ...modelFlags(s), "--no-cache");
+    expect(result.code).toBe(1);
+    const calls = s.requests.length / 5;
+    expect(calls).toBe(2); // rule 1's semantic trigger and rule 2's semantic check, 5 attempts each
+    expect(result.stdout).toMatch(/\n {2}model calls: 0 answered, 0 from cache, 2 failed; requests sent: 10 \(10 failed\); tokens: 0 in, 0 out\n/);
+    expect(result.stdout).toMatch(/\nmodel calls: 0 answered, 0 from cache, 2 failed; requests sent: 10 \(10 failed\); tokens: 0 in, 0 out\n/);
   });
 
   it("without a key: deterministic parts run, semantic parts are na, and one notice goes to stderr", async () => {
@@ -132,7 +178,25 @@ describe("calibrate", () => {
     const result = await run("calibrate", yaml, ...files, ...modelFlags(s), "--no-cache");
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("meta agreement 21/21, file agreement 7/7");
-    expect(result.stdout).toContain(`model calls: ${scripted.length} made`);
+    expect(result.stdout).toContain(`model calls: ${scripted.length} answered`);
+  });
+
+  it("--json is byte-identical between the run that asks the model and the rerun from the cache; the usage line goes to stderr", async () => {
+    const s = await serve(scriptedAnswers(scripted));
+    const fresh = await mkdtemp(join(tmpdir(), "bj-cli-calibrate-json-"));
+    try {
+      const flags = ["--base-url", s.baseURL, "--model", "scripted", "--cache", fresh, "--json"];
+      const first = await run("calibrate", yaml, ...files, ...flags);
+      const second = await run("calibrate", yaml, ...files, ...flags);
+      expect(s.requests).toHaveLength(scripted.length);
+      expect(first.code).toBe(0);
+      expect(second.stdout).toBe(first.stdout);
+      expect(Object.keys(JSON.parse(first.stdout) as object)).toEqual(["comparisons", "judgments", "totals"]);
+      expect(first.stderr).toContain(`model calls: ${scripted.length} answered, 0 from cache`);
+      expect(second.stderr).toContain(`model calls: 0 answered, ${scripted.length} from cache`);
+    } finally {
+      await rm(fresh, { recursive: true, force: true });
+    }
   });
 
   it("--runs N asks afresh every run and reports the run statistics", async () => {
@@ -231,7 +295,7 @@ describe("baseline", () => {
     const result = await run("baseline", example, files[0]!, "--base-url", s.baseURL);
     expect(s.requests).toHaveLength(2);
     expect(result.stderr).toContain("the answer was invalid twice");
-    expect(result.stdout).toContain("baseline model calls: 2 made, 0 from cache; tokens: 20 in, 2 out");
+    expect(result.stdout).toContain("baseline model calls: 2 answered, 0 from cache, 0 failed; requests sent: 2 (0 failed); tokens: 20 in, 2 out");
   });
 
   it("an invalid spec fails with located diagnostics", async () => {

@@ -173,7 +173,7 @@ describe("askModel", () => {
     const outcome = await askModel(adapter, trajectory, check, usage);
     expect(outcome).toEqual({ kind: "answer", verdict: "false", naReason: null, reasoning: "Because.", citations: [{ eventId: "e2", description: "the answer" }] });
     expect(asked).toHaveLength(1);
-    expect(usage).toEqual({ calls: 1, cachedCalls: 0, inputTokens: 0, outputTokens: 0 });
+    expect(usage).toEqual({ calls: 1, cachedCalls: 0, failedCalls: 0, requests: 1, inputTokens: 0, outputTokens: 0 });
   });
 
   it("retries once, showing the model its invalid reply and what was wrong", async () => {
@@ -211,7 +211,7 @@ describe("askModel", () => {
     let i = 0;
     const usage = emptyUsage();
     await askModel(async () => replies[i++]!, trajectory, check, usage);
-    expect(usage).toEqual({ calls: 1, cachedCalls: 1, inputTokens: 120, outputTokens: 7 });
+    expect(usage).toEqual({ calls: 1, cachedCalls: 1, failedCalls: 0, requests: 1, inputTokens: 120, outputTokens: 7 });
   });
 
   it("without an adapter says no model was available", async () => {

@@ -4,7 +4,7 @@
  * stays quick; Retry-After is the server's and is honored as given.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { createLimiter, createOpenAIAdapter, retryAfterMs, type TransportOptions } from "../../compiler/adapters/openai.js";
+import { createLimiter, createOpenAIAdapter, redactKey, retryAfterMs, type TransportOptions } from "../../compiler/adapters/openai.js";
 import type { ModelConfig } from "../../compiler/adapters/config.js";
 import { askModel, emptyUsage, type SemanticQuestion } from "../../runtime/semantic.js";
 import { validateTrajectory } from "../../runtime/trajectory.js";
@@ -46,7 +46,7 @@ describe("the OpenAI-compatible adapter", () => {
     expect(request!.body.messages.map((m) => m.role)).toEqual(["system", "user"]);
     expect("temperature" in request!.body).toBe(false);
     expect(request!.authorization).toBe(`Bearer ${KEY}`);
-    expect(usage).toEqual({ calls: 1, cachedCalls: 0, inputTokens: 321, outputTokens: 45 });
+    expect(usage).toEqual({ calls: 1, cachedCalls: 0, failedCalls: 0, requests: 1, inputTokens: 321, outputTokens: 45 });
   });
 
   it("sends a temperature the user set", async () => {
@@ -92,15 +92,20 @@ describe("the OpenAI-compatible adapter", () => {
 
   it("a 500 is retried with backoff", async () => {
     const { adapter, server } = await setup(inOrder({ status: 500 }, { reply: answer("true", ["e2"]) }));
-    expect(await askModel(adapter, trajectory, question)).toMatchObject({ kind: "answer" });
+    const usage = emptyUsage();
+    expect(await askModel(adapter, trajectory, question, usage)).toMatchObject({ kind: "answer" });
     expect(server.requests).toHaveLength(2);
+    // One answered call that took two requests, the first of which failed.
+    expect(usage).toMatchObject({ calls: 1, failedCalls: 0, requests: 2 });
   });
 
   it("a 500 that persists becomes an error after the retries, never a verdict", async () => {
     const { adapter, server } = await setup(inOrder({ status: 500, body: { error: { message: "upstream exploded" } } }));
-    const outcome = await askModel(adapter, trajectory, question);
+    const usage = emptyUsage();
+    const outcome = await askModel(adapter, trajectory, question, usage);
     expect(server.requests).toHaveLength(3); // 1 + maxRetries
     expect(outcome).toEqual({ kind: "error", message: "the model call failed: 500 upstream exploded (after 3 attempts)" });
+    expect(usage).toEqual({ calls: 0, cachedCalls: 0, failedCalls: 1, requests: 3, inputTokens: 0, outputTokens: 0 });
   });
 
   it("a timeout becomes an error after the retries", async () => {
@@ -119,6 +124,15 @@ describe("the OpenAI-compatible adapter", () => {
     expect(message).toContain("401");
     expect(message).not.toContain(KEY);
     expect(message).toContain("[redacted]");
+  });
+
+  it("redacts the key from answers as written and as escaped inside JSON strings; the no-key placeholder is left alone", () => {
+    const odd = 'sk-a/b"c\\d';
+    const plain = JSON.stringify({ reasoning: `saw ${odd}` });
+    const slashes = plain.replace(/\//g, "\\/"); // JSON may write "/" as "\/"
+    for (const reply of [plain, slashes]) expect(JSON.parse(redactKey(reply, odd))).toEqual({ reasoning: "saw [redacted]" });
+    expect(redactKey(`key: ${odd}.`, odd)).toBe("key: [redacted].");
+    expect(redactKey("the no-key server", "no-key")).toBe("the no-key server");
   });
 
   it("limits requests in flight to the concurrency", async () => {

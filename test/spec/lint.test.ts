@@ -1,5 +1,5 @@
 /** `lint`: the spec's diagnostics, and a judge.yaml's quotes, rule names and vocabulary against the spec and samples. */
-import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -48,6 +48,16 @@ describe("lintSpec", () => {
   it("reports the spec's own diagnostics and stops there", async () => {
     const result = await lintSpec(join(ROOT, "test", "fixtures", "spec", "broken", "duplicate-heading.md"));
     expect(result.findings).toEqual([expect.objectContaining({ code: "duplicate-heading", line: 15, severity: "error" })]);
+  });
+
+  it("reports a judge.yaml that is not UTF-8 as judge-invalid, at the byte", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "bj-lint-"));
+    copyFileSync(join(LINT, "BEHAVIOR.md"), join(dir, "BEHAVIOR.md"));
+    writeFileSync(join(dir, "judge.yaml"), Buffer.concat([Buffer.from("version: 1\nbehavior: "), Buffer.from([0xff]), Buffer.from("\n")]));
+    const result = await lintSpec(dir);
+    expect(result.findings).toEqual([
+      expect.objectContaining({ code: "judge-invalid", severity: "error", line: 2, col: 11, message: "invalid UTF-8 at byte 21: 0xFF", hint: "save the file as UTF-8" }),
+    ]);
   });
 
   it.each(["refund-support", "staged-rollout", "tax-research"])("finds nothing wrong with the %s example", async (name) => {

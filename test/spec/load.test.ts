@@ -21,6 +21,7 @@ const EXPECTED: Record<string, [number, number]> = {
   "metadata-invalid": [4, 1],
   "heading-empty": [10, 1],
   "duplicate-heading": [15, 1],
+  "encoding-invalid": [8, 30],
 };
 
 describe("spec diagnostics fixtures", () => {
@@ -44,6 +45,13 @@ describe("spec diagnostics fixtures", () => {
     const diagnostics = (error as SpecError).diagnostics;
     expect(diagnostics).toEqual([expect.objectContaining({ code: "name-mismatch", line: 2, file: join(folder, "BEHAVIOR.md") })]);
     expect((error as SpecError).message).toContain(`${join(folder, "BEHAVIOR.md")}:2:1 error: name-mismatch`);
+  });
+
+  it("names the byte offset of invalid UTF-8 instead of reading it as U+FFFD", async () => {
+    const file = join(BROKEN, "encoding-invalid.md");
+    const error = await loadBehaviorSpec(file).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SpecError);
+    expect((error as SpecError).message).toBe(`${file}:8:30 error: encoding-invalid: invalid UTF-8 at byte 119: 0xE9 0x20 (save the file as UTF-8)`);
   });
 
   it("suggests a valid name for an invalid one", async () => {

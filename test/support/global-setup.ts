@@ -3,7 +3,8 @@ import { fileURLToPath } from "node:url";
 
 /**
  * CLI tests spawn the real bin, which runs dist/: compile it from the current
- * sources first so a test never exercises a stale build.
+ * sources first so a test never exercises a stale build (and bundle the
+ * importers' library entry, dist/importers.mjs).
  */
 export default function setup(): void {
   const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -11,4 +12,6 @@ export default function setup(): void {
     cwd: root,
     stdio: "inherit",
   });
+  // The library entry behavior-judge/importers (package.json exports), as `npm run prepare` builds it.
+  execFileSync(process.execPath, [fileURLToPath(new URL("../../scripts/bundle-importers.js", import.meta.url))], { cwd: root, stdio: "inherit" });
 }

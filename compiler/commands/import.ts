@@ -1,0 +1,55 @@
+/**
+ * `import`: agent traces (chat logs, span exports, SDK steps) → trajectories
+ * (IMPORTERS.md). Writes JSON Lines, one trajectory per line, to stdout or
+ * `-o`; `-o x.json` writes one JSON document instead. Every trace that can be
+ * imported is written; each one that cannot is a located error on stderr and
+ * makes the exit code 1.
+ */
+import { writeFile } from "node:fs/promises";
+import { validateTrajectory } from "../../runtime/trajectory.js";
+import { describeOrigin, readCases } from "../inputs.js";
+import { traceReadOptions, type TraceCommandOptions } from "./trace-flags.js";
+
+export interface ImportCommandOptions extends TraceCommandOptions {
+  out?: string;
+  /** "true" / "false": overrides the detected completeness. */
+  complete?: string;
+  reasoning?: boolean;
+}
+
+/** Returns the exit code. */
+export async function runImportCommand(files: readonly string[], opts: ImportCommandOptions): Promise<number> {
+  const read = traceReadOptions(opts, {
+    ...(opts.complete !== undefined ? { complete: opts.complete === "true" } : {}),
+    ...(opts.reasoning === true ? { reasoning: true } : {}),
+  });
+  const written: unknown[] = [];
+  let errors = 0;
+  let events = 0;
+  for await (const c of readCases(files, read)) {
+    if (c.error !== undefined) {
+      errors++;
+      process.stderr.write(`error: ${describeOrigin(c)}: ${c.error}\n`);
+      continue;
+    }
+    try {
+      const trajectory = validateTrajectory(c.trajectory);
+      events += trajectory.events.length;
+      // A labeled case keeps its label, so `import` can convert a calibration set too.
+      written.push(c.expected !== undefined ? { trajectory, expected: c.expected } : trajectory);
+    } catch (error) {
+      errors++;
+      const prefix = c.labeled === true ? "trajectory." : "";
+      process.stderr.write(`error: ${describeOrigin(c)}: ${prefix}${error instanceof Error ? error.message : String(error)}\n`);
+    }
+  }
+  const json = opts.out !== undefined && /\.json$/i.test(opts.out);
+  const text = json ? `${JSON.stringify(written.length === 1 ? written[0] : written, null, 2)}\n` : written.map((t) => `${JSON.stringify(t)}\n`).join("");
+  if (opts.out !== undefined) {
+    await writeFile(opts.out, text);
+    process.stderr.write(`wrote ${opts.out}: ${written.length} trajector${written.length === 1 ? "y" : "ies"}, ${events} events${errors > 0 ? `; ${errors} could not be imported` : ""}\n`);
+  } else {
+    process.stdout.write(text);
+  }
+  return errors > 0 ? 1 : 0;
+}

@@ -1,0 +1,127 @@
+/**
+ * The importers' hook into the input reader (IMPORTERS.md "Where importers
+ * are used"): a file, a JSONL line or a labeled case's `trajectory` that is
+ * not already a trajectory is imported from its trace format (`--from`, or
+ * detected), so `judge`, `calibrate`, `generate` and `import` read agent
+ * traces with no conversion step. Trajectories pass through untouched.
+ */
+import { detectFormat, detectionError, formatIssue, importTrace, looksLikeTrajectory } from "../importers/index.js";
+import type { ImportIssue, ImportTraceOptions } from "../importers/index.js";
+import type { CaseOrigin, InputCase } from "./inputs.js";
+
+export interface TraceReadOptions {
+  /** "auto" (default): import what is not a trajectory; "trajectory": read as is; else an importer's name. */
+  from?: string;
+  /** Overrides the detected completeness of imported traces. */
+  complete?: boolean;
+  /** Keep reasoning as agent/reasoning events. */
+  reasoning?: boolean;
+  /** Receives each importer warning, located (`file: trace 0: path: message`). */
+  onWarning?: (message: string) => void;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A trajectory, or a labeled case (whose `trajectory` is imported later if it needs to be). */
+export function isNativeCase(value: unknown): boolean {
+  return looksLikeTrajectory(value) || (isObject(value) && "trajectory" in value);
+}
+
+/** Whether a JSONL line is read in place as a trajectory (or labeled case), rather than kept for the importers. */
+export function readsInPlace(value: unknown, options: TraceReadOptions): boolean {
+  const from = options.from ?? "auto";
+  return from === "trajectory" || isNativeCase(value) || (from === "auto" && meantAsTrajectory(value));
+}
+
+/** Something meant as a trajectory that the validator should explain (a missing field), rather than an unknown trace. */
+function meantAsTrajectory(value: unknown): boolean {
+  return isObject(value) && ("events" in value || "complete" in value || ("id" in value && Object.keys(value).length <= 4));
+}
+
+function importOptions(options: TraceReadOptions): ImportTraceOptions {
+  return {
+    from: options.from ?? "auto",
+    ...(options.complete !== undefined ? { complete: options.complete } : {}),
+    ...(options.reasoning !== undefined ? { reasoning: options.reasoning } : {}),
+  };
+}
+
+/** Whether the reader should import `value` (a whole file's value, or the non-trajectory lines of a JSONL file) as one input. */
+export function importsWhole(value: unknown, options: TraceReadOptions): boolean {
+  const from = options.from ?? "auto";
+  if (from === "trajectory") return false;
+  if (from !== "auto") return !isNativeCase(value) && !(Array.isArray(value) && value.length > 0 && value.every(isNativeCase));
+  if (isNativeCase(value) || (Array.isArray(value) && value.every(isNativeCase))) return false;
+  return detectFormat(value, importOptions(options)).format !== undefined;
+}
+
+/** `[3].messages[2]` in a JSONL batch: the line of element 3, and the path after it. */
+function locate(issue: ImportIssue, lines: readonly number[] | undefined): { line?: number; text: string } {
+  const match = lines === undefined ? null : /^\[(\d+)\]\.?(.*)$/.exec(issue.path);
+  if (match !== null && lines![Number(match[1])] !== undefined) {
+    const rest = { ...issue, path: match[2]! };
+    delete rest.trace;
+    return { line: lines![Number(match[1])]!, text: formatIssue(rest) };
+  }
+  return { text: formatIssue(issue) };
+}
+
+/**
+ * Imports one input and yields its trajectories as cases, then its errors as
+ * error cases (the other traces still come through). `lines` maps element
+ * indexes to line numbers when the input is the batch of a JSONL file.
+ */
+export function* importedCases(value: unknown, file: string, firstIndex: number, options: TraceReadOptions, lines?: readonly number[], line?: number): Generator<InputCase> {
+  const result = importTrace(value, importOptions(options));
+  // Cases come in trace order: each error takes the place of the trace it stopped.
+  const errors = [...result.errors].sort((a, b) => (a.trace ?? 0) - (b.trace ?? 0));
+  const at = (index: number, where: number | undefined): CaseOrigin => (where === undefined ? { file, index } : { file, index, line: where });
+  let next = 0;
+  let index = firstIndex;
+  for (const issue of errors) {
+    while (next < result.trajectories.length && (issue.trace === undefined || index - firstIndex < issue.trace)) yield { ...at(index++, line), trajectory: result.trajectories[next++] };
+    const located = locate(issue, lines);
+    yield { ...at(index++, located.line ?? line), error: `${result.format === undefined ? "" : `${result.format}: `}${located.text}` };
+  }
+  while (next < result.trajectories.length) yield { ...at(index++, line), trajectory: result.trajectories[next++] };
+  for (const warning of result.warnings) {
+    const located = locate(warning, lines);
+    const where = located.line ?? line;
+    options.onWarning?.(`${file}${where === undefined ? "" : `:${where}`}: ${result.format ?? ""}: ${located.text}`);
+  }
+}
+
+/**
+ * One element (a whole file's value, an array element, a JSONL line) that is
+ * not imported whole: a trajectory or labeled case as is (a labeled case's
+ * `trajectory` imported if it is a trace), else imported on its own, else
+ * left to the validator when it was meant as a trajectory, else an error
+ * naming the formats.
+ */
+export function* elementCases(value: unknown, origin: CaseOrigin, toCase: (value: unknown, origin: CaseOrigin) => InputCase, options: TraceReadOptions): Generator<InputCase> {
+  const from = options.from ?? "auto";
+  if (from === "trajectory") return yield toCase(value, origin);
+  if (isNativeCase(value)) {
+    const c = toCase(value, origin);
+    if (c.error === undefined && c.labeled === true && !looksLikeTrajectory(c.trajectory) && !meantAsTrajectory(c.trajectory)) return yield labeledImport(c, options);
+    return yield c;
+  }
+  if (from === "auto" && meantAsTrajectory(value)) return yield toCase(value, origin);
+  if (from === "auto" && detectFormat(value, importOptions(options)).format === undefined) {
+    return yield { ...origin, error: detectionError(detectFormat(value, importOptions(options))) };
+  }
+  yield* importedCases(value, origin.file, origin.index, options, undefined, origin.line);
+}
+
+/** A labeled case wrapping a trace: it must import to exactly one trajectory. */
+function labeledImport(c: InputCase, options: TraceReadOptions): InputCase {
+  const result = importTrace(c.trajectory, importOptions(options));
+  const { trajectory: _raw, ...rest } = c;
+  void _raw;
+  if (result.errors.length > 0) return { ...rest, error: `trajectory: ${result.format === undefined ? "" : `${result.format}: `}${formatIssue(result.errors[0]!)}` };
+  if (result.trajectories.length !== 1) return { ...rest, error: `trajectory: a labeled case wraps one trace; this one holds ${result.trajectories.length}` };
+  for (const warning of result.warnings) options.onWarning?.(`${c.file}${c.line === undefined ? "" : `:${c.line}`}: case ${c.index}: trajectory: ${formatIssue(warning)}`);
+  return { ...rest, trajectory: result.trajectories[0] };
+}

@@ -1,0 +1,18 @@
+/**
+ * behavior-judge/importers: the traces agents produce, as trajectories
+ * (IMPORTERS.md). The same code the CLI's `import` and `--from` run. It
+ * imports nothing at run time (no packages, no `node:` modules), so it works
+ * in Node, Deno, Bun, browsers and edge runtimes, next to a shipped judge.mjs:
+ *
+ *   import { importTrace } from "behavior-judge/importers";
+ *   const { trajectories, errors } = importTrace(JSON.parse(text));        // format detected
+ *   const chat = fromOpenAIChat(messages, { complete: true });            // or named
+ */
+export { FACT, ImportError, TrajectoryBuilder, contentText, flattenInto, formatIssue } from "./core.js";
+export type { Actor, ImportIssue, ImportOptions, ImportResult, Importer, Trajectory, TrajectoryEvent } from "./core.js";
+export { FORMATS, detectFormat, detectionError, findFormat, formatNames, importTrace, looksLikeTrajectory } from "./detect.js";
+export type { Detection, Format, ImportTraceOptions } from "./detect.js";
+export { detectOpenAIChat, fromOpenAIChat } from "./openai-chat.js";
+export { detectOpenAIResponses, fromOpenAIResponses } from "./openai-responses.js";
+export { detectAnthropic, fromAnthropic } from "./anthropic.js";
+export { detectVercelAI, fromVercelAI } from "./vercel-ai.js";
