@@ -23,13 +23,15 @@ import { StateGraph, MessagesAnnotation, START, END, MemorySaver } from "@langch
 import { createReactAgent } from "@langchain/langgraph/prebuilt";
 import { z } from "zod";
 import { startScriptedServer } from "../scripted-openai-server.mjs";
+import { scrubPaths } from "../scrub-paths.mjs";
 
 process.env.LANGSMITH_TRACING = "false";
 process.env.LANGCHAIN_TRACING_V2 = "false";
 const here = dirname(fileURLToPath(import.meta.url));
 const out = join(here, "../../../test/fixtures/importers/langchain");
 mkdirSync(out, { recursive: true });
-const write = (name, value) => writeFileSync(join(out, name), JSON.stringify(value, null, 2) + "\n");
+// Failed tool runs keep their stack traces: paths of this checkout become a neutral root.
+const write = (name, value) => writeFileSync(join(out, name), scrubPaths(JSON.stringify(value, null, 2)) + "\n");
 
 const server = await startScriptedServer();
 const llm = new ChatOpenAI({ model: "gpt-4.1-mini", apiKey: "sk-local", configuration: { baseURL: server.baseURL }, maxRetries: 0 });

@@ -24,6 +24,7 @@ import {
   Runner,
 } from "@openai/agents";
 import { startScriptedServer } from "../scripted-openai-server.mjs";
+import { scrubPaths } from "../scrub-paths.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const out = join(here, "../../../test/fixtures/importers/openai-agents");
@@ -157,8 +158,8 @@ spanList.recording = true;
 await refundConversation(chatRunner);
 spanList.recording = false;
 await batch.forceFlush();
-writeFileSync(join(out, "refund-handoff.json"), JSON.stringify(server.ingested.at(-1), null, 2) + "\n");
-writeFileSync(join(out, "refund-handoff.spans.json"), JSON.stringify(spanList, null, 2) + "\n");
+writeFileSync(join(out, "refund-handoff.json"), scrubPaths(JSON.stringify(server.ingested.at(-1), null, 2)) + "\n");
+writeFileSync(join(out, "refund-handoff.spans.json"), scrubPaths(JSON.stringify(spanList, null, 2)) + "\n");
 
 // 2. Several traces in one export: the same desk on the Responses API (no
 //    message text in response spans), a tripped guardrail, and a tool call
@@ -194,7 +195,7 @@ writeFileSync(join(out, "refund-handoff.spans.json"), JSON.stringify(spanList, n
   if (!result.interruptions?.length) throw new Error("expected an approval interruption");
 }
 await batch.forceFlush();
-writeFileSync(join(out, "several-traces.json"), JSON.stringify(server.ingested.at(-1), null, 2) + "\n");
+writeFileSync(join(out, "several-traces.json"), scrubPaths(JSON.stringify(server.ingested.at(-1), null, 2)) + "\n");
 await batch.shutdown();
 await server.close();
 console.log(`wrote ${out}`);
