@@ -11,8 +11,9 @@
  *   spec            loadBehaviorSpec, parseBehaviorMd, lintSpec
  *   generate        generateJudgeYaml, buildVocabulary, draftOffline, proposeDraft, planUpdate, runInterview
  */
-export { formatDiagnostic, parseJudgeYaml, serializeJudgeYaml } from "./ir/index.js";
-export type { Diagnostic, IRPositions, ParseResult } from "./ir/index.js";
+export { parseJudgeYaml, serializeJudgeYaml } from "./ir/index.js";
+export type { IRPositions, ParseResult } from "./ir/index.js";
+export { formatDiagnostic, type Diagnostic, type Severity } from "./diagnostics.js";
 export type * from "./ir/types.js";
 
 export { compileIR, sha256, type CompiledJudge, type CompileOptions } from "./build/compile.js";
@@ -32,7 +33,7 @@ export { calibrateRuns, summarizeRuns, wilsonInterval, type RunStatistics } from
 
 export { createHostModel, type HostModel, type HostModelOptions } from "./model/index.js";
 export { loadBehaviorSpec, parseBehaviorMd, type BehaviorSpec, type SpecSection } from "./behavior-md/load.js";
-export { formatLintFinding, lintSpec, type LintFinding, type LintResult } from "./behavior-md/lint.js";
+export { lintSpec, type LintResult } from "./behavior-md/lint.js";
 
 export { generateJudgeYaml, type GenerateOptions, type GenerateResult } from "./generate/pipeline.js";
 export { buildVocabulary } from "./generate/vocabulary.js";

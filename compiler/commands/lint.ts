@@ -1,7 +1,8 @@
 /** `lint`: spec diagnostics, and how a judge.yaml lines up with the spec and the samples. */
 import { loadSamples, SamplesError } from "../generate/samples.js";
 import { printableLines } from "../report/printable.js";
-import { formatLintFinding, lintSpec } from "../behavior-md/lint.js";
+import { lintSpec } from "../behavior-md/lint.js";
+import { formatDiagnostic } from "../diagnostics.js";
 
 export interface LintCommandOptions {
   samples?: string[];
@@ -18,7 +19,7 @@ export async function runLintCommand(specPath: string, judgePath: string | undef
     return 1;
   }
   const result = await lintSpec(specPath, { ...(judgePath !== undefined ? { judge: judgePath } : {}), ...(samples !== undefined ? { samples } : {}) });
-  for (const finding of result.findings) process.stdout.write(`${formatLintFinding(finding)}\n`);
+  for (const finding of result.findings) process.stdout.write(`${formatDiagnostic(finding)}\n`);
   const checked = [result.spec, ...(result.judge !== undefined ? [result.judge] : []), ...(samples !== undefined ? [`${samples.length} sample trajector${samples.length === 1 ? "y" : "ies"}`] : [])];
   const tally = `${result.errors} error${result.errors === 1 ? "" : "s"}, ${result.warnings} warning${result.warnings === 1 ? "" : "s"}`;
   process.stdout.write(`${result.errors === 0 && result.warnings === 0 ? "ok" : tally}: checked ${checked.join(", ")}\n`);

@@ -145,7 +145,7 @@ async function checkBuildable(ir: JudgeIR, out: string, compile: boolean): Promi
 export async function generateJudgeYaml(options: GenerateOptions): Promise<GenerateResult> {
   const spec = await loadBehaviorSpec(options.spec);
   if (spec.sections.length === 0) {
-    throw new SpecError([{ file: spec.file, line: 1, col: 1, path: "", code: "no-sections", message: "the spec has no ## sections: there is no meta-behavior to draft" }]);
+    throw new SpecError([{ file: spec.file, line: 1, col: 1, path: "", code: "no-sections", severity: "error", message: "the spec has no ## sections: there is no meta-behavior to draft" }]);
   }
   const samples = await loadSamples(options.samples, options.read);
   const vocabulary = buildVocabulary(samples);

@@ -34,7 +34,8 @@ import { createInterface } from "node:readline";
 import { printableLines } from "../report/printable.js";
 import { excerpt } from "./evidence.js";
 import type { Evidence } from "./evidence.js";
-import { currentView, formatSnippetDiagnostic, interviewResult, startInterview, step } from "./state.js";
+import { currentView, interviewResult, startInterview, step } from "./state.js";
+import { formatDiagnostic } from "../diagnostics.js";
 import type { InterviewAction, InterviewState, QuestionView, ReviewView, StepOutcome } from "./state.js";
 import type { InterviewInput, InterviewResult } from "../generate/types.js";
 
@@ -217,7 +218,7 @@ function apply(state: InterviewState, action: InterviewAction, write: Write): In
 
 function reportRefusal(outcome: Extract<StepOutcome, { ok: false }>, write: Write): void {
   write(`! ${outcome.error}\n`);
-  for (const d of outcome.diagnostics) write(`!   ${formatSnippetDiagnostic(d)}\n`);
+  for (const d of outcome.diagnostics) write(`!   ${formatDiagnostic(d)}\n`);
 }
 
 // ---------------------------------------------------------------------------

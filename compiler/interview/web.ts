@@ -12,6 +12,7 @@
  */
 import { createServer } from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { formatDiagnostic } from "../diagnostics.js";
 import { escapeHtml } from "../report/html.js";
 import { InterviewCancelledError } from "./terminal.js";
 import { SECURITY_HEADERS, authorizedUrl, listenOnLoopback, newToken, refuse, sendPage } from "../web/local-server.js";
@@ -97,7 +98,8 @@ export async function startWebInterview(
       return sendJson(res, 200, {
         refused: true,
         error: outcome.error,
-        diagnostics: outcome.diagnostics,
+        // Written here, by the formatter the terminal uses: the page shows `text` as it is.
+        diagnostics: outcome.diagnostics.map((d) => ({ ...d, text: formatDiagnostic(d) })),
         view: currentView(state),
       });
     }
