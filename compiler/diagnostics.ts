@@ -2,8 +2,10 @@
  * Located problems, and the one way they are written for a person: judge.yaml
  * problems, BEHAVIOR.md problems, lint findings and the interview's refusals
  * all print through formatDiagnostic, so one problem reads the same wherever
- * it is reported.
+ * it is reported. The errors that carry them (JudgeYamlError, SpecError)
+ * live here beside their formatter; the other user errors are in errors.ts.
  */
+import { UserError } from "./errors.js";
 import { printable } from "./report/printable.js";
 
 export type Severity = "error" | "warning";
@@ -48,6 +50,23 @@ export function formatDiagnostic(d: Diagnostic): string {
 function location(d: Diagnostic): string {
   if (d.file !== "") return `${d.file}:${d.line}:${d.col} ${d.severity}: `;
   return d.line === 0 ? "" : `line ${d.line}, col ${d.col}: `;
+}
+
+/** Invalid input found as located diagnostics, every one at once: the message is one formatted line each. */
+export class DiagnosticsError extends UserError<Diagnostic> {
+  constructor(diagnostics: readonly Diagnostic[]) {
+    super(diagnostics.map(formatDiagnostic).join("\n"), { diagnostics });
+  }
+}
+
+/** Problems in a judge.yaml. */
+export class JudgeYamlError extends DiagnosticsError {
+  override name = "JudgeYamlError";
+}
+
+/** Problems in a BEHAVIOR.md. */
+export class SpecError extends DiagnosticsError {
+  override name = "SpecError";
 }
 
 /** Reading order: by file, line, then column. Array.prototype.sort is stable, so ties keep discovery order. */

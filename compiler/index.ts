@@ -13,12 +13,23 @@
  */
 export { parseJudgeYaml, serializeJudgeYaml } from "./ir/index.js";
 export type { IRPositions, ParseResult } from "./ir/index.js";
-export { formatDiagnostic, type Diagnostic, type Severity } from "./diagnostics.js";
+export { formatDiagnostic, JudgeYamlError, SpecError, type Diagnostic, type Severity } from "./diagnostics.js";
+export {
+  EXIT_INVALID,
+  EXIT_USAGE,
+  InterviewCancelledError,
+  JudgeLoadError,
+  ModelCallError,
+  SamplesError,
+  UsageError,
+  UserError,
+  type ExitCode,
+} from "./errors.js";
 export type * from "./ir/types.js";
 
 export { compileIR, sha256, type CompiledJudge, type CompileOptions } from "./build/compile.js";
 export { buildJudgeFile, declarationPath, defaultJudgePath } from "./commands/build.js";
-export { compileJudgeYamlFile, importJudgeSource, JudgeYamlError, loadJudge, type JudgeModule } from "./judge/load.js";
+export { compileJudgeYamlFile, importJudgeSource, loadJudge, type JudgeModule } from "./judge/load.js";
 
 export { describeOrigin, readCases, type CaseOrigin, type Expected, type InputCase } from "./judge/inputs.js";
 export { judgeCases, judgeOne, type CaseResult } from "./judge/judge-cases.js";

@@ -11,12 +11,12 @@ import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { Trajectory } from "../../runtime/types.js";
 import { didYouMean } from "../ir/did-you-mean.js";
-import { compareDiagnostics, type Diagnostic, type Severity } from "../diagnostics.js";
+import { compareDiagnostics, JudgeYamlError, type Diagnostic, type Severity } from "../diagnostics.js";
 import { parseJudgeYaml, type IRPositions } from "../ir/parse.js";
 import type { JudgeIR } from "../ir/types.js";
 import { buildVocabulary, vocabularyNames } from "../generate/vocabulary.js";
 import { normalizeWhitespace, quoteOccurs } from "../generate/offline/words.js";
-import { JudgeYamlError, readJudgeYaml } from "../judge/load.js";
+import { readJudgeYaml } from "../judge/load.js";
 import { readBehaviorSpec, resolveSpecPath, setextHeadingLines, type BehaviorSpec } from "./load.js";
 
 export interface LintResult {

@@ -7,7 +7,7 @@
 import { stat } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { isMap, isScalar, LineCounter, parseDocument, type Document } from "yaml";
-import { formatDiagnostic, type Diagnostic } from "../diagnostics.js";
+import { SpecError, type Diagnostic } from "../diagnostics.js";
 import { describeInvalidUtf8, readUtf8File } from "../files/utf8.js";
 
 /** One H2 section: a meta-behavior. */
@@ -56,14 +56,6 @@ export type SpecDiagnosticCode = (typeof SPEC_DIAGNOSTIC_CODES)[number];
 const NAME_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const MAX_NAME = 64;
 const MAX_DESCRIPTION = 1024;
-
-/** A spec whose diagnostics the CLI prints before exiting 1. */
-export class SpecError extends Error {
-  override name = "SpecError";
-  constructor(readonly diagnostics: Diagnostic[]) {
-    super(diagnostics.map(formatDiagnostic).join("\n"));
-  }
-}
 
 function diagnostic(file: string, line: number, code: SpecDiagnosticCode, message: string, path = "", hint?: string, col = 1): Diagnostic {
   return { file, line, col, path, code, severity: "error", message, ...(hint !== undefined ? { hint } : {}) };

@@ -36,6 +36,7 @@ import { excerpt } from "./evidence.js";
 import type { Evidence } from "./evidence.js";
 import { currentView, interviewResult, startInterview, step } from "./state.js";
 import { formatDiagnostic } from "../diagnostics.js";
+import { InterviewCancelledError } from "../errors.js";
 import type { InterviewAction, InterviewState, QuestionView, ReviewView, StepOutcome } from "./state.js";
 import type { InterviewInput, InterviewResult } from "../generate/types.js";
 
@@ -44,14 +45,6 @@ export interface TerminalInterviewOptions {
   input?: NodeJS.ReadableStream;
   /** Where questions go; default process.stderr. */
   output?: NodeJS.WritableStream;
-}
-
-/** The person answered "n" at the review: nothing is to be written. */
-export class InterviewCancelledError extends Error {
-  override name = "InterviewCancelledError";
-  constructor() {
-    super("interview cancelled: judge.yaml was not written");
-  }
 }
 
 const QUESTION_PROMPT = "[a]ccept / [e]dit / [s]emantic / [d]rop / [b]ack (default a): ";

@@ -14,7 +14,7 @@ import { createServer } from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { formatDiagnostic } from "../diagnostics.js";
 import { escapeHtml } from "../report/html.js";
-import { InterviewCancelledError } from "./terminal.js";
+import { InterviewCancelledError } from "../errors.js";
 import { SECURITY_HEADERS, authorizedUrl, listenOnLoopback, newToken, refuse, sendPage } from "../web/local-server.js";
 import { fillSlots, pageTemplates, sha256Source } from "../web/page.js";
 import { currentView, interviewResult, startInterview, step } from "./state.js";
