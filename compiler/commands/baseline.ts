@@ -4,6 +4,7 @@
  * figures beside it. Answers are never cached: each run asks afresh.
  */
 import type { TrajectoryJudgment } from "../../runtime/types.js";
+import { UsageError } from "../errors.js";
 import { addUsage, emptyUsageTotals, renderUsageLine } from "../model/usage.js";
 import { createHostModel, NO_MODEL_NOTICE } from "../model/index.js";
 import { judgeBaseline, type BaselineJudgment } from "../judge/baseline.js";
@@ -22,10 +23,6 @@ export interface BaselineCommandOptions extends ModelCommandOptions {
   judge?: string;
   verify?: boolean;
   json?: boolean;
-}
-
-class UsageError extends Error {
-  override name = "UsageError";
 }
 
 /**
@@ -82,7 +79,7 @@ export async function runBaselineCommand(specPath: string, files: readonly strin
   const runs = options.runs ?? 1;
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
   const { adapter, description } = await createHostModel(hostModelOptions(options, { cache: false }));
-  if (adapter === undefined) throw new UsageError(`behavior-judge: baseline needs a model; ${NO_MODEL_NOTICE.replace(/:.*$/, "")}`);
+  if (adapter === undefined) throw new UsageError(`baseline needs a model; ${NO_MODEL_NOTICE.replace(/:.*$/, "")}`);
   process.stderr.write(`baseline: ${runs} run${runs === 1 ? "" : "s"} with ${description}\n`);
   const baseline = await runBaseline(spec, files, runs, adapter, concurrency);
   let compiled: { statistics: RunStatistics; usage: SemanticUsage } | undefined;

@@ -8,7 +8,6 @@ import { createHostModel, NO_MODEL_NOTICE } from "../model/index.js";
 import { emptyUsageTotals } from "../model/usage.js";
 import { generateJudgeYaml, type GenerateResult } from "../generate/pipeline.js";
 import { printableLines } from "../report/printable.js";
-import { SamplesError } from "../generate/samples.js";
 import type { InterviewInput } from "../generate/types.js";
 import { resolveSpecPath } from "../behavior-md/load.js";
 import { canShowBrowser } from "../web/display.js";
@@ -70,25 +69,18 @@ export async function runGenerateCommand(specPath: string, sampleFiles: string[]
     if (opts.web && !web) notice("no display to show the interview page (DISPLAY and WAYLAND_DISPLAY are unset): asking in the terminal");
     return runInterview(input, { web, input: process.stdin, output: process.stderr });
   };
-  try {
-    const result = await generateJudgeYaml({
-      spec: specPath,
-      samples: sampleFiles,
-      read: traceReadOptions(opts),
-      out,
-      ...(opts.update !== undefined ? { update: opts.update } : {}),
-      ...(adapter !== undefined ? { adapter } : {}),
-      interviewer,
-      notice,
-      usage: emptyUsageTotals(),
-    });
-    process.stdout.write(`${summary(result)}\n`);
-    return 0;
-  } catch (error) {
-    if (error instanceof SamplesError || (error instanceof Error && error.name === "InterviewCancelledError")) {
-      notice(error.message);
-      return 1;
-    }
-    throw error;
-  }
+  // Bad samples and a cancelled interview are UserErrors: the CLI prints them and exits 1.
+  const result = await generateJudgeYaml({
+    spec: specPath,
+    samples: sampleFiles,
+    read: traceReadOptions(opts),
+    out,
+    ...(opts.update !== undefined ? { update: opts.update } : {}),
+    ...(adapter !== undefined ? { adapter } : {}),
+    interviewer,
+    notice,
+    usage: emptyUsageTotals(),
+  });
+  process.stdout.write(`${summary(result)}\n`);
+  return 0;
 }

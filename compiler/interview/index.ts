@@ -8,7 +8,7 @@ import { startWebInterview } from "./web.js";
 import { runTerminalInterview } from "./terminal.js";
 import type { InterviewInput, InterviewResult } from "../generate/types.js";
 
-export { InterviewCancelledError } from "./terminal.js";
+export { InterviewCancelledError } from "../errors.js";
 
 export interface RunInterviewOptions {
   /** true: serve the interview page on 127.0.0.1; false: ask in the terminal. */

@@ -11,7 +11,7 @@
  * snippet), so what the interview accepts is exactly what `build` accepts.
  */
 import { Document, parse as parseYaml } from "yaml";
-import type { Diagnostic } from "../diagnostics.js";
+import { formatDiagnostic, type Diagnostic } from "../diagnostics.js";
 import { didYouMean } from "../ir/did-you-mean.js";
 import { parseJudgeYaml } from "../ir/parse.js";
 import { serializeJudgeYaml } from "../ir/serialize.js";
@@ -59,15 +59,12 @@ export type InterviewAction =
   | { type: "goto"; question: number }
   | { type: "confirm" };
 
-/** A problem in an edited snippet, located in the snippet's own lines (1-based) when it can be. */
-export interface SnippetDiagnostic {
-  line?: number;
-  col?: number;
-  /** Path inside the clause, e.g. `first.action`; "" for the clause itself. */
-  path: string;
-  message: string;
-  hint?: string;
-}
+/**
+ * A problem in an edited snippet: no file, located in the snippet's own lines
+ * (line 0 when it is about the whole edit), its path inside the clause (e.g.
+ * `first.action`; "" for the clause itself).
+ */
+export type SnippetDiagnostic = Diagnostic;
 
 export type StepOutcome =
   | { ok: true; state: InterviewState }
@@ -362,8 +359,9 @@ export function interviewOutcome(state: InterviewState): InterviewOutcome {
     };
   }
   const yaml = serializeJudgeYaml(ir);
-  const parsed = parseJudgeYaml(yaml);
-  const problems = parsed.ok ? [] : parsed.diagnostics.map(describeDiagnostic);
+  // No file yet: located in the review's own lines.
+  const parsed = parseJudgeYaml(yaml, { file: "" });
+  const problems = parsed.ok ? [] : parsed.diagnostics.map(formatDiagnostic);
   return { ir, yaml, notices, problems };
 }
 
@@ -459,11 +457,6 @@ function decisionWord(question: Question, decision: Decision | undefined): strin
     default:
       return "edited";
   }
-}
-
-function describeDiagnostic(d: Diagnostic): string {
-  const where = d.path === "" ? "" : `${d.path}: `;
-  return `line ${d.line}: ${where}${d.message}${d.hint === undefined ? "" : ` (${d.hint})`}`;
 }
 
 // ---------------------------------------------------------------------------
@@ -743,7 +736,7 @@ export type SnippetParse = { ok: true; clause: InterviewClause } | { ok: false; 
 export function parseClauseSnippet(kind: ClauseRef["kind"], text: string): SnippetParse {
   const { lines, lineOffset, dedent } = tidySnippet(text);
   if (lines.length === 0) {
-    return { ok: false, diagnostics: [{ path: "", message: `write the ${kindName(kind)} as YAML or JSON` }] };
+    return { ok: false, diagnostics: [wholeEdit(`write the ${kindName(kind)} as YAML or JSON`)] };
   }
   const wrapper = wrapSnippet(kind, lines);
   const parsed = parseJudgeYaml(wrapper.lines.join("\n") + "\n", { file: "edit" });
@@ -756,7 +749,7 @@ export function parseClauseSnippet(kind: ClauseRef["kind"], text: string): Snipp
   const meta = parsed.ir.metaBehaviors[0];
   const clause = meta === undefined ? undefined : extractClause(kind, meta);
   if (clause === undefined) {
-    return { ok: false, diagnostics: [{ path: "", message: `the edit must be exactly one ${kindName(kind)}` }] };
+    return { ok: false, diagnostics: [wholeEdit(`the edit must be exactly one ${kindName(kind)}`)] };
   }
   return { ok: true, clause };
 }
@@ -803,27 +796,23 @@ function locateInSnippet(
   lineOffset: number,
   dedent: number,
 ): SnippetDiagnostic {
-  const path = stripPath(d.path, wrapper.path);
-  const hint = d.hint === undefined ? {} : { hint: d.hint };
   const index = d.line - 1 - wrapper.first;
-  if (index < 0 || index >= count) return { path, message: d.message, ...hint };
+  // A problem on the wrapper's own lines is about the clause as a whole.
+  const inside = index >= 0 && index < count;
   return {
-    line: index + 1 + lineOffset,
-    col: Math.max(1, d.col - wrapper.indent) + dedent,
-    path,
-    message: d.message,
-    ...hint,
+    ...d,
+    file: "",
+    line: inside ? index + 1 + lineOffset : 0,
+    col: inside ? Math.max(1, d.col - wrapper.indent) + dedent : 0,
+    path: stripPath(d.path, wrapper.path),
   };
+}
+
+function wholeEdit(message: string): SnippetDiagnostic {
+  return { file: "", line: 0, col: 0, path: "", severity: "error", message };
 }
 
 function stripPath(path: string, prefix: string): string {
   if (!path.startsWith(prefix)) return path;
   return path.slice(prefix.length).replace(/^\./, "");
-}
-
-/** `line 2, col 3: first.action: unknown key (did you mean "action"?)` */
-export function formatSnippetDiagnostic(d: SnippetDiagnostic): string {
-  const where = d.line === undefined ? "" : `line ${d.line}, col ${d.col ?? 1}: `;
-  const path = d.path === "" ? "" : `${d.path}: `;
-  return `${where}${path}${d.message}${d.hint === undefined ? "" : ` (${d.hint})`}`;
 }

@@ -34,7 +34,9 @@ import { createInterface } from "node:readline";
 import { printableLines } from "../report/printable.js";
 import { excerpt } from "./evidence.js";
 import type { Evidence } from "./evidence.js";
-import { currentView, formatSnippetDiagnostic, interviewResult, startInterview, step } from "./state.js";
+import { currentView, interviewResult, startInterview, step } from "./state.js";
+import { formatDiagnostic } from "../diagnostics.js";
+import { InterviewCancelledError } from "../errors.js";
 import type { InterviewAction, InterviewState, QuestionView, ReviewView, StepOutcome } from "./state.js";
 import type { InterviewInput, InterviewResult } from "../generate/types.js";
 
@@ -43,14 +45,6 @@ export interface TerminalInterviewOptions {
   input?: NodeJS.ReadableStream;
   /** Where questions go; default process.stderr. */
   output?: NodeJS.WritableStream;
-}
-
-/** The person answered "n" at the review: nothing is to be written. */
-export class InterviewCancelledError extends Error {
-  override name = "InterviewCancelledError";
-  constructor() {
-    super("interview cancelled: judge.yaml was not written");
-  }
 }
 
 const QUESTION_PROMPT = "[a]ccept / [e]dit / [s]emantic / [d]rop / [b]ack (default a): ";
@@ -217,7 +211,7 @@ function apply(state: InterviewState, action: InterviewAction, write: Write): In
 
 function reportRefusal(outcome: Extract<StepOutcome, { ok: false }>, write: Write): void {
   write(`! ${outcome.error}\n`);
-  for (const d of outcome.diagnostics) write(`!   ${formatSnippetDiagnostic(d)}\n`);
+  for (const d of outcome.diagnostics) write(`!   ${formatDiagnostic(d)}\n`);
 }
 
 // ---------------------------------------------------------------------------

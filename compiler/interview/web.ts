@@ -12,8 +12,9 @@
  */
 import { createServer } from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { formatDiagnostic } from "../diagnostics.js";
 import { escapeHtml } from "../report/html.js";
-import { InterviewCancelledError } from "./terminal.js";
+import { InterviewCancelledError } from "../errors.js";
 import { SECURITY_HEADERS, authorizedUrl, listenOnLoopback, newToken, refuse, sendPage } from "../web/local-server.js";
 import { fillSlots, pageTemplates, sha256Source } from "../web/page.js";
 import { currentView, interviewResult, startInterview, step } from "./state.js";
@@ -97,7 +98,8 @@ export async function startWebInterview(
       return sendJson(res, 200, {
         refused: true,
         error: outcome.error,
-        diagnostics: outcome.diagnostics,
+        // Written here, by the formatter the terminal uses: the page shows `text` as it is.
+        diagnostics: outcome.diagnostics.map((d) => ({ ...d, text: formatDiagnostic(d) })),
         view: currentView(state),
       });
     }

@@ -9,7 +9,8 @@ import { basename, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { JudgeOptions, RuleInfo } from "../../runtime/judge.js";
 import type { TrajectoryJudgment } from "../../runtime/types.js";
-import { formatDiagnostic, type Diagnostic } from "../diagnostics.js";
+import { JudgeYamlError, type Diagnostic } from "../diagnostics.js";
+import { JudgeLoadError } from "../errors.js";
 import { describeInvalidUtf8, readUtf8File } from "../files/utf8.js";
 
 /** What every compiled judge module exports. */
@@ -19,19 +20,6 @@ export interface JudgeModule {
   irSha256: string;
   rules: readonly RuleInfo[];
   judgeTrajectory(trajectory: unknown, options?: JudgeOptions): Promise<TrajectoryJudgment>;
-}
-
-/** judge.yaml problems, each located; the CLI prints them and exits 1. */
-export class JudgeYamlError extends Error {
-  constructor(readonly diagnostics: Diagnostic[], formatted: string[]) {
-    super(formatted.join("\n"));
-    this.name = "JudgeYamlError";
-  }
-}
-
-/** A file given as a judge that is neither a built judge nor a judge.yaml; the CLI prints it and exits 1. */
-export class JudgeLoadError extends Error {
-  override name = "JudgeLoadError";
 }
 
 export function isJudgeModulePath(path: string): boolean {
@@ -44,7 +32,7 @@ function isJudgeYamlPath(path: string): boolean {
 
 function assertJudgeModule(mod: Record<string, unknown>, from: string): JudgeModule {
   if (typeof mod.judgeTrajectory !== "function" || typeof mod.behavior !== "string" || !Array.isArray(mod.rules)) {
-    throw new JudgeLoadError(`behavior-judge: ${from} is not a judge built by behavior-judge (it lacks judgeTrajectory, behavior or rules)`);
+    throw new JudgeLoadError(`${from} is not a judge built by behavior-judge (it lacks judgeTrajectory, behavior or rules)`);
   }
   return mod as unknown as JudgeModule;
 }
@@ -57,9 +45,9 @@ export async function importJudgeSource(judgeMjs: string, from = "judge.mjs"): P
 
 /** Parses, checks and compiles judge.yaml text; throws JudgeYamlError on invalid input. */
 export async function compileJudgeYamlText(text: string, path: string) {
-  const { parseJudgeYaml, formatDiagnostic } = await import("../ir/index.js");
+  const { parseJudgeYaml } = await import("../ir/index.js");
   const parsed = parseJudgeYaml(text, { file: path });
-  if (!parsed.ok) throw new JudgeYamlError(parsed.diagnostics, parsed.diagnostics.map(formatDiagnostic));
+  if (!parsed.ok) throw new JudgeYamlError(parsed.diagnostics);
   const { compileIR } = await import("../build/compile.js");
   const compiled = await compileIR(parsed.ir, text, { file: basename(path), positions: parsed.positions });
   return { ir: parsed.ir, compiled };
@@ -74,8 +62,8 @@ export async function readJudgeYaml(path: string): Promise<string> {
   const decoded = await readUtf8File(path);
   if (decoded.ok) return decoded.text;
   const { invalid } = decoded;
-  const diagnostic: Diagnostic = { file: path, line: invalid.line, col: invalid.col, path: "", message: describeInvalidUtf8(invalid), hint: "save the file as UTF-8" };
-  throw new JudgeYamlError([diagnostic], [formatDiagnostic(diagnostic)]);
+  const diagnostic: Diagnostic = { file: path, line: invalid.line, col: invalid.col, path: "", severity: "error", message: describeInvalidUtf8(invalid), hint: "save the file as UTF-8" };
+  throw new JudgeYamlError([diagnostic]);
 }
 
 /** Parses, checks and compiles a judge.yaml file; throws JudgeYamlError on invalid input. */
@@ -96,7 +84,7 @@ async function importJudgeFile(path: string): Promise<JudgeModule> {
 export async function loadJudge(path: string): Promise<JudgeModule> {
   if (isJudgeModulePath(path)) return importJudgeFile(path);
   if (!isJudgeYamlPath(path)) {
-    throw new JudgeLoadError(`behavior-judge: ${path}: a judge is a built judge.mjs or a judge.yaml (to draft a judge.yaml from a spec, run generate)`);
+    throw new JudgeLoadError(`${path}: a judge is a built judge.mjs or a judge.yaml (to draft a judge.yaml from a spec, run generate)`);
   }
   const text = await readJudgeYaml(path);
   const { buildCachePath, readBuild, storeBuild } = await import("../build/cache.js");

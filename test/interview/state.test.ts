@@ -133,11 +133,13 @@ describe("the interview state machine", () => {
     expect(outcome.state).toBe(state);
     expect(outcome.error).toMatch(/not a valid clause/);
     expect(outcome.diagnostics).toEqual([
-      { line: 3, col: 1, path: "", message: 'unknown key "firts"', hint: 'did you mean "first"?' },
+      { file: "", line: 3, col: 1, path: "", severity: "error", message: 'unknown key "firts"', hint: 'did you mean "first"?' },
       {
+        file: "",
         line: 4,
         col: snippet.split("\n")[3]!.indexOf("robot") + 1,
         path: "before.actor",
+        severity: "error",
         message: "must be user, agent, or tool",
       },
     ]);
