@@ -48,9 +48,9 @@ export async function compileIR(ir: JudgeIR, yamlText: string, options: CompileO
   const irSha256 = sha256(yamlText);
   const file = options.file ?? "judge.yaml";
   const generated = generateJudgeModule(ir, { irSha256, file, ...(options.positions ? { positions: options.positions } : {}) });
-  const judgeTs = await formatJudgeTs(generated);
+  const banner = String(generated.banner);
+  const judgeTs = `${banner}\n${await formatJudgeTs(String(generated.module))}`;
   if (options.typeCheck !== false) typeCheckJudgeTs(judgeTs);
-  const banner = judgeTs.slice(0, judgeTs.indexOf("\n", judgeTs.indexOf("\n") + 1));
   const judgeMjs = await bundleJudge(judgeTs, banner);
   return { judgeTs, judgeMjs, judgeDts: judgeDts(), irSha256 };
 }

@@ -2,137 +2,136 @@
  * Lowers one meta-behavior to a specialized single-pass scan: each check
  * contributes declarations (its state, in locals), statements for the one
  * loop over the events, and the clause built from its final state.
- * Identifiers come from the check's index, never from user text.
+ * Identifiers come from the check's index (`name`), never from user text.
  */
 import type { Check, CountCheck, ForbiddenCheck, MetaBehavior, OrderingCheck, PairingCheck, Pattern, RequiredCheck } from "../ir/types.js";
+import { code, comment, join, lit, name, type Code } from "./code.js";
 import { lowerPattern, EVENT } from "./match.js";
-import { lineCommentText, quoteString } from "./quote.js";
 
 /** The pieces one check adds to its rule's scan function. */
 export interface LoweredCheck {
   comment: string;
-  declarations: string[];
-  loop: string[];
-  clause: string;
+  declarations: Code[];
+  loop: Code[];
+  clause: Code;
 }
 
 /** The arguments every clause builder takes first. */
-function clauseArgs(check: Check): string {
-  return `${quoteString(check.quote)}, events, complete`;
+function clauseArgs(check: Check): Code {
+  return code`${lit(check.quote)}, events, complete`;
 }
 
 /**
  * `after:` keeps events strictly after the first `after` match: the check
  * looks at the event before the window may open on it.
  */
-function lowerWindow(j: number, after: Pattern | undefined, guarded: string[]): { declarations: string[]; loop: string[]; open: string } {
-  if (after === undefined) return { declarations: [], loop: guarded, open: "true" };
-  const open = `open${j}`;
+function lowerWindow(j: number, after: Pattern | undefined, guarded: Code[]): { declarations: Code[]; loop: Code[]; open: Code } {
+  if (after === undefined) return { declarations: [], loop: guarded, open: code`true` };
+  const open = name("open", j);
   return {
-    declarations: [`let ${open} = false;`],
-    loop: [`if (${open}) {`, ...guarded, `} else if ${lowerPattern(after)} ${open} = true;`],
+    declarations: [code`let ${open} = false;`],
+    loop: [code`if (${open}) {`, ...guarded, code`} else if ${lowerPattern(after)} ${open} = true;`],
     open,
   };
 }
 
 export function lowerOrdering(j: number, check: OrderingCheck): LoweredCheck {
-  const first = `first${j}`;
-  const before = `before${j}`;
+  const first = name("first", j);
+  const before = name("before", j);
   return {
     comment: "ordering",
-    declarations: [`let ${first} = -1;`, `let ${before} = -1;`],
+    declarations: [code`let ${first} = -1;`, code`let ${before} = -1;`],
     // An event matching both sides sets both indexes; `first < before` then fails, as it must.
     loop: [
-      `if (${before} < 0 && ${lowerPattern(check.before)}) ${before} = i;`,
-      `if (${first} < 0 && ${lowerPattern(check.first)}) ${first} = i;`,
+      code`if (${before} < 0 && ${lowerPattern(check.before)}) ${before} = i;`,
+      code`if (${first} < 0 && ${lowerPattern(check.first)}) ${first} = i;`,
     ],
-    clause: `orderingClause(${clauseArgs(check)}, ${first}, ${before})`,
+    clause: code`orderingClause(${clauseArgs(check)}, ${first}, ${before})`,
   };
 }
 
 export function lowerPairing(j: number, check: PairingCheck): LoweredCheck {
-  const eachs = `each${j}`;
-  const followers = `followers${j}`;
+  const eachs = name("each", j);
+  const followers = name("followers", j);
   return {
     comment: "pairing",
-    declarations: [`const ${eachs}: number[] = [];`, `const ${followers}: number[] = [];`],
+    declarations: [code`const ${eachs}: number[] = [];`, code`const ${followers}: number[] = [];`],
     // followers[k] is the first follower of eachs[k]; the waiting `each` matches are the
     // tail of eachs past followers.length. A follower resolves them all at once, before
     // this event may itself start waiting (a follower is strictly later). Linear, no copies.
     loop: [
-      `if (${followers}.length < ${eachs}.length && ${lowerPattern(check.followedBy)}) {`,
-      `while (${followers}.length < ${eachs}.length) ${followers}.push(i);`,
-      `}`,
-      `if ${lowerPattern(check.each)} ${eachs}.push(i);`,
+      code`if (${followers}.length < ${eachs}.length && ${lowerPattern(check.followedBy)}) {`,
+      code`while (${followers}.length < ${eachs}.length) ${followers}.push(i);`,
+      code`}`,
+      code`if ${lowerPattern(check.each)} ${eachs}.push(i);`,
     ],
-    clause: `pairingClause(${clauseArgs(check)}, ${eachs}, ${followers})`,
+    clause: code`pairingClause(${clauseArgs(check)}, ${eachs}, ${followers})`,
   };
 }
 
 export function lowerRequired(j: number, check: RequiredCheck): LoweredCheck {
-  const found = `match${j}`;
-  const window = lowerWindow(j, check.after, [`if (${found} < 0 && ${lowerPattern(check.match)}) ${found} = i;`]);
+  const found = name("match", j);
+  const window = lowerWindow(j, check.after, [code`if (${found} < 0 && ${lowerPattern(check.match)}) ${found} = i;`]);
   return {
     comment: "required",
-    declarations: [`let ${found} = -1;`, ...window.declarations],
+    declarations: [code`let ${found} = -1;`, ...window.declarations],
     loop: window.loop,
-    clause: `requiredClause(${clauseArgs(check)}, ${window.open}, ${found})`,
+    clause: code`requiredClause(${clauseArgs(check)}, ${window.open}, ${found})`,
   };
 }
 
 export function lowerForbidden(j: number, check: ForbiddenCheck): LoweredCheck {
-  const matches = `matches${j}`;
-  const window = lowerWindow(j, check.after, [`if ${lowerPattern(check.match)} ${matches}.push(i);`]);
+  const matches = name("matches", j);
+  const window = lowerWindow(j, check.after, [code`if ${lowerPattern(check.match)} ${matches}.push(i);`]);
   return {
     comment: "forbidden",
-    declarations: [`const ${matches}: number[] = [];`, ...window.declarations],
+    declarations: [code`const ${matches}: number[] = [];`, ...window.declarations],
     loop: window.loop,
-    clause: `forbiddenClause(${clauseArgs(check)}, ${window.open}, ${matches})`,
+    clause: code`forbiddenClause(${clauseArgs(check)}, ${window.open}, ${matches})`,
   };
 }
 
 /** The statement that counts event `i`, keeping only the first match per distinct value. */
-function countStatement(j: number, check: CountCheck): string[] {
-  const counted = `counted${j}`;
-  const seen = `seen${j}`;
+function countStatement(j: number, check: CountCheck): Code[] {
+  const counted = name("counted", j);
+  const seen = name("seen", j);
   const match = lowerPattern(check.match);
-  if (check.distinctBy === undefined) return [`if ${match} ${counted}.push(i);`];
+  if (check.distinctBy === undefined) return [code`if ${match} ${counted}.push(i);`];
+  const value = name("value", j);
   if (check.distinctBy === "content") {
-    const value = `value${j}`;
     return [
-      `if ${match} {`,
-      `const ${value} = ${EVENT}.content ?? "";`,
-      `if (!${seen}.has(${value})) {`,
-      `${seen}.add(${value});`,
-      `${counted}.push(i);`,
-      `}`,
-      `}`,
+      code`if ${match} {`,
+      code`const ${value} = ${EVENT}.content ?? "";`,
+      code`if (!${seen}.has(${value})) {`,
+      code`${seen}.add(${value});`,
+      code`${counted}.push(i);`,
+      code`}`,
+      code`}`,
     ];
   }
   const key = check.distinctBy.slice("metadata.".length);
-  const value = `value${j}`;
   // Matches without the key are dropped; `typeof` also rejects inherited members such as `toString`.
   return [
-    `if ${match} {`,
-    `const ${value} = ${EVENT}.metadata?.[${quoteString(key)}];`,
-    `if (typeof ${value} === "string" && !${seen}.has(${value})) {`,
-    `${seen}.add(${value});`,
-    `${counted}.push(i);`,
-    `}`,
-    `}`,
+    code`if ${match} {`,
+    code`const ${value} = ${EVENT}.metadata?.[${lit(key)}];`,
+    code`if (typeof ${value} === "string" && !${seen}.has(${value})) {`,
+    code`${seen}.add(${value});`,
+    code`${counted}.push(i);`,
+    code`}`,
+    code`}`,
   ];
 }
 
 export function lowerCount(j: number, check: CountCheck): LoweredCheck {
-  const counted = `counted${j}`;
+  const counted = name("counted", j);
   const window = lowerWindow(j, check.after, countStatement(j, check));
-  const declarations = [`const ${counted}: number[] = [];`];
-  if (check.distinctBy !== undefined) declarations.push(`const seen${j} = new Set<string>();`);
+  const declarations = [code`const ${counted}: number[] = [];`];
+  if (check.distinctBy !== undefined) declarations.push(code`const ${name("seen", j)} = new Set<string>();`);
   return {
     comment: "count",
     declarations: [...declarations, ...window.declarations],
     loop: window.loop,
-    clause: `countClause(${clauseArgs(check)}, ${window.open}, ${counted}, ${check.min ?? -1}, ${check.max ?? -1})`,
+    clause: code`countClause(${clauseArgs(check)}, ${window.open}, ${counted}, ${check.min ?? -1}, ${check.max ?? -1})`,
   };
 }
 
@@ -162,25 +161,24 @@ export interface RuleOrigin {
  * The body of `scan<n>(events, complete)`: state declarations, one loop over
  * the events, then the clauses (or null when a match trigger never fired).
  */
-export function lowerRuleScanBody(rule: MetaBehavior, origin: RuleOrigin): string[] {
+export function lowerRuleScanBody(rule: MetaBehavior, origin: RuleOrigin): Code[] {
   const checks = rule.checks.map((check, j) => lowerCheck(j, check));
   const matchTrigger = rule.trigger.match;
-  const declarations: string[] = [];
-  const loop: string[] = [];
+  const declarations: Code[] = [];
+  const loop: Code[] = [];
   if (matchTrigger !== undefined) {
-    declarations.push("let triggered = false;");
-    loop.push(`if (!triggered && ${lowerPattern(matchTrigger)}) triggered = true;`);
+    declarations.push(code`let triggered = false;`);
+    loop.push(code`if (!triggered && ${lowerPattern(matchTrigger)}) triggered = true;`);
   }
   checks.forEach((lowered, j) => {
-    const where = `${lineCommentText(origin.file)}:${origin.checkLines[j] ?? origin.line}`;
-    declarations.push(`// checks[${j}]: ${lowered.comment} (${where})`, ...lowered.declarations);
+    declarations.push(comment(`checks[${j}]: ${lowered.comment} (${origin.file}:${origin.checkLines[j] ?? origin.line})`), ...lowered.declarations);
     loop.push(...lowered.loop);
   });
   const body = [...declarations];
   if (loop.length > 0) {
-    body.push(`for (let i = 0; i < events.length; i++) {`, `const ${EVENT} = events[i]!;`, ...loop, `}`);
+    body.push(code`for (let i = 0; i < events.length; i++) {`, code`const ${EVENT} = events[i]!;`, ...loop, code`}`);
   }
-  if (matchTrigger !== undefined) body.push("if (!triggered) return null;");
-  body.push(`return [${checks.map((c) => c.clause).join(", ")}];`);
+  if (matchTrigger !== undefined) body.push(code`if (!triggered) return null;`);
+  body.push(code`return [${join(checks.map((c) => c.clause))}];`);
   return body;
 }

@@ -65,7 +65,6 @@ function scan0(events: readonly TrajectoryEvent[], complete: boolean): Clause[] 
     if (first0 < 0 && e.action === "run_tests_result" && e.metadata?.["status"] === "passed")
       first0 = i;
   }
-
   if (!triggered) return null;
   return [orderingClause("tests pass before anything ships", events, complete, first0, before0)];
 }
@@ -82,10 +81,8 @@ function scan1(events: readonly TrajectoryEvent[], complete: boolean): Clause[] 
     if (followers0.length < each0.length && e.action === "health_check_result") {
       while (followers0.length < each0.length) followers0.push(i);
     }
-
     if (e.action === "deploy") each0.push(i);
   }
-
   if (!triggered) return null;
   return [
     pairingClause(
@@ -117,7 +114,6 @@ function scan2(events: readonly TrajectoryEvent[], complete: boolean): Clause[] 
       if (e.action === "run_command" && e.actor === "agent") matches1.push(i);
     } else if (e.actor === "user" && e.content?.includes("stop") === true) open1 = true;
   }
-
   if (!triggered) return null;
   return [
     requiredClause("the agent acknowledges the stop", events, complete, open0, match0),
@@ -148,7 +144,6 @@ function scan3(events: readonly TrajectoryEvent[], complete: boolean): Clause[] 
         counted1.push(i);
       }
     }
-
     if (open2) {
       if (e.action === "send_message" && e.actor === "agent") {
         const value2 = e.content ?? "";
@@ -159,7 +154,6 @@ function scan3(events: readonly TrajectoryEvent[], complete: boolean): Clause[] 
       }
     } else if (e.action === "greet") open2 = true;
   }
-
   if (!triggered) return null;
   return [
     countClause("at most two retries", events, complete, true, counted0, -1, 2),

@@ -43,7 +43,6 @@ function scan0(events: readonly TrajectoryEvent[], complete: boolean): Clause[] 
     )
       matches0.push(i);
   }
-
   if (!triggered) return null;
   return [
     forbiddenClause(

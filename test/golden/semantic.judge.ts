@@ -51,7 +51,6 @@ function scan0(events: readonly TrajectoryEvent[], complete: boolean): Clause[] 
     if (first0 < 0 && e.action === "open_url_result" && e.metadata?.["sourceType"] === "primary")
       first0 = i;
   }
-
   return [
     orderingClause(
       "it reads the primary source before answering",
@@ -70,7 +69,6 @@ function scan1(events: readonly TrajectoryEvent[], complete: boolean): Clause[] 
     const e = events[i]!;
     if (!triggered && e.action === "send_message" && e.actor === "agent") triggered = true;
   }
-
   if (!triggered) return null;
   return [];
 }
