@@ -1,140 +1,219 @@
 /**
- * Lowers one meta-behavior to a specialized single-pass scan: each check
- * contributes declarations (its state, in locals), statements for the one
- * loop over the events, and the clause built from its final state.
- * Identifiers come from the check's index (`name`), never from user text.
+ * Lowers one meta-behavior to a resumable stepper: a class whose fields are
+ * the rule's state (the ids of the events that matter), `step(e)` specialized
+ * to its patterns, `finish(complete)` building its clauses, and what a
+ * monitor needs besides (`violations`, `obligations`, `save`, `restore`).
+ * Each check contributes fields and the code of each method; identifiers
+ * come from the check's index (`name`), never from user text.
  */
 import type { Check, CountCheck, ForbiddenCheck, MetaBehavior, OrderingCheck, PairingCheck, Pattern, RequiredCheck } from "../ir/types.js";
 import { code, comment, join, lit, name, type Code } from "./code.js";
-import { lowerPattern, EVENT } from "./match.js";
+import { EVENT, lowerPattern } from "./match.js";
 
-/** The pieces one check adds to its rule's scan function. */
-export interface LoweredCheck {
-  comment: string;
-  declarations: Code[];
-  loop: Code[];
-  clause: Code;
+/**
+ * One field of a stepper. Lists and sets only grow while a trajectory is
+ * stepped, so `save` keeps their size and `restore` cuts them back; a set
+ * grows by one value at most per event, which its `added` field holds.
+ */
+export interface Field {
+  name: Code;
+  type: Code;
+  init: Code;
+  kind: "value" | "list" | "set";
+  /** For a set: the value field holding the last value added. */
+  added?: Code;
 }
 
-/** The arguments every clause builder takes first. */
-function clauseArgs(check: Check): Code {
-  return code`${lit(check.quote)}, events, complete`;
+/** A check that can be certainly false during a run (docs/FORMATS.md, "The monitor"). */
+interface Violation {
+  /** When the clause is certainly false; absent: whenever it cites something. */
+  when?: Code;
+  /** How many events the false clause cites now. */
+  cited: Code;
+  /** Those events' ids. */
+  ids: Code;
+}
+
+/** A check that can be owed something at the end (docs/FORMATS.md, "The monitor"). */
+interface Obligation {
+  /** When something is owed. */
+  when: Code;
+  /** The ids of the events that created the obligation. */
+  ids: Code;
+}
+
+/** The pieces one check adds to its rule's stepper. */
+export interface LoweredCheck {
+  type: Check["type"];
+  fields: Field[];
+  step: Code[];
+  clause: Code;
+  violation?: Violation;
+  /** What the check still needs from the rest of the trajectory, if anything. */
+  obligation?: Obligation;
+}
+
+const self = (field: Code): Code => code`this.${field}`;
+
+function value(fieldName: Code, type: Code, init: Code): Field {
+  return { name: fieldName, type, init, kind: "value" };
+}
+
+function list(fieldName: Code): Field {
+  return { name: fieldName, type: code`string[]`, init: code`[]`, kind: "list" };
+}
+
+/** The options every clause builder takes first. */
+function clauseBase(check: Check): Code {
+  return code`quote: ${lit(check.quote)}, complete`;
 }
 
 /**
  * `after:` keeps events strictly after the first `after` match: the check
- * looks at the event before the window may open on it.
+ * looks at the event before the window may open on it. The window's field
+ * holds the id of the event that opened it.
  */
-function lowerWindow(j: number, after: Pattern | undefined, guarded: Code[]): { declarations: Code[]; loop: Code[]; open: Code } {
-  if (after === undefined) return { declarations: [], loop: guarded, open: code`true` };
-  const open = name("open", j);
+interface Window {
+  fields: Field[];
+  step: Code[];
+  /** The `windowOpen` option of the clause builder (empty without `after`). */
+  option: Code;
+  /** An expression that is true while the window is open. */
+  open: Code | undefined;
+  /** The opener's id, cited by an obligation. */
+  openerIds: Code;
+}
+
+function lowerWindow(j: number, after: Pattern | undefined, guarded: Code[]): Window {
+  if (after === undefined) return { fields: [], step: guarded, option: code``, open: undefined, openerIds: code`[]` };
+  const opener = self(name("after", j));
   return {
-    declarations: [code`let ${open} = false;`],
-    loop: [code`if (${open}) {`, ...guarded, code`} else if ${lowerPattern(after)} ${open} = true;`],
-    open,
+    fields: [value(name("after", j), code`string | undefined`, code`undefined`)],
+    step: [code`if (${opener} !== undefined) {`, ...guarded, code`} else if ${lowerPattern(after)} ${opener} = ${EVENT}.id;`],
+    option: code`, windowOpen: ${opener} !== undefined`,
+    open: code`${opener} !== undefined`,
+    openerIds: code`[${opener}]`,
   };
 }
 
+/** `cond && rest`, or `rest` when there is no condition. */
+function both(cond: Code | undefined, rest: Code): Code {
+  return cond === undefined ? rest : code`${cond} && ${rest}`;
+}
+
 export function lowerOrdering(j: number, check: OrderingCheck): LoweredCheck {
-  const first = name("first", j);
-  const before = name("before", j);
+  const first = self(name("first", j));
+  const before = self(name("before", j));
   return {
-    comment: "ordering",
-    declarations: [code`let ${first} = -1;`, code`let ${before} = -1;`],
-    // An event matching both sides sets both indexes; `first < before` then fails, as it must.
-    loop: [
-      code`if (${before} < 0 && ${lowerPattern(check.before)}) ${before} = i;`,
-      code`if (${first} < 0 && ${lowerPattern(check.first)}) ${first} = i;`,
+    type: "ordering",
+    fields: [value(name("first", j), code`string | undefined`, code`undefined`), value(name("before", j), code`string | undefined`, code`undefined`)],
+    // Only the first `before` match matters, and a `first` match only before it
+    // (an event matching both is not its own earlier `first`).
+    step: [
+      code`if (${before} === undefined) {`,
+      code`if ${lowerPattern(check.before)} ${before} = ${EVENT}.id;`,
+      code`else if (${first} === undefined && ${lowerPattern(check.first)}) ${first} = ${EVENT}.id;`,
+      code`}`,
     ],
-    clause: code`orderingClause(${clauseArgs(check)}, ${first}, ${before})`,
+    clause: code`orderingClause({ ${clauseBase(check)}, first: ${first}, before: ${before} })`,
+    violation: { when: code`${before} !== undefined && ${first} === undefined`, cited: code`1`, ids: code`[${before}]` },
   };
 }
 
 export function lowerPairing(j: number, check: PairingCheck): LoweredCheck {
-  const eachs = name("each", j);
-  const followers = name("followers", j);
+  const each = self(name("each", j));
+  const followers = self(name("followers", j));
   return {
-    comment: "pairing",
-    declarations: [code`const ${eachs}: number[] = [];`, code`const ${followers}: number[] = [];`],
-    // followers[k] is the first follower of eachs[k]; the waiting `each` matches are the
-    // tail of eachs past followers.length. A follower resolves them all at once, before
+    type: "pairing",
+    fields: [list(name("each", j)), list(name("followers", j))],
+    // followers[k] is the first follower of each[k]; the waiting `each` matches are the
+    // tail of `each` past followers.length. A follower answers them all at once, before
     // this event may itself start waiting (a follower is strictly later). Linear, no copies.
-    loop: [
-      code`if (${followers}.length < ${eachs}.length && ${lowerPattern(check.followedBy)}) {`,
-      code`while (${followers}.length < ${eachs}.length) ${followers}.push(i);`,
+    step: [
+      code`if (${followers}.length < ${each}.length && ${lowerPattern(check.followedBy)}) {`,
+      code`while (${followers}.length < ${each}.length) ${followers}.push(${EVENT}.id);`,
       code`}`,
-      code`if ${lowerPattern(check.each)} ${eachs}.push(i);`,
+      code`if ${lowerPattern(check.each)} ${each}.push(${EVENT}.id);`,
     ],
-    clause: code`pairingClause(${clauseArgs(check)}, ${eachs}, ${followers})`,
+    clause: code`pairingClause({ ${clauseBase(check)}, each: ${each}, followers: ${followers} })`,
+    obligation: { when: code`${followers}.length < ${each}.length`, ids: code`${each}.slice(${followers}.length)` },
   };
 }
 
 export function lowerRequired(j: number, check: RequiredCheck): LoweredCheck {
-  const found = name("match", j);
-  const window = lowerWindow(j, check.after, [code`if (${found} < 0 && ${lowerPattern(check.match)}) ${found} = i;`]);
+  const match = self(name("match", j));
+  const window = lowerWindow(j, check.after, [code`if (${match} === undefined && ${lowerPattern(check.match)}) ${match} = ${EVENT}.id;`]);
   return {
-    comment: "required",
-    declarations: [code`let ${found} = -1;`, ...window.declarations],
-    loop: window.loop,
-    clause: code`requiredClause(${clauseArgs(check)}, ${window.open}, ${found})`,
+    type: "required",
+    fields: [value(name("match", j), code`string | undefined`, code`undefined`), ...window.fields],
+    step: window.step,
+    clause: code`requiredClause({ ${clauseBase(check)}${window.option}, match: ${match} })`,
+    obligation: { when: both(window.open, code`${match} === undefined`), ids: window.openerIds },
   };
 }
 
 export function lowerForbidden(j: number, check: ForbiddenCheck): LoweredCheck {
-  const matches = name("matches", j);
-  const window = lowerWindow(j, check.after, [code`if ${lowerPattern(check.match)} ${matches}.push(i);`]);
+  const matches = self(name("matches", j));
+  const window = lowerWindow(j, check.after, [code`if ${lowerPattern(check.match)} ${matches}.push(${EVENT}.id);`]);
   return {
-    comment: "forbidden",
-    declarations: [code`const ${matches}: number[] = [];`, ...window.declarations],
-    loop: window.loop,
-    clause: code`forbiddenClause(${clauseArgs(check)}, ${window.open}, ${matches})`,
+    type: "forbidden",
+    fields: [list(name("matches", j)), ...window.fields],
+    step: window.step,
+    clause: code`forbiddenClause({ ${clauseBase(check)}${window.option}, matches: ${matches} })`,
+    // Matches are only ever recorded inside the window: any one makes the clause false.
+    violation: { cited: code`${matches}.length`, ids: code`${matches}.slice()` },
   };
 }
 
-/** The statement that counts event `i`, keeping only the first match per distinct value. */
-function countStatement(j: number, check: CountCheck): Code[] {
-  const counted = name("counted", j);
-  const seen = name("seen", j);
+/** The statements that count the event, keeping only the first match per distinct value. */
+function countStatements(j: number, check: CountCheck): Code[] {
+  const counted = self(name("counted", j));
+  const seen = self(name("seen", j));
+  const added = self(name("added", j));
   const match = lowerPattern(check.match);
-  if (check.distinctBy === undefined) return [code`if ${match} ${counted}.push(i);`];
-  const value = name("value", j);
-  if (check.distinctBy === "content") {
-    return [
-      code`if ${match} {`,
-      code`const ${value} = ${EVENT}.content ?? "";`,
-      code`if (!${seen}.has(${value})) {`,
-      code`${seen}.add(${value});`,
-      code`${counted}.push(i);`,
-      code`}`,
-      code`}`,
-    ];
-  }
-  const key = check.distinctBy.slice("metadata.".length);
+  if (check.distinctBy === undefined) return [code`if ${match} ${counted}.push(${EVENT}.id);`];
+  const distinct = name("distinct", j);
   // Matches without the key are dropped; `typeof` also rejects inherited members such as `toString`.
+  const [read, fresh] =
+    check.distinctBy === "content"
+      ? [code`const ${distinct} = ${EVENT}.content ?? "";`, code`!${seen}.has(${distinct})`]
+      : [code`const ${distinct} = ${EVENT}.metadata?.[${lit(check.distinctBy.slice("metadata.".length))}];`, code`typeof ${distinct} === "string" && !${seen}.has(${distinct})`];
   return [
     code`if ${match} {`,
-    code`const ${value} = ${EVENT}.metadata?.[${lit(key)}];`,
-    code`if (typeof ${value} === "string" && !${seen}.has(${value})) {`,
-    code`${seen}.add(${value});`,
-    code`${counted}.push(i);`,
+    read,
+    code`if (${fresh}) {`,
+    code`${seen}.add(${distinct});`,
+    code`${added} = ${distinct};`,
+    code`${counted}.push(${EVENT}.id);`,
     code`}`,
     code`}`,
   ];
 }
 
 export function lowerCount(j: number, check: CountCheck): LoweredCheck {
-  const counted = name("counted", j);
-  const window = lowerWindow(j, check.after, countStatement(j, check));
-  const declarations = [code`const ${counted}: number[] = [];`];
-  if (check.distinctBy !== undefined) declarations.push(code`const ${name("seen", j)} = new Set<string>();`);
-  return {
-    comment: "count",
-    declarations: [...declarations, ...window.declarations],
-    loop: window.loop,
-    clause: code`countClause(${clauseArgs(check)}, ${window.open}, ${counted}, ${check.min ?? -1}, ${check.max ?? -1})`,
+  const counted = self(name("counted", j));
+  const window = lowerWindow(j, check.after, countStatements(j, check));
+  const fields = [list(name("counted", j))];
+  if (check.distinctBy !== undefined) {
+    fields.push({ name: name("seen", j), type: code`Set<string>`, init: code`new Set()`, kind: "set", added: name("added", j) });
+    fields.push(value(name("added", j), code`string`, code`""`));
+  }
+  const bounds = [check.min === undefined ? code`` : code`, min: ${check.min}`, check.max === undefined ? code`` : code`, max: ${check.max}`];
+  const lowered: LoweredCheck = {
+    type: "count",
+    fields: [...fields, ...window.fields],
+    step: window.step,
+    clause: code`countClause({ ${clauseBase(check)}${window.option}, counted: ${counted}${join(bounds, code``)} })`,
   };
+  // Counted matches are only ever inside the window, so more than `max` is false for good.
+  if (check.max !== undefined) lowered.violation = { when: code`${counted}.length > ${check.max}`, cited: code`${counted}.length`, ids: code`${counted}.slice()` };
+  if (check.min !== undefined && check.min > 0) {
+    lowered.obligation = { when: both(window.open, code`${counted}.length < ${check.min}`), ids: code`${counted}.slice()` };
+  }
+  return lowered;
 }
 
+/** Check `j` of rule `r`: the indexes name its fields and its reports. */
 export function lowerCheck(j: number, check: Check): LoweredCheck {
   switch (check.type) {
     case "ordering":
@@ -153,32 +232,157 @@ export function lowerCheck(j: number, check: Check): LoweredCheck {
 /** Where each piece of a rule came from in judge.yaml, for the line comments. */
 export interface RuleOrigin {
   file: string;
-  line: number;
-  checkLines: readonly number[];
+  line: number | undefined;
+  checkLines: readonly (number | undefined)[];
+}
+
+function where(origin: RuleOrigin, line: number | undefined): string {
+  return line === undefined ? origin.file : `${origin.file}:${line}`;
 }
 
 /**
- * The body of `scan<n>(events, complete)`: state declarations, one loop over
- * the events, then the clauses (or null when a match trigger never fired).
+ * Methods whose body has a statement or two per check are split into parts of
+ * this many checks: TypeScript's control-flow analysis gives up on a body
+ * with thousands of branches (TS2563), and a judge.yaml may have a rule with
+ * any number of checks.
  */
-export function lowerRuleScanBody(rule: MetaBehavior, origin: RuleOrigin): Code[] {
+export const CHECKS_PER_METHOD = 100;
+
+interface MethodSpec {
+  name: "step" | "violations" | "obligations" | "restore";
+  params: Code;
+  args: Code;
+  /** Statements before the checks' (a trigger guard). */
+  head: Code[];
+  /** Each check's statements. */
+  perCheck: Code[][];
+  /** Statements after the checks'. */
+  tail: Code[];
+}
+
+const METHOD_NAMES: Record<MethodSpec["name"], Code> = { step: code`step`, violations: code`violations`, obligations: code`obligations`, restore: code`restore` };
+
+/** The method, split into `<name>Part<k>` helpers when it covers more than CHECKS_PER_METHOD checks. */
+function method(spec: MethodSpec): Code[] {
+  const parts: Code[][] = [];
+  for (let k = 0; k < spec.perCheck.length; k += CHECKS_PER_METHOD) parts.push(spec.perCheck.slice(k, k + CHECKS_PER_METHOD).flat());
+  const declare = (methodName: Code, body: Code[]) => code`${methodName}(${spec.params}): void {\n${join(body, code`\n`)}\n}`;
+  const methodName = METHOD_NAMES[spec.name];
+  if (parts.length <= 1) return [declare(methodName, [...spec.head, ...(parts[0] ?? []), ...spec.tail])];
+  const part = (k: number) => code`${methodName}${name("Part", k)}`;
+  return [
+    declare(methodName, [...spec.head, ...parts.map((_, k) => code`this.${part(k)}(${spec.args});`), ...spec.tail]),
+    ...parts.map((body, k) => declare(part(k), body)),
+  ];
+}
+
+/**
+ * The class `Rule<index>`: one rule's stepper (runtime/stepper.ts). A match
+ * trigger is a field too (`triggered`); a semantic one is decided by a model
+ * at the end, so its rule reports nothing while running.
+ */
+export function lowerRule(rule: MetaBehavior, index: number, origin: RuleOrigin): Code {
   const checks = rule.checks.map((check, j) => lowerCheck(j, check));
   const matchTrigger = rule.trigger.match;
+  const ruleFields: Field[] = matchTrigger === undefined ? [] : [value(code`triggered`, code`boolean`, code`false`)];
+  const reported = (j: number) => self(name("reported", j));
+  const fieldsOf = (lowered: LoweredCheck, j: number): Field[] =>
+    lowered.violation === undefined ? lowered.fields : [...lowered.fields, value(name("reported", j), code`number`, code`0`)];
+  const allFields = [...ruleFields, ...checks.flatMap(fieldsOf)];
+  const saved = (field: Field) => code`saved_${field.name}`;
+
   const declarations: Code[] = [];
-  const loop: Code[] = [];
-  if (matchTrigger !== undefined) {
-    declarations.push(code`let triggered = false;`);
-    loop.push(code`if (!triggered && ${lowerPattern(matchTrigger)}) triggered = true;`);
-  }
+  for (const field of ruleFields) declarations.push(code`${field.name}: ${field.type} = ${field.init};`);
   checks.forEach((lowered, j) => {
-    declarations.push(comment(`checks[${j}]: ${lowered.comment} (${origin.file}:${origin.checkLines[j] ?? origin.line})`), ...lowered.declarations);
-    loop.push(...lowered.loop);
+    declarations.push(comment(`checks[${j}]: ${lowered.type} (${where(origin, origin.checkLines[j])})`));
+    for (const field of fieldsOf(lowered, j)) declarations.push(code`${field.name}: ${field.type} = ${field.init};`);
   });
-  const body = [...declarations];
-  if (loop.length > 0) {
-    body.push(code`for (let i = 0; i < events.length; i++) {`, code`const ${EVENT} = events[i]!;`, ...loop, code`}`);
+  const savedDeclarations = [comment("What save() keeps for restore(): values as they were, lists and sets by their size.")];
+  for (const field of allFields) {
+    savedDeclarations.push(field.kind === "value" ? code`${saved(field)}: ${field.type} = ${field.init};` : code`${saved(field)} = 0;`);
   }
-  if (matchTrigger !== undefined) body.push(code`if (!triggered) return null;`);
-  body.push(code`return [${join(checks.map((c) => c.clause))}];`);
-  return body;
+
+  const step = method({
+    name: "step",
+    params: code`${EVENT}: StepEvent`,
+    args: EVENT,
+    head: matchTrigger === undefined ? [] : [code`if (!this.triggered && ${lowerPattern(matchTrigger)}) this.triggered = true;`],
+    perCheck: checks.map((lowered) => lowered.step),
+    tail: [],
+  });
+  const finish = code`finish(complete: boolean): Clause[] | null {
+${matchTrigger === undefined ? code`` : code`if (!this.triggered) return null;`}
+return [${join(checks.map((c) => c.clause))}];
+}`;
+  // Reports wait for the trigger; a semantic trigger fires only at the end, when a model decides it.
+  const reports = (methodName: "violations" | "obligations", perCheck: Code[][]) =>
+    method({
+      name: methodName,
+      params: code`found: Found`,
+      args: code`found`,
+      head:
+        matchTrigger === undefined
+          ? [comment("A semantic trigger is decided at the end: nothing is reported before.")]
+          : perCheck.every((statements) => statements.length === 0)
+            ? [comment(`No check of this rule ${methodName === "violations" ? "can be certainly false before the end" : "can be owed anything"}.`)]
+            : [code`if (!this.triggered) return;`],
+      perCheck: matchTrigger === undefined ? [] : perCheck,
+      tail: [],
+    });
+  const violations = reports(
+    "violations",
+    checks.map((lowered, j) => {
+      const v = lowered.violation;
+      if (v === undefined) return [];
+      return [code`if (${both(v.when, code`${reported(j)} < ${v.cited}`)}) {`, code`${reported(j)} = ${v.cited};`, code`found(${index}, ${j}, ${v.ids});`, code`}`];
+    }),
+  );
+  const obligations = reports(
+    "obligations",
+    checks.map((lowered, j) => {
+      const o = lowered.obligation;
+      return o === undefined ? [] : [code`if (${o.when}) found(${index}, ${j}, ${o.ids});`];
+    }),
+  );
+  const save = code`save(): void {
+${join(
+  allFields.map((field) => code`this.${saved(field)} = this.${field.name}${field.kind === "value" ? code`` : field.kind === "list" ? code`.length` : code`.size`};`),
+  code`\n`,
+)}
+}`;
+  // Sets first: undoing an add reads the `added` value before it is restored.
+  const undo = (field: Field): Code[] => {
+    const f = self(field.name);
+    const s = code`this.${saved(field)}`;
+    if (field.kind === "list") return [code`if (${f}.length !== ${s}) ${f}.length = ${s};`];
+    if (field.kind === "set") return [code`if (${f}.size !== ${s}) ${f}.delete(${self(field.added!)});`];
+    return [];
+  };
+  const restore = method({
+    name: "restore",
+    params: code``,
+    args: code``,
+    head: [],
+    perCheck: checks.map((lowered, j) => fieldsOf(lowered, j).flatMap(undo)),
+    tail: allFields.filter((f) => f.kind === "value").map((field) => code`${self(field.name)} = this.${saved(field)};`),
+  });
+
+  const body = [
+    join(declarations, code`\n`),
+    step[0]!,
+    finish,
+    violations[0]!,
+    obligations[0]!,
+    join(savedDeclarations, code`\n`),
+    save,
+    restore[0]!,
+    ...step.slice(1),
+    ...violations.slice(1),
+    ...obligations.slice(1),
+    ...restore.slice(1),
+  ];
+  return code`${comment(`${rule.name} (${where(origin, origin.line)})`)}
+class ${name("Rule", index)} implements RuleStepper {
+${join(body, code`\n\n`)}
+}`;
 }
