@@ -138,6 +138,15 @@ function program(): Command {
   addFromOption(generateCommand);
 
   cli
+    .command("init")
+    .description("scaffold a behavior in this repo: spec, judge, a passing sample, a test, a test script if none, and a CI workflow (never overwrites)")
+    .argument("[name]", "the behavior's name (default: from package.json; asked on a terminal)")
+    .action(async (name: string | undefined) => {
+      const { runInit } = await import("./commands/init.js");
+      await runInit(name);
+    });
+
+  cli
     .command("lint")
     .description("check a spec, and how a judge.yaml lines up with it (quotes, rule names) and with sample trajectories")
     .argument("<BEHAVIOR.md>", "the spec (or the folder that holds it)")
