@@ -60,6 +60,13 @@ describe("formatJudgment", () => {
     expect(text).toContain("semantic trigger [undecided (no model)]");
   });
 
+  test("every judge.mjs exports formatJudgment, with the same text as the helpers", async () => {
+    const { trajectory } = refundCase("credit-before-lookup");
+    const judgment = await refund.judgeTrajectory(trajectory);
+    expect(refund.formatJudgment(judgment, { trajectory })).toBe(formatJudgment(judgment, { trajectory }));
+    expect(refund.formatJudgment(judgment, { trajectory })).toContain(LOOKUP_QUOTE);
+  });
+
   test("control characters in content are escaped, so one event cannot garble the message", () => {
     const judgment = {
       behavior: "b",
