@@ -51,10 +51,10 @@ test.skipIf(!hasNpm)(`packed package: install, init, npm test green, a violation
   expect(green.stdout).toContain("# pass 1");
 
   const behavior = join(project, ".agents/behaviors/agent-repo");
-  // The workflow's judge step, as CI runs it (the shell expands the glob).
+  // The workflow's judge step, as CI runs it (a directory stands for its .json files).
   const workflow = readFileSync(join(project, ".github/workflows/behavior-agent-repo.yml"), "utf8");
   expect(workflow).toContain("--fail-on-false --junit behavior-agent-repo.junit.xml");
-  ok(run("npx", ["behavior-judge", "judge", join(behavior, "judge.mjs"), join(behavior, "trajectories/asks-before-deleting.json"), "--no-web", "--fail-on-false", "--junit", join(project, "out.xml")], project), "judge");
+  ok(run("npx", ["behavior-judge", "judge", join(behavior, "judge.mjs"), join(behavior, "trajectories"), "--no-web", "--fail-on-false", "--junit", join(project, "out.xml")], project), "judge");
   expect(readFileSync(join(project, "out.xml"), "utf8")).toContain("<testsuite");
 
   writeFileSync(
@@ -65,7 +65,7 @@ test.skipIf(!hasNpm)(`packed package: install, init, npm test green, a violation
   expect(red.status).not.toBe(0);
   expect(red.stdout).toContain(`ordering [false]: "${QUOTE}"`);
   expect(red.stdout).toContain('e2 agent/delete_file "rm notes.txt"');
-  const ciRed = run("npx", ["behavior-judge", "judge", join(behavior, "judge.mjs"), join(behavior, "trajectories/deletes-without-asking.json"), "--no-web", "--fail-on-false", "--junit", join(project, "out.xml")], project);
+  const ciRed = run("npx", ["behavior-judge", "judge", join(behavior, "judge.mjs"), join(behavior, "trajectories"), "--no-web", "--fail-on-false", "--junit", join(project, "out.xml")], project);
   expect(ciRed.status).toBe(1);
 
   // The scorer inside the real braintrust Eval: no API key, logs not sent.
