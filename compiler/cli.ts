@@ -60,7 +60,8 @@ function program(): Command {
     .option("--ts <judge.ts>", "also write the generated TypeScript")
     .action(async (yamlPath: string, opts: { out?: string; ts?: string }) => {
       const { buildJudgeFile } = await import("./commands/build.js");
-      const written = await buildJudgeFile(yamlPath, opts);
+      const { formatDiagnostic } = await import("./diagnostics.js");
+      const written = await buildJudgeFile(yamlPath, { ...opts, warn: (d) => process.stderr.write(`${printableLines(formatDiagnostic(d))}\n`) });
       for (const path of written) process.stdout.write(`wrote ${path}\n`);
     });
 
