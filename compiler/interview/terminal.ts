@@ -34,10 +34,11 @@ import { createInterface } from "node:readline";
 import { printableLines } from "../report/printable.js";
 import { excerpt } from "./evidence.js";
 import type { Evidence } from "./evidence.js";
-import { currentView, interviewResult, startInterview, step } from "./state.js";
+import { interviewResult, startInterview, step } from "./state.js";
 import { formatDiagnostic } from "../diagnostics.js";
 import { InterviewCancelledError } from "../errors.js";
-import type { InterviewAction, InterviewState, QuestionView, ReviewView, StepOutcome } from "./state.js";
+import type { InterviewAction, InterviewState, StepOutcome } from "./state.js";
+import { currentView, type QuestionView, type ReviewView } from "./view.js";
 import type { InterviewInput, InterviewResult } from "../generate/types.js";
 
 export interface TerminalInterviewOptions {

@@ -17,7 +17,8 @@ import { escapeHtml } from "../report/html.js";
 import { InterviewCancelledError } from "../errors.js";
 import { SECURITY_HEADERS, authorizedUrl, listenOnLoopback, newToken, refuse, sendPage } from "../web/local-server.js";
 import { fillSlots, pageTemplates, sha256Source } from "../web/page.js";
-import { currentView, interviewResult, startInterview, step } from "./state.js";
+import { interviewResult, startInterview, step } from "./state.js";
+import { currentView } from "./view.js";
 import type { InterviewAction, InterviewState } from "./state.js";
 import type { InterviewInput, InterviewResult } from "../generate/types.js";
 

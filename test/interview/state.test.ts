@@ -1,20 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { clauseEvidence, excerpt, patternMatches } from "../../compiler/interview/evidence.js";
+import { parseClauseSnippet } from "../../compiler/interview/snippet.js";
 import {
-  currentView,
   interviewOutcome,
   interviewResult,
-  parseClauseSnippet,
   questionsAsked,
   startInterview,
   step,
 } from "../../compiler/interview/state.js";
-import type {
-  InterviewAction,
-  InterviewState,
-  QuestionView,
-  ReviewView,
-} from "../../compiler/interview/state.js";
+import type { InterviewAction, InterviewState } from "../../compiler/interview/state.js";
+import { currentView, type QuestionView, type ReviewView } from "../../compiler/interview/view.js";
 import { parseJudgeYaml, serializeJudgeYaml } from "../../compiler/ir/index.js";
 import type { Check } from "../../compiler/ir/types.js";
 import { draftIR, interviewInput, Q, samples } from "./fixture.js";
