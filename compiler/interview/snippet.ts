@@ -5,10 +5,10 @@
  * accepts is exactly what `build` accepts; its diagnostics come back located
  * in the snippet's own lines.
  */
-import { Document, parse as parseYaml } from "yaml";
+import { Document } from "yaml";
 import type { Diagnostic } from "../diagnostics.js";
 import { parseJudgeYaml } from "../ir/parse.js";
-import { serializeJudgeYaml } from "../ir/serialize.js";
+import { checkData, semanticCheckData, triggerData } from "../ir/serialize.js";
 import type { MetaBehavior } from "../ir/types.js";
 import type { InterviewClause } from "./evidence.js";
 import type { ClauseRef } from "../generate/types.js";
@@ -24,18 +24,8 @@ const PLACEHOLDER = "snippet";
 
 /** The clause's fields in judge.yaml's canonical order, the way serializeJudgeYaml writes them. */
 export function clauseData(clause: InterviewClause): unknown {
-  const rule: MetaBehavior = {
-    name: PLACEHOLDER,
-    trigger: clause.kind === "trigger" ? clause.trigger : { description: PLACEHOLDER, semantic: true },
-    checks: clause.kind === "check" ? [clause.check] : [],
-    semanticChecks: clause.kind === "semanticCheck" ? [clause.semanticCheck] : [],
-  };
-  const data = parseYaml(serializeJudgeYaml({ version: 1, behavior: PLACEHOLDER, metaBehaviors: [rule] })) as {
-    metaBehaviors: { trigger: unknown; checks: unknown[]; semanticChecks: unknown[] }[];
-  };
-  const meta = data.metaBehaviors[0]!;
-  if (clause.kind === "trigger") return meta.trigger;
-  return clause.kind === "check" ? meta.checks[0] : meta.semanticChecks[0];
+  if (clause.kind === "trigger") return triggerData(clause.trigger);
+  return clause.kind === "check" ? checkData(clause.check) : semanticCheckData(clause.semanticCheck);
 }
 
 /** The clause as a block-YAML snippet, the starting text of an edit. */
