@@ -3,6 +3,7 @@
  * clause as drafted and as decided, the evidence from the samples, warnings
  * about an edit, the choices) or the final review. Pure functions of the state.
  */
+import { quoteOccurs } from "../generate/offline/words.js";
 import { didYouMean } from "../ir/did-you-mean.js";
 import type { MetaBehavior } from "../ir/types.js";
 import { checkPatterns, clauseEvidence, type Evidence, type InterviewClause } from "./evidence.js";
@@ -254,7 +255,7 @@ function clauseWarnings(input: InterviewInput, ruleName: string, clause: Intervi
         ? clause.semanticCheck.quote
         : undefined;
   const section = sectionBody(input, ruleName);
-  if (quote !== undefined && section !== undefined && !normalizeSpace(section).includes(normalizeSpace(quote))) {
+  if (quote !== undefined && section !== undefined && !quoteOccurs(quote, section)) {
     warnings.push(`the quote is not verbatim in the section ${JSON.stringify(ruleName)}`);
   }
   return [...new Set(warnings)];
@@ -263,8 +264,4 @@ function clauseWarnings(input: InterviewInput, ruleName: string, clause: Intervi
 function unknownWord(what: string, word: string, known: string[]): string {
   const hint = didYouMean(word, known);
   return `no sample trajectory uses the ${what} ${JSON.stringify(word)}${hint === undefined ? "" : ` (${hint})`}`;
-}
-
-function normalizeSpace(text: string): string {
-  return text.replace(/\s+/g, " ").trim();
 }

@@ -351,6 +351,15 @@ describe("the interview state machine", () => {
     ]);
   });
 
+  it("warns about a quote of only spaces, as lint does: it quotes nothing of the section", () => {
+    let state = run(startInterview(interviewInput()), accept, accept, accept, accept, accept, accept);
+    state = run(state, { type: "edit", text: '{type: forbidden, quote: "   ", match: {action: issue_refund}}' });
+    state = run(state, { type: "back" });
+    expect(question(state).warnings).toEqual([
+      'the quote is not verbatim in the section "Stop paying out once escalated"',
+    ]);
+  });
+
   it("round-trips every result through the real parser", () => {
     let state = run(startInterview(interviewInput()), accept, { type: "edit", text: JSON.stringify(editedOrdering) });
     state = run(
