@@ -8,6 +8,7 @@
  * with a fixed key order. An answer cache keyed by the exact messages thus
  * serves a re-run completely.
  */
+import { isObject } from "./is-object.js";
 import type { Citation, Clause, NaReason, Trajectory, TrajectoryEvent, Verdict } from "./types.js";
 
 export interface ChatMessage {
@@ -198,10 +199,6 @@ export interface ValidAnswer {
   naReason: NaReason | null;
   reasoning: string;
   citations: Citation[];
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** A reply wrapped in one Markdown code fence is still one JSON object; anything more is not. */

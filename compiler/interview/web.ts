@@ -12,6 +12,7 @@
  */
 import { createServer } from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { isObject } from "../../runtime/is-object.js";
 import { formatDiagnostic } from "../diagnostics.js";
 import { escapeHtml } from "../report/html.js";
 import { InterviewCancelledError } from "../errors.js";
@@ -152,7 +153,7 @@ export function parseActionRequest(body: string): ActionRequest | string {
   } catch {
     return "the request body is not JSON";
   }
-  if (!isRecord(data) || !isRecord(data.action)) return "expected {at, action}";
+  if (!isObject(data) || !isObject(data.action)) return "expected {at, action}";
   const at = data.at;
   if (at !== "review" && !(typeof at === "number" && Number.isInteger(at)))
     return 'at must be a question index or "review"';
@@ -181,10 +182,6 @@ function readAction(raw: Record<string, unknown>): InterviewAction | string {
     default:
       return `unknown action ${JSON.stringify(raw.type)}`;
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function isRead(req: IncomingMessage): boolean {

@@ -7,6 +7,7 @@
  */
 import { detectFormat, detectionError, formatIssue, importTrace, looksLikeTrajectory } from "../../importers/index.js";
 import type { ImportIssue, ImportTraceOptions } from "../../importers/index.js";
+import { isObject } from "../../runtime/is-object.js";
 import type { CaseOrigin, InputCase } from "./inputs.js";
 
 export interface TraceReadOptions {
@@ -18,10 +19,6 @@ export interface TraceReadOptions {
   reasoning?: boolean;
   /** Receives each importer warning, located (`file: trace 0: path: message`). */
   onWarning?: (message: string) => void;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** A trajectory, or a labeled case (whose `trajectory` is imported later if it needs to be). */
