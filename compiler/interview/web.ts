@@ -17,7 +17,7 @@ import { formatDiagnostic } from "../diagnostics.js";
 import { escapeHtml } from "../report/html.js";
 import { InterviewCancelledError } from "../errors.js";
 import { SECURITY_HEADERS, authorizedUrl, listenOnLoopback, newToken, refuse, sendPage } from "../web/local-server.js";
-import { fillSlots, pageTemplates, sha256Source } from "../web/page.js";
+import { fillSlots, pageContentSecurityPolicy, pageTemplates } from "../web/page.js";
 import { interviewResult, startInterview, step } from "./state.js";
 import { currentView } from "./view.js";
 import type { InterviewAction, InterviewState } from "./state.js";
@@ -232,18 +232,9 @@ function sendJson(res: ServerResponse, status: number, data: unknown): void {
 // ---------------------------------------------------------------------------
 // The page
 
-/** Only the page's own inline style and script (by hash), and requests back to this server. */
+/** The page fetches its questions from this server, so it may connect back to it. */
 export function interviewContentSecurityPolicy(): string {
-  const { css, js } = pageTemplates("interview");
-  return [
-    "default-src 'none'",
-    `script-src '${sha256Source(js)}'`,
-    `style-src '${sha256Source(css)}'`,
-    "img-src data:",
-    "connect-src 'self'",
-    "base-uri 'none'",
-    "form-action 'none'",
-  ].join("; ");
+  return pageContentSecurityPolicy("interview", { connect: true });
 }
 
 /** The page is static apart from its title; the script fetches the questions from the server. */

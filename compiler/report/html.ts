@@ -15,7 +15,7 @@ import type {
   Verdict,
 } from "../../runtime/types.js";
 import type { RuleInfo } from "../../runtime/judge.js";
-import { fillSlots, pageTemplates, sha256Source } from "../web/page.js";
+import { fillSlots, pageContentSecurityPolicy, pageTemplates } from "../web/page.js";
 import { countVerifications, emptyVerifyCounts, fileNaReason, isModelError, summarizeByRule, summaryColumns, verdictLabel } from "./summary.js";
 import type { RuleSummaryRow } from "./summary.js";
 
@@ -73,22 +73,9 @@ export function renderLivePage(behavior: string): string {
   return renderPage("live", title, body);
 }
 
-/**
- * The policy for a report page. The meta tag in the page carries it for the
- * static file; the server sends it as a header too (header-only directives
- * such as frame-ancestors are added there).
- */
+/** The policy for a report page; only the live page talks back to its server (server-sent events). */
 export function reportContentSecurityPolicy(mode: PageMode): string {
-  const { css, js } = pageTemplates("report");
-  return [
-    "default-src 'none'",
-    `script-src '${sha256Source(js)}'`,
-    `style-src '${sha256Source(css)}'`,
-    "img-src data:",
-    ...(mode === "live" ? ["connect-src 'self'"] : []),
-    "base-uri 'none'",
-    "form-action 'none'",
-  ].join("; ");
+  return pageContentSecurityPolicy("report", { connect: mode === "live" });
 }
 
 /** Escapes text for HTML element content and quoted attribute values. Non-strings become their String() form. */
