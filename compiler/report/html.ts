@@ -15,7 +15,7 @@ import type {
   Verdict,
 } from "../../runtime/types.js";
 import type { RuleInfo } from "../../runtime/judge.js";
-import { fillSlots, pageContentSecurityPolicy, pageTemplates } from "../web/page.js";
+import { escapeHtml, fillSlots, pageContentSecurityPolicy, pageTemplates } from "../web/page.js";
 import { countVerifications, emptyVerifyCounts, fileNaReason, isModelError, summarizeByRule, summaryColumns, verdictLabel } from "./summary.js";
 import type { RuleSummaryRow } from "./summary.js";
 
@@ -77,19 +77,6 @@ export function renderLivePage(behavior: string): string {
 export function reportContentSecurityPolicy(mode: PageMode): string {
   return pageContentSecurityPolicy("report", { connect: mode === "live" });
 }
-
-/** Escapes text for HTML element content and quoted attribute values. Non-strings become their String() form. */
-export function escapeHtml(value: unknown): string {
-  return String(value ?? "").replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
-}
-
-const HTML_ESCAPES: Record<string, string> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;",
-};
 
 // ---------------------------------------------------------------------------
 // Page skeleton

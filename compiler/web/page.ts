@@ -60,3 +60,16 @@ export function pageContentSecurityPolicy(name: string, options: { connect: bool
 export function fillSlots(html: string, slots: Readonly<Record<string, string>>): string {
   return html.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => slots[name] ?? whole);
 }
+
+/** Escapes text for HTML element content and quoted attribute values. Non-strings become their String() form. */
+export function escapeHtml(value: unknown): string {
+  return String(value ?? "").replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
+}
+
+const HTML_ESCAPES: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+};
