@@ -40,6 +40,7 @@ import { InterviewCancelledError } from "../errors.js";
 import type { InterviewAction, InterviewState, StepOutcome } from "./state.js";
 import { currentView, type QuestionView, type ReviewView } from "./view.js";
 import type { InterviewInput, InterviewResult } from "../generate/types.js";
+import { plural } from "../report/plural.js";
 
 export interface TerminalInterviewOptions {
   /** Where answers come from; default process.stdin. */
@@ -260,7 +261,7 @@ function formatEvidence(evidence: Evidence): string[] {
     if (more > 0) out.push(`      … ${more} more`);
   }
   const hidden = evidence.groups.length - SAMPLES_SHOWN;
-  if (hidden > 0) out.push(`    … ${hidden} more ${hidden === 1 ? "sample" : "samples"} with matching events`);
+  if (hidden > 0) out.push(`    … ${hidden} more ${plural(hidden, "sample")} with matching events`);
   return out;
 }
 
