@@ -21,8 +21,8 @@ export interface ImportCommandOptions extends TraceCommandOptions {
 /** Returns the exit code. */
 export async function runImportCommand(files: readonly string[], opts: ImportCommandOptions): Promise<number> {
   const read = traceReadOptions(opts, {
-    ...(opts.complete !== undefined ? { complete: opts.complete === "true" } : {}),
-    ...(opts.reasoning === true ? { reasoning: true } : {}),
+    complete: opts.complete === undefined ? undefined : opts.complete === "true",
+    reasoning: opts.reasoning,
   });
   const written: unknown[] = [];
   let errors = 0;

@@ -27,7 +27,7 @@ export interface ProposeInput {
   /** The sections to draft (default: all). `generate --update` passes only the new and changed ones. */
   sections?: readonly SpecSection[];
   /** Model calls are booked here (each retry counts). */
-  usage?: SemanticUsage;
+  usage?: SemanticUsage | undefined;
 }
 
 export interface ProposalOutcome {

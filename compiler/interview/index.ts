@@ -29,10 +29,7 @@ export interface RunInterviewOptions {
  */
 export async function runInterview(input: InterviewInput, options: RunInterviewOptions): Promise<InterviewResult> {
   if (!options.web) {
-    return runTerminalInterview(input, {
-      ...(options.input === undefined ? {} : { input: options.input }),
-      ...(options.output === undefined ? {} : { output: options.output }),
-    });
+    return runTerminalInterview(input, { input: options.input, output: options.output });
   }
   const interview = await startWebInterview(input);
   if (options.onUrl !== undefined) options.onUrl(interview.url);

@@ -44,9 +44,9 @@ import { plural } from "../report/plural.js";
 
 export interface TerminalInterviewOptions {
   /** Where answers come from; default process.stdin. */
-  input?: NodeJS.ReadableStream;
+  input?: NodeJS.ReadableStream | undefined;
   /** Where questions go; default process.stderr. */
-  output?: NodeJS.WritableStream;
+  output?: NodeJS.WritableStream | undefined;
 }
 
 const QUESTION_PROMPT = "[a]ccept / [e]dit / [s]emantic / [d]rop / [b]ack (default a): ";

@@ -36,12 +36,12 @@ export interface QuestionView {
   /** "Trigger", "Check 2 of 3 · ordering", "Semantic check 1 of 1". */
   label: string;
   /** The spec text the clause claims to enforce (checks and semantic checks). */
-  quote?: string;
+  quote?: string | undefined;
   draftedYaml: string;
   decision: Decision | undefined;
   decisionLabel: string;
   /** The clause as the current decision leaves it; undefined when dropped. */
-  currentYaml?: string;
+  currentYaml?: string | undefined;
   /** Starting text for an edit, of the question's own kind: the current clause, or the drafted one when dropped or made semantic. */
   editText: string;
   /** The same as one line of JSON, which the terminal accepts as an edit. */
@@ -103,11 +103,11 @@ function questionView(state: InterviewState, index: number): QuestionView {
     },
     clause: question.clause,
     label: clauseLabel(question, rule),
-    ...(quote === undefined ? {} : { quote }),
+    quote,
     draftedYaml: clauseYaml(question.drafted),
     decision,
     decisionLabel: decisionLabel(question, decision),
-    ...(current === undefined ? {} : { currentYaml: clauseYaml(current) }),
+    currentYaml: current === undefined ? undefined : clauseYaml(current),
     editText: clauseYaml(editable),
     editOneLine: JSON.stringify(clauseData(editable)),
     suggestedQuestion: suggestedQuestion(question, decision),
