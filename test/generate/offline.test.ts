@@ -188,3 +188,74 @@ describe("wordings the drafter maps", () => {
     for (const check of rule.checks) for (const m of Object.values(check).flat()) if (typeof m === "object" && m !== null && "action" in m) expect(vocabulary.actions.map((a) => a.action)).toContain(m.action);
   });
 });
+
+/** Wordings of the held-out-2026 specs' kind (issue 14), in a world of their own. */
+describe("wordings the drafter maps: results named by their value, 'no X', 'without', 'once', complements", () => {
+  const world = [
+    validateTrajectory({
+      id: "w",
+      complete: true,
+      events: [
+        { id: "e1", actor: "user", action: "message", content: "Please erase my data; I appeal the ban." },
+        { id: "e2", actor: "agent", action: "verify_identity" },
+        { id: "e3", actor: "tool", action: "verify_identity_result", metadata: { status: "verified" } },
+        { id: "e4", actor: "tool", action: "verify_identity_result", metadata: { status: "failed" } },
+        { id: "e5", actor: "agent", action: "check_legal_hold" },
+        { id: "e6", actor: "tool", action: "check_legal_hold_result", metadata: { status: "hold" } },
+        { id: "e7", actor: "tool", action: "check_legal_hold_result", metadata: { status: "none" } },
+        { id: "e8", actor: "agent", action: "erase_records" },
+        { id: "e9", actor: "agent", action: "send_email" },
+        { id: "e10", actor: "tool", action: "classify_message_result", metadata: { label: "appeal" } },
+        { id: "e11", actor: "tool", action: "classify_message_result", metadata: { label: "question" } },
+        { id: "e12", actor: "agent", action: "assign_moderator" },
+        { id: "e13", actor: "agent", action: "fetch_thread" },
+        { id: "e14", actor: "agent", action: "remove_post" },
+        { id: "e15", actor: "agent", action: "send_warning" },
+        { id: "e16", actor: "agent", action: "ban_user" },
+        { id: "e17", actor: "agent", action: "request_consent" },
+      ],
+    }),
+  ];
+  const worldVocabulary = buildVocabulary(world);
+  function checks(body: string): Omit<Check, "quote">[] {
+    const parsed = parseBehaviorMd(`---\nname: w\ndescription: W.\n---\n\n## Rule\n\n${body}\n`);
+    if (!parsed.ok) throw new Error("bad test spec");
+    return draftOffline({ spec: parsed.spec, vocabulary: worldVocabulary, samples: world }).ir.metaBehaviors[0]!.checks.map(({ quote: _q, ...rest }) => rest);
+  }
+
+  it("a result whose value is a word of the phrase, even one its name shares: has been verified, finds a hold", () => {
+    expect(checks("The assistant erases records only after the identity has been verified.")).toEqual([
+      { type: "ordering", first: [{ action: "verify_identity_result", metadata: { status: "verified" } }], before: [{ action: "erase_records" }] },
+    ]);
+  });
+
+  it("a verb with 'no' as its object forbids it, also as the second verb of a clause", () => {
+    expect(checks("After a legal-hold check finds a hold, the assistant erases no records.")).toEqual([
+      { type: "forbidden", match: [{ action: "erase_records" }], after: [{ action: "check_legal_hold_result", metadata: { status: "hold" } }] },
+    ]);
+    expect(checks("After a legal-hold check finds a hold, the assistant sends an email and erases no records.")).toEqual([
+      { type: "required", match: [{ action: "send_email" }], after: [{ action: "check_legal_hold_result", metadata: { status: "hold" } }] },
+      { type: "forbidden", match: [{ action: "erase_records" }], after: [{ action: "check_legal_hold_result", metadata: { status: "hold" } }] },
+    ]);
+  });
+
+  it("a noun and its verb share a root: every erasure is followed by an email", () => {
+    expect(checks("Every erasure is followed by a confirmation email.")).toEqual([{ type: "pairing", each: [{ action: "erase_records" }], followedBy: [{ action: "send_email" }] }]);
+  });
+
+  it("a category value only one action carries names it: whenever a user appeals; 'has to' is a rule", () => {
+    expect(checks("Whenever a user appeals, a moderator has to be assigned afterwards.")).toEqual([
+      { type: "pairing", each: [{ action: "classify_message_result", metadata: { label: "appeal" } }], followedBy: [{ action: "assign_moderator" }] },
+    ]);
+  });
+
+  it("ordering: never X without having Y; X can only be Y-ed once Z", () => {
+    expect(checks("Never remove a post without having read the thread.")).toEqual([{ type: "ordering", first: [{ action: "fetch_thread" }], before: [{ action: "remove_post" }] }]);
+    expect(checks("A user can only be banned once they have received a warning.")).toEqual([{ type: "ordering", first: [{ action: "send_warning" }], before: [{ action: "ban_user" }] }]);
+  });
+
+  it("count: a forbidden 'more than N' is at most N; 'exactly once' is a rule", () => {
+    expect(checks("Removing more than three posts in a single session is not allowed.")).toEqual([{ type: "count", match: [{ action: "remove_post" }], max: 3 }]);
+    expect(checks("The assistant asks for consent exactly once.")).toEqual([{ type: "count", match: [{ action: "request_consent" }], min: 1, max: 1 }]);
+  });
+});

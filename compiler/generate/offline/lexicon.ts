@@ -71,6 +71,8 @@ export function buildLexicon(vocabulary: Vocabulary, samples: readonly Trajector
 /** What a phrase offers for matching: its stems and the outcomes it speaks of ("successful", "failed"). */
 interface PhraseWords {
   stems: Set<string>;
+  /** The words as written, lower-cased. */
+  words: Set<string>;
   outcomes: Set<"success" | "failure">;
 }
 
@@ -80,13 +82,19 @@ function phraseWords(text: string): PhraseWords {
     const outcome = outcomeClass(word);
     if (outcome !== undefined) outcomes.add(outcome);
   }
-  return { stems: stemSet(text), outcomes };
+  return { stems: stemSet(text), words: new Set(words(text).map((w) => w.toLowerCase())), outcomes };
 }
 
-/** A value the phrase names: one of its own words (not already spent on the action's name), or its outcome. */
+/**
+ * A value the phrase names: one of its own words (not already spent on the action's name), or its outcome.
+ * A result's value that is a word of the phrase as written names it even when the action's name
+ * shares the stem: "has been verified" is `verify_identity_result` with `status: verified`, and
+ * "a legal-hold check finds a hold" the result with `status: hold`, not the call.
+ */
 function namesValue(value: string, action: LexiconAction, phrase: PhraseWords): boolean {
   const stems = nameStems(value).filter((s) => s.length >= 3 && !action.stems.includes(s));
   if (stems.some((s) => phrase.stems.has(s))) return true;
+  if (action.isResult && value.length >= 3 && phrase.words.has(value.toLowerCase())) return true;
   const outcome = outcomeClass(value);
   return outcome !== undefined && phrase.outcomes.size === 1 && phrase.outcomes.has(outcome);
 }
@@ -112,6 +120,38 @@ function metadataEvidence(action: LexiconAction, words: PhraseWords): Record<str
   return found;
 }
 
+/**
+ * A noun and its verb share a root the light stemmer leaves apart: "erasure" and `erase`,
+ * "screening" and `screen`. One stem must start the other, the shorter of at least four
+ * letters, the longer at most three letters longer.
+ */
+function sharesRoot(stem: string, phrase: Set<string>): boolean {
+  if (stem.length < 4) return false;
+  for (const word of phrase) {
+    const [short, long] = word.length < stem.length ? [word, stem] : [stem, word];
+    if (short.length >= 4 && long.length - short.length <= 3 && long.startsWith(short)) return true;
+  }
+  return false;
+}
+
+/**
+ * How a named value alone speaks for an action whose name the phrase does not: 0 when it does
+ * not (it is only an outcome, or another action carries it too), 1 when its word also names
+ * some action ("refund" in `template: refund_confirmation`, when `issue_refund` exists), 2 when
+ * nothing but this value can be what the phrase means ("a user appeals" and `label: appeal`).
+ */
+function ownValueStrength(lexicon: Lexicon, action: LexiconAction, metadata: Record<string, string>, phrase: PhraseWords): 0 | 1 | 2 {
+  let strength: 0 | 1 | 2 = 0;
+  for (const [key, value] of Object.entries(metadata)) {
+    const named = nameStems(value).filter((s) => s.length >= 4 && phrase.stems.has(s));
+    if (named.length === 0) continue;
+    if (lexicon.actions.some((other) => other !== action && other.metadata.some((m) => m.key === key && m.values.some((v) => v.value === value)))) continue;
+    const namesAnAction = named.some((s) => lexicon.actions.some((a) => a.stems.includes(s)));
+    strength = Math.max(strength, namesAnAction ? 1 : 2) as 0 | 1 | 2;
+  }
+  return strength;
+}
+
 interface Scored {
   action: LexiconAction;
   score: number;
@@ -129,14 +169,19 @@ function scoreActions(lexicon: Lexicon, text: string, filter?: (a: LexiconAction
   const scored: Scored[] = [];
   for (const action of lexicon.actions) {
     if (action.stems.length === 0 || (filter !== undefined && !filter(action))) continue;
-    const matched = action.stems.filter((s) => phrase.has(s)).length;
-    if (matched === 0) continue;
-    const coverage = matched / action.stems.length;
+    const matched = action.stems.filter((s) => phrase.has(s) || sharesRoot(s, phrase)).length;
     const metadata = metadataEvidence(action, words);
     const evidence = Object.keys(metadata).length > 0;
+    // No word of the name, but a category value only this action carries: "a user appeals" is `label: appeal`.
+    const ownValue = matched === 0 && evidence ? ownValueStrength(lexicon, action, metadata, words) : 0;
+    if (matched === 0 && ownValue === 0) continue;
+    const coverage = matched / action.stems.length;
     if (coverage < 0.5 && !evidence) continue;
     const resultBonus = action.isResult ? (phrase.has("result") ? 1 : -0.5) : 0;
-    scored.push({ action, score: matched + coverage + (evidence ? 2 : 0) + resultBonus, coverage, metadata });
+    // A value alone whose word also names an action is the weakest evidence: that action comes first.
+    // One whose word names nothing else outweighs a name half covered by a by-word ("user" in `ban_user`).
+    const score = matched === 0 ? (ownValue === 2 ? 2.5 + resultBonus : 0.5) : matched + coverage + (evidence ? 2 : 0) + resultBonus;
+    scored.push({ action, score, coverage, metadata });
   }
   return scored.sort((a, b) => b.score - a.score || b.coverage - a.coverage || (a.action.name < b.action.name ? -1 : 1));
 }
