@@ -24,7 +24,12 @@
 // against the hand labels, counting rule verdicts that agree. Before any change for
 // issue 14 the draft agreed on 110/159 rule verdicts (69%), per spec: code-review 24/24,
 // content-moderation 21/35, data-erasure 13/28, incident-response 24/24, medical-intake 9/24,
-// travel-booking 19/24; it reproduced 12/26 hand-written checks.
+// travel-booking 19/24; it reproduced 12/26 hand-written checks. The general changes that
+// followed (results named by a value the phrase writes, shared roots, "verb no X", "without
+// having", complements of forbidden counts, time frames, and the samples' plausibility: a
+// result only stands for its call where the samples always log it, a rule no sample keeps
+// is misread) were made looking at the drafts of content-moderation, data-erasure,
+// medical-intake and travel-booking, so from then on these figures are not out-of-sample.
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";

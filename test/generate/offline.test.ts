@@ -259,3 +259,47 @@ describe("wordings the drafter maps: results named by their value, 'no X', 'with
     expect(checks("The assistant asks for consent exactly once.")).toEqual([{ type: "count", match: [{ action: "request_consent" }], min: 1, max: 1 }]);
   });
 });
+
+describe("readings the samples make plausible (issue 14)", () => {
+  const session = (id: string, events: [string, string, Record<string, string>?][]) =>
+    validateTrajectory({ id, complete: true, events: events.map(([actor, action, metadata], i) => ({ id: `e${i + 1}`, actor, action, ...(metadata ? { metadata } : {}) })) });
+  const world = [
+    session("a", [["user", "message"], ["agent", "request_consent"], ["agent", "search_flights", { airline: "TP" }], ["agent", "search_flights", { airline: "KL" }], ["agent", "book_flight"], ["tool", "book_flight_result", { status: "booked" }], ["agent", "send_itinerary"], ["agent", "reply"], ["agent", "write_summary"]]),
+    session("b", [["user", "message"], ["agent", "book_flight"], ["agent", "send_itinerary"], ["agent", "reply"]]),
+    session("c", [["user", "message"], ["agent", "request_consent"], ["agent", "book_flight"], ["agent", "reply"]]),
+  ];
+  const worldVocabulary = buildVocabulary(world);
+  function drafted(body: string) {
+    const parsed = parseBehaviorMd(`---\nname: w\ndescription: W.\n---\n\n## Rule\n\n${body}\n`);
+    if (!parsed.ok) throw new Error("bad test spec");
+    const draft = draftOffline({ spec: parsed.spec, vocabulary: worldVocabulary, samples: world });
+    return { rule: draft.ir.metaBehaviors[0]!, notes: draft.notes };
+  }
+
+  it("a check under which no sample keeps the rule becomes a question, with a note; one some sample keeps stays", () => {
+    const { rule, notes } = drafted("The agent always replies in the chat. It never repeats personal data in a chat reply.");
+    expect(rule.checks).toEqual([{ type: "required", quote: "The agent always replies in the chat", match: [{ action: "reply" }] }]);
+    expect(rule.semanticChecks.map((c) => c.quote)).toEqual(["It never repeats personal data in a chat reply"]);
+    expect(notes.map((n) => n.message)).toEqual([expect.stringContaining("read as a forbidden check, it failed 3 of the 3 samples")]);
+    expect(drafted("The agent never writes a summary.").rule.checks).toEqual([{ type: "forbidden", quote: "The agent never writes a summary", match: [{ action: "write_summary" }] }]);
+  });
+
+  it("a result value stands for its call only when the samples log the result wherever they show the call", () => {
+    expect(drafted("Every booked flight is followed by an itinerary email.").rule.checks).toEqual([
+      { type: "pairing", quote: "Every booked flight is followed by an itinerary email", each: [{ action: "book_flight" }], followedBy: [{ action: "send_itinerary" }] },
+    ]);
+  });
+
+  it("'at least two different' before X is a count; a count with a minimum is not triggered by what it counts", () => {
+    const { rule } = drafted("Before it books, the agent searches fares from at least two different airlines.");
+    expect(rule.checks).toEqual([{ type: "count", quote: "Before it books, the agent searches fares from at least two different airlines", match: [{ action: "search_flights" }], min: 2, distinctBy: "metadata.airline" }]);
+    expect(rule.trigger.match).toEqual([{ action: "book_flight" }]);
+    expect(drafted("The agent asks for consent exactly once.").rule.trigger.match).toEqual([{ actor: "agent" }]);
+  });
+
+  it("a time frame before the agent makes a plain statement a requirement", () => {
+    expect(drafted("At the end of the session the agent writes a summary.").rule.checks).toEqual([
+      { type: "required", quote: "At the end of the session the agent writes a summary", match: [{ action: "write_summary" }] },
+    ]);
+  });
+});

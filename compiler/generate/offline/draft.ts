@@ -15,6 +15,7 @@ import { buildLexicon, keyNamedBy, namesAgentAction, resolvePattern, splitReport
 import { sectionSentences, type SpecSentence } from "./sentences.js";
 import type { Draft, DraftNote, Vocabulary } from "../types.js";
 import { parseCount } from "./words.js";
+import { previewRule } from "../preview.js";
 
 export interface OfflineDraftInput {
   spec: BehaviorSpec;
@@ -48,6 +49,8 @@ const NEGATION = /\b(?:not|n't|neither|nor|never|no|none|without)\b/i;
 const STRONG_CUE = /\b(?:must|never|always|every|each|whenever|at most|at least|no more than|fewer than|exactly|no further|violations?|should|shall|required|forbidden|only|(?:has|have|needs?) to)\b|^first\b.*\bthen\b/i;
 const COUNT = /\b(at most|at least|no more than|not more than|fewer than|more than|up to|exactly)\s+(\w+)/i;
 const AGENT_SUBJECT = /^(?:the agent|it|they|the assistant|the bot|the model)\b/i;
+/** "At the end of the intake the assistant writes …": a time frame before the agent, like a condition. */
+const TIME_FRAME = /^(?:at|by|towards?|near)\s+the\s+(?:end|close|start|beginning)\s+of\s+[^,]*?,?\s+(?=(?:the agent|the assistant|the bot|the model)\b)/i;
 const PURPOSE = /,?\s+(?:so that|so the|because|since|in order to)\b.*$/i;
 
 function capitalize(text: string): string {
@@ -111,7 +114,7 @@ function continuesAgentClause(context: ClauseContext, clause: string): boolean {
 
 /** Whether the agent is the one acting in the clause. */
 function agentActs(context: ClauseContext, clause: string): boolean {
-  return AGENT_SUBJECT.test(clause) || namesAgentAction(context.lexicon, clause) || continuesAgentClause(context, clause);
+  return AGENT_SUBJECT.test(clause.replace(TIME_FRAME, "")) || namesAgentAction(context.lexicon, clause) || continuesAgentClause(context, clause);
 }
 
 /** The verbatim quote for a clause: the first clause carries the sentence's condition with it. */
@@ -245,7 +248,7 @@ function forbiddenFrom(context: ClauseContext, clause: string, quote: string): C
 
 function requiredFrom(context: ClauseContext, clause: string, quote: string): ClauseOutcome | undefined {
   const window = afterWindow(context);
-  const demanded = /\b(?:always|must|every|each|shall|is required to)\b/i.test(clause);
+  const demanded = /\b(?:always|must|every|each|shall|is required to)\b/i.test(clause) || TIME_FRAME.test(clause);
   if (!demanded && window === undefined) return undefined;
   if (!agentActs(context, clause) && !/^(?:always|every|each)\b/i.test(clause)) return undefined;
   const match = resolvePattern(context.lexicon, clause, { agentOnly: true });
@@ -256,7 +259,7 @@ function requiredFrom(context: ClauseContext, clause: string, quote: string): Cl
 /** Whether a clause states a rule at all, rather than describing or qualifying one. */
 function isRuleClause(context: ClauseContext, clause: string): boolean {
   if (STRONG_CUE.test(clause) || forbids(clause)) return true;
-  const weak = context.shape.condition !== undefined || /\b(?:before|after|afterwards|then)\b/i.test(clause);
+  const weak = context.shape.condition !== undefined || TIME_FRAME.test(clause) || /\b(?:before|after|afterwards|then)\b/i.test(clause);
   return weak && agentActs(context, clause);
 }
 
@@ -271,11 +274,16 @@ function draftClause(context: ClauseContext, rawClause: string): ClauseOutcome {
   }
   if (isQualifier(clause) || !isRuleClause(context, clause)) return { kind: "skip" };
   const forbidding = forbids(clause);
-  // An ordering context ("Before answering, … at least one …") says more than the count.
+  // An ordering context ("Before answering, … at least one …") says more than a count of one;
+  // "at least two different …" says more than the ordering, which one event satisfies.
+  const several = COUNT.exec(clause);
+  const countFirst = several !== null && /^at least$/i.test(several[1]!) && (parseCount(several[2]!) ?? 0) >= 2;
   const attempts = forbidding
     ? [countFrom, forbiddenFrom]
     : context.shape.condition?.kind === "before" || /\bbefore\b/i.test(clause)
-      ? [orderingFrom, countFrom, requiredFrom]
+      ? countFirst
+        ? [countFrom, orderingFrom, requiredFrom]
+        : [orderingFrom, countFrom, requiredFrom]
       : [pairingFrom, orderingFrom, countFrom, requiredFrom];
   for (const attempt of attempts) {
     const outcome = attempt(context, clause, quote);
@@ -334,7 +342,8 @@ function checkSubject(check: Check): Pattern | undefined {
     case "pairing":
       return check.each;
     case "count":
-      return check.after ?? check.match;
+      // A trigger on the counted event itself could never let "too few" fail: none is too few.
+      return check.after ?? ((check.min ?? 0) > 0 ? [{ actor: "agent" }] : check.match);
     case "required":
     case "forbidden":
       return check.after ?? [{ actor: "agent" }];
@@ -372,12 +381,33 @@ export function draftSection(lexicon: Lexicon, section: SpecSection): { rule: Me
   return { rule: { name: section.heading, trigger, checks, semanticChecks, ...(section.body === "" ? {} : { source: section.body }) }, notes };
 }
 
+/**
+ * Samples mix sessions that keep a rule and sessions that break it, so a reading under which
+ * none of them keeps it is implausible: "never repeats personal data in a chat reply" read as
+ * "never replies". While the drafted rule passes no sample and fails several, the check that
+ * fails the most samples goes back to being a question, with a note saying why.
+ */
+function plausible(drafted: { rule: MetaBehavior; notes: Omit<DraftNote, "rule">[] }, samples: readonly Trajectory[]): typeof drafted {
+  let { rule, notes } = drafted;
+  for (;;) {
+    const preview = previewRule(rule, samples);
+    if (rule.checks.length === 0 || preview.rule.pass.length > 0 || preview.rule.fail.length < 2) return { rule, notes };
+    const fails = preview.clauses.filter((c) => c.clause.kind === "check").map((c) => c.samples.fail.length);
+    const worst = fails.indexOf(Math.max(...fails));
+    const check = rule.checks[worst]!;
+    const demoted = semanticFor(check.quote, check.type === "forbidden", "") as Extract<ClauseOutcome, { kind: "semantic" }>;
+    const message = `read as a ${check.type} check, it failed ${fails[worst]} of the ${preview.triggered.length} samples the rule applies to and the rule passed none, so it became a semantic question: edit it or map it to events`;
+    notes = [...notes, { clause: { kind: "semanticCheck", index: rule.semanticChecks.length }, kind: "unmapped-clause", message }];
+    rule = { ...rule, checks: rule.checks.filter((_, i) => i !== worst), semanticChecks: [...rule.semanticChecks, demoted.semantic] };
+  }
+}
+
 /** Drafts a whole judge.yaml from the spec and the samples, without a model. */
 export function draftOffline(input: OfflineDraftInput, sections: readonly SpecSection[] = input.spec.sections): Draft {
   const lexicon = buildLexicon(input.vocabulary, input.samples);
   const notes: DraftNote[] = [];
   const metaBehaviors = sections.map((section, rule) => {
-    const drafted = draftSection(lexicon, section);
+    const drafted = plausible(draftSection(lexicon, section), input.samples);
     for (const note of drafted.notes) notes.push({ rule, ...note });
     return drafted.rule;
   });

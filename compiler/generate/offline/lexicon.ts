@@ -15,6 +15,11 @@ interface LexiconAction {
   /** Canonical stems of the name, without "result". */
   stems: string[];
   isResult: boolean;
+  /**
+   * For a result: the samples log it wherever they show its call, so a value it carries can stand
+   * for the call's outcome. A result the samples log only now and then would miss most calls.
+   */
+  resultLogged: boolean;
   actors: Actor[];
   count: number;
   metadata: ActionMetadata[];
@@ -40,8 +45,12 @@ export function buildLexicon(vocabulary: Vocabulary, samples: readonly Trajector
   const perAction = vocabulary.actionMetadata ?? buildVocabulary(samples).actionMetadata ?? [];
   const contents = new Map<string, string[]>();
   const userContents: string[] = [];
-  for (const trajectory of samples) {
+  const inSamples = new Map<string, Set<number>>();
+  for (const [index, trajectory] of samples.entries()) {
     for (const event of trajectory.events) {
+      const seen = inSamples.get(event.action) ?? new Set<number>();
+      seen.add(index);
+      inSamples.set(event.action, seen);
       const text = event.content ?? "";
       if (text === "") continue;
       const list = contents.get(event.action) ?? [];
@@ -54,10 +63,13 @@ export function buildLexicon(vocabulary: Vocabulary, samples: readonly Trajector
     actions: vocabulary.actions.map((a) => {
       const stems = nameStems(a.action);
       const isResult = stems.at(-1) === "result" && stems.length > 1;
+      const call = isResult ? inSamples.get(a.action.replace(/[_-]?result$/i, "")) : undefined;
+      const logged = inSamples.get(a.action) ?? new Set<number>();
       return {
         name: a.action,
         stems: stems.filter((s) => s !== "result"),
         isResult,
+        resultLogged: isResult && (call === undefined || [...call].every((i) => logged.has(i))),
         actors: a.actors,
         count: a.count,
         metadata: perAction.filter((m) => m.action === a.action),
@@ -89,12 +101,13 @@ function phraseWords(text: string): PhraseWords {
  * A value the phrase names: one of its own words (not already spent on the action's name), or its outcome.
  * A result's value that is a word of the phrase as written names it even when the action's name
  * shares the stem: "has been verified" is `verify_identity_result` with `status: verified`, and
- * "a legal-hold check finds a hold" the result with `status: hold`, not the call.
+ * "a legal-hold check finds a hold" the result with `status: hold`, not the call; but only when the
+ * samples log the result wherever they show the call.
  */
 function namesValue(value: string, action: LexiconAction, phrase: PhraseWords): boolean {
   const stems = nameStems(value).filter((s) => s.length >= 3 && !action.stems.includes(s));
   if (stems.some((s) => phrase.stems.has(s))) return true;
-  if (action.isResult && value.length >= 3 && phrase.words.has(value.toLowerCase())) return true;
+  if (action.resultLogged && value.length >= 3 && phrase.words.has(value.toLowerCase())) return true;
   const outcome = outcomeClass(value);
   return outcome !== undefined && phrase.outcomes.size === 1 && phrase.outcomes.has(outcome);
 }
