@@ -30,6 +30,8 @@
 // result only stands for its call where the samples always log it, a rule no sample keeps
 // is misread) were made looking at the drafts of content-moderation, data-erasure,
 // medical-intake and travel-booking, so from then on these figures are not out-of-sample.
+// expense-reports was written after those changes, without looking at its draft first:
+// 20/28 both with the drafter before issue 14 and right after the changes above.
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
