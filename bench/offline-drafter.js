@@ -31,7 +31,10 @@
 // is misread) were made looking at the drafts of content-moderation, data-erasure,
 // medical-intake and travel-booking, so from then on these figures are not out-of-sample.
 // expense-reports was written after those changes, without looking at its draft first:
-// 20/28 both with the drafter before issue 14 and right after the changes above.
+// 20/28 both with the drafter before issue 14 and right after the changes above. Then its
+// draft was looked at too (results named up to the value's root, yes/no keys, "is only X-ed
+// after"): 28/28. Every figure of this set is in-sample now; the next spec written is the
+// next out-of-sample measurement.
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";

@@ -28,7 +28,7 @@ describe("the held-out-2026 specs", () => {
 });
 
 describe("the offline draft accepted as proposed, on the held-out-2026 labels", () => {
-  it("agrees on at least 175 of the 187 rule verdicts (issue 14 asks for 80%; 130 before the drafter was changed for it)", () => {
+  it("agrees on at least 180 of the 187 rule verdicts (issue 14 asks for 80%; 130 before the drafter was changed for it)", () => {
     // previewJudge gives the built judge's verdicts (test/generate/preview.test.ts), without a compile per spec.
     let agree = 0;
     let total = 0;
@@ -46,6 +46,6 @@ describe("the offline draft accepted as proposed, on the held-out-2026 labels", 
       }
     }
     expect(total).toBe(187);
-    expect(agree).toBeGreaterThanOrEqual(175);
+    expect(agree).toBeGreaterThanOrEqual(180);
   });
 });

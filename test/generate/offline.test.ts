@@ -303,3 +303,44 @@ describe("readings the samples make plausible (issue 14)", () => {
     ]);
   });
 });
+
+describe("values up to their root, yes/no keys, 'is only X-ed after' (issue 14, expense-reports)", () => {
+  const world = [
+    validateTrajectory({
+      id: "x",
+      complete: true,
+      events: [
+        { id: "e1", actor: "agent", action: "validate_receipt" },
+        { id: "e2", actor: "tool", action: "validate_receipt_result", metadata: { status: "valid" } },
+        { id: "e3", actor: "tool", action: "validate_receipt_result", metadata: { status: "invalid" } },
+        { id: "e4", actor: "agent", action: "check_duplicate" },
+        { id: "e5", actor: "tool", action: "check_duplicate_result", metadata: { duplicate: "yes" } },
+        { id: "e6", actor: "tool", action: "check_duplicate_result", metadata: { duplicate: "no" } },
+        { id: "e7", actor: "tool", action: "manager_approval_result", metadata: { decision: "approved" } },
+        { id: "e8", actor: "agent", action: "submit_expense", metadata: { over_limit: "true" } },
+        { id: "e9", actor: "agent", action: "submit_expense", metadata: { over_limit: "false" } },
+      ],
+    }),
+  ];
+  const worldVocabulary = buildVocabulary(world);
+  function checks(body: string): Omit<Check, "quote">[] {
+    const parsed = parseBehaviorMd(`---\nname: x\ndescription: X.\n---\n\n## Rule\n\n${body}\n`);
+    if (!parsed.ok) throw new Error("bad test spec");
+    return draftOffline({ spec: parsed.spec, vocabulary: worldVocabulary, samples: world }).ir.metaBehaviors[0]!.checks.map(({ quote: _q, ...rest }) => rest);
+  }
+
+  it("a result value the phrase names up to its root ('validated' → valid, never invalid)", () => {
+    expect(checks("Receipts must be validated before an expense is submitted.")).toEqual([
+      { type: "ordering", first: [{ action: "validate_receipt_result", metadata: { status: "valid" } }], before: [{ action: "submit_expense" }] },
+    ]);
+  });
+
+  it("a yes/no key the phrase names is its yes; an expense is only submitted after X", () => {
+    expect(checks("If the duplicate check flags the receipt, the assistant must not submit it.")).toEqual([
+      { type: "forbidden", match: [{ action: "submit_expense" }], after: [{ action: "check_duplicate_result", metadata: { duplicate: "yes" } }] },
+    ]);
+    expect(checks("An expense over the limit is only submitted after the manager has approved it.")).toEqual([
+      { type: "ordering", first: [{ action: "manager_approval_result", metadata: { decision: "approved" } }], before: [{ action: "submit_expense", metadata: { over_limit: "true" } }] },
+    ]);
+  });
+});

@@ -154,13 +154,14 @@ function orderingFrom(context: ClauseContext, clause: string, quote: string): Cl
   const inner = /^(.*?)\s*,?\s+before\s+(.+)$/i.exec(clause);
   // "Y must come after X", "the agent does Y only after X": X is what comes first.
   // "A user can only be banned once they have been warned": the participle is the later event.
-  const mustFollow = /^(.*?)\s+(?:(?:must|should|may|can)\s+(?:only\s+)?(?:come|happen|occur|follow|be (\w+))\s+(?:only\s+)?|only\s+)(?:after|once)\s+(.+)$/i.exec(clause);
+  // "An expense is only submitted after X" likewise.
+  const mustFollow = /^(.*?)\s+(?:(?:must|should|may|can)\s+(?:only\s+)?(?:come|happen|occur|follow|be (\w+))\s+(?:only\s+)?|(?:(?:is|are)\s+only\s+(\w+ed)\s+)|only\s+)(?:after|once)\s+(.+)$/i.exec(clause);
   const firstThen = /^first\s+(.+?),?\s+(?:and\s+)?then\s+(.+)$/i.exec(clause);
   // "No migration may be applied until X", "the agent never drops a table unless X", "never X without having Y".
   const until = /^(.*?)\s+(?:until|unless|without\s+(?:first\s+)?(?:having\s+)?(?=\w+(?:ed|en|ing)\b))\s*(.+)$/i.exec(clause);
   if (until !== null && NEGATION.test(until[1]!)) [firstPhrase, beforePhrase] = [until[2]!, until[1]!.replace(/\b(?:must|may|can|should)?\s*(?:never|not|no)\b/gi, " ")];
   else if (inner !== null && (AGENT_SUBJECT.test(inner[1]!) || namesAgentAction(lexicon, inner[1]!))) [firstPhrase, beforePhrase] = [inner[1]!, inner[2]!];
-  else if (mustFollow !== null) [firstPhrase, beforePhrase] = [mustFollow[3]!, `${mustFollow[1]!} ${mustFollow[2] ?? ""}`.trim()];
+  else if (mustFollow !== null) [firstPhrase, beforePhrase] = [mustFollow[4]!, `${mustFollow[1]!} ${mustFollow[2] ?? mustFollow[3] ?? ""}`.trim()];
   else if (firstThen !== null) [firstPhrase, beforePhrase] = [firstThen[1]!, firstThen[2]!];
   else if (shape.condition?.kind === "before" && context.index === 0) [firstPhrase, beforePhrase] = [clause, shape.condition.phrase];
   if (firstPhrase === undefined || beforePhrase === undefined) return undefined;

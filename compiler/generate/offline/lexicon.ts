@@ -34,6 +34,7 @@ export interface Lexicon {
 
 /** Values that mean a flag is set: a key named in prose with such a value is a condition. */
 const FLAG_VALUES = new Set(["yes", "true", "1", "y"]);
+const NO_VALUES = new Set(["no", "false", "0", "n"]);
 /** Keys with more distinct values than this are identifiers, not categories. */
 const MAX_CATEGORY_VALUES = 6;
 /** A value shared by every one of this many events of an action tells nothing about any of them. */
@@ -108,6 +109,8 @@ function namesValue(value: string, action: LexiconAction, phrase: PhraseWords): 
   const stems = nameStems(value).filter((s) => s.length >= 3 && !action.stems.includes(s));
   if (stems.some((s) => phrase.stems.has(s))) return true;
   if (action.resultLogged && value.length >= 3 && phrase.words.has(value.toLowerCase())) return true;
+  // Up to its root: "receipts must be validated" names `status: valid` (never `invalid`).
+  if (action.resultLogged && nameStems(value).some((s) => !action.stems.includes(s) && sharesRoot(s, phrase.stems))) return true;
   const outcome = outcomeClass(value);
   return outcome !== undefined && phrase.outcomes.size === 1 && phrase.outcomes.has(outcome);
 }
@@ -122,6 +125,13 @@ function metadataEvidence(action: LexiconAction, words: PhraseWords): Record<str
     const isFlag = meta.distinct === 1 && FLAG_VALUES.has(top.value.toLowerCase());
     if (isFlag) {
       if (nameStems(meta.key).some((s) => phrase.has(s))) found[meta.key] = top.value;
+      continue;
+    }
+    // A yes/no key the phrase names ("over the approval limit", "the duplicate check flags it") is its yes.
+    const truthy = meta.values.find((v) => FLAG_VALUES.has(v.value.toLowerCase()));
+    const yesNo = meta.distinct === 2 && truthy !== undefined && meta.values.some((v) => NO_VALUES.has(v.value.toLowerCase()));
+    if (yesNo) {
+      if (nameStems(meta.key).every((s) => phrase.has(s))) found[meta.key] = truthy.value;
       continue;
     }
     if (meta.distinct > MAX_CATEGORY_VALUES) continue;
