@@ -7,6 +7,7 @@ import { once } from "node:events";
 import { describeOrigin, readCases } from "../judge/inputs.js";
 import { loadJudge } from "../judge/load.js";
 import { connectRedis } from "../queue/redis.js";
+import { plural } from "../report/plural.js";
 import type { ModelCommandOptions } from "./model-flags.js";
 import { DEFAULT_CONCURRENCY, openJudgeModel } from "./model.js";
 import { traceReadOptions, type TraceCommandOptions } from "./trace-flags.js";
@@ -30,7 +31,7 @@ export async function runEnqueueCommand(files: readonly string[], options: Enque
     const totals = await enqueueCases(redis, stream, readCases(files, traceReadOptions(options)), (input) =>
       process.stderr.write(`error: ${describeOrigin(input)}: ${input.error}\n`),
     );
-    process.stderr.write(`enqueued ${totals.enqueued} trajector${totals.enqueued === 1 ? "y" : "ies"} to ${stream} at ${redis.where}\n`);
+    process.stderr.write(`enqueued ${totals.enqueued} ${plural(totals.enqueued, "trajectory", "trajectories")} to ${stream} at ${redis.where}\n`);
     return totals.unreadable > 0 ? 1 : 0;
   } finally {
     await redis.close();
@@ -96,7 +97,7 @@ export async function runCollectCommand(options: CollectCommandOptions): Promise
       sink.end();
       await once(sink, "finish");
     }
-    process.stderr.write(`collected ${totals.written} judgment${totals.written === 1 ? "" : "s"} from ${results} (${totals.duplicates} duplicate${totals.duplicates === 1 ? "" : "s"} dropped)\n`);
+    process.stderr.write(`collected ${totals.written} ${plural(totals.written, "judgment")} from ${results} (${totals.duplicates} ${plural(totals.duplicates, "duplicate")} dropped)\n`);
     return totals.caseErrors > 0 ? 1 : 0;
   } finally {
     await redis.close();
