@@ -87,7 +87,7 @@ function program(): Command {
       const { runJudgeCommand } = await import("./commands/judge.js");
       process.exitCode = await runJudgeCommand(judgePath, files, opts);
     });
-  addModelOptions(judgeCommand);
+  addModelOptions(judgeCommand, { noModel: true, sample: true });
   addFromOption(judgeCommand);
 
   const calibrateCommand = cli
@@ -103,7 +103,7 @@ function program(): Command {
       const { runCalibrateCommand } = await import("./commands/calibrate.js");
       process.exitCode = await runCalibrateCommand(judgePath, files, opts);
     });
-  addModelOptions(calibrateCommand);
+  addModelOptions(calibrateCommand, { noModel: true });
   addFromOption(calibrateCommand);
 
   const baselineCommand = cli
@@ -169,7 +169,7 @@ function program(): Command {
     const { runWorkerCommand } = await import("./commands/queue.js");
     process.exitCode = await runWorkerCommand(judgePath, opts);
   });
-  addModelOptions(workerCommand);
+  addModelOptions(workerCommand, { noModel: true, sample: true });
 
   queueFlags(
     cli

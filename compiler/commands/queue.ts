@@ -68,7 +68,7 @@ export async function runWorkerCommand(judgePath: string, options: WorkerCommand
       blockMs: options.untilEmpty === true ? 100 : 1000,
       ...(options.consumer !== undefined ? { consumer: options.consumer } : {}),
       concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
-      judgeOptions: { verify: options.verify !== false, ...(adapter !== undefined ? { complete: adapter } : {}) },
+      judgeOptions: { verify: options.verify !== false, sample: options.sample, ...(adapter !== undefined ? { complete: adapter } : {}) },
       onCaseError: (message) => process.stderr.write(`error: ${message}\n`),
     });
     process.stderr.write(`worker ${totals.consumer}: ${totals.acknowledged} judged and acknowledged (${totals.claimed} claimed from other workers), ${totals.caseErrors} could not be judged\n`);

@@ -11,8 +11,7 @@
  */
 import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
-import type { JudgeOptions } from "../../runtime/judge.js";
-import { judgeCases, type CaseResult } from "../judge/judge-cases.js";
+import { judgeCases, type CaseResult, type JudgeCaseOptions } from "../judge/judge-cases.js";
 import type { JudgeModule } from "../judge/load.js";
 import { caseErrorOf } from "../report/outputs.js";
 import { checkedReplies, fieldsOf, type RedisConnection, type StreamEntry } from "./redis.js";
@@ -33,7 +32,7 @@ export interface WorkerOptions {
   consumer?: string;
   /** Model calls in flight (the judge itself is synchronous). */
   concurrency: number;
-  judgeOptions: JudgeOptions;
+  judgeOptions: JudgeCaseOptions;
   onCaseError?: (message: string) => void;
 }
 
