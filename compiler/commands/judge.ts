@@ -98,7 +98,7 @@ export async function runJudgeCommand(judgePath: string, files: readonly string[
   const ruleVerdicts: TrajectoryJudgment[] = [];
   let clauseErrors = 0;
   const verifications = emptyVerifyCounts();
-  const run = { verify: options.verify !== false, concurrency: options.concurrency ?? DEFAULT_CONCURRENCY, ...(adapter !== undefined ? { complete: adapter } : {}) };
+  const run = { verify: options.verify !== false, concurrency: options.concurrency ?? DEFAULT_CONCURRENCY, sample: options.sample, ...(adapter !== undefined ? { complete: adapter } : {}) };
   for await (const result of judgeCases(judge, readCases(files, traceReadOptions(options)), run)) {
     addToTotals(totals, result.judgment);
     addUsage(usage, result.usage);
