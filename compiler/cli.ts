@@ -39,6 +39,12 @@ function reportError(error: unknown): void {
   fail(error instanceof Error ? (error.stack ?? error.message) : String(error));
 }
 
+/** Trajectory arguments, checked and with directories expanded, before a command runs (files/input-files.ts). */
+async function inputFiles(files: readonly string[], what?: string): Promise<string[]> {
+  const { resolveInputFiles } = await import("./files/input-files.js");
+  return resolveInputFiles(files, what);
+}
+
 function program(): Command {
   const cli = new Command("behavior-judge")
     .description("Compile Agent Behavior specs into deterministic trajectory judges.")
@@ -54,7 +60,8 @@ function program(): Command {
     .option("--ts <judge.ts>", "also write the generated TypeScript")
     .action(async (yamlPath: string, opts: { out?: string; ts?: string }) => {
       const { buildJudgeFile } = await import("./commands/build.js");
-      const written = await buildJudgeFile(yamlPath, opts);
+      const { formatDiagnostic } = await import("./diagnostics.js");
+      const written = await buildJudgeFile(yamlPath, { ...opts, warn: (d) => process.stderr.write(`${printableLines(formatDiagnostic(d))}\n`) });
       for (const path of written) process.stdout.write(`wrote ${path}\n`);
     });
 
@@ -67,7 +74,7 @@ function program(): Command {
     .option("--reasoning", "keep the model's reasoning as agent/reasoning events")
     .action(async (files: string[], opts: { out?: string; complete?: string; reasoning?: boolean; from?: string }) => {
       const { runImportCommand } = await import("./commands/import.js");
-      process.exitCode = await runImportCommand(files, opts);
+      process.exitCode = await runImportCommand(await inputFiles(files, "traces"), opts);
     });
   addFromOption(importCommand);
 
@@ -85,9 +92,9 @@ function program(): Command {
     .addOption(new Option("--no-verify", "do not ask a model to confirm deterministic failures"))
     .action(async (judgePath: string, files: string[], opts: { json?: boolean; failOnFalse?: boolean; failOnOverturned?: boolean; verify: boolean; html?: string; junit?: string; web: boolean } & ModelCommandOptions & TraceCommandOptions) => {
       const { runJudgeCommand } = await import("./commands/judge.js");
-      process.exitCode = await runJudgeCommand(judgePath, files, opts);
+      process.exitCode = await runJudgeCommand(judgePath, await inputFiles(files), opts);
     });
-  addModelOptions(judgeCommand);
+  addModelOptions(judgeCommand, { noModel: true, sample: true });
   addFromOption(judgeCommand);
 
   const calibrateCommand = cli
@@ -101,9 +108,9 @@ function program(): Command {
     .addOption(new Option("--runs <n>", "run the judge N times (cache off) and report agreement per run, pooled accuracy, perfect runs and unanimous verdicts").argParser(positiveInteger))
     .action(async (judgePath: string, files: string[], opts: { json?: boolean; failOnOverturned?: boolean; verify: boolean; runs?: number } & ModelCommandOptions & TraceCommandOptions) => {
       const { runCalibrateCommand } = await import("./commands/calibrate.js");
-      process.exitCode = await runCalibrateCommand(judgePath, files, opts);
+      process.exitCode = await runCalibrateCommand(judgePath, await inputFiles(files, "labeled cases"), opts);
     });
-  addModelOptions(calibrateCommand);
+  addModelOptions(calibrateCommand, { noModel: true });
   addFromOption(calibrateCommand);
 
   const baselineCommand = cli
@@ -136,6 +143,60 @@ function program(): Command {
     });
   addModelOptions(generateCommand);
   addFromOption(generateCommand);
+
+  const queueFlags = (command: Command): Command =>
+    command.requiredOption("--redis <url>", "the Redis server, e.g. redis://127.0.0.1:6379 (a password in the URL is never printed)");
+
+  const enqueueCommand = queueFlags(
+    cli
+      .command("enqueue")
+      .description("append trajectories to a Redis stream, one entry each, for `worker` to judge")
+      .argument("<trajectories...>", ".json or .jsonl trajectory files, or agent traces (see --from)")
+      .option("--stream <name>", "the stream to append to", "trajectories"),
+  ).action(async (files: string[], opts: { redis: string; stream: string } & TraceCommandOptions) => {
+    const { runEnqueueCommand } = await import("./commands/queue.js");
+    process.exitCode = await runEnqueueCommand(files, opts);
+  });
+  addFromOption(enqueueCommand);
+
+  const workerCommand = queueFlags(
+    cli
+      .command("worker")
+      .description("judge trajectories from a Redis stream with a consumer group; write each judgment to the results stream, then acknowledge")
+      .argument("<judge>", "judge.mjs (built) or judge.yaml (compiled in memory)")
+      .option("--stream <name>", "the stream to read", "trajectories")
+      .option("--group <name>", "the consumer group (created at the stream's start if missing)", "judges")
+      .option("--results <name>", "the stream to write judgments to", "verdicts")
+      .addOption(new Option("--claim-after <ms>", "claim entries another worker has held unacknowledged this long (default 300000)").argParser(positiveInteger))
+      .option("--until-empty", "exit once the group has no new and no pending entries (default: wait for more)")
+      .addOption(new Option("--batch <n>", "entries read per call (default 16)").argParser(positiveInteger))
+      .option("--consumer <name>", "this worker's consumer name (default: host-pid-random)")
+      .addOption(new Option("--no-verify", "do not ask a model to confirm deterministic failures")),
+  ).action(async (judgePath: string, opts: { redis: string } & ModelCommandOptions) => {
+    const { runWorkerCommand } = await import("./commands/queue.js");
+    process.exitCode = await runWorkerCommand(judgePath, opts);
+  });
+  addModelOptions(workerCommand, { noModel: true, sample: true });
+
+  queueFlags(
+    cli
+      .command("collect")
+      .description("write one judgment per trajectory from the results stream as JSON Lines (duplicates from redelivery dropped by key)")
+      .option("--results <name>", "the results stream", "verdicts")
+      .option("-o, --out <file>", "write here instead of stdout"),
+  ).action(async (opts: { redis: string; results: string; out?: string }) => {
+    const { runCollectCommand } = await import("./commands/queue.js");
+    process.exitCode = await runCollectCommand(opts);
+  });
+
+  cli
+    .command("init")
+    .description("scaffold a behavior in this repo: spec, judge, a passing sample, a test, a test script if none, and a CI workflow (never overwrites)")
+    .argument("[name]", "the behavior's name (default: from package.json; asked on a terminal)")
+    .action(async (name: string | undefined) => {
+      const { runInit } = await import("./commands/init.js");
+      await runInit(name);
+    });
 
   cli
     .command("lint")

@@ -90,7 +90,7 @@ export function detectionError(detection: Detection): string {
 
 export interface ImportTraceOptions extends ImportOptions {
   /** A format name, or "auto" (the default). */
-  from?: string;
+  from?: string | undefined;
 }
 
 /** Imports `input` in the given format, or the detected one; an unknown or ambiguous shape is one error naming the candidates. */

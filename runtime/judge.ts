@@ -3,6 +3,7 @@
  * of feeding it, an array (`judgeTrajectory`) and one event at a time
  * (`createMonitor`), drive the same generated steppers.
  */
+import type { formatJudgment } from "./format-judgment.js";
 import { conclude, type Judge, type JudgeOptions } from "./judgment.js";
 import { startMonitor } from "./monitor.js";
 import type { Steppers } from "./stepper.js";
@@ -33,6 +34,7 @@ export interface JudgeModule {
   judgeTrajectory(trajectory: unknown, options?: JudgeOptions): Promise<TrajectoryJudgment>;
   createMonitor(header: MonitorHeader, options?: JudgeOptions): Monitor;
   readonly TrajectoryError: typeof TrajectoryError;
+  readonly formatJudgment: typeof formatJudgment;
 }
 
 /** `judgeTrajectory` and `createMonitor` of a generated judge: one set of steppers per trajectory, fed either way. */

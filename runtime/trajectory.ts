@@ -3,6 +3,7 @@
  * judge.mjs, on untrusted input, so it never trusts a prototype and never
  * mutates what it was given.
  */
+import { isObject } from "./is-object.js";
 import type { Steppers } from "./stepper.js";
 import type { Actor, Trajectory, TrajectoryEvent } from "./types.js";
 
@@ -14,10 +15,6 @@ export class TrajectoryError extends Error {
     this.name = "TrajectoryError";
     this.field = field;
   }
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function isActor(value: unknown): value is Actor {
@@ -96,7 +93,7 @@ function requireNonEmptyString(value: unknown, field: string): string {
  * @throws TrajectoryError naming the offending field.
  */
 export function readEvent(raw: unknown, index: number): TrajectoryEvent {
-  if (!isPlainObject(raw)) throw new TrajectoryError(`events[${index}]`, "must be an object");
+  if (!isObject(raw)) throw new TrajectoryError(`events[${index}]`, "must be an object");
   // Field paths are built only on failure: this loop runs once per event.
   if (!isNonEmptyString(raw.id)) throw new TrajectoryError(`events[${index}].id`, NON_EMPTY);
   if (!isActor(raw.actor)) throw new TrajectoryError(`events[${index}].actor`, "must be user, agent, or tool");
@@ -104,7 +101,7 @@ export function readEvent(raw: unknown, index: number): TrajectoryEvent {
   const content = raw.content;
   const metadata = raw.metadata;
   const contentOk = content === undefined || typeof content === "string";
-  if (metadata !== undefined && metadata !== null && !isPlainObject(metadata)) {
+  if (metadata !== undefined && metadata !== null && !isObject(metadata)) {
     throw new TrajectoryError(`events[${index}].metadata`, "must be an object of key: value pairs");
   }
   // `metadata: null` means none, like an absent key; it is normalized away below.
@@ -190,7 +187,7 @@ export function readDescription(value: unknown): string {
 
 /** Checks a trajectory's header fields (FORMATS.md §2), in the order validation reports them. */
 export function readTrajectoryHeader(raw: unknown): TrajectoryHeader {
-  if (!isPlainObject(raw)) throw new TrajectoryError("", "a trajectory must be a JSON object");
+  if (!isObject(raw)) throw new TrajectoryError("", "a trajectory must be a JSON object");
   const id = requireNonEmptyString(raw.id, "id");
   const description = readDescription(raw.description);
   if (typeof raw.complete !== "boolean") throw new TrajectoryError("complete", "must be true or false");
@@ -200,7 +197,7 @@ export function readTrajectoryHeader(raw: unknown): TrajectoryHeader {
 
 /** The header of a monitored trajectory: `id` and `description` as a trajectory's. */
 export function readMonitorHeader(raw: unknown): { id: string; description: string } {
-  if (!isPlainObject(raw)) throw new TrajectoryError("", "a trajectory header must be an object with an id");
+  if (!isObject(raw)) throw new TrajectoryError("", "a trajectory header must be an object with an id");
   return { id: requireNonEmptyString(raw.id, "id"), description: readDescription(raw.description) };
 }
 

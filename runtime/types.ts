@@ -25,6 +25,23 @@ export interface TrajectoryEvent {
   readonly metadata?: Readonly<Record<string, string>> | undefined;
 }
 
+/**
+ * A trajectory as a producer writes it (FORMATS.md §2), before validation:
+ * what `judgeTrajectory` accepts (it takes `unknown` and checks it).
+ */
+export interface TrajectoryInput {
+  id: string;
+  description?: string | undefined;
+  complete: boolean;
+  events: {
+    id: string;
+    actor: Actor;
+    action: string;
+    content?: string | undefined;
+    metadata?: Record<string, unknown> | undefined;
+  }[];
+}
+
 /** A validated trajectory (FORMATS.md §2). */
 export interface Trajectory {
   readonly id: string;

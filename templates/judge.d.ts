@@ -8,14 +8,14 @@ export type CheckType = "ordering" | "pairing" | "required" | "forbidden" | "cou
 /** A trajectory as FORMATS.md §2 describes it; validated by `judgeTrajectory`. */
 export interface TrajectoryInput {
   id: string;
-  description?: string;
+  description?: string | undefined;
   complete: boolean;
   events: {
     id: string;
     actor: Actor;
     action: string;
-    content?: string;
-    metadata?: Record<string, unknown>;
+    content?: string | undefined;
+    metadata?: Record<string, unknown> | undefined;
   }[];
 }
 
@@ -162,3 +162,10 @@ export declare const rules: readonly RuleInfo[];
 export declare function judgeTrajectory(trajectory: unknown, options?: JudgeOptions): Promise<TrajectoryJudgment>;
 /** A monitor for one trajectory, given its header; `options` as for `judgeTrajectory`. */
 export declare function createMonitor(header: MonitorHeader, options?: JudgeOptions): Monitor;
+/**
+ * A judgment as text for a failed test: the headline verdict (with undecided clauses counted),
+ * then each failing or undecided rule with its clauses' type, quote and cited events (by id,
+ * actor/action and clipped content when `trajectory` is given). The same text as
+ * `behavior-judge/testing`'s AssertionError.
+ */
+export declare function formatJudgment(judgment: TrajectoryJudgment, options?: { trajectory?: { readonly events?: readonly TrajectoryInput["events"][number][] }; clip?: number }): string;

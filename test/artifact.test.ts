@@ -69,16 +69,17 @@ describe("judge.d.mts and the runtime describe the same judge", () => {
     writeFileSync(join(dir, "judge.mjs"), compiled.judgeMjs);
     writeFileSync(join(dir, "judge.d.mts"), compiled.judgeDts);
     const runtime = JSON.stringify(join(import.meta.dirname, "..", "runtime", "index.js"));
-    const shared = ["Verdict", "NaReason", "Actor", "CheckType", "Citation", "Clause", "MetaBehaviorJudgment", "SemanticUsage", "TrajectoryJudgment", "ChatMessage", "AdapterReply", "SemanticAdapter", "JudgeOptions", "RuleInfo", "Violation", "Obligation", "MonitorHeader", "Monitor"];
+    const exportNames = ["version", "behavior", "judgeYamlSha256", "irSha256", "rules", "judgeTrajectory", "createMonitor", "TrajectoryError", "formatJudgment"];
+    const shared = ["TrajectoryInput", "Verdict", "NaReason", "Actor", "CheckType", "Citation", "Clause", "MetaBehaviorJudgment", "SemanticUsage", "TrajectoryJudgment", "ChatMessage", "AdapterReply", "SemanticAdapter", "JudgeOptions", "RuleInfo", "Violation", "Obligation", "MonitorHeader", "Monitor"];
     const check = `import type * as Declared from "./judge.mjs";
 import type * as Runtime from ${runtime};
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 type Assert<T extends true> = T;
 ${shared.map((t) => `export type Same${t} = Assert<Equal<Declared.${t}, Runtime.${t}>>;`).join("\n")}
 type Exports = typeof Declared;
-export type ExportsAreTheModule = Assert<Equal<keyof Exports, keyof Runtime.JudgeModule>>;
-export type ModuleFitsExports = Assert<Runtime.JudgeModule extends Exports ? true : false>;
-export type ExportsFitModule = Assert<Exports extends Runtime.JudgeModule ? true : false>;
+type Module = Runtime.JudgeModule;
+export type ExportsAreTheModule = Assert<Equal<keyof Exports, keyof Module>>;
+${exportNames.map((k) => `export type Export_${k} = [Assert<Exports["${k}"] extends Module["${k}"] ? true : false>, Assert<Module["${k}"] extends Exports["${k}"] ? true : false>];`).join("\n")}
 `;
     writeFileSync(join(dir, "check.mts"), check);
     const project = new Project({

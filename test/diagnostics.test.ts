@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { lintSpec } from "../compiler/behavior-md/lint.js";
 import { parseBehaviorMd } from "../compiler/behavior-md/load.js";
 import { compareDiagnostics, formatDiagnostic, type Diagnostic } from "../compiler/diagnostics.js";
-import { parseClauseSnippet } from "../compiler/interview/state.js";
+import { parseClauseSnippet } from "../compiler/interview/snippet.js";
 import { parseJudgeYaml } from "../compiler/ir/parse.js";
 import { ROOT } from "./support/cli.js";
 

@@ -91,7 +91,7 @@ export function generateJudgeModule(ir: JudgeIR, options: GenerateOptions): Gene
     [
       code`import { ${RUNTIME_IMPORTS} } from ${runtime};`,
       code``,
-      code`export { TrajectoryError } from ${runtime};`,
+      code`export { TrajectoryError, formatJudgment } from ${runtime};`,
       code``,
       code`/** The behavior-judge version that generated this judge. */`,
       code`export const version = ${lit(VERSION)};`,

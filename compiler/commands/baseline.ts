@@ -16,6 +16,7 @@ import { loadBehaviorSpec, type BehaviorSpec } from "../behavior-md/load.js";
 import type { ModelCommandOptions } from "./model-flags.js";
 import { DEFAULT_CONCURRENCY, hostModelOptions } from "./model.js";
 import type { SemanticAdapter, SemanticUsage } from "../../runtime/semantic.js";
+import { plural } from "../report/plural.js";
 
 export interface BaselineCommandOptions extends ModelCommandOptions {
   runs?: number;
@@ -80,7 +81,8 @@ export async function runBaselineCommand(specPath: string, files: readonly strin
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
   const { adapter, description } = await createHostModel(hostModelOptions(options, { cache: false }));
   if (adapter === undefined) throw new UsageError(`baseline needs a model; ${NO_MODEL_NOTICE.replace(/:.*$/, "")}`);
-  process.stderr.write(`baseline: ${runs} run${runs === 1 ? "" : "s"} with ${description}\n`);
+  process.stderr.write(`baseline: ${runs} ${plural(runs, "run")} with ${description}
+`);
   const baseline = await runBaseline(spec, files, runs, adapter, concurrency);
   let compiled: { statistics: RunStatistics; usage: SemanticUsage } | undefined;
   if (options.judge !== undefined) {

@@ -8,6 +8,7 @@ import { allRunsPerfect, calibrateRuns, renderRunStatistics } from "../judge/rep
 import type { ModelCommandOptions } from "./model-flags.js";
 import { DEFAULT_CONCURRENCY, openJudgeModel } from "./model.js";
 import { traceReadOptions, type TraceCommandOptions } from "./trace-flags.js";
+import { plural } from "../report/plural.js";
 
 export interface CalibrateCommandOptions extends ModelCommandOptions, TraceCommandOptions {
   json?: boolean;
@@ -40,7 +41,7 @@ export async function runCalibrateCommand(judgePath: string, files: readonly str
   }
   if (text) {
     process.stdout.write(`${renderCalibrationTotals(result.totals)}\n`);
-    if (clauseErrors > 0) process.stdout.write(`${clauseErrors} clause${clauseErrors === 1 ? "" : "s"} got no valid model answer (marked ERROR)\n`);
+    if (clauseErrors > 0) process.stdout.write(`${clauseErrors} ${plural(clauseErrors, "clause")} got no valid model answer (marked ERROR)\n`);
     const verifyLine = renderVerifyLine(verifications);
     if (verifyLine !== undefined) process.stdout.write(`${verifyLine}\n`);
   } else {
@@ -66,7 +67,7 @@ async function runRepeated(judge: JudgeModule, files: readonly string[], options
   else {
     process.stdout.write(`${renderRunStatistics(`behavior-judge (${judge.behavior})`, statistics)}\n`);
     const verifyLine = renderVerifyLine(verifications);
-    if (verifyLine !== undefined) process.stdout.write(`${verifyLine} over ${runs} run${runs === 1 ? "" : "s"}\n`);
+    if (verifyLine !== undefined) process.stdout.write(`${verifyLine} over ${runs} ${plural(runs, "run")}\n`);
   }
   if (adapter !== undefined) (options.json === true ? process.stderr : process.stdout).write(`${renderUsageLine(usage)}\n`);
   if (options.failOnOverturned === true && verifications.overturned > 0) return 1;

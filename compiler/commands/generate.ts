@@ -14,6 +14,7 @@ import { canShowBrowser } from "../web/display.js";
 import type { ModelCommandOptions } from "./model-flags.js";
 import { hostModelOptions } from "./model.js";
 import { traceReadOptions, type TraceCommandOptions } from "./trace-flags.js";
+import { plural } from "../report/plural.js";
 
 export interface GenerateCommandOptions extends ModelCommandOptions, TraceCommandOptions {
   out?: string;
@@ -46,7 +47,7 @@ function summary(result: GenerateResult): string {
           : "drafted offline"
         : "nothing to draft";
   return [
-    `wrote ${result.out}: ${result.rules} rule${result.rules === 1 ? "" : "s"} (${interviewed} confirmed in the interview${carried})`,
+    `wrote ${result.out}: ${result.rules} ${plural(result.rules, "rule")} (${interviewed} confirmed in the interview${carried})`,
     `questions asked: ${result.questionsAsked}; model calls: ${result.modelCalls} (${how})`,
     ...(result.backup !== undefined ? [`the previous ${result.out} is kept as ${result.backup}`] : []),
   ].join("\n");
@@ -75,8 +76,8 @@ export async function runGenerateCommand(specPath: string, sampleFiles: string[]
     samples: sampleFiles,
     read: traceReadOptions(opts),
     out,
-    ...(opts.update !== undefined ? { update: opts.update } : {}),
-    ...(adapter !== undefined ? { adapter } : {}),
+    update: opts.update,
+    adapter,
     interviewer,
     notice,
     usage: emptyUsageTotals(),

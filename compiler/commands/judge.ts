@@ -11,6 +11,7 @@ import { addUsage, clauseErrorCount, emptyUsageTotals, renderUsageLine } from ".
 import type { ModelCommandOptions } from "./model-flags.js";
 import { DEFAULT_CONCURRENCY, openJudgeModel } from "./model.js";
 import { traceReadOptions, type TraceCommandOptions } from "./trace-flags.js";
+import { plural } from "../report/plural.js";
 
 export interface JudgeCommandOptions extends ModelCommandOptions, TraceCommandOptions {
   json?: boolean;
@@ -97,7 +98,7 @@ export async function runJudgeCommand(judgePath: string, files: readonly string[
   const ruleVerdicts: TrajectoryJudgment[] = [];
   let clauseErrors = 0;
   const verifications = emptyVerifyCounts();
-  const run = { verify: options.verify !== false, concurrency: options.concurrency ?? DEFAULT_CONCURRENCY, ...(adapter !== undefined ? { complete: adapter } : {}) };
+  const run = { verify: options.verify !== false, concurrency: options.concurrency ?? DEFAULT_CONCURRENCY, sample: options.sample, ...(adapter !== undefined ? { complete: adapter } : {}) };
   for await (const result of judgeCases(judge, readCases(files, traceReadOptions(options)), run)) {
     addToTotals(totals, result.judgment);
     addUsage(usage, result.usage);
@@ -125,7 +126,7 @@ export async function runJudgeCommand(judgePath: string, files: readonly string[
   // Model failures are never a silent pass: counted in the summary, and the run fails.
   const verifyLine = renderVerifyLine(verifications);
   const summary = [
-    ...(clauseErrors > 0 ? [`${clauseErrors} clause${clauseErrors === 1 ? "" : "s"} got no valid model answer (marked ERROR)`] : []),
+    ...(clauseErrors > 0 ? [`${clauseErrors} ${plural(clauseErrors, "clause")} got no valid model answer (marked ERROR)`] : []),
     ...(verifyLine !== undefined ? [verifyLine] : []),
     ...(adapter !== undefined ? [renderUsageLine(usage)] : []),
   ];

@@ -2,6 +2,7 @@
 import { loadSamples } from "../generate/samples.js";
 import { lintSpec } from "../behavior-md/lint.js";
 import { formatDiagnostic } from "../diagnostics.js";
+import { plural } from "../report/plural.js";
 
 export interface LintCommandOptions {
   samples?: string[];
@@ -13,8 +14,8 @@ export async function runLintCommand(specPath: string, judgePath: string | undef
   const samples = opts.samples === undefined || opts.samples.length === 0 ? undefined : await loadSamples(opts.samples);
   const result = await lintSpec(specPath, { ...(judgePath !== undefined ? { judge: judgePath } : {}), ...(samples !== undefined ? { samples } : {}) });
   for (const finding of result.findings) process.stdout.write(`${formatDiagnostic(finding)}\n`);
-  const checked = [result.spec, ...(result.judge !== undefined ? [result.judge] : []), ...(samples !== undefined ? [`${samples.length} sample trajector${samples.length === 1 ? "y" : "ies"}`] : [])];
-  const tally = `${result.errors} error${result.errors === 1 ? "" : "s"}, ${result.warnings} warning${result.warnings === 1 ? "" : "s"}`;
+  const checked = [result.spec, ...(result.judge !== undefined ? [result.judge] : []), ...(samples !== undefined ? [`${samples.length} sample ${plural(samples.length, "trajectory", "trajectories")}`] : [])];
+  const tally = `${result.errors} ${plural(result.errors, "error")}, ${result.warnings} ${plural(result.warnings, "warning")}`;
   process.stdout.write(`${result.errors === 0 && result.warnings === 0 ? "ok" : tally}: checked ${checked.join(", ")}\n`);
   return result.errors > 0 ? 1 : 0;
 }

@@ -37,15 +37,15 @@ export interface GenerateOptions {
   /** Where to write judge.yaml. */
   out: string;
   /** A previous judge.yaml to update: unchanged sections are carried over without questions. */
-  update?: string;
+  update?: string | undefined;
   /** The model; undefined drafts offline. */
-  adapter?: SemanticAdapter;
+  adapter?: SemanticAdapter | undefined;
   /** Confirms the draft with a person. */
   interviewer: Interviewer;
   /** Messages for the person (stderr in the CLI): fallbacks, removed rules, dropped clauses. */
   notice?: (message: string) => void;
   /** Model usage is booked here. */
-  usage?: SemanticUsage;
+  usage?: SemanticUsage | undefined;
   /** Compile the result before writing (default true); only tests of other steps turn it off. */
   compile?: boolean;
 }
@@ -71,7 +71,7 @@ function sectionDrafter(spec: BehaviorSpec, vocabulary: Vocabulary, samples: rea
   const { adapter } = options;
   if (adapter === undefined) return async (sections) => ({ draft: draftOffline({ spec, vocabulary, samples }, sections), calls: 0 });
   return async (sections) => {
-    const outcome = await proposeDraft({ spec, vocabulary, samples, adapter, sections, ...(options.usage !== undefined ? { usage: options.usage } : {}) });
+    const outcome = await proposeDraft({ spec, vocabulary, samples, adapter, sections, usage: options.usage });
     return { draft: outcome.draft, calls: outcome.calls, ...(outcome.fallback !== undefined ? { fallback: outcome.fallback } : {}) };
   };
 }

@@ -34,17 +34,19 @@ import { createInterface } from "node:readline";
 import { printableLines } from "../report/printable.js";
 import { excerpt } from "./evidence.js";
 import type { Evidence } from "./evidence.js";
-import { currentView, interviewResult, startInterview, step } from "./state.js";
+import { interviewResult, startInterview, step } from "./state.js";
 import { formatDiagnostic } from "../diagnostics.js";
 import { InterviewCancelledError } from "../errors.js";
-import type { InterviewAction, InterviewState, QuestionView, ReviewView, StepOutcome } from "./state.js";
+import type { InterviewAction, InterviewState, StepOutcome } from "./state.js";
+import { currentView, type QuestionView, type ReviewView } from "./view.js";
 import type { InterviewInput, InterviewResult } from "../generate/types.js";
+import { plural } from "../report/plural.js";
 
 export interface TerminalInterviewOptions {
   /** Where answers come from; default process.stdin. */
-  input?: NodeJS.ReadableStream;
+  input?: NodeJS.ReadableStream | undefined;
   /** Where questions go; default process.stderr. */
-  output?: NodeJS.WritableStream;
+  output?: NodeJS.WritableStream | undefined;
 }
 
 const QUESTION_PROMPT = "[a]ccept / [e]dit / [s]emantic / [d]rop / [b]ack (default a): ";
@@ -259,7 +261,7 @@ function formatEvidence(evidence: Evidence): string[] {
     if (more > 0) out.push(`      … ${more} more`);
   }
   const hidden = evidence.groups.length - SAMPLES_SHOWN;
-  if (hidden > 0) out.push(`    … ${hidden} more ${hidden === 1 ? "sample" : "samples"} with matching events`);
+  if (hidden > 0) out.push(`    … ${hidden} more ${plural(hidden, "sample")} with matching events`);
   return out;
 }
 

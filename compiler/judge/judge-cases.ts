@@ -9,6 +9,7 @@ import type { TrajectoryJudgment } from "../../runtime/types.js";
 import { describeOrigin, type InputCase } from "./inputs.js";
 import { printable } from "../report/printable.js";
 import type { JudgeModule } from "./load.js";
+import { inSample } from "./sample.js";
 
 export interface CaseResult {
   input: InputCase;
@@ -40,8 +41,15 @@ function unescapedCaseErrorMessage(input: InputCase, error: unknown): string {
   return `${where}: ${error instanceof Error ? error.message : String(error)}`;
 }
 
-export async function judgeOne(judge: JudgeModule, input: InputCase, options: JudgeOptions): Promise<CaseResult> {
+/** How one case is judged: the judge's options, and with `sample` only that fraction of trajectories gets the model (the rest are judged deterministically). */
+export interface JudgeCaseOptions extends JudgeOptions {
+  sample?: number | undefined;
+}
+
+export async function judgeOne(judge: JudgeModule, input: InputCase, caseOptions: JudgeCaseOptions): Promise<CaseResult> {
   if (input.error !== undefined) return { input, error: printable(`${describeOrigin(input)}: ${input.error}`) };
+  const { sample, ...options } = caseOptions;
+  if (sample !== undefined && options.complete !== undefined && !inSample(input.trajectory, sample, `${input.file}#${input.index}`)) delete options.complete;
   const cost = options.complete !== undefined ? { usage: emptyUsage() } : {};
   try {
     return { input, judgment: await judge.judgeTrajectory(input.trajectory, { ...options, ...cost }), ...cost };
@@ -57,7 +65,7 @@ export async function judgeOne(judge: JudgeModule, input: InputCase, options: Ju
 export async function* judgeCases(
   judge: JudgeModule,
   cases: AsyncIterable<InputCase>,
-  options: JudgeOptions & { concurrency?: number } = {},
+  options: JudgeCaseOptions & { concurrency?: number } = {},
 ): AsyncGenerator<CaseResult> {
   const { concurrency = 1, ...judgeOptions } = options;
   const inFlight: Promise<CaseResult>[] = [];

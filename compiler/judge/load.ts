@@ -49,7 +49,7 @@ export async function compileJudgeYamlText(text: string, path: string) {
   if (!parsed.ok) throw new JudgeYamlError(parsed.diagnostics);
   const { compileIR } = await import("../build/compile.js");
   const compiled = await compileIR(parsed.ir, text, { file: basename(path), positions: parsed.positions });
-  return { ir: parsed.ir, compiled };
+  return { ir: parsed.ir, positions: parsed.positions, compiled };
 }
 
 /**

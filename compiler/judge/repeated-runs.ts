@@ -14,6 +14,7 @@ import { printable } from "../report/printable.js";
 import type { JudgeModule } from "./load.js";
 import { countVerifications, emptyVerifyCounts, type VerifyCounts } from "../report/summary.js";
 import { judgeCases } from "./judge-cases.js";
+import { plural } from "../report/plural.js";
 
 export type SlotValue = Verdict | "error";
 
@@ -101,11 +102,11 @@ function percent(x: number): string {
 
 /** The figures, one per line, for one judge over one suite. */
 export function renderRunStatistics(title: string, stats: RunStatistics): string {
-  const lines = [`${printable(title)}: ${stats.runs} run${stats.runs === 1 ? "" : "s"} over ${stats.slots} verdict slots`];
+  const lines = [`${printable(title)}: ${stats.runs} ${plural(stats.runs, "run")} over ${stats.slots} verdict slots`];
   stats.perRun.forEach((r, i) => {
     const notes = [
       ...(r.errors > 0 ? [`${r.errors} cases not judged`] : []),
-      ...(r.clauseErrors > 0 ? [`${r.clauseErrors} rule verdict${r.clauseErrors === 1 ? "" : "s"} rest${r.clauseErrors === 1 ? "s" : ""} on a failed model answer`] : []),
+      ...(r.clauseErrors > 0 ? [`${r.clauseErrors} ${plural(r.clauseErrors, "rule verdict")} ${plural(r.clauseErrors, "rests", "rest")} on a failed model answer`] : []),
     ];
     lines.push(`  run ${i + 1}: ${r.agree}/${r.total} rule verdicts agree${notes.length > 0 ? ` (${notes.join("; ")})` : ""}`);
   });

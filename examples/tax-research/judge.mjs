@@ -24,6 +24,11 @@ function absentReason(complete) {
   return complete ? "not_applicable" : "insufficient_evidence";
 }
 
+// runtime/is-object.ts
+function isObject(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
 // runtime/semantic.ts
 function requestCount(value) {
   return typeof value === "number" && Number.isInteger(value) && value >= 0 ? value : 1;
@@ -111,9 +116,6 @@ function retryMessage(error) {
     role: "user",
     content: `That reply cannot be used: ${error}. Reply again with one JSON object in the required shape and nothing else.`
   };
-}
-function isObject(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 function unfence(text) {
   const trimmed = text.trim();
@@ -354,9 +356,6 @@ var TrajectoryError = class extends Error {
     this.field = field;
   }
 };
-function isPlainObject(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 function isActor(value) {
   return value === "agent" || value === "tool" || value === "user";
 }
@@ -402,14 +401,14 @@ function requireNonEmptyString(value, field) {
   return value;
 }
 function readEvent(raw, index) {
-  if (!isPlainObject(raw)) throw new TrajectoryError(`events[${index}]`, "must be an object");
+  if (!isObject(raw)) throw new TrajectoryError(`events[${index}]`, "must be an object");
   if (!isNonEmptyString(raw.id)) throw new TrajectoryError(`events[${index}].id`, NON_EMPTY);
   if (!isActor(raw.actor)) throw new TrajectoryError(`events[${index}].actor`, "must be user, agent, or tool");
   if (!isNonEmptyString(raw.action)) throw new TrajectoryError(`events[${index}].action`, NON_EMPTY);
   const content = raw.content;
   const metadata = raw.metadata;
   const contentOk = content === void 0 || typeof content === "string";
-  if (metadata !== void 0 && metadata !== null && !isPlainObject(metadata)) {
+  if (metadata !== void 0 && metadata !== null && !isObject(metadata)) {
     throw new TrajectoryError(`events[${index}].metadata`, "must be an object of key: value pairs");
   }
   const metadataOk = metadata === void 0 || metadata !== null && isStringMap(metadata);
@@ -463,7 +462,7 @@ function readDescription(value) {
   return description;
 }
 function readTrajectoryHeader(raw) {
-  if (!isPlainObject(raw)) throw new TrajectoryError("", "a trajectory must be a JSON object");
+  if (!isObject(raw)) throw new TrajectoryError("", "a trajectory must be a JSON object");
   const id = requireNonEmptyString(raw.id, "id");
   const description = readDescription(raw.description);
   if (typeof raw.complete !== "boolean") throw new TrajectoryError("complete", "must be true or false");
@@ -471,7 +470,7 @@ function readTrajectoryHeader(raw) {
   return { id, description, complete: raw.complete, events: raw.events };
 }
 function readMonitorHeader(raw) {
-  if (!isPlainObject(raw)) throw new TrajectoryError("", "a trajectory header must be an object with an id");
+  if (!isObject(raw)) throw new TrajectoryError("", "a trajectory header must be an object with an id");
   return { id: requireNonEmptyString(raw.id, "id"), description: readDescription(raw.description) };
 }
 function readEvents(rawEvents, steppers) {
@@ -615,6 +614,60 @@ function requiredClause({ quote, complete, windowOpen = true, match }) {
   if (match !== void 0) return predicate("required", quote, "true", null, [cite(match, "first match")]);
   if (!complete) return na("required", quote, "insufficient_evidence");
   return predicate("required", quote, "false", null, []);
+}
+
+// runtime/format-judgment.ts
+function undecidedReason(clause) {
+  if (clause.kind !== "semantic" || clause.verdict !== "na") return void 0;
+  if (clause.error !== void 0) return "no valid model answer";
+  if (clause.reasoning === NO_MODEL_REASONING) return "no model";
+  return void 0;
+}
+function undecidedClauses(rule) {
+  return rule.clauses.filter((c) => undecidedReason(c) !== void 0);
+}
+function clipText(text, max) {
+  const flat = JSON.stringify(text).slice(1, -1);
+  return flat.length > max ? `${flat.slice(0, Math.max(0, max - 1))}\u2026` : flat;
+}
+function clauseType(clause) {
+  if (clause.kind === "semantic") return clause.check === "trigger" ? "semantic trigger" : "semantic question";
+  return clause.check ?? "predicate";
+}
+function undecidedNote(rule) {
+  const undecided = undecidedClauses(rule);
+  if (undecided.length === 0) return "";
+  const reasons = [...new Set(undecided.map((c) => undecidedReason(c)))].join(", ");
+  return ` (${undecided.length} clause${undecided.length === 1 ? "" : "s"} undecided: ${reasons})`;
+}
+function formatClause(clause, events, clip) {
+  const reason = undecidedReason(clause);
+  const state = reason !== void 0 ? `undecided (${reason})` : clause.verdict;
+  const lines = [`    ${clauseType(clause)} [${state}]: "${clipText(clause.quote, 400)}"`];
+  for (const citation of clause.citations) {
+    const event = events.get(citation.eventId);
+    const shown = event === void 0 ? `${clipText(citation.eventId, 80)}` : `${clipText(event.id, 80)} ${clipText(event.actor, 20)}/${clipText(event.action, 80)} "${clipText(event.content ?? "", clip)}"`;
+    lines.push(`      - ${shown}${citation.description !== "" ? ` (${clipText(citation.description, 200)})` : ""}`);
+  }
+  return lines;
+}
+function worthShowing(rule) {
+  return rule.verdict === "false" || rule.error === true || undecidedClauses(rule).length > 0;
+}
+function formatJudgment(judgment, options = {}) {
+  const clip = options.clip ?? 80;
+  const events = new Map((options.trajectory?.events ?? []).map((e) => [e.id, e]));
+  const headline = judgment.verdict === "false" ? "FAIL" : judgment.verdict === "true" ? "PASS" : "N/A";
+  const note = undecidedNote({ ...judgment.metaBehaviors[0], clauses: judgment.metaBehaviors.flatMap((m) => m.clauses) });
+  const lines = [`${headline}${note} ${clipText(judgment.behavior, 200)}: trajectory ${clipText(judgment.trajectoryId, 200)} is ${judgment.verdict}${judgment.error === true ? " (a model call failed)" : ""}`];
+  for (const rule of judgment.metaBehaviors) {
+    if (!worthShowing(rule)) continue;
+    lines.push(`  ${rule.verdict === "false" ? "\u2717" : "?"} ${clipText(rule.name, 200)}: ${rule.verdict}${undecidedNote(rule)}`);
+    for (const clause of rule.clauses) {
+      if (clause.verdict === "false" || undecidedReason(clause) !== void 0) lines.push(...formatClause(clause, events, clip));
+    }
+  }
+  return lines.join("\n");
 }
 
 // generated/judge.ts
@@ -821,6 +874,7 @@ export {
   TrajectoryError,
   behavior,
   createMonitor,
+  formatJudgment,
   irSha256,
   judgeTrajectory,
   judgeYamlSha256,

@@ -15,7 +15,7 @@ import {
   type Steppers,
 } from "behavior-judge/runtime";
 
-export { TrajectoryError } from "behavior-judge/runtime";
+export { TrajectoryError, formatJudgment } from "behavior-judge/runtime";
 
 /** The behavior-judge version that generated this judge. */
 export const version = "0.1.0";
