@@ -20,7 +20,7 @@ export { buildJudgeFile, declarationPath, defaultJudgePath } from "./commands/bu
 export { compileJudgeYamlFile, importJudgeSource, JudgeYamlError, loadJudge, type JudgeModule } from "./judge/load.js";
 
 export { describeOrigin, readCases, type CaseOrigin, type Expected, type InputCase } from "./judge/inputs.js";
-export { judgeCases, judgeOne, type CaseResult } from "./judge/judge-cases.js";
+export { judgeCases, judgeOne, type CaseResult, type FailedCase, type JudgedCase, type RunOptions } from "./judge/judge-cases.js";
 export {
   calibrate,
   calibrationPassed,

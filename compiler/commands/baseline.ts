@@ -9,7 +9,7 @@ import { createHostModel, NO_MODEL_NOTICE } from "../model/index.js";
 import { judgeBaseline, type BaselineJudgment } from "../judge/baseline.js";
 import { readCases } from "../judge/inputs.js";
 import { loadJudge, type JudgeModule } from "../judge/load.js";
-import { judgeCases } from "../judge/judge-cases.js";
+import { failureLine, judgeCases } from "../judge/judge-cases.js";
 import { calibrateRuns, collectRuns, renderRunStatistics, renderSideBySide, summarizeRuns, type RunStatistics } from "../judge/repeated-runs.js";
 import { loadBehaviorSpec, type BehaviorSpec } from "../behavior-md/load.js";
 import type { ModelCommandOptions } from "./model-flags.js";
@@ -69,9 +69,10 @@ async function runBaseline(spec: BehaviorSpec, files: readonly string[], runs: n
   const usage = emptyUsageTotals();
   const judge = baselineModule(spec, adapter, usage);
   const { slots, results } = await collectRuns(runs, judge.rules.map((r) => r.name), async function* (run) {
-    for await (const { input, judgment, error } of judgeCases(judge, readCases(files), { concurrency })) {
-      if (error !== undefined) process.stderr.write(`baseline run ${run + 1}: error: ${error}\n`);
-      yield { input, verdicts: judgment === undefined ? undefined : new Map(judgment.metaBehaviors.map((m) => [m.name, m.verdict])) };
+    for await (const result of judgeCases(judge, readCases(files), { concurrency })) {
+      if (result.kind === "failed") process.stderr.write(`baseline run ${run + 1}: error: ${failureLine(result)}\n`);
+      const verdicts = result.kind === "judged" ? new Map(result.judgment.metaBehaviors.map((m) => [m.name, m.verdict])) : undefined;
+      yield { input: result.input, verdicts };
     }
   });
   return { statistics: summarizeRuns(slots, results), usage };

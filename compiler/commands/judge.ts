@@ -5,7 +5,7 @@ import { loadJudge } from "../judge/load.js";
 import { addToTotals, emptyTotals, renderTotalsLine, renderTrajectoryText } from "../report/text.js";
 import { caseErrorOf, ReportOutputs } from "../report/outputs.js";
 import { countVerifications, emptyVerifyCounts, renderSummaryTable, renderVerifyLine, summarizeByRule } from "../report/summary.js";
-import { judgeCases, type CaseResult } from "../judge/judge-cases.js";
+import { failureLine, judgeCases, type FailedCase } from "../judge/judge-cases.js";
 import { canShowBrowser } from "../web/display.js";
 import { addUsage, clauseErrorCount, emptyUsageTotals, renderUsageLine } from "../model/usage.js";
 import type { ModelCommandOptions } from "./model-flags.js";
@@ -39,7 +39,7 @@ export interface JsonCaseError {
   caseError: string;
 }
 
-function jsonCaseError(result: CaseResult): JsonCaseError {
+function jsonCaseError(result: FailedCase): JsonCaseError {
   const { file, caseIndex, line, message } = caseErrorOf(result);
   return { file, case: caseIndex, ...(line !== undefined ? { line } : {}), caseError: message };
 }
@@ -99,24 +99,24 @@ export async function runJudgeCommand(judgePath: string, files: readonly string[
   const verifications = emptyVerifyCounts();
   const run = { verify: options.verify !== false, concurrency: options.concurrency ?? DEFAULT_CONCURRENCY, ...(adapter !== undefined ? { complete: adapter } : {}) };
   for await (const result of judgeCases(judge, readCases(files, traceReadOptions(options)), run)) {
-    addToTotals(totals, result.judgment);
+    const judgment = result.kind === "judged" ? result.judgment : undefined;
+    addToTotals(totals, judgment);
     addUsage(usage, result.usage);
-    clauseErrors += clauseErrorCount(result.judgment);
-    countVerifications(verifications, result.judgment);
+    clauseErrors += clauseErrorCount(judgment);
+    countVerifications(verifications, judgment);
     meter.tick(totals.judged + totals.errors);
     reports?.add(result);
-    if (result.error !== undefined) {
+    if (result.kind === "failed") {
       meter.done();
-      process.stderr.write(`error: ${result.error}\n`);
+      process.stderr.write(`error: ${failureLine(result)}\n`);
       json?.push(jsonCaseError(result));
       continue;
     }
-    const judgment = result.judgment!;
-    if (json === undefined) ruleVerdicts.push(verdictsOnly(judgment));
-    if (json !== undefined) json.push(judgment);
+    if (json === undefined) ruleVerdicts.push(verdictsOnly(result.judgment));
+    if (json !== undefined) json.push(result.judgment);
     else {
       const cost = result.usage;
-      out(renderTrajectoryText(judgment, result.input.file) + (cost !== undefined ? `  ${renderUsageLine(cost)}\n` : "") + "\n");
+      out(renderTrajectoryText(result.judgment, result.input.file) + (cost !== undefined ? `  ${renderUsageLine(cost)}\n` : "") + "\n");
     }
   }
   meter.done();

@@ -11,7 +11,7 @@ import { describeOrigin, type InputCase } from "./inputs.js";
 import type { JudgeModule } from "./load.js";
 import { printable } from "../report/printable.js";
 import { countVerifications, emptyVerifyCounts } from "../report/summary.js";
-import { judgeCases } from "./judge-cases.js";
+import { failureLine, judgeCases, locatedMessage } from "./judge-cases.js";
 
 export interface VerdictComparison {
   name: string;
@@ -95,15 +95,18 @@ export async function calibrate(
     errors: [],
     totals: { metaAgree: 0, metaTotal: 0, fileAgree: 0, fileTotal: 0, errors: 0, overturned: 0 },
   };
-  for await (const { input, judgment, error, usage } of judgeCases(judge, cases, judgeOptions)) {
+  for await (const judged of judgeCases(judge, cases, judgeOptions)) {
+    const { input, usage } = judged;
     if (usage !== undefined) addUsage((result.usage ??= emptyUsageTotals()), usage);
-    const problem = error ?? (input.expected === undefined ? `${describeOrigin(input)}: has no "expected" labels (calibrate needs {trajectory, expected})` : undefined);
-    if (problem !== undefined || judgment === undefined) {
-      result.errors.push(problem ?? `${describeOrigin(input)}: not judged`);
+    const problem =
+      judged.kind === "failed" ? failureLine(judged) : input.expected === undefined ? locatedMessage(input, 'has no "expected" labels (calibrate needs {trajectory, expected})') : undefined;
+    if (problem !== undefined || judged.kind === "failed") {
+      result.errors.push(problem!);
       result.totals.errors++;
-      onCase?.(problem ?? "");
+      onCase?.(problem!);
       continue;
     }
+    const { judgment } = judged;
     const comparison = compareCase(input, judgment);
     result.comparisons.push(comparison);
     result.judgments.push(judgment);

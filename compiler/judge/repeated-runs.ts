@@ -201,10 +201,11 @@ export async function calibrateRuns(
   const usage = emptyUsageTotals();
   const verifications = emptyVerifyCounts();
   const { slots, results } = await collectRuns(runs, rules, async function* () {
-    for await (const { input, judgment, usage: cost } of judgeCases(judge, readCases(files, options.read), options)) {
-      addUsage(usage, cost);
+    for await (const result of judgeCases(judge, readCases(files, options.read), options)) {
+      addUsage(usage, result.usage);
+      const judgment = result.kind === "judged" ? result.judgment : undefined;
       countVerifications(verifications, judgment);
-      yield { input, verdicts: judgment === undefined ? undefined : new Map(judgment.metaBehaviors.map((m) => [m.name, slotValue(m)])) };
+      yield { input: result.input, verdicts: judgment === undefined ? undefined : new Map(judgment.metaBehaviors.map((m) => [m.name, slotValue(m)])) };
     }
   });
   return { slots, results, statistics: summarizeRuns(slots, results), usage, verifications };

@@ -9,8 +9,7 @@ import { dirname } from "node:path";
 import type { RuleInfo } from "../../runtime/judge.js";
 import { validateTrajectory } from "../../runtime/trajectory.js";
 import type { Trajectory } from "../../runtime/types.js";
-import { describeOrigin } from "../judge/inputs.js";
-import type { CaseResult } from "../judge/judge-cases.js";
+import { failureLine, type CaseResult, type FailedCase } from "../judge/judge-cases.js";
 import type { CaseError, ReportInput, ReportResult } from "./html.js";
 import type { ProgressEvent, ReportServer } from "./serve.js";
 import { fileNaReason } from "./summary.js";
@@ -41,8 +40,8 @@ function openInBrowser(url: string): void {
 
 /** One line of the live page: the trajectory's verdict labeled as the final report will label it, or why the case failed. */
 export function progressEvent(done: number, result: CaseResult): ProgressEvent {
-  const { input, judgment, error } = result;
-  if (judgment === undefined) return { done, file: input.file, message: error ?? "not judged" };
+  if (result.kind === "failed") return { done, file: result.input.file, message: failureLine(result) };
+  const { input, judgment } = result;
   const naReason = fileNaReason(judgment);
   return {
     done,
@@ -69,14 +68,11 @@ function judgedTrajectory(raw: unknown): Trajectory | undefined {
 }
 
 /**
- * A case that could not be judged, for the reports and `--json`. The message
- * loses the place it starts with (describeOrigin): file, case and line are
- * fields of their own, and the reports would repeat them.
+ * A case that could not be judged, for the reports and `--json`: file, case
+ * and line are fields of their own, so the message goes without its place.
  */
-export function caseErrorOf(result: CaseResult): CaseError {
-  const { input, error } = result;
-  const place = `${describeOrigin(input)}: `;
-  const message = error === undefined ? "not judged" : error.startsWith(place) ? error.slice(place.length) : error;
+export function caseErrorOf(result: FailedCase): CaseError {
+  const { input, message } = result;
   return { file: input.file, caseIndex: input.index, ...(input.line !== undefined ? { line: input.line } : {}), message };
 }
 
@@ -107,12 +103,12 @@ export class ReportOutputs {
 
   add(result: CaseResult): void {
     this.done++;
-    const { input, judgment } = result;
     this.server?.push(progressEvent(this.done, result));
-    if (judgment === undefined) {
+    if (result.kind === "failed") {
       this.errors.push(caseErrorOf(result));
       return;
     }
+    const { input, judgment } = result;
     const trajectory = judgedTrajectory(input.trajectory);
     this.results.push({ file: input.file, judgment, ...(trajectory !== undefined ? { trajectory } : {}) });
   }

@@ -14,7 +14,7 @@ function meta(name: string, verdict: MetaBehaviorJudgment["verdict"], naReason: 
 }
 
 function result(trajectory: unknown, judgment: TrajectoryJudgment): CaseResult {
-  return { input: { file: "t.json", index: 0, trajectory }, judgment };
+  return { kind: "judged", input: { file: "t.json", index: 0, trajectory }, judgment };
 }
 
 describe("ReportOutputs", () => {
@@ -51,8 +51,7 @@ describe("ReportOutputs", () => {
     const html = join(dir, "errors.html");
     const junit = join(dir, "errors.xml");
     const reports = await ReportOutputs.open("b", [], { html, junit });
-    // The judge run's message already starts with the place (describeOrigin).
-    reports!.add({ input: { file: "bad.jsonl", index: 2, line: 3 }, error: "bad.jsonl:3: case 2: events[0].actor must be user, agent, or tool" });
+    reports!.add({ kind: "failed", input: { file: "bad.jsonl", index: 2, line: 3 }, message: "events[0].actor must be user, agent, or tool" });
     await reports!.finish();
     const page = readFileSync(html, "utf8");
     expect(page).toContain("<li><code>bad.jsonl:3 (case 2)</code> events[0].actor must be user, agent, or tool</li>");
@@ -83,7 +82,8 @@ describe("progressEvent", () => {
     const errored = { ...judgment([meta("A", "na", "not_applicable"), { ...meta("B", "na", "insufficient_evidence"), error: true as const }], "na"), error: true as const };
     expect(progressEvent(5, result({}, errored))).toMatchObject({ verdict: "na", naReason: "insufficient_evidence", error: true });
     expect(progressEvent(6, result({}, judgment([meta("R", "true")], "true")))).not.toHaveProperty("error");
-    expect(progressEvent(4, { input: { file: "bad.jsonl", index: 2, line: 3 }, error: "bad.jsonl:3: case 2: not JSON" })).toEqual({
+    // The live page names the place in front of the message.
+    expect(progressEvent(4, { kind: "failed", input: { file: "bad.jsonl", index: 2, line: 3 }, message: "not JSON" })).toEqual({
       done: 4,
       file: "bad.jsonl",
       message: "bad.jsonl:3: case 2: not JSON",
