@@ -15,9 +15,10 @@ export { formatDiagnostic, parseJudgeYaml, serializeJudgeYaml } from "./ir/index
 export type { Diagnostic, IRPositions, ParseResult } from "./ir/index.js";
 export type * from "./ir/types.js";
 
-export { compileIR, sha256, type CompiledJudge, type CompileOptions } from "./build/compile.js";
 export { buildJudgeFile, declarationPath, defaultJudgePath } from "./commands/build.js";
-export { compileJudgeYamlFile, importJudgeSource, JudgeYamlError, loadJudge, type JudgeModule } from "./judge/load.js";
+export { compileIR, compileJudgeYamlFile, compileJudgeYamlText, sha256, type CompiledJudge, type CompileOptions } from "./build/compile.js";
+export { JudgeYamlError } from "./build/judge-yaml.js";
+export { importJudgeSource, loadJudge, type JudgeModule } from "./judge/load.js";
 
 export { describeOrigin, readCases, type CaseOrigin, type Expected, type InputCase } from "./judge/inputs.js";
 export { judgeCases, judgeOne, type CaseResult, type FailedCase, type JudgedCase, type RunOptions } from "./judge/judge-cases.js";

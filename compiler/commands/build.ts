@@ -1,7 +1,7 @@
 /** `build`: judge.yaml → judge.mjs + judge.d.mts (+ judge.ts on request). */
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
-import { compileJudgeYamlFile } from "../judge/load.js";
+import { compileJudgeYamlFile } from "../build/compile.js";
 
 /** `foo/judge.yaml` → `foo/judge.mjs`. */
 export function defaultJudgePath(yamlPath: string): string {

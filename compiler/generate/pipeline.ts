@@ -17,7 +17,7 @@ import { formatDiagnostic } from "../diagnostics.js";
 import { parseJudgeYaml } from "../ir/parse.js";
 import { serializeJudgeYaml } from "../ir/serialize.js";
 import type { JudgeIR } from "../ir/types.js";
-import { JudgeYamlError, readJudgeYaml } from "../judge/load.js";
+import { JudgeYamlError, readJudgeYaml } from "../build/judge-yaml.js";
 import { loadBehaviorSpec, SpecError, type BehaviorSpec, type SpecSection } from "../behavior-md/load.js";
 import { draftOffline } from "./offline/draft.js";
 import { proposeDraft } from "./propose.js";
