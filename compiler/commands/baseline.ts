@@ -4,13 +4,15 @@
  * figures beside it. Answers are never cached: each run asks afresh.
  */
 import type { TrajectoryJudgment } from "../../runtime/types.js";
-import { addUsage, emptyUsageTotals, renderUsageLine } from "../model/usage.js";
+import { addUsage, emptyUsageTotals } from "../model/usage.js";
+import { renderUsageLine } from "../report/summary.js";
+import { renderRunStatistics, renderSideBySide } from "../report/runs.js";
 import { createHostModel, NO_MODEL_NOTICE } from "../model/index.js";
 import { judgeBaseline, type BaselineJudgment } from "../judge/baseline.js";
 import { readCases } from "../judge/inputs.js";
 import { loadJudge, type JudgeModule } from "../judge/load.js";
 import { failureLine, judgeCases } from "../judge/judge-cases.js";
-import { calibrateRuns, collectRuns, renderRunStatistics, renderSideBySide, summarizeRuns, type RunStatistics } from "../judge/repeated-runs.js";
+import { calibrateRuns, collectRuns, summarizeRuns, type RunStatistics } from "../judge/repeated-runs.js";
 import { loadBehaviorSpec, type BehaviorSpec } from "../behavior-md/load.js";
 import type { ModelCommandOptions } from "./model-flags.js";
 import { DEFAULT_CONCURRENCY, hostModelOptions } from "./model.js";

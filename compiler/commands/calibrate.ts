@@ -1,10 +1,12 @@
 /** `calibrate`: labeled cases against the compiled judge; exit 1 on any disagreement or error. */
-import { clauseErrorCount, emptyUsageTotals, renderUsageLine } from "../model/usage.js";
-import { calibrate, calibrationPassed, renderCalibrationTotals, renderComparison } from "../judge/calibrate.js";
+import { clauseErrorCount, emptyUsageTotals } from "../model/usage.js";
+import { calibrate, calibrationPassed } from "../judge/calibrate.js";
+import { renderCalibrationTotals, renderComparison } from "../report/calibration.js";
 import { readCases } from "../judge/inputs.js";
 import { loadJudge, type JudgeModule } from "../judge/load.js";
-import { countVerifications, emptyVerifyCounts, renderVerifyLine } from "../report/summary.js";
-import { allRunsPerfect, calibrateRuns, renderRunStatistics } from "../judge/repeated-runs.js";
+import { countVerifications, emptyVerifyCounts, renderUsageLine, renderVerifyLine } from "../report/summary.js";
+import { allRunsPerfect, calibrateRuns } from "../judge/repeated-runs.js";
+import { renderRunStatistics } from "../report/runs.js";
 import type { ModelCommandOptions } from "./model-flags.js";
 import { DEFAULT_CONCURRENCY, openJudgeModel } from "./model.js";
 import { traceReadOptions, type TraceCommandOptions } from "./trace-flags.js";

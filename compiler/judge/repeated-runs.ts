@@ -10,7 +10,6 @@ import type { SemanticUsage } from "../../runtime/semantic.js";
 import type { MetaBehaviorJudgment, Verdict } from "../../runtime/types.js";
 import { addUsage, emptyUsageTotals } from "../model/usage.js";
 import { describeOrigin, readCases, type InputCase, type TraceReadOptions } from "./inputs.js";
-import { printable } from "../report/printable.js";
 import type { JudgeModule } from "./load.js";
 import { countVerifications, emptyVerifyCounts, type VerifyCounts } from "../report/summary.js";
 import { judgeCases } from "./judge-cases.js";
@@ -93,46 +92,6 @@ export function summarizeRuns(slots: readonly VerdictSlot[], runs: readonly RunR
 /** Every run perfect: what a passing `calibrate --runs N` means. */
 export function allRunsPerfect(stats: RunStatistics): boolean {
   return stats.runs > 0 && stats.perfectRuns === stats.runs;
-}
-
-function percent(x: number): string {
-  return `${(x * 100).toFixed(1)}%`;
-}
-
-/** The figures, one per line, for one judge over one suite. */
-export function renderRunStatistics(title: string, stats: RunStatistics): string {
-  const lines = [`${printable(title)}: ${stats.runs} run${stats.runs === 1 ? "" : "s"} over ${stats.slots} verdict slots`];
-  stats.perRun.forEach((r, i) => {
-    const notes = [
-      ...(r.errors > 0 ? [`${r.errors} cases not judged`] : []),
-      ...(r.clauseErrors > 0 ? [`${r.clauseErrors} rule verdict${r.clauseErrors === 1 ? "" : "s"} rest${r.clauseErrors === 1 ? "s" : ""} on a failed model answer`] : []),
-    ];
-    lines.push(`  run ${i + 1}: ${r.agree}/${r.total} rule verdicts agree${notes.length > 0 ? ` (${notes.join("; ")})` : ""}`);
-  });
-  lines.push(...statisticLines(stats).map(([label, value]) => `  ${label}: ${value}`));
-  return lines.join("\n");
-}
-
-function statisticLines(stats: RunStatistics): [string, string][] {
-  const { agree, total, accuracy, low, high } = stats.pooled;
-  return [
-    ["pooled accuracy", `${agree}/${total} (${percent(accuracy)}; Wilson 95% ${percent(low)}–${percent(high)})`],
-    ["perfect runs", `${stats.perfectRuns}/${stats.runs}`],
-    ["unanimous verdicts", `${stats.unanimousSlots}/${stats.slots}`],
-  ];
-}
-
-/** Two or more judges' figures over the same suite, in columns. */
-export function renderSideBySide(columns: readonly { title: string; stats: RunStatistics }[]): string {
-  const rows: string[][] = [["", ...columns.map((c) => c.title)]];
-  const runs = Math.max(...columns.map((c) => c.stats.runs));
-  for (let i = 0; i < runs; i++) {
-    rows.push([`run ${i + 1}`, ...columns.map((c) => (c.stats.perRun[i] === undefined ? "" : `${c.stats.perRun[i]!.agree}/${c.stats.perRun[i]!.total}`))]);
-  }
-  const figures = columns.map((c) => statisticLines(c.stats));
-  figures[0]?.forEach(([label], row) => rows.push([label, ...figures.map((f) => f[row]![1])]));
-  const widths = rows[0]!.map((_, col) => Math.max(...rows.map((r) => r[col]!.length)));
-  return rows.map((r) => r.map((cell, col) => cell.padEnd(widths[col]!)).join("  ").trimEnd()).join("\n");
 }
 
 /** The slots of one case: one per rule, labeled from `expected`. */

@@ -3,6 +3,7 @@
  * text report, and the rule overview at the top of the HTML report.
  */
 import { foldNaReason } from "../../runtime/fold.js";
+import type { SemanticUsage } from "../../runtime/semantic.js";
 import type { MetaBehaviorJudgment, NaReason, TrajectoryJudgment, Verdict } from "../../runtime/types.js";
 import { printable } from "./printable.js";
 
@@ -62,6 +63,19 @@ export function renderVerifyLine(counts: VerifyCounts): string | undefined {
   if (counts.confirmed + counts.overturned === 0) return undefined;
   const note = counts.overturned > 0 ? " (deterministic failures a model answered true or na: review them; --fail-on-overturned refuses them)" : "";
   return `verify-on-false: ${counts.confirmed} confirmed, ${counts.overturned} overturned${note}`;
+}
+
+/**
+ * `model calls: 3 answered, 5 from cache, 1 failed; requests sent: 8 (5 failed); tokens: 1200 in, 300 out`.
+ * Every request beyond the one that brought each answer failed (the
+ * transport's retries, and all requests of a failed call).
+ */
+export function renderUsageLine(total: SemanticUsage): string {
+  const failedRequests = Math.max(0, total.requests - total.calls);
+  return (
+    `model calls: ${total.calls} answered, ${total.cachedCalls} from cache, ${total.failedCalls} failed; ` +
+    `requests sent: ${total.requests} (${failedRequests} failed); tokens: ${total.inputTokens} in, ${total.outputTokens} out`
+  );
 }
 
 export interface RuleSummaryRow {

@@ -8,13 +8,13 @@ import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { renderComparison } from "../../compiler/judge/calibrate.js";
+import { renderComparison } from "../../compiler/report/calibration.js";
 import { describeOrigin } from "../../compiler/judge/inputs.js";
 import { printable, printableLines } from "../../compiler/report/printable.js";
 import { renderSummaryTable } from "../../compiler/report/summary.js";
 import { renderTrajectoryText } from "../../compiler/report/text.js";
 import { failureMessage, locatedMessage } from "../../compiler/judge/judge-cases.js";
-import { renderRunStatistics } from "../../compiler/judge/repeated-runs.js";
+import { renderRunStatistics } from "../../compiler/report/runs.js";
 import type { TrajectoryJudgment } from "../../runtime/types.js";
 import { ROOT, runCli } from "../support/cli.js";
 
