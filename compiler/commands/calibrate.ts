@@ -1,10 +1,9 @@
 /** `calibrate`: labeled cases against the compiled judge; exit 1 on any disagreement or error. */
-import { clauseErrorCount, emptyUsageTotals } from "../model/usage.js";
 import { calibrate, calibrationPassed } from "../judge/calibrate.js";
 import { renderCalibrationTotals, renderComparison } from "../report/calibration.js";
 import { readCases } from "../judge/inputs.js";
 import { loadJudge, type JudgeModule } from "../judge/load.js";
-import { countVerifications, emptyVerifyCounts, renderUsageLine, renderVerifyLine } from "../report/summary.js";
+import { renderRunSummary, renderUsageLine, renderVerifyLine } from "../report/summary.js";
 import { allRunsPerfect, calibrateRuns } from "../judge/repeated-runs.js";
 import { renderRunStatistics } from "../report/runs.js";
 import type { ModelCommandOptions } from "./model-flags.js";
@@ -34,25 +33,18 @@ export async function runCalibrateCommand(judgePath: string, files: readonly str
       else if (text) process.stdout.write(`${renderComparison(c)}\n`);
     },
   });
-  const verifications = emptyVerifyCounts();
-  let clauseErrors = 0;
-  for (const judgment of result.judgments) {
-    clauseErrors += clauseErrorCount(judgment);
-    countVerifications(verifications, judgment);
-  }
+  const { tally } = result;
   if (text) {
     process.stdout.write(`${renderCalibrationTotals(result.totals)}\n`);
-    if (clauseErrors > 0) process.stdout.write(`${clauseErrors} clause${clauseErrors === 1 ? "" : "s"} got no valid model answer (marked ERROR)\n`);
-    const verifyLine = renderVerifyLine(verifications);
-    if (verifyLine !== undefined) process.stdout.write(`${verifyLine}\n`);
+    for (const line of renderRunSummary(tally, { usage: adapter !== undefined })) process.stdout.write(`${line}\n`);
   } else {
     const { comparisons, judgments, totals } = result;
     process.stdout.write(`${JSON.stringify({ comparisons, judgments, totals }, null, 2)}\n`);
+    // What the calls cost depends on the run (cache hits are free): with --json it goes to stderr, so stdout depends only on the inputs.
+    if (adapter !== undefined) process.stderr.write(`${renderUsageLine(tally.usage)}\n`);
   }
-  // What the calls cost depends on the run (cache hits are free): with --json it goes to stderr, so stdout depends only on the inputs.
-  if (adapter !== undefined) (text ? process.stdout : process.stderr).write(`${renderUsageLine(result.usage ?? emptyUsageTotals())}\n`);
   if (options.failOnOverturned === true && result.totals.overturned > 0) return 1;
-  return calibrationPassed(result) && clauseErrors === 0 ? 0 : 1;
+  return calibrationPassed(result) && tally.clauseErrors === 0 ? 0 : 1;
 }
 
 /** `--runs N`: fresh answers every run (the cache would make every run the first). */

@@ -2,12 +2,12 @@
 import type { TrajectoryJudgment } from "../../runtime/types.js";
 import { readCases } from "../judge/inputs.js";
 import { loadJudge } from "../judge/load.js";
-import { addToTotals, emptyTotals, renderTotalsLine, renderTrajectoryText } from "../report/text.js";
+import { renderTotalsLine, renderTrajectoryText } from "../report/text.js";
 import { caseErrorOf, ReportOutputs } from "../report/outputs.js";
-import { countVerifications, emptyVerifyCounts, renderSummaryTable, renderUsageLine, renderVerifyLine, summarizeByRule } from "../report/summary.js";
+import { renderRunSummary, renderSummaryTable, renderUsageLine } from "../report/summary.js";
+import { Tally } from "../judge/tally.js";
 import { failureLine, judgeCases, type FailedCase } from "../judge/judge-cases.js";
 import { canShowBrowser } from "../web/display.js";
-import { addUsage, clauseErrorCount, emptyUsageTotals } from "../model/usage.js";
 import type { ModelCommandOptions } from "./model-flags.js";
 import { DEFAULT_CONCURRENCY, openJudgeModel } from "./model.js";
 import { traceReadOptions, type TraceCommandOptions } from "./trace-flags.js";
@@ -61,11 +61,6 @@ class JsonArrayWriter {
   }
 }
 
-/** What the per-rule summary needs of a judgment: its verdicts, without clauses and citations. */
-function verdictsOnly(j: TrajectoryJudgment): TrajectoryJudgment {
-  return { ...j, metaBehaviors: j.metaBehaviors.map((m) => ({ ...m, clauses: [] })) };
-}
-
 /** Progress on stderr, only for a person watching a terminal. */
 function progress(): { tick(n: number): void; done(): void } {
   if (!process.stderr.isTTY) return { tick() {}, done() {} };
@@ -87,24 +82,15 @@ export async function runJudgeCommand(judgePath: string, files: readonly string[
   const judge = await loadJudge(judgePath);
   const out = (text: string) => process.stdout.write(text);
   const json = options.json === true ? new JsonArrayWriter(out) : undefined;
-  const totals = emptyTotals();
+  const tally = new Tally(judge.rules.map((r) => r.name));
   const meter = progress();
   const adapter = await openJudgeModel(options, judge.rules);
-  const usage = emptyUsageTotals();
   const web = options.web !== false && options.json !== true && process.stdout.isTTY === true && canShowBrowser();
   const reports = await ReportOutputs.open(judge.behavior, judge.rules, { ...options, web });
-  // Only verdicts are kept for the per-rule summary table, not whole judgments.
-  const ruleVerdicts: TrajectoryJudgment[] = [];
-  let clauseErrors = 0;
-  const verifications = emptyVerifyCounts();
   const run = { verify: options.verify !== false, concurrency: options.concurrency ?? DEFAULT_CONCURRENCY, ...(adapter !== undefined ? { complete: adapter } : {}) };
   for await (const result of judgeCases(judge, readCases(files, traceReadOptions(options)), run)) {
-    const judgment = result.kind === "judged" ? result.judgment : undefined;
-    addToTotals(totals, judgment);
-    addUsage(usage, result.usage);
-    clauseErrors += clauseErrorCount(judgment);
-    countVerifications(verifications, judgment);
-    meter.tick(totals.judged + totals.errors);
+    tally.add(result);
+    meter.tick(tally.cases);
     reports?.add(result);
     if (result.kind === "failed") {
       meter.done();
@@ -112,7 +98,6 @@ export async function runJudgeCommand(judgePath: string, files: readonly string[
       json?.push(jsonCaseError(result));
       continue;
     }
-    if (json === undefined) ruleVerdicts.push(verdictsOnly(result.judgment));
     if (json !== undefined) json.push(result.judgment);
     else {
       const cost = result.usage;
@@ -121,19 +106,13 @@ export async function runJudgeCommand(judgePath: string, files: readonly string[
   }
   meter.done();
   if (json !== undefined) json.end();
-  else out(`${renderSummaryTable(summarizeByRule(ruleVerdicts, judge.rules.map((r) => r.name)))}\n${renderTotalsLine(totals)}\n`);
+  else out(`${renderSummaryTable(tally.ruleRows())}\n${renderTotalsLine(tally.totals)}\n`);
   // Model failures are never a silent pass: counted in the summary, and the run fails.
-  const verifyLine = renderVerifyLine(verifications);
-  const summary = [
-    ...(clauseErrors > 0 ? [`${clauseErrors} clause${clauseErrors === 1 ? "" : "s"} got no valid model answer (marked ERROR)`] : []),
-    ...(verifyLine !== undefined ? [verifyLine] : []),
-    ...(adapter !== undefined ? [renderUsageLine(usage)] : []),
-  ];
   // With --json, stdout stays one JSON document; the totals go to stderr.
-  for (const line of summary) (json !== undefined ? process.stderr : process.stdout).write(`${line}\n`);
+  for (const line of renderRunSummary(tally, { usage: adapter !== undefined })) (json !== undefined ? process.stderr : process.stdout).write(`${line}\n`);
   for (const path of (await reports?.finish()) ?? []) process.stderr.write(`wrote ${path}\n`);
-  if (totals.errors > 0 || clauseErrors > 0) return 1;
-  if (options.failOnFalse === true && totals.false > 0) return 1;
-  if (options.failOnOverturned === true && verifications.overturned > 0) return 1;
+  if (tally.totals.errors > 0 || tally.clauseErrors > 0) return 1;
+  if (options.failOnFalse === true && tally.totals.false > 0) return 1;
+  if (options.failOnOverturned === true && tally.verifications.overturned > 0) return 1;
   return 0;
 }

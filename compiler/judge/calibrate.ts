@@ -3,14 +3,12 @@
  * Every meta-behavior verdict is compared with the label of the same name
  * (a missing label is a mismatch) and the file verdict with `expected.verdict`.
  */
-import type { JudgeOptions } from "../../runtime/judge.js";
 import type { TrajectoryJudgment, Verdict } from "../../runtime/types.js";
 import type { SemanticUsage } from "../../runtime/semantic.js";
-import { addUsage, emptyUsageTotals } from "../model/usage.js";
 import type { InputCase } from "./inputs.js";
 import type { JudgeModule } from "./load.js";
-import { countVerifications, emptyVerifyCounts } from "../report/summary.js";
-import { failureLine, judgeCases, locatedMessage } from "./judge-cases.js";
+import { failureLine, judgeCases, type CaseResult, type JudgedCase, type RunOptions } from "./judge-cases.js";
+import { Tally } from "./tally.js";
 
 export interface VerdictComparison {
   name: string;
@@ -49,6 +47,8 @@ export interface CalibrationResult {
   totals: CalibrationTotals;
   /** What the model calls cost (with a model only); run-dependent, so kept apart from the judgments. */
   usage?: SemanticUsage;
+  /** The run's totals; a case without labels counts as one that could not be judged. */
+  tally: Tally;
 }
 
 /**
@@ -85,27 +85,29 @@ export function caseAgrees(c: CaseComparison): boolean {
 export async function calibrate(
   judge: JudgeModule,
   cases: AsyncIterable<InputCase>,
-  options: JudgeOptions & { concurrency?: number; onCase?: (c: CaseComparison | string) => void } = {},
+  options: RunOptions & { onCase?: (c: CaseComparison | string) => void } = {},
 ): Promise<CalibrationResult> {
-  const { onCase, ...judgeOptions } = options;
+  const { onCase, ...runOptions } = options;
+  const tally = new Tally(judge.rules.map((r) => r.name));
   const result: CalibrationResult = {
     comparisons: [],
     judgments: [],
     errors: [],
     totals: { metaAgree: 0, metaTotal: 0, fileAgree: 0, fileTotal: 0, errors: 0, overturned: 0 },
+    ...(runOptions.complete !== undefined ? { usage: tally.usage } : {}),
+    tally,
   };
-  for await (const judged of judgeCases(judge, cases, judgeOptions)) {
-    const { input, usage } = judged;
-    if (usage !== undefined) addUsage((result.usage ??= emptyUsageTotals()), usage);
-    const problem =
-      judged.kind === "failed" ? failureLine(judged) : input.expected === undefined ? locatedMessage(input, 'has no "expected" labels (calibrate needs {trajectory, expected})') : undefined;
-    if (problem !== undefined || judged.kind === "failed") {
-      result.errors.push(problem!);
+  for await (const judged of judgeCases(judge, cases, runOptions)) {
+    const counted = judged.kind === "judged" && judged.input.expected === undefined ? unlabeled(judged) : judged;
+    tally.add(counted);
+    if (counted.kind === "failed") {
+      const line = failureLine(counted);
+      result.errors.push(line);
       result.totals.errors++;
-      onCase?.(problem!);
+      onCase?.(line);
       continue;
     }
-    const { judgment } = judged;
+    const { input, judgment } = counted;
     const comparison = compareCase(input, judgment);
     result.comparisons.push(comparison);
     result.judgments.push(judgment);
@@ -115,10 +117,16 @@ export async function calibrate(
     t.fileTotal++;
     if (comparison.verdict.agree) t.fileAgree++;
     t.errors += comparison.unknownLabels.length > 0 ? 1 : 0;
-    t.overturned += countVerifications(emptyVerifyCounts(), judgment).overturned;
+    t.overturned = tally.verifications.overturned;
     onCase?.(comparison);
   }
   return result;
+}
+
+/** A judged case without labels cannot be compared: for calibrate it is a case that failed (what its calls cost still counts). */
+function unlabeled(judged: JudgedCase): CaseResult {
+  const { input, usage } = judged;
+  return { kind: "failed", input, message: 'has no "expected" labels (calibrate needs {trajectory, expected})', ...(usage !== undefined ? { usage } : {}) };
 }
 
 /** Everything agrees, and there was something to compare: zero cases (an empty file, a wrong glob) proves nothing. */

@@ -5,14 +5,12 @@
  * not be judged), and the figures compare the runs with the labels and with
  * each other.
  */
-import type { JudgeOptions } from "../../runtime/judge.js";
 import type { SemanticUsage } from "../../runtime/semantic.js";
 import type { MetaBehaviorJudgment, Verdict } from "../../runtime/types.js";
-import { addUsage, emptyUsageTotals } from "../model/usage.js";
 import { describeOrigin, readCases, type InputCase, type TraceReadOptions } from "./inputs.js";
 import type { JudgeModule } from "./load.js";
-import { countVerifications, emptyVerifyCounts, type VerifyCounts } from "../report/summary.js";
-import { judgeCases } from "./judge-cases.js";
+import { judgeCases, type RunOptions } from "./judge-cases.js";
+import { Tally, type VerifyCounts } from "./tally.js";
 
 export type SlotValue = Verdict | "error";
 
@@ -154,18 +152,18 @@ export async function calibrateRuns(
   judge: JudgeModule,
   files: readonly string[],
   runs: number,
-  options: JudgeOptions & { concurrency?: number; read?: TraceReadOptions } = {},
+  options: RunOptions & { read?: TraceReadOptions } = {},
 ): Promise<{ slots: VerdictSlot[]; results: RunResult[]; statistics: RunStatistics; usage: SemanticUsage; verifications: VerifyCounts }> {
+  const { read, ...runOptions } = options;
   const rules = judge.rules.map((r) => r.name);
-  const usage = emptyUsageTotals();
-  const verifications = emptyVerifyCounts();
+  // Over all runs: what verify-on-false did and what the calls cost.
+  const tally = new Tally(rules);
   const { slots, results } = await collectRuns(runs, rules, async function* () {
-    for await (const result of judgeCases(judge, readCases(files, options.read), options)) {
-      addUsage(usage, result.usage);
-      const judgment = result.kind === "judged" ? result.judgment : undefined;
-      countVerifications(verifications, judgment);
-      yield { input: result.input, verdicts: judgment === undefined ? undefined : new Map(judgment.metaBehaviors.map((m) => [m.name, slotValue(m)])) };
+    for await (const result of judgeCases(judge, readCases(files, read), runOptions)) {
+      tally.add(result);
+      const verdicts = result.kind === "judged" ? new Map(result.judgment.metaBehaviors.map((m) => [m.name, slotValue(m)])) : undefined;
+      yield { input: result.input, verdicts };
     }
   });
-  return { slots, results, statistics: summarizeRuns(slots, results), usage, verifications };
+  return { slots, results, statistics: summarizeRuns(slots, results), usage: tally.usage, verifications: tally.verifications };
 }

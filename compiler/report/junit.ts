@@ -7,7 +7,8 @@
  */
 import type { Clause, MetaBehaviorJudgment, TrajectoryJudgment } from "../../runtime/types.js";
 import type { CaseError } from "./html.js";
-import { countVerifications, emptyVerifyCounts, verdictLabel } from "./summary.js";
+import { countVerifications, emptyVerifyCounts } from "../judge/tally.js";
+import { verdictLabel } from "./summary.js";
 
 export interface JunitInput {
   readonly files: readonly { readonly file: string; readonly judgments: readonly TrajectoryJudgment[] }[];

@@ -1,7 +1,7 @@
 /** The plain-text report of `judge`: per trajectory, per rule, per clause, with cited event ids. */
 import type { Clause, MetaBehaviorJudgment, TrajectoryJudgment, Verdict } from "../../runtime/types.js";
 import { printable } from "./printable.js";
-import { isModelError } from "./summary.js";
+import { isModelError, type RunTotals } from "../judge/tally.js";
 
 const LABEL: Record<Verdict, string> = { true: "PASS", false: "FAIL", na: "N/A" };
 
@@ -39,31 +39,6 @@ function metaLines(meta: MetaBehaviorJudgment): string[] {
 /** One trajectory's block of the text report. */
 export function renderTrajectoryText(judgment: TrajectoryJudgment, source: string): string {
   return [`${label(judgment)}  ${printable(judgment.trajectoryId)}  (${printable(source)})`, ...judgment.metaBehaviors.flatMap(metaLines), ""].join("\n");
-}
-
-export interface RunTotals {
-  judged: number;
-  true: number;
-  false: number;
-  na: number;
-  /** Judged, but na because a model call failed (shown ERROR); not counted in `na`. */
-  modelErrors: number;
-  /** Cases that could not be judged. */
-  errors: number;
-}
-
-export function emptyTotals(): RunTotals {
-  return { judged: 0, true: 0, false: 0, na: 0, modelErrors: 0, errors: 0 };
-}
-
-export function addToTotals(totals: RunTotals, judgment: TrajectoryJudgment | undefined): void {
-  if (judgment === undefined) {
-    totals.errors++;
-    return;
-  }
-  totals.judged++;
-  if (isModelError(judgment)) totals.modelErrors++;
-  else totals[judgment.verdict]++;
 }
 
 export function renderTotalsLine(totals: RunTotals): string {
