@@ -14,15 +14,14 @@ import { failureLine, judgeCases, type RunOptions } from "../judge/judge-cases.j
 import { Tally } from "../judge/tally.js";
 import { calibrateRuns, collectRuns, summarizeRuns, type RunStatistics } from "../judge/repeated-runs.js";
 import { loadBehaviorSpec, type BehaviorSpec } from "../behavior-md/load.js";
-import type { ModelCommandOptions } from "./model-flags.js";
-import { DEFAULT_CONCURRENCY, hostModelOptions } from "./model.js";
+import { hostModelOptions } from "./model.js";
+import { runOptions, type RunFlags } from "./run-options.js";
 import type { SemanticUsage } from "../../runtime/semantic.js";
 
-export interface BaselineCommandOptions extends ModelCommandOptions {
+export interface BaselineCommandOptions extends RunFlags {
   runs?: number;
   /** A judge.mjs or judge.yaml to run over the same cases, side by side. */
   judge?: string;
-  verify?: boolean;
   json?: boolean;
 }
 
@@ -82,11 +81,10 @@ async function runBaseline(spec: BehaviorSpec, files: readonly string[], runs: n
 export async function runBaselineCommand(specPath: string, files: readonly string[], options: BaselineCommandOptions): Promise<number> {
   const spec = await loadBehaviorSpec(specPath);
   const runs = options.runs ?? 1;
-  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
   const { adapter, description } = await createHostModel(hostModelOptions(options, { cache: false }));
   if (adapter === undefined) throw new UsageError(`behavior-judge: baseline needs a model; ${NO_MODEL_NOTICE.replace(/:.*$/, "")}`);
   process.stderr.write(`baseline: ${runs} run${runs === 1 ? "" : "s"} with ${description}\n`);
-  const run = { verify: options.verify !== false, concurrency, complete: adapter };
+  const run = runOptions(options, adapter);
   const baseline = await runBaseline(spec, files, runs, run);
   let compiled: { statistics: RunStatistics; usage: SemanticUsage } | undefined;
   if (options.judge !== undefined) {

@@ -6,13 +6,11 @@ import { loadJudge, type JudgeModule } from "../judge/load.js";
 import { renderRunSummary, renderUsageLine, renderVerifyLine } from "../report/summary.js";
 import { allRunsPerfect, calibrateRuns } from "../judge/repeated-runs.js";
 import { renderRunStatistics } from "../report/runs.js";
-import type { ModelCommandOptions } from "./model-flags.js";
-import { DEFAULT_CONCURRENCY, openJudgeModel } from "./model.js";
-import { traceReadOptions, type TraceCommandOptions } from "./trace-flags.js";
+import { openRun, type RunFlags } from "./run-options.js";
+import type { TraceCommandOptions } from "./trace-flags.js";
 
-export interface CalibrateCommandOptions extends ModelCommandOptions, TraceCommandOptions {
+export interface CalibrateCommandOptions extends RunFlags, TraceCommandOptions {
   json?: boolean;
-  verify?: boolean;
   /** Run the judge this many times (cache off) and report agreement statistics. */
   runs?: number;
   /** Exit 1 when a model overturned any deterministic failure, even if every verdict agrees. */
@@ -23,11 +21,9 @@ export async function runCalibrateCommand(judgePath: string, files: readonly str
   const judge = await loadJudge(judgePath);
   if (options.runs !== undefined) return runRepeated(judge, files, options, options.runs);
   const text = options.json !== true;
-  const adapter = await openJudgeModel(options, judge.rules);
-  const result = await calibrate(judge, readCases(files, traceReadOptions(options)), {
-    verify: options.verify !== false,
-    concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
-    ...(adapter !== undefined ? { complete: adapter } : {}),
+  const run = await openRun(options, judge.rules);
+  const result = await calibrate(judge, readCases(files, run.read), {
+    ...run.options,
     onCase: (c) => {
       if (typeof c === "string") process.stderr.write(`error: ${c}\n`);
       else if (text) process.stdout.write(`${renderComparison(c)}\n`);
@@ -36,12 +32,12 @@ export async function runCalibrateCommand(judgePath: string, files: readonly str
   const { tally } = result;
   if (text) {
     process.stdout.write(`${renderCalibrationTotals(result.totals)}\n`);
-    for (const line of renderRunSummary(tally, { usage: adapter !== undefined })) process.stdout.write(`${line}\n`);
+    for (const line of renderRunSummary(tally, { usage: run.model !== undefined })) process.stdout.write(`${line}\n`);
   } else {
     const { comparisons, judgments, totals } = result;
     process.stdout.write(`${JSON.stringify({ comparisons, judgments, totals }, null, 2)}\n`);
     // What the calls cost depends on the run (cache hits are free): with --json it goes to stderr, so stdout depends only on the inputs.
-    if (adapter !== undefined) process.stderr.write(`${renderUsageLine(tally.usage)}\n`);
+    if (run.model !== undefined) process.stderr.write(`${renderUsageLine(tally.usage)}\n`);
   }
   if (options.failOnOverturned === true && result.totals.overturned > 0) return 1;
   return calibrationPassed(result) && tally.clauseErrors === 0 ? 0 : 1;
@@ -49,20 +45,15 @@ export async function runCalibrateCommand(judgePath: string, files: readonly str
 
 /** `--runs N`: fresh answers every run (the cache would make every run the first). */
 async function runRepeated(judge: JudgeModule, files: readonly string[], options: CalibrateCommandOptions, runs: number): Promise<number> {
-  const adapter = await openJudgeModel(options, judge.rules, { cache: false });
-  const { statistics, usage, verifications } = await calibrateRuns(judge, files, runs, {
-    read: traceReadOptions(options),
-    verify: options.verify !== false,
-    concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
-    ...(adapter !== undefined ? { complete: adapter } : {}),
-  });
+  const run = await openRun(options, judge.rules, { cache: false });
+  const { statistics, usage, verifications } = await calibrateRuns(judge, files, runs, { ...run.options, read: run.read });
   if (options.json === true) process.stdout.write(`${JSON.stringify({ suite: judge.behavior, statistics, overturned: verifications.overturned }, null, 2)}\n`);
   else {
     process.stdout.write(`${renderRunStatistics(`behavior-judge (${judge.behavior})`, statistics)}\n`);
     const verifyLine = renderVerifyLine(verifications);
     if (verifyLine !== undefined) process.stdout.write(`${verifyLine} over ${runs} run${runs === 1 ? "" : "s"}\n`);
   }
-  if (adapter !== undefined) (options.json === true ? process.stderr : process.stdout).write(`${renderUsageLine(usage)}\n`);
+  if (run.model !== undefined) (options.json === true ? process.stderr : process.stdout).write(`${renderUsageLine(usage)}\n`);
   if (options.failOnOverturned === true && verifications.overturned > 0) return 1;
   return allRunsPerfect(statistics) ? 0 : 1;
 }

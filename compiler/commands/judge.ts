@@ -8,16 +8,14 @@ import { renderRunSummary, renderSummaryTable, renderUsageLine } from "../report
 import { Tally } from "../judge/tally.js";
 import { failureLine, judgeCases, type FailedCase } from "../judge/judge-cases.js";
 import { canShowBrowser } from "../web/display.js";
-import type { ModelCommandOptions } from "./model-flags.js";
-import { DEFAULT_CONCURRENCY, openJudgeModel } from "./model.js";
-import { traceReadOptions, type TraceCommandOptions } from "./trace-flags.js";
+import { openRun, type RunFlags } from "./run-options.js";
+import type { TraceCommandOptions } from "./trace-flags.js";
 
-export interface JudgeCommandOptions extends ModelCommandOptions, TraceCommandOptions {
+export interface JudgeCommandOptions extends RunFlags, TraceCommandOptions {
   json?: boolean;
   failOnFalse?: boolean;
   /** Exit 1 when a model overturned any deterministic failure (verify-on-false). */
   failOnOverturned?: boolean;
-  verify?: boolean;
   /** Write the self-contained HTML report here. */
   html?: string;
   /** Write the JUnit XML report here. */
@@ -84,11 +82,10 @@ export async function runJudgeCommand(judgePath: string, files: readonly string[
   const json = options.json === true ? new JsonArrayWriter(out) : undefined;
   const tally = new Tally(judge.rules.map((r) => r.name));
   const meter = progress();
-  const adapter = await openJudgeModel(options, judge.rules);
+  const run = await openRun(options, judge.rules);
   const web = options.web !== false && options.json !== true && process.stdout.isTTY === true && canShowBrowser();
   const reports = await ReportOutputs.open(judge.behavior, judge.rules, { ...options, web });
-  const run = { verify: options.verify !== false, concurrency: options.concurrency ?? DEFAULT_CONCURRENCY, ...(adapter !== undefined ? { complete: adapter } : {}) };
-  for await (const result of judgeCases(judge, readCases(files, traceReadOptions(options)), run)) {
+  for await (const result of judgeCases(judge, readCases(files, run.read), run.options)) {
     tally.add(result);
     meter.tick(tally.cases);
     reports?.add(result);
@@ -109,7 +106,7 @@ export async function runJudgeCommand(judgePath: string, files: readonly string[
   else out(`${renderSummaryTable(tally.ruleRows())}\n${renderTotalsLine(tally.totals)}\n`);
   // Model failures are never a silent pass: counted in the summary, and the run fails.
   // With --json, stdout stays one JSON document; the totals go to stderr.
-  for (const line of renderRunSummary(tally, { usage: adapter !== undefined })) (json !== undefined ? process.stderr : process.stdout).write(`${line}\n`);
+  for (const line of renderRunSummary(tally, { usage: run.model !== undefined })) (json !== undefined ? process.stderr : process.stdout).write(`${line}\n`);
   for (const path of (await reports?.finish()) ?? []) process.stderr.write(`wrote ${path}\n`);
   if (tally.totals.errors > 0 || tally.clauseErrors > 0) return 1;
   if (options.failOnFalse === true && tally.totals.false > 0) return 1;
