@@ -1,12 +1,14 @@
-/** `judge`: run a judge over trajectory files and report as text or JSON. */
-import type { TrajectoryJudgment } from "../../runtime/types.js";
+/** `judge`: run a judge over trajectory files and report as text or JSON (and HTML, JUnit, the browser). */
+import type { JudgeModule } from "../judge/load.js";
 import { readCases } from "../judge/inputs.js";
 import { loadJudge } from "../judge/load.js";
-import { renderTotalsLine, renderTrajectoryText } from "../report/text.js";
-import { caseErrorOf, ReportOutputs } from "../report/outputs.js";
-import { renderRunSummary, renderSummaryTable, renderUsageLine } from "../report/summary.js";
+import { judgeCases } from "../judge/judge-cases.js";
 import { Tally } from "../judge/tally.js";
-import { failureLine, judgeCases, type FailedCase } from "../judge/judge-cases.js";
+import { jsonSink } from "../report/json.js";
+import { reportSinks } from "../report/outputs.js";
+import { progressSink } from "../report/progress.js";
+import type { OutputSink } from "../report/sink.js";
+import { textSink } from "../report/text.js";
 import { canShowBrowser } from "../web/display.js";
 import { openRun, type RunFlags } from "./run-options.js";
 import type { TraceCommandOptions } from "./trace-flags.js";
@@ -25,89 +27,36 @@ export interface JudgeCommandOptions extends RunFlags, TraceCommandOptions {
 }
 
 /**
- * The `--json` element of a case that could not be judged: it keeps the
- * case's place, so element i is always input case i. It has no `verdict`;
- * its message is `caseError` (not `error`, which on a judgment marks a failed
- * model call).
+ * The outputs of this run, picked once: progress and failed cases on stderr,
+ * the judgments as text or JSON on stdout (with --json, the summary lines go
+ * to stderr), and the reports asked for.
  */
-export interface JsonCaseError {
-  file: string;
-  case: number;
-  line?: number;
-  caseError: string;
-}
-
-function jsonCaseError(result: FailedCase): JsonCaseError {
-  const { file, caseIndex, line, message } = caseErrorOf(result);
-  return { file, case: caseIndex, ...(line !== undefined ? { line } : {}), caseError: message };
-}
-
-/**
- * JSON output streams one element at a time yet is byte-identical to
- * `JSON.stringify(all, null, 2)`, so large corpora never sit in memory.
- */
-class JsonArrayWriter {
-  private count = 0;
-  constructor(private readonly write: (text: string) => void) {}
-  push(value: TrajectoryJudgment | JsonCaseError): void {
-    const body = JSON.stringify(value, null, 2).replace(/\n/g, "\n  ");
-    this.write(`${this.count === 0 ? "[\n  " : ",\n  "}${body}`);
-    this.count++;
-  }
-  end(): void {
-    this.write(this.count === 0 ? "[]\n" : "\n]\n");
-  }
-}
-
-/** Progress on stderr, only for a person watching a terminal. */
-function progress(): { tick(n: number): void; done(): void } {
-  if (!process.stderr.isTTY) return { tick() {}, done() {} };
-  let shown = false;
-  return {
-    tick(n) {
-      if (n % 100 !== 0) return;
-      process.stderr.write(`\rjudged ${n} trajectories…`);
-      shown = true;
-    },
-    done() {
-      if (shown) process.stderr.write("\r\x1b[K");
-    },
-  };
+async function openSinks(judge: JudgeModule, options: JudgeCommandOptions, usage: boolean): Promise<OutputSink[]> {
+  const stdout = (text: string) => void process.stdout.write(text);
+  const stderr = (text: string) => void process.stderr.write(text);
+  const json = options.json === true;
+  const web = options.web !== false && !json && process.stdout.isTTY === true && canShowBrowser();
+  return [
+    progressSink(stderr, { tty: process.stderr.isTTY === true }),
+    json ? jsonSink(stdout, stderr, { usage }) : textSink(stdout, { usage }),
+    ...(await reportSinks(judge.behavior, judge.rules, { ...options, web })),
+  ];
 }
 
 /** Returns the exit code: 1 when a case could not be judged or a clause got no valid model answer (or, with failOnFalse, any false; with failOnOverturned, any overturn). */
 export async function runJudgeCommand(judgePath: string, files: readonly string[], options: JudgeCommandOptions): Promise<number> {
   const judge = await loadJudge(judgePath);
-  const out = (text: string) => process.stdout.write(text);
-  const json = options.json === true ? new JsonArrayWriter(out) : undefined;
-  const tally = new Tally(judge.rules.map((r) => r.name));
-  const meter = progress();
   const run = await openRun(options, judge.rules);
-  const web = options.web !== false && options.json !== true && process.stdout.isTTY === true && canShowBrowser();
-  const reports = await ReportOutputs.open(judge.behavior, judge.rules, { ...options, web });
+  const sinks = await openSinks(judge, options, run.model !== undefined);
+  const tally = new Tally(judge.rules.map((r) => r.name));
   for await (const result of judgeCases(judge, readCases(files, run.read), run.options)) {
     tally.add(result);
-    meter.tick(tally.cases);
-    reports?.add(result);
-    if (result.kind === "failed") {
-      meter.done();
-      process.stderr.write(`error: ${failureLine(result)}\n`);
-      json?.push(jsonCaseError(result));
-      continue;
-    }
-    if (json !== undefined) json.push(result.judgment);
-    else {
-      const cost = result.usage;
-      out(renderTrajectoryText(result.judgment, result.input.file) + (cost !== undefined ? `  ${renderUsageLine(cost)}\n` : "") + "\n");
-    }
+    for (const sink of sinks) sink.add(result);
   }
-  meter.done();
-  if (json !== undefined) json.end();
-  else out(`${renderSummaryTable(tally.ruleRows())}\n${renderTotalsLine(tally.totals)}\n`);
-  // Model failures are never a silent pass: counted in the summary, and the run fails.
-  // With --json, stdout stays one JSON document; the totals go to stderr.
-  for (const line of renderRunSummary(tally, { usage: run.model !== undefined })) (json !== undefined ? process.stderr : process.stdout).write(`${line}\n`);
-  for (const path of (await reports?.finish()) ?? []) process.stderr.write(`wrote ${path}\n`);
+  const written: string[] = [];
+  for (const sink of sinks) written.push(...(await sink.finish(tally)));
+  for (const path of written) process.stderr.write(`wrote ${path}\n`);
+  // Model failures are never a silent pass: the run fails.
   if (tally.totals.errors > 0 || tally.clauseErrors > 0) return 1;
   if (options.failOnFalse === true && tally.totals.false > 0) return 1;
   if (options.failOnOverturned === true && tally.verifications.overturned > 0) return 1;

@@ -11,7 +11,8 @@ import { validateTrajectory } from "../../runtime/trajectory.js";
 import type { Trajectory } from "../../runtime/types.js";
 import { failureLine, type CaseResult, type FailedCase } from "../judge/judge-cases.js";
 import type { CaseError, ReportInput, ReportResult } from "./html.js";
-import type { ProgressEvent, ReportServer } from "./serve.js";
+import type { ProgressEvent } from "./serve.js";
+import type { OutputSink } from "./sink.js";
 import { fileNaReason } from "./summary.js";
 
 export interface ReportOutputOptions {
@@ -76,34 +77,22 @@ export function caseErrorOf(result: FailedCase): CaseError {
   return { file: input.file, caseIndex: input.index, ...(input.line !== undefined ? { line: input.line } : {}), message };
 }
 
-export class ReportOutputs {
+/**
+ * What the report files and the final browser page show, collected once for
+ * all of them: each trajectory is validated and held once, however many
+ * reports are asked for. It is the first of the report sinks; the others
+ * read it when they finish.
+ */
+class ReportCollection implements OutputSink {
   private readonly results: ReportResult[] = [];
   private readonly errors: CaseError[] = [];
-  private server: ReportServer | undefined;
-  private done = 0;
 
-  private constructor(
+  constructor(
     private readonly behavior: string,
     private readonly rules: readonly RuleInfo[],
-    private readonly options: ReportOutputOptions,
   ) {}
 
-  /** Undefined when no report was asked for, so a plain run holds nothing in memory. */
-  static async open(behavior: string, rules: readonly RuleInfo[], options: ReportOutputOptions): Promise<ReportOutputs | undefined> {
-    if (options.html === undefined && options.junit === undefined && options.web !== true) return undefined;
-    const outputs = new ReportOutputs(behavior, rules, options);
-    if (options.web === true) {
-      const { serveReport } = await import("./serve.js");
-      outputs.server = await serveReport({ behavior });
-      process.stderr.write(`report: ${outputs.server.url}\n`);
-      openInBrowser(outputs.server.url);
-    }
-    return outputs;
-  }
-
   add(result: CaseResult): void {
-    this.done++;
-    this.server?.push(progressEvent(this.done, result));
     if (result.kind === "failed") {
       this.errors.push(caseErrorOf(result));
       return;
@@ -113,32 +102,58 @@ export class ReportOutputs {
     this.results.push({ file: input.file, judgment, ...(trajectory !== undefined ? { trajectory } : {}) });
   }
 
-  private input(): ReportInput {
-    return { behavior: this.behavior, rules: this.rules, results: this.results, errors: this.errors };
+  async finish(): Promise<string[]> {
+    return [];
   }
 
-  /** Writes the files; with a browser report, waits until the page has shown the final report. */
-  async finish(): Promise<string[]> {
-    const written: string[] = [];
-    if (this.options.html !== undefined) {
+  input(): ReportInput {
+    return { behavior: this.behavior, rules: this.rules, results: this.results, errors: this.errors };
+  }
+}
+
+function htmlSink(path: string, collection: ReportCollection): OutputSink {
+  return {
+    add() {},
+    async finish() {
       const { renderHtmlReport } = await import("./html.js");
-      await writeText(this.options.html, renderHtmlReport(this.input()));
-      written.push(this.options.html);
-    }
-    if (this.options.junit !== undefined) {
+      await writeText(path, renderHtmlReport(collection.input()));
+      return [path];
+    },
+  };
+}
+
+function junitSink(path: string, collection: ReportCollection): OutputSink {
+  return {
+    add() {},
+    async finish() {
       const { renderJunit } = await import("./junit.js");
+      const { results, errors } = collection.input();
       const byFile = new Map<string, ReportResult[]>();
-      for (const r of this.results) {
+      for (const r of results) {
         const group = byFile.get(r.file);
         if (group === undefined) byFile.set(r.file, [r]);
         else group.push(r);
       }
-      const files = [...byFile].map(([file, results]) => ({ file, judgments: results.map((r) => r.judgment) }));
-      await writeText(this.options.junit, renderJunit({ files, errors: this.errors }));
-      written.push(this.options.junit);
-    }
-    if (this.server !== undefined) {
-      this.server.finish(this.input());
+      const files = [...byFile].map(([file, group]) => ({ file, judgments: group.map((r) => r.judgment) }));
+      await writeText(path, renderJunit({ files, errors: errors ?? [] }));
+      return [path];
+    },
+  };
+}
+
+/** The live page while judging, then the final report; finishing waits until the page has shown it. */
+async function browserSink(behavior: string, collection: ReportCollection): Promise<OutputSink> {
+  const { serveReport } = await import("./serve.js");
+  const server = await serveReport({ behavior });
+  process.stderr.write(`report: ${server.url}\n`);
+  openInBrowser(server.url);
+  let done = 0;
+  return {
+    add(result) {
+      server.push(progressEvent(++done, result));
+    },
+    async finish() {
+      server.finish(collection.input());
       process.stderr.write("report: waiting for the browser to show the final report (Ctrl-C to stop waiting)\n");
       // Ctrl-C ends the wait, not the run: the command still exits with its own code.
       let stopWaiting = () => {};
@@ -146,10 +161,26 @@ export class ReportOutputs {
         stopWaiting = resolve;
         process.once("SIGINT", resolve);
       });
-      await Promise.race([this.server.finalServed, interrupted]);
+      await Promise.race([server.finalServed, interrupted]);
       process.removeListener("SIGINT", stopWaiting);
-      await this.server.close();
-    }
-    return written;
-  }
+      await server.close();
+      return [];
+    },
+  };
+}
+
+/**
+ * The sinks for the reports asked for (`html`, `junit`, `web`), in the order
+ * they finish: the files first, then the browser report. None when no report
+ * was asked for, so a plain run holds nothing in memory.
+ */
+export async function reportSinks(behavior: string, rules: readonly RuleInfo[], options: ReportOutputOptions): Promise<OutputSink[]> {
+  if (options.html === undefined && options.junit === undefined && options.web !== true) return [];
+  const collection = new ReportCollection(behavior, rules);
+  return [
+    collection,
+    ...(options.html !== undefined ? [htmlSink(options.html, collection)] : []),
+    ...(options.junit !== undefined ? [junitSink(options.junit, collection)] : []),
+    ...(options.web === true ? [await browserSink(behavior, collection)] : []),
+  ];
 }
