@@ -4,19 +4,17 @@
  * figures beside it. Answers are never cached: each run asks afresh.
  */
 import type { TrajectoryJudgment } from "../../runtime/types.js";
-import { renderUsageLine } from "../report/summary.js";
-import { renderRunStatistics, renderSideBySide } from "../report/runs.js";
+import { renderBaselineReport, type JudgedRuns } from "../report/runs.js";
 import { createHostModel, NO_MODEL_NOTICE } from "../model/index.js";
 import { judgeBaseline, type BaselineJudgment } from "../judge/baseline.js";
 import { readCases } from "../judge/inputs.js";
 import { loadJudge, type JudgeModule } from "../judge/load.js";
 import { failureLine, judgeCases, type RunOptions } from "../judge/judge-cases.js";
 import { Tally } from "../judge/tally.js";
-import { calibrateRuns, collectRuns, summarizeRuns, type RunStatistics } from "../judge/repeated-runs.js";
+import { calibrateRuns, collectRuns, summarizeRuns } from "../judge/repeated-runs.js";
 import { loadBehaviorSpec, type BehaviorSpec } from "../behavior-md/load.js";
 import { hostModelOptions } from "./model.js";
 import { runOptions, type RunFlags } from "./run-options.js";
-import type { SemanticUsage } from "../../runtime/semantic.js";
 
 export interface BaselineCommandOptions extends RunFlags {
   runs?: number;
@@ -63,7 +61,7 @@ function asJudgment(spec: BehaviorSpec, judged: BaselineJudgment): TrajectoryJud
   };
 }
 
-async function runBaseline(spec: BehaviorSpec, files: readonly string[], runs: number, options: RunOptions) {
+async function runBaseline(spec: BehaviorSpec, files: readonly string[], runs: number, options: RunOptions): Promise<JudgedRuns> {
   const judge = baselineModule(spec);
   // Over all runs: what the calls cost.
   const tally = new Tally();
@@ -86,7 +84,7 @@ export async function runBaselineCommand(specPath: string, files: readonly strin
   process.stderr.write(`baseline: ${runs} run${runs === 1 ? "" : "s"} with ${description}\n`);
   const run = runOptions(options, adapter);
   const baseline = await runBaseline(spec, files, runs, run);
-  let compiled: { statistics: RunStatistics; usage: SemanticUsage } | undefined;
+  let compiled: JudgedRuns | undefined;
   if (options.judge !== undefined) {
     const judge = await loadJudge(options.judge);
     compiled = await calibrateRuns(judge, files, runs, run);
@@ -96,16 +94,6 @@ export async function runBaselineCommand(specPath: string, files: readonly strin
     process.stdout.write(`${JSON.stringify({ suite: spec.name, runs, baseline, ...judged }, null, 2)}\n`);
     return 0;
   }
-  const out: string[] = [renderRunStatistics(`one-call baseline (${spec.name})`, baseline.statistics)];
-  if (compiled !== undefined) {
-    out.push(renderRunStatistics(`behavior-judge (${spec.name})`, compiled.statistics), "");
-    out.push(renderSideBySide([
-      { title: "behavior-judge", stats: compiled.statistics },
-      { title: "one-call baseline", stats: baseline.statistics },
-    ]));
-  }
-  out.push("", `baseline ${renderUsageLine(baseline.usage)}`);
-  if (compiled !== undefined) out.push(`behavior-judge ${renderUsageLine(compiled.usage)}`);
-  process.stdout.write(`${out.join("\n")}\n`);
+  process.stdout.write(`${renderBaselineReport(spec.name, baseline, compiled)}\n`);
   return 0;
 }

@@ -3,9 +3,9 @@ import { calibrate, calibrationPassed } from "../judge/calibrate.js";
 import { renderCalibrationTotals, renderComparison } from "../report/calibration.js";
 import { readCases } from "../judge/inputs.js";
 import { loadJudge, type JudgeModule } from "../judge/load.js";
-import { renderRunSummary, renderUsageLine, renderVerifyLine } from "../report/summary.js";
+import { renderRunSummary, renderUsageLine } from "../report/summary.js";
 import { allRunsPerfect, calibrateRuns } from "../judge/repeated-runs.js";
-import { renderRunStatistics } from "../report/runs.js";
+import { renderCalibrateRuns } from "../report/runs.js";
 import { openRun, type RunFlags } from "./run-options.js";
 import type { TraceCommandOptions } from "./trace-flags.js";
 
@@ -48,11 +48,7 @@ async function runRepeated(judge: JudgeModule, files: readonly string[], options
   const run = await openRun(options, judge.rules, { cache: false });
   const { statistics, usage, verifications } = await calibrateRuns(judge, files, runs, { ...run.options, read: run.read });
   if (options.json === true) process.stdout.write(`${JSON.stringify({ suite: judge.behavior, statistics, overturned: verifications.overturned }, null, 2)}\n`);
-  else {
-    process.stdout.write(`${renderRunStatistics(`behavior-judge (${judge.behavior})`, statistics)}\n`);
-    const verifyLine = renderVerifyLine(verifications);
-    if (verifyLine !== undefined) process.stdout.write(`${verifyLine} over ${runs} run${runs === 1 ? "" : "s"}\n`);
-  }
+  else process.stdout.write(`${renderCalibrateRuns(judge.behavior, statistics, verifications)}\n`);
   if (run.model !== undefined) (options.json === true ? process.stderr : process.stdout).write(`${renderUsageLine(usage)}\n`);
   if (options.failOnOverturned === true && verifications.overturned > 0) return 1;
   return allRunsPerfect(statistics) ? 0 : 1;

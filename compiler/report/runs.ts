@@ -2,8 +2,11 @@
  * The figures of repeated runs (`calibrate --runs N`, `baseline`) for a
  * person: one judge's block, or several judges side by side.
  */
+import type { SemanticUsage } from "../../runtime/semantic.js";
 import type { RunStatistics } from "../judge/repeated-runs.js";
+import type { VerifyCounts } from "../judge/tally.js";
 import { printable } from "./printable.js";
+import { renderUsageLine, renderVerifyLine } from "./summary.js";
 
 function percent(x: number): string {
   return `${(x * 100).toFixed(1)}%`;
@@ -43,4 +46,35 @@ export function renderSideBySide(columns: readonly { title: string; stats: RunSt
   figures[0]?.forEach(([label], row) => rows.push([label, ...figures.map((f) => f[row]![1])]));
   const widths = rows[0]!.map((_, col) => Math.max(...rows.map((r) => r[col]!.length)));
   return rows.map((r) => r.map((cell, col) => cell.padEnd(widths[col]!)).join("  ").trimEnd()).join("\n");
+}
+
+/** `calibrate --runs N` for a person: the compiled judge's figures, then what verify-on-false did over all runs. */
+export function renderCalibrateRuns(behavior: string, statistics: RunStatistics, verifications: VerifyCounts): string {
+  const lines = [renderRunStatistics(`behavior-judge (${behavior})`, statistics)];
+  const verifyLine = renderVerifyLine(verifications);
+  if (verifyLine !== undefined) lines.push(`${verifyLine} over ${statistics.runs} run${statistics.runs === 1 ? "" : "s"}`);
+  return lines.join("\n");
+}
+
+/** One judge's runs over the suite, and what their model calls cost. */
+export interface JudgedRuns {
+  statistics: RunStatistics;
+  usage: SemanticUsage;
+}
+
+/** `baseline` for a person: the baseline's figures; given the compiled judge's, those and both side by side; then what the calls cost. */
+export function renderBaselineReport(suite: string, baseline: JudgedRuns, compiled: JudgedRuns | undefined): string {
+  const out: string[] = [renderRunStatistics(`one-call baseline (${suite})`, baseline.statistics)];
+  if (compiled !== undefined) {
+    out.push(renderRunStatistics(`behavior-judge (${suite})`, compiled.statistics), "");
+    out.push(
+      renderSideBySide([
+        { title: "behavior-judge", stats: compiled.statistics },
+        { title: "one-call baseline", stats: baseline.statistics },
+      ]),
+    );
+  }
+  out.push("", `baseline ${renderUsageLine(baseline.usage)}`);
+  if (compiled !== undefined) out.push(`behavior-judge ${renderUsageLine(compiled.usage)}`);
+  return out.join("\n");
 }
