@@ -1,7 +1,7 @@
 /**
- * The report files and the browser report of `judge`: results are collected
- * as they come, then written (`--html`, `--junit`) or served (the browser
- * report on an interactive terminal) once the run ends.
+ * The report sinks of `judge`: results are collected as they come, then
+ * written (`--html`, `--junit`) or served (the browser report on an
+ * interactive terminal, live while judging) once the run ends.
  */
 import { spawn } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
