@@ -21,7 +21,8 @@ export { JudgeYamlError } from "./build/judge-yaml.js";
 export { importJudgeSource, loadJudge, type JudgeModule } from "./judge/load.js";
 
 export { describeOrigin, readCases, type CaseOrigin, type Expected, type InputCase } from "./judge/inputs.js";
-export { judgeCases, judgeOne, type CaseResult, type FailedCase, type JudgedCase, type RunOptions } from "./judge/judge-cases.js";
+export { judgeCases, judgeOne, locatedMessage, type CaseResult, type FailedCase, type JudgedCase, type RunOptions } from "./judge/judge-cases.js";
+export { Tally, type RunTotals, type RuleSummaryRow, type VerifyCounts } from "./judge/tally.js";
 export {
   calibrate,
   calibrationPassed,

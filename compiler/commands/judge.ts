@@ -7,7 +7,7 @@ import { Tally } from "../judge/tally.js";
 import { jsonSink } from "../report/json.js";
 import { reportSinks } from "../report/outputs.js";
 import { progressSink } from "../report/progress.js";
-import type { OutputSink } from "../report/sink.js";
+import { runSinks, type OutputSink } from "../report/sink.js";
 import { textSink } from "../report/text.js";
 import { canShowBrowser } from "../web/display.js";
 import { openRun, type RunFlags } from "./run-options.js";
@@ -49,12 +49,7 @@ export async function runJudgeCommand(judgePath: string, files: readonly string[
   const run = await openRun(options, judge.rules);
   const sinks = await openSinks(judge, options, run.model !== undefined);
   const tally = new Tally(judge.rules.map((r) => r.name));
-  for await (const result of judgeCases(judge, readCases(files, run.read), run.options)) {
-    tally.add(result);
-    for (const sink of sinks) sink.add(result);
-  }
-  const written: string[] = [];
-  for (const sink of sinks) written.push(...(await sink.finish(tally)));
+  const written = await runSinks(judgeCases(judge, readCases(files, run.read), run.options), sinks, tally);
   for (const path of written) process.stderr.write(`wrote ${path}\n`);
   // Model failures are never a silent pass: the run fails.
   if (tally.totals.errors > 0 || tally.clauseErrors > 0) return 1;

@@ -111,34 +111,34 @@ class ReportCollection implements OutputSink {
   }
 }
 
-function htmlSink(path: string, collection: ReportCollection): OutputSink {
+/** A report file, written once the run ends; `render` imports its renderer only then. */
+function fileSink(path: string, render: () => Promise<string>): OutputSink {
   return {
     add() {},
     async finish() {
-      const { renderHtmlReport } = await import("./html.js");
-      await writeText(path, renderHtmlReport(collection.input()));
+      await writeText(path, await render());
       return [path];
     },
   };
 }
 
-function junitSink(path: string, collection: ReportCollection): OutputSink {
-  return {
-    add() {},
-    async finish() {
-      const { renderJunit } = await import("./junit.js");
-      const { results, errors } = collection.input();
-      const byFile = new Map<string, ReportResult[]>();
-      for (const r of results) {
-        const group = byFile.get(r.file);
-        if (group === undefined) byFile.set(r.file, [r]);
-        else group.push(r);
-      }
-      const files = [...byFile].map(([file, group]) => ({ file, judgments: group.map((r) => r.judgment) }));
-      await writeText(path, renderJunit({ files, errors: errors ?? [] }));
-      return [path];
-    },
-  };
+async function renderHtml(collection: ReportCollection): Promise<string> {
+  const { renderHtmlReport } = await import("./html.js");
+  return renderHtmlReport(collection.input());
+}
+
+/** JUnit groups the judgments by file: one testsuite each. */
+async function renderJunitReport(collection: ReportCollection): Promise<string> {
+  const { renderJunit } = await import("./junit.js");
+  const { results, errors } = collection.input();
+  const byFile = new Map<string, ReportResult[]>();
+  for (const r of results) {
+    const group = byFile.get(r.file);
+    if (group === undefined) byFile.set(r.file, [r]);
+    else group.push(r);
+  }
+  const files = [...byFile].map(([file, group]) => ({ file, judgments: group.map((r) => r.judgment) }));
+  return renderJunit({ files, errors: errors ?? [] });
 }
 
 /** The live page while judging, then the final report; finishing waits until the page has shown it. */
@@ -179,8 +179,8 @@ export async function reportSinks(behavior: string, rules: readonly RuleInfo[], 
   const collection = new ReportCollection(behavior, rules);
   return [
     collection,
-    ...(options.html !== undefined ? [htmlSink(options.html, collection)] : []),
-    ...(options.junit !== undefined ? [junitSink(options.junit, collection)] : []),
+    ...(options.html !== undefined ? [fileSink(options.html, () => renderHtml(collection))] : []),
+    ...(options.junit !== undefined ? [fileSink(options.junit, () => renderJunitReport(collection))] : []),
     ...(options.web === true ? [await browserSink(behavior, collection)] : []),
   ];
 }

@@ -15,3 +15,17 @@ export interface OutputSink {
 
 /** Text goes to a writer (process.stdout or stderr in the CLI, a string in tests). */
 export type Write = (text: string) => void;
+
+/**
+ * Adds each result to the tally, then to every sink, in order; once all are
+ * in, finishes the sinks in order. Returns the files they wrote.
+ */
+export async function runSinks(results: AsyncIterable<CaseResult> | Iterable<CaseResult>, sinks: readonly OutputSink[], tally: Tally): Promise<string[]> {
+  for await (const result of results) {
+    tally.add(result);
+    for (const sink of sinks) sink.add(result);
+  }
+  const written: string[] = [];
+  for (const sink of sinks) written.push(...(await sink.finish(tally)));
+  return written;
+}

@@ -13,6 +13,7 @@ vi.mock("node:child_process", () => ({
 }));
 import { progressEvent, reportSinks } from "../../compiler/report/outputs.js";
 import { Tally } from "../../compiler/judge/tally.js";
+import { runSinks } from "../../compiler/report/sink.js";
 import type { CaseResult } from "../../compiler/judge/judge-cases.js";
 import type { MetaBehaviorJudgment, TrajectoryJudgment } from "../../runtime/types.js";
 
@@ -29,15 +30,7 @@ function result(trajectory: unknown, judgment: TrajectoryJudgment): CaseResult {
 
 /** Adds the results to every sink and finishes them, as `judge` does; returns the files written. */
 async function report(options: { html?: string; junit?: string }, results: CaseResult[]): Promise<string[]> {
-  const sinks = await reportSinks("b", [], options);
-  const tally = new Tally();
-  for (const r of results) {
-    tally.add(r);
-    for (const sink of sinks) sink.add(r);
-  }
-  const written: string[] = [];
-  for (const sink of sinks) written.push(...(await sink.finish(tally)));
-  return written;
+  return runSinks(results, await reportSinks("b", [], options), new Tally());
 }
 
 describe("report sinks", () => {
@@ -95,14 +88,11 @@ describe("the browser report sink", () => {
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=/);
       expect(opened.at(-1)?.at(-1)).toBe(url);
       const judged = result({ id: "t1", complete: true, events: [] }, { behavior: "b", trajectoryId: "judged-trajectory", verdict: "true", metaBehaviors: [] });
-      const tally = new Tally();
-      tally.add(judged);
-      for (const sink of sinks) sink.add(judged);
       let finished = false;
-      const finishing = (async () => {
-        for (const sink of sinks) expect(await sink.finish(tally)).toEqual([]);
+      const finishing = runSinks([judged], sinks, new Tally()).then((written) => {
+        expect(written).toEqual([]);
         finished = true;
-      })();
+      });
       // Until the final report is served, the page is the live one and finish keeps waiting.
       let page = "";
       for (let i = 0; i < 100 && !page.includes("judged-trajectory"); i++) {

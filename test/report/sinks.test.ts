@@ -6,7 +6,7 @@ import type { CaseResult } from "../../compiler/judge/judge-cases.js";
 import { Tally } from "../../compiler/judge/tally.js";
 import { jsonSink } from "../../compiler/report/json.js";
 import { progressSink } from "../../compiler/report/progress.js";
-import type { OutputSink } from "../../compiler/report/sink.js";
+import { runSinks, type OutputSink } from "../../compiler/report/sink.js";
 import { textSink } from "../../compiler/report/text.js";
 
 const judgment = (id: string, verdict: TrajectoryJudgment["verdict"]): TrajectoryJudgment => ({
@@ -27,12 +27,7 @@ async function drive(make: (out: (t: string) => void, err: (t: string) => void) 
   let out = "";
   let err = "";
   const sink = make((t) => (out += t), (t) => (err += t));
-  const tally = new Tally(["R"]);
-  for (const r of results) {
-    tally.add(r);
-    sink.add(r);
-  }
-  expect(await sink.finish(tally)).toEqual([]);
+  expect(await runSinks(results, [sink], new Tally(["R"]))).toEqual([]);
   return { out, err };
 }
 
