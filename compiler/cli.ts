@@ -7,11 +7,9 @@ import { Command, CommanderError, Option } from "commander";
 import { addModelOptions, positiveInteger, type ModelCommandOptions } from "./commands/model-flags.js";
 import { printableLines } from "./report/printable.js";
 import type { GenerateCommandOptions } from "./commands/generate.js";
+import { EXIT_INVALID, EXIT_USAGE, UserError } from "./errors.js";
 import { addFromOption, type TraceCommandOptions } from "./commands/trace-flags.js";
 import { VERSION } from "./version.js";
-
-const EXIT_INVALID = 1;
-const EXIT_USAGE = 2;
 
 /** Prints an error for the person at the terminal and sets the exit code. Messages quote input: escaped. */
 function fail(message: string, code = EXIT_INVALID): void {
@@ -19,11 +17,19 @@ function fail(message: string, code = EXIT_INVALID): void {
   process.exitCode = code;
 }
 
-/** Known, located failures print their message; anything else is a bug and keeps its stack. */
+/**
+ * A user error prints its message alone (located diagnostics as they are:
+ * each line starts with its file) and its exit code; anything else is a bug
+ * and keeps its stack.
+ */
 function reportError(error: unknown): void {
-  if (error instanceof Error && ["JudgeYamlError", "JudgeLoadError", "SpecError", "UsageError"].includes(error.name)) {
-    process.stderr.write(`${printableLines(error.message)}\n`);
-    process.exitCode = error.name === "UsageError" ? EXIT_USAGE : EXIT_INVALID;
+  if (error instanceof UserError) {
+    if (error.diagnostics.length > 0) {
+      process.stderr.write(`${printableLines(error.message)}\n`);
+      process.exitCode = error.exitCode;
+    } else {
+      fail(error.message, error.exitCode);
+    }
     return;
   }
   if (error instanceof Error && (error as NodeJS.ErrnoException).code === "ENOENT") {

@@ -11,13 +11,24 @@
  *   spec            loadBehaviorSpec, parseBehaviorMd, lintSpec
  *   generate        generateJudgeYaml, buildVocabulary, draftOffline, proposeDraft, planUpdate, runInterview
  */
-export { formatDiagnostic, parseJudgeYaml, serializeJudgeYaml } from "./ir/index.js";
-export type { Diagnostic, IRPositions, ParseResult } from "./ir/index.js";
+export { parseJudgeYaml, serializeJudgeYaml } from "./ir/index.js";
+export type { IRPositions, ParseResult } from "./ir/index.js";
+export { formatDiagnostic, JudgeYamlError, SpecError, type Diagnostic, type Severity } from "./diagnostics.js";
+export {
+  EXIT_INVALID,
+  EXIT_USAGE,
+  InterviewCancelledError,
+  JudgeLoadError,
+  ModelCallError,
+  SamplesError,
+  UsageError,
+  UserError,
+  type ExitCode,
+} from "./errors.js";
 export type * from "./ir/types.js";
 
 export { buildJudgeFile, declarationPath, defaultJudgePath } from "./commands/build.js";
 export { compileIR, compileJudgeYamlFile, compileJudgeYamlText, sha256, type CompiledJudge, type CompileOptions } from "./build/compile.js";
-export { JudgeYamlError } from "./build/judge-yaml.js";
 export { importJudgeSource, loadJudge, type JudgeModule } from "./judge/load.js";
 
 export { describeOrigin, readCases, type CaseOrigin, type Expected, type InputCase } from "./judge/inputs.js";
@@ -34,7 +45,7 @@ export { calibrateRuns, summarizeRuns, wilsonInterval, type RunStatistics } from
 
 export { createHostModel, type HostModel, type HostModelOptions } from "./model/index.js";
 export { loadBehaviorSpec, parseBehaviorMd, type BehaviorSpec, type SpecSection } from "./behavior-md/load.js";
-export { formatLintFinding, lintSpec, type LintFinding, type LintResult } from "./behavior-md/lint.js";
+export { lintSpec, type LintResult } from "./behavior-md/lint.js";
 
 export { generateJudgeYaml, type GenerateOptions, type GenerateResult } from "./generate/pipeline.js";
 export { buildVocabulary } from "./generate/vocabulary.js";

@@ -29,11 +29,11 @@ export class ImportError extends Error {
 
 export interface ImportOptions {
   /** Trajectory id (default: the native id, else `trace-<n>`, 1-based); with several traces, `<id>-<n>`. */
-  id?: string;
+  id?: string | undefined;
   /** Overrides the detected completeness (`--complete true|false`). */
-  complete?: boolean;
+  complete?: boolean | undefined;
   /** Keep reasoning as `agent` / `reasoning` events (default: dropped). */
-  reasoning?: boolean;
+  reasoning?: boolean | undefined;
 }
 
 export interface ImportResult {
@@ -338,7 +338,7 @@ export class TrajectoryBuilder {
    * result the provider ran inside the same response (a server-side web
    * search): the agent's next event then stays in the same turn.
    */
-  result(callId: string | undefined, content: unknown, opts: { name?: string; error?: boolean; meta?: Meta; path?: string; inline?: boolean } = {}): void {
+  result(callId: string | undefined, content: unknown, opts: { name?: string | undefined; error?: boolean | undefined; meta?: Meta | undefined; path?: string | undefined; inline?: boolean | undefined } = {}): void {
     const call = this.takeOpen(callId, opts.name);
     let name: string;
     let turn: number;

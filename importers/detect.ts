@@ -11,6 +11,9 @@ import { detectAnthropic, fromAnthropic } from "./anthropic.js";
 import { detectOpenAIChat, fromOpenAIChat } from "./openai-chat.js";
 import { detectOpenAIResponses, fromOpenAIResponses } from "./openai-responses.js";
 import { detectVercelAI, fromVercelAI } from "./vercel-ai.js";
+import { detectOpenAIAgents, fromOpenAIAgents } from "./openai-agents.js";
+import { detectOtel, fromOtel } from "./otel.js";
+import { detectLangChain, fromLangChain } from "./langchain.js";
 
 export interface Format {
   /** The `--from` value. */
@@ -27,6 +30,9 @@ export const FORMATS: readonly Format[] = [
   { name: "vercel-ai", description: "Vercel AI SDK steps or response messages", importer: fromVercelAI, detect: detectVercelAI },
   { name: "openai-chat", description: "OpenAI Chat Completions messages (plus a response)", importer: fromOpenAIChat, detect: detectOpenAIChat },
   { name: "anthropic", description: "Anthropic Messages API messages (plus a response)", importer: fromAnthropic, detect: detectAnthropic },
+  { name: "openai-agents", description: "OpenAI Agents SDK trace export (traces and spans)", importer: fromOpenAIAgents, detect: detectOpenAIAgents },
+  { name: "otel", description: "OTLP/JSON spans (GenAI conventions, OpenInference, AI SDK ai.*)", importer: fromOtel, detect: detectOtel },
+  { name: "langchain", description: "LangChain / LangGraph messages or LangSmith run trees", importer: fromLangChain, detect: detectLangChain },
 ];
 
 /** The `--from` values: every format, `auto`, and `trajectory` (the judge's own format, read as is). */
@@ -84,7 +90,7 @@ export function detectionError(detection: Detection): string {
 
 export interface ImportTraceOptions extends ImportOptions {
   /** A format name, or "auto" (the default). */
-  from?: string;
+  from?: string | undefined;
 }
 
 /** Imports `input` in the given format, or the detected one; an unknown or ambiguous shape is one error naming the candidates. */

@@ -16,3 +16,6 @@ export { detectOpenAIChat, fromOpenAIChat } from "./openai-chat.js";
 export { detectOpenAIResponses, fromOpenAIResponses } from "./openai-responses.js";
 export { detectAnthropic, fromAnthropic } from "./anthropic.js";
 export { detectVercelAI, fromVercelAI } from "./vercel-ai.js";
+export { detectOpenAIAgents, fromOpenAIAgents } from "./openai-agents.js";
+export { detectOtel, fromOtel } from "./otel.js";
+export { detectLangChain, fromLangChain } from "./langchain.js";

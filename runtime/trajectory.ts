@@ -3,6 +3,7 @@
  * judge.mjs, on untrusted input, so it never trusts a prototype and never
  * mutates what it was given.
  */
+import { isObject } from "./is-object.js";
 import type { Actor, Trajectory, TrajectoryEvent } from "./types.js";
 
 /** A trajectory that breaks FORMATS.md §2; `field` is a path like `events[3].actor`. */
@@ -13,10 +14,6 @@ export class TrajectoryError extends Error {
     this.name = "TrajectoryError";
     this.field = field;
   }
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function isActor(value: unknown): value is Actor {
@@ -90,7 +87,7 @@ function requireNonEmptyString(value: unknown, field: string): string {
 }
 
 function normalizeEvent(raw: unknown, index: number): TrajectoryEvent {
-  if (!isPlainObject(raw)) throw new TrajectoryError(`events[${index}]`, "must be an object");
+  if (!isObject(raw)) throw new TrajectoryError(`events[${index}]`, "must be an object");
   // Field paths are built only on failure: this loop runs once per event.
   if (!isNonEmptyString(raw.id)) throw new TrajectoryError(`events[${index}].id`, NON_EMPTY);
   if (!isActor(raw.actor)) throw new TrajectoryError(`events[${index}].actor`, "must be user, agent, or tool");
@@ -98,7 +95,7 @@ function normalizeEvent(raw: unknown, index: number): TrajectoryEvent {
   const content = raw.content;
   const metadata = raw.metadata;
   const contentOk = content === undefined || typeof content === "string";
-  if (metadata !== undefined && metadata !== null && !isPlainObject(metadata)) {
+  if (metadata !== undefined && metadata !== null && !isObject(metadata)) {
     throw new TrajectoryError(`events[${index}].metadata`, "must be an object of key: value pairs");
   }
   // `metadata: null` means none, like an absent key; it is normalized away below.
@@ -140,7 +137,7 @@ function assertUniqueIds(events: readonly TrajectoryEvent[]): void {
  * @throws TrajectoryError naming the first offending field.
  */
 export function validateTrajectory(raw: unknown): Trajectory {
-  if (!isPlainObject(raw)) throw new TrajectoryError("", "a trajectory must be a JSON object");
+  if (!isObject(raw)) throw new TrajectoryError("", "a trajectory must be a JSON object");
   const id = requireNonEmptyString(raw.id, "id");
   // null is how many producers write an absent optional field; it means the default "".
   const description = raw.description ?? "";

@@ -263,9 +263,7 @@
     fillList(
       $("edit-diagnostics"),
       diagnostics.map(function (d) {
-        var where = d.line === undefined ? "" : "line " + d.line + ", col " + (d.col || 1) + ": ";
-        var path = d.path ? d.path + ": " : "";
-        return where + path + d.message + (d.hint ? " (" + d.hint + ")" : "");
+        return d.text;
       }),
     );
   }

@@ -11,28 +11,20 @@ import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { Trajectory } from "../../runtime/types.js";
 import { didYouMean } from "../ir/did-you-mean.js";
-import { compareDiagnostics, formatDiagnostic, type Diagnostic } from "../diagnostics.js";
+import { compareDiagnostics, JudgeYamlError, type Diagnostic, type Severity } from "../diagnostics.js";
 import { parseJudgeYaml, type IRPositions } from "../ir/parse.js";
 import type { JudgeIR } from "../ir/types.js";
 import { buildVocabulary, vocabularyNames } from "../generate/vocabulary.js";
 import { normalizeWhitespace, quoteOccurs } from "../generate/offline/words.js";
-import { JudgeYamlError, readJudgeYaml } from "../build/judge-yaml.js";
+import { readJudgeYaml } from "../build/judge-yaml.js";
 import { readBehaviorSpec, resolveSpecPath, setextHeadingLines, type BehaviorSpec } from "./load.js";
-import { printable } from "../report/printable.js";
-
-export type LintSeverity = "error" | "warning";
-
-export interface LintFinding extends Diagnostic {
-  severity: LintSeverity;
-  /** A stable code: the spec's own (`duplicate-heading`, …) or `quote-not-verbatim`, `rule-not-a-section`, …. */
-  code: string;
-}
 
 export interface LintResult {
   /** The spec file and the judge.yaml that were checked (judge undefined when there is none). */
   spec: string;
   judge?: string;
-  findings: LintFinding[];
+  /** Each with a code: the spec's own (`duplicate-heading`, …) or `quote-not-verbatim`, `rule-not-a-section`, …. */
+  findings: Diagnostic[];
   errors: number;
   warnings: number;
 }
@@ -44,14 +36,7 @@ export interface LintOptions {
   samples?: readonly Trajectory[];
 }
 
-/** `file:line:col error: code: message (hint)`, or `warning:` for warnings. */
-export function formatLintFinding(f: LintFinding): string {
-  const where = f.path === "" ? "" : `${f.path}: `;
-  // Findings quote headings, rule names and quotes: one line, nothing a terminal would act on.
-  return printable(`${f.file}:${f.line}:${f.col} ${f.severity}: ${f.code}: ${where}${f.message}${f.hint === undefined ? "" : ` (${f.hint})`}`);
-}
-
-function finding(severity: LintSeverity, code: string, d: Omit<Diagnostic, "col"> & { col?: number }): LintFinding {
+function finding(severity: Severity, code: string, d: Omit<Diagnostic, "col" | "severity" | "code"> & { col?: number }): Diagnostic {
   return { col: 1, ...d, severity, code };
 }
 
@@ -60,10 +45,9 @@ export async function lintSpec(specPath: string, options: LintOptions = {}): Pro
   const file = await resolveSpecPath(specPath);
   const parsed = await readBehaviorSpec(specPath);
   if (!parsed.ok) {
-    const findings = parsed.diagnostics.map((d) => ({ ...d, severity: "error" as const }));
-    return { spec: file, findings, errors: findings.length, warnings: 0 };
+    return { spec: file, findings: parsed.diagnostics, errors: parsed.diagnostics.length, warnings: 0 };
   }
-  const findings: LintFinding[] = [];
+  const findings: Diagnostic[] = [];
   if (parsed.spec.sections.length === 0) {
     findings.push(finding("warning", "no-sections", { file, line: 1, path: "", message: "the spec has no ## sections, so there is no meta-behavior to judge" }));
   }
@@ -88,7 +72,7 @@ function defaultJudgeBeside(specFile: string): string | undefined {
 }
 
 /** The judge.yaml half of lint: parse, then compare with the spec and the samples. */
-export async function lintJudge(spec: BehaviorSpec, judgeFile: string, samples?: readonly Trajectory[]): Promise<LintFinding[]> {
+export async function lintJudge(spec: BehaviorSpec, judgeFile: string, samples?: readonly Trajectory[]): Promise<Diagnostic[]> {
   let text: string;
   try {
     text = await readJudgeYaml(judgeFile);
@@ -109,7 +93,7 @@ export async function lintJudge(spec: BehaviorSpec, judgeFile: string, samples?:
 }
 
 /** The IR checker's "unknown action" in lint's words: it is the samples that never show it. */
-function vocabularyFinding(d: Diagnostic): LintFinding {
+function vocabularyFinding(d: Diagnostic): Diagnostic {
   const key = /^unknown metadata key (".*")$/.exec(d.message);
   if (key !== null) return finding("error", "unknown-metadata-key", { ...d, message: `the sample trajectories never use the metadata key ${key[1]}` });
   const action = /^unknown action (".*")$/.exec(d.message);
@@ -118,8 +102,8 @@ function vocabularyFinding(d: Diagnostic): LintFinding {
 }
 
 /** Rule names, quotes and sources against the spec's sections. */
-export function compareWithSpec(spec: BehaviorSpec, ir: JudgeIR, positions: IRPositions, judgeFile: string): LintFinding[] {
-  const findings: LintFinding[] = [];
+export function compareWithSpec(spec: BehaviorSpec, ir: JudgeIR, positions: IRPositions, judgeFile: string): Diagnostic[] {
+  const findings: Diagnostic[] = [];
   const headings = spec.sections.map((s) => s.heading);
   if (ir.behavior !== spec.name) {
     findings.push(finding("error", "behavior-mismatch", { file: judgeFile, line: 2, path: "behavior", message: `behavior is ${JSON.stringify(ir.behavior)} but the spec's name is ${JSON.stringify(spec.name)}` }));
@@ -157,5 +141,3 @@ export function compareWithSpec(spec: BehaviorSpec, ir: JudgeIR, positions: IRPo
   }
   return findings;
 }
-
-export { formatDiagnostic };

@@ -7,13 +7,8 @@
 import { stat } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { isMap, isScalar, LineCounter, parseDocument, type Document } from "yaml";
-import type { Diagnostic } from "../diagnostics.js";
+import { SpecError, type Diagnostic } from "../diagnostics.js";
 import { describeInvalidUtf8, readUtf8File } from "../files/utf8.js";
-
-export interface SpecDiagnostic extends Diagnostic {
-  /** A stable code, e.g. `frontmatter-missing`, `duplicate-heading`. */
-  code: string;
-}
 
 /** One H2 section: a meta-behavior. */
 export interface SpecSection {
@@ -36,7 +31,7 @@ export interface BehaviorSpec {
   sections: SpecSection[];
 }
 
-export type SpecParseResult = { ok: true; spec: BehaviorSpec } | { ok: false; diagnostics: SpecDiagnostic[] };
+export type SpecParseResult = { ok: true; spec: BehaviorSpec } | { ok: false; diagnostics: Diagnostic[] };
 
 /** Every code the loader can report, for tests and documentation. */
 export const SPEC_DIAGNOSTIC_CODES = [
@@ -62,20 +57,8 @@ const NAME_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const MAX_NAME = 64;
 const MAX_DESCRIPTION = 1024;
 
-/** A spec whose diagnostics the CLI prints before exiting 1. */
-export class SpecError extends Error {
-  override name = "SpecError";
-  constructor(readonly diagnostics: SpecDiagnostic[]) {
-    super(diagnostics.map(formatSpecDiagnostic).join("\n"));
-  }
-}
-
-export function formatSpecDiagnostic(d: SpecDiagnostic): string {
-  return `${d.file}:${d.line}:${d.col} error: ${d.code}: ${d.message}${d.hint === undefined ? "" : ` (${d.hint})`}`;
-}
-
-function diagnostic(file: string, line: number, code: SpecDiagnosticCode, message: string, path = "", hint?: string, col = 1): SpecDiagnostic {
-  return { file, line, col, path, code, message, ...(hint !== undefined ? { hint } : {}) };
+function diagnostic(file: string, line: number, code: SpecDiagnosticCode, message: string, path = "", hint?: string, col = 1): Diagnostic {
+  return { file, line, col, path, code, severity: "error", message, ...(hint !== undefined ? { hint } : {}) };
 }
 
 /** The `<name>` of `.agents/behaviors/<name>/BEHAVIOR.md`, when the file sits there. */
@@ -108,7 +91,7 @@ function keyLines(doc: Document, counter: LineCounter): Map<string, number> {
   return lines;
 }
 
-function readFrontmatter(lines: string[], file: string, problems: SpecDiagnostic[]): Frontmatter | undefined {
+function readFrontmatter(lines: string[], file: string, problems: Diagnostic[]): Frontmatter | undefined {
   if (lines[0]?.replace(/^\uFEFF/, "").trimEnd() !== "---") {
     problems.push(diagnostic(file, 1, "frontmatter-missing", "a BEHAVIOR.md starts with YAML frontmatter between --- lines", "", "add name and description between --- lines at the top"));
     return undefined;
@@ -136,7 +119,7 @@ function readFrontmatter(lines: string[], file: string, problems: SpecDiagnostic
   return { data: data as Record<string, unknown>, keyLine: (key) => found.get(key) ?? 1, bodyStart: close + 1 };
 }
 
-function checkName(front: Frontmatter, file: string, problems: SpecDiagnostic[]): void {
+function checkName(front: Frontmatter, file: string, problems: Diagnostic[]): void {
   const name = front.data.name;
   const line = front.keyLine("name");
   if (name === undefined || name === null || name === "") {
@@ -170,7 +153,7 @@ function characters(text: string): number {
   return [...text].length;
 }
 
-function checkDescription(front: Frontmatter, file: string, problems: SpecDiagnostic[]): void {
+function checkDescription(front: Frontmatter, file: string, problems: Diagnostic[]): void {
   const description = front.data.description;
   const line = front.keyLine("description");
   if (description === undefined || description === null || (typeof description === "string" && description.trim() === "")) {
@@ -182,7 +165,7 @@ function checkDescription(front: Frontmatter, file: string, problems: SpecDiagno
   }
 }
 
-function checkOptionalFields(front: Frontmatter, file: string, problems: SpecDiagnostic[]): void {
+function checkOptionalFields(front: Frontmatter, file: string, problems: Diagnostic[]): void {
   const { license, metadata } = front.data;
   if (license !== undefined && license !== null && typeof license !== "string") {
     problems.push(diagnostic(file, front.keyLine("license"), "license-invalid", "license must be text, e.g. Apache-2.0", "license"));
@@ -290,7 +273,7 @@ function trimBlankLines(lines: string[]): string {
 }
 
 /** Splits the body at H2 headings, skipping fenced code blocks and HTML comments. */
-function readSections(lines: string[], bodyStart: number, file: string, problems: SpecDiagnostic[]) {
+function readSections(lines: string[], bodyStart: number, file: string, problems: Diagnostic[]) {
   const sections: { heading: string; line: number; lines: string[] }[] = [];
   const preamble: string[] = [];
   const seen = new Map<string, number>();
@@ -319,7 +302,7 @@ function readSections(lines: string[], bodyStart: number, file: string, problems
 export function parseBehaviorMd(text: string, file = "BEHAVIOR.md"): SpecParseResult {
   // CRLF, LF and a lone CR all end a line in Markdown.
   const lines = text.split(/\r\n|\r|\n/);
-  const problems: SpecDiagnostic[] = [];
+  const problems: Diagnostic[] = [];
   const frontmatter = readFrontmatter(lines, file, problems);
   if (frontmatter === undefined) return { ok: false, diagnostics: problems };
   checkName(frontmatter, file, problems);

@@ -11,12 +11,13 @@
  * found: its first line holds the sha256 of the rest, checked before the
  * entry is imported. A truncated, edited or replaced entry is rebuilt.
  */
-import { createHash, randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { builtinModules } from "node:module";
 import { basename, dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { writeFileAtomic } from "../files/atomic-write.js";
 import { projectRoot } from "../model/answer-cache.js";
 import { PACKAGE_ROOT, RUNTIME_ENTRY } from "../paths.js";
 import { VERSION } from "../version.js";
@@ -184,12 +185,9 @@ export async function readBuild(path: string): Promise<string | undefined> {
  * through a race. A failed write only costs a future miss.
  */
 export async function storeBuild(path: string, judgeMjs: string): Promise<void> {
-  const temp = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
   try {
-    await mkdir(dirname(path), { recursive: true });
-    await writeFile(temp, `// behavior-judge build sha256=${sha256Hex(Buffer.from(judgeMjs, "utf8"))}\n${judgeMjs}`, "utf8");
-    await rename(temp, path);
+    await writeFileAtomic(path, `// behavior-judge build sha256=${sha256Hex(Buffer.from(judgeMjs, "utf8"))}\n${judgeMjs}`);
   } catch {
-    await rm(temp, { force: true }).catch(() => {});
+    // Nothing to do: the next build misses the cache and stores again.
   }
 }

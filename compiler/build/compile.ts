@@ -10,8 +10,8 @@ import { formatJudgeTs } from "../codegen/format.js";
 import { generateJudgeModule } from "../codegen/emit.js";
 import { typeCheckJudgeTs } from "../codegen/typecheck.js";
 import { bundleJudge } from "./bundle.js";
-import { JudgeYamlError, readJudgeYaml } from "./judge-yaml.js";
-import { formatDiagnostic } from "../diagnostics.js";
+import { readJudgeYaml } from "./judge-yaml.js";
+import { JudgeYamlError } from "../diagnostics.js";
 import { parseJudgeYaml } from "../ir/parse.js";
 import type { JudgeIR } from "../ir/types.js";
 import { TEMPLATES_DIR } from "../paths.js";
@@ -61,7 +61,7 @@ export async function compileIR(ir: JudgeIR, yamlText: string, options: CompileO
 /** Parses, checks and compiles judge.yaml text; throws JudgeYamlError on invalid input. */
 export async function compileJudgeYamlText(text: string, path: string): Promise<{ ir: JudgeIR; compiled: CompiledJudge }> {
   const parsed = parseJudgeYaml(text, { file: path });
-  if (!parsed.ok) throw new JudgeYamlError(parsed.diagnostics, parsed.diagnostics.map(formatDiagnostic));
+  if (!parsed.ok) throw new JudgeYamlError(parsed.diagnostics);
   const compiled = await compileIR(parsed.ir, text, { file: basename(path), positions: parsed.positions });
   return { ir: parsed.ir, compiled };
 }

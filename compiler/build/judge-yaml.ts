@@ -1,18 +1,10 @@
 /**
- * Reading a judge.yaml: its text, decoded strictly, and the error every
- * judge.yaml problem is reported with. Light on purpose (no parser): the
- * loader reads the text to key the build cache before anything is compiled.
+ * Reading a judge.yaml: its text, decoded strictly. Light on purpose (no
+ * parser): the loader reads the text to key the build cache before anything
+ * is compiled.
  */
-import { formatDiagnostic, type Diagnostic } from "../diagnostics.js";
+import { JudgeYamlError, type Diagnostic } from "../diagnostics.js";
 import { describeInvalidUtf8, readUtf8File } from "../files/utf8.js";
-
-/** judge.yaml problems, each located; the CLI prints them and exits 1. */
-export class JudgeYamlError extends Error {
-  constructor(readonly diagnostics: Diagnostic[], formatted: string[]) {
-    super(formatted.join("\n"));
-    this.name = "JudgeYamlError";
-  }
-}
 
 /**
  * A judge.yaml file's text, decoded strictly: invalid UTF-8 is a located
@@ -23,6 +15,6 @@ export async function readJudgeYaml(path: string): Promise<string> {
   const decoded = await readUtf8File(path);
   if (decoded.ok) return decoded.text;
   const { invalid } = decoded;
-  const diagnostic: Diagnostic = { file: path, line: invalid.line, col: invalid.col, path: "", message: describeInvalidUtf8(invalid), hint: "save the file as UTF-8" };
-  throw new JudgeYamlError([diagnostic], [formatDiagnostic(diagnostic)]);
+  const diagnostic: Diagnostic = { file: path, line: invalid.line, col: invalid.col, path: "", severity: "error", message: describeInvalidUtf8(invalid), hint: "save the file as UTF-8" };
+  throw new JudgeYamlError([diagnostic]);
 }

@@ -4,6 +4,7 @@
  * figures beside it. Answers are never cached: each run asks afresh.
  */
 import type { TrajectoryJudgment } from "../../runtime/types.js";
+import { UsageError } from "../errors.js";
 import { renderBaselineReport, type JudgedRuns } from "../report/runs.js";
 import { createHostModel, NO_MODEL_NOTICE } from "../model/index.js";
 import { judgeBaseline, type BaselineJudgment } from "../judge/baseline.js";
@@ -13,6 +14,7 @@ import { failureLine, judgeCases, type RunOptions } from "../judge/judge-cases.j
 import { Tally } from "../judge/tally.js";
 import { calibrateRuns, collectRuns, summarizeRuns } from "../judge/repeated-runs.js";
 import { loadBehaviorSpec, type BehaviorSpec } from "../behavior-md/load.js";
+import { plural } from "../report/plural.js";
 import { hostModelOptions } from "./model.js";
 import { runOptions, type RunFlags } from "./run-options.js";
 
@@ -21,10 +23,6 @@ export interface BaselineCommandOptions extends RunFlags {
   /** A judge.mjs or judge.yaml to run over the same cases, side by side. */
   judge?: string;
   json?: boolean;
-}
-
-class UsageError extends Error {
-  override name = "UsageError";
 }
 
 /**
@@ -80,8 +78,8 @@ export async function runBaselineCommand(specPath: string, files: readonly strin
   const spec = await loadBehaviorSpec(specPath);
   const runs = options.runs ?? 1;
   const { adapter, description } = await createHostModel(hostModelOptions(options, { cache: false }));
-  if (adapter === undefined) throw new UsageError(`behavior-judge: baseline needs a model; ${NO_MODEL_NOTICE.replace(/:.*$/, "")}`);
-  process.stderr.write(`baseline: ${runs} run${runs === 1 ? "" : "s"} with ${description}\n`);
+  if (adapter === undefined) throw new UsageError(`baseline needs a model; ${NO_MODEL_NOTICE.replace(/:.*$/, "")}`);
+  process.stderr.write(`baseline: ${runs} ${plural(runs, "run")} with ${description}\n`);
   const run = runOptions(options, adapter);
   const baseline = await runBaseline(spec, files, runs, run);
   let compiled: JudgedRuns | undefined;

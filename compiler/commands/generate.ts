@@ -8,13 +8,13 @@ import { createHostModel, NO_MODEL_NOTICE } from "../model/index.js";
 import { emptyUsage } from "../../runtime/semantic.js";
 import { generateJudgeYaml, type GenerateResult } from "../generate/pipeline.js";
 import { printableLines } from "../report/printable.js";
-import { SamplesError } from "../generate/samples.js";
 import type { InterviewInput } from "../generate/types.js";
 import { resolveSpecPath } from "../behavior-md/load.js";
 import { canShowBrowser } from "../web/display.js";
 import type { ModelCommandOptions } from "./model-flags.js";
 import { hostModelOptions } from "./model.js";
 import { traceReadOptions, type TraceCommandOptions } from "./trace-flags.js";
+import { plural } from "../report/plural.js";
 
 export interface GenerateCommandOptions extends ModelCommandOptions, TraceCommandOptions {
   out?: string;
@@ -47,7 +47,7 @@ function summary(result: GenerateResult): string {
           : "drafted offline"
         : "nothing to draft";
   return [
-    `wrote ${result.out}: ${result.rules} rule${result.rules === 1 ? "" : "s"} (${interviewed} confirmed in the interview${carried})`,
+    `wrote ${result.out}: ${result.rules} ${plural(result.rules, "rule")} (${interviewed} confirmed in the interview${carried})`,
     `questions asked: ${result.questionsAsked}; model calls: ${result.modelCalls} (${how})`,
     ...(result.backup !== undefined ? [`the previous ${result.out} is kept as ${result.backup}`] : []),
   ].join("\n");
@@ -70,25 +70,18 @@ export async function runGenerateCommand(specPath: string, sampleFiles: string[]
     if (opts.web && !web) notice("no display to show the interview page (DISPLAY and WAYLAND_DISPLAY are unset): asking in the terminal");
     return runInterview(input, { web, input: process.stdin, output: process.stderr });
   };
-  try {
-    const result = await generateJudgeYaml({
-      spec: specPath,
-      samples: sampleFiles,
-      read: traceReadOptions(opts),
-      out,
-      ...(opts.update !== undefined ? { update: opts.update } : {}),
-      ...(adapter !== undefined ? { adapter } : {}),
-      interviewer,
-      notice,
-      usage: emptyUsage(),
-    });
-    process.stdout.write(`${summary(result)}\n`);
-    return 0;
-  } catch (error) {
-    if (error instanceof SamplesError || (error instanceof Error && error.name === "InterviewCancelledError")) {
-      notice(error.message);
-      return 1;
-    }
-    throw error;
-  }
+  // Bad samples and a cancelled interview are UserErrors: the CLI prints them and exits 1.
+  const result = await generateJudgeYaml({
+    spec: specPath,
+    samples: sampleFiles,
+    read: traceReadOptions(opts),
+    out,
+    update: opts.update,
+    adapter,
+    interviewer,
+    notice,
+    usage: emptyUsage(),
+  });
+  process.stdout.write(`${summary(result)}\n`);
+  return 0;
 }

@@ -10,6 +10,7 @@ import { validateTrajectory } from "../../runtime/trajectory.js";
 import { readCases } from "../judge/inputs.js";
 import { failureMessage, locatedMessage } from "../judge/judge-cases.js";
 import { traceReadOptions, type TraceCommandOptions } from "./trace-flags.js";
+import { plural } from "../report/plural.js";
 
 export interface ImportCommandOptions extends TraceCommandOptions {
   out?: string;
@@ -21,8 +22,8 @@ export interface ImportCommandOptions extends TraceCommandOptions {
 /** Returns the exit code. */
 export async function runImportCommand(files: readonly string[], opts: ImportCommandOptions): Promise<number> {
   const read = traceReadOptions(opts, {
-    ...(opts.complete !== undefined ? { complete: opts.complete === "true" } : {}),
-    ...(opts.reasoning === true ? { reasoning: true } : {}),
+    complete: opts.complete === undefined ? undefined : opts.complete === "true",
+    reasoning: opts.reasoning,
   });
   const written: unknown[] = [];
   let errors = 0;
@@ -48,7 +49,7 @@ export async function runImportCommand(files: readonly string[], opts: ImportCom
   const text = json ? `${JSON.stringify(written.length === 1 ? written[0] : written, null, 2)}\n` : written.map((t) => `${JSON.stringify(t)}\n`).join("");
   if (opts.out !== undefined) {
     await writeFile(opts.out, text);
-    process.stderr.write(`wrote ${opts.out}: ${written.length} trajector${written.length === 1 ? "y" : "ies"}, ${events} events${errors > 0 ? `; ${errors} could not be imported` : ""}\n`);
+    process.stderr.write(`wrote ${opts.out}: ${written.length} ${plural(written.length, "trajectory", "trajectories")}, ${events} events${errors > 0 ? `; ${errors} could not be imported` : ""}\n`);
   } else {
     process.stdout.write(text);
   }

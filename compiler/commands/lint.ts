@@ -1,7 +1,8 @@
 /** `lint`: spec diagnostics, and how a judge.yaml lines up with the spec and the samples. */
-import { loadSamples, SamplesError } from "../generate/samples.js";
-import { printableLines } from "../report/printable.js";
-import { formatLintFinding, lintSpec } from "../behavior-md/lint.js";
+import { loadSamples } from "../generate/samples.js";
+import { lintSpec } from "../behavior-md/lint.js";
+import { formatDiagnostic } from "../diagnostics.js";
+import { plural } from "../report/plural.js";
 
 export interface LintCommandOptions {
   samples?: string[];
@@ -9,18 +10,12 @@ export interface LintCommandOptions {
 
 /** Prints every finding and a tally; returns the exit code (1 when there is an error). */
 export async function runLintCommand(specPath: string, judgePath: string | undefined, opts: LintCommandOptions): Promise<number> {
-  let samples;
-  try {
-    samples = opts.samples === undefined || opts.samples.length === 0 ? undefined : await loadSamples(opts.samples);
-  } catch (error) {
-    if (!(error instanceof SamplesError)) throw error;
-    process.stderr.write(`${printableLines(error.message)}\n`);
-    return 1;
-  }
+  // Bad samples are a SamplesError: the CLI prints it and exits 1.
+  const samples = opts.samples === undefined || opts.samples.length === 0 ? undefined : await loadSamples(opts.samples);
   const result = await lintSpec(specPath, { ...(judgePath !== undefined ? { judge: judgePath } : {}), ...(samples !== undefined ? { samples } : {}) });
-  for (const finding of result.findings) process.stdout.write(`${formatLintFinding(finding)}\n`);
-  const checked = [result.spec, ...(result.judge !== undefined ? [result.judge] : []), ...(samples !== undefined ? [`${samples.length} sample trajector${samples.length === 1 ? "y" : "ies"}`] : [])];
-  const tally = `${result.errors} error${result.errors === 1 ? "" : "s"}, ${result.warnings} warning${result.warnings === 1 ? "" : "s"}`;
+  for (const finding of result.findings) process.stdout.write(`${formatDiagnostic(finding)}\n`);
+  const checked = [result.spec, ...(result.judge !== undefined ? [result.judge] : []), ...(samples !== undefined ? [`${samples.length} sample ${plural(samples.length, "trajectory", "trajectories")}`] : [])];
+  const tally = `${result.errors} ${plural(result.errors, "error")}, ${result.warnings} ${plural(result.warnings, "warning")}`;
   process.stdout.write(`${result.errors === 0 && result.warnings === 0 ? "ok" : tally}: checked ${checked.join(", ")}\n`);
   return result.errors > 0 ? 1 : 0;
 }

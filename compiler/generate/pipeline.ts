@@ -13,12 +13,12 @@ import { copyFile, mkdir, writeFile } from "node:fs/promises";
 import { basename, dirname } from "node:path";
 import type { SemanticAdapter, SemanticUsage } from "../../runtime/semantic.js";
 import type { Trajectory } from "../../runtime/types.js";
-import { formatDiagnostic } from "../diagnostics.js";
+import { JudgeYamlError, SpecError } from "../diagnostics.js";
 import { parseJudgeYaml } from "../ir/parse.js";
 import { serializeJudgeYaml } from "../ir/serialize.js";
 import type { JudgeIR } from "../ir/types.js";
-import { JudgeYamlError, readJudgeYaml } from "../build/judge-yaml.js";
-import { loadBehaviorSpec, SpecError, type BehaviorSpec, type SpecSection } from "../behavior-md/load.js";
+import { readJudgeYaml } from "../build/judge-yaml.js";
+import { loadBehaviorSpec, type BehaviorSpec, type SpecSection } from "../behavior-md/load.js";
 import { draftOffline } from "./offline/draft.js";
 import { proposeDraft } from "./propose.js";
 import { loadSamples } from "./samples.js";
@@ -37,15 +37,15 @@ export interface GenerateOptions {
   /** Where to write judge.yaml. */
   out: string;
   /** A previous judge.yaml to update: unchanged sections are carried over without questions. */
-  update?: string;
+  update?: string | undefined;
   /** The model; undefined drafts offline. */
-  adapter?: SemanticAdapter;
+  adapter?: SemanticAdapter | undefined;
   /** Confirms the draft with a person. */
   interviewer: Interviewer;
   /** Messages for the person (stderr in the CLI): fallbacks, removed rules, dropped clauses. */
   notice?: (message: string) => void;
   /** Model usage is booked here. */
-  usage?: SemanticUsage;
+  usage?: SemanticUsage | undefined;
   /** Compile the result before writing (default true); only tests of other steps turn it off. */
   compile?: boolean;
 }
@@ -71,7 +71,7 @@ function sectionDrafter(spec: BehaviorSpec, vocabulary: Vocabulary, samples: rea
   const { adapter } = options;
   if (adapter === undefined) return async (sections) => ({ draft: draftOffline({ spec, vocabulary, samples }, sections), calls: 0 });
   return async (sections) => {
-    const outcome = await proposeDraft({ spec, vocabulary, samples, adapter, sections, ...(options.usage !== undefined ? { usage: options.usage } : {}) });
+    const outcome = await proposeDraft({ spec, vocabulary, samples, adapter, sections, usage: options.usage });
     return { draft: outcome.draft, calls: outcome.calls, ...(outcome.fallback !== undefined ? { fallback: outcome.fallback } : {}) };
   };
 }
@@ -79,7 +79,7 @@ function sectionDrafter(spec: BehaviorSpec, vocabulary: Vocabulary, samples: rea
 async function readPreviousJudge(path: string): Promise<JudgeIR> {
   const text = await readJudgeYaml(path);
   const parsed = parseJudgeYaml(text, { file: path });
-  if (!parsed.ok) throw new JudgeYamlError(parsed.diagnostics, parsed.diagnostics.map(formatDiagnostic));
+  if (!parsed.ok) throw new JudgeYamlError(parsed.diagnostics);
   return parsed.ir;
 }
 
@@ -133,7 +133,7 @@ function withSources(ir: JudgeIR, sections: readonly SpecSection[]): JudgeIR {
 async function checkBuildable(ir: JudgeIR, out: string, compile: boolean): Promise<string> {
   const yaml = serializeJudgeYaml(ir);
   const parsed = parseJudgeYaml(yaml, { file: out });
-  if (!parsed.ok) throw new JudgeYamlError(parsed.diagnostics, parsed.diagnostics.map(formatDiagnostic));
+  if (!parsed.ok) throw new JudgeYamlError(parsed.diagnostics);
   if (compile) {
     const { compileIR } = await import("../build/compile.js");
     await compileIR(parsed.ir, yaml, { file: basename(out), positions: parsed.positions });
@@ -145,7 +145,7 @@ async function checkBuildable(ir: JudgeIR, out: string, compile: boolean): Promi
 export async function generateJudgeYaml(options: GenerateOptions): Promise<GenerateResult> {
   const spec = await loadBehaviorSpec(options.spec);
   if (spec.sections.length === 0) {
-    throw new SpecError([{ file: spec.file, line: 1, col: 1, path: "", code: "no-sections", message: "the spec has no ## sections: there is no meta-behavior to draft" }]);
+    throw new SpecError([{ file: spec.file, line: 1, col: 1, path: "", code: "no-sections", severity: "error", message: "the spec has no ## sections: there is no meta-behavior to draft" }]);
   }
   const samples = await loadSamples(options.samples, options.read);
   const vocabulary = buildVocabulary(samples);

@@ -17,6 +17,7 @@ import { draftOffline } from "./offline/draft.js";
 import type { ClauseRef, Draft, DraftNote, Vocabulary } from "./types.js";
 import { vocabularyNames } from "./vocabulary.js";
 import { quoteOccurs } from "./offline/words.js";
+import { plural } from "../report/plural.js";
 
 export interface ProposeInput {
   spec: BehaviorSpec;
@@ -26,7 +27,7 @@ export interface ProposeInput {
   /** The sections to draft (default: all). `generate --update` passes only the new and changed ones. */
   sections?: readonly SpecSection[];
   /** Model calls are booked here (each retry counts). */
-  usage?: SemanticUsage;
+  usage?: SemanticUsage | undefined;
 }
 
 export interface ProposalOutcome {
@@ -100,7 +101,7 @@ function clip(text: string): string {
 export function renderVocabulary(vocabulary: Vocabulary): string {
   const lines: string[] = [];
   for (const { action, actors, count } of vocabulary.actions) {
-    lines.push(`- action ${JSON.stringify(action)} (actor: ${actors.join(", ")}; ${count} event${count === 1 ? "" : "s"})`);
+    lines.push(`- action ${JSON.stringify(action)} (actor: ${actors.join(", ")}; ${count} ${plural(count, "event")})`);
     for (const meta of vocabulary.actionMetadata?.filter((m) => m.action === action) ?? []) {
       const values = meta.values.map((v) => JSON.stringify(v.value)).join(", ");
       const more = meta.distinct > meta.values.length ? `, … (${meta.distinct} distinct)` : "";

@@ -6,14 +6,7 @@
 import { describeOrigin, readCases, type TraceReadOptions } from "../judge/inputs.js";
 import { TrajectoryError, validateTrajectory } from "../../runtime/trajectory.js";
 import type { Trajectory } from "../../runtime/types.js";
-
-/** Samples that could not be read; the CLI prints the message and exits 1. */
-export class SamplesError extends Error {
-  override name = "SamplesError";
-  constructor(readonly problems: string[]) {
-    super(problems.join("\n"));
-  }
-}
+import { SamplesError } from "../errors.js";
 
 /** Reads and validates every case of every file; throws SamplesError listing all problems. */
 export async function loadSamples(files: readonly string[], read: TraceReadOptions = {}): Promise<Trajectory[]> {

@@ -2,13 +2,13 @@
  * The interview's entry point for `generate`: a person confirms each drafted
  * rule, in the browser (default) or in the terminal (`--no-web`), and gets
  * back the judge.yaml IR to write. Both front ends drive the same state
- * machine (state.ts); neither calls a model.
+ * machine (state.ts, view.ts); neither calls a model.
  */
 import { startWebInterview } from "./web.js";
 import { runTerminalInterview } from "./terminal.js";
 import type { InterviewInput, InterviewResult } from "../generate/types.js";
 
-export { InterviewCancelledError } from "./terminal.js";
+export { InterviewCancelledError } from "../errors.js";
 
 export interface RunInterviewOptions {
   /** true: serve the interview page on 127.0.0.1; false: ask in the terminal. */
@@ -29,10 +29,7 @@ export interface RunInterviewOptions {
  */
 export async function runInterview(input: InterviewInput, options: RunInterviewOptions): Promise<InterviewResult> {
   if (!options.web) {
-    return runTerminalInterview(input, {
-      ...(options.input === undefined ? {} : { input: options.input }),
-      ...(options.output === undefined ? {} : { output: options.output }),
-    });
+    return runTerminalInterview(input, { input: options.input, output: options.output });
   }
   const interview = await startWebInterview(input);
   if (options.onUrl !== undefined) options.onUrl(interview.url);

@@ -6,17 +6,16 @@
  *
  * Every transition is a pure function of the state and an action, and nothing
  * here calls a model: going back and forth only moves the position, and the
- * evidence is recomputed from the sample trajectories. Edits are validated by
- * the real judge.yaml parser (a one-rule document around the person's
- * snippet), so what the interview accepts is exactly what `build` accepts.
+ * evidence is recomputed from the sample trajectories. Edits are read by
+ * snippet.ts, so what the interview accepts is exactly what `build` accepts;
+ * view.ts turns a state into what the front ends show.
  */
-import { Document, parse as parseYaml } from "yaml";
-import type { Diagnostic } from "../diagnostics.js";
-import { didYouMean } from "../ir/did-you-mean.js";
+import { formatDiagnostic } from "../diagnostics.js";
 import { parseJudgeYaml } from "../ir/parse.js";
 import { serializeJudgeYaml } from "../ir/serialize.js";
 import type { Check, JudgeIR, MetaBehavior, SemanticCheck, Trigger } from "../ir/types.js";
-import { checkPatterns, clauseEvidence, type Evidence, type InterviewClause } from "./evidence.js";
+import type { InterviewClause } from "./evidence.js";
+import { parseClauseSnippet, type SnippetDiagnostic } from "./snippet.js";
 import type { ClauseDecision, ClauseRef, InterviewInput, InterviewResult } from "../generate/types.js";
 
 /** A decision on any question; a trigger's edit replaces the whole trigger. */
@@ -59,16 +58,6 @@ export type InterviewAction =
   | { type: "goto"; question: number }
   | { type: "confirm" };
 
-/** A problem in an edited snippet, located in the snippet's own lines (1-based) when it can be. */
-export interface SnippetDiagnostic {
-  line?: number;
-  col?: number;
-  /** Path inside the clause, e.g. `first.action`; "" for the clause itself. */
-  path: string;
-  message: string;
-  hint?: string;
-}
-
 export type StepOutcome =
   | { ok: true; state: InterviewState }
   | { ok: false; state: InterviewState; error: string; diagnostics: SnippetDiagnostic[] };
@@ -83,55 +72,6 @@ export interface InterviewOutcome {
   /** Anything that blocks writing (every rule dropped, or a result the parser rejects). */
   problems: string[];
 }
-
-export type Choice = "accept" | "edit" | "semantic" | "drop";
-
-export interface QuestionView {
-  kind: "question";
-  /** Stable index into the questions, for `goto`. */
-  question: number;
-  /** 1-based position among the questions currently asked, and how many there are. */
-  number: number;
-  total: number;
-  rule: { index: number; name: string; number: number; total: number; section: string; origin: string };
-  clause: ClauseRef;
-  /** "Trigger", "Check 2 of 3 · ordering", "Semantic check 1 of 1". */
-  label: string;
-  /** The spec text the clause claims to enforce (checks and semantic checks). */
-  quote?: string;
-  draftedYaml: string;
-  decision: Decision | undefined;
-  decisionLabel: string;
-  /** The clause as the current decision leaves it; undefined when dropped. */
-  currentYaml?: string;
-  /** Starting text for an edit, of the question's own kind: the current clause, or the drafted one when dropped or made semantic. */
-  editText: string;
-  /** The same as one line of JSON, which the terminal accepts as an edit. */
-  editOneLine: string;
-  /** Starting text for the `semantic` choice. */
-  suggestedQuestion: string;
-  evidence: Evidence;
-  /** The drafter's notes on this clause. */
-  notes: string[];
-  /** Problems worth a look in an edited clause (unknown vocabulary, a quote not in the section); they do not block. */
-  warnings: string[];
-  choices: { choice: Choice; label: string }[];
-  canBack: boolean;
-}
-
-export interface ReviewView {
-  kind: "review";
-  yaml: string;
-  notices: string[];
-  problems: string[];
-  canConfirm: boolean;
-  confirmed: boolean;
-  answers: { question: number; number: number; label: string; ruleName: string; decisionLabel: string }[];
-  questionsAsked: number;
-  canBack: boolean;
-}
-
-export type InterviewView = QuestionView | ReviewView;
 
 // ---------------------------------------------------------------------------
 // Starting
@@ -301,7 +241,7 @@ function moveTo(state: InterviewState, at: number | "review"): InterviewState {
 }
 
 /** Settled clauses are not asked; a rule whose trigger was dropped is gone, so its other questions are not asked either. */
-function isVisible(state: InterviewState, index: number): boolean {
+export function isVisible(state: InterviewState, index: number): boolean {
   const question = state.questions[index]!;
   if (question.settled === true) return false;
   if (question.clause.kind === "trigger") return true;
@@ -314,7 +254,7 @@ function nextVisible(state: InterviewState, from: number): number | "review" {
   return "review";
 }
 
-function previousVisible(state: InterviewState, from: number | "review"): number | undefined {
+export function previousVisible(state: InterviewState, from: number | "review"): number | undefined {
   const start = from === "review" ? state.questions.length - 1 : from - 1;
   for (let i = start; i >= 0; i--) if (isVisible(state, i)) return i;
   return undefined;
@@ -362,8 +302,9 @@ export function interviewOutcome(state: InterviewState): InterviewOutcome {
     };
   }
   const yaml = serializeJudgeYaml(ir);
-  const parsed = parseJudgeYaml(yaml);
-  const problems = parsed.ok ? [] : parsed.diagnostics.map(describeDiagnostic);
+  // No file yet: located in the review's own lines.
+  const parsed = parseJudgeYaml(yaml, { file: "" });
+  const problems = parsed.ok ? [] : parsed.diagnostics.map(formatDiagnostic);
   return { ir, yaml, notices, problems };
 }
 
@@ -429,7 +370,7 @@ export function effectiveClause(question: Question, decision: Decision | undefin
   }
 }
 
-function currentQuote(question: Question, decision: Decision | undefined): string {
+export function currentQuote(question: Question, decision: Decision | undefined): string {
   const clause = effectiveClause(question, decision) ?? question.drafted;
   if (clause.kind === "check") return clause.check.quote;
   if (clause.kind === "semanticCheck") return clause.semanticCheck.quote;
@@ -461,369 +402,7 @@ function decisionWord(question: Question, decision: Decision | undefined): strin
   }
 }
 
-function describeDiagnostic(d: Diagnostic): string {
-  const where = d.path === "" ? "" : `${d.path}: `;
-  return `line ${d.line}: ${where}${d.message}${d.hint === undefined ? "" : ` (${d.hint})`}`;
-}
-
-// ---------------------------------------------------------------------------
-// Views
-
-/** What the front ends show: the current question with its evidence, or the review. */
-export function currentView(state: InterviewState): InterviewView {
-  return state.at === "review" ? reviewView(state) : questionView(state, state.at);
-}
-
-function questionView(state: InterviewState, index: number): QuestionView {
-  const { input } = state;
-  const question = state.questions[index]!;
-  const decision = state.decisions[index];
-  const rule = input.draft.ir.metaBehaviors[question.rule]!;
-  const current = effectiveClause(question, decision);
-  const shownClause = current ?? question.drafted;
-  // An edit is always of the question's own kind, even after a check became a semantic question.
-  const editable = current !== undefined && current.kind === question.drafted.kind ? current : question.drafted;
-  const visible = visibleQuestions(state);
-  const askedRuleIndexes = [...new Set(state.questions.map((q) => q.rule))];
-  const quote = question.drafted.kind === "trigger" ? undefined : currentQuote(question, decision);
-  return {
-    kind: "question",
-    question: index,
-    number: visible.indexOf(index) + 1,
-    total: visible.length,
-    rule: {
-      index: question.rule,
-      name: rule.name,
-      number: askedRuleIndexes.indexOf(question.rule) + 1,
-      total: askedRuleIndexes.length,
-      section: sectionBody(input, rule.name) ?? rule.source ?? "",
-      origin: input.draft.origins[question.rule] ?? "",
-    },
-    clause: question.clause,
-    label: clauseLabel(question, rule),
-    ...(quote === undefined ? {} : { quote }),
-    draftedYaml: clauseYaml(question.drafted),
-    decision,
-    decisionLabel: decisionLabel(question, decision),
-    ...(current === undefined ? {} : { currentYaml: clauseYaml(current) }),
-    editText: clauseYaml(editable),
-    editOneLine: JSON.stringify(clauseData(editable)),
-    suggestedQuestion: suggestedQuestion(question, decision),
-    evidence: clauseEvidence(shownClause, input.samples),
-    notes: notesFor(input, question),
-    warnings:
-      decision === undefined || decision.action === "accept" || current === undefined
-        ? []
-        : clauseWarnings(input, rule.name, current),
-    choices: choicesFor(question, decision),
-    canBack: previousVisible(state, index) !== undefined,
-  };
-}
-
-function reviewView(state: InterviewState): ReviewView {
-  const outcome = interviewOutcome(state);
-  const visible = visibleQuestions(state);
-  return {
-    kind: "review",
-    yaml: outcome.yaml,
-    notices: outcome.notices,
-    problems: outcome.problems,
-    canConfirm: outcome.problems.length === 0 && !state.confirmed,
-    confirmed: state.confirmed,
-    answers: visible.map((q, i) => {
-      const question = state.questions[q]!;
-      const rule = state.input.draft.ir.metaBehaviors[question.rule]!;
-      return {
-        question: q,
-        number: i + 1,
-        label: clauseLabel(question, rule),
-        ruleName: rule.name,
-        decisionLabel: decisionLabel(question, state.decisions[q]),
-      };
-    }),
-    questionsAsked: questionsAsked(state),
-    canBack: previousVisible(state, "review") !== undefined,
-  };
-}
-
-function visibleQuestions(state: InterviewState): number[] {
-  return state.questions.map((_, i) => i).filter((i) => isVisible(state, i));
-}
-
-function clauseLabel(question: Question, rule: MetaBehavior): string {
-  const { clause, drafted } = question;
-  if (clause.kind === "trigger")
-    return drafted.kind === "trigger" && drafted.trigger.semantic === true ? "Trigger (semantic)" : "Trigger";
-  if (clause.kind === "check") {
-    const type = drafted.kind === "check" ? ` · ${drafted.check.type}` : "";
-    return `Check ${clause.index + 1} of ${rule.checks.length}${type}`;
-  }
-  return `Semantic check ${clause.index + 1} of ${rule.semanticChecks.length}`;
-}
-
-/** How the review and the question page describe an answer. */
-export function decisionLabel(question: Question, decision: Decision | undefined): string {
-  const trigger = question.drafted.kind === "trigger";
-  switch (decision?.action) {
-    case undefined:
-      return "not answered yet (accepted unless you change it)";
-    case "accept":
-      return "accepted";
-    case "drop":
-      return trigger ? "dropped, with the whole rule" : "dropped";
-    case "to-semantic":
-      return trigger ? "made semantic: a model decides when the rule applies" : "turned into a semantic question";
-    case "edit-semantic":
-      return question.drafted.kind === "semanticCheck" ? "edited" : "turned into a semantic question";
-    default:
-      return "edited";
-  }
-}
-
-function choicesFor(question: Question, decision: Decision | undefined): { choice: Choice; label: string }[] {
-  const kind = question.drafted.kind;
-  // After another answer, "accept" means going back to the draft, which should not look like keeping that answer.
-  const changed = decision !== undefined && decision.action !== "accept";
-  return [
-    { choice: "accept", label: changed ? "Accept the draft instead" : "Accept" },
-    { choice: "edit", label: "Edit" },
-    {
-      choice: "semantic",
-      label:
-        kind === "trigger"
-          ? "Let a model decide when it applies"
-          : kind === "check"
-            ? "Ask a model instead"
-            : "Rephrase the question",
-    },
-    { choice: "drop", label: kind === "trigger" ? "Drop the rule" : "Drop" },
-  ];
-}
-
-function suggestedQuestion(question: Question, decision: Decision | undefined): string {
-  const clause = effectiveClause(question, decision) ?? question.drafted;
-  if (clause.kind === "trigger") return clause.trigger.description;
-  if (clause.kind === "semanticCheck") return clause.semanticCheck.question;
-  return defaultSemanticQuestion(clause.check.quote);
-}
-
-/** A yes/no question whose "yes" means the clause is satisfied, as FORMATS.md §3 asks; the person edits it. */
-export function defaultSemanticQuestion(quote: string): string {
-  return `Is this satisfied in the trajectory: "${quote.trim()}"?`;
-}
-
-function notesFor(input: InterviewInput, question: Question): string[] {
-  return input.draft.notes
-    .filter((note) => note.rule === question.rule && sameClause(note.clause ?? { kind: "trigger" }, question.clause))
-    .map((note) => note.message);
-}
-
-function sameClause(a: ClauseRef, b: ClauseRef): boolean {
-  if (a.kind === "trigger" || b.kind === "trigger") return a.kind === b.kind;
-  return a.kind === b.kind && a.index === b.index;
-}
-
-function sectionBody(input: InterviewInput, heading: string): string | undefined {
+/** The body of the spec section a rule is named after. */
+export function sectionBody(input: InterviewInput, heading: string): string | undefined {
   return input.spec.sections.find((section) => section.heading === heading)?.body;
-}
-
-/** Vocabulary the samples never show, and quotes not found in the section: what a person's edit most often gets wrong. */
-function clauseWarnings(input: InterviewInput, ruleName: string, clause: InterviewClause): string[] {
-  const warnings: string[] = [];
-  const actions = input.vocabulary.actions.map((a) => a.action);
-  const keys = input.vocabulary.metadataKeys.map((k) => k.key);
-  const patterns =
-    clause.kind === "check"
-      ? checkPatterns(clause.check).map((p) => p.pattern)
-      : clause.kind === "trigger" && clause.trigger.match !== undefined
-        ? [clause.trigger.match]
-        : [];
-  for (const matcher of patterns.flat()) {
-    if (matcher.action !== undefined && actions.length > 0 && !actions.includes(matcher.action)) {
-      warnings.push(unknownWord("action", matcher.action, actions));
-    }
-    for (const key of Object.keys(matcher.metadata ?? {})) {
-      if (keys.length > 0 && !keys.includes(key)) warnings.push(unknownWord("metadata key", key, keys));
-    }
-  }
-  if (clause.kind === "check" && clause.check.type === "count" && clause.check.distinctBy?.startsWith("metadata.")) {
-    const key = clause.check.distinctBy.slice("metadata.".length);
-    if (keys.length > 0 && !keys.includes(key)) warnings.push(unknownWord("metadata key", key, keys));
-  }
-  const quote =
-    clause.kind === "check"
-      ? clause.check.quote
-      : clause.kind === "semanticCheck"
-        ? clause.semanticCheck.quote
-        : undefined;
-  const section = sectionBody(input, ruleName);
-  if (quote !== undefined && section !== undefined && !normalizeSpace(section).includes(normalizeSpace(quote))) {
-    warnings.push(`the quote is not verbatim in the section ${JSON.stringify(ruleName)}`);
-  }
-  return [...new Set(warnings)];
-}
-
-function unknownWord(what: string, word: string, known: string[]): string {
-  const hint = didYouMean(word, known);
-  return `no sample trajectory uses the ${what} ${JSON.stringify(word)}${hint === undefined ? "" : ` (${hint})`}`;
-}
-
-function normalizeSpace(text: string): string {
-  return text.replace(/\s+/g, " ").trim();
-}
-
-// ---------------------------------------------------------------------------
-// Snippets: a clause as YAML, and a person's YAML back to a clause
-
-const PLACEHOLDER = "snippet";
-
-/** The clause's fields in judge.yaml's canonical order, the way serializeJudgeYaml writes them. */
-export function clauseData(clause: InterviewClause): unknown {
-  const rule: MetaBehavior = {
-    name: PLACEHOLDER,
-    trigger: clause.kind === "trigger" ? clause.trigger : { description: PLACEHOLDER, semantic: true },
-    checks: clause.kind === "check" ? [clause.check] : [],
-    semanticChecks: clause.kind === "semanticCheck" ? [clause.semanticCheck] : [],
-  };
-  const data = parseYaml(serializeJudgeYaml({ version: 1, behavior: PLACEHOLDER, metaBehaviors: [rule] })) as {
-    metaBehaviors: { trigger: unknown; checks: unknown[]; semanticChecks: unknown[] }[];
-  };
-  const meta = data.metaBehaviors[0]!;
-  if (clause.kind === "trigger") return meta.trigger;
-  return clause.kind === "check" ? meta.checks[0] : meta.semanticChecks[0];
-}
-
-/** The clause as a block-YAML snippet, the starting text of an edit. */
-export function clauseYaml(clause: InterviewClause): string {
-  return new Document(clauseData(clause), { compat: "yaml-1.1" }).toString({ lineWidth: 0 });
-}
-
-interface Wrapper {
-  lines: string[];
-  /** 0-based index of the wrapper line that holds the snippet's first line. */
-  first: number;
-  /** Columns the snippet's lines are shifted right by. */
-  indent: number;
-  /** The clause's path in the wrapper, stripped from diagnostics. */
-  path: string;
-}
-
-const HEAD = ["version: 1", `behavior: ${PLACEHOLDER}`, "metaBehaviors:", `  - name: ${PLACEHOLDER}`];
-const SEMANTIC_TRIGGER = ["    trigger:", `      description: ${PLACEHOLDER}`, "      semantic: true"];
-
-/**
- * A one-rule judge.yaml with the snippet in the clause's slot. Every snippet
- * line is indented past the wrapper's own keys, so no snippet text can close
- * the slot and add keys or rules of its own.
- */
-function wrapSnippet(kind: ClauseRef["kind"], snippet: string[]): Wrapper {
-  if (kind === "trigger") {
-    const lines = [
-      ...HEAD,
-      "    trigger:",
-      ...snippet.map((line) => `      ${line}`),
-      "    semanticChecks:",
-      `      - { quote: ${PLACEHOLDER}, question: ${PLACEHOLDER} }`,
-    ];
-    return { lines, first: HEAD.length + 1, indent: 6, path: "metaBehaviors[0].trigger" };
-  }
-  const list = kind === "check" ? "checks" : "semanticChecks";
-  const item = snippet.map((line, i) => (i === 0 ? `      - ${line}` : `        ${line}`));
-  const lines = [...HEAD, ...SEMANTIC_TRIGGER, `    ${list}:`, ...item];
-  return { lines, first: HEAD.length + SEMANTIC_TRIGGER.length + 1, indent: 8, path: `metaBehaviors[0].${list}[0]` };
-}
-
-export type SnippetParse = { ok: true; clause: InterviewClause } | { ok: false; diagnostics: SnippetDiagnostic[] };
-
-/**
- * Reads a person's edit of a clause: block YAML, flow YAML or JSON of one
- * check, semantic check or trigger. Checked by parseJudgeYaml inside a
- * one-rule document; its diagnostics come back located in the snippet.
- */
-export function parseClauseSnippet(kind: ClauseRef["kind"], text: string): SnippetParse {
-  const { lines, lineOffset, dedent } = tidySnippet(text);
-  if (lines.length === 0) {
-    return { ok: false, diagnostics: [{ path: "", message: `write the ${kindName(kind)} as YAML or JSON` }] };
-  }
-  const wrapper = wrapSnippet(kind, lines);
-  const parsed = parseJudgeYaml(wrapper.lines.join("\n") + "\n", { file: "edit" });
-  if (!parsed.ok) {
-    return {
-      ok: false,
-      diagnostics: parsed.diagnostics.map((d) => locateInSnippet(d, wrapper, lines.length, lineOffset, dedent)),
-    };
-  }
-  const meta = parsed.ir.metaBehaviors[0];
-  const clause = meta === undefined ? undefined : extractClause(kind, meta);
-  if (clause === undefined) {
-    return { ok: false, diagnostics: [{ path: "", message: `the edit must be exactly one ${kindName(kind)}` }] };
-  }
-  return { ok: true, clause };
-}
-
-function extractClause(kind: ClauseRef["kind"], meta: MetaBehavior): InterviewClause | undefined {
-  if (kind === "trigger") return { kind, trigger: meta.trigger };
-  if (kind === "check") {
-    const check = meta.checks[0];
-    return check !== undefined && meta.checks.length === 1 && meta.semanticChecks.length === 0
-      ? { kind, check }
-      : undefined;
-  }
-  const semanticCheck = meta.semanticChecks[0];
-  return semanticCheck !== undefined && meta.semanticChecks.length === 1 && meta.checks.length === 0
-    ? { kind, semanticCheck }
-    : undefined;
-}
-
-function kindName(kind: ClauseRef["kind"]): string {
-  return kind === "trigger" ? "trigger" : kind === "check" ? "check" : "semantic check";
-}
-
-/** Drops blank lines around the snippet and its common indentation (a pasted block), remembering both for locations. */
-function tidySnippet(text: string): { lines: string[]; lineOffset: number; dedent: number } {
-  const all = text.replace(/\r\n?/g, "\n").split("\n");
-  let start = 0;
-  let end = all.length;
-  while (start < end && all[start]!.trim() === "") start++;
-  while (end > start && all[end - 1]!.trim() === "") end--;
-  const lines = all.slice(start, end);
-  const indents = lines.filter((line) => line.trim() !== "").map((line) => /^ */.exec(line)![0].length);
-  const dedent = indents.length === 0 ? 0 : Math.min(...indents);
-  return {
-    lines: lines.map((line) => line.slice(Math.min(dedent, /^ */.exec(line)![0].length))),
-    lineOffset: start,
-    dedent,
-  };
-}
-
-function locateInSnippet(
-  d: Diagnostic,
-  wrapper: Wrapper,
-  count: number,
-  lineOffset: number,
-  dedent: number,
-): SnippetDiagnostic {
-  const path = stripPath(d.path, wrapper.path);
-  const hint = d.hint === undefined ? {} : { hint: d.hint };
-  const index = d.line - 1 - wrapper.first;
-  if (index < 0 || index >= count) return { path, message: d.message, ...hint };
-  return {
-    line: index + 1 + lineOffset,
-    col: Math.max(1, d.col - wrapper.indent) + dedent,
-    path,
-    message: d.message,
-    ...hint,
-  };
-}
-
-function stripPath(path: string, prefix: string): string {
-  if (!path.startsWith(prefix)) return path;
-  return path.slice(prefix.length).replace(/^\./, "");
-}
-
-/** `line 2, col 3: first.action: unknown key (did you mean "action"?)` */
-export function formatSnippetDiagnostic(d: SnippetDiagnostic): string {
-  const where = d.line === undefined ? "" : `line ${d.line}, col ${d.col ?? 1}: `;
-  const path = d.path === "" ? "" : `${d.path}: `;
-  return `${where}${path}${d.message}${d.hint === undefined ? "" : ` (${d.hint})`}`;
 }

@@ -34,23 +34,19 @@ import { createInterface } from "node:readline";
 import { printableLines } from "../report/printable.js";
 import { excerpt } from "./evidence.js";
 import type { Evidence } from "./evidence.js";
-import { currentView, formatSnippetDiagnostic, interviewResult, startInterview, step } from "./state.js";
-import type { InterviewAction, InterviewState, QuestionView, ReviewView, StepOutcome } from "./state.js";
+import { interviewResult, startInterview, step } from "./state.js";
+import { formatDiagnostic } from "../diagnostics.js";
+import { InterviewCancelledError } from "../errors.js";
+import type { InterviewAction, InterviewState, StepOutcome } from "./state.js";
+import { currentView, type QuestionView, type ReviewView } from "./view.js";
 import type { InterviewInput, InterviewResult } from "../generate/types.js";
+import { plural } from "../report/plural.js";
 
 export interface TerminalInterviewOptions {
   /** Where answers come from; default process.stdin. */
-  input?: NodeJS.ReadableStream;
+  input?: NodeJS.ReadableStream | undefined;
   /** Where questions go; default process.stderr. */
-  output?: NodeJS.WritableStream;
-}
-
-/** The person answered "n" at the review: nothing is to be written. */
-export class InterviewCancelledError extends Error {
-  override name = "InterviewCancelledError";
-  constructor() {
-    super("interview cancelled: judge.yaml was not written");
-  }
+  output?: NodeJS.WritableStream | undefined;
 }
 
 const QUESTION_PROMPT = "[a]ccept / [e]dit / [s]emantic / [d]rop / [b]ack (default a): ";
@@ -217,7 +213,7 @@ function apply(state: InterviewState, action: InterviewAction, write: Write): In
 
 function reportRefusal(outcome: Extract<StepOutcome, { ok: false }>, write: Write): void {
   write(`! ${outcome.error}\n`);
-  for (const d of outcome.diagnostics) write(`!   ${formatSnippetDiagnostic(d)}\n`);
+  for (const d of outcome.diagnostics) write(`!   ${formatDiagnostic(d)}\n`);
 }
 
 // ---------------------------------------------------------------------------
@@ -265,7 +261,7 @@ function formatEvidence(evidence: Evidence): string[] {
     if (more > 0) out.push(`      … ${more} more`);
   }
   const hidden = evidence.groups.length - SAMPLES_SHOWN;
-  if (hidden > 0) out.push(`    … ${hidden} more ${hidden === 1 ? "sample" : "samples"} with matching events`);
+  if (hidden > 0) out.push(`    … ${hidden} more ${plural(hidden, "sample")} with matching events`);
   return out;
 }
 

@@ -12,11 +12,13 @@
  */
 import { createServer } from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { escapeHtml } from "../report/html.js";
-import { InterviewCancelledError } from "./terminal.js";
+import { isObject } from "../../runtime/is-object.js";
+import { formatDiagnostic } from "../diagnostics.js";
+import { InterviewCancelledError } from "../errors.js";
 import { SECURITY_HEADERS, authorizedUrl, listenOnLoopback, newToken, refuse, sendPage } from "../web/local-server.js";
-import { fillSlots, pageTemplates, sha256Source } from "../web/page.js";
-import { currentView, interviewResult, startInterview, step } from "./state.js";
+import { escapeHtml, fillSlots, pageContentSecurityPolicy, pageTemplates } from "../web/page.js";
+import { interviewResult, startInterview, step } from "./state.js";
+import { currentView } from "./view.js";
 import type { InterviewAction, InterviewState } from "./state.js";
 import type { InterviewInput, InterviewResult } from "../generate/types.js";
 
@@ -97,7 +99,8 @@ export async function startWebInterview(
       return sendJson(res, 200, {
         refused: true,
         error: outcome.error,
-        diagnostics: outcome.diagnostics,
+        // Written here, by the formatter the terminal uses: the page shows `text` as it is.
+        diagnostics: outcome.diagnostics.map((d) => ({ ...d, text: formatDiagnostic(d) })),
         view: currentView(state),
       });
     }
@@ -149,7 +152,7 @@ export function parseActionRequest(body: string): ActionRequest | string {
   } catch {
     return "the request body is not JSON";
   }
-  if (!isRecord(data) || !isRecord(data.action)) return "expected {at, action}";
+  if (!isObject(data) || !isObject(data.action)) return "expected {at, action}";
   const at = data.at;
   if (at !== "review" && !(typeof at === "number" && Number.isInteger(at)))
     return 'at must be a question index or "review"';
@@ -178,10 +181,6 @@ function readAction(raw: Record<string, unknown>): InterviewAction | string {
     default:
       return `unknown action ${JSON.stringify(raw.type)}`;
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function isRead(req: IncomingMessage): boolean {
@@ -232,18 +231,9 @@ function sendJson(res: ServerResponse, status: number, data: unknown): void {
 // ---------------------------------------------------------------------------
 // The page
 
-/** Only the page's own inline style and script (by hash), and requests back to this server. */
+/** The page fetches its questions from this server, so it may connect back to it. */
 export function interviewContentSecurityPolicy(): string {
-  const { css, js } = pageTemplates("interview");
-  return [
-    "default-src 'none'",
-    `script-src '${sha256Source(js)}'`,
-    `style-src '${sha256Source(css)}'`,
-    "img-src data:",
-    "connect-src 'self'",
-    "base-uri 'none'",
-    "form-action 'none'",
-  ].join("; ");
+  return pageContentSecurityPolicy("interview", { connect: true });
 }
 
 /** The page is static apart from its title; the script fetches the questions from the server. */

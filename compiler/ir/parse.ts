@@ -55,7 +55,7 @@ export function parseJudgeYaml(text: string, options: ParseOptions = {}): ParseR
   } catch (error) {
     // A crash here would hide the user's real problems behind a stack trace.
     const message = error instanceof Error ? error.message : String(error);
-    return { ok: false, diagnostics: [{ file, line: 1, col: 1, path: "", message: `internal error: ${message}` }] };
+    return { ok: false, diagnostics: [{ file, line: 1, col: 1, path: "", severity: "error", message: `internal error: ${message}` }] };
   }
 }
 
@@ -64,7 +64,7 @@ function parseChecked(text: string, file: string, options: ParseOptions): ParseR
   const doc = parseDocument(text, { lineCounter, uniqueKeys: false, prettyErrors: true });
   const at = (offset: number, path: Path, message: string, hint?: string): Diagnostic => {
     const { line, col } = lineCounter.linePos(offset);
-    return { file, line, col, path: formatPath(path), message, ...(hint === undefined ? {} : { hint }) };
+    return { file, line, col, path: formatPath(path), severity: "error", message, ...(hint === undefined ? {} : { hint }) };
   };
 
   if (doc.errors.length > 0) return failed(doc.errors.map((error) => syntaxDiagnostic(error, at)));

@@ -10,6 +10,7 @@
  * reports every problem in the file.
  */
 import * as z from "zod";
+import { isObject } from "../../runtime/is-object.js";
 import { closestMatch, didYouMean } from "./did-you-mean.js";
 import type { Actor, CheckType, JudgeIR, Matcher, Trigger } from "./types.js";
 
@@ -63,12 +64,8 @@ export interface IssueParams {
 
 type Path = (string | number)[];
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /* Refinements must see partly invalid values (to report everything), but only of the right shape. */
-const ON_OBJECTS = { when: (payload: { value: unknown }) => isPlainObject(payload.value) };
+const ON_OBJECTS = { when: (payload: { value: unknown }) => isObject(payload.value) };
 const ON_ARRAYS = { when: (payload: { value: unknown }) => Array.isArray(payload.value) };
 
 function report(ctx: z.RefinementCtx, path: Path, message: string, params: IssueParams = {}): void {
@@ -85,7 +82,7 @@ function describeNonString(input: unknown): string {
     return `must be a string, got ${typeof input} ${String(input)}`;
   }
   if (Array.isArray(input)) return "must be a string, got a list";
-  if (isPlainObject(input)) return "must be a string, got a mapping";
+  if (isObject(input)) return "must be a string, got a mapping";
   return "must be a non-empty string";
 }
 
@@ -193,7 +190,7 @@ function matcherSchema(vocabulary: SchemaVocabulary) {
  */
 function patternSchema(vocabulary: SchemaVocabulary) {
   return z.preprocess(
-    (value) => (isPlainObject(value) ? [value] : value),
+    (value) => (isObject(value) ? [value] : value),
     list(matcherSchema(vocabulary), "a matcher or a non-empty list of matchers").min(
       1,
       "must be a non-empty list of matchers",
@@ -276,7 +273,7 @@ function checkDistinctBy(vocabulary: SchemaVocabulary) {
 }
 
 function describeCheckType(input: unknown): string {
-  if (!isPlainObject(input) || input.type === undefined) return "is required";
+  if (!isObject(input) || input.type === undefined) return "is required";
   if (typeof input.type === "string") return `unknown check type ${JSON.stringify(input.type)}`;
   return `must be one of ${CHECK_TYPES.join(", ")}`;
 }
@@ -360,7 +357,7 @@ function metaBehaviorSchema(vocabulary: SchemaVocabulary) {
 function rejectDuplicateNames(items: unknown[], ctx: z.RefinementCtx): void {
   const firstIndexByName = new Map<string, number>();
   items.forEach((item, index) => {
-    if (!isPlainObject(item) || typeof item.name !== "string" || item.name === "") return;
+    if (!isObject(item) || typeof item.name !== "string" || item.name === "") return;
     const firstIndex = firstIndexByName.get(item.name);
     if (firstIndex === undefined) {
       firstIndexByName.set(item.name, index);

@@ -60,14 +60,19 @@ function metaBehaviorData(meta: MetaBehavior): Record<string, unknown> {
   });
 }
 
-function triggerData(trigger: Trigger): Record<string, unknown> {
+/*
+ * The *Data functions give a part of the IR as plain data with judge.yaml's
+ * keys in canonical order; the interview writes single clauses with them.
+ */
+
+export function triggerData(trigger: Trigger): Record<string, unknown> {
   return trigger.semantic === true
     ? { description: trigger.description, semantic: true }
     : { description: trigger.description, match: patternData(trigger.match) };
 }
 
 /** CHECK_KEYS lists type, quote, the pattern fields, then min, max, distinctBy: the canonical order. */
-function checkData(check: Check): Record<string, unknown> {
+export function checkData(check: Check): Record<string, unknown> {
   const fields = check as unknown as Record<string, unknown>;
   const data: Record<string, unknown> = {};
   for (const key of CHECK_KEYS[check.type]) {
@@ -78,7 +83,7 @@ function checkData(check: Check): Record<string, unknown> {
   return data;
 }
 
-function semanticCheckData(check: SemanticCheck): Record<string, unknown> {
+export function semanticCheckData(check: SemanticCheck): Record<string, unknown> {
   return { quote: check.quote, question: check.question };
 }
 

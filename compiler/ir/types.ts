@@ -1,7 +1,9 @@
 /**
  * The judge.yaml intermediate representation, version 1 (FORMATS.md §3),
  * after parsing and defaulting. These are plain data types; the zod schema in
- * `schema.ts` is the single source of validation.
+ * `schema.ts` is the single source of validation. An optional field may also
+ * be present as undefined, which means absent: the schema's output type
+ * allows it, and so must every reader.
  */
 import type { Actor, CheckType } from "../../runtime/types.js";
 
@@ -9,10 +11,10 @@ export type { Actor, CheckType };
 
 /** All given fields must hold; at least one field is present. */
 export interface Matcher {
-  action?: string;
-  actor?: Actor;
-  contentIncludes?: string;
-  metadata?: Record<string, string>;
+  action?: string | undefined;
+  actor?: Actor | undefined;
+  contentIncludes?: string | undefined;
+  metadata?: Record<string, string> | undefined;
 }
 
 /** One matcher, or a non-empty any-of list (always a list after parsing). */
@@ -37,23 +39,23 @@ export interface PairingCheck extends CheckBase {
 export interface RequiredCheck extends CheckBase {
   type: "required";
   match: Pattern;
-  after?: Pattern;
+  after?: Pattern | undefined;
 }
 
 export interface ForbiddenCheck extends CheckBase {
   type: "forbidden";
   match: Pattern;
-  after?: Pattern;
+  after?: Pattern | undefined;
 }
 
 export interface CountCheck extends CheckBase {
   type: "count";
   match: Pattern;
-  min?: number;
-  max?: number;
-  after?: Pattern;
+  min?: number | undefined;
+  max?: number | undefined;
+  after?: Pattern | undefined;
   /** "content" or "metadata.<key>". */
-  distinctBy?: string;
+  distinctBy?: string | undefined;
 }
 
 export type Check = OrderingCheck | PairingCheck | RequiredCheck | ForbiddenCheck | CountCheck;
@@ -72,7 +74,7 @@ export interface MetaBehavior {
   trigger: Trigger;
   checks: Check[];
   semanticChecks: SemanticCheck[];
-  source?: string;
+  source?: string | undefined;
 }
 
 export interface JudgeIR {

@@ -6,6 +6,7 @@
  */
 import { createReadStream } from "node:fs";
 import { readFile } from "node:fs/promises";
+import { isObject } from "../../runtime/is-object.js";
 import type { Verdict } from "../../runtime/types.js";
 import { printable } from "../report/printable.js";
 import { findJsonSyntaxError, lineAndColumn } from "../files/json-syntax.js";
@@ -42,10 +43,6 @@ export function describeOrigin(origin: CaseOrigin): string {
   if (origin.line === undefined) return `${file}: case ${origin.index}`;
   const col = origin.col === undefined ? "" : `:${origin.col}`;
   return `${file}:${origin.line}${col}: case ${origin.index}`;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 const VERDICTS: readonly unknown[] = ["true", "false", "na"];

@@ -11,6 +11,7 @@ import { pathToFileURL } from "node:url";
 import type { JudgeOptions, RuleInfo } from "../../runtime/judge.js";
 import type { TrajectoryJudgment } from "../../runtime/types.js";
 import { readJudgeYaml } from "../build/judge-yaml.js";
+import { JudgeLoadError } from "../errors.js";
 
 /** What every compiled judge module exports. */
 export interface JudgeModule {
@@ -19,11 +20,6 @@ export interface JudgeModule {
   irSha256: string;
   rules: readonly RuleInfo[];
   judgeTrajectory(trajectory: unknown, options?: JudgeOptions): Promise<TrajectoryJudgment>;
-}
-
-/** A file given as a judge that is neither a built judge nor a judge.yaml; the CLI prints it and exits 1. */
-export class JudgeLoadError extends Error {
-  override name = "JudgeLoadError";
 }
 
 export function isJudgeModulePath(path: string): boolean {
@@ -36,7 +32,7 @@ function isJudgeYamlPath(path: string): boolean {
 
 function assertJudgeModule(mod: Record<string, unknown>, from: string): JudgeModule {
   if (typeof mod.judgeTrajectory !== "function" || typeof mod.behavior !== "string" || !Array.isArray(mod.rules)) {
-    throw new JudgeLoadError(`behavior-judge: ${from} is not a judge built by behavior-judge (it lacks judgeTrajectory, behavior or rules)`);
+    throw new JudgeLoadError(`${from} is not a judge built by behavior-judge (it lacks judgeTrajectory, behavior or rules)`);
   }
   return mod as unknown as JudgeModule;
 }
@@ -60,7 +56,7 @@ async function importJudgeFile(path: string): Promise<JudgeModule> {
 export async function loadJudge(path: string): Promise<JudgeModule> {
   if (isJudgeModulePath(path)) return importJudgeFile(path);
   if (!isJudgeYamlPath(path)) {
-    throw new JudgeLoadError(`behavior-judge: ${path}: a judge is a built judge.mjs or a judge.yaml (to draft a judge.yaml from a spec, run generate)`);
+    throw new JudgeLoadError(`${path}: a judge is a built judge.mjs or a judge.yaml (to draft a judge.yaml from a spec, run generate)`);
   }
   const text = await readJudgeYaml(path);
   const { buildCachePath, readBuild, storeBuild } = await import("../build/cache.js");

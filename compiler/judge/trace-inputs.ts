@@ -7,21 +7,18 @@
  */
 import { detectFormat, detectionError, formatIssue, importTrace, looksLikeTrajectory } from "../../importers/index.js";
 import type { ImportIssue, ImportTraceOptions } from "../../importers/index.js";
+import { isObject } from "../../runtime/is-object.js";
 import type { CaseOrigin, InputCase } from "./inputs.js";
 
 export interface TraceReadOptions {
   /** "auto" (default): import what is not a trajectory; "trajectory": read as is; else an importer's name. */
   from?: string;
   /** Overrides the detected completeness of imported traces. */
-  complete?: boolean;
+  complete?: boolean | undefined;
   /** Keep reasoning as agent/reasoning events. */
-  reasoning?: boolean;
+  reasoning?: boolean | undefined;
   /** Receives each importer warning, located (`file: trace 0: path: message`). */
   onWarning?: (message: string) => void;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** A trajectory, or a labeled case (whose `trajectory` is imported later if it needs to be). */
@@ -43,8 +40,8 @@ function meantAsTrajectory(value: unknown): boolean {
 function importOptions(options: TraceReadOptions): ImportTraceOptions {
   return {
     from: options.from ?? "auto",
-    ...(options.complete !== undefined ? { complete: options.complete } : {}),
-    ...(options.reasoning !== undefined ? { reasoning: options.reasoning } : {}),
+    complete: options.complete,
+    reasoning: options.reasoning,
   };
 }
 

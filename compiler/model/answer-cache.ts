@@ -6,10 +6,11 @@
  * never see half an entry. Only answers that validated are stored. The API
  * key is no part of the key or the entry.
  */
-import { createHash, randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
+import { writeFileAtomic } from "../files/atomic-write.js";
 import type { AdapterReply, AdapterUsage, ChatMessage, SemanticAdapter } from "../../runtime/semantic.js";
 
 export interface AnswerCacheOptions {
@@ -73,15 +74,7 @@ async function readEntry(path: string, model: string): Promise<CacheEntry | unde
 }
 
 async function writeEntry(path: string, entry: CacheEntry): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const temp = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
-  try {
-    await writeFile(temp, `${JSON.stringify(entry)}\n`, "utf8");
-    await rename(temp, path);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
+  await writeFileAtomic(path, `${JSON.stringify(entry)}\n`);
 }
 
 /**

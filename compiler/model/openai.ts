@@ -9,6 +9,7 @@
  * never loads it.
  */
 import type { AdapterReply, ChatMessage, SemanticAdapter } from "../../runtime/semantic.js";
+import { ModelCallError } from "../errors.js";
 import { NO_KEY, type ModelConfig } from "./config.js";
 
 export interface TransportOptions {
@@ -117,18 +118,6 @@ function describeError(error: unknown, classes: ErrorClasses): string {
   if (error instanceof classes.APIConnectionTimeoutError) return "the request timed out";
   const message = (failure?.message ?? String(error)).replace(/\s+/g, " ").trim();
   return typeof failure?.status === "number" && !message.startsWith(String(failure.status)) ? `HTTP ${failure.status}: ${message}` : message;
-}
-
-/** A failure after every retry; its message is safe to show and to store. */
-export class ModelCallError extends Error {
-  override name = "ModelCallError";
-  /** @param requests what the call sent, retries included: the usage line counts them. */
-  constructor(
-    message: string,
-    readonly requests: number,
-  ) {
-    super(message);
-  }
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

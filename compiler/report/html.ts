@@ -15,9 +15,10 @@ import type {
   Verdict,
 } from "../../runtime/types.js";
 import type { RuleInfo } from "../../runtime/judge.js";
-import { fillSlots, pageTemplates, sha256Source } from "../web/page.js";
+import { escapeHtml, fillSlots, pageContentSecurityPolicy, pageTemplates } from "../web/page.js";
 import { countVerifications, emptyVerifyCounts, isModelError, summarizeByRule, type RuleSummaryRow } from "../judge/tally.js";
 import { fileNaReason, summaryColumns, verdictLabel } from "./summary.js";
+import { plural } from "./plural.js";
 
 /** What the report knows about a rule: the compiled judge's `rules` export. */
 export type { RuleInfo };
@@ -73,36 +74,10 @@ export function renderLivePage(behavior: string): string {
   return renderPage("live", title, body);
 }
 
-/**
- * The policy for a report page. The meta tag in the page carries it for the
- * static file; the server sends it as a header too (header-only directives
- * such as frame-ancestors are added there).
- */
+/** The policy for a report page; only the live page talks back to its server (server-sent events). */
 export function reportContentSecurityPolicy(mode: PageMode): string {
-  const { css, js } = pageTemplates("report");
-  return [
-    "default-src 'none'",
-    `script-src '${sha256Source(js)}'`,
-    `style-src '${sha256Source(css)}'`,
-    "img-src data:",
-    ...(mode === "live" ? ["connect-src 'self'"] : []),
-    "base-uri 'none'",
-    "form-action 'none'",
-  ].join("; ");
+  return pageContentSecurityPolicy("report", { connect: mode === "live" });
 }
-
-/** Escapes text for HTML element content and quoted attribute values. Non-strings become their String() form. */
-export function escapeHtml(value: unknown): string {
-  return String(value ?? "").replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
-}
-
-const HTML_ESCAPES: Record<string, string> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;",
-};
 
 // ---------------------------------------------------------------------------
 // Page skeleton
@@ -165,14 +140,14 @@ function totalsLine(results: readonly ReportResult[], errorCount: number): strin
   const count = (predicate: (j: TrajectoryJudgment) => boolean) => results.filter((r) => predicate(r.judgment)).length;
   const modelErrors = count(isModelError);
   const parts = [
-    `${results.length} ${results.length === 1 ? "trajectory" : "trajectories"}`,
+    `${results.length} ${plural(results.length, "trajectory", "trajectories")}`,
     `<span class="v-pass">${count((j) => j.verdict === "true")} passed</span>`,
     `<span class="v-fail">${count((j) => j.verdict === "false")} failed</span>`,
     `<span class="v-na">${count((j) => j.verdict === "na" && !isModelError(j))} without a verdict</span>`,
   ];
   if (modelErrors > 0) parts.push(`<span class="v-error">${modelErrors} with a model error</span>`);
   const overturned = results.reduce((n, r) => n + countVerifications(emptyVerifyCounts(), r.judgment).overturned, 0);
-  if (overturned > 0) parts.push(`<span class="v-error">${overturned} ${overturned === 1 ? "failure" : "failures"} overturned by the model</span>`);
+  if (overturned > 0) parts.push(`<span class="v-error">${overturned} ${plural(overturned, "failure")} overturned by the model</span>`);
   if (errorCount > 0) parts.push(`<span class="v-error">${errorCount} could not be judged</span>`);
   return `<p class="totals" id="totals">${parts.join(" · ")}</p>`;
 }
@@ -355,7 +330,7 @@ function evidencePanel(clause: Clause, events: ReadonlyMap<string, TrajectoryEve
   const count = clause.citations.length;
   // Failures open their evidence: that is what a reader came for.
   return `<details class="evidence"${clause.verdict === "false" ? " open" : ""}>
-<summary>Evidence: ${count} cited ${count === 1 ? "event" : "events"}</summary>
+<summary>Evidence: ${count} cited ${plural(count, "event")}</summary>
 <ul>
 ${items}
 </ul>

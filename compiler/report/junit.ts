@@ -9,6 +9,7 @@ import type { Clause, MetaBehaviorJudgment, TrajectoryJudgment } from "../../run
 import type { CaseError } from "./html.js";
 import { countVerifications, emptyVerifyCounts } from "../judge/tally.js";
 import { verdictLabel } from "./summary.js";
+import { plural } from "./plural.js";
 
 export interface JunitInput {
   readonly files: readonly { readonly file: string; readonly judgments: readonly TrajectoryJudgment[] }[];
@@ -112,7 +113,7 @@ function ruleResult(meta: MetaBehaviorJudgment): { outcome: Outcome; element?: s
   const modelErrors = meta.clauses.filter((c) => c.error !== undefined && c.error !== "");
   if (meta.verdict === "false") {
     const failing = meta.clauses.filter((c) => c.verdict === "false");
-    const message = `${failing.length} of ${meta.clauses.length} ${meta.clauses.length === 1 ? "clause" : "clauses"} failed: ${failing.map((c) => c.quote).join(" | ")}`;
+    const message = `${failing.length} of ${meta.clauses.length} ${plural(meta.clauses.length, "clause")} failed: ${failing.map((c) => c.quote).join(" | ")}`;
     const body = [...failing, ...modelErrors].map(describeClause).join("\n\n");
     return { outcome: "failure", element: `<failure message="${escapeXmlAttribute(message)}" type="rule-failed">${escapeXmlText(body)}</failure>` };
   }

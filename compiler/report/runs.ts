@@ -5,6 +5,7 @@
 import type { SemanticUsage } from "../../runtime/semantic.js";
 import type { RunStatistics } from "../judge/repeated-runs.js";
 import type { VerifyCounts } from "../judge/tally.js";
+import { plural } from "./plural.js";
 import { printable } from "./printable.js";
 import { renderUsageLine, renderVerifyLine } from "./summary.js";
 
@@ -14,11 +15,11 @@ function percent(x: number): string {
 
 /** The figures, one per line, for one judge over one suite. */
 export function renderRunStatistics(title: string, stats: RunStatistics): string {
-  const lines = [`${printable(title)}: ${stats.runs} run${stats.runs === 1 ? "" : "s"} over ${stats.slots} verdict slots`];
+  const lines = [`${printable(title)}: ${stats.runs} ${plural(stats.runs, "run")} over ${stats.slots} verdict slots`];
   stats.perRun.forEach((r, i) => {
     const notes = [
       ...(r.errors > 0 ? [`${r.errors} cases not judged`] : []),
-      ...(r.clauseErrors > 0 ? [`${r.clauseErrors} rule verdict${r.clauseErrors === 1 ? "" : "s"} rest${r.clauseErrors === 1 ? "s" : ""} on a failed model answer`] : []),
+      ...(r.clauseErrors > 0 ? [`${r.clauseErrors} ${plural(r.clauseErrors, "rule verdict")} ${plural(r.clauseErrors, "rests", "rest")} on a failed model answer`] : []),
     ];
     lines.push(`  run ${i + 1}: ${r.agree}/${r.total} rule verdicts agree${notes.length > 0 ? ` (${notes.join("; ")})` : ""}`);
   });
@@ -52,7 +53,7 @@ export function renderSideBySide(columns: readonly { title: string; stats: RunSt
 export function renderCalibrateRuns(behavior: string, statistics: RunStatistics, verifications: VerifyCounts): string {
   const lines = [renderRunStatistics(`behavior-judge (${behavior})`, statistics)];
   const verifyLine = renderVerifyLine(verifications);
-  if (verifyLine !== undefined) lines.push(`${verifyLine} over ${statistics.runs} run${statistics.runs === 1 ? "" : "s"}`);
+  if (verifyLine !== undefined) lines.push(`${verifyLine} over ${statistics.runs} ${plural(statistics.runs, "run")}`);
   return lines.join("\n");
 }
 

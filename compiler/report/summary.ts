@@ -7,6 +7,7 @@ import { foldNaReason } from "../../runtime/fold.js";
 import type { SemanticUsage } from "../../runtime/semantic.js";
 import type { NaReason, TrajectoryJudgment, Verdict } from "../../runtime/types.js";
 import { isModelError, type RuleSummaryRow, type Tally, type VerifyCounts } from "../judge/tally.js";
+import { plural } from "./plural.js";
 import { printable } from "./printable.js";
 
 /** The human label for a verdict; `na` is told apart by its reason, as the spec asks, and from a failed model call. */
@@ -58,7 +59,7 @@ export function renderRunSummary(tally: Tally, { usage }: { usage: boolean }): s
   const n = tally.clauseErrors;
   const verifyLine = renderVerifyLine(tally.verifications);
   return [
-    ...(n > 0 ? [`${n} clause${n === 1 ? "" : "s"} got no valid model answer (marked ERROR)`] : []),
+    ...(n > 0 ? [`${n} ${plural(n, "clause")} got no valid model answer (marked ERROR)`] : []),
     ...(verifyLine !== undefined ? [verifyLine] : []),
     ...(usage ? [renderUsageLine(tally.usage)] : []),
   ];

@@ -2,6 +2,7 @@
 import type { Clause, MetaBehaviorJudgment, TrajectoryJudgment, Verdict } from "../../runtime/types.js";
 import { printable } from "./printable.js";
 import { isModelError, type RunTotals } from "../judge/tally.js";
+import { plural } from "./plural.js";
 import type { OutputSink, Write } from "./sink.js";
 import { renderRunSummary, renderSummaryTable, renderUsageLine } from "./summary.js";
 
@@ -34,7 +35,7 @@ function metaLines(meta: MetaBehaviorJudgment): string[] {
   const trigger = meta.triggered ? "" : " — not triggered";
   // Also beside a FAIL (a failed verify call): a failed model call must catch the eye wherever it is.
   const errors = meta.clauses.filter((c) => c.error !== undefined).length;
-  const flagged = errors > 0 ? ` — ${errors} clause${errors === 1 ? "" : "s"} without a valid model answer${isModelError(meta) ? "" : " (ERROR)"}` : "";
+  const flagged = errors > 0 ? ` — ${errors} ${plural(errors, "clause")} without a valid model answer${isModelError(meta) ? "" : " (ERROR)"}` : "";
   return [`  ${label(meta).padEnd(5)} ${printable(meta.name)}${naSuffix(meta.naReason)}${trigger}${flagged}`, ...meta.clauses.map(clauseLine)];
 }
 
@@ -46,7 +47,7 @@ export function renderTrajectoryText(judgment: TrajectoryJudgment, source: strin
 export function renderTotalsLine(totals: RunTotals): string {
   const errors = totals.errors > 0 ? `; ${totals.errors} could not be judged` : "";
   const modelErrors = totals.modelErrors > 0 ? `, ${totals.modelErrors} ERROR (no valid model answer)` : "";
-  return `${totals.judged} ${totals.judged === 1 ? "trajectory" : "trajectories"} judged: ${totals.true} true, ${totals.false} false, ${totals.na} na${modelErrors}${errors}`;
+  return `${totals.judged} ${plural(totals.judged, "trajectory", "trajectories")} judged: ${totals.true} true, ${totals.false} false, ${totals.na} na${modelErrors}${errors}`;
 }
 
 /**

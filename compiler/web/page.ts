@@ -33,6 +33,26 @@ export function sha256Source(text: string): string {
 }
 
 /**
+ * The policy for a page built from templates/<name>: only its own inline
+ * style and script (by hash) and data: images; `connect` allows requests back
+ * to the server that sent it. The meta tag in the page carries it; a server
+ * sends it as a header too, with header-only directives such as
+ * frame-ancestors added there.
+ */
+export function pageContentSecurityPolicy(name: string, options: { connect: boolean }): string {
+  const { css, js } = pageTemplates(name);
+  return [
+    "default-src 'none'",
+    `script-src '${sha256Source(js)}'`,
+    `style-src '${sha256Source(css)}'`,
+    "img-src data:",
+    ...(options.connect ? ["connect-src 'self'"] : []),
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join("; ");
+}
+
+/**
  * Fills `{{slot}}`s in one pass with a replacer function: text inserted into
  * a slot is never re-scanned for slots or `$` patterns. Slot values must
  * already be escaped for where they go.
@@ -40,3 +60,16 @@ export function sha256Source(text: string): string {
 export function fillSlots(html: string, slots: Readonly<Record<string, string>>): string {
   return html.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => slots[name] ?? whole);
 }
+
+/** Escapes text for HTML element content and quoted attribute values. Non-strings become their String() form. */
+export function escapeHtml(value: unknown): string {
+  return String(value ?? "").replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
+}
+
+const HTML_ESCAPES: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+};

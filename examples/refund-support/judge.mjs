@@ -24,6 +24,11 @@ function absentReason(complete) {
   return complete ? "not_applicable" : "insufficient_evidence";
 }
 
+// runtime/is-object.ts
+function isObject(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
 // runtime/semantic.ts
 function requestCount(value) {
   return typeof value === "number" && Number.isInteger(value) && value >= 0 ? value : 1;
@@ -111,9 +116,6 @@ function retryMessage(error) {
     role: "user",
     content: `That reply cannot be used: ${error}. Reply again with one JSON object in the required shape and nothing else.`
   };
-}
-function isObject(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 function unfence(text) {
   const trimmed = text.trim();
@@ -258,9 +260,6 @@ var TrajectoryError = class extends Error {
     this.field = field;
   }
 };
-function isPlainObject(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 function isActor(value) {
   return value === "agent" || value === "tool" || value === "user";
 }
@@ -306,14 +305,14 @@ function requireNonEmptyString(value, field) {
   return value;
 }
 function normalizeEvent(raw, index) {
-  if (!isPlainObject(raw)) throw new TrajectoryError(`events[${index}]`, "must be an object");
+  if (!isObject(raw)) throw new TrajectoryError(`events[${index}]`, "must be an object");
   if (!isNonEmptyString(raw.id)) throw new TrajectoryError(`events[${index}].id`, NON_EMPTY);
   if (!isActor(raw.actor)) throw new TrajectoryError(`events[${index}].actor`, "must be user, agent, or tool");
   if (!isNonEmptyString(raw.action)) throw new TrajectoryError(`events[${index}].action`, NON_EMPTY);
   const content = raw.content;
   const metadata = raw.metadata;
   const contentOk = content === void 0 || typeof content === "string";
-  if (metadata !== void 0 && metadata !== null && !isPlainObject(metadata)) {
+  if (metadata !== void 0 && metadata !== null && !isObject(metadata)) {
     throw new TrajectoryError(`events[${index}].metadata`, "must be an object of key: value pairs");
   }
   const metadataOk = metadata === void 0 || metadata !== null && isStringMap(metadata);
@@ -338,7 +337,7 @@ function assertUniqueIds(events) {
   }
 }
 function validateTrajectory(raw) {
-  if (!isPlainObject(raw)) throw new TrajectoryError("", "a trajectory must be a JSON object");
+  if (!isObject(raw)) throw new TrajectoryError("", "a trajectory must be a JSON object");
   const id = requireNonEmptyString(raw.id, "id");
   const description = raw.description ?? "";
   if (typeof description !== "string") throw new TrajectoryError("description", "must be a string");

@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadSamples } from "../../compiler/generate/samples.js";
-import { formatLintFinding, lintSpec } from "../../compiler/behavior-md/lint.js";
+import { lintSpec } from "../../compiler/behavior-md/lint.js";
+import { formatDiagnostic } from "../../compiler/diagnostics.js";
 import { ROOT, runCli } from "../support/cli.js";
 
 const LINT = join(ROOT, "test", "fixtures", "spec", "lint");
@@ -29,7 +30,7 @@ describe("lintSpec", () => {
     ]);
     expect(result.errors).toBe(4);
     expect(result.warnings).toBe(2);
-    const text = result.findings.map(formatLintFinding).join("\n");
+    const text = result.findings.map(formatDiagnostic).join("\n");
     expect(text).toContain('the sample trajectories never use the action "issue_refnud" (did you mean "issue_refund"?)');
     expect(text).toContain('"Confirm every refunds" is not an H2 heading');
     expect(text).toContain('(did you mean "Confirm every refund"?)');
@@ -42,7 +43,7 @@ describe("lintSpec", () => {
 
   it("checks vocabulary only when samples are given", async () => {
     const result = await lintSpec(LINT);
-    expect(result.findings.some((f) => f.code.startsWith("unknown-"))).toBe(false);
+    expect(result.findings.some((f) => f.code?.startsWith("unknown-"))).toBe(false);
   });
 
   it("reports the spec's own diagnostics and stops there", async () => {

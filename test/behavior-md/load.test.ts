@@ -2,7 +2,8 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadBehaviorSpec, parseBehaviorMd, readBehaviorSpec, SPEC_DIAGNOSTIC_CODES, SpecError } from "../../compiler/behavior-md/load.js";
+import { loadBehaviorSpec, parseBehaviorMd, readBehaviorSpec, SPEC_DIAGNOSTIC_CODES } from "../../compiler/behavior-md/load.js";
+import { SpecError } from "../../compiler/diagnostics.js";
 
 const FIXTURES = join(import.meta.dirname, "..", "fixtures", "spec");
 const BROKEN = join(FIXTURES, "broken");

@@ -4,7 +4,7 @@ import { buildVocabulary, vocabularyNames } from "../../compiler/generate/vocabu
 import { validateTrajectory } from "../../runtime/trajectory.js";
 import type { Trajectory } from "../../runtime/types.js";
 
-function sample(id: string, events: [string, string, string?, Record<string, string>?][]): Trajectory {
+function sample(id: string, events: [string, string, (string | undefined)?, Record<string, string>?][]): Trajectory {
   return validateTrajectory({
     id,
     complete: true,
@@ -46,7 +46,7 @@ describe("buildVocabulary", () => {
       { key: "order_id", values: ["A-1", "B-2"], count: 6 }, // a tie (3 each) goes to code-point order
       { key: "status", values: ["not_found", "found"], count: 3 },
     ]);
-    const many = sample("m", Array.from({ length: 7 }, (_, i): [string, string, string?, Record<string, string>?] => ["agent", "x", undefined, { k: `v${i}` }]));
+    const many = sample("m", Array.from({ length: 7 }, (_, i): [string, string, (string | undefined)?, Record<string, string>?] => ["agent", "x", undefined, { k: `v${i}` }]));
     expect(buildVocabulary([many]).metadataKeys[0]!.values).toEqual(["v0", "v1", "v2", "v3", "v4"]);
   });
 

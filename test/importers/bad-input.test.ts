@@ -4,9 +4,25 @@
  * input still import; orphan results kept with a warning; non-text content as
  * a placeholder; unknown shapes named with the --from candidates.
  */
+import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { detectFormat, formatNames, fromAnthropic, fromOpenAIChat, fromOpenAIResponses, fromVercelAI, importTrace } from "../../importers/index.js";
+import {
+  detectFormat,
+  detectLangChain,
+  detectOpenAIAgents,
+  detectOtel,
+  formatNames,
+  fromAnthropic,
+  fromLangChain,
+  fromOpenAIAgents,
+  fromOpenAIChat,
+  fromOpenAIResponses,
+  fromOtel,
+  fromVercelAI,
+  importTrace,
+} from "../../importers/index.js";
 import type { ImportResult } from "../../importers/index.js";
+import { IMPORTER_FIXTURES, readFixture } from "../support/importer-fixtures.js";
 
 const ok = (text: string) => [
   { role: "user", content: text },
@@ -177,7 +193,86 @@ describe("vercel-ai", () => {
   });
 });
 
+describe("openai-agents", () => {
+  test("a function span without a name, an item that is no object, a span without trace id: located; the other traces still import", () => {
+    const payload = readFixture(join(IMPORTER_FIXTURES, "openai-agents", "several-traces.json")) as { data: Record<string, unknown>[] };
+    const data = payload.data;
+    // Trace 0 (Responses API): its function span loses its name; an item that is no object; a span with no trace id.
+    const fn = data.findIndex((i) => (i.span_data as { type?: string } | undefined)?.type === "function");
+    delete (data[fn]!.span_data as Record<string, unknown>).name;
+    data.push(42 as never, { object: "trace.span", id: "span_x", span_data: { type: "function" } });
+    const result = fromOpenAIAgents({ data });
+    expect(result.errors).toEqual([
+      { path: `data[${data.length - 2}]`, message: "must be an object (a trace or a trace.span)" },
+      { path: `data[${data.length - 1}]`, message: "missing trace_id" },
+      { path: `data[${fn}].span_data`, message: "missing name", trace: 0 },
+    ]);
+    expect(result.trajectories.map((t) => t.description)).toEqual(["Refund desk", "Refund desk"]);
+    expect(fromOpenAIAgents({ messages: [] }).errors).toEqual([{ path: "", message: "expected an Agents SDK trace export: {data: [trace, span, …]} or a list of spans" }]);
+  });
+});
+
+describe("otel", () => {
+  test("a tool span without the tool's name, a span without trace id: located; the other traces still import", () => {
+    const request = readFixture(join(IMPORTER_FIXTURES, "otel", "ai-sdk-genai.otlp.json")) as { resourceSpans: { scopeSpans: { spans: Record<string, unknown>[] }[] }[] };
+    const spans = request.resourceSpans[0]!.scopeSpans[0]!.spans;
+    // A tool span of the first trace loses its tool name; a span loses its trace id.
+    const tool = spans.findIndex((s) => (s.attributes as { key: string }[]).some((a) => a.key === "gen_ai.tool.name"));
+    spans[tool]!.attributes = (spans[tool]!.attributes as { key: string }[]).filter((a) => a.key !== "gen_ai.tool.name");
+    spans[tool]!.name = "";
+    const last = spans.length - 1;
+    delete spans[last]!.traceId;
+    const result = fromOtel(request);
+    expect(result.errors).toEqual([
+      { path: `resourceSpans[0].scopeSpans[0].spans[${last}]`, message: "missing traceId" },
+      { path: `resourceSpans[0].scopeSpans[0].spans[${tool}].attributes`, message: "missing the tool's name (gen_ai.tool.name, tool.name or ai.toolCall.name)", trace: 0 },
+    ]);
+    expect(result.trajectories).toHaveLength(1);
+    expect(fromOtel({ spans: [] }).errors).toEqual([{ path: "", message: "expected an OTLP/JSON trace export: {resourceSpans: [...]}" }]);
+  });
+});
+
+describe("langchain", () => {
+  test("a tool call without a name, a message of no known form: located; the other conversations still import", () => {
+    const broken = readFixture(join(IMPORTER_FIXTURES, "langchain", "several.stored.json")) as { type: string; data: Record<string, unknown> }[][];
+    delete (broken[0]![1]!.data.tool_calls as Record<string, unknown>[])[0]!.name;
+    const result = fromLangChain([...broken, [{ role: "user", content: "hi" }]]);
+    expect(result.errors).toEqual([
+      { path: "[0][1].tool_calls[0]", message: "missing name", trace: 0 },
+      { path: "[2][0]", message: "not a LangChain message (expected {type, data}, an lc-serialized message, or {type, content})", trace: 2 },
+    ]);
+    expect(result.trajectories.map((t) => t.id)).toEqual(["trace-2"]);
+    expect(fromLangChain({ foo: 1 }).errors).toEqual([{ path: "", message: "expected LangChain messages (a list, or {messages}), a list of conversations, or a LangSmith run tree" }]);
+  });
+});
+
 describe("detection", () => {
+  test("the span and framework formats do not take other shapes for theirs", () => {
+    const chat = [{ role: "user", content: "hi" }];
+    expect(detectOpenAIAgents({ data: [{ id: "x" }] })).toBe(false);
+    expect(detectOpenAIAgents(chat)).toBe(false);
+    expect(detectOtel({ data: [] })).toBe(false);
+    expect(detectLangChain(chat)).toBe(false);
+    // A trajectory's events are not a LangSmith run's.
+    expect(detectFormat({ id: "t", complete: true, events: [{ id: "e1", actor: "agent", action: "act" }] }).candidates).toEqual([]);
+  });
+
+  test("a shape several formats take, and import differently, is ambiguous: the error names those candidates", () => {
+    // Chat messages that also carry LangChain's `type`: openai-chat reads the OpenAI-shaped call, langchain expects {name, args, id}.
+    const mixed = [
+      { role: "user", type: "human", content: "refund A-1" },
+      { role: "assistant", type: "ai", content: "", tool_calls: [{ id: "c1", type: "function", function: { name: "get_order", arguments: "{}" } }] },
+    ];
+    expect(detectFormat(mixed)).toEqual({ candidates: ["openai-chat", "anthropic", "langchain"] });
+    const result = importTrace(mixed);
+    expect(result.trajectories).toEqual([]);
+    expect(result.errors).toEqual([
+      { path: "", message: `ambiguous trace format: it could be openai-chat or anthropic or langchain; pass --from with one of: ${formatNames().join(", ")} (or trajectory)` },
+    ]);
+    // Naming the format settles it.
+    expect(importTrace(mixed, { from: "openai-chat" }).trajectories[0]!.events.map((e) => e.action)).toEqual(["message", "get_order"]);
+  });
+
   test("an unknown shape is one error naming every --from value", () => {
     const result = importTrace({ hello: "world" });
     expect(result.errors).toHaveLength(1);

@@ -1,13 +1,16 @@
 /**
- * Round trips through the real CLI (IMPORTERS.md, issue 10 "Done when"):
- * `behavior-judge judge <judge.yaml> <raw trace files>` gives the verdicts a
- * person expects, with no conversion step; and `import` followed by `judge`
- * on its output gives the same judgments.
+ * Round trips through the real CLI (IMPORTERS.md, issue 10 "Done when"), for
+ * every format of FORMATS: `behavior-judge judge <judge.yaml> <raw trace
+ * files>` gives the verdicts a person expects (verdicts/<format>.json, checked
+ * by hand against each fixture), with no conversion step; so does the built
+ * judge.mjs; and `import` followed by `judge` on its output gives the same
+ * judgments.
  */
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
+import { FORMATS } from "../../importers/index.js";
 import { runCli } from "../support/cli.js";
 import { IMPORTER_FIXTURES, fixtureFiles } from "../support/importer-fixtures.js";
 
@@ -28,7 +31,26 @@ function summarize(j: Judgment): Expected["files"][string][number] {
 
 const VERDICTS = join(import.meta.dirname, "verdicts");
 
-for (const format of ["openai-chat", "openai-responses", "anthropic", "vercel-ai"]) {
+/** `behavior-judge build` of a judge.yaml, once per file (several formats share a judge). */
+const builds = new Map<string, string>();
+function built(judgeYaml: string): string {
+  let mjs = builds.get(judgeYaml);
+  if (mjs === undefined) {
+    mjs = join(mkdtempSync(join(tmpdir(), "bj-judge-")), "judge.mjs");
+    const run = runCli(["build", judgeYaml, "-o", mjs]);
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+    builds.set(judgeYaml, mjs);
+  }
+  return mjs;
+}
+
+test("every format has its expected verdicts", () => {
+  // A format added to FORMATS without verdicts would skip its round trip.
+  expect(readdirSync(VERDICTS).sort()).toEqual(FORMATS.map((f) => `${f.name}.json`).sort());
+});
+
+for (const format of FORMATS.map((f) => f.name)) {
   describe(format, () => {
     const expected = JSON.parse(readFileSync(join(VERDICTS, `${format}.json`), "utf8")) as Expected;
     const judge = join(IMPORTER_FIXTURES, expected.judge);
@@ -42,6 +64,13 @@ for (const format of ["openai-chat", "openai-responses", "anthropic", "vercel-ai
       expect(run.status).toBe(0);
       const judgments = (JSON.parse(run.stdout) as Judgment[]).map(summarize);
       expect(judgments).toEqual(files.flatMap((f) => expected.files[f]!));
+    });
+
+    test("the built judge.mjs gives the same verdicts on the first fixture", () => {
+      const run = runCli(["judge", built(judge), paths[0]!, "--json", "--no-verify", "--no-web"]);
+      expect(run.stderr).toBe("");
+      expect(run.status).toBe(0);
+      expect((JSON.parse(run.stdout) as Judgment[]).map(summarize)).toEqual(expected.files[files[0]!]);
     });
 
     test("import, then judge the imported trajectories: the same judgments", () => {

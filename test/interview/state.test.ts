@@ -1,20 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { clauseEvidence, excerpt, patternMatches } from "../../compiler/interview/evidence.js";
+import { parseClauseSnippet } from "../../compiler/interview/snippet.js";
 import {
-  currentView,
   interviewOutcome,
   interviewResult,
-  parseClauseSnippet,
   questionsAsked,
   startInterview,
   step,
 } from "../../compiler/interview/state.js";
-import type {
-  InterviewAction,
-  InterviewState,
-  QuestionView,
-  ReviewView,
-} from "../../compiler/interview/state.js";
+import type { InterviewAction, InterviewState } from "../../compiler/interview/state.js";
+import { currentView, type QuestionView, type ReviewView } from "../../compiler/interview/view.js";
 import { parseJudgeYaml, serializeJudgeYaml } from "../../compiler/ir/index.js";
 import type { Check } from "../../compiler/ir/types.js";
 import { draftIR, interviewInput, Q, samples } from "./fixture.js";
@@ -133,11 +128,13 @@ describe("the interview state machine", () => {
     expect(outcome.state).toBe(state);
     expect(outcome.error).toMatch(/not a valid clause/);
     expect(outcome.diagnostics).toEqual([
-      { line: 3, col: 1, path: "", message: 'unknown key "firts"', hint: 'did you mean "first"?' },
+      { file: "", line: 3, col: 1, path: "", severity: "error", message: 'unknown key "firts"', hint: 'did you mean "first"?' },
       {
+        file: "",
         line: 4,
         col: snippet.split("\n")[3]!.indexOf("robot") + 1,
         path: "before.actor",
+        severity: "error",
         message: "must be user, agent, or tool",
       },
     ]);
@@ -350,6 +347,15 @@ describe("the interview state machine", () => {
     expect(question(state).warnings).toEqual([
       'no sample trajectory uses the action "issue_refnd" (did you mean "issue_refund"?)',
       'no sample trajectory uses the metadata key "sttus" (did you mean "status"?)',
+      'the quote is not verbatim in the section "Stop paying out once escalated"',
+    ]);
+  });
+
+  it("warns about a quote of only spaces, as lint does: it quotes nothing of the section", () => {
+    let state = run(startInterview(interviewInput()), accept, accept, accept, accept, accept, accept);
+    state = run(state, { type: "edit", text: '{type: forbidden, quote: "   ", match: {action: issue_refund}}' });
+    state = run(state, { type: "back" });
+    expect(question(state).warnings).toEqual([
       'the quote is not verbatim in the section "Stop paying out once escalated"',
     ]);
   });

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { formatDiagnostic, parseJudgeYaml, type Diagnostic } from "../../compiler/ir/index.js";
+import { formatDiagnostic, parseJudgeYaml } from "../../compiler/ir/index.js";
 
 const BROKEN = new URL("../fixtures/ir-broken/", import.meta.url);
 
@@ -110,34 +110,6 @@ describe("broken judge.yaml fixtures", () => {
 
   it.each(Object.entries(EXPECTED))("%s", (name, expected) => {
     expect(diagnosticsOf(readBroken(name), { file: name })).toEqual(expected);
-  });
-});
-
-describe("formatDiagnostic", () => {
-  const base: Diagnostic = {
-    file: "judge.yaml",
-    line: 12,
-    col: 9,
-    path: "metaBehaviors[0].checks[1].type",
-    message: 'unknown check type "orderng"',
-  };
-
-  it("writes file:line:col error: path: message", () => {
-    expect(formatDiagnostic(base)).toBe(
-      'judge.yaml:12:9 error: metaBehaviors[0].checks[1].type: unknown check type "orderng"',
-    );
-  });
-
-  it("appends the hint in parentheses", () => {
-    expect(formatDiagnostic({ ...base, hint: 'did you mean "ordering"?' })).toBe(
-      'judge.yaml:12:9 error: metaBehaviors[0].checks[1].type: unknown check type "orderng" (did you mean "ordering"?)',
-    );
-  });
-
-  it("omits the path part for document-level problems", () => {
-    expect(formatDiagnostic({ ...base, path: "", message: "the document is empty" })).toBe(
-      "judge.yaml:12:9 error: the document is empty",
-    );
   });
 });
 

@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { baselineMessages, judgeBaseline, readBaselineAnswer } from "../../compiler/judge/baseline.js";
 import { parseBehaviorMd, type BehaviorSpec } from "../../compiler/behavior-md/load.js";
+import { FENCE_CLOSE, FENCE_OPEN } from "../../runtime/semantic.js";
 import { validateTrajectory } from "../../runtime/trajectory.js";
 
 const parsed = parseBehaviorMd("---\nname: demo\ndescription: A demo.\n---\nPreamble.\n\n## Verify first\n\nVerify before refunding.\n\n## Log every refund\n\nLog it.\n");
@@ -49,6 +50,14 @@ describe("judgeBaseline", () => {
     expect(user!.content).toContain("## Verify first\n\nVerify before refunding.");
     expect(user!.content).toContain("Preamble.");
     expect(user!.content).toContain("BEGIN UNTRUSTED TRAJECTORY");
+  });
+
+  it("names the fence lines the runtime writes around the trajectory", () => {
+    const [system, user] = baselineMessages(spec, validateTrajectory(trajectory));
+    expect(system!.content).toContain(`between the lines ${FENCE_OPEN} and ${FENCE_CLOSE}:`);
+    const lines = user!.content.split("\n");
+    expect(lines.indexOf(FENCE_OPEN)).toBeGreaterThan(-1);
+    expect(lines.indexOf(FENCE_CLOSE)).toBeGreaterThan(lines.indexOf(FENCE_OPEN));
   });
 
   it("retries once, then folds the verdicts", async () => {

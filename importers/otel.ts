@@ -1,0 +1,515 @@
+/**
+ * OTLP/JSON trace exports (IMPORTERS.md, `--from otel`).
+ *
+ * Input: an OTLP/JSON ExportTraceServiceRequest (`{resourceSpans: [...]}`,
+ * what an OTLP/HTTP exporter posts and the collector's file exporter writes),
+ * or a list of them (one per line in a `.jsonl` file). Older producers wrote
+ * `instrumentationLibrarySpans` for `scopeSpans`, ids in base64 (the protobuf
+ * JSON mapping) rather than hex, and enum names (`SPAN_KIND_INTERNAL`,
+ * `STATUS_CODE_ERROR`) rather than numbers; all are read. One trajectory per
+ * trace id.
+ *
+ * Three vocabularies are understood, span by span:
+ * - OpenTelemetry GenAI conventions: `gen_ai.operation.name` = `invoke_agent`
+ *   (agent, `gen_ai.agent.name`), `chat` / `text_completion` /
+ *   `generate_content` (a model call: `gen_ai.input.messages` and
+ *   `gen_ai.output.messages` with typed parts, or the older flattened
+ *   `gen_ai.prompt.N.*` / `gen_ai.completion.N.*`), `execute_tool` (a tool:
+ *   `gen_ai.tool.name`, `gen_ai.tool.call.id`, `gen_ai.tool.call.arguments`,
+ *   `gen_ai.tool.call.result`). `gen_ai.system` (before 1.37) and
+ *   `gen_ai.provider.name` are both accepted where a provider is read.
+ * - OpenInference: `openinference.span.kind` = `AGENT` (`agent.name`), `LLM`
+ *   (flattened `llm.input_messages.N.message.*`, `llm.output_messages.N.*`),
+ *   `TOOL` (`tool.name`, arguments in `input.value`, result in `output.value`).
+ * - The Vercel AI SDK's own spans: `ai.generateText` / `ai.streamText`
+ *   (agent, named by `ai.telemetry.functionId`), `ai.*.doGenerate` /
+ *   `ai.*.doStream` (a model call: `ai.prompt.messages`, `ai.response.text`,
+ *   `ai.response.toolCalls`), `ai.toolCall` (`ai.toolCall.name`, `.id`,
+ *   `.args` / `.input`, `.result` / `.output`).
+ *
+ * Order: spans are walked depth-first, siblings by start time, ties by file
+ * order. A model call's text and tool calls come at its start; a tool span's
+ * call comes at its start unless the model already emitted it; its result is
+ * placed once time has passed its end (before the first later span that
+ * starts after it ended), so parallel calls come first and their results
+ * follow in the order they finished. A call answered by no tool span takes
+ * its result from the next model call's input messages, when that is there.
+ * Entering an agent whose name differs from the agent in charge adds a
+ * `handoff` event (`from`, `to`). User messages are those of the
+ * conversation's own model calls; an agent run inside a tool (an agent used
+ * as a tool) gets its "user" text from the calling agent, so it is not shown
+ * as the user's.
+ *
+ * Facts in metadata: `@agent`, `@span_id` (tool results), `@call_id`,
+ * `@model` (assistant messages).
+ */
+import {
+  FACT,
+  ImportError,
+  TrajectoryBuilder,
+  contentText,
+  failed,
+  importEach,
+  isRecord,
+  jsonText,
+  parseJson,
+  traceId as trajectoryId,
+  type ImportIssue,
+  type ImportOptions,
+  type ImportResult,
+} from "./core.js";
+import { SeenTexts, sameJson } from "./spans.js";
+
+type Attrs = Record<string, unknown>;
+
+interface Span {
+  traceId: string;
+  spanId: string | undefined;
+  parentId: string | undefined;
+  name: string;
+  start: bigint;
+  end: bigint;
+  error: boolean;
+  errorMessage: string | undefined;
+  attrs: Attrs;
+  path: string;
+  index: number;
+  children: Span[];
+}
+
+const NEVER = BigInt("0x7fffffffffffffffffff");
+
+/** Cheap shape test for auto-detection. */
+export function detectOtel(input: unknown): boolean {
+  if (Array.isArray(input)) return input.length > 0 && detectOtel(input[0]);
+  return isRecord(input) && Array.isArray(input.resourceSpans);
+}
+
+/** An OTLP AnyValue as a plain JSON value (int64 may arrive as a string). */
+function anyValue(value: unknown): unknown {
+  if (!isRecord(value)) return undefined;
+  if ("stringValue" in value) return value.stringValue;
+  if ("boolValue" in value) return value.boolValue;
+  if ("intValue" in value) return Number(value.intValue);
+  if ("doubleValue" in value) return Number(value.doubleValue);
+  if ("bytesValue" in value) return value.bytesValue;
+  if (isRecord(value.arrayValue)) return Array.isArray(value.arrayValue.values) ? value.arrayValue.values.map(anyValue) : [];
+  if (isRecord(value.kvlistValue)) return attributes(value.kvlistValue.values);
+  return undefined;
+}
+
+function attributes(list: unknown): Attrs {
+  const out: Attrs = {};
+  if (!Array.isArray(list)) return out;
+  for (const kv of list) if (isRecord(kv) && typeof kv.key === "string") out[kv.key] = anyValue(kv.value);
+  return out;
+}
+
+/**
+ * A trace or span id as lowercase hex. OTLP/JSON writes hex; the protobuf
+ * JSON mapping (older exporters, some collectors) writes the bytes in base64.
+ */
+function normalizeId(value: unknown, hexLength: number): string | undefined {
+  if (typeof value !== "string" || value === "") return undefined;
+  if (value.length === hexLength && /^[0-9a-fA-F]+$/.test(value)) return value.toLowerCase();
+  try {
+    const binary = atob(value);
+    let hex = "";
+    for (let i = 0; i < binary.length; i++) hex += binary.charCodeAt(i).toString(16).padStart(2, "0");
+    return hex;
+  } catch {
+    return value;
+  }
+}
+
+function nanos(value: unknown): bigint {
+  if (typeof value === "number" && Number.isFinite(value)) return BigInt(Math.trunc(value));
+  if (typeof value === "string" && /^\d+$/.test(value)) return BigInt(value);
+  return NEVER;
+}
+
+function isErrorStatus(status: unknown): boolean {
+  if (!isRecord(status)) return false;
+  return status.code === 2 || status.code === "STATUS_CODE_ERROR" || status.code === "ERROR";
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+export function fromOtel(input: unknown, options: ImportOptions = {}): ImportResult {
+  const requests: { value: unknown; path: string }[] = Array.isArray(input) ? input.map((value, i) => ({ value, path: `[${i}]` })) : [{ value: input, path: "" }];
+  const loose: ImportIssue[] = [];
+  const groups: { id: string; spans: Span[] }[] = [];
+  const byTrace = new Map<string, Span[]>();
+  let index = 0;
+  for (const request of requests) {
+    const at = (rest: string): string => (request.path === "" ? rest : `${request.path}.${rest}`);
+    if (!isRecord(request.value) || !Array.isArray(request.value.resourceSpans)) {
+      if (requests.length === 1 && request.path === "") return failed("", "expected an OTLP/JSON trace export: {resourceSpans: [...]}");
+      loose.push({ path: request.path, message: "expected an OTLP/JSON trace export: {resourceSpans: [...]}" });
+      continue;
+    }
+    request.value.resourceSpans.forEach((rs, r) => {
+      const rsPath = at(`resourceSpans[${r}]`);
+      if (!isRecord(rs)) return loose.push({ path: rsPath, message: "must be an object" });
+      const scopesKey = Array.isArray(rs.scopeSpans) ? "scopeSpans" : "instrumentationLibrarySpans";
+      const scopes = rs[scopesKey];
+      if (scopes === undefined) return;
+      if (!Array.isArray(scopes)) return loose.push({ path: `${rsPath}.${scopesKey}`, message: "must be a list" });
+      scopes.forEach((ss, s) => {
+        const ssPath = `${rsPath}.${scopesKey}[${s}]`;
+        if (!isRecord(ss)) return loose.push({ path: ssPath, message: "must be an object" });
+        if (ss.spans === undefined) return;
+        if (!Array.isArray(ss.spans)) return loose.push({ path: `${ssPath}.spans`, message: "must be a list" });
+        ss.spans.forEach((raw, k) => {
+          const path = `${ssPath}.spans[${k}]`;
+          if (!isRecord(raw)) return loose.push({ path, message: "must be an object" });
+          const traceId = normalizeId(raw.traceId, 32);
+          if (traceId === undefined) return loose.push({ path, message: "missing traceId" });
+          const events = Array.isArray(raw.events) ? raw.events : [];
+          const exception = events.map((e) => (isRecord(e) && e.name === "exception" ? attributes(e.attributes)["exception.message"] : undefined)).find((m) => typeof m === "string");
+          const status = raw.status;
+          const span: Span = {
+            traceId,
+            spanId: normalizeId(raw.spanId, 16),
+            parentId: normalizeId(raw.parentSpanId, 16),
+            name: typeof raw.name === "string" ? raw.name : "",
+            start: nanos(raw.startTimeUnixNano),
+            end: nanos(raw.endTimeUnixNano),
+            error: isErrorStatus(status),
+            errorMessage: (isRecord(status) ? str(status.message) : undefined) ?? (exception as string | undefined),
+            attrs: attributes(raw.attributes),
+            path,
+            index: index++,
+            children: [],
+          };
+          let list = byTrace.get(traceId);
+          if (list === undefined) {
+            list = [];
+            byTrace.set(traceId, list);
+            groups.push({ id: traceId, spans: list });
+          }
+          list.push(span);
+        });
+      });
+    });
+  }
+  if (groups.length === 0 && loose.length === 0) return failed("", "the export holds no spans");
+  const result = importEach(groups, (g, i) => importTrace(g.id, g.spans, options, i, groups.length));
+  result.errors.unshift(...loose);
+  return result;
+}
+
+type Kind = "agent" | "model" | "tool" | "other";
+
+const MODEL_OPERATIONS = new Set(["chat", "text_completion", "generate_content", "responses"]);
+
+function kindOf(span: Span): Kind {
+  const a = span.attrs;
+  const op = a["gen_ai.operation.name"];
+  const oi = typeof a["openinference.span.kind"] === "string" ? (a["openinference.span.kind"] as string).toUpperCase() : undefined;
+  const aiOp = typeof a["ai.operationId"] === "string" ? (a["ai.operationId"] as string) : span.name;
+  if (op === "execute_tool" || oi === "TOOL" || aiOp === "ai.toolCall") return "tool";
+  if ((typeof op === "string" && MODEL_OPERATIONS.has(op)) || oi === "LLM" || /^ai\.\w+\.do(Generate|Stream)$/.test(aiOp)) return "model";
+  if (op === "invoke_agent" || oi === "AGENT" || aiOp === "ai.generateText" || aiOp === "ai.streamText") return "agent";
+  return "other";
+}
+
+function agentName(span: Span): string | undefined {
+  const a = span.attrs;
+  return str(a["gen_ai.agent.name"]) ?? str(a["agent.name"]) ?? str(a["ai.telemetry.functionId"]) ?? (a["openinference.span.kind"] === "AGENT" ? str(span.name) : undefined);
+}
+
+/** One message of a model call, whatever vocabulary it came in. */
+interface Message {
+  role: string;
+  text: string;
+  reasoning: string;
+  calls: { id: string | undefined; name: string; args: string }[];
+  results: { id: string | undefined; name: string | undefined; content: unknown; error: boolean }[];
+}
+
+/** Attribute value that may be a JSON text or already a structure. */
+function structured(value: unknown): unknown {
+  return typeof value === "string" ? parseJson(value) : value;
+}
+
+/** A JSON text that holds a plain string is that string (the AI SDK serializes a string result as `"…"`). */
+function resultValue(value: unknown): unknown {
+  if (typeof value !== "string") return value;
+  const parsed = parseJson(value);
+  return typeof parsed === "string" ? parsed : value;
+}
+
+/**
+ * Rebuilds a nested value from flattened attributes under `prefix`
+ * (`llm.input_messages.0.message.role` → `[{message: {role}}]`): numeric
+ * segments become list indexes.
+ */
+function unflatten(attrs: Attrs, prefix: string): unknown {
+  const root: Record<string, unknown> = {};
+  let found = false;
+  for (const key of Object.keys(attrs)) {
+    if (!key.startsWith(`${prefix}.`)) continue;
+    found = true;
+    const parts = key.slice(prefix.length + 1).split(".");
+    let node = root;
+    for (let i = 0; i < parts.length - 1; i++) {
+      const next = node[parts[i]!];
+      if (isRecord(next)) node = next;
+      else node = node[parts[i]!] = {};
+    }
+    node[parts[parts.length - 1]!] = attrs[key];
+  }
+  return found ? toLists(root) : undefined;
+}
+
+function toLists(value: unknown): unknown {
+  if (!isRecord(value)) return value;
+  const keys = Object.keys(value);
+  if (keys.length > 0 && keys.every((k) => /^\d+$/.test(k))) {
+    return keys.sort((x, y) => Number(x) - Number(y)).map((k) => toLists(value[k]));
+  }
+  const out: Record<string, unknown> = {};
+  for (const k of keys) out[k] = toLists(value[k]);
+  return out;
+}
+
+function list(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+function placeholder(part: Record<string, unknown>): string {
+  const modality = str(part.modality) ?? str(part.mime_type)?.split("/")[0] ?? str(part.mediaType)?.split("/")[0];
+  if (modality === "image" || modality === "audio") return `[${modality}]`;
+  return "[file]";
+}
+
+/** GenAI conventions (1.37+): `[{role, parts: [{type: text|tool_call|tool_call_response|reasoning|blob|uri|file, …}]}]`. */
+function genAiMessages(value: unknown): Message[] {
+  return list(structured(value)).filter(isRecord).map((m) => {
+    const msg: Message = { role: String(m.role ?? ""), text: "", reasoning: "", calls: [], results: [] };
+    const texts: string[] = [];
+    for (const part of list(m.parts)) {
+      if (!isRecord(part)) continue;
+      if (part.type === "text") texts.push(contentText(part.content));
+      else if (part.type === "reasoning") msg.reasoning += contentText(part.content);
+      else if (part.type === "tool_call") msg.calls.push({ id: str(part.id), name: String(part.name ?? ""), args: jsonText(part.arguments) });
+      else if (part.type === "tool_call_response") msg.results.push({ id: str(part.id), name: undefined, content: part.response ?? part.result, error: false });
+      else if (part.type === "blob" || part.type === "uri" || part.type === "file") texts.push(placeholder(part));
+    }
+    msg.text = texts.filter((t) => t !== "").join("\n");
+    return msg;
+  });
+}
+
+/** Chat-style messages (`{role, content, tool_calls, tool_call_id}`), as the older flattened GenAI and OpenInference attributes hold them. */
+function chatMessage(m: Record<string, unknown>): Message {
+  const msg: Message = { role: String(m.role ?? ""), text: "", reasoning: "", calls: [], results: [] };
+  const contents = list(m.contents).map((c) => (isRecord(c) && isRecord(c.message_content) ? c.message_content : c));
+  const parts = contents.length > 0 ? contents.filter(isRecord).map((c) => (c.type === "image" ? { type: "image" } : c)) : m.content;
+  const text = contentText(parts);
+  for (const c of list(m.tool_calls)) {
+    const call = isRecord(c) && isRecord(c.tool_call) ? c.tool_call : c;
+    if (!isRecord(call)) continue;
+    const fn = isRecord(call.function) ? call.function : call;
+    msg.calls.push({ id: str(call.id), name: String(fn.name ?? ""), args: jsonText(fn.arguments) });
+  }
+  if (msg.role === "tool") msg.results.push({ id: str(m.tool_call_id), name: str(m.name), content: text, error: false });
+  else msg.text = text;
+  return msg;
+}
+
+/** The AI SDK's prompt messages: `{role, content: string | [{type: text|file|image|tool-call|tool-result|reasoning}]}`. */
+function aiSdkMessages(value: unknown): Message[] {
+  return list(structured(value)).filter(isRecord).map((m) => {
+    const msg: Message = { role: String(m.role ?? ""), text: "", reasoning: "", calls: [], results: [] };
+    if (typeof m.content === "string") {
+      msg.text = m.content;
+      return msg;
+    }
+    const texts: string[] = [];
+    for (const part of list(m.content)) {
+      if (!isRecord(part)) continue;
+      if (part.type === "text") texts.push(contentText(part.text));
+      else if (part.type === "reasoning") msg.reasoning += contentText(part.text);
+      else if (part.type === "image" || part.type === "file") texts.push(placeholder({ mediaType: part.mediaType ?? part.mimeType ?? (part.type === "image" ? "image/" : "") }));
+      else if (part.type === "tool-call") msg.calls.push({ id: str(part.toolCallId), name: String(part.toolName ?? ""), args: jsonText(part.input ?? part.args) });
+      else if (part.type === "tool-result") {
+        // AI SDK 5+ wraps the output: {type: "json" | "text" | "error-json" | "error-text", value}.
+        const output = part.output ?? part.result;
+        const wrapped = isRecord(output) && typeof output.type === "string" && "value" in output;
+        const error = wrapped && String(output.type).startsWith("error");
+        msg.results.push({ id: str(part.toolCallId), name: str(part.toolName), content: wrapped ? output.value : output, error });
+      }
+    }
+    msg.text = texts.filter((t) => t !== "").join("\n");
+    return msg;
+  });
+}
+
+interface ModelCall {
+  input: Message[];
+  output: Message[];
+  finish: string | undefined;
+  model: string | undefined;
+}
+
+function readModel(span: Span): ModelCall {
+  const a = span.attrs;
+  const model = str(a["gen_ai.response.model"]) ?? str(a["gen_ai.request.model"]) ?? str(a["llm.model_name"]) ?? str(a["ai.model.id"]);
+  const reasons = a["gen_ai.response.finish_reasons"];
+  let finish = Array.isArray(reasons) ? str(reasons[reasons.length - 1]) : str(reasons);
+  finish ??= str(a["llm.finish_reason"]) ?? str(a["ai.response.finishReason"]);
+  if (a["gen_ai.input.messages"] !== undefined || a["gen_ai.output.messages"] !== undefined) {
+    return { input: genAiMessages(a["gen_ai.input.messages"]), output: genAiMessages(a["gen_ai.output.messages"]), finish, model };
+  }
+  if (a["ai.prompt.messages"] !== undefined || a["ai.response.text"] !== undefined || a["ai.response.toolCalls"] !== undefined) {
+    const out: Message = { role: "assistant", text: contentText(a["ai.response.text"]), reasoning: contentText(a["ai.response.reasoning"]), calls: [], results: [] };
+    for (const c of list(structured(a["ai.response.toolCalls"]))) {
+      if (isRecord(c)) out.calls.push({ id: str(c.toolCallId), name: String(c.toolName ?? ""), args: jsonText(c.input ?? c.args) });
+    }
+    return { input: aiSdkMessages(a["ai.prompt.messages"]), output: [out], finish, model };
+  }
+  // OpenInference (`llm.input_messages`) or the older GenAI attributes (`gen_ai.prompt.N`, `gen_ai.completion.N`).
+  const messages = (prefix: string, inner: boolean): Message[] =>
+    list(unflatten(a, prefix))
+      .filter(isRecord)
+      .map((m) => chatMessage(inner && isRecord(m.message) ? m.message : m));
+  const oiInput = messages("llm.input_messages", true);
+  const oiOutput = messages("llm.output_messages", true);
+  if (oiInput.length > 0 || oiOutput.length > 0) return { input: oiInput, output: oiOutput, finish, model };
+  const completion = list(unflatten(a, "gen_ai.completion")).filter(isRecord);
+  finish ??= completion.map((c) => str(c.finish_reason)).find((r) => r !== undefined);
+  return { input: messages("gen_ai.prompt", false), output: completion.map(chatMessage), finish, model };
+}
+
+interface ToolRun {
+  name: string;
+  callId: string | undefined;
+  args: string;
+  result: unknown;
+}
+
+function readTool(span: Span): ToolRun {
+  const a = span.attrs;
+  const name = str(a["gen_ai.tool.name"]) ?? str(a["tool.name"]) ?? str(a["ai.toolCall.name"]) ?? (a["openinference.span.kind"] !== undefined ? str(span.name) : undefined);
+  if (name === undefined) throw new ImportError(`${span.path}.attributes`, "missing the tool's name (gen_ai.tool.name, tool.name or ai.toolCall.name)");
+  const callId = str(a["gen_ai.tool.call.id"]) ?? str(a["tool_call.id"]) ?? str(a["ai.toolCall.id"]);
+  const args = a["gen_ai.tool.call.arguments"] ?? a["ai.toolCall.args"] ?? a["ai.toolCall.input"] ?? a["input.value"];
+  const result = a["gen_ai.tool.call.result"] ?? a["ai.toolCall.result"] ?? a["ai.toolCall.output"] ?? a["output.value"];
+  return { name, callId, args: jsonText(args), result: resultValue(result) };
+}
+
+const byStart = (x: Span, y: Span): number => (x.start < y.start ? -1 : x.start > y.start ? 1 : x.index - y.index);
+const CUT_SHORT = new Set(["length", "max_tokens", "content_filter", "content-filter", "error"]);
+
+function importTrace(id: string, spans: Span[], options: ImportOptions, index: number, count: number): TrajectoryBuilder {
+  const b = new TrajectoryBuilder(trajectoryId(options, id, index, count), options);
+  const byId = new Map<string, Span>();
+  for (const s of spans) if (s.spanId !== undefined && !byId.has(s.spanId)) byId.set(s.spanId, s);
+  const roots: Span[] = [];
+  for (const s of spans) {
+    const parent = s.parentId === undefined ? undefined : byId.get(s.parentId);
+    if (parent === undefined || parent === s) roots.push(s);
+    else parent.children.push(s);
+  }
+  roots.sort(byStart);
+  for (const s of spans) s.children.sort(byStart);
+  if (roots[0] !== undefined) b.description = roots[0].name;
+
+  interface Pending {
+    callId: string | undefined;
+    name: string;
+    content: unknown;
+    error: boolean;
+    meta: Record<string, string>;
+    end: bigint;
+    index: number;
+    path: string;
+  }
+  const deferred: Pending[] = [];
+  /** Calls the model emitted, in order; `covered` once a tool span ran them, `answered` once a result was written. */
+  const calls: { id: string | undefined; name: string; args: string; covered: boolean; answered: boolean }[] = [];
+  const users = new SeenTexts();
+  let finish: string | undefined;
+  let lastAgent: string | undefined;
+
+  const flushUntil = (time: bigint): void => {
+    const due = deferred.filter((p) => p.end <= time).sort((x, y) => (x.end < y.end ? -1 : x.end > y.end ? 1 : x.index - y.index));
+    for (const p of due) {
+      deferred.splice(deferred.indexOf(p), 1);
+      b.result(p.callId, p.content, { name: p.name, error: p.error, meta: p.meta, path: p.path });
+    }
+  };
+  const meta = (agent: string | undefined, extra: Record<string, string> = {}): Record<string, string> => {
+    if (agent !== undefined) extra[FACT.agent] = agent;
+    return extra;
+  };
+
+  const visit = (span: Span, agent: string | undefined, nested: boolean): void => {
+    flushUntil(span.start);
+    switch (kindOf(span)) {
+      case "agent": {
+        const name = agentName(span);
+        const from = agent ?? lastAgent;
+        if (name !== undefined && from !== undefined && name !== from) b.handoff(from, name, meta(from, span.spanId === undefined ? {} : { [FACT.spanId]: span.spanId }));
+        if (name !== undefined) {
+          agent = name;
+          if (!nested) lastAgent = name;
+        }
+        break;
+      }
+      case "model": {
+        const m = readModel(span);
+        b.turn();
+        for (const msg of m.input) {
+          for (const r of msg.results) {
+            // A result the model was sent, for a call no tool span ran: it arrived by now.
+            const call = calls.find((c) => !c.covered && !c.answered && c.id !== undefined && c.id === r.id);
+            if (call === undefined) continue;
+            call.answered = true;
+            b.result(call.id, resultValue(r.content), { name: call.name, error: r.error, meta: meta(agent) });
+          }
+        }
+        if (!nested) for (const text of users.fresh(m.input.filter((msg) => msg.role === "user").map((msg) => msg.text))) b.user(text);
+        const facts = meta(agent, m.model === undefined ? {} : { [FACT.model]: m.model });
+        for (const out of m.output) {
+          if (out.reasoning !== "") b.reasoning(out.reasoning, { ...facts });
+          if (out.text !== "") b.agentMessage(out.text, { ...facts });
+          for (const c of out.calls) {
+            if (c.name === "") throw new ImportError(`${span.path}.attributes`, "a tool call in the model's output has no name");
+            b.call(c.name, c.args, c.id, meta(agent));
+            calls.push({ ...c, covered: false, answered: false });
+          }
+        }
+        if (m.finish !== undefined) finish = m.finish;
+        break;
+      }
+      case "tool": {
+        const t = readTool(span);
+        // The model's call this span ran: same call id, else same name and arguments, else same name.
+        const open = calls.filter((c) => !c.covered && !c.answered);
+        const call =
+          (t.callId !== undefined ? open.find((c) => c.id === t.callId) : undefined) ??
+          (t.callId === undefined ? open.find((c) => c.name === t.name && sameJson(c.args, t.args)) ?? open.find((c) => c.name === t.name) : undefined);
+        if (call !== undefined) call.covered = true;
+        else b.call(t.name, t.args, t.callId, meta(agent));
+        const callId = call?.id ?? t.callId;
+        const content = t.result ?? (span.error ? (span.errorMessage ?? "") : "");
+        deferred.push({ callId, name: t.name, content, error: span.error, meta: meta(agent, span.spanId === undefined ? {} : { [FACT.spanId]: span.spanId }), end: span.end, index: span.index, path: span.path });
+        nested = true;
+        break;
+      }
+      default:
+        break;
+    }
+    for (const child of span.children) visit(child, agent, nested);
+  };
+  for (const root of roots) visit(root, undefined, false);
+  flushUntil(NEVER);
+  const endedNormally = roots.length > 0 && roots.every((r) => !r.error) && (finish === undefined || !CUT_SHORT.has(finish));
+  b.finish(endedNormally);
+  return b;
+}
