@@ -39,6 +39,12 @@ function reportError(error: unknown): void {
   fail(error instanceof Error ? (error.stack ?? error.message) : String(error));
 }
 
+/** Trajectory arguments, checked and with directories expanded, before a command runs (files/input-files.ts). */
+async function inputFiles(files: readonly string[], what?: string): Promise<string[]> {
+  const { resolveInputFiles } = await import("./files/input-files.js");
+  return resolveInputFiles(files, what);
+}
+
 function program(): Command {
   const cli = new Command("behavior-judge")
     .description("Compile Agent Behavior specs into deterministic trajectory judges.")
@@ -54,7 +60,8 @@ function program(): Command {
     .option("--ts <judge.ts>", "also write the generated TypeScript")
     .action(async (yamlPath: string, opts: { out?: string; ts?: string }) => {
       const { buildJudgeFile } = await import("./commands/build.js");
-      const written = await buildJudgeFile(yamlPath, opts);
+      const { formatDiagnostic } = await import("./diagnostics.js");
+      const written = await buildJudgeFile(yamlPath, { ...opts, warn: (d) => process.stderr.write(`${printableLines(formatDiagnostic(d))}\n`) });
       for (const path of written) process.stdout.write(`wrote ${path}\n`);
     });
 
@@ -67,7 +74,7 @@ function program(): Command {
     .option("--reasoning", "keep the model's reasoning as agent/reasoning events")
     .action(async (files: string[], opts: { out?: string; complete?: string; reasoning?: boolean; from?: string }) => {
       const { runImportCommand } = await import("./commands/import.js");
-      process.exitCode = await runImportCommand(files, opts);
+      process.exitCode = await runImportCommand(await inputFiles(files, "traces"), opts);
     });
   addFromOption(importCommand);
 
@@ -85,7 +92,7 @@ function program(): Command {
     .addOption(new Option("--no-verify", "do not ask a model to confirm deterministic failures"))
     .action(async (judgePath: string, files: string[], opts: { json?: boolean; failOnFalse?: boolean; failOnOverturned?: boolean; verify: boolean; html?: string; junit?: string; web: boolean } & ModelCommandOptions & TraceCommandOptions) => {
       const { runJudgeCommand } = await import("./commands/judge.js");
-      process.exitCode = await runJudgeCommand(judgePath, files, opts);
+      process.exitCode = await runJudgeCommand(judgePath, await inputFiles(files), opts);
     });
   addModelOptions(judgeCommand);
   addFromOption(judgeCommand);
@@ -101,7 +108,7 @@ function program(): Command {
     .addOption(new Option("--runs <n>", "run the judge N times (cache off) and report agreement per run, pooled accuracy, perfect runs and unanimous verdicts").argParser(positiveInteger))
     .action(async (judgePath: string, files: string[], opts: { json?: boolean; failOnOverturned?: boolean; verify: boolean; runs?: number } & ModelCommandOptions & TraceCommandOptions) => {
       const { runCalibrateCommand } = await import("./commands/calibrate.js");
-      process.exitCode = await runCalibrateCommand(judgePath, files, opts);
+      process.exitCode = await runCalibrateCommand(judgePath, await inputFiles(files, "labeled cases"), opts);
     });
   addModelOptions(calibrateCommand);
   addFromOption(calibrateCommand);
@@ -136,6 +143,15 @@ function program(): Command {
     });
   addModelOptions(generateCommand);
   addFromOption(generateCommand);
+
+  cli
+    .command("init")
+    .description("scaffold a behavior in this repo: spec, judge, a passing sample, a test, a test script if none, and a CI workflow (never overwrites)")
+    .argument("[name]", "the behavior's name (default: from package.json; asked on a terminal)")
+    .action(async (name: string | undefined) => {
+      const { runInit } = await import("./commands/init.js");
+      await runInit(name);
+    });
 
   cli
     .command("lint")

@@ -14,3 +14,4 @@ export type {
   SemanticUsage,
 } from "./semantic.js";
 export type * from "./types.js";
+export { formatJudgment, undecidedClauses, undecidedReason, type FormatJudgmentOptions } from "./format-judgment.js";

@@ -117,3 +117,10 @@ export declare const behavior: string;
 export declare const irSha256: string;
 export declare const rules: readonly RuleInfo[];
 export declare function judgeTrajectory(trajectory: unknown, options?: JudgeOptions): Promise<TrajectoryJudgment>;
+/**
+ * A judgment as text for a failed test: the headline verdict (with undecided clauses counted),
+ * then each failing or undecided rule with its clauses' type, quote and cited events (by id,
+ * actor/action and clipped content when `trajectory` is given). The same text as
+ * `behavior-judge/testing`'s AssertionError.
+ */
+export declare function formatJudgment(judgment: TrajectoryJudgment, options?: { trajectory?: { readonly events?: readonly TrajectoryInput["events"][number][] }; clip?: number }): string;

@@ -92,12 +92,12 @@ export async function lintJudge(spec: BehaviorSpec, judgeFile: string, samples?:
   return findings.sort(compareDiagnostics);
 }
 
-/** The IR checker's "unknown action" in lint's words: it is the samples that never show it. */
+/** The IR checker's "unknown action" in lint's words: it is the samples that never show it, which may only mean they are few (a warning). */
 function vocabularyFinding(d: Diagnostic): Diagnostic {
   const key = /^unknown metadata key (".*")$/.exec(d.message);
-  if (key !== null) return finding("error", "unknown-metadata-key", { ...d, message: `the sample trajectories never use the metadata key ${key[1]}` });
+  if (key !== null) return finding("warning", "unknown-metadata-key", { ...d, message: `the sample trajectories never use the metadata key ${key[1]}` });
   const action = /^unknown action (".*")$/.exec(d.message);
-  if (action !== null) return finding("error", "unknown-action", { ...d, message: `the sample trajectories never use the action ${action[1]}` });
+  if (action !== null) return finding("warning", "unknown-action", { ...d, message: `the sample trajectories never use the action ${action[1]}` });
   return finding("error", "judge-invalid", d);
 }
 

@@ -12,7 +12,7 @@ import { typeCheckJudgeTs } from "../codegen/typecheck.js";
 import { bundleJudge } from "./bundle.js";
 import { readJudgeYaml } from "./judge-yaml.js";
 import { JudgeYamlError } from "../diagnostics.js";
-import { parseJudgeYaml } from "../ir/parse.js";
+import { parseJudgeYaml, type IRPositions } from "../ir/parse.js";
 import type { JudgeIR } from "../ir/types.js";
 import { TEMPLATES_DIR } from "../paths.js";
 
@@ -59,14 +59,14 @@ export async function compileIR(ir: JudgeIR, yamlText: string, options: CompileO
 }
 
 /** Parses, checks and compiles judge.yaml text; throws JudgeYamlError on invalid input. */
-export async function compileJudgeYamlText(text: string, path: string): Promise<{ ir: JudgeIR; compiled: CompiledJudge }> {
+export async function compileJudgeYamlText(text: string, path: string): Promise<{ ir: JudgeIR; positions: IRPositions; compiled: CompiledJudge }> {
   const parsed = parseJudgeYaml(text, { file: path });
   if (!parsed.ok) throw new JudgeYamlError(parsed.diagnostics);
   const compiled = await compileIR(parsed.ir, text, { file: basename(path), positions: parsed.positions });
-  return { ir: parsed.ir, compiled };
+  return { ir: parsed.ir, positions: parsed.positions, compiled };
 }
 
 /** Parses, checks and compiles a judge.yaml file; throws JudgeYamlError on invalid input. */
-export async function compileJudgeYamlFile(path: string): Promise<{ ir: JudgeIR; compiled: CompiledJudge }> {
+export async function compileJudgeYamlFile(path: string): Promise<{ ir: JudgeIR; positions: IRPositions; compiled: CompiledJudge }> {
   return compileJudgeYamlText(await readJudgeYaml(path), path);
 }

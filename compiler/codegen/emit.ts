@@ -71,7 +71,7 @@ export function generateJudgeModule(ir: JudgeIR, options: GenerateOptions): stri
       { name: "TrajectoryEvent", isTypeOnly: true },
     ],
   });
-  file.addExportDeclaration({ moduleSpecifier: RUNTIME_SPECIFIER, namedExports: ["TrajectoryError"] });
+  file.addExportDeclaration({ moduleSpecifier: RUNTIME_SPECIFIER, namedExports: ["TrajectoryError", "formatJudgment"] });
   const constant = (name: string, initializer: string, type?: string) =>
     file.addVariableStatement({
       isExported: true,

@@ -1,6 +1,8 @@
 /** `build`: judge.yaml → judge.mjs + judge.d.mts (+ judge.ts on request). */
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
+import type { Diagnostic } from "../diagnostics.js";
+import { judgeWarnings } from "../ir/warnings.js";
 import { compileJudgeYamlFile } from "../build/compile.js";
 
 /** `foo/judge.yaml` → `foo/judge.mjs`. */
@@ -20,8 +22,9 @@ async function writeText(path: string, text: string): Promise<void> {
 }
 
 /** Compiles `yamlPath` and writes the artifacts; returns the paths written. */
-export async function buildJudgeFile(yamlPath: string, options: { out?: string; ts?: string } = {}): Promise<string[]> {
-  const { compiled } = await compileJudgeYamlFile(yamlPath);
+export async function buildJudgeFile(yamlPath: string, options: { out?: string; ts?: string; warn?: (warning: Diagnostic) => void } = {}): Promise<string[]> {
+  const { ir, positions, compiled } = await compileJudgeYamlFile(yamlPath);
+  for (const warning of judgeWarnings(ir, positions, yamlPath)) options.warn?.(warning);
   const out = options.out ?? defaultJudgePath(yamlPath);
   const written: string[] = [];
   await writeText(out, compiled.judgeMjs);

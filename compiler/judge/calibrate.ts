@@ -3,29 +3,25 @@
  * Every meta-behavior verdict is compared with the label of the same name
  * (a missing label is a mismatch) and the file verdict with `expected.verdict`.
  */
-import type { TrajectoryJudgment, Verdict } from "../../runtime/types.js";
+import type { TrajectoryJudgment } from "../../runtime/types.js";
+import { compareLabels, labelsAgree, type LabelComparison } from "../../testing/labels.js";
 import type { SemanticUsage } from "../../runtime/semantic.js";
 import type { InputCase } from "./inputs.js";
 import type { JudgeModule } from "./load.js";
 import { failureLine, judgeCases, type CaseResult, type JudgedCase, type RunOptions } from "./judge-cases.js";
 import { Tally } from "./tally.js";
 
-export interface VerdictComparison {
-  name: string;
-  expected: Verdict | null;
-  actual: Verdict;
-  agree: boolean;
-  /** Set when the verdict rests on a failed model call: never an agreement, whatever the label. */
-  error?: true;
-}
+// The comparison itself is the test helpers' (behavior-judge/testing), so a
+// test suite and `calibrate` can never disagree about a label.
+export type { VerdictComparison } from "../../testing/labels.js";
 
 export interface CaseComparison {
   file: string;
   caseIndex: number;
   line?: number;
   trajectoryId: string;
-  verdict: { expected: Verdict; actual: Verdict; agree: boolean; error?: true };
-  metaBehaviors: VerdictComparison[];
+  verdict: LabelComparison["verdict"];
+  metaBehaviors: LabelComparison["metaBehaviors"];
   /** Labels naming no rule of this judge: a typo in the label file. */
   unknownLabels: string[];
 }
@@ -51,35 +47,22 @@ export interface CalibrationResult {
   tally: Tally;
 }
 
-/**
- * One verdict against its label. A verdict resting on a failed model call
- * (the `error` marker, FORMATS.md §4) is a disagreement even when it equals
- * the label: a model failure must never pass calibration.
- */
-function compare<E extends Verdict | null>(expected: E, judged: { verdict: Verdict; error?: true }): { expected: E; actual: Verdict; agree: boolean; error?: true } {
-  const base = { expected, actual: judged.verdict };
-  return judged.error === true ? { ...base, agree: false, error: true } : { ...base, agree: expected === judged.verdict };
-}
-
 export function compareCase(input: InputCase, judgment: TrajectoryJudgment): CaseComparison {
-  const labels = input.expected!.metaBehaviorVerdicts;
-  const metaBehaviors = judgment.metaBehaviors.map((m) => ({ name: m.name, ...compare(Object.hasOwn(labels, m.name) ? labels[m.name]! : null, m) }));
-  const judged = new Set(judgment.metaBehaviors.map((m) => m.name));
-  const expected = input.expected!.verdict;
+  const { verdict, metaBehaviors, unknownLabels } = compareLabels(input.expected!, judgment);
   return {
     file: input.file,
     caseIndex: input.index,
     ...(input.line !== undefined ? { line: input.line } : {}),
     trajectoryId: judgment.trajectoryId,
-    verdict: compare(expected, judgment),
+    verdict,
     metaBehaviors,
-    unknownLabels: Object.keys(labels).filter((name) => !judged.has(name)),
+    unknownLabels,
   };
 }
 
 /** A case agrees when every verdict agrees and every label names a rule. */
 export function caseAgrees(c: CaseComparison): boolean {
-  return c.verdict.agree && c.unknownLabels.length === 0 && c.metaBehaviors.every((m) => m.agree);
+  return labelsAgree(c);
 }
 
 export async function calibrate(

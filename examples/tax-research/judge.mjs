@@ -493,6 +493,60 @@ function requiredClause(quote, events, complete, windowOpen, firstMatch) {
   return predicate("required", quote, "false", null, []);
 }
 
+// runtime/format-judgment.ts
+function undecidedReason(clause) {
+  if (clause.kind !== "semantic" || clause.verdict !== "na") return void 0;
+  if (clause.error !== void 0) return "no valid model answer";
+  if (clause.reasoning === NO_MODEL_REASONING) return "no model";
+  return void 0;
+}
+function undecidedClauses(rule) {
+  return rule.clauses.filter((c) => undecidedReason(c) !== void 0);
+}
+function clipText(text, max) {
+  const flat = JSON.stringify(text).slice(1, -1);
+  return flat.length > max ? `${flat.slice(0, Math.max(0, max - 1))}\u2026` : flat;
+}
+function clauseType(clause) {
+  if (clause.kind === "semantic") return clause.check === "trigger" ? "semantic trigger" : "semantic question";
+  return clause.check ?? "predicate";
+}
+function undecidedNote(rule) {
+  const undecided = undecidedClauses(rule);
+  if (undecided.length === 0) return "";
+  const reasons = [...new Set(undecided.map((c) => undecidedReason(c)))].join(", ");
+  return ` (${undecided.length} clause${undecided.length === 1 ? "" : "s"} undecided: ${reasons})`;
+}
+function formatClause(clause, events, clip) {
+  const reason = undecidedReason(clause);
+  const state = reason !== void 0 ? `undecided (${reason})` : clause.verdict;
+  const lines = [`    ${clauseType(clause)} [${state}]: "${clipText(clause.quote, 400)}"`];
+  for (const citation of clause.citations) {
+    const event = events.get(citation.eventId);
+    const shown = event === void 0 ? `${clipText(citation.eventId, 80)}` : `${clipText(event.id, 80)} ${clipText(event.actor, 20)}/${clipText(event.action, 80)} "${clipText(event.content ?? "", clip)}"`;
+    lines.push(`      - ${shown}${citation.description !== "" ? ` (${clipText(citation.description, 200)})` : ""}`);
+  }
+  return lines;
+}
+function worthShowing(rule) {
+  return rule.verdict === "false" || rule.error === true || undecidedClauses(rule).length > 0;
+}
+function formatJudgment(judgment, options = {}) {
+  const clip = options.clip ?? 80;
+  const events = new Map((options.trajectory?.events ?? []).map((e) => [e.id, e]));
+  const headline = judgment.verdict === "false" ? "FAIL" : judgment.verdict === "true" ? "PASS" : "N/A";
+  const note = undecidedNote({ ...judgment.metaBehaviors[0], clauses: judgment.metaBehaviors.flatMap((m) => m.clauses) });
+  const lines = [`${headline}${note} ${clipText(judgment.behavior, 200)}: trajectory ${clipText(judgment.trajectoryId, 200)} is ${judgment.verdict}${judgment.error === true ? " (a model call failed)" : ""}`];
+  for (const rule of judgment.metaBehaviors) {
+    if (!worthShowing(rule)) continue;
+    lines.push(`  ${rule.verdict === "false" ? "\u2717" : "?"} ${clipText(rule.name, 200)}: ${rule.verdict}${undecidedNote(rule)}`);
+    for (const clause of rule.clauses) {
+      if (clause.verdict === "false" || undecidedReason(clause) !== void 0) lines.push(...formatClause(clause, events, clip));
+    }
+  }
+  return lines.join("\n");
+}
+
 // generated/judge.ts
 var version = "0.1.0";
 var behavior = "tax-research";
@@ -624,6 +678,7 @@ var judgeTrajectory = createJudge(behavior, compiled);
 export {
   TrajectoryError,
   behavior,
+  formatJudgment,
   irSha256,
   judgeTrajectory,
   rules,

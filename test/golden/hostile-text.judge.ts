@@ -13,7 +13,7 @@ import {
   type TrajectoryEvent,
 } from "behavior-judge/runtime";
 
-export { TrajectoryError } from "behavior-judge/runtime";
+export { TrajectoryError, formatJudgment } from "behavior-judge/runtime";
 
 export const version = "0.1.0";
 export const behavior = 'hostile "text" `${process.exit(1)}` */ <\/script>';

@@ -1,0 +1,87 @@
+/**
+ * assertBehavior: a judged trajectory as a test assertion. It resolves when
+ * the trajectory passes (or agrees with its labels) and otherwise throws an
+ * AssertionError whose message says which rules failed and why, so a test
+ * runner shows the rule's quote instead of `'false' !== 'false'`.
+ */
+import { formatJudgment } from "../runtime/format-judgment.js";
+import type { JudgeOptions } from "../runtime/judge.js";
+import type { MetaBehaviorJudgment, TrajectoryJudgment } from "../runtime/types.js";
+import { readCases, type JudgeLike } from "./inputs.js";
+import { compareLabels, labelsAgree, type ExpectedLabels, type LabelComparison } from "./labels.js";
+
+/** Thrown when a trajectory does not satisfy its behavior; `name` is "AssertionError", as test runners expect. */
+export class AssertionError extends Error {
+  override name = "AssertionError";
+  readonly judgments: TrajectoryJudgment[];
+  constructor(message: string, judgments: TrajectoryJudgment[]) {
+    super(message);
+    this.judgments = judgments;
+  }
+}
+
+export interface AssertBehaviorOptions {
+  /** Labels to match instead of "every rule passes"; a `{trajectory, expected}` case brings its own. */
+  expected?: ExpectedLabels;
+  /** Only these rules count (by name); the file verdict is then not compared with labels. */
+  rules?: readonly string[];
+  /** The trace format, when detection cannot tell (an importer name, or "trajectory"). */
+  from?: string;
+  /** Passed to judgeTrajectory (a model adapter, verify-on-false…). */
+  judgeOptions?: JudgeOptions;
+}
+
+export interface AssertBehaviorResult {
+  judgments: TrajectoryJudgment[];
+}
+
+/** A rule fails the assertion when it is false, or rests on a failed model call (never a silent pass). */
+function ruleFails(rule: MetaBehaviorJudgment): boolean {
+  return rule.verdict === "false" || rule.error === true;
+}
+
+function restrict(judgment: TrajectoryJudgment, rules: readonly string[] | undefined): TrajectoryJudgment {
+  if (rules === undefined) return judgment;
+  return { ...judgment, metaBehaviors: judgment.metaBehaviors.filter((m) => rules.includes(m.name)) };
+}
+
+function formatLabelDiff(c: LabelComparison, compareFile: boolean): string[] {
+  const lines: string[] = [];
+  const note = (e: { error?: true }) => (e.error === true ? " (no valid model answer)" : "");
+  if (compareFile && !c.verdict.agree) lines.push(`  file verdict: expected ${c.verdict.expected}, got ${c.verdict.actual}${note(c.verdict)}`);
+  for (const m of c.metaBehaviors) if (!m.agree) lines.push(`  ${m.name}: expected ${m.expected ?? "(no label)"}, got ${m.actual}${note(m)}`);
+  for (const name of c.unknownLabels) lines.push(`  label ${JSON.stringify(name)} names no rule of this judge`);
+  return lines;
+}
+
+/**
+ * Judges `trajectory` (a trajectory, a `{trajectory, expected}` case, or any
+ * trace the importers read) with `judge` (an imported judge.mjs).
+ */
+export async function assertBehavior(judge: JudgeLike, trajectory: unknown, options: AssertBehaviorOptions = {}): Promise<AssertBehaviorResult> {
+  const cases = readCases(trajectory, options.from !== undefined ? { from: options.from } : {});
+  const known = new Set(((judge as { rules?: readonly { name: string }[] }).rules ?? []).map((r) => r.name));
+  const unknown = (options.rules ?? []).filter((name) => known.size > 0 && !known.has(name));
+  if (unknown.length > 0) throw new TypeError(`assertBehavior: no rule named ${unknown.map((n) => JSON.stringify(n)).join(", ")} in ${judge.behavior}`);
+  const judgments: TrajectoryJudgment[] = [];
+  const failures: string[] = [];
+  for (const c of cases) {
+    const full = await judge.judgeTrajectory(c.trajectory, options.judgeOptions);
+    judgments.push(full);
+    const judgment = restrict(full, options.rules);
+    const expected = options.expected ?? c.expected;
+    const text = formatJudgment(judgment, { trajectory: c.trajectory as { events?: never[] } });
+    if (expected !== undefined) {
+      const comparison = compareLabels(expected, judgment);
+      if (options.rules !== undefined) {
+        comparison.unknownLabels = comparison.unknownLabels.filter((n) => options.rules!.includes(n));
+        comparison.verdict = { ...comparison.verdict, agree: true };
+      }
+      if (!labelsAgree(comparison)) failures.push(`${judgment.trajectoryId} disagrees with its labels:\n${formatLabelDiff(comparison, options.rules === undefined).join("\n")}\n${text}`);
+    } else if (judgment.metaBehaviors.some(ruleFails)) {
+      failures.push(text);
+    }
+  }
+  if (failures.length > 0) throw new AssertionError(`behavior ${judge.behavior} not satisfied\n${failures.join("\n\n")}`, judgments);
+  return { judgments };
+}
