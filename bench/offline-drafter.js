@@ -16,6 +16,25 @@
 // later, each with its reference judge, before the drafter saw it; measured then, it scored
 // 0/6, 2/7 and 3/5 (5/18). The general fixes that followed were made with them in view, so
 // their figure below is no longer an out-of-sample one.
+//
+// The held-out-2026 specs (test/fixtures/spec/held-out-2026/) were written for issue 14,
+// in domains unlike the above, before the drafter was changed for them. Each sample there
+// is a labeled case, and for those specs the benchmark also reports what a user sees: the
+// draft accepted as proposed is built (the same compile `build` runs) and calibrated
+// against the hand labels, counting rule verdicts that agree. Before any change for
+// issue 14 the draft agreed on 110/159 rule verdicts (69%), per spec: code-review 24/24,
+// content-moderation 21/35, data-erasure 13/28, incident-response 24/24, medical-intake 9/24,
+// travel-booking 19/24; it reproduced 12/26 hand-written checks. The general changes that
+// followed (results named by a value the phrase writes, shared roots, "verb no X", "without
+// having", complements of forbidden counts, time frames, and the samples' plausibility: a
+// result only stands for its call where the samples always log it, a rule no sample keeps
+// is misread) were made looking at the drafts of content-moderation, data-erasure,
+// medical-intake and travel-booking, so from then on these figures are not out-of-sample.
+// expense-reports was written after those changes, without looking at its draft first:
+// 20/28 both with the drafter before issue 14 and right after the changes above. Then its
+// draft was looked at too (results named up to the value's root, yes/no keys, "is only X-ed
+// after"): 28/28. Every figure of this set is in-sample now; the next spec written is the
+// next out-of-sample measurement.
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -35,6 +54,10 @@ const { buildVocabulary } = await dist("compiler/generate/vocabulary.js");
 const { draftOffline } = await dist("compiler/generate/offline/draft.js");
 const { compareChecks, comparePrecision } = await importTypeScript(join(root, "test/support/compare.ts"));
 const { validateTrajectory } = await dist("runtime/trajectory.js");
+const { serializeJudgeYaml } = await dist("compiler/ir/serialize.js");
+const { compileJudgeYamlText, importJudgeSource } = await dist("compiler/judge/load.js");
+const { calibrate } = await dist("compiler/judge/calibrate.js");
+const { readCases } = await dist("compiler/judge/inputs.js");
 
 const specs = [
   ["examples", join(root, "examples/refund-support")],
@@ -43,7 +66,23 @@ const specs = [
   ["written later", join(root, "test/fixtures/spec/held-out")],
   ["written later", join(root, "test/fixtures/spec/held-out-2")],
   ["written later", join(root, "test/fixtures/spec/held-out-3")],
+  ...readdirSync(join(root, "test/fixtures/spec/held-out-2026"))
+    .sort()
+    .map((name) => ["held-out-2026", join(root, "test/fixtures/spec/held-out-2026", name)]),
 ];
+
+/** Rule verdicts of a judge.yaml's judge on labeled cases that agree with the labels (no model: semantic clauses are na). */
+async function ruleAgreement(ir, files) {
+  const { compiled } = await compileJudgeYamlText(serializeJudgeYaml(ir), "judge.yaml");
+  const judge = await importJudgeSource(compiled.judgeMjs);
+  const result = await calibrate(judge, readCases(files));
+  if (result.errors.length > 0) throw new Error(result.errors.join("\n"));
+  return result.totals;
+}
+function labeledFiles(dir) {
+  const folder = join(dir, "trajectories");
+  return readdirSync(folder).filter((f) => /\.json$/.test(f)).sort().map((f) => join(folder, f));
+}
 
 function samplesOf(dir) {
   const folder = join(dir, "trajectories");
@@ -66,13 +105,25 @@ for (const [group, dir] of specs) {
   const draft = draftOffline({ spec: spec.spec, vocabulary, samples });
   const figure = compareChecks(reference.ir, draft.ir, vocabulary);
   const precision = comparePrecision(reference.ir, draft.ir, vocabulary);
-  console.log(`${spec.spec.name} (${group}): ${figure.strict}/${figure.total} strict, ${figure.lenient}/${figure.total} lenient; ${precision.extraChecks.length} extra drafted check(s); triggers ${precision.sameTriggers}/${precision.triggers} same`);
+  let verdicts = "";
+  let agreement;
+  if (group === "held-out-2026") {
+    const hand = await ruleAgreement(reference.ir, labeledFiles(dir));
+    if (hand.metaAgree !== hand.metaTotal) throw new Error(`${dir}: the hand-written judge disagrees with the labels (${hand.metaAgree}/${hand.metaTotal})`);
+    agreement = await ruleAgreement(draft.ir, labeledFiles(dir));
+    verdicts = `; rule verdicts ${agreement.metaAgree}/${agreement.metaTotal} agree with the labels`;
+  }
+  console.log(`${spec.spec.name} (${group}): ${figure.strict}/${figure.total} strict, ${figure.lenient}/${figure.total} lenient; ${precision.extraChecks.length} extra drafted check(s); triggers ${precision.sameTriggers}/${precision.triggers} same${verdicts}`);
   for (const check of figure.checks) {
     const mark = check.strict ? "same" : check.lenient ? "same up to a redundant actor" : "different";
     console.log(`  ${check.rule} · checks[${check.index}] ${check.type}: ${mark}`);
   }
   for (const check of precision.extraChecks) console.log(`  ${check.rule} · drafted checks[${check.index}] ${check.type}: not in the hand-written judge`);
-  const total = totals.get(group) ?? { total: 0, strict: 0, lenient: 0, extra: 0, triggers: 0, sameTriggers: 0 };
+  const total = totals.get(group) ?? { total: 0, strict: 0, lenient: 0, extra: 0, triggers: 0, sameTriggers: 0, metaAgree: 0, metaTotal: 0 };
+  if (agreement) {
+    total.metaAgree += agreement.metaAgree;
+    total.metaTotal += agreement.metaTotal;
+  }
   total.total += figure.total;
   total.strict += figure.strict;
   total.lenient += figure.lenient;
@@ -84,5 +135,6 @@ for (const [group, dir] of specs) {
 console.log("");
 for (const [group, t] of totals) {
   const pct = (n) => `${Math.round((100 * n) / t.total)}%`;
-  console.log(`${group}: ${t.strict}/${t.total} (${pct(t.strict)}) strict, ${t.lenient}/${t.total} (${pct(t.lenient)}) lenient; ${t.extra} extra drafted check(s); triggers ${t.sameTriggers}/${t.triggers} same`);
+  const verdicts = t.metaTotal > 0 ? `; rule verdicts ${t.metaAgree}/${t.metaTotal} (${Math.round((100 * t.metaAgree) / t.metaTotal)}%) agree with the labels` : "";
+  console.log(`${group}: ${t.strict}/${t.total} (${pct(t.strict)}) strict, ${t.lenient}/${t.total} (${pct(t.lenient)}) lenient; ${t.extra} extra drafted check(s); triggers ${t.sameTriggers}/${t.triggers} same${verdicts}`);
 }

@@ -188,3 +188,159 @@ describe("wordings the drafter maps", () => {
     for (const check of rule.checks) for (const m of Object.values(check).flat()) if (typeof m === "object" && m !== null && "action" in m) expect(vocabulary.actions.map((a) => a.action)).toContain(m.action);
   });
 });
+
+/** Wordings of the held-out-2026 specs' kind (issue 14), in a world of their own. */
+describe("wordings the drafter maps: results named by their value, 'no X', 'without', 'once', complements", () => {
+  const world = [
+    validateTrajectory({
+      id: "w",
+      complete: true,
+      events: [
+        { id: "e1", actor: "user", action: "message", content: "Please erase my data; I appeal the ban." },
+        { id: "e2", actor: "agent", action: "verify_identity" },
+        { id: "e3", actor: "tool", action: "verify_identity_result", metadata: { status: "verified" } },
+        { id: "e4", actor: "tool", action: "verify_identity_result", metadata: { status: "failed" } },
+        { id: "e5", actor: "agent", action: "check_legal_hold" },
+        { id: "e6", actor: "tool", action: "check_legal_hold_result", metadata: { status: "hold" } },
+        { id: "e7", actor: "tool", action: "check_legal_hold_result", metadata: { status: "none" } },
+        { id: "e8", actor: "agent", action: "erase_records" },
+        { id: "e9", actor: "agent", action: "send_email" },
+        { id: "e10", actor: "tool", action: "classify_message_result", metadata: { label: "appeal" } },
+        { id: "e11", actor: "tool", action: "classify_message_result", metadata: { label: "question" } },
+        { id: "e12", actor: "agent", action: "assign_moderator" },
+        { id: "e13", actor: "agent", action: "fetch_thread" },
+        { id: "e14", actor: "agent", action: "remove_post" },
+        { id: "e15", actor: "agent", action: "send_warning" },
+        { id: "e16", actor: "agent", action: "ban_user" },
+        { id: "e17", actor: "agent", action: "request_consent" },
+      ],
+    }),
+  ];
+  const worldVocabulary = buildVocabulary(world);
+  function checks(body: string): Omit<Check, "quote">[] {
+    const parsed = parseBehaviorMd(`---\nname: w\ndescription: W.\n---\n\n## Rule\n\n${body}\n`);
+    if (!parsed.ok) throw new Error("bad test spec");
+    return draftOffline({ spec: parsed.spec, vocabulary: worldVocabulary, samples: world }).ir.metaBehaviors[0]!.checks.map(({ quote: _q, ...rest }) => rest);
+  }
+
+  it("a result whose value is a word of the phrase, even one its name shares: has been verified, finds a hold", () => {
+    expect(checks("The assistant erases records only after the identity has been verified.")).toEqual([
+      { type: "ordering", first: [{ action: "verify_identity_result", metadata: { status: "verified" } }], before: [{ action: "erase_records" }] },
+    ]);
+  });
+
+  it("a verb with 'no' as its object forbids it, also as the second verb of a clause", () => {
+    expect(checks("After a legal-hold check finds a hold, the assistant erases no records.")).toEqual([
+      { type: "forbidden", match: [{ action: "erase_records" }], after: [{ action: "check_legal_hold_result", metadata: { status: "hold" } }] },
+    ]);
+    expect(checks("After a legal-hold check finds a hold, the assistant sends an email and erases no records.")).toEqual([
+      { type: "required", match: [{ action: "send_email" }], after: [{ action: "check_legal_hold_result", metadata: { status: "hold" } }] },
+      { type: "forbidden", match: [{ action: "erase_records" }], after: [{ action: "check_legal_hold_result", metadata: { status: "hold" } }] },
+    ]);
+  });
+
+  it("a noun and its verb share a root: every erasure is followed by an email", () => {
+    expect(checks("Every erasure is followed by a confirmation email.")).toEqual([{ type: "pairing", each: [{ action: "erase_records" }], followedBy: [{ action: "send_email" }] }]);
+  });
+
+  it("a category value only one action carries names it: whenever a user appeals; 'has to' is a rule", () => {
+    expect(checks("Whenever a user appeals, a moderator has to be assigned afterwards.")).toEqual([
+      { type: "pairing", each: [{ action: "classify_message_result", metadata: { label: "appeal" } }], followedBy: [{ action: "assign_moderator" }] },
+    ]);
+  });
+
+  it("ordering: never X without having Y; X can only be Y-ed once Z", () => {
+    expect(checks("Never remove a post without having read the thread.")).toEqual([{ type: "ordering", first: [{ action: "fetch_thread" }], before: [{ action: "remove_post" }] }]);
+    expect(checks("A user can only be banned once they have received a warning.")).toEqual([{ type: "ordering", first: [{ action: "send_warning" }], before: [{ action: "ban_user" }] }]);
+  });
+
+  it("count: a forbidden 'more than N' is at most N; 'exactly once' is a rule", () => {
+    expect(checks("Removing more than three posts in a single session is not allowed.")).toEqual([{ type: "count", match: [{ action: "remove_post" }], max: 3 }]);
+    expect(checks("The assistant asks for consent exactly once.")).toEqual([{ type: "count", match: [{ action: "request_consent" }], min: 1, max: 1 }]);
+  });
+});
+
+describe("readings the samples make plausible (issue 14)", () => {
+  const session = (id: string, events: [string, string, Record<string, string>?][]) =>
+    validateTrajectory({ id, complete: true, events: events.map(([actor, action, metadata], i) => ({ id: `e${i + 1}`, actor, action, ...(metadata ? { metadata } : {}) })) });
+  const world = [
+    session("a", [["user", "message"], ["agent", "request_consent"], ["agent", "search_flights", { airline: "TP" }], ["agent", "search_flights", { airline: "KL" }], ["agent", "book_flight"], ["tool", "book_flight_result", { status: "booked" }], ["agent", "send_itinerary"], ["agent", "reply"], ["agent", "write_summary"]]),
+    session("b", [["user", "message"], ["agent", "book_flight"], ["agent", "send_itinerary"], ["agent", "reply"]]),
+    session("c", [["user", "message"], ["agent", "request_consent"], ["agent", "book_flight"], ["agent", "reply"]]),
+  ];
+  const worldVocabulary = buildVocabulary(world);
+  function drafted(body: string) {
+    const parsed = parseBehaviorMd(`---\nname: w\ndescription: W.\n---\n\n## Rule\n\n${body}\n`);
+    if (!parsed.ok) throw new Error("bad test spec");
+    const draft = draftOffline({ spec: parsed.spec, vocabulary: worldVocabulary, samples: world });
+    return { rule: draft.ir.metaBehaviors[0]!, notes: draft.notes };
+  }
+
+  it("a check under which no sample keeps the rule becomes a question, with a note; one some sample keeps stays", () => {
+    const { rule, notes } = drafted("The agent always replies in the chat. It never repeats personal data in a chat reply.");
+    expect(rule.checks).toEqual([{ type: "required", quote: "The agent always replies in the chat", match: [{ action: "reply" }] }]);
+    expect(rule.semanticChecks.map((c) => c.quote)).toEqual(["It never repeats personal data in a chat reply"]);
+    expect(notes.map((n) => n.message)).toEqual([expect.stringContaining("read as a forbidden check, it failed 3 of the 3 samples")]);
+    expect(drafted("The agent never writes a summary.").rule.checks).toEqual([{ type: "forbidden", quote: "The agent never writes a summary", match: [{ action: "write_summary" }] }]);
+  });
+
+  it("a result value stands for its call only when the samples log the result wherever they show the call", () => {
+    expect(drafted("Every booked flight is followed by an itinerary email.").rule.checks).toEqual([
+      { type: "pairing", quote: "Every booked flight is followed by an itinerary email", each: [{ action: "book_flight" }], followedBy: [{ action: "send_itinerary" }] },
+    ]);
+  });
+
+  it("'at least two different' before X is a count; a count with a minimum is not triggered by what it counts", () => {
+    const { rule } = drafted("Before it books, the agent searches fares from at least two different airlines.");
+    expect(rule.checks).toEqual([{ type: "count", quote: "Before it books, the agent searches fares from at least two different airlines", match: [{ action: "search_flights" }], min: 2, distinctBy: "metadata.airline" }]);
+    expect(rule.trigger.match).toEqual([{ action: "book_flight" }]);
+    expect(drafted("The agent asks for consent exactly once.").rule.trigger.match).toEqual([{ actor: "agent" }]);
+  });
+
+  it("a time frame before the agent makes a plain statement a requirement", () => {
+    expect(drafted("At the end of the session the agent writes a summary.").rule.checks).toEqual([
+      { type: "required", quote: "At the end of the session the agent writes a summary", match: [{ action: "write_summary" }] },
+    ]);
+  });
+});
+
+describe("values up to their root, yes/no keys, 'is only X-ed after' (issue 14, expense-reports)", () => {
+  const world = [
+    validateTrajectory({
+      id: "x",
+      complete: true,
+      events: [
+        { id: "e1", actor: "agent", action: "validate_receipt" },
+        { id: "e2", actor: "tool", action: "validate_receipt_result", metadata: { status: "valid" } },
+        { id: "e3", actor: "tool", action: "validate_receipt_result", metadata: { status: "invalid" } },
+        { id: "e4", actor: "agent", action: "check_duplicate" },
+        { id: "e5", actor: "tool", action: "check_duplicate_result", metadata: { duplicate: "yes" } },
+        { id: "e6", actor: "tool", action: "check_duplicate_result", metadata: { duplicate: "no" } },
+        { id: "e7", actor: "tool", action: "manager_approval_result", metadata: { decision: "approved" } },
+        { id: "e8", actor: "agent", action: "submit_expense", metadata: { over_limit: "true" } },
+        { id: "e9", actor: "agent", action: "submit_expense", metadata: { over_limit: "false" } },
+      ],
+    }),
+  ];
+  const worldVocabulary = buildVocabulary(world);
+  function checks(body: string): Omit<Check, "quote">[] {
+    const parsed = parseBehaviorMd(`---\nname: x\ndescription: X.\n---\n\n## Rule\n\n${body}\n`);
+    if (!parsed.ok) throw new Error("bad test spec");
+    return draftOffline({ spec: parsed.spec, vocabulary: worldVocabulary, samples: world }).ir.metaBehaviors[0]!.checks.map(({ quote: _q, ...rest }) => rest);
+  }
+
+  it("a result value the phrase names up to its root ('validated' → valid, never invalid)", () => {
+    expect(checks("Receipts must be validated before an expense is submitted.")).toEqual([
+      { type: "ordering", first: [{ action: "validate_receipt_result", metadata: { status: "valid" } }], before: [{ action: "submit_expense" }] },
+    ]);
+  });
+
+  it("a yes/no key the phrase names is its yes; an expense is only submitted after X", () => {
+    expect(checks("If the duplicate check flags the receipt, the assistant must not submit it.")).toEqual([
+      { type: "forbidden", match: [{ action: "submit_expense" }], after: [{ action: "check_duplicate_result", metadata: { duplicate: "yes" } }] },
+    ]);
+    expect(checks("An expense over the limit is only submitted after the manager has approved it.")).toEqual([
+      { type: "ordering", first: [{ action: "manager_approval_result", metadata: { decision: "approved" } }], before: [{ action: "submit_expense", metadata: { over_limit: "true" } }] },
+    ]);
+  });
+});

@@ -15,6 +15,7 @@ import { buildLexicon, keyNamedBy, namesAgentAction, resolvePattern, splitReport
 import { sectionSentences, type SpecSentence } from "./sentences.js";
 import type { Draft, DraftNote, Vocabulary } from "../types.js";
 import { parseCount } from "./words.js";
+import { previewRule } from "../preview.js";
 
 export interface OfflineDraftInput {
   spec: BehaviorSpec;
@@ -42,10 +43,14 @@ const PROHIBITION = /\b(?:never|must not|mustn't|may not|should not|shouldn't|sh
 /** Words that relate two events: a single forbidden pattern cannot say "X followed by Y". */
 const RELATIONAL = /\b(?:followed by|before|after|afterwards|without|unless|until|even if|instead of)\b/i;
 const AGENT_DENIAL = /^(?:the agent|it|they|the assistant)\s+(?:\w+\s+)?(?:does not|do not|doesn't|don't|never)\b/i;
+/** "the assistant erases no records", "and gives no advice": a verb whose object is "no X" forbids doing it. */
+const VERB_NO = /^(?:(?:the agent|it|they|the assistant|the bot|the model)\s+)?[a-z]+s\s+no\s+(?!(?:more|fewer|less|later|earlier)\s+than\b)/i;
 const NEGATION = /\b(?:not|n't|neither|nor|never|no|none|without)\b/i;
-const STRONG_CUE = /\b(?:must|never|always|every|each|whenever|at most|at least|no more than|fewer than|no further|violations?|should|shall|required|forbidden|only)\b|^first\b.*\bthen\b/i;
+const STRONG_CUE = /\b(?:must|never|always|every|each|whenever|at most|at least|no more than|fewer than|exactly|no further|violations?|should|shall|required|forbidden|only|(?:has|have|needs?) to)\b|^first\b.*\bthen\b/i;
 const COUNT = /\b(at most|at least|no more than|not more than|fewer than|more than|up to|exactly)\s+(\w+)/i;
 const AGENT_SUBJECT = /^(?:the agent|it|they|the assistant|the bot|the model)\b/i;
+/** "At the end of the intake the assistant writes …": a time frame before the agent, like a condition. */
+const TIME_FRAME = /^(?:at|by|towards?|near)\s+the\s+(?:end|close|start|beginning)\s+of\s+[^,]*?,?\s+(?=(?:the agent|the assistant|the bot|the model)\b)/i;
 const PURPOSE = /,?\s+(?:so that|so the|because|since|in order to)\b.*$/i;
 
 function capitalize(text: string): string {
@@ -76,13 +81,18 @@ function splitClauses(main: string): string[] {
   return main.split(/;\s+/).flatMap((part) => {
     if (/\bbefore\b/i.test(part) && !/\bbefore\b.*,\s+(?:and|but)\s+/i.test(part)) return [part];
     // "… and it writes", "… and sends the person a message": a second verb phrase is a second clause.
-    return part.split(/,\s+(?:and|but)\s+|\s+and\s+(?=(?:it|the agent)\s)|\s+and\s+(?=[a-z]+s\s+(?:the|a|an|it|them|to)\s)/i);
+    return part.split(/,\s+(?:and|but)\s+|\s+and\s+(?=(?:it|the agent)\s)|\s+and\s+(?=[a-z]+s\s+(?:the|a|an|it|them|to|no)\s)/i);
   }).map((c) => c.trim()).filter((c) => c !== "");
+}
+
+/** Whether a clause forbids something: a prohibition, a denial by the agent, or a verb with "no" as its object. */
+function forbids(clause: string): boolean {
+  return PROHIBITION.test(clause) || AGENT_DENIAL.test(clause) || VERB_NO.test(clause);
 }
 
 /** A clause that only qualifies the rule ("a lookup that comes back empty does not count"). */
 function isQualifier(clause: string): boolean {
-  if (PROHIBITION.test(clause) || AGENT_DENIAL.test(clause)) return false;
+  if (forbids(clause)) return false;
   // "no more than once" bounds a count; it negates nothing.
   const bounds = /\b(?:no|not) (?:more|fewer|less|later|earlier) than\b/gi;
   return NEGATION.test(splitReportedSpeech(clause).rest.replace(bounds, " "));
@@ -104,7 +114,7 @@ function continuesAgentClause(context: ClauseContext, clause: string): boolean {
 
 /** Whether the agent is the one acting in the clause. */
 function agentActs(context: ClauseContext, clause: string): boolean {
-  return AGENT_SUBJECT.test(clause) || namesAgentAction(context.lexicon, clause) || continuesAgentClause(context, clause);
+  return AGENT_SUBJECT.test(clause.replace(TIME_FRAME, "")) || namesAgentAction(context.lexicon, clause) || continuesAgentClause(context, clause);
 }
 
 /** The verbatim quote for a clause: the first clause carries the sentence's condition with it. */
@@ -143,13 +153,15 @@ function orderingFrom(context: ClauseContext, clause: string, quote: string): Cl
   let beforePhrase: string | undefined;
   const inner = /^(.*?)\s*,?\s+before\s+(.+)$/i.exec(clause);
   // "Y must come after X", "the agent does Y only after X": X is what comes first.
-  const mustFollow = /^(.*?)\s+(?:(?:must|should|may|can)\s+(?:only\s+)?(?:come|happen|occur|follow|be \w+)\s+(?:only\s+)?|only\s+)after\s+(.+)$/i.exec(clause);
+  // "A user can only be banned once they have been warned": the participle is the later event.
+  // "An expense is only submitted after X" likewise.
+  const mustFollow = /^(.*?)\s+(?:(?:must|should|may|can)\s+(?:only\s+)?(?:come|happen|occur|follow|be (\w+))\s+(?:only\s+)?|(?:(?:is|are)\s+only\s+(\w+ed)\s+)|only\s+)(?:after|once)\s+(.+)$/i.exec(clause);
   const firstThen = /^first\s+(.+?),?\s+(?:and\s+)?then\s+(.+)$/i.exec(clause);
-  // "No migration may be applied until X", "the agent never drops a table unless X".
-  const until = /^(.*?)\s+(?:until|unless)\s+(.+)$/i.exec(clause);
+  // "No migration may be applied until X", "the agent never drops a table unless X", "never X without having Y".
+  const until = /^(.*?)\s+(?:until|unless|without\s+(?:first\s+)?(?:having\s+)?(?=\w+(?:ed|en|ing)\b))\s*(.+)$/i.exec(clause);
   if (until !== null && NEGATION.test(until[1]!)) [firstPhrase, beforePhrase] = [until[2]!, until[1]!.replace(/\b(?:must|may|can|should)?\s*(?:never|not|no)\b/gi, " ")];
   else if (inner !== null && (AGENT_SUBJECT.test(inner[1]!) || namesAgentAction(lexicon, inner[1]!))) [firstPhrase, beforePhrase] = [inner[1]!, inner[2]!];
-  else if (mustFollow !== null) [firstPhrase, beforePhrase] = [mustFollow[2]!, mustFollow[1]!];
+  else if (mustFollow !== null) [firstPhrase, beforePhrase] = [mustFollow[4]!, `${mustFollow[1]!} ${mustFollow[2] ?? mustFollow[3] ?? ""}`.trim()];
   else if (firstThen !== null) [firstPhrase, beforePhrase] = [firstThen[1]!, firstThen[2]!];
   else if (shape.condition?.kind === "before" && context.index === 0) [firstPhrase, beforePhrase] = [clause, shape.condition.phrase];
   if (firstPhrase === undefined || beforePhrase === undefined) return undefined;
@@ -198,8 +210,15 @@ function countFrom(context: ClauseContext, clause: string, quote: string): Claus
   const n = parseCount(count[2]!);
   if (n === undefined) return undefined;
   const bound = count[1]!.toLowerCase();
-  const limits =
+  let limits: { min?: number; max?: number } =
     bound === "at least" ? { min: n } : bound === "more than" ? { min: n + 1 } : bound === "fewer than" ? { max: Math.max(0, n - 1) } : bound === "exactly" ? { min: n, max: n } : { max: n };
+  // "Removing more than three posts is not allowed": a forbidden range is the complement of the allowed one.
+  const negated = forbids(clause.replace(COUNT, " ")) && !/\b(?:no|not) (?:more|fewer|less) than\b/i.test(clause);
+  if (negated) {
+    if (limits.min !== undefined && limits.max === undefined) limits = { max: limits.min - 1 };
+    else if (limits.max !== undefined && limits.min === undefined) limits = { min: limits.max + 1 };
+    else return undefined;
+  }
   const distinct = /\b(?:different|distinct|unique|separate)\s+([\w-]+)/i.exec(clause);
   const match = resolvePattern(context.lexicon, clause, { agentOnly: true, ...(distinct !== null ? { ignore: distinct[1]! } : {}) });
   const window = afterWindow(context);
@@ -214,11 +233,11 @@ function countFrom(context: ClauseContext, clause: string, quote: string): Claus
 }
 
 function forbiddenFrom(context: ClauseContext, clause: string, quote: string): ClauseOutcome | undefined {
-  if (!PROHIBITION.test(clause) && !AGENT_DENIAL.test(clause)) return undefined;
+  if (!forbids(clause)) return undefined;
   // Only what the agent does can be forbidden by one pattern; "X followed by Y is a violation" needs two.
   const byAgent = agentActs(context, clause);
   // "never archives an email it has not read": a condition on the object needs more than one pattern.
-  const cue = PROHIBITION.exec(clause) ?? AGENT_DENIAL.exec(clause);
+  const cue = PROHIBITION.exec(clause) ?? AGENT_DENIAL.exec(clause) ?? VERB_NO.exec(clause);
   const forbiddenPart = cue === null ? clause : clause.slice(cue.index + cue[0].length);
   const conditional = NEGATION.test(forbiddenPart) || /\b(?:which|who|whose)\b|\bthat\s+(?:it|they|the agent|has|have|had|is|are|was|were)\b/i.test(forbiddenPart);
   if (!byAgent || conditional || RELATIONAL.test(clause)) return semanticFor(quote, true, "the drafter could not tell which single agent action this forbids");
@@ -230,7 +249,7 @@ function forbiddenFrom(context: ClauseContext, clause: string, quote: string): C
 
 function requiredFrom(context: ClauseContext, clause: string, quote: string): ClauseOutcome | undefined {
   const window = afterWindow(context);
-  const demanded = /\b(?:always|must|every|each|shall|is required to)\b/i.test(clause);
+  const demanded = /\b(?:always|must|every|each|shall|is required to)\b/i.test(clause) || TIME_FRAME.test(clause);
   if (!demanded && window === undefined) return undefined;
   if (!agentActs(context, clause) && !/^(?:always|every|each)\b/i.test(clause)) return undefined;
   const match = resolvePattern(context.lexicon, clause, { agentOnly: true });
@@ -240,8 +259,8 @@ function requiredFrom(context: ClauseContext, clause: string, quote: string): Cl
 
 /** Whether a clause states a rule at all, rather than describing or qualifying one. */
 function isRuleClause(context: ClauseContext, clause: string): boolean {
-  if (STRONG_CUE.test(clause)) return true;
-  const weak = context.shape.condition !== undefined || /\b(?:before|after|afterwards|then)\b/i.test(clause);
+  if (STRONG_CUE.test(clause) || forbids(clause)) return true;
+  const weak = context.shape.condition !== undefined || TIME_FRAME.test(clause) || /\b(?:before|after|afterwards|then)\b/i.test(clause);
   return weak && agentActs(context, clause);
 }
 
@@ -250,17 +269,22 @@ function draftClause(context: ClauseContext, rawClause: string): ClauseOutcome {
   const clause = rawClause.replace(PURPOSE, "");
   const quote = quoteFor(context, rawClause);
   // "No X until Y" and "never X unless Y" are orderings, not qualifiers.
-  if (/\b(?:until|unless)\b/i.test(clause) && NEGATION.test(clause)) {
+  if (/\b(?:until|unless|without)\b/i.test(clause) && NEGATION.test(clause.replace(/\bwithout\b.*$/i, ""))) {
     const ordering = orderingFrom(context, clause, quote);
     if (ordering !== undefined) return ordering;
   }
   if (isQualifier(clause) || !isRuleClause(context, clause)) return { kind: "skip" };
-  const forbidding = PROHIBITION.test(clause) || AGENT_DENIAL.test(clause);
-  // An ordering context ("Before answering, … at least one …") says more than the count.
+  const forbidding = forbids(clause);
+  // An ordering context ("Before answering, … at least one …") says more than a count of one;
+  // "at least two different …" says more than the ordering, which one event satisfies.
+  const several = COUNT.exec(clause);
+  const countFirst = several !== null && /^at least$/i.test(several[1]!) && (parseCount(several[2]!) ?? 0) >= 2;
   const attempts = forbidding
     ? [countFrom, forbiddenFrom]
     : context.shape.condition?.kind === "before" || /\bbefore\b/i.test(clause)
-      ? [orderingFrom, countFrom, requiredFrom]
+      ? countFirst
+        ? [countFrom, orderingFrom, requiredFrom]
+        : [orderingFrom, countFrom, requiredFrom]
       : [pairingFrom, orderingFrom, countFrom, requiredFrom];
   for (const attempt of attempts) {
     const outcome = attempt(context, clause, quote);
@@ -319,7 +343,8 @@ function checkSubject(check: Check): Pattern | undefined {
     case "pairing":
       return check.each;
     case "count":
-      return check.after ?? check.match;
+      // A trigger on the counted event itself could never let "too few" fail: none is too few.
+      return check.after ?? ((check.min ?? 0) > 0 ? [{ actor: "agent" }] : check.match);
     case "required":
     case "forbidden":
       return check.after ?? [{ actor: "agent" }];
@@ -357,12 +382,33 @@ export function draftSection(lexicon: Lexicon, section: SpecSection): { rule: Me
   return { rule: { name: section.heading, trigger, checks, semanticChecks, ...(section.body === "" ? {} : { source: section.body }) }, notes };
 }
 
+/**
+ * Samples mix sessions that keep a rule and sessions that break it, so a reading under which
+ * none of them keeps it is implausible: "never repeats personal data in a chat reply" read as
+ * "never replies". While the drafted rule passes no sample and fails several, the check that
+ * fails the most samples goes back to being a question, with a note saying why.
+ */
+function plausible(drafted: { rule: MetaBehavior; notes: Omit<DraftNote, "rule">[] }, samples: readonly Trajectory[]): typeof drafted {
+  let { rule, notes } = drafted;
+  for (;;) {
+    const preview = previewRule(rule, samples);
+    if (rule.checks.length === 0 || preview.rule.pass.length > 0 || preview.rule.fail.length < 2) return { rule, notes };
+    const fails = preview.clauses.filter((c) => c.clause.kind === "check").map((c) => c.samples.fail.length);
+    const worst = fails.indexOf(Math.max(...fails));
+    const check = rule.checks[worst]!;
+    const demoted = semanticFor(check.quote, check.type === "forbidden", "") as Extract<ClauseOutcome, { kind: "semantic" }>;
+    const message = `read as a ${check.type} check, it failed ${fails[worst]} of the ${preview.triggered.length} samples the rule applies to and the rule passed none, so it became a semantic question: edit it or map it to events`;
+    notes = [...notes, { clause: { kind: "semanticCheck", index: rule.semanticChecks.length }, kind: "unmapped-clause", message }];
+    rule = { ...rule, checks: rule.checks.filter((_, i) => i !== worst), semanticChecks: [...rule.semanticChecks, demoted.semantic] };
+  }
+}
+
 /** Drafts a whole judge.yaml from the spec and the samples, without a model. */
 export function draftOffline(input: OfflineDraftInput, sections: readonly SpecSection[] = input.spec.sections): Draft {
   const lexicon = buildLexicon(input.vocabulary, input.samples);
   const notes: DraftNote[] = [];
   const metaBehaviors = sections.map((section, rule) => {
-    const drafted = draftSection(lexicon, section);
+    const drafted = plausible(draftSection(lexicon, section), input.samples);
     for (const note of drafted.notes) notes.push({ rule, ...note });
     return drafted.rule;
   });

@@ -15,6 +15,11 @@ interface LexiconAction {
   /** Canonical stems of the name, without "result". */
   stems: string[];
   isResult: boolean;
+  /**
+   * For a result: the samples log it wherever they show its call, so a value it carries can stand
+   * for the call's outcome. A result the samples log only now and then would miss most calls.
+   */
+  resultLogged: boolean;
   actors: Actor[];
   count: number;
   metadata: ActionMetadata[];
@@ -29,6 +34,7 @@ export interface Lexicon {
 
 /** Values that mean a flag is set: a key named in prose with such a value is a condition. */
 const FLAG_VALUES = new Set(["yes", "true", "1", "y"]);
+const NO_VALUES = new Set(["no", "false", "0", "n"]);
 /** Keys with more distinct values than this are identifiers, not categories. */
 const MAX_CATEGORY_VALUES = 6;
 /** A value shared by every one of this many events of an action tells nothing about any of them. */
@@ -40,8 +46,12 @@ export function buildLexicon(vocabulary: Vocabulary, samples: readonly Trajector
   const perAction = vocabulary.actionMetadata ?? buildVocabulary(samples).actionMetadata ?? [];
   const contents = new Map<string, string[]>();
   const userContents: string[] = [];
-  for (const trajectory of samples) {
+  const inSamples = new Map<string, Set<number>>();
+  for (const [index, trajectory] of samples.entries()) {
     for (const event of trajectory.events) {
+      const seen = inSamples.get(event.action) ?? new Set<number>();
+      seen.add(index);
+      inSamples.set(event.action, seen);
       const text = event.content ?? "";
       if (text === "") continue;
       const list = contents.get(event.action) ?? [];
@@ -54,10 +64,13 @@ export function buildLexicon(vocabulary: Vocabulary, samples: readonly Trajector
     actions: vocabulary.actions.map((a) => {
       const stems = nameStems(a.action);
       const isResult = stems.at(-1) === "result" && stems.length > 1;
+      const call = isResult ? inSamples.get(a.action.replace(/[_-]?result$/i, "")) : undefined;
+      const logged = inSamples.get(a.action) ?? new Set<number>();
       return {
         name: a.action,
         stems: stems.filter((s) => s !== "result"),
         isResult,
+        resultLogged: isResult && (call === undefined || [...call].every((i) => logged.has(i))),
         actors: a.actors,
         count: a.count,
         metadata: perAction.filter((m) => m.action === a.action),
@@ -71,6 +84,8 @@ export function buildLexicon(vocabulary: Vocabulary, samples: readonly Trajector
 /** What a phrase offers for matching: its stems and the outcomes it speaks of ("successful", "failed"). */
 interface PhraseWords {
   stems: Set<string>;
+  /** The words as written, lower-cased. */
+  words: Set<string>;
   outcomes: Set<"success" | "failure">;
 }
 
@@ -80,13 +95,22 @@ function phraseWords(text: string): PhraseWords {
     const outcome = outcomeClass(word);
     if (outcome !== undefined) outcomes.add(outcome);
   }
-  return { stems: stemSet(text), outcomes };
+  return { stems: stemSet(text), words: new Set(words(text).map((w) => w.toLowerCase())), outcomes };
 }
 
-/** A value the phrase names: one of its own words (not already spent on the action's name), or its outcome. */
+/**
+ * A value the phrase names: one of its own words (not already spent on the action's name), or its outcome.
+ * A result's value that is a word of the phrase as written names it even when the action's name
+ * shares the stem: "has been verified" is `verify_identity_result` with `status: verified`, and
+ * "a legal-hold check finds a hold" the result with `status: hold`, not the call; but only when the
+ * samples log the result wherever they show the call.
+ */
 function namesValue(value: string, action: LexiconAction, phrase: PhraseWords): boolean {
   const stems = nameStems(value).filter((s) => s.length >= 3 && !action.stems.includes(s));
   if (stems.some((s) => phrase.stems.has(s))) return true;
+  if (action.resultLogged && value.length >= 3 && phrase.words.has(value.toLowerCase())) return true;
+  // Up to its root: "receipts must be validated" names `status: valid` (never `invalid`).
+  if (action.resultLogged && nameStems(value).some((s) => !action.stems.includes(s) && sharesRoot(s, phrase.stems))) return true;
   const outcome = outcomeClass(value);
   return outcome !== undefined && phrase.outcomes.size === 1 && phrase.outcomes.has(outcome);
 }
@@ -103,6 +127,13 @@ function metadataEvidence(action: LexiconAction, words: PhraseWords): Record<str
       if (nameStems(meta.key).some((s) => phrase.has(s))) found[meta.key] = top.value;
       continue;
     }
+    // A yes/no key the phrase names ("over the approval limit", "the duplicate check flags it") is its yes.
+    const truthy = meta.values.find((v) => FLAG_VALUES.has(v.value.toLowerCase()));
+    const yesNo = meta.distinct === 2 && truthy !== undefined && meta.values.some((v) => NO_VALUES.has(v.value.toLowerCase()));
+    if (yesNo) {
+      if (nameStems(meta.key).every((s) => phrase.has(s))) found[meta.key] = truthy.value;
+      continue;
+    }
     if (meta.distinct > MAX_CATEGORY_VALUES) continue;
     // A value every one of many events carries distinguishes nothing ("channel: release" on every post).
     if (meta.distinct === 1 && meta.count === action.count && action.count >= CONSTANT_SUPPORT) continue;
@@ -110,6 +141,38 @@ function metadataEvidence(action: LexiconAction, words: PhraseWords): Record<str
     if (named !== undefined) found[meta.key] = named.value;
   }
   return found;
+}
+
+/**
+ * A noun and its verb share a root the light stemmer leaves apart: "erasure" and `erase`,
+ * "screening" and `screen`. One stem must start the other, the shorter of at least four
+ * letters, the longer at most three letters longer.
+ */
+function sharesRoot(stem: string, phrase: Set<string>): boolean {
+  if (stem.length < 4) return false;
+  for (const word of phrase) {
+    const [short, long] = word.length < stem.length ? [word, stem] : [stem, word];
+    if (short.length >= 4 && long.length - short.length <= 3 && long.startsWith(short)) return true;
+  }
+  return false;
+}
+
+/**
+ * How a named value alone speaks for an action whose name the phrase does not: 0 when it does
+ * not (it is only an outcome, or another action carries it too), 1 when its word also names
+ * some action ("refund" in `template: refund_confirmation`, when `issue_refund` exists), 2 when
+ * nothing but this value can be what the phrase means ("a user appeals" and `label: appeal`).
+ */
+function ownValueStrength(lexicon: Lexicon, action: LexiconAction, metadata: Record<string, string>, phrase: PhraseWords): 0 | 1 | 2 {
+  let strength: 0 | 1 | 2 = 0;
+  for (const [key, value] of Object.entries(metadata)) {
+    const named = nameStems(value).filter((s) => s.length >= 4 && phrase.stems.has(s));
+    if (named.length === 0) continue;
+    if (lexicon.actions.some((other) => other !== action && other.metadata.some((m) => m.key === key && m.values.some((v) => v.value === value)))) continue;
+    const namesAnAction = named.some((s) => lexicon.actions.some((a) => a.stems.includes(s)));
+    strength = Math.max(strength, namesAnAction ? 1 : 2) as 0 | 1 | 2;
+  }
+  return strength;
 }
 
 interface Scored {
@@ -129,14 +192,19 @@ function scoreActions(lexicon: Lexicon, text: string, filter?: (a: LexiconAction
   const scored: Scored[] = [];
   for (const action of lexicon.actions) {
     if (action.stems.length === 0 || (filter !== undefined && !filter(action))) continue;
-    const matched = action.stems.filter((s) => phrase.has(s)).length;
-    if (matched === 0) continue;
-    const coverage = matched / action.stems.length;
+    const matched = action.stems.filter((s) => phrase.has(s) || sharesRoot(s, phrase)).length;
     const metadata = metadataEvidence(action, words);
     const evidence = Object.keys(metadata).length > 0;
+    // No word of the name, but a category value only this action carries: "a user appeals" is `label: appeal`.
+    const ownValue = matched === 0 && evidence ? ownValueStrength(lexicon, action, metadata, words) : 0;
+    if (matched === 0 && ownValue === 0) continue;
+    const coverage = matched / action.stems.length;
     if (coverage < 0.5 && !evidence) continue;
     const resultBonus = action.isResult ? (phrase.has("result") ? 1 : -0.5) : 0;
-    scored.push({ action, score: matched + coverage + (evidence ? 2 : 0) + resultBonus, coverage, metadata });
+    // A value alone whose word also names an action is the weakest evidence: that action comes first.
+    // One whose word names nothing else outweighs a name half covered by a by-word ("user" in `ban_user`).
+    const score = matched === 0 ? (ownValue === 2 ? 2.5 + resultBonus : 0.5) : matched + coverage + (evidence ? 2 : 0) + resultBonus;
+    scored.push({ action, score, coverage, metadata });
   }
   return scored.sort((a, b) => b.score - a.score || b.coverage - a.coverage || (a.action.name < b.action.name ? -1 : 1));
 }

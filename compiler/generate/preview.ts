@@ -1,0 +1,285 @@
+/**
+ * Verdict preview: how a judge.yaml judges the sample trajectories, clause by
+ * clause, before anyone accepts it, and the warnings a person must not miss
+ * (issue 14): a check that fails every sample or passes none, a trigger that
+ * never fires where the check's events appear, a window that never opens, an
+ * action or metadata value no sample uses, two clauses that always agree.
+ *
+ * It interprets the IR directly (no compile: it runs after every edit) with
+ * the runtime's own clause builders, so each verdict is the one the built
+ * judge gives without a model: semantic triggers and checks come out na.
+ */
+import { countClause, forbiddenClause, orderingClause, pairingClause, requiredClause } from "../../runtime/checks.js";
+import { foldVerdicts } from "../../runtime/fold.js";
+import type { Clause, Trajectory, TrajectoryEvent, Verdict } from "../../runtime/types.js";
+import { patternMatches } from "../interview/evidence.js";
+import type { Check, JudgeIR, MetaBehavior, Pattern } from "../ir/types.js";
+
+export type PreviewClauseRef = { kind: "rule" } | { kind: "trigger" } | { kind: "check"; index: number } | { kind: "semanticCheck"; index: number };
+
+/** Sample ids by verdict. */
+export interface VerdictSamples {
+  pass: string[];
+  fail: string[];
+  na: string[];
+}
+
+export interface ClausePreview {
+  clause: PreviewClauseRef;
+  /** As the judge reports it: on a sample where the trigger does not fire, the clause is not judged (na). */
+  samples: VerdictSamples;
+}
+
+export type PreviewWarningKind =
+  | "fails-every-sample"
+  | "passes-no-sample"
+  | "trigger-misses-check-events"
+  | "window-never-opens"
+  | "unused-action"
+  | "unused-metadata-value"
+  | "clauses-always-agree";
+
+export interface PreviewWarning {
+  kind: PreviewWarningKind;
+  /** The clause the warning is about; for clauses-always-agree, the first of the two. */
+  clause: PreviewClauseRef;
+  /** For clauses-always-agree: the second clause. */
+  other?: PreviewClauseRef;
+  message: string;
+}
+
+export interface RulePreview {
+  name: string;
+  /** Samples on which the trigger fires (a semantic trigger fires nowhere without a model). */
+  triggered: string[];
+  rule: VerdictSamples;
+  clauses: ClausePreview[];
+  warnings: PreviewWarning[];
+}
+
+export interface JudgePreview {
+  rules: RulePreview[];
+}
+
+function verdictSamples(): VerdictSamples {
+  return { pass: [], fail: [], na: [] };
+}
+
+function add(into: VerdictSamples, verdict: Verdict, id: string): void {
+  (verdict === "true" ? into.pass : verdict === "false" ? into.fail : into.na).push(id);
+}
+
+function indexesOf(events: readonly TrajectoryEvent[], pattern: Pattern, from = 0): number[] {
+  const out: number[] = [];
+  for (let i = from; i < events.length; i++) if (patternMatches(events[i]!, pattern)) out.push(i);
+  return out;
+}
+
+/** Where an `after:` window starts (the index after its first match), 0 without one, -1 when it never opens. */
+function windowStart(events: readonly TrajectoryEvent[], after: Pattern | undefined): number {
+  if (after === undefined) return 0;
+  const opener = events.findIndex((e) => patternMatches(e, after));
+  return opener < 0 ? -1 : opener + 1;
+}
+
+/** One deterministic check on one trajectory, exactly as FORMATS.md §4 (and the generated judge) decides it. */
+export function evaluateCheck(check: Check, trajectory: Trajectory): Clause {
+  const { events, complete } = trajectory;
+  switch (check.type) {
+    case "ordering": {
+      const before = events.findIndex((e) => patternMatches(e, check.before));
+      const first = events.findIndex((e) => patternMatches(e, check.first));
+      return orderingClause(check.quote, events, complete, first, before);
+    }
+    case "pairing": {
+      const eachs = indexesOf(events, check.each);
+      const followers: number[] = [];
+      for (const each of eachs) {
+        const follower = events.findIndex((e, i) => i > each && patternMatches(e, check.followedBy));
+        if (follower < 0) break;
+        followers.push(follower);
+      }
+      return pairingClause(check.quote, events, complete, eachs, followers);
+    }
+    case "required":
+    case "forbidden":
+    case "count": {
+      const start = windowStart(events, check.after);
+      const open = start >= 0;
+      const matches = open ? indexesOf(events, check.match, start) : [];
+      if (check.type === "required") return requiredClause(check.quote, events, complete, open, matches[0] ?? -1);
+      if (check.type === "forbidden") return forbiddenClause(check.quote, events, complete, open, matches);
+      return countClause(check.quote, events, complete, open, distinct(events, matches, check.distinctBy), check.min ?? -1, check.max ?? -1);
+    }
+  }
+}
+
+function distinct(events: readonly TrajectoryEvent[], matches: number[], by: string | undefined): number[] {
+  if (by === undefined) return matches;
+  const seen = new Set<string>();
+  const kept: number[] = [];
+  for (const i of matches) {
+    const event = events[i]!;
+    let value: string | undefined;
+    if (by === "content") value = event.content ?? "";
+    else {
+      const key = by.slice("metadata.".length);
+      const metadata = event.metadata ?? {};
+      value = Object.hasOwn(metadata, key) ? String(metadata[key]) : undefined;
+    }
+    if (value === undefined || seen.has(value)) continue;
+    seen.add(value);
+    kept.push(i);
+  }
+  return kept;
+}
+
+/** The events a check is about: without them it has nothing to judge. */
+function subjectPatterns(check: Check): Pattern[] {
+  switch (check.type) {
+    case "ordering":
+      return [check.before];
+    case "pairing":
+      return [check.each];
+    default:
+      return [check.after ?? check.match];
+  }
+}
+
+function checkPatternList(check: Check): Pattern[] {
+  switch (check.type) {
+    case "ordering":
+      return [check.first, check.before];
+    case "pairing":
+      return [check.each, check.followedBy];
+    default:
+      return check.after === undefined ? [check.match] : [check.match, check.after];
+  }
+}
+
+function describeRef(ref: PreviewClauseRef): string {
+  if (ref.kind === "rule") return "the rule";
+  return ref.kind === "trigger" ? "the trigger" : ref.kind === "check" ? `checks[${ref.index}]` : `semanticChecks[${ref.index}]`;
+}
+
+function list(ids: readonly string[]): string {
+  const shown = ids.slice(0, 5).join(", ");
+  return ids.length > 5 ? `${shown} and ${ids.length - 5} more` : shown;
+}
+
+/** Actions and metadata values the matchers name that no sample event has. */
+function unusedNames(ref: PreviewClauseRef, patterns: readonly Pattern[], events: readonly TrajectoryEvent[]): PreviewWarning[] {
+  const warnings: PreviewWarning[] = [];
+  const seen = new Set<string>();
+  for (const matcher of patterns.flat()) {
+    if (matcher.action !== undefined && !events.some((e) => e.action === matcher.action)) {
+      if (!seen.has(`a:${matcher.action}`)) warnings.push({ kind: "unused-action", clause: ref, message: `${describeRef(ref)}: no sample has an event with action "${matcher.action}"` });
+      seen.add(`a:${matcher.action}`);
+      continue;
+    }
+    for (const [key, value] of Object.entries(matcher.metadata ?? {})) {
+      const holds = (e: TrajectoryEvent) =>
+        (matcher.action === undefined || e.action === matcher.action) && e.metadata !== undefined && Object.hasOwn(e.metadata, key) && String(e.metadata[key]) === value;
+      const id = `m:${matcher.action ?? ""}:${key}=${value}`;
+      if (!seen.has(id) && !events.some(holds)) {
+        const where = matcher.action === undefined ? "event" : `"${matcher.action}" event`;
+        warnings.push({ kind: "unused-metadata-value", clause: ref, message: `${describeRef(ref)}: no sample ${where} has metadata ${key}: ${value}` });
+      }
+      seen.add(id);
+    }
+  }
+  return warnings;
+}
+
+function triggerFires(rule: MetaBehavior, trajectory: Trajectory): boolean {
+  const match = rule.trigger.match;
+  return match !== undefined && trajectory.events.some((e) => patternMatches(e, match));
+}
+
+/** The preview of one rule on the samples. */
+export function previewRule(rule: MetaBehavior, samples: readonly Trajectory[]): RulePreview {
+  const triggered: string[] = [];
+  const ruleSamples = verdictSamples();
+  const checks = rule.checks.map(() => verdictSamples());
+  const semantic = rule.semanticChecks.map(() => verdictSamples());
+  const gated: Verdict[][] = rule.checks.map(() => []);
+  for (const sample of samples) {
+    const fires = triggerFires(rule, sample);
+    if (fires) triggered.push(sample.id);
+    const clauses = rule.checks.map((check) => evaluateCheck(check, sample));
+    clauses.forEach((clause, i) => {
+      const verdict: Verdict = fires && sample.events.length > 0 ? clause.verdict : "na";
+      gated[i]!.push(verdict);
+      add(checks[i]!, verdict, sample.id);
+    });
+    // Without a model a semantic check is na; it is never asked when a deterministic clause failed.
+    semantic.forEach((s) => add(s, "na", sample.id));
+    const verdict: Verdict = !fires || sample.events.length === 0 ? "na" : foldVerdicts([...clauses, ...rule.semanticChecks.map(() => ({ verdict: "na" as Verdict }))]);
+    add(ruleSamples, verdict, sample.id);
+  }
+  const clauses: ClausePreview[] = [
+    ...checks.map((s, index) => ({ clause: { kind: "check" as const, index }, samples: s })),
+    ...semantic.map((s, index) => ({ clause: { kind: "semanticCheck" as const, index }, samples: s })),
+  ];
+  const allEvents = samples.flatMap((s) => s.events);
+  const warnings: PreviewWarning[] = [];
+  // The whole rule: samples mix passing and violating sessions, so a rule none of them satisfies is likely misread.
+  if (triggered.length > 0 && ruleSamples.pass.length === 0 && ruleSamples.fail.length > 0) {
+    const every = ruleSamples.fail.length === triggered.length;
+    warnings.push({
+      kind: every ? "fails-every-sample" : "passes-no-sample",
+      clause: { kind: "rule" },
+      message: every ? `the rule fails every sample it applies to (${list(ruleSamples.fail)})` : `the rule passes no sample: it fails ${list(ruleSamples.fail)} and is n.a. on the rest`,
+    });
+  }
+  if (rule.trigger.match !== undefined) warnings.push(...unusedNames({ kind: "trigger" }, [rule.trigger.match], allEvents));
+  rule.checks.forEach((check, index) => {
+    const ref: PreviewClauseRef = { kind: "check", index };
+    const s = checks[index]!;
+    const judged = s.pass.length + s.fail.length;
+    if (judged > 0 && s.pass.length === 0 && s.na.every((id) => !triggered.includes(id))) {
+      warnings.push({ kind: "fails-every-sample", clause: ref, message: `${describeRef(ref)} fails every sample the rule applies to (${list(s.fail)})` });
+    } else if (triggered.length > 0 && s.pass.length === 0) {
+      const fails = s.fail.length === 0 ? "" : `it fails ${list(s.fail)} and `;
+      warnings.push({ kind: "passes-no-sample", clause: ref, message: `${describeRef(ref)} passes no sample: ${fails}is n.a. on the rest` });
+    }
+    if (check.type !== "ordering" && check.type !== "pairing" && check.after !== undefined) {
+      const after = check.after;
+      if (!samples.some((t) => t.events.some((e) => patternMatches(e, after)))) {
+        warnings.push({ kind: "window-never-opens", clause: ref, message: `${describeRef(ref)}: its window (after:) never opens: no sample has an event it matches, so the check is n.a. everywhere` });
+      }
+    }
+    if (rule.trigger.match !== undefined) {
+      const subjects = subjectPatterns(check);
+      const withEvents = samples.filter((t) => t.events.some((e) => subjects.some((p) => patternMatches(e, p))));
+      if (withEvents.length > 0 && !withEvents.some((t) => triggered.includes(t.id))) {
+        warnings.push({
+          kind: "trigger-misses-check-events",
+          clause: { kind: "trigger" },
+          message: `the trigger never fires on the samples where ${describeRef(ref)}'s events appear (${list(withEvents.map((t) => t.id))}); the trigger gates every check of the rule, so ${describeRef(ref)} is never judged: widen the trigger`,
+        });
+      }
+    }
+    warnings.push(...unusedNames(ref, checkPatternList(check), allEvents));
+  });
+  for (let a = 0; a < rule.checks.length; a++) {
+    for (let b = a + 1; b < rule.checks.length; b++) {
+      const x = gated[a]!;
+      const y = gated[b]!;
+      if (x.some((v) => v !== "na") && x.every((v, i) => v === y[i])) {
+        warnings.push({
+          kind: "clauses-always-agree",
+          clause: { kind: "check", index: a },
+          other: { kind: "check", index: b },
+          message: `checks[${a}] and checks[${b}] give the same verdict on every sample: one of them may be redundant`,
+        });
+      }
+    }
+  }
+  return { name: rule.name, triggered, rule: ruleSamples, clauses, warnings };
+}
+
+/** The preview of every rule of a judge on the samples. */
+export function previewJudge(ir: JudgeIR, samples: readonly Trajectory[]): JudgePreview {
+  return { rules: ir.metaBehaviors.map((rule) => previewRule(rule, samples)) };
+}

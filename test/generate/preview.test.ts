@@ -1,0 +1,178 @@
+/**
+ * The verdict preview (issue 14): its verdicts are the built judge's, and each
+ * warning fires where it must and stays quiet where it must not.
+ */
+import { readFileSync } from "node:fs";
+import { basename, join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { previewJudge, previewRule, type PreviewWarningKind, type RulePreview } from "../../compiler/generate/preview.js";
+import { parseJudgeYaml } from "../../compiler/ir/parse.js";
+import type { MetaBehavior } from "../../compiler/ir/types.js";
+import { compileJudgeYamlText } from "../../compiler/build/compile.js";
+import { importJudgeSource } from "../../compiler/judge/load.js";
+import type { Trajectory } from "../../runtime/types.js";
+import { EXAMPLE_DIRS, HELD_OUT_2026_DIRS, loadReferenceCase } from "./drafting-fixtures.js";
+
+/** A trajectory from compact events: "actor action" or ["actor action", {metadata}]. */
+function trajectory(id: string, events: (string | [string, Record<string, string>])[], complete = true): Trajectory {
+  return {
+    id,
+    description: "",
+    complete,
+    events: events.map((e, i) => {
+      const [head, metadata] = typeof e === "string" ? [e, undefined] : e;
+      const [actor, action] = head.split(" ") as [Trajectory["events"][number]["actor"], string];
+      return { id: `e${i + 1}`, actor, action, ...(metadata !== undefined ? { metadata } : {}) };
+    }),
+  };
+}
+
+/** One rule from judge.yaml text of its metaBehaviors entry. */
+function rule(yaml: string): MetaBehavior {
+  const indented = yaml.replace(/^/gm, "    ").replace(/^ {4}/, "  - ");
+  const parsed = parseJudgeYaml(`version: 1\nbehavior: b\nmetaBehaviors:\n${indented}\n`);
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.diagnostics));
+  return parsed.ir.metaBehaviors[0]!;
+}
+
+function kinds(preview: RulePreview): PreviewWarningKind[] {
+  return preview.warnings.map((w) => w.kind);
+}
+
+const samples = [
+  trajectory("clean", ["user message", "agent lookup", ["tool lookup_result", { status: "found" }], "agent refund", "agent send_email", "agent reply"]),
+  trajectory("no-lookup", ["user message", "agent refund", "agent send_email", "agent reply"]),
+  trajectory("no-email", ["user message", "agent lookup", ["tool lookup_result", { status: "missing" }], "agent refund", "agent reply"]),
+  trajectory("chat-only", ["user message", "agent reply"]),
+];
+
+describe("preview verdicts are the built judge's", () => {
+  for (const dir of [...EXAMPLE_DIRS, ...HELD_OUT_2026_DIRS]) {
+    it(`${basename(dir)}: every rule and clause verdict on every sample`, async () => {
+      const c = loadReferenceCase(dir);
+      const { compiled } = await compileJudgeYamlText(readFileSync(join(dir, "judge.yaml"), "utf8"), "judge.yaml");
+      const judge = await importJudgeSource(compiled.judgeMjs);
+      const preview = previewJudge(c.reference, c.samples);
+      for (const sample of c.samples) {
+        const judgment = await judge.judgeTrajectory(sample, { verify: false });
+        judgment.metaBehaviors.forEach((m, r) => {
+          const rp = preview.rules[r]!;
+          const where = (s: { pass: string[]; fail: string[]; na: string[] }) => (s.pass.includes(sample.id) ? "true" : s.fail.includes(sample.id) ? "false" : s.na.includes(sample.id) ? "na" : "missing");
+          expect(`${sample.id} ${m.name}: ${where(rp.rule)}`).toBe(`${sample.id} ${m.name}: ${m.verdict}`);
+          if (!m.triggered) return;
+          const predicates = m.clauses.filter((x) => x.kind === "predicate");
+          predicates.forEach((clause, k) => expect(`${sample.id} ${m.name} checks[${k}]: ${where(rp.clauses[k]!.samples)}`).toBe(`${sample.id} ${m.name} checks[${k}]: ${clause.verdict}`));
+        });
+      }
+    }, 60_000);
+  }
+});
+
+describe("preview counts", () => {
+  it("names the samples each clause passes, fails and is n.a. on; an untriggered sample is n.a.", () => {
+    const p = previewRule(
+      rule(`name: Look up first
+trigger: { description: A refund., match: { action: refund } }
+checks:
+  - { type: ordering, quote: q, first: { action: lookup }, before: { action: refund } }
+semanticChecks:
+  - { quote: q2, question: Was it polite? }`),
+      samples,
+    );
+    expect(p.triggered).toEqual(["clean", "no-lookup", "no-email"]);
+    expect(p.clauses[0]!.samples).toEqual({ pass: ["clean", "no-email"], fail: ["no-lookup"], na: ["chat-only"] });
+    expect(p.clauses[1]!.samples).toEqual({ pass: [], fail: [], na: ["clean", "no-lookup", "no-email", "chat-only"] });
+    expect(p.rule).toEqual({ pass: ["clean", "no-email"], fail: ["no-lookup"], na: ["chat-only"] });
+    expect(p.warnings).toEqual([]);
+  });
+});
+
+describe("preview warnings", () => {
+  it("a check that fails every sample it applies to, and the rule with it", () => {
+    const p = previewRule(rule(`name: r
+trigger: { description: d, match: { actor: agent } }
+checks:
+  - { type: forbidden, quote: q, match: { action: reply } }`), samples);
+    expect(kinds(p)).toEqual(["fails-every-sample", "fails-every-sample"]);
+    expect(p.warnings[0]!.clause).toEqual({ kind: "rule" });
+    expect(p.warnings[1]!.clause).toEqual({ kind: "check", index: 0 });
+    expect(p.warnings[1]!.message).toContain("clean, no-lookup, no-email, chat-only");
+  });
+
+  it("a check that passes no sample: fails some, n.a. on the rest", () => {
+    const p = previewRule(rule(`name: r
+trigger: { description: d, match: { actor: agent } }
+checks:
+  - { type: ordering, quote: q, first: { action: send_email }, before: { action: refund } }`), samples);
+    expect(kinds(p)).toEqual(["passes-no-sample", "passes-no-sample"]);
+    expect(p.clauses[0]!.samples).toEqual({ pass: [], fail: ["clean", "no-lookup", "no-email"], na: ["chat-only"] });
+  });
+
+  it("not for a check that passes one sample and fails the others", () => {
+    const p = previewRule(rule(`name: r
+trigger: { description: d, match: { actor: agent } }
+checks:
+  - { type: required, quote: q, match: { action: lookup_result, metadata: { status: found } } }`), samples);
+    expect(p.clauses[0]!.samples.pass).toEqual(["clean"]);
+    expect(kinds(p)).toEqual([]);
+  });
+
+  it("a trigger that never fires where the check's events appear, and not when it fires on one of them", () => {
+    const yaml = (trigger: string) => `name: r
+trigger: { description: d, match: ${trigger} }
+checks:
+  - { type: pairing, quote: q, each: { action: refund }, followedBy: { action: send_email } }`;
+    const missed = previewRule(rule(yaml("{ action: lookup_result, metadata: { status: denied } }")), [
+      ...samples,
+      trajectory("denied", ["agent lookup", ["tool lookup_result", { status: "denied" }]]),
+    ]);
+    // It fires only on "denied", where the check has nothing to judge.
+    expect(kinds(missed)).toEqual(["passes-no-sample", "trigger-misses-check-events"]);
+    expect(missed.warnings[1]!.message).toContain("(clean, no-lookup, no-email)");
+    expect(kinds(previewRule(rule(yaml("{ action: lookup_result, metadata: { status: found } }")), samples))).toEqual([]);
+  });
+
+  it("a window that never opens, and not one that opens", () => {
+    const yaml = (status: string) => `name: r
+trigger: { description: d, match: { actor: agent } }
+checks:
+  - { type: forbidden, quote: q, match: { action: refund }, after: { action: lookup_result, metadata: { status: ${status} } } }`;
+    const closed = previewRule(rule(yaml("denied")), [...samples, trajectory("denied-elsewhere", ["agent lookup", ["tool lookup", { status: "denied" }]])]);
+    expect(kinds(closed)).toEqual(["passes-no-sample", "window-never-opens", "unused-metadata-value"]);
+    const open = previewRule(rule(yaml("missing")), samples);
+    // It opens on no-email, where the check fails: the rule and the check pass no sample, but the window is fine.
+    expect(kinds(open)).toEqual(["passes-no-sample", "passes-no-sample"]);
+    expect(open.clauses[0]!.samples.fail).toEqual(["no-email"]);
+  });
+
+  it("an action or metadata value no sample uses, in the trigger or a check; not a value another action carries", () => {
+    const p = previewRule(rule(`name: r
+trigger: { description: d, match: { action: issue_refund } }
+checks:
+  - { type: ordering, quote: q, first: { action: lookup_result, metadata: { status: ok } }, before: [{ action: refund }, { action: issue_refund }] }`), samples);
+    expect(kinds(p)).toEqual(["unused-action", "trigger-misses-check-events", "unused-metadata-value", "unused-action"]);
+    expect(p.warnings.filter((w) => w.kind !== "trigger-misses-check-events").map((w) => w.message)).toEqual([
+      'the trigger: no sample has an event with action "issue_refund"',
+      'checks[0]: no sample "lookup_result" event has metadata status: ok',
+      'checks[0]: no sample has an event with action "issue_refund"',
+    ]);
+    const quiet = previewRule(rule(`name: r
+trigger: { description: d, match: { action: refund } }
+checks:
+  - { type: required, quote: q, match: { metadata: { status: found } } }`), samples);
+    expect(kinds(quiet)).toEqual([]);
+  });
+
+  it("two checks that give the same verdict on every sample, and not two that differ on one", () => {
+    const yaml = (second: string) => `name: r
+trigger: { description: d, match: { action: refund } }
+checks:
+  - { type: ordering, quote: q, first: { action: lookup }, before: { action: refund } }
+  - ${second}`;
+    const same = previewRule(rule(yaml("{ type: ordering, quote: q2, first: { action: lookup_result }, before: { action: refund } }")), samples);
+    expect(kinds(same)).toEqual(["clauses-always-agree"]);
+    expect(same.warnings[0]).toMatchObject({ clause: { kind: "check", index: 0 }, other: { kind: "check", index: 1 } });
+    const differ = previewRule(rule(yaml("{ type: pairing, quote: q2, each: { action: refund }, followedBy: { action: send_email } }")), samples);
+    expect(kinds(differ)).toEqual([]);
+  });
+});
