@@ -94,7 +94,7 @@ function program(): Command {
       const { runJudgeCommand } = await import("./commands/judge.js");
       process.exitCode = await runJudgeCommand(judgePath, await inputFiles(files), opts);
     });
-  addModelOptions(judgeCommand);
+  addModelOptions(judgeCommand, { noModel: true, sample: true });
   addFromOption(judgeCommand);
 
   const calibrateCommand = cli
@@ -110,7 +110,7 @@ function program(): Command {
       const { runCalibrateCommand } = await import("./commands/calibrate.js");
       process.exitCode = await runCalibrateCommand(judgePath, await inputFiles(files, "labeled cases"), opts);
     });
-  addModelOptions(calibrateCommand);
+  addModelOptions(calibrateCommand, { noModel: true });
   addFromOption(calibrateCommand);
 
   const baselineCommand = cli
@@ -143,6 +143,51 @@ function program(): Command {
     });
   addModelOptions(generateCommand);
   addFromOption(generateCommand);
+
+  const queueFlags = (command: Command): Command =>
+    command.requiredOption("--redis <url>", "the Redis server, e.g. redis://127.0.0.1:6379 (a password in the URL is never printed)");
+
+  const enqueueCommand = queueFlags(
+    cli
+      .command("enqueue")
+      .description("append trajectories to a Redis stream, one entry each, for `worker` to judge")
+      .argument("<trajectories...>", ".json or .jsonl trajectory files, or agent traces (see --from)")
+      .option("--stream <name>", "the stream to append to", "trajectories"),
+  ).action(async (files: string[], opts: { redis: string; stream: string } & TraceCommandOptions) => {
+    const { runEnqueueCommand } = await import("./commands/queue.js");
+    process.exitCode = await runEnqueueCommand(files, opts);
+  });
+  addFromOption(enqueueCommand);
+
+  const workerCommand = queueFlags(
+    cli
+      .command("worker")
+      .description("judge trajectories from a Redis stream with a consumer group; write each judgment to the results stream, then acknowledge")
+      .argument("<judge>", "judge.mjs (built) or judge.yaml (compiled in memory)")
+      .option("--stream <name>", "the stream to read", "trajectories")
+      .option("--group <name>", "the consumer group (created at the stream's start if missing)", "judges")
+      .option("--results <name>", "the stream to write judgments to", "verdicts")
+      .addOption(new Option("--claim-after <ms>", "claim entries another worker has held unacknowledged this long (default 300000)").argParser(positiveInteger))
+      .option("--until-empty", "exit once the group has no new and no pending entries (default: wait for more)")
+      .addOption(new Option("--batch <n>", "entries read per call (default 16)").argParser(positiveInteger))
+      .option("--consumer <name>", "this worker's consumer name (default: host-pid-random)")
+      .addOption(new Option("--no-verify", "do not ask a model to confirm deterministic failures")),
+  ).action(async (judgePath: string, opts: { redis: string } & ModelCommandOptions) => {
+    const { runWorkerCommand } = await import("./commands/queue.js");
+    process.exitCode = await runWorkerCommand(judgePath, opts);
+  });
+  addModelOptions(workerCommand, { noModel: true, sample: true });
+
+  queueFlags(
+    cli
+      .command("collect")
+      .description("write one judgment per trajectory from the results stream as JSON Lines (duplicates from redelivery dropped by key)")
+      .option("--results <name>", "the results stream", "verdicts")
+      .option("-o, --out <file>", "write here instead of stdout"),
+  ).action(async (opts: { redis: string; results: string; out?: string }) => {
+    const { runCollectCommand } = await import("./commands/queue.js");
+    process.exitCode = await runCollectCommand(opts);
+  });
 
   cli
     .command("init")

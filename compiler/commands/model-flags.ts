@@ -6,7 +6,8 @@ import { InvalidArgumentError, Option, type Command } from "commander";
 
 /** What commander hands the commands for the model flags. */
 export interface ModelCommandOptions {
-  model?: string;
+  /** `--no-model` (where offered) gives false: no model calls at all, whatever is configured. */
+  model?: string | false;
   baseUrl?: string;
   /** `--cache <dir>` gives a folder, `--no-cache` false; unset means the default folder. */
   cache?: string | boolean;
@@ -14,6 +15,10 @@ export interface ModelCommandOptions {
   temperature?: number;
   /** Seconds per request. */
   timeout?: number;
+  /** Requests started per minute, retries included. */
+  rpm?: number;
+  /** The fraction of trajectories that get model calls, picked by a hash of their id. */
+  sample?: number;
 }
 
 export function positiveInteger(value: string): number {
@@ -29,6 +34,13 @@ function positiveNumber(value: string): number {
   return n;
 }
 
+/** A fraction in (0, 1]. */
+export function sampleRate(value: string): number {
+  const n = Number(value);
+  if (value.trim() === "" || !Number.isFinite(n) || n <= 0 || n > 1) throw new InvalidArgumentError("must be a number above 0 and at most 1");
+  return n;
+}
+
 function nonNegativeNumber(value: string): number {
   const n = Number(value);
   if (value.trim() === "" || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError("must be a non-negative number");
@@ -39,9 +51,16 @@ function nonNegativeNumber(value: string): number {
  * Adds --model, --base-url, --concurrency, --temperature and --timeout, and
  * unless `cache` is false (a command that never caches) --cache/--no-cache.
  */
-export function addModelOptions(command: Command, { cache = true }: { cache?: boolean } = {}): Command {
+export function addModelOptions(command: Command, { cache = true, noModel = false, sample = false }: { cache?: boolean; noModel?: boolean; sample?: boolean } = {}): Command {
+  command.addOption(new Option("--model <name>", "model for semantic calls (default: BRAINTRUST_JUDGE_MODEL, BRAINTRUST_MODEL, gpt-5-mini)"));
+  // Commands that judge trajectories can run without the model, or with it for a sample only.
+  if (noModel) command.addOption(new Option("--no-model", "make no model calls, even with a model configured: deterministic verdicts only"));
+  if (sample) {
+    command.addOption(
+      new Option("--sample <rate>", "give model calls to this fraction of trajectories (e.g. 0.1), picked by a hash of the trajectory id so reruns pick the same; the rest are judged deterministically").argParser(sampleRate),
+    );
+  }
   command
-    .addOption(new Option("--model <name>", "model for semantic calls (default: BRAINTRUST_JUDGE_MODEL, BRAINTRUST_MODEL, gpt-5-mini)"))
     .addOption(new Option("--base-url <url>", "OpenAI-compatible base URL (with OPENAI_API_KEY; e.g. a local vLLM, Ollama or llama.cpp server)"));
   if (cache) {
     command
@@ -51,5 +70,6 @@ export function addModelOptions(command: Command, { cache = true }: { cache?: bo
   return command
     .addOption(new Option("--concurrency <n>", "trajectories (and model requests) in flight at once (default 4)").argParser(positiveInteger))
     .addOption(new Option("--temperature <t>", "sampling temperature; not sent unless given").argParser(nonNegativeNumber))
-    .addOption(new Option("--timeout <seconds>", "per-request timeout (default 120)").argParser(positiveNumber));
+    .addOption(new Option("--timeout <seconds>", "per-request timeout (default 120)").argParser(positiveNumber))
+    .addOption(new Option("--rpm <n>", "at most this many model requests started per minute, retries included (default: no limit)").argParser(positiveNumber));
 }

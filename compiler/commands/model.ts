@@ -9,9 +9,12 @@ import type { ModelCommandOptions } from "./model-flags.js";
 
 export const DEFAULT_CONCURRENCY = 4;
 
+export const NO_MODEL_FLAG_NOTICE = "--no-model: no model calls; semantic clauses come out na insufficient_evidence and deterministic failures stay unverified";
+
 export function hostModelOptions(opts: ModelCommandOptions, overrides: Partial<HostModelOptions> = {}): HostModelOptions {
   return {
-    ...(opts.model !== undefined ? { model: opts.model } : {}),
+    ...(typeof opts.model === "string" ? { model: opts.model } : {}),
+    ...(opts.rpm !== undefined ? { rpm: opts.rpm } : {}),
     ...(opts.baseUrl !== undefined ? { baseUrl: opts.baseUrl } : {}),
     ...(opts.temperature !== undefined ? { temperature: opts.temperature } : {}),
     ...(opts.timeout !== undefined ? { timeoutMs: opts.timeout * 1000 } : {}),
@@ -38,6 +41,10 @@ export function hasSemanticParts(rules: readonly RuleShape[]): boolean {
  * (its failures say `unverified` in the output).
  */
 export async function openJudgeModel(opts: ModelCommandOptions, rules: readonly RuleShape[], overrides: Partial<HostModelOptions> = {}): Promise<SemanticAdapter | undefined> {
+  if (opts.model === false) {
+    if (hasSemanticParts(rules)) process.stderr.write(`behavior-judge: ${NO_MODEL_FLAG_NOTICE}\n`);
+    return undefined;
+  }
   const { adapter } = await createHostModel(hostModelOptions(opts, overrides));
   if (adapter === undefined && hasSemanticParts(rules)) process.stderr.write(`behavior-judge: ${NO_MODEL_NOTICE}\n`);
   return adapter;

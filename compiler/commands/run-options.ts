@@ -1,7 +1,8 @@
 /**
  * How a command runs a judge, built once from its flags: verify-on-false,
- * cases in flight, the model (or none), and how trace files are read.
- * `judge`, `calibrate`, `calibrate --runs` and `baseline` all start here.
+ * cases in flight, the model (or none, or for a sample), and how trace files
+ * are read. `judge`, `calibrate`, `calibrate --runs`, `baseline` and `worker`
+ * all start here.
  */
 import type { SemanticAdapter } from "../../runtime/semantic.js";
 import type { TraceReadOptions } from "../judge/inputs.js";
@@ -22,6 +23,8 @@ export function runOptions(flags: RunFlags, model: SemanticAdapter | undefined):
     verify: flags.verify !== false,
     concurrency: flags.concurrency ?? DEFAULT_CONCURRENCY,
     ...(model !== undefined ? { complete: model } : {}),
+    // `--sample` (judge, worker): only that fraction of trajectories gets the model.
+    ...(flags.sample !== undefined ? { sample: flags.sample } : {}),
   };
 }
 

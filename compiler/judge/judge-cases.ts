@@ -9,6 +9,7 @@ import type { TrajectoryJudgment } from "../../runtime/types.js";
 import { describeOrigin, type CaseOrigin, type InputCase } from "./inputs.js";
 import { printable } from "../report/printable.js";
 import type { JudgeModule } from "./load.js";
+import { inSample } from "./sample.js";
 
 /** A case the judge judged. */
 export interface JudgedCase {
@@ -33,11 +34,6 @@ export interface FailedCase {
 }
 
 export type CaseResult = JudgedCase | FailedCase;
-
-/** How a run judges: the judge's own options, and how many cases may be in flight at once. */
-export interface RunOptions extends JudgeOptions {
-  concurrency?: number;
-}
 
 /** `file:line: case N: message`: the one place a case's message gets its location. */
 export function locatedMessage(origin: CaseOrigin, message: string): string {
@@ -69,8 +65,20 @@ function unescapedFailureMessage(input: InputCase, error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-export async function judgeOne(judge: JudgeModule, input: InputCase, options: JudgeOptions): Promise<CaseResult> {
+/** How one case is judged: the judge's options, and with `sample` only that fraction of trajectories gets the model (the rest are judged deterministically). */
+export interface JudgeCaseOptions extends JudgeOptions {
+  sample?: number | undefined;
+}
+
+/** How a run judges: each case's options, and how many cases may be in flight at once. */
+export interface RunOptions extends JudgeCaseOptions {
+  concurrency?: number;
+}
+
+export async function judgeOne(judge: JudgeModule, input: InputCase, caseOptions: JudgeCaseOptions): Promise<CaseResult> {
   if (input.error !== undefined) return { kind: "failed", input, message: printable(input.error) };
+  const { sample, ...options } = caseOptions;
+  if (sample !== undefined && options.complete !== undefined && !inSample(input.trajectory, sample, `${input.file}#${input.index}`)) delete options.complete;
   const cost = options.complete !== undefined ? { usage: emptyUsage() } : {};
   try {
     return { kind: "judged", input, judgment: await judge.judgeTrajectory(input.trajectory, { ...options, ...cost }), ...cost };

@@ -23,15 +23,34 @@ export interface TransportOptions {
   maxBackoffMs?: number;
   /** Requests in flight at once across all trajectories (default 4). */
   concurrency?: number;
+  /** Requests started per minute across all trajectories, retries included (default: no limit). */
+  rpm?: number;
 }
 
-export const DEFAULT_TRANSPORT: Required<TransportOptions> = {
+export const DEFAULT_TRANSPORT: Required<Omit<TransportOptions, "rpm">> = {
   timeoutMs: 120_000,
   maxRetries: 4,
   backoffMs: 1_000,
   maxBackoffMs: 60_000,
   concurrency: 4,
 };
+
+/**
+ * Paces request starts at `rpm` per minute: each start is 60000/rpm ms after
+ * the previous one, so no minute window ever holds more than `rpm` starts and
+ * a burst after a quiet spell is not let through at once (providers count
+ * per rolling window). Callers are served in arrival order.
+ */
+export function createPacer(rpm: number, clock: { now(): number; sleep(ms: number): Promise<void> } = { now: Date.now, sleep: (ms) => sleep(ms) }): () => Promise<void> {
+  const spacing = 60_000 / rpm;
+  let next = -Infinity;
+  return async () => {
+    const now = clock.now();
+    const at = Math.max(now, next);
+    next = at + spacing;
+    if (at > now) await clock.sleep(at - now);
+  };
+}
 
 /** A counting semaphore: at most `limit` callers run at once, the rest wait in order. */
 export function createLimiter(limit: number): <T>(task: () => Promise<T>) => Promise<T> {
@@ -90,7 +109,7 @@ export function retryAfterMs(error: unknown, now = Date.now()): number | undefin
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-function backoffDelay(attempt: number, options: Required<TransportOptions>, error: unknown): number {
+function backoffDelay(attempt: number, options: typeof DEFAULT_TRANSPORT, error: unknown): number {
   const asked = retryAfterMs(error);
   const exponential = options.backoffMs * 2 ** attempt * (0.75 + Math.random() * 0.5);
   return Math.min(options.maxBackoffMs, asked ?? exponential);
@@ -169,11 +188,13 @@ export function createOpenAIAdapter(config: ModelConfig, transport: TransportOpt
   const options = { ...DEFAULT_TRANSPORT, ...dropUndefined(transport) };
   let client: ReturnType<typeof openClient> | undefined;
   const limit = createLimiter(options.concurrency);
+  const pace = options.rpm !== undefined ? createPacer(options.rpm) : async () => {};
   return (messages) =>
     limit(async () => {
       const { request, classes } = await (client ??= openClient(config, options.timeoutMs));
       for (let attempt = 0; ; attempt++) {
         try {
+          await pace();
           return { ...toReply(await request(messages), config.apiKey), requests: attempt + 1 };
         } catch (error) {
           if (attempt >= options.maxRetries || !isRetryable(error, classes)) {
