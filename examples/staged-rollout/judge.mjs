@@ -622,7 +622,8 @@ function scan3(events, complete) {
     if (open1) {
       if (match1 < 0 && e.action === "post_update" && e.content?.includes("paused") === true)
         match1 = i;
-    } else if (e.actor === "user" && e.content?.includes("pause") === true) open1 = true;
+    } else if (e.actor === "user" && e.content?.includes("pause") === true)
+      open1 = true;
   }
   if (!triggered) return null;
   return [

@@ -68,7 +68,8 @@ function scan1(events: readonly TrajectoryEvent[], complete: boolean): Clause[] 
   let triggered = false;
   for (let i = 0; i < events.length; i++) {
     const e = events[i]!;
-    if (!triggered && e.action === "send_message" && e.actor === "agent") triggered = true;
+    if (!triggered && e.action === "send_message" && (e.actor as string) === "agent")
+      triggered = true;
   }
 
   if (!triggered) return null;
