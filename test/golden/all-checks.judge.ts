@@ -62,7 +62,11 @@ function scan0(events: readonly TrajectoryEvent[], complete: boolean): Clause[] 
     const e = events[i]!;
     if (!triggered && (e.action === "deploy" || e.action === "publish")) triggered = true;
     if (before0 < 0 && (e.action === "deploy" || e.action === "publish")) before0 = i;
-    if (first0 < 0 && e.action === "run_tests_result" && e.metadata?.["status"] === "passed")
+    if (
+      first0 < 0 &&
+      e.action === "run_tests_result" &&
+      Object.is(e.metadata?.["status"], "passed")
+    )
       first0 = i;
   }
 
