@@ -2,7 +2,15 @@
  * IR → judge.ts. ts-morph assembles the module; every user string reaches it
  * through `quoteString`; prettier gives it a stable, readable layout.
  */
-import { Project, VariableDeclarationKind, type SourceFile } from "ts-morph";
+import {
+  Project,
+  StructureKind,
+  VariableDeclarationKind,
+  type FunctionDeclarationStructure,
+  type StatementStructures,
+  type VariableStatementStructure,
+  type WriterFunction,
+} from "ts-morph";
 import type { JudgeIR, MetaBehavior } from "../ir/types.js";
 import { VERSION } from "../version.js";
 import { lowerRuleScanBody, type RuleOrigin } from "./lower.js";
@@ -38,64 +46,75 @@ function ruleInfoLiteral(rule: MetaBehavior): string {
   return `{ name: ${quoteString(rule.name)}, trigger: ${trigger}, checks: [${checks.join(", ")}], semanticChecks: [${semanticChecks.join(", ")}] }`;
 }
 
-function addRuleScan(file: SourceFile, rule: MetaBehavior, index: number, origin: RuleOrigin): void {
-  const fn = file.addFunction({
+/** `scan<n>(events, complete)`, headed by a comment naming the rule and where it is. */
+function ruleScan(rule: MetaBehavior, index: number, origin: RuleOrigin): FunctionDeclarationStructure {
+  const where = `${lineCommentText(origin.file)}:${origin.line}`;
+  return {
+    kind: StructureKind.Function,
     name: `scan${index}`,
     parameters: [
       { name: "events", type: "readonly TrajectoryEvent[]" },
       { name: "complete", type: "boolean" },
     ],
     returnType: "Clause[] | null",
-    statements: lowerRuleScanBody(rule, origin),
-  });
-  const where = `${lineCommentText(origin.file)}:${origin.line}`;
-  fn.insertStatements(0, `// ${lineCommentText(rule.name)} (${where})`);
+    statements: [`// ${lineCommentText(rule.name)} (${where})`, ...lowerRuleScanBody(rule, origin)],
+  };
 }
+
+/** The printer puts no blank line after imports and exports; prettier keeps the ones we add. */
+const blankLine: WriterFunction = (writer) => writer.blankLine();
 
 /** Generates the unformatted judge.ts text for a checked IR. */
 export function generateJudgeModule(ir: JudgeIR, options: GenerateOptions): string {
-  const project = new Project({ useInMemoryFileSystem: true });
-  const file = project.createSourceFile("judge.ts", "");
-  file.addImportDeclaration({
-    moduleSpecifier: RUNTIME_SPECIFIER,
-    namedImports: [
-      "createJudge",
-      "orderingClause",
-      "pairingClause",
-      "requiredClause",
-      "forbiddenClause",
-      "countClause",
-      { name: "Clause", isTypeOnly: true },
-      { name: "CompiledRule", isTypeOnly: true },
-      { name: "RuleInfo", isTypeOnly: true },
-      { name: "TrajectoryEvent", isTypeOnly: true },
-    ],
+  const constant = (name: string, initializer: string, type?: string): VariableStatementStructure => ({
+    kind: StructureKind.VariableStatement,
+    isExported: true,
+    declarationKind: VariableDeclarationKind.Const,
+    declarations: [{ name, initializer, ...(type ? { type } : {}) }],
   });
-  file.addExportDeclaration({ moduleSpecifier: RUNTIME_SPECIFIER, namedExports: ["TrajectoryError", "formatJudgment"] });
-  const constant = (name: string, initializer: string, type?: string) =>
-    file.addVariableStatement({
-      isExported: true,
-      declarationKind: VariableDeclarationKind.Const,
-      declarations: [{ name, initializer, ...(type ? { type } : {}) }],
-    });
-  constant("version", quoteString(VERSION));
-  constant("behavior", quoteString(ir.behavior));
-  constant("irSha256", quoteString(options.irSha256));
-  constant("rules", `[${ir.metaBehaviors.map(ruleInfoLiteral).join(", ")}]`, "readonly RuleInfo[]");
-
-  ir.metaBehaviors.forEach((rule, index) => {
+  const scans = ir.metaBehaviors.map((rule, index) => {
     const at = options.positions?.metaBehaviors[index];
-    addRuleScan(file, rule, index, { file: options.file, line: at?.line ?? 0, checkLines: at?.checks ?? [] });
+    return ruleScan(rule, index, { file: options.file, line: at?.line ?? 0, checkLines: at?.checks ?? [] });
   });
-
   const compiled = ir.metaBehaviors.map(
     (rule, index) =>
       `{ name: rules[${index}]!.name, trigger: { description: rules[${index}]!.trigger.description, semantic: ${rule.trigger.semantic === true} }, semanticChecks: rules[${index}]!.semanticChecks, scan: scan${index} }`,
   );
-  file.addVariableStatement({
-    declarationKind: VariableDeclarationKind.Const,
-    declarations: [{ name: "compiled", type: "readonly CompiledRule[]", initializer: `[${compiled.join(", ")}]` }],
-  });
-  constant("judgeTrajectory", "createJudge(behavior, compiled)");
+  const statements: (StatementStructures | WriterFunction)[] = [
+    {
+      kind: StructureKind.ImportDeclaration,
+      moduleSpecifier: RUNTIME_SPECIFIER,
+      namedImports: [
+        "createJudge",
+        "orderingClause",
+        "pairingClause",
+        "requiredClause",
+        "forbiddenClause",
+        "countClause",
+        { name: "Clause", isTypeOnly: true },
+        { name: "CompiledRule", isTypeOnly: true },
+        { name: "RuleInfo", isTypeOnly: true },
+        { name: "TrajectoryEvent", isTypeOnly: true },
+      ],
+    },
+    blankLine,
+    { kind: StructureKind.ExportDeclaration, moduleSpecifier: RUNTIME_SPECIFIER, namedExports: ["TrajectoryError", "formatJudgment"] },
+    blankLine,
+    constant("version", quoteString(VERSION)),
+    constant("behavior", quoteString(ir.behavior)),
+    constant("irSha256", quoteString(options.irSha256)),
+    constant("rules", `[${ir.metaBehaviors.map(ruleInfoLiteral).join(", ")}]`, "readonly RuleInfo[]"),
+    ...scans,
+    {
+      kind: StructureKind.VariableStatement,
+      declarationKind: VariableDeclarationKind.Const,
+      declarations: [{ name: "compiled", type: "readonly CompiledRule[]", initializer: `[${compiled.join(", ")}]` }],
+    },
+    constant("judgeTrajectory", "createJudge(behavior, compiled)"),
+  ];
+  // One structure, printed and parsed once: adding statements one by one re-parses the
+  // whole file each time, which made `build` grow with the square of the rule count.
+  const project = new Project({ useInMemoryFileSystem: true });
+  const file = project.createSourceFile("judge.ts", { statements });
   return header(options) + file.getFullText();
 }

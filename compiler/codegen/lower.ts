@@ -159,8 +159,62 @@ export interface RuleOrigin {
 }
 
 /**
+ * How much a pattern asks of TypeScript's control flow analysis: one per field
+ * tested (action, actor, contentIncludes, each metadata entry).
+ */
+export function patternConditions(pattern: Pattern): number {
+  return pattern.reduce(
+    (n, m) =>
+      n +
+      (m.action === undefined ? 0 : 1) +
+      (m.actor === undefined ? 0 : 1) +
+      (m.contentIncludes === undefined ? 0 : 1) +
+      Object.keys(m.metadata ?? {}).length,
+    0,
+  );
+}
+
+/** A check's patterns' conditions, plus its own tests (`first0 < 0`, the window, …). */
+function checkConditions(check: Check): number {
+  const patterns = Object.values(check).filter((value): value is Pattern => Array.isArray(value));
+  return 3 + patterns.reduce((n, pattern) => n + patternConditions(pattern), 0);
+}
+
+/**
+ * The most conditions one function's loop body holds. TypeScript analyses the
+ * flow of each reference back through every condition before it in the same
+ * function: the cost grows with the square of the conditions, and past about
+ * 2,000 nested branches it gives up (TS2563, "too large for control flow
+ * analysis"; 500 small checks did it). Rules under the limit, every real one,
+ * keep all their checks in the loop itself.
+ */
+export const STEP_CONDITIONS = 64;
+
+/** Consecutive checks grouped so that each group holds at most STEP_CONDITIONS (or is one check). */
+function stepsOf(checks: readonly Check[]): number[][] {
+  const steps: number[][] = [];
+  let current: number[] = [];
+  let conditions = 0;
+  checks.forEach((check, j) => {
+    const own = checkConditions(check);
+    if (current.length > 0 && conditions + own > STEP_CONDITIONS) {
+      steps.push(current);
+      current = [];
+      conditions = 0;
+    }
+    current.push(j);
+    conditions += own;
+  });
+  if (current.length > 0) steps.push(current);
+  return steps;
+}
+
+/**
  * The body of `scan<n>(events, complete)`: state declarations, one loop over
  * the events, then the clauses (or null when a match trigger never fired).
+ * When the checks hold more than STEP_CONDITIONS, each group of them looks at
+ * the event in a `step<k>(e, i)` closure over the same state, called from the
+ * one loop: still a single pass, with each function small for the type check.
  */
 export function lowerRuleScanBody(rule: MetaBehavior, origin: RuleOrigin): string[] {
   const checks = rule.checks.map((check, j) => lowerCheck(j, check));
@@ -174,8 +228,27 @@ export function lowerRuleScanBody(rule: MetaBehavior, origin: RuleOrigin): strin
   checks.forEach((lowered, j) => {
     const where = `${lineCommentText(origin.file)}:${origin.checkLines[j] ?? origin.line}`;
     declarations.push(`// checks[${j}]: ${lowered.comment} (${where})`, ...lowered.declarations);
-    loop.push(...lowered.loop);
   });
+  const steps = stepsOf(rule.checks);
+  if (steps.length <= 1) {
+    for (const lowered of checks) loop.push(...lowered.loop);
+  } else {
+    declarations.push(
+      `// ${steps.length} steps look at each event: one function holding every check is too large for the type check.`,
+    );
+    steps.forEach((step, k) => {
+      const first = step[0]!;
+      const last = step[step.length - 1]!;
+      const which = first === last ? `checks[${first}]` : `checks[${first}..${last}]`;
+      declarations.push(
+        `const step${k} = (${EVENT}: TrajectoryEvent, i: number): void => {`,
+        `// ${which}`,
+        ...step.flatMap((j) => checks[j]!.loop),
+        `};`,
+      );
+      loop.push(`step${k}(${EVENT}, i);`);
+    });
+  }
   const body = [...declarations];
   if (loop.length > 0) {
     body.push(`for (let i = 0; i < events.length; i++) {`, `const ${EVENT} = events[i]!;`, ...loop, `}`);

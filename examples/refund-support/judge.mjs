@@ -648,7 +648,7 @@ function scan0(events, complete) {
       triggered = true;
     if (before0 < 0 && (e.action === "issue_refund" || e.action === "issue_store_credit"))
       before0 = i;
-    if (first0 < 0 && e.action === "get_order_result" && e.actor === "tool" && e.metadata?.["status"] === "found")
+    if (first0 < 0 && e.action === "get_order_result" && e.actor === "tool" && Object.is(e.metadata?.["status"], "found"))
       first0 = i;
   }
   if (!triggered) return null;
@@ -668,12 +668,13 @@ function scan1(events, complete) {
   const followers0 = [];
   for (let i = 0; i < events.length; i++) {
     const e = events[i];
-    if (!triggered && e.action === "issue_refund_result" && e.metadata?.["status"] === "approved")
+    if (!triggered && e.action === "issue_refund_result" && Object.is(e.metadata?.["status"], "approved"))
       triggered = true;
-    if (followers0.length < each0.length && e.action === "send_email" && e.metadata?.["template"] === "refund_confirmation") {
+    if (followers0.length < each0.length && e.action === "send_email" && Object.is(e.metadata?.["template"], "refund_confirmation")) {
       while (followers0.length < each0.length) followers0.push(i);
     }
-    if (e.action === "issue_refund_result" && e.metadata?.["status"] === "approved") each0.push(i);
+    if (e.action === "issue_refund_result" && Object.is(e.metadata?.["status"], "approved"))
+      each0.push(i);
   }
   if (!triggered) return null;
   return [
@@ -699,7 +700,7 @@ function scan2(events, complete) {
       if (e.action === "issue_refund" || e.action === "issue_store_credit") matches0.push(i);
     } else if (e.action === "escalate_to_supervisor") open0 = true;
     if (open1) {
-      if (match1 < 0 && e.action === "add_case_note" && e.metadata?.["kind"] === "handover")
+      if (match1 < 0 && e.action === "add_case_note" && Object.is(e.metadata?.["kind"], "handover"))
         match1 = i;
     } else if (e.action === "escalate_to_supervisor") open1 = true;
   }

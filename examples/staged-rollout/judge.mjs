@@ -642,7 +642,7 @@ function scan0(events, complete) {
     const e = events[i];
     if (!triggered && e.action === "deploy") triggered = true;
     if (before0 < 0 && e.action === "deploy") before0 = i;
-    if (first0 < 0 && e.action === "acquire_lock_result" && e.metadata?.["status"] === "granted")
+    if (first0 < 0 && e.action === "acquire_lock_result" && Object.is(e.metadata?.["status"], "granted"))
       first0 = i;
   }
   if (!triggered) return null;
@@ -662,12 +662,13 @@ function scan1(events, complete) {
   const followers0 = [];
   for (let i = 0; i < events.length; i++) {
     const e = events[i];
-    if (!triggered && e.action === "health_check_result" && e.metadata?.["status"] === "failing")
+    if (!triggered && e.action === "health_check_result" && Object.is(e.metadata?.["status"], "failing"))
       triggered = true;
     if (followers0.length < each0.length && (e.action === "rollback" || e.action === "health_check_result")) {
       while (followers0.length < each0.length) followers0.push(i);
     }
-    if (e.action === "health_check_result" && e.metadata?.["status"] === "failing") each0.push(i);
+    if (e.action === "health_check_result" && Object.is(e.metadata?.["status"], "failing"))
+      each0.push(i);
   }
   if (!triggered) return null;
   return [
@@ -690,7 +691,7 @@ function scan2(events, complete) {
     const e = events[i];
     if (!triggered && e.action === "rollback") triggered = true;
     if (open0) {
-      if (e.action === "deploy" && e.metadata?.["stage"] === "canary") counted0.push(i);
+      if (e.action === "deploy" && Object.is(e.metadata?.["stage"], "canary")) counted0.push(i);
     } else if (e.action === "rollback") open0 = true;
     if (open1) {
       if (match1 < 0 && e.action === "post_update" && e.content?.includes("rolled back") === true)
@@ -736,7 +737,8 @@ function scan3(events, complete) {
     if (open1) {
       if (match1 < 0 && e.action === "post_update" && e.content?.includes("paused") === true)
         match1 = i;
-    } else if (e.actor === "user" && e.content?.includes("pause") === true) open1 = true;
+    } else if (e.actor === "user" && e.content?.includes("pause") === true)
+      open1 = true;
   }
   if (!triggered) return null;
   return [

@@ -600,7 +600,8 @@ function scan0(events, complete) {
   for (let i = 0; i < events.length; i++) {
     const e = events[i];
     if (before0 < 0 && e.action === "final_answer") before0 = i;
-    if (first0 < 0 && e.action === "ask_user" && e.metadata?.["topic"] === "tax_year") first0 = i;
+    if (first0 < 0 && e.action === "ask_user" && Object.is(e.metadata?.["topic"], "tax_year"))
+      first0 = i;
   }
   return [
     orderingClause(
@@ -620,7 +621,7 @@ function scan1(events, complete) {
     const e = events[i];
     if (!triggered && e.action === "final_answer") triggered = true;
     if (before0 < 0 && e.action === "final_answer") before0 = i;
-    if (first0 < 0 && e.action === "fetch_document_result" && e.metadata?.["official"] === "yes")
+    if (first0 < 0 && e.action === "fetch_document_result" && Object.is(e.metadata?.["official"], "yes"))
       first0 = i;
   }
   if (!triggered) return null;

@@ -62,7 +62,11 @@ function scan0(events: readonly TrajectoryEvent[], complete: boolean): Clause[] 
     const e = events[i]!;
     if (!triggered && (e.action === "deploy" || e.action === "publish")) triggered = true;
     if (before0 < 0 && (e.action === "deploy" || e.action === "publish")) before0 = i;
-    if (first0 < 0 && e.action === "run_tests_result" && e.metadata?.["status"] === "passed")
+    if (
+      first0 < 0 &&
+      e.action === "run_tests_result" &&
+      Object.is(e.metadata?.["status"], "passed")
+    )
       first0 = i;
   }
 
@@ -109,13 +113,14 @@ function scan2(events: readonly TrajectoryEvent[], complete: boolean): Clause[] 
   let open1 = false;
   for (let i = 0; i < events.length; i++) {
     const e = events[i]!;
-    if (!triggered && e.actor === "user" && e.content?.includes("stop") === true) triggered = true;
+    if (!triggered && (e.actor as string) === "user" && e.content?.includes("stop") === true)
+      triggered = true;
     if (open0) {
-      if (match0 < 0 && e.action === "send_message" && e.actor === "agent") match0 = i;
-    } else if (e.actor === "user" && e.content?.includes("stop") === true) open0 = true;
+      if (match0 < 0 && e.action === "send_message" && (e.actor as string) === "agent") match0 = i;
+    } else if ((e.actor as string) === "user" && e.content?.includes("stop") === true) open0 = true;
     if (open1) {
-      if (e.action === "run_command" && e.actor === "agent") matches1.push(i);
-    } else if (e.actor === "user" && e.content?.includes("stop") === true) open1 = true;
+      if (e.action === "run_command" && (e.actor as string) === "agent") matches1.push(i);
+    } else if ((e.actor as string) === "user" && e.content?.includes("stop") === true) open1 = true;
   }
 
   if (!triggered) return null;
@@ -139,7 +144,7 @@ function scan3(events: readonly TrajectoryEvent[], complete: boolean): Clause[] 
   let open2 = false;
   for (let i = 0; i < events.length; i++) {
     const e = events[i]!;
-    if (!triggered && e.actor === "user") triggered = true;
+    if (!triggered && (e.actor as string) === "user") triggered = true;
     if (e.action === "retry") counted0.push(i);
     if (e.action === "health_check_result") {
       const value1 = e.metadata?.["host"];
@@ -150,7 +155,7 @@ function scan3(events: readonly TrajectoryEvent[], complete: boolean): Clause[] 
     }
 
     if (open2) {
-      if (e.action === "send_message" && e.actor === "agent") {
+      if (e.action === "send_message" && (e.actor as string) === "agent") {
         const value2 = e.content ?? "";
         if (!seen2.has(value2)) {
           seen2.add(value2);

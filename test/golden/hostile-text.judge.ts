@@ -39,7 +39,7 @@ function scan0(events: readonly TrajectoryEvent[], complete: boolean): Clause[] 
     if (!triggered && e.action === "a\"b'c`d${e}f*/g") triggered = true;
     if (
       e.content?.includes("*/ process.exit(1); /*") === true &&
-      e.metadata?.['key"with`quote'] === "value\nwith\u2028breaks"
+      Object.is(e.metadata?.['key"with`quote'], "value\nwith\u2028breaks")
     )
       matches0.push(i);
   }

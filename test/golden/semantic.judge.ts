@@ -48,7 +48,11 @@ function scan0(events: readonly TrajectoryEvent[], complete: boolean): Clause[] 
   for (let i = 0; i < events.length; i++) {
     const e = events[i]!;
     if (before0 < 0 && e.action === "final_answer") before0 = i;
-    if (first0 < 0 && e.action === "open_url_result" && e.metadata?.["sourceType"] === "primary")
+    if (
+      first0 < 0 &&
+      e.action === "open_url_result" &&
+      Object.is(e.metadata?.["sourceType"], "primary")
+    )
       first0 = i;
   }
 
@@ -68,7 +72,8 @@ function scan1(events: readonly TrajectoryEvent[], complete: boolean): Clause[] 
   let triggered = false;
   for (let i = 0; i < events.length; i++) {
     const e = events[i]!;
-    if (!triggered && e.action === "send_message" && e.actor === "agent") triggered = true;
+    if (!triggered && e.action === "send_message" && (e.actor as string) === "agent")
+      triggered = true;
   }
 
   if (!triggered) return null;
