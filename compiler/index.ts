@@ -27,12 +27,13 @@ export {
 } from "./errors.js";
 export type * from "./ir/types.js";
 
-export { compileIR, sha256, type CompiledJudge, type CompileOptions } from "./build/compile.js";
 export { buildJudgeFile, declarationPath, defaultJudgePath } from "./commands/build.js";
-export { compileJudgeYamlFile, importJudgeSource, loadJudge, type JudgeModule } from "./judge/load.js";
+export { compileIR, compileJudgeYamlFile, compileJudgeYamlText, sha256, type CompiledJudge, type CompileOptions } from "./build/compile.js";
+export { importJudgeSource, loadJudge, type JudgeModule } from "./judge/load.js";
 
 export { describeOrigin, readCases, type CaseOrigin, type Expected, type InputCase } from "./judge/inputs.js";
-export { judgeCases, judgeOne, type CaseResult } from "./judge/judge-cases.js";
+export { judgeCases, judgeOne, locatedMessage, type CaseResult, type FailedCase, type JudgedCase, type RunOptions } from "./judge/judge-cases.js";
+export { Tally, type RunTotals, type RuleSummaryRow, type VerifyCounts } from "./judge/tally.js";
 export {
   calibrate,
   calibrationPassed,

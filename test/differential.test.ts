@@ -2,10 +2,14 @@
  * Differential test of the code generator: the compiled judge against the
  * independent oracle in test/oracle on 10,000 random (judge.yaml, trajectory)
  * pairs from a fixed seed. Verdicts, na reasons, triggered flags and cited
- * event ids must agree exactly.
+ * event ids must agree exactly, and the code generated for every one of the
+ * random judges must type-check.
  */
 import { describe, expect, test } from "vitest";
 import { compileIR } from "../compiler/build/compile.js";
+import { generateJudgeModule } from "../compiler/codegen/emit.js";
+import { typeCheckJudgeTs } from "../compiler/codegen/typecheck.js";
+import type { JudgeIR, MetaBehavior, Pattern } from "../compiler/ir/types.js";
 import type { TrajectoryJudgment } from "../runtime/types.js";
 import { oracleJudge } from "./oracle/evaluate.js";
 import { mulberry32, randomCase } from "./oracle/random.js";
@@ -37,15 +41,38 @@ function essence(j: TrajectoryJudgment) {
   };
 }
 
+/** Every pattern of a rule: its trigger's and its checks'. */
+function patternsOf(rule: MetaBehavior): Pattern[] {
+  const patterns: Pattern[] = rule.trigger.match === undefined ? [] : [rule.trigger.match];
+  for (const check of rule.checks) {
+    for (const value of Object.values(check)) if (Array.isArray(value)) patterns.push(value as Pattern);
+  }
+  return patterns;
+}
+
+/** An actor named again after a matcher that names only that actor (issue 8, defect 1). */
+function repeatsAnActor(pattern: Pattern): boolean {
+  return pattern.some((m, i) => Object.keys(m).join() === "actor" && pattern.slice(i + 1).some((later) => later.actor === m.actor));
+}
+
+/** All three actors as matchers of their own, next to a matcher with an action (issue 8, defect 1). */
+function namesEveryActor(pattern: Pattern): boolean {
+  const alone = new Set(pattern.filter((m) => Object.keys(m).join() === "actor").map((m) => m.actor));
+  return alone.size === 3 && pattern.some((m) => m.action !== undefined);
+}
+
 describe("compiled judge vs. oracle", () => {
-  test(`${JUDGES * TRAJECTORIES_PER_JUDGE} random pairs agree`, async () => {
+  test(`${JUDGES * TRAJECTORIES_PER_JUDGE} random pairs agree, and every random judge type-checks`, async () => {
     const rng = mulberry32(SEED);
     let compared = 0;
     const verdicts = { true: 0, false: 0, na: 0 };
+    const rules: MetaBehavior[] = [];
     for (let j = 0; j < JUDGES; j++) {
       const { ir } = randomCase(rng, j);
-      // The type check is proven elsewhere (golden, examples); here it would only cost time.
-      const compiled = await compileIR(ir, JSON.stringify(ir), { typeCheck: j < 5 });
+      // Rule names repeat across judges; the prefix keeps them unique in the combined judge below.
+      rules.push(...ir.metaBehaviors.map((rule) => ({ ...rule, name: `judge ${j}: ${rule.name}` })));
+      // Type-checked below, all at once: one check per judge would cost minutes.
+      const compiled = await compileIR(ir, JSON.stringify(ir), { typeCheck: false });
       const judge = await importBundled(compiled);
       for (let t = 0; t < TRAJECTORIES_PER_JUDGE; t++) {
         // Every random trajectory uses the same small vocabulary, so it suits any random judge.
@@ -62,6 +89,12 @@ describe("compiled judge vs. oracle", () => {
       }
     }
     expect(compared).toBe(10_000);
+    // Each rule becomes a class of its own, so checking them in one module checks each judge.
+    const patterns = rules.flatMap(patternsOf);
+    expect(patterns.filter(repeatsAnActor).length).toBeGreaterThan(20);
+    expect(patterns.filter(namesEveryActor).length).toBeGreaterThan(20);
+    const combined: JudgeIR = { version: 1, behavior: "every random judge", metaBehaviors: rules };
+    expect(() => typeCheckJudgeTs(String(generateJudgeModule(combined, { judgeYamlSha256: "0".repeat(64), file: "random.yaml" }).module))).not.toThrow();
     // The generator must reach every file verdict often, or the agreement says little.
     for (const count of Object.values(verdicts)) expect(count).toBeGreaterThan(1000);
   }, 600_000);

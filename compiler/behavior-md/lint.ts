@@ -16,7 +16,7 @@ import { parseJudgeYaml, type IRPositions } from "../ir/parse.js";
 import type { JudgeIR } from "../ir/types.js";
 import { buildVocabulary, vocabularyNames } from "../generate/vocabulary.js";
 import { normalizeWhitespace, quoteOccurs } from "../generate/offline/words.js";
-import { readJudgeYaml } from "../judge/load.js";
+import { readJudgeYaml } from "../build/judge-yaml.js";
 import { readBehaviorSpec, resolveSpecPath, setextHeadingLines, type BehaviorSpec } from "./load.js";
 
 export interface LintResult {

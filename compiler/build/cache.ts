@@ -32,12 +32,12 @@ function compilerModule(name: string): string {
 }
 
 /**
- * Where the judge.yaml → judge.mjs path starts: judge/load.ts (read, parse, check,
- * compile) and the runtime that esbuild inlines (reached through a path in
+ * Where the judge.yaml → judge.mjs path starts: build/compile.ts (read, parse,
+ * check, compile) and the runtime that esbuild inlines (reached through a path in
  * paths.ts, not an import, so it is named here).
  */
 function generatorEntries(): string[] {
-  return [compilerModule("../judge/load"), RUNTIME_ENTRY];
+  return [compilerModule("compile"), RUNTIME_ENTRY];
 }
 
 /**

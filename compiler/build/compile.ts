@@ -1,15 +1,18 @@
 /**
- * The compile pipeline: checked IR → judge.ts (generated, formatted,
- * type-checked) → judge.mjs (bundled) + judge.d.ts. Pure in memory; the
- * caller decides what to write.
+ * The compile pipeline: judge.yaml text → checked IR → judge.ts (generated,
+ * formatted, type-checked) → judge.mjs (bundled) + judge.d.ts. Pure in
+ * memory; the caller decides what to write.
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { formatJudgeTs } from "../codegen/format.js";
 import { generateJudgeModule } from "../codegen/emit.js";
 import { typeCheckJudgeTs } from "../codegen/typecheck.js";
 import { bundleJudge } from "./bundle.js";
+import { readJudgeYaml } from "./judge-yaml.js";
+import { JudgeYamlError } from "../diagnostics.js";
+import { parseJudgeYaml, type IRPositions } from "../ir/parse.js";
 import type { JudgeIR } from "../ir/types.js";
 import { TEMPLATES_DIR } from "../paths.js";
 
@@ -56,4 +59,17 @@ export async function compileIR(ir: JudgeIR, yamlText: string, options: CompileO
   if (options.typeCheck !== false) typeCheckJudgeTs(judgeTs);
   const judgeMjs = await bundleJudge(judgeTs, banner);
   return { judgeTs, judgeMjs, judgeDts: judgeDts(), judgeYamlSha256, irSha256: judgeYamlSha256 };
+}
+
+/** Parses, checks and compiles judge.yaml text; throws JudgeYamlError on invalid input. */
+export async function compileJudgeYamlText(text: string, path: string): Promise<{ ir: JudgeIR; positions: IRPositions; compiled: CompiledJudge }> {
+  const parsed = parseJudgeYaml(text, { file: path });
+  if (!parsed.ok) throw new JudgeYamlError(parsed.diagnostics);
+  const compiled = await compileIR(parsed.ir, text, { file: basename(path), positions: parsed.positions });
+  return { ir: parsed.ir, positions: parsed.positions, compiled };
+}
+
+/** Parses, checks and compiles a judge.yaml file; throws JudgeYamlError on invalid input. */
+export async function compileJudgeYamlFile(path: string): Promise<{ ir: JudgeIR; positions: IRPositions; compiled: CompiledJudge }> {
+  return compileJudgeYamlText(await readJudgeYaml(path), path);
 }

@@ -241,12 +241,50 @@ function where(origin: RuleOrigin, line: number | undefined): string {
 }
 
 /**
- * Methods whose body has a statement or two per check are split into parts of
- * this many checks: TypeScript's control-flow analysis gives up on a body
- * with thousands of branches (TS2563), and a judge.yaml may have a rule with
- * any number of checks.
+ * How much a pattern asks of TypeScript's control flow analysis: one per field
+ * tested (action, actor, contentIncludes, each metadata entry).
  */
-export const CHECKS_PER_METHOD = 100;
+export function patternConditions(pattern: Pattern): number {
+  return pattern.reduce(
+    (n, m) => n + (m.action === undefined ? 0 : 1) + (m.actor === undefined ? 0 : 1) + (m.contentIncludes === undefined ? 0 : 1) + Object.keys(m.metadata ?? {}).length,
+    0,
+  );
+}
+
+/** A check's patterns' conditions, plus its own tests (`this.first0 === undefined`, the window, …). */
+function checkConditions(check: Check): number {
+  const patterns = Object.values(check).filter((value): value is Pattern => Array.isArray(value));
+  return 3 + patterns.reduce((n, pattern) => n + patternConditions(pattern), 0);
+}
+
+/**
+ * The most conditions one method holds. TypeScript analyses the flow of each
+ * reference back through every condition before it in the same function: the
+ * cost grows with the square of the conditions, and past about 2,000 nested
+ * branches it gives up (TS2563, "too large for control flow analysis"; 500
+ * small checks did it). A rule under the limit, every real one, keeps all its
+ * checks in each method itself; a larger one gets `<method>Part<k>` helpers.
+ */
+export const STEP_CONDITIONS = 64;
+
+/** Consecutive checks grouped so that each group holds at most STEP_CONDITIONS (or is one check). */
+function groupsOf(checks: readonly Check[]): number[][] {
+  const groups: number[][] = [];
+  let current: number[] = [];
+  let conditions = 0;
+  checks.forEach((check, j) => {
+    const own = checkConditions(check);
+    if (current.length > 0 && conditions + own > STEP_CONDITIONS) {
+      groups.push(current);
+      current = [];
+      conditions = 0;
+    }
+    current.push(j);
+    conditions += own;
+  });
+  if (current.length > 0) groups.push(current);
+  return groups;
+}
 
 interface MethodSpec {
   name: "step" | "violations" | "obligations" | "restore";
@@ -256,16 +294,17 @@ interface MethodSpec {
   head: Code[];
   /** Each check's statements. */
   perCheck: Code[][];
+  /** The checks each part covers (groupsOf). */
+  groups: number[][];
   /** Statements after the checks'. */
   tail: Code[];
 }
 
 const METHOD_NAMES: Record<MethodSpec["name"], Code> = { step: code`step`, violations: code`violations`, obligations: code`obligations`, restore: code`restore` };
 
-/** The method, split into `<name>Part<k>` helpers when it covers more than CHECKS_PER_METHOD checks. */
+/** The method, split into `<name>Part<k>` helpers when its checks form more than one group. */
 function method(spec: MethodSpec): Code[] {
-  const parts: Code[][] = [];
-  for (let k = 0; k < spec.perCheck.length; k += CHECKS_PER_METHOD) parts.push(spec.perCheck.slice(k, k + CHECKS_PER_METHOD).flat());
+  const parts = spec.groups.map((group) => group.flatMap((j) => spec.perCheck[j] ?? [])).filter((part) => part.length > 0);
   const declare = (methodName: Code, body: Code[]) => code`${methodName}(${spec.params}): void {\n${join(body, code`\n`)}\n}`;
   const methodName = METHOD_NAMES[spec.name];
   if (parts.length <= 1) return [declare(methodName, [...spec.head, ...(parts[0] ?? []), ...spec.tail])];
@@ -283,6 +322,7 @@ function method(spec: MethodSpec): Code[] {
  */
 export function lowerRule(rule: MetaBehavior, index: number, origin: RuleOrigin): Code {
   const checks = rule.checks.map((check, j) => lowerCheck(j, check));
+  const groups = groupsOf(rule.checks);
   const matchTrigger = rule.trigger.match;
   const ruleFields: Field[] = matchTrigger === undefined ? [] : [value(code`triggered`, code`boolean`, code`false`)];
   const reported = (j: number) => self(name("reported", j));
@@ -308,6 +348,7 @@ export function lowerRule(rule: MetaBehavior, index: number, origin: RuleOrigin)
     args: EVENT,
     head: matchTrigger === undefined ? [] : [code`if (!this.triggered && ${lowerPattern(matchTrigger)}) this.triggered = true;`],
     perCheck: checks.map((lowered) => lowered.step),
+    groups,
     tail: [],
   });
   const finish = code`finish(complete: boolean): Clause[] | null {
@@ -327,6 +368,7 @@ return [${join(checks.map((c) => c.clause))}];
             ? [comment(`No check of this rule ${methodName === "violations" ? "can be certainly false before the end" : "can be owed anything"}.`)]
             : [code`if (!this.triggered) return;`],
       perCheck: matchTrigger === undefined ? [] : perCheck,
+      groups,
       tail: [],
     });
   const violations = reports(
@@ -364,6 +406,7 @@ ${join(
     args: code``,
     head: [],
     perCheck: checks.map((lowered, j) => fieldsOf(lowered, j).flatMap(undo)),
+    groups,
     tail: allFields.filter((f) => f.kind === "value").map((field) => code`${self(field.name)} = this.${saved(field)};`),
   });
 

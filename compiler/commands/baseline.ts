@@ -5,45 +5,41 @@
  */
 import type { TrajectoryJudgment } from "../../runtime/types.js";
 import { UsageError } from "../errors.js";
-import { addUsage, emptyUsageTotals, renderUsageLine } from "../model/usage.js";
+import { renderBaselineReport, type JudgedRuns } from "../report/runs.js";
 import { createHostModel, NO_MODEL_NOTICE } from "../model/index.js";
 import { judgeBaseline, type BaselineJudgment } from "../judge/baseline.js";
 import { readCases } from "../judge/inputs.js";
 import { loadJudge, type JudgeModule } from "../judge/load.js";
-import { judgeCases } from "../judge/judge-cases.js";
-import { calibrateRuns, collectRuns, renderRunStatistics, renderSideBySide, summarizeRuns, type RunStatistics } from "../judge/repeated-runs.js";
+import { failureLine, judgeCases, type RunOptions } from "../judge/judge-cases.js";
+import { Tally } from "../judge/tally.js";
+import { calibrateRuns, collectRuns, summarizeRuns } from "../judge/repeated-runs.js";
 import { loadBehaviorSpec, type BehaviorSpec } from "../behavior-md/load.js";
-import type { ModelCommandOptions } from "./model-flags.js";
-import { DEFAULT_CONCURRENCY, hostModelOptions } from "./model.js";
-import type { SemanticAdapter, SemanticUsage } from "../../runtime/semantic.js";
 import { plural } from "../report/plural.js";
+import { hostModelOptions } from "./model.js";
+import { runOptions, type RunFlags } from "./run-options.js";
 
-export interface BaselineCommandOptions extends ModelCommandOptions {
+export interface BaselineCommandOptions extends RunFlags {
   runs?: number;
   /** A judge.mjs or judge.yaml to run over the same cases, side by side. */
   judge?: string;
-  verify?: boolean;
   json?: boolean;
 }
 
 /**
  * The baseline as a judge module, so it runs through the same ordered pool as
- * the real judge. Usage goes straight into `total`: a case whose answers were
- * invalid twice throws, and its calls cost just the same.
+ * the real judge, with the model and the usage booking the pool passes in (a
+ * case whose answers were invalid twice throws, and its calls cost just the
+ * same: the pool keeps its usage beside the failure).
  */
-function baselineModule(spec: BehaviorSpec, adapter: SemanticAdapter, total: SemanticUsage): JudgeModule {
+function baselineModule(spec: BehaviorSpec): JudgeModule {
   return {
     version: "baseline",
     behavior: spec.name,
     irSha256: "",
     rules: spec.sections.map((s) => ({ name: s.heading, trigger: { description: s.heading, kind: "semantic" as const }, checks: [], semanticChecks: [] })),
-    async judgeTrajectory(trajectory) {
-      const usage: SemanticUsage = emptyUsageTotals();
-      try {
-        return asJudgment(spec, await judgeBaseline(spec, trajectory, adapter, usage));
-      } finally {
-        addUsage(total, usage);
-      }
+    async judgeTrajectory(trajectory, options = {}) {
+      if (options.complete === undefined) throw new Error("the one-call baseline needs a model");
+      return asJudgment(spec, await judgeBaseline(spec, trajectory, options.complete, options.usage));
     },
   };
 }
@@ -63,47 +59,39 @@ function asJudgment(spec: BehaviorSpec, judged: BaselineJudgment): TrajectoryJud
   };
 }
 
-async function runBaseline(spec: BehaviorSpec, files: readonly string[], runs: number, adapter: SemanticAdapter, concurrency: number) {
-  const usage = emptyUsageTotals();
-  const judge = baselineModule(spec, adapter, usage);
+async function runBaseline(spec: BehaviorSpec, files: readonly string[], runs: number, options: RunOptions): Promise<JudgedRuns> {
+  const judge = baselineModule(spec);
+  // Over all runs: what the calls cost.
+  const tally = new Tally();
   const { slots, results } = await collectRuns(runs, judge.rules.map((r) => r.name), async function* (run) {
-    for await (const { input, judgment, error } of judgeCases(judge, readCases(files), { concurrency })) {
-      if (error !== undefined) process.stderr.write(`baseline run ${run + 1}: error: ${error}\n`);
-      yield { input, verdicts: judgment === undefined ? undefined : new Map(judgment.metaBehaviors.map((m) => [m.name, m.verdict])) };
+    for await (const result of judgeCases(judge, readCases(files), options)) {
+      tally.add(result);
+      if (result.kind === "failed") process.stderr.write(`baseline run ${run + 1}: error: ${failureLine(result)}\n`);
+      const verdicts = result.kind === "judged" ? new Map(result.judgment.metaBehaviors.map((m) => [m.name, m.verdict])) : undefined;
+      yield { input: result.input, verdicts };
     }
   });
-  return { statistics: summarizeRuns(slots, results), usage };
+  return { statistics: summarizeRuns(slots, results), usage: tally.usage };
 }
 
 export async function runBaselineCommand(specPath: string, files: readonly string[], options: BaselineCommandOptions): Promise<number> {
   const spec = await loadBehaviorSpec(specPath);
   const runs = options.runs ?? 1;
-  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
   const { adapter, description } = await createHostModel(hostModelOptions(options, { cache: false }));
   if (adapter === undefined) throw new UsageError(`baseline needs a model; ${NO_MODEL_NOTICE.replace(/:.*$/, "")}`);
-  process.stderr.write(`baseline: ${runs} ${plural(runs, "run")} with ${description}
-`);
-  const baseline = await runBaseline(spec, files, runs, adapter, concurrency);
-  let compiled: { statistics: RunStatistics; usage: SemanticUsage } | undefined;
+  process.stderr.write(`baseline: ${runs} ${plural(runs, "run")} with ${description}\n`);
+  const run = runOptions(options, adapter);
+  const baseline = await runBaseline(spec, files, runs, run);
+  let compiled: JudgedRuns | undefined;
   if (options.judge !== undefined) {
     const judge = await loadJudge(options.judge);
-    compiled = await calibrateRuns(judge, files, runs, { verify: options.verify !== false, concurrency, complete: adapter });
+    compiled = await calibrateRuns(judge, files, runs, run);
   }
   if (options.json === true) {
     const judged = compiled !== undefined ? { judge: compiled } : {};
     process.stdout.write(`${JSON.stringify({ suite: spec.name, runs, baseline, ...judged }, null, 2)}\n`);
     return 0;
   }
-  const out: string[] = [renderRunStatistics(`one-call baseline (${spec.name})`, baseline.statistics)];
-  if (compiled !== undefined) {
-    out.push(renderRunStatistics(`behavior-judge (${spec.name})`, compiled.statistics), "");
-    out.push(renderSideBySide([
-      { title: "behavior-judge", stats: compiled.statistics },
-      { title: "one-call baseline", stats: baseline.statistics },
-    ]));
-  }
-  out.push("", `baseline ${renderUsageLine(baseline.usage)}`);
-  if (compiled !== undefined) out.push(`behavior-judge ${renderUsageLine(compiled.usage)}`);
-  process.stdout.write(`${out.join("\n")}\n`);
+  process.stdout.write(`${renderBaselineReport(spec.name, baseline, compiled)}\n`);
   return 0;
 }

@@ -3,7 +3,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { Diagnostic } from "../diagnostics.js";
 import { judgeWarnings } from "../ir/warnings.js";
-import { compileJudgeYamlFile } from "../judge/load.js";
+import { compileJudgeYamlFile } from "../build/compile.js";
 
 /** `foo/judge.yaml` → `foo/judge.mjs`. */
 export function defaultJudgePath(yamlPath: string): string {

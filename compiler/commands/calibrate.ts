@@ -1,18 +1,16 @@
 /** `calibrate`: labeled cases against the compiled judge; exit 1 on any disagreement or error. */
-import { clauseErrorCount, emptyUsageTotals, renderUsageLine } from "../model/usage.js";
-import { calibrate, calibrationPassed, renderCalibrationTotals, renderComparison } from "../judge/calibrate.js";
+import { calibrate, calibrationPassed } from "../judge/calibrate.js";
+import { renderCalibrationTotals, renderComparison } from "../report/calibration.js";
 import { readCases } from "../judge/inputs.js";
 import { loadJudge, type JudgeModule } from "../judge/load.js";
-import { countVerifications, emptyVerifyCounts, renderVerifyLine } from "../report/summary.js";
-import { allRunsPerfect, calibrateRuns, renderRunStatistics } from "../judge/repeated-runs.js";
-import type { ModelCommandOptions } from "./model-flags.js";
-import { DEFAULT_CONCURRENCY, openJudgeModel } from "./model.js";
-import { traceReadOptions, type TraceCommandOptions } from "./trace-flags.js";
-import { plural } from "../report/plural.js";
+import { renderRunSummary, renderUsageLine } from "../report/summary.js";
+import { allRunsPerfect, calibrateRuns } from "../judge/repeated-runs.js";
+import { renderCalibrateRuns } from "../report/runs.js";
+import { openRun, type RunFlags } from "./run-options.js";
+import type { TraceCommandOptions } from "./trace-flags.js";
 
-export interface CalibrateCommandOptions extends ModelCommandOptions, TraceCommandOptions {
+export interface CalibrateCommandOptions extends RunFlags, TraceCommandOptions {
   json?: boolean;
-  verify?: boolean;
   /** Run the judge this many times (cache off) and report agreement statistics. */
   runs?: number;
   /** Exit 1 when a model overturned any deterministic failure, even if every verdict agrees. */
@@ -23,53 +21,35 @@ export async function runCalibrateCommand(judgePath: string, files: readonly str
   const judge = await loadJudge(judgePath);
   if (options.runs !== undefined) return runRepeated(judge, files, options, options.runs);
   const text = options.json !== true;
-  const adapter = await openJudgeModel(options, judge.rules);
-  const result = await calibrate(judge, readCases(files, traceReadOptions(options)), {
-    verify: options.verify !== false,
-    concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
-    ...(adapter !== undefined ? { complete: adapter } : {}),
+  const run = await openRun(options, judge.rules);
+  const result = await calibrate(judge, readCases(files, run.read), {
+    ...run.options,
     onCase: (c) => {
       if (typeof c === "string") process.stderr.write(`error: ${c}\n`);
       else if (text) process.stdout.write(`${renderComparison(c)}\n`);
     },
   });
-  const verifications = emptyVerifyCounts();
-  let clauseErrors = 0;
-  for (const judgment of result.judgments) {
-    clauseErrors += clauseErrorCount(judgment);
-    countVerifications(verifications, judgment);
-  }
+  const { tally } = result;
   if (text) {
     process.stdout.write(`${renderCalibrationTotals(result.totals)}\n`);
-    if (clauseErrors > 0) process.stdout.write(`${clauseErrors} ${plural(clauseErrors, "clause")} got no valid model answer (marked ERROR)\n`);
-    const verifyLine = renderVerifyLine(verifications);
-    if (verifyLine !== undefined) process.stdout.write(`${verifyLine}\n`);
+    for (const line of renderRunSummary(tally, { usage: run.model !== undefined })) process.stdout.write(`${line}\n`);
   } else {
     const { comparisons, judgments, totals } = result;
     process.stdout.write(`${JSON.stringify({ comparisons, judgments, totals }, null, 2)}\n`);
+    // What the calls cost depends on the run (cache hits are free): with --json it goes to stderr, so stdout depends only on the inputs.
+    if (run.model !== undefined) process.stderr.write(`${renderUsageLine(tally.usage)}\n`);
   }
-  // What the calls cost depends on the run (cache hits are free): with --json it goes to stderr, so stdout depends only on the inputs.
-  if (adapter !== undefined) (text ? process.stdout : process.stderr).write(`${renderUsageLine(result.usage ?? emptyUsageTotals())}\n`);
   if (options.failOnOverturned === true && result.totals.overturned > 0) return 1;
-  return calibrationPassed(result) && clauseErrors === 0 ? 0 : 1;
+  return calibrationPassed(result) && tally.clauseErrors === 0 ? 0 : 1;
 }
 
 /** `--runs N`: fresh answers every run (the cache would make every run the first). */
 async function runRepeated(judge: JudgeModule, files: readonly string[], options: CalibrateCommandOptions, runs: number): Promise<number> {
-  const adapter = await openJudgeModel(options, judge.rules, { cache: false });
-  const { statistics, usage, verifications } = await calibrateRuns(judge, files, runs, {
-    read: traceReadOptions(options),
-    verify: options.verify !== false,
-    concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
-    ...(adapter !== undefined ? { complete: adapter } : {}),
-  });
+  const run = await openRun(options, judge.rules, { cache: false });
+  const { statistics, usage, verifications } = await calibrateRuns(judge, files, runs, { ...run.options, read: run.read });
   if (options.json === true) process.stdout.write(`${JSON.stringify({ suite: judge.behavior, statistics, overturned: verifications.overturned }, null, 2)}\n`);
-  else {
-    process.stdout.write(`${renderRunStatistics(`behavior-judge (${judge.behavior})`, statistics)}\n`);
-    const verifyLine = renderVerifyLine(verifications);
-    if (verifyLine !== undefined) process.stdout.write(`${verifyLine} over ${runs} ${plural(runs, "run")}\n`);
-  }
-  if (adapter !== undefined) (options.json === true ? process.stderr : process.stdout).write(`${renderUsageLine(usage)}\n`);
+  else process.stdout.write(`${renderCalibrateRuns(judge.behavior, statistics, verifications)}\n`);
+  if (run.model !== undefined) (options.json === true ? process.stderr : process.stdout).write(`${renderUsageLine(usage)}\n`);
   if (options.failOnOverturned === true && verifications.overturned > 0) return 1;
   return allRunsPerfect(statistics) ? 0 : 1;
 }

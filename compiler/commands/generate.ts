@@ -5,7 +5,7 @@
  */
 import { dirname, join } from "node:path";
 import { createHostModel, NO_MODEL_NOTICE } from "../model/index.js";
-import { emptyUsageTotals } from "../model/usage.js";
+import { emptyUsage } from "../../runtime/semantic.js";
 import { generateJudgeYaml, type GenerateResult } from "../generate/pipeline.js";
 import { printableLines } from "../report/printable.js";
 import type { InterviewInput } from "../generate/types.js";
@@ -80,7 +80,7 @@ export async function runGenerateCommand(specPath: string, sampleFiles: string[]
     adapter,
     interviewer,
     notice,
-    usage: emptyUsageTotals(),
+    usage: emptyUsage(),
   });
   process.stdout.write(`${summary(result)}\n`);
   return 0;

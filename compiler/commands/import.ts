@@ -7,7 +7,8 @@
  */
 import { writeFile } from "node:fs/promises";
 import { validateTrajectory } from "../../runtime/trajectory.js";
-import { describeOrigin, readCases } from "../judge/inputs.js";
+import { readCases } from "../judge/inputs.js";
+import { failureMessage, locatedMessage } from "../judge/judge-cases.js";
 import { traceReadOptions, type TraceCommandOptions } from "./trace-flags.js";
 import { plural } from "../report/plural.js";
 
@@ -30,7 +31,7 @@ export async function runImportCommand(files: readonly string[], opts: ImportCom
   for await (const c of readCases(files, read)) {
     if (c.error !== undefined) {
       errors++;
-      process.stderr.write(`error: ${describeOrigin(c)}: ${c.error}\n`);
+      process.stderr.write(`error: ${locatedMessage(c, c.error)}\n`);
       continue;
     }
     try {
@@ -40,8 +41,8 @@ export async function runImportCommand(files: readonly string[], opts: ImportCom
       written.push(c.expected !== undefined ? { trajectory, expected: c.expected } : trajectory);
     } catch (error) {
       errors++;
-      const prefix = c.labeled === true ? "trajectory." : "";
-      process.stderr.write(`error: ${describeOrigin(c)}: ${prefix}${error instanceof Error ? error.message : String(error)}\n`);
+      // Worded (and escaped: it may quote an id) as judge words it.
+      process.stderr.write(`error: ${locatedMessage(c, failureMessage(c, error))}\n`);
     }
   }
   const json = opts.out !== undefined && /\.json$/i.test(opts.out);

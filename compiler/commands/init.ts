@@ -12,7 +12,7 @@ import { basename, dirname, join } from "node:path";
 import { createInterface } from "node:readline/promises";
 import { UserError } from "../errors.js";
 import { TEMPLATES_DIR } from "../paths.js";
-import { compileJudgeYamlFile } from "../judge/load.js";
+import { compileJudgeYamlFile } from "../build/compile.js";
 import { declarationPath } from "./build.js";
 
 /** What npm init writes when there are no tests: a test script that only fails. */

@@ -1,24 +1,23 @@
-/** `judge`: run a judge over trajectory files and report as text or JSON. */
-import type { TrajectoryJudgment } from "../../runtime/types.js";
+/** `judge`: run a judge over trajectory files and report as text or JSON (and HTML, JUnit, the browser). */
+import type { JudgeModule } from "../judge/load.js";
 import { readCases } from "../judge/inputs.js";
 import { loadJudge } from "../judge/load.js";
-import { addToTotals, emptyTotals, renderTotalsLine, renderTrajectoryText } from "../report/text.js";
-import { caseErrorOf, ReportOutputs } from "../report/outputs.js";
-import { countVerifications, emptyVerifyCounts, renderSummaryTable, renderVerifyLine, summarizeByRule } from "../report/summary.js";
-import { judgeCases, type CaseResult } from "../judge/judge-cases.js";
+import { judgeCases } from "../judge/judge-cases.js";
+import { Tally } from "../judge/tally.js";
+import { jsonSink } from "../report/json.js";
+import { reportSinks } from "../report/outputs.js";
+import { progressSink } from "../report/progress.js";
+import { runSinks, type OutputSink } from "../report/sink.js";
+import { textSink } from "../report/text.js";
 import { canShowBrowser } from "../web/display.js";
-import { addUsage, clauseErrorCount, emptyUsageTotals, renderUsageLine } from "../model/usage.js";
-import type { ModelCommandOptions } from "./model-flags.js";
-import { DEFAULT_CONCURRENCY, openJudgeModel } from "./model.js";
-import { traceReadOptions, type TraceCommandOptions } from "./trace-flags.js";
-import { plural } from "../report/plural.js";
+import { openRun, type RunFlags } from "./run-options.js";
+import type { TraceCommandOptions } from "./trace-flags.js";
 
-export interface JudgeCommandOptions extends ModelCommandOptions, TraceCommandOptions {
+export interface JudgeCommandOptions extends RunFlags, TraceCommandOptions {
   json?: boolean;
   failOnFalse?: boolean;
   /** Exit 1 when a model overturned any deterministic failure (verify-on-false). */
   failOnOverturned?: boolean;
-  verify?: boolean;
   /** Write the self-contained HTML report here. */
   html?: string;
   /** Write the JUnit XML report here. */
@@ -28,113 +27,33 @@ export interface JudgeCommandOptions extends ModelCommandOptions, TraceCommandOp
 }
 
 /**
- * The `--json` element of a case that could not be judged: it keeps the
- * case's place, so element i is always input case i. It has no `verdict`;
- * its message is `caseError` (not `error`, which on a judgment marks a failed
- * model call).
+ * The outputs of this run, picked once: progress and failed cases on stderr,
+ * the judgments as text or JSON on stdout (with --json, the summary lines go
+ * to stderr), and the reports asked for.
  */
-export interface JsonCaseError {
-  file: string;
-  case: number;
-  line?: number;
-  caseError: string;
-}
-
-function jsonCaseError(result: CaseResult): JsonCaseError {
-  const { file, caseIndex, line, message } = caseErrorOf(result);
-  return { file, case: caseIndex, ...(line !== undefined ? { line } : {}), caseError: message };
-}
-
-/**
- * JSON output streams one element at a time yet is byte-identical to
- * `JSON.stringify(all, null, 2)`, so large corpora never sit in memory.
- */
-class JsonArrayWriter {
-  private count = 0;
-  constructor(private readonly write: (text: string) => void) {}
-  push(value: TrajectoryJudgment | JsonCaseError): void {
-    const body = JSON.stringify(value, null, 2).replace(/\n/g, "\n  ");
-    this.write(`${this.count === 0 ? "[\n  " : ",\n  "}${body}`);
-    this.count++;
-  }
-  end(): void {
-    this.write(this.count === 0 ? "[]\n" : "\n]\n");
-  }
-}
-
-/** What the per-rule summary needs of a judgment: its verdicts, without clauses and citations. */
-function verdictsOnly(j: TrajectoryJudgment): TrajectoryJudgment {
-  return { ...j, metaBehaviors: j.metaBehaviors.map((m) => ({ ...m, clauses: [] })) };
-}
-
-/** Progress on stderr, only for a person watching a terminal. */
-function progress(): { tick(n: number): void; done(): void } {
-  if (!process.stderr.isTTY) return { tick() {}, done() {} };
-  let shown = false;
-  return {
-    tick(n) {
-      if (n % 100 !== 0) return;
-      process.stderr.write(`\rjudged ${n} trajectories…`);
-      shown = true;
-    },
-    done() {
-      if (shown) process.stderr.write("\r\x1b[K");
-    },
-  };
+async function openSinks(judge: JudgeModule, options: JudgeCommandOptions, usage: boolean): Promise<OutputSink[]> {
+  const stdout = (text: string) => void process.stdout.write(text);
+  const stderr = (text: string) => void process.stderr.write(text);
+  const json = options.json === true;
+  const web = options.web !== false && !json && process.stdout.isTTY === true && canShowBrowser();
+  return [
+    progressSink(stderr, { tty: process.stderr.isTTY === true }),
+    json ? jsonSink(stdout, stderr, { usage }) : textSink(stdout, { usage }),
+    ...(await reportSinks(judge.behavior, judge.rules, { ...options, web })),
+  ];
 }
 
 /** Returns the exit code: 1 when a case could not be judged or a clause got no valid model answer (or, with failOnFalse, any false; with failOnOverturned, any overturn). */
 export async function runJudgeCommand(judgePath: string, files: readonly string[], options: JudgeCommandOptions): Promise<number> {
   const judge = await loadJudge(judgePath);
-  const out = (text: string) => process.stdout.write(text);
-  const json = options.json === true ? new JsonArrayWriter(out) : undefined;
-  const totals = emptyTotals();
-  const meter = progress();
-  const adapter = await openJudgeModel(options, judge.rules);
-  const usage = emptyUsageTotals();
-  const web = options.web !== false && options.json !== true && process.stdout.isTTY === true && canShowBrowser();
-  const reports = await ReportOutputs.open(judge.behavior, judge.rules, { ...options, web });
-  // Only verdicts are kept for the per-rule summary table, not whole judgments.
-  const ruleVerdicts: TrajectoryJudgment[] = [];
-  let clauseErrors = 0;
-  const verifications = emptyVerifyCounts();
-  const run = { verify: options.verify !== false, concurrency: options.concurrency ?? DEFAULT_CONCURRENCY, sample: options.sample, ...(adapter !== undefined ? { complete: adapter } : {}) };
-  for await (const result of judgeCases(judge, readCases(files, traceReadOptions(options)), run)) {
-    addToTotals(totals, result.judgment);
-    addUsage(usage, result.usage);
-    clauseErrors += clauseErrorCount(result.judgment);
-    countVerifications(verifications, result.judgment);
-    meter.tick(totals.judged + totals.errors);
-    reports?.add(result);
-    if (result.error !== undefined) {
-      meter.done();
-      process.stderr.write(`error: ${result.error}\n`);
-      json?.push(jsonCaseError(result));
-      continue;
-    }
-    const judgment = result.judgment!;
-    if (json === undefined) ruleVerdicts.push(verdictsOnly(judgment));
-    if (json !== undefined) json.push(judgment);
-    else {
-      const cost = result.usage;
-      out(renderTrajectoryText(judgment, result.input.file) + (cost !== undefined ? `  ${renderUsageLine(cost)}\n` : "") + "\n");
-    }
-  }
-  meter.done();
-  if (json !== undefined) json.end();
-  else out(`${renderSummaryTable(summarizeByRule(ruleVerdicts, judge.rules.map((r) => r.name)))}\n${renderTotalsLine(totals)}\n`);
-  // Model failures are never a silent pass: counted in the summary, and the run fails.
-  const verifyLine = renderVerifyLine(verifications);
-  const summary = [
-    ...(clauseErrors > 0 ? [`${clauseErrors} ${plural(clauseErrors, "clause")} got no valid model answer (marked ERROR)`] : []),
-    ...(verifyLine !== undefined ? [verifyLine] : []),
-    ...(adapter !== undefined ? [renderUsageLine(usage)] : []),
-  ];
-  // With --json, stdout stays one JSON document; the totals go to stderr.
-  for (const line of summary) (json !== undefined ? process.stderr : process.stdout).write(`${line}\n`);
-  for (const path of (await reports?.finish()) ?? []) process.stderr.write(`wrote ${path}\n`);
-  if (totals.errors > 0 || clauseErrors > 0) return 1;
-  if (options.failOnFalse === true && totals.false > 0) return 1;
-  if (options.failOnOverturned === true && verifications.overturned > 0) return 1;
+  const run = await openRun(options, judge.rules);
+  const sinks = await openSinks(judge, options, run.model !== undefined);
+  const tally = new Tally(judge.rules.map((r) => r.name));
+  const written = await runSinks(judgeCases(judge, readCases(files, run.read), run.options), sinks, tally);
+  for (const path of written) process.stderr.write(`wrote ${path}\n`);
+  // Model failures are never a silent pass: the run fails.
+  if (tally.totals.errors > 0 || tally.clauseErrors > 0) return 1;
+  if (options.failOnFalse === true && tally.totals.false > 0) return 1;
+  if (options.failOnOverturned === true && tally.verifications.overturned > 0) return 1;
   return 0;
 }

@@ -4,12 +4,13 @@
  */
 import { createWriteStream } from "node:fs";
 import { once } from "node:events";
-import { describeOrigin, readCases } from "../judge/inputs.js";
+import { readCases } from "../judge/inputs.js";
+import { locatedMessage } from "../judge/judge-cases.js";
 import { loadJudge } from "../judge/load.js";
 import { connectRedis } from "../queue/redis.js";
 import { plural } from "../report/plural.js";
-import type { ModelCommandOptions } from "./model-flags.js";
-import { DEFAULT_CONCURRENCY, openJudgeModel } from "./model.js";
+import { openJudgeModel } from "./model.js";
+import { runOptions, type RunFlags } from "./run-options.js";
 import { traceReadOptions, type TraceCommandOptions } from "./trace-flags.js";
 
 export const DEFAULT_STREAM = "trajectories";
@@ -29,7 +30,7 @@ export async function runEnqueueCommand(files: readonly string[], options: Enque
   const redis = await connectRedis(options.redis);
   try {
     const totals = await enqueueCases(redis, stream, readCases(files, traceReadOptions(options)), (input) =>
-      process.stderr.write(`error: ${describeOrigin(input)}: ${input.error}\n`),
+      process.stderr.write(`error: ${locatedMessage(input, input.error ?? "")}\n`),
     );
     process.stderr.write(`enqueued ${totals.enqueued} ${plural(totals.enqueued, "trajectory", "trajectories")} to ${stream} at ${redis.where}\n`);
     return totals.unreadable > 0 ? 1 : 0;
@@ -38,7 +39,7 @@ export async function runEnqueueCommand(files: readonly string[], options: Enque
   }
 }
 
-export interface WorkerCommandOptions extends ModelCommandOptions {
+export interface WorkerCommandOptions extends RunFlags {
   redis: string;
   stream?: string;
   group?: string;
@@ -47,14 +48,13 @@ export interface WorkerCommandOptions extends ModelCommandOptions {
   untilEmpty?: boolean;
   batch?: number;
   consumer?: string;
-  verify?: boolean;
 }
 
 /** Runs until killed, or with --until-empty until the group has nothing left; exit 1 when a case could not be judged. */
 export async function runWorkerCommand(judgePath: string, options: WorkerCommandOptions): Promise<number> {
   const { runWorker } = await import("../queue/worker.js");
   const judge = await loadJudge(judgePath);
-  const adapter = await openJudgeModel(options, judge.rules);
+  const model = await openJudgeModel(options, judge.rules);
   const redis = await connectRedis(options.redis);
   try {
     const totals = await runWorker(judge, redis, {
@@ -67,8 +67,7 @@ export async function runWorkerCommand(judgePath: string, options: WorkerCommand
       // Waiting for work: long reads; draining (--until-empty): short ones, so the last worker leaves soon after the last entry.
       blockMs: options.untilEmpty === true ? 100 : 1000,
       ...(options.consumer !== undefined ? { consumer: options.consumer } : {}),
-      concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
-      judgeOptions: { verify: options.verify !== false, sample: options.sample, ...(adapter !== undefined ? { complete: adapter } : {}) },
+      run: runOptions(options, model),
       onCaseError: (message) => process.stderr.write(`error: ${message}\n`),
     });
     process.stderr.write(`worker ${totals.consumer}: ${totals.acknowledged} judged and acknowledged (${totals.claimed} claimed from other workers), ${totals.caseErrors} could not be judged\n`);

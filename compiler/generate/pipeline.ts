@@ -17,7 +17,7 @@ import { JudgeYamlError, SpecError } from "../diagnostics.js";
 import { parseJudgeYaml } from "../ir/parse.js";
 import { serializeJudgeYaml } from "../ir/serialize.js";
 import type { JudgeIR } from "../ir/types.js";
-import { readJudgeYaml } from "../judge/load.js";
+import { readJudgeYaml } from "../build/judge-yaml.js";
 import { loadBehaviorSpec, type BehaviorSpec, type SpecSection } from "../behavior-md/load.js";
 import { draftOffline } from "./offline/draft.js";
 import { proposeDraft } from "./propose.js";

@@ -25,7 +25,7 @@ import {
 import type { core } from "zod";
 import { compareDiagnostics, formatDiagnostic, type Diagnostic } from "../diagnostics.js";
 import { didYouMean } from "./did-you-mean.js";
-import { PATTERN_KEYS, createJudgeSchema, judgeIRSchema, type IssueParams } from "./schema.js";
+import { LIMITS, PATTERN_KEYS, createJudgeSchema, formatCount, judgeIRSchema, type IssueParams } from "./schema.js";
 import type { JudgeIR } from "./types.js";
 
 /** 1-based lines of each meta-behavior item and each check item in the yaml. */
@@ -60,6 +60,7 @@ export function parseJudgeYaml(text: string, options: ParseOptions = {}): ParseR
 }
 
 function parseChecked(text: string, file: string, options: ParseOptions): ParseResult {
+  if (text.length > LIMITS.fileCharacters) return failed([fileTooLong(text, file)]);
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, uniqueKeys: false, prettyErrors: true });
   const at = (offset: number, path: Path, message: string, hint?: string): Diagnostic => {
@@ -90,6 +91,19 @@ function parseChecked(text: string, file: string, options: ParseOptions): ParseR
     at(issue.offset, issue.displayPath, messageWithContext(issue, doc.contents, lineCounter), issue.hint),
   );
   return failed([...data.diagnostics, ...fromSchema]);
+}
+
+/**
+ * Parsing costs memory and time with the length of the text, so a file past the
+ * limit is refused before it is parsed, at the line where it crosses the limit.
+ */
+function fileTooLong(text: string, file: string): Diagnostic {
+  const offset = LIMITS.fileCharacters;
+  const lineStart = text.lastIndexOf("\n", offset - 1) + 1;
+  let line = 1;
+  for (let i = text.indexOf("\n"); i >= 0 && i < lineStart; i = text.indexOf("\n", i + 1)) line++;
+  const message = `the file is ${formatCount(text.length)} characters long; at most ${formatCount(offset)} are accepted`;
+  return { file, line, col: offset - lineStart + 1, path: "", severity: "error", message };
 }
 
 function failed(diagnostics: Diagnostic[]): ParseResult {

@@ -37,6 +37,32 @@ export const CHECK_KEYS = {
   count: ["type", "quote", "match", "after", "min", "max", "distinctBy"],
 } as const satisfies Record<CheckType, readonly string[]>;
 
+/**
+ * The sizes judge.yaml accepts, each far above any real spec (a few rules of a
+ * few checks, patterns of a few fields, quotes of a sentence) and low enough
+ * that the costliest file accepted builds in a minute or so, in under a
+ * gigabyte: the time and memory of a build grow with the text. `fileCharacters` is
+ * checked before the YAML is parsed (parse.ts); `textCharacters` bounds the
+ * strings once aliases are expanded; `patternFields` counts action, actor,
+ * contentIncludes and each metadata entry over a pattern's matchers (one
+ * pattern is one boolean expression in judge.ts, and the type checker's cost
+ * grows with its square).
+ */
+export const LIMITS = {
+  fileCharacters: 1_000_000,
+  textCharacters: 1_000_000,
+  stringCharacters: 10_000,
+  metaBehaviors: 1_000,
+  checks: 1_000,
+  semanticChecks: 1_000,
+  patternFields: 64,
+} as const;
+
+/** 12345 → "12,345", the same on every machine. */
+export function formatCount(n: number): string {
+  return n.toLocaleString("en-US");
+}
+
 /** Check fields whose value is a pattern (one matcher or a list of matchers). */
 export const PATTERN_KEYS = ["match", "first", "before", "each", "followedBy", "after"] as const;
 
@@ -86,17 +112,31 @@ function describeNonString(input: unknown): string {
   return "must be a non-empty string";
 }
 
-/** Empty strings are errors everywhere in judge.yaml. */
+function tooLongMessage(length: number, what = "is"): string {
+  return `${what} ${formatCount(length)} characters long; at most ${formatCount(LIMITS.stringCharacters)} are accepted`;
+}
+
+/** Empty strings are errors everywhere in judge.yaml, and so are strings past LIMITS.stringCharacters. */
 function text() {
-  return z.string({ error: unlessMissing(describeNonString) }).min(1, "must be a non-empty string");
+  return z
+    .string({ error: unlessMissing(describeNonString) })
+    .min(1, "must be a non-empty string")
+    .max(LIMITS.stringCharacters, {
+      error: (issue) => tooLongMessage(typeof issue.input === "string" ? issue.input.length : LIMITS.stringCharacters + 1),
+    });
 }
 
 function mapping<Shape extends z.ZodRawShape>(shape: Shape, what = "a mapping") {
   return z.looseObject(shape, { error: unlessMissing(() => `must be ${what}`) });
 }
 
-function list<Item extends z.ZodType>(item: Item, what = "a list") {
-  return z.array(item, { error: unlessMissing(() => `must be ${what}`) });
+function list<Item extends z.ZodType>(item: Item, what = "a list", max?: number) {
+  const array = z.array(item, { error: unlessMissing(() => `must be ${what}`) });
+  if (max === undefined) return array;
+  return array.max(max, {
+    error: (issue) =>
+      `holds ${formatCount(Array.isArray(issue.input) ? issue.input.length : max + 1)} items; at most ${formatCount(max)} are accepted`,
+  });
 }
 
 /**
@@ -148,6 +188,8 @@ function metadataSchema(vocabulary: SchemaVocabulary) {
       for (const key of keys) {
         if (key === "") {
           report(ctx, [key], "metadata keys must be non-empty", { atKey: true });
+        } else if (key.length > LIMITS.stringCharacters) {
+          report(ctx, [key], tooLongMessage(key.length, "a metadata key is"), { atKey: true });
         } else if (vocabulary.metadataKeys !== undefined && !vocabulary.metadataKeys.includes(key)) {
           report(ctx, [key], `unknown metadata key ${JSON.stringify(key)}`, {
             atKey: true,
@@ -191,10 +233,25 @@ function matcherSchema(vocabulary: SchemaVocabulary) {
 function patternSchema(vocabulary: SchemaVocabulary) {
   return z.preprocess(
     (value) => (isObject(value) ? [value] : value),
-    list(matcherSchema(vocabulary), "a matcher or a non-empty list of matchers").min(
-      1,
-      "must be a non-empty list of matchers",
-    ),
+    list(matcherSchema(vocabulary), "a matcher or a non-empty list of matchers")
+      .min(1, "must be a non-empty list of matchers")
+      .superRefine(limitPatternFields, ON_ARRAYS),
+  );
+}
+
+/** The fields a pattern tests, counted over its matchers; see LIMITS.patternFields. */
+function limitPatternFields(matchers: unknown[], ctx: z.RefinementCtx): void {
+  let fields = 0;
+  for (const matcher of matchers) {
+    if (!isObject(matcher)) continue;
+    for (const key of ["action", "actor", "contentIncludes"]) if (matcher[key] !== undefined) fields++;
+    if (isObject(matcher.metadata)) fields += Object.keys(matcher.metadata).length;
+  }
+  if (fields <= LIMITS.patternFields) return;
+  report(
+    ctx,
+    [],
+    `tests ${formatCount(fields)} fields (action, actor, contentIncludes and metadata entries of its matchers); at most ${LIMITS.patternFields} are accepted`,
   );
 }
 
@@ -338,8 +395,8 @@ function metaBehaviorSchema(vocabulary: SchemaVocabulary) {
   return mapping({
     name: text(),
     trigger: triggerSchema(vocabulary),
-    checks: list(checkSchema(vocabulary)).default([]),
-    semanticChecks: list(semanticCheckSchema).default([]),
+    checks: list(checkSchema(vocabulary), "a list", LIMITS.checks).default([]),
+    semanticChecks: list(semanticCheckSchema, "a list", LIMITS.semanticChecks).default([]),
     source: text().optional(),
   })
     .superRefine(rejectUnknownKeys(META_BEHAVIOR_KEYS), ON_OBJECTS)
@@ -373,16 +430,49 @@ function describeVersion(input: unknown): string {
 
 /** The judge.yaml schema; with a vocabulary, unknown actions and metadata keys are errors too. */
 export function createJudgeSchema(vocabulary: SchemaVocabulary = {}): z.ZodType<JudgeIR> {
-  return mapping(
+  const document = mapping(
     {
       version: z.literal(1, { error: unlessMissing(describeVersion) }),
       behavior: text(),
-      metaBehaviors: list(metaBehaviorSchema(vocabulary), "a non-empty list")
+      metaBehaviors: list(metaBehaviorSchema(vocabulary), "a non-empty list", LIMITS.metaBehaviors)
         .min(1, "must be a non-empty list")
         .superRefine(rejectDuplicateNames, ON_ARRAYS),
     },
     "a mapping with version, behavior and metaBehaviors",
-  ).superRefine(rejectUnknownKeys(TOP_LEVEL_KEYS), ON_OBJECTS);
+  )
+    .superRefine(rejectUnknownKeys(TOP_LEVEL_KEYS), ON_OBJECTS);
+  // The input as written, before defaults are filled in.
+  return z.preprocess((input, ctx) => {
+    limitText(input, ctx);
+    return input;
+  }, document);
+}
+
+/**
+ * Aliases can repeat one long string many times in a small file: the
+ * generated code would hold every copy. Counted without recursion, so a
+ * deeply nested document cannot overflow the stack here.
+ */
+function limitText(document: unknown, ctx: z.RefinementCtx): void {
+  let characters = 0;
+  const pending: unknown[] = [document];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (typeof value === "string") characters += value.length;
+    else if (Array.isArray(value)) for (const item of value) pending.push(item);
+    else if (isObject(value)) {
+      for (const [key, item] of Object.entries(value)) {
+        characters += key.length;
+        pending.push(item);
+      }
+    }
+  }
+  if (characters <= LIMITS.textCharacters) return;
+  report(
+    ctx,
+    [],
+    `the text of this judge.yaml (its strings, with aliases expanded) is ${formatCount(characters)} characters long; at most ${formatCount(LIMITS.textCharacters)} are accepted`,
+  );
 }
 
 /** The schema without a vocabulary. */

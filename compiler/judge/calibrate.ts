@@ -3,16 +3,13 @@
  * Every meta-behavior verdict is compared with the label of the same name
  * (a missing label is a mismatch) and the file verdict with `expected.verdict`.
  */
-import type { JudgeOptions } from "../../runtime/judge.js";
 import type { TrajectoryJudgment } from "../../runtime/types.js";
 import { compareLabels, labelsAgree, type LabelComparison } from "../../testing/labels.js";
 import type { SemanticUsage } from "../../runtime/semantic.js";
-import { addUsage, emptyUsageTotals } from "../model/usage.js";
-import { describeOrigin, type InputCase } from "./inputs.js";
+import type { InputCase } from "./inputs.js";
 import type { JudgeModule } from "./load.js";
-import { printable } from "../report/printable.js";
-import { countVerifications, emptyVerifyCounts } from "../report/summary.js";
-import { judgeCases } from "./judge-cases.js";
+import { failureLine, judgeCases, type CaseResult, type JudgedCase, type RunOptions } from "./judge-cases.js";
+import { Tally } from "./tally.js";
 
 // The comparison itself is the test helpers' (behavior-judge/testing), so a
 // test suite and `calibrate` can never disagree about a label.
@@ -46,6 +43,8 @@ export interface CalibrationResult {
   totals: CalibrationTotals;
   /** What the model calls cost (with a model only); run-dependent, so kept apart from the judgments. */
   usage?: SemanticUsage;
+  /** The run's totals; a case without labels counts as one that could not be judged. */
+  tally: Tally;
 }
 
 export function compareCase(input: InputCase, judgment: TrajectoryJudgment): CaseComparison {
@@ -69,24 +68,29 @@ export function caseAgrees(c: CaseComparison): boolean {
 export async function calibrate(
   judge: JudgeModule,
   cases: AsyncIterable<InputCase>,
-  options: JudgeOptions & { concurrency?: number; onCase?: (c: CaseComparison | string) => void } = {},
+  options: RunOptions & { onCase?: (c: CaseComparison | string) => void } = {},
 ): Promise<CalibrationResult> {
-  const { onCase, ...judgeOptions } = options;
+  const { onCase, ...runOptions } = options;
+  const tally = new Tally(judge.rules.map((r) => r.name));
   const result: CalibrationResult = {
     comparisons: [],
     judgments: [],
     errors: [],
     totals: { metaAgree: 0, metaTotal: 0, fileAgree: 0, fileTotal: 0, errors: 0, overturned: 0 },
+    ...(runOptions.complete !== undefined ? { usage: tally.usage } : {}),
+    tally,
   };
-  for await (const { input, judgment, error, usage } of judgeCases(judge, cases, judgeOptions)) {
-    if (usage !== undefined) addUsage((result.usage ??= emptyUsageTotals()), usage);
-    const problem = error ?? (input.expected === undefined ? `${describeOrigin(input)}: has no "expected" labels (calibrate needs {trajectory, expected})` : undefined);
-    if (problem !== undefined || judgment === undefined) {
-      result.errors.push(problem ?? `${describeOrigin(input)}: not judged`);
+  for await (const judged of judgeCases(judge, cases, runOptions)) {
+    const counted = judged.kind === "judged" && judged.input.expected === undefined ? unlabeled(judged) : judged;
+    tally.add(counted);
+    if (counted.kind === "failed") {
+      const line = failureLine(counted);
+      result.errors.push(line);
       result.totals.errors++;
-      onCase?.(problem ?? "");
+      onCase?.(line);
       continue;
     }
+    const { input, judgment } = counted;
     const comparison = compareCase(input, judgment);
     result.comparisons.push(comparison);
     result.judgments.push(judgment);
@@ -96,35 +100,20 @@ export async function calibrate(
     t.fileTotal++;
     if (comparison.verdict.agree) t.fileAgree++;
     t.errors += comparison.unknownLabels.length > 0 ? 1 : 0;
-    t.overturned += countVerifications(emptyVerifyCounts(), judgment).overturned;
+    t.overturned = tally.verifications.overturned;
     onCase?.(comparison);
   }
   return result;
+}
+
+/** A judged case without labels cannot be compared: for calibrate it is a case that failed (what its calls cost still counts). */
+function unlabeled(judged: JudgedCase): CaseResult {
+  const { input, usage } = judged;
+  return { kind: "failed", input, message: 'has no "expected" labels (calibrate needs {trajectory, expected})', ...(usage !== undefined ? { usage } : {}) };
 }
 
 /** Everything agrees, and there was something to compare: zero cases (an empty file, a wrong glob) proves nothing. */
 export function calibrationPassed(result: CalibrationResult): boolean {
   const t = result.totals;
   return t.errors === 0 && t.fileTotal > 0 && t.metaAgree === t.metaTotal && t.fileAgree === t.fileTotal;
-}
-
-export function renderComparison(c: CaseComparison): string {
-  const mark = caseAgrees(c) ? "ok  " : "DIFF";
-  const lines = [`${mark} ${printable(c.trajectoryId)} (${describeOrigin({ file: c.file, index: c.caseIndex, ...(c.line !== undefined ? { line: c.line } : {}) })})`];
-  if (!c.verdict.agree) lines.push(`     file verdict: expected ${c.verdict.expected}, got ${c.verdict.actual}${errorNote(c.verdict)}`);
-  for (const m of c.metaBehaviors) {
-    if (!m.agree) lines.push(`     ${printable(m.name)}: expected ${m.expected ?? "(no label)"}, got ${m.actual}${errorNote(m)}`);
-  }
-  for (const name of c.unknownLabels) lines.push(`     label ${printable(JSON.stringify(name))} names no rule of this judge`);
-  return lines.join("\n");
-}
-
-function errorNote(c: { error?: true }): string {
-  return c.error === true ? " (ERROR: no valid model answer)" : "";
-}
-
-export function renderCalibrationTotals(t: CalibrationTotals): string {
-  const errors = t.errors > 0 ? `, ${t.errors} errors` : "";
-  const empty = t.fileTotal === 0 && t.errors === 0 ? " (no labeled cases: nothing was compared)" : "";
-  return `meta agreement ${t.metaAgree}/${t.metaTotal}, file agreement ${t.fileAgree}/${t.fileTotal}${errors}${empty}`;
 }

@@ -6,39 +6,63 @@
 import type { JudgeOptions } from "../../runtime/judge.js";
 import { emptyUsage, type SemanticUsage } from "../../runtime/semantic.js";
 import type { TrajectoryJudgment } from "../../runtime/types.js";
-import { describeOrigin, type InputCase } from "./inputs.js";
+import { describeOrigin, type CaseOrigin, type InputCase } from "./inputs.js";
 import { printable } from "../report/printable.js";
 import type { JudgeModule } from "./load.js";
 import { inSample } from "./sample.js";
 
-export interface CaseResult {
+/** A case the judge judged. */
+export interface JudgedCase {
+  kind: "judged";
   input: InputCase;
-  judgment?: TrajectoryJudgment;
-  /** Why the case has no judgment: file, case, line and field. */
-  error?: string;
+  judgment: TrajectoryJudgment;
   /** What this case's model calls cost (with a model only): beside the judgment, never in it. */
   usage?: SemanticUsage;
+}
+
+/** A case that has no judgment: unreadable, malformed, or the judge threw. */
+export interface FailedCase {
+  kind: "failed";
+  input: InputCase;
+  /**
+   * Why, escaped for printing: the field and what is wrong with it, without
+   * the place (that is `input`; `locatedMessage` puts the two together).
+   */
+  message: string;
+  /** What the model calls cost before the case failed (with a model only). */
+  usage?: SemanticUsage;
+}
+
+export type CaseResult = JudgedCase | FailedCase;
+
+/** `file:line: case N: message`: the one place a case's message gets its location. */
+export function locatedMessage(origin: CaseOrigin, message: string): string {
+  return `${describeOrigin(origin)}: ${message}`;
+}
+
+/** A failed case's message with its place, as stderr and the live page show it. */
+export function failureLine(result: FailedCase): string {
+  return locatedMessage(result.input, result.message);
 }
 
 function isTrajectoryError(error: unknown): error is Error & { field: string } {
   return error instanceof Error && error.name === "TrajectoryError" && typeof (error as { field?: unknown }).field === "string";
 }
 
-/** The located message for a case the judge rejected or failed on; it may quote the trajectory (an id), so it is escaped. */
-export function caseErrorMessage(input: InputCase, error: unknown): string {
-  return printable(unescapedCaseErrorMessage(input, error));
+/** Why the judge rejected or failed on a case; it may quote the trajectory (an id), so it is escaped. */
+export function failureMessage(input: InputCase, error: unknown): string {
+  return printable(unescapedFailureMessage(input, error));
 }
 
-function unescapedCaseErrorMessage(input: InputCase, error: unknown): string {
-  const where = describeOrigin(input);
+function unescapedFailureMessage(input: InputCase, error: unknown): string {
   if (isTrajectoryError(error)) {
     const prefix = input.labeled ? "trajectory" : "";
     const message = error.message.startsWith(error.field) ? error.message.slice(error.field.length).trimStart() : error.message;
     // A whole-trajectory problem has no field; its message is a sentence of its own.
-    if (error.field === "") return prefix === "" ? `${where}: ${message}` : `${where}: ${prefix}: ${message}`;
-    return `${where}: ${prefix === "" ? error.field : `${prefix}.${error.field}`} ${message}`;
+    if (error.field === "") return prefix === "" ? message : `${prefix}: ${message}`;
+    return `${prefix === "" ? error.field : `${prefix}.${error.field}`} ${message}`;
   }
-  return `${where}: ${error instanceof Error ? error.message : String(error)}`;
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** How one case is judged: the judge's options, and with `sample` only that fraction of trajectories gets the model (the rest are judged deterministically). */
@@ -46,15 +70,20 @@ export interface JudgeCaseOptions extends JudgeOptions {
   sample?: number | undefined;
 }
 
+/** How a run judges: each case's options, and how many cases may be in flight at once. */
+export interface RunOptions extends JudgeCaseOptions {
+  concurrency?: number;
+}
+
 export async function judgeOne(judge: JudgeModule, input: InputCase, caseOptions: JudgeCaseOptions): Promise<CaseResult> {
-  if (input.error !== undefined) return { input, error: printable(`${describeOrigin(input)}: ${input.error}`) };
+  if (input.error !== undefined) return { kind: "failed", input, message: printable(input.error) };
   const { sample, ...options } = caseOptions;
   if (sample !== undefined && options.complete !== undefined && !inSample(input.trajectory, sample, `${input.file}#${input.index}`)) delete options.complete;
   const cost = options.complete !== undefined ? { usage: emptyUsage() } : {};
   try {
-    return { input, judgment: await judge.judgeTrajectory(input.trajectory, { ...options, ...cost }), ...cost };
+    return { kind: "judged", input, judgment: await judge.judgeTrajectory(input.trajectory, { ...options, ...cost }), ...cost };
   } catch (error) {
-    return { input, error: caseErrorMessage(input, error), ...cost };
+    return { kind: "failed", input, message: failureMessage(input, error), ...cost };
   }
 }
 
@@ -62,11 +91,7 @@ export async function judgeOne(judge: JudgeModule, input: InputCase, caseOptions
  * Judges every case and yields results in input order, with at most
  * `concurrency` cases in flight (model calls are the only reason to overlap).
  */
-export async function* judgeCases(
-  judge: JudgeModule,
-  cases: AsyncIterable<InputCase>,
-  options: JudgeCaseOptions & { concurrency?: number } = {},
-): AsyncGenerator<CaseResult> {
+export async function* judgeCases(judge: JudgeModule, cases: AsyncIterable<InputCase>, options: RunOptions = {}): AsyncGenerator<CaseResult> {
   const { concurrency = 1, ...judgeOptions } = options;
   const inFlight: Promise<CaseResult>[] = [];
   for await (const input of cases) {

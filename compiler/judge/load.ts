@@ -1,16 +1,16 @@
 /**
  * Loads a judge for `judge` and `calibrate`: a built judge.mjs is imported as
- * is; a judge.yaml is compiled in memory first, so both paths run exactly the
- * code `build` ships. The compiler is imported lazily: judging a judge.mjs
- * must not pay for ts-morph, prettier or esbuild.
+ * is; for a judge.yaml, build/ compiles it in memory (or the build cache
+ * holds it from an earlier run), so both paths run exactly the code `build`
+ * ships. build/ is imported lazily: judging a judge.mjs must not pay for
+ * ts-morph, prettier or esbuild.
  */
 import { existsSync } from "node:fs";
-import { basename, resolve } from "node:path";
+import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { JudgeModule as BuiltJudge } from "../../runtime/judge.js";
-import { JudgeYamlError, type Diagnostic } from "../diagnostics.js";
+import { readJudgeYaml } from "../build/judge-yaml.js";
 import { JudgeLoadError } from "../errors.js";
-import { describeInvalidUtf8, readUtf8File } from "../files/utf8.js";
 
 /** What every judge.mjs exports: the runtime's own type, which judge.d.mts is checked against. */
 export type { BuiltJudge };
@@ -42,34 +42,6 @@ export async function importJudgeSource(judgeMjs: string, from = "judge.mjs"): P
   return assertJudgeModule(await import(url), from);
 }
 
-/** Parses, checks and compiles judge.yaml text; throws JudgeYamlError on invalid input. */
-export async function compileJudgeYamlText(text: string, path: string) {
-  const { parseJudgeYaml } = await import("../ir/index.js");
-  const parsed = parseJudgeYaml(text, { file: path });
-  if (!parsed.ok) throw new JudgeYamlError(parsed.diagnostics);
-  const { compileIR } = await import("../build/compile.js");
-  const compiled = await compileIR(parsed.ir, text, { file: basename(path), positions: parsed.positions });
-  return { ir: parsed.ir, positions: parsed.positions, compiled };
-}
-
-/**
- * A judge.yaml file's text, decoded strictly: invalid UTF-8 is a located
- * JudgeYamlError like any other problem in the file, never a U+FFFD that
- * could make two different names one.
- */
-export async function readJudgeYaml(path: string): Promise<string> {
-  const decoded = await readUtf8File(path);
-  if (decoded.ok) return decoded.text;
-  const { invalid } = decoded;
-  const diagnostic: Diagnostic = { file: path, line: invalid.line, col: invalid.col, path: "", severity: "error", message: describeInvalidUtf8(invalid), hint: "save the file as UTF-8" };
-  throw new JudgeYamlError([diagnostic]);
-}
-
-/** Parses, checks and compiles a judge.yaml file; throws JudgeYamlError on invalid input. */
-export async function compileJudgeYamlFile(path: string) {
-  return compileJudgeYamlText(await readJudgeYaml(path), path);
-}
-
 async function importJudgeFile(path: string): Promise<JudgeModule> {
   // A mistyped path is the user's error, not a loader crash: report it as the missing file it is.
   if (!existsSync(path)) throw Object.assign(new Error(`ENOENT: no such file, open '${path}'`), { code: "ENOENT", path });
@@ -91,6 +63,7 @@ export async function loadJudge(path: string): Promise<JudgeModule> {
   // Imported from the bytes that passed the check, not from the file, which could change in between.
   const cached = await readBuild(cachePath);
   if (cached !== undefined) return importJudgeSource(cached, path);
+  const { compileJudgeYamlText } = await import("../build/compile.js");
   const { compiled } = await compileJudgeYamlText(text, path);
   await storeBuild(cachePath, compiled.judgeMjs);
   return importJudgeSource(compiled.judgeMjs, path);

@@ -5,16 +5,12 @@
  * not be judged), and the figures compare the runs with the labels and with
  * each other.
  */
-import type { JudgeOptions } from "../../runtime/judge.js";
 import type { SemanticUsage } from "../../runtime/semantic.js";
 import type { MetaBehaviorJudgment, Verdict } from "../../runtime/types.js";
-import { addUsage, emptyUsageTotals } from "../model/usage.js";
 import { describeOrigin, readCases, type InputCase, type TraceReadOptions } from "./inputs.js";
-import { printable } from "../report/printable.js";
 import type { JudgeModule } from "./load.js";
-import { countVerifications, emptyVerifyCounts, type VerifyCounts } from "../report/summary.js";
-import { judgeCases } from "./judge-cases.js";
-import { plural } from "../report/plural.js";
+import { judgeCases, type RunOptions } from "./judge-cases.js";
+import { Tally, type VerifyCounts } from "./tally.js";
 
 export type SlotValue = Verdict | "error";
 
@@ -96,46 +92,6 @@ export function allRunsPerfect(stats: RunStatistics): boolean {
   return stats.runs > 0 && stats.perfectRuns === stats.runs;
 }
 
-function percent(x: number): string {
-  return `${(x * 100).toFixed(1)}%`;
-}
-
-/** The figures, one per line, for one judge over one suite. */
-export function renderRunStatistics(title: string, stats: RunStatistics): string {
-  const lines = [`${printable(title)}: ${stats.runs} ${plural(stats.runs, "run")} over ${stats.slots} verdict slots`];
-  stats.perRun.forEach((r, i) => {
-    const notes = [
-      ...(r.errors > 0 ? [`${r.errors} cases not judged`] : []),
-      ...(r.clauseErrors > 0 ? [`${r.clauseErrors} ${plural(r.clauseErrors, "rule verdict")} ${plural(r.clauseErrors, "rests", "rest")} on a failed model answer`] : []),
-    ];
-    lines.push(`  run ${i + 1}: ${r.agree}/${r.total} rule verdicts agree${notes.length > 0 ? ` (${notes.join("; ")})` : ""}`);
-  });
-  lines.push(...statisticLines(stats).map(([label, value]) => `  ${label}: ${value}`));
-  return lines.join("\n");
-}
-
-function statisticLines(stats: RunStatistics): [string, string][] {
-  const { agree, total, accuracy, low, high } = stats.pooled;
-  return [
-    ["pooled accuracy", `${agree}/${total} (${percent(accuracy)}; Wilson 95% ${percent(low)}–${percent(high)})`],
-    ["perfect runs", `${stats.perfectRuns}/${stats.runs}`],
-    ["unanimous verdicts", `${stats.unanimousSlots}/${stats.slots}`],
-  ];
-}
-
-/** Two or more judges' figures over the same suite, in columns. */
-export function renderSideBySide(columns: readonly { title: string; stats: RunStatistics }[]): string {
-  const rows: string[][] = [["", ...columns.map((c) => c.title)]];
-  const runs = Math.max(...columns.map((c) => c.stats.runs));
-  for (let i = 0; i < runs; i++) {
-    rows.push([`run ${i + 1}`, ...columns.map((c) => (c.stats.perRun[i] === undefined ? "" : `${c.stats.perRun[i]!.agree}/${c.stats.perRun[i]!.total}`))]);
-  }
-  const figures = columns.map((c) => statisticLines(c.stats));
-  figures[0]?.forEach(([label], row) => rows.push([label, ...figures.map((f) => f[row]![1])]));
-  const widths = rows[0]!.map((_, col) => Math.max(...rows.map((r) => r[col]!.length)));
-  return rows.map((r) => r.map((cell, col) => cell.padEnd(widths[col]!)).join("  ").trimEnd()).join("\n");
-}
-
 /** The slots of one case: one per rule, labeled from `expected`. */
 export function caseSlots(input: InputCase, trajectoryId: string, rules: readonly string[]): VerdictSlot[] {
   const labels = input.expected?.metaBehaviorVerdicts ?? {};
@@ -196,17 +152,18 @@ export async function calibrateRuns(
   judge: JudgeModule,
   files: readonly string[],
   runs: number,
-  options: JudgeOptions & { concurrency?: number; read?: TraceReadOptions } = {},
+  options: RunOptions & { read?: TraceReadOptions } = {},
 ): Promise<{ slots: VerdictSlot[]; results: RunResult[]; statistics: RunStatistics; usage: SemanticUsage; verifications: VerifyCounts }> {
+  const { read, ...runOptions } = options;
   const rules = judge.rules.map((r) => r.name);
-  const usage = emptyUsageTotals();
-  const verifications = emptyVerifyCounts();
+  // Over all runs: what verify-on-false did and what the calls cost.
+  const tally = new Tally(rules);
   const { slots, results } = await collectRuns(runs, rules, async function* () {
-    for await (const { input, judgment, usage: cost } of judgeCases(judge, readCases(files, options.read), options)) {
-      addUsage(usage, cost);
-      countVerifications(verifications, judgment);
-      yield { input, verdicts: judgment === undefined ? undefined : new Map(judgment.metaBehaviors.map((m) => [m.name, slotValue(m)])) };
+    for await (const result of judgeCases(judge, readCases(files, read), runOptions)) {
+      tally.add(result);
+      const verdicts = result.kind === "judged" ? new Map(result.judgment.metaBehaviors.map((m) => [m.name, slotValue(m)])) : undefined;
+      yield { input: result.input, verdicts };
     }
   });
-  return { slots, results, statistics: summarizeRuns(slots, results), usage, verifications };
+  return { slots, results, statistics: summarizeRuns(slots, results), usage: tally.usage, verifications: tally.verifications };
 }

@@ -1,10 +1,5 @@
-/** Totals of what model calls cost over a run, from each case's `usage`. */
-import { emptyUsage, type SemanticUsage } from "../../runtime/semantic.js";
-import type { TrajectoryJudgment } from "../../runtime/types.js";
-
-export function emptyUsageTotals(): SemanticUsage {
-  return emptyUsage();
-}
+/** What model calls cost, added up over cases (a Tally keeps a run's total). */
+import type { SemanticUsage } from "../../runtime/semantic.js";
 
 export function addUsage(total: SemanticUsage, usage: SemanticUsage | undefined): void {
   if (usage === undefined) return;
@@ -14,25 +9,4 @@ export function addUsage(total: SemanticUsage, usage: SemanticUsage | undefined)
   total.requests += usage.requests;
   total.inputTokens += usage.inputTokens;
   total.outputTokens += usage.outputTokens;
-}
-
-/**
- * `model calls: 3 answered, 5 from cache, 1 failed; requests sent: 8 (5 failed); tokens: 1200 in, 300 out`.
- * Every request beyond the one that brought each answer failed (the
- * transport's retries, and all requests of a failed call).
- */
-export function renderUsageLine(total: SemanticUsage): string {
-  const failedRequests = Math.max(0, total.requests - total.calls);
-  return (
-    `model calls: ${total.calls} answered, ${total.cachedCalls} from cache, ${total.failedCalls} failed; ` +
-    `requests sent: ${total.requests} (${failedRequests} failed); tokens: ${total.inputTokens} in, ${total.outputTokens} out`
-  );
-}
-
-/** Semantic clauses the model could not answer validly (or a verification that failed). */
-export function clauseErrorCount(judgment: TrajectoryJudgment | undefined): number {
-  if (judgment === undefined) return 0;
-  let errors = 0;
-  for (const meta of judgment.metaBehaviors) for (const clause of meta.clauses) if (clause.error !== undefined) errors++;
-  return errors;
 }

@@ -11,9 +11,9 @@
  */
 import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
-import { judgeCases, type CaseResult, type JudgeCaseOptions } from "../judge/judge-cases.js";
+import { failureLine, judgeCases, type CaseResult, type RunOptions } from "../judge/judge-cases.js";
 import type { JudgeModule } from "../judge/load.js";
-import { caseErrorOf } from "../report/outputs.js";
+import { jsonCaseError } from "../report/json.js";
 import { checkedReplies, fieldsOf, type RedisConnection, type StreamEntry } from "./redis.js";
 import { inputCaseOfEntry, judgeSha, resultKey } from "./records.js";
 
@@ -30,9 +30,8 @@ export interface WorkerOptions {
   /** How long one read waits for new entries. */
   blockMs: number;
   consumer?: string;
-  /** Model calls in flight (the judge itself is synchronous). */
-  concurrency: number;
-  judgeOptions: JudgeCaseOptions;
+  /** How cases are judged: the judge's options, the sample, and the cases (so model calls) in flight; the judge itself is synchronous. */
+  run: RunOptions;
   onCaseError?: (message: string) => void;
 }
 
@@ -60,11 +59,9 @@ function resultFields(result: CaseResult, key: string, sha: string, source: stri
   const { input } = result;
   const fields = ["key", key, "judge", sha, "source", source, "file", input.file, "case", String(input.index)];
   if (input.line !== undefined) fields.push("line", String(input.line));
-  if (result.judgment !== undefined) fields.push("judgment", JSON.stringify(result.judgment));
-  else {
-    const { file, caseIndex, line, message } = caseErrorOf(result);
-    fields.push("caseError", JSON.stringify({ file, case: caseIndex, ...(line !== undefined ? { line } : {}), caseError: message }));
-  }
+  // The same element `judge --json` gives for the case.
+  if (result.kind === "judged") fields.push("judgment", JSON.stringify(result.judgment));
+  else fields.push("caseError", JSON.stringify(jsonCaseError(result)));
   return fields;
 }
 
@@ -82,7 +79,7 @@ export async function runWorker(judge: JudgeModule, redis: RedisConnection, opti
     async function* inputs() {
       for (const d of decoded) yield d.input;
     }
-    for await (const result of judgeCases(judge, inputs(), { ...options.judgeOptions, concurrency: options.concurrency })) results.push(result);
+    for await (const result of judgeCases(judge, inputs(), options.run)) results.push(result);
     // Every write is checked before anything is acknowledged: an entry is acknowledged only once its result is stored.
     await redis.run(`XADD ${options.results}`, async (client) => {
       const pipeline = client.pipeline();
@@ -91,9 +88,9 @@ export async function runWorker(judge: JudgeModule, redis: RedisConnection, opti
     });
     await redis.run(`XACK ${stream} ${group}`, (client) => client.xack(stream, group, ...decoded.map((d) => d.id)));
     for (const result of results) {
-      if (result.error === undefined) continue;
+      if (result.kind === "judged") continue;
       totals.caseErrors++;
-      options.onCaseError?.(result.error);
+      options.onCaseError?.(failureLine(result));
     }
     totals.acknowledged += entries.length;
     if (claimed) totals.claimed += entries.length;

@@ -16,8 +16,8 @@ import type {
 } from "../../runtime/types.js";
 import type { RuleInfo } from "../../runtime/judge.js";
 import { escapeHtml, fillSlots, pageContentSecurityPolicy, pageTemplates } from "../web/page.js";
-import { countVerifications, emptyVerifyCounts, fileNaReason, isModelError, summarizeByRule, summaryColumns, verdictLabel } from "./summary.js";
-import type { RuleSummaryRow } from "./summary.js";
+import { countVerifications, emptyVerifyCounts, isModelError, summarizeByRule, type RuleSummaryRow } from "../judge/tally.js";
+import { fileNaReason, summaryColumns, verdictLabel } from "./summary.js";
 import { plural } from "./plural.js";
 
 /** What the report knows about a rule: the compiled judge's `rules` export. */

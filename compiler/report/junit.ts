@@ -7,7 +7,8 @@
  */
 import type { Clause, MetaBehaviorJudgment, TrajectoryJudgment } from "../../runtime/types.js";
 import type { CaseError } from "./html.js";
-import { countVerifications, emptyVerifyCounts, verdictLabel } from "./summary.js";
+import { countVerifications, emptyVerifyCounts } from "../judge/tally.js";
+import { verdictLabel } from "./summary.js";
 import { plural } from "./plural.js";
 
 export interface JunitInput {

@@ -1,7 +1,7 @@
 /**
- * The report files and the browser report of `judge`: results are collected
- * as they come, then written (`--html`, `--junit`) or served (the browser
- * report on an interactive terminal) once the run ends.
+ * The report sinks of `judge`: results are collected as they come, then
+ * written (`--html`, `--junit`) or served (the browser report on an
+ * interactive terminal, live while judging) once the run ends.
  */
 import { spawn } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
@@ -9,10 +9,10 @@ import { dirname } from "node:path";
 import type { RuleInfo } from "../../runtime/judge.js";
 import { validateTrajectory } from "../../runtime/trajectory.js";
 import type { Trajectory } from "../../runtime/types.js";
-import { describeOrigin } from "../judge/inputs.js";
-import type { CaseResult } from "../judge/judge-cases.js";
+import { failureLine, type CaseResult, type FailedCase } from "../judge/judge-cases.js";
 import type { CaseError, ReportInput, ReportResult } from "./html.js";
-import type { ProgressEvent, ReportServer } from "./serve.js";
+import type { ProgressEvent } from "./serve.js";
+import type { OutputSink } from "./sink.js";
 import { fileNaReason } from "./summary.js";
 
 export interface ReportOutputOptions {
@@ -41,8 +41,8 @@ function openInBrowser(url: string): void {
 
 /** One line of the live page: the trajectory's verdict labeled as the final report will label it, or why the case failed. */
 export function progressEvent(done: number, result: CaseResult): ProgressEvent {
-  const { input, judgment, error } = result;
-  if (judgment === undefined) return { done, file: input.file, message: error ?? "not judged" };
+  if (result.kind === "failed") return { done, file: result.input.file, message: failureLine(result) };
+  const { input, judgment } = result;
   const naReason = fileNaReason(judgment);
   return {
     done,
@@ -69,80 +69,91 @@ function judgedTrajectory(raw: unknown): Trajectory | undefined {
 }
 
 /**
- * A case that could not be judged, for the reports and `--json`. The message
- * loses the place it starts with (describeOrigin): file, case and line are
- * fields of their own, and the reports would repeat them.
+ * A case that could not be judged, for the reports and `--json`: file, case
+ * and line are fields of their own, so the message goes without its place.
  */
-export function caseErrorOf(result: CaseResult): CaseError {
-  const { input, error } = result;
-  const place = `${describeOrigin(input)}: `;
-  const message = error === undefined ? "not judged" : error.startsWith(place) ? error.slice(place.length) : error;
+export function caseErrorOf(result: FailedCase): CaseError {
+  const { input, message } = result;
   return { file: input.file, caseIndex: input.index, ...(input.line !== undefined ? { line: input.line } : {}), message };
 }
 
-export class ReportOutputs {
+/**
+ * What the report files and the final browser page show, collected once for
+ * all of them: each trajectory is validated and held once, however many
+ * reports are asked for. It is the first of the report sinks; the others
+ * read it when they finish.
+ */
+class ReportCollection implements OutputSink {
   private readonly results: ReportResult[] = [];
   private readonly errors: CaseError[] = [];
-  private server: ReportServer | undefined;
-  private done = 0;
 
-  private constructor(
+  constructor(
     private readonly behavior: string,
     private readonly rules: readonly RuleInfo[],
-    private readonly options: ReportOutputOptions,
   ) {}
 
-  /** Undefined when no report was asked for, so a plain run holds nothing in memory. */
-  static async open(behavior: string, rules: readonly RuleInfo[], options: ReportOutputOptions): Promise<ReportOutputs | undefined> {
-    if (options.html === undefined && options.junit === undefined && options.web !== true) return undefined;
-    const outputs = new ReportOutputs(behavior, rules, options);
-    if (options.web === true) {
-      const { serveReport } = await import("./serve.js");
-      outputs.server = await serveReport({ behavior });
-      process.stderr.write(`report: ${outputs.server.url}\n`);
-      openInBrowser(outputs.server.url);
-    }
-    return outputs;
-  }
-
   add(result: CaseResult): void {
-    this.done++;
-    const { input, judgment } = result;
-    this.server?.push(progressEvent(this.done, result));
-    if (judgment === undefined) {
+    if (result.kind === "failed") {
       this.errors.push(caseErrorOf(result));
       return;
     }
+    const { input, judgment } = result;
     const trajectory = judgedTrajectory(input.trajectory);
     this.results.push({ file: input.file, judgment, ...(trajectory !== undefined ? { trajectory } : {}) });
   }
 
-  private input(): ReportInput {
-    return { behavior: this.behavior, rules: this.rules, results: this.results, errors: this.errors };
+  async finish(): Promise<string[]> {
+    return [];
   }
 
-  /** Writes the files; with a browser report, waits until the page has shown the final report. */
-  async finish(): Promise<string[]> {
-    const written: string[] = [];
-    if (this.options.html !== undefined) {
-      const { renderHtmlReport } = await import("./html.js");
-      await writeText(this.options.html, renderHtmlReport(this.input()));
-      written.push(this.options.html);
-    }
-    if (this.options.junit !== undefined) {
-      const { renderJunit } = await import("./junit.js");
-      const byFile = new Map<string, ReportResult[]>();
-      for (const r of this.results) {
-        const group = byFile.get(r.file);
-        if (group === undefined) byFile.set(r.file, [r]);
-        else group.push(r);
-      }
-      const files = [...byFile].map(([file, results]) => ({ file, judgments: results.map((r) => r.judgment) }));
-      await writeText(this.options.junit, renderJunit({ files, errors: this.errors }));
-      written.push(this.options.junit);
-    }
-    if (this.server !== undefined) {
-      this.server.finish(this.input());
+  input(): ReportInput {
+    return { behavior: this.behavior, rules: this.rules, results: this.results, errors: this.errors };
+  }
+}
+
+/** A report file, written once the run ends; `render` imports its renderer only then. */
+function fileSink(path: string, render: () => Promise<string>): OutputSink {
+  return {
+    add() {},
+    async finish() {
+      await writeText(path, await render());
+      return [path];
+    },
+  };
+}
+
+async function renderHtml(collection: ReportCollection): Promise<string> {
+  const { renderHtmlReport } = await import("./html.js");
+  return renderHtmlReport(collection.input());
+}
+
+/** JUnit groups the judgments by file: one testsuite each. */
+async function renderJunitReport(collection: ReportCollection): Promise<string> {
+  const { renderJunit } = await import("./junit.js");
+  const { results, errors } = collection.input();
+  const byFile = new Map<string, ReportResult[]>();
+  for (const r of results) {
+    const group = byFile.get(r.file);
+    if (group === undefined) byFile.set(r.file, [r]);
+    else group.push(r);
+  }
+  const files = [...byFile].map(([file, group]) => ({ file, judgments: group.map((r) => r.judgment) }));
+  return renderJunit({ files, errors: errors ?? [] });
+}
+
+/** The live page while judging, then the final report; finishing waits until the page has shown it. */
+async function browserSink(behavior: string, collection: ReportCollection): Promise<OutputSink> {
+  const { serveReport } = await import("./serve.js");
+  const server = await serveReport({ behavior });
+  process.stderr.write(`report: ${server.url}\n`);
+  openInBrowser(server.url);
+  let done = 0;
+  return {
+    add(result) {
+      server.push(progressEvent(++done, result));
+    },
+    async finish() {
+      server.finish(collection.input());
       process.stderr.write("report: waiting for the browser to show the final report (Ctrl-C to stop waiting)\n");
       // Ctrl-C ends the wait, not the run: the command still exits with its own code.
       let stopWaiting = () => {};
@@ -150,10 +161,26 @@ export class ReportOutputs {
         stopWaiting = resolve;
         process.once("SIGINT", resolve);
       });
-      await Promise.race([this.server.finalServed, interrupted]);
+      await Promise.race([server.finalServed, interrupted]);
       process.removeListener("SIGINT", stopWaiting);
-      await this.server.close();
-    }
-    return written;
-  }
+      await server.close();
+      return [];
+    },
+  };
+}
+
+/**
+ * The sinks for the reports asked for (`html`, `junit`, `web`), in the order
+ * they finish: the files first, then the browser report. None when no report
+ * was asked for, so a plain run holds nothing in memory.
+ */
+export async function reportSinks(behavior: string, rules: readonly RuleInfo[], options: ReportOutputOptions): Promise<OutputSink[]> {
+  if (options.html === undefined && options.junit === undefined && options.web !== true) return [];
+  const collection = new ReportCollection(behavior, rules);
+  return [
+    collection,
+    ...(options.html !== undefined ? [fileSink(options.html, () => renderHtml(collection))] : []),
+    ...(options.junit !== undefined ? [fileSink(options.junit, () => renderJunitReport(collection))] : []),
+    ...(options.web === true ? [await browserSink(behavior, collection)] : []),
+  ];
 }

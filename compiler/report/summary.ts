@@ -1,20 +1,14 @@
 /**
- * Per-rule counts over many trajectory judgments: the table that ends the
- * text report, and the rule overview at the top of the HTML report.
+ * What ends a run's report: the per-rule table (also the rule overview at the
+ * top of the HTML report), the lines on failed model calls, verify-on-false
+ * and usage; and the labels verdicts are shown with.
  */
 import { foldNaReason } from "../../runtime/fold.js";
-import type { MetaBehaviorJudgment, NaReason, TrajectoryJudgment, Verdict } from "../../runtime/types.js";
+import type { SemanticUsage } from "../../runtime/semantic.js";
+import type { NaReason, TrajectoryJudgment, Verdict } from "../../runtime/types.js";
+import { isModelError, type RuleSummaryRow, type Tally, type VerifyCounts } from "../judge/tally.js";
+import { plural } from "./plural.js";
 import { printable } from "./printable.js";
-
-/**
- * Whether a rule or trajectory verdict is shown as ERROR: it carries the
- * error marker and no clause failed (a failure stands even beside a failed
- * call; FORMATS.md §4). Its verdict is then na, which must not read as "no
- * evidence" or "didn't apply": a model call failed.
- */
-export function isModelError(judged: { verdict: Verdict; error?: true }): boolean {
-  return judged.error === true && judged.verdict !== "false";
-}
 
 /** The human label for a verdict; `na` is told apart by its reason, as the spec asks, and from a failed model call. */
 export function verdictLabel(verdict: Verdict, naReason: NaReason | null, error?: true): string {
@@ -32,27 +26,6 @@ export function fileNaReason(judgment: TrajectoryJudgment): NaReason | null {
   return foldNaReason(judgment.metaBehaviors);
 }
 
-/** What verify-on-false did in one judgment or a whole run: failures the model confirmed, and failures it overturned. */
-export interface VerifyCounts {
-  confirmed: number;
-  overturned: number;
-}
-
-export function emptyVerifyCounts(): VerifyCounts {
-  return { confirmed: 0, overturned: 0 };
-}
-
-/** Adds a judgment's confirmed and overturned clauses to `into`. */
-export function countVerifications(into: VerifyCounts, judgment: TrajectoryJudgment | undefined): VerifyCounts {
-  for (const meta of judgment?.metaBehaviors ?? []) {
-    for (const clause of meta.clauses) {
-      if (clause.verification === "confirmed") into.confirmed++;
-      else if (clause.verification === "overturned") into.overturned++;
-    }
-  }
-  return into;
-}
-
 /**
  * The summary line, or none when no failure was put to a model. An overturn
  * turns a deterministic failure into a pass on a model's word, and a model can
@@ -64,49 +37,32 @@ export function renderVerifyLine(counts: VerifyCounts): string | undefined {
   return `verify-on-false: ${counts.confirmed} confirmed, ${counts.overturned} overturned${note}`;
 }
 
-export interface RuleSummaryRow {
-  name: string;
-  passed: number;
-  failed: number;
-  /** na with reason `not_applicable`: the rule's condition never arose. */
-  notApplicable: number;
-  /** na with reason `insufficient_evidence` (incomplete trace, or no model available). */
-  noVerdict: number;
-  /** na because a model call failed (the rule carries `error`). */
-  modelErrors: number;
+/**
+ * `model calls: 3 answered, 5 from cache, 1 failed; requests sent: 8 (5 failed); tokens: 1200 in, 300 out`.
+ * Every request beyond the one that brought each answer failed (the
+ * transport's retries, and all requests of a failed call).
+ */
+export function renderUsageLine(total: SemanticUsage): string {
+  const failedRequests = Math.max(0, total.requests - total.calls);
+  return (
+    `model calls: ${total.calls} answered, ${total.cachedCalls} from cache, ${total.failedCalls} failed; ` +
+    `requests sent: ${total.requests} (${failedRequests} failed); tokens: ${total.inputTokens} in, ${total.outputTokens} out`
+  );
 }
 
 /**
- * Counts, per rule, how many trajectories passed, failed, didn't apply or got
- * no verdict. Rows follow `ruleOrder` when given (so rules nobody triggered
- * still show up), then any other rule in order of first appearance.
+ * The lines after a run's results: clauses without a valid model answer (a
+ * model failure is never a silent pass), what verify-on-false did, and with a
+ * model, what the calls cost.
  */
-export function summarizeByRule(
-  judgments: readonly TrajectoryJudgment[],
-  ruleOrder: readonly string[] = [],
-): RuleSummaryRow[] {
-  const rows = new Map<string, RuleSummaryRow>();
-  const rowFor = (name: string): RuleSummaryRow => {
-    let row = rows.get(name);
-    if (row === undefined) {
-      row = { name, passed: 0, failed: 0, notApplicable: 0, noVerdict: 0, modelErrors: 0 };
-      rows.set(name, row);
-    }
-    return row;
-  };
-  for (const name of ruleOrder) rowFor(name);
-  for (const judgment of judgments) {
-    for (const meta of judgment.metaBehaviors) countInto(rowFor(meta.name), meta);
-  }
-  return [...rows.values()];
-}
-
-function countInto(row: RuleSummaryRow, meta: MetaBehaviorJudgment): void {
-  if (isModelError(meta)) row.modelErrors++;
-  else if (meta.verdict === "true") row.passed++;
-  else if (meta.verdict === "false") row.failed++;
-  else if (meta.naReason === "not_applicable") row.notApplicable++;
-  else row.noVerdict++;
+export function renderRunSummary(tally: Tally, { usage }: { usage: boolean }): string[] {
+  const n = tally.clauseErrors;
+  const verifyLine = renderVerifyLine(tally.verifications);
+  return [
+    ...(n > 0 ? [`${n} ${plural(n, "clause")} got no valid model answer (marked ERROR)`] : []),
+    ...(verifyLine !== undefined ? [verifyLine] : []),
+    ...(usage ? [renderUsageLine(tally.usage)] : []),
+  ];
 }
 
 const COLUMNS = [

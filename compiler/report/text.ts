@@ -1,8 +1,10 @@
 /** The plain-text report of `judge`: per trajectory, per rule, per clause, with cited event ids. */
 import type { Clause, MetaBehaviorJudgment, TrajectoryJudgment, Verdict } from "../../runtime/types.js";
 import { printable } from "./printable.js";
-import { isModelError } from "./summary.js";
+import { isModelError, type RunTotals } from "../judge/tally.js";
 import { plural } from "./plural.js";
+import type { OutputSink, Write } from "./sink.js";
+import { renderRunSummary, renderSummaryTable, renderUsageLine } from "./summary.js";
 
 const LABEL: Record<Verdict, string> = { true: "PASS", false: "FAIL", na: "N/A" };
 
@@ -42,33 +44,30 @@ export function renderTrajectoryText(judgment: TrajectoryJudgment, source: strin
   return [`${label(judgment)}  ${printable(judgment.trajectoryId)}  (${printable(source)})`, ...judgment.metaBehaviors.flatMap(metaLines), ""].join("\n");
 }
 
-export interface RunTotals {
-  judged: number;
-  true: number;
-  false: number;
-  na: number;
-  /** Judged, but na because a model call failed (shown ERROR); not counted in `na`. */
-  modelErrors: number;
-  /** Cases that could not be judged. */
-  errors: number;
-}
-
-export function emptyTotals(): RunTotals {
-  return { judged: 0, true: 0, false: 0, na: 0, modelErrors: 0, errors: 0 };
-}
-
-export function addToTotals(totals: RunTotals, judgment: TrajectoryJudgment | undefined): void {
-  if (judgment === undefined) {
-    totals.errors++;
-    return;
-  }
-  totals.judged++;
-  if (isModelError(judgment)) totals.modelErrors++;
-  else totals[judgment.verdict]++;
-}
-
 export function renderTotalsLine(totals: RunTotals): string {
   const errors = totals.errors > 0 ? `; ${totals.errors} could not be judged` : "";
   const modelErrors = totals.modelErrors > 0 ? `, ${totals.modelErrors} ERROR (no valid model answer)` : "";
   return `${totals.judged} ${plural(totals.judged, "trajectory", "trajectories")} judged: ${totals.true} true, ${totals.false} false, ${totals.na} na${modelErrors}${errors}`;
+}
+
+/**
+ * The text report on stdout: each judged trajectory's block as it comes (with
+ * what its calls cost, given a model), then the per-rule table, the totals
+ * and the run's summary lines. A case that could not be judged is on stderr
+ * (progressSink), not here.
+ */
+export function textSink(write: Write, options: { usage: boolean }): OutputSink {
+  return {
+    add(result) {
+      if (result.kind === "failed") return;
+      const cost = result.usage;
+      write(renderTrajectoryText(result.judgment, result.input.file) + (cost !== undefined ? `  ${renderUsageLine(cost)}\n` : "") + "\n");
+    },
+    async finish(tally) {
+      write(`${renderSummaryTable(tally.ruleRows())}\n${renderTotalsLine(tally.totals)}\n`);
+      // Model failures are never a silent pass: counted in the summary (and the run fails).
+      for (const line of renderRunSummary(tally, options)) write(`${line}\n`);
+      return [];
+    },
+  };
 }

@@ -787,7 +787,7 @@ var Rule0 = class {
       this.triggered = true;
     if (this.before0 === void 0) {
       if (e.action === "issue_refund" || e.action === "issue_store_credit") this.before0 = e.id;
-      else if (this.first0 === void 0 && e.action === "get_order_result" && e.actor === "tool" && e.metadata?.["status"] === "found")
+      else if (this.first0 === void 0 && e.action === "get_order_result" && e.actor === "tool" && Object.is(e.metadata?.["status"], "found"))
         this.first0 = e.id;
     }
   }
@@ -835,12 +835,12 @@ var Rule1 = class {
   each0 = [];
   followers0 = [];
   step(e) {
-    if (!this.triggered && e.action === "issue_refund_result" && e.metadata?.["status"] === "approved")
+    if (!this.triggered && e.action === "issue_refund_result" && Object.is(e.metadata?.["status"], "approved"))
       this.triggered = true;
-    if (this.followers0.length < this.each0.length && e.action === "send_email" && e.metadata?.["template"] === "refund_confirmation") {
+    if (this.followers0.length < this.each0.length && e.action === "send_email" && Object.is(e.metadata?.["template"], "refund_confirmation")) {
       while (this.followers0.length < this.each0.length) this.followers0.push(e.id);
     }
-    if (e.action === "issue_refund_result" && e.metadata?.["status"] === "approved")
+    if (e.action === "issue_refund_result" && Object.is(e.metadata?.["status"], "approved"))
       this.each0.push(e.id);
   }
   finish(complete) {
@@ -893,7 +893,7 @@ var Rule2 = class {
         this.matches0.push(e.id);
     } else if (e.action === "escalate_to_supervisor") this.after0 = e.id;
     if (this.after1 !== void 0) {
-      if (this.match1 === void 0 && e.action === "add_case_note" && e.metadata?.["kind"] === "handover")
+      if (this.match1 === void 0 && e.action === "add_case_note" && Object.is(e.metadata?.["kind"], "handover"))
         this.match1 = e.id;
     } else if (e.action === "escalate_to_supervisor") this.after1 = e.id;
   }

@@ -777,7 +777,7 @@ var Rule0 = class {
     if (!this.triggered && e.action === "deploy") this.triggered = true;
     if (this.before0 === void 0) {
       if (e.action === "deploy") this.before0 = e.id;
-      else if (this.first0 === void 0 && e.action === "acquire_lock_result" && e.metadata?.["status"] === "granted")
+      else if (this.first0 === void 0 && e.action === "acquire_lock_result" && Object.is(e.metadata?.["status"], "granted"))
         this.first0 = e.id;
     }
   }
@@ -825,12 +825,12 @@ var Rule1 = class {
   each0 = [];
   followers0 = [];
   step(e) {
-    if (!this.triggered && e.action === "health_check_result" && e.metadata?.["status"] === "failing")
+    if (!this.triggered && e.action === "health_check_result" && Object.is(e.metadata?.["status"], "failing"))
       this.triggered = true;
     if (this.followers0.length < this.each0.length && (e.action === "rollback" || e.action === "health_check_result")) {
       while (this.followers0.length < this.each0.length) this.followers0.push(e.id);
     }
-    if (e.action === "health_check_result" && e.metadata?.["status"] === "failing")
+    if (e.action === "health_check_result" && Object.is(e.metadata?.["status"], "failing"))
       this.each0.push(e.id);
   }
   finish(complete) {
@@ -879,7 +879,8 @@ var Rule2 = class {
   step(e) {
     if (!this.triggered && e.action === "rollback") this.triggered = true;
     if (this.after0 !== void 0) {
-      if (e.action === "deploy" && e.metadata?.["stage"] === "canary") this.counted0.push(e.id);
+      if (e.action === "deploy" && Object.is(e.metadata?.["stage"], "canary"))
+        this.counted0.push(e.id);
     } else if (e.action === "rollback") this.after0 = e.id;
     if (this.after1 !== void 0) {
       if (this.match1 === void 0 && e.action === "post_update" && e.content?.includes("rolled back") === true)

@@ -732,7 +732,7 @@ var Rule0 = class {
   step(e) {
     if (this.before0 === void 0) {
       if (e.action === "final_answer") this.before0 = e.id;
-      else if (this.first0 === void 0 && e.action === "ask_user" && e.metadata?.["topic"] === "tax_year")
+      else if (this.first0 === void 0 && e.action === "ask_user" && Object.is(e.metadata?.["topic"], "tax_year"))
         this.first0 = e.id;
     }
   }
@@ -775,7 +775,7 @@ var Rule1 = class {
     if (!this.triggered && e.action === "final_answer") this.triggered = true;
     if (this.before0 === void 0) {
       if (e.action === "final_answer") this.before0 = e.id;
-      else if (this.first0 === void 0 && e.action === "fetch_document_result" && e.metadata?.["official"] === "yes")
+      else if (this.first0 === void 0 && e.action === "fetch_document_result" && Object.is(e.metadata?.["official"], "yes"))
         this.first0 = e.id;
     }
   }

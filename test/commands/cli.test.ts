@@ -305,3 +305,21 @@ describe("calibrate", () => {
     expect(run.stderr).toContain('plain.json: case 0: has no "expected" labels');
   });
 });
+
+describe("import", () => {
+  test("a trace that is no valid trajectory is located and worded as judge words it, escaped: an id quoted with U+202E cannot reorder the line", () => {
+    const dir = tempDir();
+    const file = join(dir, "cases.jsonl");
+    const dup = { id: "dup", complete: true, events: [{ id: "x\u202e", actor: "agent", action: "a" }, { id: "x\u202e", actor: "agent", action: "a" }] };
+    const labeled = { trajectory: { id: "t", complete: true, events: [{ id: "e1", actor: "robot" }] }, expected: { verdict: "true", metaBehaviorVerdicts: {} } };
+    writeFileSync(file, [dup, labeled].map((c) => JSON.stringify(c)).join("\n") + "\n");
+    const imported = runCli(["import", file]);
+    expect(imported.status).toBe(1);
+    expect(imported.stderr).toBe(
+      `error: ${file}:1: case 0: events[1].id duplicates the id "x\\u202e" of an earlier event\n` + `error: ${file}:2: case 1: trajectory.events[0].actor must be user, agent, or tool\n`,
+    );
+    // The same lines, word for word, as judge reports them.
+    const judged = runCli(["judge", join(REFUND, "judge.mjs"), file, "--json"]);
+    expect(judged.stderr).toBe(imported.stderr);
+  });
+});

@@ -8,7 +8,8 @@ import { describe, expect, it } from "vitest";
 import { previewJudge, previewRule, type PreviewWarningKind, type RulePreview } from "../../compiler/generate/preview.js";
 import { parseJudgeYaml } from "../../compiler/ir/parse.js";
 import type { MetaBehavior } from "../../compiler/ir/types.js";
-import { compileJudgeYamlText, importJudgeSource } from "../../compiler/judge/load.js";
+import { compileJudgeYamlText } from "../../compiler/build/compile.js";
+import { importJudgeSource } from "../../compiler/judge/load.js";
 import type { Trajectory } from "../../runtime/types.js";
 import { EXAMPLE_DIRS, HELD_OUT_2026_DIRS, loadReferenceCase } from "./drafting-fixtures.js";
 

@@ -83,7 +83,7 @@ class Rule0 implements RuleStepper {
       else if (
         this.first0 === undefined &&
         e.action === "run_tests_result" &&
-        e.metadata?.["status"] === "passed"
+        Object.is(e.metadata?.["status"], "passed")
       )
         this.first0 = e.id;
     }

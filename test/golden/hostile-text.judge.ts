@@ -53,7 +53,7 @@ class Rule0 implements RuleStepper {
     if (!this.triggered && e.action === "a\"b'c`d${e}f*/g") this.triggered = true;
     if (
       e.content?.includes("*/ process.exit(1); /*") === true &&
-      e.metadata?.['key"with`quote'] === "value\nwith\u2028breaks"
+      Object.is(e.metadata?.['key"with`quote'], "value\nwith\u2028breaks")
     )
       this.matches0.push(e.id);
   }

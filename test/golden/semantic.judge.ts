@@ -63,7 +63,7 @@ class Rule0 implements RuleStepper {
       else if (
         this.first0 === undefined &&
         e.action === "open_url_result" &&
-        e.metadata?.["sourceType"] === "primary"
+        Object.is(e.metadata?.["sourceType"], "primary")
       )
         this.first0 = e.id;
     }

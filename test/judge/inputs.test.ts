@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { byteLines, describeOrigin, readCases, type InputCase } from "../../compiler/judge/inputs.js";
 import { findJsonSyntaxError } from "../../compiler/files/json-syntax.js";
-import { caseErrorMessage } from "../../compiler/judge/judge-cases.js";
+import { failureMessage, locatedMessage } from "../../compiler/judge/judge-cases.js";
 import { TrajectoryError } from "../../runtime/trajectory.js";
 
 const trajectory = { id: "t1", complete: true, events: [{ id: "e1", actor: "agent", action: "act" }] };
@@ -223,15 +223,18 @@ describe("byteLines", () => {
   });
 });
 
-describe("caseErrorMessage", () => {
+describe("failureMessage", () => {
   test("names file, case and field; a labeled case's fields start at trajectory", () => {
     const plain = { file: "a.json", index: 2 };
     const labeled = { file: "b.jsonl", index: 0, line: 3, labeled: true };
     const actor = new TrajectoryError("events[0].actor", "must be user, agent, or tool");
     const whole = new TrajectoryError("", "a trajectory must be a JSON object");
-    expect(caseErrorMessage(plain, actor)).toBe("a.json: case 2: events[0].actor must be user, agent, or tool");
-    expect(caseErrorMessage(labeled, actor)).toBe("b.jsonl:3: case 0: trajectory.events[0].actor must be user, agent, or tool");
-    expect(caseErrorMessage(plain, whole)).toBe("a.json: case 2: a trajectory must be a JSON object");
-    expect(caseErrorMessage(labeled, whole)).toBe("b.jsonl:3: case 0: trajectory: a trajectory must be a JSON object");
+    expect(failureMessage(plain, actor)).toBe("events[0].actor must be user, agent, or tool");
+    expect(failureMessage(labeled, actor)).toBe("trajectory.events[0].actor must be user, agent, or tool");
+    expect(failureMessage(plain, whole)).toBe("a trajectory must be a JSON object");
+    expect(failureMessage(labeled, whole)).toBe("trajectory: a trajectory must be a JSON object");
+    // The place is added in one place, in front.
+    expect(locatedMessage(plain, failureMessage(plain, actor))).toBe("a.json: case 2: events[0].actor must be user, agent, or tool");
+    expect(locatedMessage(labeled, failureMessage(labeled, whole))).toBe("b.jsonl:3: case 0: trajectory: a trajectory must be a JSON object");
   });
 });

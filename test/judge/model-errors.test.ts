@@ -56,7 +56,10 @@ describe("the fold with failed model calls", () => {
 
   async function judgeAll(options: Parameters<typeof judgeCases>[2]): Promise<TrajectoryJudgment[]> {
     const out: TrajectoryJudgment[] = [];
-    for await (const r of judgeCases(tax, readCases(files), options)) out.push(r.judgment!);
+    for await (const r of judgeCases(tax, readCases(files), options)) {
+      expect(r.kind === "failed" ? r.message : undefined).toBeUndefined();
+      if (r.kind === "judged") out.push(r.judgment);
+    }
     return out;
   }
 

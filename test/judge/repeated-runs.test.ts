@@ -1,6 +1,7 @@
 /** The run statistics of `calibrate --runs N` and `baseline`. */
 import { describe, expect, it } from "vitest";
-import { renderSideBySide, summarizeRuns, wilsonInterval, type VerdictSlot } from "../../compiler/judge/repeated-runs.js";
+import { summarizeRuns, wilsonInterval, type VerdictSlot } from "../../compiler/judge/repeated-runs.js";
+import { renderSideBySide } from "../../compiler/report/runs.js";
 
 describe("wilsonInterval", () => {
   it("matches the textbook values", () => {

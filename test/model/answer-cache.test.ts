@@ -49,7 +49,7 @@ async function judgeWithUsage(adapter: SemanticAdapter): Promise<{ json: string;
   const out: unknown[] = [];
   const usage: SemanticUsage[] = [];
   for await (const r of judgeCases(judge, readCases(files), { complete: adapter, concurrency: 3 })) {
-    out.push(r.judgment ?? r.error);
+    out.push(r.kind === "judged" ? r.judgment : r.message);
     usage.push(r.usage!);
   }
   return { json: JSON.stringify(out, null, 2), usage };

@@ -127,7 +127,35 @@ function randomMatcher(rng: Rng): Matcher {
   return matcher;
 }
 
+/** The items in a random order (Fisher-Yates). */
+function shuffled<T>(rng: Rng, items: readonly T[]): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = int(rng, 0, i);
+    [out[i], out[j]] = [out[j] as T, out[i] as T];
+  }
+  return out;
+}
+
+/**
+ * Patterns whose matchers imply one another, which once made the generated code
+ * fail to type-check (issue 8): an actor repeated after a matcher naming only that
+ * actor (`[{actor: agent}, {actor: agent, action: b}]`), and all three actors next
+ * to an action (`[{actor: agent}, {actor: user}, {actor: tool}, {action: z}]`).
+ */
+function redundantPattern(rng: Rng): Pattern {
+  if (chance(rng, 0.5)) {
+    const actor = pick(rng, ACTORS);
+    const between = chance(rng, 0.3) ? [randomMatcher(rng)] : [];
+    return [{ actor }, ...between, { ...randomMatcher(rng), actor }];
+  }
+  const action: Matcher = { action: pick(rng, COMMON_ACTIONS) };
+  if (chance(rng, 0.5)) action.actor = pick(rng, ACTORS);
+  return shuffled(rng, [...ACTORS.map((actor): Matcher => ({ actor })), action]);
+}
+
 function randomPattern(rng: Rng): Pattern {
+  if (chance(rng, 0.06)) return redundantPattern(rng);
   const size = pick(rng, [1, 1, 1, 2, 2, 3]);
   return Array.from({ length: size }, () => randomMatcher(rng));
 }

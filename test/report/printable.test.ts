@@ -8,13 +8,13 @@ import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { renderComparison } from "../../compiler/judge/calibrate.js";
+import { renderComparison } from "../../compiler/report/calibration.js";
 import { describeOrigin } from "../../compiler/judge/inputs.js";
 import { printable, printableLines } from "../../compiler/report/printable.js";
 import { renderSummaryTable } from "../../compiler/report/summary.js";
 import { renderTrajectoryText } from "../../compiler/report/text.js";
-import { caseErrorMessage } from "../../compiler/judge/judge-cases.js";
-import { renderRunStatistics } from "../../compiler/judge/repeated-runs.js";
+import { failureMessage, locatedMessage } from "../../compiler/judge/judge-cases.js";
+import { renderRunStatistics } from "../../compiler/report/runs.js";
 import type { TrajectoryJudgment } from "../../runtime/types.js";
 import { ROOT, runCli } from "../support/cli.js";
 
@@ -90,7 +90,8 @@ describe("names and the per-rule table", () => {
 
   test("a trajectory error quoting an id (JSON.stringify leaves U+202E raw) is escaped", () => {
     const error = Object.assign(new Error('duplicates the id "x\u202e\u200b" of an earlier event'), { name: "TrajectoryError", field: "events[1].id" });
-    const message = caseErrorMessage({ file: "t.jsonl", index: 2, line: 3 }, error);
+    const input = { file: "t.jsonl", index: 2, line: 3 };
+    const message = locatedMessage(input, failureMessage(input, error));
     expect(message).not.toMatch(ACTIVE);
     expect(message).toBe('t.jsonl:3: case 2: events[1].id duplicates the id "x\\u202e\\u200b" of an earlier event');
   });

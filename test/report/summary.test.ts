@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { renderSummaryTable, summarizeByRule, verdictLabel } from "../../compiler/report/summary.js";
+import { summarizeByRule } from "../../compiler/judge/tally.js";
+import { renderSummaryTable, verdictLabel } from "../../compiler/report/summary.js";
 import type { MetaBehaviorJudgment, TrajectoryJudgment, Verdict, NaReason } from "../../runtime/types.js";
 
 function meta(name: string, verdict: Verdict, naReason: NaReason | null = null): MetaBehaviorJudgment {

@@ -1,6 +1,6 @@
 /** The plain-text report prints untrusted trajectory text: it must not drive the terminal or forge report lines. */
 import { describe, expect, test } from "vitest";
-import { renderComparison } from "../../compiler/judge/calibrate.js";
+import { renderComparison } from "../../compiler/report/calibration.js";
 import { renderTrajectoryText } from "../../compiler/report/text.js";
 import type { TrajectoryJudgment } from "../../runtime/types.js";
 

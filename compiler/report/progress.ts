@@ -1,0 +1,29 @@
+/** stderr during a run: how far it got, for a person watching a terminal, and every case that could not be judged, located. */
+import { failureLine } from "../judge/judge-cases.js";
+import type { OutputSink, Write } from "./sink.js";
+
+/** `tty`: whether a person watches stderr; only then is the count shown (and cleared before any other line). */
+export function progressSink(write: Write, { tty }: { tty: boolean }): OutputSink {
+  let seen = 0;
+  let shown = false;
+  const clear = () => {
+    if (shown) write("\r\x1b[K");
+  };
+  return {
+    add(result) {
+      seen++;
+      if (tty && seen % 100 === 0) {
+        write(`\rjudged ${seen} trajectories…`);
+        shown = true;
+      }
+      if (result.kind === "failed") {
+        clear();
+        write(`error: ${failureLine(result)}\n`);
+      }
+    },
+    async finish() {
+      clear();
+      return [];
+    },
+  };
+}

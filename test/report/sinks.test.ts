@@ -1,0 +1,79 @@
+/** The stdout and stderr sinks of `judge`: what each writes per result and at the end, from the results and the Tally alone. */
+import { describe, expect, it } from "vitest";
+import { emptyUsage } from "../../runtime/semantic.js";
+import type { TrajectoryJudgment } from "../../runtime/types.js";
+import type { CaseResult } from "../../compiler/judge/judge-cases.js";
+import { Tally } from "../../compiler/judge/tally.js";
+import { jsonSink } from "../../compiler/report/json.js";
+import { progressSink } from "../../compiler/report/progress.js";
+import { runSinks, type OutputSink } from "../../compiler/report/sink.js";
+import { textSink } from "../../compiler/report/text.js";
+
+const judgment = (id: string, verdict: TrajectoryJudgment["verdict"]): TrajectoryJudgment => ({
+  behavior: "b",
+  trajectoryId: id,
+  verdict,
+  metaBehaviors: [{ name: "R", verdict, naReason: verdict === "na" ? "not_applicable" : null, triggered: verdict !== "na", clauses: [] }],
+});
+const usage = { ...emptyUsage(), calls: 1, requests: 1, inputTokens: 100, outputTokens: 20 };
+const results: CaseResult[] = [
+  { kind: "judged", input: { file: "a.json", index: 0 }, judgment: judgment("t1", "true"), usage },
+  { kind: "failed", input: { file: "b.jsonl", index: 1, line: 2 }, message: "events must be an array", usage: emptyUsage() },
+  { kind: "judged", input: { file: "b.jsonl", index: 2, line: 3 }, judgment: judgment("t2", "false"), usage },
+];
+
+/** Runs the results through one sink, as `judge` does, and returns what it wrote where. */
+async function drive(make: (out: (t: string) => void, err: (t: string) => void) => OutputSink): Promise<{ out: string; err: string }> {
+  let out = "";
+  let err = "";
+  const sink = make((t) => (out += t), (t) => (err += t));
+  expect(await runSinks(results, [sink], new Tally(["R"]))).toEqual([]);
+  return { out, err };
+}
+
+describe("jsonSink", () => {
+  it("streams exactly JSON.stringify(all, null, 2), a failed case in its place, and puts the summary on the other stream", async () => {
+    const { out, err } = await drive((o, e) => jsonSink(o, e, { usage: true }));
+    const expected = [judgment("t1", "true"), { file: "b.jsonl", case: 1, line: 2, caseError: "events must be an array" }, judgment("t2", "false")];
+    expect(out).toBe(`${JSON.stringify(expected, null, 2)}\n`);
+    expect(err).toBe("model calls: 2 answered, 0 from cache, 0 failed; requests sent: 2 (0 failed); tokens: 200 in, 40 out\n");
+  });
+
+  it("writes [] for no cases, and no usage line without a model", async () => {
+    let out = "";
+    let err = "";
+    const sink = jsonSink((t) => (out += t), (t) => (err += t), { usage: false });
+    await sink.finish(new Tally());
+    expect(out).toBe("[]\n");
+    expect(err).toBe("");
+  });
+});
+
+describe("textSink", () => {
+  it("writes each judged trajectory with its cost, then the table, totals and summary; a failed case is not its business", async () => {
+    const { out, err } = await drive((o) => textSink(o, { usage: true }));
+    expect(err).toBe("");
+    expect(out).toContain("PASS  t1  (a.json)\n");
+    expect(out).toContain("  model calls: 1 answered");
+    expect(out).not.toContain("events must be an array");
+    expect(out.endsWith("2 trajectories judged: 1 true, 1 false, 0 na; 1 could not be judged\nmodel calls: 2 answered, 0 from cache, 0 failed; requests sent: 2 (0 failed); tokens: 200 in, 40 out\n")).toBe(true);
+    expect(out).toMatch(/\nRule +Passed +Failed +Didn't apply +No verdict\n-+ +-+ +-+ +-+ +-+\nR +1 +1 +0 +0\n/);
+  });
+});
+
+describe("progressSink", () => {
+  it("names each failed case with its place; shows no count off a terminal", async () => {
+    const { out, err } = await drive((_o, e) => progressSink(e, { tty: false }));
+    expect(out).toBe("");
+    expect(err).toBe("error: b.jsonl:2: case 1: events must be an array\n");
+  });
+
+  it("on a terminal, clears its count before an error line and at the end", async () => {
+    let err = "";
+    const sink = progressSink((t) => (err += t), { tty: true });
+    for (let i = 0; i < 100; i++) sink.add(results[0]!);
+    sink.add(results[1]!);
+    await sink.finish(new Tally());
+    expect(err).toBe("\rjudged 100 trajectories…\r\x1b[K" + "error: b.jsonl:2: case 1: events must be an array\n" + "\r\x1b[K");
+  });
+});
