@@ -1,7 +1,7 @@
 /**
- * The monitor: a judge fed one event at a time (docs/FORMATS.md, "The
- * monitor"). It drives the same generated steppers as `judgeTrajectory` and
- * ends in the same `conclude`, so the two cannot drift apart.
+ * The monitor: a judge fed one event at a time (docs/FORMATS.md §9). It
+ * drives the same generated steppers as `judgeTrajectory` and ends in the
+ * same `conclude`, so the two cannot drift apart.
  */
 import { conclude, type Judge, type JudgeOptions } from "./judgment.js";
 import type { Found } from "./stepper.js";

@@ -111,7 +111,7 @@ export interface RuleInfo {
 
 /**
  * A deterministic clause that became certainly false while a monitor ran
- * (docs/FORMATS.md, "The monitor"): no continuation of the trajectory can
+ * (docs/FORMATS.md §9): no continuation of the trajectory can
  * change its verdict. `eventIds` are the ids the clause cites so far; the
  * final judgment's clause cites at least these.
  */
@@ -147,7 +147,7 @@ export interface MonitorHeader {
 }
 
 /**
- * A judge running beside a live agent (docs/FORMATS.md, "The monitor"):
+ * A judge running beside a live agent (docs/FORMATS.md §9):
  * events are pushed one at a time, and a violation is reported at the first
  * event that makes it certain. `push` and `check` are synchronous.
  */

@@ -6,18 +6,12 @@
  * random judges must type-check.
  */
 import { describe, expect, test } from "vitest";
-import { compileIR } from "../compiler/build/compile.js";
 import { generateJudgeModule } from "../compiler/codegen/emit.js";
 import { typeCheckJudgeTs } from "../compiler/codegen/typecheck.js";
 import type { JudgeIR, MetaBehavior, Pattern } from "../compiler/ir/types.js";
 import type { TrajectoryJudgment } from "../runtime/types.js";
 import { oracleJudge } from "./oracle/evaluate.js";
-import { mulberry32, randomCase } from "./oracle/random.js";
-import { importBundled } from "./support/judges.js";
-
-const SEED = 20261129;
-const JUDGES = 250;
-const TRAJECTORIES_PER_JUDGE = 40;
+import { JUDGES, randomJudges, TRAJECTORIES_PER_JUDGE } from "./support/differential.js";
 
 /** What the differential compares: everything but free-text descriptions and reasoning. */
 function essence(j: TrajectoryJudgment) {
@@ -63,20 +57,13 @@ function namesEveryActor(pattern: Pattern): boolean {
 
 describe("compiled judge vs. oracle", () => {
   test(`${JUDGES * TRAJECTORIES_PER_JUDGE} random pairs agree, and every random judge type-checks`, async () => {
-    const rng = mulberry32(SEED);
     let compared = 0;
     const verdicts = { true: 0, false: 0, na: 0 };
     const rules: MetaBehavior[] = [];
-    for (let j = 0; j < JUDGES; j++) {
-      const { ir } = randomCase(rng, j);
+    for await (const { index, ir, judge, trajectories } of randomJudges()) {
       // Rule names repeat across judges; the prefix keeps them unique in the combined judge below.
-      rules.push(...ir.metaBehaviors.map((rule) => ({ ...rule, name: `judge ${j}: ${rule.name}` })));
-      // Type-checked below, all at once: one check per judge would cost minutes.
-      const compiled = await compileIR(ir, JSON.stringify(ir), { typeCheck: false });
-      const judge = await importBundled(compiled);
-      for (let t = 0; t < TRAJECTORIES_PER_JUDGE; t++) {
-        // Every random trajectory uses the same small vocabulary, so it suits any random judge.
-        const { trajectory } = randomCase(rng, j * TRAJECTORIES_PER_JUDGE + t);
+      rules.push(...ir.metaBehaviors.map((rule) => ({ ...rule, name: `judge ${index}: ${rule.name}` })));
+      for (const trajectory of trajectories) {
         const actual = await judge.judgeTrajectory(trajectory);
         const expected = oracleJudge(ir, trajectory);
         const a = essence(actual);

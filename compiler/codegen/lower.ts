@@ -24,7 +24,7 @@ export interface Field {
   added?: Code;
 }
 
-/** A check that can be certainly false during a run (docs/FORMATS.md, "The monitor"). */
+/** A check that can be certainly false during a run (docs/FORMATS.md §9). */
 interface Violation {
   /** When the clause is certainly false; absent: whenever it cites something. */
   when?: Code;
@@ -34,7 +34,7 @@ interface Violation {
   ids: Code;
 }
 
-/** A check that can be owed something at the end (docs/FORMATS.md, "The monitor"). */
+/** A check that can be owed something at the end (docs/FORMATS.md §9). */
 interface Obligation {
   /** When something is owed. */
   when: Code;

@@ -1,5 +1,5 @@
 /**
- * The monitor (docs/FORMATS.md, "The monitor") on the refund example: a
+ * The monitor (docs/FORMATS.md §9) on the refund example: a
  * violation at the event that makes it certain, gated by the trigger;
  * `check` as a dry `push`; what is still owed; bad events refused with the
  * monitor unchanged; `end()` as `judgeTrajectory`.
