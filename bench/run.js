@@ -2,24 +2,30 @@
 // Benchmarks of behavior-judge (not a test: machines here are shared and noisy,
 // so compare the ratios within one run rather than absolute figures across runs).
 //
-//   npm run bench            # all sections
-//   npm run bench -- --quick # smaller repeat counts
+//   npm run bench                          # all sections
+//   npm run bench -- --quick               # smaller repeat counts
+//   npm run bench -- --before old/judge.mjs  # section 1 also times another build of the refund judge
 //
 // 1. Throughput of the refund-support judge (examples/refund-support/judge.mjs)
 //    in-process on generated trajectories of 1k, 10k, 100k and 1M events, next to
-//    a hand-written single-pass loop for the same four rules on the same events.
+//    a hand-written single-pass loop for the same four rules on the same events, and
+//    (with --before) next to another build of the same judge.yaml, in the same run.
+// 1b. The monitor of the same judge: time per push and per check.
 // 2. Size of each example's judge.mjs and the time to import it in a fresh process.
 // 3. Model calls per trajectory for each example, with and without verify-on-false,
 //    through an in-process adapter that answers as examples/tax-research/scripted-answers.json
 //    says (and confirms every deterministic failure): the judge's own call pattern, no network.
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const quick = process.argv.includes("--quick");
 const judge = await import(pathToFileURL(join(root, "examples/refund-support/judge.mjs")).href);
+const beforeAt = process.argv.indexOf("--before");
+const beforePath = beforeAt > 0 ? process.argv[beforeAt + 1] : undefined;
+const before = beforePath === undefined ? undefined : await import(pathToFileURL(resolve(beforePath)).href);
 
 /**
  * A long support session in the refund example's vocabulary: lookups, refunds over a few
@@ -94,16 +100,54 @@ function fmt(n) {
 
 console.log(`node ${process.version}, ${process.platform}/${process.arch}\n`);
 console.log("1. refund-support judge, in-process judgeTrajectory (validation + 4 rules + clauses)");
-console.log("   events    judge ev/s  ns/event   hand-written ev/s  ns/event   judge/hand");
+if (before !== undefined) console.log(`   before: ${beforePath}`);
+console.log(
+  `   events  ${before === undefined ? "" : "before ev/s  ns/event   "}judge ev/s  ns/event   hand-written ev/s  ns/event   judge/hand${before === undefined ? "" : "   before/hand   speed-up"}`,
+);
 for (const size of [1_000, 10_000, 100_000, 1_000_000]) {
   const t = makeTrajectory(size);
-  const verdicts = (await judge.judgeTrajectory(t)).metaBehaviors.map((m) => m.verdict).join(",");
+  const judged = await judge.judgeTrajectory(t);
+  const verdicts = judged.metaBehaviors.map((m) => m.verdict).join(",");
+  if (before !== undefined && JSON.stringify(await before.judgeTrajectory(t)) !== JSON.stringify(judged)) throw new Error("the two judges disagree");
   const minMs = quick ? 300 : size >= 1_000_000 ? 3000 : 1500;
-  const compiled = await timeIt(() => judge.judgeTrajectory(t), size, minMs);
-  const hand = await timeIt(() => handWritten(t), size, minMs);
+  // Interleaved and best of three, so that load on the machine weighs on each the same.
+  const best = { judge: Infinity, before: Infinity, hand: Infinity };
+  for (let round = 0; round < 3; round++) {
+    best.judge = Math.min(best.judge, (await timeIt(() => judge.judgeTrajectory(t), size, minMs / 3)).nsPerEvent);
+    if (before !== undefined) best.before = Math.min(best.before, (await timeIt(() => before.judgeTrajectory(t), size, minMs / 3)).nsPerEvent);
+    best.hand = Math.min(best.hand, (await timeIt(() => handWritten(t), size, minMs / 3)).nsPerEvent);
+  }
+  const rate = (ns) => fmt(1e9 / ns).padStart(10);
+  const beforeColumns = before === undefined ? "" : `${rate(best.before)}  ${best.before.toFixed(1).padStart(8)}   `;
+  const ratios = before === undefined ? "" : `   ${(best.hand / best.before).toFixed(2).padStart(10)}x   ${(best.before / best.judge).toFixed(2).padStart(7)}x`;
   console.log(
-    `   ${fmt(size).padStart(6)}  ${fmt(compiled.eventsPerSecond).padStart(10)}  ${compiled.nsPerEvent.toFixed(1).padStart(8)}   ${fmt(hand.eventsPerSecond).padStart(17)}  ${hand.nsPerEvent.toFixed(1).padStart(8)}   ${(compiled.nsPerEvent / hand.nsPerEvent).toFixed(1).padStart(9)}x   verdicts ${verdicts}`,
+    `   ${fmt(size).padStart(6)}  ${beforeColumns}${rate(best.judge)}  ${best.judge.toFixed(1).padStart(8)}   ${rate(best.hand).padStart(17)}  ${best.hand.toFixed(1).padStart(8)}   ${(best.hand / best.judge).toFixed(2).padStart(9)}x${ratios}   verdicts ${verdicts}`,
   );
+}
+
+console.log("\n1b. refund-support monitor: createMonitor, then push (and check) events one at a time");
+{
+  const events = makeTrajectory(100_000).events;
+  // Checked events get ids of their own (a pushed id would be a duplicate), made before the clock starts.
+  const candidates = events.map((e, i) => ({ ...e, id: `c${i}` }));
+  // The first round warms the monitor's code up and is not counted.
+  const rounds = quick ? 4 : 8;
+  let pushNs = Infinity;
+  let checkNs = Infinity;
+  for (let round = 0; round <= rounds; round++) {
+    const counted = round > 0;
+    const monitor = judge.createMonitor({ id: "bench" });
+    let start = process.hrtime.bigint();
+    for (let i = 0; i < events.length; i++) monitor.push(events[i]);
+    if (counted) pushNs = Math.min(pushNs, Number(process.hrtime.bigint() - start) / events.length);
+    // A check of each of the next events, none pushed: each must leave the monitor as it was.
+    const probe = judge.createMonitor({ id: "bench" });
+    for (let i = 0; i < 600; i++) probe.push(events[i]);
+    start = process.hrtime.bigint();
+    for (let i = 600; i < events.length; i++) probe.check(candidates[i]);
+    if (counted) checkNs = Math.min(checkNs, Number(process.hrtime.bigint() - start) / (events.length - 600));
+  }
+  console.log(`   ${pushNs.toFixed(0)} ns per push, ${checkNs.toFixed(0)} ns per check over 100k events, best of ${rounds}`);
 }
 
 console.log("\n2. examples' judge.mjs: size and import time in a fresh node process (median of 5)");

@@ -97,6 +97,24 @@ function program(): Command {
   addModelOptions(judgeCommand, { noModel: true, sample: true });
   addFromOption(judgeCommand);
 
+  const watchCommand = cli
+    .command("watch")
+    .description("run a judge beside an agent: read events as JSON Lines, print each violation as it becomes certain, and the judgment at the end")
+    .argument("<judge>", "judge.mjs (built) or judge.yaml (compiled in memory)")
+    .argument("[events]", "a .jsonl file of events (or a .json trajectory to replay); - or nothing for stdin")
+    .option("--json", "print each violation and the final judgment as JSON Lines")
+    .option("--follow", "keep reading the file as it grows, until its end line or Ctrl-C")
+    .option("--id <id>", "the trajectory id (default: the header line's, or the file name)")
+    .addOption(new Option("--complete <bool>", "whether the trajectory ended normally when the input ends without an end line (default false)").choices(["true", "false"]))
+    .option("--fail-on-false", "exit 1 when the final verdict is false")
+    .addOption(new Option("--no-verify", "do not ask a model to confirm deterministic failures"))
+    .action(async (judgePath: string, events: string | undefined, opts: { json?: boolean; follow?: boolean; id?: string; complete?: string; failOnFalse?: boolean; verify: boolean } & ModelCommandOptions & TraceCommandOptions) => {
+      const { runWatchCommand } = await import("./commands/watch.js");
+      process.exitCode = await runWatchCommand(judgePath, events, opts);
+    });
+  addModelOptions(watchCommand, { noModel: true });
+  addFromOption(watchCommand);
+
   const calibrateCommand = cli
     .command("calibrate")
     .description("compare a judge's verdicts with labeled trajectories; exit 1 on any disagreement")

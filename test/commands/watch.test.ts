@@ -1,0 +1,126 @@
+/**
+ * `behavior-judge watch`, spawned for real: violations printed as they become
+ * certain (while the input is still being written), bad lines refused with
+ * their line and the rest still read, and the final judgment the batch judge
+ * gives for the same events.
+ */
+import { spawn } from "node:child_process";
+import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { describe, expect, test } from "vitest";
+import type { BuiltJudge } from "../../compiler/judge/load.js";
+import type { TrajectoryJudgment } from "../../runtime/types.js";
+import { BIN, ROOT, runCli } from "../support/cli.js";
+
+const REFUND = join(ROOT, "examples", "refund-support");
+const JUDGE = join(REFUND, "judge.mjs");
+const refundJudge = async () => (await import(pathToFileURL(JUDGE).href)) as BuiltJudge;
+
+const line = (value: unknown) => `${JSON.stringify(value)}\n`;
+const EVENTS = [
+  { id: "e1", actor: "user", action: "message", content: "My mug arrived broken" },
+  { id: "e2", actor: "agent", action: "issue_refund", metadata: { order_id: "A" } },
+  { id: "e3", actor: "tool", action: "get_order_result", metadata: { status: "found" } },
+  { id: "e4", actor: "agent", action: "escalate_to_supervisor" },
+  { id: "e5", actor: "agent", action: "issue_refund", metadata: { order_id: "B" } },
+];
+
+function jsonLines(stdout: string): Record<string, unknown>[] {
+  return stdout
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+describe("watch", () => {
+  test("prints each violation at the event that makes it certain, refuses bad lines, and ends with judgeTrajectory's judgment", async () => {
+    const input = [
+      line({ trajectory: { id: "live-1" } }),
+      line(EVENTS[0]),
+      line(EVENTS[1]),
+      line({ id: "e9", actor: "robot", action: "x" }),
+      "not json\n",
+      line(EVENTS[2]),
+      line(EVENTS[3]),
+      line(EVENTS[4]),
+      line({ end: { complete: true } }),
+      line({ id: "after-the-end", actor: "agent", action: "issue_refund" }),
+    ].join("");
+    const run = runCli(["watch", JUDGE, "-", "--json"], { input });
+    expect(run.stderr).toBe(["stdin:4: events[2].actor must be user, agent, or tool", 'stdin:5: invalid JSON at column 1: expected a value, got the bare word "not" (strings need double quotes)', ""].join("\n"));
+    expect(run.status).toBe(1);
+    const out = jsonLines(run.stdout);
+    expect(out.slice(0, -1)).toEqual([
+      { violation: { rule: "Look up the order before paying anything out", checkIndex: 0, type: "ordering", quote: expect.any(String), eventIds: ["e2"], at: { index: 1, eventId: "e2", line: 3 } } },
+      { violation: { rule: "Stop paying out once escalated", checkIndex: 0, type: "forbidden", quote: expect.any(String), eventIds: ["e5"], at: { index: 4, eventId: "e5", line: 8 } } },
+    ]);
+    const expected = await (await refundJudge()).judgeTrajectory({ id: "live-1", complete: true, events: EVENTS });
+    expect(JSON.stringify(out.at(-1))).toBe(JSON.stringify({ judgment: expected }));
+  });
+
+  test("the text report names the rule, the check, the quote and the cited events", () => {
+    const run = runCli(["watch", JUDGE], { input: EVENTS.map(line).join("") });
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('VIOLATION at e2 (event 1, line 2): Look up the order before paying anything out — ordering "Before the agent issues');
+    // Without an end line the input may have been cut off: the trajectory is judged as incomplete.
+    expect(run.stdout).toMatch(/^FAIL {2}stdin {2}\(stdin\)$/m);
+    expect(run.stdout).toContain("N/A   Email a confirmation for every approved refund (insufficient_evidence) — not triggered");
+    expect(run.stdout).toContain('na    required: "it writes a handover note for the supervisor" (insufficient_evidence)');
+    const complete = runCli(["watch", JUDGE, "--complete", "true", "--id", "t-9", "--fail-on-false"], { input: EVENTS.map(line).join("") });
+    expect(complete.status).toBe(1);
+    expect(complete.stdout).toMatch(/^FAIL {2}t-9 {2}\(stdin\)$/m);
+    expect(complete.stdout).toContain('false required: "it writes a handover note for the supervisor" (unverified)');
+  });
+
+  test("follows a growing file: a violation is printed before the rest is written", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "bj-watch-"));
+    const file = join(dir, "session.jsonl");
+    writeFileSync(file, line(EVENTS[0]));
+    const child = spawn(process.execPath, [BIN, "watch", JUDGE, file, "--follow", "--json"], { cwd: ROOT, env: { ...process.env, OPENAI_API_KEY: "", BRAINTRUST_API_KEY: "" } });
+    let stdout = "";
+    const seen = (text: string) =>
+      new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`timed out waiting for ${text}; got ${stdout}`)), 30_000);
+        const look = () => {
+          if (stdout.includes(text)) {
+            clearTimeout(timer);
+            resolve();
+          } else setTimeout(look, 50);
+        };
+        look();
+      });
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+    const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+    appendFileSync(file, line(EVENTS[1]));
+    await seen('"eventId":"e2"');
+    // The violation is out; the session goes on.
+    expect(stdout).not.toContain('"judgment"');
+    appendFileSync(file, line(EVENTS[2]) + line({ end: { complete: false } }));
+    expect(await exited).toBe(0);
+    const out = jsonLines(stdout);
+    expect(out).toHaveLength(2);
+    expect((out[1]!.judgment as TrajectoryJudgment).metaBehaviors[0]!.verdict).toBe("false");
+  }, 60_000);
+
+  test("replays a .json trajectory, and reads a trace format with --from", async () => {
+    const file = join(REFUND, "trajectories", "payout-after-escalation.json");
+    const run = runCli(["watch", JUDGE, file, "--json"]);
+    expect(run.status).toBe(0);
+    const out = jsonLines(run.stdout);
+    const trajectory = (JSON.parse(readFileSync(file, "utf8")) as { trajectory: { id: string } }).trajectory;
+    expect(JSON.stringify(out.at(-1))).toBe(JSON.stringify({ judgment: await (await refundJudge()).judgeTrajectory(trajectory) }));
+    expect(out.filter((o) => "violation" in o).map((o) => (o.violation as { rule: string }).rule)).toEqual(["Stop paying out once escalated"]);
+
+    // A chat log written one request at a time: each record repeats the conversation so far.
+    const call = { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "issue_refund", arguments: '{"order_id":"C-9"}' } }] };
+    const first = [{ role: "user", content: "Refund order C-9 now." }, call];
+    const chat = line({ messages: first }) + line({ messages: [...first, { role: "tool", tool_call_id: "call_1", content: '{"status":"approved"}' }, { role: "assistant", content: "Done." }] });
+    const imported = runCli(["watch", JUDGE, "-", "--from", "openai-chat", "--json"], { input: chat });
+    expect(imported.stderr).toBe("");
+    const lines = jsonLines(imported.stdout);
+    expect(lines[0]).toMatchObject({ violation: { type: "ordering", at: { eventId: "e2", line: 1 } } });
+    expect((lines.at(-1)!.judgment as TrajectoryJudgment).metaBehaviors.map((m) => m.verdict)).toEqual(["false", "false", "na", "true"]);
+  });
+});
