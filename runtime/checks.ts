@@ -1,23 +1,21 @@
 /**
- * Clause builders for the five deterministic checks. The generated rule
- * functions walk the events once and keep their state in locals; these turn
- * that final state into a clause per the table of FORMATS.md §4. Citations
- * are event indexes until here, so the hot loop never touches ids.
+ * Clause builders for the five deterministic checks. A generated stepper keeps
+ * each check's state in its fields (the ids of the events that matter, in
+ * order); at the end these turn that state into a clause per the table of
+ * docs/FORMATS.md §4.
+ *
+ * Called with `complete: false`, a builder gives `false` exactly when no
+ * continuation of the trajectory can change the verdict (ordering, forbidden,
+ * count above `max`): the monitor's violations rest on that.
  */
 import { absentReason } from "./fold.js";
-import type { CheckType, Citation, Clause, NaReason, TrajectoryEvent, Verdict } from "./types.js";
+import type { CheckType, Citation, Clause, NaReason, Verdict } from "./types.js";
 
-function cite(events: readonly TrajectoryEvent[], index: number, description: string): Citation {
-  return { eventId: events[index]!.id, description };
+function cite(eventId: string, description: string): Citation {
+  return { eventId, description };
 }
 
-function predicate(
-  check: CheckType,
-  quote: string,
-  verdict: Verdict,
-  naReason: NaReason | null,
-  citations: Citation[],
-): Clause {
+function predicate(check: CheckType, quote: string, verdict: Verdict, naReason: NaReason | null, citations: Citation[]): Clause {
   const clause: Clause = { kind: "predicate", quote, verdict, naReason, citations, check };
   if (verdict === "false") clause.verification = "unverified";
   return clause;
@@ -27,90 +25,89 @@ function na(check: CheckType, quote: string, reason: NaReason): Clause {
   return predicate(check, quote, "na", reason, []);
 }
 
-/**
- * `first` must come before `before`. `firstIndex`/`beforeIndex` are the first
- * matches (-1 when none); the generator records `before` before `first` on the
- * same event, so an event matching both is never its own earlier `first`.
- */
-export function orderingClause(
-  quote: string,
-  events: readonly TrajectoryEvent[],
-  complete: boolean,
-  firstIndex: number,
-  beforeIndex: number,
-): Clause {
-  if (beforeIndex < 0) return na("ordering", quote, absentReason(complete));
-  if (firstIndex >= 0 && firstIndex < beforeIndex) {
-    return predicate("ordering", quote, "true", null, [
-      cite(events, firstIndex, "first event matching `first`"),
-      cite(events, beforeIndex, "first event matching `before`"),
-    ]);
-  }
-  return predicate("ordering", quote, "false", null, [
-    cite(events, beforeIndex, "event matching `before` with no earlier event matching `first`"),
-  ]);
+/** What every builder takes: the check's quote and whether the trajectory is complete. */
+export interface ClauseBase {
+  readonly quote: string;
+  readonly complete: boolean;
 }
 
-/**
- * Every `each` match needs a strictly later `followedBy` match. `eachs` are
- * the `each` matches in order; `followers[k]` is the first follower of
- * `eachs[k]`, for as many as found one (a prefix: one follower serves all the
- * matches waiting before it).
- */
-export function pairingClause(
-  quote: string,
-  events: readonly TrajectoryEvent[],
-  complete: boolean,
-  eachs: readonly number[],
-  followers: readonly number[],
-): Clause {
-  if (eachs.length === 0) return na("pairing", quote, absentReason(complete));
-  if (followers.length < eachs.length) {
+/** A check with `after:` passes `windowOpen` (did an `after` match occur?); without one the window is always open. */
+export interface Windowed {
+  readonly windowOpen?: boolean;
+}
+
+export interface OrderingState extends ClauseBase {
+  /** The first `first` match, if one came strictly before the first `before` match. */
+  readonly first: string | undefined;
+  /** The first `before` match. */
+  readonly before: string | undefined;
+}
+
+/** `first` must come before `before`. */
+export function orderingClause({ quote, complete, first, before }: OrderingState): Clause {
+  if (before === undefined) return na("ordering", quote, absentReason(complete));
+  if (first !== undefined) {
+    return predicate("ordering", quote, "true", null, [cite(first, "first event matching `first`"), cite(before, "first event matching `before`")]);
+  }
+  return predicate("ordering", quote, "false", null, [cite(before, "event matching `before` with no earlier event matching `first`")]);
+}
+
+export interface PairingState extends ClauseBase {
+  /** The `each` matches in order. */
+  readonly each: readonly string[];
+  /**
+   * `followers[k]` is the first follower of `each[k]`, for as many as found
+   * one (a prefix: one follower answers all the matches waiting before it).
+   */
+  readonly followers: readonly string[];
+}
+
+/** Every `each` match needs a strictly later `followedBy` match. */
+export function pairingClause({ quote, complete, each, followers }: PairingState): Clause {
+  if (each.length === 0) return na("pairing", quote, absentReason(complete));
+  if (followers.length < each.length) {
     if (!complete) return na("pairing", quote, "insufficient_evidence");
     const unmatched: Citation[] = [];
-    for (let k = followers.length; k < eachs.length; k++) {
-      unmatched.push(cite(events, eachs[k]!, "event matching `each` with no later event matching `followedBy`"));
+    for (let k = followers.length; k < each.length; k++) {
+      unmatched.push(cite(each[k]!, "event matching `each` with no later event matching `followedBy`"));
     }
     return predicate("pairing", quote, "false", null, unmatched);
   }
   // Each match then its follower, duplicates removed, first occurrence kept.
-  // Followers never decrease, and an event that is both a follower and an
-  // `each` match comes as an `each` right after its last appearance as a
-  // follower (it resolved every earlier `each`). So a repeat is always equal
+  // Followers never go back in time, and an event that is both a follower and
+  // an `each` match comes as an `each` right after its last appearance as a
+  // follower (it answered every earlier `each`). So a repeat is always equal
   // to the last follower cited.
   const citations: Citation[] = [];
-  let lastFollower = -1;
-  for (let k = 0; k < eachs.length; k++) {
-    const each = eachs[k]!;
+  let lastFollower: string | undefined;
+  for (let k = 0; k < each.length; k++) {
+    const match = each[k]!;
     const follower = followers[k]!;
-    if (each !== lastFollower) citations.push(cite(events, each, "event matching `each`"));
-    if (follower !== lastFollower) citations.push(cite(events, follower, "first later event matching `followedBy`"));
+    if (match !== lastFollower) citations.push(cite(match, "event matching `each`"));
+    if (follower !== lastFollower) citations.push(cite(follower, "first later event matching `followedBy`"));
     lastFollower = follower;
   }
   return predicate("pairing", quote, "true", null, citations);
 }
 
-/** `windowOpen` is false when an `after:` pattern never matched. */
-export function requiredClause(
-  quote: string,
-  events: readonly TrajectoryEvent[],
-  complete: boolean,
-  windowOpen: boolean,
-  firstMatch: number,
-): Clause {
+export interface RequiredState extends ClauseBase, Windowed {
+  /** The first match inside the window. */
+  readonly match: string | undefined;
+}
+
+export function requiredClause({ quote, complete, windowOpen = true, match }: RequiredState): Clause {
   if (!windowOpen) return na("required", quote, absentReason(complete));
-  if (firstMatch >= 0) return predicate("required", quote, "true", null, [cite(events, firstMatch, "first match")]);
+  if (match !== undefined) return predicate("required", quote, "true", null, [cite(match, "first match")]);
   if (!complete) return na("required", quote, "insufficient_evidence");
   return predicate("required", quote, "false", null, []);
 }
 
-export function forbiddenClause(
-  quote: string,
-  events: readonly TrajectoryEvent[],
-  complete: boolean,
-  windowOpen: boolean,
-  matches: readonly number[],
-): Clause {
+export interface ForbiddenState extends ClauseBase, Windowed {
+  /** Every match inside the window. */
+  readonly matches: readonly string[];
+}
+
+export function forbiddenClause({ quote, complete, windowOpen = true, matches }: ForbiddenState): Clause {
   if (!windowOpen) return na("forbidden", quote, absentReason(complete));
   if (matches.length === 0) return predicate("forbidden", quote, "true", null, []);
   return predicate(
@@ -118,25 +115,24 @@ export function forbiddenClause(
     quote,
     "false",
     null,
-    matches.map((i) => cite(events, i, "forbidden match")),
+    matches.map((id) => cite(id, "forbidden match")),
   );
 }
 
-/** `min`/`max` are -1 when absent; `counted` are the matches kept after `distinctBy`. */
-export function countClause(
-  quote: string,
-  events: readonly TrajectoryEvent[],
-  complete: boolean,
-  windowOpen: boolean,
-  counted: readonly number[],
-  min: number,
-  max: number,
-): Clause {
+export interface CountState extends ClauseBase, Windowed {
+  /** The matches counted inside the window, after `distinctBy`. */
+  readonly counted: readonly string[];
+  /** The bounds judge.yaml gives (at least one). */
+  readonly min?: number;
+  readonly max?: number;
+}
+
+export function countClause({ quote, complete, windowOpen = true, counted, min, max }: CountState): Clause {
   if (!windowOpen) return na("count", quote, absentReason(complete));
   const n = counted.length;
-  const citations = () => counted.map((i) => cite(events, i, "counted match"));
-  if (max >= 0 && n > max) return predicate("count", quote, "false", null, citations());
-  if (min >= 0 && n < min) {
+  const citations = () => counted.map((id) => cite(id, "counted match"));
+  if (max !== undefined && n > max) return predicate("count", quote, "false", null, citations());
+  if (min !== undefined && n < min) {
     if (!complete) return na("count", quote, "insufficient_evidence");
     return predicate("count", quote, "false", null, citations());
   }

@@ -5,11 +5,11 @@
  * ships only judge.mjs gets the same message as `behavior-judge/testing`.
  */
 import { NO_MODEL_REASONING } from "./semantic.js";
-import type { Clause, MetaBehaviorJudgment, TrajectoryEvent, TrajectoryJudgment } from "./types.js";
+import type { Clause, MetaBehaviorJudgment, TrajectoryInput, TrajectoryJudgment } from "./types.js";
 
 export interface FormatJudgmentOptions {
   /** The judged trajectory: cited events are then shown by id, action and clipped content. */
-  trajectory?: { readonly events?: readonly TrajectoryEvent[] } | undefined;
+  trajectory?: { readonly events?: readonly TrajectoryInput["events"][number][] } | undefined;
   /** Characters of event content shown per cited event (default 80). */
   clip?: number;
 }
@@ -45,7 +45,7 @@ function undecidedNote(rule: MetaBehaviorJudgment): string {
   return ` (${undecided.length} clause${undecided.length === 1 ? "" : "s"} undecided: ${reasons})`;
 }
 
-function formatClause(clause: Clause, events: Map<string, TrajectoryEvent>, clip: number): string[] {
+function formatClause(clause: Clause, events: Map<string, TrajectoryInput["events"][number]>, clip: number): string[] {
   const reason = undecidedReason(clause);
   const state = reason !== undefined ? `undecided (${reason})` : clause.verdict;
   const lines = [`    ${clauseType(clause)} [${state}]: "${clipText(clause.quote, 400)}"`];

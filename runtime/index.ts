@@ -2,7 +2,9 @@
  * The runtime every compiled judge.mjs carries. It imports nothing outside
  * this folder and no `node:` module, so a judge runs anywhere ES2022 runs.
  */
-export { createJudge, type CompiledRule, type JudgeOptions, type RuleInfo, type RuleScan } from "./judge.js";
+export { createJudge, type JudgeDefinition, type JudgeModule } from "./judge.js";
+export type { JudgeOptions } from "./judgment.js";
+export type { Found, RuleStepper, StepEvent, Steppers } from "./stepper.js";
 export { countClause, forbiddenClause, orderingClause, pairingClause, requiredClause } from "./checks.js";
 export { TrajectoryError, validateTrajectory } from "./trajectory.js";
 export { foldVerdicts } from "./fold.js";

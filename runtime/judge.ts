@@ -1,182 +1,66 @@
 /**
- * Turns the generated rule scans into a judgment: trigger gating,
- * verify-on-false, the semantic short-circuit and the fold (FORMATS.md §4).
+ * `createJudge`: what a generated judge.ts calls to become a judge. Both ways
+ * of feeding it, an array (`judgeTrajectory`) and one event at a time
+ * (`createMonitor`), drive the same generated steppers.
  */
-import { absentReason, foldNaReason, foldVerdicts, hasError } from "./fold.js";
-import {
-  askModel,
-  type SemanticAdapter,
-  type SemanticOutcome,
-  type SemanticQuestion,
-  type SemanticUsage,
-} from "./semantic.js";
-import { validateTrajectory } from "./trajectory.js";
-import type {
-  CheckType,
-  Clause,
-  MetaBehaviorJudgment,
-  NaReason,
-  Trajectory,
-  TrajectoryEvent,
-  TrajectoryJudgment,
-} from "./types.js";
+import type { formatJudgment } from "./format-judgment.js";
+import { conclude, type Judge, type JudgeOptions } from "./judgment.js";
+import { startMonitor } from "./monitor.js";
+import type { Steppers } from "./stepper.js";
+import { readEvents, readTrajectoryHeader, type TrajectoryError } from "./trajectory.js";
+import type { Monitor, MonitorHeader, RuleInfo, Trajectory, TrajectoryJudgment } from "./types.js";
 
-/**
- * A generated single-pass rule scan: the rule's predicate clauses in
- * judge.yaml order, or null when its match trigger never fired.
- */
-export type RuleScan = (events: readonly TrajectoryEvent[], complete: boolean) => Clause[] | null;
+export type { JudgeOptions, RuleInfo };
 
-export interface CompiledRule {
-  readonly name: string;
-  readonly trigger: { readonly description: string; readonly semantic: boolean };
-  readonly semanticChecks: readonly { readonly quote: string; readonly question: string }[];
-  readonly scan: RuleScan;
+/** What generated code hands `createJudge`. */
+export interface JudgeDefinition {
+  readonly behavior: string;
+  readonly rules: readonly RuleInfo[];
+  /** A fresh set of steppers, one per rule, in their initial state. */
+  readonly steppers: () => Steppers;
 }
 
-export interface JudgeOptions {
-  /** The semantic-call adapter. Without it, semantic clauses are na `insufficient_evidence`. */
-  complete?: SemanticAdapter;
-  /** Ask the model to confirm each deterministic false (default true). */
-  verify?: boolean;
-  /**
-   * Where the model calls of this judgment are booked (added to, so one
-   * object may total several judgments). What the calls cost depends on the
-   * run (a cache hit is free), so it is kept out of the judgment, whose
-   * bytes must depend only on the inputs (FORMATS.md §6).
-   */
-  usage?: SemanticUsage;
+/** What every judge.mjs exports (judge.d.mts declares the same, checked by test/artifact.test.ts). */
+export interface JudgeModule {
+  /** The behavior-judge version that generated the judge. */
+  readonly version: string;
+  /** The spec name (judge.yaml `behavior`). */
+  readonly behavior: string;
+  /** sha256 (hex) of the judge.yaml text the judge was built from. */
+  readonly judgeYamlSha256: string;
+  /** The same hash under its first name; it hashes the judge.yaml text, not the IR. */
+  readonly irSha256: string;
+  readonly rules: readonly RuleInfo[];
+  judgeTrajectory(trajectory: unknown, options?: JudgeOptions): Promise<TrajectoryJudgment>;
+  createMonitor(header: MonitorHeader, options?: JudgeOptions): Monitor;
+  readonly TrajectoryError: typeof TrajectoryError;
+  readonly formatJudgment: typeof formatJudgment;
 }
 
-interface RuleContext {
-  readonly trajectory: Trajectory;
-  readonly options: JudgeOptions;
-  /** Booked by every model call of this trajectory: the caller's `usage`, if any. */
-  readonly usage: SemanticUsage | undefined;
-}
-
-function meta(name: string, verdict: MetaBehaviorJudgment["verdict"], naReason: NaReason | null, triggered: boolean, clauses: Clause[]): MetaBehaviorJudgment {
-  return { name, verdict, naReason, triggered, clauses };
-}
-
-/**
- * Folds the clauses (FORMATS.md §4). A rule with a clause whose model call
- * failed carries `error: true`, placed after `naReason` and only then, so
- * output without a failed call keeps the reference's shape byte for byte.
- */
-function foldMeta(name: string, triggered: boolean, clauses: Clause[]): MetaBehaviorJudgment {
-  const verdict = foldVerdicts(clauses);
-  const naReason = verdict === "na" ? foldNaReason(clauses) : null;
-  if (!clauses.some(hasError)) return meta(name, verdict, naReason, triggered, clauses);
-  return { name, verdict, naReason, error: true, triggered, clauses };
-}
-
-/** A semantic clause from a model outcome; errors and missing models are na, never a pass. */
-function semanticClause(quote: string, check: "trigger" | "question", outcome: SemanticOutcome): Clause {
-  switch (outcome.kind) {
-    case "answer":
-      return {
-        kind: "semantic",
-        quote,
-        verdict: outcome.verdict,
-        naReason: outcome.naReason,
-        citations: outcome.citations,
-        reasoning: outcome.reasoning,
-        check,
-      };
-    case "no-model":
-      return { kind: "semantic", quote, verdict: "na", naReason: "insufficient_evidence", citations: [], reasoning: outcome.reasoning, check };
-    case "error":
-      return {
-        kind: "semantic",
-        quote,
-        verdict: "na",
-        naReason: "insufficient_evidence",
-        citations: [],
-        reasoning: `The model gave no valid answer: ${outcome.message}`,
-        check,
-        error: outcome.message,
-      };
-  }
-}
-
-function ask(ctx: RuleContext, question: SemanticQuestion): Promise<SemanticOutcome> {
-  return askModel(ctx.options.complete, ctx.trajectory, question, ctx.usage);
-}
-
-/** Verify-on-false: the model confirms the deterministic false or overturns it. */
-async function verifyFalse(ctx: RuleContext, rule: CompiledRule, clause: Clause): Promise<Clause> {
-  if (ctx.options.verify === false || ctx.options.complete === undefined) return clause;
-  const outcome = await ask(ctx, {
-    kind: "verify",
-    rule: rule.name,
-    quote: clause.quote,
-    question: "Is this clause of the spec violated, as the deterministic check found?",
-    flagged: clause,
-  });
-  if (outcome.kind === "error") return { ...clause, error: outcome.message };
-  if (outcome.kind !== "answer") return clause;
-  if (outcome.verdict === "false") return { ...clause, verification: "confirmed" };
+/** `judgeTrajectory` and `createMonitor` of a generated judge: one set of steppers per trajectory, fed either way. */
+export function createJudge(definition: JudgeDefinition): Pick<JudgeModule, "judgeTrajectory" | "createMonitor"> {
+  const judge: Judge = {
+    behavior: definition.behavior,
+    rules: definition.rules.map((rule) => ({
+      name: rule.name,
+      semanticTrigger: rule.trigger.kind === "semantic",
+      triggerDescription: rule.trigger.description,
+      checks: rule.checks.map((c) => ({ type: c.type, quote: c.quote })),
+      semanticChecks: rule.semanticChecks.map((c) => ({ quote: c.quote, question: c.question })),
+    })),
+    steppers: definition.steppers,
+  };
+  // Methods, not named functions: the names are the exports' own, with no twin in the bundle for esbuild to rename.
   return {
-    ...clause,
-    verdict: outcome.verdict,
-    naReason: outcome.naReason,
-    citations: outcome.citations,
-    reasoning: outcome.reasoning,
-    verification: "overturned",
-    predicateVerdict: "false",
+    async judgeTrajectory(input: unknown, options: JudgeOptions = {}): Promise<TrajectoryJudgment> {
+      const header = readTrajectoryHeader(input);
+      const steppers = judge.steppers();
+      const events = readEvents(header.events, steppers);
+      const trajectory: Trajectory = { id: header.id, description: header.description, complete: header.complete, events };
+      return conclude(judge, trajectory, events.length, steppers, options);
+    },
+    createMonitor(header: MonitorHeader, options: JudgeOptions = {}): Monitor {
+      return startMonitor(judge, header, options);
+    },
   };
-}
-
-async function judgeRule(ctx: RuleContext, rule: CompiledRule): Promise<MetaBehaviorJudgment> {
-  const { events, complete } = ctx.trajectory;
-  if (rule.trigger.semantic) {
-    const gate = await ask(ctx, { kind: "trigger", rule: rule.name, quote: rule.trigger.description, question: rule.trigger.description });
-    if (gate.kind !== "answer" || gate.verdict !== "true") {
-      const clause = semanticClause(rule.trigger.description, "trigger", gate);
-      const reason: NaReason = gate.kind === "answer" && gate.verdict === "false" ? "not_applicable" : (clause.naReason ?? "insufficient_evidence");
-      return foldMeta(rule.name, false, [{ ...clause, verdict: "na", naReason: reason }]);
-    }
-  }
-  const scanned = rule.scan(events, complete);
-  if (scanned === null) return meta(rule.name, "na", absentReason(complete), false, []);
-  const clauses: Clause[] = [];
-  for (const clause of scanned) clauses.push(clause.verdict === "false" ? await verifyFalse(ctx, rule, clause) : clause);
-  if (!clauses.some((c) => c.verdict === "false")) {
-    for (const check of rule.semanticChecks) {
-      const outcome = await ask(ctx, { kind: "check", rule: rule.name, quote: check.quote, question: check.question });
-      clauses.push(semanticClause(check.quote, "question", outcome));
-    }
-  }
-  return foldMeta(rule.name, true, clauses);
-}
-
-/** Builds the `judgeTrajectory` function a compiled judge exports. */
-export function createJudge(behavior: string, compiledRules: readonly CompiledRule[]) {
-  // The judge keeps its own copy of the questions: a caller mutating the exported `rules` cannot change what it asks.
-  const rules = compiledRules.map((rule) => ({ ...rule, semanticChecks: rule.semanticChecks.map((c) => ({ quote: c.quote, question: c.question })) }));
-  return async function judgeTrajectory(input: unknown, options: JudgeOptions = {}): Promise<TrajectoryJudgment> {
-    const trajectory = validateTrajectory(input);
-    const metaBehaviors: MetaBehaviorJudgment[] = [];
-    const usage = options.usage;
-    if (trajectory.events.length === 0) {
-      for (const rule of rules) metaBehaviors.push(meta(rule.name, "na", "insufficient_evidence", false, []));
-    } else {
-      const ctx: RuleContext = { trajectory, options, usage };
-      for (const rule of rules) metaBehaviors.push(await judgeRule(ctx, rule));
-    }
-    const verdict = foldVerdicts(metaBehaviors);
-    // The trajectory carries the marker when any rule does; without one, the reference's shape.
-    return metaBehaviors.some(hasError)
-      ? { behavior, trajectoryId: trajectory.id, verdict, error: true, metaBehaviors }
-      : { behavior, trajectoryId: trajectory.id, verdict, metaBehaviors };
-  };
-}
-
-/** The public description of one rule, exported by every judge as `rules`. */
-export interface RuleInfo {
-  readonly name: string;
-  readonly trigger: { readonly description: string; readonly kind: "match" | "semantic" };
-  readonly checks: readonly { readonly type: CheckType; readonly quote: string }[];
-  readonly semanticChecks: readonly { readonly quote: string; readonly question: string }[];
 }

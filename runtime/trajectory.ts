@@ -4,6 +4,7 @@
  * mutates what it was given.
  */
 import { isObject } from "./is-object.js";
+import type { Steppers } from "./stepper.js";
 import type { Actor, Trajectory, TrajectoryEvent } from "./types.js";
 
 /** A trajectory that breaks FORMATS.md §2; `field` is a path like `events[3].actor`. */
@@ -86,7 +87,12 @@ function requireNonEmptyString(value: unknown, field: string): string {
   return value;
 }
 
-function normalizeEvent(raw: unknown, index: number): TrajectoryEvent {
+/**
+ * Checks `events[index]` and returns it in normal form: the caller's object
+ * when it already is, else a normalized copy.
+ * @throws TrajectoryError naming the offending field.
+ */
+export function readEvent(raw: unknown, index: number): TrajectoryEvent {
   if (!isObject(raw)) throw new TrajectoryError(`events[${index}]`, "must be an object");
   // Field paths are built only on failure: this loop runs once per event.
   if (!isNonEmptyString(raw.id)) throw new TrajectoryError(`events[${index}].id`, NON_EMPTY);
@@ -116,6 +122,10 @@ function shortlexBefore(a: string, b: string): boolean {
   return a.length < b.length || (a.length === b.length && a < b);
 }
 
+function duplicateId(index: number, id: string): TrajectoryError {
+  return new TrajectoryError(`events[${index}].id`, `duplicates the id ${JSON.stringify(id)} of an earlier event`);
+}
+
 /**
  * Event ids must be unique. Most producers number their events, so ids come in
  * strictly increasing shortlex order, which proves uniqueness with one string
@@ -126,9 +136,98 @@ function assertUniqueIds(events: readonly TrajectoryEvent[]): void {
   const seen = new Set<string>();
   for (let k = 0; k < events.length; k++) {
     const id = events[k]!.id;
-    if (seen.has(id)) throw new TrajectoryError(`events[${k}].id`, `duplicates the id ${JSON.stringify(id)} of an earlier event`);
+    if (seen.has(id)) throw duplicateId(k, id);
     seen.add(id);
   }
+}
+
+/**
+ * The ids of a trajectory that arrives one event at a time (a monitor), with
+ * the same cheap proof: while ids increase in shortlex order nothing but the
+ * list is kept; at the first id out of order a Set takes over.
+ */
+export class EventIds {
+  #last = "";
+  #list: string[] | undefined = [];
+  #set: Set<string> | undefined;
+
+  /** @throws TrajectoryError when `id` (of the event at `index`) was seen before. Changes nothing. */
+  assertNew(id: string, index: number): void {
+    if (this.#set === undefined) {
+      if (shortlexBefore(this.#last, id)) return;
+      this.#set = new Set(this.#list);
+      this.#list = undefined;
+    }
+    if (this.#set.has(id)) throw duplicateId(index, id);
+  }
+
+  add(id: string): void {
+    if (this.#set !== undefined) this.#set.add(id);
+    else {
+      this.#list!.push(id);
+      this.#last = id;
+    }
+  }
+}
+
+/** A trajectory's fields other than its events, checked; `events` is the raw array, not yet checked. */
+export interface TrajectoryHeader {
+  readonly id: string;
+  readonly description: string;
+  readonly complete: boolean;
+  readonly events: readonly unknown[];
+}
+
+/** `description`: null is how many producers write an absent optional field; it means the default "". */
+export function readDescription(value: unknown): string {
+  const description = value ?? "";
+  if (typeof description !== "string") throw new TrajectoryError("description", "must be a string");
+  return description;
+}
+
+/** Checks a trajectory's header fields (FORMATS.md §2), in the order validation reports them. */
+export function readTrajectoryHeader(raw: unknown): TrajectoryHeader {
+  if (!isObject(raw)) throw new TrajectoryError("", "a trajectory must be a JSON object");
+  const id = requireNonEmptyString(raw.id, "id");
+  const description = readDescription(raw.description);
+  if (typeof raw.complete !== "boolean") throw new TrajectoryError("complete", "must be true or false");
+  if (!Array.isArray(raw.events)) throw new TrajectoryError("events", "must be an array");
+  return { id, description, complete: raw.complete, events: raw.events };
+}
+
+/** The header of a monitored trajectory: `id` and `description` as a trajectory's. */
+export function readMonitorHeader(raw: unknown): { id: string; description: string } {
+  if (!isObject(raw)) throw new TrajectoryError("", "a trajectory header must be an object with an id");
+  return { id: requireNonEmptyString(raw.id, "id"), description: readDescription(raw.description) };
+}
+
+/**
+ * Checks every event and returns them in normal form, in one pass that also
+ * steps `steppers` (when given) with each event as soon as it is checked: the
+ * fused loop of a judge, where validation and every rule see an event while
+ * it is in cache. The caller's array is returned as is until an event needs
+ * a normalized copy.
+ * @throws TrajectoryError naming the first offending field.
+ */
+export function readEvents(rawEvents: readonly unknown[], steppers?: Steppers): readonly TrajectoryEvent[] {
+  let events = rawEvents as TrajectoryEvent[];
+  let idsInOrder = true;
+  let previousId = "";
+  for (let i = 0; i < rawEvents.length; i++) {
+    const raw = rawEvents[i];
+    const event = readEvent(raw, i);
+    if (idsInOrder) {
+      idsInOrder = shortlexBefore(previousId, event.id);
+      previousId = event.id;
+    }
+    if (event !== raw) {
+      if (events === rawEvents) events = rawEvents.slice() as TrajectoryEvent[];
+      events[i] = event;
+    }
+    if (steppers !== undefined) steppers.step(event);
+  }
+  if (!idsInOrder) assertUniqueIds(events);
+  return events;
 }
 
 /**
@@ -137,28 +236,6 @@ function assertUniqueIds(events: readonly TrajectoryEvent[]): void {
  * @throws TrajectoryError naming the first offending field.
  */
 export function validateTrajectory(raw: unknown): Trajectory {
-  if (!isObject(raw)) throw new TrajectoryError("", "a trajectory must be a JSON object");
-  const id = requireNonEmptyString(raw.id, "id");
-  // null is how many producers write an absent optional field; it means the default "".
-  const description = raw.description ?? "";
-  if (typeof description !== "string") throw new TrajectoryError("description", "must be a string");
-  if (typeof raw.complete !== "boolean") throw new TrajectoryError("complete", "must be true or false");
-  if (!Array.isArray(raw.events)) throw new TrajectoryError("events", "must be an array");
-  const rawEvents: unknown[] = raw.events;
-  // The caller's array is used as is until an event needs a normalized copy.
-  let events = rawEvents as TrajectoryEvent[];
-  let idsInOrder = true;
-  let previousId = "";
-  for (let i = 0; i < rawEvents.length; i++) {
-    const event = normalizeEvent(rawEvents[i], i);
-    if (idsInOrder) {
-      idsInOrder = shortlexBefore(previousId, event.id);
-      previousId = event.id;
-    }
-    if (event === rawEvents[i]) continue;
-    if (events === rawEvents) events = rawEvents.slice() as TrajectoryEvent[];
-    events[i] = event;
-  }
-  if (!idsInOrder) assertUniqueIds(events);
-  return { id, description, complete: raw.complete, events };
+  const { id, description, complete, events } = readTrajectoryHeader(raw);
+  return { id, description, complete, events: readEvents(events) };
 }

@@ -25,6 +25,23 @@ export interface TrajectoryEvent {
   readonly metadata?: Readonly<Record<string, string>> | undefined;
 }
 
+/**
+ * A trajectory as a producer writes it (FORMATS.md §2), before validation:
+ * what `judgeTrajectory` accepts (it takes `unknown` and checks it).
+ */
+export interface TrajectoryInput {
+  id: string;
+  description?: string | undefined;
+  complete: boolean;
+  events: {
+    id: string;
+    actor: Actor;
+    action: string;
+    content?: string | undefined;
+    metadata?: Record<string, unknown> | undefined;
+  }[];
+}
+
 /** A validated trajectory (FORMATS.md §2). */
 export interface Trajectory {
   readonly id: string;
@@ -81,3 +98,74 @@ export interface TrajectoryJudgment {
 }
 
 export type CheckType = "ordering" | "pairing" | "required" | "forbidden" | "count";
+
+/** The public description of one rule, exported by every judge as `rules`. */
+export interface RuleInfo {
+  readonly name: string;
+  /** The judge.yaml line the rule starts on (1-based); absent when the judge was compiled from an IR without positions. */
+  readonly line?: number;
+  readonly trigger: { readonly description: string; readonly kind: "match" | "semantic" };
+  readonly checks: readonly { readonly type: CheckType; readonly quote: string; readonly line?: number }[];
+  readonly semanticChecks: readonly { readonly quote: string; readonly question: string }[];
+}
+
+/**
+ * A deterministic clause that became certainly false while a monitor ran
+ * (docs/FORMATS.md, "The monitor"): no continuation of the trajectory can
+ * change its verdict. `eventIds` are the ids the clause cites so far; the
+ * final judgment's clause cites at least these.
+ */
+export interface Violation {
+  /** The meta-behavior's name. */
+  rule: string;
+  /** The check's index in the rule's `checks`. */
+  checkIndex: number;
+  type: CheckType;
+  quote: string;
+  eventIds: string[];
+}
+
+/**
+ * What a rule still needs from the rest of a trajectory: an `each` match with
+ * no follower yet (pairing), a required match not seen yet, a count below its
+ * `min`. Each fails only if the trajectory ends complete without it.
+ * `eventIds` are the events that created it: the waiting `each` matches, the
+ * event that opened an `after:` window, the matches counted so far.
+ */
+export interface Obligation {
+  rule: string;
+  checkIndex: number;
+  type: CheckType;
+  quote: string;
+  eventIds: string[];
+}
+
+/** The trajectory a monitor watches, as its header: everything but `complete` and `events`. */
+export interface MonitorHeader {
+  id: string;
+  description?: string | null;
+}
+
+/**
+ * A judge running beside a live agent (docs/FORMATS.md, "The monitor"):
+ * events are pushed one at a time, and a violation is reported at the first
+ * event that makes it certain. `push` and `check` are synchronous.
+ */
+export interface Monitor {
+  /**
+   * Adds the next event; returns the violations it made certain, or added
+   * citations to.
+   * @throws TrajectoryError (field `events[<n>]…`) for an event that breaks the format or repeats an id; the monitor is then unchanged.
+   */
+  push(event: unknown): Violation[];
+  /** What `push(event)` would return, changing nothing: ask before a tool call runs. */
+  check(event: unknown): Violation[];
+  /** What is still owed, by rules whose match trigger has fired. */
+  pending(): Obligation[];
+  /**
+   * Ends the trajectory: the judgment `judgeTrajectory` gives for the same
+   * header, events and options, model calls included. The monitor takes no
+   * more events.
+   */
+  end(options: { complete: boolean }): Promise<TrajectoryJudgment>;
+}

@@ -27,15 +27,23 @@ describe("judge.mjs", () => {
     const dir = isolatedDir();
     writeFileSync(join(dir, "judge.mjs"), compiled.judgeMjs);
     writeFileSync(join(dir, "judge.d.mts"), compiled.judgeDts);
-    const consumer = `import { judgeTrajectory, rules, behavior, irSha256, version, TrajectoryError } from "./judge.mjs";
+    const consumer = `import { judgeTrajectory, createMonitor, rules, behavior, irSha256, judgeYamlSha256, version, TrajectoryError, type Violation } from "./judge.mjs";
 const j = await judgeTrajectory({ id: "t", complete: true, events: [] }, { verify: false });
 const v: "true" | "false" | "na" = j.metaBehaviors[0]!.clauses[0]!.verdict;
 const names: string[] = rules.map((r) => r.name);
-const s: string = behavior + irSha256 + version;
+const lines: (number | undefined)[] = rules.map((r) => r.line);
+const s: string = behavior + irSha256 + judgeYamlSha256 + version;
 const e: TrajectoryError | undefined = undefined;
+const monitor = createMonitor({ id: "t" }, { verify: false });
+const found: Violation[] = monitor.push({ id: "e1", actor: "agent", action: "a" });
+const quotes: string[] = monitor.check({ id: "e2", actor: "agent", action: "a" }).map((x) => x.quote);
+const owed: number[] = monitor.pending().map((o) => o.checkIndex);
+const end = await monitor.end({ complete: true });
 // @ts-expect-error verdicts are only the three strings
 const bad: "yes" = j.verdict;
-export { v, names, s, e, bad };
+// @ts-expect-error end needs to know whether the trajectory is complete
+await monitor.end();
+export { v, names, lines, s, e, found, quotes, owed, end, bad };
 `;
     const project = new Project({
       compilerOptions: { strict: true, noUncheckedIndexedAccess: true, target: ScriptTarget.ES2022, module: ModuleKind.NodeNext, moduleResolution: ModuleResolutionKind.NodeNext, lib: ["lib.es2022.d.ts"], types: [], noEmit: true },
@@ -47,10 +55,65 @@ export { v, names, s, e, bad };
   });
 });
 
+describe("judge.d.mts and the runtime describe the same judge", () => {
+  /**
+   * judge.d.mts is the template templates/judge.d.ts; the runtime defines the
+   * same types for its own code. Each is checked against the other here, so
+   * neither can drift: the module's exports against the runtime's
+   * JudgeModule, and every declared type against the runtime's type of the
+   * same name, for identity (same members, same optionality, same readonly).
+   */
+  test("every type and export agrees", async () => {
+    const { compiled } = await compileYaml(FIXTURE);
+    const dir = isolatedDir();
+    writeFileSync(join(dir, "judge.mjs"), compiled.judgeMjs);
+    writeFileSync(join(dir, "judge.d.mts"), compiled.judgeDts);
+    const runtime = JSON.stringify(join(import.meta.dirname, "..", "runtime", "index.js"));
+    const exportNames = ["version", "behavior", "judgeYamlSha256", "irSha256", "rules", "judgeTrajectory", "createMonitor", "TrajectoryError", "formatJudgment"];
+    const shared = ["TrajectoryInput", "Verdict", "NaReason", "Actor", "CheckType", "Citation", "Clause", "MetaBehaviorJudgment", "SemanticUsage", "TrajectoryJudgment", "ChatMessage", "AdapterReply", "SemanticAdapter", "JudgeOptions", "RuleInfo", "Violation", "Obligation", "MonitorHeader", "Monitor"];
+    const check = `import type * as Declared from "./judge.mjs";
+import type * as Runtime from ${runtime};
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+type Assert<T extends true> = T;
+${shared.map((t) => `export type Same${t} = Assert<Equal<Declared.${t}, Runtime.${t}>>;`).join("\n")}
+type Exports = typeof Declared;
+type Module = Runtime.JudgeModule;
+export type ExportsAreTheModule = Assert<Equal<keyof Exports, keyof Module>>;
+${exportNames.map((k) => `export type Export_${k} = [Assert<Exports["${k}"] extends Module["${k}"] ? true : false>, Assert<Module["${k}"] extends Exports["${k}"] ? true : false>];`).join("\n")}
+`;
+    writeFileSync(join(dir, "check.mts"), check);
+    const project = new Project({
+      compilerOptions: { strict: true, noUncheckedIndexedAccess: true, target: ScriptTarget.ES2022, module: ModuleKind.NodeNext, moduleResolution: ModuleResolutionKind.NodeNext, lib: ["lib.es2022.d.ts"], types: [], noEmit: true, skipLibCheck: false },
+    });
+    project.addSourceFileAtPath(join(dir, "check.mts"));
+    project.resolveSourceFileDependencies();
+    const diagnostics = project.getPreEmitDiagnostics().filter((d) => d.getSourceFile()?.getBaseName() === "check.mts");
+    expect(diagnostics.map((d) => `${d.getLineNumber()}: ${d.getMessageText().toString()}`)).toEqual([]);
+    // The check can fail: a declared type that differs is reported.
+    writeFileSync(join(dir, "judge.d.mts"), compiled.judgeDts.replace("checkIndex: number;", "checkIndex: string;"));
+    const changed = new Project({ compilerOptions: project.getCompilerOptions() });
+    changed.addSourceFileAtPath(join(dir, "check.mts"));
+    changed.resolveSourceFileDependencies();
+    expect(changed.getPreEmitDiagnostics().filter((d) => d.getSourceFile()?.getBaseName() === "check.mts").length).toBeGreaterThan(0);
+  });
+
+  test("judge.mjs keeps the runtime's names: no clash for esbuild to rename", async () => {
+    const { compiled } = await compileYaml(FIXTURE);
+    // esbuild resolves a clash by appending a number. The generator's own
+    // numbered names are its classes (Rule<n>), its locals (distinct<n>) and the
+    // two hash exports (…Sha256):
+    // any other numbered declaration is a runtime name that was renamed.
+    const numbered = [...compiled.judgeMjs.matchAll(/\b(?:function|class|const|let|var)\s+([A-Za-z_$][\w$]*\d)\b/g)].map((m) => m[1]!);
+    expect(numbered.filter((n) => !/^(Rule|distinct)\d+$/.test(n) && n !== "judgeYamlSha256" && n !== "irSha256")).toEqual([]);
+    expect(numbered).toContain("Rule0");
+    expect(compiled.judgeMjs).toMatch(/^var \{ judgeTrajectory, createMonitor \} = createJudge\(/m);
+  });
+});
+
 describe("type check of generated code", () => {
   test("a generated judge.ts with a type error fails loudly", async () => {
     const { compiled } = await compileYaml(FIXTURE);
-    const broken = compiled.judgeTs.replace("let triggered = false;", "let triggered: number = false;");
+    const broken = compiled.judgeTs.replace("triggered: boolean = false;", "triggered: number = false;");
     expect(broken).not.toBe(compiled.judgeTs);
     expect(() => typeCheckJudgeTs(broken)).toThrow(GeneratedCodeError);
     expect(() => typeCheckJudgeTs(compiled.judgeTs)).not.toThrow();

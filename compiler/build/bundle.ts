@@ -3,6 +3,7 @@
  * imports left, so it loads from any folder, with or without node_modules.
  */
 import { build, type Plugin } from "esbuild";
+import { escapeScriptClose } from "../codegen/code.js";
 import { PACKAGE_ROOT, RUNTIME_ENTRY } from "../paths.js";
 
 const runtimeAlias: Plugin = {
@@ -42,15 +43,7 @@ export async function bundleJudge(judgeTs: string, banner: string): Promise<stri
   }
   const file = result.outputFiles[0];
   if (file === undefined) throw new BundleError("esbuild produced no output");
+  // esbuild escapes `</script` in some string literals but not all (it depends on
+  // the quote style it picks), and the runtime's own text passes through here too.
   return escapeScriptClose(file.text);
-}
-
-/**
- * esbuild escapes `</script` in some string literals but not all (it depends
- * on the quote style it picks). A judge may be inlined into an HTML page, so
- * every `</` becomes `<\/`: the same text inside strings, templates, regexes
- * and comments, which are the only places `</` can occur in a judge.
- */
-function escapeScriptClose(code: string): string {
-  return code.replace(/<\//g, "<\\/");
 }

@@ -20,6 +20,9 @@ export interface CompiledJudge {
   judgeTs: string;
   judgeMjs: string;
   judgeDts: string;
+  /** sha256 (hex) of the judge.yaml text, as judge.mjs exports it. */
+  judgeYamlSha256: string;
+  /** The same hash under its first name (judge.mjs exports both). */
   irSha256: string;
 }
 
@@ -48,14 +51,14 @@ export function judgeDts(): string {
  * into the header so a shipped judge names its source.
  */
 export async function compileIR(ir: JudgeIR, yamlText: string, options: CompileOptions = {}): Promise<CompiledJudge> {
-  const irSha256 = sha256(yamlText);
+  const judgeYamlSha256 = sha256(yamlText);
   const file = options.file ?? "judge.yaml";
-  const generated = generateJudgeModule(ir, { irSha256, file, ...(options.positions ? { positions: options.positions } : {}) });
-  const judgeTs = await formatJudgeTs(generated);
+  const generated = generateJudgeModule(ir, { judgeYamlSha256, file, ...(options.positions ? { positions: options.positions } : {}) });
+  const banner = String(generated.banner);
+  const judgeTs = `${banner}\n${await formatJudgeTs(String(generated.module))}`;
   if (options.typeCheck !== false) typeCheckJudgeTs(judgeTs);
-  const banner = judgeTs.slice(0, judgeTs.indexOf("\n", judgeTs.indexOf("\n") + 1));
   const judgeMjs = await bundleJudge(judgeTs, banner);
-  return { judgeTs, judgeMjs, judgeDts: judgeDts(), irSha256 };
+  return { judgeTs, judgeMjs, judgeDts: judgeDts(), judgeYamlSha256, irSha256: judgeYamlSha256 };
 }
 
 /** Parses, checks and compiles judge.yaml text; throws JudgeYamlError on invalid input. */

@@ -1,141 +1,219 @@
 /**
- * Lowers one meta-behavior to a specialized single-pass scan: each check
- * contributes declarations (its state, in locals), statements for the one
- * loop over the events, and the clause built from its final state.
- * Identifiers come from the check's index, never from user text.
+ * Lowers one meta-behavior to a resumable stepper: a class whose fields are
+ * the rule's state (the ids of the events that matter), `step(e)` specialized
+ * to its patterns, `finish(complete)` building its clauses, and what a
+ * monitor needs besides (`violations`, `obligations`, `save`, `restore`).
+ * Each check contributes fields and the code of each method; identifiers
+ * come from the check's index (`name`), never from user text.
  */
 import type { Check, CountCheck, ForbiddenCheck, MetaBehavior, OrderingCheck, PairingCheck, Pattern, RequiredCheck } from "../ir/types.js";
-import { lowerPattern, EVENT } from "./match.js";
-import { lineCommentText, quoteString } from "./quote.js";
+import { code, comment, join, lit, name, type Code } from "./code.js";
+import { EVENT, lowerPattern } from "./match.js";
 
-/** The pieces one check adds to its rule's scan function. */
-export interface LoweredCheck {
-  comment: string;
-  declarations: string[];
-  loop: string[];
-  clause: string;
+/**
+ * One field of a stepper. Lists and sets only grow while a trajectory is
+ * stepped, so `save` keeps their size and `restore` cuts them back; a set
+ * grows by one value at most per event, which its `added` field holds.
+ */
+export interface Field {
+  name: Code;
+  type: Code;
+  init: Code;
+  kind: "value" | "list" | "set";
+  /** For a set: the value field holding the last value added. */
+  added?: Code;
 }
 
-/** The arguments every clause builder takes first. */
-function clauseArgs(check: Check): string {
-  return `${quoteString(check.quote)}, events, complete`;
+/** A check that can be certainly false during a run (docs/FORMATS.md, "The monitor"). */
+interface Violation {
+  /** When the clause is certainly false; absent: whenever it cites something. */
+  when?: Code;
+  /** How many events the false clause cites now. */
+  cited: Code;
+  /** Those events' ids. */
+  ids: Code;
+}
+
+/** A check that can be owed something at the end (docs/FORMATS.md, "The monitor"). */
+interface Obligation {
+  /** When something is owed. */
+  when: Code;
+  /** The ids of the events that created the obligation. */
+  ids: Code;
+}
+
+/** The pieces one check adds to its rule's stepper. */
+export interface LoweredCheck {
+  type: Check["type"];
+  fields: Field[];
+  step: Code[];
+  clause: Code;
+  violation?: Violation;
+  /** What the check still needs from the rest of the trajectory, if anything. */
+  obligation?: Obligation;
+}
+
+const self = (field: Code): Code => code`this.${field}`;
+
+function value(fieldName: Code, type: Code, init: Code): Field {
+  return { name: fieldName, type, init, kind: "value" };
+}
+
+function list(fieldName: Code): Field {
+  return { name: fieldName, type: code`string[]`, init: code`[]`, kind: "list" };
+}
+
+/** The options every clause builder takes first. */
+function clauseBase(check: Check): Code {
+  return code`quote: ${lit(check.quote)}, complete`;
 }
 
 /**
  * `after:` keeps events strictly after the first `after` match: the check
- * looks at the event before the window may open on it.
+ * looks at the event before the window may open on it. The window's field
+ * holds the id of the event that opened it.
  */
-function lowerWindow(j: number, after: Pattern | undefined, guarded: string[]): { declarations: string[]; loop: string[]; open: string } {
-  if (after === undefined) return { declarations: [], loop: guarded, open: "true" };
-  const open = `open${j}`;
+interface Window {
+  fields: Field[];
+  step: Code[];
+  /** The `windowOpen` option of the clause builder (empty without `after`). */
+  option: Code;
+  /** An expression that is true while the window is open. */
+  open: Code | undefined;
+  /** The opener's id, cited by an obligation. */
+  openerIds: Code;
+}
+
+function lowerWindow(j: number, after: Pattern | undefined, guarded: Code[]): Window {
+  if (after === undefined) return { fields: [], step: guarded, option: code``, open: undefined, openerIds: code`[]` };
+  const opener = self(name("after", j));
   return {
-    declarations: [`let ${open} = false;`],
-    loop: [`if (${open}) {`, ...guarded, `} else if ${lowerPattern(after)} ${open} = true;`],
-    open,
+    fields: [value(name("after", j), code`string | undefined`, code`undefined`)],
+    step: [code`if (${opener} !== undefined) {`, ...guarded, code`} else if ${lowerPattern(after)} ${opener} = ${EVENT}.id;`],
+    option: code`, windowOpen: ${opener} !== undefined`,
+    open: code`${opener} !== undefined`,
+    openerIds: code`[${opener}]`,
   };
 }
 
+/** `cond && rest`, or `rest` when there is no condition. */
+function both(cond: Code | undefined, rest: Code): Code {
+  return cond === undefined ? rest : code`${cond} && ${rest}`;
+}
+
 export function lowerOrdering(j: number, check: OrderingCheck): LoweredCheck {
-  const first = `first${j}`;
-  const before = `before${j}`;
+  const first = self(name("first", j));
+  const before = self(name("before", j));
   return {
-    comment: "ordering",
-    declarations: [`let ${first} = -1;`, `let ${before} = -1;`],
-    // An event matching both sides sets both indexes; `first < before` then fails, as it must.
-    loop: [
-      `if (${before} < 0 && ${lowerPattern(check.before)}) ${before} = i;`,
-      `if (${first} < 0 && ${lowerPattern(check.first)}) ${first} = i;`,
+    type: "ordering",
+    fields: [value(name("first", j), code`string | undefined`, code`undefined`), value(name("before", j), code`string | undefined`, code`undefined`)],
+    // Only the first `before` match matters, and a `first` match only before it
+    // (an event matching both is not its own earlier `first`).
+    step: [
+      code`if (${before} === undefined) {`,
+      code`if ${lowerPattern(check.before)} ${before} = ${EVENT}.id;`,
+      code`else if (${first} === undefined && ${lowerPattern(check.first)}) ${first} = ${EVENT}.id;`,
+      code`}`,
     ],
-    clause: `orderingClause(${clauseArgs(check)}, ${first}, ${before})`,
+    clause: code`orderingClause({ ${clauseBase(check)}, first: ${first}, before: ${before} })`,
+    violation: { when: code`${before} !== undefined && ${first} === undefined`, cited: code`1`, ids: code`[${before}]` },
   };
 }
 
 export function lowerPairing(j: number, check: PairingCheck): LoweredCheck {
-  const eachs = `each${j}`;
-  const followers = `followers${j}`;
+  const each = self(name("each", j));
+  const followers = self(name("followers", j));
   return {
-    comment: "pairing",
-    declarations: [`const ${eachs}: number[] = [];`, `const ${followers}: number[] = [];`],
-    // followers[k] is the first follower of eachs[k]; the waiting `each` matches are the
-    // tail of eachs past followers.length. A follower resolves them all at once, before
+    type: "pairing",
+    fields: [list(name("each", j)), list(name("followers", j))],
+    // followers[k] is the first follower of each[k]; the waiting `each` matches are the
+    // tail of `each` past followers.length. A follower answers them all at once, before
     // this event may itself start waiting (a follower is strictly later). Linear, no copies.
-    loop: [
-      `if (${followers}.length < ${eachs}.length && ${lowerPattern(check.followedBy)}) {`,
-      `while (${followers}.length < ${eachs}.length) ${followers}.push(i);`,
-      `}`,
-      `if ${lowerPattern(check.each)} ${eachs}.push(i);`,
+    step: [
+      code`if (${followers}.length < ${each}.length && ${lowerPattern(check.followedBy)}) {`,
+      code`while (${followers}.length < ${each}.length) ${followers}.push(${EVENT}.id);`,
+      code`}`,
+      code`if ${lowerPattern(check.each)} ${each}.push(${EVENT}.id);`,
     ],
-    clause: `pairingClause(${clauseArgs(check)}, ${eachs}, ${followers})`,
+    clause: code`pairingClause({ ${clauseBase(check)}, each: ${each}, followers: ${followers} })`,
+    obligation: { when: code`${followers}.length < ${each}.length`, ids: code`${each}.slice(${followers}.length)` },
   };
 }
 
 export function lowerRequired(j: number, check: RequiredCheck): LoweredCheck {
-  const found = `match${j}`;
-  const window = lowerWindow(j, check.after, [`if (${found} < 0 && ${lowerPattern(check.match)}) ${found} = i;`]);
+  const match = self(name("match", j));
+  const window = lowerWindow(j, check.after, [code`if (${match} === undefined && ${lowerPattern(check.match)}) ${match} = ${EVENT}.id;`]);
   return {
-    comment: "required",
-    declarations: [`let ${found} = -1;`, ...window.declarations],
-    loop: window.loop,
-    clause: `requiredClause(${clauseArgs(check)}, ${window.open}, ${found})`,
+    type: "required",
+    fields: [value(name("match", j), code`string | undefined`, code`undefined`), ...window.fields],
+    step: window.step,
+    clause: code`requiredClause({ ${clauseBase(check)}${window.option}, match: ${match} })`,
+    obligation: { when: both(window.open, code`${match} === undefined`), ids: window.openerIds },
   };
 }
 
 export function lowerForbidden(j: number, check: ForbiddenCheck): LoweredCheck {
-  const matches = `matches${j}`;
-  const window = lowerWindow(j, check.after, [`if ${lowerPattern(check.match)} ${matches}.push(i);`]);
+  const matches = self(name("matches", j));
+  const window = lowerWindow(j, check.after, [code`if ${lowerPattern(check.match)} ${matches}.push(${EVENT}.id);`]);
   return {
-    comment: "forbidden",
-    declarations: [`const ${matches}: number[] = [];`, ...window.declarations],
-    loop: window.loop,
-    clause: `forbiddenClause(${clauseArgs(check)}, ${window.open}, ${matches})`,
+    type: "forbidden",
+    fields: [list(name("matches", j)), ...window.fields],
+    step: window.step,
+    clause: code`forbiddenClause({ ${clauseBase(check)}${window.option}, matches: ${matches} })`,
+    // Matches are only ever recorded inside the window: any one makes the clause false.
+    violation: { cited: code`${matches}.length`, ids: code`${matches}.slice()` },
   };
 }
 
-/** The statement that counts event `i`, keeping only the first match per distinct value. */
-function countStatement(j: number, check: CountCheck): string[] {
-  const counted = `counted${j}`;
-  const seen = `seen${j}`;
+/** The statements that count the event, keeping only the first match per distinct value. */
+function countStatements(j: number, check: CountCheck): Code[] {
+  const counted = self(name("counted", j));
+  const seen = self(name("seen", j));
+  const added = self(name("added", j));
   const match = lowerPattern(check.match);
-  if (check.distinctBy === undefined) return [`if ${match} ${counted}.push(i);`];
-  if (check.distinctBy === "content") {
-    const value = `value${j}`;
-    return [
-      `if ${match} {`,
-      `const ${value} = ${EVENT}.content ?? "";`,
-      `if (!${seen}.has(${value})) {`,
-      `${seen}.add(${value});`,
-      `${counted}.push(i);`,
-      `}`,
-      `}`,
-    ];
-  }
-  const key = check.distinctBy.slice("metadata.".length);
-  const value = `value${j}`;
+  if (check.distinctBy === undefined) return [code`if ${match} ${counted}.push(${EVENT}.id);`];
+  const distinct = name("distinct", j);
   // Matches without the key are dropped; `typeof` also rejects inherited members such as `toString`.
+  const [read, fresh] =
+    check.distinctBy === "content"
+      ? [code`const ${distinct} = ${EVENT}.content ?? "";`, code`!${seen}.has(${distinct})`]
+      : [code`const ${distinct} = ${EVENT}.metadata?.[${lit(check.distinctBy.slice("metadata.".length))}];`, code`typeof ${distinct} === "string" && !${seen}.has(${distinct})`];
   return [
-    `if ${match} {`,
-    `const ${value} = ${EVENT}.metadata?.[${quoteString(key)}];`,
-    `if (typeof ${value} === "string" && !${seen}.has(${value})) {`,
-    `${seen}.add(${value});`,
-    `${counted}.push(i);`,
-    `}`,
-    `}`,
+    code`if ${match} {`,
+    read,
+    code`if (${fresh}) {`,
+    code`${seen}.add(${distinct});`,
+    code`${added} = ${distinct};`,
+    code`${counted}.push(${EVENT}.id);`,
+    code`}`,
+    code`}`,
   ];
 }
 
 export function lowerCount(j: number, check: CountCheck): LoweredCheck {
-  const counted = `counted${j}`;
-  const window = lowerWindow(j, check.after, countStatement(j, check));
-  const declarations = [`const ${counted}: number[] = [];`];
-  if (check.distinctBy !== undefined) declarations.push(`const seen${j} = new Set<string>();`);
-  return {
-    comment: "count",
-    declarations: [...declarations, ...window.declarations],
-    loop: window.loop,
-    clause: `countClause(${clauseArgs(check)}, ${window.open}, ${counted}, ${check.min ?? -1}, ${check.max ?? -1})`,
+  const counted = self(name("counted", j));
+  const window = lowerWindow(j, check.after, countStatements(j, check));
+  const fields = [list(name("counted", j))];
+  if (check.distinctBy !== undefined) {
+    fields.push({ name: name("seen", j), type: code`Set<string>`, init: code`new Set()`, kind: "set", added: name("added", j) });
+    fields.push(value(name("added", j), code`string`, code`""`));
+  }
+  const bounds = [check.min === undefined ? code`` : code`, min: ${check.min}`, check.max === undefined ? code`` : code`, max: ${check.max}`];
+  const lowered: LoweredCheck = {
+    type: "count",
+    fields: [...fields, ...window.fields],
+    step: window.step,
+    clause: code`countClause({ ${clauseBase(check)}${window.option}, counted: ${counted}${join(bounds, code``)} })`,
   };
+  // Counted matches are only ever inside the window, so more than `max` is false for good.
+  if (check.max !== undefined) lowered.violation = { when: code`${counted}.length > ${check.max}`, cited: code`${counted}.length`, ids: code`${counted}.slice()` };
+  if (check.min !== undefined && check.min > 0) {
+    lowered.obligation = { when: both(window.open, code`${counted}.length < ${check.min}`), ids: code`${counted}.slice()` };
+  }
+  return lowered;
 }
 
+/** Check `j` of rule `r`: the indexes name its fields and its reports. */
 export function lowerCheck(j: number, check: Check): LoweredCheck {
   switch (check.type) {
     case "ordering":
@@ -154,8 +232,12 @@ export function lowerCheck(j: number, check: Check): LoweredCheck {
 /** Where each piece of a rule came from in judge.yaml, for the line comments. */
 export interface RuleOrigin {
   file: string;
-  line: number;
-  checkLines: readonly number[];
+  line: number | undefined;
+  checkLines: readonly (number | undefined)[];
+}
+
+function where(origin: RuleOrigin, line: number | undefined): string {
+  return line === undefined ? origin.file : `${origin.file}:${line}`;
 }
 
 /**
@@ -164,96 +246,186 @@ export interface RuleOrigin {
  */
 export function patternConditions(pattern: Pattern): number {
   return pattern.reduce(
-    (n, m) =>
-      n +
-      (m.action === undefined ? 0 : 1) +
-      (m.actor === undefined ? 0 : 1) +
-      (m.contentIncludes === undefined ? 0 : 1) +
-      Object.keys(m.metadata ?? {}).length,
+    (n, m) => n + (m.action === undefined ? 0 : 1) + (m.actor === undefined ? 0 : 1) + (m.contentIncludes === undefined ? 0 : 1) + Object.keys(m.metadata ?? {}).length,
     0,
   );
 }
 
-/** A check's patterns' conditions, plus its own tests (`first0 < 0`, the window, …). */
+/** A check's patterns' conditions, plus its own tests (`this.first0 === undefined`, the window, …). */
 function checkConditions(check: Check): number {
   const patterns = Object.values(check).filter((value): value is Pattern => Array.isArray(value));
   return 3 + patterns.reduce((n, pattern) => n + patternConditions(pattern), 0);
 }
 
 /**
- * The most conditions one function's loop body holds. TypeScript analyses the
- * flow of each reference back through every condition before it in the same
- * function: the cost grows with the square of the conditions, and past about
- * 2,000 nested branches it gives up (TS2563, "too large for control flow
- * analysis"; 500 small checks did it). Rules under the limit, every real one,
- * keep all their checks in the loop itself.
+ * The most conditions one method holds. TypeScript analyses the flow of each
+ * reference back through every condition before it in the same function: the
+ * cost grows with the square of the conditions, and past about 2,000 nested
+ * branches it gives up (TS2563, "too large for control flow analysis"; 500
+ * small checks did it). A rule under the limit, every real one, keeps all its
+ * checks in each method itself; a larger one gets `<method>Part<k>` helpers.
  */
 export const STEP_CONDITIONS = 64;
 
 /** Consecutive checks grouped so that each group holds at most STEP_CONDITIONS (or is one check). */
-function stepsOf(checks: readonly Check[]): number[][] {
-  const steps: number[][] = [];
+function groupsOf(checks: readonly Check[]): number[][] {
+  const groups: number[][] = [];
   let current: number[] = [];
   let conditions = 0;
   checks.forEach((check, j) => {
     const own = checkConditions(check);
     if (current.length > 0 && conditions + own > STEP_CONDITIONS) {
-      steps.push(current);
+      groups.push(current);
       current = [];
       conditions = 0;
     }
     current.push(j);
     conditions += own;
   });
-  if (current.length > 0) steps.push(current);
-  return steps;
+  if (current.length > 0) groups.push(current);
+  return groups;
+}
+
+interface MethodSpec {
+  name: "step" | "violations" | "obligations" | "restore";
+  params: Code;
+  args: Code;
+  /** Statements before the checks' (a trigger guard). */
+  head: Code[];
+  /** Each check's statements. */
+  perCheck: Code[][];
+  /** The checks each part covers (groupsOf). */
+  groups: number[][];
+  /** Statements after the checks'. */
+  tail: Code[];
+}
+
+const METHOD_NAMES: Record<MethodSpec["name"], Code> = { step: code`step`, violations: code`violations`, obligations: code`obligations`, restore: code`restore` };
+
+/** The method, split into `<name>Part<k>` helpers when its checks form more than one group. */
+function method(spec: MethodSpec): Code[] {
+  const parts = spec.groups.map((group) => group.flatMap((j) => spec.perCheck[j] ?? [])).filter((part) => part.length > 0);
+  const declare = (methodName: Code, body: Code[]) => code`${methodName}(${spec.params}): void {\n${join(body, code`\n`)}\n}`;
+  const methodName = METHOD_NAMES[spec.name];
+  if (parts.length <= 1) return [declare(methodName, [...spec.head, ...(parts[0] ?? []), ...spec.tail])];
+  const part = (k: number) => code`${methodName}${name("Part", k)}`;
+  return [
+    declare(methodName, [...spec.head, ...parts.map((_, k) => code`this.${part(k)}(${spec.args});`), ...spec.tail]),
+    ...parts.map((body, k) => declare(part(k), body)),
+  ];
 }
 
 /**
- * The body of `scan<n>(events, complete)`: state declarations, one loop over
- * the events, then the clauses (or null when a match trigger never fired).
- * When the checks hold more than STEP_CONDITIONS, each group of them looks at
- * the event in a `step<k>(e, i)` closure over the same state, called from the
- * one loop: still a single pass, with each function small for the type check.
+ * The class `Rule<index>`: one rule's stepper (runtime/stepper.ts). A match
+ * trigger is a field too (`triggered`); a semantic one is decided by a model
+ * at the end, so its rule reports nothing while running.
  */
-export function lowerRuleScanBody(rule: MetaBehavior, origin: RuleOrigin): string[] {
+export function lowerRule(rule: MetaBehavior, index: number, origin: RuleOrigin): Code {
   const checks = rule.checks.map((check, j) => lowerCheck(j, check));
+  const groups = groupsOf(rule.checks);
   const matchTrigger = rule.trigger.match;
-  const declarations: string[] = [];
-  const loop: string[] = [];
-  if (matchTrigger !== undefined) {
-    declarations.push("let triggered = false;");
-    loop.push(`if (!triggered && ${lowerPattern(matchTrigger)}) triggered = true;`);
-  }
+  const ruleFields: Field[] = matchTrigger === undefined ? [] : [value(code`triggered`, code`boolean`, code`false`)];
+  const reported = (j: number) => self(name("reported", j));
+  const fieldsOf = (lowered: LoweredCheck, j: number): Field[] =>
+    lowered.violation === undefined ? lowered.fields : [...lowered.fields, value(name("reported", j), code`number`, code`0`)];
+  const allFields = [...ruleFields, ...checks.flatMap(fieldsOf)];
+  const saved = (field: Field) => code`saved_${field.name}`;
+
+  const declarations: Code[] = [];
+  for (const field of ruleFields) declarations.push(code`${field.name}: ${field.type} = ${field.init};`);
   checks.forEach((lowered, j) => {
-    const where = `${lineCommentText(origin.file)}:${origin.checkLines[j] ?? origin.line}`;
-    declarations.push(`// checks[${j}]: ${lowered.comment} (${where})`, ...lowered.declarations);
+    declarations.push(comment(`checks[${j}]: ${lowered.type} (${where(origin, origin.checkLines[j])})`));
+    for (const field of fieldsOf(lowered, j)) declarations.push(code`${field.name}: ${field.type} = ${field.init};`);
   });
-  const steps = stepsOf(rule.checks);
-  if (steps.length <= 1) {
-    for (const lowered of checks) loop.push(...lowered.loop);
-  } else {
-    declarations.push(
-      `// ${steps.length} steps look at each event: one function holding every check is too large for the type check.`,
-    );
-    steps.forEach((step, k) => {
-      const first = step[0]!;
-      const last = step[step.length - 1]!;
-      const which = first === last ? `checks[${first}]` : `checks[${first}..${last}]`;
-      declarations.push(
-        `const step${k} = (${EVENT}: TrajectoryEvent, i: number): void => {`,
-        `// ${which}`,
-        ...step.flatMap((j) => checks[j]!.loop),
-        `};`,
-      );
-      loop.push(`step${k}(${EVENT}, i);`);
+  const savedDeclarations = [comment("What save() keeps for restore(): values as they were, lists and sets by their size.")];
+  for (const field of allFields) {
+    savedDeclarations.push(field.kind === "value" ? code`${saved(field)}: ${field.type} = ${field.init};` : code`${saved(field)} = 0;`);
+  }
+
+  const step = method({
+    name: "step",
+    params: code`${EVENT}: StepEvent`,
+    args: EVENT,
+    head: matchTrigger === undefined ? [] : [code`if (!this.triggered && ${lowerPattern(matchTrigger)}) this.triggered = true;`],
+    perCheck: checks.map((lowered) => lowered.step),
+    groups,
+    tail: [],
+  });
+  const finish = code`finish(complete: boolean): Clause[] | null {
+${matchTrigger === undefined ? code`` : code`if (!this.triggered) return null;`}
+return [${join(checks.map((c) => c.clause))}];
+}`;
+  // Reports wait for the trigger; a semantic trigger fires only at the end, when a model decides it.
+  const reports = (methodName: "violations" | "obligations", perCheck: Code[][]) =>
+    method({
+      name: methodName,
+      params: code`found: Found`,
+      args: code`found`,
+      head:
+        matchTrigger === undefined
+          ? [comment("A semantic trigger is decided at the end: nothing is reported before.")]
+          : perCheck.every((statements) => statements.length === 0)
+            ? [comment(`No check of this rule ${methodName === "violations" ? "can be certainly false before the end" : "can be owed anything"}.`)]
+            : [code`if (!this.triggered) return;`],
+      perCheck: matchTrigger === undefined ? [] : perCheck,
+      groups,
+      tail: [],
     });
-  }
-  const body = [...declarations];
-  if (loop.length > 0) {
-    body.push(`for (let i = 0; i < events.length; i++) {`, `const ${EVENT} = events[i]!;`, ...loop, `}`);
-  }
-  if (matchTrigger !== undefined) body.push("if (!triggered) return null;");
-  body.push(`return [${checks.map((c) => c.clause).join(", ")}];`);
-  return body;
+  const violations = reports(
+    "violations",
+    checks.map((lowered, j) => {
+      const v = lowered.violation;
+      if (v === undefined) return [];
+      return [code`if (${both(v.when, code`${reported(j)} < ${v.cited}`)}) {`, code`${reported(j)} = ${v.cited};`, code`found(${index}, ${j}, ${v.ids});`, code`}`];
+    }),
+  );
+  const obligations = reports(
+    "obligations",
+    checks.map((lowered, j) => {
+      const o = lowered.obligation;
+      return o === undefined ? [] : [code`if (${o.when}) found(${index}, ${j}, ${o.ids});`];
+    }),
+  );
+  const save = code`save(): void {
+${join(
+  allFields.map((field) => code`this.${saved(field)} = this.${field.name}${field.kind === "value" ? code`` : field.kind === "list" ? code`.length` : code`.size`};`),
+  code`\n`,
+)}
+}`;
+  // Sets first: undoing an add reads the `added` value before it is restored.
+  const undo = (field: Field): Code[] => {
+    const f = self(field.name);
+    const s = code`this.${saved(field)}`;
+    if (field.kind === "list") return [code`if (${f}.length !== ${s}) ${f}.length = ${s};`];
+    if (field.kind === "set") return [code`if (${f}.size !== ${s}) ${f}.delete(${self(field.added!)});`];
+    return [];
+  };
+  const restore = method({
+    name: "restore",
+    params: code``,
+    args: code``,
+    head: [],
+    perCheck: checks.map((lowered, j) => fieldsOf(lowered, j).flatMap(undo)),
+    groups,
+    tail: allFields.filter((f) => f.kind === "value").map((field) => code`${self(field.name)} = this.${saved(field)};`),
+  });
+
+  const body = [
+    join(declarations, code`\n`),
+    step[0]!,
+    finish,
+    violations[0]!,
+    obligations[0]!,
+    join(savedDeclarations, code`\n`),
+    save,
+    restore[0]!,
+    ...step.slice(1),
+    ...violations.slice(1),
+    ...obligations.slice(1),
+    ...restore.slice(1),
+  ];
+  return code`${comment(`${rule.name} (${where(origin, origin.line)})`)}
+class ${name("Rule", index)} implements RuleStepper {
+${join(body, code`\n\n`)}
+}`;
 }

@@ -1,32 +1,32 @@
 /**
  * Lowers matchers and patterns to boolean expressions over the loop's
- * current event `e`. All user text goes through `quoteString`.
+ * current event `e`. User text enters only through `lit`.
  */
 import type { Matcher, Pattern } from "../ir/types.js";
-import { quoteString } from "./quote.js";
+import { code, join, lit, type Code } from "./code.js";
 
 /** The event variable every generated loop binds. */
-export const EVENT = "e";
+export const EVENT = code`e`;
 
-export function lowerMatcher(matcher: Matcher): string {
-  const terms: string[] = [];
-  if (matcher.action !== undefined) terms.push(`${EVENT}.action === ${quoteString(matcher.action)}`);
-  // `as string`: TypeScript narrows a union-typed `e.actor` across `||`, so after `e.actor === "agent"`
-  // a later `e.actor === "agent"` would be a type error (TS2367). A string is never narrowed away.
-  if (matcher.actor !== undefined) terms.push(`(${EVENT}.actor as string) === ${quoteString(matcher.actor)}`);
+export function lowerMatcher(matcher: Matcher): Code {
+  const terms: Code[] = [];
+  if (matcher.action !== undefined) terms.push(code`${EVENT}.action === ${lit(matcher.action)}`);
+  // Steppers read `e.actor` as a string (StepEvent): a union-typed actor would be narrowed
+  // across `||`, and a later `e.actor === "agent"` rejected (TS2367).
+  if (matcher.actor !== undefined) terms.push(code`${EVENT}.actor === ${lit(matcher.actor)}`);
   if (matcher.contentIncludes !== undefined) {
     // Absent content is "", which includes no (non-empty) fragment.
-    terms.push(`${EVENT}.content?.includes(${quoteString(matcher.contentIncludes)}) === true`);
+    terms.push(code`${EVENT}.content?.includes(${lit(matcher.contentIncludes)}) === true`);
   }
   for (const [key, value] of Object.entries(matcher.metadata ?? {})) {
     // Not `===`: TypeScript narrows `e.metadata?.["k"]` at each `=== "v"` and re-examines every
     // earlier one for each later reference, so a pattern of 64 metadata matchers on one key took
     // 0.4 s to type-check (a 1 MB judge.yaml of them, 8 minutes). A call is not narrowed; for a
     // string against a string (or undefined) Object.is is `===`, and V8 compiles it as such.
-    terms.push(`Object.is(${EVENT}.metadata?.[${quoteString(key)}], ${quoteString(value)})`);
+    terms.push(code`Object.is(${EVENT}.metadata?.[${lit(key)}], ${lit(value)})`);
   }
   if (terms.length === 0) throw new Error("internal: a matcher with no fields reached codegen");
-  return terms.join(" && ");
+  return join(terms, code` && `);
 }
 
 /**
@@ -64,9 +64,12 @@ export function withoutRedundantMatchers(pattern: Pattern): Pattern {
 }
 
 /** Any-of: a pattern matches when one of its matchers does. */
-export function lowerPattern(pattern: Pattern): string {
+export function lowerPattern(pattern: Pattern): Code {
   if (pattern.length === 0) throw new Error("internal: an empty pattern reached codegen");
   const matchers = withoutRedundantMatchers(pattern);
-  if (matchers.length === 1) return `(${lowerMatcher(matchers[0]!)})`;
-  return `(${matchers.map((m) => `(${lowerMatcher(m)})`).join(" || ")})`;
+  if (matchers.length === 1) return code`(${lowerMatcher(matchers[0]!)})`;
+  return code`(${join(
+    matchers.map((m) => code`(${lowerMatcher(m)})`),
+    code` || `,
+  )})`;
 }

@@ -85,11 +85,14 @@ function windowStart(events: readonly TrajectoryEvent[], after: Pattern | undefi
 /** One deterministic check on one trajectory, exactly as FORMATS.md §4 (and the generated judge) decides it. */
 export function evaluateCheck(check: Check, trajectory: Trajectory): Clause {
   const { events, complete } = trajectory;
+  const ids = (indexes: readonly number[]) => indexes.map((i) => events[i]!.id);
+  const quote = check.quote;
   switch (check.type) {
     case "ordering": {
       const before = events.findIndex((e) => patternMatches(e, check.before));
       const first = events.findIndex((e) => patternMatches(e, check.first));
-      return orderingClause(check.quote, events, complete, first, before);
+      // The builder wants the `first` match only when it came strictly before the first `before` match.
+      return orderingClause({ quote, complete, first: first >= 0 && first < before ? events[first]!.id : undefined, before: events[before]?.id });
     }
     case "pairing": {
       const eachs = indexesOf(events, check.each);
@@ -99,17 +102,18 @@ export function evaluateCheck(check: Check, trajectory: Trajectory): Clause {
         if (follower < 0) break;
         followers.push(follower);
       }
-      return pairingClause(check.quote, events, complete, eachs, followers);
+      return pairingClause({ quote, complete, each: ids(eachs), followers: ids(followers) });
     }
     case "required":
     case "forbidden":
     case "count": {
       const start = windowStart(events, check.after);
-      const open = start >= 0;
-      const matches = open ? indexesOf(events, check.match, start) : [];
-      if (check.type === "required") return requiredClause(check.quote, events, complete, open, matches[0] ?? -1);
-      if (check.type === "forbidden") return forbiddenClause(check.quote, events, complete, open, matches);
-      return countClause(check.quote, events, complete, open, distinct(events, matches, check.distinctBy), check.min ?? -1, check.max ?? -1);
+      const windowOpen = start >= 0;
+      const matches = windowOpen ? indexesOf(events, check.match, start) : [];
+      if (check.type === "required") return requiredClause({ quote, complete, windowOpen, match: events[matches[0] ?? -1]?.id });
+      if (check.type === "forbidden") return forbiddenClause({ quote, complete, windowOpen, matches: ids(matches) });
+      const counted = ids(distinct(events, matches, check.distinctBy));
+      return countClause({ quote, complete, windowOpen, counted, ...(check.min === undefined ? {} : { min: check.min }), ...(check.max === undefined ? {} : { max: check.max }) });
     }
   }
 }

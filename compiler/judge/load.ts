@@ -8,19 +8,18 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { JudgeOptions, RuleInfo } from "../../runtime/judge.js";
-import type { TrajectoryJudgment } from "../../runtime/types.js";
+import type { JudgeModule as BuiltJudge } from "../../runtime/judge.js";
 import { readJudgeYaml } from "../build/judge-yaml.js";
 import { JudgeLoadError } from "../errors.js";
 
-/** What every compiled judge module exports. */
-export interface JudgeModule {
-  version: string;
-  behavior: string;
-  irSha256: string;
-  rules: readonly RuleInfo[];
-  judgeTrajectory(trajectory: unknown, options?: JudgeOptions): Promise<TrajectoryJudgment>;
-}
+/** What every judge.mjs exports: the runtime's own type, which judge.d.mts is checked against. */
+export type { BuiltJudge };
+
+/**
+ * What `judge`, `calibrate` and `baseline` use of a judge: part of the
+ * runtime's type (the baseline, a judge without rules, has no monitor).
+ */
+export type JudgeModule = Pick<BuiltJudge, "version" | "behavior" | "irSha256" | "rules" | "judgeTrajectory">;
 
 export function isJudgeModulePath(path: string): boolean {
   return /\.(mjs|js)$/i.test(path);

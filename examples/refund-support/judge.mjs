@@ -251,117 +251,7 @@ async function askModel(adapter, trajectory, question, usage) {
   return { kind: "answer", ...result.value };
 }
 
-// runtime/trajectory.ts
-var TrajectoryError = class extends Error {
-  field;
-  constructor(field, message) {
-    super(field === "" ? message : `${field} ${message}`);
-    this.name = "TrajectoryError";
-    this.field = field;
-  }
-};
-function isActor(value) {
-  return value === "agent" || value === "tool" || value === "user";
-}
-function isStringMap(value) {
-  if (value.constructor !== Object) return false;
-  for (const key in value) if (typeof value[key] !== "string") return false;
-  return true;
-}
-var MAX_METADATA_DEPTH = 100;
-function nestsTooDeep(list) {
-  const stack = [[list, 1]];
-  while (stack.length > 0) {
-    const [items, depth] = stack.pop();
-    if (depth > MAX_METADATA_DEPTH) return true;
-    for (const item of items) if (Array.isArray(item)) stack.push([item, depth + 1]);
-  }
-  return false;
-}
-function metadataField(index, key) {
-  return `events[${index}].metadata${/^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`}`;
-}
-function stringMapCopy(value, index) {
-  const copy = /* @__PURE__ */ Object.create(null);
-  for (const key of Object.keys(value)) {
-    const item = value[key];
-    if (Array.isArray(item) && nestsTooDeep(item)) {
-      throw new TrajectoryError(metadataField(index, key), `nests lists more than ${MAX_METADATA_DEPTH} deep (metadata values are compared as strings)`);
-    }
-    try {
-      copy[key] = String(item);
-    } catch {
-      throw new TrajectoryError(metadataField(index, key), "cannot be converted to a string");
-    }
-  }
-  return copy;
-}
-var NON_EMPTY = "must be a non-empty string";
-function isNonEmptyString(value) {
-  return typeof value === "string" && value !== "";
-}
-function requireNonEmptyString(value, field) {
-  if (!isNonEmptyString(value)) throw new TrajectoryError(field, NON_EMPTY);
-  return value;
-}
-function normalizeEvent(raw, index) {
-  if (!isObject(raw)) throw new TrajectoryError(`events[${index}]`, "must be an object");
-  if (!isNonEmptyString(raw.id)) throw new TrajectoryError(`events[${index}].id`, NON_EMPTY);
-  if (!isActor(raw.actor)) throw new TrajectoryError(`events[${index}].actor`, "must be user, agent, or tool");
-  if (!isNonEmptyString(raw.action)) throw new TrajectoryError(`events[${index}].action`, NON_EMPTY);
-  const content = raw.content;
-  const metadata = raw.metadata;
-  const contentOk = content === void 0 || typeof content === "string";
-  if (metadata !== void 0 && metadata !== null && !isObject(metadata)) {
-    throw new TrajectoryError(`events[${index}].metadata`, "must be an object of key: value pairs");
-  }
-  const metadataOk = metadata === void 0 || metadata !== null && isStringMap(metadata);
-  if (contentOk && metadataOk) return raw;
-  return {
-    id: raw.id,
-    actor: raw.actor,
-    action: raw.action,
-    content: typeof content === "string" ? content : "",
-    metadata: metadata === void 0 || metadata === null ? void 0 : stringMapCopy(metadata, index)
-  };
-}
-function shortlexBefore(a, b) {
-  return a.length < b.length || a.length === b.length && a < b;
-}
-function assertUniqueIds(events) {
-  const seen = /* @__PURE__ */ new Set();
-  for (let k = 0; k < events.length; k++) {
-    const id = events[k].id;
-    if (seen.has(id)) throw new TrajectoryError(`events[${k}].id`, `duplicates the id ${JSON.stringify(id)} of an earlier event`);
-    seen.add(id);
-  }
-}
-function validateTrajectory(raw) {
-  if (!isObject(raw)) throw new TrajectoryError("", "a trajectory must be a JSON object");
-  const id = requireNonEmptyString(raw.id, "id");
-  const description = raw.description ?? "";
-  if (typeof description !== "string") throw new TrajectoryError("description", "must be a string");
-  if (typeof raw.complete !== "boolean") throw new TrajectoryError("complete", "must be true or false");
-  if (!Array.isArray(raw.events)) throw new TrajectoryError("events", "must be an array");
-  const rawEvents = raw.events;
-  let events = rawEvents;
-  let idsInOrder = true;
-  let previousId = "";
-  for (let i = 0; i < rawEvents.length; i++) {
-    const event = normalizeEvent(rawEvents[i], i);
-    if (idsInOrder) {
-      idsInOrder = shortlexBefore(previousId, event.id);
-      previousId = event.id;
-    }
-    if (event === rawEvents[i]) continue;
-    if (events === rawEvents) events = rawEvents.slice();
-    events[i] = event;
-  }
-  if (!idsInOrder) assertUniqueIds(events);
-  return { id, description, complete: raw.complete, events };
-}
-
-// runtime/judge.ts
+// runtime/judgment.ts
 function meta(name, verdict, naReason, triggered, clauses) {
   return { name, verdict, naReason, triggered, clauses };
 }
@@ -423,20 +313,20 @@ async function verifyFalse(ctx, rule, clause) {
     predicateVerdict: "false"
   };
 }
-async function judgeRule(ctx, rule) {
-  const { events, complete } = ctx.trajectory;
-  if (rule.trigger.semantic) {
-    const gate = await ask(ctx, { kind: "trigger", rule: rule.name, quote: rule.trigger.description, question: rule.trigger.description });
+async function judgeRule(ctx, rule, stepper) {
+  const { complete } = ctx.trajectory;
+  if (rule.semanticTrigger) {
+    const gate = await ask(ctx, { kind: "trigger", rule: rule.name, quote: rule.triggerDescription, question: rule.triggerDescription });
     if (gate.kind !== "answer" || gate.verdict !== "true") {
-      const clause = semanticClause(rule.trigger.description, "trigger", gate);
+      const clause = semanticClause(rule.triggerDescription, "trigger", gate);
       const reason = gate.kind === "answer" && gate.verdict === "false" ? "not_applicable" : clause.naReason ?? "insufficient_evidence";
       return foldMeta(rule.name, false, [{ ...clause, verdict: "na", naReason: reason }]);
     }
   }
-  const scanned = rule.scan(events, complete);
-  if (scanned === null) return meta(rule.name, "na", absentReason(complete), false, []);
+  const finished = stepper.finish(complete);
+  if (finished === null) return meta(rule.name, "na", absentReason(complete), false, []);
   const clauses = [];
-  for (const clause of scanned) clauses.push(clause.verdict === "false" ? await verifyFalse(ctx, rule, clause) : clause);
+  for (const clause of finished) clauses.push(clause.verdict === "false" ? await verifyFalse(ctx, rule, clause) : clause);
   if (!clauses.some((c) => c.verdict === "false")) {
     for (const check of rule.semanticChecks) {
       const outcome = await ask(ctx, { kind: "check", rule: rule.name, quote: check.quote, question: check.question });
@@ -445,26 +335,264 @@ async function judgeRule(ctx, rule) {
   }
   return foldMeta(rule.name, true, clauses);
 }
-function createJudge(behavior2, compiledRules) {
-  const rules2 = compiledRules.map((rule) => ({ ...rule, semanticChecks: rule.semanticChecks.map((c) => ({ quote: c.quote, question: c.question })) }));
-  return async function judgeTrajectory2(input, options = {}) {
-    const trajectory = validateTrajectory(input);
-    const metaBehaviors = [];
-    const usage = options.usage;
-    if (trajectory.events.length === 0) {
-      for (const rule of rules2) metaBehaviors.push(meta(rule.name, "na", "insufficient_evidence", false, []));
-    } else {
-      const ctx = { trajectory, options, usage };
-      for (const rule of rules2) metaBehaviors.push(await judgeRule(ctx, rule));
+async function conclude(judge, trajectory, eventCount, steppers, options) {
+  const metaBehaviors = [];
+  if (eventCount === 0) {
+    for (const rule of judge.rules) metaBehaviors.push(meta(rule.name, "na", "insufficient_evidence", false, []));
+  } else {
+    const ctx = { trajectory, options, usage: options.usage };
+    for (let r = 0; r < judge.rules.length; r++) metaBehaviors.push(await judgeRule(ctx, judge.rules[r], steppers.all[r]));
+  }
+  const verdict = foldVerdicts(metaBehaviors);
+  return metaBehaviors.some(hasError) ? { behavior: judge.behavior, trajectoryId: trajectory.id, verdict, error: true, metaBehaviors } : { behavior: judge.behavior, trajectoryId: trajectory.id, verdict, metaBehaviors };
+}
+
+// runtime/trajectory.ts
+var TrajectoryError = class extends Error {
+  field;
+  constructor(field, message) {
+    super(field === "" ? message : `${field} ${message}`);
+    this.name = "TrajectoryError";
+    this.field = field;
+  }
+};
+function isActor(value) {
+  return value === "agent" || value === "tool" || value === "user";
+}
+function isStringMap(value) {
+  if (value.constructor !== Object) return false;
+  for (const key in value) if (typeof value[key] !== "string") return false;
+  return true;
+}
+var MAX_METADATA_DEPTH = 100;
+function nestsTooDeep(list) {
+  const stack = [[list, 1]];
+  while (stack.length > 0) {
+    const [items, depth] = stack.pop();
+    if (depth > MAX_METADATA_DEPTH) return true;
+    for (const item of items) if (Array.isArray(item)) stack.push([item, depth + 1]);
+  }
+  return false;
+}
+function metadataField(index, key) {
+  return `events[${index}].metadata${/^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`}`;
+}
+function stringMapCopy(value, index) {
+  const copy = /* @__PURE__ */ Object.create(null);
+  for (const key of Object.keys(value)) {
+    const item = value[key];
+    if (Array.isArray(item) && nestsTooDeep(item)) {
+      throw new TrajectoryError(metadataField(index, key), `nests lists more than ${MAX_METADATA_DEPTH} deep (metadata values are compared as strings)`);
     }
-    const verdict = foldVerdicts(metaBehaviors);
-    return metaBehaviors.some(hasError) ? { behavior: behavior2, trajectoryId: trajectory.id, verdict, error: true, metaBehaviors } : { behavior: behavior2, trajectoryId: trajectory.id, verdict, metaBehaviors };
+    try {
+      copy[key] = String(item);
+    } catch {
+      throw new TrajectoryError(metadataField(index, key), "cannot be converted to a string");
+    }
+  }
+  return copy;
+}
+var NON_EMPTY = "must be a non-empty string";
+function isNonEmptyString(value) {
+  return typeof value === "string" && value !== "";
+}
+function requireNonEmptyString(value, field) {
+  if (!isNonEmptyString(value)) throw new TrajectoryError(field, NON_EMPTY);
+  return value;
+}
+function readEvent(raw, index) {
+  if (!isObject(raw)) throw new TrajectoryError(`events[${index}]`, "must be an object");
+  if (!isNonEmptyString(raw.id)) throw new TrajectoryError(`events[${index}].id`, NON_EMPTY);
+  if (!isActor(raw.actor)) throw new TrajectoryError(`events[${index}].actor`, "must be user, agent, or tool");
+  if (!isNonEmptyString(raw.action)) throw new TrajectoryError(`events[${index}].action`, NON_EMPTY);
+  const content = raw.content;
+  const metadata = raw.metadata;
+  const contentOk = content === void 0 || typeof content === "string";
+  if (metadata !== void 0 && metadata !== null && !isObject(metadata)) {
+    throw new TrajectoryError(`events[${index}].metadata`, "must be an object of key: value pairs");
+  }
+  const metadataOk = metadata === void 0 || metadata !== null && isStringMap(metadata);
+  if (contentOk && metadataOk) return raw;
+  return {
+    id: raw.id,
+    actor: raw.actor,
+    action: raw.action,
+    content: typeof content === "string" ? content : "",
+    metadata: metadata === void 0 || metadata === null ? void 0 : stringMapCopy(metadata, index)
+  };
+}
+function shortlexBefore(a, b) {
+  return a.length < b.length || a.length === b.length && a < b;
+}
+function duplicateId(index, id) {
+  return new TrajectoryError(`events[${index}].id`, `duplicates the id ${JSON.stringify(id)} of an earlier event`);
+}
+function assertUniqueIds(events) {
+  const seen = /* @__PURE__ */ new Set();
+  for (let k = 0; k < events.length; k++) {
+    const id = events[k].id;
+    if (seen.has(id)) throw duplicateId(k, id);
+    seen.add(id);
+  }
+}
+var EventIds = class {
+  #last = "";
+  #list = [];
+  #set;
+  /** @throws TrajectoryError when `id` (of the event at `index`) was seen before. Changes nothing. */
+  assertNew(id, index) {
+    if (this.#set === void 0) {
+      if (shortlexBefore(this.#last, id)) return;
+      this.#set = new Set(this.#list);
+      this.#list = void 0;
+    }
+    if (this.#set.has(id)) throw duplicateId(index, id);
+  }
+  add(id) {
+    if (this.#set !== void 0) this.#set.add(id);
+    else {
+      this.#list.push(id);
+      this.#last = id;
+    }
+  }
+};
+function readDescription(value) {
+  const description = value ?? "";
+  if (typeof description !== "string") throw new TrajectoryError("description", "must be a string");
+  return description;
+}
+function readTrajectoryHeader(raw) {
+  if (!isObject(raw)) throw new TrajectoryError("", "a trajectory must be a JSON object");
+  const id = requireNonEmptyString(raw.id, "id");
+  const description = readDescription(raw.description);
+  if (typeof raw.complete !== "boolean") throw new TrajectoryError("complete", "must be true or false");
+  if (!Array.isArray(raw.events)) throw new TrajectoryError("events", "must be an array");
+  return { id, description, complete: raw.complete, events: raw.events };
+}
+function readMonitorHeader(raw) {
+  if (!isObject(raw)) throw new TrajectoryError("", "a trajectory header must be an object with an id");
+  return { id: requireNonEmptyString(raw.id, "id"), description: readDescription(raw.description) };
+}
+function readEvents(rawEvents, steppers) {
+  let events = rawEvents;
+  let idsInOrder = true;
+  let previousId = "";
+  for (let i = 0; i < rawEvents.length; i++) {
+    const raw = rawEvents[i];
+    const event = readEvent(raw, i);
+    if (idsInOrder) {
+      idsInOrder = shortlexBefore(previousId, event.id);
+      previousId = event.id;
+    }
+    if (event !== raw) {
+      if (events === rawEvents) events = rawEvents.slice();
+      events[i] = event;
+    }
+    if (steppers !== void 0) steppers.step(event);
+  }
+  if (!idsInOrder) assertUniqueIds(events);
+  return events;
+}
+
+// runtime/monitor.ts
+function keptCopy(event) {
+  const { id, actor, action, content, metadata } = event;
+  return { id, actor, action, content, metadata: metadata === void 0 ? void 0 : Object.assign(/* @__PURE__ */ Object.create(null), metadata) };
+}
+function entry(judge, rule, check, eventIds) {
+  const r = judge.rules[rule];
+  const c = r.checks[check];
+  const type = c.type;
+  return { rule: r.name, checkIndex: check, type, quote: c.quote, eventIds };
+}
+function startMonitor(judge, rawHeader, options) {
+  const { id, description } = readMonitorHeader(rawHeader);
+  const steppers = judge.steppers();
+  const all = steppers.all;
+  const ids = new EventIds();
+  const kept = options.complete === void 0 ? void 0 : [];
+  let count = 0;
+  let ended = false;
+  let out = [];
+  const found = (rule, check, eventIds) => {
+    out.push(entry(judge, rule, check, eventIds));
+  };
+  const violationsNow = () => {
+    out = [];
+    for (let r = 0; r < all.length; r++) all[r].violations(found);
+    return out;
+  };
+  const read = (raw) => {
+    if (ended) throw new Error("this monitor has ended: create a new one for the next trajectory");
+    const event = readEvent(raw, count);
+    ids.assertNew(event.id, count);
+    return event;
+  };
+  return {
+    push(raw) {
+      const event = read(raw);
+      ids.add(event.id);
+      if (kept !== void 0) kept.push(keptCopy(event));
+      count++;
+      steppers.step(event);
+      return violationsNow();
+    },
+    check(raw) {
+      const event = read(raw);
+      for (let r = 0; r < all.length; r++) all[r].save();
+      steppers.step(event);
+      const would = violationsNow();
+      for (let r = 0; r < all.length; r++) all[r].restore();
+      return would;
+    },
+    pending() {
+      const owed = [];
+      const add = (rule, check, eventIds) => {
+        owed.push(entry(judge, rule, check, eventIds));
+      };
+      for (let r = 0; r < all.length; r++) all[r].obligations(add);
+      return owed;
+    },
+    end(endOptions) {
+      if (ended) return Promise.reject(new Error("this monitor has ended already"));
+      const complete = endOptions?.complete;
+      if (typeof complete !== "boolean") return Promise.reject(new TrajectoryError("complete", "must be true or false"));
+      ended = true;
+      return conclude(judge, { id, description, complete, events: kept ?? [] }, count, steppers, options);
+    }
+  };
+}
+
+// runtime/judge.ts
+function createJudge(definition) {
+  const judge = {
+    behavior: definition.behavior,
+    rules: definition.rules.map((rule) => ({
+      name: rule.name,
+      semanticTrigger: rule.trigger.kind === "semantic",
+      triggerDescription: rule.trigger.description,
+      checks: rule.checks.map((c) => ({ type: c.type, quote: c.quote })),
+      semanticChecks: rule.semanticChecks.map((c) => ({ quote: c.quote, question: c.question }))
+    })),
+    steppers: definition.steppers
+  };
+  return {
+    async judgeTrajectory(input, options = {}) {
+      const header = readTrajectoryHeader(input);
+      const steppers = judge.steppers();
+      const events = readEvents(header.events, steppers);
+      const trajectory = { id: header.id, description: header.description, complete: header.complete, events };
+      return conclude(judge, trajectory, events.length, steppers, options);
+    },
+    createMonitor(header, options = {}) {
+      return startMonitor(judge, header, options);
+    }
   };
 }
 
 // runtime/checks.ts
-function cite(events, index, description) {
-  return { eventId: events[index].id, description };
+function cite(eventId, description) {
+  return { eventId, description };
 }
 function predicate(check, quote, verdict, naReason, citations) {
   const clause = { kind: "predicate", quote, verdict, naReason, citations, check };
@@ -474,46 +602,41 @@ function predicate(check, quote, verdict, naReason, citations) {
 function na(check, quote, reason) {
   return predicate(check, quote, "na", reason, []);
 }
-function orderingClause(quote, events, complete, firstIndex, beforeIndex) {
-  if (beforeIndex < 0) return na("ordering", quote, absentReason(complete));
-  if (firstIndex >= 0 && firstIndex < beforeIndex) {
-    return predicate("ordering", quote, "true", null, [
-      cite(events, firstIndex, "first event matching `first`"),
-      cite(events, beforeIndex, "first event matching `before`")
-    ]);
+function orderingClause({ quote, complete, first, before }) {
+  if (before === void 0) return na("ordering", quote, absentReason(complete));
+  if (first !== void 0) {
+    return predicate("ordering", quote, "true", null, [cite(first, "first event matching `first`"), cite(before, "first event matching `before`")]);
   }
-  return predicate("ordering", quote, "false", null, [
-    cite(events, beforeIndex, "event matching `before` with no earlier event matching `first`")
-  ]);
+  return predicate("ordering", quote, "false", null, [cite(before, "event matching `before` with no earlier event matching `first`")]);
 }
-function pairingClause(quote, events, complete, eachs, followers) {
-  if (eachs.length === 0) return na("pairing", quote, absentReason(complete));
-  if (followers.length < eachs.length) {
+function pairingClause({ quote, complete, each, followers }) {
+  if (each.length === 0) return na("pairing", quote, absentReason(complete));
+  if (followers.length < each.length) {
     if (!complete) return na("pairing", quote, "insufficient_evidence");
     const unmatched = [];
-    for (let k = followers.length; k < eachs.length; k++) {
-      unmatched.push(cite(events, eachs[k], "event matching `each` with no later event matching `followedBy`"));
+    for (let k = followers.length; k < each.length; k++) {
+      unmatched.push(cite(each[k], "event matching `each` with no later event matching `followedBy`"));
     }
     return predicate("pairing", quote, "false", null, unmatched);
   }
   const citations = [];
-  let lastFollower = -1;
-  for (let k = 0; k < eachs.length; k++) {
-    const each = eachs[k];
+  let lastFollower;
+  for (let k = 0; k < each.length; k++) {
+    const match = each[k];
     const follower = followers[k];
-    if (each !== lastFollower) citations.push(cite(events, each, "event matching `each`"));
-    if (follower !== lastFollower) citations.push(cite(events, follower, "first later event matching `followedBy`"));
+    if (match !== lastFollower) citations.push(cite(match, "event matching `each`"));
+    if (follower !== lastFollower) citations.push(cite(follower, "first later event matching `followedBy`"));
     lastFollower = follower;
   }
   return predicate("pairing", quote, "true", null, citations);
 }
-function requiredClause(quote, events, complete, windowOpen, firstMatch) {
+function requiredClause({ quote, complete, windowOpen = true, match }) {
   if (!windowOpen) return na("required", quote, absentReason(complete));
-  if (firstMatch >= 0) return predicate("required", quote, "true", null, [cite(events, firstMatch, "first match")]);
+  if (match !== void 0) return predicate("required", quote, "true", null, [cite(match, "first match")]);
   if (!complete) return na("required", quote, "insufficient_evidence");
   return predicate("required", quote, "false", null, []);
 }
-function forbiddenClause(quote, events, complete, windowOpen, matches) {
+function forbiddenClause({ quote, complete, windowOpen = true, matches }) {
   if (!windowOpen) return na("forbidden", quote, absentReason(complete));
   if (matches.length === 0) return predicate("forbidden", quote, "true", null, []);
   return predicate(
@@ -521,15 +644,15 @@ function forbiddenClause(quote, events, complete, windowOpen, matches) {
     quote,
     "false",
     null,
-    matches.map((i) => cite(events, i, "forbidden match"))
+    matches.map((id) => cite(id, "forbidden match"))
   );
 }
-function countClause(quote, events, complete, windowOpen, counted, min, max) {
+function countClause({ quote, complete, windowOpen = true, counted, min, max }) {
   if (!windowOpen) return na("count", quote, absentReason(complete));
   const n = counted.length;
-  const citations = () => counted.map((i) => cite(events, i, "counted match"));
-  if (max >= 0 && n > max) return predicate("count", quote, "false", null, citations());
-  if (min >= 0 && n < min) {
+  const citations = () => counted.map((id) => cite(id, "counted match"));
+  if (max !== void 0 && n > max) return predicate("count", quote, "false", null, citations());
+  if (min !== void 0 && n < min) {
     if (!complete) return na("count", quote, "insufficient_evidence");
     return predicate("count", quote, "false", null, citations());
   }
@@ -593,190 +716,324 @@ function formatJudgment(judgment, options = {}) {
 // generated/judge.ts
 var version = "0.1.0";
 var behavior = "refund-support";
-var irSha256 = "933736a19b74adf558b89691c7a7a85b9721adfc30494dec81dbe4a55f5abd67";
+var judgeYamlSha256 = "933736a19b74adf558b89691c7a7a85b9721adfc30494dec81dbe4a55f5abd67";
+var irSha256 = judgeYamlSha256;
 var rules = [
   {
     name: "Look up the order before paying anything out",
+    line: 4,
     trigger: { description: "The agent issues a refund or store credit.", kind: "match" },
     checks: [
       {
         type: "ordering",
-        quote: "Before the agent issues a refund or store credit, it retrieves the order from the order system and the lookup finds it"
+        quote: "Before the agent issues a refund or store credit, it retrieves the order from the order system and the lookup finds it",
+        line: 11
       }
     ],
     semanticChecks: []
   },
   {
     name: "Email a confirmation for every approved refund",
+    line: 29,
     trigger: { description: "The payment processor approves a refund.", kind: "match" },
     checks: [
       {
         type: "pairing",
-        quote: "Whenever the payment processor approves a refund, the agent afterwards sends the customer the refund confirmation email"
+        quote: "Whenever the payment processor approves a refund, the agent afterwards sends the customer the refund confirmation email",
+        line: 37
       }
     ],
     semanticChecks: []
   },
   {
     name: "Stop paying out once escalated",
+    line: 55,
     trigger: { description: "The agent escalates the case to a supervisor.", kind: "match" },
     checks: [
-      { type: "forbidden", quote: "it issues no further refunds or store credit in that session" },
-      { type: "required", quote: "it writes a handover note for the supervisor" }
+      {
+        type: "forbidden",
+        quote: "it issues no further refunds or store credit in that session",
+        line: 61
+      },
+      { type: "required", quote: "it writes a handover note for the supervisor", line: 68 }
     ],
     semanticChecks: []
   },
   {
     name: "Refund at most three orders per session",
+    line: 84,
     trigger: {
       description: "The agent calls the refund tool, for an order or as a goodwill refund.",
       kind: "match"
     },
     checks: [
-      { type: "count", quote: "The agent refunds at most three different orders in one session" }
+      {
+        type: "count",
+        quote: "The agent refunds at most three different orders in one session",
+        line: 90
+      }
     ],
     semanticChecks: []
   }
 ];
-function scan0(events, complete) {
-  let triggered = false;
-  let first0 = -1;
-  let before0 = -1;
-  for (let i = 0; i < events.length; i++) {
-    const e = events[i];
-    if (!triggered && (e.action === "issue_refund" || e.action === "issue_store_credit"))
-      triggered = true;
-    if (before0 < 0 && (e.action === "issue_refund" || e.action === "issue_store_credit"))
-      before0 = i;
-    if (first0 < 0 && e.action === "get_order_result" && e.actor === "tool" && Object.is(e.metadata?.["status"], "found"))
-      first0 = i;
+var Rule0 = class {
+  triggered = false;
+  // checks[0]: ordering (judge.yaml:11)
+  first0 = void 0;
+  before0 = void 0;
+  reported0 = 0;
+  step(e) {
+    if (!this.triggered && (e.action === "issue_refund" || e.action === "issue_store_credit"))
+      this.triggered = true;
+    if (this.before0 === void 0) {
+      if (e.action === "issue_refund" || e.action === "issue_store_credit") this.before0 = e.id;
+      else if (this.first0 === void 0 && e.action === "get_order_result" && e.actor === "tool" && Object.is(e.metadata?.["status"], "found"))
+        this.first0 = e.id;
+    }
   }
-  if (!triggered) return null;
-  return [
-    orderingClause(
-      "Before the agent issues a refund or store credit, it retrieves the order from the order system and the lookup finds it",
-      events,
-      complete,
-      first0,
-      before0
-    )
-  ];
-}
-function scan1(events, complete) {
-  let triggered = false;
-  const each0 = [];
-  const followers0 = [];
-  for (let i = 0; i < events.length; i++) {
-    const e = events[i];
-    if (!triggered && e.action === "issue_refund_result" && Object.is(e.metadata?.["status"], "approved"))
-      triggered = true;
-    if (followers0.length < each0.length && e.action === "send_email" && Object.is(e.metadata?.["template"], "refund_confirmation")) {
-      while (followers0.length < each0.length) followers0.push(i);
+  finish(complete) {
+    if (!this.triggered) return null;
+    return [
+      orderingClause({
+        quote: "Before the agent issues a refund or store credit, it retrieves the order from the order system and the lookup finds it",
+        complete,
+        first: this.first0,
+        before: this.before0
+      })
+    ];
+  }
+  violations(found) {
+    if (!this.triggered) return;
+    if (this.before0 !== void 0 && this.first0 === void 0 && this.reported0 < 1) {
+      this.reported0 = 1;
+      found(0, 0, [this.before0]);
+    }
+  }
+  obligations(found) {
+  }
+  // What save() keeps for restore(): values as they were, lists and sets by their size.
+  saved_triggered = false;
+  saved_first0 = void 0;
+  saved_before0 = void 0;
+  saved_reported0 = 0;
+  save() {
+    this.saved_triggered = this.triggered;
+    this.saved_first0 = this.first0;
+    this.saved_before0 = this.before0;
+    this.saved_reported0 = this.reported0;
+  }
+  restore() {
+    this.triggered = this.saved_triggered;
+    this.first0 = this.saved_first0;
+    this.before0 = this.saved_before0;
+    this.reported0 = this.saved_reported0;
+  }
+};
+var Rule1 = class {
+  triggered = false;
+  // checks[0]: pairing (judge.yaml:37)
+  each0 = [];
+  followers0 = [];
+  step(e) {
+    if (!this.triggered && e.action === "issue_refund_result" && Object.is(e.metadata?.["status"], "approved"))
+      this.triggered = true;
+    if (this.followers0.length < this.each0.length && e.action === "send_email" && Object.is(e.metadata?.["template"], "refund_confirmation")) {
+      while (this.followers0.length < this.each0.length) this.followers0.push(e.id);
     }
     if (e.action === "issue_refund_result" && Object.is(e.metadata?.["status"], "approved"))
-      each0.push(i);
+      this.each0.push(e.id);
   }
-  if (!triggered) return null;
-  return [
-    pairingClause(
-      "Whenever the payment processor approves a refund, the agent afterwards sends the customer the refund confirmation email",
-      events,
-      complete,
-      each0,
-      followers0
-    )
-  ];
-}
-function scan2(events, complete) {
-  let triggered = false;
-  const matches0 = [];
-  let open0 = false;
-  let match1 = -1;
-  let open1 = false;
-  for (let i = 0; i < events.length; i++) {
-    const e = events[i];
-    if (!triggered && e.action === "escalate_to_supervisor") triggered = true;
-    if (open0) {
-      if (e.action === "issue_refund" || e.action === "issue_store_credit") matches0.push(i);
-    } else if (e.action === "escalate_to_supervisor") open0 = true;
-    if (open1) {
-      if (match1 < 0 && e.action === "add_case_note" && Object.is(e.metadata?.["kind"], "handover"))
-        match1 = i;
-    } else if (e.action === "escalate_to_supervisor") open1 = true;
+  finish(complete) {
+    if (!this.triggered) return null;
+    return [
+      pairingClause({
+        quote: "Whenever the payment processor approves a refund, the agent afterwards sends the customer the refund confirmation email",
+        complete,
+        each: this.each0,
+        followers: this.followers0
+      })
+    ];
   }
-  if (!triggered) return null;
-  return [
-    forbiddenClause(
-      "it issues no further refunds or store credit in that session",
-      events,
-      complete,
-      open0,
-      matches0
-    ),
-    requiredClause("it writes a handover note for the supervisor", events, complete, open1, match1)
-  ];
-}
-function scan3(events, complete) {
-  let triggered = false;
-  const counted0 = [];
-  const seen0 = /* @__PURE__ */ new Set();
-  for (let i = 0; i < events.length; i++) {
-    const e = events[i];
-    if (!triggered && e.action === "issue_refund") triggered = true;
+  violations(found) {
+  }
+  obligations(found) {
+    if (!this.triggered) return;
+    if (this.followers0.length < this.each0.length)
+      found(1, 0, this.each0.slice(this.followers0.length));
+  }
+  // What save() keeps for restore(): values as they were, lists and sets by their size.
+  saved_triggered = false;
+  saved_each0 = 0;
+  saved_followers0 = 0;
+  save() {
+    this.saved_triggered = this.triggered;
+    this.saved_each0 = this.each0.length;
+    this.saved_followers0 = this.followers0.length;
+  }
+  restore() {
+    if (this.each0.length !== this.saved_each0) this.each0.length = this.saved_each0;
+    if (this.followers0.length !== this.saved_followers0)
+      this.followers0.length = this.saved_followers0;
+    this.triggered = this.saved_triggered;
+  }
+};
+var Rule2 = class {
+  triggered = false;
+  // checks[0]: forbidden (judge.yaml:61)
+  matches0 = [];
+  after0 = void 0;
+  reported0 = 0;
+  // checks[1]: required (judge.yaml:68)
+  match1 = void 0;
+  after1 = void 0;
+  step(e) {
+    if (!this.triggered && e.action === "escalate_to_supervisor") this.triggered = true;
+    if (this.after0 !== void 0) {
+      if (e.action === "issue_refund" || e.action === "issue_store_credit")
+        this.matches0.push(e.id);
+    } else if (e.action === "escalate_to_supervisor") this.after0 = e.id;
+    if (this.after1 !== void 0) {
+      if (this.match1 === void 0 && e.action === "add_case_note" && Object.is(e.metadata?.["kind"], "handover"))
+        this.match1 = e.id;
+    } else if (e.action === "escalate_to_supervisor") this.after1 = e.id;
+  }
+  finish(complete) {
+    if (!this.triggered) return null;
+    return [
+      forbiddenClause({
+        quote: "it issues no further refunds or store credit in that session",
+        complete,
+        windowOpen: this.after0 !== void 0,
+        matches: this.matches0
+      }),
+      requiredClause({
+        quote: "it writes a handover note for the supervisor",
+        complete,
+        windowOpen: this.after1 !== void 0,
+        match: this.match1
+      })
+    ];
+  }
+  violations(found) {
+    if (!this.triggered) return;
+    if (this.reported0 < this.matches0.length) {
+      this.reported0 = this.matches0.length;
+      found(2, 0, this.matches0.slice());
+    }
+  }
+  obligations(found) {
+    if (!this.triggered) return;
+    if (this.after1 !== void 0 && this.match1 === void 0) found(2, 1, [this.after1]);
+  }
+  // What save() keeps for restore(): values as they were, lists and sets by their size.
+  saved_triggered = false;
+  saved_matches0 = 0;
+  saved_after0 = void 0;
+  saved_reported0 = 0;
+  saved_match1 = void 0;
+  saved_after1 = void 0;
+  save() {
+    this.saved_triggered = this.triggered;
+    this.saved_matches0 = this.matches0.length;
+    this.saved_after0 = this.after0;
+    this.saved_reported0 = this.reported0;
+    this.saved_match1 = this.match1;
+    this.saved_after1 = this.after1;
+  }
+  restore() {
+    if (this.matches0.length !== this.saved_matches0) this.matches0.length = this.saved_matches0;
+    this.triggered = this.saved_triggered;
+    this.after0 = this.saved_after0;
+    this.reported0 = this.saved_reported0;
+    this.match1 = this.saved_match1;
+    this.after1 = this.saved_after1;
+  }
+};
+var Rule3 = class {
+  triggered = false;
+  // checks[0]: count (judge.yaml:90)
+  counted0 = [];
+  seen0 = /* @__PURE__ */ new Set();
+  added0 = "";
+  reported0 = 0;
+  step(e) {
+    if (!this.triggered && e.action === "issue_refund") this.triggered = true;
     if (e.action === "issue_refund") {
-      const value0 = e.metadata?.["order_id"];
-      if (typeof value0 === "string" && !seen0.has(value0)) {
-        seen0.add(value0);
-        counted0.push(i);
+      const distinct0 = e.metadata?.["order_id"];
+      if (typeof distinct0 === "string" && !this.seen0.has(distinct0)) {
+        this.seen0.add(distinct0);
+        this.added0 = distinct0;
+        this.counted0.push(e.id);
       }
     }
   }
-  if (!triggered) return null;
-  return [
-    countClause(
-      "The agent refunds at most three different orders in one session",
-      events,
-      complete,
-      true,
-      counted0,
-      -1,
-      3
-    )
-  ];
-}
-var compiled = [
-  {
-    name: rules[0].name,
-    trigger: { description: rules[0].trigger.description, semantic: false },
-    semanticChecks: rules[0].semanticChecks,
-    scan: scan0
-  },
-  {
-    name: rules[1].name,
-    trigger: { description: rules[1].trigger.description, semantic: false },
-    semanticChecks: rules[1].semanticChecks,
-    scan: scan1
-  },
-  {
-    name: rules[2].name,
-    trigger: { description: rules[2].trigger.description, semantic: false },
-    semanticChecks: rules[2].semanticChecks,
-    scan: scan2
-  },
-  {
-    name: rules[3].name,
-    trigger: { description: rules[3].trigger.description, semantic: false },
-    semanticChecks: rules[3].semanticChecks,
-    scan: scan3
+  finish(complete) {
+    if (!this.triggered) return null;
+    return [
+      countClause({
+        quote: "The agent refunds at most three different orders in one session",
+        complete,
+        counted: this.counted0,
+        max: 3
+      })
+    ];
   }
-];
-var judgeTrajectory = createJudge(behavior, compiled);
+  violations(found) {
+    if (!this.triggered) return;
+    if (this.counted0.length > 3 && this.reported0 < this.counted0.length) {
+      this.reported0 = this.counted0.length;
+      found(3, 0, this.counted0.slice());
+    }
+  }
+  obligations(found) {
+  }
+  // What save() keeps for restore(): values as they were, lists and sets by their size.
+  saved_triggered = false;
+  saved_counted0 = 0;
+  saved_seen0 = 0;
+  saved_added0 = "";
+  saved_reported0 = 0;
+  save() {
+    this.saved_triggered = this.triggered;
+    this.saved_counted0 = this.counted0.length;
+    this.saved_seen0 = this.seen0.size;
+    this.saved_added0 = this.added0;
+    this.saved_reported0 = this.reported0;
+  }
+  restore() {
+    if (this.counted0.length !== this.saved_counted0) this.counted0.length = this.saved_counted0;
+    if (this.seen0.size !== this.saved_seen0) this.seen0.delete(this.added0);
+    this.triggered = this.saved_triggered;
+    this.added0 = this.saved_added0;
+    this.reported0 = this.saved_reported0;
+  }
+};
+var Rules = class {
+  rule0 = new Rule0();
+  rule1 = new Rule1();
+  rule2 = new Rule2();
+  rule3 = new Rule3();
+  all = [this.rule0, this.rule1, this.rule2, this.rule3];
+  step(e) {
+    this.rule0.step(e);
+    this.rule1.step(e);
+    this.rule2.step(e);
+    this.rule3.step(e);
+  }
+};
+var { judgeTrajectory, createMonitor } = createJudge({
+  behavior,
+  rules,
+  steppers: () => new Rules()
+});
 export {
   TrajectoryError,
   behavior,
+  createMonitor,
   formatJudgment,
   irSha256,
   judgeTrajectory,
+  judgeYamlSha256,
   rules,
   version
 };

@@ -8,14 +8,14 @@ export type CheckType = "ordering" | "pairing" | "required" | "forbidden" | "cou
 /** A trajectory as FORMATS.md §2 describes it; validated by `judgeTrajectory`. */
 export interface TrajectoryInput {
   id: string;
-  description?: string;
+  description?: string | undefined;
   complete: boolean;
   events: {
     id: string;
     actor: Actor;
     action: string;
-    content?: string;
-    metadata?: Record<string, unknown>;
+    content?: string | undefined;
+    metadata?: Record<string, unknown> | undefined;
   }[];
 }
 
@@ -99,24 +99,69 @@ export interface JudgeOptions {
 
 export interface RuleInfo {
   readonly name: string;
+  /** The judge.yaml line the rule starts on (absent when built from an IR without positions). */
+  readonly line?: number;
   readonly trigger: { readonly description: string; readonly kind: "match" | "semantic" };
-  readonly checks: readonly { readonly type: CheckType; readonly quote: string }[];
+  readonly checks: readonly { readonly type: CheckType; readonly quote: string; readonly line?: number }[];
   readonly semanticChecks: readonly { readonly quote: string; readonly question: string }[];
 }
 
-/** Thrown for a trajectory that breaks the format; `field` names the offending path. */
+/** A deterministic clause that became certainly false while a monitor ran; `eventIds` are what it cites so far. */
+export interface Violation {
+  /** The meta-behavior's name. */
+  rule: string;
+  /** The check's index in the rule's `checks`. */
+  checkIndex: number;
+  type: CheckType;
+  quote: string;
+  eventIds: string[];
+}
+
+/** What a triggered rule still needs (a follower, a required match, a count below `min`), with the events that created it. */
+export interface Obligation {
+  rule: string;
+  checkIndex: number;
+  type: CheckType;
+  quote: string;
+  eventIds: string[];
+}
+
+/** The trajectory a monitor watches: everything but `complete` and `events`. */
+export interface MonitorHeader {
+  id: string;
+  description?: string | null;
+}
+
+/** A judge fed one event at a time, beside a live agent. */
+export interface Monitor {
+  /** Adds the next event; returns the violations it made certain (or added citations to). Throws TrajectoryError for a bad event or a repeated id, changing nothing. */
+  push(event: unknown): Violation[];
+  /** What `push(event)` would return, changing nothing: ask before a tool call runs. */
+  check(event: unknown): Violation[];
+  /** What is still owed, by rules whose match trigger has fired. */
+  pending(): Obligation[];
+  /** The judgment `judgeTrajectory` gives for the same events and options. The monitor takes no more events. */
+  end(options: { complete: boolean }): Promise<TrajectoryJudgment>;
+}
+
+/** Thrown for a trajectory that breaks the format; `field` names the offending path (`events[3].actor`). */
 export declare class TrajectoryError extends Error {
   readonly field: string;
+  constructor(field: string, message: string);
 }
 
 /** The behavior-judge version that generated this judge. */
 export declare const version: string;
 /** The spec name (judge.yaml `behavior`). */
 export declare const behavior: string;
-/** sha256 of the judge.yaml this judge was built from. */
+/** sha256 of the judge.yaml text this judge was built from. */
+export declare const judgeYamlSha256: string;
+/** `judgeYamlSha256` under its first name, kept for compatibility: it hashes the judge.yaml text, not the IR. */
 export declare const irSha256: string;
 export declare const rules: readonly RuleInfo[];
 export declare function judgeTrajectory(trajectory: unknown, options?: JudgeOptions): Promise<TrajectoryJudgment>;
+/** A monitor for one trajectory, given its header; `options` as for `judgeTrajectory`. */
+export declare function createMonitor(header: MonitorHeader, options?: JudgeOptions): Monitor;
 /**
  * A judgment as text for a failed test: the headline verdict (with undecided clauses counted),
  * then each failing or undecided rule with its clauses' type, quote and cited events (by id,

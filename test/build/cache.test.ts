@@ -102,7 +102,7 @@ describe("generator fingerprint", () => {
       "compiler/codegen/emit.ts",
       "compiler/codegen/lower.ts",
       "compiler/codegen/match.ts",
-      "compiler/codegen/quote.ts",
+      "compiler/codegen/code.ts",
       "compiler/codegen/format.ts",
       "compiler/codegen/typecheck.ts",
       "runtime/index.ts",

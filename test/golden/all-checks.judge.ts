@@ -2,209 +2,414 @@
 // judge.yaml sha256: cf6b114646fdedcd1e8b5e7feaae4baf7ee7c6e98f7ba67d009310012395f16f
 import {
   createJudge,
+  countClause,
+  forbiddenClause,
   orderingClause,
   pairingClause,
   requiredClause,
-  forbiddenClause,
-  countClause,
   type Clause,
-  type CompiledRule,
+  type Found,
   type RuleInfo,
-  type TrajectoryEvent,
+  type RuleStepper,
+  type StepEvent,
+  type Steppers,
 } from "behavior-judge/runtime";
 
 export { TrajectoryError, formatJudgment } from "behavior-judge/runtime";
 
+/** The behavior-judge version that generated this judge. */
 export const version = "0.1.0";
+/** The spec name (judge.yaml `behavior`). */
 export const behavior = "all-checks";
-export const irSha256 = "cf6b114646fdedcd1e8b5e7feaae4baf7ee7c6e98f7ba67d009310012395f16f";
+/** sha256 of the judge.yaml text this judge was built from. */
+export const judgeYamlSha256 = "cf6b114646fdedcd1e8b5e7feaae4baf7ee7c6e98f7ba67d009310012395f16f";
+/** `judgeYamlSha256` under its first name, kept for compatibility: it hashes the judge.yaml text, not the IR. */
+export const irSha256 = judgeYamlSha256;
+/** Each rule as judge.yaml states it (`line`: where in judge.yaml). */
 export const rules: readonly RuleInfo[] = [
   {
     name: "Ordering with a pattern list",
+    line: 5,
     trigger: { description: "The agent ships something.", kind: "match" },
-    checks: [{ type: "ordering", quote: "tests pass before anything ships" }],
+    checks: [{ type: "ordering", quote: "tests pass before anything ships", line: 12 }],
     semanticChecks: [],
   },
   {
     name: "Pairing",
+    line: 21,
     trigger: { description: "A deploy happens.", kind: "match" },
-    checks: [{ type: "pairing", quote: "every deploy is followed by a health check" }],
+    checks: [{ type: "pairing", quote: "every deploy is followed by a health check", line: 27 }],
     semanticChecks: [],
   },
   {
     name: "Required and forbidden in windows",
+    line: 33,
     trigger: { description: "The user says stop.", kind: "match" },
     checks: [
-      { type: "required", quote: "the agent acknowledges the stop" },
-      { type: "forbidden", quote: "no more tool calls after a stop" },
+      { type: "required", quote: "the agent acknowledges the stop", line: 40 },
+      { type: "forbidden", quote: "no more tool calls after a stop", line: 48 },
     ],
     semanticChecks: [],
   },
   {
     name: "Counts",
+    line: 56,
     trigger: { description: "Any session.", kind: "match" },
     checks: [
-      { type: "count", quote: "at most two retries" },
-      { type: "count", quote: "at least three distinct hosts" },
-      { type: "count", quote: "between one and four distinct messages after the greeting" },
+      { type: "count", quote: "at most two retries", line: 62 },
+      { type: "count", quote: "at least three distinct hosts", line: 67 },
+      {
+        type: "count",
+        quote: "between one and four distinct messages after the greeting",
+        line: 73,
+      },
     ],
     semanticChecks: [],
   },
 ];
 
-function scan0(events: readonly TrajectoryEvent[], complete: boolean): Clause[] | null {
-  // Ordering with a pattern list (all-checks.yaml:5)
-  let triggered = false;
+// Ordering with a pattern list (all-checks.yaml:5)
+class Rule0 implements RuleStepper {
+  triggered: boolean = false;
   // checks[0]: ordering (all-checks.yaml:12)
-  let first0 = -1;
-  let before0 = -1;
-  for (let i = 0; i < events.length; i++) {
-    const e = events[i]!;
-    if (!triggered && (e.action === "deploy" || e.action === "publish")) triggered = true;
-    if (before0 < 0 && (e.action === "deploy" || e.action === "publish")) before0 = i;
-    if (
-      first0 < 0 &&
-      e.action === "run_tests_result" &&
-      Object.is(e.metadata?.["status"], "passed")
-    )
-      first0 = i;
-  }
+  first0: string | undefined = undefined;
+  before0: string | undefined = undefined;
+  reported0: number = 0;
 
-  if (!triggered) return null;
-  return [orderingClause("tests pass before anything ships", events, complete, first0, before0)];
-}
-
-function scan1(events: readonly TrajectoryEvent[], complete: boolean): Clause[] | null {
-  // Pairing (all-checks.yaml:21)
-  let triggered = false;
-  // checks[0]: pairing (all-checks.yaml:27)
-  const each0: number[] = [];
-  const followers0: number[] = [];
-  for (let i = 0; i < events.length; i++) {
-    const e = events[i]!;
-    if (!triggered && e.action === "deploy") triggered = true;
-    if (followers0.length < each0.length && e.action === "health_check_result") {
-      while (followers0.length < each0.length) followers0.push(i);
+  step(e: StepEvent): void {
+    if (!this.triggered && (e.action === "deploy" || e.action === "publish")) this.triggered = true;
+    if (this.before0 === undefined) {
+      if (e.action === "deploy" || e.action === "publish") this.before0 = e.id;
+      else if (
+        this.first0 === undefined &&
+        e.action === "run_tests_result" &&
+        Object.is(e.metadata?.["status"], "passed")
+      )
+        this.first0 = e.id;
     }
-
-    if (e.action === "deploy") each0.push(i);
   }
 
-  if (!triggered) return null;
-  return [
-    pairingClause(
-      "every deploy is followed by a health check",
-      events,
-      complete,
-      each0,
-      followers0,
-    ),
-  ];
+  finish(complete: boolean): Clause[] | null {
+    if (!this.triggered) return null;
+    return [
+      orderingClause({
+        quote: "tests pass before anything ships",
+        complete,
+        first: this.first0,
+        before: this.before0,
+      }),
+    ];
+  }
+
+  violations(found: Found): void {
+    if (!this.triggered) return;
+    if (this.before0 !== undefined && this.first0 === undefined && this.reported0 < 1) {
+      this.reported0 = 1;
+      found(0, 0, [this.before0]);
+    }
+  }
+
+  obligations(found: Found): void {
+    // No check of this rule can be owed anything.
+  }
+
+  // What save() keeps for restore(): values as they were, lists and sets by their size.
+  saved_triggered: boolean = false;
+  saved_first0: string | undefined = undefined;
+  saved_before0: string | undefined = undefined;
+  saved_reported0: number = 0;
+
+  save(): void {
+    this.saved_triggered = this.triggered;
+    this.saved_first0 = this.first0;
+    this.saved_before0 = this.before0;
+    this.saved_reported0 = this.reported0;
+  }
+
+  restore(): void {
+    this.triggered = this.saved_triggered;
+    this.first0 = this.saved_first0;
+    this.before0 = this.saved_before0;
+    this.reported0 = this.saved_reported0;
+  }
 }
 
-function scan2(events: readonly TrajectoryEvent[], complete: boolean): Clause[] | null {
-  // Required and forbidden in windows (all-checks.yaml:33)
-  let triggered = false;
+// Pairing (all-checks.yaml:21)
+class Rule1 implements RuleStepper {
+  triggered: boolean = false;
+  // checks[0]: pairing (all-checks.yaml:27)
+  each0: string[] = [];
+  followers0: string[] = [];
+
+  step(e: StepEvent): void {
+    if (!this.triggered && e.action === "deploy") this.triggered = true;
+    if (this.followers0.length < this.each0.length && e.action === "health_check_result") {
+      while (this.followers0.length < this.each0.length) this.followers0.push(e.id);
+    }
+    if (e.action === "deploy") this.each0.push(e.id);
+  }
+
+  finish(complete: boolean): Clause[] | null {
+    if (!this.triggered) return null;
+    return [
+      pairingClause({
+        quote: "every deploy is followed by a health check",
+        complete,
+        each: this.each0,
+        followers: this.followers0,
+      }),
+    ];
+  }
+
+  violations(found: Found): void {
+    // No check of this rule can be certainly false before the end.
+  }
+
+  obligations(found: Found): void {
+    if (!this.triggered) return;
+    if (this.followers0.length < this.each0.length)
+      found(1, 0, this.each0.slice(this.followers0.length));
+  }
+
+  // What save() keeps for restore(): values as they were, lists and sets by their size.
+  saved_triggered: boolean = false;
+  saved_each0 = 0;
+  saved_followers0 = 0;
+
+  save(): void {
+    this.saved_triggered = this.triggered;
+    this.saved_each0 = this.each0.length;
+    this.saved_followers0 = this.followers0.length;
+  }
+
+  restore(): void {
+    if (this.each0.length !== this.saved_each0) this.each0.length = this.saved_each0;
+    if (this.followers0.length !== this.saved_followers0)
+      this.followers0.length = this.saved_followers0;
+    this.triggered = this.saved_triggered;
+  }
+}
+
+// Required and forbidden in windows (all-checks.yaml:33)
+class Rule2 implements RuleStepper {
+  triggered: boolean = false;
   // checks[0]: required (all-checks.yaml:40)
-  let match0 = -1;
-  let open0 = false;
+  match0: string | undefined = undefined;
+  after0: string | undefined = undefined;
   // checks[1]: forbidden (all-checks.yaml:48)
-  const matches1: number[] = [];
-  let open1 = false;
-  for (let i = 0; i < events.length; i++) {
-    const e = events[i]!;
-    if (!triggered && (e.actor as string) === "user" && e.content?.includes("stop") === true)
-      triggered = true;
-    if (open0) {
-      if (match0 < 0 && e.action === "send_message" && (e.actor as string) === "agent") match0 = i;
-    } else if ((e.actor as string) === "user" && e.content?.includes("stop") === true) open0 = true;
-    if (open1) {
-      if (e.action === "run_command" && (e.actor as string) === "agent") matches1.push(i);
-    } else if ((e.actor as string) === "user" && e.content?.includes("stop") === true) open1 = true;
+  matches1: string[] = [];
+  after1: string | undefined = undefined;
+  reported1: number = 0;
+
+  step(e: StepEvent): void {
+    if (!this.triggered && e.actor === "user" && e.content?.includes("stop") === true)
+      this.triggered = true;
+    if (this.after0 !== undefined) {
+      if (this.match0 === undefined && e.action === "send_message" && e.actor === "agent")
+        this.match0 = e.id;
+    } else if (e.actor === "user" && e.content?.includes("stop") === true) this.after0 = e.id;
+    if (this.after1 !== undefined) {
+      if (e.action === "run_command" && e.actor === "agent") this.matches1.push(e.id);
+    } else if (e.actor === "user" && e.content?.includes("stop") === true) this.after1 = e.id;
   }
 
-  if (!triggered) return null;
-  return [
-    requiredClause("the agent acknowledges the stop", events, complete, open0, match0),
-    forbiddenClause("no more tool calls after a stop", events, complete, open1, matches1),
-  ];
+  finish(complete: boolean): Clause[] | null {
+    if (!this.triggered) return null;
+    return [
+      requiredClause({
+        quote: "the agent acknowledges the stop",
+        complete,
+        windowOpen: this.after0 !== undefined,
+        match: this.match0,
+      }),
+      forbiddenClause({
+        quote: "no more tool calls after a stop",
+        complete,
+        windowOpen: this.after1 !== undefined,
+        matches: this.matches1,
+      }),
+    ];
+  }
+
+  violations(found: Found): void {
+    if (!this.triggered) return;
+    if (this.reported1 < this.matches1.length) {
+      this.reported1 = this.matches1.length;
+      found(2, 1, this.matches1.slice());
+    }
+  }
+
+  obligations(found: Found): void {
+    if (!this.triggered) return;
+    if (this.after0 !== undefined && this.match0 === undefined) found(2, 0, [this.after0]);
+  }
+
+  // What save() keeps for restore(): values as they were, lists and sets by their size.
+  saved_triggered: boolean = false;
+  saved_match0: string | undefined = undefined;
+  saved_after0: string | undefined = undefined;
+  saved_matches1 = 0;
+  saved_after1: string | undefined = undefined;
+  saved_reported1: number = 0;
+
+  save(): void {
+    this.saved_triggered = this.triggered;
+    this.saved_match0 = this.match0;
+    this.saved_after0 = this.after0;
+    this.saved_matches1 = this.matches1.length;
+    this.saved_after1 = this.after1;
+    this.saved_reported1 = this.reported1;
+  }
+
+  restore(): void {
+    if (this.matches1.length !== this.saved_matches1) this.matches1.length = this.saved_matches1;
+    this.triggered = this.saved_triggered;
+    this.match0 = this.saved_match0;
+    this.after0 = this.saved_after0;
+    this.after1 = this.saved_after1;
+    this.reported1 = this.saved_reported1;
+  }
 }
 
-function scan3(events: readonly TrajectoryEvent[], complete: boolean): Clause[] | null {
-  // Counts (all-checks.yaml:56)
-  let triggered = false;
+// Counts (all-checks.yaml:56)
+class Rule3 implements RuleStepper {
+  triggered: boolean = false;
   // checks[0]: count (all-checks.yaml:62)
-  const counted0: number[] = [];
+  counted0: string[] = [];
+  reported0: number = 0;
   // checks[1]: count (all-checks.yaml:67)
-  const counted1: number[] = [];
-  const seen1 = new Set<string>();
+  counted1: string[] = [];
+  seen1: Set<string> = new Set();
+  added1: string = "";
   // checks[2]: count (all-checks.yaml:73)
-  const counted2: number[] = [];
-  const seen2 = new Set<string>();
-  let open2 = false;
-  for (let i = 0; i < events.length; i++) {
-    const e = events[i]!;
-    if (!triggered && (e.actor as string) === "user") triggered = true;
-    if (e.action === "retry") counted0.push(i);
+  counted2: string[] = [];
+  seen2: Set<string> = new Set();
+  added2: string = "";
+  after2: string | undefined = undefined;
+  reported2: number = 0;
+
+  step(e: StepEvent): void {
+    if (!this.triggered && e.actor === "user") this.triggered = true;
+    if (e.action === "retry") this.counted0.push(e.id);
     if (e.action === "health_check_result") {
-      const value1 = e.metadata?.["host"];
-      if (typeof value1 === "string" && !seen1.has(value1)) {
-        seen1.add(value1);
-        counted1.push(i);
+      const distinct1 = e.metadata?.["host"];
+      if (typeof distinct1 === "string" && !this.seen1.has(distinct1)) {
+        this.seen1.add(distinct1);
+        this.added1 = distinct1;
+        this.counted1.push(e.id);
       }
     }
-
-    if (open2) {
-      if (e.action === "send_message" && (e.actor as string) === "agent") {
-        const value2 = e.content ?? "";
-        if (!seen2.has(value2)) {
-          seen2.add(value2);
-          counted2.push(i);
+    if (this.after2 !== undefined) {
+      if (e.action === "send_message" && e.actor === "agent") {
+        const distinct2 = e.content ?? "";
+        if (!this.seen2.has(distinct2)) {
+          this.seen2.add(distinct2);
+          this.added2 = distinct2;
+          this.counted2.push(e.id);
         }
       }
-    } else if (e.action === "greet") open2 = true;
+    } else if (e.action === "greet") this.after2 = e.id;
   }
 
-  if (!triggered) return null;
-  return [
-    countClause("at most two retries", events, complete, true, counted0, -1, 2),
-    countClause("at least three distinct hosts", events, complete, true, counted1, 3, -1),
-    countClause(
-      "between one and four distinct messages after the greeting",
-      events,
-      complete,
-      open2,
-      counted2,
-      1,
-      4,
-    ),
-  ];
+  finish(complete: boolean): Clause[] | null {
+    if (!this.triggered) return null;
+    return [
+      countClause({ quote: "at most two retries", complete, counted: this.counted0, max: 2 }),
+      countClause({
+        quote: "at least three distinct hosts",
+        complete,
+        counted: this.counted1,
+        min: 3,
+      }),
+      countClause({
+        quote: "between one and four distinct messages after the greeting",
+        complete,
+        windowOpen: this.after2 !== undefined,
+        counted: this.counted2,
+        min: 1,
+        max: 4,
+      }),
+    ];
+  }
+
+  violations(found: Found): void {
+    if (!this.triggered) return;
+    if (this.counted0.length > 2 && this.reported0 < this.counted0.length) {
+      this.reported0 = this.counted0.length;
+      found(3, 0, this.counted0.slice());
+    }
+    if (this.counted2.length > 4 && this.reported2 < this.counted2.length) {
+      this.reported2 = this.counted2.length;
+      found(3, 2, this.counted2.slice());
+    }
+  }
+
+  obligations(found: Found): void {
+    if (!this.triggered) return;
+    if (this.counted1.length < 3) found(3, 1, this.counted1.slice());
+    if (this.after2 !== undefined && this.counted2.length < 1) found(3, 2, this.counted2.slice());
+  }
+
+  // What save() keeps for restore(): values as they were, lists and sets by their size.
+  saved_triggered: boolean = false;
+  saved_counted0 = 0;
+  saved_reported0: number = 0;
+  saved_counted1 = 0;
+  saved_seen1 = 0;
+  saved_added1: string = "";
+  saved_counted2 = 0;
+  saved_seen2 = 0;
+  saved_added2: string = "";
+  saved_after2: string | undefined = undefined;
+  saved_reported2: number = 0;
+
+  save(): void {
+    this.saved_triggered = this.triggered;
+    this.saved_counted0 = this.counted0.length;
+    this.saved_reported0 = this.reported0;
+    this.saved_counted1 = this.counted1.length;
+    this.saved_seen1 = this.seen1.size;
+    this.saved_added1 = this.added1;
+    this.saved_counted2 = this.counted2.length;
+    this.saved_seen2 = this.seen2.size;
+    this.saved_added2 = this.added2;
+    this.saved_after2 = this.after2;
+    this.saved_reported2 = this.reported2;
+  }
+
+  restore(): void {
+    if (this.counted0.length !== this.saved_counted0) this.counted0.length = this.saved_counted0;
+    if (this.counted1.length !== this.saved_counted1) this.counted1.length = this.saved_counted1;
+    if (this.seen1.size !== this.saved_seen1) this.seen1.delete(this.added1);
+    if (this.counted2.length !== this.saved_counted2) this.counted2.length = this.saved_counted2;
+    if (this.seen2.size !== this.saved_seen2) this.seen2.delete(this.added2);
+    this.triggered = this.saved_triggered;
+    this.reported0 = this.saved_reported0;
+    this.added1 = this.saved_added1;
+    this.added2 = this.saved_added2;
+    this.after2 = this.saved_after2;
+    this.reported2 = this.saved_reported2;
+  }
 }
 
-const compiled: readonly CompiledRule[] = [
-  {
-    name: rules[0]!.name,
-    trigger: { description: rules[0]!.trigger.description, semantic: false },
-    semanticChecks: rules[0]!.semanticChecks,
-    scan: scan0,
-  },
-  {
-    name: rules[1]!.name,
-    trigger: { description: rules[1]!.trigger.description, semantic: false },
-    semanticChecks: rules[1]!.semanticChecks,
-    scan: scan1,
-  },
-  {
-    name: rules[2]!.name,
-    trigger: { description: rules[2]!.trigger.description, semantic: false },
-    semanticChecks: rules[2]!.semanticChecks,
-    scan: scan2,
-  },
-  {
-    name: rules[3]!.name,
-    trigger: { description: rules[3]!.trigger.description, semantic: false },
-    semanticChecks: rules[3]!.semanticChecks,
-    scan: scan3,
-  },
-];
-export const judgeTrajectory = createJudge(behavior, compiled);
+/** Every rule's stepper, in judge.yaml order (`Rule<n>` is `rules[n]`). */
+class Rules implements Steppers {
+  readonly rule0: RuleStepper = new Rule0();
+  readonly rule1: RuleStepper = new Rule1();
+  readonly rule2: RuleStepper = new Rule2();
+  readonly rule3: RuleStepper = new Rule3();
+  readonly all: readonly RuleStepper[] = [this.rule0, this.rule1, this.rule2, this.rule3];
+
+  step(e: StepEvent): void {
+    this.rule0.step(e);
+    this.rule1.step(e);
+    this.rule2.step(e);
+    this.rule3.step(e);
+  }
+}
+
+export const { judgeTrajectory, createMonitor } = createJudge({
+  behavior,
+  rules,
+  steppers: () => new Rules(),
+});

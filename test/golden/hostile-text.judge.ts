@@ -2,66 +2,115 @@
 // judge.yaml sha256: 5b32af24dcf8b52f9a7e4630e9c34c349af552902f31fff03e52c70911a16874
 import {
   createJudge,
+  countClause,
+  forbiddenClause,
   orderingClause,
   pairingClause,
   requiredClause,
-  forbiddenClause,
-  countClause,
   type Clause,
-  type CompiledRule,
+  type Found,
   type RuleInfo,
-  type TrajectoryEvent,
+  type RuleStepper,
+  type StepEvent,
+  type Steppers,
 } from "behavior-judge/runtime";
 
 export { TrajectoryError, formatJudgment } from "behavior-judge/runtime";
 
+/** The behavior-judge version that generated this judge. */
 export const version = "0.1.0";
+/** The spec name (judge.yaml `behavior`). */
 export const behavior = 'hostile "text" `${process.exit(1)}` */ <\/script>';
-export const irSha256 = "5b32af24dcf8b52f9a7e4630e9c34c349af552902f31fff03e52c70911a16874";
+/** sha256 of the judge.yaml text this judge was built from. */
+export const judgeYamlSha256 = "5b32af24dcf8b52f9a7e4630e9c34c349af552902f31fff03e52c70911a16874";
+/** `judgeYamlSha256` under its first name, kept for compatibility: it hashes the judge.yaml text, not the IR. */
+export const irSha256 = judgeYamlSha256;
+/** Each rule as judge.yaml states it (`line`: where in judge.yaml). */
 export const rules: readonly RuleInfo[] = [
   {
     name: "Rule with \"quotes\", 'single', `backtick` and ${x} */ // and\nnewline\u2028sep",
+    line: 6,
     trigger: { description: "<\/script><script>process.exit(1)<\/script>", kind: "match" },
     checks: [
-      { type: "forbidden", quote: "never `${process.exit(1)}` */ process.exit(1) \\ \u2029 end" },
+      {
+        type: "forbidden",
+        quote: "never `${process.exit(1)}` */ process.exit(1) \\ \u2029 end",
+        line: 12,
+      },
     ],
     semanticChecks: [],
   },
 ];
 
-function scan0(events: readonly TrajectoryEvent[], complete: boolean): Clause[] | null {
-  // Rule with "quotes", 'single', `backtick` and ${x} */ // and newline sep (hostile-text.yaml:6)
-  let triggered = false;
+// Rule with "quotes", 'single', `backtick` and ${x} */ // and newline sep (hostile-text.yaml:6)
+class Rule0 implements RuleStepper {
+  triggered: boolean = false;
   // checks[0]: forbidden (hostile-text.yaml:12)
-  const matches0: number[] = [];
-  for (let i = 0; i < events.length; i++) {
-    const e = events[i]!;
-    if (!triggered && e.action === "a\"b'c`d${e}f*/g") triggered = true;
+  matches0: string[] = [];
+  reported0: number = 0;
+
+  step(e: StepEvent): void {
+    if (!this.triggered && e.action === "a\"b'c`d${e}f*/g") this.triggered = true;
     if (
       e.content?.includes("*/ process.exit(1); /*") === true &&
       Object.is(e.metadata?.['key"with`quote'], "value\nwith\u2028breaks")
     )
-      matches0.push(i);
+      this.matches0.push(e.id);
   }
 
-  if (!triggered) return null;
-  return [
-    forbiddenClause(
-      "never `${process.exit(1)}` */ process.exit(1) \\ \u2029 end",
-      events,
-      complete,
-      true,
-      matches0,
-    ),
-  ];
+  finish(complete: boolean): Clause[] | null {
+    if (!this.triggered) return null;
+    return [
+      forbiddenClause({
+        quote: "never `${process.exit(1)}` */ process.exit(1) \\ \u2029 end",
+        complete,
+        matches: this.matches0,
+      }),
+    ];
+  }
+
+  violations(found: Found): void {
+    if (!this.triggered) return;
+    if (this.reported0 < this.matches0.length) {
+      this.reported0 = this.matches0.length;
+      found(0, 0, this.matches0.slice());
+    }
+  }
+
+  obligations(found: Found): void {
+    // No check of this rule can be owed anything.
+  }
+
+  // What save() keeps for restore(): values as they were, lists and sets by their size.
+  saved_triggered: boolean = false;
+  saved_matches0 = 0;
+  saved_reported0: number = 0;
+
+  save(): void {
+    this.saved_triggered = this.triggered;
+    this.saved_matches0 = this.matches0.length;
+    this.saved_reported0 = this.reported0;
+  }
+
+  restore(): void {
+    if (this.matches0.length !== this.saved_matches0) this.matches0.length = this.saved_matches0;
+    this.triggered = this.saved_triggered;
+    this.reported0 = this.saved_reported0;
+  }
 }
 
-const compiled: readonly CompiledRule[] = [
-  {
-    name: rules[0]!.name,
-    trigger: { description: rules[0]!.trigger.description, semantic: false },
-    semanticChecks: rules[0]!.semanticChecks,
-    scan: scan0,
-  },
-];
-export const judgeTrajectory = createJudge(behavior, compiled);
+/** Every rule's stepper, in judge.yaml order (`Rule<n>` is `rules[n]`). */
+class Rules implements Steppers {
+  readonly rule0: RuleStepper = new Rule0();
+  readonly all: readonly RuleStepper[] = [this.rule0];
+
+  step(e: StepEvent): void {
+    this.rule0.step(e);
+  }
+}
+
+export const { judgeTrajectory, createMonitor } = createJudge({
+  behavior,
+  rules,
+  steppers: () => new Rules(),
+});

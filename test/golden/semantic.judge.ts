@@ -2,27 +2,36 @@
 // judge.yaml sha256: 25670fd30038f184778b43d9f79d655b861d2db494d46a4ca45220777a4ac644
 import {
   createJudge,
+  countClause,
+  forbiddenClause,
   orderingClause,
   pairingClause,
   requiredClause,
-  forbiddenClause,
-  countClause,
   type Clause,
-  type CompiledRule,
+  type Found,
   type RuleInfo,
-  type TrajectoryEvent,
+  type RuleStepper,
+  type StepEvent,
+  type Steppers,
 } from "behavior-judge/runtime";
 
 export { TrajectoryError, formatJudgment } from "behavior-judge/runtime";
 
+/** The behavior-judge version that generated this judge. */
 export const version = "0.1.0";
+/** The spec name (judge.yaml `behavior`). */
 export const behavior = "semantic-mix";
-export const irSha256 = "25670fd30038f184778b43d9f79d655b861d2db494d46a4ca45220777a4ac644";
+/** sha256 of the judge.yaml text this judge was built from. */
+export const judgeYamlSha256 = "25670fd30038f184778b43d9f79d655b861d2db494d46a4ca45220777a4ac644";
+/** `judgeYamlSha256` under its first name, kept for compatibility: it hashes the judge.yaml text, not the IR. */
+export const irSha256 = judgeYamlSha256;
+/** Each rule as judge.yaml states it (`line`: where in judge.yaml). */
 export const rules: readonly RuleInfo[] = [
   {
     name: "Answer from primary sources",
+    line: 5,
     trigger: { description: "The agent answers a tax question.", kind: "semantic" },
-    checks: [{ type: "ordering", quote: "it reads the primary source before answering" }],
+    checks: [{ type: "ordering", quote: "it reads the primary source before answering", line: 10 }],
     semanticChecks: [
       {
         quote: "bases its conclusion on that source",
@@ -32,6 +41,7 @@ export const rules: readonly RuleInfo[] = [
   },
   {
     name: "Polite tone",
+    line: 21,
     trigger: { description: "The agent writes to the user.", kind: "match" },
     checks: [],
     semanticChecks: [
@@ -40,58 +50,110 @@ export const rules: readonly RuleInfo[] = [
   },
 ];
 
-function scan0(events: readonly TrajectoryEvent[], complete: boolean): Clause[] | null {
-  // Answer from primary sources (semantic.yaml:5)
+// Answer from primary sources (semantic.yaml:5)
+class Rule0 implements RuleStepper {
   // checks[0]: ordering (semantic.yaml:10)
-  let first0 = -1;
-  let before0 = -1;
-  for (let i = 0; i < events.length; i++) {
-    const e = events[i]!;
-    if (before0 < 0 && e.action === "final_answer") before0 = i;
-    if (
-      first0 < 0 &&
-      e.action === "open_url_result" &&
-      Object.is(e.metadata?.["sourceType"], "primary")
-    )
-      first0 = i;
+  first0: string | undefined = undefined;
+  before0: string | undefined = undefined;
+  reported0: number = 0;
+
+  step(e: StepEvent): void {
+    if (this.before0 === undefined) {
+      if (e.action === "final_answer") this.before0 = e.id;
+      else if (
+        this.first0 === undefined &&
+        e.action === "open_url_result" &&
+        Object.is(e.metadata?.["sourceType"], "primary")
+      )
+        this.first0 = e.id;
+    }
   }
 
-  return [
-    orderingClause(
-      "it reads the primary source before answering",
-      events,
-      complete,
-      first0,
-      before0,
-    ),
-  ];
-}
-
-function scan1(events: readonly TrajectoryEvent[], complete: boolean): Clause[] | null {
-  // Polite tone (semantic.yaml:21)
-  let triggered = false;
-  for (let i = 0; i < events.length; i++) {
-    const e = events[i]!;
-    if (!triggered && e.action === "send_message" && (e.actor as string) === "agent")
-      triggered = true;
+  finish(complete: boolean): Clause[] | null {
+    return [
+      orderingClause({
+        quote: "it reads the primary source before answering",
+        complete,
+        first: this.first0,
+        before: this.before0,
+      }),
+    ];
   }
 
-  if (!triggered) return null;
-  return [];
+  violations(found: Found): void {
+    // A semantic trigger is decided at the end: nothing is reported before.
+  }
+
+  obligations(found: Found): void {
+    // A semantic trigger is decided at the end: nothing is reported before.
+  }
+
+  // What save() keeps for restore(): values as they were, lists and sets by their size.
+  saved_first0: string | undefined = undefined;
+  saved_before0: string | undefined = undefined;
+  saved_reported0: number = 0;
+
+  save(): void {
+    this.saved_first0 = this.first0;
+    this.saved_before0 = this.before0;
+    this.saved_reported0 = this.reported0;
+  }
+
+  restore(): void {
+    this.first0 = this.saved_first0;
+    this.before0 = this.saved_before0;
+    this.reported0 = this.saved_reported0;
+  }
 }
 
-const compiled: readonly CompiledRule[] = [
-  {
-    name: rules[0]!.name,
-    trigger: { description: rules[0]!.trigger.description, semantic: true },
-    semanticChecks: rules[0]!.semanticChecks,
-    scan: scan0,
-  },
-  {
-    name: rules[1]!.name,
-    trigger: { description: rules[1]!.trigger.description, semantic: false },
-    semanticChecks: rules[1]!.semanticChecks,
-    scan: scan1,
-  },
-];
-export const judgeTrajectory = createJudge(behavior, compiled);
+// Polite tone (semantic.yaml:21)
+class Rule1 implements RuleStepper {
+  triggered: boolean = false;
+
+  step(e: StepEvent): void {
+    if (!this.triggered && e.action === "send_message" && e.actor === "agent")
+      this.triggered = true;
+  }
+
+  finish(complete: boolean): Clause[] | null {
+    if (!this.triggered) return null;
+    return [];
+  }
+
+  violations(found: Found): void {
+    // No check of this rule can be certainly false before the end.
+  }
+
+  obligations(found: Found): void {
+    // No check of this rule can be owed anything.
+  }
+
+  // What save() keeps for restore(): values as they were, lists and sets by their size.
+  saved_triggered: boolean = false;
+
+  save(): void {
+    this.saved_triggered = this.triggered;
+  }
+
+  restore(): void {
+    this.triggered = this.saved_triggered;
+  }
+}
+
+/** Every rule's stepper, in judge.yaml order (`Rule<n>` is `rules[n]`). */
+class Rules implements Steppers {
+  readonly rule0: RuleStepper = new Rule0();
+  readonly rule1: RuleStepper = new Rule1();
+  readonly all: readonly RuleStepper[] = [this.rule0, this.rule1];
+
+  step(e: StepEvent): void {
+    this.rule0.step(e);
+    this.rule1.step(e);
+  }
+}
+
+export const { judgeTrajectory, createMonitor } = createJudge({
+  behavior,
+  rules,
+  steppers: () => new Rules(),
+});

@@ -93,15 +93,16 @@ describe("validateTrajectory", () => {
 });
 
 describe("createJudge", () => {
-  test("keeps its own copy of the semantic questions", async () => {
+  test("keeps its own copy of the rules: mutating the table it was given changes nothing", async () => {
     const { createJudge } = await import("../../runtime/judge.js");
     const semanticChecks = [{ quote: "q", question: "Is it so?" }];
+    const rules = [{ name: "r", trigger: { description: "d", kind: "match" as const }, checks: [], semanticChecks }];
+    const noChecks = { step() {}, finish: () => [], violations() {}, obligations() {}, save() {}, restore() {} };
     const asked: string[] = [];
-    const judge = createJudge("b", [
-      { name: "r", trigger: { description: "d", semantic: false }, semanticChecks, scan: () => [] },
-    ]);
+    const judge = createJudge({ behavior: "b", rules, steppers: () => ({ all: [noChecks], step() {} }) });
     semanticChecks[0]!.question = "Tampered?";
-    await judge({ id: "t", complete: true, events: [{ id: "e1", actor: "agent", action: "a" }] }, {
+    rules[0]!.name = "renamed";
+    const judgment = await judge.judgeTrajectory({ id: "t", complete: true, events: [{ id: "e1", actor: "agent", action: "a" }] }, {
       complete: async (messages) => {
         asked.push(messages.map((m) => m.content).join("\n"));
         return JSON.stringify({ verdict: "true", na_reason: null, reasoning: "r", citations: [{ event_id: "e1", description: "d" }] });
@@ -109,5 +110,6 @@ describe("createJudge", () => {
     });
     expect(asked.join("")).toContain("Is it so?");
     expect(asked.join("")).not.toContain("Tampered?");
+    expect(judgment.metaBehaviors[0]!.name).toBe("r");
   });
 });

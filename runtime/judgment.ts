@@ -1,0 +1,181 @@
+/**
+ * Turns the generated steppers' final state into a judgment: trigger gating,
+ * verify-on-false, the semantic short-circuit and the fold (FORMATS.md §4).
+ * `judgeTrajectory` and a monitor's `end()` both end here.
+ */
+import { absentReason, foldNaReason, foldVerdicts, hasError } from "./fold.js";
+import {
+  askModel,
+  type SemanticAdapter,
+  type SemanticOutcome,
+  type SemanticQuestion,
+  type SemanticUsage,
+} from "./semantic.js";
+import type { RuleStepper, Steppers } from "./stepper.js";
+import type {
+  CheckType,
+  Clause,
+  MetaBehaviorJudgment,
+  NaReason,
+  Trajectory,
+  TrajectoryJudgment,
+} from "./types.js";
+
+export interface JudgeOptions {
+  /** The semantic-call adapter. Without it, semantic clauses are na `insufficient_evidence`. */
+  complete?: SemanticAdapter;
+  /** Ask the model to confirm each deterministic false (default true). */
+  verify?: boolean;
+  /**
+   * Where the model calls of this judgment are booked (added to, so one
+   * object may total several judgments). What the calls cost depends on the
+   * run (a cache hit is free), so it is kept out of the judgment, whose
+   * bytes must depend only on the inputs (FORMATS.md §6).
+   */
+  usage?: SemanticUsage;
+}
+
+/** What a judge knows of one rule: its own copy of the table entry, so a caller mutating the exported `rules` cannot change what it asks or reports. */
+export interface JudgeRule {
+  readonly name: string;
+  readonly semanticTrigger: boolean;
+  readonly triggerDescription: string;
+  readonly checks: readonly { readonly type: CheckType; readonly quote: string }[];
+  readonly semanticChecks: readonly { readonly quote: string; readonly question: string }[];
+}
+
+/** A judge as the runtime holds it. */
+export interface Judge {
+  readonly behavior: string;
+  readonly rules: readonly JudgeRule[];
+  /** A fresh set of steppers, one per rule, in their initial state. */
+  readonly steppers: () => Steppers;
+}
+
+interface RuleContext {
+  readonly trajectory: Trajectory;
+  readonly options: JudgeOptions;
+  /** Booked by every model call of this trajectory: the caller's `usage`, if any. */
+  readonly usage: SemanticUsage | undefined;
+}
+
+function meta(name: string, verdict: MetaBehaviorJudgment["verdict"], naReason: NaReason | null, triggered: boolean, clauses: Clause[]): MetaBehaviorJudgment {
+  return { name, verdict, naReason, triggered, clauses };
+}
+
+/**
+ * Folds the clauses (FORMATS.md §4). A rule with a clause whose model call
+ * failed carries `error: true`, placed after `naReason` and only then, so
+ * output without a failed call keeps the reference's shape byte for byte.
+ */
+function foldMeta(name: string, triggered: boolean, clauses: Clause[]): MetaBehaviorJudgment {
+  const verdict = foldVerdicts(clauses);
+  const naReason = verdict === "na" ? foldNaReason(clauses) : null;
+  if (!clauses.some(hasError)) return meta(name, verdict, naReason, triggered, clauses);
+  return { name, verdict, naReason, error: true, triggered, clauses };
+}
+
+/** A semantic clause from a model outcome; errors and missing models are na, never a pass. */
+function semanticClause(quote: string, check: "trigger" | "question", outcome: SemanticOutcome): Clause {
+  switch (outcome.kind) {
+    case "answer":
+      return {
+        kind: "semantic",
+        quote,
+        verdict: outcome.verdict,
+        naReason: outcome.naReason,
+        citations: outcome.citations,
+        reasoning: outcome.reasoning,
+        check,
+      };
+    case "no-model":
+      return { kind: "semantic", quote, verdict: "na", naReason: "insufficient_evidence", citations: [], reasoning: outcome.reasoning, check };
+    case "error":
+      return {
+        kind: "semantic",
+        quote,
+        verdict: "na",
+        naReason: "insufficient_evidence",
+        citations: [],
+        reasoning: `The model gave no valid answer: ${outcome.message}`,
+        check,
+        error: outcome.message,
+      };
+  }
+}
+
+function ask(ctx: RuleContext, question: SemanticQuestion): Promise<SemanticOutcome> {
+  return askModel(ctx.options.complete, ctx.trajectory, question, ctx.usage);
+}
+
+/** Verify-on-false: the model confirms the deterministic false or overturns it. */
+async function verifyFalse(ctx: RuleContext, rule: JudgeRule, clause: Clause): Promise<Clause> {
+  if (ctx.options.verify === false || ctx.options.complete === undefined) return clause;
+  const outcome = await ask(ctx, {
+    kind: "verify",
+    rule: rule.name,
+    quote: clause.quote,
+    question: "Is this clause of the spec violated, as the deterministic check found?",
+    flagged: clause,
+  });
+  if (outcome.kind === "error") return { ...clause, error: outcome.message };
+  if (outcome.kind !== "answer") return clause;
+  if (outcome.verdict === "false") return { ...clause, verification: "confirmed" };
+  return {
+    ...clause,
+    verdict: outcome.verdict,
+    naReason: outcome.naReason,
+    citations: outcome.citations,
+    reasoning: outcome.reasoning,
+    verification: "overturned",
+    predicateVerdict: "false",
+  };
+}
+
+async function judgeRule(ctx: RuleContext, rule: JudgeRule, stepper: RuleStepper): Promise<MetaBehaviorJudgment> {
+  const { complete } = ctx.trajectory;
+  if (rule.semanticTrigger) {
+    const gate = await ask(ctx, { kind: "trigger", rule: rule.name, quote: rule.triggerDescription, question: rule.triggerDescription });
+    if (gate.kind !== "answer" || gate.verdict !== "true") {
+      const clause = semanticClause(rule.triggerDescription, "trigger", gate);
+      const reason: NaReason = gate.kind === "answer" && gate.verdict === "false" ? "not_applicable" : (clause.naReason ?? "insufficient_evidence");
+      return foldMeta(rule.name, false, [{ ...clause, verdict: "na", naReason: reason }]);
+    }
+  }
+  const finished = stepper.finish(complete);
+  if (finished === null) return meta(rule.name, "na", absentReason(complete), false, []);
+  const clauses: Clause[] = [];
+  for (const clause of finished) clauses.push(clause.verdict === "false" ? await verifyFalse(ctx, rule, clause) : clause);
+  if (!clauses.some((c) => c.verdict === "false")) {
+    for (const check of rule.semanticChecks) {
+      const outcome = await ask(ctx, { kind: "check", rule: rule.name, quote: check.quote, question: check.question });
+      clauses.push(semanticClause(check.quote, "question", outcome));
+    }
+  }
+  return foldMeta(rule.name, true, clauses);
+}
+
+/**
+ * The judgment of a trajectory whose events (`eventCount` of them) have all
+ * been stepped. `trajectory.events` is read only by the model's prompts.
+ */
+export async function conclude(
+  judge: Judge,
+  trajectory: Trajectory,
+  eventCount: number,
+  steppers: Steppers,
+  options: JudgeOptions,
+): Promise<TrajectoryJudgment> {
+  const metaBehaviors: MetaBehaviorJudgment[] = [];
+  if (eventCount === 0) {
+    for (const rule of judge.rules) metaBehaviors.push(meta(rule.name, "na", "insufficient_evidence", false, []));
+  } else {
+    const ctx: RuleContext = { trajectory, options, usage: options.usage };
+    for (let r = 0; r < judge.rules.length; r++) metaBehaviors.push(await judgeRule(ctx, judge.rules[r]!, steppers.all[r]!));
+  }
+  const verdict = foldVerdicts(metaBehaviors);
+  // The trajectory carries the marker when any rule does; without one, the reference's shape.
+  return metaBehaviors.some(hasError)
+    ? { behavior: judge.behavior, trajectoryId: trajectory.id, verdict, error: true, metaBehaviors }
+    : { behavior: judge.behavior, trajectoryId: trajectory.id, verdict, metaBehaviors };
+}

@@ -1,0 +1,56 @@
+/**
+ * The contract between generated code and the runtime. Each rule of a judge
+ * is generated as a resumable stepper: a class whose fields are the rule's
+ * state (the ids of the events that matter), with `step(event)` specialized to
+ * the rule's patterns and `finish(complete)` building its clauses. One
+ * generated `Steppers` object steps every rule; the runtime validates each
+ * event once and hands it over. `judgeTrajectory` feeds it an array, a
+ * monitor one event at a time: the same code either way.
+ */
+import type { Clause } from "./types.js";
+
+/**
+ * An event as a stepper reads it: a validated event in normal form. `actor`
+ * is typed as a plain string on purpose: compared against a union type in an
+ * any-of pattern (`actor === "agent" || (actor === "agent" && …)`), TypeScript
+ * would narrow it across `||` and reject a valid pattern (TS2367).
+ */
+export interface StepEvent {
+  readonly id: string;
+  readonly actor: string;
+  readonly action: string;
+  readonly content?: string | undefined;
+  readonly metadata?: Readonly<Record<string, string>> | undefined;
+}
+
+/** Reports check `check` of rule `rule` (their indexes) with the ids it cites. */
+export type Found = (rule: number, check: number, eventIds: string[]) => void;
+
+/** One rule's stepper. */
+export interface RuleStepper {
+  /** Advances the state by one event. */
+  step(e: StepEvent): void;
+  /** The rule's predicate clauses in judge.yaml order, or null when its match trigger never fired. */
+  finish(complete: boolean): Clause[] | null;
+  /**
+   * Reports each clause that is certainly false now and cites more events
+   * than when last reported (so each event that makes or worsens a violation
+   * reports it once). Nothing while a match trigger has not fired; nothing
+   * for a semantic trigger, which only a model decides, at the end.
+   */
+  violations(found: Found): void;
+  /** Reports what the rule still needs (pairing, required, count below `min`), once its match trigger fired. */
+  obligations(found: Found): void;
+  /** Remembers the state, for `restore`: lists and sets only grow, so their sizes stand for them. */
+  save(): void;
+  /** Goes back to the state at the last `save` (a monitor's `check`). */
+  restore(): void;
+}
+
+/** Every rule's stepper of one judge, stepped together. */
+export interface Steppers {
+  /** The rules' steppers, in judge.yaml order. */
+  readonly all: readonly RuleStepper[];
+  /** Steps every rule with one event. */
+  step(e: StepEvent): void;
+}
