@@ -83,7 +83,7 @@ function program(): Command {
     .description("judge trajectories with a judge.mjs or judge.yaml")
     .argument("<judge>", "judge.mjs (built) or judge.yaml (compiled in memory)")
     .argument("<trajectories...>", ".json or .jsonl trajectory files, or agent traces (see --from)")
-    .option("--json", "print the judgments as JSON (FORMATS.md §6)")
+    .option("--json", "print the judgments as JSON (docs/FORMATS.md §6)")
     .option("--fail-on-false", "exit 1 when any trajectory's verdict is false")
     .option("--fail-on-overturned", "exit 1 when a model overturned any deterministic failure (verify-on-false)")
     .option("--html <report.html>", "also write the report as one self-contained HTML file")

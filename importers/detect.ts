@@ -45,7 +45,7 @@ export function findFormat(name: string): Format | undefined {
 }
 
 /**
- * Whether a value is (meant as) a trajectory of FORMATS.md §2: an object whose
+ * Whether a value is (meant as) a trajectory of docs/FORMATS.md §2: an object whose
  * `events` are the judge's own events (they have an `actor` or an `action`).
  * Such a value is judged as is, and its mistakes reported by the validator.
  * A LangSmith run also has `events`, but its events have neither key.

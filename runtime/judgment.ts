@@ -1,6 +1,6 @@
 /**
  * Turns the generated steppers' final state into a judgment: trigger gating,
- * verify-on-false, the semantic short-circuit and the fold (FORMATS.md §4).
+ * verify-on-false, the semantic short-circuit and the fold (docs/FORMATS.md §4).
  * `judgeTrajectory` and a monitor's `end()` both end here.
  */
 import { absentReason, foldNaReason, foldVerdicts, hasError } from "./fold.js";
@@ -30,7 +30,7 @@ export interface JudgeOptions {
    * Where the model calls of this judgment are booked (added to, so one
    * object may total several judgments). What the calls cost depends on the
    * run (a cache hit is free), so it is kept out of the judgment, whose
-   * bytes must depend only on the inputs (FORMATS.md §6).
+   * bytes must depend only on the inputs (docs/FORMATS.md §6).
    */
   usage?: SemanticUsage;
 }
@@ -64,7 +64,7 @@ function meta(name: string, verdict: MetaBehaviorJudgment["verdict"], naReason: 
 }
 
 /**
- * Folds the clauses (FORMATS.md §4). A rule with a clause whose model call
+ * Folds the clauses (docs/FORMATS.md §4). A rule with a clause whose model call
  * failed carries `error: true`, placed after `naReason` and only then, so
  * output without a failed call keeps the reference's shape byte for byte.
  */

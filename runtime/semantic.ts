@@ -243,7 +243,7 @@ function checkCitations(value: unknown, eventIds: ReadonlySet<string>, problems:
 }
 
 /**
- * Checks one parsed answer (FORMATS.md §5): verdict, na_reason exactly when
+ * Checks one parsed answer (docs/FORMATS.md §5): verdict, na_reason exactly when
  * the verdict is na, non-empty reasoning, at least one citation (when there
  * is any event to cite), and every
  * cited id an event of this trajectory. Unknown extra keys are ignored.

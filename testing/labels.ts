@@ -1,5 +1,5 @@
 /**
- * The label comparison `calibrate` runs (FORMATS.md §7), as a function of a
+ * The label comparison `calibrate` runs (docs/FORMATS.md §7), as a function of a
  * judgment and its `expected` block. Every rule's verdict is compared with the
  * label of the same name (a missing label is a mismatch), the file verdict
  * with `expected.verdict`, and labels naming no rule are listed. A verdict

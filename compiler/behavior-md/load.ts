@@ -1,5 +1,5 @@
 /**
- * BEHAVIOR.md loading (FORMATS.md §1): YAML frontmatter, then Markdown whose
+ * BEHAVIOR.md loading (docs/FORMATS.md §1): YAML frontmatter, then Markdown whose
  * H2 sections are the meta-behaviors. Every problem found comes back at once,
  * each with a stable code and the line it is about (the frontmatter key's own
  * line when there is one), and the rest of the Markdown is left alone.
@@ -232,7 +232,7 @@ const OTHER_BLOCK = /^(?: {0,3}(?:[>|<]|[-*+](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$))
 
 /**
  * 1-based first lines of setext H2 headings (`Title` over `-----`): Markdown
- * shows an H2 there, but only `## ` headings are meta-behaviors (FORMATS.md
+ * shows an H2 there, but only `## ` headings are meta-behaviors (docs/FORMATS.md
  * §1), so lint warns. Conservative: only an underline right below a plain
  * paragraph counts, never one below a list item, a quote or a table.
  */

@@ -82,7 +82,7 @@ function windowStart(events: readonly TrajectoryEvent[], after: Pattern | undefi
   return opener < 0 ? -1 : opener + 1;
 }
 
-/** One deterministic check on one trajectory, exactly as FORMATS.md §4 (and the generated judge) decides it. */
+/** One deterministic check on one trajectory, exactly as docs/FORMATS.md §4 (and the generated judge) decides it. */
 export function evaluateCheck(check: Check, trajectory: Trajectory): Clause {
   const { events, complete } = trajectory;
   const ids = (indexes: readonly number[]) => indexes.map((i) => events[i]!.id);

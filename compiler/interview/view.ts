@@ -209,7 +209,7 @@ function suggestedQuestion(question: Question, decision: Decision | undefined): 
   return defaultSemanticQuestion(clause.check.quote);
 }
 
-/** A yes/no question whose "yes" means the clause is satisfied, as FORMATS.md §3 asks; the person edits it. */
+/** A yes/no question whose "yes" means the clause is satisfied, as docs/FORMATS.md §3 asks; the person edits it. */
 export function defaultSemanticQuestion(quote: string): string {
   return `Is this satisfied in the trajectory: "${quote.trim()}"?`;
 }

@@ -43,7 +43,7 @@ export interface ParseOptions {
 
 
 /**
- * Parses and checks judge.yaml (FORMATS.md §3). Never throws on bad input:
+ * Parses and checks judge.yaml (docs/FORMATS.md §3). Never throws on bad input:
  * every problem found comes back as a diagnostic, sorted by line and column.
  */
 export function parseJudgeYaml(text: string, options: ParseOptions = {}): ParseResult {

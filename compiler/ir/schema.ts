@@ -1,5 +1,5 @@
 /**
- * The zod schema of judge.yaml version 1 (FORMATS.md §3): the single source of
+ * The zod schema of judge.yaml version 1 (docs/FORMATS.md §3): the single source of
  * validation for the IR in `types.ts`.
  *
  * Every message here is written for a person reading `file:line:col error:

@@ -1,5 +1,5 @@
 /**
- * IR → judge.yaml text, in the canonical key order of FORMATS.md §3, so that
+ * IR → judge.yaml text, in the canonical key order of docs/FORMATS.md §3, so that
  * generated and hand-edited files diff cleanly. `parseJudgeYaml` of the
  * result deep-equals the input IR; quoting is left to the yaml library, which
  * quotes exactly the strings that would otherwise read as something else

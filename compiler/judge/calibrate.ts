@@ -1,5 +1,5 @@
 /**
- * calibrate (FORMATS.md §7): labeled cases against the compiled judge.
+ * calibrate (docs/FORMATS.md §7): labeled cases against the compiled judge.
  * Every meta-behavior verdict is compared with the label of the same name
  * (a missing label is a mismatch) and the file verdict with `expected.verdict`.
  */

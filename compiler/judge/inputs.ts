@@ -1,5 +1,5 @@
 /**
- * Reads trajectory files (FORMATS.md §2): a `.json` file holds one trajectory,
+ * Reads trajectory files (docs/FORMATS.md §2): a `.json` file holds one trajectory,
  * one labeled case, or an array of either; a `.jsonl` file holds one per line
  * and is streamed. A bad case never hides the others: it comes out as an
  * `InputCase` with an `error` that names file, case, line and field.
@@ -62,7 +62,7 @@ function readExpected(value: unknown): Expected | string {
 /**
  * One element of a file: a trajectory or a `{trajectory, expected}` case.
  * Other keys of a labeled case (notes, tags) are ignored, as a trajectory's
- * are: FORMATS.md §2 lets users bring their label files unchanged. A
+ * are: docs/FORMATS.md §2 lets users bring their label files unchanged. A
  * misspelled `expected` still surfaces, as a case calibrate finds unlabeled.
  */
 export function toCase(value: unknown, origin: CaseOrigin): InputCase {

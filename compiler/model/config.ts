@@ -1,5 +1,5 @@
 /**
- * Where the model comes from (FORMATS.md §5): the Braintrust gateway with
+ * Where the model comes from (docs/FORMATS.md §5): the Braintrust gateway with
  * `BRAINTRUST_API_KEY`, or any OpenAI-compatible endpoint with
  * `OPENAI_API_KEY` (and `--base-url` for a local server). A `.env` file at or
  * above the working directory fills in variables that are not already set.

@@ -268,7 +268,7 @@ ${trigger}${notTriggered}${clauses}
 
 /**
  * Why no check ran. A rule that is not triggered lists a clause only when its
- * semantic trigger stopped it (FORMATS.md §4), and that trigger may have been
+ * semantic trigger stopped it (docs/FORMATS.md §4), and that trigger may have been
  * undecided (no model, no valid answer) rather than false.
  */
 function notTriggeredNote(meta: MetaBehaviorJudgment): string {

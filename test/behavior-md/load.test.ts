@@ -1,4 +1,4 @@
-/** BEHAVIOR.md loading (FORMATS.md §1): one fixture per diagnostic code, each at the line it is about. */
+/** BEHAVIOR.md loading (docs/FORMATS.md §1): one fixture per diagnostic code, each at the line it is about. */
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-/** Reading trajectory files (FORMATS.md §2): what producers write is read; what cannot be read is located, never fatal. */
+/** Reading trajectory files (docs/FORMATS.md §2): what producers write is read; what cannot be read is located, never fatal. */
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -1,5 +1,5 @@
 /**
- * A clause whose model call failed has no verdict (FORMATS.md §4): the fold
+ * A clause whose model call failed has no verdict (docs/FORMATS.md §4): the fold
  * makes its rule na `insufficient_evidence` marked `error: true` unless
  * another clause is false, the trajectory carries the marker too, and every
  * output shows ERROR, never a pass. The model here fails every call.

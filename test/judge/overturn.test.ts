@@ -70,7 +70,7 @@ describe("judge", () => {
     expect(gated.stdout).toBe(result.stdout);
   });
 
-  it("JSON: stdout stays the array of FORMATS.md §6, the count goes to stderr", async () => {
+  it("JSON: stdout stays the array of docs/FORMATS.md §6, the count goes to stderr", async () => {
     const result = await run("judge", yaml, injected, ...modelFlags(), "--json", "--fail-on-overturned");
     expect(result.code).toBe(1);
     const judgments = JSON.parse(result.stdout) as TrajectoryJudgment[];

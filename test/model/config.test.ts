@@ -1,4 +1,4 @@
-/** Where the model comes from: flags, environment and `.env` (FORMATS.md §5). */
+/** Where the model comes from: flags, environment and `.env` (docs/FORMATS.md §5). */
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

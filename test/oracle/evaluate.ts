@@ -1,6 +1,6 @@
 /**
  * An independent reference evaluator for differential tests of the code
- * generator. It is a direct, multi-pass transcription of FORMATS.md §4 for the
+ * generator. It is a direct, multi-pass transcription of docs/FORMATS.md §4 for the
  * no-model case: every check re-scans the events, nothing is clever, and no
  * code is shared with compiler/ or runtime/ (only their types), so a bug in
  * the single-pass generated judge cannot hide behind the same bug here.
@@ -40,7 +40,7 @@ interface CheckOutcome {
   cited: OracleEvent[];
 }
 
-/** An event as FORMATS.md §2 defines it after defaults: content a string, metadata a string map. */
+/** An event as docs/FORMATS.md §2 defines it after defaults: content a string, metadata a string map. */
 interface OracleEvent {
   id: string;
   actor: string;
@@ -55,7 +55,7 @@ interface OracleTrajectory {
   events: OracleEvent[];
 }
 
-/** FORMATS.md §2 defaults, applied here independently of the runtime's validation. */
+/** docs/FORMATS.md §2 defaults, applied here independently of the runtime's validation. */
 function withDefaults(event: TrajectoryEvent): OracleEvent {
   const raw = event as unknown as Record<string, unknown>;
   const metadata: Record<string, string> = {};

@@ -426,7 +426,7 @@ describe("file verdict", () => {
 
 // ---------------------------------------------------------------- random cases
 
-/** FORMATS.md §3 constraints, checked independently of the real schema. */
+/** docs/FORMATS.md §3 constraints, checked independently of the real schema. */
 function irProblems(ir: JudgeIR): string[] {
   const problems: string[] = [];
   const nonEmpty = (value: unknown, where: string) => {
@@ -513,7 +513,7 @@ function trajectoryProblems(t: Trajectory): string[] {
   if (new Set(ids).size !== ids.length) problems.push("duplicate event ids");
   for (const e of t.events) {
     if (e.id.length === 0 || e.action.length === 0) problems.push(`event ${e.id}: empty field`);
-    // Content and metadata may be absent or non-string on purpose (FORMATS.md §2 defaults), but
+    // Content and metadata may be absent or non-string on purpose (docs/FORMATS.md §2 defaults), but
     // metadata must be an object when present, or the trajectory would be invalid.
     if (e.metadata !== undefined && (typeof e.metadata !== "object" || e.metadata === null)) problems.push(`event ${e.id}: metadata`);
   }

@@ -257,7 +257,7 @@ function randomMetadata(rng: Rng): Record<string, unknown> {
 }
 
 /**
- * An event as producers write it (FORMATS.md §2): content and metadata are
+ * An event as producers write it (docs/FORMATS.md §2): content and metadata are
  * sometimes absent, content sometimes not a string, metadata values
  * sometimes numbers or booleans. Judges must normalize them the same way.
  */
@@ -284,7 +284,7 @@ function randomTrajectory(rng: Rng, caseIndex: number): Trajectory {
 
 // ---------------------------------------------------------------- API
 
-/** One valid IR (FORMATS.md §3) with one trajectory to judge against it. */
+/** One valid IR (docs/FORMATS.md §3) with one trajectory to judge against it. */
 export function randomCase(rng: Rng, caseIndex = 0): RandomCase {
   return { ir: randomIr(rng), trajectory: randomTrajectory(rng, caseIndex) };
 }

@@ -38,7 +38,7 @@ describe("report sinks", () => {
     expect(await reportSinks("b", [], {})).toEqual([]);
   });
 
-  it("shows the trajectory in the evidence panel as the judge read it (FORMATS.md §2 defaults)", async () => {
+  it("shows the trajectory in the evidence panel as the judge read it (docs/FORMATS.md §2 defaults)", async () => {
     const html = join(dir, "normalized.html");
     // No description; non-string content counts as ""; metadata values are String(v).
     const raw = {

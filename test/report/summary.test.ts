@@ -90,7 +90,7 @@ describe("verdictLabel", () => {
     expect(verdictLabel("na", "not_applicable")).toBe("Didn't apply");
     expect(verdictLabel("na", "insufficient_evidence")).toBe("No verdict — insufficient evidence");
     expect(verdictLabel("na", "insufficient_evidence", true)).toBe("Error — no valid model answer");
-    // A failure stands beside a failed call (FORMATS.md §4).
+    // A failure stands beside a failed call (docs/FORMATS.md §4).
     expect(verdictLabel("false", null, true)).toBe("Fail");
   });
 });

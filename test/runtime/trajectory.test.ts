@@ -1,4 +1,4 @@
-/** Trajectory validation inside every judge (FORMATS.md §2): errors name the field; normal input is not copied. */
+/** Trajectory validation inside every judge (docs/FORMATS.md §2): errors name the field; normal input is not copied. */
 import { describe, expect, test } from "vitest";
 import { TrajectoryError, validateTrajectory } from "../../runtime/trajectory.js";
 
