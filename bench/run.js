@@ -53,7 +53,13 @@ function makeTrajectory(size) {
  * generated judge is measured against. It decides verdicts only (no citations, no validation).
  */
 function handWritten(t) {
-  let lookup = -1, payout = -1, pending = 0, unmatched = false, escalated = false, paidAfter = false, handover = false;
+  let lookup = -1,
+    payout = -1,
+    pending = 0,
+    unmatched = false,
+    escalated = false,
+    paidAfter = false,
+    handover = false;
   const orders = new Set();
   const events = t.events;
   for (let i = 0; i < events.length; i++) {
@@ -128,7 +134,11 @@ for (const name of ["refund-support", "staged-rollout", "tax-research"]) {
 function questionOf(messages) {
   const prompt = messages[messages.length - 1].content;
   const id = /^\{"trajectory_id":("(?:[^"\\]|\\.)*")/m.exec(prompt);
-  const kind = prompt.includes("The rule applies to a trajectory only when") ? "trigger" : prompt.includes("found this clause violated") ? "verify" : "check";
+  const kind = prompt.includes("The rule applies to a trajectory only when")
+    ? "trigger"
+    : prompt.includes("found this clause violated")
+      ? "verify"
+      : "check";
   return { trajectoryId: id ? JSON.parse(id[1]) : "", rule: /^Rule: (.*)$/m.exec(prompt)?.[1] ?? "", kind, prompt };
 }
 
@@ -136,11 +146,19 @@ function scriptedAdapter(answers, counter) {
   return async (messages) => {
     counter.calls++;
     const q = questionOf(messages);
-    const found = answers.find((a) => a.trajectoryId === q.trajectoryId && a.kind === q.kind && a.ruleName === q.rule && q.prompt.includes(JSON.stringify(a.quote)));
-    if (found !== undefined) return JSON.stringify({ verdict: found.verdict, na_reason: found.na_reason, reasoning: found.reasoning, citations: found.citations });
+    const found = answers.find(
+      (a) => a.trajectoryId === q.trajectoryId && a.kind === q.kind && a.ruleName === q.rule && q.prompt.includes(JSON.stringify(a.quote)),
+    );
+    if (found !== undefined)
+      return JSON.stringify({ verdict: found.verdict, na_reason: found.na_reason, reasoning: found.reasoning, citations: found.citations });
     // Not in the script: a verify question of a deterministic example. Confirm it, citing the first event.
     const first = /^\{"id":("(?:[^"\\]|\\.)*")/m.exec(q.prompt);
-    return JSON.stringify({ verdict: "false", na_reason: null, reasoning: "Confirmed.", citations: [{ event_id: first ? JSON.parse(first[1]) : "", description: "flagged" }] });
+    return JSON.stringify({
+      verdict: "false",
+      na_reason: null,
+      reasoning: "Confirmed.",
+      citations: [{ event_id: first ? JSON.parse(first[1]) : "", description: "flagged" }],
+    });
   };
 }
 
@@ -150,7 +168,10 @@ const answers = JSON.parse(readFileSync(join(root, "examples", "tax-research", "
 for (const name of ["refund-support", "staged-rollout", "tax-research"]) {
   const exampleJudge = await import(pathToFileURL(join(root, "examples", name, "judge.mjs")).href);
   const dir = join(root, "examples", name, "trajectories");
-  const cases = readdirSync(dir).filter((f) => f.endsWith(".json")).sort().map((f) => JSON.parse(readFileSync(join(dir, f), "utf8")).trajectory);
+  const cases = readdirSync(dir)
+    .filter((f) => f.endsWith(".json"))
+    .sort()
+    .map((f) => JSON.parse(readFileSync(join(dir, f), "utf8")).trajectory);
   const counts = [];
   for (const verify of [true, false]) {
     const counter = { calls: 0 };
@@ -159,5 +180,7 @@ for (const name of ["refund-support", "staged-rollout", "tax-research"]) {
     counts.push(counter.calls);
   }
   const per = (n) => `${n} (${(n / cases.length).toFixed(2)}/traj)`;
-  console.log(`   ${name.padEnd(16)} ${String(cases.length).padStart(12)}   ${per(counts[0]).padStart(11)}   ${per(counts[1]).padStart(14)}`);
+  console.log(
+    `   ${name.padEnd(16)} ${String(cases.length).padStart(12)}   ${per(counts[0]).padStart(11)}   ${per(counts[1]).padStart(14)}`,
+  );
 }

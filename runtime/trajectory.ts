@@ -64,7 +64,10 @@ function stringMapCopy(value: Record<string, unknown>, index: number): Record<st
   for (const key of Object.keys(value)) {
     const item = value[key];
     if (Array.isArray(item) && nestsTooDeep(item)) {
-      throw new TrajectoryError(metadataField(index, key), `nests lists more than ${MAX_METADATA_DEPTH} deep (metadata values are compared as strings)`);
+      throw new TrajectoryError(
+        metadataField(index, key),
+        `nests lists more than ${MAX_METADATA_DEPTH} deep (metadata values are compared as strings)`,
+      );
     }
     try {
       copy[key] = String(item);

@@ -90,9 +90,7 @@ export function checkPatterns(check: Check): { role: string; pattern: Pattern }[
 
 /** A trigger, check or semantic check: the three kinds of clause the interview asks about. */
 export type InterviewClause =
-  | { kind: "trigger"; trigger: Trigger }
-  | { kind: "check"; check: Check }
-  | { kind: "semanticCheck"; semanticCheck: SemanticCheck };
+  { kind: "trigger"; trigger: Trigger } | { kind: "check"; check: Check } | { kind: "semanticCheck"; semanticCheck: SemanticCheck };
 
 /** The patterns of any interview clause; none for semantic ones. */
 export function clausePatterns(clause: InterviewClause): { role: string; pattern: Pattern }[] {

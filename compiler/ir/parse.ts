@@ -41,7 +41,6 @@ export interface ParseOptions {
   vocabulary?: { actions?: string[]; metadataKeys?: string[] };
 }
 
-
 /**
  * Parses and checks judge.yaml (docs/FORMATS.md §3). Never throws on bad input:
  * every problem found comes back as a diagnostic, sorted by line and column.
@@ -114,7 +113,6 @@ function failed(diagnostics: Diagnostic[]): ParseResult {
   });
   return { ok: false, diagnostics: unique.sort(compareDiagnostics) };
 }
-
 
 /** The yaml library appends "at line X, column Y:" and a code frame; we show the location ourselves. */
 function syntaxDiagnostic(error: YAMLError, at: At): Diagnostic {
@@ -242,11 +240,7 @@ function inferHint(issue: core.$ZodIssue, node: YamlNode | undefined, text: stri
       return `quote it: ${JSON.stringify(spelling)}`;
     }
   }
-  if (
-    issue.code === "invalid_type" &&
-    (issue.expected === "int" || issue.expected === "number") &&
-    typeof issue.input === "string"
-  ) {
+  if (issue.code === "invalid_type" && (issue.expected === "int" || issue.expected === "number") && typeof issue.input === "string") {
     if (/^\s*\d+\s*$/.test(issue.input)) return `remove the quotes: ${issue.input.trim()}`;
   }
   const field = issue.path[issue.path.length - 1];
@@ -256,7 +250,8 @@ function inferHint(issue: core.$ZodIssue, node: YamlNode | undefined, text: stri
   }
   if (issue.code === "invalid_type" && issue.expected === "array" && isScalar(node)) {
     // Only where [] is valid: metaBehaviors and patterns must not be empty.
-    if (node.value === null) return (EMPTY_LIST_FIELDS as readonly PropertyKey[]).includes(field ?? "") ? "write [] for an empty list" : undefined;
+    if (node.value === null)
+      return (EMPTY_LIST_FIELDS as readonly PropertyKey[]).includes(field ?? "") ? "write [] for an empty list" : undefined;
     // `match: deploy` is the usual slip: a bare action name where a matcher goes.
     if (typeof node.value === "string" && (PATTERN_KEYS as readonly PropertyKey[]).includes(field ?? "")) {
       return `for example {action: ${JSON.stringify(node.value)}}`;
@@ -267,8 +262,7 @@ function inferHint(issue: core.$ZodIssue, node: YamlNode | undefined, text: stri
   }
   if (issue.code === "invalid_union" && issue.discriminator !== undefined && "options" in issue) {
     const input = issue.input;
-    const value =
-      typeof input === "object" && input !== null ? (input as Record<string, unknown>)[issue.discriminator] : undefined;
+    const value = typeof input === "object" && input !== null ? (input as Record<string, unknown>)[issue.discriminator] : undefined;
     if (typeof value === "string") return suggestionHint(value, issue.options ?? []);
   }
   return undefined;

@@ -66,8 +66,7 @@ export interface SemanticCheck {
 }
 
 export type Trigger =
-  | { description: string; match: Pattern; semantic?: undefined }
-  | { description: string; semantic: true; match?: undefined };
+  { description: string; match: Pattern; semantic?: undefined } | { description: string; semantic: true; match?: undefined };
 
 export interface MetaBehavior {
   name: string;

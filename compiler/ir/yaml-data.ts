@@ -173,9 +173,7 @@ function reportCustomTag(node: YamlNode, path: Path, data: PlainData, at: At): v
   if (node.tag !== undefined && !CORE_TAG.test(node.tag)) {
     const offset = propertyOffset(text, nodeStart(node), "!");
     const spelling = text.slice(offset).match(/^!\S*/)?.[0] ?? node.tag;
-    data.diagnostics.push(
-      at(offset, path, `tag "${spelling}" is not supported`, "remove it; quote the value if it must be a string"),
-    );
+    data.diagnostics.push(at(offset, path, `tag "${spelling}" is not supported`, "remove it; quote the value if it must be a string"));
   }
 }
 
@@ -243,4 +241,3 @@ export function nodeStart(node: YamlNode): number {
 export function pairStart(pair: Pair): number {
   return isNode(pair.value) ? nodeStart(pair.value) : 0;
 }
-

@@ -54,7 +54,8 @@ function readExpected(value: unknown): Expected | string {
   const metas = value.metaBehaviorVerdicts ?? {};
   if (!isObject(metas)) return "expected.metaBehaviorVerdicts must be an object of rule name: verdict";
   for (const [name, verdict] of Object.entries(metas)) {
-    if (!VERDICTS.includes(verdict)) return `expected.metaBehaviorVerdicts[${printable(JSON.stringify(name))}] must be "true", "false", or "na"`;
+    if (!VERDICTS.includes(verdict))
+      return `expected.metaBehaviorVerdicts[${printable(JSON.stringify(name))}] must be "true", "false", or "na"`;
   }
   return { verdict: value.verdict as Verdict, metaBehaviorVerdicts: metas as Record<string, Verdict> };
 }
@@ -113,7 +114,8 @@ export function arrayElementLines(text: string): number[] {
     const c = text.charCodeAt(i);
     if (c === 10) line++;
     if (inString) {
-      if (c === 92) i++; // a backslash escapes the next character (never a line break in valid JSON)
+      if (c === 92)
+        i++; // a backslash escapes the next character (never a line break in valid JSON)
       else if (c === 34) inString = false;
       continue;
     }

@@ -178,7 +178,14 @@ describe("valid judge.yaml fixtures", () => {
 
   it("refuses a document whose aliases would expand exponentially, once and quickly", () => {
     const levels = ["a: &a [x, x, x, x, x, x, x, x, x, x]"];
-    for (const [prev, name] of [["a", "b"], ["b", "c"], ["c", "d"], ["d", "e"], ["e", "f"], ["f", "g"]]) {
+    for (const [prev, name] of [
+      ["a", "b"],
+      ["b", "c"],
+      ["c", "d"],
+      ["d", "e"],
+      ["e", "f"],
+      ["f", "g"],
+    ]) {
       levels.push(`${name}: &${name} [${Array(10).fill(`*${prev}`).join(", ")}]`);
     }
     const bomb = `version: 1\nbehavior: b\n${levels.join("\n")}\nmetaBehaviors: []\n`;
@@ -209,7 +216,10 @@ ${items.join("\n")}
   /** A valid judge of 4 rules, each with 1,000 semantic checks `{quote: *q, question: *a}`: 8,000 aliases within the size bounds. */
   function manyAliasesWithinBounds(): string {
     const checks = Array.from({ length: 1_000 }, () => "      - {quote: *q, question: *a}").join("\n");
-    const rules = Array.from({ length: 4 }, (_, r) => `  - name: n${r}\n    trigger: {description: d, semantic: true}\n    semanticChecks:\n${checks}`);
+    const rules = Array.from(
+      { length: 4 },
+      (_, r) => `  - name: n${r}\n    trigger: {description: d, semantic: true}\n    semanticChecks:\n${checks}`,
+    );
     // The first rule holds the anchors; the four after it use them 8,000 times.
     const first = `  - name: first\n    trigger: {description: &q q, semantic: true}\n    semanticChecks: [{quote: q, question: &a "?"}]`;
     return `version: 1\nbehavior: b\nmetaBehaviors:\n${first}\n${rules.join("\n")}\n`;

@@ -29,8 +29,7 @@ import type {
   SemanticCheck,
 } from "../../compiler/ir/types.js";
 
-export const NO_MODEL_TRIGGER_REASONING =
-  "No model was available to decide whether this rule applies.";
+export const NO_MODEL_TRIGGER_REASONING = "No model was available to decide whether this rule applies.";
 export const NO_MODEL_CHECK_REASONING = "No model was available to answer this question.";
 
 /** What a deterministic check decided, before it is dressed as a clause. */
@@ -110,11 +109,7 @@ function patternMatches(pattern: Pattern, event: OracleEvent): boolean {
 }
 
 /** Indexes (into the full event list) of the events matching `pattern`, in order. */
-function matchingIndexes(
-  pattern: Pattern,
-  events: readonly OracleEvent[],
-  fromIndex = 0,
-): number[] {
+function matchingIndexes(pattern: Pattern, events: readonly OracleEvent[], fromIndex = 0): number[] {
   const indexes: number[] = [];
   for (let i = fromIndex; i < events.length; i++) {
     const event = events[i];
@@ -323,11 +318,7 @@ function semanticCheckClause(check: SemanticCheck): Clause {
 
 // ---------------------------------------------------------------- meta-behaviors
 
-function untriggered(
-  meta: MetaBehavior,
-  naReason: NaReason,
-  clauses: Clause[],
-): MetaBehaviorJudgment {
+function untriggered(meta: MetaBehavior, naReason: NaReason, clauses: Clause[]): MetaBehaviorJudgment {
   return { name: meta.name, verdict: "na", naReason, triggered: false, clauses };
 }
 
