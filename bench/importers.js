@@ -24,7 +24,12 @@ const fixtures = join(root, "test", "fixtures", "importers");
 
 function read(path) {
   const text = readFileSync(path, "utf8");
-  return path.endsWith(".jsonl") ? text.split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l)) : JSON.parse(text);
+  return path.endsWith(".jsonl")
+    ? text
+        .split("\n")
+        .filter((l) => l.trim() !== "")
+        .map((l) => JSON.parse(l))
+    : JSON.parse(text);
 }
 
 const sets = [];
@@ -35,7 +40,10 @@ for (const { name } of lib.FORMATS) {
   } catch {
     continue;
   }
-  const inputs = dir.filter((f) => /\.jsonl?$/.test(f)).sort().map((f) => read(join(fixtures, name, f)));
+  const inputs = dir
+    .filter((f) => /\.jsonl?$/.test(f))
+    .sort()
+    .map((f) => read(join(fixtures, name, f)));
   if (inputs.length > 0) sets.push({ name, inputs });
 }
 
@@ -65,12 +73,16 @@ console.log("format            fixtures  traces/s     events/s");
 for (const set of sets) {
   measure(set.inputs, set.name, 50); // warm-up
   const m = measure(set.inputs, set.name, minMs);
-  console.log(`${set.name.padEnd(18)}${String(set.inputs.length).padStart(8)}  ${fmt(m.traces).padStart(9)}  ${fmt(m.events).padStart(11)}`);
+  console.log(
+    `${set.name.padEnd(18)}${String(set.inputs.length).padStart(8)}  ${fmt(m.traces).padStart(9)}  ${fmt(m.events).padStart(11)}`,
+  );
 }
 const detected = sets.flatMap((s) => s.inputs);
 measure(detected, "auto", 50);
 const auto = measure(detected, "auto", minMs);
-console.log(`${"all, --from auto".padEnd(18)}${String(detected.length).padStart(8)}  ${fmt(auto.traces).padStart(9)}  ${fmt(auto.events).padStart(11)}`);
+console.log(
+  `${"all, --from auto".padEnd(18)}${String(detected.length).padStart(8)}  ${fmt(auto.traces).padStart(9)}  ${fmt(auto.events).padStart(11)}`,
+);
 
 console.log("\n2. The largest set: each format's conversations repeated into one batch of ~10,000 traces, one call (*: one call per copy)");
 console.log("format            traces   events    seconds  traces/s   events/s");
@@ -103,7 +115,9 @@ for (const set of sets) {
     for (const t of r.trajectories) events += t.events.length;
   }
   const seconds = (performance.now() - start) / 1000;
-  console.log(`${(set.name + (separate ? "" : "*")).padEnd(18)}${fmt(traces).padStart(6)}  ${fmt(events).padStart(7)}  ${seconds.toFixed(3).padStart(8)}  ${fmt(traces / seconds).padStart(8)}  ${fmt(events / seconds).padStart(9)}`);
+  console.log(
+    `${(set.name + (separate ? "" : "*")).padEnd(18)}${fmt(traces).padStart(6)}  ${fmt(events).padStart(7)}  ${seconds.toFixed(3).padStart(8)}  ${fmt(traces / seconds).padStart(8)}  ${fmt(events / seconds).padStart(9)}`,
+  );
 }
 
 console.log("\n3. The library entry (package.json exports ./importers)");

@@ -46,9 +46,20 @@ function rule(i, checks) {
 const HEADER = "version: 1\nbehavior: large-judge\nmetaBehaviors:\n";
 const out = [HEADER];
 if (kind === "rules") {
-  for (let i = 0; i < size; i++) out.push(rule(i, [0, 1, 2, 3].map((j) => check(i + j))));
+  for (let i = 0; i < size; i++)
+    out.push(
+      rule(
+        i,
+        [0, 1, 2, 3].map((j) => check(i + j)),
+      ),
+    );
 } else if (kind === "checks") {
-  out.push(rule(0, Array.from({ length: size }, (_, j) => check(j))));
+  out.push(
+    rule(
+      0,
+      Array.from({ length: size }, (_, j) => check(j)),
+    ),
+  );
 } else if (kind === "quote") {
   out.push(rule(0, [check(0, "q".repeat(size))]));
 } else {

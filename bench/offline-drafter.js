@@ -81,7 +81,10 @@ async function ruleAgreement(ir, files) {
 }
 function labeledFiles(dir) {
   const folder = join(dir, "trajectories");
-  return readdirSync(folder).filter((f) => /\.json$/.test(f)).sort().map((f) => join(folder, f));
+  return readdirSync(folder)
+    .filter((f) => /\.json$/.test(f))
+    .sort()
+    .map((f) => join(folder, f));
 }
 
 function samplesOf(dir) {
@@ -109,17 +112,30 @@ for (const [group, dir] of specs) {
   let agreement;
   if (group === "held-out-2026") {
     const hand = await ruleAgreement(reference.ir, labeledFiles(dir));
-    if (hand.metaAgree !== hand.metaTotal) throw new Error(`${dir}: the hand-written judge disagrees with the labels (${hand.metaAgree}/${hand.metaTotal})`);
+    if (hand.metaAgree !== hand.metaTotal)
+      throw new Error(`${dir}: the hand-written judge disagrees with the labels (${hand.metaAgree}/${hand.metaTotal})`);
     agreement = await ruleAgreement(draft.ir, labeledFiles(dir));
     verdicts = `; rule verdicts ${agreement.metaAgree}/${agreement.metaTotal} agree with the labels`;
   }
-  console.log(`${spec.spec.name} (${group}): ${figure.strict}/${figure.total} strict, ${figure.lenient}/${figure.total} lenient; ${precision.extraChecks.length} extra drafted check(s); triggers ${precision.sameTriggers}/${precision.triggers} same${verdicts}`);
+  console.log(
+    `${spec.spec.name} (${group}): ${figure.strict}/${figure.total} strict, ${figure.lenient}/${figure.total} lenient; ${precision.extraChecks.length} extra drafted check(s); triggers ${precision.sameTriggers}/${precision.triggers} same${verdicts}`,
+  );
   for (const check of figure.checks) {
     const mark = check.strict ? "same" : check.lenient ? "same up to a redundant actor" : "different";
     console.log(`  ${check.rule} · checks[${check.index}] ${check.type}: ${mark}`);
   }
-  for (const check of precision.extraChecks) console.log(`  ${check.rule} · drafted checks[${check.index}] ${check.type}: not in the hand-written judge`);
-  const total = totals.get(group) ?? { total: 0, strict: 0, lenient: 0, extra: 0, triggers: 0, sameTriggers: 0, metaAgree: 0, metaTotal: 0 };
+  for (const check of precision.extraChecks)
+    console.log(`  ${check.rule} · drafted checks[${check.index}] ${check.type}: not in the hand-written judge`);
+  const total = totals.get(group) ?? {
+    total: 0,
+    strict: 0,
+    lenient: 0,
+    extra: 0,
+    triggers: 0,
+    sameTriggers: 0,
+    metaAgree: 0,
+    metaTotal: 0,
+  };
   if (agreement) {
     total.metaAgree += agreement.metaAgree;
     total.metaTotal += agreement.metaTotal;
@@ -135,6 +151,11 @@ for (const [group, dir] of specs) {
 console.log("");
 for (const [group, t] of totals) {
   const pct = (n) => `${Math.round((100 * n) / t.total)}%`;
-  const verdicts = t.metaTotal > 0 ? `; rule verdicts ${t.metaAgree}/${t.metaTotal} (${Math.round((100 * t.metaAgree) / t.metaTotal)}%) agree with the labels` : "";
-  console.log(`${group}: ${t.strict}/${t.total} (${pct(t.strict)}) strict, ${t.lenient}/${t.total} (${pct(t.lenient)}) lenient; ${t.extra} extra drafted check(s); triggers ${t.sameTriggers}/${t.triggers} same${verdicts}`);
+  const verdicts =
+    t.metaTotal > 0
+      ? `; rule verdicts ${t.metaAgree}/${t.metaTotal} (${Math.round((100 * t.metaAgree) / t.metaTotal)}%) agree with the labels`
+      : "";
+  console.log(
+    `${group}: ${t.strict}/${t.total} (${pct(t.strict)}) strict, ${t.lenient}/${t.total} (${pct(t.lenient)}) lenient; ${t.extra} extra drafted check(s); triggers ${t.sameTriggers}/${t.triggers} same${verdicts}`,
+  );
 }

@@ -59,7 +59,13 @@ function makeTrajectory(size) {
  * generated judge is measured against. It decides verdicts only (no citations, no validation).
  */
 function handWritten(t) {
-  let lookup = -1, payout = -1, pending = 0, unmatched = false, escalated = false, paidAfter = false, handover = false;
+  let lookup = -1,
+    payout = -1,
+    pending = 0,
+    unmatched = false,
+    escalated = false,
+    paidAfter = false,
+    handover = false;
   const orders = new Set();
   const events = t.events;
   for (let i = 0; i < events.length; i++) {
@@ -108,18 +114,23 @@ for (const size of [1_000, 10_000, 100_000, 1_000_000]) {
   const t = makeTrajectory(size);
   const judged = await judge.judgeTrajectory(t);
   const verdicts = judged.metaBehaviors.map((m) => m.verdict).join(",");
-  if (before !== undefined && JSON.stringify(await before.judgeTrajectory(t)) !== JSON.stringify(judged)) throw new Error("the two judges disagree");
+  if (before !== undefined && JSON.stringify(await before.judgeTrajectory(t)) !== JSON.stringify(judged))
+    throw new Error("the two judges disagree");
   const minMs = quick ? 300 : size >= 1_000_000 ? 3000 : 1500;
   // Interleaved and best of three, so that load on the machine weighs on each the same.
   const best = { judge: Infinity, before: Infinity, hand: Infinity };
   for (let round = 0; round < 3; round++) {
     best.judge = Math.min(best.judge, (await timeIt(() => judge.judgeTrajectory(t), size, minMs / 3)).nsPerEvent);
-    if (before !== undefined) best.before = Math.min(best.before, (await timeIt(() => before.judgeTrajectory(t), size, minMs / 3)).nsPerEvent);
+    if (before !== undefined)
+      best.before = Math.min(best.before, (await timeIt(() => before.judgeTrajectory(t), size, minMs / 3)).nsPerEvent);
     best.hand = Math.min(best.hand, (await timeIt(() => handWritten(t), size, minMs / 3)).nsPerEvent);
   }
   const rate = (ns) => fmt(1e9 / ns).padStart(10);
   const beforeColumns = before === undefined ? "" : `${rate(best.before)}  ${best.before.toFixed(1).padStart(8)}   `;
-  const ratios = before === undefined ? "" : `   ${(best.hand / best.before).toFixed(2).padStart(10)}x   ${(best.before / best.judge).toFixed(2).padStart(7)}x`;
+  const ratios =
+    before === undefined
+      ? ""
+      : `   ${(best.hand / best.before).toFixed(2).padStart(10)}x   ${(best.before / best.judge).toFixed(2).padStart(7)}x`;
   console.log(
     `   ${fmt(size).padStart(6)}  ${beforeColumns}${rate(best.judge)}  ${best.judge.toFixed(1).padStart(8)}   ${rate(best.hand).padStart(17)}  ${best.hand.toFixed(1).padStart(8)}   ${(best.hand / best.judge).toFixed(2).padStart(9)}x${ratios}   verdicts ${verdicts}`,
   );
@@ -172,7 +183,11 @@ for (const name of ["refund-support", "staged-rollout", "tax-research"]) {
 function questionOf(messages) {
   const prompt = messages[messages.length - 1].content;
   const id = /^\{"trajectory_id":("(?:[^"\\]|\\.)*")/m.exec(prompt);
-  const kind = prompt.includes("The rule applies to a trajectory only when") ? "trigger" : prompt.includes("found this clause violated") ? "verify" : "check";
+  const kind = prompt.includes("The rule applies to a trajectory only when")
+    ? "trigger"
+    : prompt.includes("found this clause violated")
+      ? "verify"
+      : "check";
   return { trajectoryId: id ? JSON.parse(id[1]) : "", rule: /^Rule: (.*)$/m.exec(prompt)?.[1] ?? "", kind, prompt };
 }
 
@@ -180,11 +195,19 @@ function scriptedAdapter(answers, counter) {
   return async (messages) => {
     counter.calls++;
     const q = questionOf(messages);
-    const found = answers.find((a) => a.trajectoryId === q.trajectoryId && a.kind === q.kind && a.ruleName === q.rule && q.prompt.includes(JSON.stringify(a.quote)));
-    if (found !== undefined) return JSON.stringify({ verdict: found.verdict, na_reason: found.na_reason, reasoning: found.reasoning, citations: found.citations });
+    const found = answers.find(
+      (a) => a.trajectoryId === q.trajectoryId && a.kind === q.kind && a.ruleName === q.rule && q.prompt.includes(JSON.stringify(a.quote)),
+    );
+    if (found !== undefined)
+      return JSON.stringify({ verdict: found.verdict, na_reason: found.na_reason, reasoning: found.reasoning, citations: found.citations });
     // Not in the script: a verify question of a deterministic example. Confirm it, citing the first event.
     const first = /^\{"id":("(?:[^"\\]|\\.)*")/m.exec(q.prompt);
-    return JSON.stringify({ verdict: "false", na_reason: null, reasoning: "Confirmed.", citations: [{ event_id: first ? JSON.parse(first[1]) : "", description: "flagged" }] });
+    return JSON.stringify({
+      verdict: "false",
+      na_reason: null,
+      reasoning: "Confirmed.",
+      citations: [{ event_id: first ? JSON.parse(first[1]) : "", description: "flagged" }],
+    });
   };
 }
 
@@ -194,7 +217,10 @@ const answers = JSON.parse(readFileSync(join(root, "examples", "tax-research", "
 for (const name of ["refund-support", "staged-rollout", "tax-research"]) {
   const exampleJudge = await import(pathToFileURL(join(root, "examples", name, "judge.mjs")).href);
   const dir = join(root, "examples", name, "trajectories");
-  const cases = readdirSync(dir).filter((f) => f.endsWith(".json")).sort().map((f) => JSON.parse(readFileSync(join(dir, f), "utf8")).trajectory);
+  const cases = readdirSync(dir)
+    .filter((f) => f.endsWith(".json"))
+    .sort()
+    .map((f) => JSON.parse(readFileSync(join(dir, f), "utf8")).trajectory);
   const counts = [];
   for (const verify of [true, false]) {
     const counter = { calls: 0 };
@@ -203,5 +229,7 @@ for (const name of ["refund-support", "staged-rollout", "tax-research"]) {
     counts.push(counter.calls);
   }
   const per = (n) => `${n} (${(n / cases.length).toFixed(2)}/traj)`;
-  console.log(`   ${name.padEnd(16)} ${String(cases.length).padStart(12)}   ${per(counts[0]).padStart(11)}   ${per(counts[1]).padStart(14)}`);
+  console.log(
+    `   ${name.padEnd(16)} ${String(cases.length).padStart(12)}   ${per(counts[0]).padStart(11)}   ${per(counts[1]).padStart(14)}`,
+  );
 }

@@ -61,7 +61,10 @@ function program(): Command {
     .action(async (yamlPath: string, opts: { out?: string; ts?: string }) => {
       const { buildJudgeFile } = await import("./commands/build.js");
       const { formatDiagnostic } = await import("./diagnostics.js");
-      const written = await buildJudgeFile(yamlPath, { ...opts, warn: (d) => process.stderr.write(`${printableLines(formatDiagnostic(d))}\n`) });
+      const written = await buildJudgeFile(yamlPath, {
+        ...opts,
+        warn: (d) => process.stderr.write(`${printableLines(formatDiagnostic(d))}\n`),
+      });
       for (const path of written) process.stdout.write(`wrote ${path}\n`);
     });
 
@@ -83,35 +86,71 @@ function program(): Command {
     .description("judge trajectories with a judge.mjs or judge.yaml")
     .argument("<judge>", "judge.mjs (built) or judge.yaml (compiled in memory)")
     .argument("<trajectories...>", ".json or .jsonl trajectory files, or agent traces (see --from)")
-    .option("--json", "print the judgments as JSON (FORMATS.md §6)")
+    .option("--json", "print the judgments as JSON (docs/FORMATS.md §6)")
     .option("--fail-on-false", "exit 1 when any trajectory's verdict is false")
     .option("--fail-on-overturned", "exit 1 when a model overturned any deterministic failure (verify-on-false)")
     .option("--html <report.html>", "also write the report as one self-contained HTML file")
     .option("--junit <report.xml>", "also write a JUnit XML report (one testcase per trajectory and rule)")
     .addOption(new Option("--no-web", "do not serve the report in the browser (the default on an interactive terminal)"))
     .addOption(new Option("--no-verify", "do not ask a model to confirm deterministic failures"))
-    .action(async (judgePath: string, files: string[], opts: { json?: boolean; failOnFalse?: boolean; failOnOverturned?: boolean; verify: boolean; html?: string; junit?: string; web: boolean } & ModelCommandOptions & TraceCommandOptions) => {
-      const { runJudgeCommand } = await import("./commands/judge.js");
-      process.exitCode = await runJudgeCommand(judgePath, await inputFiles(files), opts);
-    });
+    .action(
+      async (
+        judgePath: string,
+        files: string[],
+        opts: {
+          json?: boolean;
+          failOnFalse?: boolean;
+          failOnOverturned?: boolean;
+          verify: boolean;
+          html?: string;
+          junit?: string;
+          web: boolean;
+        } & ModelCommandOptions &
+          TraceCommandOptions,
+      ) => {
+        const { runJudgeCommand } = await import("./commands/judge.js");
+        process.exitCode = await runJudgeCommand(judgePath, await inputFiles(files), opts);
+      },
+    );
   addModelOptions(judgeCommand, { noModel: true, sample: true });
   addFromOption(judgeCommand);
 
   const watchCommand = cli
     .command("watch")
-    .description("run a judge beside an agent: read events as JSON Lines, print each violation as it becomes certain, and the judgment at the end")
+    .description(
+      "run a judge beside an agent: read events as JSON Lines, print each violation as it becomes certain, and the judgment at the end",
+    )
     .argument("<judge>", "judge.mjs (built) or judge.yaml (compiled in memory)")
     .argument("[events]", "a .jsonl file of events (or a .json trajectory to replay); - or nothing for stdin")
     .option("--json", "print each violation and the final judgment as JSON Lines")
     .option("--follow", "keep reading the file as it grows, until its end line or Ctrl-C")
     .option("--id <id>", "the trajectory id (default: the header line's, or the file name)")
-    .addOption(new Option("--complete <bool>", "whether the trajectory ended normally when the input ends without an end line (default false)").choices(["true", "false"]))
+    .addOption(
+      new Option(
+        "--complete <bool>",
+        "whether the trajectory ended normally when the input ends without an end line (default false)",
+      ).choices(["true", "false"]),
+    )
     .option("--fail-on-false", "exit 1 when the final verdict is false")
     .addOption(new Option("--no-verify", "do not ask a model to confirm deterministic failures"))
-    .action(async (judgePath: string, events: string | undefined, opts: { json?: boolean; follow?: boolean; id?: string; complete?: string; failOnFalse?: boolean; verify: boolean } & ModelCommandOptions & TraceCommandOptions) => {
-      const { runWatchCommand } = await import("./commands/watch.js");
-      process.exitCode = await runWatchCommand(judgePath, events, opts);
-    });
+    .action(
+      async (
+        judgePath: string,
+        events: string | undefined,
+        opts: {
+          json?: boolean;
+          follow?: boolean;
+          id?: string;
+          complete?: string;
+          failOnFalse?: boolean;
+          verify: boolean;
+        } & ModelCommandOptions &
+          TraceCommandOptions,
+      ) => {
+        const { runWatchCommand } = await import("./commands/watch.js");
+        process.exitCode = await runWatchCommand(judgePath, events, opts);
+      },
+    );
   addModelOptions(watchCommand, { noModel: true });
   addFromOption(watchCommand);
 
@@ -121,13 +160,27 @@ function program(): Command {
     .argument("<judge>", "judge.mjs (built) or judge.yaml (compiled in memory)")
     .argument("<labeled...>", "files of {trajectory, expected} cases")
     .option("--json", "print {comparisons, judgments, totals} as JSON")
-    .option("--fail-on-overturned", "exit 1 when a model overturned any deterministic failure (verify-on-false), even if the verdicts agree")
+    .option(
+      "--fail-on-overturned",
+      "exit 1 when a model overturned any deterministic failure (verify-on-false), even if the verdicts agree",
+    )
     .addOption(new Option("--no-verify", "do not ask a model to confirm deterministic failures"))
-    .addOption(new Option("--runs <n>", "run the judge N times (cache off) and report agreement per run, pooled accuracy, perfect runs and unanimous verdicts").argParser(positiveInteger))
-    .action(async (judgePath: string, files: string[], opts: { json?: boolean; failOnOverturned?: boolean; verify: boolean; runs?: number } & ModelCommandOptions & TraceCommandOptions) => {
-      const { runCalibrateCommand } = await import("./commands/calibrate.js");
-      process.exitCode = await runCalibrateCommand(judgePath, await inputFiles(files, "labeled cases"), opts);
-    });
+    .addOption(
+      new Option(
+        "--runs <n>",
+        "run the judge N times (cache off) and report agreement per run, pooled accuracy, perfect runs and unanimous verdicts",
+      ).argParser(positiveInteger),
+    )
+    .action(
+      async (
+        judgePath: string,
+        files: string[],
+        opts: { json?: boolean; failOnOverturned?: boolean; verify: boolean; runs?: number } & ModelCommandOptions & TraceCommandOptions,
+      ) => {
+        const { runCalibrateCommand } = await import("./commands/calibrate.js");
+        process.exitCode = await runCalibrateCommand(judgePath, await inputFiles(files, "labeled cases"), opts);
+      },
+    );
   addModelOptions(calibrateCommand, { noModel: true });
   addFromOption(calibrateCommand);
 
@@ -140,10 +193,16 @@ function program(): Command {
     .option("--judge <judge>", "also run this judge.mjs or judge.yaml N times and show both side by side")
     .addOption(new Option("--no-verify", "with --judge: do not ask a model to confirm deterministic failures"))
     .option("--json", "print the figures as JSON")
-    .action(async (specPath: string, files: string[], opts: { json?: boolean; verify: boolean; runs?: number; judge?: string } & ModelCommandOptions) => {
-      const { runBaselineCommand } = await import("./commands/baseline.js");
-      process.exitCode = await runBaselineCommand(specPath, files, opts);
-    });
+    .action(
+      async (
+        specPath: string,
+        files: string[],
+        opts: { json?: boolean; verify: boolean; runs?: number; judge?: string } & ModelCommandOptions,
+      ) => {
+        const { runBaselineCommand } = await import("./commands/baseline.js");
+        process.exitCode = await runBaselineCommand(specPath, files, opts);
+      },
+    );
   addModelOptions(baselineCommand, { cache: false });
 
   const generateCommand = cli
@@ -151,7 +210,10 @@ function program(): Command {
     .description("draft judge.yaml from a spec and sample trajectories, then confirm each rule in the browser (or the terminal)")
     .argument("<BEHAVIOR.md>", "the spec (or the folder that holds it)")
     .argument("<samples...>", "sample trajectory files (.json or .jsonl)")
-    .option("-o, --out <judge.yaml>", "where to write (default: judge.yaml beside the spec; an existing file is replaced after the review and kept as .bak)")
+    .option(
+      "-o, --out <judge.yaml>",
+      "where to write (default: judge.yaml beside the spec; an existing file is replaced after the review and kept as .bak)",
+    )
     .option("--offline", "draft without a model, from the spec's wording and the samples")
     .addOption(new Option("--no-web", "ask in the terminal instead of the browser"))
     .option("--update <judge.yaml>", "update this judge.yaml: carry over unchanged sections, ask only about what changed")
@@ -180,12 +242,18 @@ function program(): Command {
   const workerCommand = queueFlags(
     cli
       .command("worker")
-      .description("judge trajectories from a Redis stream with a consumer group; write each judgment to the results stream, then acknowledge")
+      .description(
+        "judge trajectories from a Redis stream with a consumer group; write each judgment to the results stream, then acknowledge",
+      )
       .argument("<judge>", "judge.mjs (built) or judge.yaml (compiled in memory)")
       .option("--stream <name>", "the stream to read", "trajectories")
       .option("--group <name>", "the consumer group (created at the stream's start if missing)", "judges")
       .option("--results <name>", "the stream to write judgments to", "verdicts")
-      .addOption(new Option("--claim-after <ms>", "claim entries another worker has held unacknowledged this long (default 300000)").argParser(positiveInteger))
+      .addOption(
+        new Option("--claim-after <ms>", "claim entries another worker has held unacknowledged this long (default 300000)").argParser(
+          positiveInteger,
+        ),
+      )
       .option("--until-empty", "exit once the group has no new and no pending entries (default: wait for more)")
       .addOption(new Option("--batch <n>", "entries read per call (default 16)").argParser(positiveInteger))
       .option("--consumer <name>", "this worker's consumer name (default: host-pid-random)")
@@ -209,7 +277,9 @@ function program(): Command {
 
   cli
     .command("init")
-    .description("scaffold a behavior in this repo: spec, judge, a passing sample, a test, a test script if none, and a CI workflow (never overwrites)")
+    .description(
+      "scaffold a behavior in this repo: spec, judge, a passing sample, a test, a test script if none, and a CI workflow (never overwrites)",
+    )
     .argument("[name]", "the behavior's name (default: from package.json; asked on a terminal)")
     .action(async (name: string | undefined) => {
       const { runInit } = await import("./commands/init.js");

@@ -32,15 +32,17 @@ export { compileIR, compileJudgeYamlFile, compileJudgeYamlText, sha256, type Com
 export { importJudgeSource, loadJudge, type JudgeModule } from "./judge/load.js";
 
 export { describeOrigin, readCases, type CaseOrigin, type Expected, type InputCase } from "./judge/inputs.js";
-export { judgeCases, judgeOne, locatedMessage, type CaseResult, type FailedCase, type JudgedCase, type RunOptions } from "./judge/judge-cases.js";
-export { Tally, type RunTotals, type RuleSummaryRow, type VerifyCounts } from "./judge/tally.js";
 export {
-  calibrate,
-  calibrationPassed,
-  type CalibrationResult,
-  type CalibrationTotals,
-  type CaseComparison,
-} from "./judge/calibrate.js";
+  judgeCases,
+  judgeOne,
+  locatedMessage,
+  type CaseResult,
+  type FailedCase,
+  type JudgedCase,
+  type RunOptions,
+} from "./judge/judge-cases.js";
+export { Tally, type RunTotals, type RuleSummaryRow, type VerifyCounts } from "./judge/tally.js";
+export { calibrate, calibrationPassed, type CalibrationResult, type CalibrationTotals, type CaseComparison } from "./judge/calibrate.js";
 export { calibrateRuns, summarizeRuns, wilsonInterval, type RunStatistics } from "./judge/repeated-runs.js";
 
 export { createHostModel, type HostModel, type HostModelOptions } from "./model/index.js";

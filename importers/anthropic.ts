@@ -4,13 +4,28 @@
  * message on `tool_use_id`; server tools (`server_tool_use`, `mcp_tool_use`)
  * answered by their `*_tool_result` block in the same assistant message.
  */
-import { FACT, ImportError, TrajectoryBuilder, contentText, failed, importEach, isRecord, jsonText, requireString, traceId } from "./core.js";
+import {
+  FACT,
+  ImportError,
+  TrajectoryBuilder,
+  contentText,
+  failed,
+  importEach,
+  isRecord,
+  jsonText,
+  requireString,
+  traceId,
+} from "./core.js";
 import type { ImportOptions, ImportResult } from "./core.js";
 import { allMessageLists, conversations } from "./exchanges.js";
 import type { Conversation, ShapeRules } from "./exchanges.js";
 
 function isMessage(value: unknown): boolean {
-  return isRecord(value) && (value.role === "user" || value.role === "assistant") && (typeof value.content === "string" || Array.isArray(value.content));
+  return (
+    isRecord(value) &&
+    (value.role === "user" || value.role === "assistant") &&
+    (typeof value.content === "string" || Array.isArray(value.content))
+  );
 }
 
 function isResponse(value: unknown): value is Record<string, unknown> {
@@ -66,7 +81,11 @@ export function detectAnthropic(input: unknown): boolean {
 function serverResultText(content: unknown): string {
   if (Array.isArray(content)) {
     return content
-      .map((hit) => (isRecord(hit) && hit.type === "web_search_result" ? [hit.title, hit.url].filter((s) => typeof s === "string").join(" ") : contentText([hit])))
+      .map((hit) =>
+        isRecord(hit) && hit.type === "web_search_result"
+          ? [hit.title, hit.url].filter((s) => typeof s === "string").join(" ")
+          : contentText([hit]),
+      )
       .filter((s) => s !== "")
       .join("\n");
   }
@@ -82,18 +101,31 @@ function isServerResultError(block: Record<string, unknown>): boolean {
 
 function importConversation(conversation: Conversation, index: number, count: number, options: ImportOptions): TrajectoryBuilder {
   const b = new TrajectoryBuilder(traceId(options, conversation.nativeId, index, count), options);
-  const all: { message: unknown; path: string; stop?: unknown }[] = conversation.messages.map((message, i) => ({ message, path: `${conversation.path}[${i}]` }));
+  const all: { message: unknown; path: string; stop?: unknown }[] = conversation.messages.map((message, i) => ({
+    message,
+    path: `${conversation.path}[${i}]`,
+  }));
   if (conversation.response !== undefined) {
-    all.push({ message: { role: "assistant", content: conversation.response.content }, path: conversation.responsePath ?? "", stop: conversation.response.stop_reason });
+    all.push({
+      message: { role: "assistant", content: conversation.response.content },
+      path: conversation.responsePath ?? "",
+      stop: conversation.response.stop_reason,
+    });
   }
   let endedNormally = false;
   for (const { message, path, stop } of all) {
     if (!isRecord(message)) throw new ImportError(path, "must be a message object");
     if (message.role !== "user" && message.role !== "assistant") {
-      throw new ImportError(path, message.role === undefined ? "missing role" : `unknown role ${JSON.stringify(message.role)} (expected user or assistant; the system prompt is a request field)`);
+      throw new ImportError(
+        path,
+        message.role === undefined
+          ? "missing role"
+          : `unknown role ${JSON.stringify(message.role)} (expected user or assistant; the system prompt is a request field)`,
+      );
     }
     const content = message.content;
-    if (typeof content !== "string" && !Array.isArray(content)) throw new ImportError(path, content === undefined ? "missing content" : "content must be a string or an array of blocks");
+    if (typeof content !== "string" && !Array.isArray(content))
+      throw new ImportError(path, content === undefined ? "missing content" : "content must be a string or an array of blocks");
     if (message.role === "user") {
       user(b, content, path);
       endedNormally = false;
@@ -152,11 +184,15 @@ function assistant(b: TrajectoryBuilder, content: string | unknown[], path: stri
         clientCalls++;
         break;
       case "server_tool_use":
-        b.call(requireString(block, "name", blockPath), jsonText(block.input ?? {}), requireString(block, "id", blockPath), { [FACT.server]: "provider" });
+        b.call(requireString(block, "name", blockPath), jsonText(block.input ?? {}), requireString(block, "id", blockPath), {
+          [FACT.server]: "provider",
+        });
         break;
       case "mcp_tool_use": {
         const server = typeof block.server_name === "string" ? block.server_name : "mcp";
-        b.call(requireString(block, "name", blockPath), jsonText(block.input ?? {}), requireString(block, "id", blockPath), { [FACT.server]: server });
+        b.call(requireString(block, "name", blockPath), jsonText(block.input ?? {}), requireString(block, "id", blockPath), {
+          [FACT.server]: server,
+        });
         break;
       }
       default:
@@ -175,7 +211,8 @@ function assistant(b: TrajectoryBuilder, content: string | unknown[], path: stri
         }
     }
   });
-  if (stop !== undefined && stop !== null) return (stop === "end_turn" || stop === "stop_sequence" || stop === "refusal") && clientCalls === 0;
+  if (stop !== undefined && stop !== null)
+    return (stop === "end_turn" || stop === "stop_sequence" || stop === "refusal") && clientCalls === 0;
   return clientCalls === 0;
 }
 

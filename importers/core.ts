@@ -152,7 +152,7 @@ function partText(part: Record<string, unknown>): string {
   if (type === "refusal" && typeof part.refusal === "string") return part.refusal;
   const placeholder = PLACEHOLDERS[type];
   if (placeholder !== undefined) return placeholder;
-  if (type === "") return typeof part.text === "string" ? part.text : JSON.stringify(part) ?? "";
+  if (type === "") return typeof part.text === "string" ? part.text : (JSON.stringify(part) ?? "");
   // A part type this importer does not know: its text when it has one, else a placeholder naming it.
   if (typeof part.text === "string") return part.text;
   return `[${type}]`;
@@ -175,7 +175,8 @@ export function contentText(value: unknown): string {
     return texts.join("\n");
   }
   if (isRecord(value)) {
-    if (typeof value.type === "string" && (TEXT_PARTS.has(value.type) || value.type in PLACEHOLDERS || value.type === "refusal")) return partText(value);
+    if (typeof value.type === "string" && (TEXT_PARTS.has(value.type) || value.type in PLACEHOLDERS || value.type === "refusal"))
+      return partText(value);
     try {
       return JSON.stringify(value) ?? "";
     } catch {
@@ -338,7 +339,17 @@ export class TrajectoryBuilder {
    * result the provider ran inside the same response (a server-side web
    * search): the agent's next event then stays in the same turn.
    */
-  result(callId: string | undefined, content: unknown, opts: { name?: string | undefined; error?: boolean | undefined; meta?: Meta | undefined; path?: string | undefined; inline?: boolean | undefined } = {}): void {
+  result(
+    callId: string | undefined,
+    content: unknown,
+    opts: {
+      name?: string | undefined;
+      error?: boolean | undefined;
+      meta?: Meta | undefined;
+      path?: string | undefined;
+      inline?: boolean | undefined;
+    } = {},
+  ): void {
     const call = this.takeOpen(callId, opts.name);
     let name: string;
     let turn: number;
@@ -350,7 +361,12 @@ export class TrajectoryBuilder {
       const earlier = callId === undefined ? undefined : this.answered.get(callId);
       name = earlier?.name ?? opts.name ?? "unknown";
       turn = earlier?.turn ?? Math.max(this.currentTurn, 1);
-      const which = callId === undefined ? (opts.name === undefined ? "a result with no call id" : `a result for ${opts.name} with no call id`) : `call id ${JSON.stringify(callId)}`;
+      const which =
+        callId === undefined
+          ? opts.name === undefined
+            ? "a result with no call id"
+            : `a result for ${opts.name} with no call id`
+          : `call id ${JSON.stringify(callId)}`;
       this.warn(opts.path ?? "", earlier !== undefined ? `second result for ${which}` : `${which} answers no earlier call`);
     }
     if (opts.inline !== true) this.last = "tool";

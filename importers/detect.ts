@@ -26,13 +26,33 @@ export interface Format {
 
 /** Every format, in the order detection tries them (more specific shapes first). */
 export const FORMATS: readonly Format[] = [
-  { name: "openai-responses", description: "OpenAI Responses API items / request-response pairs", importer: fromOpenAIResponses, detect: detectOpenAIResponses },
+  {
+    name: "openai-responses",
+    description: "OpenAI Responses API items / request-response pairs",
+    importer: fromOpenAIResponses,
+    detect: detectOpenAIResponses,
+  },
   { name: "vercel-ai", description: "Vercel AI SDK steps or response messages", importer: fromVercelAI, detect: detectVercelAI },
-  { name: "openai-chat", description: "OpenAI Chat Completions messages (plus a response)", importer: fromOpenAIChat, detect: detectOpenAIChat },
+  {
+    name: "openai-chat",
+    description: "OpenAI Chat Completions messages (plus a response)",
+    importer: fromOpenAIChat,
+    detect: detectOpenAIChat,
+  },
   { name: "anthropic", description: "Anthropic Messages API messages (plus a response)", importer: fromAnthropic, detect: detectAnthropic },
-  { name: "openai-agents", description: "OpenAI Agents SDK trace export (traces and spans)", importer: fromOpenAIAgents, detect: detectOpenAIAgents },
+  {
+    name: "openai-agents",
+    description: "OpenAI Agents SDK trace export (traces and spans)",
+    importer: fromOpenAIAgents,
+    detect: detectOpenAIAgents,
+  },
   { name: "otel", description: "OTLP/JSON spans (GenAI conventions, OpenInference, AI SDK ai.*)", importer: fromOtel, detect: detectOtel },
-  { name: "langchain", description: "LangChain / LangGraph messages or LangSmith run trees", importer: fromLangChain, detect: detectLangChain },
+  {
+    name: "langchain",
+    description: "LangChain / LangGraph messages or LangSmith run trees",
+    importer: fromLangChain,
+    detect: detectLangChain,
+  },
 ];
 
 /** The `--from` values: every format, `auto`, and `trajectory` (the judge's own format, read as is). */
@@ -45,7 +65,7 @@ export function findFormat(name: string): Format | undefined {
 }
 
 /**
- * Whether a value is (meant as) a trajectory of FORMATS.md §2: an object whose
+ * Whether a value is (meant as) a trajectory of docs/FORMATS.md §2: an object whose
  * `events` are the judge's own events (they have an `actor` or an `action`).
  * Such a value is judged as is, and its mistakes reported by the validator.
  * A LangSmith run also has `events`, but its events have neither key.
@@ -77,7 +97,8 @@ export function detectFormat(input: unknown, options: ImportOptions = {}): Detec
   if (candidates.length === 0) return { candidates: names };
   // Several shape tests pass: fine when they all read the input the same way.
   const first = JSON.stringify(candidates[0]!.importer(input, options));
-  if (candidates.every((f, i) => i === 0 || JSON.stringify(f.importer(input, options)) === first)) return { format: names[0]!, candidates: names };
+  if (candidates.every((f, i) => i === 0 || JSON.stringify(f.importer(input, options)) === first))
+    return { format: names[0]!, candidates: names };
   return { candidates: names };
 }
 
@@ -98,7 +119,8 @@ export function importTrace(input: unknown, options: ImportTraceOptions = {}): I
   const { from = "auto", ...rest } = options;
   if (from !== "auto") {
     const format = findFormat(from);
-    if (format === undefined) throw new ImportError("", `unknown format ${JSON.stringify(from)}: expected auto or one of ${formatNames().join(", ")}`);
+    if (format === undefined)
+      throw new ImportError("", `unknown format ${JSON.stringify(from)}: expected auto or one of ${formatNames().join(", ")}`);
     return { ...format.importer(input, rest), format: format.name };
   }
   const detection = detectFormat(input, rest);

@@ -43,7 +43,11 @@ function single(value: unknown, path: string, rules: ShapeRules): Conversation |
   if (!isRecord(value)) return undefined;
   if (Array.isArray(value.messages)) {
     const response = isRecord(value.response) ? value.response : undefined;
-    return withResponse({ messages: value.messages, path: join(path, "messages"), nativeId: value.id, model: value.model }, response, join(path, "response"));
+    return withResponse(
+      { messages: value.messages, path: join(path, "messages"), nativeId: value.id, model: value.model },
+      response,
+      join(path, "response"),
+    );
   }
   if (isRecord(value.request) && Array.isArray(value.request.messages)) {
     const response = isRecord(value.response) ? value.response : undefined;
@@ -59,7 +63,13 @@ function single(value: unknown, path: string, rules: ShapeRules): Conversation |
 
 function withResponse(conversation: Conversation, response: Record<string, unknown> | undefined, responsePath: string): Conversation {
   if (response === undefined) return conversation;
-  return { ...conversation, response, responsePath, nativeId: response.id ?? conversation.nativeId, model: response.model ?? conversation.model };
+  return {
+    ...conversation,
+    response,
+    responsePath,
+    nativeId: response.id ?? conversation.nativeId,
+    model: response.model ?? conversation.model,
+  };
 }
 
 /**
@@ -113,13 +123,18 @@ export class PrefixKeys {
  */
 export function conversations(input: unknown, rules: ShapeRules, format: string): (Conversation | ImportError)[] {
   // Any element with a role makes a message list (a misspelled role is then located in it, not a shape error).
-  if (Array.isArray(input) && (input.length === 0 || input.some((m) => rules.isMessage(m) || (isRecord(m) && typeof m.role === "string")))) return [{ messages: input, path: "" }];
+  if (Array.isArray(input) && (input.length === 0 || input.some((m) => rules.isMessage(m) || (isRecord(m) && typeof m.role === "string"))))
+    return [{ messages: input, path: "" }];
   const one = Array.isArray(input) ? undefined : single(input, "", rules);
   if (one !== undefined) return [one];
-  if (!Array.isArray(input)) throw new ImportError("", `not a ${format} log: expected a message list, {messages}, {request, response} or a response`);
+  if (!Array.isArray(input))
+    throw new ImportError("", `not a ${format} log: expected a message list, {messages}, {request, response} or a response`);
   const found: (Conversation | ImportError)[] = input.map((item, i) => {
     const conversation = single(item, `[${i}]`, rules);
-    return conversation ?? new ImportError(`[${i}]`, `not a ${format} conversation: expected a message list, {messages}, {request, response} or a response`);
+    return (
+      conversation ??
+      new ImportError(`[${i}]`, `not a ${format} conversation: expected a message list, {messages}, {request, response} or a response`)
+    );
   });
   // Drop each exchange that a later one continues (its full history is a proper prefix of the later one's messages).
   const wholes = new Map<string, { index: number; keys: PrefixKeys }[]>();
@@ -128,7 +143,8 @@ export function conversations(input: unknown, rules: ShapeRules, format: string)
     if (current instanceof ImportError) return;
     const mine = new PrefixKeys(current.messages);
     for (let length = 1; length < current.messages.length; length++) {
-      for (const earlier of wholes.get(mine.keys[length]!) ?? []) if (!continued.has(earlier.index) && earlier.keys.samePrefix(mine, length)) continued.add(earlier.index);
+      for (const earlier of wholes.get(mine.keys[length]!) ?? [])
+        if (!continued.has(earlier.index) && earlier.keys.samePrefix(mine, length)) continued.add(earlier.index);
     }
     const whole = [...current.messages, ...(current.response === undefined ? [] : rules.responseMessages(current.response))];
     if (whole.length === 0) return;
@@ -146,7 +162,10 @@ export function conversations(input: unknown, rules: ShapeRules, format: string)
  * Every message list of an input, with the responses logged beside them, for
  * the shape tests: a bare list, one logged exchange, or a list of exchanges.
  */
-export function allMessageLists(input: unknown, isMessage: (value: unknown) => boolean): { messages: unknown[]; responses: unknown[] } | undefined {
+export function allMessageLists(
+  input: unknown,
+  isMessage: (value: unknown) => boolean,
+): { messages: unknown[]; responses: unknown[] } | undefined {
   if (Array.isArray(input) && input.length > 0 && isMessage(input[0])) return { messages: input, responses: [] };
   const units = Array.isArray(input) ? input : [input];
   const messages: unknown[] = [];

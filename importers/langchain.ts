@@ -108,8 +108,10 @@ function messageFields(value: unknown): { kind: Kind; fields: Record<string, unk
     const kind = CLASS_KIND[String(value.id[value.id.length - 1])];
     return kind === undefined ? undefined : { kind, fields: isRecord(value.kwargs) ? value.kwargs : {} };
   }
-  if (typeof value.type === "string" && isRecord(value.data) && TYPE_KIND[value.type] !== undefined) return { kind: TYPE_KIND[value.type]!, fields: value.data };
-  if (typeof value.type === "string" && TYPE_KIND[value.type] !== undefined && "content" in value) return { kind: TYPE_KIND[value.type]!, fields: value };
+  if (typeof value.type === "string" && isRecord(value.data) && TYPE_KIND[value.type] !== undefined)
+    return { kind: TYPE_KIND[value.type]!, fields: value.data };
+  if (typeof value.type === "string" && TYPE_KIND[value.type] !== undefined && "content" in value)
+    return { kind: TYPE_KIND[value.type]!, fields: value };
   return undefined;
 }
 
@@ -137,18 +139,26 @@ export function detectLangChain(input: unknown): boolean {
 function readMessage(value: unknown, path: string): Message {
   const found = messageFields(value);
   if (found === undefined) {
-    throw new ImportError(path, isRecord(value) ? "not a LangChain message (expected {type, data}, an lc-serialized message, or {type, content})" : "must be an object");
+    throw new ImportError(
+      path,
+      isRecord(value)
+        ? "not a LangChain message (expected {type, data}, an lc-serialized message, or {type, content})"
+        : "must be an object",
+    );
   }
   const f = found.fields;
   const meta = isRecord(f.response_metadata) ? f.response_metadata : {};
   const kwargsCalls = isRecord(f.additional_kwargs) && Array.isArray(f.additional_kwargs.tool_calls) ? f.additional_kwargs.tool_calls : [];
   // The arguments exactly as the model wrote them, when the provider kept them (OpenAI's additional_kwargs).
   const written = new Map<string, string>();
-  for (const c of kwargsCalls) if (isRecord(c) && typeof c.id === "string" && isRecord(c.function) && typeof c.function.arguments === "string") written.set(c.id, c.function.arguments);
+  for (const c of kwargsCalls)
+    if (isRecord(c) && typeof c.id === "string" && isRecord(c.function) && typeof c.function.arguments === "string")
+      written.set(c.id, c.function.arguments);
   const calls: Call[] = [];
   if (found.kind === "ai") {
     const listed = Array.isArray(f.tool_calls) ? f.tool_calls : undefined;
-    if (f.tool_calls !== undefined && f.tool_calls !== null && listed === undefined) throw new ImportError(`${path}.tool_calls`, "must be a list");
+    if (f.tool_calls !== undefined && f.tool_calls !== null && listed === undefined)
+      throw new ImportError(`${path}.tool_calls`, "must be a list");
     if (listed !== undefined) {
       listed.forEach((c, i) => {
         if (!isRecord(c)) throw new ImportError(`${path}.tool_calls[${i}]`, "must be an object");
@@ -169,7 +179,8 @@ function readMessage(value: unknown, path: string): Message {
     }
     // Calls the model wrote but the parser could not read still happened: their text is kept as written.
     if (Array.isArray(f.invalid_tool_calls)) {
-      for (const c of f.invalid_tool_calls) if (isRecord(c) && str(c.name) !== undefined) calls.push({ id: str(c.id), name: str(c.name)!, args: jsonText(c.args) });
+      for (const c of f.invalid_tool_calls)
+        if (isRecord(c) && str(c.name) !== undefined) calls.push({ id: str(c.id), name: str(c.name)!, args: jsonText(c.args) });
     }
   }
   return {
@@ -200,7 +211,8 @@ function addMessage(b: TrajectoryBuilder, m: Message, state: { agent: string | u
       else if (m.role === "assistant" || m.role === "ai") b.agentMessage(m.text, facts());
       return;
     case "ai": {
-      if (m.name !== undefined && state.agent !== undefined && m.name !== state.agent) b.handoff(state.agent, m.name, { [FACT.agent]: state.agent });
+      if (m.name !== undefined && state.agent !== undefined && m.name !== state.agent)
+        b.handoff(state.agent, m.name, { [FACT.agent]: state.agent });
       if (m.name !== undefined) state.agent = m.name;
       b.turn();
       const extra = (): Record<string, string> => {
@@ -256,7 +268,15 @@ interface Run {
 }
 
 function toRun(value: Record<string, unknown>, path: string, counter: { n: number }): Run {
-  const run: Run = { value, id: str(value.id), path, index: counter.n++, start: timeOf(value.start_time), end: timeOf(value.end_time), children: [] };
+  const run: Run = {
+    value,
+    id: str(value.id),
+    path,
+    index: counter.n++,
+    start: timeOf(value.start_time),
+    end: timeOf(value.end_time),
+    children: [],
+  };
   if (value.child_runs !== undefined && value.child_runs !== null) {
     if (!Array.isArray(value.child_runs)) throw new ImportError(`${path}.child_runs`, "must be a list");
     value.child_runs.forEach((child, i) => {
@@ -284,7 +304,16 @@ function importRunTree(root: Run, options: ImportOptions, index: number, count: 
   const users = new SeenTexts();
   const state = { agent: undefined as string | undefined };
   const calls: { id: string | undefined; name: string; args: string; covered: boolean }[] = [];
-  const deferred: { callId: string | undefined; name: string; content: unknown; error: boolean; meta: Record<string, string>; end: number; index: number; path: string }[] = [];
+  const deferred: {
+    callId: string | undefined;
+    name: string;
+    content: unknown;
+    error: boolean;
+    meta: Record<string, string>;
+    end: number;
+    index: number;
+    path: string;
+  }[] = [];
   let finish: string | undefined;
 
   const flushUntil = (time: number): void => {
@@ -300,7 +329,9 @@ function importRunTree(root: Run, options: ImportOptions, index: number, count: 
     const v = run.value;
     if (v.run_type === "llm") {
       const inputs = runInputMessages(v.inputs);
-      const human = inputs.map((m, i) => ({ m: messageFields(m) === undefined ? undefined : readMessage(m, `${run.path}.inputs.messages[${i}]`) }));
+      const human = inputs.map((m, i) => ({
+        m: messageFields(m) === undefined ? undefined : readMessage(m, `${run.path}.inputs.messages[${i}]`),
+      }));
       for (const text of users.fresh(human.filter((h) => h.m?.kind === "human").map((h) => h.m!.text))) b.user(text);
       const outputs = isRecord(v.outputs) ? v.outputs : {};
       const generations = Array.isArray(outputs.generations) ? outputs.generations : [];
@@ -323,30 +354,47 @@ function importRunTree(root: Run, options: ImportOptions, index: number, count: 
       const name = str(v.name);
       if (name === undefined) throw new ImportError(run.path, "missing name");
       const inputs = v.inputs;
-      const args = isRecord(inputs) && typeof inputs.input === "string" && Object.keys(inputs).length === 1 ? inputs.input : jsonText(inputs ?? {});
+      const args =
+        isRecord(inputs) && typeof inputs.input === "string" && Object.keys(inputs).length === 1 ? inputs.input : jsonText(inputs ?? {});
       const outputs = isRecord(v.outputs) ? v.outputs : undefined;
       const output = outputs !== undefined && "output" in outputs ? outputs.output : outputs;
       const toolMessage = messageFields(output)?.kind === "tool" ? readMessage(output, `${run.path}.outputs.output`) : undefined;
-      const callId = toolMessage?.toolCallId ?? (isRecord(v.extra) && isRecord(v.extra.metadata) ? str(v.extra.metadata.tool_call_id) : undefined);
+      const callId =
+        toolMessage?.toolCallId ?? (isRecord(v.extra) && isRecord(v.extra.metadata) ? str(v.extra.metadata.tool_call_id) : undefined);
       const open = calls.filter((c) => !c.covered);
       const call =
         (callId !== undefined ? open.find((c) => c.id === callId) : undefined) ??
-        (callId === undefined ? open.find((c) => c.name === name && sameJson(c.args, args)) ?? open.find((c) => c.name === name) : undefined);
+        (callId === undefined
+          ? (open.find((c) => c.name === name && sameJson(c.args, args)) ?? open.find((c) => c.name === name))
+          : undefined);
       if (call !== undefined) call.covered = true;
       else b.call(name, args, callId, state.agent === undefined ? {} : { [FACT.agent]: state.agent });
       const failedRun = typeof v.error === "string" && v.error !== "";
       // LangSmith writes a failed run's error as the message, a blank line, then the stack: keep the message.
-      const content = toolMessage !== undefined ? toolMessage.text : output !== undefined ? output : failedRun ? String(v.error).split("\n\n")[0] : "";
+      const content =
+        toolMessage !== undefined ? toolMessage.text : output !== undefined ? output : failedRun ? String(v.error).split("\n\n")[0] : "";
       const meta: Record<string, string> = run.id === undefined ? {} : { [FACT.spanId]: run.id };
       if (state.agent !== undefined) meta[FACT.agent] = state.agent;
-      deferred.push({ callId: call?.id ?? callId, name, content, error: failedRun || toolMessage?.error === true, meta, end: run.end, index: run.index, path: run.path });
+      deferred.push({
+        callId: call?.id ?? callId,
+        name,
+        content,
+        error: failedRun || toolMessage?.error === true,
+        meta,
+        end: run.end,
+        index: run.index,
+        path: run.path,
+      });
       // What a tool runs inside (a nested agent) is still walked, but its llm runs are not the user's conversation.
     }
     for (const child of run.children) visit(child);
   };
   visit(root);
   flushUntil(Number.POSITIVE_INFINITY);
-  const endedNormally = Number.isFinite(root.end) && !(typeof root.value.error === "string" && root.value.error !== "") && (finish === undefined || !CUT_SHORT.has(finish));
+  const endedNormally =
+    Number.isFinite(root.end) &&
+    !(typeof root.value.error === "string" && root.value.error !== "") &&
+    (finish === undefined || !CUT_SHORT.has(finish));
   b.finish(endedNormally);
   return b;
 }
@@ -406,8 +454,11 @@ export function fromLangChain(input: unknown, options: ImportOptions = {}): Impo
     return base === "" ? inner : `${base}.${inner}`;
   };
   const single = conversation(input);
-  if (single === undefined) return failed("", "expected LangChain messages (a list, or {messages}), a list of conversations, or a LangSmith run tree");
+  if (single === undefined)
+    return failed("", "expected LangChain messages (a list, or {messages}), a list of conversations, or a LangSmith run tree");
   const several = Array.isArray(input) && input.length > 0 && input.every((c) => conversation(c) !== undefined && !isMessage(c));
-  const units = several ? (input as unknown[]).map((c, i) => ({ list: conversation(c)!, path: pathOf(c, `[${i}]`) })) : [{ list: single, path: pathOf(input, "") }];
+  const units = several
+    ? (input as unknown[]).map((c, i) => ({ list: conversation(c)!, path: pathOf(c, `[${i}]`) }))
+    : [{ list: single, path: pathOf(input, "") }];
   return importEach(units, (u, i) => importMessages(u.list, u.path, options, i, units.length));
 }

@@ -126,7 +126,8 @@ export function fromOpenAIAgents(input: unknown, options: ImportOptions = {}): I
       group(id).trace = { value, path, index };
       return;
     }
-    if (value.object !== SPAN && !("span_data" in value)) return loose.push({ path, message: `unknown object ${JSON.stringify(value.object ?? null)} (expected "trace" or "trace.span")` });
+    if (value.object !== SPAN && !("span_data" in value))
+      return loose.push({ path, message: `unknown object ${JSON.stringify(value.object ?? null)} (expected "trace" or "trace.span")` });
     const id = str(value.trace_id);
     if (id === undefined) return loose.push({ path, message: "missing trace_id" });
     group(id).spans.push({ value, path, index });
@@ -203,7 +204,9 @@ function importTrace(g: TraceGroup, options: ImportOptions, index: number, count
     const callOf = new Map<Span, ModelCall>();
     const free = [...turn.functions];
     const take = (call: ModelCall, sameArgs: boolean): void => {
-      const at = free.findIndex(({ span }) => span.data.name === call.name && (!sameArgs || sameJson(jsonText(span.data.input), call.args)));
+      const at = free.findIndex(
+        ({ span }) => span.data.name === call.name && (!sameArgs || sameJson(jsonText(span.data.input), call.args)),
+      );
       if (at >= 0) callOf.set(free.splice(at, 1)[0]!.span, call);
     };
     const unpaired = turn.modelCalls.filter((call) => {
@@ -236,7 +239,11 @@ function importTrace(g: TraceGroup, options: ImportOptions, index: number, count
       });
     }
     for (const { span, agent } of turn.handoffs) {
-      b.handoff(str(span.data.from_agent) ?? agent ?? "", str(span.data.to_agent) ?? "", meta(agent, span.id === undefined ? {} : { [FACT.spanId]: span.id }));
+      b.handoff(
+        str(span.data.from_agent) ?? agent ?? "",
+        str(span.data.to_agent) ?? "",
+        meta(agent, span.id === undefined ? {} : { [FACT.spanId]: span.id }),
+      );
     }
   };
 

@@ -4,7 +4,18 @@
  * `tool_call_id`; also the legacy `function_call` / `role: "function"`
  * spelling (paired by name, no ids) and `custom` tool calls.
  */
-import { FACT, ImportError, TrajectoryBuilder, contentText, failed, importEach, isRecord, jsonText, requireString, traceId } from "./core.js";
+import {
+  FACT,
+  ImportError,
+  TrajectoryBuilder,
+  contentText,
+  failed,
+  importEach,
+  isRecord,
+  jsonText,
+  requireString,
+  traceId,
+} from "./core.js";
 import type { ImportOptions, ImportResult } from "./core.js";
 import { allMessageLists, conversations } from "./exchanges.js";
 import type { Conversation, ShapeRules } from "./exchanges.js";
@@ -16,7 +27,11 @@ function isChatMessage(value: unknown): boolean {
 }
 
 function isCompletion(value: unknown): value is Record<string, unknown> {
-  return isRecord(value) && (value.object === "chat.completion" || (Array.isArray(value.choices) && isRecord(value.choices[0]) && isRecord(value.choices[0].message)));
+  return (
+    isRecord(value) &&
+    (value.object === "chat.completion" ||
+      (Array.isArray(value.choices) && isRecord(value.choices[0]) && isRecord(value.choices[0].message)))
+  );
 }
 
 function firstChoice(response: Record<string, unknown>): Record<string, unknown> | undefined {
@@ -36,7 +51,8 @@ const rules: ShapeRules = {
 /** A message that only this format writes: tool calls with `function`, a `tool_call_id`, a legacy `function` role, or an `image_url` part. */
 function chatSpecific(message: Record<string, unknown>): boolean {
   if (message.role === "function" || typeof message.tool_call_id === "string" || isRecord(message.function_call)) return true;
-  if (Array.isArray(message.tool_calls) && message.tool_calls.some((c) => isRecord(c) && (isRecord(c.function) || isRecord(c.custom)))) return true;
+  if (Array.isArray(message.tool_calls) && message.tool_calls.some((c) => isRecord(c) && (isRecord(c.function) || isRecord(c.custom))))
+    return true;
   return Array.isArray(message.content) && message.content.some((p) => isRecord(p) && (p.type === "image_url" || p.type === "input_audio"));
 }
 
@@ -55,13 +71,32 @@ export function detectOpenAIChat(input: unknown): boolean {
     if (!isChatMessage(m)) return false;
     const message = m as Record<string, unknown>;
     // Anthropic and AI SDK messages hold typed blocks this API never writes.
-    if (Array.isArray(message.content) && message.content.some((p) => !isRecord(p) || typeof p.type !== "string" || FOREIGN_PARTS.has(p.type))) return false;
+    if (
+      Array.isArray(message.content) &&
+      message.content.some((p) => !isRecord(p) || typeof p.type !== "string" || FOREIGN_PARTS.has(p.type))
+    )
+      return false;
     if (chatSpecific(message)) specific = true;
   }
-  return specific || found.messages.every((m) => typeof (m as Record<string, unknown>).content === "string" || (m as Record<string, unknown>).content === null);
+  return (
+    specific ||
+    found.messages.every(
+      (m) => typeof (m as Record<string, unknown>).content === "string" || (m as Record<string, unknown>).content === null,
+    )
+  );
 }
 
-const FOREIGN_PARTS = new Set(["tool_use", "tool_result", "tool-call", "tool-result", "image", "thinking", "reasoning", "document", "server_tool_use"]);
+const FOREIGN_PARTS = new Set([
+  "tool_use",
+  "tool_result",
+  "tool-call",
+  "tool-result",
+  "image",
+  "thinking",
+  "reasoning",
+  "document",
+  "server_tool_use",
+]);
 
 function importConversation(conversation: Conversation, index: number, count: number, options: ImportOptions): TrajectoryBuilder {
   const b = new TrajectoryBuilder(traceId(options, conversation.nativeId, index, count), options);
@@ -72,7 +107,8 @@ function importConversation(conversation: Conversation, index: number, count: nu
   if (conversation.response !== undefined) {
     const choice = firstChoice(conversation.response);
     const path = `${conversation.responsePath === "" ? "" : `${conversation.responsePath}.`}choices[0]`;
-    if (choice === undefined || !isRecord(choice.message)) throw new ImportError(conversation.responsePath ?? "", "missing choices[0].message");
+    if (choice === undefined || !isRecord(choice.message))
+      throw new ImportError(conversation.responsePath ?? "", "missing choices[0].message");
     all.push({ message: choice.message, path: `${path}.message`, finish: choice.finish_reason });
   }
   let endedNormally = false;
@@ -80,7 +116,12 @@ function importConversation(conversation: Conversation, index: number, count: nu
     if (!isRecord(message)) throw new ImportError(path, "must be a message object");
     const role = message.role;
     if (typeof role !== "string" || !ROLES.has(role)) {
-      throw new ImportError(path, role === undefined ? "missing role" : `unknown role ${JSON.stringify(role)} (expected system, developer, user, assistant, tool or function)`);
+      throw new ImportError(
+        path,
+        role === undefined
+          ? "missing role"
+          : `unknown role ${JSON.stringify(role)} (expected system, developer, user, assistant, tool or function)`,
+      );
     }
     switch (role) {
       case "system":

@@ -7,7 +7,18 @@
  * their result, some answered by a `*_output` item. Exchanges chain by
  * `previous_response_id`, or by a request's input repeating the history.
  */
-import { FACT, ImportError, TrajectoryBuilder, contentText, failed, importEach, isRecord, jsonText, requireString, traceId } from "./core.js";
+import {
+  FACT,
+  ImportError,
+  TrajectoryBuilder,
+  contentText,
+  failed,
+  importEach,
+  isRecord,
+  jsonText,
+  requireString,
+  traceId,
+} from "./core.js";
 import type { ImportOptions, ImportResult } from "./core.js";
 import { PrefixKeys } from "./exchanges.js";
 
@@ -56,7 +67,10 @@ const ITEM_TYPES = new Set([
 ]);
 
 function isItem(value: unknown): boolean {
-  return isRecord(value) && (typeof value.type === "string" ? ITEM_TYPES.has(value.type) : typeof value.role === "string" && value.content !== undefined);
+  return (
+    isRecord(value) &&
+    (typeof value.type === "string" ? ITEM_TYPES.has(value.type) : typeof value.role === "string" && value.content !== undefined)
+  );
 }
 
 /** A cheap shape test: a Response, `{request, response}`, `{input, output}` pairs, or an item list with a Responses-only item type. */
@@ -65,9 +79,21 @@ export function detectOpenAIResponses(input: unknown): boolean {
   if (isResponseObject(sample)) return true;
   if (isRecord(sample) && (isResponseObject(sample.response) || (Array.isArray(sample.output) && sample.input !== undefined))) return true;
   if (isRecord(sample) && isRecord(sample.request) && sample.request.input !== undefined) return true;
-  if (isRecord(sample) && sample.input !== undefined && sample.messages === undefined && (typeof sample.input === "string" || Array.isArray(sample.input)) && typeof sample.model === "string") return true;
+  if (
+    isRecord(sample) &&
+    sample.input !== undefined &&
+    sample.messages === undefined &&
+    (typeof sample.input === "string" || Array.isArray(sample.input)) &&
+    typeof sample.model === "string"
+  )
+    return true;
   // A bare item list: only when some item is of a type only this API writes (a plain {role, content} list is a chat log).
-  return Array.isArray(input) && input.length > 0 && input.every(isItem) && input.some((i) => isRecord(i) && typeof i.type === "string" && i.type !== "message");
+  return (
+    Array.isArray(input) &&
+    input.length > 0 &&
+    input.every(isItem) &&
+    input.some((i) => isRecord(i) && typeof i.type === "string" && i.type !== "message")
+  );
 }
 
 function asItems(value: unknown, path: string): { item: unknown; path: string }[] {
@@ -83,8 +109,10 @@ function join(prefix: string, key: string): string {
 
 /** One logged exchange: `{request, response}`, `{input, output}`, a Response, or a request body alone. */
 function exchange(value: unknown, path: string): Exchange {
-  if (!isRecord(value)) throw new ImportError(path, "not a Responses API exchange: expected {request, response}, a response, or an item list");
-  if (isResponseObject(value)) return { input: [], rawInput: [], output: value.output as unknown[], outputPath: join(path, "output"), response: value, path };
+  if (!isRecord(value))
+    throw new ImportError(path, "not a Responses API exchange: expected {request, response}, a response, or an item list");
+  if (isResponseObject(value))
+    return { input: [], rawInput: [], output: value.output as unknown[], outputPath: join(path, "output"), response: value, path };
   const request = isRecord(value.request) ? value.request : value.input !== undefined ? value : undefined;
   const response = isResponseObject(value.response) ? (value.response as Record<string, unknown>) : undefined;
   const requestPath = isRecord(value.request) ? join(path, "request") : path;
@@ -92,7 +120,8 @@ function exchange(value: unknown, path: string): Exchange {
   const input = asItems(rawInput, join(requestPath, "input"));
   const output = response !== undefined ? (response.output as unknown[]) : Array.isArray(value.output) ? value.output : [];
   const outputPath = response !== undefined ? join(path, "response.output") : join(path, "output");
-  if (request === undefined && response === undefined) throw new ImportError(path, "not a Responses API exchange: expected {request, response}, a response, or an item list");
+  if (request === undefined && response === undefined)
+    throw new ImportError(path, "not a Responses API exchange: expected {request, response}, a response, or an item list");
   return {
     input,
     rawInput: typeof rawInput === "string" ? [rawInput] : Array.isArray(rawInput) ? rawInput : [],
@@ -131,7 +160,8 @@ function chains(exchanges: Exchange[]): Chain[] {
       // The longest history the input repeats, latest chain first.
       for (let length = ex.rawInput.length; length > 0 && chain === undefined; length--) {
         const candidates = byHistory.get(input.keys[length]!) ?? [];
-        for (let k = candidates.length - 1; k >= 0 && chain === undefined; k--) if (candidates[k]!.keys!.samePrefix(input, length)) chain = candidates[k];
+        for (let k = candidates.length - 1; k >= 0 && chain === undefined; k--)
+          if (candidates[k]!.keys!.samePrefix(input, length)) chain = candidates[k];
       }
       // Only the items after the repeated history are new.
       if (chain !== undefined) ex.input = ex.input.slice(chain.history.length);
@@ -173,7 +203,15 @@ const BUILT_IN: Record<string, string> = {
 };
 /** Built-in calls answered by a later item on `call_id`, and that item's type. */
 const ANSWERED_LATER = new Set(["computer_call", "local_shell_call", "shell_call", "apply_patch_call", "tool_search_call"]);
-const OUTPUT_ITEMS = new Set(["function_call_output", "custom_tool_call_output", "computer_call_output", "local_shell_call_output", "shell_call_output", "apply_patch_call_output", "tool_search_output"]);
+const OUTPUT_ITEMS = new Set([
+  "function_call_output",
+  "custom_tool_call_output",
+  "computer_call_output",
+  "local_shell_call_output",
+  "shell_call_output",
+  "apply_patch_call_output",
+  "tool_search_output",
+]);
 
 /** Arguments of a built-in call: what the model asked for. */
 function builtInArguments(item: Record<string, unknown>): unknown {
@@ -197,12 +235,21 @@ function builtInResult(item: Record<string, unknown>): unknown {
     case "web_search_call": {
       const action = isRecord(item.action) ? item.action : {};
       const sources = Array.isArray(action.sources) ? action.sources : [];
-      return sources.map((s) => (isRecord(s) && typeof s.url === "string" ? s.url : "")).filter((s) => s !== "").join("\n");
+      return sources
+        .map((s) => (isRecord(s) && typeof s.url === "string" ? s.url : ""))
+        .filter((s) => s !== "")
+        .join("\n");
     }
     case "file_search_call":
-      return Array.isArray(item.results) ? item.results.map((r) => (isRecord(r) ? `${String(r.filename ?? r.file_id ?? "")}: ${String(r.text ?? "")}` : "")).join("\n") : "";
+      return Array.isArray(item.results)
+        ? item.results.map((r) => (isRecord(r) ? `${String(r.filename ?? r.file_id ?? "")}: ${String(r.text ?? "")}` : "")).join("\n")
+        : "";
     case "code_interpreter_call":
-      return Array.isArray(item.outputs) ? item.outputs.map((o) => (isRecord(o) && o.type === "logs" ? String(o.logs ?? "") : isRecord(o) && o.type === "image" ? "[image]" : "")).join("\n") : "";
+      return Array.isArray(item.outputs)
+        ? item.outputs
+            .map((o) => (isRecord(o) && o.type === "logs" ? String(o.logs ?? "") : isRecord(o) && o.type === "image" ? "[image]" : ""))
+            .join("\n")
+        : "";
     case "image_generation_call":
       return typeof item.result === "string" && item.result !== "" ? "[image]" : "";
     default:
@@ -231,7 +278,10 @@ function item(b: TrajectoryBuilder, value: unknown, path: string, fromOutput: bo
         if (text !== "") b.agentMessage(text, meta);
         return;
       }
-      throw new ImportError(path, role === undefined ? "missing role" : `unknown role ${JSON.stringify(role)} (expected user, assistant, system or developer)`);
+      throw new ImportError(
+        path,
+        role === undefined ? "missing role" : `unknown role ${JSON.stringify(role)} (expected user, assistant, system or developer)`,
+      );
     }
     case "reasoning": {
       const parts = [...(Array.isArray(value.summary) ? value.summary : []), ...(Array.isArray(value.content) ? value.content : [])];
@@ -253,9 +303,17 @@ function item(b: TrajectoryBuilder, value: unknown, path: string, fromOutput: bo
       return b.result(id, value.output ?? "", { path, inline: true });
     }
     case "mcp_approval_request":
-      return b.call("mcp_approval_request", jsonText({ server_label: value.server_label, name: value.name, arguments: value.arguments }), requireString(value, "id", path));
+      return b.call(
+        "mcp_approval_request",
+        jsonText({ server_label: value.server_label, name: value.name, arguments: value.arguments }),
+        requireString(value, "id", path),
+      );
     case "mcp_approval_response":
-      return b.result(requireString(value, "approval_request_id", path), { approve: value.approve, reason: value.reason ?? null }, { name: "mcp_approval_request", path });
+      return b.result(
+        requireString(value, "approval_request_id", path),
+        { approve: value.approve, reason: value.reason ?? null },
+        { name: "mcp_approval_request", path },
+      );
     case "mcp_list_tools":
     case "item_reference":
     case "compaction":
@@ -272,11 +330,15 @@ function item(b: TrajectoryBuilder, value: unknown, path: string, fromOutput: bo
   const builtIn = BUILT_IN[type];
   if (builtIn !== undefined) {
     const callId = ANSWERED_LATER.has(type) ? requireString(value, "call_id", path) : requireString(value, "id", path);
-    b.call(builtIn, jsonText(builtInArguments(value)), callId, { [FACT.server]: ANSWERED_LATER.has(type) ? "client" : "provider", ...(meta ?? {}) });
+    b.call(builtIn, jsonText(builtInArguments(value)), callId, {
+      [FACT.server]: ANSWERED_LATER.has(type) ? "client" : "provider",
+      ...(meta ?? {}),
+    });
     if (ANSWERED_LATER.has(type)) return;
     // A provider-side tool carries its own outcome; still running or cut short means no result.
     if (value.status === "failed") return b.result(callId, builtInResult(value), { error: true, path, inline: true });
-    if (value.status === "completed" || value.status === undefined || value.status === "generating") return b.result(callId, builtInResult(value), { path, inline: true });
+    if (value.status === "completed" || value.status === undefined || value.status === "generating")
+      return b.result(callId, builtInResult(value), { path, inline: true });
     return;
   }
   void fromOutput;

@@ -138,7 +138,9 @@ function str(value: unknown): string | undefined {
 }
 
 export function fromOtel(input: unknown, options: ImportOptions = {}): ImportResult {
-  const requests: { value: unknown; path: string }[] = Array.isArray(input) ? input.map((value, i) => ({ value, path: `[${i}]` })) : [{ value: input, path: "" }];
+  const requests: { value: unknown; path: string }[] = Array.isArray(input)
+    ? input.map((value, i) => ({ value, path: `[${i}]` }))
+    : [{ value: input, path: "" }];
   const loose: ImportIssue[] = [];
   const groups: { id: string; spans: Span[] }[] = [];
   const byTrace = new Map<string, Span[]>();
@@ -168,7 +170,9 @@ export function fromOtel(input: unknown, options: ImportOptions = {}): ImportRes
           const traceId = normalizeId(raw.traceId, 32);
           if (traceId === undefined) return loose.push({ path, message: "missing traceId" });
           const events = Array.isArray(raw.events) ? raw.events : [];
-          const exception = events.map((e) => (isRecord(e) && e.name === "exception" ? attributes(e.attributes)["exception.message"] : undefined)).find((m) => typeof m === "string");
+          const exception = events
+            .map((e) => (isRecord(e) && e.name === "exception" ? attributes(e.attributes)["exception.message"] : undefined))
+            .find((m) => typeof m === "string");
           const status = raw.status;
           const span: Span = {
             traceId,
@@ -218,7 +222,12 @@ function kindOf(span: Span): Kind {
 
 function agentName(span: Span): string | undefined {
   const a = span.attrs;
-  return str(a["gen_ai.agent.name"]) ?? str(a["agent.name"]) ?? str(a["ai.telemetry.functionId"]) ?? (a["openinference.span.kind"] === "AGENT" ? str(span.name) : undefined);
+  return (
+    str(a["gen_ai.agent.name"]) ??
+    str(a["agent.name"]) ??
+    str(a["ai.telemetry.functionId"]) ??
+    (a["openinference.span.kind"] === "AGENT" ? str(span.name) : undefined)
+  );
 }
 
 /** One message of a model call, whatever vocabulary it came in. */
@@ -288,20 +297,24 @@ function placeholder(part: Record<string, unknown>): string {
 
 /** GenAI conventions (1.37+): `[{role, parts: [{type: text|tool_call|tool_call_response|reasoning|blob|uri|file, …}]}]`. */
 function genAiMessages(value: unknown): Message[] {
-  return list(structured(value)).filter(isRecord).map((m) => {
-    const msg: Message = { role: String(m.role ?? ""), text: "", reasoning: "", calls: [], results: [] };
-    const texts: string[] = [];
-    for (const part of list(m.parts)) {
-      if (!isRecord(part)) continue;
-      if (part.type === "text") texts.push(contentText(part.content));
-      else if (part.type === "reasoning") msg.reasoning += contentText(part.content);
-      else if (part.type === "tool_call") msg.calls.push({ id: str(part.id), name: String(part.name ?? ""), args: jsonText(part.arguments) });
-      else if (part.type === "tool_call_response") msg.results.push({ id: str(part.id), name: undefined, content: part.response ?? part.result, error: false });
-      else if (part.type === "blob" || part.type === "uri" || part.type === "file") texts.push(placeholder(part));
-    }
-    msg.text = texts.filter((t) => t !== "").join("\n");
-    return msg;
-  });
+  return list(structured(value))
+    .filter(isRecord)
+    .map((m) => {
+      const msg: Message = { role: String(m.role ?? ""), text: "", reasoning: "", calls: [], results: [] };
+      const texts: string[] = [];
+      for (const part of list(m.parts)) {
+        if (!isRecord(part)) continue;
+        if (part.type === "text") texts.push(contentText(part.content));
+        else if (part.type === "reasoning") msg.reasoning += contentText(part.content);
+        else if (part.type === "tool_call")
+          msg.calls.push({ id: str(part.id), name: String(part.name ?? ""), args: jsonText(part.arguments) });
+        else if (part.type === "tool_call_response")
+          msg.results.push({ id: str(part.id), name: undefined, content: part.response ?? part.result, error: false });
+        else if (part.type === "blob" || part.type === "uri" || part.type === "file") texts.push(placeholder(part));
+      }
+      msg.text = texts.filter((t) => t !== "").join("\n");
+      return msg;
+    });
 }
 
 /** Chat-style messages (`{role, content, tool_calls, tool_call_id}`), as the older flattened GenAI and OpenInference attributes hold them. */
@@ -323,30 +336,34 @@ function chatMessage(m: Record<string, unknown>): Message {
 
 /** The AI SDK's prompt messages: `{role, content: string | [{type: text|file|image|tool-call|tool-result|reasoning}]}`. */
 function aiSdkMessages(value: unknown): Message[] {
-  return list(structured(value)).filter(isRecord).map((m) => {
-    const msg: Message = { role: String(m.role ?? ""), text: "", reasoning: "", calls: [], results: [] };
-    if (typeof m.content === "string") {
-      msg.text = m.content;
-      return msg;
-    }
-    const texts: string[] = [];
-    for (const part of list(m.content)) {
-      if (!isRecord(part)) continue;
-      if (part.type === "text") texts.push(contentText(part.text));
-      else if (part.type === "reasoning") msg.reasoning += contentText(part.text);
-      else if (part.type === "image" || part.type === "file") texts.push(placeholder({ mediaType: part.mediaType ?? part.mimeType ?? (part.type === "image" ? "image/" : "") }));
-      else if (part.type === "tool-call") msg.calls.push({ id: str(part.toolCallId), name: String(part.toolName ?? ""), args: jsonText(part.input ?? part.args) });
-      else if (part.type === "tool-result") {
-        // AI SDK 5+ wraps the output: {type: "json" | "text" | "error-json" | "error-text", value}.
-        const output = part.output ?? part.result;
-        const wrapped = isRecord(output) && typeof output.type === "string" && "value" in output;
-        const error = wrapped && String(output.type).startsWith("error");
-        msg.results.push({ id: str(part.toolCallId), name: str(part.toolName), content: wrapped ? output.value : output, error });
+  return list(structured(value))
+    .filter(isRecord)
+    .map((m) => {
+      const msg: Message = { role: String(m.role ?? ""), text: "", reasoning: "", calls: [], results: [] };
+      if (typeof m.content === "string") {
+        msg.text = m.content;
+        return msg;
       }
-    }
-    msg.text = texts.filter((t) => t !== "").join("\n");
-    return msg;
-  });
+      const texts: string[] = [];
+      for (const part of list(m.content)) {
+        if (!isRecord(part)) continue;
+        if (part.type === "text") texts.push(contentText(part.text));
+        else if (part.type === "reasoning") msg.reasoning += contentText(part.text);
+        else if (part.type === "image" || part.type === "file")
+          texts.push(placeholder({ mediaType: part.mediaType ?? part.mimeType ?? (part.type === "image" ? "image/" : "") }));
+        else if (part.type === "tool-call")
+          msg.calls.push({ id: str(part.toolCallId), name: String(part.toolName ?? ""), args: jsonText(part.input ?? part.args) });
+        else if (part.type === "tool-result") {
+          // AI SDK 5+ wraps the output: {type: "json" | "text" | "error-json" | "error-text", value}.
+          const output = part.output ?? part.result;
+          const wrapped = isRecord(output) && typeof output.type === "string" && "value" in output;
+          const error = wrapped && String(output.type).startsWith("error");
+          msg.results.push({ id: str(part.toolCallId), name: str(part.toolName), content: wrapped ? output.value : output, error });
+        }
+      }
+      msg.text = texts.filter((t) => t !== "").join("\n");
+      return msg;
+    });
 }
 
 interface ModelCall {
@@ -366,7 +383,13 @@ function readModel(span: Span): ModelCall {
     return { input: genAiMessages(a["gen_ai.input.messages"]), output: genAiMessages(a["gen_ai.output.messages"]), finish, model };
   }
   if (a["ai.prompt.messages"] !== undefined || a["ai.response.text"] !== undefined || a["ai.response.toolCalls"] !== undefined) {
-    const out: Message = { role: "assistant", text: contentText(a["ai.response.text"]), reasoning: contentText(a["ai.response.reasoning"]), calls: [], results: [] };
+    const out: Message = {
+      role: "assistant",
+      text: contentText(a["ai.response.text"]),
+      reasoning: contentText(a["ai.response.reasoning"]),
+      calls: [],
+      results: [],
+    };
     for (const c of list(structured(a["ai.response.toolCalls"]))) {
       if (isRecord(c)) out.calls.push({ id: str(c.toolCallId), name: String(c.toolName ?? ""), args: jsonText(c.input ?? c.args) });
     }
@@ -394,8 +417,13 @@ interface ToolRun {
 
 function readTool(span: Span): ToolRun {
   const a = span.attrs;
-  const name = str(a["gen_ai.tool.name"]) ?? str(a["tool.name"]) ?? str(a["ai.toolCall.name"]) ?? (a["openinference.span.kind"] !== undefined ? str(span.name) : undefined);
-  if (name === undefined) throw new ImportError(`${span.path}.attributes`, "missing the tool's name (gen_ai.tool.name, tool.name or ai.toolCall.name)");
+  const name =
+    str(a["gen_ai.tool.name"]) ??
+    str(a["tool.name"]) ??
+    str(a["ai.toolCall.name"]) ??
+    (a["openinference.span.kind"] !== undefined ? str(span.name) : undefined);
+  if (name === undefined)
+    throw new ImportError(`${span.path}.attributes`, "missing the tool's name (gen_ai.tool.name, tool.name or ai.toolCall.name)");
   const callId = str(a["gen_ai.tool.call.id"]) ?? str(a["tool_call.id"]) ?? str(a["ai.toolCall.id"]);
   const args = a["gen_ai.tool.call.arguments"] ?? a["ai.toolCall.args"] ?? a["ai.toolCall.input"] ?? a["input.value"];
   const result = a["gen_ai.tool.call.result"] ?? a["ai.toolCall.result"] ?? a["ai.toolCall.output"] ?? a["output.value"];
@@ -454,7 +482,8 @@ function importTrace(id: string, spans: Span[], options: ImportOptions, index: n
       case "agent": {
         const name = agentName(span);
         const from = agent ?? lastAgent;
-        if (name !== undefined && from !== undefined && name !== from) b.handoff(from, name, meta(from, span.spanId === undefined ? {} : { [FACT.spanId]: span.spanId }));
+        if (name !== undefined && from !== undefined && name !== from)
+          b.handoff(from, name, meta(from, span.spanId === undefined ? {} : { [FACT.spanId]: span.spanId }));
         if (name !== undefined) {
           agent = name;
           if (!nested) lastAgent = name;
@@ -493,12 +522,23 @@ function importTrace(id: string, spans: Span[], options: ImportOptions, index: n
         const open = calls.filter((c) => !c.covered && !c.answered);
         const call =
           (t.callId !== undefined ? open.find((c) => c.id === t.callId) : undefined) ??
-          (t.callId === undefined ? open.find((c) => c.name === t.name && sameJson(c.args, t.args)) ?? open.find((c) => c.name === t.name) : undefined);
+          (t.callId === undefined
+            ? (open.find((c) => c.name === t.name && sameJson(c.args, t.args)) ?? open.find((c) => c.name === t.name))
+            : undefined);
         if (call !== undefined) call.covered = true;
         else b.call(t.name, t.args, t.callId, meta(agent));
         const callId = call?.id ?? t.callId;
         const content = t.result ?? (span.error ? (span.errorMessage ?? "") : "");
-        deferred.push({ callId, name: t.name, content, error: span.error, meta: meta(agent, span.spanId === undefined ? {} : { [FACT.spanId]: span.spanId }), end: span.end, index: span.index, path: span.path });
+        deferred.push({
+          callId,
+          name: t.name,
+          content,
+          error: span.error,
+          meta: meta(agent, span.spanId === undefined ? {} : { [FACT.spanId]: span.spanId }),
+          end: span.end,
+          index: span.index,
+          path: span.path,
+        });
         nested = true;
         break;
       }

@@ -6,14 +6,37 @@
  * `responseMessages`, or a persisted `ModelMessage[]` / v4 `CoreMessage[]`),
  * paired on `toolCallId`.
  */
-import { FACT, ImportError, TrajectoryBuilder, contentText, failed, importEach, isRecord, jsonText, requireString, traceId } from "./core.js";
+import {
+  FACT,
+  ImportError,
+  TrajectoryBuilder,
+  contentText,
+  failed,
+  importEach,
+  isRecord,
+  jsonText,
+  requireString,
+  traceId,
+} from "./core.js";
 import type { ImportOptions, ImportResult } from "./core.js";
 
 type Unit =
   | { kind: "steps"; steps: unknown[]; path: string; prompt?: { messages: unknown[]; path: string }; nativeId?: unknown }
   | { kind: "messages"; messages: unknown[]; path: string; nativeId?: unknown };
 
-const PART_TYPES = new Set(["text", "reasoning", "redacted-reasoning", "tool-call", "tool-result", "tool-error", "tool-approval-request", "tool-approval-response", "file", "image", "source"]);
+const PART_TYPES = new Set([
+  "text",
+  "reasoning",
+  "redacted-reasoning",
+  "tool-call",
+  "tool-result",
+  "tool-error",
+  "tool-approval-request",
+  "tool-approval-response",
+  "file",
+  "image",
+  "source",
+]);
 
 function isStep(value: unknown): boolean {
   if (!isRecord(value)) return false;
@@ -33,13 +56,24 @@ function sdkSpecific(value: unknown): boolean {
   return (
     isRecord(value) &&
     Array.isArray(value.content) &&
-    value.content.some((p) => isRecord(p) && (((p.type === "tool-call" || p.type === "tool-result") && typeof p.toolCallId === "string") || (p.type === "file" && (typeof p.mediaType === "string" || typeof p.mimeType === "string")) || (p.type === "image" && "image" in p)))
+    value.content.some(
+      (p) =>
+        isRecord(p) &&
+        (((p.type === "tool-call" || p.type === "tool-result") && typeof p.toolCallId === "string") ||
+          (p.type === "file" && (typeof p.mediaType === "string" || typeof p.mimeType === "string")) ||
+          (p.type === "image" && "image" in p)),
+    )
   );
 }
 
 /** A cheap shape test: steps, `{steps}`, `{response: {messages}}`, or a model message list with SDK-only parts. */
 export function detectVercelAI(input: unknown): boolean {
-  const sample = Array.isArray(input) && Array.isArray(input[0]) ? input[0] : Array.isArray(input) && isRecord(input[0]) && (isRecord(input[0].response) || Array.isArray(input[0].steps)) ? input[0] : input;
+  const sample =
+    Array.isArray(input) && Array.isArray(input[0])
+      ? input[0]
+      : Array.isArray(input) && isRecord(input[0]) && (isRecord(input[0].response) || Array.isArray(input[0].steps))
+        ? input[0]
+        : input;
   if (Array.isArray(sample)) {
     if (sample.length > 0 && sample.every(isStep)) return true;
     return sample.length > 0 && sample.every(isModelMessage) && sample.some(sdkSpecific);
@@ -60,7 +94,12 @@ function responseMessages(value: Record<string, unknown>): unknown[] | undefined
 function units(input: unknown): (Unit | ImportError)[] {
   const one = unit(input, "");
   if (one !== undefined) return [one];
-  if (Array.isArray(input)) return input.map((value, i) => unit(value, `[${i}]`) ?? new ImportError(`[${i}]`, "not an AI SDK result: expected steps, {steps}, {response: {messages}} or a message list"));
+  if (Array.isArray(input))
+    return input.map(
+      (value, i) =>
+        unit(value, `[${i}]`) ??
+        new ImportError(`[${i}]`, "not an AI SDK result: expected steps, {steps}, {response: {messages}} or a message list"),
+    );
   throw new ImportError("", "not an AI SDK result: expected steps, {steps}, {response: {messages}} or a message list");
 }
 
@@ -74,11 +113,21 @@ function unit(value: unknown, path: string): Unit | undefined {
   if (!isRecord(value)) return undefined;
   if (Array.isArray(value.steps)) {
     // A result, or a `{messages|prompt, steps}` record of one call: the prompt's user turns come first.
-    const prompt = Array.isArray(value.messages) ? { messages: value.messages, path: at("messages") } : typeof value.prompt === "string" ? { messages: [{ role: "user", content: value.prompt }], path: at("prompt") } : undefined;
+    const prompt = Array.isArray(value.messages)
+      ? { messages: value.messages, path: at("messages") }
+      : typeof value.prompt === "string"
+        ? { messages: [{ role: "user", content: value.prompt }], path: at("prompt") }
+        : undefined;
     return { kind: "steps", steps: value.steps, path: at("steps"), ...(prompt ? { prompt } : {}), nativeId: value.id };
   }
   const messages = responseMessages(value);
-  if (messages !== undefined) return { kind: "messages", messages, path: Array.isArray(value.responseMessages) ? at("responseMessages") : at("response.messages"), nativeId: isRecord(value.response) ? value.response.id : undefined };
+  if (messages !== undefined)
+    return {
+      kind: "messages",
+      messages,
+      path: Array.isArray(value.responseMessages) ? at("responseMessages") : at("response.messages"),
+      nativeId: isRecord(value.response) ? value.response.id : undefined,
+    };
   if (Array.isArray(value.messages)) return { kind: "messages", messages: value.messages, path: at("messages"), nativeId: value.id };
   return undefined;
 }
@@ -101,7 +150,8 @@ function toolOutput(part: Record<string, unknown>): { content: unknown; error: b
         break;
     }
   }
-  if (isRecord(output) && output.type === "execution-denied") return { content: `[execution denied]${typeof output.reason === "string" ? ` ${output.reason}` : ""}`, error: true };
+  if (isRecord(output) && output.type === "execution-denied")
+    return { content: `[execution denied]${typeof output.reason === "string" ? ` ${output.reason}` : ""}`, error: true };
   return { content: output, error };
 }
 
@@ -110,7 +160,8 @@ function mediaPart(part: unknown): unknown {
   if (!isRecord(part)) return part;
   const media = typeof part.mediaType === "string" ? part.mediaType : typeof part.mimeType === "string" ? part.mimeType : undefined;
   if (part.type === "image" || part.type === "image-data" || part.type === "image-url") return { type: "image" };
-  if (part.type === "file" || part.type === "media" || part.type === "file-data" || part.type === "file-url") return { type: media?.startsWith("image/") ? "image" : media?.startsWith("audio/") ? "audio" : "file" };
+  if (part.type === "file" || part.type === "media" || part.type === "file-data" || part.type === "file-url")
+    return { type: media?.startsWith("image/") ? "image" : media?.startsWith("audio/") ? "audio" : "file" };
   return part;
 }
 
@@ -159,11 +210,20 @@ function part(b: TrajectoryBuilder, value: Record<string, unknown>, path: string
       return value.providerExecuted === true ? 0 : 1;
     case "tool-result": {
       const { content, error } = toolOutput(value);
-      b.result(requireString(value, "toolCallId", path), content, { name: typeof value.toolName === "string" ? value.toolName : undefined, error, path, inline: value.providerExecuted === true });
+      b.result(requireString(value, "toolCallId", path), content, {
+        name: typeof value.toolName === "string" ? value.toolName : undefined,
+        error,
+        path,
+        inline: value.providerExecuted === true,
+      });
       return 0;
     }
     case "tool-error":
-      b.result(requireString(value, "toolCallId", path), errorText(value), { name: typeof value.toolName === "string" ? value.toolName : undefined, error: true, path });
+      b.result(requireString(value, "toolCallId", path), errorText(value), {
+        name: typeof value.toolName === "string" ? value.toolName : undefined,
+        error: true,
+        path,
+      });
       return 0;
     case "file":
     case "image":
@@ -244,7 +304,12 @@ function messages(b: TrajectoryBuilder, list: unknown[], basePath: string): bool
         endedNormally = false;
         return;
       default:
-        throw new ImportError(path, message.role === undefined ? "missing role" : `unknown role ${JSON.stringify(message.role)} (expected system, user, assistant or tool)`);
+        throw new ImportError(
+          path,
+          message.role === undefined
+            ? "missing role"
+            : `unknown role ${JSON.stringify(message.role)} (expected system, user, assistant or tool)`,
+        );
     }
   });
   return endedNormally;

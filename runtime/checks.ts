@@ -47,7 +47,10 @@ export interface OrderingState extends ClauseBase {
 export function orderingClause({ quote, complete, first, before }: OrderingState): Clause {
   if (before === undefined) return na("ordering", quote, absentReason(complete));
   if (first !== undefined) {
-    return predicate("ordering", quote, "true", null, [cite(first, "first event matching `first`"), cite(before, "first event matching `before`")]);
+    return predicate("ordering", quote, "true", null, [
+      cite(first, "first event matching `first`"),
+      cite(before, "first event matching `before`"),
+    ]);
   }
   return predicate("ordering", quote, "false", null, [cite(before, "event matching `before` with no earlier event matching `first`")]);
 }

@@ -1,5 +1,5 @@
 /**
- * The fold of FORMATS.md §4: any false → false; else any error → na
+ * The fold of docs/FORMATS.md §4: any false → false; else any error → na
  * (`insufficient_evidence`, marked as an error); else all na → na; else true.
  */
 import type { NaReason, Verdict } from "./types.js";
@@ -41,7 +41,7 @@ export function foldNaReason(items: readonly (Foldable & { naReason: NaReason | 
   return "insufficient_evidence";
 }
 
-/** `na(c)` of FORMATS.md §4: nothing happened in a complete trace, or the trace stopped early. */
+/** `na(c)` of docs/FORMATS.md §4: nothing happened in a complete trace, or the trace stopped early. */
 export function absentReason(complete: boolean): NaReason {
   return complete ? "not_applicable" : "insufficient_evidence";
 }

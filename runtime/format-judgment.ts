@@ -51,7 +51,10 @@ function formatClause(clause: Clause, events: Map<string, TrajectoryInput["event
   const lines = [`    ${clauseType(clause)} [${state}]: "${clipText(clause.quote, 400)}"`];
   for (const citation of clause.citations) {
     const event = events.get(citation.eventId);
-    const shown = event === undefined ? `${clipText(citation.eventId, 80)}` : `${clipText(event.id, 80)} ${clipText(event.actor, 20)}/${clipText(event.action, 80)} "${clipText(event.content ?? "", clip)}"`;
+    const shown =
+      event === undefined
+        ? `${clipText(citation.eventId, 80)}`
+        : `${clipText(event.id, 80)} ${clipText(event.actor, 20)}/${clipText(event.action, 80)} "${clipText(event.content ?? "", clip)}"`;
     lines.push(`      - ${shown}${citation.description !== "" ? ` (${clipText(citation.description, 200)})` : ""}`);
   }
   return lines;
@@ -71,7 +74,9 @@ export function formatJudgment(judgment: TrajectoryJudgment, options: FormatJudg
   const events = new Map((options.trajectory?.events ?? []).map((e) => [e.id, e] as const));
   const headline = judgment.verdict === "false" ? "FAIL" : judgment.verdict === "true" ? "PASS" : "N/A";
   const note = undecidedNote({ ...judgment.metaBehaviors[0]!, clauses: judgment.metaBehaviors.flatMap((m) => m.clauses) });
-  const lines = [`${headline}${note} ${clipText(judgment.behavior, 200)}: trajectory ${clipText(judgment.trajectoryId, 200)} is ${judgment.verdict}${judgment.error === true ? " (a model call failed)" : ""}`];
+  const lines = [
+    `${headline}${note} ${clipText(judgment.behavior, 200)}: trajectory ${clipText(judgment.trajectoryId, 200)} is ${judgment.verdict}${judgment.error === true ? " (a model call failed)" : ""}`,
+  ];
   for (const rule of judgment.metaBehaviors) {
     if (!worthShowing(rule)) continue;
     lines.push(`  ${rule.verdict === "false" ? "✗" : "?"} ${clipText(rule.name, 200)}: ${rule.verdict}${undecidedNote(rule)}`);

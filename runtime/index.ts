@@ -8,12 +8,6 @@ export type { Found, RuleStepper, StepEvent, Steppers } from "./stepper.js";
 export { countClause, forbiddenClause, orderingClause, pairingClause, requiredClause } from "./checks.js";
 export { TrajectoryError, validateTrajectory } from "./trajectory.js";
 export { foldVerdicts } from "./fold.js";
-export type {
-  AdapterReply,
-  AdapterUsage,
-  ChatMessage,
-  SemanticAdapter,
-  SemanticUsage,
-} from "./semantic.js";
+export type { AdapterReply, AdapterUsage, ChatMessage, SemanticAdapter, SemanticUsage } from "./semantic.js";
 export type * from "./types.js";
 export { formatJudgment, undecidedClauses, undecidedReason, type FormatJudgmentOptions } from "./format-judgment.js";

@@ -1,25 +1,12 @@
 /**
  * Turns the generated steppers' final state into a judgment: trigger gating,
- * verify-on-false, the semantic short-circuit and the fold (FORMATS.md §4).
+ * verify-on-false, the semantic short-circuit and the fold (docs/FORMATS.md §4).
  * `judgeTrajectory` and a monitor's `end()` both end here.
  */
 import { absentReason, foldNaReason, foldVerdicts, hasError } from "./fold.js";
-import {
-  askModel,
-  type SemanticAdapter,
-  type SemanticOutcome,
-  type SemanticQuestion,
-  type SemanticUsage,
-} from "./semantic.js";
+import { askModel, type SemanticAdapter, type SemanticOutcome, type SemanticQuestion, type SemanticUsage } from "./semantic.js";
 import type { RuleStepper, Steppers } from "./stepper.js";
-import type {
-  CheckType,
-  Clause,
-  MetaBehaviorJudgment,
-  NaReason,
-  Trajectory,
-  TrajectoryJudgment,
-} from "./types.js";
+import type { CheckType, Clause, MetaBehaviorJudgment, NaReason, Trajectory, TrajectoryJudgment } from "./types.js";
 
 export interface JudgeOptions {
   /** The semantic-call adapter. Without it, semantic clauses are na `insufficient_evidence`. */
@@ -30,7 +17,7 @@ export interface JudgeOptions {
    * Where the model calls of this judgment are booked (added to, so one
    * object may total several judgments). What the calls cost depends on the
    * run (a cache hit is free), so it is kept out of the judgment, whose
-   * bytes must depend only on the inputs (FORMATS.md §6).
+   * bytes must depend only on the inputs (docs/FORMATS.md §6).
    */
   usage?: SemanticUsage;
 }
@@ -59,12 +46,18 @@ interface RuleContext {
   readonly usage: SemanticUsage | undefined;
 }
 
-function meta(name: string, verdict: MetaBehaviorJudgment["verdict"], naReason: NaReason | null, triggered: boolean, clauses: Clause[]): MetaBehaviorJudgment {
+function meta(
+  name: string,
+  verdict: MetaBehaviorJudgment["verdict"],
+  naReason: NaReason | null,
+  triggered: boolean,
+  clauses: Clause[],
+): MetaBehaviorJudgment {
   return { name, verdict, naReason, triggered, clauses };
 }
 
 /**
- * Folds the clauses (FORMATS.md §4). A rule with a clause whose model call
+ * Folds the clauses (docs/FORMATS.md §4). A rule with a clause whose model call
  * failed carries `error: true`, placed after `naReason` and only then, so
  * output without a failed call keeps the reference's shape byte for byte.
  */
@@ -89,7 +82,15 @@ function semanticClause(quote: string, check: "trigger" | "question", outcome: S
         check,
       };
     case "no-model":
-      return { kind: "semantic", quote, verdict: "na", naReason: "insufficient_evidence", citations: [], reasoning: outcome.reasoning, check };
+      return {
+        kind: "semantic",
+        quote,
+        verdict: "na",
+        naReason: "insufficient_evidence",
+        citations: [],
+        reasoning: outcome.reasoning,
+        check,
+      };
     case "error":
       return {
         kind: "semantic",
@@ -138,7 +139,8 @@ async function judgeRule(ctx: RuleContext, rule: JudgeRule, stepper: RuleStepper
     const gate = await ask(ctx, { kind: "trigger", rule: rule.name, quote: rule.triggerDescription, question: rule.triggerDescription });
     if (gate.kind !== "answer" || gate.verdict !== "true") {
       const clause = semanticClause(rule.triggerDescription, "trigger", gate);
-      const reason: NaReason = gate.kind === "answer" && gate.verdict === "false" ? "not_applicable" : (clause.naReason ?? "insufficient_evidence");
+      const reason: NaReason =
+        gate.kind === "answer" && gate.verdict === "false" ? "not_applicable" : (clause.naReason ?? "insufficient_evidence");
       return foldMeta(rule.name, false, [{ ...clause, verdict: "na", naReason: reason }]);
     }
   }

@@ -14,7 +14,13 @@ import type { CheckType, Monitor, Obligation, TrajectoryEvent, TrajectoryJudgmen
  */
 function keptCopy(event: TrajectoryEvent): TrajectoryEvent {
   const { id, actor, action, content, metadata } = event;
-  return { id, actor, action, content, metadata: metadata === undefined ? undefined : Object.assign(Object.create(null) as Record<string, string>, metadata) };
+  return {
+    id,
+    actor,
+    action,
+    content,
+    metadata: metadata === undefined ? undefined : Object.assign(Object.create(null) as Record<string, string>, metadata),
+  };
 }
 
 /** A violation or an obligation: the same fields, named from the judge's own copy of the rules. */

@@ -85,8 +85,7 @@ function requestCount(value: unknown): number {
   return typeof value === "number" && Number.isInteger(value) && value >= 0 ? value : 1;
 }
 
-export const NO_MODEL_REASONING =
-  "No model was available to decide this clause, so it has no verdict.";
+export const NO_MODEL_REASONING = "No model was available to decide this clause, so it has no verdict.";
 
 /** The lines around the trajectory in a prompt; exported for the one-call baseline's prompt. */
 export const FENCE_OPEN = "BEGIN UNTRUSTED TRAJECTORY";
@@ -243,7 +242,7 @@ function checkCitations(value: unknown, eventIds: ReadonlySet<string>, problems:
 }
 
 /**
- * Checks one parsed answer (FORMATS.md §5): verdict, na_reason exactly when
+ * Checks one parsed answer (docs/FORMATS.md §5): verdict, na_reason exactly when
  * the verdict is na, non-empty reasoning, at least one citation (when there
  * is any event to cite), and every
  * cited id an event of this trajectory. Unknown extra keys are ignored.
@@ -258,7 +257,8 @@ export function validateAnswer(value: Record<string, unknown>, eventIds: Readonl
   if (verdict === "na" && naReason !== "not_applicable" && naReason !== "insufficient_evidence") {
     problems.push('with verdict "na", "na_reason" must be "not_applicable" or "insufficient_evidence"');
   }
-  if (verdictOk && verdict !== "na" && naReason !== null) problems.push(`with verdict ${JSON.stringify(verdict)}, "na_reason" must be null`);
+  if (verdictOk && verdict !== "na" && naReason !== null)
+    problems.push(`with verdict ${JSON.stringify(verdict)}, "na_reason" must be null`);
   if (typeof value.reasoning !== "string" || value.reasoning.trim() === "") problems.push('"reasoning" must be a non-empty string');
   const citations = checkCitations(value.citations, eventIds, problems);
   if (problems.length > 0) return problems.join("; ");
@@ -296,7 +296,13 @@ export async function callAdapter(adapter: SemanticAdapter, messages: ChatMessag
     }
     throw error;
   }
-  const { text, cached, usage: reported, accept, requests } = typeof reply === "string" ? { text: reply, cached: false, usage: undefined, accept: undefined, requests: 1 } : reply;
+  const {
+    text,
+    cached,
+    usage: reported,
+    accept,
+    requests,
+  } = typeof reply === "string" ? { text: reply, cached: false, usage: undefined, accept: undefined, requests: 1 } : reply;
   if (typeof text !== "string") {
     if (usage !== undefined) {
       usage.failedCalls++;

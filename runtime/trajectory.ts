@@ -1,5 +1,5 @@
 /**
- * Trajectory validation and normalization (FORMATS.md §2). Runs inside every
+ * Trajectory validation and normalization (docs/FORMATS.md §2). Runs inside every
  * judge.mjs, on untrusted input, so it never trusts a prototype and never
  * mutates what it was given.
  */
@@ -7,7 +7,7 @@ import { isObject } from "./is-object.js";
 import type { Steppers } from "./stepper.js";
 import type { Actor, Trajectory, TrajectoryEvent } from "./types.js";
 
-/** A trajectory that breaks FORMATS.md §2; `field` is a path like `events[3].actor`. */
+/** A trajectory that breaks docs/FORMATS.md §2; `field` is a path like `events[3].actor`. */
 export class TrajectoryError extends Error {
   readonly field: string;
   constructor(field: string, message: string) {
@@ -64,7 +64,10 @@ function stringMapCopy(value: Record<string, unknown>, index: number): Record<st
   for (const key of Object.keys(value)) {
     const item = value[key];
     if (Array.isArray(item) && nestsTooDeep(item)) {
-      throw new TrajectoryError(metadataField(index, key), `nests lists more than ${MAX_METADATA_DEPTH} deep (metadata values are compared as strings)`);
+      throw new TrajectoryError(
+        metadataField(index, key),
+        `nests lists more than ${MAX_METADATA_DEPTH} deep (metadata values are compared as strings)`,
+      );
     }
     try {
       copy[key] = String(item);
@@ -185,7 +188,7 @@ export function readDescription(value: unknown): string {
   return description;
 }
 
-/** Checks a trajectory's header fields (FORMATS.md §2), in the order validation reports them. */
+/** Checks a trajectory's header fields (docs/FORMATS.md §2), in the order validation reports them. */
 export function readTrajectoryHeader(raw: unknown): TrajectoryHeader {
   if (!isObject(raw)) throw new TrajectoryError("", "a trajectory must be a JSON object");
   const id = requireNonEmptyString(raw.id, "id");
@@ -231,7 +234,7 @@ export function readEvents(rawEvents: readonly unknown[], steppers?: Steppers): 
 }
 
 /**
- * Checks a trajectory against FORMATS.md §2 and returns it in normal form
+ * Checks a trajectory against docs/FORMATS.md §2 and returns it in normal form
  * (see TrajectoryEvent), reusing the caller's objects where they already are.
  * @throws TrajectoryError naming the first offending field.
  */

@@ -26,7 +26,7 @@ export interface TrajectoryEvent {
 }
 
 /**
- * A trajectory as a producer writes it (FORMATS.md §2), before validation:
+ * A trajectory as a producer writes it (docs/FORMATS.md §2), before validation:
  * what `judgeTrajectory` accepts (it takes `unknown` and checks it).
  */
 export interface TrajectoryInput {
@@ -42,7 +42,7 @@ export interface TrajectoryInput {
   }[];
 }
 
-/** A validated trajectory (FORMATS.md §2). */
+/** A validated trajectory (docs/FORMATS.md §2). */
 export interface Trajectory {
   readonly id: string;
   readonly description: string;
@@ -81,7 +81,7 @@ export interface MetaBehaviorJudgment {
   /**
    * Extension: set (to true, and only then) when a clause of this rule got no
    * valid model answer. The verdict is then false if a clause is false, else
-   * na `insufficient_evidence`: never true (FORMATS.md §4).
+   * na `insufficient_evidence`: never true (docs/FORMATS.md §4).
    */
   error?: true;
   triggered: boolean;
@@ -92,7 +92,7 @@ export interface TrajectoryJudgment {
   behavior: string;
   trajectoryId: string;
   verdict: Verdict;
-  /** Extension: set (to true, and only then) when a rule carries `error` (FORMATS.md §4). */
+  /** Extension: set (to true, and only then) when a rule carries `error` (docs/FORMATS.md §4). */
   error?: true;
   metaBehaviors: MetaBehaviorJudgment[];
 }

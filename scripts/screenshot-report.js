@@ -11,8 +11,14 @@ import { chromium } from "playwright-core";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const example = join("examples", "refund-support");
 const html = join(mkdtempSync(join(tmpdir(), "bj-shot-")), "report.html");
-const trajectories = readdirSync(join(root, example, "trajectories")).sort().map((f) => join(example, "trajectories", f));
-spawnSync(process.execPath, [join(root, "bin", "behavior-judge.js"), "judge", join(example, "judge.mjs"), ...trajectories, "--no-web", "--html", html], { cwd: root, stdio: "ignore" });
+const trajectories = readdirSync(join(root, example, "trajectories"))
+  .sort()
+  .map((f) => join(example, "trajectories", f));
+spawnSync(
+  process.execPath,
+  [join(root, "bin", "behavior-judge.js"), "judge", join(example, "judge.mjs"), ...trajectories, "--no-web", "--html", html],
+  { cwd: root, stdio: "ignore" },
+);
 
 const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--headless", "--no-sandbox", "--disable-gpu"] });
 const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });

@@ -35,5 +35,7 @@ for (const name of examples) {
   const calibration = run(["calibrate", join("examples", name, "judge.mjs"), ...trajectories]);
   if (calibration !== 0 && !semantic) failed++;
 }
-console.log("\nThe same report in the browser: node bin/behavior-judge.js judge examples/refund-support/judge.mjs examples/refund-support/trajectories/*.json");
+console.log(
+  "\nThe same report in the browser: node bin/behavior-judge.js judge examples/refund-support/judge.mjs examples/refund-support/trajectories/*.json",
+);
 process.exitCode = failed === 0 ? 0 : 1;

@@ -46,7 +46,16 @@ await monitor.end();
 export { v, names, lines, s, e, found, quotes, owed, end, bad };
 `;
     const project = new Project({
-      compilerOptions: { strict: true, noUncheckedIndexedAccess: true, target: ScriptTarget.ES2022, module: ModuleKind.NodeNext, moduleResolution: ModuleResolutionKind.NodeNext, lib: ["lib.es2022.d.ts"], types: [], noEmit: true },
+      compilerOptions: {
+        strict: true,
+        noUncheckedIndexedAccess: true,
+        target: ScriptTarget.ES2022,
+        module: ModuleKind.NodeNext,
+        moduleResolution: ModuleResolutionKind.NodeNext,
+        lib: ["lib.es2022.d.ts"],
+        types: [],
+        noEmit: true,
+      },
     });
     project.addSourceFileAtPath(join(dir, "judge.d.mts"));
     writeFileSync(join(dir, "consumer.mts"), consumer);
@@ -69,8 +78,38 @@ describe("judge.d.mts and the runtime describe the same judge", () => {
     writeFileSync(join(dir, "judge.mjs"), compiled.judgeMjs);
     writeFileSync(join(dir, "judge.d.mts"), compiled.judgeDts);
     const runtime = JSON.stringify(join(import.meta.dirname, "..", "runtime", "index.js"));
-    const exportNames = ["version", "behavior", "judgeYamlSha256", "irSha256", "rules", "judgeTrajectory", "createMonitor", "TrajectoryError", "formatJudgment"];
-    const shared = ["TrajectoryInput", "Verdict", "NaReason", "Actor", "CheckType", "Citation", "Clause", "MetaBehaviorJudgment", "SemanticUsage", "TrajectoryJudgment", "ChatMessage", "AdapterReply", "SemanticAdapter", "JudgeOptions", "RuleInfo", "Violation", "Obligation", "MonitorHeader", "Monitor"];
+    const exportNames = [
+      "version",
+      "behavior",
+      "judgeYamlSha256",
+      "irSha256",
+      "rules",
+      "judgeTrajectory",
+      "createMonitor",
+      "TrajectoryError",
+      "formatJudgment",
+    ];
+    const shared = [
+      "TrajectoryInput",
+      "Verdict",
+      "NaReason",
+      "Actor",
+      "CheckType",
+      "Citation",
+      "Clause",
+      "MetaBehaviorJudgment",
+      "SemanticUsage",
+      "TrajectoryJudgment",
+      "ChatMessage",
+      "AdapterReply",
+      "SemanticAdapter",
+      "JudgeOptions",
+      "RuleInfo",
+      "Violation",
+      "Obligation",
+      "MonitorHeader",
+      "Monitor",
+    ];
     const check = `import type * as Declared from "./judge.mjs";
 import type * as Runtime from ${runtime};
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
@@ -83,7 +122,17 @@ ${exportNames.map((k) => `export type Export_${k} = [Assert<Exports["${k}"] exte
 `;
     writeFileSync(join(dir, "check.mts"), check);
     const project = new Project({
-      compilerOptions: { strict: true, noUncheckedIndexedAccess: true, target: ScriptTarget.ES2022, module: ModuleKind.NodeNext, moduleResolution: ModuleResolutionKind.NodeNext, lib: ["lib.es2022.d.ts"], types: [], noEmit: true, skipLibCheck: false },
+      compilerOptions: {
+        strict: true,
+        noUncheckedIndexedAccess: true,
+        target: ScriptTarget.ES2022,
+        module: ModuleKind.NodeNext,
+        moduleResolution: ModuleResolutionKind.NodeNext,
+        lib: ["lib.es2022.d.ts"],
+        types: [],
+        noEmit: true,
+        skipLibCheck: false,
+      },
     });
     project.addSourceFileAtPath(join(dir, "check.mts"));
     project.resolveSourceFileDependencies();

@@ -67,7 +67,10 @@ describe.skipIf(!present)("reference corpus with a scripted model", () => {
     };
     const server = await startChatServer(script);
     try {
-      const complete = createOpenAIAdapter({ provider: "openai", apiKey: "k", baseURL: server.baseURL, model: "scripted" }, { backoffMs: 1, maxRetries: 0 });
+      const complete = createOpenAIAdapter(
+        { provider: "openai", apiKey: "k", baseURL: server.baseURL, model: "scripted" },
+        { backoffMs: 1, maxRetries: 0 },
+      );
       for (const { judge } of judges) {
         const problems: string[] = [];
         for (const c of cases) problems.push(...disagreements(c, await judge.judgeTrajectory(c.trajectory, { complete }), () => true));

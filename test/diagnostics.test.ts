@@ -34,7 +34,9 @@ describe("formatDiagnostic", () => {
     });
 
     it("omits the path part for document-level problems", () => {
-      expect(formatDiagnostic({ ...base, path: "", message: "the document is empty" })).toBe("judge.yaml:12:9 error: the document is empty");
+      expect(formatDiagnostic({ ...base, path: "", message: "the document is empty" })).toBe(
+        "judge.yaml:12:9 error: the document is empty",
+      );
     });
 
     it("is what parseJudgeYaml's diagnostics print", () => {
@@ -45,7 +47,15 @@ describe("formatDiagnostic", () => {
 
   describe("BEHAVIOR.md: file:line:col error: code: message", () => {
     it("writes the code before the message", () => {
-      const d: Diagnostic = { file: "BEHAVIOR.md", line: 7, col: 1, path: "", code: "duplicate-heading", severity: "error", message: 'the heading "A" already appears on line 5' };
+      const d: Diagnostic = {
+        file: "BEHAVIOR.md",
+        line: 7,
+        col: 1,
+        path: "",
+        code: "duplicate-heading",
+        severity: "error",
+        message: 'the heading "A" already appears on line 5',
+      };
       expect(formatDiagnostic(d)).toBe('BEHAVIOR.md:7:1 error: duplicate-heading: the heading "A" already appears on line 5');
     });
 
@@ -59,15 +69,26 @@ describe("formatDiagnostic", () => {
 
   describe("lint: file:line:col severity: code: path: message", () => {
     it("writes the severity, the code, then the path", () => {
-      const d: Diagnostic = { ...base, line: 40, col: 1, path: "metaBehaviors[2].semanticChecks[0].quote", code: "quote-not-verbatim", message: "the quote does not occur" };
-      expect(formatDiagnostic(d)).toBe("judge.yaml:40:1 error: quote-not-verbatim: metaBehaviors[2].semanticChecks[0].quote: the quote does not occur");
+      const d: Diagnostic = {
+        ...base,
+        line: 40,
+        col: 1,
+        path: "metaBehaviors[2].semanticChecks[0].quote",
+        code: "quote-not-verbatim",
+        message: "the quote does not occur",
+      };
+      expect(formatDiagnostic(d)).toBe(
+        "judge.yaml:40:1 error: quote-not-verbatim: metaBehaviors[2].semanticChecks[0].quote: the quote does not occur",
+      );
       expect(formatDiagnostic({ ...d, severity: "warning", code: "source-stale" })).toMatch(/^judge\.yaml:40:1 warning: source-stale: /);
     });
 
     it("is what lintSpec's findings print", async () => {
       const dir = join(ROOT, "test", "fixtures", "spec", "lint");
       const lines = (await lintSpec(dir)).findings.map(formatDiagnostic);
-      expect(lines).toContain(`${dir}/BEHAVIOR.md:11:1 warning: section-without-rule: no rule in ${dir}/judge.yaml judges the section "Confirm every refund"`);
+      expect(lines).toContain(
+        `${dir}/BEHAVIOR.md:11:1 warning: section-without-rule: no rule in ${dir}/judge.yaml judges the section "Confirm every refund"`,
+      );
       expect(lines).toContain(
         `${dir}/judge.yaml:21:1 error: rule-not-a-section: metaBehaviors[1].name: "Confirm every refunds" is not an H2 heading of ${dir}/BEHAVIOR.md (did you mean "Confirm every refund"?)`,
       );
@@ -76,18 +97,30 @@ describe("formatDiagnostic", () => {
 
   describe("the interview: text with no file is located in words", () => {
     it("writes line and column, no file and no severity", () => {
-      expect(formatDiagnostic({ ...base, file: "", line: 3, col: 1, path: "first.action", message: 'unknown key "acton"', hint: 'did you mean "action"?' })).toBe(
-        'line 3, col 1: first.action: unknown key "acton" (did you mean "action"?)',
-      );
+      expect(
+        formatDiagnostic({
+          ...base,
+          file: "",
+          line: 3,
+          col: 1,
+          path: "first.action",
+          message: 'unknown key "acton"',
+          hint: 'did you mean "action"?',
+        }),
+      ).toBe('line 3, col 1: first.action: unknown key "acton" (did you mean "action"?)');
     });
 
     it("writes no location for a problem with the whole text", () => {
-      expect(formatDiagnostic({ ...base, file: "", line: 0, col: 0, path: "", message: "write the check as YAML or JSON" })).toBe("write the check as YAML or JSON");
+      expect(formatDiagnostic({ ...base, file: "", line: 0, col: 0, path: "", message: "write the check as YAML or JSON" })).toBe(
+        "write the check as YAML or JSON",
+      );
     });
 
     it("is what a refused edit's diagnostics print", () => {
       const parsed = parseClauseSnippet("check", "type: ordering\nquote: q\nfirts: {action: a}\nbefore: {action: b}");
-      expect(parsed.ok ? [] : parsed.diagnostics.map(formatDiagnostic)).toEqual(['line 3, col 1: unknown key "firts" (did you mean "first"?)']);
+      expect(parsed.ok ? [] : parsed.diagnostics.map(formatDiagnostic)).toEqual([
+        'line 3, col 1: unknown key "firts" (did you mean "first"?)',
+      ]);
       const empty = parseClauseSnippet("check", "  \n");
       expect(empty.ok ? [] : empty.diagnostics.map(formatDiagnostic)).toEqual(["write the check as YAML or JSON"]);
     });
@@ -96,7 +129,9 @@ describe("formatDiagnostic", () => {
   it("escapes what a terminal would act on, whatever the kind", () => {
     const hidden = 'unknown key "a\u202eb\u001b[2J"';
     expect(formatDiagnostic({ ...base, path: "", message: hidden })).toBe('judge.yaml:12:9 error: unknown key "a\\u202eb\\u001b[2J"');
-    expect(formatDiagnostic({ ...base, file: "", line: 1, col: 1, path: "", message: hidden })).toBe('line 1, col 1: unknown key "a\\u202eb\\u001b[2J"');
+    expect(formatDiagnostic({ ...base, file: "", line: 1, col: 1, path: "", message: hidden })).toBe(
+      'line 1, col 1: unknown key "a\\u202eb\\u001b[2J"',
+    );
   });
 });
 

@@ -81,7 +81,9 @@ describe("compiled judge vs. oracle", () => {
     expect(patterns.filter(repeatsAnActor).length).toBeGreaterThan(20);
     expect(patterns.filter(namesEveryActor).length).toBeGreaterThan(20);
     const combined: JudgeIR = { version: 1, behavior: "every random judge", metaBehaviors: rules };
-    expect(() => typeCheckJudgeTs(String(generateJudgeModule(combined, { judgeYamlSha256: "0".repeat(64), file: "random.yaml" }).module))).not.toThrow();
+    expect(() =>
+      typeCheckJudgeTs(String(generateJudgeModule(combined, { judgeYamlSha256: "0".repeat(64), file: "random.yaml" }).module)),
+    ).not.toThrow();
     // The generator must reach every file verdict often, or the agreement says little.
     for (const count of Object.values(verdicts)) expect(count).toBeGreaterThan(1000);
   }, 600_000);

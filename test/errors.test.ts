@@ -41,7 +41,10 @@ describe("the user-facing errors", () => {
       [new InterviewCancelledError(), EXIT_INVALID],
       [new ModelCallError("HTTP 401: bad key", 1), EXIT_INVALID],
       [new JudgeYamlError([located]), EXIT_INVALID],
-      [new SpecError([{ ...located, file: "BEHAVIOR.md", path: "", code: "heading-empty", message: "an H2 heading needs text" }]), EXIT_INVALID],
+      [
+        new SpecError([{ ...located, file: "BEHAVIOR.md", path: "", code: "heading-empty", message: "an H2 heading needs text" }]),
+        EXIT_INVALID,
+      ],
     ];
     for (const [error, exitCode] of cases) {
       expect(error).toBeInstanceOf(UserError);

@@ -26,10 +26,11 @@ const { guardTools } = (await import(pathToFileURL(join(GUARD, "guard.mjs")).hre
 };
 
 function tools(ran: string[]) {
-  const tool = (name: string, result: (args: Record<string, unknown>) => Record<string, unknown>) => async (args: Record<string, unknown>) => {
-    ran.push(`${name}(${JSON.stringify(args)})`);
-    return result(args);
-  };
+  const tool =
+    (name: string, result: (args: Record<string, unknown>) => Record<string, unknown>) => async (args: Record<string, unknown>) => {
+      ran.push(`${name}(${JSON.stringify(args)})`);
+      return result(args);
+    };
   return {
     get_order: tool("get_order", ({ order_id }) => ({ status: "found", order_id })),
     issue_refund: tool("issue_refund", ({ order_id }) => ({ status: "approved", order_id })),

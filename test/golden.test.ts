@@ -13,7 +13,9 @@ const GOLDEN = join(import.meta.dirname, "golden");
 const update = process.env.UPDATE_GOLDEN === "1";
 
 describe("golden judge.ts", () => {
-  for (const name of readdirSync(FIXTURES).filter((f) => f.endsWith(".yaml")).sort()) {
+  for (const name of readdirSync(FIXTURES)
+    .filter((f) => f.endsWith(".yaml"))
+    .sort()) {
     test(name, async () => {
       const text = readFileSync(join(FIXTURES, name), "utf8");
       const { compiled } = await compileYaml(text, name);

@@ -47,7 +47,13 @@ function trajectoryFor(text: string) {
     id: `trajectory ${text}`,
     complete: true,
     events: [
-      { id: `e1 ${text}`, actor: "agent", action: `act ${text}`, content: `has ${text} inside`, metadata: { [`key ${text}`]: `value ${text}` } },
+      {
+        id: `e1 ${text}`,
+        actor: "agent",
+        action: `act ${text}`,
+        content: `has ${text} inside`,
+        metadata: { [`key ${text}`]: `value ${text}` },
+      },
     ],
   };
 }

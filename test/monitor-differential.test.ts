@@ -38,7 +38,13 @@ function expectedViolations(before: TrajectoryJudgment, after: TrajectoryJudgmen
       const was = earlier.triggered ? earlier.clauses[c] : undefined;
       const citedBefore = was?.verdict === "false" ? was.citations.length : 0;
       if (clause.citations.length > citedBefore) {
-        out.push({ rule: rule.name, checkIndex: c, type: clause.check as Violation["type"], quote: clause.quote, eventIds: clause.citations.map((x) => x.eventId) });
+        out.push({
+          rule: rule.name,
+          checkIndex: c,
+          type: clause.check as Violation["type"],
+          quote: clause.quote,
+          eventIds: clause.citations.map((x) => x.eventId),
+        });
       }
     });
   });
@@ -134,7 +140,8 @@ async function monitorPair(judge: BuiltJudge, trajectory: Trajectory, rng: Rng, 
 
     const after = await prefix(k + 1, false);
     const expected = expectedViolations(before, after);
-    if (JSON.stringify(reported) !== JSON.stringify(expected)) expect({ trajectory, k, reported }).toEqual({ trajectory, k, reported: expected });
+    if (JSON.stringify(reported) !== JSON.stringify(expected))
+      expect({ trajectory, k, reported }).toEqual({ trajectory, k, reported: expected });
     tally.violations += reported.length;
 
     // A reported violation stays false, citing at least its events, whatever comes next.

@@ -48,8 +48,10 @@ function restrict(judgment: TrajectoryJudgment, rules: readonly string[] | undef
 function formatLabelDiff(c: LabelComparison, compareFile: boolean): string[] {
   const lines: string[] = [];
   const note = (e: { error?: true }) => (e.error === true ? " (no valid model answer)" : "");
-  if (compareFile && !c.verdict.agree) lines.push(`  file verdict: expected ${c.verdict.expected}, got ${c.verdict.actual}${note(c.verdict)}`);
-  for (const m of c.metaBehaviors) if (!m.agree) lines.push(`  ${m.name}: expected ${m.expected ?? "(no label)"}, got ${m.actual}${note(m)}`);
+  if (compareFile && !c.verdict.agree)
+    lines.push(`  file verdict: expected ${c.verdict.expected}, got ${c.verdict.actual}${note(c.verdict)}`);
+  for (const m of c.metaBehaviors)
+    if (!m.agree) lines.push(`  ${m.name}: expected ${m.expected ?? "(no label)"}, got ${m.actual}${note(m)}`);
   for (const name of c.unknownLabels) lines.push(`  label ${JSON.stringify(name)} names no rule of this judge`);
   return lines;
 }
@@ -58,11 +60,16 @@ function formatLabelDiff(c: LabelComparison, compareFile: boolean): string[] {
  * Judges `trajectory` (a trajectory, a `{trajectory, expected}` case, or any
  * trace the importers read) with `judge` (an imported judge.mjs).
  */
-export async function assertBehavior(judge: JudgeLike, trajectory: unknown, options: AssertBehaviorOptions = {}): Promise<AssertBehaviorResult> {
+export async function assertBehavior(
+  judge: JudgeLike,
+  trajectory: unknown,
+  options: AssertBehaviorOptions = {},
+): Promise<AssertBehaviorResult> {
   const cases = readCases(trajectory, options.from !== undefined ? { from: options.from } : {});
   const known = new Set(((judge as { rules?: readonly { name: string }[] }).rules ?? []).map((r) => r.name));
   const unknown = (options.rules ?? []).filter((name) => known.size > 0 && !known.has(name));
-  if (unknown.length > 0) throw new TypeError(`assertBehavior: no rule named ${unknown.map((n) => JSON.stringify(n)).join(", ")} in ${judge.behavior}`);
+  if (unknown.length > 0)
+    throw new TypeError(`assertBehavior: no rule named ${unknown.map((n) => JSON.stringify(n)).join(", ")} in ${judge.behavior}`);
   const judgments: TrajectoryJudgment[] = [];
   const failures: string[] = [];
   for (const c of cases) {
@@ -77,7 +84,10 @@ export async function assertBehavior(judge: JudgeLike, trajectory: unknown, opti
         comparison.unknownLabels = comparison.unknownLabels.filter((n) => options.rules!.includes(n));
         comparison.verdict = { ...comparison.verdict, agree: true };
       }
-      if (!labelsAgree(comparison)) failures.push(`${judgment.trajectoryId} disagrees with its labels:\n${formatLabelDiff(comparison, options.rules === undefined).join("\n")}\n${text}`);
+      if (!labelsAgree(comparison))
+        failures.push(
+          `${judgment.trajectoryId} disagrees with its labels:\n${formatLabelDiff(comparison, options.rules === undefined).join("\n")}\n${text}`,
+        );
     } else if (judgment.metaBehaviors.some(ruleFails)) {
       failures.push(text);
     }

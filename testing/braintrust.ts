@@ -77,7 +77,11 @@ function ruleDetails(rule: MetaBehaviorJudgment, trajectoryId: string, events: M
       ...(c.reasoning !== undefined ? { reasoning: c.reasoning } : {}),
       citations: c.citations.map((cite) => {
         const e = events.get(cite.eventId);
-        return { eventId: cite.eventId, description: cite.description, ...(e !== undefined ? { actor: e.actor, action: e.action, content: clip(e.content ?? "", max) } : {}) };
+        return {
+          eventId: cite.eventId,
+          description: cite.description,
+          ...(e !== undefined ? { actor: e.actor, action: e.action, content: clip(e.content ?? "", max) } : {}),
+        };
       }),
     })),
   };
@@ -104,14 +108,22 @@ export function behaviorScorer(judge: JudgeLike & { rules?: readonly { name: str
           verdict: whole.verdict,
           ...(whole.error === true ? { error: true } : {}),
           trajectories: judged.map(({ judgment }) => ({ trajectoryId: judgment.trajectoryId, verdict: judgment.verdict })),
-          failing: [...new Set(judged.flatMap(({ judgment }) => judgment.metaBehaviors.filter((m) => m.verdict === "false").map((m) => m.name)))],
-          text: judged.map(({ judgment }, i) => formatJudgment(judgment, { trajectory: cases[i]!.trajectory as { events?: TrajectoryEvent[] } })).join("\n\n"),
+          failing: [
+            ...new Set(judged.flatMap(({ judgment }) => judgment.metaBehaviors.filter((m) => m.verdict === "false").map((m) => m.name))),
+          ],
+          text: judged
+            .map(({ judgment }, i) => formatJudgment(judgment, { trajectory: cases[i]!.trajectory as { events?: TrajectoryEvent[] } }))
+            .join("\n\n"),
         },
       },
     ];
     const names = judged[0]?.judgment.metaBehaviors.map((m) => m.name) ?? [];
     for (const name of names) {
-      const rules = judged.map(({ judgment, events }) => ({ rule: judgment.metaBehaviors.find((m) => m.name === name)!, judgment, events }));
+      const rules = judged.map(({ judgment, events }) => ({
+        rule: judgment.metaBehaviors.find((m) => m.name === name)!,
+        judgment,
+        events,
+      }));
       const folded = fold(rules.map((r) => r.rule));
       const details = rules.map(({ rule, judgment, events }) => ruleDetails(rule, judgment.trajectoryId, events, max));
       scores.push({

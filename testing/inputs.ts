@@ -31,7 +31,8 @@ export function readCases(input: unknown, options: { from?: string } = {}): Help
   if (isRecord(value) && "trajectory" in value && (looksLikeTrajectory(value.trajectory) || isRecord(value.trajectory))) {
     return [{ trajectory: value.trajectory, ...(value.expected !== undefined ? { expected: value.expected as ExpectedLabels } : {}) }];
   }
-  if ((options.from ?? "auto") === "auto" && (looksLikeTrajectory(value) || (isRecord(value) && Array.isArray(value.events)))) return [{ trajectory: value }];
+  if ((options.from ?? "auto") === "auto" && (looksLikeTrajectory(value) || (isRecord(value) && Array.isArray(value.events))))
+    return [{ trajectory: value }];
   if (options.from === "trajectory") return [{ trajectory: value }];
   const imported = importTrace(value, options.from !== undefined ? { from: options.from } : {});
   if (imported.errors.length > 0) throw new TypeError(`not a trajectory: ${imported.errors.map(formatIssue).join("; ")}`);

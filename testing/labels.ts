@@ -1,5 +1,5 @@
 /**
- * The label comparison `calibrate` runs (FORMATS.md §7), as a function of a
+ * The label comparison `calibrate` runs (docs/FORMATS.md §7), as a function of a
  * judgment and its `expected` block. Every rule's verdict is compared with the
  * label of the same name (a missing label is a mismatch), the file verdict
  * with `expected.verdict`, and labels naming no rule are listed. A verdict
@@ -28,14 +28,20 @@ export interface LabelComparison {
   unknownLabels: string[];
 }
 
-function compare<E extends Verdict | null>(expected: E, judged: { verdict: Verdict; error?: true }): { expected: E; actual: Verdict; agree: boolean; error?: true } {
+function compare<E extends Verdict | null>(
+  expected: E,
+  judged: { verdict: Verdict; error?: true },
+): { expected: E; actual: Verdict; agree: boolean; error?: true } {
   const base = { expected, actual: judged.verdict };
   return judged.error === true ? { ...base, agree: false, error: true } : { ...base, agree: expected === judged.verdict };
 }
 
 export function compareLabels(expected: ExpectedLabels, judgment: TrajectoryJudgment): LabelComparison {
   const labels = expected.metaBehaviorVerdicts;
-  const metaBehaviors = judgment.metaBehaviors.map((m) => ({ name: m.name, ...compare(Object.hasOwn(labels, m.name) ? labels[m.name]! : null, m) }));
+  const metaBehaviors = judgment.metaBehaviors.map((m) => ({
+    name: m.name,
+    ...compare(Object.hasOwn(labels, m.name) ? labels[m.name]! : null, m),
+  }));
   const judged = new Set(judgment.metaBehaviors.map((m) => m.name));
   return {
     verdict: compare(expected.verdict, judgment),

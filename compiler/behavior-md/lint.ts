@@ -49,14 +49,36 @@ export async function lintSpec(specPath: string, options: LintOptions = {}): Pro
   }
   const findings: Diagnostic[] = [];
   if (parsed.spec.sections.length === 0) {
-    findings.push(finding("warning", "no-sections", { file, line: 1, path: "", message: "the spec has no ## sections, so there is no meta-behavior to judge" }));
+    findings.push(
+      finding("warning", "no-sections", {
+        file,
+        line: 1,
+        path: "",
+        message: "the spec has no ## sections, so there is no meta-behavior to judge",
+      }),
+    );
   }
   for (const section of parsed.spec.sections) {
-    if (section.body === "") findings.push(finding("warning", "section-empty", { file, line: section.line, path: "", message: `the section ${JSON.stringify(section.heading)} is empty, so there is nothing to judge in it` }));
+    if (section.body === "")
+      findings.push(
+        finding("warning", "section-empty", {
+          file,
+          line: section.line,
+          path: "",
+          message: `the section ${JSON.stringify(section.heading)} is empty, so there is nothing to judge in it`,
+        }),
+      );
   }
   for (const line of setextHeadingLines(await readFile(file, "utf8"))) {
     findings.push(
-      finding("warning", "setext-heading", { file, line, path: "", message: "Markdown shows this underlined line as an H2 heading, but only ## headings are meta-behaviors: it belongs to the section before it", hint: "write it as a ## heading, or leave a blank line above the ---" }),
+      finding("warning", "setext-heading", {
+        file,
+        line,
+        path: "",
+        message:
+          "Markdown shows this underlined line as an H2 heading, but only ## headings are meta-behaviors: it belongs to the section before it",
+        hint: "write it as a ## heading, or leave a blank line above the ---",
+      }),
     );
   }
   const judge = options.judge ?? defaultJudgeBeside(file);
@@ -95,9 +117,11 @@ export async function lintJudge(spec: BehaviorSpec, judgeFile: string, samples?:
 /** The IR checker's "unknown action" in lint's words: it is the samples that never show it, which may only mean they are few (a warning). */
 function vocabularyFinding(d: Diagnostic): Diagnostic {
   const key = /^unknown metadata key (".*")$/.exec(d.message);
-  if (key !== null) return finding("warning", "unknown-metadata-key", { ...d, message: `the sample trajectories never use the metadata key ${key[1]}` });
+  if (key !== null)
+    return finding("warning", "unknown-metadata-key", { ...d, message: `the sample trajectories never use the metadata key ${key[1]}` });
   const action = /^unknown action (".*")$/.exec(d.message);
-  if (action !== null) return finding("warning", "unknown-action", { ...d, message: `the sample trajectories never use the action ${action[1]}` });
+  if (action !== null)
+    return finding("warning", "unknown-action", { ...d, message: `the sample trajectories never use the action ${action[1]}` });
   return finding("error", "judge-invalid", d);
 }
 
@@ -106,7 +130,14 @@ export function compareWithSpec(spec: BehaviorSpec, ir: JudgeIR, positions: IRPo
   const findings: Diagnostic[] = [];
   const headings = spec.sections.map((s) => s.heading);
   if (ir.behavior !== spec.name) {
-    findings.push(finding("error", "behavior-mismatch", { file: judgeFile, line: 2, path: "behavior", message: `behavior is ${JSON.stringify(ir.behavior)} but the spec's name is ${JSON.stringify(spec.name)}` }));
+    findings.push(
+      finding("error", "behavior-mismatch", {
+        file: judgeFile,
+        line: 2,
+        path: "behavior",
+        message: `behavior is ${JSON.stringify(ir.behavior)} but the spec's name is ${JSON.stringify(spec.name)}`,
+      }),
+    );
   }
   ir.metaBehaviors.forEach((rule, i) => {
     const where = positions.metaBehaviors[i];
@@ -126,17 +157,42 @@ export function compareWithSpec(spec: BehaviorSpec, ir: JudgeIR, positions: IRPo
     }
     const quoteProblem = (quote: string, line: number | undefined, path: string) => {
       if (quoteOccurs(quote, section.body)) return;
-      findings.push(finding("error", "quote-not-verbatim", { file: judgeFile, line: line ?? where?.line ?? 1, path, message: `the quote ${JSON.stringify(quote)} does not occur in the section ${JSON.stringify(section.heading)} (line ${section.line})`, hint: "copy the spec's words exactly; only whitespace may differ" }));
+      findings.push(
+        finding("error", "quote-not-verbatim", {
+          file: judgeFile,
+          line: line ?? where?.line ?? 1,
+          path,
+          message: `the quote ${JSON.stringify(quote)} does not occur in the section ${JSON.stringify(section.heading)} (line ${section.line})`,
+          hint: "copy the spec's words exactly; only whitespace may differ",
+        }),
+      );
     };
     rule.checks.forEach((c, j) => quoteProblem(c.quote, where?.checks[j], `metaBehaviors[${i}].checks[${j}].quote`));
-    rule.semanticChecks.forEach((c, j) => quoteProblem(c.quote, where?.semanticChecks[j], `metaBehaviors[${i}].semanticChecks[${j}].quote`));
+    rule.semanticChecks.forEach((c, j) =>
+      quoteProblem(c.quote, where?.semanticChecks[j], `metaBehaviors[${i}].semanticChecks[${j}].quote`),
+    );
     if (rule.source !== undefined && normalizeWhitespace(rule.source) !== normalizeWhitespace(section.body)) {
-      findings.push(finding("warning", "source-stale", { file: judgeFile, line: where?.line ?? 1, path: `metaBehaviors[${i}].source`, message: `the section ${JSON.stringify(section.heading)} changed since this rule was made`, hint: "run generate --update to review the changed clauses" }));
+      findings.push(
+        finding("warning", "source-stale", {
+          file: judgeFile,
+          line: where?.line ?? 1,
+          path: `metaBehaviors[${i}].source`,
+          message: `the section ${JSON.stringify(section.heading)} changed since this rule was made`,
+          hint: "run generate --update to review the changed clauses",
+        }),
+      );
     }
   });
   for (const section of spec.sections) {
     if (!ir.metaBehaviors.some((r) => r.name === section.heading)) {
-      findings.push(finding("warning", "section-without-rule", { file: spec.file, line: section.line, path: "", message: `no rule in ${judgeFile} judges the section ${JSON.stringify(section.heading)}` }));
+      findings.push(
+        finding("warning", "section-without-rule", {
+          file: spec.file,
+          line: section.line,
+          path: "",
+          message: `no rule in ${judgeFile} judges the section ${JSON.stringify(section.heading)}`,
+        }),
+      );
     }
   }
   return findings;

@@ -1,5 +1,5 @@
 /**
- * BEHAVIOR.md loading (FORMATS.md §1): YAML frontmatter, then Markdown whose
+ * BEHAVIOR.md loading (docs/FORMATS.md §1): YAML frontmatter, then Markdown whose
  * H2 sections are the meta-behaviors. Every problem found comes back at once,
  * each with a stable code and the line it is about (the frontmatter key's own
  * line when there is one), and the rest of the Markdown is left alone.
@@ -93,7 +93,16 @@ function keyLines(doc: Document, counter: LineCounter): Map<string, number> {
 
 function readFrontmatter(lines: string[], file: string, problems: Diagnostic[]): Frontmatter | undefined {
   if (lines[0]?.replace(/^\uFEFF/, "").trimEnd() !== "---") {
-    problems.push(diagnostic(file, 1, "frontmatter-missing", "a BEHAVIOR.md starts with YAML frontmatter between --- lines", "", "add name and description between --- lines at the top"));
+    problems.push(
+      diagnostic(
+        file,
+        1,
+        "frontmatter-missing",
+        "a BEHAVIOR.md starts with YAML frontmatter between --- lines",
+        "",
+        "add name and description between --- lines at the top",
+      ),
+    );
     return undefined;
   }
   const close = lines.findIndex((line, i) => i > 0 && line.trimEnd() === "---");
@@ -107,12 +116,29 @@ function readFrontmatter(lines: string[], file: string, problems: Diagnostic[]):
     const error = doc.errors[0]!;
     const where = counter.linePos(error.pos[0]);
     const message = (error.message.split("\n")[0] ?? error.message).replace(/ at line \d+, column \d+:?$/, "");
-    problems.push(diagnostic(file, where.line + FRONTMATTER_FIRST_LINE - 1, "frontmatter-invalid", `the frontmatter is not valid YAML: ${message}`, "", undefined, where.col));
+    problems.push(
+      diagnostic(
+        file,
+        where.line + FRONTMATTER_FIRST_LINE - 1,
+        "frontmatter-invalid",
+        `the frontmatter is not valid YAML: ${message}`,
+        "",
+        undefined,
+        where.col,
+      ),
+    );
     return undefined;
   }
   const data: unknown = doc.toJS();
   if (data === null || typeof data !== "object" || Array.isArray(data)) {
-    problems.push(diagnostic(file, FRONTMATTER_FIRST_LINE, "frontmatter-invalid", "the frontmatter must be a YAML mapping of fields (name, description, ...)"));
+    problems.push(
+      diagnostic(
+        file,
+        FRONTMATTER_FIRST_LINE,
+        "frontmatter-invalid",
+        "the frontmatter must be a YAML mapping of fields (name, description, ...)",
+      ),
+    );
     return undefined;
   }
   const found = keyLines(doc, counter);
@@ -127,12 +153,28 @@ function checkName(front: Frontmatter, file: string, problems: Diagnostic[]): vo
   } else if (typeof name !== "string" || name.length > MAX_NAME || !NAME_PATTERN.test(name)) {
     const shown = typeof name === "string" ? JSON.stringify(name) : String(name);
     problems.push(
-      diagnostic(file, line, "name-invalid", `name ${shown} must be at most ${MAX_NAME} characters of lowercase letters and digits, in words joined by single hyphens`, "name", suggestName(String(name))),
+      diagnostic(
+        file,
+        line,
+        "name-invalid",
+        `name ${shown} must be at most ${MAX_NAME} characters of lowercase letters and digits, in words joined by single hyphens`,
+        "name",
+        suggestName(String(name)),
+      ),
     );
   } else {
     const folder = conventionalFolderName(file);
     if (folder !== undefined && folder !== name) {
-      problems.push(diagnostic(file, line, "name-mismatch", `name ${JSON.stringify(name)} must equal the folder name ${JSON.stringify(folder)}`, "name", `rename the folder or set name: ${folder}`));
+      problems.push(
+        diagnostic(
+          file,
+          line,
+          "name-mismatch",
+          `name ${JSON.stringify(name)} must equal the folder name ${JSON.stringify(folder)}`,
+          "name",
+          `rename the folder or set name: ${folder}`,
+        ),
+      );
     }
   }
 }
@@ -157,11 +199,28 @@ function checkDescription(front: Frontmatter, file: string, problems: Diagnostic
   const description = front.data.description;
   const line = front.keyLine("description");
   if (description === undefined || description === null || (typeof description === "string" && description.trim() === "")) {
-    problems.push(diagnostic(file, line, "description-missing", "description is required and must not be empty", "description", "one or two sentences saying what the behavior covers"));
+    problems.push(
+      diagnostic(
+        file,
+        line,
+        "description-missing",
+        "description is required and must not be empty",
+        "description",
+        "one or two sentences saying what the behavior covers",
+      ),
+    );
   } else if (typeof description !== "string") {
     problems.push(diagnostic(file, line, "description-invalid", "description must be text", "description"));
   } else if (characters(description) > MAX_DESCRIPTION) {
-    problems.push(diagnostic(file, line, "description-too-long", `description has ${characters(description)} characters; at most ${MAX_DESCRIPTION} are allowed`, "description"));
+    problems.push(
+      diagnostic(
+        file,
+        line,
+        "description-too-long",
+        `description has ${characters(description)} characters; at most ${MAX_DESCRIPTION} are allowed`,
+        "description",
+      ),
+    );
   }
 }
 
@@ -171,9 +230,19 @@ function checkOptionalFields(front: Frontmatter, file: string, problems: Diagnos
     problems.push(diagnostic(file, front.keyLine("license"), "license-invalid", "license must be text, e.g. Apache-2.0", "license"));
   }
   if (metadata === undefined || metadata === null) return;
-  const isStringMap = typeof metadata === "object" && !Array.isArray(metadata) && Object.values(metadata).every((v) => typeof v === "string");
+  const isStringMap =
+    typeof metadata === "object" && !Array.isArray(metadata) && Object.values(metadata).every((v) => typeof v === "string");
   if (!isStringMap) {
-    problems.push(diagnostic(file, front.keyLine("metadata"), "metadata-invalid", "metadata must be a map of text values", "metadata", 'quote numbers and booleans, e.g. version: "1.0"'));
+    problems.push(
+      diagnostic(
+        file,
+        front.keyLine("metadata"),
+        "metadata-invalid",
+        "metadata must be a map of text values",
+        "metadata",
+        'quote numbers and booleans, e.g. version: "1.0"',
+      ),
+    );
   }
 }
 
@@ -232,7 +301,7 @@ const OTHER_BLOCK = /^(?: {0,3}(?:[>|<]|[-*+](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$))
 
 /**
  * 1-based first lines of setext H2 headings (`Title` over `-----`): Markdown
- * shows an H2 there, but only `## ` headings are meta-behaviors (FORMATS.md
+ * shows an H2 there, but only `## ` headings are meta-behaviors (docs/FORMATS.md
  * §1), so lint warns. Conservative: only an underline right below a plain
  * paragraph counts, never one below a list item, a quote or a table.
  */
@@ -290,12 +359,24 @@ function readSections(lines: string[], bodyStart: number, file: string, problems
     else {
       const first = seen.get(text);
       if (first !== undefined) {
-        problems.push(diagnostic(file, i + 1, "duplicate-heading", `the heading ${JSON.stringify(text)} already appears on line ${first}`, "", "each H2 names one meta-behavior; merge the sections or rename one"));
+        problems.push(
+          diagnostic(
+            file,
+            i + 1,
+            "duplicate-heading",
+            `the heading ${JSON.stringify(text)} already appears on line ${first}`,
+            "",
+            "each H2 names one meta-behavior; merge the sections or rename one",
+          ),
+        );
       } else seen.set(text, i + 1);
     }
     sections.push({ heading: text, line: i + 1, lines: [] });
   }
-  return { preamble: trimBlankLines(preamble), sections: sections.map((s) => ({ heading: s.heading, line: s.line, body: trimBlankLines(s.lines) })) };
+  return {
+    preamble: trimBlankLines(preamble),
+    sections: sections.map((s) => ({ heading: s.heading, line: s.line, body: trimBlankLines(s.lines) })),
+  };
 }
 
 /** Parses BEHAVIOR.md text; `file` locates diagnostics and the folder-name rule. */
@@ -347,7 +428,12 @@ export async function readBehaviorSpec(path: string): Promise<SpecParseResult> {
   const decoded = await readUtf8File(file);
   if (!decoded.ok) {
     const { invalid } = decoded;
-    return { ok: false, diagnostics: [diagnostic(file, invalid.line, "encoding-invalid", describeInvalidUtf8(invalid), "", "save the file as UTF-8", invalid.col)] };
+    return {
+      ok: false,
+      diagnostics: [
+        diagnostic(file, invalid.line, "encoding-invalid", describeInvalidUtf8(invalid), "", "save the file as UTF-8", invalid.col),
+      ],
+    };
   }
   return parseBehaviorMd(decoded.text, file);
 }

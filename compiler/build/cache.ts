@@ -112,7 +112,11 @@ export function generatorInputs(entries: readonly string[] = generatorEntries())
     }
     if (seenPackageJsons.has(path)) return;
     seenPackageJsons.add(path);
-    const manifest = JSON.parse(readFileSync(path, "utf8")) as { version?: string; dependencies?: Record<string, string>; optionalDependencies?: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(path, "utf8")) as {
+      version?: string;
+      dependencies?: Record<string, string>;
+      optionalDependencies?: Record<string, string>;
+    };
     packages.add(`${name}@${manifest.version ?? "unversioned"}`);
     for (const dep of Object.keys(manifest.dependencies ?? {})) visitPackage(dep, dirname(path), false);
     // esbuild's platform binaries: only the one for this machine is installed.

@@ -62,7 +62,10 @@ export async function compileIR(ir: JudgeIR, yamlText: string, options: CompileO
 }
 
 /** Parses, checks and compiles judge.yaml text; throws JudgeYamlError on invalid input. */
-export async function compileJudgeYamlText(text: string, path: string): Promise<{ ir: JudgeIR; positions: IRPositions; compiled: CompiledJudge }> {
+export async function compileJudgeYamlText(
+  text: string,
+  path: string,
+): Promise<{ ir: JudgeIR; positions: IRPositions; compiled: CompiledJudge }> {
   const parsed = parseJudgeYaml(text, { file: path });
   if (!parsed.ok) throw new JudgeYamlError(parsed.diagnostics);
   const compiled = await compileIR(parsed.ir, text, { file: basename(path), positions: parsed.positions });

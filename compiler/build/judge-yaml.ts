@@ -15,6 +15,14 @@ export async function readJudgeYaml(path: string): Promise<string> {
   const decoded = await readUtf8File(path);
   if (decoded.ok) return decoded.text;
   const { invalid } = decoded;
-  const diagnostic: Diagnostic = { file: path, line: invalid.line, col: invalid.col, path: "", severity: "error", message: describeInvalidUtf8(invalid), hint: "save the file as UTF-8" };
+  const diagnostic: Diagnostic = {
+    file: path,
+    line: invalid.line,
+    col: invalid.col,
+    path: "",
+    severity: "error",
+    message: describeInvalidUtf8(invalid),
+    hint: "save the file as UTF-8",
+  };
   throw new JudgeYamlError([diagnostic]);
 }

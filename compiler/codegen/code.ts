@@ -66,7 +66,9 @@ export function escapeScriptClose(text: string): string {
  * allows raw but older JavaScript parsers take for line breaks), plus `</`.
  */
 export function lit(text: string): Code {
-  const json = JSON.stringify(text).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+  const json = JSON.stringify(text)
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
   return mint(escapeScriptClose(json));
 }
 

@@ -106,7 +106,10 @@ export function lowerOrdering(j: number, check: OrderingCheck): LoweredCheck {
   const before = self(name("before", j));
   return {
     type: "ordering",
-    fields: [value(name("first", j), code`string | undefined`, code`undefined`), value(name("before", j), code`string | undefined`, code`undefined`)],
+    fields: [
+      value(name("first", j), code`string | undefined`, code`undefined`),
+      value(name("before", j), code`string | undefined`, code`undefined`),
+    ],
     // Only the first `before` match matters, and a `first` match only before it
     // (an event matching both is not its own earlier `first`).
     step: [
@@ -177,7 +180,10 @@ function countStatements(j: number, check: CountCheck): Code[] {
   const [read, fresh] =
     check.distinctBy === "content"
       ? [code`const ${distinct} = ${EVENT}.content ?? "";`, code`!${seen}.has(${distinct})`]
-      : [code`const ${distinct} = ${EVENT}.metadata?.[${lit(check.distinctBy.slice("metadata.".length))}];`, code`typeof ${distinct} === "string" && !${seen}.has(${distinct})`];
+      : [
+          code`const ${distinct} = ${EVENT}.metadata?.[${lit(check.distinctBy.slice("metadata.".length))}];`,
+          code`typeof ${distinct} === "string" && !${seen}.has(${distinct})`,
+        ];
   return [
     code`if ${match} {`,
     read,
@@ -198,7 +204,10 @@ export function lowerCount(j: number, check: CountCheck): LoweredCheck {
     fields.push({ name: name("seen", j), type: code`Set<string>`, init: code`new Set()`, kind: "set", added: name("added", j) });
     fields.push(value(name("added", j), code`string`, code`""`));
   }
-  const bounds = [check.min === undefined ? code`` : code`, min: ${check.min}`, check.max === undefined ? code`` : code`, max: ${check.max}`];
+  const bounds = [
+    check.min === undefined ? code`` : code`, min: ${check.min}`,
+    check.max === undefined ? code`` : code`, max: ${check.max}`,
+  ];
   const lowered: LoweredCheck = {
     type: "count",
     fields: [...fields, ...window.fields],
@@ -206,7 +215,8 @@ export function lowerCount(j: number, check: CountCheck): LoweredCheck {
     clause: code`countClause({ ${clauseBase(check)}${window.option}, counted: ${counted}${join(bounds, code``)} })`,
   };
   // Counted matches are only ever inside the window, so more than `max` is false for good.
-  if (check.max !== undefined) lowered.violation = { when: code`${counted}.length > ${check.max}`, cited: code`${counted}.length`, ids: code`${counted}.slice()` };
+  if (check.max !== undefined)
+    lowered.violation = { when: code`${counted}.length > ${check.max}`, cited: code`${counted}.length`, ids: code`${counted}.slice()` };
   if (check.min !== undefined && check.min > 0) {
     lowered.obligation = { when: both(window.open, code`${counted}.length < ${check.min}`), ids: code`${counted}.slice()` };
   }
@@ -246,7 +256,12 @@ function where(origin: RuleOrigin, line: number | undefined): string {
  */
 export function patternConditions(pattern: Pattern): number {
   return pattern.reduce(
-    (n, m) => n + (m.action === undefined ? 0 : 1) + (m.actor === undefined ? 0 : 1) + (m.contentIncludes === undefined ? 0 : 1) + Object.keys(m.metadata ?? {}).length,
+    (n, m) =>
+      n +
+      (m.action === undefined ? 0 : 1) +
+      (m.actor === undefined ? 0 : 1) +
+      (m.contentIncludes === undefined ? 0 : 1) +
+      Object.keys(m.metadata ?? {}).length,
     0,
   );
 }
@@ -300,7 +315,12 @@ interface MethodSpec {
   tail: Code[];
 }
 
-const METHOD_NAMES: Record<MethodSpec["name"], Code> = { step: code`step`, violations: code`violations`, obligations: code`obligations`, restore: code`restore` };
+const METHOD_NAMES: Record<MethodSpec["name"], Code> = {
+  step: code`step`,
+  violations: code`violations`,
+  obligations: code`obligations`,
+  restore: code`restore`,
+};
 
 /** The method, split into `<name>Part<k>` helpers when its checks form more than one group. */
 function method(spec: MethodSpec): Code[] {
@@ -365,7 +385,11 @@ return [${join(checks.map((c) => c.clause))}];
         matchTrigger === undefined
           ? [comment("A semantic trigger is decided at the end: nothing is reported before.")]
           : perCheck.every((statements) => statements.length === 0)
-            ? [comment(`No check of this rule ${methodName === "violations" ? "can be certainly false before the end" : "can be owed anything"}.`)]
+            ? [
+                comment(
+                  `No check of this rule ${methodName === "violations" ? "can be certainly false before the end" : "can be owed anything"}.`,
+                ),
+              ]
             : [code`if (!this.triggered) return;`],
       perCheck: matchTrigger === undefined ? [] : perCheck,
       groups,
@@ -376,7 +400,12 @@ return [${join(checks.map((c) => c.clause))}];
     checks.map((lowered, j) => {
       const v = lowered.violation;
       if (v === undefined) return [];
-      return [code`if (${both(v.when, code`${reported(j)} < ${v.cited}`)}) {`, code`${reported(j)} = ${v.cited};`, code`found(${index}, ${j}, ${v.ids});`, code`}`];
+      return [
+        code`if (${both(v.when, code`${reported(j)} < ${v.cited}`)}) {`,
+        code`${reported(j)} = ${v.cited};`,
+        code`found(${index}, ${j}, ${v.ids});`,
+        code`}`,
+      ];
     }),
   );
   const obligations = reports(
@@ -388,7 +417,10 @@ return [${join(checks.map((c) => c.clause))}];
   );
   const save = code`save(): void {
 ${join(
-  allFields.map((field) => code`this.${saved(field)} = this.${field.name}${field.kind === "value" ? code`` : field.kind === "list" ? code`.length` : code`.size`};`),
+  allFields.map(
+    (field) =>
+      code`this.${saved(field)} = this.${field.name}${field.kind === "value" ? code`` : field.kind === "list" ? code`.length` : code`.size`};`,
+  ),
   code`\n`,
 )}
 }`;

@@ -36,7 +36,12 @@ function baselineModule(spec: BehaviorSpec): JudgeModule {
     version: "baseline",
     behavior: spec.name,
     irSha256: "",
-    rules: spec.sections.map((s) => ({ name: s.heading, trigger: { description: s.heading, kind: "semantic" as const }, checks: [], semanticChecks: [] })),
+    rules: spec.sections.map((s) => ({
+      name: s.heading,
+      trigger: { description: s.heading, kind: "semantic" as const },
+      checks: [],
+      semanticChecks: [],
+    })),
     async judgeTrajectory(trajectory, options = {}) {
       if (options.complete === undefined) throw new Error("the one-call baseline needs a model");
       return asJudgment(spec, await judgeBaseline(spec, trajectory, options.complete, options.usage));
@@ -54,7 +59,9 @@ function asJudgment(spec: BehaviorSpec, judged: BaselineJudgment): TrajectoryJud
       verdict: m.verdict,
       naReason: m.naReason,
       triggered: m.verdict !== "na",
-      clauses: [{ kind: "semantic", quote: m.name, verdict: m.verdict, naReason: m.naReason, citations: m.citations, reasoning: m.reasoning }],
+      clauses: [
+        { kind: "semantic", quote: m.name, verdict: m.verdict, naReason: m.naReason, citations: m.citations, reasoning: m.reasoning },
+      ],
     })),
   };
 }
@@ -63,14 +70,18 @@ async function runBaseline(spec: BehaviorSpec, files: readonly string[], runs: n
   const judge = baselineModule(spec);
   // Over all runs: what the calls cost.
   const tally = new Tally();
-  const { slots, results } = await collectRuns(runs, judge.rules.map((r) => r.name), async function* (run) {
-    for await (const result of judgeCases(judge, readCases(files), options)) {
-      tally.add(result);
-      if (result.kind === "failed") process.stderr.write(`baseline run ${run + 1}: error: ${failureLine(result)}\n`);
-      const verdicts = result.kind === "judged" ? new Map(result.judgment.metaBehaviors.map((m) => [m.name, m.verdict])) : undefined;
-      yield { input: result.input, verdicts };
-    }
-  });
+  const { slots, results } = await collectRuns(
+    runs,
+    judge.rules.map((r) => r.name),
+    async function* (run) {
+      for await (const result of judgeCases(judge, readCases(files), options)) {
+        tally.add(result);
+        if (result.kind === "failed") process.stderr.write(`baseline run ${run + 1}: error: ${failureLine(result)}\n`);
+        const verdicts = result.kind === "judged" ? new Map(result.judgment.metaBehaviors.map((m) => [m.name, m.verdict])) : undefined;
+        yield { input: result.input, verdicts };
+      }
+    },
+  );
   return { statistics: summarizeRuns(slots, results), usage: tally.usage };
 }
 

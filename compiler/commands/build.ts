@@ -22,7 +22,10 @@ async function writeText(path: string, text: string): Promise<void> {
 }
 
 /** Compiles `yamlPath` and writes the artifacts; returns the paths written. */
-export async function buildJudgeFile(yamlPath: string, options: { out?: string; ts?: string; warn?: (warning: Diagnostic) => void } = {}): Promise<string[]> {
+export async function buildJudgeFile(
+  yamlPath: string,
+  options: { out?: string; ts?: string; warn?: (warning: Diagnostic) => void } = {},
+): Promise<string[]> {
   const { ir, positions, compiled } = await compileJudgeYamlFile(yamlPath);
   for (const warning of judgeWarnings(ir, positions, yamlPath)) options.warn?.(warning);
   const out = options.out ?? defaultJudgePath(yamlPath);

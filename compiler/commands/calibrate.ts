@@ -47,7 +47,8 @@ export async function runCalibrateCommand(judgePath: string, files: readonly str
 async function runRepeated(judge: JudgeModule, files: readonly string[], options: CalibrateCommandOptions, runs: number): Promise<number> {
   const run = await openRun(options, judge.rules, { cache: false });
   const { statistics, usage, verifications } = await calibrateRuns(judge, files, runs, { ...run.options, read: run.read });
-  if (options.json === true) process.stdout.write(`${JSON.stringify({ suite: judge.behavior, statistics, overturned: verifications.overturned }, null, 2)}\n`);
+  if (options.json === true)
+    process.stdout.write(`${JSON.stringify({ suite: judge.behavior, statistics, overturned: verifications.overturned }, null, 2)}\n`);
   else process.stdout.write(`${renderCalibrateRuns(judge.behavior, statistics, verifications)}\n`);
   if (run.model !== undefined) (options.json === true ? process.stderr : process.stdout).write(`${renderUsageLine(usage)}\n`);
   if (options.failOnOverturned === true && verifications.overturned > 0) return 1;

@@ -61,7 +61,8 @@ export async function runGenerateCommand(specPath: string, sampleFiles: string[]
   let adapter;
   if (opts.offline !== true) {
     adapter = (await createHostModel(hostModelOptions(opts))).adapter;
-    if (adapter === undefined) notice(`${NO_MODEL_NOTICE.split(":")[0]}: drafting offline from the spec's wording (use --offline to say so)`);
+    if (adapter === undefined)
+      notice(`${NO_MODEL_NOTICE.split(":")[0]}: drafting offline from the spec's wording (use --offline to say so)`);
   }
   const interviewer = async (input: InterviewInput) => {
     const { runInterview } = await import("../interview/index.js");

@@ -46,10 +46,14 @@ export async function runImportCommand(files: readonly string[], opts: ImportCom
     }
   }
   const json = opts.out !== undefined && /\.json$/i.test(opts.out);
-  const text = json ? `${JSON.stringify(written.length === 1 ? written[0] : written, null, 2)}\n` : written.map((t) => `${JSON.stringify(t)}\n`).join("");
+  const text = json
+    ? `${JSON.stringify(written.length === 1 ? written[0] : written, null, 2)}\n`
+    : written.map((t) => `${JSON.stringify(t)}\n`).join("");
   if (opts.out !== undefined) {
     await writeFile(opts.out, text);
-    process.stderr.write(`wrote ${opts.out}: ${written.length} ${plural(written.length, "trajectory", "trajectories")}, ${events} events${errors > 0 ? `; ${errors} could not be imported` : ""}\n`);
+    process.stderr.write(
+      `wrote ${opts.out}: ${written.length} ${plural(written.length, "trajectory", "trajectories")}, ${events} events${errors > 0 ? `; ${errors} could not be imported` : ""}\n`,
+    );
   } else {
     process.stdout.write(text);
   }

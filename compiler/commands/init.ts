@@ -46,12 +46,19 @@ interface PackageJson {
 /** A behavior name from a package or folder name: lowercase words joined by dashes. */
 export function defaultBehaviorName(pkgName: unknown, dir: string): string {
   const raw = typeof pkgName === "string" && pkgName !== "" ? pkgName.replace(/^@[^/]*\//, "") : basename(dir);
-  const name = raw.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 64);
+  const name = raw
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 64);
   return NAME.test(name) ? name : "agent";
 }
 
 function checkName(name: string): string {
-  if (!NAME.test(name)) throw new UserError(`init: behavior name ${JSON.stringify(name)} must be lowercase letters, digits and dashes (like refund-support), at most 64 characters`);
+  if (!NAME.test(name))
+    throw new UserError(
+      `init: behavior name ${JSON.stringify(name)} must be lowercase letters, digits and dashes (like refund-support), at most 64 characters`,
+    );
   return name;
 }
 
@@ -127,7 +134,7 @@ export async function runInit(nameArg: string | undefined, options: InitOptions 
   const current = found?.pkg.scripts?.test;
   if (typeof current !== "string" || current.trim() === "" || NPM_PLACEHOLDER_TEST.test(current.trim())) {
     const script = runner === "vitest" ? "vitest run" : `node --test ${testFile.split("\\").join("/")}`;
-    const pkg: PackageJson = found?.pkg ?? { name, private: true } as PackageJson;
+    const pkg: PackageJson = found?.pkg ?? ({ name, private: true } as PackageJson);
     pkg.scripts = { ...pkg.scripts, test: script };
     await writeFile(pkgPath, `${JSON.stringify(pkg, null, found?.indent ?? "  ")}\n`, "utf8");
     result.testScript = script;
@@ -136,6 +143,8 @@ export async function runInit(nameArg: string | undefined, options: InitOptions 
     log(`kept the test script ${JSON.stringify(current)}: make sure it runs ${testFile.split("\\").join("/")}`);
   }
   log("");
-  log(`next: npm test, then record your agent's sessions into ${join(behaviorDir, "trajectories")}/ and edit ${join(behaviorDir, "BEHAVIOR.md")}`);
+  log(
+    `next: npm test, then record your agent's sessions into ${join(behaviorDir, "trajectories")}/ and edit ${join(behaviorDir, "BEHAVIOR.md")}`,
+  );
   return result;
 }

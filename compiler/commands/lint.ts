@@ -12,9 +12,16 @@ export interface LintCommandOptions {
 export async function runLintCommand(specPath: string, judgePath: string | undefined, opts: LintCommandOptions): Promise<number> {
   // Bad samples are a SamplesError: the CLI prints it and exits 1.
   const samples = opts.samples === undefined || opts.samples.length === 0 ? undefined : await loadSamples(opts.samples);
-  const result = await lintSpec(specPath, { ...(judgePath !== undefined ? { judge: judgePath } : {}), ...(samples !== undefined ? { samples } : {}) });
+  const result = await lintSpec(specPath, {
+    ...(judgePath !== undefined ? { judge: judgePath } : {}),
+    ...(samples !== undefined ? { samples } : {}),
+  });
   for (const finding of result.findings) process.stdout.write(`${formatDiagnostic(finding)}\n`);
-  const checked = [result.spec, ...(result.judge !== undefined ? [result.judge] : []), ...(samples !== undefined ? [`${samples.length} sample ${plural(samples.length, "trajectory", "trajectories")}`] : [])];
+  const checked = [
+    result.spec,
+    ...(result.judge !== undefined ? [result.judge] : []),
+    ...(samples !== undefined ? [`${samples.length} sample ${plural(samples.length, "trajectory", "trajectories")}`] : []),
+  ];
   const tally = `${result.errors} ${plural(result.errors, "error")}, ${result.warnings} ${plural(result.warnings, "warning")}`;
   process.stdout.write(`${result.errors === 0 && result.warnings === 0 ? "ok" : tally}: checked ${checked.join(", ")}\n`);
   return result.errors > 0 ? 1 : 0;

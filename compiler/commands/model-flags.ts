@@ -37,7 +37,8 @@ function positiveNumber(value: string): number {
 /** A fraction in (0, 1]. */
 export function sampleRate(value: string): number {
   const n = Number(value);
-  if (value.trim() === "" || !Number.isFinite(n) || n <= 0 || n > 1) throw new InvalidArgumentError("must be a number above 0 and at most 1");
+  if (value.trim() === "" || !Number.isFinite(n) || n <= 0 || n > 1)
+    throw new InvalidArgumentError("must be a number above 0 and at most 1");
   return n;
 }
 
@@ -51,25 +52,41 @@ function nonNegativeNumber(value: string): number {
  * Adds --model, --base-url, --concurrency, --temperature and --timeout, and
  * unless `cache` is false (a command that never caches) --cache/--no-cache.
  */
-export function addModelOptions(command: Command, { cache = true, noModel = false, sample = false }: { cache?: boolean; noModel?: boolean; sample?: boolean } = {}): Command {
-  command.addOption(new Option("--model <name>", "model for semantic calls (default: BRAINTRUST_JUDGE_MODEL, BRAINTRUST_MODEL, gpt-5-mini)"));
+export function addModelOptions(
+  command: Command,
+  { cache = true, noModel = false, sample = false }: { cache?: boolean; noModel?: boolean; sample?: boolean } = {},
+): Command {
+  command.addOption(
+    new Option("--model <name>", "model for semantic calls (default: BRAINTRUST_JUDGE_MODEL, BRAINTRUST_MODEL, gpt-5-mini)"),
+  );
   // Commands that judge trajectories can run without the model, or with it for a sample only.
-  if (noModel) command.addOption(new Option("--no-model", "make no model calls, even with a model configured: deterministic verdicts only"));
+  if (noModel)
+    command.addOption(new Option("--no-model", "make no model calls, even with a model configured: deterministic verdicts only"));
   if (sample) {
     command.addOption(
-      new Option("--sample <rate>", "give model calls to this fraction of trajectories (e.g. 0.1), picked by a hash of the trajectory id so reruns pick the same; the rest are judged deterministically").argParser(sampleRate),
+      new Option(
+        "--sample <rate>",
+        "give model calls to this fraction of trajectories (e.g. 0.1), picked by a hash of the trajectory id so reruns pick the same; the rest are judged deterministically",
+      ).argParser(sampleRate),
     );
   }
-  command
-    .addOption(new Option("--base-url <url>", "OpenAI-compatible base URL (with OPENAI_API_KEY; e.g. a local vLLM, Ollama or llama.cpp server)"));
+  command.addOption(
+    new Option("--base-url <url>", "OpenAI-compatible base URL (with OPENAI_API_KEY; e.g. a local vLLM, Ollama or llama.cpp server)"),
+  );
   if (cache) {
     command
       .addOption(new Option("--cache <dir>", "answer cache folder (default: .cache/behavior-judge/answers in the project)"))
       .addOption(new Option("--no-cache", "neither read nor write the answer cache"));
   }
   return command
-    .addOption(new Option("--concurrency <n>", "trajectories (and model requests) in flight at once (default 4)").argParser(positiveInteger))
+    .addOption(
+      new Option("--concurrency <n>", "trajectories (and model requests) in flight at once (default 4)").argParser(positiveInteger),
+    )
     .addOption(new Option("--temperature <t>", "sampling temperature; not sent unless given").argParser(nonNegativeNumber))
     .addOption(new Option("--timeout <seconds>", "per-request timeout (default 120)").argParser(positiveNumber))
-    .addOption(new Option("--rpm <n>", "at most this many model requests started per minute, retries included (default: no limit)").argParser(positiveNumber));
+    .addOption(
+      new Option("--rpm <n>", "at most this many model requests started per minute, retries included (default: no limit)").argParser(
+        positiveNumber,
+      ),
+    );
 }

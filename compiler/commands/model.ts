@@ -9,7 +9,8 @@ import type { ModelCommandOptions } from "./model-flags.js";
 
 export const DEFAULT_CONCURRENCY = 4;
 
-export const NO_MODEL_FLAG_NOTICE = "--no-model: no model calls; semantic clauses come out na insufficient_evidence and deterministic failures stay unverified";
+export const NO_MODEL_FLAG_NOTICE =
+  "--no-model: no model calls; semantic clauses come out na insufficient_evidence and deterministic failures stay unverified";
 
 export function hostModelOptions(opts: ModelCommandOptions, overrides: Partial<HostModelOptions> = {}): HostModelOptions {
   return {
@@ -40,7 +41,11 @@ export function hasSemanticParts(rules: readonly RuleShape[]): boolean {
  * gets a single notice on stderr; a deterministic-only judge runs silently
  * (its failures say `unverified` in the output).
  */
-export async function openJudgeModel(opts: ModelCommandOptions, rules: readonly RuleShape[], overrides: Partial<HostModelOptions> = {}): Promise<SemanticAdapter | undefined> {
+export async function openJudgeModel(
+  opts: ModelCommandOptions,
+  rules: readonly RuleShape[],
+  overrides: Partial<HostModelOptions> = {},
+): Promise<SemanticAdapter | undefined> {
   if (opts.model === false) {
     if (hasSemanticParts(rules)) process.stderr.write(`behavior-judge: ${NO_MODEL_FLAG_NOTICE}\n`);
     return undefined;

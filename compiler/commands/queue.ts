@@ -32,7 +32,9 @@ export async function runEnqueueCommand(files: readonly string[], options: Enque
     const totals = await enqueueCases(redis, stream, readCases(files, traceReadOptions(options)), (input) =>
       process.stderr.write(`error: ${locatedMessage(input, input.error ?? "")}\n`),
     );
-    process.stderr.write(`enqueued ${totals.enqueued} ${plural(totals.enqueued, "trajectory", "trajectories")} to ${stream} at ${redis.where}\n`);
+    process.stderr.write(
+      `enqueued ${totals.enqueued} ${plural(totals.enqueued, "trajectory", "trajectories")} to ${stream} at ${redis.where}\n`,
+    );
     return totals.unreadable > 0 ? 1 : 0;
   } finally {
     await redis.close();
@@ -70,7 +72,9 @@ export async function runWorkerCommand(judgePath: string, options: WorkerCommand
       run: runOptions(options, model),
       onCaseError: (message) => process.stderr.write(`error: ${message}\n`),
     });
-    process.stderr.write(`worker ${totals.consumer}: ${totals.acknowledged} judged and acknowledged (${totals.claimed} claimed from other workers), ${totals.caseErrors} could not be judged\n`);
+    process.stderr.write(
+      `worker ${totals.consumer}: ${totals.acknowledged} judged and acknowledged (${totals.claimed} claimed from other workers), ${totals.caseErrors} could not be judged\n`,
+    );
     return totals.caseErrors > 0 ? 1 : 0;
   } finally {
     await redis.close();
@@ -96,7 +100,9 @@ export async function runCollectCommand(options: CollectCommandOptions): Promise
       sink.end();
       await once(sink, "finish");
     }
-    process.stderr.write(`collected ${totals.written} ${plural(totals.written, "judgment")} from ${results} (${totals.duplicates} ${plural(totals.duplicates, "duplicate")} dropped)\n`);
+    process.stderr.write(
+      `collected ${totals.written} ${plural(totals.written, "judgment")} from ${results} (${totals.duplicates} ${plural(totals.duplicates, "duplicate")} dropped)\n`,
+    );
     return totals.caseErrors > 0 ? 1 : 0;
   } finally {
     await redis.close();

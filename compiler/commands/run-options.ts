@@ -36,7 +36,11 @@ export interface CommandRun {
 }
 
 /** Opens the host model for `rules` (with its one notice when there is none) and builds the run from the flags. */
-export async function openRun(flags: RunFlags & TraceCommandOptions, rules: Parameters<typeof openJudgeModel>[1], overrides: Partial<HostModelOptions> = {}): Promise<CommandRun> {
+export async function openRun(
+  flags: RunFlags & TraceCommandOptions,
+  rules: Parameters<typeof openJudgeModel>[1],
+  overrides: Partial<HostModelOptions> = {},
+): Promise<CommandRun> {
   const model = await openJudgeModel(flags, rules, overrides);
   return { model, options: runOptions(flags, model), read: traceReadOptions(flags) };
 }

@@ -17,7 +17,12 @@ export function fromChoices(): string[] {
 
 export function addFromOption(command: Command): Command {
   return command.addOption(
-    new Option("--from <format>", "trace format of the files: auto (a trajectory is read as is, anything else is detected), trajectory, or one format").choices(fromChoices()).default("auto"),
+    new Option(
+      "--from <format>",
+      "trace format of the files: auto (a trajectory is read as is, anything else is detected), trajectory, or one format",
+    )
+      .choices(fromChoices())
+      .default("auto"),
   );
 }
 

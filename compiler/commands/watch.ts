@@ -57,7 +57,10 @@ async function* fileChunks(path: string, follow: boolean, stop: AbortSignal): As
 }
 
 /** Lines of a byte stream, each decoded as strict UTF-8; a line that is not is refused by `watchLines` as invalid JSON would be. */
-async function* decodedLines(chunks: AsyncIterable<Uint8Array>, refuse: (line: number, message: string) => void): AsyncGenerator<WatchLine> {
+async function* decodedLines(
+  chunks: AsyncIterable<Uint8Array>,
+  refuse: (line: number, message: string) => void,
+): AsyncGenerator<WatchLine> {
   let line = 0;
   for await (const { bytes } of byteLines(chunks)) {
     line++;
@@ -101,7 +104,9 @@ function violationText(v: Violation, at: ViolationAt): string {
 async function loadMonitoredJudge(path: string): Promise<BuiltJudge> {
   const judge = await loadJudge(path);
   if (typeof (judge as Partial<BuiltJudge>).createMonitor !== "function") {
-    throw new JudgeLoadError(`${path} has no createMonitor: it was built by an older behavior-judge; rebuild it with \`behavior-judge build\``);
+    throw new JudgeLoadError(
+      `${path} has no createMonitor: it was built by an older behavior-judge; rebuild it with \`behavior-judge build\``,
+    );
   }
   return judge as BuiltJudge;
 }
@@ -146,7 +151,9 @@ export async function runWatchCommand(judgePath: string, input: string | undefin
         refused: refuse,
       },
     );
-    stdout(options.json === true ? `${JSON.stringify({ judgment: result.judgment })}\n` : `\n${renderTrajectoryText(result.judgment, source)}`);
+    stdout(
+      options.json === true ? `${JSON.stringify({ judgment: result.judgment })}\n` : `\n${renderTrajectoryText(result.judgment, source)}`,
+    );
     if (refused > 0 || result.judgment.error === true) return 1;
     if (options.failOnFalse === true && result.judgment.verdict === "false") return 1;
     return 0;

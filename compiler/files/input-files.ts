@@ -16,13 +16,18 @@ const TRAJECTORY_FILE = /\.jsonl?$/i;
 /** What a non-JSON argument is, from its name and first bytes; undefined when it may be JSON. */
 async function misplacedKind(path: string): Promise<string | undefined> {
   const ext = extname(path).toLowerCase();
-  if (ext === ".yaml" || ext === ".yml") return "a judge.yaml (the judge): pass it as the first argument of judge or calibrate, or to build";
-  if (ext === ".mjs" || ext === ".js" || ext === ".cjs" || ext === ".ts") return "a JavaScript module (a built judge?): pass a judge.mjs as the first argument of judge or calibrate";
+  if (ext === ".yaml" || ext === ".yml")
+    return "a judge.yaml (the judge): pass it as the first argument of judge or calibrate, or to build";
+  if (ext === ".mjs" || ext === ".js" || ext === ".cjs" || ext === ".ts")
+    return "a JavaScript module (a built judge?): pass a judge.mjs as the first argument of judge or calibrate";
   if (TRAJECTORY_FILE.test(path)) return undefined;
   const handle = await open(path, "r");
   try {
     const { bytesRead, buffer } = await handle.read(Buffer.alloc(256), 0, 256, 0);
-    const head = buffer.subarray(0, bytesRead).toString("utf8").replace(/^\uFEFF/, "");
+    const head = buffer
+      .subarray(0, bytesRead)
+      .toString("utf8")
+      .replace(/^\uFEFF/, "");
     if (ext === ".md" || ext === ".markdown" || /^---\r?\n/.test(head) || /^#\s/.test(head)) {
       return "a Markdown file (a BEHAVIOR.md spec?), not trajectories: a spec is the first argument of generate, lint and baseline";
     }
@@ -52,12 +57,14 @@ export async function resolveInputFiles(paths: readonly string[], what = "trajec
         .filter((e) => e.isFile() && TRAJECTORY_FILE.test(e.name))
         .map((e) => e.name)
         .sort();
-      if (inside.length === 0) throw new UserError(`${printable(path)} is a directory with no .json or .jsonl files (${what} are read from those)`);
+      if (inside.length === 0)
+        throw new UserError(`${printable(path)} is a directory with no .json or .jsonl files (${what} are read from those)`);
       files.push(...inside.map((name) => join(path, name)));
       continue;
     }
     const kind = await misplacedKind(path);
-    if (kind !== undefined) throw new UserError(`${printable(path)} looks like ${kind}; ${what} are .json or .jsonl files (or agent traces)`);
+    if (kind !== undefined)
+      throw new UserError(`${printable(path)} looks like ${kind}; ${what} are .json or .jsonl files (or agent traces)`);
     files.push(path);
   }
   return files;

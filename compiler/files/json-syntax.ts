@@ -119,7 +119,8 @@ export function findJsonSyntaxError(text: string): JsonSyntaxError | undefined {
   const readKey = (afterComma: boolean): JsonSyntaxError | undefined => {
     skipWhitespace();
     if (text.charCodeAt(i) !== QUOTE) {
-      if (afterComma && text.charCodeAt(i) === CLOSE_OBJECT) return fail(i, "expected a property name after the comma (JSON allows no trailing comma)");
+      if (afterComma && text.charCodeAt(i) === CLOSE_OBJECT)
+        return fail(i, "expected a property name after the comma (JSON allows no trailing comma)");
       return fail(i, `expected a property name in double quotes, got ${describeAt(text, i)}`);
     }
     const bad = readString();

@@ -67,7 +67,12 @@ export interface GenerateResult {
   backup?: string;
 }
 
-function sectionDrafter(spec: BehaviorSpec, vocabulary: Vocabulary, samples: readonly Trajectory[], options: GenerateOptions): SectionDrafter {
+function sectionDrafter(
+  spec: BehaviorSpec,
+  vocabulary: Vocabulary,
+  samples: readonly Trajectory[],
+  options: GenerateOptions,
+): SectionDrafter {
   const { adapter } = options;
   if (adapter === undefined) return async (sections) => ({ draft: draftOffline({ spec, vocabulary, samples }, sections), calls: 0 });
   return async (sections) => {
@@ -145,7 +150,17 @@ async function checkBuildable(ir: JudgeIR, out: string, compile: boolean): Promi
 export async function generateJudgeYaml(options: GenerateOptions): Promise<GenerateResult> {
   const spec = await loadBehaviorSpec(options.spec);
   if (spec.sections.length === 0) {
-    throw new SpecError([{ file: spec.file, line: 1, col: 1, path: "", code: "no-sections", severity: "error", message: "the spec has no ## sections: there is no meta-behavior to draft" }]);
+    throw new SpecError([
+      {
+        file: spec.file,
+        line: 1,
+        col: 1,
+        path: "",
+        code: "no-sections",
+        severity: "error",
+        message: "the spec has no ## sections: there is no meta-behavior to draft",
+      },
+    ]);
   }
   const samples = await loadSamples(options.samples, options.read);
   const vocabulary = buildVocabulary(samples);
@@ -160,7 +175,8 @@ export async function generateJudgeYaml(options: GenerateOptions): Promise<Gener
     ...(drafted.settled !== undefined && drafted.settled.length > 0 ? { settled: drafted.settled } : {}),
   };
   // An update that changed nothing has nothing to ask: no interview at all.
-  const result: InterviewResult = drafted.ask !== undefined && drafted.ask.length === 0 ? { ir: drafted.draft.ir, questionsAsked: 0 } : await options.interviewer(input);
+  const result: InterviewResult =
+    drafted.ask !== undefined && drafted.ask.length === 0 ? { ir: drafted.draft.ir, questionsAsked: 0 } : await options.interviewer(input);
   if (result.ir.metaBehaviors.length === 0) throw new Error("every rule was dropped in the interview: there is no judge.yaml to write");
   const ir = withSources({ ...result.ir, behavior: spec.name }, spec.sections);
   const yaml = await checkBuildable(ir, options.out, options.compile !== false);
@@ -169,8 +185,11 @@ export async function generateJudgeYaml(options: GenerateOptions): Promise<Gener
   const backup = existsSync(options.out) ? `${options.out}.bak` : undefined;
   if (backup !== undefined) await copyFile(options.out, backup);
   await writeFile(options.out, yaml, "utf8");
-  const askedNames = new Set((drafted.ask ?? drafted.draft.ir.metaBehaviors.map((_, i) => i)).map((i) => drafted.draft.ir.metaBehaviors[i]?.name));
-  const drafter = drafted.draftedSections === 0 ? "none" : options.adapter === undefined || drafted.fallback !== undefined ? "offline" : "model";
+  const askedNames = new Set(
+    (drafted.ask ?? drafted.draft.ir.metaBehaviors.map((_, i) => i)).map((i) => drafted.draft.ir.metaBehaviors[i]?.name),
+  );
+  const drafter =
+    drafted.draftedSections === 0 ? "none" : options.adapter === undefined || drafted.fallback !== undefined ? "offline" : "model";
   return {
     out: options.out,
     yaml,

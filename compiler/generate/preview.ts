@@ -15,7 +15,8 @@ import type { Clause, Trajectory, TrajectoryEvent, Verdict } from "../../runtime
 import { patternMatches } from "../interview/evidence.js";
 import type { Check, JudgeIR, MetaBehavior, Pattern } from "../ir/types.js";
 
-export type PreviewClauseRef = { kind: "rule" } | { kind: "trigger" } | { kind: "check"; index: number } | { kind: "semanticCheck"; index: number };
+export type PreviewClauseRef =
+  { kind: "rule" } | { kind: "trigger" } | { kind: "check"; index: number } | { kind: "semanticCheck"; index: number };
 
 /** Sample ids by verdict. */
 export interface VerdictSamples {
@@ -82,7 +83,7 @@ function windowStart(events: readonly TrajectoryEvent[], after: Pattern | undefi
   return opener < 0 ? -1 : opener + 1;
 }
 
-/** One deterministic check on one trajectory, exactly as FORMATS.md §4 (and the generated judge) decides it. */
+/** One deterministic check on one trajectory, exactly as docs/FORMATS.md §4 (and the generated judge) decides it. */
 export function evaluateCheck(check: Check, trajectory: Trajectory): Clause {
   const { events, complete } = trajectory;
   const ids = (indexes: readonly number[]) => indexes.map((i) => events[i]!.id);
@@ -92,7 +93,12 @@ export function evaluateCheck(check: Check, trajectory: Trajectory): Clause {
       const before = events.findIndex((e) => patternMatches(e, check.before));
       const first = events.findIndex((e) => patternMatches(e, check.first));
       // The builder wants the `first` match only when it came strictly before the first `before` match.
-      return orderingClause({ quote, complete, first: first >= 0 && first < before ? events[first]!.id : undefined, before: events[before]?.id });
+      return orderingClause({
+        quote,
+        complete,
+        first: first >= 0 && first < before ? events[first]!.id : undefined,
+        before: events[before]?.id,
+      });
     }
     case "pairing": {
       const eachs = indexesOf(events, check.each);
@@ -113,7 +119,14 @@ export function evaluateCheck(check: Check, trajectory: Trajectory): Clause {
       if (check.type === "required") return requiredClause({ quote, complete, windowOpen, match: events[matches[0] ?? -1]?.id });
       if (check.type === "forbidden") return forbiddenClause({ quote, complete, windowOpen, matches: ids(matches) });
       const counted = ids(distinct(events, matches, check.distinctBy));
-      return countClause({ quote, complete, windowOpen, counted, ...(check.min === undefined ? {} : { min: check.min }), ...(check.max === undefined ? {} : { max: check.max }) });
+      return countClause({
+        quote,
+        complete,
+        windowOpen,
+        counted,
+        ...(check.min === undefined ? {} : { min: check.min }),
+        ...(check.max === undefined ? {} : { max: check.max }),
+      });
     }
   }
 }
@@ -177,17 +190,29 @@ function unusedNames(ref: PreviewClauseRef, patterns: readonly Pattern[], events
   const seen = new Set<string>();
   for (const matcher of patterns.flat()) {
     if (matcher.action !== undefined && !events.some((e) => e.action === matcher.action)) {
-      if (!seen.has(`a:${matcher.action}`)) warnings.push({ kind: "unused-action", clause: ref, message: `${describeRef(ref)}: no sample has an event with action "${matcher.action}"` });
+      if (!seen.has(`a:${matcher.action}`))
+        warnings.push({
+          kind: "unused-action",
+          clause: ref,
+          message: `${describeRef(ref)}: no sample has an event with action "${matcher.action}"`,
+        });
       seen.add(`a:${matcher.action}`);
       continue;
     }
     for (const [key, value] of Object.entries(matcher.metadata ?? {})) {
       const holds = (e: TrajectoryEvent) =>
-        (matcher.action === undefined || e.action === matcher.action) && e.metadata !== undefined && Object.hasOwn(e.metadata, key) && String(e.metadata[key]) === value;
+        (matcher.action === undefined || e.action === matcher.action) &&
+        e.metadata !== undefined &&
+        Object.hasOwn(e.metadata, key) &&
+        String(e.metadata[key]) === value;
       const id = `m:${matcher.action ?? ""}:${key}=${value}`;
       if (!seen.has(id) && !events.some(holds)) {
         const where = matcher.action === undefined ? "event" : `"${matcher.action}" event`;
-        warnings.push({ kind: "unused-metadata-value", clause: ref, message: `${describeRef(ref)}: no sample ${where} has metadata ${key}: ${value}` });
+        warnings.push({
+          kind: "unused-metadata-value",
+          clause: ref,
+          message: `${describeRef(ref)}: no sample ${where} has metadata ${key}: ${value}`,
+        });
       }
       seen.add(id);
     }
@@ -218,7 +243,10 @@ export function previewRule(rule: MetaBehavior, samples: readonly Trajectory[]):
     });
     // Without a model a semantic check is na; it is never asked when a deterministic clause failed.
     semantic.forEach((s) => add(s, "na", sample.id));
-    const verdict: Verdict = !fires || sample.events.length === 0 ? "na" : foldVerdicts([...clauses, ...rule.semanticChecks.map(() => ({ verdict: "na" as Verdict }))]);
+    const verdict: Verdict =
+      !fires || sample.events.length === 0
+        ? "na"
+        : foldVerdicts([...clauses, ...rule.semanticChecks.map(() => ({ verdict: "na" as Verdict }))]);
     add(ruleSamples, verdict, sample.id);
   }
   const clauses: ClausePreview[] = [
@@ -233,7 +261,9 @@ export function previewRule(rule: MetaBehavior, samples: readonly Trajectory[]):
     warnings.push({
       kind: every ? "fails-every-sample" : "passes-no-sample",
       clause: { kind: "rule" },
-      message: every ? `the rule fails every sample it applies to (${list(ruleSamples.fail)})` : `the rule passes no sample: it fails ${list(ruleSamples.fail)} and is n.a. on the rest`,
+      message: every
+        ? `the rule fails every sample it applies to (${list(ruleSamples.fail)})`
+        : `the rule passes no sample: it fails ${list(ruleSamples.fail)} and is n.a. on the rest`,
     });
   }
   if (rule.trigger.match !== undefined) warnings.push(...unusedNames({ kind: "trigger" }, [rule.trigger.match], allEvents));
@@ -242,15 +272,27 @@ export function previewRule(rule: MetaBehavior, samples: readonly Trajectory[]):
     const s = checks[index]!;
     const judged = s.pass.length + s.fail.length;
     if (judged > 0 && s.pass.length === 0 && s.na.every((id) => !triggered.includes(id))) {
-      warnings.push({ kind: "fails-every-sample", clause: ref, message: `${describeRef(ref)} fails every sample the rule applies to (${list(s.fail)})` });
+      warnings.push({
+        kind: "fails-every-sample",
+        clause: ref,
+        message: `${describeRef(ref)} fails every sample the rule applies to (${list(s.fail)})`,
+      });
     } else if (triggered.length > 0 && s.pass.length === 0) {
       const fails = s.fail.length === 0 ? "" : `it fails ${list(s.fail)} and `;
-      warnings.push({ kind: "passes-no-sample", clause: ref, message: `${describeRef(ref)} passes no sample: ${fails}is n.a. on the rest` });
+      warnings.push({
+        kind: "passes-no-sample",
+        clause: ref,
+        message: `${describeRef(ref)} passes no sample: ${fails}is n.a. on the rest`,
+      });
     }
     if (check.type !== "ordering" && check.type !== "pairing" && check.after !== undefined) {
       const after = check.after;
       if (!samples.some((t) => t.events.some((e) => patternMatches(e, after)))) {
-        warnings.push({ kind: "window-never-opens", clause: ref, message: `${describeRef(ref)}: its window (after:) never opens: no sample has an event it matches, so the check is n.a. everywhere` });
+        warnings.push({
+          kind: "window-never-opens",
+          clause: ref,
+          message: `${describeRef(ref)}: its window (after:) never opens: no sample has an event it matches, so the check is n.a. everywhere`,
+        });
       }
     }
     if (rule.trigger.match !== undefined) {

@@ -107,11 +107,13 @@ export function renderVocabulary(vocabulary: Vocabulary): string {
       const more = meta.distinct > meta.values.length ? `, … (${meta.distinct} distinct)` : "";
       lines.push(`    metadata ${JSON.stringify(meta.key)}: ${values}${more}`);
     }
-    for (const sample of vocabulary.contentSamples.find((c) => c.action === action)?.samples ?? []) lines.push(`    content e.g. ${JSON.stringify(clip(sample))}`);
+    for (const sample of vocabulary.contentSamples.find((c) => c.action === action)?.samples ?? [])
+      lines.push(`    content e.g. ${JSON.stringify(clip(sample))}`);
   }
   if (vocabulary.actionMetadata === undefined && vocabulary.metadataKeys.length > 0) {
     lines.push("Metadata keys:");
-    for (const { key, values } of vocabulary.metadataKeys) lines.push(`- ${JSON.stringify(key)}: ${values.map((v) => JSON.stringify(v)).join(", ")}`);
+    for (const { key, values } of vocabulary.metadataKeys)
+      lines.push(`- ${JSON.stringify(key)}: ${values.map((v) => JSON.stringify(v)).join(", ")}`);
   }
   return lines.join("\n");
 }
@@ -153,9 +155,7 @@ export function extractYaml(reply: string): string {
   return fenced === null ? reply.trim() : fenced[1]!;
 }
 
-type Checked =
-  | { ok: true; ir: JudgeIR; notes: DraftNote[] }
-  | { ok: false; problems: string[]; diagnostics: Diagnostic[] };
+type Checked = { ok: true; ir: JudgeIR; notes: DraftNote[] } | { ok: false; problems: string[]; diagnostics: Diagnostic[] };
 
 const PROPOSAL_FILE = "proposal.yaml";
 
@@ -164,7 +164,13 @@ const PROPOSAL_FILE = "proposal.yaml";
  * worth a retry but not a rejection: the samples may simply not show an
  * action the spec talks about, so on their own they become notes.
  */
-export function checkProposal(text: string, spec: BehaviorSpec, vocabulary: Vocabulary, sections: readonly SpecSection[], final: boolean): Checked {
+export function checkProposal(
+  text: string,
+  spec: BehaviorSpec,
+  vocabulary: Vocabulary,
+  sections: readonly SpecSection[],
+  final: boolean,
+): Checked {
   const yaml = extractYaml(text);
   const strict = parseJudgeYaml(yaml, { file: PROPOSAL_FILE, vocabulary: vocabularyNames(vocabulary) });
   const loose = strict.ok ? strict : parseJudgeYaml(yaml, { file: PROPOSAL_FILE });
@@ -174,12 +180,19 @@ export function checkProposal(text: string, spec: BehaviorSpec, vocabulary: Voca
   if (!final && loose.ir.behavior !== spec.name) problems.push(`behavior must be ${JSON.stringify(spec.name)}`);
   const wanted = sections.map((s) => s.heading);
   const names = loose.ir.metaBehaviors.map((m) => m.name);
-  for (const name of names) if (!wanted.includes(name)) problems.push(`${JSON.stringify(name)} is not one of the section headings; use the headings exactly`);
+  for (const name of names)
+    if (!wanted.includes(name)) problems.push(`${JSON.stringify(name)} is not one of the section headings; use the headings exactly`);
   for (const heading of wanted) if (!names.includes(heading)) problems.push(`there is no rule for the section ${JSON.stringify(heading)}`);
   const vocabularyProblems = strict.ok ? [] : strict.diagnostics.map(formatDiagnostic);
-  const quoteProblems = unverbatimQuotes(loose.ir, sections).map((q) => `${JSON.stringify(q.quote)} in ${JSON.stringify(q.rule)} is not copied verbatim from its section`);
+  const quoteProblems = unverbatimQuotes(loose.ir, sections).map(
+    (q) => `${JSON.stringify(q.quote)} in ${JSON.stringify(q.rule)} is not copied verbatim from its section`,
+  );
   if (!final && (problems.length > 0 || vocabularyProblems.length > 0)) {
-    return { ok: false, problems: [...problems, ...vocabularyProblems, ...quoteProblems], diagnostics: strict.ok ? [] : strict.diagnostics };
+    return {
+      ok: false,
+      problems: [...problems, ...vocabularyProblems, ...quoteProblems],
+      diagnostics: strict.ok ? [] : strict.diagnostics,
+    };
   }
   if (problems.some((p) => !p.startsWith("there is no rule"))) return { ok: false, problems, diagnostics: [] };
   const ir = { ...loose.ir, behavior: spec.name };
@@ -203,7 +216,8 @@ export function unverbatimQuotes(ir: JudgeIR, sections: readonly SpecSection[]):
       if (!quoteOccurs(c.quote, body)) problems.push({ rule: rule.name, ruleIndex, clause: { kind: "check", index }, quote: c.quote });
     });
     rule.semanticChecks.forEach((c, index) => {
-      if (!quoteOccurs(c.quote, body)) problems.push({ rule: rule.name, ruleIndex, clause: { kind: "semanticCheck", index }, quote: c.quote });
+      if (!quoteOccurs(c.quote, body))
+        problems.push({ rule: rule.name, ruleIndex, clause: { kind: "semanticCheck", index }, quote: c.quote });
     });
   });
   return problems;
@@ -242,21 +256,37 @@ export function vocabularyNotes(ir: JudgeIR, vocabulary: Vocabulary): DraftNote[
       for (const matcher of pattern) {
         if (matcher.action !== undefined && !actions.includes(matcher.action) && !seen.has(`a:${matcher.action}`)) {
           seen.add(`a:${matcher.action}`);
-          notes.push({ rule: ruleIndex, clause, kind: "unknown-action", message: `the samples never show the action ${JSON.stringify(matcher.action)}` });
+          notes.push({
+            rule: ruleIndex,
+            clause,
+            kind: "unknown-action",
+            message: `the samples never show the action ${JSON.stringify(matcher.action)}`,
+          });
         }
         for (const key of Object.keys(matcher.metadata ?? {})) {
           if (!metadataKeys.includes(key) && !seen.has(`k:${key}`)) {
             seen.add(`k:${key}`);
-            notes.push({ rule: ruleIndex, clause, kind: "unknown-metadata-key", message: `the samples never show the metadata key ${JSON.stringify(key)}` });
+            notes.push({
+              rule: ruleIndex,
+              clause,
+              kind: "unknown-metadata-key",
+              message: `the samples never show the metadata key ${JSON.stringify(key)}`,
+            });
           }
         }
       }
     }
     rule.checks.forEach((check, index) => {
-      const key = check.type === "count" && check.distinctBy?.startsWith("metadata.") ? check.distinctBy.slice("metadata.".length) : undefined;
+      const key =
+        check.type === "count" && check.distinctBy?.startsWith("metadata.") ? check.distinctBy.slice("metadata.".length) : undefined;
       if (key !== undefined && !metadataKeys.includes(key) && !seen.has(`k:${key}`)) {
         seen.add(`k:${key}`);
-        notes.push({ rule: ruleIndex, clause: { kind: "check", index }, kind: "unknown-metadata-key", message: `the samples never show the metadata key ${JSON.stringify(key)}` });
+        notes.push({
+          rule: ruleIndex,
+          clause: { kind: "check", index },
+          kind: "unknown-metadata-key",
+          message: `the samples never show the metadata key ${JSON.stringify(key)}`,
+        });
       }
     });
   });
@@ -284,7 +314,11 @@ function assembleDraft(input: ProposeInput, sections: readonly SpecSection[], ir
     const offlineIndex = missing.indexOf(section);
     metaBehaviors.push(offline!.ir.metaBehaviors[offlineIndex]!);
     origins.push("offline");
-    outNotes.push({ rule: index, kind: "model-retry", message: "the model proposed no rule for this section; the offline drafter wrote this one" });
+    outNotes.push({
+      rule: index,
+      kind: "model-retry",
+      message: "the model proposed no rule for this section; the offline drafter wrote this one",
+    });
     for (const note of offline!.notes) if (note.rule === offlineIndex) outNotes.push({ ...note, rule: index });
   });
   return { ir: { version: 1, behavior: input.spec.name, metaBehaviors }, notes: outNotes, origins };
@@ -292,7 +326,10 @@ function assembleDraft(input: ProposeInput, sections: readonly SpecSection[], ir
 
 function fallBack(input: ProposeInput, sections: readonly SpecSection[], reason: string, calls: number): ProposalOutcome {
   const draft = draftOffline(input, sections);
-  const notes: DraftNote[] = [...draft.notes, ...draft.ir.metaBehaviors.map((_, rule) => ({ rule, kind: "model-retry" as const, message: `drafted offline: ${reason}` }))];
+  const notes: DraftNote[] = [
+    ...draft.notes,
+    ...draft.ir.metaBehaviors.map((_, rule) => ({ rule, kind: "model-retry" as const, message: `drafted offline: ${reason}` })),
+  ];
   return { draft: { ...draft, notes }, calls, fallback: reason };
 }
 
@@ -330,7 +367,12 @@ export async function proposeDraft(input: ProposeInput): Promise<ProposalOutcome
   const secondCheck = checkProposal(second.text, input.spec, input.vocabulary, sections, true);
   if (!secondCheck.ok) {
     const shown = secondCheck.problems.slice(0, 3).join("; ");
-    return fallBack(input, sections, `the model's proposal was invalid twice (${shown}${secondCheck.problems.length > 3 ? "; …" : ""})`, calls);
+    return fallBack(
+      input,
+      sections,
+      `the model's proposal was invalid twice (${shown}${secondCheck.problems.length > 3 ? "; …" : ""})`,
+      calls,
+    );
   }
   await second.accept();
   return { draft: assembleDraft(input, sections, secondCheck.ir, secondCheck.notes), calls, retried: true };

@@ -1,6 +1,6 @@
 /**
  * Sample trajectories for `generate` and `lint --samples`: the same files
- * `judge` reads (FORMATS.md §2), labeled or not. A bad sample is an error
+ * `judge` reads (docs/FORMATS.md §2), labeled or not. A bad sample is an error
  * naming file, case and field, and every bad sample is reported at once.
  */
 import { describeOrigin, readCases, type TraceReadOptions } from "../judge/inputs.js";

@@ -53,7 +53,11 @@ function sameText(a: string, b: string): boolean {
 
 /** The sentences that say what one occurrence of the rule is, for comparing two versions of a section. */
 function occurrenceLines(body: string): string {
-  return JSON.stringify(sectionSentences(body).filter((s) => s.role === "occurrence").map((s) => s.text));
+  return JSON.stringify(
+    sectionSentences(body)
+      .filter((s) => s.role === "occurrence")
+      .map((s) => s.text),
+  );
 }
 
 /** Plans the update; pure, so it can be tested without a model or an interview. */
@@ -64,13 +68,17 @@ export function planUpdate(spec: BehaviorSpec, previous: JudgeIR): UpdatePlan {
     const rule = byName.get(section.heading);
     if (rule === undefined) return { kind: "added", section };
     if (rule.source !== undefined && sameText(rule.source, section.body)) return { kind: "unchanged", section, rule };
-    if (rule.source === undefined) notices.push(`${JSON.stringify(rule.name)} has no source: in the previous judge.yaml, so its clauses were checked against the section one by one`);
+    if (rule.source === undefined)
+      notices.push(
+        `${JSON.stringify(rule.name)} has no source: in the previous judge.yaml, so its clauses were checked against the section one by one`,
+      );
     const kept = {
       checks: rule.checks.filter((c) => quoteOccurs(c.quote, section.body)),
       semanticChecks: rule.semanticChecks.filter((c) => quoteOccurs(c.quote, section.body)),
     };
     const dropped = [...rule.checks, ...rule.semanticChecks].map((c) => c.quote).filter((q) => !quoteOccurs(q, section.body));
-    for (const quote of dropped) notices.push(`${JSON.stringify(rule.name)}: dropped the clause quoting ${JSON.stringify(quote)}, which the section no longer says`);
+    for (const quote of dropped)
+      notices.push(`${JSON.stringify(rule.name)}: dropped the clause quoting ${JSON.stringify(quote)}, which the section no longer says`);
     const oldSource = rule.source ?? "";
     const newSentences = sectionSentences(section.body)
       .filter((s) => s.role === "rule" && !quoteOccurs(s.text, oldSource))
@@ -81,7 +89,8 @@ export function planUpdate(spec: BehaviorSpec, previous: JudgeIR): UpdatePlan {
   });
   const headings = new Set(spec.sections.map((s) => s.heading));
   const removed = previous.metaBehaviors.filter((rule) => !headings.has(rule.name));
-  for (const rule of removed) notices.push(`dropped the rule ${JSON.stringify(rule.name)}: the spec has no section with that heading any more`);
+  for (const rule of removed)
+    notices.push(`dropped the rule ${JSON.stringify(rule.name)}: the spec has no section with that heading any more`);
   return { sections, removed, notices };
 }
 
@@ -180,7 +189,12 @@ export async function draftUpdate(spec: BehaviorSpec, plan: UpdatePlan, drafter:
     }
     if (entry.kind === "changed" && !needsDrafting(entry)) {
       // Only wording around the clauses changed (or clauses were removed): carry what survives, ask nothing.
-      metaBehaviors.push({ ...entry.previous, checks: entry.kept.checks, semanticChecks: entry.kept.semanticChecks, source: entry.section.body });
+      metaBehaviors.push({
+        ...entry.previous,
+        checks: entry.kept.checks,
+        semanticChecks: entry.kept.semanticChecks,
+        source: entry.section.body,
+      });
       origins.push("carried");
       return;
     }

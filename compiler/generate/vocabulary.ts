@@ -56,10 +56,17 @@ export function buildVocabulary(samples: readonly Trajectory[]): Vocabulary {
       tally.count++;
       tally.actors.add(event.actor);
       const content = event.content ?? "";
-      if (content.trim() !== "" && tally.contents.length < CONTENT_SAMPLES && !tally.contents.includes(content)) tally.contents.push(content);
+      if (content.trim() !== "" && tally.contents.length < CONTENT_SAMPLES && !tally.contents.includes(content))
+        tally.contents.push(content);
       for (const [key, value] of Object.entries(event.metadata ?? {})) {
-        bump(getOrCreate(keys, key, () => new Map()), value);
-        bump(getOrCreate(tally.metadata, key, () => new Map()), value);
+        bump(
+          getOrCreate(keys, key, () => new Map()),
+          value,
+        );
+        bump(
+          getOrCreate(tally.metadata, key, () => new Map()),
+          value,
+        );
       }
     }
   }
@@ -73,7 +80,9 @@ export function buildVocabulary(samples: readonly Trajectory[]): Vocabulary {
       const values = keys.get(key)!;
       return { key, values: topValues(values, METADATA_EXAMPLES).map((v) => v.value), count: sum(values.values()) };
     }),
-    contentSamples: actionNames.filter((a) => actions.get(a)!.contents.length > 0).map((action) => ({ action, samples: actions.get(action)!.contents })),
+    contentSamples: actionNames
+      .filter((a) => actions.get(a)!.contents.length > 0)
+      .map((action) => ({ action, samples: actions.get(action)!.contents })),
     actionMetadata: actionNames.flatMap((action) => actionMetadataOf(action, actions.get(action)!)),
   };
 }

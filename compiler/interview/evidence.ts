@@ -5,7 +5,7 @@
  * what the samples actually contain; a pattern that matches nothing is the
  * most common drafting mistake, so roles without matches are reported too.
  *
- * Matching follows the compiled judge exactly (FORMATS.md §3): every given
+ * Matching follows the compiled judge exactly (docs/FORMATS.md §3): every given
  * field of a matcher must hold, a pattern is any-of, metadata values compare
  * as exact strings, absent content is "".
  */
@@ -63,7 +63,7 @@ export function patternMatches(event: TrajectoryEvent, pattern: Pattern): boolea
   return pattern.some((matcher) => matcherMatches(event, matcher));
 }
 
-/** The named patterns a check reads, in the order FORMATS.md lists its fields. */
+/** The named patterns a check reads, in the order docs/FORMATS.md lists its fields. */
 export function checkPatterns(check: Check): { role: string; pattern: Pattern }[] {
   const roles: { role: string; pattern: Pattern }[] = [];
   const add = (role: string, pattern: Pattern | undefined) => {
@@ -90,9 +90,7 @@ export function checkPatterns(check: Check): { role: string; pattern: Pattern }[
 
 /** A trigger, check or semantic check: the three kinds of clause the interview asks about. */
 export type InterviewClause =
-  | { kind: "trigger"; trigger: Trigger }
-  | { kind: "check"; check: Check }
-  | { kind: "semanticCheck"; semanticCheck: SemanticCheck };
+  { kind: "trigger"; trigger: Trigger } | { kind: "check"; check: Check } | { kind: "semanticCheck"; semanticCheck: SemanticCheck };
 
 /** The patterns of any interview clause; none for semantic ones. */
 export function clausePatterns(clause: InterviewClause): { role: string; pattern: Pattern }[] {

@@ -100,14 +100,10 @@ function extractClause(kind: ClauseRef["kind"], meta: MetaBehavior): InterviewCl
   if (kind === "trigger") return { kind, trigger: meta.trigger };
   if (kind === "check") {
     const check = meta.checks[0];
-    return check !== undefined && meta.checks.length === 1 && meta.semanticChecks.length === 0
-      ? { kind, check }
-      : undefined;
+    return check !== undefined && meta.checks.length === 1 && meta.semanticChecks.length === 0 ? { kind, check } : undefined;
   }
   const semanticCheck = meta.semanticChecks[0];
-  return semanticCheck !== undefined && meta.semanticChecks.length === 1 && meta.checks.length === 0
-    ? { kind, semanticCheck }
-    : undefined;
+  return semanticCheck !== undefined && meta.semanticChecks.length === 1 && meta.checks.length === 0 ? { kind, semanticCheck } : undefined;
 }
 
 function kindName(kind: ClauseRef["kind"]): string {
@@ -131,13 +127,7 @@ function tidySnippet(text: string): { lines: string[]; lineOffset: number; deden
   };
 }
 
-function locateInSnippet(
-  d: Diagnostic,
-  wrapper: Wrapper,
-  count: number,
-  lineOffset: number,
-  dedent: number,
-): SnippetDiagnostic {
+function locateInSnippet(d: Diagnostic, wrapper: Wrapper, count: number, lineOffset: number, dedent: number): SnippetDiagnostic {
   const index = d.line - 1 - wrapper.first;
   // A problem on the wrapper's own lines is about the clause as a whole.
   const inside = index >= 0 && index < count;

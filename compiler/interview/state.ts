@@ -59,8 +59,7 @@ export type InterviewAction =
   | { type: "confirm" };
 
 export type StepOutcome =
-  | { ok: true; state: InterviewState }
-  | { ok: false; state: InterviewState; error: string; diagnostics: SnippetDiagnostic[] };
+  { ok: true; state: InterviewState } | { ok: false; state: InterviewState; error: string; diagnostics: SnippetDiagnostic[] };
 
 /** The judge.yaml the decisions add up to, and what the review should tell the person. */
 export interface InterviewOutcome {
@@ -326,8 +325,7 @@ function decidedRule(state: InterviewState, rule: MetaBehavior, index: number): 
     else semanticChecks.push(clause.semanticCheck);
   });
   const triggerQuestion = state.questions.findIndex((q) => q.rule === index && q.clause.kind === "trigger");
-  if (state.decisions[triggerQuestion]?.action === "drop")
-    return { dropped: "its trigger was dropped, which drops the rule" };
+  if (state.decisions[triggerQuestion]?.action === "drop") return { dropped: "its trigger was dropped, which drops the rule" };
   semanticChecks.push(...converted);
   if (checks.length === 0 && semanticChecks.length === 0) {
     return { dropped: "all its checks and semantic checks were dropped" };

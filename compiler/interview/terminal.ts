@@ -61,10 +61,7 @@ const HELP = [
 ].join("\n");
 
 /** Runs the interview over a line-oriented input stream. */
-export async function runTerminalInterview(
-  input: InterviewInput,
-  options: TerminalInterviewOptions = {},
-): Promise<InterviewResult> {
+export async function runTerminalInterview(input: InterviewInput, options: TerminalInterviewOptions = {}): Promise<InterviewResult> {
   const out = options.output ?? process.stderr;
   const source = options.input ?? process.stdin;
   // A terminal echoes what the person types; piped answers are echoed here so the log reads as a transcript.
@@ -76,10 +73,7 @@ export async function runTerminalInterview(
     let state = startInterview(input);
     while (!state.confirmed) {
       const view = currentView(state);
-      state =
-        view.kind === "review"
-          ? await reviewTurn(state, view, lines, write)
-          : await questionTurn(state, view, lines, write);
+      state = view.kind === "review" ? await reviewTurn(state, view, lines, write) : await questionTurn(state, view, lines, write);
     }
     return interviewResult(state);
   } finally {
@@ -89,12 +83,7 @@ export async function runTerminalInterview(
 
 type Write = (text: string) => void;
 
-async function questionTurn(
-  state: InterviewState,
-  view: QuestionView,
-  lines: LineReader,
-  write: Write,
-): Promise<InterviewState> {
+async function questionTurn(state: InterviewState, view: QuestionView, lines: LineReader, write: Write): Promise<InterviewState> {
   write(formatQuestion(view));
   for (;;) {
     const answered = view.decision !== undefined;
@@ -172,12 +161,7 @@ function semanticPrompt(view: QuestionView): string {
   return view.clause.kind === "trigger" ? "when the rule applies, for a model to decide" : "question for a model";
 }
 
-async function reviewTurn(
-  state: InterviewState,
-  view: ReviewView,
-  lines: LineReader,
-  write: Write,
-): Promise<InterviewState> {
+async function reviewTurn(state: InterviewState, view: ReviewView, lines: LineReader, write: Write): Promise<InterviewState> {
   write(formatReview(view));
   for (;;) {
     write(view.canConfirm ? REVIEW_PROMPT : "nothing can be written; [b]ack or [n] to stop: ");

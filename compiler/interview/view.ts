@@ -114,9 +114,7 @@ function questionView(state: InterviewState, index: number): QuestionView {
     evidence: clauseEvidence(shownClause, input.samples),
     notes: notesFor(input, question),
     warnings:
-      decision === undefined || decision.action === "accept" || current === undefined
-        ? []
-        : clauseWarnings(input, rule.name, current),
+      decision === undefined || decision.action === "accept" || current === undefined ? [] : clauseWarnings(input, rule.name, current),
     choices: choicesFor(question, decision),
     canBack: previousVisible(state, index) !== undefined,
   };
@@ -154,8 +152,7 @@ function visibleQuestions(state: InterviewState): number[] {
 
 function clauseLabel(question: Question, rule: MetaBehavior): string {
   const { clause, drafted } = question;
-  if (clause.kind === "trigger")
-    return drafted.kind === "trigger" && drafted.trigger.semantic === true ? "Trigger (semantic)" : "Trigger";
+  if (clause.kind === "trigger") return drafted.kind === "trigger" && drafted.trigger.semantic === true ? "Trigger (semantic)" : "Trigger";
   if (clause.kind === "check") {
     const type = drafted.kind === "check" ? ` · ${drafted.check.type}` : "";
     return `Check ${clause.index + 1} of ${rule.checks.length}${type}`;
@@ -191,12 +188,7 @@ function choicesFor(question: Question, decision: Decision | undefined): { choic
     { choice: "edit", label: "Edit" },
     {
       choice: "semantic",
-      label:
-        kind === "trigger"
-          ? "Let a model decide when it applies"
-          : kind === "check"
-            ? "Ask a model instead"
-            : "Rephrase the question",
+      label: kind === "trigger" ? "Let a model decide when it applies" : kind === "check" ? "Ask a model instead" : "Rephrase the question",
     },
     { choice: "drop", label: kind === "trigger" ? "Drop the rule" : "Drop" },
   ];
@@ -209,7 +201,7 @@ function suggestedQuestion(question: Question, decision: Decision | undefined): 
   return defaultSemanticQuestion(clause.check.quote);
 }
 
-/** A yes/no question whose "yes" means the clause is satisfied, as FORMATS.md §3 asks; the person edits it. */
+/** A yes/no question whose "yes" means the clause is satisfied, as docs/FORMATS.md §3 asks; the person edits it. */
 export function defaultSemanticQuestion(quote: string): string {
   return `Is this satisfied in the trajectory: "${quote.trim()}"?`;
 }
@@ -248,12 +240,7 @@ function clauseWarnings(input: InterviewInput, ruleName: string, clause: Intervi
     const key = clause.check.distinctBy.slice("metadata.".length);
     if (keys.length > 0 && !keys.includes(key)) warnings.push(unknownWord("metadata key", key, keys));
   }
-  const quote =
-    clause.kind === "check"
-      ? clause.check.quote
-      : clause.kind === "semanticCheck"
-        ? clause.semanticCheck.quote
-        : undefined;
+  const quote = clause.kind === "check" ? clause.check.quote : clause.kind === "semanticCheck" ? clause.semanticCheck.quote : undefined;
   const section = sectionBody(input, ruleName);
   if (quote !== undefined && section !== undefined && !quoteOccurs(quote, section)) {
     warnings.push(`the quote is not verbatim in the section ${JSON.stringify(ruleName)}`);

@@ -37,10 +37,7 @@ export interface WebInterview {
 }
 
 /** Starts the interview server and resolves once it is listening. */
-export async function startWebInterview(
-  input: InterviewInput,
-  options: WebInterviewOptions = {},
-): Promise<WebInterview> {
+export async function startWebInterview(input: InterviewInput, options: WebInterviewOptions = {}): Promise<WebInterview> {
   const token = newToken();
   const expectedToken = Buffer.from(token, "utf8");
   const page = renderInterviewPage(input.draft.ir.behavior);
@@ -64,7 +61,8 @@ export async function startWebInterview(
       });
     }
     if (url.pathname === "/cancel" && req.method === "POST") return handleCancel(req, res, port);
-    if (url.pathname === "/" || url.pathname === "/state" || url.pathname === "/action" || url.pathname === "/cancel") return refuse(res, 405);
+    if (url.pathname === "/" || url.pathname === "/state" || url.pathname === "/action" || url.pathname === "/cancel")
+      return refuse(res, 405);
     return refuse(res, 404);
   });
 
@@ -128,8 +126,7 @@ export async function startWebInterview(
     result,
     async close() {
       await shutDown();
-      if (!state.confirmed)
-        settle?.reject(new Error("interview: the browser interview was closed before the judge.yaml was confirmed"));
+      if (!state.confirmed) settle?.reject(new Error("interview: the browser interview was closed before the judge.yaml was confirmed"));
     },
   };
 }
@@ -154,8 +151,7 @@ export function parseActionRequest(body: string): ActionRequest | string {
   }
   if (!isObject(data) || !isObject(data.action)) return "expected {at, action}";
   const at = data.at;
-  if (at !== "review" && !(typeof at === "number" && Number.isInteger(at)))
-    return 'at must be a question index or "review"';
+  if (at !== "review" && !(typeof at === "number" && Number.isInteger(at))) return 'at must be a question index or "review"';
   const action = readAction(data.action);
   return typeof action === "string" ? action : { at, action };
 }
@@ -171,13 +167,9 @@ function readAction(raw: Record<string, unknown>): InterviewAction | string {
     case "edit":
       return typeof raw.text === "string" ? { type: "edit", text: raw.text } : "edit needs text";
     case "semantic":
-      return typeof raw.question === "string"
-        ? { type: "semantic", question: raw.question }
-        : "semantic needs a question";
+      return typeof raw.question === "string" ? { type: "semantic", question: raw.question } : "semantic needs a question";
     case "goto":
-      return typeof raw.question === "number"
-        ? { type: "goto", question: raw.question }
-        : "goto needs a question index";
+      return typeof raw.question === "number" ? { type: "goto", question: raw.question } : "goto needs a question index";
     default:
       return `unknown action ${JSON.stringify(raw.type)}`;
   }
@@ -194,8 +186,7 @@ function isJson(req: IncomingMessage): boolean {
 /** Browsers send Origin with every POST; a page from anywhere else is refused even if it learned the token. */
 function sameOrigin(req: IncomingMessage, port: number): boolean {
   const origin = req.headers.origin;
-  if (origin !== undefined && origin !== `http://127.0.0.1:${port}` && origin !== `http://localhost:${port}`)
-    return false;
+  if (origin !== undefined && origin !== `http://127.0.0.1:${port}` && origin !== `http://localhost:${port}`) return false;
   const site = req.headers["sec-fetch-site"];
   return site === undefined || site === "same-origin" || site === "none";
 }

@@ -1,5 +1,5 @@
 /**
- * The zod schema of judge.yaml version 1 (FORMATS.md §3): the single source of
+ * The zod schema of judge.yaml version 1 (docs/FORMATS.md §3): the single source of
  * validation for the IR in `types.ts`.
  *
  * Every message here is written for a person reading `file:line:col error:
@@ -15,13 +15,7 @@ import { closestMatch, didYouMean } from "./did-you-mean.js";
 import type { Actor, CheckType, JudgeIR, Matcher, Trigger } from "./types.js";
 
 export const ACTORS = ["user", "agent", "tool"] as const satisfies readonly Actor[];
-export const CHECK_TYPES = [
-  "ordering",
-  "pairing",
-  "required",
-  "forbidden",
-  "count",
-] as const satisfies readonly CheckType[];
+export const CHECK_TYPES = ["ordering", "pairing", "required", "forbidden", "count"] as const satisfies readonly CheckType[];
 
 /* Key lists in canonical order: the serializer writes keys in this order. */
 export const TOP_LEVEL_KEYS = ["version", "behavior", "metaBehaviors"] as const;
@@ -144,10 +138,7 @@ function list<Item extends z.ZodType>(item: Item, what = "a list", max?: number)
  * specific message than "unknown key" (e.g. a key that belongs to another
  * check type).
  */
-function rejectUnknownKeys(
-  allowed: readonly string[],
-  explain?: (key: string) => { message: string; hint?: string } | undefined,
-) {
+function rejectUnknownKeys(allowed: readonly string[], explain?: (key: string) => { message: string; hint?: string } | undefined) {
   return (value: Record<string, unknown>, ctx: z.RefinementCtx): void => {
     for (const key of Object.keys(value)) {
       if (allowed.includes(key)) continue;
@@ -211,10 +202,7 @@ function matcherSchema(vocabulary: SchemaVocabulary) {
     "a matcher (a mapping with action, actor, contentIncludes or metadata)",
   )
     .superRefine(rejectUnknownKeys(MATCHER_KEYS), ON_OBJECTS)
-    .superRefine(
-      requireOneOf(MATCHER_KEYS, "needs at least one of action, actor, contentIncludes, metadata"),
-      ON_OBJECTS,
-    )
+    .superRefine(requireOneOf(MATCHER_KEYS, "needs at least one of action, actor, contentIncludes, metadata"), ON_OBJECTS)
     .superRefine((value, ctx) => {
       const known = vocabulary.actions;
       const action = value.action;
@@ -275,18 +263,10 @@ function checkSchemas(vocabulary: SchemaVocabulary) {
   const pattern = patternSchema(vocabulary);
   const base = { quote: text() };
   const strictly = (type: CheckType) => rejectUnknownKeys(CHECK_KEYS[type], keyOfOtherCheckTypes(type));
-  const count = z
-    .int({ error: unlessMissing(() => "must be a non-negative integer") })
-    .min(0, "must be a non-negative integer");
+  const count = z.int({ error: unlessMissing(() => "must be a non-negative integer") }).min(0, "must be a non-negative integer");
   return [
-    mapping({ type: z.literal("ordering"), ...base, first: pattern, before: pattern }).superRefine(
-      strictly("ordering"),
-      ON_OBJECTS,
-    ),
-    mapping({ type: z.literal("pairing"), ...base, each: pattern, followedBy: pattern }).superRefine(
-      strictly("pairing"),
-      ON_OBJECTS,
-    ),
+    mapping({ type: z.literal("ordering"), ...base, first: pattern, before: pattern }).superRefine(strictly("ordering"), ON_OBJECTS),
+    mapping({ type: z.literal("pairing"), ...base, each: pattern, followedBy: pattern }).superRefine(strictly("pairing"), ON_OBJECTS),
     mapping({ type: z.literal("required"), ...base, match: pattern, after: pattern.optional() }).superRefine(
       strictly("required"),
       ON_OBJECTS,
@@ -344,10 +324,10 @@ function checkSchema(vocabulary: SchemaVocabulary) {
   });
 }
 
-const semanticCheckSchema = mapping(
-  { quote: text(), question: text() },
-  "a mapping with quote and question",
-).superRefine(rejectUnknownKeys(SEMANTIC_CHECK_KEYS), ON_OBJECTS);
+const semanticCheckSchema = mapping({ quote: text(), question: text() }, "a mapping with quote and question").superRefine(
+  rejectUnknownKeys(SEMANTIC_CHECK_KEYS),
+  ON_OBJECTS,
+);
 
 /**
  * Exactly one of `match` and `semantic: true`. A `semantic` that is present
@@ -439,8 +419,7 @@ export function createJudgeSchema(vocabulary: SchemaVocabulary = {}): z.ZodType<
         .superRefine(rejectDuplicateNames, ON_ARRAYS),
     },
     "a mapping with version, behavior and metaBehaviors",
-  )
-    .superRefine(rejectUnknownKeys(TOP_LEVEL_KEYS), ON_OBJECTS);
+  ).superRefine(rejectUnknownKeys(TOP_LEVEL_KEYS), ON_OBJECTS);
   // The input as written, before defaults are filled in.
   return z.preprocess((input, ctx) => {
     limitText(input, ctx);

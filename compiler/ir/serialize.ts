@@ -1,5 +1,5 @@
 /**
- * IR → judge.yaml text, in the canonical key order of FORMATS.md §3, so that
+ * IR → judge.yaml text, in the canonical key order of docs/FORMATS.md §3, so that
  * generated and hand-edited files diff cleanly. `parseJudgeYaml` of the
  * result deep-equals the input IR; quoting is left to the yaml library, which
  * quotes exactly the strings that would otherwise read as something else
@@ -32,8 +32,7 @@ export function serializeJudgeYaml(ir: JudgeIR): string {
  * only double-quoted scalars understand; since every scalar that holds one is
  * double-quoted, every occurrence in the output is inside such a scalar.
  */
-const INVISIBLE =
-  /[\u0080-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/;
+const INVISIBLE = /[\u0080-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/;
 const INVISIBLE_ALL = new RegExp(INVISIBLE.source, "g");
 
 function escapeInvisible(char: string): string {

@@ -1,5 +1,5 @@
 /**
- * The judge.yaml intermediate representation, version 1 (FORMATS.md §3),
+ * The judge.yaml intermediate representation, version 1 (docs/FORMATS.md §3),
  * after parsing and defaulting. These are plain data types; the zod schema in
  * `schema.ts` is the single source of validation. An optional field may also
  * be present as undefined, which means absent: the schema's output type
@@ -66,8 +66,7 @@ export interface SemanticCheck {
 }
 
 export type Trigger =
-  | { description: string; match: Pattern; semantic?: undefined }
-  | { description: string; semantic: true; match?: undefined };
+  { description: string; match: Pattern; semantic?: undefined } | { description: string; semantic: true; match?: undefined };
 
 export interface MetaBehavior {
   name: string;

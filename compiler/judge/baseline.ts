@@ -59,7 +59,16 @@ function renderSpec(spec: BehaviorSpec): string {
 /** The baseline's messages: the same system text for every trajectory, then spec, trajectory and task. */
 export function baselineMessages(spec: BehaviorSpec, trajectory: Trajectory): ChatMessage[] {
   const names = spec.sections.map((s) => `- ${JSON.stringify(s.heading)}`).join("\n");
-  const user = [renderSpec(spec), "", renderTrajectory(trajectory), "", "Rules to judge, by exact heading:", names, "", "Reply with the JSON object only."].join("\n");
+  const user = [
+    renderSpec(spec),
+    "",
+    renderTrajectory(trajectory),
+    "",
+    "Rules to judge, by exact heading:",
+    names,
+    "",
+    "Reply with the JSON object only.",
+  ].join("\n");
   return [
     { role: "system", content: BASELINE_SYSTEM_PROMPT },
     { role: "user", content: user },
@@ -88,7 +97,9 @@ export function readBaselineAnswer(text: string, rules: readonly string[], event
     if (typeof answer === "string") problems.push(`metaBehaviors[${i}] (${JSON.stringify(name)}): ${answer}`);
     else byName.set(name, { name, ...answer });
   });
-  for (const rule of rules) if (!byName.has(rule) && !problems.some((p) => p.includes(JSON.stringify(rule)))) problems.push(`the rule ${JSON.stringify(rule)} is missing`);
+  for (const rule of rules)
+    if (!byName.has(rule) && !problems.some((p) => p.includes(JSON.stringify(rule))))
+      problems.push(`the rule ${JSON.stringify(rule)} is missing`);
   if (problems.length > 0) return problems.join("; ");
   return rules.map((rule) => byName.get(rule)!);
 }
@@ -97,11 +108,21 @@ export function readBaselineAnswer(text: string, rules: readonly string[], event
  * Judges one trajectory with one call (two when the first answer is invalid).
  * Throws on a malformed trajectory or when no valid answer came.
  */
-export async function judgeBaseline(spec: BehaviorSpec, input: unknown, adapter: SemanticAdapter, usage?: SemanticUsage): Promise<BaselineJudgment> {
+export async function judgeBaseline(
+  spec: BehaviorSpec,
+  input: unknown,
+  adapter: SemanticAdapter,
+  usage?: SemanticUsage,
+): Promise<BaselineJudgment> {
   const trajectory = validateTrajectory(input);
   const rules = spec.sections.map((s) => s.heading);
   const eventIds = new Set(trajectory.events.map((e) => e.id));
-  const result = await askWithRetry(adapter, baselineMessages(spec, trajectory), (text) => readBaselineAnswer(text, rules, eventIds), usage);
+  const result = await askWithRetry(
+    adapter,
+    baselineMessages(spec, trajectory),
+    (text) => readBaselineAnswer(text, rules, eventIds),
+    usage,
+  );
   if (!result.ok) throw new Error(result.message);
   return { trajectoryId: trajectory.id, verdict: foldVerdicts(result.value), metaBehaviors: result.value };
 }

@@ -1,5 +1,5 @@
 /**
- * calibrate (FORMATS.md §7): labeled cases against the compiled judge.
+ * calibrate (docs/FORMATS.md §7): labeled cases against the compiled judge.
  * Every meta-behavior verdict is compared with the label of the same name
  * (a missing label is a mismatch) and the file verdict with `expected.verdict`.
  */
@@ -109,7 +109,12 @@ export async function calibrate(
 /** A judged case without labels cannot be compared: for calibrate it is a case that failed (what its calls cost still counts). */
 function unlabeled(judged: JudgedCase): CaseResult {
   const { input, usage } = judged;
-  return { kind: "failed", input, message: 'has no "expected" labels (calibrate needs {trajectory, expected})', ...(usage !== undefined ? { usage } : {}) };
+  return {
+    kind: "failed",
+    input,
+    message: 'has no "expected" labels (calibrate needs {trajectory, expected})',
+    ...(usage !== undefined ? { usage } : {}),
+  };
 }
 
 /** Everything agrees, and there was something to compare: zero cases (an empty file, a wrong glob) proves nothing. */

@@ -1,5 +1,5 @@
 /**
- * Reads trajectory files (FORMATS.md §2): a `.json` file holds one trajectory,
+ * Reads trajectory files (docs/FORMATS.md §2): a `.json` file holds one trajectory,
  * one labeled case, or an array of either; a `.jsonl` file holds one per line
  * and is streamed. A bad case never hides the others: it comes out as an
  * `InputCase` with an `error` that names file, case, line and field.
@@ -54,7 +54,8 @@ function readExpected(value: unknown): Expected | string {
   const metas = value.metaBehaviorVerdicts ?? {};
   if (!isObject(metas)) return "expected.metaBehaviorVerdicts must be an object of rule name: verdict";
   for (const [name, verdict] of Object.entries(metas)) {
-    if (!VERDICTS.includes(verdict)) return `expected.metaBehaviorVerdicts[${printable(JSON.stringify(name))}] must be "true", "false", or "na"`;
+    if (!VERDICTS.includes(verdict))
+      return `expected.metaBehaviorVerdicts[${printable(JSON.stringify(name))}] must be "true", "false", or "na"`;
   }
   return { verdict: value.verdict as Verdict, metaBehaviorVerdicts: metas as Record<string, Verdict> };
 }
@@ -62,7 +63,7 @@ function readExpected(value: unknown): Expected | string {
 /**
  * One element of a file: a trajectory or a `{trajectory, expected}` case.
  * Other keys of a labeled case (notes, tags) are ignored, as a trajectory's
- * are: FORMATS.md §2 lets users bring their label files unchanged. A
+ * are: docs/FORMATS.md §2 lets users bring their label files unchanged. A
  * misspelled `expected` still surfaces, as a case calibrate finds unlabeled.
  */
 export function toCase(value: unknown, origin: CaseOrigin): InputCase {
@@ -113,7 +114,8 @@ export function arrayElementLines(text: string): number[] {
     const c = text.charCodeAt(i);
     if (c === 10) line++;
     if (inString) {
-      if (c === 92) i++; // a backslash escapes the next character (never a line break in valid JSON)
+      if (c === 92)
+        i++; // a backslash escapes the next character (never a line break in valid JSON)
       else if (c === 34) inString = false;
       continue;
     }

@@ -78,7 +78,8 @@ export interface RunOptions extends JudgeCaseOptions {
 export async function judgeOne(judge: JudgeModule, input: InputCase, caseOptions: JudgeCaseOptions): Promise<CaseResult> {
   if (input.error !== undefined) return { kind: "failed", input, message: printable(input.error) };
   const { sample, ...options } = caseOptions;
-  if (sample !== undefined && options.complete !== undefined && !inSample(input.trajectory, sample, `${input.file}#${input.index}`)) delete options.complete;
+  if (sample !== undefined && options.complete !== undefined && !inSample(input.trajectory, sample, `${input.file}#${input.index}`))
+    delete options.complete;
   const cost = options.complete !== undefined ? { usage: emptyUsage() } : {};
   try {
     return { kind: "judged", input, judgment: await judge.judgeTrajectory(input.trajectory, { ...options, ...cost }), ...cost };
@@ -91,7 +92,11 @@ export async function judgeOne(judge: JudgeModule, input: InputCase, caseOptions
  * Judges every case and yields results in input order, with at most
  * `concurrency` cases in flight (model calls are the only reason to overlap).
  */
-export async function* judgeCases(judge: JudgeModule, cases: AsyncIterable<InputCase>, options: RunOptions = {}): AsyncGenerator<CaseResult> {
+export async function* judgeCases(
+  judge: JudgeModule,
+  cases: AsyncIterable<InputCase>,
+  options: RunOptions = {},
+): AsyncGenerator<CaseResult> {
   const { concurrency = 1, ...judgeOptions } = options;
   const inFlight: Promise<CaseResult>[] = [];
   for await (const input of cases) {

@@ -13,7 +13,7 @@ import type { CaseResult } from "./judge-cases.js";
 /**
  * Whether a rule or trajectory verdict counts (and shows) as ERROR: it carries
  * the error marker and no clause failed (a failure stands even beside a
- * failed call; FORMATS.md §4). Its verdict is then na, which must not read as
+ * failed call; docs/FORMATS.md §4). Its verdict is then na, which must not read as
  * "no evidence" or "didn't apply": a model call failed.
  */
 export function isModelError(judged: { verdict: Verdict; error?: true }): boolean {

@@ -70,15 +70,24 @@ function locate(issue: ImportIssue, lines: readonly number[] | undefined): { lin
  * error cases (the other traces still come through). `lines` maps element
  * indexes to line numbers when the input is the batch of a JSONL file.
  */
-export function* importedCases(value: unknown, file: string, firstIndex: number, options: TraceReadOptions, lines?: readonly number[], line?: number): Generator<InputCase> {
+export function* importedCases(
+  value: unknown,
+  file: string,
+  firstIndex: number,
+  options: TraceReadOptions,
+  lines?: readonly number[],
+  line?: number,
+): Generator<InputCase> {
   const result = importTrace(value, importOptions(options));
   // Cases come in trace order: each error takes the place of the trace it stopped.
   const errors = [...result.errors].sort((a, b) => (a.trace ?? 0) - (b.trace ?? 0));
-  const at = (index: number, where: number | undefined): CaseOrigin => (where === undefined ? { file, index } : { file, index, line: where });
+  const at = (index: number, where: number | undefined): CaseOrigin =>
+    where === undefined ? { file, index } : { file, index, line: where };
   let next = 0;
   let index = firstIndex;
   for (const issue of errors) {
-    while (next < result.trajectories.length && (issue.trace === undefined || index - firstIndex < issue.trace)) yield { ...at(index++, line), trajectory: result.trajectories[next++] };
+    while (next < result.trajectories.length && (issue.trace === undefined || index - firstIndex < issue.trace))
+      yield { ...at(index++, line), trajectory: result.trajectories[next++] };
     const located = locate(issue, lines);
     yield { ...at(index++, located.line ?? line), error: `${result.format === undefined ? "" : `${result.format}: `}${located.text}` };
   }
@@ -97,12 +106,18 @@ export function* importedCases(value: unknown, file: string, firstIndex: number,
  * left to the validator when it was meant as a trajectory, else an error
  * naming the formats.
  */
-export function* elementCases(value: unknown, origin: CaseOrigin, toCase: (value: unknown, origin: CaseOrigin) => InputCase, options: TraceReadOptions): Generator<InputCase> {
+export function* elementCases(
+  value: unknown,
+  origin: CaseOrigin,
+  toCase: (value: unknown, origin: CaseOrigin) => InputCase,
+  options: TraceReadOptions,
+): Generator<InputCase> {
   const from = options.from ?? "auto";
   if (from === "trajectory") return yield toCase(value, origin);
   if (isNativeCase(value)) {
     const c = toCase(value, origin);
-    if (c.error === undefined && c.labeled === true && !looksLikeTrajectory(c.trajectory) && !meantAsTrajectory(c.trajectory)) return yield labeledImport(c, options);
+    if (c.error === undefined && c.labeled === true && !looksLikeTrajectory(c.trajectory) && !meantAsTrajectory(c.trajectory))
+      return yield labeledImport(c, options);
     return yield c;
   }
   if (from === "auto" && meantAsTrajectory(value)) return yield toCase(value, origin);
@@ -117,8 +132,11 @@ function labeledImport(c: InputCase, options: TraceReadOptions): InputCase {
   const result = importTrace(c.trajectory, importOptions(options));
   const { trajectory: _raw, ...rest } = c;
   void _raw;
-  if (result.errors.length > 0) return { ...rest, error: `trajectory: ${result.format === undefined ? "" : `${result.format}: `}${formatIssue(result.errors[0]!)}` };
-  if (result.trajectories.length !== 1) return { ...rest, error: `trajectory: a labeled case wraps one trace; this one holds ${result.trajectories.length}` };
-  for (const warning of result.warnings) options.onWarning?.(`${c.file}${c.line === undefined ? "" : `:${c.line}`}: case ${c.index}: trajectory: ${formatIssue(warning)}`);
+  if (result.errors.length > 0)
+    return { ...rest, error: `trajectory: ${result.format === undefined ? "" : `${result.format}: `}${formatIssue(result.errors[0]!)}` };
+  if (result.trajectories.length !== 1)
+    return { ...rest, error: `trajectory: a labeled case wraps one trace; this one holds ${result.trajectories.length}` };
+  for (const warning of result.warnings)
+    options.onWarning?.(`${c.file}${c.line === undefined ? "" : `:${c.line}`}: case ${c.index}: trajectory: ${formatIssue(warning)}`);
   return { ...rest, trajectory: result.trajectories[0] };
 }

@@ -73,14 +73,24 @@ function isEndLine(value: unknown): value is { end: unknown } {
 
 /** `{"trajectory": {"id": …}}`, a header: no `expected` (that is a labeled case), no events. */
 function isHeaderLine(value: unknown): value is { trajectory: unknown } {
-  return isObject(value) && Object.keys(value).length === 1 && "trajectory" in value && !(isObject(value.trajectory) && "events" in value.trajectory);
+  return (
+    isObject(value) &&
+    Object.keys(value).length === 1 &&
+    "trajectory" in value &&
+    !(isObject(value.trajectory) && "events" in value.trajectory)
+  );
 }
 
 function formatMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-export async function watchLines(judge: BuiltJudge, lines: AsyncIterable<WatchLine>, options: WatchOptions, handlers: WatchHandlers): Promise<WatchResult> {
+export async function watchLines(
+  judge: BuiltJudge,
+  lines: AsyncIterable<WatchLine>,
+  options: WatchOptions,
+  handlers: WatchHandlers,
+): Promise<WatchResult> {
   const importing = options.from !== undefined && options.from !== "auto" && options.from !== "trajectory";
   let header: { id: string; description: string } | undefined = options.id === undefined ? undefined : { id: options.id, description: "" };
   let monitor: Monitor | undefined;
@@ -135,7 +145,10 @@ export async function watchLines(judge: BuiltJudge, lines: AsyncIterable<WatchLi
     }
     if (importing) {
       records.push(value);
-      const result = importTrace(records, { from: options.from!, ...(options.complete !== undefined ? { complete: options.complete } : {}) });
+      const result = importTrace(records, {
+        from: options.from!,
+        ...(options.complete !== undefined ? { complete: options.complete } : {}),
+      });
       const trace = result.trajectories[0];
       // An import that fails may succeed once more records arrive (a tool call waiting for its result).
       if (trace === undefined) continue;
@@ -148,7 +161,10 @@ export async function watchLines(judge: BuiltJudge, lines: AsyncIterable<WatchLi
       importedComplete = trace.complete;
       const changed = pushedJson.findIndex((json, k) => JSON.stringify(trace.events[k]) !== json);
       if (changed >= 0) {
-        refuse(line, `importing this record changed event ${changed} (${JSON.stringify(trace.events[changed]?.id)}) after it was judged: this trace format cannot be watched event by event`);
+        refuse(
+          line,
+          `importing this record changed event ${changed} (${JSON.stringify(trace.events[changed]?.id)}) after it was judged: this trace format cannot be watched event by event`,
+        );
         records.pop();
         continue;
       }

@@ -69,7 +69,8 @@ async function readEntry(path: string, model: string): Promise<CacheEntry | unde
     return undefined; // missing or unreadable: a miss, never an error
   }
   const entry = parsed as Partial<CacheEntry> | null;
-  if (entry === null || typeof entry !== "object" || entry.model !== model || entry.validated !== true || typeof entry.text !== "string") return undefined;
+  if (entry === null || typeof entry !== "object" || entry.model !== model || entry.validated !== true || typeof entry.text !== "string")
+    return undefined;
   return entry as CacheEntry;
 }
 
@@ -91,7 +92,12 @@ export function withAnswerCache(adapter: SemanticAdapter, options: AnswerCacheOp
     if (hit !== undefined) return { text: hit.text, cached: true };
     const reply = await adapter(messages);
     const fresh: AdapterReply = typeof reply === "string" ? { text: reply } : reply;
-    const entry: CacheEntry = { model: options.model, validated: true, text: fresh.text, ...(fresh.usage !== undefined ? { usage: fresh.usage } : {}) };
+    const entry: CacheEntry = {
+      model: options.model,
+      validated: true,
+      text: fresh.text,
+      ...(fresh.usage !== undefined ? { usage: fresh.usage } : {}),
+    };
     let stored: Promise<void> | undefined;
     const accept = () =>
       (stored ??= (async () => {

@@ -1,5 +1,5 @@
 /**
- * Where the model comes from (FORMATS.md §5): the Braintrust gateway with
+ * Where the model comes from (docs/FORMATS.md §5): the Braintrust gateway with
  * `BRAINTRUST_API_KEY`, or any OpenAI-compatible endpoint with
  * `OPENAI_API_KEY` (and `--base-url` for a local server). A `.env` file at or
  * above the working directory fills in variables that are not already set.
@@ -53,7 +53,8 @@ function unquote(value: string): string {
   // A quoted value may be followed by a comment (`KEY="sk-..." # note`): the
   // quotes end the value, so neither they nor the comment become part of it.
   const double = /^"((?:[^"\\]|\\.)*)"\s*(?:#.*)?$/.exec(value);
-  if (double !== null) return double[1]!.replace(/\\(.)/g, (escape, c: string) => (c === "n" ? "\n" : c === '"' || c === "\\" ? c : escape));
+  if (double !== null)
+    return double[1]!.replace(/\\(.)/g, (escape, c: string) => (c === "n" ? "\n" : c === '"' || c === "\\" ? c : escape));
   const single = /^'([^']*)'\s*(?:#.*)?$/.exec(value);
   if (single !== null) return single[1]!;
   return value.replace(/\s+#.*$/, "");

@@ -41,7 +41,10 @@ export const DEFAULT_TRANSPORT: Required<Omit<TransportOptions, "rpm">> = {
  * a burst after a quiet spell is not let through at once (providers count
  * per rolling window). Callers are served in arrival order.
  */
-export function createPacer(rpm: number, clock: { now(): number; sleep(ms: number): Promise<void> } = { now: Date.now, sleep: (ms) => sleep(ms) }): () => Promise<void> {
+export function createPacer(
+  rpm: number,
+  clock: { now(): number; sleep(ms: number): Promise<void> } = { now: Date.now, sleep: (ms) => sleep(ms) },
+): () => Promise<void> {
   const spacing = 60_000 / rpm;
   let next = -Infinity;
   return async () => {
@@ -136,7 +139,9 @@ function describeError(error: unknown, classes: ErrorClasses): string {
   const failure = error as HttpFailure;
   if (error instanceof classes.APIConnectionTimeoutError) return "the request timed out";
   const message = (failure?.message ?? String(error)).replace(/\s+/g, " ").trim();
-  return typeof failure?.status === "number" && !message.startsWith(String(failure.status)) ? `HTTP ${failure.status}: ${message}` : message;
+  return typeof failure?.status === "number" && !message.startsWith(String(failure.status))
+    ? `HTTP ${failure.status}: ${message}`
+    : message;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

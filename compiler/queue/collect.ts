@@ -15,7 +15,11 @@ export interface CollectTotals {
 
 const PAGE = 1000;
 
-export async function collectResults(redis: RedisConnection, results: string, write: (line: string) => Promise<void> | void): Promise<CollectTotals> {
+export async function collectResults(
+  redis: RedisConnection,
+  results: string,
+  write: (line: string) => Promise<void> | void,
+): Promise<CollectTotals> {
   const totals: CollectTotals = { written: 0, duplicates: 0, caseErrors: 0 };
   const seen = new Set<string>();
   let start = "-";

@@ -24,11 +24,18 @@ export function inputCaseOfEntry(id: string, fields: Map<string, string>): { inp
   const file = fields.get("file") ?? `stream entry ${id}`;
   const index = Number(fields.get("case") ?? 0);
   const lineText = fields.get("line");
-  const origin = { file, index: Number.isInteger(index) ? index : 0, ...(lineText !== undefined && /^\d+$/.test(lineText) ? { line: Number(lineText) } : {}) };
+  const origin = {
+    file,
+    index: Number.isInteger(index) ? index : 0,
+    ...(lineText !== undefined && /^\d+$/.test(lineText) ? { line: Number(lineText) } : {}),
+  };
   const text = fields.get(TRAJECTORY_FIELD);
   if (text === undefined) return { input: { ...origin, error: `stream entry ${id} has no ${TRAJECTORY_FIELD} field` }, text: "" };
   try {
-    return { input: { ...origin, trajectory: JSON.parse(text) as unknown, ...(fields.get("labeled") === "1" ? { labeled: true } : {}) }, text };
+    return {
+      input: { ...origin, trajectory: JSON.parse(text) as unknown, ...(fields.get("labeled") === "1" ? { labeled: true } : {}) },
+      text,
+    };
   } catch {
     return { input: { ...origin, error: `stream entry ${id}: the ${TRAJECTORY_FIELD} field is not JSON` }, text };
   }

@@ -83,7 +83,9 @@ export async function runWorker(judge: JudgeModule, redis: RedisConnection, opti
     // Every write is checked before anything is acknowledged: an entry is acknowledged only once its result is stored.
     await redis.run(`XADD ${options.results}`, async (client) => {
       const pipeline = client.pipeline();
-      results.forEach((result, i) => pipeline.xadd(options.results, "*", ...resultFields(result, resultKey(sha, decoded[i]!.text), sha, decoded[i]!.id)));
+      results.forEach((result, i) =>
+        pipeline.xadd(options.results, "*", ...resultFields(result, resultKey(sha, decoded[i]!.text), sha, decoded[i]!.id)),
+      );
       return checkedReplies(await pipeline.exec());
     });
     await redis.run(`XACK ${stream} ${group}`, (client) => client.xack(stream, group, ...decoded.map((d) => d.id)));

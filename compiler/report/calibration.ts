@@ -5,7 +5,9 @@ import { printable } from "./printable.js";
 
 export function renderComparison(c: CaseComparison): string {
   const mark = caseAgrees(c) ? "ok  " : "DIFF";
-  const lines = [`${mark} ${printable(c.trajectoryId)} (${describeOrigin({ file: c.file, index: c.caseIndex, ...(c.line !== undefined ? { line: c.line } : {}) })})`];
+  const lines = [
+    `${mark} ${printable(c.trajectoryId)} (${describeOrigin({ file: c.file, index: c.caseIndex, ...(c.line !== undefined ? { line: c.line } : {}) })})`,
+  ];
   if (!c.verdict.agree) lines.push(`     file verdict: expected ${c.verdict.expected}, got ${c.verdict.actual}${errorNote(c.verdict)}`);
   for (const m of c.metaBehaviors) {
     if (!m.agree) lines.push(`     ${printable(m.name)}: expected ${m.expected ?? "(no label)"}, got ${m.actual}${errorNote(m)}`);

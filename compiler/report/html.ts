@@ -182,7 +182,10 @@ function summaryTable(rows: readonly RuleSummaryRow[]): string {
   const columns = summaryColumns(rows);
   const cellClass: Record<string, string> = { Passed: ` class="v-pass"`, Failed: ` class="v-fail"`, "Model error": ` class="v-error"` };
   const body = rows
-    .map((r) => `<tr><th scope="row">${escapeHtml(r.name)}</th>${columns.map((c) => `<td${cellClass[c.title] ?? ""}>${c.value(r)}</td>`).join("")}</tr>`)
+    .map(
+      (r) =>
+        `<tr><th scope="row">${escapeHtml(r.name)}</th>${columns.map((c) => `<td${cellClass[c.title] ?? ""}>${c.value(r)}</td>`).join("")}</tr>`,
+    )
     .join("\n");
   return `<section class="summary">
 <h2>By rule</h2>
@@ -212,12 +215,7 @@ function errorAttribute(judged: { verdict: Verdict; error?: true }): string {
   return isModelError(judged) ? ` data-error="true"` : "";
 }
 
-function trajectoryCard(
-  result: ReportResult,
-  index: number,
-  rules: readonly RuleInfo[],
-  names: readonly string[],
-): string {
+function trajectoryCard(result: ReportResult, index: number, rules: readonly RuleInfo[], names: readonly string[]): string {
   const { judgment, trajectory } = result;
   const fileVerdictNa = fileNaReason(judgment);
   const incomplete =
@@ -225,9 +223,7 @@ function trajectoryCard(
       ? ` <span class="tag incomplete" title="The session did not end normally">Incomplete</span>`
       : "";
   const description =
-    trajectory !== undefined && trajectory.description !== ""
-      ? `<p class="description">${escapeHtml(trajectory.description)}</p>`
-      : "";
+    trajectory !== undefined && trajectory.description !== "" ? `<p class="description">${escapeHtml(trajectory.description)}</p>` : "";
   const events = new Map((trajectory?.events ?? []).map((e) => [e.id, e] as const));
   const metas = judgment.metaBehaviors
     .map((meta) =>
@@ -257,9 +253,7 @@ function ruleSection(
       : `<p class="trigger"><span class="label">Applies when</span> ${escapeHtml(rule.trigger.description)} <span class="kind">${rule.trigger.kind === "semantic" ? "decided by the model" : "deterministic match"}</span></p>`;
   const notTriggered = meta.triggered ? "" : `<p class="not-triggered">${notTriggeredNote(meta)}</p>`;
   const clauses =
-    meta.clauses.length === 0
-      ? ""
-      : `<ol class="clauses">\n${meta.clauses.map((c) => clauseItem(c, rule, events)).join("\n")}\n</ol>`;
+    meta.clauses.length === 0 ? "" : `<ol class="clauses">\n${meta.clauses.map((c) => clauseItem(c, rule, events)).join("\n")}\n</ol>`;
   return `<section class="rule" data-rule="${ruleIndex}" data-verdict="${escapeHtml(meta.verdict)}"${errorAttribute(meta)}>
 <header class="rule-head">${badge(meta.verdict, meta.naReason, meta.error)} <h3>${escapeHtml(meta.name)}</h3></header>
 ${trigger}${notTriggered}${clauses}
@@ -268,7 +262,7 @@ ${trigger}${notTriggered}${clauses}
 
 /**
  * Why no check ran. A rule that is not triggered lists a clause only when its
- * semantic trigger stopped it (FORMATS.md §4), and that trigger may have been
+ * semantic trigger stopped it (docs/FORMATS.md §4), and that trigger may have been
  * undecided (no model, no valid answer) rather than false.
  */
 function notTriggeredNote(meta: MetaBehaviorJudgment): string {

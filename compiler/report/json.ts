@@ -1,4 +1,4 @@
-/** `judge --json` (FORMATS.md §6): one JSON array on stdout, element i for input case i. */
+/** `judge --json` (docs/FORMATS.md §6): one JSON array on stdout, element i for input case i. */
 import type { TrajectoryJudgment } from "../../runtime/types.js";
 import type { FailedCase } from "../judge/judge-cases.js";
 import { caseErrorOf } from "./outputs.js";

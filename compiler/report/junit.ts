@@ -71,10 +71,7 @@ interface TestCase {
 
 function renderSuite(suite: Suite): { xml: string; counts: Counts } {
   const overturned = suite.judgments.reduce((n, j) => n + countVerifications(emptyVerifyCounts(), j).overturned, 0);
-  const cases = [
-    ...suite.judgments.flatMap((j) => j.metaBehaviors.map((meta) => ruleCase(j, meta))),
-    ...suite.errors.map(caseErrorCase),
-  ];
+  const cases = [...suite.judgments.flatMap((j) => j.metaBehaviors.map((meta) => ruleCase(j, meta))), ...suite.errors.map(caseErrorCase)];
   const counts: Counts = {
     tests: cases.length,
     failures: cases.filter((c) => c.outcome === "failure").length,
@@ -84,7 +81,9 @@ function renderSuite(suite: Suite): { xml: string; counts: Counts } {
   const xml = [
     `  <testsuite name="${escapeXmlAttribute(suite.file)}"${countAttributes(counts)} time="0">`,
     // A CI gate can read how many deterministic failures a model overturned here (verify-on-false).
-    ...(overturned > 0 ? [`    <properties>`, `      <property name="behavior-judge.overturned" value="${overturned}"/>`, `    </properties>`] : []),
+    ...(overturned > 0
+      ? [`    <properties>`, `      <property name="behavior-judge.overturned" value="${overturned}"/>`, `    </properties>`]
+      : []),
     ...cases.map((c) => c.xml),
     `  </testsuite>`,
   ].join("\n");
@@ -105,7 +104,10 @@ function ruleCase(judgment: TrajectoryJudgment, meta: MetaBehaviorJudgment): Tes
       ? undefined
       : `<system-out>${escapeXmlText(overturned.map((c) => `OVERTURNED by the model (the deterministic check said false)\n${describeClause(c)}`).join("\n\n"))}</system-out>`;
   const children = [element, note].filter((c): c is string => c !== undefined);
-  return { outcome, xml: children.length === 0 ? `${open}/>` : `${open}>\n${children.map((c) => `      ${c}`).join("\n")}\n    </testcase>` };
+  return {
+    outcome,
+    xml: children.length === 0 ? `${open}/>` : `${open}>\n${children.map((c) => `      ${c}`).join("\n")}\n    </testcase>`,
+  };
 }
 
 /** The rule's result element: <failure>, <error> (a failed model call), <skipped> (na), or none (a pass). */
@@ -115,14 +117,21 @@ function ruleResult(meta: MetaBehaviorJudgment): { outcome: Outcome; element?: s
     const failing = meta.clauses.filter((c) => c.verdict === "false");
     const message = `${failing.length} of ${meta.clauses.length} ${plural(meta.clauses.length, "clause")} failed: ${failing.map((c) => c.quote).join(" | ")}`;
     const body = [...failing, ...modelErrors].map(describeClause).join("\n\n");
-    return { outcome: "failure", element: `<failure message="${escapeXmlAttribute(message)}" type="rule-failed">${escapeXmlText(body)}</failure>` };
+    return {
+      outcome: "failure",
+      element: `<failure message="${escapeXmlAttribute(message)}" type="rule-failed">${escapeXmlText(body)}</failure>`,
+    };
   }
   // A model that could not answer is not a pass or a skip: CI should see it.
   if (modelErrors.length > 0) {
     const message = `model error: ${modelErrors.map((c) => c.error).join(" | ")}`;
-    return { outcome: "error", element: `<error message="${escapeXmlAttribute(message)}" type="model-error">${escapeXmlText(modelErrors.map(describeClause).join("\n\n"))}</error>` };
+    return {
+      outcome: "error",
+      element: `<error message="${escapeXmlAttribute(message)}" type="model-error">${escapeXmlText(modelErrors.map(describeClause).join("\n\n"))}</error>`,
+    };
   }
-  if (meta.verdict === "na") return { outcome: "skipped", element: `<skipped message="${escapeXmlAttribute(verdictLabel(meta.verdict, meta.naReason))}"/>` };
+  if (meta.verdict === "na")
+    return { outcome: "skipped", element: `<skipped message="${escapeXmlAttribute(verdictLabel(meta.verdict, meta.naReason))}"/>` };
   return { outcome: "passed" };
 }
 

@@ -55,7 +55,7 @@ export function progressEvent(done: number, result: CaseResult): ProgressEvent {
 }
 
 /**
- * The trajectory as the judge read it (FORMATS.md §2 defaults: no description
+ * The trajectory as the judge read it (docs/FORMATS.md §2 defaults: no description
  * is "", non-string content is "", metadata values are String(v)), so the
  * evidence panel shows what was judged. Undefined if a judge built by another
  * version accepted what this runtime would not: the panel then lists ids only.

@@ -19,7 +19,11 @@ export function renderRunStatistics(title: string, stats: RunStatistics): string
   stats.perRun.forEach((r, i) => {
     const notes = [
       ...(r.errors > 0 ? [`${r.errors} cases not judged`] : []),
-      ...(r.clauseErrors > 0 ? [`${r.clauseErrors} ${plural(r.clauseErrors, "rule verdict")} ${plural(r.clauseErrors, "rests", "rest")} on a failed model answer`] : []),
+      ...(r.clauseErrors > 0
+        ? [
+            `${r.clauseErrors} ${plural(r.clauseErrors, "rule verdict")} ${plural(r.clauseErrors, "rests", "rest")} on a failed model answer`,
+          ]
+        : []),
     ];
     lines.push(`  run ${i + 1}: ${r.agree}/${r.total} rule verdicts agree${notes.length > 0 ? ` (${notes.join("; ")})` : ""}`);
   });
@@ -41,12 +45,22 @@ export function renderSideBySide(columns: readonly { title: string; stats: RunSt
   const rows: string[][] = [["", ...columns.map((c) => c.title)]];
   const runs = Math.max(...columns.map((c) => c.stats.runs));
   for (let i = 0; i < runs; i++) {
-    rows.push([`run ${i + 1}`, ...columns.map((c) => (c.stats.perRun[i] === undefined ? "" : `${c.stats.perRun[i]!.agree}/${c.stats.perRun[i]!.total}`))]);
+    rows.push([
+      `run ${i + 1}`,
+      ...columns.map((c) => (c.stats.perRun[i] === undefined ? "" : `${c.stats.perRun[i]!.agree}/${c.stats.perRun[i]!.total}`)),
+    ]);
   }
   const figures = columns.map((c) => statisticLines(c.stats));
   figures[0]?.forEach(([label], row) => rows.push([label, ...figures.map((f) => f[row]![1])]));
   const widths = rows[0]!.map((_, col) => Math.max(...rows.map((r) => r[col]!.length)));
-  return rows.map((r) => r.map((cell, col) => cell.padEnd(widths[col]!)).join("  ").trimEnd()).join("\n");
+  return rows
+    .map((r) =>
+      r
+        .map((cell, col) => cell.padEnd(widths[col]!))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n");
 }
 
 /** `calibrate --runs N` for a person: the compiled judge's figures, then what verify-on-false did over all runs. */

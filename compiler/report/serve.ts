@@ -22,7 +22,7 @@ export interface ProgressEvent {
   trajectoryId?: string;
   verdict?: Verdict;
   naReason?: NaReason | null;
-  /** The trajectory's error marker: a model call failed (FORMATS.md §4). */
+  /** The trajectory's error marker: a model call failed (docs/FORMATS.md §4). */
   error?: true;
   /** A free-form status line ("reading trips.jsonl"). */
   message?: string;

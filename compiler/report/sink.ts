@@ -20,7 +20,11 @@ export type Write = (text: string) => void;
  * Adds each result to the tally, then to every sink, in order; once all are
  * in, finishes the sinks in order. Returns the files they wrote.
  */
-export async function runSinks(results: AsyncIterable<CaseResult> | Iterable<CaseResult>, sinks: readonly OutputSink[], tally: Tally): Promise<string[]> {
+export async function runSinks(
+  results: AsyncIterable<CaseResult> | Iterable<CaseResult>,
+  sinks: readonly OutputSink[],
+  tally: Tally,
+): Promise<string[]> {
   for await (const result of results) {
     tally.add(result);
     for (const sink of sinks) sink.add(result);

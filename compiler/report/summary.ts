@@ -33,7 +33,8 @@ export function fileNaReason(judgment: TrajectoryJudgment): NaReason | null {
  */
 export function renderVerifyLine(counts: VerifyCounts): string | undefined {
   if (counts.confirmed + counts.overturned === 0) return undefined;
-  const note = counts.overturned > 0 ? " (deterministic failures a model answered true or na: review them; --fail-on-overturned refuses them)" : "";
+  const note =
+    counts.overturned > 0 ? " (deterministic failures a model answered true or na: review them; --fail-on-overturned refuses them)" : "";
   return `verify-on-false: ${counts.confirmed} confirmed, ${counts.overturned} overturned${note}`;
 }
 

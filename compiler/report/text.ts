@@ -22,8 +22,11 @@ function clauseLine(clause: Clause): string {
   const cites = clause.citations.length > 0 ? ` [${clause.citations.map((c) => printable(c.eventId)).join(", ")}]` : "";
   const verification = clause.verification !== undefined ? ` (${clause.verification})` : "";
   const error = clause.error !== undefined ? ` ERROR: ${printable(clause.error)}` : "";
-  const lines = [`      ${clause.verdict.padEnd(5)} ${kind}: ${printable(JSON.stringify(clause.quote))}${naSuffix(clause.naReason)}${cites}${verification}${error}`];
-  if (clause.reasoning !== undefined && clause.error === undefined) lines.push(`            ${printable(clause.reasoning.replace(/\s+/g, " "))}`);
+  const lines = [
+    `      ${clause.verdict.padEnd(5)} ${kind}: ${printable(JSON.stringify(clause.quote))}${naSuffix(clause.naReason)}${cites}${verification}${error}`,
+  ];
+  if (clause.reasoning !== undefined && clause.error === undefined)
+    lines.push(`            ${printable(clause.reasoning.replace(/\s+/g, " "))}`);
   // An overturn rests on a model's word alone, and text in the trajectory may have asked for it: never only a parenthesis.
   if (clause.verification === "overturned") {
     lines.push(`            OVERTURNED: the deterministic check found this clause violated; the model answered ${clause.verdict}`);
@@ -35,13 +38,21 @@ function metaLines(meta: MetaBehaviorJudgment): string[] {
   const trigger = meta.triggered ? "" : " — not triggered";
   // Also beside a FAIL (a failed verify call): a failed model call must catch the eye wherever it is.
   const errors = meta.clauses.filter((c) => c.error !== undefined).length;
-  const flagged = errors > 0 ? ` — ${errors} ${plural(errors, "clause")} without a valid model answer${isModelError(meta) ? "" : " (ERROR)"}` : "";
-  return [`  ${label(meta).padEnd(5)} ${printable(meta.name)}${naSuffix(meta.naReason)}${trigger}${flagged}`, ...meta.clauses.map(clauseLine)];
+  const flagged =
+    errors > 0 ? ` — ${errors} ${plural(errors, "clause")} without a valid model answer${isModelError(meta) ? "" : " (ERROR)"}` : "";
+  return [
+    `  ${label(meta).padEnd(5)} ${printable(meta.name)}${naSuffix(meta.naReason)}${trigger}${flagged}`,
+    ...meta.clauses.map(clauseLine),
+  ];
 }
 
 /** One trajectory's block of the text report. */
 export function renderTrajectoryText(judgment: TrajectoryJudgment, source: string): string {
-  return [`${label(judgment)}  ${printable(judgment.trajectoryId)}  (${printable(source)})`, ...judgment.metaBehaviors.flatMap(metaLines), ""].join("\n");
+  return [
+    `${label(judgment)}  ${printable(judgment.trajectoryId)}  (${printable(source)})`,
+    ...judgment.metaBehaviors.flatMap(metaLines),
+    "",
+  ].join("\n");
 }
 
 export function renderTotalsLine(totals: RunTotals): string {

@@ -5,7 +5,7 @@ export type NaReason = "not_applicable" | "insufficient_evidence";
 export type Actor = "user" | "agent" | "tool";
 export type CheckType = "ordering" | "pairing" | "required" | "forbidden" | "count";
 
-/** A trajectory as FORMATS.md §2 describes it; validated by `judgeTrajectory`. */
+/** A trajectory as docs/FORMATS.md §2 describes it; validated by `judgeTrajectory`. */
 export interface TrajectoryInput {
   id: string;
   description?: string | undefined;

@@ -39,7 +39,9 @@ describe("lintSpec", () => {
 
   it("accepts a quote that differs from the section only in whitespace (the first check's quote spans a line break)", async () => {
     const result = await lintSpec(LINT);
-    expect(result.findings.filter((f) => f.code === "quote-not-verbatim").map((f) => f.path)).toEqual(["metaBehaviors[2].semanticChecks[0].quote"]);
+    expect(result.findings.filter((f) => f.code === "quote-not-verbatim").map((f) => f.path)).toEqual([
+      "metaBehaviors[2].semanticChecks[0].quote",
+    ]);
   });
 
   it("checks vocabulary only when samples are given", async () => {
@@ -58,7 +60,14 @@ describe("lintSpec", () => {
     writeFileSync(join(dir, "judge.yaml"), Buffer.concat([Buffer.from("version: 1\nbehavior: "), Buffer.from([0xff]), Buffer.from("\n")]));
     const result = await lintSpec(dir);
     expect(result.findings).toEqual([
-      expect.objectContaining({ code: "judge-invalid", severity: "error", line: 2, col: 11, message: "invalid UTF-8 at byte 21: 0xFF", hint: "save the file as UTF-8" }),
+      expect.objectContaining({
+        code: "judge-invalid",
+        severity: "error",
+        line: 2,
+        col: 11,
+        message: "invalid UTF-8 at byte 21: 0xFF",
+        hint: "save the file as UTF-8",
+      }),
     ]);
   });
 
@@ -114,7 +123,9 @@ describe("lint warnings about sections a reader sees differently", () => {
   });
 
   it("warns about a setext heading, which Markdown shows as an H2 but is not a meta-behavior", async () => {
-    expect(await lintText(`${front}## A\nThe agent never refunds.\n\nRefund limits\n-------------\n\nAt most three.\n`)).toEqual([["warning", "setext-heading", 8]]);
+    expect(await lintText(`${front}## A\nThe agent never refunds.\n\nRefund limits\n-------------\n\nAt most three.\n`)).toEqual([
+      ["warning", "setext-heading", 8],
+    ]);
   });
 
   it("does not take a thematic break, a list, a table or a fence for a setext heading", async () => {

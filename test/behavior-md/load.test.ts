@@ -1,4 +1,4 @@
-/** BEHAVIOR.md loading (FORMATS.md §1): one fixture per diagnostic code, each at the line it is about. */
+/** BEHAVIOR.md loading (docs/FORMATS.md §1): one fixture per diagnostic code, each at the line it is about. */
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -52,7 +52,9 @@ describe("spec diagnostics fixtures", () => {
     const file = join(BROKEN, "encoding-invalid.md");
     const error = await loadBehaviorSpec(file).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SpecError);
-    expect((error as SpecError).message).toBe(`${file}:8:30 error: encoding-invalid: invalid UTF-8 at byte 119: 0xE9 0x20 (save the file as UTF-8)`);
+    expect((error as SpecError).message).toBe(
+      `${file}:8:30 error: encoding-invalid: invalid UTF-8 at byte 119: 0xE9 0x20 (save the file as UTF-8)`,
+    );
   });
 
   it("suggests a valid name for an invalid one", async () => {
@@ -61,7 +63,7 @@ describe("spec diagnostics fixtures", () => {
   });
 
   it("reports every problem at once, in line order", () => {
-    const result = parseBehaviorMd("---\nname: Bad Name\ndescription: \"\"\nmetadata: [1]\n---\n## A\n\n## A\n", "x.md");
+    const result = parseBehaviorMd('---\nname: Bad Name\ndescription: ""\nmetadata: [1]\n---\n## A\n\n## A\n', "x.md");
     expect(!result.ok && result.diagnostics.map((d) => [d.code, d.line])).toEqual([
       ["name-invalid", 2],
       ["description-missing", 3],
@@ -139,9 +141,7 @@ describe("Markdown that looks like a heading but is not one (CommonMark)", () =>
   });
 
   it("reads a closing sequence of #s as no text", () => {
-    expect(headings("## A ##\n## C#\n## #\n")).toEqual([
-      ["heading-empty", 7],
-    ]);
+    expect(headings("## A ##\n## C#\n## #\n")).toEqual([["heading-empty", 7]]);
     expect(headings("## A ##\n## C#\n")).toEqual([
       ["A", 5],
       ["C#", 6],
@@ -149,7 +149,10 @@ describe("Markdown that looks like a heading but is not one (CommonMark)", () =>
   });
 
   it("reads old Mac line endings (a lone CR)", () => {
-    expect(parseBehaviorMd("---\rname: a\rdescription: d\r---\r## Rule\rBody.\r")).toMatchObject({ ok: true, spec: { sections: [{ heading: "Rule", line: 5, body: "Body." }] } });
+    expect(parseBehaviorMd("---\rname: a\rdescription: d\r---\r## Rule\rBody.\r")).toMatchObject({
+      ok: true,
+      spec: { sections: [{ heading: "Rule", line: 5, body: "Body." }] },
+    });
   });
 });
 

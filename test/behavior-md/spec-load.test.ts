@@ -6,7 +6,9 @@ const spec = (body: string, front = "name: tax-research\ndescription: Rules for 
 
 describe("parseBehaviorMd", () => {
   it("reads frontmatter, preamble and every H2 with its line and body", () => {
-    const parsed = parseBehaviorMd(spec("# Title\n\nIntro.\n\n## First rule\n\nBody one.\n\n### Detail\nMore.\n\n## Second rule ##\nBody two.\n"));
+    const parsed = parseBehaviorMd(
+      spec("# Title\n\nIntro.\n\n## First rule\n\nBody one.\n\n### Detail\nMore.\n\n## Second rule ##\nBody two.\n"),
+    );
     expect(parsed.ok).toBe(true);
     if (!parsed.ok) return;
     expect(parsed.spec).toMatchObject({ name: "tax-research", description: "Rules for a tax agent.", preamble: "# Title\n\nIntro." });

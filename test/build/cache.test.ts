@@ -26,7 +26,11 @@ metaBehaviors:
           action: deploy
 `;
 
-const trajectory = (id: string, actions: string[]) => ({ id, complete: true, events: actions.map((action, i) => ({ id: `e${i + 1}`, actor: "agent", action })) });
+const trajectory = (id: string, actions: string[]) => ({
+  id,
+  complete: true,
+  events: actions.map((action, i) => ({ id: `e${i + 1}`, actor: "agent", action })),
+});
 
 /** A project with a judge.yaml and one passing and one failing trajectory; the cache lives in it. */
 function project(): string {
@@ -40,7 +44,8 @@ function project(): string {
 const buildsDir = (dir: string) => join(dir, ".cache", "behavior-judge", "builds");
 const entries = (dir: string) => readdirSync(buildsDir(dir)).filter((f) => f.endsWith(".mjs"));
 const judgeArgs = (dir: string) => ["judge", join(dir, "judge.yaml"), join(dir, "cases.json"), "--json"];
-const verdicts = (stdout: string) => (JSON.parse(stdout) as { trajectoryId: string; verdict: string }[]).map((j) => `${j.trajectoryId}:${j.verdict}`);
+const verdicts = (stdout: string) =>
+  (JSON.parse(stdout) as { trajectoryId: string; verdict: string }[]).map((j) => `${j.trajectoryId}:${j.verdict}`);
 
 describe("build cache entries are checked before they run", () => {
   test("a truncated entry is rebuilt: correct verdicts, no SyntaxError, and the entry is whole again", () => {
@@ -84,7 +89,9 @@ export async function judgeTrajectory(t) { return { behavior: "small", trajector
 describe("generator fingerprint", () => {
   test("import specifiers: multi-line, re-exports, type-only, side-effect and dynamic imports", () => {
     const source = `import {\n  a,\n  b,\n} from "./a.js";\nimport type { T } from "../t.js";\nexport { c } from "./c.js";\nexport type * from "./d.js";\nimport "./side.js";\nconst m = await import("./lazy.js");\nimport * as z from "zod";\nimport { format } from "prettier/standalone";\n`;
-    expect(importSpecifiers(source).sort()).toEqual(["../t.js", "./a.js", "./c.js", "./d.js", "./lazy.js", "./side.js", "prettier/standalone", "zod"].sort());
+    expect(importSpecifiers(source).sort()).toEqual(
+      ["../t.js", "./a.js", "./c.js", "./d.js", "./lazy.js", "./side.js", "prettier/standalone", "zod"].sort(),
+    );
   });
 
   test("is derived from the import closure of the build path and the packages it reaches", () => {
@@ -119,7 +126,9 @@ describe("generator fingerprint", () => {
     expect(files).not.toContain("compiler/judge/load.ts");
     const names = inputs.packages.map((p) => p.slice(0, p.lastIndexOf("@")));
     for (const name of ["prettier", "esbuild", "ts-morph", "@ts-morph/common", "yaml", "zod"]) expect(names).toContain(name);
-    expect(inputs.packages).toContain(`prettier@${JSON.parse(readFileSync(join(ROOT, "node_modules", "prettier", "package.json"), "utf8")).version}`);
+    expect(inputs.packages).toContain(
+      `prettier@${JSON.parse(readFileSync(join(ROOT, "node_modules", "prettier", "package.json"), "utf8")).version}`,
+    );
   });
 
   test("changes with a file in ir/ and with a package version, and only then", () => {
@@ -135,7 +144,8 @@ describe("generator fingerprint", () => {
       writeFileSync(join(root, "node_modules", name, "package.json"), JSON.stringify({ name, version, dependencies }));
     };
     for (const name of names) setVersion(name, "1.0.0");
-    const fingerprint = () => generatorFingerprint(generatorInputs([join(root, "compiler", "build", "compile.ts"), join(root, "runtime", "index.ts")]), root);
+    const fingerprint = () =>
+      generatorFingerprint(generatorInputs([join(root, "compiler", "build", "compile.ts"), join(root, "runtime", "index.ts")]), root);
 
     const before = fingerprint();
     expect(fingerprint()).toBe(before);

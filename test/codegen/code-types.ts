@@ -12,7 +12,7 @@ export function spliceAttempts(userText: string, piece: Code): Code[] {
     // @ts-expect-error nor is a string built from Code
     code`f(${`${piece}`})`,
     // @ts-expect-error a string is not Code even when it is passed on as the whole result
-    (userText as string satisfies Code),
+    userText as string satisfies Code,
     // @ts-expect-error identifier prefixes are literals written in the generator, never a string variable
     name(userText, 0),
     // the allowed holes

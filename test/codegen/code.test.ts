@@ -73,7 +73,9 @@ describe("splicing a string does not type-check", () => {
     });
     const file = project.addSourceFileAtPath(join(import.meta.dirname, "code-types.ts"));
     project.resolveSourceFileDependencies();
-    const diagnostics = project.getPreEmitDiagnostics().map((d) => `${d.getSourceFile()?.getBaseName()}:${d.getLineNumber()}: ${d.getMessageText().toString()}`);
+    const diagnostics = project
+      .getPreEmitDiagnostics()
+      .map((d) => `${d.getSourceFile()?.getBaseName()}:${d.getLineNumber()}: ${d.getMessageText().toString()}`);
     // An unused directive (TS2578) would mean a splice type-checked.
     expect(diagnostics).toEqual([]);
     expect(file.getFullText().match(/^\s*\/\/ @ts-expect-error/gm)).toHaveLength(4);

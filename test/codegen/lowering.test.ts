@@ -14,9 +14,15 @@ describe("a rule split into parts", () => {
     // Each check has 4 conditions (3 of its own and one action): about STEP_CONDITIONS / 4 per part.
     const n = STEP_CONDITIONS + 3;
     const checks: Check[] = Array.from({ length: n }, (_, j) =>
-      j % 2 === 0 ? { type: "forbidden", quote: `f${j}`, match: [{ action: `a${j}` }] } : { type: "count", quote: `c${j}`, match: [{ action: `a${j}` }], max: 0 },
+      j % 2 === 0
+        ? { type: "forbidden", quote: `f${j}`, match: [{ action: `a${j}` }] }
+        : { type: "count", quote: `c${j}`, match: [{ action: `a${j}` }], max: 0 },
     );
-    const ir: JudgeIR = { version: 1, behavior: "b", metaBehaviors: [{ name: "r", trigger: { description: "d", match: [{ actor: "user" }] }, checks, semanticChecks: [] }] };
+    const ir: JudgeIR = {
+      version: 1,
+      behavior: "b",
+      metaBehaviors: [{ name: "r", trigger: { description: "d", match: [{ actor: "user" }] }, checks, semanticChecks: [] }],
+    };
     const compiled = await compileIR(ir, "x");
     for (const part of ["stepPart3", "violationsPart3", "restorePart3"]) expect(compiled.judgeTs).toContain(`${part}(`);
     const judge = await importBundled(compiled);

@@ -46,7 +46,12 @@ const TRAJECTORIES: Trajectory[] = [
   { id: "empty", description: "", complete: true, events: [] },
   { id: "user-only", description: "", complete: true, events: [event("u1", "user", "say")] },
   { id: "agent-b-after-user", description: "", complete: true, events: [event("u1", "user", "say", "stop"), event("a1", "agent", "b")] },
-  { id: "three-agent-turns", description: "", complete: false, events: [event("a1", "agent", "x"), event("t1", "tool", "z"), event("a2", "agent", "b"), event("a3", "agent", "y")] },
+  {
+    id: "three-agent-turns",
+    description: "",
+    complete: false,
+    events: [event("a1", "agent", "x"), event("t1", "tool", "z"), event("a2", "agent", "b"), event("a3", "agent", "y")],
+  },
 ];
 
 describe("patterns that repeat an actor (issue 8, defect 1)", () => {
@@ -56,7 +61,8 @@ describe("patterns that repeat an actor (issue 8, defect 1)", () => {
     for (const trajectory of TRAJECTORIES) {
       const actual = await judge.judgeTrajectory(trajectory);
       const expected = oracleJudge(ir, trajectory);
-      const essence = (j: typeof actual) => j.metaBehaviors.map((m) => [m.verdict, m.triggered, m.clauses.map((c) => [c.verdict, c.citations.map((x) => x.eventId)])]);
+      const essence = (j: typeof actual) =>
+        j.metaBehaviors.map((m) => [m.verdict, m.triggered, m.clauses.map((c) => [c.verdict, c.citations.map((x) => x.eventId)])]);
       expect(essence(actual), trajectory.id).toEqual(essence(expected));
     }
   });

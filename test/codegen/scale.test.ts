@@ -25,23 +25,27 @@ describe("code generation grows linearly with the rules (defect 3)", () => {
 });
 
 describe("a rule with many checks (defect 4)", () => {
-  test.each([500, LIMITS.checks])("%i checks in one rule build and type-check (1,000 is the bound)", async (checks) => {
-    // Before: 490 built, 500 were TS2563 "too large for control flow analysis".
-    const { ir, compiled } = await compileYaml(largeJudgeYaml("checks", checks));
-    expect(ir.metaBehaviors[0]!.checks).toHaveLength(checks);
-    const judge = await importBundled(compiled);
-    const trajectory: Trajectory = {
-      id: "t",
-      description: "",
-      complete: true,
-      events: [
-        { id: "e1", actor: "user", action: "read_file", content: "stop" },
-        { id: "e2", actor: "agent", action: "deploy", content: "ok", metadata: { status: "done", order_id: "1" } },
-        { id: "e3", actor: "tool", action: "issue_refund", content: "ok ok" },
-      ],
-    };
-    expect(essence(await judge.judgeTrajectory(trajectory))).toEqual(essence(oracleJudge(ir, trajectory)));
-  }, 300_000);
+  test.each([500, LIMITS.checks])(
+    "%i checks in one rule build and type-check (1,000 is the bound)",
+    async (checks) => {
+      // Before: 490 built, 500 were TS2563 "too large for control flow analysis".
+      const { ir, compiled } = await compileYaml(largeJudgeYaml("checks", checks));
+      expect(ir.metaBehaviors[0]!.checks).toHaveLength(checks);
+      const judge = await importBundled(compiled);
+      const trajectory: Trajectory = {
+        id: "t",
+        description: "",
+        complete: true,
+        events: [
+          { id: "e1", actor: "user", action: "read_file", content: "stop" },
+          { id: "e2", actor: "agent", action: "deploy", content: "ok", metadata: { status: "done", order_id: "1" } },
+          { id: "e3", actor: "tool", action: "issue_refund", content: "ok ok" },
+        ],
+      };
+      expect(essence(await judge.judgeTrajectory(trajectory))).toEqual(essence(oracleJudge(ir, trajectory)));
+    },
+    300_000,
+  );
 
   test("random checks split across steps judge as the oracle does", async () => {
     // Every check of 120 random judges in one rule: the scan is split, each check's state and order kept.

@@ -73,7 +73,11 @@ describe("a closed stdout", () => {
     const dir = mkdtempSync(join(tmpdir(), "bj-pipe-"));
     // A few thousand trajectories, some failing, make far more output than a pipe buffers.
     const lines = Array.from({ length: 2000 }, (_, i) =>
-      JSON.stringify({ id: `t${i}`, complete: true, events: [{ id: "e1", actor: "agent", action: i % 2 === 0 ? "issue_refund" : "lookup_order" }] }),
+      JSON.stringify({
+        id: `t${i}`,
+        complete: true,
+        events: [{ id: "e1", actor: "agent", action: i % 2 === 0 ? "issue_refund" : "lookup_order" }],
+      }),
     );
     writeFileSync(join(dir, "many.jsonl"), `${lines.join("\n")}\n`);
     const args = ["judge", join(REFUND, "judge.mjs"), join(dir, "many.jsonl"), "--fail-on-false"];

@@ -56,7 +56,10 @@ describe("build", () => {
 
   test("an invalid judge.yaml exits 1 with every problem located", () => {
     const dir = tempDir();
-    const broken = SMALL_JUDGE.replace("type: ordering", "type: orderng").replace("action: deploy\n    checks", "acton: deploy\n    checks");
+    const broken = SMALL_JUDGE.replace("type: ordering", "type: orderng").replace(
+      "action: deploy\n    checks",
+      "acton: deploy\n    checks",
+    );
     writeFileSync(join(dir, "judge.yaml"), broken);
     const run = runCli(["build", join(dir, "judge.yaml")]);
     expect(run.status).toBe(1);
@@ -72,7 +75,10 @@ describe("build", () => {
     writeFileSync(yaml, Buffer.from(SMALL_JUDGE.replace("Tests before deploy", "Tests before d\u00e9ploy"), "latin1"));
     writeFileSync(join(dir, "t.json"), JSON.stringify(trajectory("t", ["deploy"])));
     const expected = `${yaml}:4:25 error: invalid UTF-8 at byte 66: 0xE9 0x70 (save the file as UTF-8)`;
-    for (const args of [["build", yaml], ["judge", yaml, join(dir, "t.json")]]) {
+    for (const args of [
+      ["build", yaml],
+      ["judge", yaml, join(dir, "t.json")],
+    ]) {
       const run = runCli(args);
       expect(run.status).toBe(1);
       expect(run.stderr.trim()).toBe(expected);
@@ -165,7 +171,12 @@ describe("judge", () => {
     // Element i is input case i: a case that could not be judged keeps its place as an element with `caseError` and no verdict.
     const file = join(dir, "trips.jsonl");
     const elements = JSON.parse(run.stdout) as Record<string, unknown>[];
-    expect(elements.map((e) => e.trajectoryId ?? e.caseError)).toEqual(["first", "events[0].actor must be user, agent, or tool", expect.stringMatching(/^invalid JSON/), "last"]);
+    expect(elements.map((e) => e.trajectoryId ?? e.caseError)).toEqual([
+      "first",
+      "events[0].actor must be user, agent, or tool",
+      expect.stringMatching(/^invalid JSON/),
+      "last",
+    ]);
     expect(elements[1]).toEqual({ file, case: 1, line: 3, caseError: "events[0].actor must be user, agent, or tool" });
     expect(Object.keys(elements[2]!)).toEqual(["file", "case", "line", "caseError"]);
     expect(elements[2]).toMatchObject({ file, case: 2, line: 4 });
@@ -187,18 +198,29 @@ describe("judge", () => {
     const dir = setup();
     const deep = `${"[".repeat(200_000)}${"]".repeat(200_000)}`;
     const event = '{"id":"e1","actor":"agent","action":"deploy","metadata":{"tags":DEEP}}'.replace("DEEP", deep);
-    writeFileSync(join(dir, "deep.json"), `[{"id":"deep","complete":true,"events":[${event}]},\n${JSON.stringify(trajectory("fine", ["run_tests", "deploy"]))}]`);
+    writeFileSync(
+      join(dir, "deep.json"),
+      `[{"id":"deep","complete":true,"events":[${event}]},\n${JSON.stringify(trajectory("fine", ["run_tests", "deploy"]))}]`,
+    );
     const run = runCli(["judge", join(dir, "judge.mjs"), join(dir, "deep.json"), "--json"]);
     expect(run.status).toBe(1);
-    expect(run.stderr).toContain("deep.json:1: case 0: events[0].metadata.tags nests lists more than 100 deep (metadata values are compared as strings)");
+    expect(run.stderr).toContain(
+      "deep.json:1: case 0: events[0].metadata.tags nests lists more than 100 deep (metadata values are compared as strings)",
+    );
     expect(run.stderr).not.toContain("call stack");
     const elements = JSON.parse(run.stdout) as Record<string, unknown>[];
-    expect(elements.map((e) => e.trajectoryId ?? e.caseError)).toEqual(["events[0].metadata.tags nests lists more than 100 deep (metadata values are compared as strings)", "fine"]);
+    expect(elements.map((e) => e.trajectoryId ?? e.caseError)).toEqual([
+      "events[0].metadata.tags nests lists more than 100 deep (metadata values are compared as strings)",
+      "fine",
+    ]);
   });
 
   test("a labeled case's field path starts at trajectory", () => {
     const dir = setup();
-    writeFileSync(join(dir, "case.json"), JSON.stringify({ trajectory: { id: "x", events: [] }, expected: { verdict: "na", metaBehaviorVerdicts: {} } }));
+    writeFileSync(
+      join(dir, "case.json"),
+      JSON.stringify({ trajectory: { id: "x", events: [] }, expected: { verdict: "na", metaBehaviorVerdicts: {} } }),
+    );
     const run = runCli(["judge", join(dir, "judge.mjs"), join(dir, "case.json")]);
     expect(run.status).toBe(1);
     expect(run.stderr).toContain("case.json: case 0: trajectory.complete must be true or false");
@@ -206,7 +228,15 @@ describe("judge", () => {
 
   test("--html and --junit write the reports; the text report ends with the per-rule summary", () => {
     const dir = setup();
-    const run = runCli(["judge", join(dir, "judge.mjs"), join(dir, "many.json"), "--html", join(dir, "out", "r.html"), "--junit", join(dir, "out", "r.xml")]);
+    const run = runCli([
+      "judge",
+      join(dir, "judge.mjs"),
+      join(dir, "many.json"),
+      "--html",
+      join(dir, "out", "r.html"),
+      "--junit",
+      join(dir, "out", "r.xml"),
+    ]);
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(/Rule\s+Passed\s+Failed\s+Didn't apply\s+No verdict\n[- ]+\nTests before deploy\s+1\s+1\s+0\s+0\n/);
     const html = readFileSync(join(dir, "out", "r.html"), "utf8");
@@ -310,13 +340,24 @@ describe("import", () => {
   test("a trace that is no valid trajectory is located and worded as judge words it, escaped: an id quoted with U+202E cannot reorder the line", () => {
     const dir = tempDir();
     const file = join(dir, "cases.jsonl");
-    const dup = { id: "dup", complete: true, events: [{ id: "x\u202e", actor: "agent", action: "a" }, { id: "x\u202e", actor: "agent", action: "a" }] };
-    const labeled = { trajectory: { id: "t", complete: true, events: [{ id: "e1", actor: "robot" }] }, expected: { verdict: "true", metaBehaviorVerdicts: {} } };
+    const dup = {
+      id: "dup",
+      complete: true,
+      events: [
+        { id: "x\u202e", actor: "agent", action: "a" },
+        { id: "x\u202e", actor: "agent", action: "a" },
+      ],
+    };
+    const labeled = {
+      trajectory: { id: "t", complete: true, events: [{ id: "e1", actor: "robot" }] },
+      expected: { verdict: "true", metaBehaviorVerdicts: {} },
+    };
     writeFileSync(file, [dup, labeled].map((c) => JSON.stringify(c)).join("\n") + "\n");
     const imported = runCli(["import", file]);
     expect(imported.status).toBe(1);
     expect(imported.stderr).toBe(
-      `error: ${file}:1: case 0: events[1].id duplicates the id "x\\u202e" of an earlier event\n` + `error: ${file}:2: case 1: trajectory.events[0].actor must be user, agent, or tool\n`,
+      `error: ${file}:1: case 0: events[1].id duplicates the id "x\\u202e" of an earlier event\n` +
+        `error: ${file}:2: case 1: trajectory.events[0].actor must be user, agent, or tool\n`,
     );
     // The same lines, word for word, as judge reports them.
     const judged = runCli(["judge", join(REFUND, "judge.mjs"), file, "--json"]);

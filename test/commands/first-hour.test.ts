@@ -32,7 +32,9 @@ describe("trajectory arguments", () => {
     expect(run.stdout).toContain("2 trajectories judged: 1 true, 1 false, 0 na");
     expect(run.stdout.indexOf("clean-single-refund")).toBeLessThan(run.stdout.indexOf("credit-before-lookup"));
     const empty = mkdtempSync(join(tmpdir(), "bj-empty-"));
-    expect(runCli(["judge", JUDGE, empty, "--no-web"]).stderr).toBe(`behavior-judge: ${empty} is a directory with no .json or .jsonl files (trajectories are read from those)\n`);
+    expect(runCli(["judge", JUDGE, empty, "--no-web"]).stderr).toBe(
+      `behavior-judge: ${empty} is a directory with no .json or .jsonl files (trajectories are read from those)\n`,
+    );
   });
 
   test("a BEHAVIOR.md or judge.yaml passed as trajectories says what it is and where it goes", () => {

@@ -43,7 +43,9 @@ describe("init", () => {
     expect(judge.behavior).toBe("shop-bot");
     expect(readFileSync(join(dir, "test/behavior-shop-bot.test.mjs"), "utf8")).toContain('import { test } from "node:test";');
     const workflow = readFileSync(join(dir, ".github/workflows/behavior-shop-bot.yml"), "utf8");
-    expect(workflow).toContain("npx behavior-judge judge .agents/behaviors/shop-bot/judge.mjs .agents/behaviors/shop-bot/trajectories --no-web --fail-on-false --junit behavior-shop-bot.junit.xml");
+    expect(workflow).toContain(
+      "npx behavior-judge judge .agents/behaviors/shop-bot/judge.mjs .agents/behaviors/shop-bot/trajectories --no-web --fail-on-false --junit behavior-shop-bot.junit.xml",
+    );
     expect(workflow).toContain("- run: npm install\n");
     // The spec and judge.yaml line up (lint is clean).
     const lint = runCli(["lint", join(dir, ".agents/behaviors/shop-bot/BEHAVIOR.md")]);
@@ -79,7 +81,9 @@ describe("init", () => {
 
   test("a bad name is one clear error, and nothing is written", async () => {
     const dir = repo(NPM_INIT);
-    await expect(runInit("Bad Name", { ...quiet, cwd: dir })).rejects.toThrow('behavior name "Bad Name" must be lowercase letters, digits and dashes');
+    await expect(runInit("Bad Name", { ...quiet, cwd: dir })).rejects.toThrow(
+      'behavior name "Bad Name" must be lowercase letters, digits and dashes',
+    );
     expect(existsSync(join(dir, ".agents"))).toBe(false);
   });
 

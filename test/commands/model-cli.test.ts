@@ -15,7 +15,9 @@ import { findScripted, readScriptedAnswers, scriptedAnswers, trajectoryIdOf } fr
 const KEY = "sk-cli-test-key-abcdef123456";
 const example = join(import.meta.dirname, "..", "..", "examples", "tax-research");
 const yaml = join(example, "judge.yaml");
-const files = readdirSync(join(example, "trajectories")).sort().map((f) => join(example, "trajectories", f));
+const files = readdirSync(join(example, "trajectories"))
+  .sort()
+  .map((f) => join(example, "trajectories", f));
 const scripted = readScriptedAnswers(join(example, "scripted-answers.json"));
 
 let cacheDir: string;
@@ -50,7 +52,9 @@ describe("judge with a model", () => {
     const s = await serve(scriptedAnswers(scripted));
     const first = await run("judge", yaml, ...files, ...modelFlags(s));
     expect(first.code).toBe(0);
-    expect(first.stdout).toContain(`model calls: ${scripted.length} answered, 0 from cache, 0 failed; requests sent: ${scripted.length} (0 failed); tokens: ${scripted.length * 100} in, ${scripted.length * 20} out`);
+    expect(first.stdout).toContain(
+      `model calls: ${scripted.length} answered, 0 from cache, 0 failed; requests sent: ${scripted.length} (0 failed); tokens: ${scripted.length * 100} in, ${scripted.length * 20} out`,
+    );
     expect(first.stdout).toMatch(/PASS {2}asks-year-then-grounds-answer[\s\S]*?\n {2}model calls: 2 answered, 0 from cache/);
     const asked = s.requests.length;
     expect(asked).toBe(scripted.length);
@@ -61,7 +65,9 @@ describe("judge with a model", () => {
     expect(json1.code).toBe(0);
     expect(json2.stdout).toBe(json1.stdout);
     // The total goes to stderr so stdout stays one JSON document.
-    expect(json1.stderr).toContain(`model calls: 0 answered, ${asked} from cache, 0 failed; requests sent: 0 (0 failed); tokens: 0 in, 0 out`);
+    expect(json1.stderr).toContain(
+      `model calls: 0 answered, ${asked} from cache, 0 failed; requests sent: 0 (0 failed); tokens: 0 in, 0 out`,
+    );
     for (const output of [first, json1]) expect(output.stdout + output.stderr).not.toContain(KEY);
   });
 
@@ -76,7 +82,8 @@ describe("judge with a model", () => {
       expect(s.requests).toHaveLength(scripted.length);
       expect(second.stdout).toBe(first.stdout);
       // What the calls cost is reported beside the judgments, on stderr, never inside them.
-      for (const j of JSON.parse(first.stdout) as Record<string, unknown>[]) expect(Object.keys(j)).toEqual(["behavior", "trajectoryId", "verdict", "metaBehaviors"]);
+      for (const j of JSON.parse(first.stdout) as Record<string, unknown>[])
+        expect(Object.keys(j)).toEqual(["behavior", "trajectoryId", "verdict", "metaBehaviors"]);
       expect(first.stderr).toContain(`model calls: ${scripted.length} answered, 0 from cache`);
       expect(second.stderr).toContain(`model calls: 0 answered, ${scripted.length} from cache`);
     } finally {
@@ -130,10 +137,17 @@ describe("judge with a model", () => {
 
     const json = await run("judge", yaml, file, ...modelFlags(s), "--no-cache", "--json");
     expect(json.code).toBe(1);
-    const [judgment] = JSON.parse(json.stdout) as { metaBehaviors: { clauses: { error?: string; verdict: string; naReason: string }[] }[] }[];
+    const [judgment] = JSON.parse(json.stdout) as {
+      metaBehaviors: { clauses: { error?: string; verdict: string; naReason: string }[] }[];
+    }[];
     const errors = judgment!.metaBehaviors.flatMap((m) => m.clauses).filter((c) => c.error !== undefined);
     expect(errors.length).toBeGreaterThan(0);
-    for (const clause of errors) expect(clause).toMatchObject({ verdict: "na", naReason: "insufficient_evidence", error: "the answer was invalid twice: it is not valid JSON" });
+    for (const clause of errors)
+      expect(clause).toMatchObject({
+        verdict: "na",
+        naReason: "insufficient_evidence",
+        error: "the answer was invalid twice: it is not valid JSON",
+      });
   });
 
   it("after transport failures the usage line counts the failed calls and every HTTP request, retries included", async () => {
@@ -144,8 +158,12 @@ describe("judge with a model", () => {
     expect(result.code).toBe(1);
     const calls = s.requests.length / 5;
     expect(calls).toBe(2); // rule 1's semantic trigger and rule 2's semantic check, 5 attempts each
-    expect(result.stdout).toMatch(/\n {2}model calls: 0 answered, 0 from cache, 2 failed; requests sent: 10 \(10 failed\); tokens: 0 in, 0 out\n/);
-    expect(result.stdout).toMatch(/\nmodel calls: 0 answered, 0 from cache, 2 failed; requests sent: 10 \(10 failed\); tokens: 0 in, 0 out\n/);
+    expect(result.stdout).toMatch(
+      /\n {2}model calls: 0 answered, 0 from cache, 2 failed; requests sent: 10 \(10 failed\); tokens: 0 in, 0 out\n/,
+    );
+    expect(result.stdout).toMatch(
+      /\nmodel calls: 0 answered, 0 from cache, 2 failed; requests sent: 10 \(10 failed\); tokens: 0 in, 0 out\n/,
+    );
   });
 
   it("without a key: deterministic parts run, semantic parts are na, and one notice goes to stderr", async () => {
@@ -155,9 +173,20 @@ describe("judge with a model", () => {
     expect(result.stderr.match(/no model configured/g)).toHaveLength(1);
     const judgments = JSON.parse(result.stdout) as Record<string, unknown>[];
     expect(judgments.every((j) => !("usage" in j))).toBe(true);
-    const semantic = judgments.flatMap((j) => (j.metaBehaviors as { clauses: { kind: string; verdict: string; naReason: string; reasoning: string }[] }[]).flatMap((m) => m.clauses)).filter((c) => c.kind === "semantic");
+    const semantic = judgments
+      .flatMap((j) =>
+        (j.metaBehaviors as { clauses: { kind: string; verdict: string; naReason: string; reasoning: string }[] }[]).flatMap(
+          (m) => m.clauses,
+        ),
+      )
+      .filter((c) => c.kind === "semantic");
     expect(semantic.length).toBeGreaterThan(0);
-    for (const c of semantic) expect(c).toMatchObject({ verdict: "na", naReason: "insufficient_evidence", reasoning: expect.stringContaining("No model was available") });
+    for (const c of semantic)
+      expect(c).toMatchObject({
+        verdict: "na",
+        naReason: "insufficient_evidence",
+        reasoning: expect.stringContaining("No model was available"),
+      });
   });
 
   it("rejects a bad --concurrency as a usage error", async () => {
@@ -228,7 +257,8 @@ describe("calibrate", () => {
     const answers = scriptedAnswers(scripted);
     const s = await serve((request, index) => {
       const found = findScripted(scripted, request);
-      if (found?.trajectoryId === "asks-year-then-grounds-answer" && found.kind === "check") return { reply: "The agent cites the statute." };
+      if (found?.trajectoryId === "asks-year-then-grounds-answer" && found.kind === "check")
+        return { reply: "The agent cites the statute." };
       return answers(request, index);
     });
     const plain = await run("calibrate", yaml, ...files, "--base-url", s.baseURL, "--no-cache");
@@ -240,14 +270,22 @@ describe("calibrate", () => {
     expect(result.stdout).toContain("perfect runs: 0/2");
     const json = await run("calibrate", yaml, ...files, "--runs", "1", "--base-url", s.baseURL, "--json");
     expect(json.code).toBe(1);
-    expect((JSON.parse(json.stdout) as { statistics: { perRun: unknown[] } }).statistics.perRun[0]).toEqual({ agree: 20, total: 21, errors: 0, clauseErrors: 1 });
+    expect((JSON.parse(json.stdout) as { statistics: { perRun: unknown[] } }).statistics.perRun[0]).toEqual({
+      agree: 20,
+      total: 21,
+      errors: 0,
+      clauseErrors: 1,
+    });
   });
 });
 
 describe("baseline", () => {
   const labels = new Map(
     files.map((f) => {
-      const c = JSON.parse(readFileSync(f, "utf8")) as { trajectory: { id: string }; expected: { metaBehaviorVerdicts: Record<string, string> } };
+      const c = JSON.parse(readFileSync(f, "utf8")) as {
+        trajectory: { id: string };
+        expected: { metaBehaviorVerdicts: Record<string, string> };
+      };
       return [c.trajectory.id, c.expected.metaBehaviorVerdicts] as const;
     }),
   );
@@ -260,7 +298,13 @@ describe("baseline", () => {
       const id = trajectoryIdOf(request.body.messages[1]!.content)!;
       const metaBehaviors = Object.entries(labels.get(id)!).map(([name, verdict]) => {
         const v = name === wrongRule ? (verdict === "true" ? "false" : "true") : verdict;
-        return { name, verdict: v, na_reason: v === "na" ? "not_applicable" : null, reasoning: "Scripted.", citations: [{ event_id: "e1", description: "the question" }] };
+        return {
+          name,
+          verdict: v,
+          na_reason: v === "na" ? "not_applicable" : null,
+          reasoning: "Scripted.",
+          citations: [{ event_id: "e1", description: "the question" }],
+        };
       });
       return { reply: JSON.stringify({ metaBehaviors }) };
     };
@@ -295,7 +339,9 @@ describe("baseline", () => {
     const result = await run("baseline", example, files[0]!, "--base-url", s.baseURL);
     expect(s.requests).toHaveLength(2);
     expect(result.stderr).toContain("the answer was invalid twice");
-    expect(result.stdout).toContain("baseline model calls: 2 answered, 0 from cache, 0 failed; requests sent: 2 (0 failed); tokens: 20 in, 2 out");
+    expect(result.stdout).toContain(
+      "baseline model calls: 2 answered, 0 from cache, 0 failed; requests sent: 2 (0 failed); tokens: 20 in, 2 out",
+    );
   });
 
   it("an invalid spec fails with located diagnostics", async () => {

@@ -16,7 +16,9 @@ import { readScriptedAnswers, scriptedAnswers, trajectoryIdOf } from "../support
 const KEY = "sk-scale-test-key-abcdef123456";
 const example = join(import.meta.dirname, "..", "..", "examples", "tax-research");
 const yaml = join(example, "judge.mjs");
-const files = readdirSync(join(example, "trajectories")).sort().map((f) => join(example, "trajectories", f));
+const files = readdirSync(join(example, "trajectories"))
+  .sort()
+  .map((f) => join(example, "trajectories", f));
 const ids = files.map((f) => (JSON.parse(readFileSync(f, "utf8")) as { trajectory: { id: string } }).trajectory.id);
 const scripted = readScriptedAnswers(join(example, "scripted-answers.json"));
 
@@ -113,7 +115,21 @@ describe("--rpm", () => {
     const s = await serve();
     const startedAt: number[] = [];
     const started = Date.now();
-    const r = await run("judge", yaml, ...files, "--base-url", s.baseURL, "--model", "scripted", "--no-cache", "--rpm", "1200", "--concurrency", "4", "--json");
+    const r = await run(
+      "judge",
+      yaml,
+      ...files,
+      "--base-url",
+      s.baseURL,
+      "--model",
+      "scripted",
+      "--no-cache",
+      "--rpm",
+      "1200",
+      "--concurrency",
+      "4",
+      "--json",
+    );
     const elapsed = Date.now() - started;
     expect(r.code).toBe(0);
     startedAt.push(elapsed);

@@ -49,12 +49,36 @@ describe("watch", () => {
       line({ id: "after-the-end", actor: "agent", action: "issue_refund" }),
     ].join("");
     const run = runCli(["watch", JUDGE, "-", "--json"], { input });
-    expect(run.stderr).toBe(["stdin:4: events[2].actor must be user, agent, or tool", 'stdin:5: invalid JSON at column 1: expected a value, got the bare word "not" (strings need double quotes)', ""].join("\n"));
+    expect(run.stderr).toBe(
+      [
+        "stdin:4: events[2].actor must be user, agent, or tool",
+        'stdin:5: invalid JSON at column 1: expected a value, got the bare word "not" (strings need double quotes)',
+        "",
+      ].join("\n"),
+    );
     expect(run.status).toBe(1);
     const out = jsonLines(run.stdout);
     expect(out.slice(0, -1)).toEqual([
-      { violation: { rule: "Look up the order before paying anything out", checkIndex: 0, type: "ordering", quote: expect.any(String), eventIds: ["e2"], at: { index: 1, eventId: "e2", line: 3 } } },
-      { violation: { rule: "Stop paying out once escalated", checkIndex: 0, type: "forbidden", quote: expect.any(String), eventIds: ["e5"], at: { index: 4, eventId: "e5", line: 8 } } },
+      {
+        violation: {
+          rule: "Look up the order before paying anything out",
+          checkIndex: 0,
+          type: "ordering",
+          quote: expect.any(String),
+          eventIds: ["e2"],
+          at: { index: 1, eventId: "e2", line: 3 },
+        },
+      },
+      {
+        violation: {
+          rule: "Stop paying out once escalated",
+          checkIndex: 0,
+          type: "forbidden",
+          quote: expect.any(String),
+          eventIds: ["e5"],
+          at: { index: 4, eventId: "e5", line: 8 },
+        },
+      },
     ]);
     const expected = await (await refundJudge()).judgeTrajectory({ id: "live-1", complete: true, events: EVENTS });
     expect(JSON.stringify(out.at(-1))).toBe(JSON.stringify({ judgment: expected }));
@@ -63,7 +87,9 @@ describe("watch", () => {
   test("the text report names the rule, the check, the quote and the cited events", () => {
     const run = runCli(["watch", JUDGE], { input: EVENTS.map(line).join("") });
     expect(run.status).toBe(0);
-    expect(run.stdout).toContain('VIOLATION at e2 (event 1, line 2): Look up the order before paying anything out — ordering "Before the agent issues');
+    expect(run.stdout).toContain(
+      'VIOLATION at e2 (event 1, line 2): Look up the order before paying anything out — ordering "Before the agent issues',
+    );
     // Without an end line the input may have been cut off: the trajectory is judged as incomplete.
     expect(run.stdout).toMatch(/^FAIL {2}stdin {2}\(stdin\)$/m);
     expect(run.stdout).toContain("N/A   Email a confirmation for every approved refund (insufficient_evidence) — not triggered");
@@ -78,7 +104,10 @@ describe("watch", () => {
     const dir = mkdtempSync(join(tmpdir(), "bj-watch-"));
     const file = join(dir, "session.jsonl");
     writeFileSync(file, line(EVENTS[0]));
-    const child = spawn(process.execPath, [BIN, "watch", JUDGE, file, "--follow", "--json"], { cwd: ROOT, env: { ...process.env, OPENAI_API_KEY: "", BRAINTRUST_API_KEY: "" } });
+    const child = spawn(process.execPath, [BIN, "watch", JUDGE, file, "--follow", "--json"], {
+      cwd: ROOT,
+      env: { ...process.env, OPENAI_API_KEY: "", BRAINTRUST_API_KEY: "" },
+    });
     let stdout = "";
     const seen = (text: string) =>
       new Promise<void>((resolve, reject) => {
@@ -111,12 +140,26 @@ describe("watch", () => {
     const out = jsonLines(run.stdout);
     const trajectory = (JSON.parse(readFileSync(file, "utf8")) as { trajectory: { id: string } }).trajectory;
     expect(JSON.stringify(out.at(-1))).toBe(JSON.stringify({ judgment: await (await refundJudge()).judgeTrajectory(trajectory) }));
-    expect(out.filter((o) => "violation" in o).map((o) => (o.violation as { rule: string }).rule)).toEqual(["Stop paying out once escalated"]);
+    expect(out.filter((o) => "violation" in o).map((o) => (o.violation as { rule: string }).rule)).toEqual([
+      "Stop paying out once escalated",
+    ]);
 
     // A chat log written one request at a time: each record repeats the conversation so far.
-    const call = { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "issue_refund", arguments: '{"order_id":"C-9"}' } }] };
+    const call = {
+      role: "assistant",
+      content: null,
+      tool_calls: [{ id: "call_1", type: "function", function: { name: "issue_refund", arguments: '{"order_id":"C-9"}' } }],
+    };
     const first = [{ role: "user", content: "Refund order C-9 now." }, call];
-    const chat = line({ messages: first }) + line({ messages: [...first, { role: "tool", tool_call_id: "call_1", content: '{"status":"approved"}' }, { role: "assistant", content: "Done." }] });
+    const chat =
+      line({ messages: first }) +
+      line({
+        messages: [
+          ...first,
+          { role: "tool", tool_call_id: "call_1", content: '{"status":"approved"}' },
+          { role: "assistant", content: "Done." },
+        ],
+      });
     const imported = runCli(["watch", JUDGE, "-", "--from", "openai-chat", "--json"], { input: chat });
     expect(imported.stderr).toBe("");
     const lines = jsonLines(imported.stdout);

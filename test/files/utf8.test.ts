@@ -17,7 +17,11 @@ describe("decodeUtf8", () => {
     ["an encoded surrogate", [0xed, 0xa0, 0x80], { byteOffset: 0, line: 1, col: 1, bytes: "0xED 0xA0" }],
     ["a code point above U+10FFFF", [0xf4, 0x90, 0x80, 0x80], { byteOffset: 0, line: 1, col: 1, bytes: "0xF4 0x90" }],
     ["a sequence cut by the end", [0xc3, 0xa9, 0xe2, 0x82], { byteOffset: 2, line: 1, col: 2, bytes: "0xE2 0x82" }],
-    ["a bad third byte after valid text on line 3", [0x0a, 0x0a, 0xf0, 0x9d, 0x84, 0x9e, 0xe2, 0x82, 0x41], { byteOffset: 6, line: 3, col: 3, bytes: "0xE2 0x82 0x41" }],
+    [
+      "a bad third byte after valid text on line 3",
+      [0x0a, 0x0a, 0xf0, 0x9d, 0x84, 0x9e, 0xe2, 0x82, 0x41],
+      { byteOffset: 6, line: 3, col: 3, bytes: "0xE2 0x82 0x41" },
+    ],
   ])("locates %s", (_name, bytes, invalid) => {
     expect(decodeUtf8(Uint8Array.from(bytes))).toEqual({ ok: false, invalid });
   });
@@ -28,7 +32,24 @@ describe("decodeUtf8", () => {
       state = (state * 1103515245 + 12345) % 2 ** 31;
       return (state >>> 8) % n;
     };
-    const pieces = [[0x41], [0x0a], [0xc3, 0xa9], [0xe2, 0x9c, 0x93], [0xf0, 0x9d, 0x84, 0x9e], [0x80], [0xbf], [0xc0], [0xc2], [0xe0], [0xed], [0xf4], [0xf5], [0xff], [0xa0], [0x90]];
+    const pieces = [
+      [0x41],
+      [0x0a],
+      [0xc3, 0xa9],
+      [0xe2, 0x9c, 0x93],
+      [0xf0, 0x9d, 0x84, 0x9e],
+      [0x80],
+      [0xbf],
+      [0xc0],
+      [0xc2],
+      [0xe0],
+      [0xed],
+      [0xf4],
+      [0xf5],
+      [0xff],
+      [0xa0],
+      [0x90],
+    ];
     let refused = 0;
     for (let k = 0; k < 5000; k++) {
       const bytes = Uint8Array.from(Array.from({ length: 1 + random(6) }, () => pieces[random(pieces.length)]!).flat());

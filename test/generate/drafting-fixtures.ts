@@ -55,6 +55,12 @@ export function loadReferenceCase(dir: string): ReferenceCase {
  * Specs written for issue 14, in domains unlike the examples, before the drafter was changed
  * for them. Every sample is a labeled case: the hand-written judge agrees with all labels.
  */
-export const HELD_OUT_2026_DIRS = ["code-review", "content-moderation", "data-erasure", "expense-reports", "incident-response", "medical-intake", "travel-booking"].map((name) =>
-  join(ROOT, "test", "fixtures", "spec", "held-out-2026", name),
-);
+export const HELD_OUT_2026_DIRS = [
+  "code-review",
+  "content-moderation",
+  "data-erasure",
+  "expense-reports",
+  "incident-response",
+  "medical-intake",
+  "travel-booking",
+].map((name) => join(ROOT, "test", "fixtures", "spec", "held-out-2026", name));

@@ -52,7 +52,10 @@ describe("generateJudgeYaml", () => {
   it("writes a judge.yaml for a spec with an empty section: that rule has no source (an empty one is invalid)", async () => {
     const dir = temp();
     const spec = join(dir, "BEHAVIOR.md");
-    writeFileSync(spec, "---\nname: refund-support\ndescription: d\n---\n\n## Nothing here yet\n\n## Credit\n\nThe agent must never issue store credit.\n");
+    writeFileSync(
+      spec,
+      "---\nname: refund-support\ndescription: d\n---\n\n## Nothing here yet\n\n## Credit\n\nThe agent must never issue store credit.\n",
+    );
     const out = join(dir, "judge.yaml");
     const result = await generateJudgeYaml({ spec, samples: refundCases, out, interviewer: acceptAll(), compile: false });
     expect(result.rules).toBe(2);
@@ -87,7 +90,14 @@ describe("generateJudgeYaml", () => {
     const spec = join(dir, "BEHAVIOR.md");
     writeFileSync(spec, readFileSync(spec, "utf8").replace("at most three different orders", "at most two different orders"));
     const seen: InterviewInput[] = [];
-    const result = await generateJudgeYaml({ spec, samples: refundCases, out: join(dir, "judge.yaml"), update: join(dir, "judge.yaml"), interviewer: acceptAll(seen), compile: false });
+    const result = await generateJudgeYaml({
+      spec,
+      samples: refundCases,
+      out: join(dir, "judge.yaml"),
+      update: join(dir, "judge.yaml"),
+      interviewer: acceptAll(seen),
+      compile: false,
+    });
     expect(seen[0]!.ask).toEqual([3]);
     expect(seen[0]!.settled).toEqual([{ rule: 3, clause: { kind: "trigger" } }]);
     expect(result).toMatchObject({ rules: 4, carried: 3, modelCalls: 0 });
@@ -98,10 +108,14 @@ describe("behavior-judge generate", () => {
   it("done when: --offline --no-web with every default accepted writes a judge.yaml that builds and calibrates", () => {
     const dir = temp();
     const out = join(dir, "judge.yaml");
-    const run = runCli(["generate", join(REFUND, "BEHAVIOR.md"), ...refundCases, "--offline", "--no-web", "-o", out], { input: "y\n".repeat(40) });
+    const run = runCli(["generate", join(REFUND, "BEHAVIOR.md"), ...refundCases, "--offline", "--no-web", "-o", out], {
+      input: "y\n".repeat(40),
+    });
     expect(run.stderr).not.toContain("Error");
     expect(run.status).toBe(0);
-    expect(run.stdout).toMatch(/^wrote .*judge\.yaml: 4 rules \(4 confirmed in the interview\)\nquestions asked: \d+; model calls: 0 \(drafted offline\)\n$/);
+    expect(run.stdout).toMatch(
+      /^wrote .*judge\.yaml: 4 rules \(4 confirmed in the interview\)\nquestions asked: \d+; model calls: 0 \(drafted offline\)\n$/,
+    );
     const build = runCli(["build", out]);
     expect(build.status).toBe(0);
     expect(existsSync(join(dir, "judge.mjs"))).toBe(true);
@@ -168,7 +182,10 @@ describe("behavior-judge generate with a model", () => {
   /** spawnSync would block the scripted server in this process, so the command runs asynchronously. */
   function runAsync(args: string[], env: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {
     return new Promise((resolve) => {
-      const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, BRAINTRUST_API_KEY: "", OPENAI_API_KEY: "", ...env } });
+      const child = spawn(process.execPath, [BIN, ...args], {
+        cwd: ROOT,
+        env: { ...process.env, BRAINTRUST_API_KEY: "", OPENAI_API_KEY: "", ...env },
+      });
       let stdout = "";
       let stderr = "";
       child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -180,10 +197,15 @@ describe("behavior-judge generate with a model", () => {
 
   it("asks the model at --base-url once and writes its proposal", async () => {
     const reference = loadReferenceCase(REFUND).reference;
-    const server = await startChatServer(inOrder({ reply: serializeJudgeYaml({ ...reference, metaBehaviors: reference.metaBehaviors.map(({ source: _s, ...r }) => r) }) }));
+    const server = await startChatServer(
+      inOrder({ reply: serializeJudgeYaml({ ...reference, metaBehaviors: reference.metaBehaviors.map(({ source: _s, ...r }) => r) }) }),
+    );
     servers.push(server);
     const out = join(temp(), "judge.yaml");
-    const run = await runAsync(["generate", REFUND, ...refundCases, "--no-web", "--no-cache", "--base-url", server.baseURL, "--model", "scripted", "-o", out], { OPENAI_API_KEY: "k" });
+    const run = await runAsync(
+      ["generate", REFUND, ...refundCases, "--no-web", "--no-cache", "--base-url", server.baseURL, "--model", "scripted", "-o", out],
+      { OPENAI_API_KEY: "k" },
+    );
     expect(run.stderr).not.toContain("no model configured");
     expect(run.status).toBe(0);
     expect(run.stdout).toContain("model calls: 1 (drafted by the model)");

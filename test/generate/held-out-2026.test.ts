@@ -36,7 +36,13 @@ describe("the offline draft accepted as proposed, on the held-out-2026 labels", 
       const c = loadReferenceCase(dir);
       const draft = draftOffline({ spec: c.spec, vocabulary: c.vocabulary, samples: c.samples });
       const preview = previewJudge(draft.ir, c.samples);
-      const labeled = trajectoryFiles(dir).flatMap((f) => JSON.parse(readFileSync(f, "utf8")) as { trajectory: { id: string }; expected: { metaBehaviorVerdicts: Record<string, string> } }[]);
+      const labeled = trajectoryFiles(dir).flatMap(
+        (f) =>
+          JSON.parse(readFileSync(f, "utf8")) as {
+            trajectory: { id: string };
+            expected: { metaBehaviorVerdicts: Record<string, string> };
+          }[],
+      );
       for (const { trajectory, expected } of labeled) {
         for (const rule of preview.rules) {
           const verdict = rule.rule.pass.includes(trajectory.id) ? "true" : rule.rule.fail.includes(trajectory.id) ? "false" : "na";

@@ -47,7 +47,15 @@ describe("the mapping figure", () => {
 
   it("says what the figure leaves out: drafted checks no hand-written one matches, and triggers", () => {
     const precision = (cases: typeof examples) =>
-      cases.map((c) => comparePrecision(c.reference, draftOffline({ spec: c.spec, vocabulary: c.vocabulary, samples: c.samples }).ir, c.vocabulary)).reduce((a, p) => ({ extra: a.extra + p.extraChecks.length, triggers: a.triggers + p.triggers, same: a.same + p.sameTriggers }), { extra: 0, triggers: 0, same: 0 });
+      cases
+        .map((c) =>
+          comparePrecision(c.reference, draftOffline({ spec: c.spec, vocabulary: c.vocabulary, samples: c.samples }).ir, c.vocabulary),
+        )
+        .reduce((a, p) => ({ extra: a.extra + p.extraChecks.length, triggers: a.triggers + p.triggers, same: a.same + p.sameTriggers }), {
+          extra: 0,
+          triggers: 0,
+          same: 0,
+        });
     expect(precision(examples)).toEqual({ extra: 0, triggers: 11, same: 10 });
     expect(precision(heldOut)).toEqual({ extra: 1, triggers: 16, same: 16 });
   });
@@ -109,7 +117,9 @@ describe("wordings the drafter maps", () => {
     ["first X, then Y", "First the tests pass, then the agent deploys."],
     ["no Y until X", "No deploy may happen until the tests have passed."],
   ])("ordering: %s", (_shape, body) => {
-    expect(checksOf(body)).toEqual([{ type: "ordering", first: [{ action: "run_tests_result", metadata: { status: "passed" } }], before: [{ action: "deploy" }] }]);
+    expect(checksOf(body)).toEqual([
+      { type: "ordering", first: [{ action: "run_tests_result", metadata: { status: "passed" } }], before: [{ action: "deploy" }] },
+    ]);
   });
 
   it.each([
@@ -138,9 +148,15 @@ describe("wordings the drafter maps", () => {
   });
 
   it("count: at most N, and at least N different (by content)", () => {
-    expect(checksOf("The agent deploys to production at most two times.")).toEqual([{ type: "count", match: [{ action: "deploy", metadata: { env: "production" } }], max: 2 }]);
-    expect(checksOf("The agent posts at least two different updates.")).toEqual([{ type: "count", match: [{ action: "post_update" }], min: 2, distinctBy: "content" }]);
-    expect(checksOf("The agent deploys at least two distinct builds.")).toEqual([{ type: "count", match: [{ action: "deploy" }], min: 2, distinctBy: "metadata.build" }]);
+    expect(checksOf("The agent deploys to production at most two times.")).toEqual([
+      { type: "count", match: [{ action: "deploy", metadata: { env: "production" } }], max: 2 },
+    ]);
+    expect(checksOf("The agent posts at least two different updates.")).toEqual([
+      { type: "count", match: [{ action: "post_update" }], min: 2, distinctBy: "content" },
+    ]);
+    expect(checksOf("The agent deploys at least two distinct builds.")).toEqual([
+      { type: "count", match: [{ action: "deploy" }], min: 2, distinctBy: "metadata.build" },
+    ]);
   });
 
   it("pairing: after each X, Y; whenever X, afterwards Y", () => {
@@ -151,13 +167,20 @@ describe("wordings the drafter maps", () => {
 
   it("required: always, must; and a reported phrase becomes contentIncludes", () => {
     expect(checksOf("The agent always runs the tests.")).toEqual([{ type: "required", match: [{ action: "run_tests" }] }]);
-    expect(checksOf("The agent must post an update saying the deploy finished.")).toEqual([{ type: "required", match: [{ action: "post_update", contentIncludes: "finished" }] }]);
+    expect(checksOf("The agent must post an update saying the deploy finished.")).toEqual([
+      { type: "required", match: [{ action: "post_update", contentIncludes: "finished" }] },
+    ]);
   });
 
   it("turns a clause it cannot map into a semantic question quoting it, with a note", () => {
     const rule = draftRule("The agent must be polite to the customer.");
     expect(rule.checks).toEqual([]);
-    expect(rule.semanticChecks).toEqual([{ quote: "The agent must be polite to the customer", question: expect.stringContaining('"The agent must be polite to the customer"') }]);
+    expect(rule.semanticChecks).toEqual([
+      {
+        quote: "The agent must be polite to the customer",
+        question: expect.stringContaining('"The agent must be polite to the customer"'),
+      },
+    ]);
     expect(rule.semanticChecks[0]!.question).toMatch(/^Judging by this session, did the agent do what this requires/);
   });
 
@@ -167,25 +190,36 @@ describe("wordings the drafter maps", () => {
   });
 
   it("gives a semantic trigger when no event marks the situation, and a match trigger when one does", () => {
-    expect(draftRule("If the customer has not said which plan they want, the agent must be polite to the customer.").trigger.semantic).toBe(true);
-    expect(draftRule("Each deploy is one occurrence.\n\nThe agent always runs the tests.").trigger).toEqual({ description: "Each deploy is one occurrence.", match: [{ action: "deploy" }] });
+    expect(draftRule("If the customer has not said which plan they want, the agent must be polite to the customer.").trigger.semantic).toBe(
+      true,
+    );
+    expect(draftRule("Each deploy is one occurrence.\n\nThe agent always runs the tests.").trigger).toEqual({
+      description: "Each deploy is one occurrence.",
+      match: [{ action: "deploy" }],
+    });
   });
 
   it("skips rationale and qualifying sentences", () => {
-    const rule = draftRule("The agent always runs the tests. A run that is skipped does not count.\n\n**Why:** Before anything else, the agent must be careful.");
+    const rule = draftRule(
+      "The agent always runs the tests. A run that is skipped does not count.\n\n**Why:** Before anything else, the agent must be careful.",
+    );
     expect(rule.checks).toHaveLength(1);
     expect(rule.semanticChecks).toEqual([]);
   });
 
   it("drafts nothing from a fenced example or a commented-out clause", () => {
-    const rule = draftRule("The agent always runs the tests.\n\n~~~\n```\nThe agent never deploys.\n~~~\n\n<!--\nThe agent never pings the pager.\n-->");
+    const rule = draftRule(
+      "The agent always runs the tests.\n\n~~~\n```\nThe agent never deploys.\n~~~\n\n<!--\nThe agent never pings the pager.\n-->",
+    );
     expect(rule.checks).toHaveLength(1);
     expect(rule.semanticChecks).toEqual([]);
   });
 
   it("only proposes names the samples show", () => {
     const rule = draftRule("The agent always pings the pager before it deploys.");
-    for (const check of rule.checks) for (const m of Object.values(check).flat()) if (typeof m === "object" && m !== null && "action" in m) expect(vocabulary.actions.map((a) => a.action)).toContain(m.action);
+    for (const check of rule.checks)
+      for (const m of Object.values(check).flat())
+        if (typeof m === "object" && m !== null && "action" in m) expect(vocabulary.actions.map((a) => a.action)).toContain(m.action);
   });
 });
 
@@ -220,53 +254,105 @@ describe("wordings the drafter maps: results named by their value, 'no X', 'with
   function checks(body: string): Omit<Check, "quote">[] {
     const parsed = parseBehaviorMd(`---\nname: w\ndescription: W.\n---\n\n## Rule\n\n${body}\n`);
     if (!parsed.ok) throw new Error("bad test spec");
-    return draftOffline({ spec: parsed.spec, vocabulary: worldVocabulary, samples: world }).ir.metaBehaviors[0]!.checks.map(({ quote: _q, ...rest }) => rest);
+    return draftOffline({ spec: parsed.spec, vocabulary: worldVocabulary, samples: world }).ir.metaBehaviors[0]!.checks.map(
+      ({ quote: _q, ...rest }) => rest,
+    );
   }
 
   it("a result whose value is a word of the phrase, even one its name shares: has been verified, finds a hold", () => {
     expect(checks("The assistant erases records only after the identity has been verified.")).toEqual([
-      { type: "ordering", first: [{ action: "verify_identity_result", metadata: { status: "verified" } }], before: [{ action: "erase_records" }] },
+      {
+        type: "ordering",
+        first: [{ action: "verify_identity_result", metadata: { status: "verified" } }],
+        before: [{ action: "erase_records" }],
+      },
     ]);
   });
 
   it("a verb with 'no' as its object forbids it, also as the second verb of a clause", () => {
     expect(checks("After a legal-hold check finds a hold, the assistant erases no records.")).toEqual([
-      { type: "forbidden", match: [{ action: "erase_records" }], after: [{ action: "check_legal_hold_result", metadata: { status: "hold" } }] },
+      {
+        type: "forbidden",
+        match: [{ action: "erase_records" }],
+        after: [{ action: "check_legal_hold_result", metadata: { status: "hold" } }],
+      },
     ]);
     expect(checks("After a legal-hold check finds a hold, the assistant sends an email and erases no records.")).toEqual([
       { type: "required", match: [{ action: "send_email" }], after: [{ action: "check_legal_hold_result", metadata: { status: "hold" } }] },
-      { type: "forbidden", match: [{ action: "erase_records" }], after: [{ action: "check_legal_hold_result", metadata: { status: "hold" } }] },
+      {
+        type: "forbidden",
+        match: [{ action: "erase_records" }],
+        after: [{ action: "check_legal_hold_result", metadata: { status: "hold" } }],
+      },
     ]);
   });
 
   it("a noun and its verb share a root: every erasure is followed by an email", () => {
-    expect(checks("Every erasure is followed by a confirmation email.")).toEqual([{ type: "pairing", each: [{ action: "erase_records" }], followedBy: [{ action: "send_email" }] }]);
+    expect(checks("Every erasure is followed by a confirmation email.")).toEqual([
+      { type: "pairing", each: [{ action: "erase_records" }], followedBy: [{ action: "send_email" }] },
+    ]);
   });
 
   it("a category value only one action carries names it: whenever a user appeals; 'has to' is a rule", () => {
     expect(checks("Whenever a user appeals, a moderator has to be assigned afterwards.")).toEqual([
-      { type: "pairing", each: [{ action: "classify_message_result", metadata: { label: "appeal" } }], followedBy: [{ action: "assign_moderator" }] },
+      {
+        type: "pairing",
+        each: [{ action: "classify_message_result", metadata: { label: "appeal" } }],
+        followedBy: [{ action: "assign_moderator" }],
+      },
     ]);
   });
 
   it("ordering: never X without having Y; X can only be Y-ed once Z", () => {
-    expect(checks("Never remove a post without having read the thread.")).toEqual([{ type: "ordering", first: [{ action: "fetch_thread" }], before: [{ action: "remove_post" }] }]);
-    expect(checks("A user can only be banned once they have received a warning.")).toEqual([{ type: "ordering", first: [{ action: "send_warning" }], before: [{ action: "ban_user" }] }]);
+    expect(checks("Never remove a post without having read the thread.")).toEqual([
+      { type: "ordering", first: [{ action: "fetch_thread" }], before: [{ action: "remove_post" }] },
+    ]);
+    expect(checks("A user can only be banned once they have received a warning.")).toEqual([
+      { type: "ordering", first: [{ action: "send_warning" }], before: [{ action: "ban_user" }] },
+    ]);
   });
 
   it("count: a forbidden 'more than N' is at most N; 'exactly once' is a rule", () => {
-    expect(checks("Removing more than three posts in a single session is not allowed.")).toEqual([{ type: "count", match: [{ action: "remove_post" }], max: 3 }]);
-    expect(checks("The assistant asks for consent exactly once.")).toEqual([{ type: "count", match: [{ action: "request_consent" }], min: 1, max: 1 }]);
+    expect(checks("Removing more than three posts in a single session is not allowed.")).toEqual([
+      { type: "count", match: [{ action: "remove_post" }], max: 3 },
+    ]);
+    expect(checks("The assistant asks for consent exactly once.")).toEqual([
+      { type: "count", match: [{ action: "request_consent" }], min: 1, max: 1 },
+    ]);
   });
 });
 
 describe("readings the samples make plausible (issue 14)", () => {
   const session = (id: string, events: [string, string, Record<string, string>?][]) =>
-    validateTrajectory({ id, complete: true, events: events.map(([actor, action, metadata], i) => ({ id: `e${i + 1}`, actor, action, ...(metadata ? { metadata } : {}) })) });
+    validateTrajectory({
+      id,
+      complete: true,
+      events: events.map(([actor, action, metadata], i) => ({ id: `e${i + 1}`, actor, action, ...(metadata ? { metadata } : {}) })),
+    });
   const world = [
-    session("a", [["user", "message"], ["agent", "request_consent"], ["agent", "search_flights", { airline: "TP" }], ["agent", "search_flights", { airline: "KL" }], ["agent", "book_flight"], ["tool", "book_flight_result", { status: "booked" }], ["agent", "send_itinerary"], ["agent", "reply"], ["agent", "write_summary"]]),
-    session("b", [["user", "message"], ["agent", "book_flight"], ["agent", "send_itinerary"], ["agent", "reply"]]),
-    session("c", [["user", "message"], ["agent", "request_consent"], ["agent", "book_flight"], ["agent", "reply"]]),
+    session("a", [
+      ["user", "message"],
+      ["agent", "request_consent"],
+      ["agent", "search_flights", { airline: "TP" }],
+      ["agent", "search_flights", { airline: "KL" }],
+      ["agent", "book_flight"],
+      ["tool", "book_flight_result", { status: "booked" }],
+      ["agent", "send_itinerary"],
+      ["agent", "reply"],
+      ["agent", "write_summary"],
+    ]),
+    session("b", [
+      ["user", "message"],
+      ["agent", "book_flight"],
+      ["agent", "send_itinerary"],
+      ["agent", "reply"],
+    ]),
+    session("c", [
+      ["user", "message"],
+      ["agent", "request_consent"],
+      ["agent", "book_flight"],
+      ["agent", "reply"],
+    ]),
   ];
   const worldVocabulary = buildVocabulary(world);
   function drafted(body: string) {
@@ -281,18 +367,33 @@ describe("readings the samples make plausible (issue 14)", () => {
     expect(rule.checks).toEqual([{ type: "required", quote: "The agent always replies in the chat", match: [{ action: "reply" }] }]);
     expect(rule.semanticChecks.map((c) => c.quote)).toEqual(["It never repeats personal data in a chat reply"]);
     expect(notes.map((n) => n.message)).toEqual([expect.stringContaining("read as a forbidden check, it failed 3 of the 3 samples")]);
-    expect(drafted("The agent never writes a summary.").rule.checks).toEqual([{ type: "forbidden", quote: "The agent never writes a summary", match: [{ action: "write_summary" }] }]);
+    expect(drafted("The agent never writes a summary.").rule.checks).toEqual([
+      { type: "forbidden", quote: "The agent never writes a summary", match: [{ action: "write_summary" }] },
+    ]);
   });
 
   it("a result value stands for its call only when the samples log the result wherever they show the call", () => {
     expect(drafted("Every booked flight is followed by an itinerary email.").rule.checks).toEqual([
-      { type: "pairing", quote: "Every booked flight is followed by an itinerary email", each: [{ action: "book_flight" }], followedBy: [{ action: "send_itinerary" }] },
+      {
+        type: "pairing",
+        quote: "Every booked flight is followed by an itinerary email",
+        each: [{ action: "book_flight" }],
+        followedBy: [{ action: "send_itinerary" }],
+      },
     ]);
   });
 
   it("'at least two different' before X is a count; a count with a minimum is not triggered by what it counts", () => {
     const { rule } = drafted("Before it books, the agent searches fares from at least two different airlines.");
-    expect(rule.checks).toEqual([{ type: "count", quote: "Before it books, the agent searches fares from at least two different airlines", match: [{ action: "search_flights" }], min: 2, distinctBy: "metadata.airline" }]);
+    expect(rule.checks).toEqual([
+      {
+        type: "count",
+        quote: "Before it books, the agent searches fares from at least two different airlines",
+        match: [{ action: "search_flights" }],
+        min: 2,
+        distinctBy: "metadata.airline",
+      },
+    ]);
     expect(rule.trigger.match).toEqual([{ action: "book_flight" }]);
     expect(drafted("The agent asks for consent exactly once.").rule.trigger.match).toEqual([{ actor: "agent" }]);
   });
@@ -326,21 +427,35 @@ describe("values up to their root, yes/no keys, 'is only X-ed after' (issue 14, 
   function checks(body: string): Omit<Check, "quote">[] {
     const parsed = parseBehaviorMd(`---\nname: x\ndescription: X.\n---\n\n## Rule\n\n${body}\n`);
     if (!parsed.ok) throw new Error("bad test spec");
-    return draftOffline({ spec: parsed.spec, vocabulary: worldVocabulary, samples: world }).ir.metaBehaviors[0]!.checks.map(({ quote: _q, ...rest }) => rest);
+    return draftOffline({ spec: parsed.spec, vocabulary: worldVocabulary, samples: world }).ir.metaBehaviors[0]!.checks.map(
+      ({ quote: _q, ...rest }) => rest,
+    );
   }
 
   it("a result value the phrase names up to its root ('validated' → valid, never invalid)", () => {
     expect(checks("Receipts must be validated before an expense is submitted.")).toEqual([
-      { type: "ordering", first: [{ action: "validate_receipt_result", metadata: { status: "valid" } }], before: [{ action: "submit_expense" }] },
+      {
+        type: "ordering",
+        first: [{ action: "validate_receipt_result", metadata: { status: "valid" } }],
+        before: [{ action: "submit_expense" }],
+      },
     ]);
   });
 
   it("a yes/no key the phrase names is its yes; an expense is only submitted after X", () => {
     expect(checks("If the duplicate check flags the receipt, the assistant must not submit it.")).toEqual([
-      { type: "forbidden", match: [{ action: "submit_expense" }], after: [{ action: "check_duplicate_result", metadata: { duplicate: "yes" } }] },
+      {
+        type: "forbidden",
+        match: [{ action: "submit_expense" }],
+        after: [{ action: "check_duplicate_result", metadata: { duplicate: "yes" } }],
+      },
     ]);
     expect(checks("An expense over the limit is only submitted after the manager has approved it.")).toEqual([
-      { type: "ordering", first: [{ action: "manager_approval_result", metadata: { decision: "approved" } }], before: [{ action: "submit_expense", metadata: { over_limit: "true" } }] },
+      {
+        type: "ordering",
+        first: [{ action: "manager_approval_result", metadata: { decision: "approved" } }],
+        before: [{ action: "submit_expense", metadata: { over_limit: "true" } }],
+      },
     ]);
   });
 });

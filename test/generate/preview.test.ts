@@ -40,7 +40,14 @@ function kinds(preview: RulePreview): PreviewWarningKind[] {
 }
 
 const samples = [
-  trajectory("clean", ["user message", "agent lookup", ["tool lookup_result", { status: "found" }], "agent refund", "agent send_email", "agent reply"]),
+  trajectory("clean", [
+    "user message",
+    "agent lookup",
+    ["tool lookup_result", { status: "found" }],
+    "agent refund",
+    "agent send_email",
+    "agent reply",
+  ]),
   trajectory("no-lookup", ["user message", "agent refund", "agent send_email", "agent reply"]),
   trajectory("no-email", ["user message", "agent lookup", ["tool lookup_result", { status: "missing" }], "agent refund", "agent reply"]),
   trajectory("chat-only", ["user message", "agent reply"]),
@@ -57,11 +64,16 @@ describe("preview verdicts are the built judge's", () => {
         const judgment = await judge.judgeTrajectory(sample, { verify: false });
         judgment.metaBehaviors.forEach((m, r) => {
           const rp = preview.rules[r]!;
-          const where = (s: { pass: string[]; fail: string[]; na: string[] }) => (s.pass.includes(sample.id) ? "true" : s.fail.includes(sample.id) ? "false" : s.na.includes(sample.id) ? "na" : "missing");
+          const where = (s: { pass: string[]; fail: string[]; na: string[] }) =>
+            s.pass.includes(sample.id) ? "true" : s.fail.includes(sample.id) ? "false" : s.na.includes(sample.id) ? "na" : "missing";
           expect(`${sample.id} ${m.name}: ${where(rp.rule)}`).toBe(`${sample.id} ${m.name}: ${m.verdict}`);
           if (!m.triggered) return;
           const predicates = m.clauses.filter((x) => x.kind === "predicate");
-          predicates.forEach((clause, k) => expect(`${sample.id} ${m.name} checks[${k}]: ${where(rp.clauses[k]!.samples)}`).toBe(`${sample.id} ${m.name} checks[${k}]: ${clause.verdict}`));
+          predicates.forEach((clause, k) =>
+            expect(`${sample.id} ${m.name} checks[${k}]: ${where(rp.clauses[k]!.samples)}`).toBe(
+              `${sample.id} ${m.name} checks[${k}]: ${clause.verdict}`,
+            ),
+          );
         });
       }
     }, 60_000);
@@ -89,10 +101,13 @@ semanticChecks:
 
 describe("preview warnings", () => {
   it("a check that fails every sample it applies to, and the rule with it", () => {
-    const p = previewRule(rule(`name: r
+    const p = previewRule(
+      rule(`name: r
 trigger: { description: d, match: { actor: agent } }
 checks:
-  - { type: forbidden, quote: q, match: { action: reply } }`), samples);
+  - { type: forbidden, quote: q, match: { action: reply } }`),
+      samples,
+    );
     expect(kinds(p)).toEqual(["fails-every-sample", "fails-every-sample"]);
     expect(p.warnings[0]!.clause).toEqual({ kind: "rule" });
     expect(p.warnings[1]!.clause).toEqual({ kind: "check", index: 0 });
@@ -100,19 +115,25 @@ checks:
   });
 
   it("a check that passes no sample: fails some, n.a. on the rest", () => {
-    const p = previewRule(rule(`name: r
+    const p = previewRule(
+      rule(`name: r
 trigger: { description: d, match: { actor: agent } }
 checks:
-  - { type: ordering, quote: q, first: { action: send_email }, before: { action: refund } }`), samples);
+  - { type: ordering, quote: q, first: { action: send_email }, before: { action: refund } }`),
+      samples,
+    );
     expect(kinds(p)).toEqual(["passes-no-sample", "passes-no-sample"]);
     expect(p.clauses[0]!.samples).toEqual({ pass: [], fail: ["clean", "no-lookup", "no-email"], na: ["chat-only"] });
   });
 
   it("not for a check that passes one sample and fails the others", () => {
-    const p = previewRule(rule(`name: r
+    const p = previewRule(
+      rule(`name: r
 trigger: { description: d, match: { actor: agent } }
 checks:
-  - { type: required, quote: q, match: { action: lookup_result, metadata: { status: found } } }`), samples);
+  - { type: required, quote: q, match: { action: lookup_result, metadata: { status: found } } }`),
+      samples,
+    );
     expect(p.clauses[0]!.samples.pass).toEqual(["clean"]);
     expect(kinds(p)).toEqual([]);
   });
@@ -137,7 +158,10 @@ checks:
 trigger: { description: d, match: { actor: agent } }
 checks:
   - { type: forbidden, quote: q, match: { action: refund }, after: { action: lookup_result, metadata: { status: ${status} } } }`;
-    const closed = previewRule(rule(yaml("denied")), [...samples, trajectory("denied-elsewhere", ["agent lookup", ["tool lookup", { status: "denied" }]])]);
+    const closed = previewRule(rule(yaml("denied")), [
+      ...samples,
+      trajectory("denied-elsewhere", ["agent lookup", ["tool lookup", { status: "denied" }]]),
+    ]);
     expect(kinds(closed)).toEqual(["passes-no-sample", "window-never-opens", "unused-metadata-value"]);
     const open = previewRule(rule(yaml("missing")), samples);
     // It opens on no-email, where the check fails: the rule and the check pass no sample, but the window is fine.
@@ -146,20 +170,26 @@ checks:
   });
 
   it("an action or metadata value no sample uses, in the trigger or a check; not a value another action carries", () => {
-    const p = previewRule(rule(`name: r
+    const p = previewRule(
+      rule(`name: r
 trigger: { description: d, match: { action: issue_refund } }
 checks:
-  - { type: ordering, quote: q, first: { action: lookup_result, metadata: { status: ok } }, before: [{ action: refund }, { action: issue_refund }] }`), samples);
+  - { type: ordering, quote: q, first: { action: lookup_result, metadata: { status: ok } }, before: [{ action: refund }, { action: issue_refund }] }`),
+      samples,
+    );
     expect(kinds(p)).toEqual(["unused-action", "trigger-misses-check-events", "unused-metadata-value", "unused-action"]);
     expect(p.warnings.filter((w) => w.kind !== "trigger-misses-check-events").map((w) => w.message)).toEqual([
       'the trigger: no sample has an event with action "issue_refund"',
       'checks[0]: no sample "lookup_result" event has metadata status: ok',
       'checks[0]: no sample has an event with action "issue_refund"',
     ]);
-    const quiet = previewRule(rule(`name: r
+    const quiet = previewRule(
+      rule(`name: r
 trigger: { description: d, match: { action: refund } }
 checks:
-  - { type: required, quote: q, match: { metadata: { status: found } } }`), samples);
+  - { type: required, quote: q, match: { metadata: { status: found } } }`),
+      samples,
+    );
     expect(kinds(quiet)).toEqual([]);
   });
 
@@ -169,10 +199,16 @@ trigger: { description: d, match: { action: refund } }
 checks:
   - { type: ordering, quote: q, first: { action: lookup }, before: { action: refund } }
   - ${second}`;
-    const same = previewRule(rule(yaml("{ type: ordering, quote: q2, first: { action: lookup_result }, before: { action: refund } }")), samples);
+    const same = previewRule(
+      rule(yaml("{ type: ordering, quote: q2, first: { action: lookup_result }, before: { action: refund } }")),
+      samples,
+    );
     expect(kinds(same)).toEqual(["clauses-always-agree"]);
     expect(same.warnings[0]).toMatchObject({ clause: { kind: "check", index: 0 }, other: { kind: "check", index: 1 } });
-    const differ = previewRule(rule(yaml("{ type: pairing, quote: q2, each: { action: refund }, followedBy: { action: send_email } }")), samples);
+    const differ = previewRule(
+      rule(yaml("{ type: pairing, quote: q2, each: { action: refund }, followedBy: { action: send_email } }")),
+      samples,
+    );
     expect(kinds(differ)).toEqual([]);
   });
 });

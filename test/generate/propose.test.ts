@@ -24,7 +24,10 @@ afterAll(async () => {
 async function propose(script: Script) {
   const server = await startChatServer(script);
   servers.push(server);
-  const adapter = createOpenAIAdapter({ provider: "openai", apiKey: "k", baseURL: server.baseURL, model: "scripted" }, { backoffMs: 1, maxRetries: 0 });
+  const adapter = createOpenAIAdapter(
+    { provider: "openai", apiKey: "k", baseURL: server.baseURL, model: "scripted" },
+    { backoffMs: 1, maxRetries: 0 },
+  );
   const usage = emptyUsage();
   const outcome = await proposeDraft({ spec: refund.spec, vocabulary: refund.vocabulary, samples: refund.samples, adapter, usage });
   return { server, outcome, usage };
@@ -38,7 +41,10 @@ function referenceYaml(edit: (ir: JudgeIR) => void = () => {}): string {
   return serializeJudgeYaml(ir);
 }
 
-const withSources = (ir: JudgeIR): JudgeIR => ({ ...ir, metaBehaviors: ir.metaBehaviors.map((r, i) => ({ ...r, source: refund.spec.sections[i]!.body })) });
+const withSources = (ir: JudgeIR): JudgeIR => ({
+  ...ir,
+  metaBehaviors: ir.metaBehaviors.map((r, i) => ({ ...r, source: refund.spec.sections[i]!.body })),
+});
 
 describe("proposeDraft", () => {
   it("takes a valid answer in one call and sets source: from the spec", async () => {
@@ -68,7 +74,9 @@ describe("proposeDraft", () => {
     const retry = server.requests[1]!.body.messages;
     expect(retry.map((m) => m.role)).toEqual(["system", "user", "assistant", "user"]);
     expect(retry[2]!.content).toBe(broken);
-    expect(retry[3]!.content).toMatch(/proposal\.yaml:\d+:\d+ error: metaBehaviors\[0\]\.checks\[0\]\.type: unknown check type "orderng" \(did you mean "ordering"\?\)/);
+    expect(retry[3]!.content).toMatch(
+      /proposal\.yaml:\d+:\d+ error: metaBehaviors\[0\]\.checks\[0\]\.type: unknown check type "orderng" \(did you mean "ordering"\?\)/,
+    );
   });
 
   it("asks again about names the samples do not show, and keeps them as notes if the model insists", async () => {
@@ -80,7 +88,14 @@ describe("proposeDraft", () => {
     expect(outcome.calls).toBe(2);
     expect(server.requests[1]!.lastUser).toContain('unknown action "add_handover_note"');
     expect(outcome.fallback).toBeUndefined();
-    expect(outcome.draft.notes).toEqual([{ rule: 2, clause: { kind: "check", index: 1 }, kind: "unknown-action", message: 'the samples never show the action "add_handover_note"' }]);
+    expect(outcome.draft.notes).toEqual([
+      {
+        rule: 2,
+        clause: { kind: "check", index: 1 },
+        kind: "unknown-action",
+        message: 'the samples never show the action "add_handover_note"',
+      },
+    ]);
   });
 
   it("notes quotes that are not verbatim without asking again", async () => {
@@ -89,7 +104,9 @@ describe("proposeDraft", () => {
     });
     const { outcome } = await propose(inOrder({ reply: reworded }));
     expect(outcome.calls).toBe(1);
-    expect(outcome.draft.notes).toEqual([expect.objectContaining({ rule: 3, clause: { kind: "check", index: 0 }, kind: "quote-not-verbatim" })]);
+    expect(outcome.draft.notes).toEqual([
+      expect.objectContaining({ rule: 3, clause: { kind: "check", index: 0 }, kind: "quote-not-verbatim" }),
+    ]);
   });
 
   it("fills a section the corrected answer still leaves out from the offline drafter, with a note", async () => {

@@ -28,10 +28,14 @@ function specWith(edit: (text: string) => string): BehaviorSpec {
 }
 
 function offlineDrafter(spec: BehaviorSpec): SectionDrafter & { mock: { calls: unknown[][] } } {
-  return vi.fn(async (sections) => ({ draft: draftOffline({ spec, vocabulary: refund.vocabulary, samples: refund.samples }, sections), calls: 0 }));
+  return vi.fn(async (sections) => ({
+    draft: draftOffline({ spec, vocabulary: refund.vocabulary, samples: refund.samples }, sections),
+    calls: 0,
+  }));
 }
 
-const ONE_SENTENCE_EDIT = (text: string) => text.replace("The agent refunds at most three different orders", "The agent refunds at most two different orders");
+const ONE_SENTENCE_EDIT = (text: string) =>
+  text.replace("The agent refunds at most three different orders", "The agent refunds at most two different orders");
 
 describe("planUpdate", () => {
   it("carries an unchanged spec over whole: no drafting, no questions, no model calls", async () => {
@@ -47,7 +51,12 @@ describe("planUpdate", () => {
   });
 
   it("treats reflowed lines as unchanged", () => {
-    const spec = specWith((t) => t.replace("it issues no further refunds or store credit in that session,", "it issues no further refunds or store credit\nin that session,"));
+    const spec = specWith((t) =>
+      t.replace(
+        "it issues no further refunds or store credit in that session,",
+        "it issues no further refunds or store credit\nin that session,",
+      ),
+    );
     expect(planUpdate(spec, previous).sections.every((s) => s.kind === "unchanged")).toBe(true);
   });
 
@@ -55,7 +64,9 @@ describe("planUpdate", () => {
     const spec = specWith((t) => t.slice(0, t.indexOf("## Refund at most three orders per session")));
     const plan = planUpdate(spec, previous);
     expect(plan.removed.map((r) => r.name)).toEqual(["Refund at most three orders per session"]);
-    expect(plan.notices).toEqual(['dropped the rule "Refund at most three orders per session": the spec has no section with that heading any more']);
+    expect(plan.notices).toEqual([
+      'dropped the rule "Refund at most three orders per session": the spec has no section with that heading any more',
+    ]);
     const update = await draftUpdate(spec, plan, offlineDrafter(spec));
     expect(update.draft.ir.metaBehaviors.map((r) => r.name)).toEqual(previous.metaBehaviors.slice(0, 3).map((r) => r.name));
     expect(update).toMatchObject({ ask: [], plannedQuestions: 0, calls: 0 });
@@ -70,7 +81,9 @@ describe("planUpdate", () => {
     expect(drafter).toHaveBeenCalledTimes(1);
     expect((drafter.mock.calls[0]![0] as { heading: string }[]).map((s) => s.heading)).toEqual(["Never refund twice"]);
     expect(update.ask).toEqual([4]);
-    expect(update.draft.ir.metaBehaviors[4]!.checks).toEqual([{ type: "forbidden", quote: "The agent never issues store credit", match: [{ action: "issue_store_credit" }] }]);
+    expect(update.draft.ir.metaBehaviors[4]!.checks).toEqual([
+      { type: "forbidden", quote: "The agent never issues store credit", match: [{ action: "issue_store_credit" }] },
+    ]);
     // The trigger and the one check.
     expect(update.plannedQuestions).toBe(2);
     expect(update.draft.ir.metaBehaviors.slice(0, 4)).toEqual(previous.metaBehaviors);
@@ -82,7 +95,9 @@ describe("planUpdate", () => {
     expect(plan.sections.map((s) => s.kind)).toEqual(["unchanged", "unchanged", "unchanged", "changed"]);
     const changed = plan.sections[3]!;
     expect(changed.kind === "changed" && changed.dropped).toEqual(["The agent refunds at most three different orders in one session"]);
-    expect(changed.kind === "changed" && changed.newSentences).toEqual(["The agent refunds at most two different orders in one session; a customer with more disputed orders is escalated instead"]);
+    expect(changed.kind === "changed" && changed.newSentences).toEqual([
+      "The agent refunds at most two different orders in one session; a customer with more disputed orders is escalated instead",
+    ]);
     const update = await draftUpdate(spec, plan, offlineDrafter(spec));
     expect(update.plannedQuestions).toBe(1);
     expect(update.calls).toBe(0);
@@ -90,12 +105,25 @@ describe("planUpdate", () => {
     expect(update.settled).toEqual([{ rule: 3, clause: { kind: "trigger" } }]);
     const rule = update.draft.ir.metaBehaviors[3]!;
     expect(rule.trigger).toEqual(previous.metaBehaviors[3]!.trigger);
-    expect(rule.checks).toEqual([{ type: "count", quote: "The agent refunds at most two different orders in one session", match: [{ action: "issue_refund" }], max: 2, distinctBy: "metadata.order_id" }]);
+    expect(rule.checks).toEqual([
+      {
+        type: "count",
+        quote: "The agent refunds at most two different orders in one session",
+        match: [{ action: "issue_refund" }],
+        max: 2,
+        distinctBy: "metadata.order_id",
+      },
+    ]);
     expect(rule.source).toBe(spec.sections[3]!.body);
   });
 
   it("keeps the clauses whose quotes survive an added sentence and asks only about the new one", async () => {
-    const spec = specWith((t) => t.replace("Payouts made before the escalation stand", "The agent must also tell the customer that a supervisor will reply. Payouts made before the escalation stand"));
+    const spec = specWith((t) =>
+      t.replace(
+        "Payouts made before the escalation stand",
+        "The agent must also tell the customer that a supervisor will reply. Payouts made before the escalation stand",
+      ),
+    );
     const plan = planUpdate(spec, previous);
     const changed = plan.sections[2]!;
     expect(changed.kind).toBe("changed");
@@ -163,7 +191,15 @@ describe("one-sentence edit with a model", () => {
         {
           name: "Refund at most three orders per session",
           trigger: { description: "The agent refunds.", match: [{ action: "issue_refund" }] },
-          checks: [{ type: "count", quote: "The agent refunds at most two different orders in one session", match: [{ action: "issue_refund" }], max: 2, distinctBy: "metadata.order_id" }],
+          checks: [
+            {
+              type: "count",
+              quote: "The agent refunds at most two different orders in one session",
+              match: [{ action: "issue_refund" }],
+              max: 2,
+              distinctBy: "metadata.order_id",
+            },
+          ],
           semanticChecks: [],
         },
       ],

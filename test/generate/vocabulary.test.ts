@@ -8,7 +8,13 @@ function sample(id: string, events: [string, string, (string | undefined)?, Reco
   return validateTrajectory({
     id,
     complete: true,
-    events: events.map(([actor, action, content, metadata], i) => ({ id: `e${i}`, actor, action, ...(content !== undefined ? { content } : {}), ...(metadata !== undefined ? { metadata } : {}) })),
+    events: events.map(([actor, action, content, metadata], i) => ({
+      id: `e${i}`,
+      actor,
+      action,
+      ...(content !== undefined ? { content } : {}),
+      ...(metadata !== undefined ? { metadata } : {}),
+    })),
   });
 }
 
@@ -46,7 +52,15 @@ describe("buildVocabulary", () => {
       { key: "order_id", values: ["A-1", "B-2"], count: 6 }, // a tie (3 each) goes to code-point order
       { key: "status", values: ["not_found", "found"], count: 3 },
     ]);
-    const many = sample("m", Array.from({ length: 7 }, (_, i): [string, string, (string | undefined)?, Record<string, string>?] => ["agent", "x", undefined, { k: `v${i}` }]));
+    const many = sample(
+      "m",
+      Array.from({ length: 7 }, (_, i): [string, string, (string | undefined)?, Record<string, string>?] => [
+        "agent",
+        "x",
+        undefined,
+        { k: `v${i}` },
+      ]),
+    );
     expect(buildVocabulary([many]).metadataKeys[0]!.values).toEqual(["v0", "v1", "v2", "v3", "v4"]);
   });
 
@@ -60,8 +74,26 @@ describe("buildVocabulary", () => {
 
   it("says which action carries which metadata, with value counts", () => {
     expect(vocabulary.actionMetadata?.filter((m) => m.action === "get_order_result")).toEqual([
-      { action: "get_order_result", key: "order_id", count: 3, distinct: 2, values: [{ value: "B-2", count: 2 }, { value: "A-1", count: 1 }] },
-      { action: "get_order_result", key: "status", count: 3, distinct: 2, values: [{ value: "not_found", count: 2 }, { value: "found", count: 1 }] },
+      {
+        action: "get_order_result",
+        key: "order_id",
+        count: 3,
+        distinct: 2,
+        values: [
+          { value: "B-2", count: 2 },
+          { value: "A-1", count: 1 },
+        ],
+      },
+      {
+        action: "get_order_result",
+        key: "status",
+        count: 3,
+        distinct: 2,
+        values: [
+          { value: "not_found", count: 2 },
+          { value: "found", count: 1 },
+        ],
+      },
     ]);
   });
 
@@ -73,7 +105,10 @@ describe("buildVocabulary", () => {
   });
 
   it("hands the IR checker plain name lists", () => {
-    expect(vocabularyNames(vocabulary)).toEqual({ actions: ["get_order", "get_order_result", "issue_refund", "message"], metadataKeys: ["order_id", "status"] });
+    expect(vocabularyNames(vocabulary)).toEqual({
+      actions: ["get_order", "get_order_result", "issue_refund", "message"],
+      metadataKeys: ["order_id", "status"],
+    });
   });
 
   it("is empty for trajectories without events", () => {

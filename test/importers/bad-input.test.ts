@@ -50,7 +50,12 @@ describe("openai-chat", () => {
     expect(fromOpenAIChat([{ role: "robot", content: "x" }]).errors).toEqual([
       { path: "[0]", message: 'unknown role "robot" (expected system, developer, user, assistant, tool or function)', trace: 0 },
     ]);
-    expect(fromOpenAIChat([{ role: "user", content: "x" }, { role: "tool", content: "y" }]).errors).toEqual([{ path: "[1]", message: "missing tool_call_id", trace: 0 }]);
+    expect(
+      fromOpenAIChat([
+        { role: "user", content: "x" },
+        { role: "tool", content: "y" },
+      ]).errors,
+    ).toEqual([{ path: "[1]", message: "missing tool_call_id", trace: 0 }]);
   });
 
   test("a result whose call is missing keeps its place as unknown_result, with a warning", () => {
@@ -71,10 +76,32 @@ describe("openai-chat", () => {
   });
 
   test("a log of every call of one loop is one conversation; identical copies (a dataset) stay separate", () => {
-    const first = { request: { messages: [{ role: "user", content: "x" }] }, response: { object: "chat.completion", id: "c1", choices: [{ message: { role: "assistant", content: null, tool_calls: [{ id: "t", type: "function", function: { name: "f", arguments: "{}" } }] }, finish_reason: "tool_calls" }] } };
+    const first = {
+      request: { messages: [{ role: "user", content: "x" }] },
+      response: {
+        object: "chat.completion",
+        id: "c1",
+        choices: [
+          {
+            message: {
+              role: "assistant",
+              content: null,
+              tool_calls: [{ id: "t", type: "function", function: { name: "f", arguments: "{}" } }],
+            },
+            finish_reason: "tool_calls",
+          },
+        ],
+      },
+    };
     const second = {
-      request: { messages: [{ role: "user", content: "x" }, first.response.choices[0]!.message, { role: "tool", tool_call_id: "t", content: "r" }] },
-      response: { object: "chat.completion", id: "c2", choices: [{ message: { role: "assistant", content: "done" }, finish_reason: "stop" }] },
+      request: {
+        messages: [{ role: "user", content: "x" }, first.response.choices[0]!.message, { role: "tool", tool_call_id: "t", content: "r" }],
+      },
+      response: {
+        object: "chat.completion",
+        id: "c2",
+        choices: [{ message: { role: "assistant", content: "done" }, finish_reason: "stop" }],
+      },
     };
     expect(ids(fromOpenAIChat([first, second]))).toEqual(["c2"]);
     expect(ids(fromOpenAIChat([first, first]))).toEqual(["c1", "c1"]);
@@ -82,15 +109,34 @@ describe("openai-chat", () => {
 
   test("nested arguments become dot paths, never [object Object]", () => {
     const result = fromOpenAIChat([
-      { role: "assistant", content: null, tool_calls: [{ id: "c", type: "function", function: { name: "order", arguments: '{"items":[{"sku":"A1","qty":2}],"ship":{"to":"Paris"}}' } }] },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [
+          { id: "c", type: "function", function: { name: "order", arguments: '{"items":[{"sku":"A1","qty":2}],"ship":{"to":"Paris"}}' } },
+        ],
+      },
     ]);
-    expect(result.trajectories[0]!.events[0]!.metadata).toEqual({ "items.0.sku": "A1", "items.0.qty": "2", "ship.to": "Paris", "@call_id": "c", "@turn": "1" });
+    expect(result.trajectories[0]!.events[0]!.metadata).toEqual({
+      "items.0.sku": "A1",
+      "items.0.qty": "2",
+      "ship.to": "Paris",
+      "@call_id": "c",
+      "@turn": "1",
+    });
     expect(JSON.stringify(result)).not.toContain("[object Object]");
   });
 
   test("audio and file parts become placeholders", () => {
     const result = fromOpenAIChat([
-      { role: "user", content: [{ type: "input_audio", input_audio: { data: "AA==", format: "wav" } }, { type: "file", file: { file_id: "f1" } }, { type: "text", text: "see" }] },
+      {
+        role: "user",
+        content: [
+          { type: "input_audio", input_audio: { data: "AA==", format: "wav" } },
+          { type: "file", file: { file_id: "f1" } },
+          { type: "text", text: "see" },
+        ],
+      },
     ]);
     expect(result.trajectories[0]!.events[0]!.content).toBe("[audio]\n[file]\nsee");
   });
@@ -98,7 +144,10 @@ describe("openai-chat", () => {
   test("a response cut off at max tokens is incomplete even without open calls", () => {
     const result = fromOpenAIChat({
       request: { messages: [{ role: "user", content: "x" }] },
-      response: { object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content: "half" }, finish_reason: "length" }] },
+      response: {
+        object: "chat.completion",
+        choices: [{ index: 0, message: { role: "assistant", content: "half" }, finish_reason: "length" }],
+      },
     });
     expect(result.trajectories[0]!.complete).toBe(false);
   });
@@ -110,9 +159,7 @@ describe("anthropic", () => {
       { role: "user", content: "x" },
       { role: "assistant", content: [{ type: "tool_use", id: "t1", input: {} }] },
     ];
-    const badResult = [
-      { role: "user", content: [{ type: "tool_result", content: "r" }] },
-    ];
+    const badResult = [{ role: "user", content: [{ type: "tool_result", content: "r" }] }];
     const result = fromAnthropic([{ messages: badUse }, { messages: ok("fine") }, { messages: badResult }]);
     expect(result.errors).toEqual([
       { path: "[0].messages[1].content[0]", message: "missing name", trace: 0 },
@@ -123,13 +170,25 @@ describe("anthropic", () => {
 
   test("a system role inside messages is an error that says where the system prompt goes", () => {
     const result = fromAnthropic({ messages: [{ role: "system", content: "be nice" }] });
-    expect(result.errors).toEqual([{ path: "messages[0]", message: 'unknown role "system" (expected user or assistant; the system prompt is a request field)', trace: 0 }]);
+    expect(result.errors).toEqual([
+      {
+        path: "messages[0]",
+        message: 'unknown role "system" (expected user or assistant; the system prompt is a request field)',
+        trace: 0,
+      },
+    ]);
   });
 
   test("an is_error result carries status error; a tool_result for no call is unknown_result with a warning", () => {
     const result = fromAnthropic([
       { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "issue_refund", input: { order_id: "A" } }] },
-      { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "timeout", is_error: true }, { type: "tool_result", tool_use_id: "zz", content: "?" }] },
+      {
+        role: "user",
+        content: [
+          { type: "tool_result", tool_use_id: "t1", content: "timeout", is_error: true },
+          { type: "tool_result", tool_use_id: "zz", content: "?" },
+        ],
+      },
     ]);
     expect(result.trajectories[0]!.events.map((e) => [e.action, e.metadata?.status])).toEqual([
       ["issue_refund", undefined],
@@ -142,8 +201,18 @@ describe("anthropic", () => {
 
 describe("openai-responses", () => {
   test("a function_call without call_id: located in its exchange; the other exchanges still import", () => {
-    const good = { object: "response", id: "r1", status: "completed", output: [{ type: "message", role: "assistant", content: [{ type: "output_text", text: "hi" }] }] };
-    const bad = { object: "response", id: "r2", status: "completed", output: [{ type: "function_call", id: "fc_1", name: "get_order", arguments: "{}" }] };
+    const good = {
+      object: "response",
+      id: "r1",
+      status: "completed",
+      output: [{ type: "message", role: "assistant", content: [{ type: "output_text", text: "hi" }] }],
+    };
+    const bad = {
+      object: "response",
+      id: "r2",
+      status: "completed",
+      output: [{ type: "function_call", id: "fc_1", name: "get_order", arguments: "{}" }],
+    };
     const result = fromOpenAIResponses([good, bad, 42]);
     expect(result.errors).toEqual([
       { path: "[1].output[0]", message: "missing call_id", trace: 1 },
@@ -182,12 +251,18 @@ describe("vercel-ai", () => {
     ]);
     const v5 = fromVercelAI([
       { role: "assistant", content: [{ type: "tool-call", toolCallId: "c1", toolName: "get_order", input: { order_id: "A" } }] },
-      { role: "tool", content: [{ type: "tool-result", toolCallId: "c1", toolName: "get_order", output: { type: "json", value: { status: "found" } } }] },
+      {
+        role: "tool",
+        content: [{ type: "tool-result", toolCallId: "c1", toolName: "get_order", output: { type: "json", value: { status: "found" } } }],
+      },
     ]);
     expect(v5.trajectories).toEqual(v4.trajectories);
     const failed = fromVercelAI([
       { role: "assistant", content: [{ type: "tool-call", toolCallId: "c1", toolName: "pay", input: {} }] },
-      { role: "tool", content: [{ type: "tool-result", toolCallId: "c1", toolName: "pay", output: { type: "error-text", value: "declined" } }] },
+      {
+        role: "tool",
+        content: [{ type: "tool-result", toolCallId: "c1", toolName: "pay", output: { type: "error-text", value: "declined" } }],
+      },
     ]);
     expect(failed.trajectories[0]!.events[1]).toMatchObject({ action: "pay_result", content: "declined", metadata: { status: "error" } });
   });
@@ -208,13 +283,17 @@ describe("openai-agents", () => {
       { path: `data[${fn}].span_data`, message: "missing name", trace: 0 },
     ]);
     expect(result.trajectories.map((t) => t.description)).toEqual(["Refund desk", "Refund desk"]);
-    expect(fromOpenAIAgents({ messages: [] }).errors).toEqual([{ path: "", message: "expected an Agents SDK trace export: {data: [trace, span, …]} or a list of spans" }]);
+    expect(fromOpenAIAgents({ messages: [] }).errors).toEqual([
+      { path: "", message: "expected an Agents SDK trace export: {data: [trace, span, …]} or a list of spans" },
+    ]);
   });
 });
 
 describe("otel", () => {
   test("a tool span without the tool's name, a span without trace id: located; the other traces still import", () => {
-    const request = readFixture(join(IMPORTER_FIXTURES, "otel", "ai-sdk-genai.otlp.json")) as { resourceSpans: { scopeSpans: { spans: Record<string, unknown>[] }[] }[] };
+    const request = readFixture(join(IMPORTER_FIXTURES, "otel", "ai-sdk-genai.otlp.json")) as {
+      resourceSpans: { scopeSpans: { spans: Record<string, unknown>[] }[] }[];
+    };
     const spans = request.resourceSpans[0]!.scopeSpans[0]!.spans;
     // A tool span of the first trace loses its tool name; a span loses its trace id.
     const tool = spans.findIndex((s) => (s.attributes as { key: string }[]).some((a) => a.key === "gen_ai.tool.name"));
@@ -225,7 +304,11 @@ describe("otel", () => {
     const result = fromOtel(request);
     expect(result.errors).toEqual([
       { path: `resourceSpans[0].scopeSpans[0].spans[${last}]`, message: "missing traceId" },
-      { path: `resourceSpans[0].scopeSpans[0].spans[${tool}].attributes`, message: "missing the tool's name (gen_ai.tool.name, tool.name or ai.toolCall.name)", trace: 0 },
+      {
+        path: `resourceSpans[0].scopeSpans[0].spans[${tool}].attributes`,
+        message: "missing the tool's name (gen_ai.tool.name, tool.name or ai.toolCall.name)",
+        trace: 0,
+      },
     ]);
     expect(result.trajectories).toHaveLength(1);
     expect(fromOtel({ spans: [] }).errors).toEqual([{ path: "", message: "expected an OTLP/JSON trace export: {resourceSpans: [...]}" }]);
@@ -234,15 +317,24 @@ describe("otel", () => {
 
 describe("langchain", () => {
   test("a tool call without a name, a message of no known form: located; the other conversations still import", () => {
-    const broken = readFixture(join(IMPORTER_FIXTURES, "langchain", "several.stored.json")) as { type: string; data: Record<string, unknown> }[][];
+    const broken = readFixture(join(IMPORTER_FIXTURES, "langchain", "several.stored.json")) as {
+      type: string;
+      data: Record<string, unknown>;
+    }[][];
     delete (broken[0]![1]!.data.tool_calls as Record<string, unknown>[])[0]!.name;
     const result = fromLangChain([...broken, [{ role: "user", content: "hi" }]]);
     expect(result.errors).toEqual([
       { path: "[0][1].tool_calls[0]", message: "missing name", trace: 0 },
-      { path: "[2][0]", message: "not a LangChain message (expected {type, data}, an lc-serialized message, or {type, content})", trace: 2 },
+      {
+        path: "[2][0]",
+        message: "not a LangChain message (expected {type, data}, an lc-serialized message, or {type, content})",
+        trace: 2,
+      },
     ]);
     expect(result.trajectories.map((t) => t.id)).toEqual(["trace-2"]);
-    expect(fromLangChain({ foo: 1 }).errors).toEqual([{ path: "", message: "expected LangChain messages (a list, or {messages}), a list of conversations, or a LangSmith run tree" }]);
+    expect(fromLangChain({ foo: 1 }).errors).toEqual([
+      { path: "", message: "expected LangChain messages (a list, or {messages}), a list of conversations, or a LangSmith run tree" },
+    ]);
   });
 });
 
@@ -261,13 +353,21 @@ describe("detection", () => {
     // Chat messages that also carry LangChain's `type`: openai-chat reads the OpenAI-shaped call, langchain expects {name, args, id}.
     const mixed = [
       { role: "user", type: "human", content: "refund A-1" },
-      { role: "assistant", type: "ai", content: "", tool_calls: [{ id: "c1", type: "function", function: { name: "get_order", arguments: "{}" } }] },
+      {
+        role: "assistant",
+        type: "ai",
+        content: "",
+        tool_calls: [{ id: "c1", type: "function", function: { name: "get_order", arguments: "{}" } }],
+      },
     ];
     expect(detectFormat(mixed)).toEqual({ candidates: ["openai-chat", "anthropic", "langchain"] });
     const result = importTrace(mixed);
     expect(result.trajectories).toEqual([]);
     expect(result.errors).toEqual([
-      { path: "", message: `ambiguous trace format: it could be openai-chat or anthropic or langchain; pass --from with one of: ${formatNames().join(", ")} (or trajectory)` },
+      {
+        path: "",
+        message: `ambiguous trace format: it could be openai-chat or anthropic or langchain; pass --from with one of: ${formatNames().join(", ")} (or trajectory)`,
+      },
     ]);
     // Naming the format settles it.
     expect(importTrace(mixed, { from: "openai-chat" }).trajectories[0]!.events.map((e) => e.action)).toEqual(["message", "get_order"]);
@@ -289,6 +389,8 @@ describe("detection", () => {
 
   test("a named format that does not fit says so instead of guessing", () => {
     const result = importTrace({ hello: "world" }, { from: "anthropic" });
-    expect(result.errors).toEqual([{ path: "", message: "not a Anthropic Messages log: expected a message list, {messages}, {request, response} or a response" }]);
+    expect(result.errors).toEqual([
+      { path: "", message: "not a Anthropic Messages log: expected a message list, {messages}, {request, response} or a response" },
+    ]);
   });
 });

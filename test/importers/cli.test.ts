@@ -19,7 +19,12 @@ function tempDir(): string {
   return mkdtempSync(join(tmpdir(), "bj-importers-"));
 }
 
-const goodLine = { messages: [{ role: "user", content: "hi" }, { role: "assistant", content: "hello" }] };
+const goodLine = {
+  messages: [
+    { role: "user", content: "hi" },
+    { role: "assistant", content: "hello" },
+  ],
+};
 const badLine = {
   messages: [
     { role: "user", content: "refund A-1" },
@@ -35,7 +40,12 @@ describe("behavior-judge import", () => {
     const run = runCli(["import", file]);
     expect(run.status).toBe(1);
     expect(run.stderr).toBe(`error: ${file}:2: case 1: openai-chat: messages[1].tool_calls[0].function: missing name\n`);
-    expect(run.stdout.trim().split("\n").map((l) => (JSON.parse(l) as { id: string }).id)).toEqual(["trace-1", "trace-3"]);
+    expect(
+      run.stdout
+        .trim()
+        .split("\n")
+        .map((l) => (JSON.parse(l) as { id: string }).id),
+    ).toEqual(["trace-1", "trace-3"]);
   });
 
   test("importing twice gives identical bytes; -o x.json writes one JSON document", () => {
@@ -103,7 +113,13 @@ describe("judge, calibrate and generate read traces directly", () => {
       file,
       JSON.stringify([
         { trajectory: chat, expected: labels("false", "false") },
-        { trajectory: anthropic, expected: { ...labels("true", "true"), metaBehaviorVerdicts: { ...labels("true", "true").metaBehaviorVerdicts, "Tell the customer when a refund fails": "true" } } },
+        {
+          trajectory: anthropic,
+          expected: {
+            ...labels("true", "true"),
+            metaBehaviorVerdicts: { ...labels("true", "true").metaBehaviorVerdicts, "Tell the customer when a refund fails": "true" },
+          },
+        },
       ]),
     );
     const run = runCli(["calibrate", JUDGE, file, "--no-verify"]);
@@ -126,7 +142,10 @@ describe("judge, calibrate and generate read traces directly", () => {
     const example = join(ROOT, "examples", "refund-support");
     const run = runCli(["judge", join(example, "judge.mjs"), join(example, "traces", "chat-log.json"), "--json", "--no-verify"]);
     expect(run.status).toBe(0);
-    const [judgment] = JSON.parse(run.stdout) as { verdict: string; metaBehaviors: { name: string; verdict: string; clauses: { citations: { eventId: string }[] }[] }[] }[];
+    const [judgment] = JSON.parse(run.stdout) as {
+      verdict: string;
+      metaBehaviors: { name: string; verdict: string; clauses: { citations: { eventId: string }[] }[] }[];
+    }[];
     expect(judgment!.verdict).toBe("false");
     expect(judgment!.metaBehaviors.map((m) => [m.name, m.verdict])).toEqual([
       ["Look up the order before paying anything out", "true"],

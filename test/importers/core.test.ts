@@ -1,6 +1,16 @@
 import { describe, expect, test } from "vitest";
 import { validateTrajectory } from "../../runtime/trajectory.js";
-import { FACT, ImportError, TrajectoryBuilder, contentText, flattenInto, formatIssue, importEach, requireString, traceId } from "../../importers/core.js";
+import {
+  FACT,
+  ImportError,
+  TrajectoryBuilder,
+  contentText,
+  flattenInto,
+  formatIssue,
+  importEach,
+  requireString,
+  traceId,
+} from "../../importers/core.js";
 
 describe("flattenInto", () => {
   test("top-level by name, nested by dot path with array indexes, scalars with String", () => {
@@ -80,9 +90,27 @@ describe("TrajectoryBuilder", () => {
       complete: true,
       events: [
         { id: "e1", actor: "user", action: "message", content: "weather in Paris and Rome?", metadata: { "@turn": "1" } },
-        { id: "e2", actor: "agent", action: "get_weather", content: '{"city":"Paris"}', metadata: { city: "Paris", "@call_id": "c1", "@turn": "2" } },
-        { id: "e3", actor: "agent", action: "get_weather", content: '{"city":"Rome"}', metadata: { city: "Rome", "@call_id": "c2", "@turn": "2" } },
-        { id: "e4", actor: "tool", action: "get_weather_result", content: '{"temp": 20}', metadata: { temp: "20", "@call_id": "c2", "@turn": "2" } },
+        {
+          id: "e2",
+          actor: "agent",
+          action: "get_weather",
+          content: '{"city":"Paris"}',
+          metadata: { city: "Paris", "@call_id": "c1", "@turn": "2" },
+        },
+        {
+          id: "e3",
+          actor: "agent",
+          action: "get_weather",
+          content: '{"city":"Rome"}',
+          metadata: { city: "Rome", "@call_id": "c2", "@turn": "2" },
+        },
+        {
+          id: "e4",
+          actor: "tool",
+          action: "get_weather_result",
+          content: '{"temp": 20}',
+          metadata: { temp: "20", "@call_id": "c2", "@turn": "2" },
+        },
         { id: "e5", actor: "tool", action: "get_weather_result", content: "sunny", metadata: { "@call_id": "c1", "@turn": "2" } },
         { id: "e6", actor: "agent", action: "message", content: "Paris sunny, Rome 20", metadata: { "@turn": "3" } },
       ],
@@ -191,7 +219,13 @@ describe("TrajectoryBuilder", () => {
     b.handoff("triage", "billing", { [FACT.agent]: "triage" });
     b.guardrail("no_pii", false);
     expect(b.finish(true).events).toEqual([
-      { id: "e1", actor: "agent", action: "handoff", content: "", metadata: { from: "triage", to: "billing", "@agent": "triage", "@turn": "1" } },
+      {
+        id: "e1",
+        actor: "agent",
+        action: "handoff",
+        content: "",
+        metadata: { from: "triage", to: "billing", "@agent": "triage", "@turn": "1" },
+      },
       { id: "e2", actor: "agent", action: "guardrail", content: "", metadata: { name: "no_pii", triggered: "false", "@turn": "1" } },
     ]);
   });

@@ -20,20 +20,28 @@ function render(trajectories: readonly unknown[]): string {
 const formats = FORMATS.map((f) => f.name).filter((name) => fixtureFiles(name).length > 0);
 
 // @ts-expect-error a plain JS recording helper, without types
-const { NEUTRAL_ROOT, scrubPaths } = (await import("../../scripts/record-fixtures/scrub-paths.mjs")) as { NEUTRAL_ROOT: string; scrubPaths(text: string, root?: string): string };
+const { NEUTRAL_ROOT, scrubPaths } = (await import("../../scripts/record-fixtures/scrub-paths.mjs")) as {
+  NEUTRAL_ROOT: string;
+  scrubPaths(text: string, root?: string): string;
+};
 
 describe("recorded fixtures name no path of the machine that recorded them", () => {
   test("the recording scripts' scrubPaths rewrites the checkout in plain paths and file URLs, and nothing else", () => {
     const text = "at f (file:///srv/repo/scripts/x.mjs:1:2)\n at g (/srv/repo/node_modules/y.js:3:4) /srv/repo-2/z /srv/repo";
-    expect(scrubPaths(text, "/srv/repo")).toBe(`at f (file://${NEUTRAL_ROOT}/scripts/x.mjs:1:2)\n at g (${NEUTRAL_ROOT}/node_modules/y.js:3:4) /srv/repo-2/z ${NEUTRAL_ROOT}`);
+    expect(scrubPaths(text, "/srv/repo")).toBe(
+      `at f (file://${NEUTRAL_ROOT}/scripts/x.mjs:1:2)\n at g (${NEUTRAL_ROOT}/node_modules/y.js:3:4) /srv/repo-2/z ${NEUTRAL_ROOT}`,
+    );
   });
 
-  test.each(formats.flatMap((format) => fixtureFiles(format).map((file) => join(format, file))))("%s: stack frames point under the neutral root", (file) => {
-    const text = readFileSync(join(FIXTURES, file), "utf8");
-    // A frame is "at fn (/abs/path:line:col)", "at /abs/path:line:col" or a file URL.
-    const paths = [...text.matchAll(/(?:file:\/\/|\(|\bat )(\/[^\s:()"\\]+)/g)].map((m) => m[1]!);
-    expect(paths.filter((path) => !path.startsWith(`${NEUTRAL_ROOT}/`))).toEqual([]);
-  });
+  test.each(formats.flatMap((format) => fixtureFiles(format).map((file) => join(format, file))))(
+    "%s: stack frames point under the neutral root",
+    (file) => {
+      const text = readFileSync(join(FIXTURES, file), "utf8");
+      // A frame is "at fn (/abs/path:line:col)", "at /abs/path:line:col" or a file URL.
+      const paths = [...text.matchAll(/(?:file:\/\/|\(|\bat )(\/[^\s:()"\\]+)/g)].map((m) => m[1]!);
+      expect(paths.filter((path) => !path.startsWith(`${NEUTRAL_ROOT}/`))).toEqual([]);
+    },
+  );
 });
 
 test("every format has recorded fixtures", () => {

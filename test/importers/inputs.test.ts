@@ -7,7 +7,12 @@ import { formatNames } from "../../importers/index.js";
 import { readCases, type InputCase, type TraceReadOptions } from "../../compiler/judge/inputs.js";
 
 const trajectory = (id: string) => ({ id, complete: true, events: [{ id: "e1", actor: "agent", action: "act" }] });
-const chat = (text: string) => ({ messages: [{ role: "user", content: text }, { role: "assistant", content: "ok" }] });
+const chat = (text: string) => ({
+  messages: [
+    { role: "user", content: text },
+    { role: "assistant", content: "ok" },
+  ],
+});
 
 async function read(name: string, text: string, options: TraceReadOptions = {}): Promise<InputCase[]> {
   const dir = mkdtempSync(join(tmpdir(), "bj-trace-inputs-"));
@@ -59,7 +64,10 @@ describe("readCases with importers", () => {
 
   test("importer warnings reach onWarning, located", async () => {
     const warnings: string[] = [];
-    const log = [{ role: "user", content: "x" }, { role: "tool", tool_call_id: "ghost", content: "?" }];
+    const log = [
+      { role: "user", content: "x" },
+      { role: "tool", tool_call_id: "ghost", content: "?" },
+    ];
     const cases = await read("orphan.json", JSON.stringify(log), { onWarning: (w) => warnings.push(w) });
     expect(cases.map((c) => c.error)).toEqual([undefined]);
     expect(warnings).toHaveLength(1);

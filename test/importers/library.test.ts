@@ -47,7 +47,9 @@ describe("behavior-judge/importers", () => {
   });
 
   test("package.json exports ./importers: a program outside the repo resolves it by name and imports a chat log", () => {
-    const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { exports: Record<string, { types: string; default: string }> };
+    const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+      exports: Record<string, { types: string; default: string }>;
+    };
     expect(pkg.exports["./importers"]).toEqual({ types: "./dist/importers/index.d.ts", default: "./dist/importers.mjs" });
     const script = `import { fromOpenAIChat } from "behavior-judge/importers";
 const r = fromOpenAIChat([{ role: "user", content: "hi" }, { role: "assistant", content: "hello" }]);
@@ -71,7 +73,15 @@ export { t, turn, a };
 `;
     writeFileSync(join(dir, "consumer.mts"), consumer);
     const project = new Project({
-      compilerOptions: { strict: true, target: ScriptTarget.ES2022, module: ModuleKind.NodeNext, moduleResolution: ModuleResolutionKind.NodeNext, lib: ["lib.es2022.d.ts"], types: [], noEmit: true },
+      compilerOptions: {
+        strict: true,
+        target: ScriptTarget.ES2022,
+        module: ModuleKind.NodeNext,
+        moduleResolution: ModuleResolutionKind.NodeNext,
+        lib: ["lib.es2022.d.ts"],
+        types: [],
+        noEmit: true,
+      },
     });
     project.addSourceFileAtPath(join(dir, "consumer.mts"));
     project.resolveSourceFileDependencies();

@@ -35,7 +35,10 @@ describe("otel importer on OTLP/JSON recorded from real SDKs", () => {
     expect(refund!.events.map((e) => `${e.actor}:${e.action}`)).toEqual(AGENT_AS_TOOL);
     expect(refund!.events[0]!.content).toBe("Order A-1001 arrived broken. Please refund it.\n[image]");
     expect(refund!.events[2]!.metadata).toMatchObject({ from: "triage", to: "refunds" });
-    expect(refund!.events[8]).toMatchObject({ content: "payment gateway timeout", metadata: { status: "error", "@call_id": "call_refund_1" } });
+    expect(refund!.events[8]).toMatchObject({
+      content: "payment gateway timeout",
+      metadata: { status: "error", "@call_id": "call_refund_1" },
+    });
     expect(refund!.events[10]!.content).toBe("The refund failed: the payment gateway timed out.");
     expect([refund!.complete, cancel!.complete]).toEqual([true, false]);
     expect(cancel!.events.map((e) => e.action)).toEqual(["message", "cancel_order"]);

@@ -26,7 +26,11 @@ interface Judgment {
 }
 
 function summarize(j: Judgment): Expected["files"][string][number] {
-  return { id: j.trajectoryId, verdict: j.verdict, rules: Object.fromEntries(j.metaBehaviors.map((m) => [m.name, m.naReason !== null ? `na (${m.naReason})` : m.verdict])) };
+  return {
+    id: j.trajectoryId,
+    verdict: j.verdict,
+    rules: Object.fromEntries(j.metaBehaviors.map((m) => [m.name, m.naReason !== null ? `na (${m.naReason})` : m.verdict])),
+  };
 }
 
 const VERDICTS = join(import.meta.dirname, "verdicts");

@@ -1,13 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { clauseEvidence, excerpt, patternMatches } from "../../compiler/interview/evidence.js";
 import { parseClauseSnippet } from "../../compiler/interview/snippet.js";
-import {
-  interviewOutcome,
-  interviewResult,
-  questionsAsked,
-  startInterview,
-  step,
-} from "../../compiler/interview/state.js";
+import { interviewOutcome, interviewResult, questionsAsked, startInterview, step } from "../../compiler/interview/state.js";
 import type { InterviewAction, InterviewState } from "../../compiler/interview/state.js";
 import { currentView, type QuestionView, type ReviewView } from "../../compiler/interview/view.js";
 import { parseJudgeYaml, serializeJudgeYaml } from "../../compiler/ir/index.js";
@@ -226,9 +220,7 @@ describe("the interview state machine", () => {
     let state = run(startInterview(interviewInput()), accept, { type: "drop" });
     state = acceptAll(state);
     const view = review(state);
-    expect(view.notices).toContain(
-      'Dropped "Look up the order first": all its checks and semantic checks were dropped.',
-    );
+    expect(view.notices).toContain('Dropped "Look up the order first": all its checks and semantic checks were dropped.');
     expect(view.yaml).not.toContain("Look up the order first");
     state = run(state, { type: "confirm" });
     expect(interviewResult(state).ir.metaBehaviors.map((m) => m.name)).toEqual([
@@ -241,9 +233,7 @@ describe("the interview state machine", () => {
     let state = run(startInterview(interviewInput()), accept, accept, accept, accept, accept, { type: "drop" });
     expect(state.at).toBe("review");
     expect(questionsAsked(state)).toBe(6);
-    expect(review(state).notices).toContain(
-      'Dropped "Stop paying out once escalated": its trigger was dropped, which drops the rule.',
-    );
+    expect(review(state).notices).toContain('Dropped "Stop paying out once escalated": its trigger was dropped, which drops the rule.');
     expect(review(state).answers.map((a) => a.question)).toEqual([0, 1, 2, 3, 4, 5]);
     // Back from the review lands on the trigger, not on the skipped checks; keeping the rule brings them back.
     state = run(state, { type: "back" });
@@ -355,19 +345,12 @@ describe("the interview state machine", () => {
     let state = run(startInterview(interviewInput()), accept, accept, accept, accept, accept, accept);
     state = run(state, { type: "edit", text: '{type: forbidden, quote: "   ", match: {action: issue_refund}}' });
     state = run(state, { type: "back" });
-    expect(question(state).warnings).toEqual([
-      'the quote is not verbatim in the section "Stop paying out once escalated"',
-    ]);
+    expect(question(state).warnings).toEqual(['the quote is not verbatim in the section "Stop paying out once escalated"']);
   });
 
   it("round-trips every result through the real parser", () => {
     let state = run(startInterview(interviewInput()), accept, { type: "edit", text: JSON.stringify(editedOrdering) });
-    state = run(
-      state,
-      accept,
-      { type: "semantic", question: "Was a confirmation email sent after approval?" },
-      { type: "drop" },
-    );
+    state = run(state, accept, { type: "semantic", question: "Was a confirmation email sent after approval?" }, { type: "drop" });
     state = acceptAll(state);
     const outcome = interviewOutcome(state);
     const parsed = parseJudgeYaml(outcome.yaml);
@@ -383,9 +366,7 @@ describe("evidence", () => {
       { role: "first", matches: 1 },
       { role: "before", matches: 3 },
     ]);
-    expect(
-      evidence.groups.map((g) => [g.trajectoryId, g.complete, g.events.map((e) => `${e.id}:${e.roles.join("+")}`)]),
-    ).toEqual([
+    expect(evidence.groups.map((g) => [g.trajectoryId, g.complete, g.events.map((e) => `${e.id}:${e.roles.join("+")}`)])).toEqual([
       ["clean-refund", true, ["e3:first", "e4:before"]],
       ["escalated", false, ["e2:before", "e5:before"]],
     ]);
@@ -406,10 +387,7 @@ describe("evidence", () => {
       { role: "each", matches: 2 },
       { role: "followedBy", matches: 1 },
     ]);
-    const none = clauseEvidence(
-      { kind: "trigger", trigger: { description: "x", match: [{ action: "nope" }] } },
-      samples,
-    );
+    const none = clauseEvidence({ kind: "trigger", trigger: { description: "x", match: [{ action: "nope" }] } }, samples);
     expect([none.groups, none.samplesWithoutMatches, none.roles]).toEqual([[], 2, [{ role: "trigger", matches: 0 }]]);
     const semantic = clauseEvidence({ kind: "semanticCheck", semanticCheck: { quote: "q", question: "q?" } }, samples);
     expect([semantic.semantic, semantic.groups]).toEqual([true, []]);

@@ -62,9 +62,7 @@ describe("the terminal interview", () => {
     });
 
     const [lookup, confirm, escalate] = result.ir.metaBehaviors;
-    expect(lookup!.checks).toEqual([
-      { ...editedOrdering, first: [editedOrdering.first], before: editedOrdering.before },
-    ]);
+    expect(lookup!.checks).toEqual([{ ...editedOrdering, first: [editedOrdering.first], before: editedOrdering.before }]);
     expect(confirm!.checks).toEqual([]);
     expect(confirm!.semanticChecks).toEqual([
       draftIR().metaBehaviors[1]!.semanticChecks[0],
@@ -79,9 +77,7 @@ describe("the terminal interview", () => {
     const text = out.text();
     expect(text).toContain("── Question 1 of 8 ── rule 1 of 3: Look up the order first");
     expect(text).toContain("[a]ccept / [e]dit / [s]emantic / [d]rop / [b]ack (default a): ");
-    expect(text).toContain(
-      '  quote: "Before the agent issues a refund, it retrieves the order and the lookup finds it"',
-    );
+    expect(text).toContain('  quote: "Before the agent issues a refund, it retrieves the order and the lookup finds it"');
     expect(text).toContain("! the edit is not a valid clause; nothing was changed");
     expect(text).toContain("!   line 1, col ");
     expect(text).toContain('unknown key "firts" (did you mean "first"?)');
@@ -102,9 +98,7 @@ describe("the terminal interview", () => {
     const input = answers("", "e", JSON.stringify(editedOrdering), "b", "");
     const result = await runTerminalInterview(interviewInput(), { input, output: out.stream });
     expect(result.ir.metaBehaviors[0]!.checks[0]!).toMatchObject({ before: editedOrdering.before });
-    expect(out.text()).toContain(
-      "[a]ccept the draft / [e]dit / [s]emantic / [d]rop / [b]ack (default: keep your answer): \n",
-    );
+    expect(out.text()).toContain("[a]ccept the draft / [e]dit / [s]emantic / [d]rop / [b]ack (default: keep your answer): \n");
   });
 
   it("accepts everything when the input is empty (< /dev/null), showing every question", async () => {
@@ -118,10 +112,7 @@ describe("the terminal interview", () => {
   it("takes the defaults for what is left when the input ends mid-interview", async () => {
     const result = await runTerminalInterview(interviewInput(), { input: answers("", "d"), output: capture().stream });
     expect(result.questionsAsked).toBe(8);
-    expect(result.ir.metaBehaviors.map((m) => m.name)).toEqual([
-      "Confirm every approved refund",
-      "Stop paying out once escalated",
-    ]);
+    expect(result.ir.metaBehaviors.map((m) => m.name)).toEqual(["Confirm every approved refund", "Stop paying out once escalated"]);
   });
 
   it('accepts everything from `yes ""`, an input that never ends', async () => {
@@ -161,10 +152,7 @@ describe("the terminal interview", () => {
     input.samples = [
       {
         ...sample,
-        events: [
-          ...sample.events,
-          { id: "e7", actor: "agent", action: "issue_refund", metadata: { order_id: "\u001b]0;owned\u0007" } },
-        ],
+        events: [...sample.events, { id: "e7", actor: "agent", action: "issue_refund", metadata: { order_id: "\u001b]0;owned\u0007" } }],
       },
     ];
     await runTerminalInterview(input, { input: answers("a"), output: out.stream });

@@ -17,10 +17,7 @@ interface Reply {
 }
 
 /** A raw HTTP request, so tests control the Host and Origin headers exactly. */
-function send(
-  url: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
-): Promise<Reply> {
+function send(url: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const target = new URL(url);
     const req = request(
@@ -49,12 +46,7 @@ const tokenOf = (url: string) => new URL(url).searchParams.get("token")!;
 const originOf = (url: string) => new URL(url).origin;
 const withToken = (server: WebInterview, path: string) => `${originOf(server.url)}${path}?token=${tokenOf(server.url)}`;
 
-function postAction(
-  server: WebInterview,
-  at: number | "review",
-  action: unknown,
-  headers: Record<string, string> = {},
-): Promise<Reply> {
+function postAction(server: WebInterview, at: number | "review", action: unknown, headers: Record<string, string> = {}): Promise<Reply> {
   return send(withToken(server, "/action"), {
     method: "POST",
     headers: { "Content-Type": "application/json", ...headers },
@@ -122,9 +114,7 @@ describe("the interview server", () => {
     expect(reply.headers["content-type"]).toBe("text/html; charset=utf-8");
     expect(reply.headers["x-content-type-options"]).toBe("nosniff");
     const csp = reply.headers["content-security-policy"]!;
-    expect(csp).toMatch(
-      /^default-src 'none'; script-src 'sha256-[^']+'; style-src 'sha256-[^']+'; img-src data:; connect-src 'self';/,
-    );
+    expect(csp).toMatch(/^default-src 'none'; script-src 'sha256-[^']+'; style-src 'sha256-[^']+'; img-src data:; connect-src 'self';/);
     expect(csp).toContain("frame-ancestors 'none'");
     expect(reply.body).not.toMatch(/\b(?:src|href)="(?!data:)/);
     expect(reply.body).not.toMatch(/https?:\/\//);
@@ -145,10 +135,7 @@ describe("the interview server", () => {
       headers: { "Content-Type": "application/json" },
       body: "{nope",
     });
-    expect([bad.status, (JSON.parse(bad.body) as { error: string }).error]).toEqual([
-      400,
-      "the request body is not JSON",
-    ]);
+    expect([bad.status, (JSON.parse(bad.body) as { error: string }).error]).toEqual([400, "the request body is not JSON"]);
     const stale = await postAction(server, 3, { type: "accept" });
     expect(stale.status).toBe(409);
     expect((JSON.parse(stale.body) as { view: { question: number } }).view.question).toBe(0);
@@ -206,7 +193,15 @@ describe("runInterview in the browser mode", () => {
     const server = { url: url! } as WebInterview;
     const cancelUrl = withToken(server, "/cancel");
     // Only the page itself may cancel: another origin, or a form post, is refused.
-    expect((await send(cancelUrl, { method: "POST", headers: { "Content-Type": "application/json", Origin: "http://attacker.example" }, body: "{}" })).status).toBe(403);
+    expect(
+      (
+        await send(cancelUrl, {
+          method: "POST",
+          headers: { "Content-Type": "application/json", Origin: "http://attacker.example" },
+          body: "{}",
+        })
+      ).status,
+    ).toBe(403);
     expect((await send(cancelUrl, { method: "POST", headers: { "Content-Type": "text/plain" }, body: "{}" })).status).toBe(415);
     const reply = await send(cancelUrl, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
     expect(JSON.parse(reply.body)).toEqual({ cancelled: true });
@@ -255,10 +250,7 @@ describeWithBrowser("the interview page in chromium", () => {
     await page.goto(server.url);
     await expectQuestion(page, 1, "Trigger");
     expect(await page.locator("#rule-name").textContent()).toBe("Look up the order first");
-    expect(await page.locator("#evidence .evidence-group h4").allTextContents()).toEqual([
-      "clean-refund",
-      "escalatedincomplete",
-    ]);
+    expect(await page.locator("#evidence .evidence-group h4").allTextContents()).toEqual(["clean-refund", "escalatedincomplete"]);
     await page.click("#choice-accept");
 
     // An edit the parser refuses shows its diagnostics and stays on the question; a valid one moves on.
@@ -275,9 +267,7 @@ describeWithBrowser("the interview page in chromium", () => {
     );
     await page.click("#edit-save");
     await page.locator("#edit-diagnostics li").first().waitFor();
-    expect(await page.locator("#edit-diagnostics").textContent()).toContain(
-      'line 3, col 1: unknown key "firts" (did you mean "first"?)',
-    );
+    expect(await page.locator("#edit-diagnostics").textContent()).toContain('line 3, col 1: unknown key "firts" (did you mean "first"?)');
     await expectQuestion(page, 2, "Check 1 of 1 · ordering");
     const edited = [
       "type: ordering",
@@ -297,9 +287,7 @@ describeWithBrowser("the interview page in chromium", () => {
     expect(await page.locator("#evidence .content").allTextContents()).toEqual(["", HOSTILE, ""]);
     expect(await page.evaluate(() => (globalThis as { __pwned?: unknown }).__pwned)).toBeUndefined();
     await page.click("#choice-semantic");
-    expect(await page.locator("#semantic-text").inputValue()).toMatch(
-      /^Is this satisfied in the trajectory: "Whenever/,
-    );
+    expect(await page.locator("#semantic-text").inputValue()).toMatch(/^Is this satisfied in the trajectory: "Whenever/);
     await page.fill("#semantic-text", "Did the agent email the refund confirmation after each approval?");
     await page.click("#semantic-save");
 

@@ -20,9 +20,7 @@ const EXPECTED: Record<string, string[]> = {
     "yaml-syntax.yaml:8:5 error: invalid YAML: flow sequence in block collection must be sufficiently indented and end with a ]",
   ],
   "wrong-version.yaml": ["wrong-version.yaml:1:10 error: version: must be 1"],
-  "unknown-key-typo.yaml": [
-    'unknown-key-typo.yaml:11:9 error: metaBehaviors[0].checks[0]: unknown key "qoute" (did you mean "quote"?)',
-  ],
+  "unknown-key-typo.yaml": ['unknown-key-typo.yaml:11:9 error: metaBehaviors[0].checks[0]: unknown key "qoute" (did you mean "quote"?)'],
   "unknown-check-type.yaml": [
     'unknown-check-type.yaml:14:15 error: metaBehaviors[0].checks[1].type: unknown check type "orderng" (did you mean "ordering"?)',
   ],
@@ -33,18 +31,14 @@ const EXPECTED: Record<string, string[]> = {
     "empty-quote.yaml:11:16 error: metaBehaviors[0].checks[0].quote: must be a non-empty string",
     "empty-quote.yaml:15:9 error: metaBehaviors[0].semanticChecks[0].quote: must be a non-empty string",
   ],
-  "missing-trigger-description.yaml": [
-    "missing-trigger-description.yaml:6:7 error: metaBehaviors[0].trigger.description: is required",
-  ],
+  "missing-trigger-description.yaml": ["missing-trigger-description.yaml:6:7 error: metaBehaviors[0].trigger.description: is required"],
   "match-and-semantic.yaml": [
     "match-and-semantic.yaml:6:7 error: metaBehaviors[0].trigger: has both match and semantic: true (give exactly one)",
   ],
   "semantic-false.yaml": [
     "semantic-false.yaml:7:17 error: metaBehaviors[0].trigger.semantic: must be true (for a deterministic trigger, remove semantic and give match)",
   ],
-  "empty-pattern-list.yaml": [
-    "empty-pattern-list.yaml:7:14 error: metaBehaviors[0].trigger.match: must be a non-empty list of matchers",
-  ],
+  "empty-pattern-list.yaml": ["empty-pattern-list.yaml:7:14 error: metaBehaviors[0].trigger.match: must be a non-empty list of matchers"],
   "matcher-without-fields.yaml": [
     "matcher-without-fields.yaml:12:16 error: metaBehaviors[0].checks[0].first: needs at least one of action, actor, contentIncludes, metadata",
     "matcher-without-fields.yaml:15:13 error: metaBehaviors[0].checks[0].before[1]: needs at least one of action, actor, contentIncludes, metadata",
@@ -54,9 +48,7 @@ const EXPECTED: Record<string, string[]> = {
     'metadata-number.yaml:16:21 error: metaBehaviors[0].checks[0].match.metadata.canary: must be a string, got boolean true (quote it: "true")',
     'metadata-number.yaml:17:21 error: metaBehaviors[0].checks[0].match.metadata.weight: must be a string, got number 1.5 (quote it: "1.50")',
   ],
-  "count-without-bounds.yaml": [
-    "count-without-bounds.yaml:10:9 error: metaBehaviors[0].checks[0]: needs at least one of min or max",
-  ],
+  "count-without-bounds.yaml": ["count-without-bounds.yaml:10:9 error: metaBehaviors[0].checks[0]: needs at least one of min or max"],
   "count-bad-bounds.yaml": [
     "count-bad-bounds.yaml:14:14 error: metaBehaviors[0].checks[0].min: must be a non-negative integer",
     "count-bad-bounds.yaml:15:14 error: metaBehaviors[0].checks[0].max: must be a non-negative integer",
@@ -82,16 +74,12 @@ const EXPECTED: Record<string, string[]> = {
     'several-errors.yaml:24:9 error: metaBehaviors[1].checks[0]: unknown key "folowedBy" (did you mean "followedBy"?)',
     "several-errors.yaml:30:14 error: metaBehaviors[1].checks[1].max: must be a non-negative integer",
   ],
-  "duplicate-key.yaml": [
-    'duplicate-key.yaml:14:9 error: metaBehaviors[0].checks[0]: duplicate key "quote" (first at line 11)',
-  ],
+  "duplicate-key.yaml": ['duplicate-key.yaml:14:9 error: metaBehaviors[0].checks[0]: duplicate key "quote" (first at line 11)'],
   "anchors-and-aliases.yaml": [
     'anchors-and-aliases.yaml:13:16 error: metaBehaviors[0].checks[0].after: tag "!refund" is not supported (remove it; quote the value if it must be a string)',
     'anchors-and-aliases.yaml:19:13 error: metaBehaviors[0].checks[1].match[0]: alias "*loop" refers to itself (write the value out in full)',
   ],
-  "empty-document.yaml": [
-    "empty-document.yaml:1:1 error: the document is empty (expected version, behavior and metaBehaviors)",
-  ],
+  "empty-document.yaml": ["empty-document.yaml:1:1 error: the document is empty (expected version, behavior and metaBehaviors)"],
   "wrong-shapes.yaml": [
     'wrong-shapes.yaml:1:10 error: version: must be 1, got the string "1"',
     'wrong-shapes.yaml:2:11 error: behavior: must be a string, got number 42 (quote it: "42")',
@@ -162,10 +150,7 @@ metaBehaviors:
   it("sorts by line and column even when the schema finds them in another order", () => {
     // The unknown top-level key is found after the fields, but it comes first in the file.
     const text = `extra: 1\n${VALID.replace("version: 1", "version: 2")}`;
-    expect(diagnosticsOf(text)).toEqual([
-      'judge.yaml:1:1 error: unknown key "extra"',
-      "judge.yaml:2:10 error: version: must be 1",
-    ]);
+    expect(diagnosticsOf(text)).toEqual(['judge.yaml:1:1 error: unknown key "extra"', "judge.yaml:2:10 error: version: must be 1"]);
   });
 
   it("reports every YAML syntax error, and nothing from the schema on a broken document", () => {
@@ -188,9 +173,7 @@ describe("misspelled keys", () => {
 
   it("lets a misspelled checks key explain the missing checks", () => {
     const text = VALID.replace("    checks:", "    check:");
-    expect(diagnosticsOf(text)).toEqual([
-      'judge.yaml:9:5 error: metaBehaviors[0]: unknown key "check" (did you mean "checks"?)',
-    ]);
+    expect(diagnosticsOf(text)).toEqual(['judge.yaml:9:5 error: metaBehaviors[0]: unknown key "check" (did you mean "checks"?)']);
   });
 
   it("still reports the missing key when the unknown key is not a near miss", () => {
@@ -202,10 +185,7 @@ describe("misspelled keys", () => {
   });
 
   it("locates problems inside bare pairs of a flow sequence", () => {
-    const text = VALID.replace(
-      "      match:\n        action: issue_refund",
-      "      match: [action: issue_refund, actr: user]",
-    );
+    const text = VALID.replace("      match:\n        action: issue_refund", "      match: [action: issue_refund, actr: user]");
     expect(diagnosticsOf(text)).toEqual([
       'judge.yaml:7:37 error: metaBehaviors[0].trigger.match[1]: unknown key "actr" (did you mean "actor"?)',
     ]);
@@ -219,10 +199,7 @@ describe("misspelled keys", () => {
   });
 
   it("names a key that belongs to another check type", () => {
-    const text = VALID.replace(
-      "          action: verify_identity",
-      "          action: verify_identity\n        min: 1",
-    );
+    const text = VALID.replace("          action: verify_identity", "          action: verify_identity\n        min: 1");
     expect(diagnosticsOf(text)).toEqual([
       'judge.yaml:14:9 error: metaBehaviors[0].checks[0]: "min" is not allowed on required checks (it is allowed on count checks)',
     ]);
@@ -274,16 +251,11 @@ describe("document-level problems", () => {
   });
 
   it("rejects a document that is not a mapping", () => {
-    expect(diagnosticsOf("- version: 1\n")).toEqual([
-      "judge.yaml:1:1 error: must be a mapping with version, behavior and metaBehaviors",
-    ]);
+    expect(diagnosticsOf("- version: 1\n")).toEqual(["judge.yaml:1:1 error: must be a mapping with version, behavior and metaBehaviors"]);
   });
 
   it("rejects __proto__ and collection keys instead of misreading them", () => {
-    const text = VALID.replace(
-      "    checks:",
-      "    __proto__: {polluted: true}\n    ? [complex]\n    : key\n    checks:",
-    );
+    const text = VALID.replace("    checks:", "    __proto__: {polluted: true}\n    ? [complex]\n    : key\n    checks:");
     expect(diagnosticsOf(text)).toEqual([
       'judge.yaml:9:5 error: metaBehaviors[0]: key "__proto__" is not allowed',
       "judge.yaml:10:7 error: metaBehaviors[0]: mapping keys must be plain strings",

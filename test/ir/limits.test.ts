@@ -30,8 +30,7 @@ metaBehaviors:
 ${extraChecks}${rules}`;
 }
 
-const metadataPattern = (fields: number) =>
-  `{metadata: {${Array.from({ length: fields }, (_, k) => `k${k}: v`).join(", ")}}}`;
+const metadataPattern = (fields: number) => `{metadata: {${Array.from({ length: fields }, (_, k) => `k${k}: v`).join(", ")}}}`;
 
 describe("judge.yaml size bounds", () => {
   it("are the documented ones", () => {
@@ -57,7 +56,11 @@ describe("judge.yaml size bounds", () => {
   });
 
   it("refuse a pattern testing more than 64 fields, at the pattern", () => {
-    expect(diagnosticsOf(judgeWith({ match: `[${metadataPattern(60)}, {action: a, actor: agent, contentIncludes: c}, {action: b, actor: user}]` }))).toEqual([
+    expect(
+      diagnosticsOf(
+        judgeWith({ match: `[${metadataPattern(60)}, {action: a, actor: agent, contentIncludes: c}, {action: b, actor: user}]` }),
+      ),
+    ).toEqual([
       "judge.yaml:11:16 error: metaBehaviors[0].checks[0].match: tests 65 fields (action, actor, contentIncludes and metadata entries of its matchers); at most 64 are accepted",
     ]);
   });
@@ -71,7 +74,10 @@ describe("judge.yaml size bounds", () => {
     expect(diagnosticsOf(judgeWith({ extraChecks: semantic }))).toEqual([
       "judge.yaml:13:7 error: metaBehaviors[0].semanticChecks: holds 1,001 items; at most 1,000 are accepted",
     ]);
-    const rules = Array.from({ length: 1_000 }, (_, i) => `  - {name: r${i + 1}, trigger: {description: d, semantic: true}, semanticChecks: [{quote: q, question: q?}]}\n`).join("");
+    const rules = Array.from(
+      { length: 1_000 },
+      (_, i) => `  - {name: r${i + 1}, trigger: {description: d, semantic: true}, semanticChecks: [{quote: q, question: q?}]}\n`,
+    ).join("");
     expect(diagnosticsOf(judgeWith({ rules }))).toEqual([
       "judge.yaml:4:3 error: metaBehaviors: holds 1,001 items; at most 1,000 are accepted",
     ]);
@@ -100,7 +106,9 @@ describe("judge.yaml size bounds", () => {
 
 describe("a judge at the bounds builds", () => {
   it("a quote of 10,000 characters and a pattern of 64 fields", async () => {
-    const { compiled } = await compileYaml(judgeWith({ quote: "x".repeat(10_000), match: `[${metadataPattern(62)}, {action: a, actor: agent}]` }));
+    const { compiled } = await compileYaml(
+      judgeWith({ quote: "x".repeat(10_000), match: `[${metadataPattern(62)}, {action: a, actor: agent}]` }),
+    );
     expect(compiled.judgeTs).toContain(`"${"x".repeat(10_000)}"`);
   });
 

@@ -101,9 +101,7 @@ metaBehaviors:
         },
       ],
     };
-    expect(serializeJudgeYaml(ir)).toContain(
-      "    trigger:\n      description: d\n      semantic: true\n    checks: []\n",
-    );
+    expect(serializeJudgeYaml(ir)).toContain("    trigger:\n      description: d\n      semantic: true\n    checks: []\n");
     expectRoundTrip(ir);
   });
 });

@@ -5,7 +5,9 @@ import { parseBehaviorMd, type BehaviorSpec } from "../../compiler/behavior-md/l
 import { FENCE_CLOSE, FENCE_OPEN } from "../../runtime/semantic.js";
 import { validateTrajectory } from "../../runtime/trajectory.js";
 
-const parsed = parseBehaviorMd("---\nname: demo\ndescription: A demo.\n---\nPreamble.\n\n## Verify first\n\nVerify before refunding.\n\n## Log every refund\n\nLog it.\n");
+const parsed = parseBehaviorMd(
+  "---\nname: demo\ndescription: A demo.\n---\nPreamble.\n\n## Verify first\n\nVerify before refunding.\n\n## Log every refund\n\nLog it.\n",
+);
 const spec = (parsed as { spec: BehaviorSpec }).spec;
 const rules = ["Verify first", "Log every refund"];
 const ids = new Set(["e1", "e2"]);
@@ -21,14 +23,29 @@ const entry = (name: string, verdict = "true", extra: Record<string, unknown> = 
 describe("readBaselineAnswer", () => {
   it("returns the verdicts in spec order", () => {
     const text = JSON.stringify({ metaBehaviors: [entry("Log every refund", "false"), entry("Verify first")] });
-    expect(readBaselineAnswer(text, rules, ids)).toMatchObject([{ name: "Verify first", verdict: "true" }, { name: "Log every refund", verdict: "false" }]);
+    expect(readBaselineAnswer(text, rules, ids)).toMatchObject([
+      { name: "Verify first", verdict: "true" },
+      { name: "Log every refund", verdict: "false" },
+    ]);
   });
 
   it.each([
     ["a missing rule", { metaBehaviors: [entry("Verify first")] }, 'the rule "Log every refund" is missing'],
-    ["a repeated rule", { metaBehaviors: [entry("Verify first"), entry("Verify first"), entry("Log every refund")] }, 'the rule "Verify first" is listed more than once'],
-    ["an unknown name", { metaBehaviors: [entry("Verify First"), entry("Log every refund")] }, "metaBehaviors[0].name must be one of the rule headings, exactly"],
-    ["a bad entry", { metaBehaviors: [entry("Verify first"), entry("Log every refund", "na", { na_reason: null })] }, 'metaBehaviors[1] ("Log every refund"): with verdict "na", "na_reason" must be'],
+    [
+      "a repeated rule",
+      { metaBehaviors: [entry("Verify first"), entry("Verify first"), entry("Log every refund")] },
+      'the rule "Verify first" is listed more than once',
+    ],
+    [
+      "an unknown name",
+      { metaBehaviors: [entry("Verify First"), entry("Log every refund")] },
+      "metaBehaviors[0].name must be one of the rule headings, exactly",
+    ],
+    [
+      "a bad entry",
+      { metaBehaviors: [entry("Verify first"), entry("Log every refund", "na", { na_reason: null })] },
+      'metaBehaviors[1] ("Log every refund"): with verdict "na", "na_reason" must be',
+    ],
     ["no array", { verdicts: [] }, '"metaBehaviors" must be an array with one entry per rule'],
   ])("rejects %s", (_name, answer, problem) => {
     expect(readBaselineAnswer(JSON.stringify(answer), rules, ids)).toContain(problem);
@@ -42,7 +59,14 @@ describe("readBaselineAnswer", () => {
 });
 
 describe("judgeBaseline", () => {
-  const trajectory = { id: "t", complete: true, events: [{ id: "e1", actor: "user", action: "message", content: "refund please" }, { id: "e2", actor: "agent", action: "issue_refund" }] };
+  const trajectory = {
+    id: "t",
+    complete: true,
+    events: [
+      { id: "e1", actor: "user", action: "message", content: "refund please" },
+      { id: "e2", actor: "agent", action: "issue_refund" },
+    ],
+  };
 
   it("puts the whole spec and the fenced trajectory in one prompt", () => {
     const [system, user] = baselineMessages(spec, validateTrajectory(trajectory));
@@ -69,6 +93,8 @@ describe("judgeBaseline", () => {
   });
 
   it("fails the case after two invalid answers", async () => {
-    await expect(judgeBaseline(spec, trajectory, async () => "{}")).rejects.toThrow(/^the answer was invalid twice: "metaBehaviors" must be an array/);
+    await expect(judgeBaseline(spec, trajectory, async () => "{}")).rejects.toThrow(
+      /^the answer was invalid twice: "metaBehaviors" must be an array/,
+    );
   });
 });

@@ -1,4 +1,4 @@
-/** Reading trajectory files (FORMATS.md §2): what producers write is read; what cannot be read is located, never fatal. */
+/** Reading trajectory files (docs/FORMATS.md §2): what producers write is read; what cannot be read is located, never fatal. */
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -29,7 +29,7 @@ describe("readCases", () => {
   test("each element of a JSON array knows the line it starts on, strings with brackets and commas notwithstanding", async () => {
     const text = [
       "[",
-      `  ${JSON.stringify({ ...trajectory, description: "a [tricky], {string} with \\\" quotes" })},`,
+      `  ${JSON.stringify({ ...trajectory, description: 'a [tricky], {string} with \\" quotes' })},`,
       "",
       "  {",
       `    "trajectory": ${JSON.stringify(trajectory)}`,
@@ -81,7 +81,7 @@ describe("invalid JSON is located at file:line:col", () => {
   test("a .json file, including the mistakes Node 20 reports without a position (Unexpected token)", async () => {
     const cases = await casesOf({
       "token.json": '{\n  "id": "t1",\n  "complete": }\n',
-      "comma.json": "[\n  {\"id\": 1},\n  {\"id\": 2},\n]",
+      "comma.json": '[\n  {"id": 1},\n  {"id": 2},\n]',
       "eof.json": '{"id": "t1",\n "events": [1, 2',
       "string.json": '{"id": "t1\n"}',
     });
@@ -99,14 +99,19 @@ describe("invalid JSON is located at file:line:col", () => {
     const cases = await casesOf({ "trips.jsonl": `${good}\n\n{"id": "t2", "complete": tru}\n${good}\n` });
     expect(cases.map((c) => (c.error === undefined ? describeOrigin(c) : located(c)))).toEqual([
       "trips.jsonl:1: case 0",
-      "trips.jsonl:3:26: case 1: invalid JSON: expected a value, got the bare word \"tru\" (strings need double quotes)",
+      'trips.jsonl:3:26: case 1: invalid JSON: expected a value, got the bare word "tru" (strings need double quotes)',
       "trips.jsonl:4: case 2",
     ]);
   });
 
   test("the scanner accepts exactly what JSON.parse accepts, on thousands of one-character mutations", () => {
     const seeds = [
-      JSON.stringify({ id: "t", complete: true, events: [{ id: "e1", actor: "agent", action: "a", content: "x\ny \u00e9\"", metadata: { k: "v" } }], n: [-1.5e3, 0, 12] }),
+      JSON.stringify({
+        id: "t",
+        complete: true,
+        events: [{ id: "e1", actor: "agent", action: "a", content: 'x\ny \u00e9"', metadata: { k: "v" } }],
+        n: [-1.5e3, 0, 12],
+      }),
       '[ {"a" : [ ] , "b" : { } } , null , false , "\\u0041\\/" , -0.0E+1 ]',
       '\r\n{"x":[1,[2,[3]]]}\t',
     ];
@@ -123,7 +128,12 @@ describe("invalid JSON is located at file:line:col", () => {
         const at = random(seed.length + 1);
         const char = alphabet[random(alphabet.length)]!;
         const kind = random(3);
-        const text = kind === 0 ? seed.slice(0, at) + seed.slice(at + 1) : kind === 1 ? seed.slice(0, at) + char + seed.slice(at) : seed.slice(0, at) + char + seed.slice(at + 1);
+        const text =
+          kind === 0
+            ? seed.slice(0, at) + seed.slice(at + 1)
+            : kind === 1
+              ? seed.slice(0, at) + char + seed.slice(at)
+              : seed.slice(0, at) + char + seed.slice(at + 1);
         let valid = true;
         try {
           JSON.parse(text);
@@ -132,7 +142,8 @@ describe("invalid JSON is located at file:line:col", () => {
           invalid++;
         }
         const found = findJsonSyntaxError(text);
-        if (valid !== (found === undefined)) throw new Error(`disagrees with JSON.parse on ${JSON.stringify(text)}: ${JSON.stringify(found)}`);
+        if (valid !== (found === undefined))
+          throw new Error(`disagrees with JSON.parse on ${JSON.stringify(text)}: ${JSON.stringify(found)}`);
         if (found !== undefined) expect(found.offset).toBeLessThanOrEqual(text.length);
       }
     }
@@ -146,13 +157,15 @@ describe("invalid JSON is located at file:line:col", () => {
 });
 
 describe("invalid UTF-8 is an error with its byte offset, never a silent U+FFFD", () => {
-  const located = (c: InputCase) => (c.error === undefined ? `${describeOrigin(c)}: ${(c.trajectory as { id: string }).id}` : `${describeOrigin(c)}: ${c.error}`);
+  const located = (c: InputCase) =>
+    c.error === undefined ? `${describeOrigin(c)}: ${(c.trajectory as { id: string }).id}` : `${describeOrigin(c)}: ${c.error}`;
 
   async function casesOfBytes(files: Record<string, Buffer>): Promise<InputCase[]> {
     const dir = mkdtempSync(join(tmpdir(), "bj-inputs-"));
     for (const [name, bytes] of Object.entries(files)) writeFileSync(join(dir, name), bytes);
     const cases: InputCase[] = [];
-    for await (const c of readCases(Object.keys(files).map((name) => join(dir, name)))) cases.push({ ...c, file: c.file.slice(dir.length + 1) });
+    for await (const c of readCases(Object.keys(files).map((name) => join(dir, name))))
+      cases.push({ ...c, file: c.file.slice(dir.length + 1) });
     return cases;
   }
 
@@ -164,9 +177,16 @@ describe("invalid UTF-8 is an error with its byte offset, never a silent U+FFFD"
     const second = withId(Buffer.from([0x61, 0xfe]));
     const cases = await casesOfBytes({
       "a.json": Buffer.concat([Buffer.from("[\n"), first, Buffer.from(",\n"), second, Buffer.from("\n]")]),
-      "one.json": Buffer.concat([Buffer.from("{\n  \"id\": \"caf\u00e9 "), Buffer.from([0xc3, 0x28]), Buffer.from('",\n  "complete": true, "events": []}')]),
+      "one.json": Buffer.concat([
+        Buffer.from('{\n  "id": "caf\u00e9 '),
+        Buffer.from([0xc3, 0x28]),
+        Buffer.from('",\n  "complete": true, "events": []}'),
+      ]),
     });
-    expect(cases.map(located)).toEqual(["a.json:2:9: case 0: invalid UTF-8 at byte 10: 0xFF", "one.json:2:15: case 0: invalid UTF-8 at byte 17: 0xC3 0x28"]);
+    expect(cases.map(located)).toEqual([
+      "a.json:2:9: case 0: invalid UTF-8 at byte 10: 0xFF",
+      "one.json:2:15: case 0: invalid UTF-8 at byte 17: 0xC3 0x28",
+    ]);
   });
 
   test("JSON Lines: each line decoded on its own, the offset counted in the file, the other lines judged", async () => {
@@ -188,7 +208,13 @@ describe("invalid UTF-8 is an error with its byte offset, never a silent U+FFFD"
   test("JSON Lines split across read chunks keep their lines, offsets and line ends (\\n, \\r\\n, lone \\r)", async () => {
     const line = (id: string) => JSON.stringify({ ...trajectory, id, description: "x".repeat(30_000) });
     const big = [line("a"), line("b"), line("c"), line("d")];
-    const bytes = Buffer.concat([Buffer.from(`${big[0]}\r`), Buffer.from(`${big[1]}\r\n\r\n`), Buffer.from(`${big[2]}\n`), Buffer.from(`${big[3]}`), Buffer.from([0x0a, 0x80])]);
+    const bytes = Buffer.concat([
+      Buffer.from(`${big[0]}\r`),
+      Buffer.from(`${big[1]}\r\n\r\n`),
+      Buffer.from(`${big[2]}\n`),
+      Buffer.from(`${big[3]}`),
+      Buffer.from([0x0a, 0x80]),
+    ]);
     const cases = await casesOfBytes({ "long.jsonl": bytes });
     expect(cases.map(located)).toEqual([
       "long.jsonl:1: case 0: a",
@@ -235,6 +261,8 @@ describe("failureMessage", () => {
     expect(failureMessage(labeled, whole)).toBe("trajectory: a trajectory must be a JSON object");
     // The place is added in one place, in front.
     expect(locatedMessage(plain, failureMessage(plain, actor))).toBe("a.json: case 2: events[0].actor must be user, agent, or tool");
-    expect(locatedMessage(labeled, failureMessage(labeled, whole))).toBe("b.jsonl:3: case 0: trajectory: a trajectory must be a JSON object");
+    expect(locatedMessage(labeled, failureMessage(labeled, whole))).toBe(
+      "b.jsonl:3: case 0: trajectory: a trajectory must be a JSON object",
+    );
   });
 });

@@ -44,7 +44,17 @@ it("does not load openai when a keyed run asks nothing", async () => {
   vi.stubEnv("BRAINTRUST_API_KEY", "");
   vi.stubEnv("OPENAI_API_KEY", "sk-unused");
   const refund = join(examples, "refund-support");
-  expect(await quietly(["judge", join(refund, "judge.yaml"), join(refund, "trajectories", "clean-escalation.json"), "--base-url", "http://127.0.0.1:9/v1", "--no-cache", "--no-verify"])).toBe(0);
+  expect(
+    await quietly([
+      "judge",
+      join(refund, "judge.yaml"),
+      join(refund, "trajectories", "clean-escalation.json"),
+      "--base-url",
+      "http://127.0.0.1:9/v1",
+      "--no-cache",
+      "--no-verify",
+    ]),
+  ).toBe(0);
   expect(loads.openai).toBe(0);
 });
 

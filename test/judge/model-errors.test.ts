@@ -1,5 +1,5 @@
 /**
- * A clause whose model call failed has no verdict (FORMATS.md §4): the fold
+ * A clause whose model call failed has no verdict (docs/FORMATS.md §4): the fold
  * makes its rule na `insufficient_evidence` marked `error: true` unless
  * another clause is false, the trajectory carries the marker too, and every
  * output shows ERROR, never a pass. The model here fails every call.
@@ -18,7 +18,9 @@ import { runInProcess as run } from "../support/in-process.js";
 
 const example = join(import.meta.dirname, "..", "..", "examples", "tax-research");
 const yaml = join(example, "judge.yaml");
-const files = readdirSync(join(example, "trajectories")).sort().map((f) => join(example, "trajectories", f));
+const files = readdirSync(join(example, "trajectories"))
+  .sort()
+  .map((f) => join(example, "trajectories", f));
 const trajectory = (name: string) => join(example, "trajectories", `${name}.json`);
 
 /** Its deterministic checks all pass; rule 1's semantic trigger and rule 2's semantic check need the model. */
@@ -103,7 +105,9 @@ describe("every output shows ERROR", () => {
     const result = await run("judge", yaml, trajectory(UPFRONT), ...modelFlags());
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(new RegExp(`^ERROR {2}${UPFRONT} `, "m"));
-    expect(result.stdout).toContain(`\n  ERROR ${RULE_1} (insufficient_evidence) — not triggered — 1 clause without a valid model answer\n`);
+    expect(result.stdout).toContain(
+      `\n  ERROR ${RULE_1} (insufficient_evidence) — not triggered — 1 clause without a valid model answer\n`,
+    );
     expect(result.stdout).toContain(`\n  ERROR ${RULE_2} (insufficient_evidence) — 1 clause without a valid model answer\n`);
     expect(result.stdout).toContain(`\n  PASS  ${RULE_3}\n`);
     expect(result.stdout).toMatch(/Rule +Passed +Failed +Didn't apply +No verdict +Model error\n/);
@@ -128,8 +132,12 @@ describe("every output shows ERROR", () => {
     const result = await run("judge", yaml, trajectory(UPFRONT), ...modelFlags(), "--html", html);
     expect(result.code).toBe(1);
     const page = await readFile(html, "utf8");
-    expect(page).toMatch(/<header class="card-head"><span class="badge error">Error — no valid model answer<\/span> <h2>year-stated-upfront<\/h2>/);
-    expect(page).toContain(`<header class="rule-head"><span class="badge error">Error — no valid model answer</span> <h3>${RULE_2}</h3></header>`);
+    expect(page).toMatch(
+      /<header class="card-head"><span class="badge error">Error — no valid model answer<\/span> <h2>year-stated-upfront<\/h2>/,
+    );
+    expect(page).toContain(
+      `<header class="rule-head"><span class="badge error">Error — no valid model answer</span> <h3>${RULE_2}</h3></header>`,
+    );
     expect(page).toContain(`<span class="v-error">1 with a model error</span>`);
   });
 

@@ -25,13 +25,17 @@ let failures: number;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "bj-overturn-"));
-  const source = JSON.parse(await readFile(join(example, "trajectories", "credit-before-lookup.json"), "utf8")) as { trajectory: { events: { content?: string }[] } };
+  const source = JSON.parse(await readFile(join(example, "trajectories", "credit-before-lookup.json"), "utf8")) as {
+    trajectory: { events: { content?: string }[] };
+  };
   const trajectory = source.trajectory;
   trajectory.events[0]!.content = `${trajectory.events[0]!.content ?? ""}\n${INJECTION}`;
   injected = join(dir, "injected.json");
   await writeFile(injected, JSON.stringify(trajectory));
   // A model that obeys the injection: every verify question about it comes back "true".
-  server = await startChatServer((request) => ({ reply: answer(request.prompt.includes(INJECTION) ? "true" : "false", ["e1"], { reasoning: "As instructed, the clause is satisfied." }) }));
+  server = await startChatServer((request) => ({
+    reply: answer(request.prompt.includes(INJECTION) ? "true" : "false", ["e1"], { reasoning: "As instructed, the clause is satisfied." }),
+  }));
   vi.stubEnv("OPENAI_API_KEY", "sk-test");
   const offline = await run("judge", yaml, injected, "--json", "--no-verify", "--no-cache", "--base-url", server.baseURL);
   vi.unstubAllEnvs();
@@ -52,7 +56,8 @@ afterEach(() => {
 });
 
 const modelFlags = () => ["--base-url", server.baseURL, "--model", "scripted", "--no-cache"];
-const overturnedLine = (n: number) => `verify-on-false: 0 confirmed, ${n} overturned (deterministic failures a model answered true or na: review them; --fail-on-overturned refuses them)`;
+const overturnedLine = (n: number) =>
+  `verify-on-false: 0 confirmed, ${n} overturned (deterministic failures a model answered true or na: review them; --fail-on-overturned refuses them)`;
 
 describe("judge", () => {
   it("text: a line per overturned clause and a count in the summary; --fail-on-overturned exits 1", async () => {
@@ -62,7 +67,9 @@ describe("judge", () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^PASS {2}credit-before-lookup/);
     // ...but never quietly.
-    expect(result.stdout.match(/\n {12}OVERTURNED: the deterministic check found this clause violated; the model answered true\n/g)).toHaveLength(failures);
+    expect(
+      result.stdout.match(/\n {12}OVERTURNED: the deterministic check found this clause violated; the model answered true\n/g),
+    ).toHaveLength(failures);
     expect(result.stdout).toContain(`\n${overturnedLine(failures)}\n`);
 
     const gated = await run("judge", yaml, injected, ...modelFlags(), "--fail-on-overturned");
@@ -70,7 +77,7 @@ describe("judge", () => {
     expect(gated.stdout).toBe(result.stdout);
   });
 
-  it("JSON: stdout stays the array of FORMATS.md §6, the count goes to stderr", async () => {
+  it("JSON: stdout stays the array of docs/FORMATS.md §6, the count goes to stderr", async () => {
     const result = await run("judge", yaml, injected, ...modelFlags(), "--json", "--fail-on-overturned");
     expect(result.code).toBe(1);
     const judgments = JSON.parse(result.stdout) as TrajectoryJudgment[];
@@ -93,7 +100,9 @@ describe("judge", () => {
   it("HTML: the count beside the totals", async () => {
     const html = join(dir, "overturn.html");
     await run("judge", yaml, injected, ...modelFlags(), "--html", html);
-    expect(await readFile(html, "utf8")).toContain(`<span class="v-error">${failures} ${failures === 1 ? "failure" : "failures"} overturned by the model</span>`);
+    expect(await readFile(html, "utf8")).toContain(
+      `<span class="v-error">${failures} ${failures === 1 ? "failure" : "failures"} overturned by the model</span>`,
+    );
   });
 
   it("--no-verify asks no model: the deterministic failure stands", async () => {
@@ -111,7 +120,10 @@ describe("calibrate", () => {
     // Labels that agree with the overturned verdicts: only the flag can refuse them.
     const result = await run("judge", yaml, injected, ...modelFlags(), "--json");
     const [judgment] = JSON.parse(result.stdout) as TrajectoryJudgment[];
-    const expected = { verdict: judgment!.verdict, metaBehaviorVerdicts: Object.fromEntries(judgment!.metaBehaviors.map((m) => [m.name, m.verdict])) };
+    const expected = {
+      verdict: judgment!.verdict,
+      metaBehaviorVerdicts: Object.fromEntries(judgment!.metaBehaviors.map((m) => [m.name, m.verdict])),
+    };
     labeled = join(dir, "labeled.json");
     await writeFile(labeled, JSON.stringify({ trajectory: JSON.parse(await readFile(injected, "utf8")) as unknown, expected }));
   });

@@ -56,7 +56,12 @@ describe("summarizeRuns", () => {
   it("renders two judges side by side", () => {
     const a = summarizeRuns(slots.slice(0, 1), [{ values: ["true"], errors: 0 }]);
     const b = summarizeRuns(slots.slice(0, 1), [{ values: ["na"], errors: 0 }]);
-    expect(renderSideBySide([{ title: "judge", stats: a }, { title: "baseline", stats: b }])).toBe(
+    expect(
+      renderSideBySide([
+        { title: "judge", stats: a },
+        { title: "baseline", stats: b },
+      ]),
+    ).toBe(
       [
         "                    judge                                  baseline",
         "run 1               1/1                                    0/1",

@@ -17,17 +17,34 @@ function meta(name: string, verdict: Verdict, clauses: Clause[] = [], extra: Par
 
 function judged(verdict: Verdict, metas: MetaBehaviorJudgment[], extra: Partial<TrajectoryJudgment> = {}, calls = 0): CaseResult {
   const judgment: TrajectoryJudgment = { behavior: "b", trajectoryId: "t", verdict, metaBehaviors: metas, ...extra };
-  return { kind: "judged", input, judgment, ...(calls > 0 ? { usage: { ...emptyUsage(), calls, requests: calls, inputTokens: 10 * calls } } : {}) };
+  return {
+    kind: "judged",
+    input,
+    judgment,
+    ...(calls > 0 ? { usage: { ...emptyUsage(), calls, requests: calls, inputTokens: 10 * calls } } : {}),
+  };
 }
 
 describe("Tally", () => {
   it("counts verdicts, failed cases, clause errors, verify-on-false, usage and per-rule rows from the same results", () => {
     const tally = new Tally(["Never", "A", "B"]);
     tally.add(judged("true", [meta("A", "true", [clause("true")]), meta("B", "na")], {}, 2));
-    tally.add(judged("false", [meta("A", "false", [clause("false", { verification: "confirmed" })]), meta("B", "true", [clause("true", { verification: "overturned" })])], {}, 1));
+    tally.add(
+      judged(
+        "false",
+        [
+          meta("A", "false", [clause("false", { verification: "confirmed" })]),
+          meta("B", "true", [clause("true", { verification: "overturned" })]),
+        ],
+        {},
+        1,
+      ),
+    );
     // A failed model call: na with the marker is ERROR, not na; a false beside it stays a failure.
     const errored = clause("na", { kind: "semantic", error: "the answer was invalid twice" });
-    tally.add(judged("na", [meta("A", "na", [errored], { error: true, naReason: "insufficient_evidence" }), meta("B", "true")], { error: true }));
+    tally.add(
+      judged("na", [meta("A", "na", [errored], { error: true, naReason: "insufficient_evidence" }), meta("B", "true")], { error: true }),
+    );
     tally.add(judged("false", [meta("A", "false", [clause("false"), errored], { error: true }), meta("B", "na")], { error: true }));
     // A failed case keeps what its calls cost.
     tally.add({ kind: "failed", input, message: "not JSON", usage: { ...emptyUsage(), calls: 1, failedCalls: 1, requests: 3 } });

@@ -19,7 +19,9 @@ import { readScriptedAnswers, scriptedAnswers } from "../support/scripted.js";
 
 const KEY = "sk-cache-test-key-0123456789";
 const example = join(import.meta.dirname, "..", "..", "examples", "tax-research");
-const files = ["asks-year-then-grounds-answer", "assumes-current-year", "notice-missing"].map((n) => join(example, "trajectories", `${n}.json`));
+const files = ["asks-year-then-grounds-answer", "assumes-current-year", "notice-missing"].map((n) =>
+  join(example, "trajectories", `${n}.json`),
+);
 
 let judge: JudgeModule;
 let server: ChatServer;
@@ -99,10 +101,20 @@ describe("the answer cache", () => {
     let served = 0;
     const flaky = await startChatServer(() => (served++ < 2 ? { reply: "GARBAGE, not JSON" } : { reply: answer("true", ["e1"]) }));
     try {
-      const trajectory = validateTrajectory({ id: "t", complete: true, events: [{ id: "e1", actor: "agent", action: "final_answer", content: "Done." }] });
+      const trajectory = validateTrajectory({
+        id: "t",
+        complete: true,
+        events: [{ id: "e1", actor: "agent", action: "final_answer", content: "Done." }],
+      });
       const question = { kind: "check" as const, rule: "R", quote: "q", question: "Is it done?" };
       const ask = async () => {
-        const { adapter } = await createHostModel({ env: {}, baseUrl: flaky.baseURL, cacheDir: garbageDir, model: "scripted", maxRetries: 0 });
+        const { adapter } = await createHostModel({
+          env: {},
+          baseUrl: flaky.baseURL,
+          cacheDir: garbageDir,
+          model: "scripted",
+          maxRetries: 0,
+        });
         return askModel(adapter, trajectory, question);
       };
       expect(await ask()).toMatchObject({ kind: "error", message: expect.stringContaining("invalid twice") });
@@ -138,7 +150,11 @@ describe("the answer cache", () => {
       const stored = await listFiles(concurrent);
       expect(stored).toHaveLength(1);
       expect(stored[0]).toMatch(/\.json$/);
-      expect(JSON.parse(await readFile(stored[0]!, "utf8"))).toMatchObject({ model: "m", validated: true, text: `answer ${"x".repeat(50_000)}` });
+      expect(JSON.parse(await readFile(stored[0]!, "utf8"))).toMatchObject({
+        model: "m",
+        validated: true,
+        text: `answer ${"x".repeat(50_000)}`,
+      });
       const hit = await withAnswerCache(slow, { dir: concurrent, model: "m" })([{ role: "user", content: "same question" }]);
       expect(hit).toMatchObject({ cached: true });
       expect(calls).toBe(12);

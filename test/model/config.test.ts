@@ -1,4 +1,4 @@
-/** Where the model comes from: flags, environment and `.env` (FORMATS.md §5). */
+/** Where the model comes from: flags, environment and `.env` (docs/FORMATS.md §5). */
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,7 +7,12 @@ import { describeModelConfig, loadEnvironment, parseDotEnv, resolveModelConfig }
 
 describe("resolveModelConfig", () => {
   it("defaults to gpt-5-mini through the Braintrust gateway", () => {
-    expect(resolveModelConfig({}, { BRAINTRUST_API_KEY: "bt" })).toEqual({ provider: "braintrust", apiKey: "bt", baseURL: "https://gateway.braintrust.dev/v1", model: "gpt-5-mini" });
+    expect(resolveModelConfig({}, { BRAINTRUST_API_KEY: "bt" })).toEqual({
+      provider: "braintrust",
+      apiKey: "bt",
+      baseURL: "https://gateway.braintrust.dev/v1",
+      model: "gpt-5-mini",
+    });
   });
 
   it("takes the model from --model, then BRAINTRUST_JUDGE_MODEL, then BRAINTRUST_MODEL", () => {
@@ -18,15 +23,27 @@ describe("resolveModelConfig", () => {
   });
 
   it("reads the gateway URL, adding /v1 to a bare origin only", () => {
-    expect(resolveModelConfig({}, { BRAINTRUST_API_KEY: "bt", BRAINTRUST_GATEWAY_BASE_URL: "https://gw.example/" })?.baseURL).toBe("https://gw.example/v1");
-    expect(resolveModelConfig({}, { BRAINTRUST_API_KEY: "bt", BRAINTRUST_GATEWAY_BASE_URL: "https://gw.example/proxy/v1" })?.baseURL).toBe("https://gw.example/proxy/v1");
+    expect(resolveModelConfig({}, { BRAINTRUST_API_KEY: "bt", BRAINTRUST_GATEWAY_BASE_URL: "https://gw.example/" })?.baseURL).toBe(
+      "https://gw.example/v1",
+    );
+    expect(resolveModelConfig({}, { BRAINTRUST_API_KEY: "bt", BRAINTRUST_GATEWAY_BASE_URL: "https://gw.example/proxy/v1" })?.baseURL).toBe(
+      "https://gw.example/proxy/v1",
+    );
   });
 
   it("uses OPENAI_API_KEY with --base-url for OpenAI or a local server", () => {
-    expect(resolveModelConfig({ baseUrl: "http://127.0.0.1:8000/v1", model: "llama" }, { OPENAI_API_KEY: "sk" })).toEqual({ provider: "openai", apiKey: "sk", baseURL: "http://127.0.0.1:8000/v1", model: "llama" });
+    expect(resolveModelConfig({ baseUrl: "http://127.0.0.1:8000/v1", model: "llama" }, { OPENAI_API_KEY: "sk" })).toEqual({
+      provider: "openai",
+      apiKey: "sk",
+      baseURL: "http://127.0.0.1:8000/v1",
+      model: "llama",
+    });
     expect(resolveModelConfig({}, { OPENAI_API_KEY: "sk" })).toMatchObject({ provider: "openai", baseURL: undefined });
     // Both keys and a --base-url: the URL is an OpenAI-style endpoint, so the OpenAI key goes there.
-    expect(resolveModelConfig({ baseUrl: "http://127.0.0.1:8000/v1" }, { OPENAI_API_KEY: "sk", BRAINTRUST_API_KEY: "bt" })).toMatchObject({ provider: "openai", apiKey: "sk" });
+    expect(resolveModelConfig({ baseUrl: "http://127.0.0.1:8000/v1" }, { OPENAI_API_KEY: "sk", BRAINTRUST_API_KEY: "bt" })).toMatchObject({
+      provider: "openai",
+      apiKey: "sk",
+    });
   });
 
   it("never sends the Braintrust key to a --base-url", () => {

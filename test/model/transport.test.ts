@@ -19,7 +19,12 @@ const trajectory = validateTrajectory({
     { id: "e2", actor: "agent", action: "final_answer", content: "$4,300 (general information, not individual tax advice)." },
   ],
 });
-const question: SemanticQuestion = { kind: "check", rule: "Label answers", quote: "tells the user it is general information", question: "Is the answer labeled as general information?" };
+const question: SemanticQuestion = {
+  kind: "check",
+  rule: "Label answers",
+  quote: "tells the user it is general information",
+  question: "Is the answer labeled as general information?",
+};
 const FAST: TransportOptions = { backoffMs: 5, maxBackoffMs: 5_000, timeoutMs: 2_000, maxRetries: 2 };
 
 let server: ChatServer | undefined;
@@ -30,13 +35,18 @@ afterEach(async () => {
 
 async function setup(script: Script, transport: TransportOptions = FAST, config: Partial<ModelConfig> = {}) {
   server = await startChatServer(script);
-  const adapter = createOpenAIAdapter({ provider: "openai", apiKey: KEY, baseURL: server.baseURL, model: "test-model", ...config }, transport);
+  const adapter = createOpenAIAdapter(
+    { provider: "openai", apiKey: KEY, baseURL: server.baseURL, model: "test-model", ...config },
+    transport,
+  );
   return { adapter, server };
 }
 
 describe("the OpenAI-compatible adapter", () => {
   it("sends the model and the messages, with the key, and no temperature unless set", async () => {
-    const { adapter, server } = await setup(inOrder({ reply: answer("true", ["e2"]), usage: { prompt_tokens: 321, completion_tokens: 45 } }));
+    const { adapter, server } = await setup(
+      inOrder({ reply: answer("true", ["e2"]), usage: { prompt_tokens: 321, completion_tokens: 45 } }),
+    );
     const usage = emptyUsage();
     const outcome = await askModel(adapter, trajectory, question, usage);
     expect(outcome).toMatchObject({ kind: "answer", verdict: "true", citations: [{ eventId: "e2" }] });
@@ -68,7 +78,11 @@ describe("the OpenAI-compatible adapter", () => {
 
   it("an unknown citation id is invalid: the retry names the id", async () => {
     const { adapter, server } = await setup(inOrder({ reply: answer("false", ["e7"]) }, { reply: answer("false", ["e1"]) }));
-    expect(await askModel(adapter, trajectory, question)).toMatchObject({ kind: "answer", verdict: "false", citations: [{ eventId: "e1" }] });
+    expect(await askModel(adapter, trajectory, question)).toMatchObject({
+      kind: "answer",
+      verdict: "false",
+      citations: [{ eventId: "e1" }],
+    });
     expect(server.requests).toHaveLength(2);
     expect(server.requests[1]!.lastUser).toContain('citations[0].event_id "e7" is not the id of any event in the trajectory');
   });
@@ -161,30 +175,33 @@ describe("createLimiter", () => {
     else queueMicrotask(() => afterMicrotasks(depth - 1, fn));
   }
 
-  it.each(Array.from({ length: 8 }, (_, depth) => depth))("never lets a newcomer slip in while a freed slot passes to a waiter (newcomer after %i microtasks)", async (depth) => {
-    const limit = createLimiter(1);
-    let active = 0;
-    let peak = 0;
-    const task = (done: Promise<void>) => async () => {
-      active++;
-      peak = Math.max(peak, active);
-      try {
-        await done;
-      } finally {
-        active--;
-      }
-    };
-    let finishFirst!: () => void;
-    const first = limit(task(new Promise<void>((resolve) => (finishFirst = resolve))));
-    const waiter = limit(task(new Promise<void>((resolve) => setTimeout(resolve, 20))));
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    let newcomer: Promise<void> | undefined;
-    finishFirst();
-    afterMicrotasks(depth, () => {
-      newcomer = limit(task(new Promise<void>((resolve) => setTimeout(resolve, 20))));
-    });
-    await Promise.all([first, waiter]);
-    await newcomer;
-    expect(peak).toBe(1);
-  });
+  it.each(Array.from({ length: 8 }, (_, depth) => depth))(
+    "never lets a newcomer slip in while a freed slot passes to a waiter (newcomer after %i microtasks)",
+    async (depth) => {
+      const limit = createLimiter(1);
+      let active = 0;
+      let peak = 0;
+      const task = (done: Promise<void>) => async () => {
+        active++;
+        peak = Math.max(peak, active);
+        try {
+          await done;
+        } finally {
+          active--;
+        }
+      };
+      let finishFirst!: () => void;
+      const first = limit(task(new Promise<void>((resolve) => (finishFirst = resolve))));
+      const waiter = limit(task(new Promise<void>((resolve) => setTimeout(resolve, 20))));
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      let newcomer: Promise<void> | undefined;
+      finishFirst();
+      afterMicrotasks(depth, () => {
+        newcomer = limit(task(new Promise<void>((resolve) => setTimeout(resolve, 20))));
+      });
+      await Promise.all([first, waiter]);
+      await newcomer;
+      expect(peak).toBe(1);
+    },
+  );
 });

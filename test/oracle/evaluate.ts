@@ -1,6 +1,6 @@
 /**
  * An independent reference evaluator for differential tests of the code
- * generator. It is a direct, multi-pass transcription of FORMATS.md §4 for the
+ * generator. It is a direct, multi-pass transcription of docs/FORMATS.md §4 for the
  * no-model case: every check re-scans the events, nothing is clever, and no
  * code is shared with compiler/ or runtime/ (only their types), so a bug in
  * the single-pass generated judge cannot hide behind the same bug here.
@@ -29,8 +29,7 @@ import type {
   SemanticCheck,
 } from "../../compiler/ir/types.js";
 
-export const NO_MODEL_TRIGGER_REASONING =
-  "No model was available to decide whether this rule applies.";
+export const NO_MODEL_TRIGGER_REASONING = "No model was available to decide whether this rule applies.";
 export const NO_MODEL_CHECK_REASONING = "No model was available to answer this question.";
 
 /** What a deterministic check decided, before it is dressed as a clause. */
@@ -40,7 +39,7 @@ interface CheckOutcome {
   cited: OracleEvent[];
 }
 
-/** An event as FORMATS.md §2 defines it after defaults: content a string, metadata a string map. */
+/** An event as docs/FORMATS.md §2 defines it after defaults: content a string, metadata a string map. */
 interface OracleEvent {
   id: string;
   actor: string;
@@ -55,7 +54,7 @@ interface OracleTrajectory {
   events: OracleEvent[];
 }
 
-/** FORMATS.md §2 defaults, applied here independently of the runtime's validation. */
+/** docs/FORMATS.md §2 defaults, applied here independently of the runtime's validation. */
 function withDefaults(event: TrajectoryEvent): OracleEvent {
   const raw = event as unknown as Record<string, unknown>;
   const metadata: Record<string, string> = {};
@@ -110,11 +109,7 @@ function patternMatches(pattern: Pattern, event: OracleEvent): boolean {
 }
 
 /** Indexes (into the full event list) of the events matching `pattern`, in order. */
-function matchingIndexes(
-  pattern: Pattern,
-  events: readonly OracleEvent[],
-  fromIndex = 0,
-): number[] {
+function matchingIndexes(pattern: Pattern, events: readonly OracleEvent[], fromIndex = 0): number[] {
   const indexes: number[] = [];
   for (let i = fromIndex; i < events.length; i++) {
     const event = events[i];
@@ -323,11 +318,7 @@ function semanticCheckClause(check: SemanticCheck): Clause {
 
 // ---------------------------------------------------------------- meta-behaviors
 
-function untriggered(
-  meta: MetaBehavior,
-  naReason: NaReason,
-  clauses: Clause[],
-): MetaBehaviorJudgment {
+function untriggered(meta: MetaBehavior, naReason: NaReason, clauses: Clause[]): MetaBehaviorJudgment {
   return { name: meta.name, verdict: "na", naReason, triggered: false, clauses };
 }
 

@@ -1,14 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Actor, Clause, Trajectory, TrajectoryEvent } from "../../runtime/types.js";
-import type {
-  Check,
-  JudgeIR,
-  Matcher,
-  MetaBehavior,
-  Pattern,
-  SemanticCheck,
-  Trigger,
-} from "../../compiler/ir/types.js";
+import type { Check, JudgeIR, Matcher, MetaBehavior, Pattern, SemanticCheck, Trigger } from "../../compiler/ir/types.js";
 import { oracleJudge } from "./evaluate.js";
 import { mulberry32, randomCase, randomCases } from "./random.js";
 
@@ -315,10 +307,8 @@ describe("meta-behaviors", () => {
   });
 
   it("adds semantic checks as na clauses when no predicate is false", () => {
-    const m = oracleJudge(
-      irOf(meta([passing], { semanticChecks: [sem("cites sources"), sem("is polite")] })),
-      traj([ev("1", "x")]),
-    ).metaBehaviors[0];
+    const m = oracleJudge(irOf(meta([passing], { semanticChecks: [sem("cites sources"), sem("is polite")] })), traj([ev("1", "x")]))
+      .metaBehaviors[0];
     expect(m?.clauses.map((c) => [c.kind, c.quote, c.verdict, c.naReason])).toEqual([
       ["predicate", "some x", "true", null],
       ["semantic", "cites sources", "na", "insufficient_evidence"],
@@ -343,10 +333,7 @@ describe("meta-behaviors", () => {
   });
 
   it("takes the reason of the first na clause when all clauses are na", () => {
-    const m = oracleJudge(
-      irOf(meta([naCheck], { semanticChecks: [sem("s")] })),
-      traj([ev("1", "x")], true),
-    ).metaBehaviors[0];
+    const m = oracleJudge(irOf(meta([naCheck], { semanticChecks: [sem("s")] })), traj([ev("1", "x")], true)).metaBehaviors[0];
     expect(m?.clauses.map((c) => c.naReason)).toEqual(["not_applicable", "insufficient_evidence"]);
     expect(m).toMatchObject({ verdict: "na", naReason: "not_applicable", triggered: true });
   });
@@ -394,8 +381,7 @@ describe("meta-behaviors", () => {
 describe("file verdict", () => {
   const yes: Check = { type: "required", quote: "some x", match: act("x") };
   const no: Check = { type: "forbidden", quote: "never x", match: act("x") };
-  const untriggered = (checks: Check[]) =>
-    meta(checks, { name: "Gated", trigger: { description: "d", match: act("never") } });
+  const untriggered = (checks: Check[]) => meta(checks, { name: "Gated", trigger: { description: "d", match: act("never") } });
 
   it("folds [true, na] to true", () => {
     const j = oracleJudge(irOf(meta([yes], { name: "A" }), untriggered([no])), traj([ev("1", "x")]));
@@ -426,7 +412,7 @@ describe("file verdict", () => {
 
 // ---------------------------------------------------------------- random cases
 
-/** FORMATS.md §3 constraints, checked independently of the real schema. */
+/** docs/FORMATS.md §3 constraints, checked independently of the real schema. */
 function irProblems(ir: JudgeIR): string[] {
   const problems: string[] = [];
   const nonEmpty = (value: unknown, where: string) => {
@@ -513,7 +499,7 @@ function trajectoryProblems(t: Trajectory): string[] {
   if (new Set(ids).size !== ids.length) problems.push("duplicate event ids");
   for (const e of t.events) {
     if (e.id.length === 0 || e.action.length === 0) problems.push(`event ${e.id}: empty field`);
-    // Content and metadata may be absent or non-string on purpose (FORMATS.md §2 defaults), but
+    // Content and metadata may be absent or non-string on purpose (docs/FORMATS.md §2 defaults), but
     // metadata must be an object when present, or the trajectory would be invalid.
     if (e.metadata !== undefined && (typeof e.metadata !== "object" || e.metadata === null)) problems.push(`event ${e.id}: metadata`);
   }
@@ -562,11 +548,26 @@ describe("random cases", () => {
     expect(incomplete).toBeGreaterThan(0);
     expect(odd).toBeGreaterThan(0);
     const expected = [
-      "ordering:true:null", "ordering:false:null", "ordering:na:not_applicable", "ordering:na:insufficient_evidence",
-      "pairing:true:null", "pairing:false:null", "pairing:na:not_applicable", "pairing:na:insufficient_evidence",
-      "required:true:null", "required:false:null", "required:na:not_applicable", "required:na:insufficient_evidence",
-      "forbidden:true:null", "forbidden:false:null", "forbidden:na:not_applicable", "forbidden:na:insufficient_evidence",
-      "count:true:null", "count:false:null", "count:na:not_applicable", "count:na:insufficient_evidence",
+      "ordering:true:null",
+      "ordering:false:null",
+      "ordering:na:not_applicable",
+      "ordering:na:insufficient_evidence",
+      "pairing:true:null",
+      "pairing:false:null",
+      "pairing:na:not_applicable",
+      "pairing:na:insufficient_evidence",
+      "required:true:null",
+      "required:false:null",
+      "required:na:not_applicable",
+      "required:na:insufficient_evidence",
+      "forbidden:true:null",
+      "forbidden:false:null",
+      "forbidden:na:not_applicable",
+      "forbidden:na:insufficient_evidence",
+      "count:true:null",
+      "count:false:null",
+      "count:na:not_applicable",
+      "count:na:insufficient_evidence",
     ];
     expect([...seen].filter((s) => expected.includes(s)).sort()).toEqual([...expected].sort());
   });

@@ -6,16 +6,7 @@
  * reached without luck.
  */
 import type { Actor, Trajectory, TrajectoryEvent } from "../../runtime/types.js";
-import type {
-  Check,
-  CountCheck,
-  JudgeIR,
-  Matcher,
-  MetaBehavior,
-  Pattern,
-  SemanticCheck,
-  Trigger,
-} from "../../compiler/ir/types.js";
+import type { Check, CountCheck, JudgeIR, Matcher, MetaBehavior, Pattern, SemanticCheck, Trigger } from "../../compiler/ir/types.js";
 
 /** A source of uniform numbers in [0, 1). */
 export type Rng = () => number;
@@ -45,15 +36,7 @@ const ACTORS: readonly Actor[] = ["user", "agent", "tool"];
 const COMMON_ACTIONS = ["read_file", "run_tests", 'say "hi" \\ ${x}'] as const;
 const RARE_ACTION = "deploy";
 
-const CONTENTS = [
-  "",
-  "ok",
-  "ok ok",
-  "OK done",
-  "error: failed",
-  'quote " and \\ and ${x}',
-  "日本語 ✓",
-] as const;
+const CONTENTS = ["", "ok", "ok ok", "OK done", "error: failed", 'quote " and \\ and ${x}', "日本語 ✓"] as const;
 
 /** Substrings of CONTENTS (and one that never occurs), case-sensitive on purpose. */
 const CONTENT_FRAGMENTS = ["ok", "OK", "error", "fail", '"', "${", "✓", "d", "absent"] as const;
@@ -216,9 +199,7 @@ function randomSemanticCheck(rng: Rng, index: number): SemanticCheck {
 
 function randomTrigger(rng: Rng): Trigger {
   const description = text(rng, "when the rule applies");
-  return chance(rng, 0.2)
-    ? { description, semantic: true }
-    : { description, match: randomPattern(rng) };
+  return chance(rng, 0.2) ? { description, semantic: true } : { description, match: randomPattern(rng) };
 }
 
 function randomMeta(rng: Rng, index: number): MetaBehavior {
@@ -257,7 +238,7 @@ function randomMetadata(rng: Rng): Record<string, unknown> {
 }
 
 /**
- * An event as producers write it (FORMATS.md §2): content and metadata are
+ * An event as producers write it (docs/FORMATS.md §2): content and metadata are
  * sometimes absent, content sometimes not a string, metadata values
  * sometimes numbers or booleans. Judges must normalize them the same way.
  */
@@ -284,7 +265,7 @@ function randomTrajectory(rng: Rng, caseIndex: number): Trajectory {
 
 // ---------------------------------------------------------------- API
 
-/** One valid IR (FORMATS.md §3) with one trajectory to judge against it. */
+/** One valid IR (docs/FORMATS.md §3) with one trajectory to judge against it. */
 export function randomCase(rng: Rng, caseIndex = 0): RandomCase {
   return { ir: randomIr(rng), trajectory: randomTrajectory(rng, caseIndex) };
 }

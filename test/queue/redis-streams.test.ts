@@ -23,11 +23,17 @@ interface Spawned {
 }
 
 function spawnCli(args: string[]): Spawned {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, OPENAI_API_KEY: "", BRAINTRUST_API_KEY: "" } });
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, OPENAI_API_KEY: "", BRAINTRUST_API_KEY: "" },
+  });
   let err = "";
   child.stderr!.on("data", (c: Buffer) => (err += c.toString()));
   child.stdout!.resume();
-  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal })),
+  );
   return { child, stderr: () => err, exit };
 }
 
@@ -41,7 +47,13 @@ async function until(check: () => Promise<boolean>, what: string, timeoutMs = 30
 
 /** runCli with room for megabytes of output. */
 function runLarge(args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const run = spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, encoding: "utf8", maxBuffer: 1 << 30, timeout: 60_000, env: { ...process.env, OPENAI_API_KEY: "", BRAINTRUST_API_KEY: "" } });
+  const run = spawnSync(process.execPath, [BIN, ...args], {
+    cwd: ROOT,
+    encoding: "utf8",
+    maxBuffer: 1 << 30,
+    timeout: 60_000,
+    env: { ...process.env, OPENAI_API_KEY: "", BRAINTRUST_API_KEY: "" },
+  });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
@@ -101,7 +113,19 @@ describeWithRedis("Redis Streams: enqueue, worker, collect", () => {
       expect(heldByDeadWorker).toBeGreaterThan(0);
       expect(await client.xlen("verdicts")).toBeLessThan(N);
 
-      const c = spawnCli(["worker", JUDGE, "--redis", redis.url, "--batch", "4", "--claim-after", "200", "--consumer", "c", "--until-empty"]);
+      const c = spawnCli([
+        "worker",
+        JUDGE,
+        "--redis",
+        redis.url,
+        "--batch",
+        "4",
+        "--claim-after",
+        "200",
+        "--consumer",
+        "c",
+        "--until-empty",
+      ]);
       workers.push(c);
       expect(await b.exit).toEqual({ code: 0, signal: null });
       expect(await c.exit).toEqual({ code: 0, signal: null });
@@ -125,7 +149,9 @@ describeWithRedis("Redis Streams: enqueue, worker, collect", () => {
       expect(direct.size).toBe(N);
       for (const [id, judgment] of direct) expect(fromQueue.get(id), id).toEqual(judgment);
       // The figures the README quotes.
-      console.log(`[redis kill test] ${N} trajectories, workers a+b (a SIGKILLed holding ${heldByDeadWorker} entries) + c (claimed ${claimed}); enqueue→collect ${elapsedMs} ms; ${dropped} duplicates dropped`);
+      console.log(
+        `[redis kill test] ${N} trajectories, workers a+b (a SIGKILLed holding ${heldByDeadWorker} entries) + c (claimed ${claimed}); enqueue→collect ${elapsedMs} ms; ${dropped} duplicates dropped`,
+      );
     } finally {
       for (const w of workers) if (w.child.exitCode === null && w.child.signalCode === null) w.child.kill("SIGKILL");
       client.disconnect();
@@ -149,7 +175,9 @@ describeWithRedis("Redis Streams: enqueue, worker, collect", () => {
       await redis.stop("SIGKILL");
       const exit = await worker.exit;
       expect(exit.code).toBe(1);
-      expect(worker.stderr()).toMatch(new RegExp(`^behavior-judge: Redis at ${redis.url.replace(/[.]/g, "\\.")} failed during X[A-Z]+ \\S+( \\S+)?: .+\\n$`));
+      expect(worker.stderr()).toMatch(
+        new RegExp(`^behavior-judge: Redis at ${redis.url.replace(/[.]/g, "\\.")} failed during X[A-Z]+ \\S+( \\S+)?: .+\\n$`),
+      );
       expect(worker.stderr()).not.toMatch(/\n\s+at /);
 
       redis = await startRedis({ port: redis.port, persistDir });
@@ -158,8 +186,12 @@ describeWithRedis("Redis Streams: enqueue, worker, collect", () => {
         const groups = (await client.xinfo("GROUPS", "trajectories")) as unknown[][];
         const group = groups[0]!;
         const lastDelivered = String(group[group.indexOf("last-delivered-id") + 1]);
-        const pending = new Set(((await client.xpending("trajectories", "judges", "-", "+", N)) as [string, ...unknown[]][]).map(([id]) => id));
-        const sources = new Set(((await client.xrange("verdicts", "-", "+")) as [string, string[]][]).map(([, f]) => f[f.indexOf("source") + 1]));
+        const pending = new Set(
+          ((await client.xpending("trajectories", "judges", "-", "+", N)) as [string, ...unknown[]][]).map(([id]) => id),
+        );
+        const sources = new Set(
+          ((await client.xrange("verdicts", "-", "+")) as [string, string[]][]).map(([, f]) => f[f.indexOf("source") + 1]),
+        );
         const entries = (await client.xrange("trajectories", "-", "+")) as [string, string[]][];
         expect(entries).toHaveLength(N);
         const acknowledged = entries.filter(([id]) => idLessOrEqual(id, lastDelivered) && !pending.has(id)).map(([id]) => id);
@@ -204,7 +236,10 @@ describeWithRedis("Redis Streams: enqueue, worker, collect", () => {
       const collected = runCli(["collect", "--redis", redis.url]);
       expect(collected.status).toBe(1);
       expect(collected.stderr).toBe("collected 3 judgments from verdicts (2 duplicates dropped)\n");
-      const lines = collected.stdout.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as unknown);
+      const lines = collected.stdout
+        .split("\n")
+        .filter((l) => l !== "")
+        .map((l) => JSON.parse(l) as unknown);
       const expected = directElements.filter((e) => e.caseError === undefined || e === caseError);
       expect(lines).toEqual(expected);
     } finally {
@@ -217,7 +252,9 @@ describeWithRedis("Redis Streams: enqueue, worker, collect", () => {
     await redis.stop();
     const run = runCli(["collect", "--redis", `redis://:s3cret@127.0.0.1:${redis.port}`]);
     expect(run.status).toBe(1);
-    expect(run.stderr).toBe(`behavior-judge: cannot connect to Redis at redis://:***@127.0.0.1:${redis.port}: connect ECONNREFUSED 127.0.0.1:${redis.port}\n`);
+    expect(run.stderr).toBe(
+      `behavior-judge: cannot connect to Redis at redis://:***@127.0.0.1:${redis.port}: connect ECONNREFUSED 127.0.0.1:${redis.port}\n`,
+    );
   });
 });
 
@@ -226,14 +263,18 @@ test("only the queue commands load the Redis client: not judge, not the importer
   try {
     const trace = join(dir, "trace.txt");
     const traced = (args: string[]) =>
-      runCli(args, { nodeArgs: ["--import", pathToFileURL(join(ROOT, "test", "support", "trace-imports.mjs")).href], env: { BJ_TRACE_FILE: trace } });
+      runCli(args, {
+        nodeArgs: ["--import", pathToFileURL(join(ROOT, "test", "support", "trace-imports.mjs")).href],
+        env: { BJ_TRACE_FILE: trace },
+      });
     expect(traced(["judge", JUDGE, join(REFUND, "trajectories", "clean-escalation.json"), "--json"]).status).toBe(0);
     expect(readFileSync(trace, "utf8")).not.toMatch(/^ioredis$/m);
     // The tracer does see the client when a queue command runs (here against a closed port).
     traced(["collect", "--redis", "redis://127.0.0.1:1"]);
     expect(readFileSync(trace, "utf8")).toMatch(/^ioredis$/m);
     // The library bundles (built by the suite's setup) never carry it.
-    for (const bundle of ["importers.mjs", "testing.mjs", "vitest.mjs", "braintrust.mjs"]) expect(readFileSync(join(ROOT, "dist", bundle), "utf8"), bundle).not.toContain("ioredis");
+    for (const bundle of ["importers.mjs", "testing.mjs", "vitest.mjs", "braintrust.mjs"])
+      expect(readFileSync(join(ROOT, "dist", bundle), "utf8"), bundle).not.toContain("ioredis");
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -9,13 +9,7 @@ import { renderHtmlReport } from "../../compiler/report/html.js";
 import type { ReportInput, RuleInfo } from "../../compiler/report/html.js";
 import { renderJunit } from "../../compiler/report/junit.js";
 import type { RuleInfo as CompiledRuleInfo } from "../../runtime/judge.js";
-import type {
-  Clause,
-  MetaBehaviorJudgment,
-  Trajectory,
-  TrajectoryEvent,
-  TrajectoryJudgment,
-} from "../../runtime/types.js";
+import type { Clause, MetaBehaviorJudgment, Trajectory, TrajectoryEvent, TrajectoryJudgment } from "../../runtime/types.js";
 import { describeWithBrowser, launchChromium, watchPage } from "../support/browser.js";
 
 // ---------------------------------------------------------------------------
@@ -74,11 +68,7 @@ function meta(
   return { name, verdict, naReason: null, triggered: true, clauses, ...extra };
 }
 
-function judged(
-  trajectoryId: string,
-  verdict: TrajectoryJudgment["verdict"],
-  metaBehaviors: MetaBehaviorJudgment[],
-): TrajectoryJudgment {
+function judged(trajectoryId: string, verdict: TrajectoryJudgment["verdict"], metaBehaviors: MetaBehaviorJudgment[]): TrajectoryJudgment {
   return { behavior: "staged-rollout", trajectoryId, verdict, metaBehaviors };
 }
 
@@ -203,9 +193,7 @@ const sampleReport: ReportInput = {
             citations: [{ eventId: "e9", description: "CI run" }],
           }),
         ]),
-        meta("Canary before fleet", "true", [
-          clause("true", "Always deploy to the canary stage before the fleet.", { check: "ordering" }),
-        ]),
+        meta("Canary before fleet", "true", [clause("true", "Always deploy to the canary stage before the fleet.", { check: "ordering" })]),
         noHealthFailure,
       ]),
     },
@@ -288,9 +276,7 @@ describe("renderHtmlReport", () => {
   it("shows triggers, verbatim quotes, clause kinds and verification", () => {
     expect(html).toContain("Applies when</span> the agent deploys");
     expect(html).toContain("decided by the model");
-    expect(html).toContain(
-      `<blockquote class="quote">Always deploy to the canary stage before the fleet.</blockquote>`,
-    );
+    expect(html).toContain(`<blockquote class="quote">Always deploy to the canary stage before the fleet.</blockquote>`);
     expect(html).toContain("Deterministic · ordering");
     expect(html).toContain("Semantic · question");
     expect(html).toContain("Semantic · trigger");
@@ -304,14 +290,27 @@ describe("renderHtmlReport", () => {
     const undecided = meta(
       "Roll back on a failing health check",
       "na",
-      [clause("na", "a health check fails after a deploy", { kind: "semantic", check: "trigger", naReason: "insufficient_evidence", reasoning: "No model was available to decide this clause, so it has no verdict." })],
+      [
+        clause("na", "a health check fails after a deploy", {
+          kind: "semantic",
+          check: "trigger",
+          naReason: "insufficient_evidence",
+          reasoning: "No model was available to decide this clause, so it has no verdict.",
+        }),
+      ],
       { naReason: "insufficient_evidence", triggered: false },
     );
     const cutOff = meta("Test before deploy", "na", [], { naReason: "insufficient_evidence", triggered: false });
     const notMet = meta("Canary before fleet", "na", [], { naReason: "not_applicable", triggered: false });
     const page = renderHtmlReport({
       rules,
-      results: [{ file: "f.json", trajectory: trajectory("t", false, [event("e1", "user", "message")]), judgment: judged("t", "na", [cutOff, notMet, undecided]) }],
+      results: [
+        {
+          file: "f.json",
+          trajectory: trajectory("t", false, [event("e1", "user", "message")]),
+          judgment: judged("t", "na", [cutOff, notMet, undecided]),
+        },
+      ],
     });
     const notes = [...page.matchAll(/<p class="not-triggered">([^<]*)<\/p>/g)].map((m) => m[1]);
     expect(notes).toEqual([
@@ -333,9 +332,7 @@ describe("renderHtmlReport", () => {
   });
 
   it("allows exactly its own inline script and style, by hash", () => {
-    const csp = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/
-      .exec(html)?.[1]
-      ?.replaceAll("&#39;", "'");
+    const csp = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html)?.[1]?.replaceAll("&#39;", "'");
     expect(csp).toBeDefined();
     expect(csp).toContain("default-src 'none'");
     expect(csp).toContain(`script-src 'sha256-${sha256(inlineBlock(html, "script"))}'`);
@@ -353,8 +350,7 @@ describe("renderHtmlReport", () => {
     expect(hostile.match(/<script/g)).toHaveLength(1);
     expect(hostile).not.toContain("<img");
     expect(hostile).not.toContain('onerror="');
-    const escaped =
-      "&lt;script&gt;window.__pwned=1&lt;/script&gt;&lt;img src=x onerror=&quot;window.__pwned=2&quot;&gt;";
+    const escaped = "&lt;script&gt;window.__pwned=1&lt;/script&gt;&lt;img src=x onerror=&quot;window.__pwned=2&quot;&gt;";
     for (const field of [
       "behavior",
       "rule",
@@ -522,9 +518,7 @@ describeWithBrowser("the HTML report in chromium", () => {
         {
           file: "f.json",
           trajectory: trajectory("t", true, [event("e1", "tool", "read_result", content)]),
-          judgment: judged("t", "false", [
-            meta("R", "false", [clause("false", "q", { citations: [{ eventId: "e1", description: "" }] })]),
-          ]),
+          judgment: judged("t", "false", [meta("R", "false", [clause("false", "q", { citations: [{ eventId: "e1", description: "" }] })])]),
         },
       ],
     };

@@ -119,20 +119,7 @@ function parseXml(document: string): XmlElement {
 const ALLOWED = {
   // No `skipped` here: junit-10.xsd allows it on <testsuite> only.
   testsuites: ["name", "tests", "failures", "errors", "disabled", "time"],
-  testsuite: [
-    "name",
-    "tests",
-    "failures",
-    "errors",
-    "skipped",
-    "disabled",
-    "time",
-    "timestamp",
-    "hostname",
-    "id",
-    "package",
-    "file",
-  ],
+  testsuite: ["name", "tests", "failures", "errors", "skipped", "disabled", "time", "timestamp", "hostname", "id", "package", "file"],
   testcase: ["name", "classname", "time", "assertions", "status", "file", "line"],
   failure: ["message", "type"],
   error: ["message", "type"],
@@ -156,8 +143,7 @@ function junitProblems(root: XmlElement): string[] {
       if (value !== undefined && !/^\d+$/.test(value)) problems.push(`<${el.name}> ${key}="${value}" is not a count`);
     }
     const time = el.attributes.time;
-    if (time !== undefined && !/^\d+(\.\d+)?$/.test(time))
-      problems.push(`<${el.name}> time="${time}" is not a duration`);
+    if (time !== undefined && !/^\d+(\.\d+)?$/.test(time)) problems.push(`<${el.name}> time="${time}" is not a duration`);
   };
   const expectCount = (el: XmlElement, key: Counted, actual: number) => {
     const declared = el.attributes[key];
@@ -318,9 +304,7 @@ describe("renderJunit", () => {
 
   it("names each test case after the trajectory and the rule, classed by behavior", () => {
     const root = parseXml(renderJunit(input));
-    const names = find(root, (el) => el.name === "testcase").map(
-      (c) => `${c.attributes.classname}: ${c.attributes.name}`,
-    );
+    const names = find(root, (el) => el.name === "testcase").map((c) => `${c.attributes.classname}: ${c.attributes.name}`);
     expect(names).toEqual([
       "staged-rollout: deploy-ok › Test before deploy",
       "staged-rollout: deploy-ok › Canary first",
@@ -367,9 +351,7 @@ describe("renderJunit", () => {
               behavior: nasty,
               trajectoryId: nasty,
               verdict: "false",
-              metaBehaviors: [
-                meta(nasty, "false", [clause("false", nasty, { citations: [{ eventId: nasty, description: nasty }] })]),
-              ],
+              metaBehaviors: [meta(nasty, "false", [clause("false", nasty, { citations: [{ eventId: nasty, description: nasty }] })])],
             },
           ],
         },
@@ -422,14 +404,26 @@ describe("an overturned failure", () => {
   };
 
   it("is counted in a testsuite property and told in the rule's <system-out>, after its result", () => {
-    const root = parseXml(renderJunit({ files: [{ file: "t.json", judgments: [overturned] }, { file: "clean.json", judgments: [t1] }] }));
+    const root = parseXml(
+      renderJunit({
+        files: [
+          { file: "t.json", judgments: [overturned] },
+          { file: "clean.json", judgments: [t1] },
+        ],
+      }),
+    );
     expect(junitProblems(root)).toEqual([]);
     const [suite, clean] = root.children;
-    expect(suite!.children[0]).toMatchObject({ name: "properties", children: [{ name: "property", attributes: { name: "behavior-judge.overturned", value: "2" } }] });
+    expect(suite!.children[0]).toMatchObject({
+      name: "properties",
+      children: [{ name: "property", attributes: { name: "behavior-judge.overturned", value: "2" } }],
+    });
     expect(clean!.children.some((c) => c.name === "properties")).toBe(false);
     const cases = suite!.children.filter((c) => c.name === "testcase");
     expect(cases.map((c) => c.children.map((r) => r.name))).toEqual([["system-out"], ["failure", "system-out"]]);
-    expect(cases[0]!.children[0]!.text).toContain("OVERTURNED by the model (the deterministic check said false)\nPass [ordering]\n  quote: retrieves the order before paying");
+    expect(cases[0]!.children[0]!.text).toContain(
+      "OVERTURNED by the model (the deterministic check said false)\nPass [ordering]\n  quote: retrieves the order before paying",
+    );
     expect(cases[0]!.children[0]!.text).toContain("  verification: overturned");
     // Still a pass for the counts: the gate is the property (and --fail-on-overturned).
     expect(suite!.attributes).toMatchObject({ tests: "2", failures: "1", errors: "0" });

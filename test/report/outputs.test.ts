@@ -20,7 +20,11 @@ import type { MetaBehaviorJudgment, TrajectoryJudgment } from "../../runtime/typ
 const dir = mkdtempSync(join(tmpdir(), "bj-outputs-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function meta(name: string, verdict: MetaBehaviorJudgment["verdict"], naReason: MetaBehaviorJudgment["naReason"] = null): MetaBehaviorJudgment {
+function meta(
+  name: string,
+  verdict: MetaBehaviorJudgment["verdict"],
+  naReason: MetaBehaviorJudgment["naReason"] = null,
+): MetaBehaviorJudgment {
   return { name, verdict, naReason, triggered: verdict !== "na", clauses: [] };
 }
 
@@ -38,7 +42,7 @@ describe("report sinks", () => {
     expect(await reportSinks("b", [], {})).toEqual([]);
   });
 
-  it("shows the trajectory in the evidence panel as the judge read it (FORMATS.md §2 defaults)", async () => {
+  it("shows the trajectory in the evidence panel as the judge read it (docs/FORMATS.md §2 defaults)", async () => {
     const html = join(dir, "normalized.html");
     // No description; non-string content counts as ""; metadata values are String(v).
     const raw = {
@@ -68,7 +72,11 @@ describe("report sinks", () => {
   it("names the place of a case that could not be judged once, in the HTML and the JUnit report", async () => {
     const html = join(dir, "errors.html");
     const junit = join(dir, "errors.xml");
-    const failed: CaseResult = { kind: "failed", input: { file: "bad.jsonl", index: 2, line: 3 }, message: "events[0].actor must be user, agent, or tool" };
+    const failed: CaseResult = {
+      kind: "failed",
+      input: { file: "bad.jsonl", index: 2, line: 3 },
+      message: "events[0].actor must be user, agent, or tool",
+    };
     expect(await report({ html, junit }, [failed])).toEqual([html, junit]);
     const page = readFileSync(html, "utf8");
     expect(page).toContain("<li><code>bad.jsonl:3 (case 2)</code> events[0].actor must be user, agent, or tool</li>");
@@ -87,7 +95,10 @@ describe("the browser report sink", () => {
       const url = /^report: (\S+)\n/.exec(stderr)?.[1];
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=/);
       expect(opened.at(-1)?.at(-1)).toBe(url);
-      const judged = result({ id: "t1", complete: true, events: [] }, { behavior: "b", trajectoryId: "judged-trajectory", verdict: "true", metaBehaviors: [] });
+      const judged = result(
+        { id: "t1", complete: true, events: [] },
+        { behavior: "b", trajectoryId: "judged-trajectory", verdict: "true", metaBehaviors: [] },
+      );
       let finished = false;
       const finishing = runSinks([judged], sinks, new Tally()).then((written) => {
         expect(written).toEqual([]);
@@ -127,7 +138,10 @@ describe("progressEvent", () => {
     expect(progressEvent(2, result({}, judgment([meta("R", "na", "insufficient_evidence")], "na"))).naReason).toBe("insufficient_evidence");
     expect(progressEvent(3, result({}, judgment([meta("R", "false")], "false")))).not.toHaveProperty("naReason");
     // A failed model call: insufficient_evidence, whatever reason an earlier rule gave, and the marker.
-    const errored = { ...judgment([meta("A", "na", "not_applicable"), { ...meta("B", "na", "insufficient_evidence"), error: true as const }], "na"), error: true as const };
+    const errored = {
+      ...judgment([meta("A", "na", "not_applicable"), { ...meta("B", "na", "insufficient_evidence"), error: true as const }], "na"),
+      error: true as const,
+    };
     expect(progressEvent(5, result({}, errored))).toMatchObject({ verdict: "na", naReason: "insufficient_evidence", error: true });
     expect(progressEvent(6, result({}, judgment([meta("R", "true")], "true")))).not.toHaveProperty("error");
     // The live page names the place in front of the message.

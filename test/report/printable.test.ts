@@ -20,9 +20,33 @@ import { ROOT, runCli } from "../support/cli.js";
 
 /** One of each class the issue names, plus the other invisible characters a reviewer could be fooled by. */
 const ACTIVE_SAMPLES = [
-  "\u0000", "\u0007", "\u001b", "\u007f", "\u0085", "\u009b", "\u00ad", "\u061c", "\u180e",
-  "\u200b", "\u200c", "\u200d", "\u200e", "\u200f", "\u2028", "\u2029",
-  "\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2060", "\u2066", "\u2067", "\u2068", "\u2069", "\ufeff",
+  "\u0000",
+  "\u0007",
+  "\u001b",
+  "\u007f",
+  "\u0085",
+  "\u009b",
+  "\u00ad",
+  "\u061c",
+  "\u180e",
+  "\u200b",
+  "\u200c",
+  "\u200d",
+  "\u200e",
+  "\u200f",
+  "\u2028",
+  "\u2029",
+  "\u202a",
+  "\u202b",
+  "\u202c",
+  "\u202d",
+  "\u202e",
+  "\u2060",
+  "\u2066",
+  "\u2067",
+  "\u2068",
+  "\u2069",
+  "\ufeff",
 ];
 /** What must never reach a terminal unescaped (newline aside, for multi-line messages). */
 const ACTIVE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff]/;
@@ -42,7 +66,7 @@ describe("printable", () => {
   });
 
   test("leaves ordinary text alone, and escaping twice changes nothing", () => {
-    const plain = "Café — naïve 中文 😀 \"quoted\" C:\\path";
+    const plain = 'Café — naïve 中文 😀 "quoted" C:\\path';
     expect(printable(plain)).toBe(plain);
     const once = printable("x\u001b[2J\u202e\u200b");
     expect(printable(once)).toBe(once);
@@ -61,7 +85,10 @@ describe("names and the per-rule table", () => {
       { name: "evil\u202eelbat", passed: 0, failed: 0, notApplicable: 1, noVerdict: 0, modelErrors: 0 },
     ]);
     expect(table).not.toMatch(ACTIVE);
-    const names = table.split("\n").slice(2, 5).map((line) => line.split("  ")[0]!.trimEnd());
+    const names = table
+      .split("\n")
+      .slice(2, 5)
+      .map((line) => line.split("  ")[0]!.trimEnd());
     expect(names).toEqual(["R", "R\\u200b", "evil\\u202eelbat"]);
   });
 
@@ -80,16 +107,33 @@ describe("names and the per-rule table", () => {
   });
 
   test("calibrate's unknown labels, run statistics titles and case origins are escaped", () => {
-    const line = renderComparison({ file: "c.json", caseIndex: 0, trajectoryId: "t", verdict: { expected: "true", actual: "true", agree: true }, metaBehaviors: [], unknownLabels: ["R\u202e\u0085"] });
+    const line = renderComparison({
+      file: "c.json",
+      caseIndex: 0,
+      trajectoryId: "t",
+      verdict: { expected: "true", actual: "true", agree: true },
+      metaBehaviors: [],
+      unknownLabels: ["R\u202e\u0085"],
+    });
     expect(line).not.toMatch(ACTIVE);
     expect(line).toContain("R\\u202e\\u0085");
-    const stats = renderRunStatistics("behavior-judge (b\u001b]0;x\u0007)", { runs: 1, slots: 0, perRun: [], pooled: { agree: 0, total: 0, accuracy: 0, low: 0, high: 0 }, perfectRuns: 0, unanimousSlots: 0 } as never);
+    const stats = renderRunStatistics("behavior-judge (b\u001b]0;x\u0007)", {
+      runs: 1,
+      slots: 0,
+      perRun: [],
+      pooled: { agree: 0, total: 0, accuracy: 0, low: 0, high: 0 },
+      perfectRuns: 0,
+      unanimousSlots: 0,
+    } as never);
     expect(stats).not.toMatch(ACTIVE);
     expect(describeOrigin({ file: "a\u001b[2J.jsonl", index: 0, line: 1 })).toBe("a\\u001b[2J.jsonl:1: case 0");
   });
 
   test("a trajectory error quoting an id (JSON.stringify leaves U+202E raw) is escaped", () => {
-    const error = Object.assign(new Error('duplicates the id "x\u202e\u200b" of an earlier event'), { name: "TrajectoryError", field: "events[1].id" });
+    const error = Object.assign(new Error('duplicates the id "x\u202e\u200b" of an earlier event'), {
+      name: "TrajectoryError",
+      field: "events[1].id",
+    });
     const input = { file: "t.jsonl", index: 2, line: 3 };
     const message = locatedMessage(input, failureMessage(input, error));
     expect(message).not.toMatch(ACTIVE);
@@ -102,8 +146,14 @@ describe("the command line never echoes input raw", () => {
 
   test("an invalid JSONL line with ESC]0;…BEL, and a duplicate id with U+202E, are escaped on stderr", () => {
     const d = dir();
-    const events = [{ id: "x\u202e", actor: "agent", action: "a" }, { id: "x\u202e", actor: "agent", action: "a" }];
-    writeFileSync(join(d, "t.jsonl"), ['{"id": \u001b]0;pwned\u0007}', JSON.stringify({ id: "dup", complete: true, events })].join("\n") + "\n");
+    const events = [
+      { id: "x\u202e", actor: "agent", action: "a" },
+      { id: "x\u202e", actor: "agent", action: "a" },
+    ];
+    writeFileSync(
+      join(d, "t.jsonl"),
+      ['{"id": \u001b]0;pwned\u0007}', JSON.stringify({ id: "dup", complete: true, events })].join("\n") + "\n",
+    );
     const run = runCli(["judge", join(ROOT, "examples", "refund-support", "judge.mjs"), join(d, "t.jsonl"), "--json"]);
     expect(run.status).toBe(1);
     expect(run.stderr).not.toMatch(ACTIVE);

@@ -259,7 +259,13 @@ describe("serveReport progress and final report", () => {
 
   it("counts the final report as served only once all of it has left, so closing then cuts nothing off", async () => {
     // Megabytes of evidence, read slowly: more than the socket takes at once.
-    const events = Array.from({ length: 2000 }, (_, i) => ({ id: `e${i + 1}`, actor: "user" as const, action: "message", content: "x".repeat(2000), metadata: {} }));
+    const events = Array.from({ length: 2000 }, (_, i) => ({
+      id: `e${i + 1}`,
+      actor: "user" as const,
+      action: "message",
+      content: "x".repeat(2000),
+      metadata: {},
+    }));
     const big: ReportInput = {
       ...finalReport,
       results: [
@@ -271,7 +277,12 @@ describe("serveReport progress and final report", () => {
             metaBehaviors: [
               {
                 ...finalReport.results[0]!.judgment.metaBehaviors[0]!,
-                clauses: [{ ...finalReport.results[0]!.judgment.metaBehaviors[0]!.clauses[0]!, citations: events.map((e) => ({ eventId: e.id, description: "" })) }],
+                clauses: [
+                  {
+                    ...finalReport.results[0]!.judgment.metaBehaviors[0]!.clauses[0]!,
+                    citations: events.map((e) => ({ eventId: e.id, description: "" })),
+                  },
+                ],
               },
             ],
           },
@@ -377,7 +388,12 @@ describeWithBrowser("the served report in chromium", () => {
     server.push({ done: 4, total: 4, trajectoryId: "refund-4", verdict: "na", naReason: "insufficient_evidence", error: true });
     await page.locator("#live-list li", { hasText: "refund-4" }).waitFor({ timeout: 10_000 });
     // Labeled as the final report labels them.
-    expect(await page.locator("#live-list li .badge").allTextContents()).toEqual(["Fail", "Didn't apply", "No verdict — insufficient evidence", "Error — no valid model answer"]);
+    expect(await page.locator("#live-list li .badge").allTextContents()).toEqual([
+      "Fail",
+      "Didn't apply",
+      "No verdict — insufficient evidence",
+      "Error — no valid model answer",
+    ]);
     expect(await page.locator("#live-progress").evaluate((p) => (p as unknown as { value: number }).value)).toBe(4);
 
     server.finish(finalReport);

@@ -26,7 +26,10 @@ const results: CaseResult[] = [
 async function drive(make: (out: (t: string) => void, err: (t: string) => void) => OutputSink): Promise<{ out: string; err: string }> {
   let out = "";
   let err = "";
-  const sink = make((t) => (out += t), (t) => (err += t));
+  const sink = make(
+    (t) => (out += t),
+    (t) => (err += t),
+  );
   expect(await runSinks(results, [sink], new Tally(["R"]))).toEqual([]);
   return { out, err };
 }
@@ -34,7 +37,11 @@ async function drive(make: (out: (t: string) => void, err: (t: string) => void) 
 describe("jsonSink", () => {
   it("streams exactly JSON.stringify(all, null, 2), a failed case in its place, and puts the summary on the other stream", async () => {
     const { out, err } = await drive((o, e) => jsonSink(o, e, { usage: true }));
-    const expected = [judgment("t1", "true"), { file: "b.jsonl", case: 1, line: 2, caseError: "events must be an array" }, judgment("t2", "false")];
+    const expected = [
+      judgment("t1", "true"),
+      { file: "b.jsonl", case: 1, line: 2, caseError: "events must be an array" },
+      judgment("t2", "false"),
+    ];
     expect(out).toBe(`${JSON.stringify(expected, null, 2)}\n`);
     expect(err).toBe("model calls: 2 answered, 0 from cache, 0 failed; requests sent: 2 (0 failed); tokens: 200 in, 40 out\n");
   });
@@ -42,7 +49,11 @@ describe("jsonSink", () => {
   it("writes [] for no cases, and no usage line without a model", async () => {
     let out = "";
     let err = "";
-    const sink = jsonSink((t) => (out += t), (t) => (err += t), { usage: false });
+    const sink = jsonSink(
+      (t) => (out += t),
+      (t) => (err += t),
+      { usage: false },
+    );
     await sink.finish(new Tally());
     expect(out).toBe("[]\n");
     expect(err).toBe("");
@@ -56,7 +67,11 @@ describe("textSink", () => {
     expect(out).toContain("PASS  t1  (a.json)\n");
     expect(out).toContain("  model calls: 1 answered");
     expect(out).not.toContain("events must be an array");
-    expect(out.endsWith("2 trajectories judged: 1 true, 1 false, 0 na; 1 could not be judged\nmodel calls: 2 answered, 0 from cache, 0 failed; requests sent: 2 (0 failed); tokens: 200 in, 40 out\n")).toBe(true);
+    expect(
+      out.endsWith(
+        "2 trajectories judged: 1 true, 1 false, 0 na; 1 could not be judged\nmodel calls: 2 answered, 0 from cache, 0 failed; requests sent: 2 (0 failed); tokens: 200 in, 40 out\n",
+      ),
+    ).toBe(true);
     expect(out).toMatch(/\nRule +Passed +Failed +Didn't apply +No verdict\n-+ +-+ +-+ +-+ +-+\nR +1 +1 +0 +0\n/);
   });
 });

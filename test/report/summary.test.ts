@@ -32,7 +32,10 @@ describe("summarizeByRule", () => {
   });
 
   it("counts a rule resting on a failed model call as a model error unless it failed, and only then adds the column", () => {
-    const errored = (verdict: Verdict, naReason: NaReason | null): MetaBehaviorJudgment => ({ ...meta("R", verdict, naReason), error: true });
+    const errored = (verdict: Verdict, naReason: NaReason | null): MetaBehaviorJudgment => ({
+      ...meta("R", verdict, naReason),
+      error: true,
+    });
     const rows = summarizeByRule([judgment("t1", [errored("na", "insufficient_evidence")]), judgment("t2", [errored("false", null)])]);
     expect(rows).toEqual([{ name: "R", passed: 0, failed: 1, notApplicable: 0, noVerdict: 0, modelErrors: 1 }]);
     expect(renderSummaryTable(rows).split("\n")[0]).toBe("Rule  Passed  Failed  Didn't apply  No verdict  Model error");
@@ -90,7 +93,7 @@ describe("verdictLabel", () => {
     expect(verdictLabel("na", "not_applicable")).toBe("Didn't apply");
     expect(verdictLabel("na", "insufficient_evidence")).toBe("No verdict — insufficient evidence");
     expect(verdictLabel("na", "insufficient_evidence", true)).toBe("Error — no valid model answer");
-    // A failure stands beside a failed call (FORMATS.md §4).
+    // A failure stands beside a failed call (docs/FORMATS.md §4).
     expect(verdictLabel("false", null, true)).toBe("Fail");
   });
 });

@@ -22,7 +22,12 @@ const AT_MOST_THREE = "Refund at most three orders per session";
 const ESCALATED = "Stop paying out once escalated";
 const CONFIRM = "Email a confirmation for every approved refund";
 
-const ev = (id: string, actor: string, action: string, metadata?: Record<string, unknown>) => ({ id, actor, action, ...(metadata ? { metadata } : {}) });
+const ev = (id: string, actor: string, action: string, metadata?: Record<string, unknown>) => ({
+  id,
+  actor,
+  action,
+  ...(metadata ? { metadata } : {}),
+});
 const refund = (id: string, order: string) => ev(id, "agent", "issue_refund", { order_id: order });
 const found = (id: string) => ev(id, "tool", "get_order_result", { status: "found" });
 
@@ -38,7 +43,9 @@ function run(monitor: ReturnType<BuiltJudge["createMonitor"]>, events: object[])
 describe("violations", () => {
   test("an ordering is certain at the first `before` match with no earlier `first`; it is reported once", () => {
     const monitor = judge.createMonitor({ id: "t" });
-    expect(run(monitor, [ev("e1", "user", "message"), refund("e2", "A"), found("e3"), refund("e4", "B")])).toEqual([`1: ${LOOKUP}#0 ordering [e2]`]);
+    expect(run(monitor, [ev("e1", "user", "message"), refund("e2", "A"), found("e3"), refund("e4", "B")])).toEqual([
+      `1: ${LOOKUP}#0 ordering [e2]`,
+    ]);
   });
 
   test("a violation waits for its trigger: a forbidden match before the trigger fires is reported when it fires", async () => {
@@ -56,12 +63,23 @@ metaBehaviors:
     );
     const monitor = gated.createMonitor({ id: "t" });
     const events = [ev("e1", "agent", "delete"), ev("e2", "agent", "read"), ev("e3", "agent", "deploy"), ev("e4", "agent", "delete")];
-    expect(run(monitor, events)).toEqual(["2: No deletes in a deploy session#0 forbidden [e1]", "3: No deletes in a deploy session#0 forbidden [e1,e4]"]);
+    expect(run(monitor, events)).toEqual([
+      "2: No deletes in a deploy session#0 forbidden [e1]",
+      "3: No deletes in a deploy session#0 forbidden [e1,e4]",
+    ]);
   });
 
   test("a count is certain when it exceeds max, after distinctBy; each further counted match is reported again", async () => {
     const monitor = judge.createMonitor({ id: "t" });
-    const events = [found("e0"), refund("e1", "A"), refund("e2", "B"), refund("e3", "C"), refund("e4", "D"), refund("e5", "D"), refund("e6", "E")];
+    const events = [
+      found("e0"),
+      refund("e1", "A"),
+      refund("e2", "B"),
+      refund("e3", "C"),
+      refund("e4", "D"),
+      refund("e5", "D"),
+      refund("e6", "E"),
+    ];
     expect(run(monitor, events)).toEqual([`4: ${AT_MOST_THREE}#0 count [e1,e2,e3,e4]`, `6: ${AT_MOST_THREE}#0 count [e1,e2,e3,e4,e6]`]);
     const judgment = await monitor.end({ complete: false });
     expect(JSON.stringify(judgment)).toBe(JSON.stringify(await judge.judgeTrajectory({ id: "t", complete: false, events })));
@@ -69,7 +87,13 @@ metaBehaviors:
 
   test("forbidden after escalation: each further payout is reported, citing every one so far", () => {
     const monitor = judge.createMonitor({ id: "t" });
-    const events = [found("e1"), refund("e2", "A"), ev("e3", "agent", "escalate_to_supervisor"), refund("e4", "A"), ev("e5", "agent", "issue_store_credit")];
+    const events = [
+      found("e1"),
+      refund("e2", "A"),
+      ev("e3", "agent", "escalate_to_supervisor"),
+      refund("e4", "A"),
+      ev("e5", "agent", "issue_store_credit"),
+    ];
     expect(run(monitor, events)).toEqual([`3: ${ESCALATED}#0 forbidden [e4]`, `4: ${ESCALATED}#0 forbidden [e4,e5]`]);
   });
 });
@@ -122,17 +146,25 @@ describe("bad events", () => {
     const monitor = judge.createMonitor({ id: "t", description: null });
     monitor.push(found("e1"));
     for (const call of [monitor.push, monitor.check]) {
-      expect(fieldOf(() => call({ id: "e2", actor: "robot", action: "issue_refund" }))).toBe("events[1].actor: events[1].actor must be user, agent, or tool");
-      expect(fieldOf(() => call({ id: "e2", actor: "agent", action: "a", metadata: [1] }))).toBe("events[1].metadata: events[1].metadata must be an object of key: value pairs");
+      expect(fieldOf(() => call({ id: "e2", actor: "robot", action: "issue_refund" }))).toBe(
+        "events[1].actor: events[1].actor must be user, agent, or tool",
+      );
+      expect(fieldOf(() => call({ id: "e2", actor: "agent", action: "a", metadata: [1] }))).toBe(
+        "events[1].metadata: events[1].metadata must be an object of key: value pairs",
+      );
       expect(fieldOf(() => call("e2"))).toBe("events[1]: events[1] must be an object");
       expect(fieldOf(() => call(found("e1")))).toBe('events[1].id: events[1].id duplicates the id "e1" of an earlier event');
     }
     monitor.push(refund("e2", "A"));
     // Ids out of shortlex order switch the proof of uniqueness to a set; a repeat is still found.
     monitor.push(ev("a", "user", "message"));
-    expect(fieldOf(() => monitor.push(ev("e2", "user", "message")))).toBe('events[3].id: events[3].id duplicates the id "e2" of an earlier event');
+    expect(fieldOf(() => monitor.push(ev("e2", "user", "message")))).toBe(
+      'events[3].id: events[3].id duplicates the id "e2" of an earlier event',
+    );
     const events = [found("e1"), refund("e2", "A"), ev("a", "user", "message")];
-    expect(JSON.stringify(await monitor.end({ complete: true }))).toBe(JSON.stringify(await judge.judgeTrajectory({ id: "t", complete: true, events })));
+    expect(JSON.stringify(await monitor.end({ complete: true }))).toBe(
+      JSON.stringify(await judge.judgeTrajectory({ id: "t", complete: true, events })),
+    );
   });
 
   test("a bad header is refused like a trajectory's", () => {
@@ -153,7 +185,9 @@ describe("bad events", () => {
 
   test("with no events, end is judgeTrajectory's: every rule na, nothing asked", async () => {
     const monitor = judge.createMonitor({ id: "t" });
-    expect(JSON.stringify(await monitor.end({ complete: true }))).toBe(JSON.stringify(await judge.judgeTrajectory({ id: "t", complete: true, events: [] })));
+    expect(JSON.stringify(await monitor.end({ complete: true }))).toBe(
+      JSON.stringify(await judge.judgeTrajectory({ id: "t", complete: true, events: [] })),
+    );
   });
 });
 

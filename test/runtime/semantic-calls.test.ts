@@ -26,7 +26,10 @@ const trajectoryFiles = (example: string) =>
 let refund: JudgeModule;
 let tax: JudgeModule;
 beforeAll(async () => {
-  [refund, tax] = await Promise.all([loadJudge(join(examples, "refund-support", "judge.yaml")), loadJudge(join(examples, "tax-research", "judge.yaml"))]);
+  [refund, tax] = await Promise.all([
+    loadJudge(join(examples, "refund-support", "judge.yaml")),
+    loadJudge(join(examples, "tax-research", "judge.yaml")),
+  ]);
 });
 
 const servers: ChatServer[] = [];
@@ -37,7 +40,10 @@ afterAll(async () => {
 async function serve(script: Script): Promise<{ server: ChatServer; adapter: SemanticAdapter }> {
   const server = await startChatServer(script);
   servers.push(server);
-  const adapter = createOpenAIAdapter({ provider: "openai", apiKey: "k", baseURL: server.baseURL, model: "scripted" }, { backoffMs: 1, maxRetries: 0 });
+  const adapter = createOpenAIAdapter(
+    { provider: "openai", apiKey: "k", baseURL: server.baseURL, model: "scripted" },
+    { backoffMs: 1, maxRetries: 0 },
+  );
   return { server, adapter };
 }
 
@@ -65,7 +71,8 @@ describe("calls per path", () => {
     const judgments = await judgeAll(refund, trajectoryFiles("refund-support"), { complete: adapter, verify: false });
     expect(falsePredicates(judgments)).toBeGreaterThan(0);
     expect(server.requests).toHaveLength(0);
-    for await (const r of judgeCases(refund, readCases(trajectoryFiles("refund-support")), { complete: adapter, verify: false })) expect(r.usage).toMatchObject({ calls: 0, cachedCalls: 0 });
+    for await (const r of judgeCases(refund, readCases(trajectoryFiles("refund-support")), { complete: adapter, verify: false }))
+      expect(r.usage).toMatchObject({ calls: 0, cachedCalls: 0 });
   });
 
   it("verify-on-false makes exactly one call per deterministic false", async () => {
@@ -77,17 +84,29 @@ describe("calls per path", () => {
     expect(server.requests.every((r) => r.lastUser.includes("found this clause violated"))).toBe(true);
     // Confirmed failures keep their verdicts: the same file verdicts as without a model.
     expect(verified.map((j) => j.verdict)).toEqual(unverified.map((j) => j.verdict));
-    const clauses = verified.flatMap((j) => j.metaBehaviors.flatMap((m) => m.clauses)).filter((c) => c.kind === "predicate" && c.verdict === "false");
+    const clauses = verified
+      .flatMap((j) => j.metaBehaviors.flatMap((m) => m.clauses))
+      .filter((c) => c.kind === "predicate" && c.verdict === "false");
     expect(clauses.every((c) => c.verification === "confirmed")).toBe(true);
   });
 
   it("a model that disagrees overturns the failure, keeping the predicate's verdict on record", async () => {
-    const { adapter } = await serve(inOrder({ reply: answer("true", ["e1"], { reasoning: "The handover note was sent under another name." }) }));
-    const [judgment] = await judgeAll(refund, [join(examples, "refund-support", "trajectories", "credit-before-lookup.json")], { complete: adapter });
+    const { adapter } = await serve(
+      inOrder({ reply: answer("true", ["e1"], { reasoning: "The handover note was sent under another name." }) }),
+    );
+    const [judgment] = await judgeAll(refund, [join(examples, "refund-support", "trajectories", "credit-before-lookup.json")], {
+      complete: adapter,
+    });
     const overturned = judgment!.metaBehaviors.flatMap((m) => m.clauses).filter((c) => c.verification !== undefined);
     expect(overturned.length).toBeGreaterThan(0);
     for (const clause of overturned) {
-      expect(clause).toMatchObject({ verdict: "true", verification: "overturned", predicateVerdict: "false", reasoning: "The handover note was sent under another name.", citations: [{ eventId: "e1" }] });
+      expect(clause).toMatchObject({
+        verdict: "true",
+        verification: "overturned",
+        predicateVerdict: "false",
+        reasoning: "The handover note was sent under another name.",
+        citations: [{ eventId: "e1" }],
+      });
     }
   });
 });

@@ -1,4 +1,4 @@
-/** Trajectory validation inside every judge (FORMATS.md §2): errors name the field; normal input is not copied. */
+/** Trajectory validation inside every judge (docs/FORMATS.md §2): errors name the field; normal input is not copied. */
 import { describe, expect, test } from "vitest";
 import { TrajectoryError, validateTrajectory } from "../../runtime/trajectory.js";
 
@@ -34,8 +34,12 @@ describe("validateTrajectory", () => {
   });
 
   test("duplicate ids are found whether or not ids come in order", () => {
-    expect(fieldOf(trajectory([event("e1"), event("e2"), event("e2")]))).toBe('events[2].id: events[2].id duplicates the id "e2" of an earlier event');
-    expect(fieldOf(trajectory([event("b"), event("a"), event("c"), event("a")]))).toBe('events[3].id: events[3].id duplicates the id "a" of an earlier event');
+    expect(fieldOf(trajectory([event("e1"), event("e2"), event("e2")]))).toBe(
+      'events[2].id: events[2].id duplicates the id "e2" of an earlier event',
+    );
+    expect(fieldOf(trajectory([event("b"), event("a"), event("c"), event("a")]))).toBe(
+      'events[3].id: events[3].id duplicates the id "a" of an earlier event',
+    );
     expect(fieldOf(trajectory([event("e9"), event("e10"), event("e11")]))).toBe("valid");
     expect(fieldOf(trajectory([event("z"), event("y"), event("x")]))).toBe("valid");
   });
@@ -70,8 +74,12 @@ describe("validateTrajectory", () => {
       for (let i = 0; i < depth; i++) value = [value];
       return value;
     };
-    const deep = JSON.parse(`{"id":"t","complete":true,"events":[{"id":"e1","actor":"tool","action":"a","metadata":{"ok":"v","a b":${"[".repeat(200_000)}${"]".repeat(200_000)}}}]}`);
-    expect(fieldOf(deep)).toBe('events[0].metadata["a b"]: events[0].metadata["a b"] nests lists more than 100 deep (metadata values are compared as strings)');
+    const deep = JSON.parse(
+      `{"id":"t","complete":true,"events":[{"id":"e1","actor":"tool","action":"a","metadata":{"ok":"v","a b":${"[".repeat(200_000)}${"]".repeat(200_000)}}}]}`,
+    );
+    expect(fieldOf(deep)).toBe(
+      'events[0].metadata["a b"]: events[0].metadata["a b"] nests lists more than 100 deep (metadata values are compared as strings)',
+    );
     expect(fieldOf(trajectory([event("e1"), event("e2", { metadata: { k: nested(101) } })]))).toBe(
       "events[1].metadata.k: events[1].metadata.k nests lists more than 100 deep (metadata values are compared as strings)",
     );
@@ -79,7 +87,9 @@ describe("validateTrajectory", () => {
   });
 
   test("a metadata value String(v) cannot convert is a located error", () => {
-    const raw = JSON.parse('{"id":"t","complete":true,"events":[{"id":"e1","actor":"tool","action":"a","metadata":{"k":[{"toString":1}]}}]}');
+    const raw = JSON.parse(
+      '{"id":"t","complete":true,"events":[{"id":"e1","actor":"tool","action":"a","metadata":{"k":[{"toString":1}]}}]}',
+    );
     expect(fieldOf(raw)).toBe("events[0].metadata.k: events[0].metadata.k cannot be converted to a string");
   });
 
@@ -102,12 +112,15 @@ describe("createJudge", () => {
     const judge = createJudge({ behavior: "b", rules, steppers: () => ({ all: [noChecks], step() {} }) });
     semanticChecks[0]!.question = "Tampered?";
     rules[0]!.name = "renamed";
-    const judgment = await judge.judgeTrajectory({ id: "t", complete: true, events: [{ id: "e1", actor: "agent", action: "a" }] }, {
-      complete: async (messages) => {
-        asked.push(messages.map((m) => m.content).join("\n"));
-        return JSON.stringify({ verdict: "true", na_reason: null, reasoning: "r", citations: [{ event_id: "e1", description: "d" }] });
+    const judgment = await judge.judgeTrajectory(
+      { id: "t", complete: true, events: [{ id: "e1", actor: "agent", action: "a" }] },
+      {
+        complete: async (messages) => {
+          asked.push(messages.map((m) => m.content).join("\n"));
+          return JSON.stringify({ verdict: "true", na_reason: null, reasoning: "r", citations: [{ event_id: "e1", description: "d" }] });
+        },
       },
-    });
+    );
     expect(asked.join("")).toContain("Is it so?");
     expect(asked.join("")).not.toContain("Tampered?");
     expect(judgment.metaBehaviors[0]!.name).toBe("r");

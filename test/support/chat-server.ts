@@ -47,7 +47,11 @@ export function inOrder(...steps: ScriptStep[]): Script {
 }
 
 /** A valid answer object as JSON text, for scripts. */
-export function answer(verdict: "true" | "false" | "na", citations: string[], options: { naReason?: string | null; reasoning?: string } = {}): string {
+export function answer(
+  verdict: "true" | "false" | "na",
+  citations: string[],
+  options: { naReason?: string | null; reasoning?: string } = {},
+): string {
   return JSON.stringify({
     verdict,
     na_reason: options.naReason ?? (verdict === "na" ? "not_applicable" : null),

@@ -11,7 +11,10 @@ export interface CliRun {
   stderr: string;
 }
 
-export function runCli(args: string[], options: { cwd?: string; env?: Record<string, string>; nodeArgs?: string[]; input?: string } = {}): CliRun {
+export function runCli(
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string>; nodeArgs?: string[]; input?: string } = {},
+): CliRun {
   const result = spawnSync(process.execPath, [...(options.nodeArgs ?? []), BIN, ...args], {
     cwd: options.cwd ?? ROOT,
     encoding: "utf8",

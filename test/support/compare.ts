@@ -81,7 +81,11 @@ export function compareChecks(reference: JudgeIR, draft: JudgeIR, vocabulary?: V
  * match the same events (patterns as sets; a semantic trigger equals only a
  * semantic trigger).
  */
-export function comparePrecision(reference: JudgeIR, draft: JudgeIR, vocabulary?: Vocabulary): { extraChecks: CheckComparison[]; triggers: number; sameTriggers: number } {
+export function comparePrecision(
+  reference: JudgeIR,
+  draft: JudgeIR,
+  vocabulary?: Vocabulary,
+): { extraChecks: CheckComparison[]; triggers: number; sameTriggers: number } {
   const extraChecks = compareChecks(draft, reference, vocabulary).checks.filter((c) => !c.lenient);
   const lenientActor = redundantActor(vocabulary);
   let sameTriggers = 0;

@@ -62,6 +62,7 @@ export function disagreements(c: LabeledCase, judgment: TrajectoryJudgment, sele
     const expected = c.expected.metaBehaviorVerdicts[meta.name];
     if (expected !== meta.verdict) out.push(`${c.file}: ${meta.name}: expected ${expected}, got ${meta.verdict}`);
   }
-  if (all && judgment.verdict !== c.expected.verdict) out.push(`${c.file}: file verdict: expected ${c.expected.verdict}, got ${judgment.verdict}`);
+  if (all && judgment.verdict !== c.expected.verdict)
+    out.push(`${c.file}: file verdict: expected ${c.expected.verdict}, got ${judgment.verdict}`);
   return out;
 }

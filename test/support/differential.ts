@@ -34,7 +34,10 @@ export async function* randomJudges(): AsyncGenerator<RandomJudge> {
     const { ir } = randomCase(rng, index);
     const judge = await importBundled(await compileIR(ir, JSON.stringify(ir), { typeCheck: false }));
     // Every random trajectory uses the same small vocabulary, so it suits any random judge.
-    const trajectories = Array.from({ length: TRAJECTORIES_PER_JUDGE }, (_, t) => randomCase(rng, index * TRAJECTORIES_PER_JUDGE + t).trajectory);
+    const trajectories = Array.from(
+      { length: TRAJECTORIES_PER_JUDGE },
+      (_, t) => randomCase(rng, index * TRAJECTORIES_PER_JUDGE + t).trajectory,
+    );
     yield { index, ir, judge, trajectories };
   }
 }

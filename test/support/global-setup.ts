@@ -8,10 +8,17 @@ import { fileURLToPath } from "node:url";
  */
 export default function setup(): void {
   const root = fileURLToPath(new URL("../..", import.meta.url));
-  execFileSync(process.execPath, [fileURLToPath(new URL("../../node_modules/typescript/bin/tsc", import.meta.url)), "-p", "tsconfig.build.json"], {
+  execFileSync(
+    process.execPath,
+    [fileURLToPath(new URL("../../node_modules/typescript/bin/tsc", import.meta.url)), "-p", "tsconfig.build.json"],
+    {
+      cwd: root,
+      stdio: "inherit",
+    },
+  );
+  // The library entry behavior-judge/importers (package.json exports), as `npm run prepare` builds it.
+  execFileSync(process.execPath, [fileURLToPath(new URL("../../scripts/bundle-importers.js", import.meta.url))], {
     cwd: root,
     stdio: "inherit",
   });
-  // The library entry behavior-judge/importers (package.json exports), as `npm run prepare` builds it.
-  execFileSync(process.execPath, [fileURLToPath(new URL("../../scripts/bundle-importers.js", import.meta.url))], { cwd: root, stdio: "inherit" });
 }

@@ -8,7 +8,11 @@ export const IMPORTER_GOLDEN = join(import.meta.dirname, "..", "golden", "import
 /** A fixture file's value: JSON, or JSON Lines as the list of its lines (as the CLI hands them to an importer). */
 export function readFixture(path: string): unknown {
   const text = readFileSync(path, "utf8");
-  if (path.endsWith(".jsonl")) return text.split("\n").filter((line) => line.trim() !== "").map((line) => JSON.parse(line) as unknown);
+  if (path.endsWith(".jsonl"))
+    return text
+      .split("\n")
+      .filter((line) => line.trim() !== "")
+      .map((line) => JSON.parse(line) as unknown);
   return JSON.parse(text) as unknown;
 }
 

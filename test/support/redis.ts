@@ -22,12 +22,16 @@ export function describeWithRedis(name: string, body: () => void): void {
   if (redisRequired) {
     describe(name, () => {
       it("has redis-server to run against", () => {
-        throw new Error(`BEHAVIOR_JUDGE_REQUIRE_REDIS=1 but ${REDIS_SERVER} is missing: install it with \`apt-get install -y redis-server\``);
+        throw new Error(
+          `BEHAVIOR_JUDGE_REQUIRE_REDIS=1 but ${REDIS_SERVER} is missing: install it with \`apt-get install -y redis-server\``,
+        );
       });
     });
     return;
   }
-  console.warn(`[redis tests] SKIPPED "${name}": ${REDIS_SERVER} not found. Install it with \`apt-get install -y redis-server\`; set BEHAVIOR_JUDGE_REQUIRE_REDIS=1 to make this a failure.`);
+  console.warn(
+    `[redis tests] SKIPPED "${name}": ${REDIS_SERVER} not found. Install it with \`apt-get install -y redis-server\`; set BEHAVIOR_JUDGE_REQUIRE_REDIS=1 to make this a failure.`,
+  );
   describe.skip(name, body);
 }
 
@@ -53,8 +57,13 @@ export interface RedisServer {
 /** Starts redis-server and resolves once it accepts connections. `persistDir`: keep an fsync-always AOF there. */
 export async function startRedis(options: { port?: number; persistDir?: string } = {}): Promise<RedisServer> {
   const port = options.port ?? (await freePort());
-  const persistence = options.persistDir !== undefined ? ["--dir", options.persistDir, "--appendonly", "yes", "--appendfsync", "always"] : ["--appendonly", "no"];
-  const child = spawn(REDIS_SERVER, ["--port", String(port), "--bind", "127.0.0.1", "--save", "", ...persistence], { stdio: ["ignore", "pipe", "pipe"] });
+  const persistence =
+    options.persistDir !== undefined
+      ? ["--dir", options.persistDir, "--appendonly", "yes", "--appendfsync", "always"]
+      : ["--appendonly", "no"];
+  const child = spawn(REDIS_SERVER, ["--port", String(port), "--bind", "127.0.0.1", "--save", "", ...persistence], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   await new Promise<void>((resolve, reject) => {
     const onData = (chunk: Buffer) => {

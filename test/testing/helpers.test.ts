@@ -20,15 +20,22 @@ import { ROOT } from "../support/cli.js";
 import { isolatedDir } from "../support/judges.js";
 
 // @ts-expect-error a plain JS build script, without types
-const { bundleLibrary, LIBRARIES } = (await import("../../scripts/bundle-importers.js")) as { bundleLibrary(l: unknown): Promise<string>; LIBRARIES: { source: string; out: string; external: string[] }[] };
+const { bundleLibrary, LIBRARIES } = (await import("../../scripts/bundle-importers.js")) as {
+  bundleLibrary(l: unknown): Promise<string>;
+  LIBRARIES: { source: string; out: string; external: string[] }[];
+};
 
 const read = (path: string) => JSON.parse(readFileSync(join(ROOT, path), "utf8"));
 const refundCase = (name: string) => read(`examples/refund-support/trajectories/${name}.json`);
 const taxCase = (name: string) => read(`examples/tax-research/trajectories/${name}.json`);
-const LOOKUP_QUOTE = "Before the agent issues a refund or store credit, it retrieves the order from the order system and the lookup finds it";
+const LOOKUP_QUOTE =
+  "Before the agent issues a refund or store credit, it retrieves the order from the order system and the lookup finds it";
 
 async function failure(promise: Promise<unknown>): Promise<AssertionError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(AssertionError);
   return error as AssertionError;
 }
@@ -72,9 +79,28 @@ describe("formatJudgment", () => {
       behavior: "b",
       trajectoryId: "t",
       verdict: "false" as const,
-      metaBehaviors: [{ name: "r", verdict: "false" as const, naReason: null, triggered: true, clauses: [{ kind: "predicate" as const, quote: "q", verdict: "false" as const, naReason: null, citations: [{ eventId: "e1", description: "" }], check: "forbidden" as const }] }],
+      metaBehaviors: [
+        {
+          name: "r",
+          verdict: "false" as const,
+          naReason: null,
+          triggered: true,
+          clauses: [
+            {
+              kind: "predicate" as const,
+              quote: "q",
+              verdict: "false" as const,
+              naReason: null,
+              citations: [{ eventId: "e1", description: "" }],
+              check: "forbidden" as const,
+            },
+          ],
+        },
+      ],
     };
-    const text = formatJudgment(judgment, { trajectory: { events: [{ id: "e1", actor: "agent", action: "say", content: "a\nb\u001b[31m" }] } });
+    const text = formatJudgment(judgment, {
+      trajectory: { events: [{ id: "e1", actor: "agent", action: "say", content: "a\nb\u001b[31m" }] },
+    });
     expect(text).toContain('      - e1 agent/say "a\\nb\\u001b[31m"');
     expect(text.split("\n")).toHaveLength(4);
   });
@@ -99,7 +125,10 @@ describe("assertBehavior", () => {
   test("a labeled case is compared with its labels, as calibrate compares them", async () => {
     // credit-before-lookup is false, and its labels say so: the assertion holds.
     await assertBehavior(refund, refundCase("credit-before-lookup"));
-    const wrong = { verdict: "true" as const, metaBehaviorVerdicts: { "Look up the order before paying anything out": "true" as const, "No such rule": "na" as const } };
+    const wrong = {
+      verdict: "true" as const,
+      metaBehaviorVerdicts: { "Look up the order before paying anything out": "true" as const, "No such rule": "na" as const },
+    };
     const error = await failure(assertBehavior(refund, refundCase("credit-before-lookup").trajectory, { expected: wrong }));
     expect(error.message).toContain("  file verdict: expected true, got false");
     expect(error.message).toContain("  Look up the order before paying anything out: expected true, got false");
@@ -122,7 +151,10 @@ describe("assertBehavior", () => {
 
   test("an agent trace in any importer format is imported first", async () => {
     const trace = read("examples/refund-support/traces/chat-log.json");
-    const result = await assertBehavior(refund, trace).then((r) => r.judgments, (e: AssertionError) => e.judgments);
+    const result = await assertBehavior(refund, trace).then(
+      (r) => r.judgments,
+      (e: AssertionError) => e.judgments,
+    );
     expect(result.length).toBeGreaterThan(0);
     await expect(assertBehavior(refund, { hello: 1 })).rejects.toThrow(/not a trajectory: unknown trace format/);
   });
@@ -130,7 +162,10 @@ describe("assertBehavior", () => {
   test("compareLabels is the comparison calibrate runs", async () => {
     const c = refundCase("credit-before-lookup");
     const judgment = await refund.judgeTrajectory(c.trajectory);
-    const { verdict, metaBehaviors, unknownLabels } = compareCase({ file: "f", index: 0, trajectory: c.trajectory, expected: c.expected, labeled: true } as never, judgment);
+    const { verdict, metaBehaviors, unknownLabels } = compareCase(
+      { file: "f", index: 0, trajectory: c.trajectory, expected: c.expected, labeled: true } as never,
+      judgment,
+    );
     expect(compareLabels(c.expected, judgment)).toEqual({ verdict, metaBehaviors, unknownLabels });
     expect(labelsAgree(compareLabels(c.expected, judgment))).toBe(true);
     expect(labelsAgree(compareLabels({ ...c.expected, verdict: "true" }, judgment))).toBe(false);
@@ -158,7 +193,16 @@ describe("behaviorScorer (behavior-judge/braintrust)", () => {
     expect(scores[0]!.metadata).toMatchObject({ verdict: "false", failing: ["Look up the order before paying anything out"] });
     expect(scores[1]!.metadata).toMatchObject({
       verdict: "false",
-      clauses: [{ type: "ordering", quote: LOOKUP_QUOTE, verdict: "false", citations: [{ eventId: "e3", actor: "agent", action: "issue_store_credit", content: "Store credit of $15.00 for the late delivery." }] }],
+      clauses: [
+        {
+          type: "ordering",
+          quote: LOOKUP_QUOTE,
+          verdict: "false",
+          citations: [
+            { eventId: "e3", actor: "agent", action: "issue_store_credit", content: "Store credit of $15.00 for the late delivery." },
+          ],
+        },
+      ],
     });
     expect(scores[3]!.metadata).toMatchObject({ verdict: "na", naReason: "not_applicable" });
   });
@@ -185,7 +229,9 @@ describe("the bundles", () => {
     const dir = isolatedDir();
     for (const library of LIBRARIES.filter((l) => l.source.startsWith("testing/"))) {
       const bundle = await bundleLibrary(library);
-      const imports = [...bundle.matchAll(/^\s*import\s[^;]*?from\s*"([^"]+)"|\bimport\s*\(|\brequire\s*\(|["']node:[a-z]+/gm)].map((m) => m[1] ?? m[0]);
+      const imports = [...bundle.matchAll(/^\s*import\s[^;]*?from\s*"([^"]+)"|\bimport\s*\(|\brequire\s*\(|["']node:[a-z]+/gm)].map(
+        (m) => m[1] ?? m[0],
+      );
       expect(imports, library.out).toEqual(library.external);
       expect(bundle).not.toMatch(/ts-morph|prettier|esbuild|commander/);
       writeFileSync(join(dir, library.out), bundle);

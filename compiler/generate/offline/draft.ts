@@ -39,18 +39,22 @@ type ClauseOutcome = { kind: "check"; check: Check } | { kind: "semantic"; seman
 const CONDITION = /^(before|after|once|whenever|each time|every time|if|when|during|as soon as)\s+(.+)$/i;
 /** Where a leading condition ends: at a comma followed by the agent (or a pronoun for it). */
 const MAIN_SUBJECT = /,\s+(?=(?:the agent|it|they|the assistant|the bot|the model)\b)/i;
-const PROHIBITION = /\b(?:never|must not|mustn't|may not|should not|shouldn't|shall not|cannot|can't|no further|no more(?! than)|(?:is|are) (?:a )?violations?|(?:is|are) forbidden|(?:is|are) not (?:allowed|permitted))\b/i;
+const PROHIBITION =
+  /\b(?:never|must not|mustn't|may not|should not|shouldn't|shall not|cannot|can't|no further|no more(?! than)|(?:is|are) (?:a )?violations?|(?:is|are) forbidden|(?:is|are) not (?:allowed|permitted))\b/i;
 /** Words that relate two events: a single forbidden pattern cannot say "X followed by Y". */
 const RELATIONAL = /\b(?:followed by|before|after|afterwards|without|unless|until|even if|instead of)\b/i;
 const AGENT_DENIAL = /^(?:the agent|it|they|the assistant)\s+(?:\w+\s+)?(?:does not|do not|doesn't|don't|never)\b/i;
 /** "the assistant erases no records", "and gives no advice": a verb whose object is "no X" forbids doing it. */
-const VERB_NO = /^(?:(?:the agent|it|they|the assistant|the bot|the model)\s+)?[a-z]+s\s+no\s+(?!(?:more|fewer|less|later|earlier)\s+than\b)/i;
+const VERB_NO =
+  /^(?:(?:the agent|it|they|the assistant|the bot|the model)\s+)?[a-z]+s\s+no\s+(?!(?:more|fewer|less|later|earlier)\s+than\b)/i;
 const NEGATION = /\b(?:not|n't|neither|nor|never|no|none|without)\b/i;
-const STRONG_CUE = /\b(?:must|never|always|every|each|whenever|at most|at least|no more than|fewer than|exactly|no further|violations?|should|shall|required|forbidden|only|(?:has|have|needs?) to)\b|^first\b.*\bthen\b/i;
+const STRONG_CUE =
+  /\b(?:must|never|always|every|each|whenever|at most|at least|no more than|fewer than|exactly|no further|violations?|should|shall|required|forbidden|only|(?:has|have|needs?) to)\b|^first\b.*\bthen\b/i;
 const COUNT = /\b(at most|at least|no more than|not more than|fewer than|more than|up to|exactly)\s+(\w+)/i;
 const AGENT_SUBJECT = /^(?:the agent|it|they|the assistant|the bot|the model)\b/i;
 /** "At the end of the intake the assistant writes …": a time frame before the agent, like a condition. */
-const TIME_FRAME = /^(?:at|by|towards?|near)\s+the\s+(?:end|close|start|beginning)\s+of\s+[^,]*?,?\s+(?=(?:the agent|the assistant|the bot|the model)\b)/i;
+const TIME_FRAME =
+  /^(?:at|by|towards?|near)\s+the\s+(?:end|close|start|beginning)\s+of\s+[^,]*?,?\s+(?=(?:the agent|the assistant|the bot|the model)\b)/i;
 const PURPOSE = /,?\s+(?:so that|so the|because|since|in order to)\b.*$/i;
 
 function capitalize(text: string): string {
@@ -67,7 +71,15 @@ export function shapeSentence(sentence: string): SentenceShape {
     if (split !== null) {
       const word = lead[1]!.toLowerCase();
       const kind: ConditionKind =
-        word === "before" ? "before" : word === "after" || word === "once" || word === "as soon as" ? "after" : word === "during" ? "during" : word === "if" || word === "when" ? "if" : "whenever";
+        word === "before"
+          ? "before"
+          : word === "after" || word === "once" || word === "as soon as"
+            ? "after"
+            : word === "during"
+              ? "during"
+              : word === "if" || word === "when"
+                ? "if"
+                : "whenever";
       const text = sentence.slice(0, split.index);
       condition = { kind, phrase: text.slice(lead[1]!.length).trim(), text };
       main = sentence.slice(split.index + split[0].length);
@@ -78,11 +90,15 @@ export function shapeSentence(sentence: string): SentenceShape {
 
 /** "; " always separates; ", and it …" separates unless the part is one ordering ("X, and Y, before Z"). */
 function splitClauses(main: string): string[] {
-  return main.split(/;\s+/).flatMap((part) => {
-    if (/\bbefore\b/i.test(part) && !/\bbefore\b.*,\s+(?:and|but)\s+/i.test(part)) return [part];
-    // "… and it writes", "… and sends the person a message": a second verb phrase is a second clause.
-    return part.split(/,\s+(?:and|but)\s+|\s+and\s+(?=(?:it|the agent)\s)|\s+and\s+(?=[a-z]+s\s+(?:the|a|an|it|them|to|no)\s)/i);
-  }).map((c) => c.trim()).filter((c) => c !== "");
+  return main
+    .split(/;\s+/)
+    .flatMap((part) => {
+      if (/\bbefore\b/i.test(part) && !/\bbefore\b.*,\s+(?:and|but)\s+/i.test(part)) return [part];
+      // "… and it writes", "… and sends the person a message": a second verb phrase is a second clause.
+      return part.split(/,\s+(?:and|but)\s+|\s+and\s+(?=(?:it|the agent)\s)|\s+and\s+(?=[a-z]+s\s+(?:the|a|an|it|them|to|no)\s)/i);
+    })
+    .map((c) => c.trim())
+    .filter((c) => c !== "");
 }
 
 /** Whether a clause forbids something: a prohibition, a denial by the agent, or a verb with "no" as its object. */
@@ -107,14 +123,17 @@ interface ClauseContext {
 
 /** "… applies no further migrations and sends the person a message": the second verb keeps the first subject. */
 function continuesAgentClause(context: ClauseContext, clause: string): boolean {
-  if (context.index === 0 || !/^(?!(?:the|a|an|it|this|that|its|is|was|has|does|as|always|sometimes)\b)[a-z]+s\b/.test(clause)) return false;
+  if (context.index === 0 || !/^(?!(?:the|a|an|it|this|that|its|is|was|has|does|as|always|sometimes)\b)[a-z]+s\b/.test(clause))
+    return false;
   const previous = context.shape.clauses[context.index - 1] ?? "";
   return AGENT_SUBJECT.test(previous) || continuesAgentClause({ ...context, index: context.index - 1 }, previous);
 }
 
 /** Whether the agent is the one acting in the clause. */
 function agentActs(context: ClauseContext, clause: string): boolean {
-  return AGENT_SUBJECT.test(clause.replace(TIME_FRAME, "")) || namesAgentAction(context.lexicon, clause) || continuesAgentClause(context, clause);
+  return (
+    AGENT_SUBJECT.test(clause.replace(TIME_FRAME, "")) || namesAgentAction(context.lexicon, clause) || continuesAgentClause(context, clause)
+  );
 }
 
 /** The verbatim quote for a clause: the first clause carries the sentence's condition with it. */
@@ -155,13 +174,19 @@ function orderingFrom(context: ClauseContext, clause: string, quote: string): Cl
   // "Y must come after X", "the agent does Y only after X": X is what comes first.
   // "A user can only be banned once they have been warned": the participle is the later event.
   // "An expense is only submitted after X" likewise.
-  const mustFollow = /^(.*?)\s+(?:(?:must|should|may|can)\s+(?:only\s+)?(?:come|happen|occur|follow|be (\w+))\s+(?:only\s+)?|(?:(?:is|are)\s+only\s+(\w+ed)\s+)|only\s+)(?:after|once)\s+(.+)$/i.exec(clause);
+  const mustFollow =
+    /^(.*?)\s+(?:(?:must|should|may|can)\s+(?:only\s+)?(?:come|happen|occur|follow|be (\w+))\s+(?:only\s+)?|(?:(?:is|are)\s+only\s+(\w+ed)\s+)|only\s+)(?:after|once)\s+(.+)$/i.exec(
+      clause,
+    );
   const firstThen = /^first\s+(.+?),?\s+(?:and\s+)?then\s+(.+)$/i.exec(clause);
   // "No migration may be applied until X", "the agent never drops a table unless X", "never X without having Y".
   const until = /^(.*?)\s+(?:until|unless|without\s+(?:first\s+)?(?:having\s+)?(?=\w+(?:ed|en|ing)\b))\s*(.+)$/i.exec(clause);
-  if (until !== null && NEGATION.test(until[1]!)) [firstPhrase, beforePhrase] = [until[2]!, until[1]!.replace(/\b(?:must|may|can|should)?\s*(?:never|not|no)\b/gi, " ")];
-  else if (inner !== null && (AGENT_SUBJECT.test(inner[1]!) || namesAgentAction(lexicon, inner[1]!))) [firstPhrase, beforePhrase] = [inner[1]!, inner[2]!];
-  else if (mustFollow !== null) [firstPhrase, beforePhrase] = [mustFollow[4]!, `${mustFollow[1]!} ${mustFollow[2] ?? mustFollow[3] ?? ""}`.trim()];
+  if (until !== null && NEGATION.test(until[1]!))
+    [firstPhrase, beforePhrase] = [until[2]!, until[1]!.replace(/\b(?:must|may|can|should)?\s*(?:never|not|no)\b/gi, " ")];
+  else if (inner !== null && (AGENT_SUBJECT.test(inner[1]!) || namesAgentAction(lexicon, inner[1]!)))
+    [firstPhrase, beforePhrase] = [inner[1]!, inner[2]!];
+  else if (mustFollow !== null)
+    [firstPhrase, beforePhrase] = [mustFollow[4]!, `${mustFollow[1]!} ${mustFollow[2] ?? mustFollow[3] ?? ""}`.trim()];
   else if (firstThen !== null) [firstPhrase, beforePhrase] = [firstThen[1]!, firstThen[2]!];
   else if (shape.condition?.kind === "before" && context.index === 0) [firstPhrase, beforePhrase] = [clause, shape.condition.phrase];
   if (firstPhrase === undefined || beforePhrase === undefined) return undefined;
@@ -169,8 +194,10 @@ function orderingFrom(context: ClauseContext, clause: string, quote: string): Cl
   let first = resolvePattern(lexicon, firstPhrase.replace(COUNT, " "));
   // "runs a migration in dry-run mode before it applies it": the pronoun borrows the other side's action.
   const pronoun = /\b(?:it|them|this|that one)\b/i;
-  if (before === undefined && first !== undefined && pronoun.test(beforePhrase)) before = resolvePattern(lexicon, `${beforePhrase} ${actionWords(first)}`);
-  if (first === undefined && before !== undefined && pronoun.test(firstPhrase)) first = resolvePattern(lexicon, `${firstPhrase} ${actionWords(before)}`);
+  if (before === undefined && first !== undefined && pronoun.test(beforePhrase))
+    before = resolvePattern(lexicon, `${beforePhrase} ${actionWords(first)}`);
+  if (first === undefined && before !== undefined && pronoun.test(firstPhrase))
+    first = resolvePattern(lexicon, `${firstPhrase} ${actionWords(before)}`);
   if (before === undefined || first === undefined || samePattern(first, before)) {
     return semanticFor(quote, false, "the drafter could not tell which sample events each side of this ordering is");
   }
@@ -181,7 +208,10 @@ function pairingFrom(context: ClauseContext, clause: string, quote: string): Cla
   const { lexicon, shape } = context;
   let eachPhrase: string | undefined;
   let followerPhrase: string | undefined;
-  const each = /^(?:each|every)\s+(.+?)\s+(?:gets|receives|needs|requires|must get|must be followed by|is followed by|is answered by|must be answered by)\s+(.+)$/i.exec(clause);
+  const each =
+    /^(?:each|every)\s+(.+?)\s+(?:gets|receives|needs|requires|must get|must be followed by|is followed by|is answered by|must be answered by)\s+(.+)$/i.exec(
+      clause,
+    );
   // "Every email classified as urgent is forwarded to a human afterwards": the passive verb is the follower.
   const passive = /^(?:each|every)\s+(.+?)\s+(?:is|are|must be|gets|get)\s+(\w+ed\b.*)$/i.exec(clause);
   const afterEach = shape.condition?.kind === "after" && /^(?:each|every)\s+/i.test(shape.condition.phrase);
@@ -211,7 +241,15 @@ function countFrom(context: ClauseContext, clause: string, quote: string): Claus
   if (n === undefined) return undefined;
   const bound = count[1]!.toLowerCase();
   let limits: { min?: number; max?: number } =
-    bound === "at least" ? { min: n } : bound === "more than" ? { min: n + 1 } : bound === "fewer than" ? { max: Math.max(0, n - 1) } : bound === "exactly" ? { min: n, max: n } : { max: n };
+    bound === "at least"
+      ? { min: n }
+      : bound === "more than"
+        ? { min: n + 1 }
+        : bound === "fewer than"
+          ? { max: Math.max(0, n - 1) }
+          : bound === "exactly"
+            ? { min: n, max: n }
+            : { max: n };
   // "Removing more than three posts is not allowed": a forbidden range is the complement of the allowed one.
   const negated = forbids(clause.replace(COUNT, " ")) && !/\b(?:no|not) (?:more|fewer|less) than\b/i.test(clause);
   if (negated) {
@@ -222,10 +260,15 @@ function countFrom(context: ClauseContext, clause: string, quote: string): Claus
   const distinct = /\b(?:different|distinct|unique|separate)\s+([\w-]+)/i.exec(clause);
   const match = resolvePattern(context.lexicon, clause, { agentOnly: true, ...(distinct !== null ? { ignore: distinct[1]! } : {}) });
   const window = afterWindow(context);
-  if (match === undefined || window === "unresolved") return semanticFor(quote, false, "the drafter could not tell which sample events are counted");
+  if (match === undefined || window === "unresolved")
+    return semanticFor(quote, false, "the drafter could not tell which sample events are counted");
   let distinctBy: string | undefined;
   if (distinct !== null) {
-    const key = keyNamedBy(context.lexicon, match.flatMap((m) => (m.action === undefined ? [] : [m.action])), distinct[1]!);
+    const key = keyNamedBy(
+      context.lexicon,
+      match.flatMap((m) => (m.action === undefined ? [] : [m.action])),
+      distinct[1]!,
+    );
     distinctBy = key === undefined ? "content" : `metadata.${key}`;
   }
   const check: Check = { type: "count", quote, match, ...limits, ...(distinctBy !== undefined ? { distinctBy } : {}) };
@@ -239,11 +282,15 @@ function forbiddenFrom(context: ClauseContext, clause: string, quote: string): C
   // "never archives an email it has not read": a condition on the object needs more than one pattern.
   const cue = PROHIBITION.exec(clause) ?? AGENT_DENIAL.exec(clause) ?? VERB_NO.exec(clause);
   const forbiddenPart = cue === null ? clause : clause.slice(cue.index + cue[0].length);
-  const conditional = NEGATION.test(forbiddenPart) || /\b(?:which|who|whose)\b|\bthat\s+(?:it|they|the agent|has|have|had|is|are|was|were)\b/i.test(forbiddenPart);
-  if (!byAgent || conditional || RELATIONAL.test(clause)) return semanticFor(quote, true, "the drafter could not tell which single agent action this forbids");
+  const conditional =
+    NEGATION.test(forbiddenPart) ||
+    /\b(?:which|who|whose)\b|\bthat\s+(?:it|they|the agent|has|have|had|is|are|was|were)\b/i.test(forbiddenPart);
+  if (!byAgent || conditional || RELATIONAL.test(clause))
+    return semanticFor(quote, true, "the drafter could not tell which single agent action this forbids");
   const match = resolvePattern(context.lexicon, clause, { agentOnly: true });
   const window = afterWindow(context);
-  if (match === undefined || window === "unresolved") return semanticFor(quote, true, "the drafter could not tell which sample events this forbids");
+  if (match === undefined || window === "unresolved")
+    return semanticFor(quote, true, "the drafter could not tell which sample events this forbids");
   return { kind: "check", check: withWindow({ type: "forbidden", quote, match }, window) };
 }
 
@@ -253,7 +300,8 @@ function requiredFrom(context: ClauseContext, clause: string, quote: string): Cl
   if (!demanded && window === undefined) return undefined;
   if (!agentActs(context, clause) && !/^(?:always|every|each)\b/i.test(clause)) return undefined;
   const match = resolvePattern(context.lexicon, clause, { agentOnly: true });
-  if (match === undefined || window === "unresolved") return semanticFor(quote, false, "the drafter could not tell which sample event shows this");
+  if (match === undefined || window === "unresolved")
+    return semanticFor(quote, false, "the drafter could not tell which sample event shows this");
   return { kind: "check", check: withWindow({ type: "required", quote, match }, window) };
 }
 
@@ -298,15 +346,27 @@ function actionWords(pattern: Pattern): string {
 }
 
 function samePattern(a: Pattern, b: Pattern): boolean {
-  const key = (p: Pattern) => p.map((m) => JSON.stringify(m)).sort().join("|");
+  const key = (p: Pattern) =>
+    p
+      .map((m) => JSON.stringify(m))
+      .sort()
+      .join("|");
   return key(a) === key(b);
 }
 
 /** The trigger: the occurrence line, else the first condition, else the first check's own subject. */
-function draftTrigger(lexicon: Lexicon, section: SpecSection, sentences: SpecSentence[], shapes: SentenceShape[], checks: Check[]): Trigger {
+function draftTrigger(
+  lexicon: Lexicon,
+  section: SpecSection,
+  sentences: SpecSentence[],
+  shapes: SentenceShape[],
+  checks: Check[],
+): Trigger {
   const occurrence = sentences.find((s) => s.role === "occurrence");
   if (occurrence !== undefined) {
-    const subject = occurrence.text.replace(/^(?:each|every)\s+/i, "").replace(/\s+(?:is|counts as|are)\s+(?:one|an|a single)\s+occurrences?.*$/i, "");
+    const subject = occurrence.text
+      .replace(/^(?:each|every)\s+/i, "")
+      .replace(/\s+(?:is|counts as|are)\s+(?:one|an|a single)\s+occurrences?.*$/i, "");
     const match = resolvePattern(lexicon, subject);
     if (match !== undefined) return { description: `${occurrence.text}.`, match };
   }
@@ -364,7 +424,11 @@ export function draftSection(lexicon: Lexicon, section: SpecSection): { rule: Me
       const outcome = draftClause({ lexicon, shape, index }, clause);
       if (outcome.kind === "check") checks.push(outcome.check);
       else if (outcome.kind === "semantic") {
-        notes.push({ clause: { kind: "semanticCheck", index: semanticChecks.length }, kind: "unmapped-clause", message: `${outcome.reason}; it became a semantic question: edit it or map it to events` });
+        notes.push({
+          clause: { kind: "semanticCheck", index: semanticChecks.length },
+          kind: "unmapped-clause",
+          message: `${outcome.reason}; it became a semantic question: edit it or map it to events`,
+        });
         semanticChecks.push(outcome.semantic);
       }
     });
@@ -372,14 +436,29 @@ export function draftSection(lexicon: Lexicon, section: SpecSection): { rule: Me
   if (checks.length === 0 && semanticChecks.length === 0) {
     // Every rule needs a clause; the section's first sentence stands for the whole rule.
     const quote = ruleSentences[0]?.text ?? sentences[0]?.text ?? section.heading;
-    const fallback = semanticFor(quote, false, "the drafter found no rule sentence in this section") as Extract<ClauseOutcome, { kind: "semantic" }>;
-    notes.push({ clause: { kind: "semanticCheck", index: 0 }, kind: "unmapped-clause", message: `${fallback.reason}; it became a semantic question: edit it or map it to events` });
+    const fallback = semanticFor(quote, false, "the drafter found no rule sentence in this section") as Extract<
+      ClauseOutcome,
+      { kind: "semantic" }
+    >;
+    notes.push({
+      clause: { kind: "semanticCheck", index: 0 },
+      kind: "unmapped-clause",
+      message: `${fallback.reason}; it became a semantic question: edit it or map it to events`,
+    });
     semanticChecks.push(fallback.semantic);
   }
   const trigger = draftTrigger(lexicon, section, sentences, shapes, checks);
-  if (trigger.semantic === true) notes.push({ clause: { kind: "trigger" }, kind: "unmapped-clause", message: "no sample event marks when this rule applies, so a model decides (semantic trigger)" });
+  if (trigger.semantic === true)
+    notes.push({
+      clause: { kind: "trigger" },
+      kind: "unmapped-clause",
+      message: "no sample event marks when this rule applies, so a model decides (semantic trigger)",
+    });
   // judge.yaml forbids an empty source: an empty section's rule has none.
-  return { rule: { name: section.heading, trigger, checks, semanticChecks, ...(section.body === "" ? {} : { source: section.body }) }, notes };
+  return {
+    rule: { name: section.heading, trigger, checks, semanticChecks, ...(section.body === "" ? {} : { source: section.body }) },
+    notes,
+  };
 }
 
 /**

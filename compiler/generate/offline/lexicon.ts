@@ -168,7 +168,12 @@ function ownValueStrength(lexicon: Lexicon, action: LexiconAction, metadata: Rec
   for (const [key, value] of Object.entries(metadata)) {
     const named = nameStems(value).filter((s) => s.length >= 4 && phrase.stems.has(s));
     if (named.length === 0) continue;
-    if (lexicon.actions.some((other) => other !== action && other.metadata.some((m) => m.key === key && m.values.some((v) => v.value === value)))) continue;
+    if (
+      lexicon.actions.some(
+        (other) => other !== action && other.metadata.some((m) => m.key === key && m.values.some((v) => v.value === value)),
+      )
+    )
+      continue;
     const namesAnAction = named.some((s) => lexicon.actions.some((a) => a.stems.includes(s)));
     strength = Math.max(strength, namesAnAction ? 1 : 2) as 0 | 1 | 2;
   }
@@ -210,14 +215,21 @@ function scoreActions(lexicon: Lexicon, text: string, filter?: (a: LexiconAction
 }
 
 /** The single best action for a phrase, with the metadata it names. */
-export function bestAction(lexicon: Lexicon, phrase: string, filter?: (a: LexiconAction) => boolean): { action: string; actors: Actor[]; metadata: Record<string, string> } | undefined {
+export function bestAction(
+  lexicon: Lexicon,
+  phrase: string,
+  filter?: (a: LexiconAction) => boolean,
+): { action: string; actors: Actor[]; metadata: Record<string, string> } | undefined {
   const best = scoreActions(lexicon, phrase, filter)[0];
   return best === undefined ? undefined : { action: best.action.name, actors: best.action.actors, metadata: best.metadata };
 }
 
 /** "saying the build was rolled back" → the reported words, and the phrase without them. */
 export function splitReportedSpeech(phrase: string): { rest: string; speech?: string } {
-  const match = /\b(?:saying|stating|announcing|which says|that says|to say|(?:tells?|telling|informs?|informing|reminds?|reminding)\s+(?:the\s+)?\w+\s+that)\s+(.+)$/i.exec(phrase);
+  const match =
+    /\b(?:saying|stating|announcing|which says|that says|to say|(?:tells?|telling|informs?|informing|reminds?|reminding)\s+(?:the\s+)?\w+\s+that)\s+(.+)$/i.exec(
+      phrase,
+    );
   if (match === null) return { rest: phrase };
   return { rest: phrase.slice(0, match.index).trim(), speech: match[1]! };
 }
@@ -258,7 +270,10 @@ export function contentFragment(speech: string, contents: readonly string[]): st
 /** Splits "either a rollback or another health-check result" into its alternatives. */
 function alternatives(phrase: string): string[] {
   const stripped = phrase.replace(/\beither\s+/i, "");
-  const parts = stripped.split(/\s*,?\s+or\s+/i).map((p) => p.trim()).filter((p) => p !== "");
+  const parts = stripped
+    .split(/\s*,?\s+or\s+/i)
+    .map((p) => p.trim())
+    .filter((p) => p !== "");
   return parts.length > 1 ? parts : [phrase];
 }
 

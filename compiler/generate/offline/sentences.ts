@@ -21,7 +21,28 @@ const RATIONALE = /^(?:\*\*|__)?(?:why|rationale|background|context|notes?|examp
 const OCCURRENCE = /\b(?:is|counts as|are)\s+(?:one|an|a single)\s+occurrences?\b/i;
 const LIST_MARKER = /^\s*(?:[-*+]|\d+[.)])\s+/;
 /** Words before a period that do not end a sentence. */
-const ABBREVIATIONS = new Set(["e.g", "i.e", "etc", "vs", "cf", "no", "nos", "rev", "proc", "mr", "mrs", "ms", "dr", "st", "approx", "inc", "ltd", "fig", "sec", "u.s"]);
+const ABBREVIATIONS = new Set([
+  "e.g",
+  "i.e",
+  "etc",
+  "vs",
+  "cf",
+  "no",
+  "nos",
+  "rev",
+  "proc",
+  "mr",
+  "mrs",
+  "ms",
+  "dr",
+  "st",
+  "approx",
+  "inc",
+  "ltd",
+  "fig",
+  "sec",
+  "u.s",
+]);
 
 /** Paragraphs and list items of a Markdown body; headings, fences, HTML comments, tables and HTML are left out. */
 export function paragraphs(body: string): string[] {
@@ -68,7 +89,10 @@ export function splitSentences(paragraph: string): string[] {
 
 /** "…session." → "…session": hand-written quotes leave the period out. */
 function stripFinalStop(sentence: string): string {
-  return sentence.trim().replace(/[.!?]+$/, "").trim();
+  return sentence
+    .trim()
+    .replace(/[.!?]+$/, "")
+    .trim();
 }
 
 /** Every sentence of a section body, with its role. */
