@@ -4,7 +4,14 @@
  * `judgeTrajectory` and a monitor's `end()` both end here.
  */
 import { absentReason, foldNaReason, foldVerdicts, hasError } from "./fold.js";
-import { askModel, type SemanticAdapter, type SemanticOutcome, type SemanticQuestion, type SemanticUsage } from "./semantic.js";
+import {
+  askModel,
+  NO_MODEL_REASONING,
+  type SemanticAdapter,
+  type SemanticOutcome,
+  type SemanticQuestion,
+  type SemanticUsage,
+} from "./semantic.js";
 import type { RuleStepper, Steppers } from "./stepper.js";
 import type { CheckType, Clause, MetaBehaviorJudgment, NaReason, Trajectory, TrajectoryJudgment } from "./types.js";
 
@@ -105,14 +112,41 @@ function semanticClause(quote: string, check: "trigger" | "question", outcome: S
   }
 }
 
-function ask(ctx: RuleContext, question: SemanticQuestion): Promise<SemanticOutcome> {
+/** A model's outcome: now, when there is no model to ask; later, when there is. */
+type Asked = SemanticOutcome | Promise<SemanticOutcome>;
+
+/**
+ * A judgment written as steps: each question to the model is yielded, and its
+ * outcome comes back. `run` drives the steps; without a model nothing waits,
+ * so a judgment without an adapter is computed with no await at all.
+ */
+type Steps<T> = Generator<Asked, T, SemanticOutcome>;
+
+function ask(ctx: RuleContext, question: SemanticQuestion): Asked {
+  if (ctx.options.complete === undefined) return { kind: "no-model", reasoning: NO_MODEL_REASONING };
   return askModel(ctx.options.complete, ctx.trajectory, question, ctx.usage);
 }
 
+/** Runs steps to their end: synchronously until a step waits for a model, then asynchronously. */
+function run<T>(steps: Steps<T>): T | Promise<T> {
+  let next = steps.next();
+  while (!next.done) {
+    if (next.value instanceof Promise) return finishAsync(steps, next.value);
+    next = steps.next(next.value);
+  }
+  return next.value;
+}
+
+async function finishAsync<T>(steps: Steps<T>, pending: Promise<SemanticOutcome>): Promise<T> {
+  let next = steps.next(await pending);
+  while (!next.done) next = steps.next(await next.value);
+  return next.value;
+}
+
 /** Verify-on-false: the model confirms the deterministic false or overturns it. */
-async function verifyFalse(ctx: RuleContext, rule: JudgeRule, clause: Clause): Promise<Clause> {
+function* verifyFalse(ctx: RuleContext, rule: JudgeRule, clause: Clause): Steps<Clause> {
   if (ctx.options.verify === false || ctx.options.complete === undefined) return clause;
-  const outcome = await ask(ctx, {
+  const outcome = yield ask(ctx, {
     kind: "verify",
     rule: rule.name,
     quote: clause.quote,
@@ -133,10 +167,10 @@ async function verifyFalse(ctx: RuleContext, rule: JudgeRule, clause: Clause): P
   };
 }
 
-async function judgeRule(ctx: RuleContext, rule: JudgeRule, stepper: RuleStepper): Promise<MetaBehaviorJudgment> {
+function* judgeRule(ctx: RuleContext, rule: JudgeRule, stepper: RuleStepper): Steps<MetaBehaviorJudgment> {
   const { complete } = ctx.trajectory;
   if (rule.semanticTrigger) {
-    const gate = await ask(ctx, { kind: "trigger", rule: rule.name, quote: rule.triggerDescription, question: rule.triggerDescription });
+    const gate = yield ask(ctx, { kind: "trigger", rule: rule.name, quote: rule.triggerDescription, question: rule.triggerDescription });
     if (gate.kind !== "answer" || gate.verdict !== "true") {
       const clause = semanticClause(rule.triggerDescription, "trigger", gate);
       const reason: NaReason =
@@ -147,37 +181,53 @@ async function judgeRule(ctx: RuleContext, rule: JudgeRule, stepper: RuleStepper
   const finished = stepper.finish(complete);
   if (finished === null) return meta(rule.name, "na", absentReason(complete), false, []);
   const clauses: Clause[] = [];
-  for (const clause of finished) clauses.push(clause.verdict === "false" ? await verifyFalse(ctx, rule, clause) : clause);
+  for (const clause of finished) clauses.push(clause.verdict === "false" ? yield* verifyFalse(ctx, rule, clause) : clause);
   if (!clauses.some((c) => c.verdict === "false")) {
     for (const check of rule.semanticChecks) {
-      const outcome = await ask(ctx, { kind: "check", rule: rule.name, quote: check.quote, question: check.question });
+      const outcome = yield ask(ctx, { kind: "check", rule: rule.name, quote: check.quote, question: check.question });
       clauses.push(semanticClause(check.quote, "question", outcome));
     }
   }
   return foldMeta(rule.name, true, clauses);
 }
 
-/**
- * The judgment of a trajectory whose events (`eventCount` of them) have all
- * been stepped. `trajectory.events` is read only by the model's prompts.
- */
-export async function conclude(
+function* judgeRules(
   judge: Judge,
   trajectory: Trajectory,
   eventCount: number,
   steppers: Steppers,
   options: JudgeOptions,
-): Promise<TrajectoryJudgment> {
+): Steps<TrajectoryJudgment> {
   const metaBehaviors: MetaBehaviorJudgment[] = [];
   if (eventCount === 0) {
     for (const rule of judge.rules) metaBehaviors.push(meta(rule.name, "na", "insufficient_evidence", false, []));
   } else {
     const ctx: RuleContext = { trajectory, options, usage: options.usage };
-    for (let r = 0; r < judge.rules.length; r++) metaBehaviors.push(await judgeRule(ctx, judge.rules[r]!, steppers.all[r]!));
+    for (let r = 0; r < judge.rules.length; r++) metaBehaviors.push(yield* judgeRule(ctx, judge.rules[r]!, steppers.all[r]!));
   }
   const verdict = foldVerdicts(metaBehaviors);
   // The trajectory carries the marker when any rule does; without one, the reference's shape.
   return metaBehaviors.some(hasError)
     ? { behavior: judge.behavior, trajectoryId: trajectory.id, verdict, error: true, metaBehaviors }
     : { behavior: judge.behavior, trajectoryId: trajectory.id, verdict, metaBehaviors };
+}
+
+/**
+ * The judgment of a trajectory whose events (`eventCount` of them) have all
+ * been stepped. `trajectory.events` is read only by the model's prompts.
+ * Without a model adapter it is computed synchronously (the promise is
+ * already settled), with one the model is asked rule by rule, in order.
+ */
+export function conclude(
+  judge: Judge,
+  trajectory: Trajectory,
+  eventCount: number,
+  steppers: Steppers,
+  options: JudgeOptions,
+): Promise<TrajectoryJudgment> {
+  try {
+    return Promise.resolve(run(judgeRules(judge, trajectory, eventCount, steppers, options)));
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }

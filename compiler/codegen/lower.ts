@@ -346,8 +346,11 @@ export function lowerRule(rule: MetaBehavior, index: number, origin: RuleOrigin)
   const matchTrigger = rule.trigger.match;
   const ruleFields: Field[] = matchTrigger === undefined ? [] : [value(code`triggered`, code`boolean`, code`false`)];
   const reported = (j: number) => self(name("reported", j));
+  // What was reported is kept only where something can be: a check that can be certainly false, in a rule with a match trigger.
   const fieldsOf = (lowered: LoweredCheck, j: number): Field[] =>
-    lowered.violation === undefined ? lowered.fields : [...lowered.fields, value(name("reported", j), code`number`, code`0`)];
+    lowered.violation === undefined || matchTrigger === undefined
+      ? lowered.fields
+      : [...lowered.fields, value(name("reported", j), code`number`, code`0`)];
   const allFields = [...ruleFields, ...checks.flatMap(fieldsOf)];
   const saved = (field: Field) => code`saved_${field.name}`;
 

@@ -304,11 +304,25 @@ function semanticClause(quote, check, outcome) {
   }
 }
 function ask(ctx, question) {
+  if (ctx.options.complete === void 0) return { kind: "no-model", reasoning: NO_MODEL_REASONING };
   return askModel(ctx.options.complete, ctx.trajectory, question, ctx.usage);
 }
-async function verifyFalse(ctx, rule, clause) {
+function run(steps) {
+  let next = steps.next();
+  while (!next.done) {
+    if (next.value instanceof Promise) return finishAsync(steps, next.value);
+    next = steps.next(next.value);
+  }
+  return next.value;
+}
+async function finishAsync(steps, pending) {
+  let next = steps.next(await pending);
+  while (!next.done) next = steps.next(await next.value);
+  return next.value;
+}
+function* verifyFalse(ctx, rule, clause) {
   if (ctx.options.verify === false || ctx.options.complete === void 0) return clause;
-  const outcome = await ask(ctx, {
+  const outcome = yield ask(ctx, {
     kind: "verify",
     rule: rule.name,
     quote: clause.quote,
@@ -328,10 +342,10 @@ async function verifyFalse(ctx, rule, clause) {
     predicateVerdict: "false"
   };
 }
-async function judgeRule(ctx, rule, stepper) {
+function* judgeRule(ctx, rule, stepper) {
   const { complete } = ctx.trajectory;
   if (rule.semanticTrigger) {
-    const gate = await ask(ctx, { kind: "trigger", rule: rule.name, quote: rule.triggerDescription, question: rule.triggerDescription });
+    const gate = yield ask(ctx, { kind: "trigger", rule: rule.name, quote: rule.triggerDescription, question: rule.triggerDescription });
     if (gate.kind !== "answer" || gate.verdict !== "true") {
       const clause = semanticClause(rule.triggerDescription, "trigger", gate);
       const reason = gate.kind === "answer" && gate.verdict === "false" ? "not_applicable" : clause.naReason ?? "insufficient_evidence";
@@ -341,25 +355,32 @@ async function judgeRule(ctx, rule, stepper) {
   const finished = stepper.finish(complete);
   if (finished === null) return meta(rule.name, "na", absentReason(complete), false, []);
   const clauses = [];
-  for (const clause of finished) clauses.push(clause.verdict === "false" ? await verifyFalse(ctx, rule, clause) : clause);
+  for (const clause of finished) clauses.push(clause.verdict === "false" ? yield* verifyFalse(ctx, rule, clause) : clause);
   if (!clauses.some((c) => c.verdict === "false")) {
     for (const check of rule.semanticChecks) {
-      const outcome = await ask(ctx, { kind: "check", rule: rule.name, quote: check.quote, question: check.question });
+      const outcome = yield ask(ctx, { kind: "check", rule: rule.name, quote: check.quote, question: check.question });
       clauses.push(semanticClause(check.quote, "question", outcome));
     }
   }
   return foldMeta(rule.name, true, clauses);
 }
-async function conclude(judge, trajectory, eventCount, steppers, options) {
+function* judgeRules(judge, trajectory, eventCount, steppers, options) {
   const metaBehaviors = [];
   if (eventCount === 0) {
     for (const rule of judge.rules) metaBehaviors.push(meta(rule.name, "na", "insufficient_evidence", false, []));
   } else {
     const ctx = { trajectory, options, usage: options.usage };
-    for (let r = 0; r < judge.rules.length; r++) metaBehaviors.push(await judgeRule(ctx, judge.rules[r], steppers.all[r]));
+    for (let r = 0; r < judge.rules.length; r++) metaBehaviors.push(yield* judgeRule(ctx, judge.rules[r], steppers.all[r]));
   }
   const verdict = foldVerdicts(metaBehaviors);
   return metaBehaviors.some(hasError) ? { behavior: judge.behavior, trajectoryId: trajectory.id, verdict, error: true, metaBehaviors } : { behavior: judge.behavior, trajectoryId: trajectory.id, verdict, metaBehaviors };
+}
+function conclude(judge, trajectory, eventCount, steppers, options) {
+  try {
+    return Promise.resolve(run(judgeRules(judge, trajectory, eventCount, steppers, options)));
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
 // runtime/trajectory.ts

@@ -55,7 +55,6 @@ class Rule0 implements RuleStepper {
   // checks[0]: ordering (semantic.yaml:10)
   first0: string | undefined = undefined;
   before0: string | undefined = undefined;
-  reported0: number = 0;
 
   step(e: StepEvent): void {
     if (this.before0 === undefined) {
@@ -91,18 +90,15 @@ class Rule0 implements RuleStepper {
   // What save() keeps for restore(): values as they were, lists and sets by their size.
   saved_first0: string | undefined = undefined;
   saved_before0: string | undefined = undefined;
-  saved_reported0: number = 0;
 
   save(): void {
     this.saved_first0 = this.first0;
     this.saved_before0 = this.before0;
-    this.saved_reported0 = this.reported0;
   }
 
   restore(): void {
     this.first0 = this.saved_first0;
     this.before0 = this.saved_before0;
-    this.reported0 = this.saved_reported0;
   }
 }
 
