@@ -9,7 +9,8 @@
 // 1. Throughput of the refund-support judge (examples/refund-support/judge.mjs)
 //    in-process on generated trajectories of 1k, 10k, 100k and 1M events, next to
 //    a hand-written single-pass loop for the same four rules on the same events, and
-//    (with --before) next to another build of the same judge.yaml, in the same run.
+//    (with --before) next to another build of the same judge.yaml, in the same run; each
+//    measurement in a fresh process.
 // 1b. The monitor of the same judge: time per push and per check.
 // 2. Size of each example's judge.mjs and the time to import it in a fresh process.
 // 3. Model calls per trajectory for each example, with and without verify-on-false,
@@ -22,10 +23,11 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const quick = process.argv.includes("--quick");
-const judge = await import(pathToFileURL(join(root, "examples/refund-support/judge.mjs")).href);
+const JUDGE_PATH = join(root, "examples/refund-support/judge.mjs");
+const judge = await import(pathToFileURL(JUDGE_PATH).href);
 const beforeAt = process.argv.indexOf("--before");
-const beforePath = beforeAt > 0 ? process.argv[beforeAt + 1] : undefined;
-const before = beforePath === undefined ? undefined : await import(pathToFileURL(resolve(beforePath)).href);
+const beforePath = beforeAt > 0 ? resolve(process.argv[beforeAt + 1]) : undefined;
+const before = beforePath === undefined ? undefined : await import(pathToFileURL(beforePath).href);
 
 /**
  * A long support session in the refund example's vocabulary: lookups, refunds over a few
@@ -104,8 +106,43 @@ function fmt(n) {
   return n >= 1e6 ? `${(n / 1e6).toFixed(1)}M` : n >= 1e3 ? `${(n / 1e3).toFixed(0)}k` : n.toFixed(0);
 }
 
+/**
+ * One measurement in a process of its own (`--measure <judge.mjs | hand> <events> <ms>`):
+ * two judges timed in one process share its heap and its compiler's budget, which moved
+ * the figures by 30% from run to run here. Prints ns per event.
+ */
+async function measureAlone() {
+  const at = process.argv.indexOf("--measure");
+  const [what, size, ms] = [process.argv[at + 1], Number(process.argv[at + 2]), Number(process.argv[at + 3])];
+  const t = makeTrajectory(size);
+  const fn =
+    what === "hand"
+      ? () => handWritten(t)
+      : (
+          (m) => () =>
+            m.judgeTrajectory(t)
+        )(await import(pathToFileURL(what).href));
+  // Warm up, then the best of a few timed stretches.
+  await timeIt(fn, size, Math.min(ms, 300));
+  let best = Infinity;
+  for (let k = 0; k < 3; k++) best = Math.min(best, (await timeIt(fn, size, ms / 3)).nsPerEvent);
+  process.stdout.write(`${best}\n`);
+}
+
+function measureInChild(what, size, ms) {
+  const out = execFileSync(process.execPath, ["--expose-gc", fileURLToPath(import.meta.url), "--measure", what, String(size), String(ms)], {
+    encoding: "utf8",
+  });
+  return Number(out.trim());
+}
+
+if (process.argv.includes("--measure")) {
+  await measureAlone();
+  process.exit(0);
+}
+
 console.log(`node ${process.version}, ${process.platform}/${process.arch}\n`);
-console.log("1. refund-support judge, in-process judgeTrajectory (validation + 4 rules + clauses)");
+console.log("1. refund-support judge, judgeTrajectory (validation + 4 rules + clauses), each measurement in a fresh process");
 if (before !== undefined) console.log(`   before: ${beforePath}`);
 console.log(
   `   events  ${before === undefined ? "" : "before ev/s  ns/event   "}judge ev/s  ns/event   hand-written ev/s  ns/event   judge/hand${before === undefined ? "" : "   before/hand   speed-up"}`,
@@ -116,14 +153,13 @@ for (const size of [1_000, 10_000, 100_000, 1_000_000]) {
   const verdicts = judged.metaBehaviors.map((m) => m.verdict).join(",");
   if (before !== undefined && JSON.stringify(await before.judgeTrajectory(t)) !== JSON.stringify(judged))
     throw new Error("the two judges disagree");
-  const minMs = quick ? 300 : size >= 1_000_000 ? 3000 : 1500;
-  // Interleaved and best of three, so that load on the machine weighs on each the same.
+  const ms = quick ? 300 : size >= 1_000_000 ? 3000 : 1500;
+  // Alternated and best of three, so that load on the machine weighs on each the same.
   const best = { judge: Infinity, before: Infinity, hand: Infinity };
   for (let round = 0; round < 3; round++) {
-    best.judge = Math.min(best.judge, (await timeIt(() => judge.judgeTrajectory(t), size, minMs / 3)).nsPerEvent);
-    if (before !== undefined)
-      best.before = Math.min(best.before, (await timeIt(() => before.judgeTrajectory(t), size, minMs / 3)).nsPerEvent);
-    best.hand = Math.min(best.hand, (await timeIt(() => handWritten(t), size, minMs / 3)).nsPerEvent);
+    best.judge = Math.min(best.judge, measureInChild(JUDGE_PATH, size, ms));
+    if (before !== undefined) best.before = Math.min(best.before, measureInChild(beforePath, size, ms));
+    best.hand = Math.min(best.hand, measureInChild("hand", size, ms));
   }
   const rate = (ns) => fmt(1e9 / ns).padStart(10);
   const beforeColumns = before === undefined ? "" : `${rate(best.before)}  ${best.before.toFixed(1).padStart(8)}   `;
