@@ -160,7 +160,8 @@ function validateAnswer(value, eventIds) {
   if (verdict === "na" && naReason !== "not_applicable" && naReason !== "insufficient_evidence") {
     problems.push('with verdict "na", "na_reason" must be "not_applicable" or "insufficient_evidence"');
   }
-  if (verdictOk && verdict !== "na" && naReason !== null) problems.push(`with verdict ${JSON.stringify(verdict)}, "na_reason" must be null`);
+  if (verdictOk && verdict !== "na" && naReason !== null)
+    problems.push(`with verdict ${JSON.stringify(verdict)}, "na_reason" must be null`);
   if (typeof value.reasoning !== "string" || value.reasoning.trim() === "") problems.push('"reasoning" must be a non-empty string');
   const citations = checkCitations(value.citations, eventIds, problems);
   if (problems.length > 0) return problems.join("; ");
@@ -186,7 +187,13 @@ async function callAdapter(adapter, messages, usage) {
     }
     throw error;
   }
-  const { text, cached, usage: reported, accept, requests } = typeof reply === "string" ? { text: reply, cached: false, usage: void 0, accept: void 0, requests: 1 } : reply;
+  const {
+    text,
+    cached,
+    usage: reported,
+    accept,
+    requests
+  } = typeof reply === "string" ? { text: reply, cached: false, usage: void 0, accept: void 0, requests: 1 } : reply;
   if (typeof text !== "string") {
     if (usage !== void 0) {
       usage.failedCalls++;
@@ -274,7 +281,15 @@ function semanticClause(quote, check, outcome) {
         check
       };
     case "no-model":
-      return { kind: "semantic", quote, verdict: "na", naReason: "insufficient_evidence", citations: [], reasoning: outcome.reasoning, check };
+      return {
+        kind: "semantic",
+        quote,
+        verdict: "na",
+        naReason: "insufficient_evidence",
+        citations: [],
+        reasoning: outcome.reasoning,
+        check
+      };
     case "error":
       return {
         kind: "semantic",
@@ -382,7 +397,10 @@ function stringMapCopy(value, index) {
   for (const key of Object.keys(value)) {
     const item = value[key];
     if (Array.isArray(item) && nestsTooDeep(item)) {
-      throw new TrajectoryError(metadataField(index, key), `nests lists more than ${MAX_METADATA_DEPTH} deep (metadata values are compared as strings)`);
+      throw new TrajectoryError(
+        metadataField(index, key),
+        `nests lists more than ${MAX_METADATA_DEPTH} deep (metadata values are compared as strings)`
+      );
     }
     try {
       copy[key] = String(item);
@@ -497,7 +515,13 @@ function readEvents(rawEvents, steppers) {
 // runtime/monitor.ts
 function keptCopy(event) {
   const { id, actor, action, content, metadata } = event;
-  return { id, actor, action, content, metadata: metadata === void 0 ? void 0 : Object.assign(/* @__PURE__ */ Object.create(null), metadata) };
+  return {
+    id,
+    actor,
+    action,
+    content,
+    metadata: metadata === void 0 ? void 0 : Object.assign(/* @__PURE__ */ Object.create(null), metadata)
+  };
 }
 function entry(judge, rule, check, eventIds) {
   const r = judge.rules[rule];
@@ -605,7 +629,10 @@ function na(check, quote, reason) {
 function orderingClause({ quote, complete, first, before }) {
   if (before === void 0) return na("ordering", quote, absentReason(complete));
   if (first !== void 0) {
-    return predicate("ordering", quote, "true", null, [cite(first, "first event matching `first`"), cite(before, "first event matching `before`")]);
+    return predicate("ordering", quote, "true", null, [
+      cite(first, "first event matching `first`"),
+      cite(before, "first event matching `before`")
+    ]);
   }
   return predicate("ordering", quote, "false", null, [cite(before, "event matching `before` with no earlier event matching `first`")]);
 }
@@ -691,7 +718,9 @@ function formatJudgment(judgment, options = {}) {
   const events = new Map((options.trajectory?.events ?? []).map((e) => [e.id, e]));
   const headline = judgment.verdict === "false" ? "FAIL" : judgment.verdict === "true" ? "PASS" : "N/A";
   const note = undecidedNote({ ...judgment.metaBehaviors[0], clauses: judgment.metaBehaviors.flatMap((m) => m.clauses) });
-  const lines = [`${headline}${note} ${clipText(judgment.behavior, 200)}: trajectory ${clipText(judgment.trajectoryId, 200)} is ${judgment.verdict}${judgment.error === true ? " (a model call failed)" : ""}`];
+  const lines = [
+    `${headline}${note} ${clipText(judgment.behavior, 200)}: trajectory ${clipText(judgment.trajectoryId, 200)} is ${judgment.verdict}${judgment.error === true ? " (a model call failed)" : ""}`
+  ];
   for (const rule of judgment.metaBehaviors) {
     if (!worthShowing(rule)) continue;
     lines.push(`  ${rule.verdict === "false" ? "\u2717" : "?"} ${clipText(rule.name, 200)}: ${rule.verdict}${undecidedNote(rule)}`);
