@@ -106,7 +106,14 @@ describeWithRedis("Redis Streams: enqueue, worker, collect", () => {
         return 0;
       };
       // Mid-run: results are flowing and worker a holds entries it has not acknowledged.
-      await until(async () => (await client.xlen("verdicts")) >= N / 10 && (await pendingOf("a")) > 0, "worker a to hold pending entries");
+      // Frozen first (SIGSTOP), so it cannot acknowledge between the look at its pending entries and the kill.
+      await until(async () => {
+        if ((await client.xlen("verdicts")) < N / 10) return false;
+        a.child.kill("SIGSTOP");
+        if ((await pendingOf("a")) > 0) return true;
+        a.child.kill("SIGCONT");
+        return false;
+      }, "worker a to hold pending entries");
       a.child.kill("SIGKILL");
       expect((await a.exit).signal).toBe("SIGKILL");
       const heldByDeadWorker = await pendingOf("a");
