@@ -4,20 +4,9 @@
  * message on `tool_use_id`; server tools (`server_tool_use`, `mcp_tool_use`)
  * answered by their `*_tool_result` block in the same assistant message.
  */
-import {
-  FACT,
-  ImportError,
-  TrajectoryBuilder,
-  contentText,
-  failed,
-  importEach,
-  isRecord,
-  jsonText,
-  requireString,
-  traceId,
-} from "./core.js";
+import { FACT, ImportError, TrajectoryBuilder, contentText, isRecord, jsonText, requireString, traceId } from "./core.js";
 import type { ImportOptions, ImportResult } from "./core.js";
-import { allMessageLists, conversations } from "./exchanges.js";
+import { allMessageLists, importConversations } from "./exchanges.js";
 import type { Conversation, ShapeRules } from "./exchanges.js";
 
 function isMessage(value: unknown): boolean {
@@ -218,15 +207,7 @@ function assistant(b: TrajectoryBuilder, content: string | unknown[], path: stri
 
 /** Imports Anthropic Messages API logs: one trajectory per conversation. */
 export function fromAnthropic(input: unknown, options: ImportOptions = {}): ImportResult {
-  let units;
-  try {
-    units = conversations(input, rules, "Anthropic Messages");
-  } catch (error) {
-    if (error instanceof ImportError) return failed(error.path, error.reason);
-    throw error;
-  }
-  return importEach(units, (unit, i) => {
-    if (unit instanceof ImportError) throw unit;
-    return importConversation(unit, i, units.length, options);
-  });
+  return importConversations(input, rules, "Anthropic Messages", (conversation, index, count) =>
+    importConversation(conversation, index, count, options),
+  );
 }

@@ -4,7 +4,8 @@
  * logged in one of a few shapes. This module turns any of those shapes into
  * conversations, so each importer only maps messages.
  */
-import { ImportError, isRecord } from "./core.js";
+import { ImportError, failed, importEach, isRecord } from "./core.js";
+import type { ImportResult, TrajectoryBuilder } from "./core.js";
 
 /** One conversation: its messages (with where they are in the input) and, when logged, the final response. */
 export interface Conversation {
@@ -182,4 +183,28 @@ export function allMessageLists(
     if (unit.response !== undefined) responses.push(unit.response);
   }
   return { messages, responses };
+}
+
+/**
+ * Imports every conversation of a message log with `importOne`: a shape that
+ * is no log of `format` is the result's one error; a bad conversation is its
+ * own error, in its place, and the others still import.
+ */
+export function importConversations(
+  input: unknown,
+  rules: ShapeRules,
+  format: string,
+  importOne: (conversation: Conversation, index: number, count: number) => TrajectoryBuilder,
+): ImportResult {
+  let units: (Conversation | ImportError)[];
+  try {
+    units = conversations(input, rules, format);
+  } catch (error) {
+    if (error instanceof ImportError) return failed(error.path, error.reason);
+    throw error;
+  }
+  return importEach(units, (unit, i) => {
+    if (unit instanceof ImportError) throw unit;
+    return importOne(unit, i, units.length);
+  });
 }

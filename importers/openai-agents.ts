@@ -38,7 +38,7 @@ import {
   type ImportOptions,
   type ImportResult,
 } from "./core.js";
-import { SeenTexts, sameJson, timeOf } from "./spans.js";
+import { SeenTexts, sameJson, spanForest, timeOf } from "./spans.js";
 
 interface Item {
   value: Record<string, unknown>;
@@ -178,17 +178,12 @@ function importTrace(g: TraceGroup, options: ImportOptions, index: number, count
   const b = new TrajectoryBuilder(traceId(options, g.id, index, count), options);
   if (g.trace !== undefined && typeof g.trace.value.workflow_name === "string") b.description = g.trace.value.workflow_name;
   const spans = g.spans.map(toSpan);
-  const byId = new Map<string, Span>();
-  for (const s of spans) if (s.id !== undefined && !byId.has(s.id)) byId.set(s.id, s);
-  const roots: Span[] = [];
-  for (const s of spans) {
-    const parent = s.parent === undefined ? undefined : byId.get(s.parent);
-    // A span whose parent was not exported (a partial export) is walked as a root.
-    if (parent === undefined || parent === s) roots.push(s);
-    else parent.children.push(s);
-  }
-  roots.sort(byStart);
-  for (const s of spans) s.children.sort(byStart);
+  const roots = spanForest(
+    spans,
+    (s) => s.id,
+    (s) => s.parent,
+    byStart,
+  );
 
   const state = { users: new SeenTexts(), finish: undefined as string | undefined, turn: undefined as Turn | undefined };
   const meta = (agent: string | undefined, extra: Record<string, string> = {}): Record<string, string> => {

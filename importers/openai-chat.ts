@@ -4,20 +4,9 @@
  * `tool_call_id`; also the legacy `function_call` / `role: "function"`
  * spelling (paired by name, no ids) and `custom` tool calls.
  */
-import {
-  FACT,
-  ImportError,
-  TrajectoryBuilder,
-  contentText,
-  failed,
-  importEach,
-  isRecord,
-  jsonText,
-  requireString,
-  traceId,
-} from "./core.js";
+import { FACT, ImportError, TrajectoryBuilder, contentText, isRecord, jsonText, requireString, traceId } from "./core.js";
 import type { ImportOptions, ImportResult } from "./core.js";
-import { allMessageLists, conversations } from "./exchanges.js";
+import { allMessageLists, importConversations } from "./exchanges.js";
 import type { Conversation, ShapeRules } from "./exchanges.js";
 
 const ROLES = new Set(["system", "developer", "user", "assistant", "tool", "function"]);
@@ -190,15 +179,7 @@ function assistant(b: TrajectoryBuilder, message: Record<string, unknown>, path:
 
 /** Imports Chat Completions logs: one trajectory per conversation. */
 export function fromOpenAIChat(input: unknown, options: ImportOptions = {}): ImportResult {
-  let units;
-  try {
-    units = conversations(input, rules, "Chat Completions");
-  } catch (error) {
-    if (error instanceof ImportError) return failed(error.path, error.reason);
-    throw error;
-  }
-  return importEach(units, (unit, i) => {
-    if (unit instanceof ImportError) throw unit;
-    return importConversation(unit, i, units.length, options);
-  });
+  return importConversations(input, rules, "Chat Completions", (conversation, index, count) =>
+    importConversation(conversation, index, count, options),
+  );
 }

@@ -58,7 +58,7 @@ import {
   type ImportOptions,
   type ImportResult,
 } from "./core.js";
-import { SeenTexts, sameJson } from "./spans.js";
+import { SeenTexts, sameJson, spanForest } from "./spans.js";
 
 type Attrs = Record<string, unknown>;
 
@@ -435,16 +435,12 @@ const CUT_SHORT = new Set(["length", "max_tokens", "content_filter", "content-fi
 
 function importTrace(id: string, spans: Span[], options: ImportOptions, index: number, count: number): TrajectoryBuilder {
   const b = new TrajectoryBuilder(trajectoryId(options, id, index, count), options);
-  const byId = new Map<string, Span>();
-  for (const s of spans) if (s.spanId !== undefined && !byId.has(s.spanId)) byId.set(s.spanId, s);
-  const roots: Span[] = [];
-  for (const s of spans) {
-    const parent = s.parentId === undefined ? undefined : byId.get(s.parentId);
-    if (parent === undefined || parent === s) roots.push(s);
-    else parent.children.push(s);
-  }
-  roots.sort(byStart);
-  for (const s of spans) s.children.sort(byStart);
+  const roots = spanForest(
+    spans,
+    (s) => s.spanId,
+    (s) => s.parentId,
+    byStart,
+  );
   if (roots[0] !== undefined) b.description = roots[0].name;
 
   interface Pending {

@@ -48,3 +48,31 @@ export function sameJson(a: string, b: string): boolean {
     return false;
   }
 }
+
+/**
+ * Links spans into trees by their parent ids and returns the roots, roots and
+ * each span's children sorted by `order`. A span whose parent was not exported
+ * (a partial export) is a root; the first span with an id wins a duplicate.
+ */
+export function spanForest<S extends { children: S[] }>(
+  spans: readonly S[],
+  idOf: (span: S) => string | undefined,
+  parentOf: (span: S) => string | undefined,
+  order: (a: S, b: S) => number,
+): S[] {
+  const byId = new Map<string, S>();
+  for (const s of spans) {
+    const id = idOf(s);
+    if (id !== undefined && !byId.has(id)) byId.set(id, s);
+  }
+  const roots: S[] = [];
+  for (const s of spans) {
+    const parentId = parentOf(s);
+    const parent = parentId === undefined ? undefined : byId.get(parentId);
+    if (parent === undefined || parent === s) roots.push(s);
+    else parent.children.push(s);
+  }
+  roots.sort(order);
+  for (const s of spans) s.children.sort(order);
+  return roots;
+}
