@@ -8,23 +8,9 @@ import { join, relative } from "node:path";
 import { describe, expect, test } from "vitest";
 import { generatorFingerprint, generatorInputs, importSpecifiers } from "../../compiler/build/cache.js";
 import { ROOT, runCli } from "../support/cli.js";
+import { SMALL_JUDGE } from "../support/judges.js";
 
-const JUDGE = `version: 1
-behavior: small
-metaBehaviors:
-  - name: Tests before deploy
-    trigger:
-      description: The agent deploys.
-      match:
-        action: deploy
-    checks:
-      - type: ordering
-        quote: tests run before the deploy
-        first:
-          action: run_tests
-        before:
-          action: deploy
-`;
+const JUDGE = SMALL_JUDGE;
 
 const trajectory = (id: string, actions: string[]) => ({
   id,

@@ -6,6 +6,7 @@ import { pathToFileURL } from "node:url";
 import { describe, expect, test } from "vitest";
 import { declarationPath } from "../../compiler/commands/build.js";
 import { ROOT, runCli } from "../support/cli.js";
+import { SMALL_JUDGE } from "../support/judges.js";
 
 const REFUND = join(ROOT, "examples", "refund-support");
 const refundCases = (): string[] => {
@@ -19,23 +20,6 @@ const refundCases = (): string[] => {
 function tempDir(): string {
   return mkdtempSync(join(tmpdir(), "bj-cli-"));
 }
-
-const SMALL_JUDGE = `version: 1
-behavior: small
-metaBehaviors:
-  - name: Tests before deploy
-    trigger:
-      description: The agent deploys.
-      match:
-        action: deploy
-    checks:
-      - type: ordering
-        quote: tests run before the deploy
-        first:
-          action: run_tests
-        before:
-          action: deploy
-`;
 
 function trajectory(id: string, actions: string[], complete = true) {
   return { id, complete, events: actions.map((action, i) => ({ id: `e${i + 1}`, actor: "agent", action })) };

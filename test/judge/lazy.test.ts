@@ -11,21 +11,12 @@ vi.mock("openai", () => {
   return { default: class {} };
 });
 
-const { main } = await import("../../compiler/cli.js");
+const { runInProcess } = await import("../support/in-process.js");
 const examples = join(import.meta.dirname, "..", "..", "examples");
 
+/** Runs the CLI in this process (so its module loads are visible) and returns the exit code. */
 async function quietly(argv: string[]): Promise<number> {
-  const out = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
-  const err = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
-  try {
-    await main(argv);
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
-  const code = Number(process.exitCode ?? 0);
-  process.exitCode = 0;
-  return code;
+  return (await runInProcess(...argv)).code;
 }
 
 afterEach(() => {

@@ -44,3 +44,21 @@ export async function importGeneratedTs(compiled: CompiledJudge): Promise<JudgeM
   writeFileSync(file, compiled.judgeTs);
   return (await import(/* @vite-ignore */ pathToFileURL(file).href)) as JudgeModule;
 }
+
+/** The smallest useful judge.yaml: one ordering rule over `run_tests` and `deploy`. */
+export const SMALL_JUDGE = `version: 1
+behavior: small
+metaBehaviors:
+  - name: Tests before deploy
+    trigger:
+      description: The agent deploys.
+      match:
+        action: deploy
+    checks:
+      - type: ordering
+        quote: tests run before the deploy
+        first:
+          action: run_tests
+        before:
+          action: deploy
+`;
