@@ -35,6 +35,24 @@
 // draft was looked at too (results named up to the value's root, yes/no keys, "is only X-ed
 // after"): 28/28. Every figure of this set is in-sample now; the next spec written is the
 // next out-of-sample measurement.
+// That measurement: homework-tutor and warehouse-dispatch were written blind (by someone who
+// had not read the drafter's source or any other spec's text, only the format reference),
+// labeled, checked against their hand-written judges (40/40 each), and committed (a1b1bd9)
+// before the drafter was first run on them. Measured then, with the drafter unchanged
+// (the one of 0e8225a), out of sample: homework-tutor 14/40 rule verdicts agree with the
+// labels, 0/6 hand-written checks reproduced (strict and lenient), triggers 0/5 same, 3 extra
+// drafted checks; warehouse-dispatch 21/40, 0/7 checks, triggers 2/5 same, 3 extra. Together
+// 35/80 (44%), against 185/187 on the seven specs above: the held-out-2026 total of 220/267
+// (82%) clears issue 14's 80% only because of the in-sample specs. What went wrong, read off
+// the drafts afterwards: three of five tutor triggers became "an agent event occurs" and two
+// became semantic; "may only appear after ... has offered at least one hint" became a count
+// (min 1) of the solution; "Every answer ... is sent to the checker" and "Each lock ... has to
+// be matched by an unlock_aisle later" became plain required checks (no pairing); the
+// ordering "A job only goes to a robot once ... the status result is back" and "the
+// dispatcher's first job is to halt it" became semantic questions; "no more than twice" was
+// counted on assign_job, the rule's only named action, instead of the reroute the sentence is
+// about. Both specs' drafts have now been looked at, so these figures too are in-sample from
+// here on.
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -55,7 +73,8 @@ const { draftOffline } = await dist("compiler/generate/offline/draft.js");
 const { compareChecks, comparePrecision } = await importTypeScript(join(root, "test/support/compare.ts"));
 const { validateTrajectory } = await dist("runtime/trajectory.js");
 const { serializeJudgeYaml } = await dist("compiler/ir/serialize.js");
-const { compileJudgeYamlText, importJudgeSource } = await dist("compiler/judge/load.js");
+const { compileJudgeYamlText } = await dist("compiler/build/compile.js");
+const { importJudgeSource } = await dist("compiler/judge/load.js");
 const { calibrate } = await dist("compiler/judge/calibrate.js");
 const { readCases } = await dist("compiler/judge/inputs.js");
 

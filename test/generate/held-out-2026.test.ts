@@ -28,7 +28,7 @@ describe("the held-out-2026 specs", () => {
 });
 
 describe("the offline draft accepted as proposed, on the held-out-2026 labels", () => {
-  it("agrees on at least 180 of the 187 rule verdicts (issue 14 asks for 80%; 130 before the drafter was changed for it)", () => {
+  it("agrees on at least 220 of the 267 rule verdicts (issue 14 asks for 80%; 185/187 on the first seven specs, 35/80 on the two written blind)", () => {
     // previewJudge gives the built judge's verdicts (test/generate/preview.test.ts), without a compile per spec.
     let agree = 0;
     let total = 0;
@@ -52,6 +52,6 @@ describe("the offline draft accepted as proposed, on the held-out-2026 labels", 
       }
     }
     expect(total).toBe(267);
-    expect(agree).toBeGreaterThanOrEqual(180);
+    expect(agree).toBeGreaterThanOrEqual(220);
   });
 });
