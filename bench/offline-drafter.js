@@ -71,6 +71,8 @@ const { parseJudgeYaml } = await dist("compiler/ir/parse.js");
 const { buildVocabulary } = await dist("compiler/generate/vocabulary.js");
 const { draftOffline } = await dist("compiler/generate/offline/draft.js");
 const { compareChecks, comparePrecision } = await importTypeScript(join(root, "test/support/compare.ts"));
+const { flaggedDisagreements } = await importTypeScript(join(root, "test/support/flagged.ts"));
+const { previewJudge } = await dist("compiler/generate/preview.js");
 const { validateTrajectory } = await dist("runtime/trajectory.js");
 const { serializeJudgeYaml } = await dist("compiler/ir/serialize.js");
 const { compileJudgeYamlText } = await dist("compiler/build/compile.js");
@@ -106,6 +108,17 @@ function labeledFiles(dir) {
     .map((f) => join(folder, f));
 }
 
+/** Each labeled case's sample id and its expected verdict per rule. */
+function labelsOf(files) {
+  return files.flatMap((f) => {
+    const value = JSON.parse(readFileSync(f, "utf8"));
+    return (Array.isArray(value) ? value : [value]).map((c) => ({
+      id: c.trajectory.id,
+      labels: c.expected.metaBehaviorVerdicts ?? {},
+    }));
+  });
+}
+
 function samplesOf(dir) {
   const folder = join(dir, "trajectories");
   return readdirSync(folder)
@@ -129,12 +142,18 @@ for (const [group, dir] of specs) {
   const precision = comparePrecision(reference.ir, draft.ir, vocabulary);
   let verdicts = "";
   let agreement;
+  let disagreements = [];
   if (group === "held-out-2026") {
     const hand = await ruleAgreement(reference.ir, labeledFiles(dir));
     if (hand.metaAgree !== hand.metaTotal)
       throw new Error(`${dir}: the hand-written judge disagrees with the labels (${hand.metaAgree}/${hand.metaTotal})`);
     agreement = await ruleAgreement(draft.ir, labeledFiles(dir));
-    verdicts = `; rule verdicts ${agreement.metaAgree}/${agreement.metaTotal} agree with the labels`;
+    // The preview the interview shows for the draft, on the same samples: does it warn about each disagreement?
+    disagreements = flaggedDisagreements(previewJudge(draft.ir, samples), labelsOf(labeledFiles(dir)));
+    if (disagreements.length !== agreement.metaTotal - agreement.metaAgree)
+      throw new Error(`${dir}: the preview's verdicts are not the built draft's`);
+    const flagged = disagreements.filter((d) => d.flagged).length;
+    verdicts = `; rule verdicts ${agreement.metaAgree}/${agreement.metaTotal} agree with the labels; the preview flags ${flagged} of the ${disagreements.length} that disagree`;
   }
   console.log(
     `${spec.spec.name} (${group}): ${figure.strict}/${figure.total} strict, ${figure.lenient}/${figure.total} lenient; ${precision.extraChecks.length} extra drafted check(s); triggers ${precision.sameTriggers}/${precision.triggers} same${verdicts}`,
@@ -145,6 +164,10 @@ for (const [group, dir] of specs) {
   }
   for (const check of precision.extraChecks)
     console.log(`  ${check.rule} · drafted checks[${check.index}] ${check.type}: not in the hand-written judge`);
+  for (const d of disagreements) {
+    const why = d.flagged ? `flagged: ${[...new Set(d.warnings.map((w) => w.kind))].join(", ")}` : "NOT flagged";
+    console.log(`  ${d.rule} · ${d.sample}: draft ${d.draft}, label ${d.label}; ${why}`);
+  }
   const total = totals.get(group) ?? {
     total: 0,
     strict: 0,
@@ -154,10 +177,14 @@ for (const [group, dir] of specs) {
     sameTriggers: 0,
     metaAgree: 0,
     metaTotal: 0,
+    disagreements: 0,
+    flagged: 0,
   };
   if (agreement) {
     total.metaAgree += agreement.metaAgree;
     total.metaTotal += agreement.metaTotal;
+    total.disagreements += disagreements.length;
+    total.flagged += disagreements.filter((d) => d.flagged).length;
   }
   total.total += figure.total;
   total.strict += figure.strict;
@@ -172,7 +199,7 @@ for (const [group, t] of totals) {
   const pct = (n) => `${Math.round((100 * n) / t.total)}%`;
   const verdicts =
     t.metaTotal > 0
-      ? `; rule verdicts ${t.metaAgree}/${t.metaTotal} (${Math.round((100 * t.metaAgree) / t.metaTotal)}%) agree with the labels`
+      ? `; rule verdicts ${t.metaAgree}/${t.metaTotal} (${Math.round((100 * t.metaAgree) / t.metaTotal)}%) agree with the labels; the preview flags ${t.flagged} of the ${t.disagreements} that disagree`
       : "";
   console.log(
     `${group}: ${t.strict}/${t.total} (${pct(t.strict)}) strict, ${t.lenient}/${t.total} (${pct(t.lenient)}) lenient; ${t.extra} extra drafted check(s); triggers ${t.sameTriggers}/${t.triggers} same${verdicts}`,
