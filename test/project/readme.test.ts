@@ -67,3 +67,21 @@ test("the README says .cache/ belongs in .gitignore and that init puts it there"
   expect(FLAT).toContain("`.cache/` belongs in your `.gitignore`, and `init` puts it there");
   expect(FLAT).toContain("It also adds `.cache/` to `.gitignore`");
 });
+
+test("the README's agent-repo commands are the newcomer path the pack test runs: install, init, npm test", async () => {
+  const section = README.slice(README.indexOf("## In your agent repo"));
+  const commands = block("sh", "npm i -D behavior-judge")
+    .split("\n")
+    .map((line) => line.replace(/\s+#.*$/, ""))
+    .filter((line) => line !== "");
+  expect(section.startsWith("## In your agent repo\n\n```sh\nnpm i -D behavior-judge")).toBe(true);
+  expect(commands).toEqual(["npm i -D behavior-judge", "npx behavior-judge init", "npm test"]);
+  // The violating trajectory it shows is one the scaffolded judge fails.
+  const violation = JSON.parse(block("json", '{ "id": "deletes-without-asking"'));
+  const yaml = readFileSync(join(ROOT, "templates", "init", "judge.yaml"), "utf8").replace(/\{\{name\}\}/g, "agent-repo");
+  const judge = await importBundled((await compileYaml(yaml)).compiled);
+  const judgment = await judge.judgeTrajectory(violation);
+  expect(judgment.verdict).toBe("false");
+  const quote = judgment.metaBehaviors[0]!.clauses[0]!.quote;
+  expect(FLAT).toContain(`ordering [false]: "${quote}"`);
+});
