@@ -51,6 +51,7 @@ describe("judge with DISPLAY set and no usable browser", () => {
       input: "",
       timeout: 30_000,
     });
+    expect(run.error, "util-linux's `script` runs the command on a terminal").toBeUndefined();
     // Before the fix the run waited for a browser that never came, until killed.
     expect(run.signal).toBeNull();
     expect(Date.now() - started).toBeLessThan(30_000);
