@@ -58,11 +58,19 @@ function program(): Command {
     .argument("<judge.yaml>", "the judge to compile")
     .option("-o, --out <judge.mjs>", "where to write the judge (default: beside the yaml)")
     .option("--ts <judge.ts>", "also write the generated TypeScript")
-    .action(async (yamlPath: string, opts: { out?: string; ts?: string }) => {
+    .option("--samples <files...>", "sample trajectories: warn about actions and metadata keys they never use")
+    .action(async (yamlPath: string, opts: { out?: string; ts?: string; samples?: string[] }) => {
       const { buildJudgeFile } = await import("./commands/build.js");
       const { formatDiagnostic } = await import("./diagnostics.js");
+      const { samples: sampleFiles, ...paths } = opts;
+      // Bad samples are a SamplesError, as for lint: nothing is built.
+      const samples =
+        sampleFiles === undefined
+          ? undefined
+          : await (await import("./generate/samples.js")).loadSamples(await inputFiles(sampleFiles, "samples"));
       const written = await buildJudgeFile(yamlPath, {
-        ...opts,
+        ...paths,
+        ...(samples !== undefined ? { samples } : {}),
         warn: (d) => process.stderr.write(`${printableLines(formatDiagnostic(d))}\n`),
       });
       for (const path of written) process.stdout.write(`wrote ${path}\n`);
@@ -294,7 +302,8 @@ function program(): Command {
     .option("--samples <files...>", "sample trajectories: flag actions and metadata keys they never use")
     .action(async (specPath: string, judgePath: string | undefined, opts: { samples?: string[] }) => {
       const { runLintCommand } = await import("./commands/lint.js");
-      process.exitCode = await runLintCommand(specPath, judgePath, opts);
+      const samples = opts.samples === undefined ? {} : { samples: await inputFiles(opts.samples, "samples") };
+      process.exitCode = await runLintCommand(specPath, judgePath, samples);
     });
 
   return cli;

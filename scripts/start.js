@@ -16,7 +16,9 @@ function run(args) {
   return result.status ?? 1;
 }
 
+const hasModelKey = Boolean(process.env.BRAINTRUST_API_KEY || process.env.OPENAI_API_KEY);
 let failed = 0;
+const outcomes = [];
 for (const name of examples) {
   const dir = join(root, "examples", name);
   const trajectories = readdirSync(join(dir, "trajectories"))
@@ -28,13 +30,26 @@ for (const name of examples) {
   // --no-web: on a terminal, judge would otherwise serve its browser report and wait for a browser to load it.
   if (run(["judge", join("examples", name, "judge.mjs"), ...trajectories, "--no-web"]) !== 0) failed++;
   const semantic = name === "tax-research";
-  if (semantic && !process.env.BRAINTRUST_API_KEY && !process.env.OPENAI_API_KEY) {
-    // Without a model its semantic rules have no verdict, so their labels cannot all agree.
-    console.log("\n(no model key is set: the tax example's semantic rules stay na, so calibrate reports those labels as DIFF)");
-  }
   const calibration = run(["calibrate", join("examples", name, "judge.mjs"), ...trajectories]);
-  if (calibration !== 0 && !semantic) failed++;
+  if (calibration === 0) {
+    outcomes.push(`${name}: every label agrees`);
+  } else if (semantic && !hasModelKey) {
+    // Said right under the DIFF lines, so nobody reads them as a broken install.
+    console.log(
+      "\n^ These DIFFs are expected without a model: no key is set, so the clauses a model must decide have no verdict (na); a rule decided only by them is na, and a rule or trajectory whose deterministic clauses pass comes out true where its label says false. Set BRAINTRUST_API_KEY (or OPENAI_API_KEY) and rerun npm start to calibrate them with a model.",
+    );
+    outcomes.push(`${name}: DIFF on the labels only a model can decide (no model key set; expected, see above)`);
+  } else if (semantic) {
+    console.log(
+      "\n^ DIFF: the model's answers disagree with these labels. A model is not deterministic: `calibrate --runs 5` shows how often (README, calibrate).",
+    );
+    outcomes.push(`${name}: the model disagreed with some labels (see above)`);
+  } else {
+    failed++;
+    outcomes.push(`${name}: calibrate FAILED (deterministic rules must agree with every label)`);
+  }
 }
+console.log(`\nSummary:\n${outcomes.map((o) => `  ${o}`).join("\n")}`);
 console.log(
   "\nThe same report in the browser: node bin/behavior-judge.js judge examples/refund-support/judge.mjs examples/refund-support/trajectories/*.json",
 );

@@ -14,7 +14,7 @@ import { didYouMean } from "../ir/did-you-mean.js";
 import { compareDiagnostics, JudgeYamlError, type Diagnostic, type Severity } from "../diagnostics.js";
 import { parseJudgeYaml, type IRPositions } from "../ir/parse.js";
 import type { JudgeIR } from "../ir/types.js";
-import { buildVocabulary, vocabularyNames } from "../generate/vocabulary.js";
+import { vocabularyWarnings } from "../ir/warnings.js";
 import { normalizeWhitespace, quoteOccurs } from "../generate/offline/words.js";
 import { readJudgeYaml } from "../build/judge-yaml.js";
 import { readBehaviorSpec, resolveSpecPath, setextHeadingLines, type BehaviorSpec } from "./load.js";
@@ -105,24 +105,8 @@ export async function lintJudge(spec: BehaviorSpec, judgeFile: string, samples?:
   const parsed = parseJudgeYaml(text, { file: judgeFile });
   if (!parsed.ok) return parsed.diagnostics.map((d) => finding("error", "judge-invalid", d));
   const findings = [...compareWithSpec(spec, parsed.ir, parsed.positions, judgeFile)];
-  if (samples !== undefined) {
-    const vocabulary = vocabularyNames(buildVocabulary(samples));
-    const checked = parseJudgeYaml(text, { file: judgeFile, vocabulary });
-    // Only vocabulary problems can remain: the document already parsed without a vocabulary.
-    if (!checked.ok) findings.push(...checked.diagnostics.map(vocabularyFinding));
-  }
+  if (samples !== undefined) findings.push(...vocabularyWarnings(text, judgeFile, samples));
   return findings.sort(compareDiagnostics);
-}
-
-/** The IR checker's "unknown action" in lint's words: it is the samples that never show it, which may only mean they are few (a warning). */
-function vocabularyFinding(d: Diagnostic): Diagnostic {
-  const key = /^unknown metadata key (".*")$/.exec(d.message);
-  if (key !== null)
-    return finding("warning", "unknown-metadata-key", { ...d, message: `the sample trajectories never use the metadata key ${key[1]}` });
-  const action = /^unknown action (".*")$/.exec(d.message);
-  if (action !== null)
-    return finding("warning", "unknown-action", { ...d, message: `the sample trajectories never use the action ${action[1]}` });
-  return finding("error", "judge-invalid", d);
 }
 
 /** Rule names, quotes and sources against the spec's sections. */

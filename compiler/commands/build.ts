@@ -1,9 +1,11 @@
 /** `build`: judge.yaml → judge.mjs + judge.d.mts (+ judge.ts on request). */
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
-import type { Diagnostic } from "../diagnostics.js";
-import { judgeWarnings } from "../ir/warnings.js";
-import { compileJudgeYamlFile } from "../build/compile.js";
+import type { Trajectory } from "../../runtime/types.js";
+import { compareDiagnostics, type Diagnostic } from "../diagnostics.js";
+import { judgeWarnings, vocabularyWarnings } from "../ir/warnings.js";
+import { compileJudgeYamlText } from "../build/compile.js";
+import { readJudgeYaml } from "../build/judge-yaml.js";
 
 /** `foo/judge.yaml` → `foo/judge.mjs`. */
 export function defaultJudgePath(yamlPath: string): string {
@@ -24,10 +26,21 @@ async function writeText(path: string, text: string): Promise<void> {
 /** Compiles `yamlPath` and writes the artifacts; returns the paths written. */
 export async function buildJudgeFile(
   yamlPath: string,
-  options: { out?: string; ts?: string; warn?: (warning: Diagnostic) => void } = {},
+  options: {
+    out?: string;
+    ts?: string;
+    /** Sample trajectories: an action or metadata key none of them uses is a warning. */
+    samples?: readonly Trajectory[];
+    warn?: (warning: Diagnostic) => void;
+  } = {},
 ): Promise<string[]> {
-  const { ir, positions, compiled } = await compileJudgeYamlFile(yamlPath);
-  for (const warning of judgeWarnings(ir, positions, yamlPath)) options.warn?.(warning);
+  const text = await readJudgeYaml(yamlPath);
+  const { ir, positions, compiled } = await compileJudgeYamlText(text, yamlPath);
+  const warnings = [
+    ...judgeWarnings(ir, positions, yamlPath),
+    ...(options.samples !== undefined ? vocabularyWarnings(text, yamlPath, options.samples) : []),
+  ].sort(compareDiagnostics);
+  for (const warning of warnings) options.warn?.(warning);
   const out = options.out ?? defaultJudgePath(yamlPath);
   const written: string[] = [];
   await writeText(out, compiled.judgeMjs);

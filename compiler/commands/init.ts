@@ -3,11 +3,12 @@
  * (.agents/behaviors/<name>/BEHAVIOR.md), its judge.yaml and built judge.mjs,
  * a passing sample trajectory, a test for the repo's test runner (vitest when
  * it is a dependency, node:test otherwise), a `test` script when the repo has
- * none, and a GitHub Actions workflow. An existing file is never replaced:
- * it is kept and reported, so `init` can be rerun safely.
+ * none, a GitHub Actions workflow, and `.cache/` in .gitignore (appended
+ * to the repo's, or a new one). An existing file is never replaced: it is
+ * kept and reported, so `init` can be rerun safely.
  */
 import { existsSync } from "node:fs";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { createInterface } from "node:readline/promises";
 import { UserError } from "../errors.js";
@@ -34,6 +35,34 @@ export interface InitResult {
   written: string[];
   kept: string[];
   testScript?: string;
+  /** What init did to .gitignore for `.cache/`: created the file, added the line, or found it there. */
+  gitignore: "created" | "added" | "kept";
+}
+
+/** The build and model-answer caches (`.cache/behavior-judge/`): local files, never committed. */
+const CACHE_IGNORE = ".cache/";
+
+/** Whether a .gitignore line already ignores the whole `.cache/` folder at the repo root or anywhere. */
+function ignoresCache(line: string): boolean {
+  return /^\/?\.cache(\/(\*\*?)?)?$/.test(line.trim());
+}
+
+/**
+ * `.cache/` in the repo's .gitignore: appended as a line of its own (the
+ * other lines stay as they are, byte for byte), or a new .gitignore holding
+ * just that line.
+ */
+async function ignoreCache(cwd: string): Promise<InitResult["gitignore"]> {
+  const path = join(cwd, ".gitignore");
+  if (!existsSync(path)) {
+    await writeFile(path, `${CACHE_IGNORE}\n`, { encoding: "utf8", flag: "wx" });
+    return "created";
+  }
+  const text = await readFile(path, "utf8");
+  if (text.split(/\r?\n/).some(ignoresCache)) return "kept";
+  const eol = text.includes("\r\n") ? "\r\n" : "\n";
+  await appendFile(path, `${text === "" || text.endsWith("\n") ? "" : eol}${CACHE_IGNORE}${eol}`, "utf8");
+  return "added";
 }
 
 interface PackageJson {
@@ -104,7 +133,7 @@ export async function runInit(nameArg: string | undefined, options: InitOptions 
   const install = existsSync(join(cwd, "package-lock.json")) ? "npm ci" : "npm install";
   const values = { name, install };
 
-  const result: InitResult = { name, runner, written: [], kept: [] };
+  const result: InitResult = { name, runner, written: [], kept: [], gitignore: "kept" };
   const write = async (rel: string, text: () => Promise<string>) => {
     const path = join(cwd, rel);
     if (existsSync(path)) {
@@ -130,6 +159,11 @@ export async function runInit(nameArg: string | undefined, options: InitOptions 
   await write(join(behaviorDir, "trajectories", "asks-before-deleting.json"), () => template("passing.json", values));
   await write(testFile, () => template(runner === "vitest" ? "vitest.mjs" : "node-test.mjs", values));
   await write(join(".github", "workflows", `behavior-${name}.yml`), () => template("workflow.yml", values));
+
+  result.gitignore = await ignoreCache(cwd);
+  if (result.gitignore === "created") log(`wrote .gitignore with ${CACHE_IGNORE} (behavior-judge's caches)`);
+  else if (result.gitignore === "added") log(`added ${CACHE_IGNORE} to .gitignore (behavior-judge's caches)`);
+  else log(`kept .gitignore (it already ignores ${CACHE_IGNORE})`);
 
   const current = found?.pkg.scripts?.test;
   if (typeof current !== "string" || current.trim() === "" || NPM_PLACEHOLDER_TEST.test(current.trim())) {

@@ -1,10 +1,14 @@
 /**
- * Checks that parse but cannot do their job: ones that can never pass. They
- * stay valid judge.yaml (the reference accepts them, and a judge built from
- * them behaves as written), so `build` warns instead of refusing.
+ * Checks that parse but cannot do their job: ones that can never pass, or
+ * never fail, and (given sample trajectories) patterns naming an action or
+ * metadata key no sample uses. They stay valid judge.yaml (the reference
+ * accepts them, and a judge built from them behaves as written), so `build`
+ * and `lint` warn instead of refusing.
  */
+import type { Trajectory } from "../../runtime/types.js";
 import type { Diagnostic } from "../diagnostics.js";
-import type { IRPositions } from "./parse.js";
+import { buildVocabulary, vocabularyNames } from "../generate/vocabulary.js";
+import { parseJudgeYaml, type IRPositions } from "./parse.js";
 import type { JudgeIR, Pattern } from "./types.js";
 
 /** Two patterns match the same events when they list the same matchers (order of keys and items aside). */
@@ -36,6 +40,21 @@ export function judgeWarnings(ir: JudgeIR, positions: IRPositions | undefined, f
           hint: "swap them, or drop one",
         });
       }
+      if (check.type === "count" && check.min === 0 && check.max === undefined) {
+        warnings.push({
+          ...at,
+          message: "count with min 0 and no max can never fail: every trajectory has at least 0 matching events",
+          hint: "give a max, or a min above 0",
+        });
+      }
+      if (check.type === "pairing" && samePattern(check.each, check.followedBy)) {
+        warnings.push({
+          ...at,
+          message:
+            "pairing whose each and followedBy are the same pattern can never pass: the last such event has nothing after it to answer it",
+          hint: "followedBy is the event that must come after each one",
+        });
+      }
       if (check.type === "ordering" && samePattern(check.first, check.before)) {
         warnings.push({
           ...at,
@@ -46,4 +65,28 @@ export function judgeWarnings(ir: JudgeIR, positions: IRPositions | undefined, f
     });
   });
   return warnings;
+}
+
+/**
+ * The actions and metadata keys judge.yaml names that the samples never use,
+ * as warnings (the samples may only be few): `text` must already parse
+ * without a vocabulary, so every problem the vocabulary adds is one of these.
+ */
+export function vocabularyWarnings(text: string, file: string, samples: readonly Trajectory[]): Diagnostic[] {
+  const checked = parseJudgeYaml(text, { file, vocabulary: vocabularyNames(buildVocabulary(samples)) });
+  if (checked.ok) return [];
+  return checked.diagnostics.map((d): Diagnostic => {
+    const key = /^unknown metadata key (".*")$/.exec(d.message);
+    if (key !== null)
+      return {
+        ...d,
+        severity: "warning",
+        code: "unknown-metadata-key",
+        message: `the sample trajectories never use the metadata key ${key[1]}`,
+      };
+    const action = /^unknown action (".*")$/.exec(d.message);
+    if (action !== null)
+      return { ...d, severity: "warning", code: "unknown-action", message: `the sample trajectories never use the action ${action[1]}` };
+    return { ...d, severity: "error", code: "judge-invalid" };
+  });
 }

@@ -20,6 +20,8 @@ export interface ReportOutputOptions {
   junit?: string;
   /** Serve the live report in the browser. */
   web?: boolean;
+  /** How long to wait for a browser to show the final report (default BROWSER_WAIT_MS). */
+  browserWaitMs?: number;
 }
 
 async function writeText(path: string, text: string): Promise<void> {
@@ -27,16 +29,68 @@ async function writeText(path: string, text: string): Promise<void> {
   await writeFile(path, text, "utf8");
 }
 
-/** Best effort: a machine without a desktop simply shows the printed URL. */
-function openInBrowser(url: string): void {
+/**
+ * Asks the desktop to open the URL. Resolves with why it could not: no
+ * opener, or one that exited non-zero (xdg-open with a DISPLAY no X server
+ * answers exits 4 at once); stays pending while the browser may yet show the
+ * page. Windows' explorer exits 1 even when it opened the page, so only a
+ * failure to start counts there.
+ */
+function openInBrowser(url: string): Promise<string> {
   const command = process.platform === "darwin" ? "open" : process.platform === "win32" ? "explorer" : "xdg-open";
-  try {
-    const child = spawn(command, [url], { stdio: "ignore", detached: true });
-    child.on("error", () => {});
-    child.unref();
-  } catch {
-    // No opener: the URL on stderr is enough.
-  }
+  return new Promise((resolve) => {
+    try {
+      const child = spawn(command, [url], { stdio: "ignore", detached: true });
+      child.on("error", (error: Error) => resolve(`${command} could not be started: ${error.message}`));
+      child.on("exit", (code: number | null, signal: NodeJS.Signals | null) => {
+        if (process.platform === "win32" || code === 0) return;
+        resolve(signal !== null ? `${command} was ended by ${signal}` : `${command} exited with code ${code}`);
+      });
+      child.unref();
+    } catch (error) {
+      resolve(`${command} could not be started: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  });
+}
+
+/** How long `judge` waits, once done, for a browser to fetch the final report. */
+export const BROWSER_WAIT_MS = 60_000;
+
+function formatWait(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}
+
+type WaitEnd = { kind: "served" } | { kind: "interrupted" } | { kind: "timeout" } | { kind: "no-browser"; reason: string };
+
+/**
+ * Waits for the final report to reach a browser, and no longer than it can
+ * still happen: it ends when the page has loaded it, on Ctrl-C (which ends
+ * the wait, not the run), when the browser could not be started and no page
+ * ever asked for the report, or after `waitMs`.
+ */
+function waitForBrowser(
+  server: { finalServed: Promise<void>; readonly visited: boolean },
+  openerFailure: Promise<string>,
+  waitMs: number,
+): Promise<WaitEnd> {
+  return new Promise((resolve) => {
+    let settled = false;
+    const end = (result: WaitEnd) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      process.removeListener("SIGINT", onInterrupt);
+      resolve(result);
+    };
+    const onInterrupt = () => end({ kind: "interrupted" });
+    const timer = setTimeout(() => end({ kind: "timeout" }), waitMs);
+    process.once("SIGINT", onInterrupt);
+    void server.finalServed.then(() => end({ kind: "served" }));
+    // A page that did open (the URL pasted by hand) still gets its final report.
+    void openerFailure.then((reason) => {
+      if (!server.visited) end({ kind: "no-browser", reason });
+    });
+  });
 }
 
 /** One line of the live page: the trajectory's verdict labeled as the final report will label it, or why the case failed. */
@@ -141,12 +195,18 @@ async function renderJunitReport(collection: ReportCollection): Promise<string> 
   return renderJunit({ files, errors: errors ?? [] });
 }
 
-/** The live page while judging, then the final report; finishing waits until the page has shown it. */
-async function browserSink(behavior: string, collection: ReportCollection): Promise<OutputSink> {
+/**
+ * The live page while judging, then the final report. The URL is printed
+ * before the first trajectory is judged; finishing waits for a browser to
+ * show the final report, within bounds (waitForBrowser).
+ */
+async function browserSink(behavior: string, collection: ReportCollection, waitMs: number): Promise<OutputSink> {
   const { serveReport } = await import("./serve.js");
   const server = await serveReport({ behavior });
   process.stderr.write(`report: ${server.url}\n`);
-  openInBrowser(server.url);
+  const openerFailure = openInBrowser(server.url);
+  let openerFailed: string | undefined;
+  void openerFailure.then((reason) => (openerFailed = reason));
   let done = 0;
   return {
     add(result) {
@@ -154,15 +214,20 @@ async function browserSink(behavior: string, collection: ReportCollection): Prom
     },
     async finish() {
       server.finish(collection.input());
-      process.stderr.write("report: waiting for the browser to show the final report (Ctrl-C to stop waiting)\n");
-      // Ctrl-C ends the wait, not the run: the command still exits with its own code.
-      let stopWaiting = () => {};
-      const interrupted = new Promise<void>((resolve) => {
-        stopWaiting = resolve;
-        process.once("SIGINT", resolve);
-      });
-      await Promise.race([server.finalServed, interrupted]);
-      process.removeListener("SIGINT", stopWaiting);
+      const wait = formatWait(waitMs);
+      const noBrowser = (reason: string) =>
+        process.stderr.write(`report: no browser could be opened (${reason}); not waiting. --html FILE writes the report to a file\n`);
+      // Usually known by now: xdg-open gives up at once.
+      if (openerFailed !== undefined && !server.visited) noBrowser(openerFailed);
+      else {
+        process.stderr.write(`report: waiting up to ${wait} for the browser to show the final report (Ctrl-C to stop waiting)\n`);
+        const end = await waitForBrowser(server, openerFailure, waitMs);
+        if (end.kind === "no-browser") noBrowser(end.reason);
+        if (end.kind === "timeout")
+          process.stderr.write(
+            `report: no browser showed the report within ${wait}; stopped waiting. --html FILE writes the report to a file\n`,
+          );
+      }
       await server.close();
       return [];
     },
@@ -181,6 +246,6 @@ export async function reportSinks(behavior: string, rules: readonly RuleInfo[], 
     collection,
     ...(options.html !== undefined ? [fileSink(options.html, () => renderHtml(collection))] : []),
     ...(options.junit !== undefined ? [fileSink(options.junit, () => renderJunitReport(collection))] : []),
-    ...(options.web === true ? [await browserSink(behavior, collection)] : []),
+    ...(options.web === true ? [await browserSink(behavior, collection, options.browserWaitMs ?? BROWSER_WAIT_MS)] : []),
   ];
 }

@@ -44,6 +44,8 @@ export interface ReportServer {
   finish(finalInput: ReportInput): void;
   /** Resolves the first time the full report has been sent to a browser, so a CLI knows when it may exit. */
   finalServed: Promise<void>;
+  /** Whether a page has asked for the report (live or final) yet: a browser did open the URL. */
+  readonly visited: boolean;
   close(): Promise<void>;
 }
 
@@ -60,6 +62,7 @@ export async function serveReport(options: ServeReportOptions = {}): Promise<Rep
   let finalPage: string | undefined;
   let seq = 0;
   let port = 0;
+  let visited = false;
   let markFinalServed: () => void = () => {};
   const finalServed = new Promise<void>((resolve) => {
     markFinalServed = resolve;
@@ -70,6 +73,7 @@ export async function serveReport(options: ServeReportOptions = {}): Promise<Rep
     if (url === undefined) return refuse(res, 403);
     if (req.method !== "GET" && req.method !== "HEAD") return refuse(res, 405);
     if (url.pathname === "/") {
+      visited = true;
       const mode = finalPage === undefined ? "live" : "report";
       sendPage(res, req.method === "HEAD", finalPage ?? livePage, reportContentSecurityPolicy(mode));
       // Only once the whole page has left this process: closing the server at once would cut a large report short.
@@ -106,6 +110,9 @@ export async function serveReport(options: ServeReportOptions = {}): Promise<Rep
   return {
     url: `http://127.0.0.1:${port}/?token=${token}`,
     finalServed,
+    get visited() {
+      return visited;
+    },
     push(event) {
       if (finalPage !== undefined) return;
       const message = sseMessage("progress", { ...progressFields(event), seq: seq++ });

@@ -79,6 +79,34 @@ describe("init", () => {
     expect((await runInit("triage", { ...quiet, cwd: dir })).written).toEqual([]);
   });
 
+  test("puts .cache/ in .gitignore: a new file when there is none", async () => {
+    const dir = repo(NPM_INIT);
+    const lines: string[] = [];
+    const result = await runInit(undefined, { interactive: false, cwd: dir, log: (l) => lines.push(l) });
+    expect(result.gitignore).toBe("created");
+    expect(readFileSync(join(dir, ".gitignore"), "utf8")).toBe(".cache/\n");
+    expect(lines).toContain("wrote .gitignore with .cache/ (behavior-judge's caches)");
+  });
+
+  test("appends .cache/ to an existing .gitignore, keeping every other line byte for byte, and only once", async () => {
+    const dir = repo(NPM_INIT);
+    writeFileSync(join(dir, ".gitignore"), "node_modules\r\n# build output\r\ndist");
+    const result = await runInit(undefined, { ...quiet, cwd: dir });
+    expect(result.gitignore).toBe("added");
+    expect(readFileSync(join(dir, ".gitignore"), "utf8")).toBe("node_modules\r\n# build output\r\ndist\r\n.cache/\r\n");
+    expect((await runInit(undefined, { ...quiet, cwd: dir })).gitignore).toBe("kept");
+    expect(readFileSync(join(dir, ".gitignore"), "utf8")).toBe("node_modules\r\n# build output\r\ndist\r\n.cache/\r\n");
+  });
+
+  test("leaves a .gitignore that already ignores the cache folder alone", async () => {
+    for (const line of ["/.cache", ".cache", ".cache/**"]) {
+      const dir = repo(NPM_INIT);
+      writeFileSync(join(dir, ".gitignore"), `node_modules/\n${line}\n`);
+      expect((await runInit(undefined, { ...quiet, cwd: dir })).gitignore).toBe("kept");
+      expect(readFileSync(join(dir, ".gitignore"), "utf8")).toBe(`node_modules/\n${line}\n`);
+    }
+  });
+
   test("a bad name is one clear error, and nothing is written", async () => {
     const dir = repo(NPM_INIT);
     await expect(runInit("Bad Name", { ...quiet, cwd: dir })).rejects.toThrow(

@@ -113,7 +113,7 @@ describe("the browser report sink", () => {
       expect(page).toContain("judged-trajectory");
       await finishing;
       expect(finished).toBe(true);
-      expect(stderr).toContain("report: waiting for the browser to show the final report");
+      expect(stderr).toContain("report: waiting up to 60 s for the browser to show the final report");
     } finally {
       err.mockRestore();
     }
