@@ -74,6 +74,55 @@ describe("formatJudgment", () => {
     expect(refund.formatJudgment(judgment, { trajectory })).toContain(LOOKUP_QUOTE);
   });
 
+  test("a long citation list shows the first ten events and counts the rest; one undecided clause is singular", () => {
+    const judgment = {
+      behavior: "b",
+      trajectoryId: "t",
+      verdict: "false" as const,
+      metaBehaviors: [
+        {
+          name: "r",
+          verdict: "false" as const,
+          naReason: null,
+          triggered: true,
+          clauses: [
+            {
+              kind: "predicate" as const,
+              quote: "q",
+              verdict: "false" as const,
+              naReason: null,
+              citations: Array.from({ length: 100_000 }, (_, i) => ({ eventId: `e${i}`, description: "forbidden match" })),
+              check: "forbidden" as const,
+            },
+            {
+              kind: "semantic" as const,
+              quote: "s",
+              verdict: "na" as const,
+              naReason: "insufficient_evidence" as const,
+              citations: [],
+              check: "question" as const,
+              reasoning: "No model was available to decide this clause, so it has no verdict.",
+            },
+          ],
+        },
+      ],
+    };
+    const events = Array.from({ length: 100_000 }, (_, i) => ({
+      id: `e${i}`,
+      actor: "agent" as const,
+      action: "pay",
+      content: `payout ${i}`,
+    }));
+    const lines = formatJudgment(judgment, { trajectory: { events } }).split("\n");
+    expect(lines[0]).toBe("FAIL (1 clause undecided: no model) b: trajectory t is false");
+    expect(lines[1]).toBe("  ✗ r: false (1 clause undecided: no model)");
+    expect(lines.filter((l) => l.startsWith("      - e"))).toEqual(
+      Array.from({ length: 10 }, (_, i) => `      - e${i} agent/pay "payout ${i}" (forbidden match)`),
+    );
+    expect(lines).toContain("      … and 99,990 more");
+    expect(lines.join("\n").length).toBeLessThan(1000);
+  });
+
   test("control characters in content are escaped, so one event cannot garble the message", () => {
     const judgment = {
       behavior: "b",
