@@ -41,7 +41,12 @@
     // A link from the per-rule table lands on a rule in a card; if the filters
     // hide it, clear them first, so the link never leads nowhere.
     function reveal() {
-      var id = decodeURIComponent(location.hash.slice(1));
+      var id;
+      try {
+        id = decodeURIComponent(location.hash.slice(1));
+      } catch (e) {
+        return; // a hand-typed hash that is not valid percent-encoding
+      }
       var target = id === "" ? null : document.getElementById(id);
       if (!target || !target.closest(".card")) return;
       if (target.closest("[hidden]")) {

@@ -236,21 +236,25 @@ function failingCell(links: readonly RuleLink[]): string {
   return `<td class="failing-in">${shown}${more}</td>`;
 }
 
-/** Each count is of trajectories, as in the header; a rule that failed links to the cards where it did. */
+/**
+ * Each count is of trajectories, as in the header; a rule that failed links
+ * to the cards where it did (a column shown only when something failed).
+ */
 function summaryTable(rows: readonly RuleSummaryRow[], failing: readonly RuleLink[][]): string {
   if (rows.length === 0) return "";
   const columns = summaryColumns(rows);
+  const anyFailed = failing.some((links) => links.length > 0);
   const cellClass: Record<string, string> = { Passed: ` class="v-pass"`, Failed: ` class="v-fail"`, "Model error": ` class="v-error"` };
   const body = rows
     .map(
       (r, i) =>
-        `<tr><th scope="row">${escapeHtml(r.name)}</th>${columns.map((c) => `<td${cellClass[c.title] ?? ""}>${c.value(r)}</td>`).join("")}${failingCell(failing[i] ?? [])}</tr>`,
+        `<tr><th scope="row">${escapeHtml(r.name)}</th>${columns.map((c) => `<td${cellClass[c.title] ?? ""}>${c.value(r)}</td>`).join("")}${anyFailed ? failingCell(failing[i] ?? []) : ""}</tr>`,
     )
     .join("\n");
   return `<section class="summary">
 <h2>Trajectories by rule</h2>
 <table>
-<thead><tr><th scope="col">Rule</th>${columns.map((c) => `<th scope="col">${escapeHtml(c.title)}</th>`).join("")}<th scope="col">Failed in</th></tr></thead>
+<thead><tr><th scope="col">Rule</th>${columns.map((c) => `<th scope="col">${escapeHtml(c.title)}</th>`).join("")}${anyFailed ? `<th scope="col" class="failing-in">Failed in</th>` : ""}</tr></thead>
 <tbody>
 ${body}
 </tbody>

@@ -485,6 +485,8 @@ describe("renderHtmlReport", () => {
   it("starts with only failures shown when there is a failure, and with everything when there is none", () => {
     expect(html).toContain(`<input type="checkbox" id="only-failures" checked>`);
     expect(renderHtmlReport(passingReport)).toContain(`<input type="checkbox" id="only-failures">`);
+    // Nothing failed: no column of empty links either.
+    expect(renderHtmlReport(passingReport)).not.toContain("Failed in");
   });
 
   it("says beside a Pass how many clauses no model decided", () => {

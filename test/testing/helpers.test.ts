@@ -17,7 +17,7 @@ import { behaviorScorer, verdictScore } from "../../testing/braintrust.js";
 import "../../testing/vitest.js";
 import { compareCase } from "../../compiler/judge/calibrate.js";
 import { ROOT } from "../support/cli.js";
-import { isolatedDir } from "../support/judges.js";
+import { compileYaml, importBundled, isolatedDir } from "../support/judges.js";
 
 // @ts-expect-error a plain JS build script, without types
 const { bundleLibrary, LIBRARIES } = (await import("../../scripts/bundle-importers.js")) as {
@@ -265,6 +265,28 @@ describe("behaviorScorer (behavior-judge/braintrust)", () => {
     // A semantic trigger with no model: no verdict, and the clause says why.
     expect(scores[1]!.score).toBeNull();
     expect(scores[1]!.metadata).toMatchObject({ clauses: [{ type: "semantic trigger", undecided: "no model" }] });
+  });
+
+  test("metadata lists the first ten cited events of a clause and counts the rest", async () => {
+    const { compiled } = await compileYaml(`version: 1
+behavior: many
+metaBehaviors:
+  - name: Every approval is confirmed
+    trigger: { description: an approval, match: { action: approve } }
+    checks:
+      - type: pairing
+        quote: every approval is followed by a confirmation
+        each: { action: approve }
+        followedBy: { action: confirm }
+`);
+    const judge = await importBundled(compiled);
+    const events = Array.from({ length: 20_000 }, (_, i) => ({ id: `e${i}`, actor: "agent", action: i % 2 === 0 ? "approve" : "confirm" }));
+    const scores = await behaviorScorer(judge)({ output: { id: "long", complete: true, events } });
+    const [clause] = (scores[1]!.metadata as { clauses: { citations: { eventId: string }[]; moreCitations?: number }[] }).clauses;
+    expect(scores[1]!.score).toBe(1);
+    expect(clause!.citations.map((c) => c.eventId)).toEqual(Array.from({ length: 10 }, (_, i) => `e${i}`));
+    expect(clause!.moreCitations).toBe(19_990);
+    expect(JSON.stringify(scores).length).toBeLessThan(5_000);
   });
 
   test("a failed model call is no score, never a pass", () => {
