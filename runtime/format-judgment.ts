@@ -27,6 +27,35 @@ export function undecidedClauses(rule: MetaBehaviorJudgment): Clause[] {
   return rule.clauses.filter((c) => undecidedReason(c) !== undefined);
 }
 
+/**
+ * Cited events shown per clause in text, HTML, JUnit and this message; the
+ * rest are counted ("… and 999,990 more"). A passing pairing clause over a
+ * 1M-event trace cites every event: JSON keeps them all, a report line must not.
+ */
+export const CITATIONS_SHOWN = 10;
+
+/** `1234567` → `1,234,567`, the same on every host (no locale data needed). */
+export function groupDigits(count: number): string {
+  return String(count).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+}
+
+/** The line that stands for the citations not shown: `… and 999,990 more`. */
+export function moreCitations(hidden: number): string {
+  return `… and ${groupDigits(hidden)} more`;
+}
+
+/**
+ * `1 clause undecided: no model` for clauses a model did not decide, or
+ * undefined when there are none: a verdict resting on fewer clauses than the
+ * spec states says so wherever it is shown.
+ */
+export function undecidedSummary(clauses: readonly Clause[]): string | undefined {
+  const undecided = clauses.filter((c) => undecidedReason(c) !== undefined);
+  if (undecided.length === 0) return undefined;
+  const reasons = [...new Set(undecided.map((c) => undecidedReason(c)!))].join(", ");
+  return `${groupDigits(undecided.length)} clause${undecided.length === 1 ? "" : "s"} undecided: ${reasons}`;
+}
+
 /** Escapes control characters and clips, so one event cannot flood or garble the message. */
 function clipText(text: string, max: number): string {
   const flat = JSON.stringify(text).slice(1, -1);
@@ -38,26 +67,41 @@ function clauseType(clause: Clause): string {
   return clause.check ?? "predicate";
 }
 
-function undecidedNote(rule: MetaBehaviorJudgment): string {
-  const undecided = undecidedClauses(rule);
-  if (undecided.length === 0) return "";
-  const reasons = [...new Set(undecided.map((c) => undecidedReason(c)!))].join(", ");
-  return ` (${undecided.length} clause${undecided.length === 1 ? "" : "s"} undecided: ${reasons})`;
+function undecidedNote(clauses: readonly Clause[]): string {
+  const summary = undecidedSummary(clauses);
+  return summary === undefined ? "" : ` (${summary})`;
 }
 
-function formatClause(clause: Clause, events: Map<string, TrajectoryInput["events"][number]>, clip: number): string[] {
-  const reason = undecidedReason(clause);
-  const state = reason !== undefined ? `undecided (${reason})` : clause.verdict;
-  const lines = [`    ${clauseType(clause)} [${state}]: "${clipText(clause.quote, 400)}"`];
-  for (const citation of clause.citations) {
+/** An event as the messages show it: id, actor, action and content. */
+export type CitedEvent = TrajectoryInput["events"][number];
+
+/**
+ * A clause's cited events, one line each (`- e3 agent/issue_refund "Refund o…" (why)`):
+ * the first CITATIONS_SHOWN, then `… and N more`. An event missing from
+ * `events` is shown by its id. Shared with the JUnit report.
+ */
+export function citationLines(clause: Clause, events: ReadonlyMap<string, CitedEvent>, clip = 80): string[] {
+  const lines: string[] = [];
+  for (const citation of clause.citations.slice(0, CITATIONS_SHOWN)) {
     const event = events.get(citation.eventId);
     const shown =
       event === undefined
         ? `${clipText(citation.eventId, 80)}`
         : `${clipText(event.id, 80)} ${clipText(event.actor, 20)}/${clipText(event.action, 80)} "${clipText(event.content ?? "", clip)}"`;
-    lines.push(`      - ${shown}${citation.description !== "" ? ` (${clipText(citation.description, 200)})` : ""}`);
+    lines.push(`- ${shown}${citation.description !== "" ? ` (${clipText(citation.description, 200)})` : ""}`);
   }
+  const hidden = clause.citations.length - CITATIONS_SHOWN;
+  if (hidden > 0) lines.push(moreCitations(hidden));
   return lines;
+}
+
+function formatClause(clause: Clause, events: ReadonlyMap<string, CitedEvent>, clip: number): string[] {
+  const reason = undecidedReason(clause);
+  const state = reason !== undefined ? `undecided (${reason})` : clause.verdict;
+  return [
+    `    ${clauseType(clause)} [${state}]: "${clipText(clause.quote, 400)}"`,
+    ...citationLines(clause, events, clip).map((line) => `      ${line}`),
+  ];
 }
 
 /** Whether a rule needs a line in the message: it failed, rests on a failed model call, or has undecided clauses. */
@@ -73,13 +117,13 @@ export function formatJudgment(judgment: TrajectoryJudgment, options: FormatJudg
   const clip = options.clip ?? 80;
   const events = new Map((options.trajectory?.events ?? []).map((e) => [e.id, e] as const));
   const headline = judgment.verdict === "false" ? "FAIL" : judgment.verdict === "true" ? "PASS" : "N/A";
-  const note = undecidedNote({ ...judgment.metaBehaviors[0]!, clauses: judgment.metaBehaviors.flatMap((m) => m.clauses) });
+  const note = undecidedNote(judgment.metaBehaviors.flatMap((m) => m.clauses));
   const lines = [
     `${headline}${note} ${clipText(judgment.behavior, 200)}: trajectory ${clipText(judgment.trajectoryId, 200)} is ${judgment.verdict}${judgment.error === true ? " (a model call failed)" : ""}`,
   ];
   for (const rule of judgment.metaBehaviors) {
     if (!worthShowing(rule)) continue;
-    lines.push(`  ${rule.verdict === "false" ? "✗" : "?"} ${clipText(rule.name, 200)}: ${rule.verdict}${undecidedNote(rule)}`);
+    lines.push(`  ${rule.verdict === "false" ? "✗" : "?"} ${clipText(rule.name, 200)}: ${rule.verdict}${undecidedNote(rule.clauses)}`);
     for (const clause of rule.clauses) {
       if (clause.verdict === "false" || undecidedReason(clause) !== undefined) lines.push(...formatClause(clause, events, clip));
     }

@@ -33,13 +33,39 @@
         card.hidden = filtering && !anyRuleShown;
         if (!card.hidden) shown++;
       });
-      if (shownCount) shownCount.textContent = "Showing " + shown + " of " + cards.length;
+      if (shownCount) {
+        shownCount.textContent = "Showing " + shown + " of " + cards.length + (cards.length === 1 ? " trajectory" : " trajectories");
+      }
+    }
+
+    // A link from the per-rule table lands on a rule in a card; if the filters
+    // hide it, clear them first, so the link never leads nowhere.
+    function reveal() {
+      var id;
+      try {
+        id = decodeURIComponent(location.hash.slice(1));
+      } catch (e) {
+        return; // a hand-typed hash that is not valid percent-encoding
+      }
+      var target = id === "" ? null : document.getElementById(id);
+      if (!target || !target.closest(".card")) return;
+      if (target.closest("[hidden]")) {
+        ruleFilter.value = "";
+        apply();
+      }
+      if (target.closest("[hidden]")) {
+        onlyFailures.checked = false;
+        apply();
+      }
+      target.scrollIntoView();
     }
 
     onlyFailures.addEventListener("change", apply);
     ruleFilter.addEventListener("change", apply);
+    window.addEventListener("hashchange", reveal);
     // Browsers restore form state on reload; make the view match it.
     apply();
+    reveal();
   }
 
   function followProgress() {

@@ -12,7 +12,7 @@
  * false and null where there is no verdict (na, or resting on a failed model
  * call). It imports nothing, not even braintrust.
  */
-import { formatJudgment, undecidedReason } from "../runtime/format-judgment.js";
+import { CITATIONS_SHOWN, formatJudgment, undecidedReason } from "../runtime/format-judgment.js";
 import type { JudgeOptions } from "../runtime/judge.js";
 import type { MetaBehaviorJudgment, TrajectoryEvent, TrajectoryJudgment, Verdict } from "../runtime/types.js";
 import { readCases, type JudgeLike } from "./inputs.js";
@@ -75,7 +75,8 @@ function ruleDetails(rule: MetaBehaviorJudgment, trajectoryId: string, events: M
       naReason: c.naReason,
       ...(undecidedReason(c) !== undefined ? { undecided: undecidedReason(c) } : {}),
       ...(c.reasoning !== undefined ? { reasoning: c.reasoning } : {}),
-      citations: c.citations.map((cite) => {
+      // The first few, as every report shows them: a passing pairing over a long trace cites every event.
+      citations: c.citations.slice(0, CITATIONS_SHOWN).map((cite) => {
         const e = events.get(cite.eventId);
         return {
           eventId: cite.eventId,
@@ -83,6 +84,7 @@ function ruleDetails(rule: MetaBehaviorJudgment, trajectoryId: string, events: M
           ...(e !== undefined ? { actor: e.actor, action: e.action, content: clip(e.content ?? "", max) } : {}),
         };
       }),
+      ...(c.citations.length > CITATIONS_SHOWN ? { moreCitations: c.citations.length - CITATIONS_SHOWN } : {}),
     })),
   };
 }

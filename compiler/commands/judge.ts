@@ -39,7 +39,7 @@ async function openSinks(judge: JudgeModule, options: JudgeCommandOptions, usage
   return [
     progressSink(stderr, { tty: process.stderr.isTTY === true }),
     json ? jsonSink(stdout, stderr, { usage }) : textSink(stdout, { usage }),
-    ...(await reportSinks(judge.behavior, judge.rules, { ...options, web })),
+    ...(await reportSinks(judge.behavior, judge.rules, { ...options, web, modelConfigured: usage })),
   ];
 }
 

@@ -9,8 +9,7 @@ import type { ModelCommandOptions } from "./model-flags.js";
 
 export const DEFAULT_CONCURRENCY = 4;
 
-export const NO_MODEL_FLAG_NOTICE =
-  "--no-model: no model calls; semantic clauses come out na insufficient_evidence and deterministic failures stay unverified";
+export const NO_MODEL_FLAG_NOTICE = "--no-model: no model calls; semantic clauses are left undecided";
 
 export function hostModelOptions(opts: ModelCommandOptions, overrides: Partial<HostModelOptions> = {}): HostModelOptions {
   return {
@@ -39,7 +38,7 @@ export function hasSemanticParts(rules: readonly RuleShape[]): boolean {
 /**
  * The adapter for a judge run. Without a model, a judge with semantic parts
  * gets a single notice on stderr; a deterministic-only judge runs silently
- * (its failures say `unverified` in the output).
+ * (and its failures do not say `unverified`: nothing could have verified them).
  */
 export async function openJudgeModel(
   opts: ModelCommandOptions,

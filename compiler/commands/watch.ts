@@ -152,7 +152,9 @@ export async function runWatchCommand(judgePath: string, input: string | undefin
       },
     );
     stdout(
-      options.json === true ? `${JSON.stringify({ judgment: result.judgment })}\n` : `\n${renderTrajectoryText(result.judgment, source)}`,
+      options.json === true
+        ? `${JSON.stringify({ judgment: result.judgment })}\n`
+        : `\n${renderTrajectoryText(result.judgment, source, { model: run.model !== undefined })}`,
     );
     if (refused > 0 || result.judgment.error === true) return 1;
     if (options.failOnFalse === true && result.judgment.verdict === "false") return 1;

@@ -139,5 +139,5 @@ export function describeModelConfig(config: ModelConfig): string {
   return `${config.model} via ${config.provider === "braintrust" ? "the Braintrust gateway" : "an OpenAI-compatible endpoint"} (${where})`;
 }
 
-export const NO_MODEL_NOTICE =
-  "no model configured (set BRAINTRUST_API_KEY, or OPENAI_API_KEY with --base-url): semantic clauses come out na insufficient_evidence and deterministic failures stay unverified";
+/** One short line; the report itself says which clauses were left undecided (`PASS (1 clause undecided: no model)`). */
+export const NO_MODEL_NOTICE = "no model configured (set BRAINTRUST_API_KEY or OPENAI_API_KEY): semantic clauses are left undecided";

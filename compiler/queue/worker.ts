@@ -13,7 +13,7 @@ import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
 import { failureLine, judgeCases, type CaseResult, type RunOptions } from "../judge/judge-cases.js";
 import type { JudgeModule } from "../judge/load.js";
-import { jsonCaseError } from "../report/json.js";
+import { jsonElement } from "../report/json.js";
 import { checkedReplies, fieldsOf, type RedisConnection, type StreamEntry } from "./redis.js";
 import { inputCaseOfEntry, judgeSha, resultKey } from "./records.js";
 
@@ -60,8 +60,7 @@ function resultFields(result: CaseResult, key: string, sha: string, source: stri
   const fields = ["key", key, "judge", sha, "source", source, "file", input.file, "case", String(input.index)];
   if (input.line !== undefined) fields.push("line", String(input.line));
   // The same element `judge --json` gives for the case.
-  if (result.kind === "judged") fields.push("judgment", JSON.stringify(result.judgment));
-  else fields.push("caseError", JSON.stringify(jsonCaseError(result)));
+  fields.push(result.kind === "judged" ? "judgment" : "caseError", JSON.stringify(jsonElement(result)));
   return fields;
 }
 

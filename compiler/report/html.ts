@@ -15,6 +15,7 @@ import type {
   Verdict,
 } from "../../runtime/types.js";
 import type { RuleInfo } from "../../runtime/judge.js";
+import { CITATIONS_SHOWN, groupDigits, moreCitations, undecidedSummary } from "../../runtime/format-judgment.js";
 import { escapeHtml, fillSlots, pageContentSecurityPolicy, pageTemplates } from "../web/page.js";
 import { countVerifications, emptyVerifyCounts, isModelError, summarizeByRule, type RuleSummaryRow } from "../judge/tally.js";
 import { fileNaReason, summaryColumns, verdictLabel } from "./summary.js";
@@ -45,6 +46,11 @@ export interface ReportInput {
   readonly rules: readonly RuleInfo[];
   readonly results: readonly ReportResult[];
   readonly errors?: readonly CaseError[];
+  /**
+   * Whether a model was configured, so verify-on-false could have checked a
+   * failure (default true): without one, failures do not say "Unverified".
+   */
+  readonly model?: boolean;
 }
 
 /** Which page to render: the full report, or the live-progress page served while judging. */
@@ -119,16 +125,21 @@ function reportBody(input: ReportInput): string {
     names,
   );
   const errors = input.errors ?? [];
+  const options: CardOptions = { rules: input.rules, names, model: input.model !== false };
   return [
     `<header class="page-head">`,
     `<h1>${escapeHtml(behaviorName(input) || "behavior-judge report")}</h1>`,
     totalsLine(input.results, errors.length),
     `</header>`,
-    toolbar(names, input.results.length),
+    toolbar(
+      names,
+      input.results.length,
+      input.results.some((r) => hasFailure(r.judgment)),
+    ),
     `<main>`,
     errorsPanel(errors),
-    summaryTable(rows),
-    input.results.map((result, index) => trajectoryCard(result, index, input.rules, names)).join("\n"),
+    summaryTable(rows, failingLinks(input.results, names)),
+    input.results.map((result, index) => trajectoryCard(result, index, options)).join("\n"),
     input.results.length === 0 ? `<p class="empty">No trajectory was judged.</p>` : "",
     `</main>`,
   ]
@@ -136,28 +147,44 @@ function reportBody(input: ReportInput): string {
     .join("\n");
 }
 
+/**
+ * The header counts trajectories, in the words of the per-rule table's
+ * columns (which count trajectories per rule), so the two read in one unit.
+ */
 function totalsLine(results: readonly ReportResult[], errorCount: number): string {
-  const count = (predicate: (j: TrajectoryJudgment) => boolean) => results.filter((r) => predicate(r.judgment)).length;
-  const modelErrors = count(isModelError);
+  const byClass = new Map<string, number>();
+  for (const { judgment } of results) {
+    const shown = verdictClass(judgment.verdict, fileNaReason(judgment), judgment.error);
+    byClass.set(shown, (byClass.get(shown) ?? 0) + 1);
+  }
+  const count = (shown: string) => byClass.get(shown) ?? 0;
+  const modelErrors = count("error");
   const parts = [
-    `${results.length} ${plural(results.length, "trajectory", "trajectories")}`,
-    `<span class="v-pass">${count((j) => j.verdict === "true")} passed</span>`,
-    `<span class="v-fail">${count((j) => j.verdict === "false")} failed</span>`,
-    `<span class="v-na">${count((j) => j.verdict === "na" && !isModelError(j))} without a verdict</span>`,
+    `<span class="v-pass">${count("pass")} passed</span>`,
+    `<span class="v-fail">${count("fail")} failed</span>`,
+    `<span class="v-na">${count("na")} didn't apply</span>`,
+    `<span class="v-na">${count("noverdict")} no verdict</span>`,
   ];
-  if (modelErrors > 0) parts.push(`<span class="v-error">${modelErrors} with a model error</span>`);
+  if (modelErrors > 0) parts.push(`<span class="v-error">${modelErrors} model error</span>`);
   const overturned = results.reduce((n, r) => n + countVerifications(emptyVerifyCounts(), r.judgment).overturned, 0);
   if (overturned > 0) parts.push(`<span class="v-error">${overturned} ${plural(overturned, "failure")} overturned by the model</span>`);
   if (errorCount > 0) parts.push(`<span class="v-error">${errorCount} could not be judged</span>`);
-  return `<p class="totals" id="totals">${parts.join(" · ")}</p>`;
+  const unit = `${results.length} ${plural(results.length, "trajectory", "trajectories")}`;
+  return `<p class="totals" id="totals">${unit}: ${parts.join(" · ")}</p>`;
 }
 
-function toolbar(names: readonly string[], total: number): string {
+/** Whether the "only failures and errors" filter would keep a rule of this trajectory. */
+function hasFailure(judgment: TrajectoryJudgment): boolean {
+  return judgment.metaBehaviors.some((m) => m.verdict === "false" || isModelError(m));
+}
+
+/** "Only failures" starts on when there is one: that is what a reader opens the report for. */
+function toolbar(names: readonly string[], total: number, failures: boolean): string {
   const options = names.map((name, i) => `<option value="${i}">${escapeHtml(name)}</option>`).join("");
   return `<nav class="toolbar" aria-label="Filters">
-<label><input type="checkbox" id="only-failures"> Only failures and errors</label>
+<label><input type="checkbox" id="only-failures"${failures ? " checked" : ""}> Only failures and errors</label>
 <label>Rule <select id="rule-filter"><option value="">All rules</option>${options}</select></label>
-<span id="shown-count" class="shown-count">Showing ${total} of ${total}</span>
+<span id="shown-count" class="shown-count">Showing ${total} of ${total} ${plural(total, "trajectory", "trajectories")}</span>
 </nav>`;
 }
 
@@ -177,20 +204,57 @@ ${items}
 </section>`;
 }
 
-function summaryTable(rows: readonly RuleSummaryRow[]): string {
+/** A link to a rule's section in a trajectory's card. */
+interface RuleLink {
+  readonly anchor: string;
+  readonly trajectoryId: string;
+}
+
+function ruleAnchor(trajectoryIndex: number, ruleIndex: number): string {
+  return `trajectory-${trajectoryIndex}-rule-${ruleIndex}`;
+}
+
+/** For each rule (by index in `names`), the trajectories where it failed, in report order. */
+function failingLinks(results: readonly ReportResult[], names: readonly string[]): RuleLink[][] {
+  const links: RuleLink[][] = names.map(() => []);
+  results.forEach(({ judgment }, index) => {
+    for (const meta of judgment.metaBehaviors) {
+      const ruleIndex = names.indexOf(meta.name);
+      if (meta.verdict === "false") links[ruleIndex]!.push({ anchor: ruleAnchor(index, ruleIndex), trajectoryId: judgment.trajectoryId });
+    }
+  });
+  return links;
+}
+
+/** The first CITATIONS_SHOWN failing trajectories as links to the rule in their cards, then how many more. */
+function failingCell(links: readonly RuleLink[]): string {
+  const shown = links
+    .slice(0, CITATIONS_SHOWN)
+    .map((l) => `<a href="#${l.anchor}">${escapeHtml(l.trajectoryId)}</a>`)
+    .join(", ");
+  const more = links.length > CITATIONS_SHOWN ? `, ${escapeHtml(moreCitations(links.length - CITATIONS_SHOWN))}` : "";
+  return `<td class="failing-in">${shown}${more}</td>`;
+}
+
+/**
+ * Each count is of trajectories, as in the header; a rule that failed links
+ * to the cards where it did (a column shown only when something failed).
+ */
+function summaryTable(rows: readonly RuleSummaryRow[], failing: readonly RuleLink[][]): string {
   if (rows.length === 0) return "";
   const columns = summaryColumns(rows);
+  const anyFailed = failing.some((links) => links.length > 0);
   const cellClass: Record<string, string> = { Passed: ` class="v-pass"`, Failed: ` class="v-fail"`, "Model error": ` class="v-error"` };
   const body = rows
     .map(
-      (r) =>
-        `<tr><th scope="row">${escapeHtml(r.name)}</th>${columns.map((c) => `<td${cellClass[c.title] ?? ""}>${c.value(r)}</td>`).join("")}</tr>`,
+      (r, i) =>
+        `<tr><th scope="row">${escapeHtml(r.name)}</th>${columns.map((c) => `<td${cellClass[c.title] ?? ""}>${c.value(r)}</td>`).join("")}${anyFailed ? failingCell(failing[i] ?? []) : ""}</tr>`,
     )
     .join("\n");
   return `<section class="summary">
-<h2>By rule</h2>
+<h2>Trajectories by rule</h2>
 <table>
-<thead><tr><th scope="col">Rule</th>${columns.map((c) => `<th scope="col">${escapeHtml(c.title)}</th>`).join("")}</tr></thead>
+<thead><tr><th scope="col">Rule</th>${columns.map((c) => `<th scope="col">${escapeHtml(c.title)}</th>`).join("")}${anyFailed ? `<th scope="col" class="failing-in">Failed in</th>` : ""}</tr></thead>
 <tbody>
 ${body}
 </tbody>
@@ -215,8 +279,39 @@ function errorAttribute(judged: { verdict: Verdict; error?: true }): string {
   return isModelError(judged) ? ` data-error="true"` : "";
 }
 
-function trajectoryCard(result: ReportResult, index: number, rules: readonly RuleInfo[], names: readonly string[]): string {
+/** What every card is rendered with. */
+interface CardOptions {
+  readonly rules: readonly RuleInfo[];
+  readonly names: readonly string[];
+  /** A model was configured (see ReportInput.model). */
+  readonly model: boolean;
+}
+
+/** The events of the judged trajectory, by id and in order (a failed pairing shows what followed). */
+interface EventIndex {
+  readonly byId: ReadonlyMap<string, TrajectoryEvent>;
+  readonly position: ReadonlyMap<string, number>;
+  readonly ordered: readonly TrajectoryEvent[];
+}
+
+function indexEvents(events: readonly TrajectoryEvent[]): EventIndex {
+  return {
+    byId: new Map(events.map((e) => [e.id, e] as const)),
+    position: new Map(events.map((e, i) => [e.id, i] as const)),
+    ordered: events,
+  };
+}
+
+/** `(1 clause undecided: no model)` beside a Pass or Fail that rests on fewer clauses than the spec states. */
+function undecidedNote(verdict: Verdict, error: true | undefined, clauses: readonly Clause[]): string {
+  if (verdict === "na" || isModelError({ verdict, ...(error !== undefined ? { error } : {}) })) return "";
+  const summary = undecidedSummary(clauses);
+  return summary === undefined ? "" : ` <span class="undecided">(${escapeHtml(summary)})</span>`;
+}
+
+function trajectoryCard(result: ReportResult, index: number, options: CardOptions): string {
   const { judgment, trajectory } = result;
+  const { rules, names } = options;
   const fileVerdictNa = fileNaReason(judgment);
   const incomplete =
     trajectory !== undefined && !trajectory.complete
@@ -224,19 +319,27 @@ function trajectoryCard(result: ReportResult, index: number, rules: readonly Rul
       : "";
   const description =
     trajectory !== undefined && trajectory.description !== "" ? `<p class="description">${escapeHtml(trajectory.description)}</p>` : "";
-  const events = new Map((trajectory?.events ?? []).map((e) => [e.id, e] as const));
+  const events = indexEvents(trajectory?.events ?? []);
   const metas = judgment.metaBehaviors
-    .map((meta) =>
-      ruleSection(
+    .map((meta) => {
+      const ruleIndex = names.indexOf(meta.name);
+      return ruleSection(
         meta,
         rules.find((r) => r.name === meta.name),
-        names.indexOf(meta.name),
+        ruleIndex,
+        ruleAnchor(index, ruleIndex),
         events,
-      ),
-    )
+        options.model,
+      );
+    })
     .join("\n");
+  const undecided = undecidedNote(
+    judgment.verdict,
+    judgment.error,
+    judgment.metaBehaviors.flatMap((m) => m.clauses),
+  );
   return `<article class="card" id="trajectory-${index}" data-verdict="${escapeHtml(judgment.verdict)}"${errorAttribute(judgment)}>
-<header class="card-head">${badge(judgment.verdict, fileVerdictNa, judgment.error)} <h2>${escapeHtml(judgment.trajectoryId)}</h2>${incomplete} <span class="file">${escapeHtml(result.file)}</span></header>
+<header class="card-head">${badge(judgment.verdict, fileVerdictNa, judgment.error)}${undecided} <h2>${escapeHtml(judgment.trajectoryId)}</h2>${incomplete} <span class="file">${escapeHtml(result.file)}</span></header>
 ${description}${metas === "" ? `<p class="empty">No rule was judged.</p>` : metas}
 </article>`;
 }
@@ -245,7 +348,9 @@ function ruleSection(
   meta: MetaBehaviorJudgment,
   rule: RuleInfo | undefined,
   ruleIndex: number,
-  events: ReadonlyMap<string, TrajectoryEvent>,
+  anchor: string,
+  events: EventIndex,
+  model: boolean,
 ): string {
   const trigger =
     rule === undefined
@@ -253,9 +358,11 @@ function ruleSection(
       : `<p class="trigger"><span class="label">Applies when</span> ${escapeHtml(rule.trigger.description)} <span class="kind">${rule.trigger.kind === "semantic" ? "decided by the model" : "deterministic match"}</span></p>`;
   const notTriggered = meta.triggered ? "" : `<p class="not-triggered">${notTriggeredNote(meta)}</p>`;
   const clauses =
-    meta.clauses.length === 0 ? "" : `<ol class="clauses">\n${meta.clauses.map((c) => clauseItem(c, rule, events)).join("\n")}\n</ol>`;
-  return `<section class="rule" data-rule="${ruleIndex}" data-verdict="${escapeHtml(meta.verdict)}"${errorAttribute(meta)}>
-<header class="rule-head">${badge(meta.verdict, meta.naReason, meta.error)} <h3>${escapeHtml(meta.name)}</h3></header>
+    meta.clauses.length === 0
+      ? ""
+      : `<ol class="clauses">\n${meta.clauses.map((c) => clauseItem(c, rule, events, model)).join("\n")}\n</ol>`;
+  return `<section class="rule" id="${anchor}" data-rule="${ruleIndex}" data-verdict="${escapeHtml(meta.verdict)}"${errorAttribute(meta)}>
+<header class="rule-head">${badge(meta.verdict, meta.naReason, meta.error)}${undecidedNote(meta.verdict, meta.error, meta.clauses)} <h3>${escapeHtml(meta.name)}</h3></header>
 ${trigger}${notTriggered}${clauses}
 </section>`;
 }
@@ -285,7 +392,7 @@ function inferCheck(clause: Clause, rule: RuleInfo | undefined): string | undefi
   return rule.trigger.kind === "semantic" ? "trigger" : undefined;
 }
 
-function clauseItem(clause: Clause, rule: RuleInfo | undefined, events: ReadonlyMap<string, TrajectoryEvent>): string {
+function clauseItem(clause: Clause, rule: RuleInfo | undefined, events: EventIndex, model: boolean): string {
   const parts = [
     `<li class="clause" data-verdict="${escapeHtml(clause.verdict)}">`,
     `<div class="clause-head">${badge(clause.verdict, clause.naReason, clause.error !== undefined ? true : undefined)} <span class="kind">${escapeHtml(clauseKind(clause, rule))}</span></div>`,
@@ -294,11 +401,12 @@ function clauseItem(clause: Clause, rule: RuleInfo | undefined, events: Readonly
   if (clause.reasoning !== undefined && clause.reasoning !== "") {
     parts.push(`<p class="reasoning"><span class="label">Model reasoning</span> ${escapeHtml(clause.reasoning)}</p>`);
   }
-  if (clause.verification !== undefined) parts.push(verificationLine(clause));
+  // Without a model nothing could have verified a failure: "Unverified" would only be noise.
+  if (clause.verification !== undefined && (clause.verification !== "unverified" || model)) parts.push(verificationLine(clause));
   if (clause.error !== undefined && clause.error !== "") {
     parts.push(`<p class="clause-error"><span class="label">Model error</span> ${escapeHtml(clause.error)}</p>`);
   }
-  parts.push(evidencePanel(clause, events), `</li>`);
+  parts.push(evidencePanel(clause, events.byId), followedPanel(clause, rule, events), `</li>`);
   return parts.filter((p) => p !== "").join("\n");
 }
 
@@ -315,6 +423,7 @@ function verificationLine(clause: Clause): string {
 function evidencePanel(clause: Clause, events: ReadonlyMap<string, TrajectoryEvent>): string {
   if (clause.citations.length === 0) return "";
   const items = clause.citations
+    .slice(0, CITATIONS_SHOWN)
     .map((citation) => {
       const event = events.get(citation.eventId);
       const cite = citation.description === "" ? "" : `\n<p class="cite">${escapeHtml(citation.description)}</p>`;
@@ -324,9 +433,39 @@ function evidencePanel(clause: Clause, events: ReadonlyMap<string, TrajectoryEve
   const count = clause.citations.length;
   // Failures open their evidence: that is what a reader came for.
   return `<details class="evidence"${clause.verdict === "false" ? " open" : ""}>
-<summary>Evidence: ${count} cited ${plural(count, "event")}</summary>
+<summary>Evidence: ${groupDigits(count)} cited ${plural(count, "event")}</summary>
 <ul>
-${items}
+${items}${moreItem(count - CITATIONS_SHOWN)}
+</ul>
+</details>`;
+}
+
+/** The list item standing for `hidden` events not shown, or nothing. */
+function moreItem(hidden: number): string {
+  return hidden > 0 ? `\n<li class="more">${escapeHtml(moreCitations(hidden))}</li>` : "";
+}
+
+/**
+ * For a failed pairing: what did follow the first unanswered `each` event
+ * (the events the check looked through for a `followedBy` match and did not
+ * find one), or that nothing followed it. Later unanswered events are cited
+ * too, and what followed them is a tail of this list.
+ */
+function followedPanel(clause: Clause, rule: RuleInfo | undefined, events: EventIndex): string {
+  if (clause.verdict !== "false" || (clause.check ?? inferCheck(clause, rule)) !== "pairing") return "";
+  const first = clause.citations[0];
+  const at = first === undefined ? undefined : events.position.get(first.eventId);
+  if (first === undefined || at === undefined) return "";
+  const after = events.ordered.slice(at + 1, at + 1 + CITATIONS_SHOWN);
+  const id = `<code class="event-id">${escapeHtml(first.eventId)}</code>`;
+  if (after.length === 0)
+    return `<p class="followed none"><span class="label">What followed</span> Nothing followed ${id}: it is the last event recorded.</p>`;
+  const total = events.ordered.length - at - 1;
+  const items = after.map((event) => `<li class="event">${eventDetails(event)}\n</li>`).join("\n");
+  return `<details class="followed" open>
+<summary>What followed ${id}: ${groupDigits(total)} ${plural(total, "event")}, none matching <code>followedBy</code></summary>
+<ul>
+${items}${moreItem(total - after.length)}
 </ul>
 </details>`;
 }

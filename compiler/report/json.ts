@@ -1,6 +1,6 @@
 /** `judge --json` (docs/FORMATS.md §6): one JSON array on stdout, element i for input case i. */
 import type { TrajectoryJudgment } from "../../runtime/types.js";
-import type { FailedCase } from "../judge/judge-cases.js";
+import type { CaseResult, FailedCase } from "../judge/judge-cases.js";
 import { caseErrorOf } from "./outputs.js";
 import type { OutputSink, Write } from "./sink.js";
 import { renderRunSummary } from "./summary.js";
@@ -24,13 +24,27 @@ export function jsonCaseError(result: FailedCase): JsonCaseError {
 }
 
 /**
+ * The `--json` element of a judged case: the judgment, then where it came
+ * from (`file`, and `case`, its 0-based index in that file), so a verdict can
+ * be traced to its input without counting positions. The judgment's own
+ * fields come first and keep their order.
+ */
+export type JsonJudgment = TrajectoryJudgment & { file: string; case: number };
+
+/** The one `--json` element of a case (judged or not), as every JSON output writes it: the array, and the queue's results. */
+export function jsonElement(result: CaseResult): JsonJudgment | JsonCaseError {
+  if (result.kind === "failed") return jsonCaseError(result);
+  return { ...result.judgment, file: result.input.file, case: result.input.index };
+}
+
+/**
  * JSON output streams one element at a time yet is byte-identical to
  * `JSON.stringify(all, null, 2)`, so large corpora never sit in memory.
  */
 class JsonArrayWriter {
   private count = 0;
   constructor(private readonly write: Write) {}
-  push(value: TrajectoryJudgment | JsonCaseError): void {
+  push(value: JsonJudgment | JsonCaseError): void {
     const body = JSON.stringify(value, null, 2).replace(/\n/g, "\n  ");
     this.write(`${this.count === 0 ? "[\n  " : ",\n  "}${body}`);
     this.count++;
@@ -49,7 +63,7 @@ export function jsonSink(write: Write, writeSummary: Write, options: { usage: bo
   const array = new JsonArrayWriter(write);
   return {
     add(result) {
-      array.push(result.kind === "judged" ? result.judgment : jsonCaseError(result));
+      array.push(jsonElement(result));
     },
     async finish(tally) {
       array.end();

@@ -5,21 +5,38 @@
  * testsuite > testcase > failure | error | skipped), with `time="0"` because
  * the output must not depend on the clock.
  */
-import type { Clause, MetaBehaviorJudgment, TrajectoryJudgment } from "../../runtime/types.js";
+import { citationLines, undecidedReason, undecidedSummary, type CitedEvent } from "../../runtime/format-judgment.js";
+import type { Clause, MetaBehaviorJudgment, Trajectory, TrajectoryJudgment } from "../../runtime/types.js";
 import type { CaseError } from "./html.js";
 import { countVerifications, emptyVerifyCounts } from "../judge/tally.js";
 import { verdictLabel } from "./summary.js";
 import { plural } from "./plural.js";
 
+export interface JunitFile {
+  readonly file: string;
+  readonly judgments: readonly TrajectoryJudgment[];
+  /**
+   * The judged trajectories, `trajectories[i]` for `judgments[i]`: cited
+   * events are then shown by action and clipped content, not by id alone.
+   */
+  readonly trajectories?: readonly (Trajectory | undefined)[];
+}
+
 export interface JunitInput {
-  readonly files: readonly { readonly file: string; readonly judgments: readonly TrajectoryJudgment[] }[];
+  readonly files: readonly JunitFile[];
   /** Inputs that could not be judged; each becomes an <error> test case in its file's suite. */
   readonly errors?: readonly CaseError[];
+  /**
+   * Whether a model was configured, so verify-on-false could have checked a
+   * failure (default true): without one, failures do not say `unverified`.
+   */
+  readonly model?: boolean;
 }
 
 /** Renders the whole report; same input, same bytes. */
 export function renderJunit(input: JunitInput): string {
-  const suites = suitesFor(input).map(renderSuite);
+  const model = input.model !== false;
+  const suites = suitesFor(input).map((suite) => renderSuite(suite, model));
   const totals = sumCounts(suites.map((s) => s.counts));
   return [
     `<?xml version="1.0" encoding="UTF-8"?>`,
@@ -31,11 +48,19 @@ export function renderJunit(input: JunitInput): string {
   ].join("\n");
 }
 
+/** A judgment with the events it may cite, by id. */
+interface Judged {
+  judgment: TrajectoryJudgment;
+  events: ReadonlyMap<string, CitedEvent>;
+}
+
 interface Suite {
   file: string;
-  judgments: TrajectoryJudgment[];
+  judged: Judged[];
   errors: CaseError[];
 }
+
+const NO_EVENTS: ReadonlyMap<string, CitedEvent> = new Map();
 
 /** Suites in input order; a file known only from its errors gets a suite after the others. */
 function suitesFor(input: JunitInput): Suite[] {
@@ -44,13 +69,19 @@ function suitesFor(input: JunitInput): Suite[] {
   const suiteFor = (file: string): Suite => {
     let suite = byFile.get(file);
     if (suite === undefined) {
-      suite = { file, judgments: [], errors: [] };
+      suite = { file, judged: [], errors: [] };
       byFile.set(file, suite);
       suites.push(suite);
     }
     return suite;
   };
-  for (const entry of input.files) suiteFor(entry.file).judgments.push(...entry.judgments);
+  for (const entry of input.files) {
+    const suite = suiteFor(entry.file);
+    entry.judgments.forEach((judgment, i) => {
+      const events = entry.trajectories?.[i]?.events;
+      suite.judged.push({ judgment, events: events === undefined ? NO_EVENTS : new Map(events.map((e) => [e.id, e] as const)) });
+    });
+  }
   for (const error of input.errors ?? []) suiteFor(error.file).errors.push(error);
   return suites;
 }
@@ -69,9 +100,12 @@ interface TestCase {
   outcome: Outcome;
 }
 
-function renderSuite(suite: Suite): { xml: string; counts: Counts } {
-  const overturned = suite.judgments.reduce((n, j) => n + countVerifications(emptyVerifyCounts(), j).overturned, 0);
-  const cases = [...suite.judgments.flatMap((j) => j.metaBehaviors.map((meta) => ruleCase(j, meta))), ...suite.errors.map(caseErrorCase)];
+function renderSuite(suite: Suite, model: boolean): { xml: string; counts: Counts } {
+  const overturned = suite.judged.reduce((n, j) => n + countVerifications(emptyVerifyCounts(), j.judgment).overturned, 0);
+  const cases = [
+    ...suite.judged.flatMap(({ judgment, events }) => judgment.metaBehaviors.map((meta) => ruleCase(judgment, meta, { events, model }))),
+    ...suite.errors.map(caseErrorCase),
+  ];
   const counts: Counts = {
     tests: cases.length,
     failures: cases.filter((c) => c.outcome === "failure").length,
@@ -90,19 +124,37 @@ function renderSuite(suite: Suite): { xml: string; counts: Counts } {
   return { xml, counts };
 }
 
+/** How clauses are described: the events they may cite, and whether a model could have verified a failure. */
+interface Describe {
+  events: ReadonlyMap<string, CitedEvent>;
+  model: boolean;
+}
+
 /**
- * One test case per rule. A rule whose failure a model overturned may well
- * pass: its test case then says so in <system-out>, since a plain pass would
- * hide that the verdict rests on a model's word against the deterministic check.
+ * One test case per rule. Two things a plain pass would hide go into its
+ * <system-out>: a failure a model overturned (the verdict rests on a model's
+ * word against the deterministic check), and clauses no model decided
+ * (`PASS (1 clause undecided: no model)`).
  */
-function ruleCase(judgment: TrajectoryJudgment, meta: MetaBehaviorJudgment): TestCase {
+function ruleCase(judgment: TrajectoryJudgment, meta: MetaBehaviorJudgment, how: Describe): TestCase {
   const open = `    <testcase name="${escapeXmlAttribute(`${judgment.trajectoryId} › ${meta.name}`)}" classname="${escapeXmlAttribute(judgment.behavior)}" time="0"`;
-  const { outcome, element } = ruleResult(meta);
-  const overturned = meta.clauses.filter((c) => c.verification === "overturned");
-  const note =
-    overturned.length === 0
-      ? undefined
-      : `<system-out>${escapeXmlText(overturned.map((c) => `OVERTURNED by the model (the deterministic check said false)\n${describeClause(c)}`).join("\n\n"))}</system-out>`;
+  const { outcome, element } = ruleResult(meta, how);
+  const overturned = meta.clauses
+    .filter((c) => c.verification === "overturned")
+    .map((c) => `OVERTURNED by the model (the deterministic check said false)\n${describeClause(c, how)}`);
+  const undecided = undecidedSummary(meta.clauses);
+  const notes =
+    outcome === "passed" && undecided !== undefined
+      ? [
+          `PASS (${undecided})\n${meta.clauses
+            .filter((c) => undecidedReason(c) !== undefined)
+            .map((c) => describeClause(c, how))
+            .join("\n\n")}`,
+          ...overturned,
+        ]
+      : overturned;
+  // One <system-out> per test case: some readers keep only the first.
+  const note = notes.length === 0 ? undefined : `<system-out>${escapeXmlText(notes.join("\n\n"))}</system-out>`;
   const children = [element, note].filter((c): c is string => c !== undefined);
   return {
     outcome,
@@ -111,12 +163,12 @@ function ruleCase(judgment: TrajectoryJudgment, meta: MetaBehaviorJudgment): Tes
 }
 
 /** The rule's result element: <failure>, <error> (a failed model call), <skipped> (na), or none (a pass). */
-function ruleResult(meta: MetaBehaviorJudgment): { outcome: Outcome; element?: string } {
+function ruleResult(meta: MetaBehaviorJudgment, how: Describe): { outcome: Outcome; element?: string } {
   const modelErrors = meta.clauses.filter((c) => c.error !== undefined && c.error !== "");
   if (meta.verdict === "false") {
     const failing = meta.clauses.filter((c) => c.verdict === "false");
     const message = `${failing.length} of ${meta.clauses.length} ${plural(meta.clauses.length, "clause")} failed: ${failing.map((c) => c.quote).join(" | ")}`;
-    const body = [...failing, ...modelErrors].map(describeClause).join("\n\n");
+    const body = [...failing, ...modelErrors].map((c) => describeClause(c, how)).join("\n\n");
     return {
       outcome: "failure",
       element: `<failure message="${escapeXmlAttribute(message)}" type="rule-failed">${escapeXmlText(body)}</failure>`,
@@ -127,7 +179,7 @@ function ruleResult(meta: MetaBehaviorJudgment): { outcome: Outcome; element?: s
     const message = `model error: ${modelErrors.map((c) => c.error).join(" | ")}`;
     return {
       outcome: "error",
-      element: `<error message="${escapeXmlAttribute(message)}" type="model-error">${escapeXmlText(modelErrors.map(describeClause).join("\n\n"))}</error>`,
+      element: `<error message="${escapeXmlAttribute(message)}" type="model-error">${escapeXmlText(modelErrors.map((c) => describeClause(c, how)).join("\n\n"))}</error>`,
     };
   }
   if (meta.verdict === "na")
@@ -135,18 +187,22 @@ function ruleResult(meta: MetaBehaviorJudgment): { outcome: Outcome; element?: s
   return { outcome: "passed" };
 }
 
-/** The failure body a person reads in CI: verdict, check type, the spec's own words, and where to look. */
-function describeClause(clause: Clause): string {
+/**
+ * The failure body a person reads in CI: verdict, check type, the spec's own
+ * words, and the cited events by id, actor/action and clipped content (the
+ * first few; the rest counted), as the test helpers show them.
+ */
+function describeClause(clause: Clause, how: Describe): string {
+  const cited = citationLines(clause, how.events);
   const lines = [
     `${verdictLabel(clause.verdict, clause.naReason)} [${clause.check ?? clause.kind}]`,
     `  quote: ${clause.quote}`,
-    `  cited events: ${clause.citations.length === 0 ? "(none)" : clause.citations.map((c) => c.eventId).join(", ")}`,
+    ...(cited.length === 0 ? ["  cited events: (none)"] : ["  cited events:", ...cited.map((line) => `    ${line}`)]),
   ];
-  for (const citation of clause.citations) {
-    if (citation.description !== "") lines.push(`    ${citation.eventId}: ${citation.description}`);
-  }
   if (clause.reasoning !== undefined && clause.reasoning !== "") lines.push(`  reasoning: ${clause.reasoning}`);
-  if (clause.verification !== undefined) lines.push(`  verification: ${clause.verification}`);
+  // Without a model nothing could have verified a failure: `unverified` would only be noise.
+  if (clause.verification !== undefined && (clause.verification !== "unverified" || how.model))
+    lines.push(`  verification: ${clause.verification}`);
   if (clause.error !== undefined && clause.error !== "") lines.push(`  model error: ${clause.error}`);
   return lines.join("\n");
 }

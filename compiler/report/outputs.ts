@@ -22,6 +22,8 @@ export interface ReportOutputOptions {
   web?: boolean;
   /** How long to wait for a browser to show the final report (default BROWSER_WAIT_MS). */
   browserWaitMs?: number;
+  /** A model was configured, so verify-on-false could have checked failures (the reports then say which went unverified). */
+  modelConfigured?: boolean;
 }
 
 async function writeText(path: string, text: string): Promise<void> {
@@ -144,6 +146,7 @@ class ReportCollection implements OutputSink {
   constructor(
     private readonly behavior: string,
     private readonly rules: readonly RuleInfo[],
+    private readonly model: boolean,
   ) {}
 
   add(result: CaseResult): void {
@@ -161,7 +164,7 @@ class ReportCollection implements OutputSink {
   }
 
   input(): ReportInput {
-    return { behavior: this.behavior, rules: this.rules, results: this.results, errors: this.errors };
+    return { behavior: this.behavior, rules: this.rules, results: this.results, errors: this.errors, model: this.model };
   }
 }
 
@@ -184,15 +187,19 @@ async function renderHtml(collection: ReportCollection): Promise<string> {
 /** JUnit groups the judgments by file: one testsuite each. */
 async function renderJunitReport(collection: ReportCollection): Promise<string> {
   const { renderJunit } = await import("./junit.js");
-  const { results, errors } = collection.input();
+  const { results, errors, model } = collection.input();
   const byFile = new Map<string, ReportResult[]>();
   for (const r of results) {
     const group = byFile.get(r.file);
     if (group === undefined) byFile.set(r.file, [r]);
     else group.push(r);
   }
-  const files = [...byFile].map(([file, group]) => ({ file, judgments: group.map((r) => r.judgment) }));
-  return renderJunit({ files, errors: errors ?? [] });
+  const files = [...byFile].map(([file, group]) => ({
+    file,
+    judgments: group.map((r) => r.judgment),
+    trajectories: group.map((r) => r.trajectory),
+  }));
+  return renderJunit({ files, errors: errors ?? [], ...(model !== undefined ? { model } : {}) });
 }
 
 /**
@@ -241,7 +248,7 @@ async function browserSink(behavior: string, collection: ReportCollection, waitM
  */
 export async function reportSinks(behavior: string, rules: readonly RuleInfo[], options: ReportOutputOptions): Promise<OutputSink[]> {
   if (options.html === undefined && options.junit === undefined && options.web !== true) return [];
-  const collection = new ReportCollection(behavior, rules);
+  const collection = new ReportCollection(behavior, rules, options.modelConfigured !== false);
   return [
     collection,
     ...(options.html !== undefined ? [fileSink(options.html, () => renderHtml(collection))] : []),

@@ -1,4 +1,5 @@
 /** The plain-text report of `judge`: per trajectory, per rule, per clause, with cited event ids. */
+import { CITATIONS_SHOWN, moreCitations, undecidedSummary } from "../../runtime/format-judgment.js";
 import type { Clause, MetaBehaviorJudgment, TrajectoryJudgment, Verdict } from "../../runtime/types.js";
 import { printable } from "./printable.js";
 import { isModelError, type RunTotals } from "../judge/tally.js";
@@ -13,14 +14,45 @@ function label(judged: { verdict: Verdict; error?: true }): string {
   return isModelError(judged) ? "ERROR" : LABEL[judged.verdict];
 }
 
+/**
+ * PASS or FAIL with what no model decided: `PASS (1 clause undecided: no model)`.
+ * An N/A says why in its own reason, and an ERROR is already flagged.
+ */
+function labelWithUndecided(judged: { verdict: Verdict; error?: true }, clauses: readonly Clause[]): string {
+  const shown = label(judged);
+  if (shown !== "PASS" && shown !== "FAIL") return shown;
+  const undecided = undecidedSummary(clauses);
+  return undecided === undefined ? shown : `${shown} (${undecided})`;
+}
+
+/** What the text report needs to know about the run besides the judgment. */
+export interface TextOptions {
+  /**
+   * Whether a model was configured, so verify-on-false could have checked a
+   * failure: only then does an unchecked failure say `(unverified)`.
+   */
+  model: boolean;
+}
+
+/** The cited event ids, the first CITATIONS_SHOWN of them and a count of the rest. */
+function citationList(clause: Clause): string {
+  const count = clause.citations.length;
+  if (count === 0) return "";
+  const shown = clause.citations.slice(0, CITATIONS_SHOWN).map((c) => printable(c.eventId));
+  if (count > CITATIONS_SHOWN) shown.push(moreCitations(count - CITATIONS_SHOWN));
+  return ` [${shown.join(", ")}]`;
+}
+
 function naSuffix(reason: string | null): string {
   return reason === null ? "" : ` (${reason})`;
 }
 
-function clauseLine(clause: Clause): string {
+function clauseLine(clause: Clause, options: TextOptions): string {
   const kind = clause.kind === "semantic" ? `semantic ${clause.check ?? ""}`.trimEnd() : (clause.check ?? "predicate");
-  const cites = clause.citations.length > 0 ? ` [${clause.citations.map((c) => printable(c.eventId)).join(", ")}]` : "";
-  const verification = clause.verification !== undefined ? ` (${clause.verification})` : "";
+  const cites = citationList(clause);
+  // Without a model nothing could have verified a failure: "(unverified)" would only be noise.
+  const verification =
+    clause.verification !== undefined && (clause.verification !== "unverified" || options.model) ? ` (${clause.verification})` : "";
   const error = clause.error !== undefined ? ` ERROR: ${printable(clause.error)}` : "";
   const lines = [
     `      ${clause.verdict.padEnd(5)} ${kind}: ${printable(JSON.stringify(clause.quote))}${naSuffix(clause.naReason)}${cites}${verification}${error}`,
@@ -34,23 +66,27 @@ function clauseLine(clause: Clause): string {
   return lines.join("\n");
 }
 
-function metaLines(meta: MetaBehaviorJudgment): string[] {
+function metaLines(meta: MetaBehaviorJudgment, options: TextOptions): string[] {
   const trigger = meta.triggered ? "" : " — not triggered";
   // Also beside a FAIL (a failed verify call): a failed model call must catch the eye wherever it is.
   const errors = meta.clauses.filter((c) => c.error !== undefined).length;
   const flagged =
     errors > 0 ? ` — ${errors} ${plural(errors, "clause")} without a valid model answer${isModelError(meta) ? "" : " (ERROR)"}` : "";
   return [
-    `  ${label(meta).padEnd(5)} ${printable(meta.name)}${naSuffix(meta.naReason)}${trigger}${flagged}`,
-    ...meta.clauses.map(clauseLine),
+    `  ${labelWithUndecided(meta, meta.clauses).padEnd(5)} ${printable(meta.name)}${naSuffix(meta.naReason)}${trigger}${flagged}`,
+    ...meta.clauses.map((clause) => clauseLine(clause, options)),
   ];
 }
 
 /** One trajectory's block of the text report. */
-export function renderTrajectoryText(judgment: TrajectoryJudgment, source: string): string {
+export function renderTrajectoryText(judgment: TrajectoryJudgment, source: string, options: TextOptions = { model: true }): string {
+  const headline = labelWithUndecided(
+    judgment,
+    judgment.metaBehaviors.flatMap((m) => m.clauses),
+  );
   return [
-    `${label(judgment)}  ${printable(judgment.trajectoryId)}  (${printable(source)})`,
-    ...judgment.metaBehaviors.flatMap(metaLines),
+    `${headline}  ${printable(judgment.trajectoryId)}  (${printable(source)})`,
+    ...judgment.metaBehaviors.flatMap((meta) => metaLines(meta, options)),
     "",
   ].join("\n");
 }
@@ -65,14 +101,20 @@ export function renderTotalsLine(totals: RunTotals): string {
  * The text report on stdout: each judged trajectory's block as it comes (with
  * what its calls cost, given a model), then the per-rule table, the totals
  * and the run's summary lines. A case that could not be judged is on stderr
- * (progressSink), not here.
+ * (progressSink), not here. `usage`: a model was configured (so its calls
+ * are counted, and an unchecked failure says `unverified`).
  */
 export function textSink(write: Write, options: { usage: boolean }): OutputSink {
+  const textOptions: TextOptions = { model: options.usage };
   return {
     add(result) {
       if (result.kind === "failed") return;
       const cost = result.usage;
-      write(renderTrajectoryText(result.judgment, result.input.file) + (cost !== undefined ? `  ${renderUsageLine(cost)}\n` : "") + "\n");
+      write(
+        renderTrajectoryText(result.judgment, result.input.file, textOptions) +
+          (cost !== undefined ? `  ${renderUsageLine(cost)}\n` : "") +
+          "\n",
+      );
     },
     async finish(tally) {
       write(`${renderSummaryTable(tally.ruleRows())}\n${renderTotalsLine(tally.totals)}\n`);

@@ -706,6 +706,19 @@ function undecidedReason(clause) {
 function undecidedClauses(rule) {
   return rule.clauses.filter((c) => undecidedReason(c) !== void 0);
 }
+var CITATIONS_SHOWN = 10;
+function groupDigits(count) {
+  return String(count).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+}
+function moreCitations(hidden) {
+  return `\u2026 and ${groupDigits(hidden)} more`;
+}
+function undecidedSummary(clauses) {
+  const undecided = clauses.filter((c) => undecidedReason(c) !== void 0);
+  if (undecided.length === 0) return void 0;
+  const reasons = [...new Set(undecided.map((c) => undecidedReason(c)))].join(", ");
+  return `${groupDigits(undecided.length)} clause${undecided.length === 1 ? "" : "s"} undecided: ${reasons}`;
+}
 function clipText(text, max) {
   const flat = JSON.stringify(text).slice(1, -1);
   return flat.length > max ? `${flat.slice(0, Math.max(0, max - 1))}\u2026` : flat;
@@ -714,22 +727,28 @@ function clauseType(clause) {
   if (clause.kind === "semantic") return clause.check === "trigger" ? "semantic trigger" : "semantic question";
   return clause.check ?? "predicate";
 }
-function undecidedNote(rule) {
-  const undecided = undecidedClauses(rule);
-  if (undecided.length === 0) return "";
-  const reasons = [...new Set(undecided.map((c) => undecidedReason(c)))].join(", ");
-  return ` (${undecided.length} clause${undecided.length === 1 ? "" : "s"} undecided: ${reasons})`;
+function undecidedNote(clauses) {
+  const summary = undecidedSummary(clauses);
+  return summary === void 0 ? "" : ` (${summary})`;
+}
+function citationLines(clause, events, clip = 80) {
+  const lines = [];
+  for (const citation of clause.citations.slice(0, CITATIONS_SHOWN)) {
+    const event = events.get(citation.eventId);
+    const shown = event === void 0 ? `${clipText(citation.eventId, 80)}` : `${clipText(event.id, 80)} ${clipText(event.actor, 20)}/${clipText(event.action, 80)} "${clipText(event.content ?? "", clip)}"`;
+    lines.push(`- ${shown}${citation.description !== "" ? ` (${clipText(citation.description, 200)})` : ""}`);
+  }
+  const hidden = clause.citations.length - CITATIONS_SHOWN;
+  if (hidden > 0) lines.push(moreCitations(hidden));
+  return lines;
 }
 function formatClause(clause, events, clip) {
   const reason = undecidedReason(clause);
   const state = reason !== void 0 ? `undecided (${reason})` : clause.verdict;
-  const lines = [`    ${clauseType(clause)} [${state}]: "${clipText(clause.quote, 400)}"`];
-  for (const citation of clause.citations) {
-    const event = events.get(citation.eventId);
-    const shown = event === void 0 ? `${clipText(citation.eventId, 80)}` : `${clipText(event.id, 80)} ${clipText(event.actor, 20)}/${clipText(event.action, 80)} "${clipText(event.content ?? "", clip)}"`;
-    lines.push(`      - ${shown}${citation.description !== "" ? ` (${clipText(citation.description, 200)})` : ""}`);
-  }
-  return lines;
+  return [
+    `    ${clauseType(clause)} [${state}]: "${clipText(clause.quote, 400)}"`,
+    ...citationLines(clause, events, clip).map((line) => `      ${line}`)
+  ];
 }
 function worthShowing(rule) {
   return rule.verdict === "false" || rule.error === true || undecidedClauses(rule).length > 0;
@@ -738,13 +757,13 @@ function formatJudgment(judgment, options = {}) {
   const clip = options.clip ?? 80;
   const events = new Map((options.trajectory?.events ?? []).map((e) => [e.id, e]));
   const headline = judgment.verdict === "false" ? "FAIL" : judgment.verdict === "true" ? "PASS" : "N/A";
-  const note = undecidedNote({ ...judgment.metaBehaviors[0], clauses: judgment.metaBehaviors.flatMap((m) => m.clauses) });
+  const note = undecidedNote(judgment.metaBehaviors.flatMap((m) => m.clauses));
   const lines = [
     `${headline}${note} ${clipText(judgment.behavior, 200)}: trajectory ${clipText(judgment.trajectoryId, 200)} is ${judgment.verdict}${judgment.error === true ? " (a model call failed)" : ""}`
   ];
   for (const rule of judgment.metaBehaviors) {
     if (!worthShowing(rule)) continue;
-    lines.push(`  ${rule.verdict === "false" ? "\u2717" : "?"} ${clipText(rule.name, 200)}: ${rule.verdict}${undecidedNote(rule)}`);
+    lines.push(`  ${rule.verdict === "false" ? "\u2717" : "?"} ${clipText(rule.name, 200)}: ${rule.verdict}${undecidedNote(rule.clauses)}`);
     for (const clause of rule.clauses) {
       if (clause.verdict === "false" || undecidedReason(clause) !== void 0) lines.push(...formatClause(clause, events, clip));
     }

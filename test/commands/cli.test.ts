@@ -130,6 +130,8 @@ describe("judge", () => {
           ],
         },
       ],
+      file: join(dir, "many.json"),
+      case: 1,
     });
   });
 

@@ -83,7 +83,7 @@ describe("judge with a model", () => {
       expect(second.stdout).toBe(first.stdout);
       // What the calls cost is reported beside the judgments, on stderr, never inside them.
       for (const j of JSON.parse(first.stdout) as Record<string, unknown>[])
-        expect(Object.keys(j)).toEqual(["behavior", "trajectoryId", "verdict", "metaBehaviors"]);
+        expect(Object.keys(j)).toEqual(["behavior", "trajectoryId", "verdict", "metaBehaviors", "file", "case"]);
       expect(first.stderr).toContain(`model calls: ${scripted.length} answered, 0 from cache`);
       expect(second.stderr).toContain(`model calls: 0 answered, ${scripted.length} from cache`);
     } finally {

@@ -85,7 +85,11 @@ for (const format of FORMATS.map((f) => f.name)) {
       const direct = runCli(["judge", judge, ...paths, "--json", "--no-verify", "--no-web"]);
       const viaImport = runCli(["judge", judge, out, "--json", "--no-verify", "--no-web", "--from", "trajectory"]);
       expect(viaImport.status).toBe(0);
-      expect(viaImport.stdout).toBe(direct.stdout);
+      // The same judgments; each says which input it came from (the traces, or the imported file).
+      const judgments = (stdout: string) =>
+        (JSON.parse(stdout) as Record<string, unknown>[]).map(({ file: _file, case: _case, ...judgment }) => judgment);
+      expect(judgments(viaImport.stdout)).toEqual(judgments(direct.stdout));
+      expect((JSON.parse(viaImport.stdout) as { file: string }[]).every((j) => j.file === out)).toBe(true);
     });
   });
 }

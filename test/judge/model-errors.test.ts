@@ -138,7 +138,7 @@ describe("every output shows ERROR", () => {
     expect(page).toContain(
       `<header class="rule-head"><span class="badge error">Error — no valid model answer</span> <h3>${RULE_2}</h3></header>`,
     );
-    expect(page).toContain(`<span class="v-error">1 with a model error</span>`);
+    expect(page).toContain(`<span class="v-error">1 model error</span>`);
   });
 
   it("JUnit: an <error> per rule that rests on a failed call", async () => {

@@ -251,6 +251,86 @@ const hostileReport: ReportInput = {
   errors: [{ file: `${PAYLOAD}bad.json`, caseIndex: 0, message: `${PAYLOAD}message` }],
 };
 
+/** The reasoning a semantic clause carries when no model was there to decide it. */
+const NO_MODEL = "No model was available to decide this clause, so it has no verdict.";
+
+/** A rule whose pairing failed: a refund approval (e2) that nothing answered with an email; one rule passes with an undecided question. */
+const pairingReport: ReportInput = {
+  behavior: "refund-support",
+  rules: [
+    {
+      name: "Email every approved refund",
+      trigger: { description: "a refund is approved", kind: "match" },
+      checks: [{ type: "pairing", quote: "Every approved refund is followed by a confirmation email." }],
+      semanticChecks: [],
+    },
+    {
+      name: "Explain refusals",
+      trigger: { description: "always", kind: "match" },
+      checks: [{ type: "required", quote: "The agent answers." }],
+      semanticChecks: [{ quote: "the agent explains why", question: "Did it explain why?" }],
+    },
+  ],
+  results: [
+    {
+      file: "unanswered.json",
+      trajectory: trajectory("email-missing", true, [
+        event("e1", "user", "message", "Refund order 7 please."),
+        event("e2", "tool", "refund_approved", "order 7"),
+        event("e3", "agent", "message", "Done, your refund is on its way."),
+        event("e4", "tool", "log", "session closed"),
+      ]),
+      judgment: judged("email-missing", "false", [
+        meta("Email every approved refund", "false", [
+          clause("false", "Every approved refund is followed by a confirmation email.", {
+            check: "pairing",
+            citations: [{ eventId: "e2", description: "event matching `each` with no later event matching `followedBy`" }],
+            verification: "unverified",
+          }),
+        ]),
+        meta("Explain refusals", "true", [
+          clause("true", "The agent answers.", { check: "required", citations: [{ eventId: "e3", description: "first match" }] }),
+          clause("na", "the agent explains why", {
+            kind: "semantic",
+            check: "question",
+            naReason: "insufficient_evidence",
+            reasoning: NO_MODEL,
+          }),
+        ]),
+      ]),
+    },
+    {
+      file: "last.json",
+      trajectory: trajectory("approved-at-the-end", true, [
+        event("e1", "user", "message", "Refund order 8."),
+        event("e2", "tool", "refund_approved", "order 8"),
+      ]),
+      judgment: judged("approved-at-the-end", "false", [
+        meta("Email every approved refund", "false", [
+          clause("false", "Every approved refund is followed by a confirmation email.", {
+            check: "pairing",
+            citations: [{ eventId: "e2", description: "event matching `each` with no later event matching `followedBy`" }],
+            verification: "unverified",
+          }),
+        ]),
+        meta("Explain refusals", "true", [clause("true", "The agent answers.", { check: "required" })]),
+      ]),
+    },
+  ],
+};
+
+/** The same rules over a trajectory where everything passed. */
+const passingReport: ReportInput = {
+  ...pairingReport,
+  results: [
+    {
+      file: "fine.json",
+      trajectory: trajectory("fine", true, [event("e1", "agent", "message", "hi")]),
+      judgment: judged("fine", "true", [meta("Explain refusals", "true", [clause("true", "The agent answers.", { check: "required" })])]),
+    },
+  ],
+};
+
 const inlineBlock = (html: string, tag: "script" | "style") => {
   const match = new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`).exec(html);
   if (match === null) throw new Error(`no <${tag}>`);
@@ -341,7 +421,8 @@ describe("renderHtmlReport", () => {
   });
 
   it("loads nothing from elsewhere", () => {
-    expect(html).not.toMatch(/\b(src|href)="(?!data:)/);
+    // Links within the page (the per-rule table to the cards) load nothing.
+    expect(html).not.toMatch(/\b(src|href)="(?!data:|#)/);
     expect(html).not.toMatch(/https?:\/\//);
   });
 
@@ -384,6 +465,77 @@ describe("renderHtmlReport", () => {
     // The assignment is the type check; the render proves the shape is used.
     const input: ReportInput = { rules: exported, results: [] };
     expect(renderHtmlReport(input)).toContain('<th scope="row">R</th>');
+  });
+
+  it("counts trajectories in the header and the per-rule table alike, in the table's words", () => {
+    expect(html).toContain(
+      `<p class="totals" id="totals">4 trajectories: <span class="v-pass">2 passed</span> · <span class="v-fail">1 failed</span> · <span class="v-na">0 didn't apply</span> · <span class="v-na">1 no verdict</span>`,
+    );
+    expect(html).toContain("<h2>Trajectories by rule</h2>");
+    expect(html).toContain(`<span id="shown-count" class="shown-count">Showing 4 of 4 trajectories</span>`);
+  });
+
+  it("links each rule's row to the cards where it failed", () => {
+    const row = /<tr><th scope="row">Canary before fleet<\/th>.*<\/tr>/.exec(html)?.[0];
+    expect(row).toContain(`<td class="failing-in"><a href="#trajectory-1-rule-1">rollout-skipped-canary</a></td>`);
+    expect(html).toContain(`<section class="rule" id="trajectory-1-rule-1" data-rule="1" data-verdict="false">`);
+    expect(/<tr><th scope="row">Test before deploy<\/th>.*<\/tr>/.exec(html)?.[0]).toContain(`<td class="failing-in"></td>`);
+  });
+
+  it("starts with only failures shown when there is a failure, and with everything when there is none", () => {
+    expect(html).toContain(`<input type="checkbox" id="only-failures" checked>`);
+    expect(renderHtmlReport(passingReport)).toContain(`<input type="checkbox" id="only-failures">`);
+    // Nothing failed: no column of empty links either.
+    expect(renderHtmlReport(passingReport)).not.toContain("Failed in");
+  });
+
+  it("says beside a Pass how many clauses no model decided", () => {
+    const page = renderHtmlReport(pairingReport);
+    expect(page).toContain(
+      `<span class="badge pass">Pass</span> <span class="undecided">(1 clause undecided: no model)</span> <h3>Explain refusals</h3>`,
+    );
+    // The card of a failing trajectory says it too: its verdict rests on fewer clauses than the spec states.
+    expect(page).toContain(
+      `<span class="badge fail">Fail</span> <span class="undecided">(1 clause undecided: no model)</span> <h2>email-missing</h2>`,
+    );
+    expect(page).not.toContain(`(1 clause undecided: no model)</span> <h2>approved-at-the-end</h2>`);
+    const two = renderHtmlReport({
+      ...pairingReport,
+      results: [
+        {
+          file: "f.json",
+          judgment: judged("t", "true", [
+            meta("Explain refusals", "true", [
+              clause("true", "The agent answers.", { check: "required" }),
+              clause("na", "a", { kind: "semantic", check: "question", naReason: "insufficient_evidence", reasoning: NO_MODEL }),
+              clause("na", "b", { kind: "semantic", check: "question", naReason: "insufficient_evidence", reasoning: NO_MODEL }),
+            ]),
+          ]),
+        },
+      ],
+    });
+    expect(two).toContain(`<span class="badge pass">Pass</span> <span class="undecided">(2 clauses undecided: no model)</span> <h2>t</h2>`);
+  });
+
+  it("says Unverified only when a model could have verified the failure", () => {
+    expect(renderHtmlReport(pairingReport)).toContain("Unverified: no model checked this Fail.");
+    expect(renderHtmlReport({ ...pairingReport, model: false })).not.toContain("Unverified");
+  });
+
+  it("shows for a failed pairing what did follow the unanswered event, or that nothing did", () => {
+    const page = renderHtmlReport(pairingReport);
+    expect(page).toContain(
+      `<summary>What followed <code class="event-id">e2</code>: 2 events, none matching <code>followedBy</code></summary>`,
+    );
+    const followed = /<details class="followed" open>[\s\S]*?<\/details>/.exec(page)![0];
+    expect(
+      [
+        ...followed.matchAll(/<code class="event-id">(e\d)<\/code> <span class="actor">\w+<\/span> <span class="action">(\w+)<\/span>/g),
+      ].map((m) => `${m[1]} ${m[2]}`),
+    ).toEqual(["e3 message", "e4 log"]);
+    expect(page).toContain(
+      `<p class="followed none"><span class="label">What followed</span> Nothing followed <code class="event-id">e2</code>: it is the last event recorded.</p>`,
+    );
   });
 
   it("renders an empty run", () => {
@@ -471,13 +623,13 @@ describeWithBrowser("the HTML report in chromium", () => {
     await page.locator("#only-failures").check();
     expect(await visibleCardIds(page)).toEqual(["rollout-skipped-canary"]);
     expect(await page.locator(".rule:visible h3").allTextContents()).toEqual(["Canary before fleet"]);
-    expect(await count.textContent()).toBe("Showing 1 of 4");
+    expect(await count.textContent()).toBe("Showing 1 of 4 trajectories");
     mkdirSync(artifactsDir, { recursive: true });
     await page.screenshot({ path: join(artifactsDir, "report-failures.png"), fullPage: true });
 
     await page.locator("#rule-filter").selectOption({ label: "Test before deploy" });
     expect(await visibleCardIds(page)).toEqual([]);
-    expect(await count.textContent()).toBe("Showing 0 of 4");
+    expect(await count.textContent()).toBe("Showing 0 of 4 trajectories");
 
     await page.locator("#only-failures").uncheck();
     expect(await visibleCardIds(page)).toHaveLength(4);
@@ -486,7 +638,7 @@ describeWithBrowser("the HTML report in chromium", () => {
 
     await page.locator("#rule-filter").selectOption({ label: "All rules" });
     expect(await page.locator(".rule:visible").count()).toBe(12);
-    expect(await count.textContent()).toBe("Showing 4 of 4");
+    expect(await count.textContent()).toBe("Showing 4 of 4 trajectories");
     expect(problems).toEqual([]);
     await page.close();
   });
@@ -505,7 +657,48 @@ describeWithBrowser("the HTML report in chromium", () => {
     // The filter script still runs on a hostile page: the rule option shows the name as text.
     expect(await page.locator("#rule-filter option").nth(1).textContent()).toBe(`${PAYLOAD}rule`);
     await page.locator("#only-failures").check();
-    expect(await page.locator("#shown-count").textContent()).toBe("Showing 1 of 1");
+    expect(await page.locator("#shown-count").textContent()).toBe("Showing 1 of 1 trajectory");
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it("opens with only failures shown when there is one, and shows everything when there is none", async () => {
+    const { page, problems } = await openReport("opens-on-failures.html", sampleReport);
+    expect(await page.locator("#only-failures").isChecked()).toBe(true);
+    expect(await visibleCardIds(page)).toEqual(["rollout-skipped-canary"]);
+    expect(await page.locator("#shown-count").textContent()).toBe("Showing 1 of 4 trajectories");
+    await page.close();
+    const passing = await openReport("opens-all-passing.html", passingReport);
+    expect(await passing.page.locator("#only-failures").isChecked()).toBe(false);
+    expect(await visibleCardIds(passing.page)).toEqual(["fine"]);
+    expect([...problems, ...passing.problems]).toEqual([]);
+    await passing.page.close();
+  });
+
+  it("takes a link in the per-rule table to the failing rule's card, clearing a filter that hid it", async () => {
+    const { page, problems } = await openReport("links.html", pairingReport);
+    const links = page.locator('.summary tr:has(th:text-is("Email every approved refund")) a');
+    expect(await links.allTextContents()).toEqual(["email-missing", "approved-at-the-end"]);
+    // A rule filter that hides the target: following the link shows it anyway.
+    await page.locator("#rule-filter").selectOption({ label: "Explain refusals" });
+    expect(await page.locator("#trajectory-1-rule-0").isVisible()).toBe(false);
+    await links.nth(1).click();
+    await page.waitForURL(/#trajectory-1-rule-0$/);
+    const target = page.locator("#trajectory-1-rule-0");
+    await expect.poll(() => target.isVisible()).toBe(true);
+    expect(await target.locator("h3").textContent()).toBe("Email every approved refund");
+    expect(
+      await target.evaluate((el) => {
+        const box = el.getBoundingClientRect();
+        return box.top < (globalThis as unknown as { innerHeight: number }).innerHeight && box.bottom > 0;
+      }),
+    ).toBe(true);
+    expect(await page.locator("#rule-filter").inputValue()).toBe("");
+    // What followed the unanswered approval is shown with it, open.
+    const followed = page.locator("#trajectory-0-rule-0 .followed");
+    expect(await followed.locator(".event .action").allTextContents()).toEqual(["message", "log"]);
+    expect(await followed.locator(".event .action").first().isVisible()).toBe(true);
+    expect(await page.locator("#trajectory-1-rule-0 .followed").textContent()).toContain("Nothing followed e2");
     expect(problems).toEqual([]);
     await page.close();
   });

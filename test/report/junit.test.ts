@@ -322,7 +322,8 @@ describe("renderJunit", () => {
     const [failure] = find(root, (el) => el.name === "failure");
     expect(failure!.attributes.message).toContain("Deploy to the canary before the fleet.");
     expect(failure!.text).toContain("quote: Deploy to the canary before the fleet.");
-    expect(failure!.text).toContain("cited events: e7");
+    // Without the trajectory, a cited event is shown by its id (and why it is cited).
+    expect(failure!.text).toContain("cited events:\n    - e7 (fleet deploy with no canary before it)");
     expect(failure!.text).toContain("[ordering]");
     expect(failure!.text).toContain("verification: confirmed");
     // The passing clause of the same rule is not part of the failure.
@@ -378,6 +379,92 @@ describe("renderJunit", () => {
     expect(junitProblems(root)).toEqual([]);
     expect(root.attributes.tests).toBe("0");
     expect(root.children).toEqual([]);
+  });
+});
+
+describe("clauses no model decided, and cited events", () => {
+  const NO_MODEL = "No model was available to decide this clause, so it has no verdict.";
+  const undecided = (quote: string) =>
+    clause("na", quote, { kind: "semantic", check: "question", naReason: "insufficient_evidence", reasoning: NO_MODEL });
+  const judgment: TrajectoryJudgment = {
+    behavior: "refund-support",
+    trajectoryId: "t",
+    verdict: "false",
+    metaBehaviors: [
+      meta("Grounded", "true", [clause("true", "reads a source", { check: "required" }), undecided("names the provision")]),
+      meta("Two questions", "true", [clause("true", "answers", { check: "required" }), undecided("is polite"), undecided("is brief")]),
+      meta("Look up first", "false", [
+        clause("false", "looks the order up before paying", {
+          check: "ordering",
+          citations: [{ eventId: "e2", description: "event matching `before` with no earlier event matching `first`" }],
+          verification: "unverified",
+        }),
+      ]),
+    ],
+  };
+  const trajectory = {
+    id: "t",
+    description: "",
+    complete: true,
+    events: [
+      { id: "e1", actor: "user" as const, action: "message", content: "refund please", metadata: {} },
+      { id: "e2", actor: "agent" as const, action: "issue_refund", content: `Refund of $40 issued ${"x".repeat(200)}`, metadata: {} },
+    ],
+  };
+  const render = (model?: boolean) =>
+    parseXml(
+      renderJunit({
+        files: [{ file: "t.json", judgments: [judgment], trajectories: [trajectory] }],
+        ...(model !== undefined ? { model } : {}),
+      }),
+    );
+
+  it("tells a passing test case's undecided clauses in its <system-out>, plural right, and stays valid", () => {
+    const root = render(false);
+    expect(junitProblems(root)).toEqual([]);
+    const cases = find(root, (el) => el.name === "testcase");
+    const out = (i: number) => cases[i]!.children.filter((c) => c.name === "system-out").map((c) => c.text);
+    expect(out(0)).toHaveLength(1);
+    expect(out(0)[0]).toMatch(
+      /^PASS \(1 clause undecided: no model\)\nNo verdict — insufficient evidence \[question\]\n {2}quote: names the provision/,
+    );
+    expect(out(1)[0]).toMatch(/^PASS \(2 clauses undecided: no model\)\n/);
+    expect(out(1)[0]).toContain("quote: is polite");
+    expect(out(1)[0]).toContain("quote: is brief");
+    expect(out(2)).toEqual([]);
+    expect(root.children[0]!.attributes).toMatchObject({ tests: "3", failures: "1", errors: "0" });
+  });
+
+  it("shows each cited event of a failure by id, actor/action and clipped content", () => {
+    const [failure] = find(render(false), (el) => el.name === "failure");
+    expect(failure!.text).toContain(
+      `  cited events:\n    - e2 agent/issue_refund "Refund of $40 issued ${"x".repeat(58)}…" (event matching \`before\` with no earlier event matching \`first\`)`,
+    );
+  });
+
+  it("says a failure is unverified only when a model could have verified it", () => {
+    const text = (model?: boolean) => find(render(model), (el) => el.name === "failure")[0]!.text;
+    expect(text(false)).not.toContain("unverified");
+    expect(text(true)).toContain("  verification: unverified");
+    expect(text()).toContain("  verification: unverified");
+  });
+
+  it("lists the first ten cited events and counts the rest", () => {
+    const many: TrajectoryJudgment = {
+      ...judgment,
+      metaBehaviors: [
+        meta("No payouts", "false", [
+          clause("false", "never pays out", {
+            check: "forbidden",
+            citations: Array.from({ length: 12_345 }, (_, i) => ({ eventId: `e${i}`, description: "forbidden match" })),
+          }),
+        ]),
+      ],
+    };
+    const [failure] = find(parseXml(renderJunit({ files: [{ file: "t.json", judgments: [many] }] })), (el) => el.name === "failure");
+    const lines = failure!.text.split("\n");
+    expect(lines.filter((l) => l.startsWith("    - e"))).toHaveLength(10);
+    expect(lines).toContain("    … and 12,335 more");
   });
 });
 

@@ -37,10 +37,11 @@ async function drive(make: (out: (t: string) => void, err: (t: string) => void) 
 describe("jsonSink", () => {
   it("streams exactly JSON.stringify(all, null, 2), a failed case in its place, and puts the summary on the other stream", async () => {
     const { out, err } = await drive((o, e) => jsonSink(o, e, { usage: true }));
+    // Each judgment carries its input's file and case index after its own fields.
     const expected = [
-      judgment("t1", "true"),
+      { ...judgment("t1", "true"), file: "a.json", case: 0 },
       { file: "b.jsonl", case: 1, line: 2, caseError: "events must be an array" },
-      judgment("t2", "false"),
+      { ...judgment("t2", "false"), file: "b.jsonl", case: 2 },
     ];
     expect(out).toBe(`${JSON.stringify(expected, null, 2)}\n`);
     expect(err).toBe("model calls: 2 answered, 0 from cache, 0 failed; requests sent: 2 (0 failed); tokens: 200 in, 40 out\n");

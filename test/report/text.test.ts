@@ -129,3 +129,100 @@ describe("a failed model answer", () => {
     expect(text).toMatch(/\n {2}ERROR Grounded answer \(insufficient_evidence\) — 1 clause without a valid model answer\n/);
   });
 });
+
+describe("what no model decided or verified", () => {
+  const NO_MODEL = "No model was available to decide this clause, so it has no verdict.";
+  const undecided = (quote: string): TrajectoryJudgment["metaBehaviors"][number]["clauses"][number] => ({
+    kind: "semantic",
+    check: "question",
+    quote,
+    verdict: "na",
+    naReason: "insufficient_evidence",
+    citations: [],
+    reasoning: NO_MODEL,
+  });
+  const passing: TrajectoryJudgment = {
+    behavior: "b",
+    trajectoryId: "t",
+    verdict: "true",
+    metaBehaviors: [
+      {
+        name: "One question",
+        verdict: "true",
+        naReason: null,
+        triggered: true,
+        clauses: [
+          { kind: "predicate", check: "required", quote: "answers", verdict: "true", naReason: null, citations: [] },
+          undecided("is polite"),
+        ],
+      },
+      {
+        name: "Two questions",
+        verdict: "true",
+        naReason: null,
+        triggered: true,
+        clauses: [
+          { kind: "predicate", check: "required", quote: "answers", verdict: "true", naReason: null, citations: [] },
+          undecided("is brief"),
+          undecided("is kind"),
+        ],
+      },
+    ],
+  };
+  const failing: TrajectoryJudgment = {
+    behavior: "b",
+    trajectoryId: "f",
+    verdict: "false",
+    metaBehaviors: [
+      {
+        name: "Look up first",
+        verdict: "false",
+        naReason: null,
+        triggered: true,
+        clauses: [
+          {
+            kind: "predicate",
+            check: "ordering",
+            quote: "looks up first",
+            verdict: "false",
+            naReason: null,
+            citations: [{ eventId: "e2", description: "d" }],
+            verification: "unverified",
+          },
+        ],
+      },
+    ],
+  };
+
+  test("a PASS says how many clauses no model decided, plural right, on the trajectory and on each rule", () => {
+    const lines = renderTrajectoryText(passing, "f.json", { model: false }).split("\n");
+    expect(lines[0]).toBe("PASS (3 clauses undecided: no model)  t  (f.json)");
+    expect(lines).toContain("  PASS (1 clause undecided: no model) One question");
+    expect(lines).toContain("  PASS (2 clauses undecided: no model) Two questions");
+  });
+
+  test("a failure says (unverified) only when a model could have verified it", () => {
+    expect(renderTrajectoryText(failing, "f.json", { model: false })).not.toContain("unverified");
+    expect(renderTrajectoryText(failing, "f.json", { model: true })).toContain(' "looks up first" [e2] (unverified)\n');
+  });
+
+  test("a long citation list shows the first ten ids and counts the rest", () => {
+    const many: TrajectoryJudgment = {
+      ...failing,
+      metaBehaviors: [
+        {
+          ...failing.metaBehaviors[0]!,
+          clauses: [
+            {
+              ...failing.metaBehaviors[0]!.clauses[0]!,
+              citations: Array.from({ length: 1_000_000 }, (_, i) => ({ eventId: `e${i}`, description: "" })),
+            },
+          ],
+        },
+      ],
+    };
+    const text = renderTrajectoryText(many, "f.json", { model: false });
+    expect(text).toContain(` [e0, e1, e2, e3, e4, e5, e6, e7, e8, e9, … and 999,990 more]\n`);
+    expect(text.length).toBeLessThan(500);
+  });
+});

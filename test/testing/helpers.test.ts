@@ -17,7 +17,7 @@ import { behaviorScorer, verdictScore } from "../../testing/braintrust.js";
 import "../../testing/vitest.js";
 import { compareCase } from "../../compiler/judge/calibrate.js";
 import { ROOT } from "../support/cli.js";
-import { isolatedDir } from "../support/judges.js";
+import { compileYaml, importBundled, isolatedDir } from "../support/judges.js";
 
 // @ts-expect-error a plain JS build script, without types
 const { bundleLibrary, LIBRARIES } = (await import("../../scripts/bundle-importers.js")) as {
@@ -72,6 +72,55 @@ describe("formatJudgment", () => {
     const judgment = await refund.judgeTrajectory(trajectory);
     expect(refund.formatJudgment(judgment, { trajectory })).toBe(formatJudgment(judgment, { trajectory }));
     expect(refund.formatJudgment(judgment, { trajectory })).toContain(LOOKUP_QUOTE);
+  });
+
+  test("a long citation list shows the first ten events and counts the rest; one undecided clause is singular", () => {
+    const judgment = {
+      behavior: "b",
+      trajectoryId: "t",
+      verdict: "false" as const,
+      metaBehaviors: [
+        {
+          name: "r",
+          verdict: "false" as const,
+          naReason: null,
+          triggered: true,
+          clauses: [
+            {
+              kind: "predicate" as const,
+              quote: "q",
+              verdict: "false" as const,
+              naReason: null,
+              citations: Array.from({ length: 100_000 }, (_, i) => ({ eventId: `e${i}`, description: "forbidden match" })),
+              check: "forbidden" as const,
+            },
+            {
+              kind: "semantic" as const,
+              quote: "s",
+              verdict: "na" as const,
+              naReason: "insufficient_evidence" as const,
+              citations: [],
+              check: "question" as const,
+              reasoning: "No model was available to decide this clause, so it has no verdict.",
+            },
+          ],
+        },
+      ],
+    };
+    const events = Array.from({ length: 100_000 }, (_, i) => ({
+      id: `e${i}`,
+      actor: "agent" as const,
+      action: "pay",
+      content: `payout ${i}`,
+    }));
+    const lines = formatJudgment(judgment, { trajectory: { events } }).split("\n");
+    expect(lines[0]).toBe("FAIL (1 clause undecided: no model) b: trajectory t is false");
+    expect(lines[1]).toBe("  ✗ r: false (1 clause undecided: no model)");
+    expect(lines.filter((l) => l.startsWith("      - e"))).toEqual(
+      Array.from({ length: 10 }, (_, i) => `      - e${i} agent/pay "payout ${i}" (forbidden match)`),
+    );
+    expect(lines).toContain("      … and 99,990 more");
+    expect(lines.join("\n").length).toBeLessThan(1000);
   });
 
   test("control characters in content are escaped, so one event cannot garble the message", () => {
@@ -216,6 +265,28 @@ describe("behaviorScorer (behavior-judge/braintrust)", () => {
     // A semantic trigger with no model: no verdict, and the clause says why.
     expect(scores[1]!.score).toBeNull();
     expect(scores[1]!.metadata).toMatchObject({ clauses: [{ type: "semantic trigger", undecided: "no model" }] });
+  });
+
+  test("metadata lists the first ten cited events of a clause and counts the rest", async () => {
+    const { compiled } = await compileYaml(`version: 1
+behavior: many
+metaBehaviors:
+  - name: Every approval is confirmed
+    trigger: { description: an approval, match: { action: approve } }
+    checks:
+      - type: pairing
+        quote: every approval is followed by a confirmation
+        each: { action: approve }
+        followedBy: { action: confirm }
+`);
+    const judge = await importBundled(compiled);
+    const events = Array.from({ length: 20_000 }, (_, i) => ({ id: `e${i}`, actor: "agent", action: i % 2 === 0 ? "approve" : "confirm" }));
+    const scores = await behaviorScorer(judge)({ output: { id: "long", complete: true, events } });
+    const [clause] = (scores[1]!.metadata as { clauses: { citations: { eventId: string }[]; moreCitations?: number }[] }).clauses;
+    expect(scores[1]!.score).toBe(1);
+    expect(clause!.citations.map((c) => c.eventId)).toEqual(Array.from({ length: 10 }, (_, i) => `e${i}`));
+    expect(clause!.moreCitations).toBe(19_990);
+    expect(JSON.stringify(scores).length).toBeLessThan(5_000);
   });
 
   test("a failed model call is no score, never a pass", () => {
