@@ -26,6 +26,7 @@ import type { TraceReadOptions } from "../judge/inputs.js";
 import type { Draft, InterviewInput, InterviewResult, Interviewer, Vocabulary } from "./types.js";
 import { draftUpdate, planUpdate, type SectionDrafter } from "./update.js";
 import { buildVocabulary } from "./vocabulary.js";
+import { editJudgeYaml } from "./yaml-edit.js";
 
 export interface GenerateOptions {
   /** BEHAVIOR.md or its folder. */
@@ -81,11 +82,11 @@ function sectionDrafter(
   };
 }
 
-async function readPreviousJudge(path: string): Promise<JudgeIR> {
+async function readPreviousJudge(path: string): Promise<{ ir: JudgeIR; text: string }> {
   const text = await readJudgeYaml(path);
   const parsed = parseJudgeYaml(text, { file: path });
   if (!parsed.ok) throw new JudgeYamlError(parsed.diagnostics);
-  return parsed.ir;
+  return { ir: parsed.ir, text };
 }
 
 interface Drafted {
@@ -96,6 +97,8 @@ interface Drafted {
   settled?: InterviewInput["settled"];
   calls: number;
   fallback?: string;
+  /** The judge.yaml text --update read: the result is written into it in place. */
+  previousText?: string;
 }
 
 async function draftAll(spec: BehaviorSpec, drafter: SectionDrafter, options: GenerateOptions): Promise<Drafted> {
@@ -103,7 +106,8 @@ async function draftAll(spec: BehaviorSpec, drafter: SectionDrafter, options: Ge
     const { draft, calls, fallback } = await drafter(spec.sections);
     return { draft, draftedSections: spec.sections.length, calls, ...(fallback !== undefined ? { fallback } : {}) };
   }
-  const plan = planUpdate(spec, await readPreviousJudge(options.update));
+  const previous = await readPreviousJudge(options.update);
+  const plan = planUpdate(spec, previous.ir);
   for (const notice of plan.notices) options.notice?.(notice);
   let draftedSections = 0;
   const counting: SectionDrafter = (sections) => {
@@ -113,6 +117,7 @@ async function draftAll(spec: BehaviorSpec, drafter: SectionDrafter, options: Ge
   const updated = await draftUpdate(spec, plan, counting);
   return {
     draft: updated.draft,
+    previousText: previous.text,
     draftedSections,
     ask: updated.ask,
     settled: updated.settled,
@@ -134,16 +139,52 @@ function withSources(ir: JudgeIR, sections: readonly SpecSection[]): JudgeIR {
   };
 }
 
-/** Serializes, re-parses and compiles; throws JudgeYamlError if the result would not build. */
-async function checkBuildable(ir: JudgeIR, out: string, compile: boolean): Promise<string> {
-  const yaml = serializeJudgeYaml(ir);
+/** Re-parses and compiles the text to write; throws JudgeYamlError if it would not build. */
+async function checkBuildable(yaml: string, out: string, compile: boolean): Promise<JudgeIR> {
   const parsed = parseJudgeYaml(yaml, { file: out });
   if (!parsed.ok) throw new JudgeYamlError(parsed.diagnostics);
   if (compile) {
     const { compileIR } = await import("../build/compile.js");
     await compileIR(parsed.ir, yaml, { file: basename(out), positions: parsed.positions });
   }
-  return yaml;
+  return parsed.ir;
+}
+
+/** The same judge up to the order of rules and of clauses within a rule (an edited file keeps its own order). */
+function sameJudge(a: JudgeIR, b: JudgeIR): boolean {
+  const canonical = (ir: JudgeIR) =>
+    JSON.stringify({
+      ...ir,
+      metaBehaviors: ir.metaBehaviors
+        .map((rule) => ({
+          ...rule,
+          checks: rule.checks.map((c) => JSON.stringify(c)).sort(),
+          semanticChecks: rule.semanticChecks.map((c) => JSON.stringify(c)).sort(),
+        }))
+        .sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0)),
+    });
+  return canonical(a) === canonical(b);
+}
+
+/**
+ * The text to write. An update edits the judge.yaml it read in place, so the
+ * person's layout (comments, flow style, key order, quoting) survives and the
+ * diff shows only what changed; if that edit would not read back as the same
+ * judge, a fresh serialization is written instead, and the person is told.
+ */
+function judgeYamlText(ir: JudgeIR, previousText: string | undefined, notice: GenerateOptions["notice"]): string {
+  if (previousText === undefined) return serializeJudgeYaml(ir);
+  try {
+    const edited = editJudgeYaml(previousText, ir);
+    const parsed = parseJudgeYaml(edited);
+    if (parsed.ok && sameJudge(parsed.ir, ir)) return edited;
+  } catch {
+    // Falls through to the fresh serialization below.
+  }
+  notice?.(
+    "could not edit the previous judge.yaml in place: it is rewritten in the standard layout (comments and formatting are not kept)",
+  );
+  return serializeJudgeYaml(ir);
 }
 
 /** Runs the whole of `generate` and writes judge.yaml. */
@@ -179,7 +220,8 @@ export async function generateJudgeYaml(options: GenerateOptions): Promise<Gener
     drafted.ask !== undefined && drafted.ask.length === 0 ? { ir: drafted.draft.ir, questionsAsked: 0 } : await options.interviewer(input);
   if (result.ir.metaBehaviors.length === 0) throw new Error("every rule was dropped in the interview: there is no judge.yaml to write");
   const ir = withSources({ ...result.ir, behavior: spec.name }, spec.sections);
-  const yaml = await checkBuildable(ir, options.out, options.compile !== false);
+  const yaml = judgeYamlText(ir, drafted.previousText, options.notice);
+  const written = await checkBuildable(yaml, options.out, options.compile !== false);
   await mkdir(dirname(options.out), { recursive: true });
   // A judge.yaml being replaced (hand-written, or the one --update read) is kept beside it.
   const backup = existsSync(options.out) ? `${options.out}.bak` : undefined;
@@ -193,9 +235,9 @@ export async function generateJudgeYaml(options: GenerateOptions): Promise<Gener
   return {
     out: options.out,
     yaml,
-    ir,
-    rules: ir.metaBehaviors.length,
-    carried: ir.metaBehaviors.filter((r) => !askedNames.has(r.name)).length,
+    ir: written,
+    rules: written.metaBehaviors.length,
+    carried: written.metaBehaviors.filter((r) => !askedNames.has(r.name)).length,
     questionsAsked: result.questionsAsked,
     modelCalls: drafted.calls,
     drafter,
