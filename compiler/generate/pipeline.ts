@@ -78,6 +78,10 @@ function sectionDrafter(
   if (adapter === undefined) return async (sections) => ({ draft: draftOffline({ spec, vocabulary, samples }, sections), calls: 0 });
   return async (sections) => {
     const outcome = await proposeDraft({ spec, vocabulary, samples, adapter, sections, usage: options.usage });
+    if (outcome.redrafted !== undefined)
+      options.notice?.(
+        `the preview on the samples sent ${outcome.redrafted.map((name) => JSON.stringify(name)).join(", ")} back to the model once; the interview shows why`,
+      );
     return { draft: outcome.draft, calls: outcome.calls, ...(outcome.fallback !== undefined ? { fallback: outcome.fallback } : {}) };
   };
 }

@@ -44,7 +44,7 @@ export interface DraftNote {
   /** Index into `ir.metaBehaviors`. */
   rule: number;
   clause?: ClauseRef;
-  kind: "unknown-action" | "unknown-metadata-key" | "unmapped-clause" | "quote-not-verbatim" | "model-retry";
+  kind: "unknown-action" | "unknown-metadata-key" | "unmapped-clause" | "quote-not-verbatim" | "model-retry" | "model-redraft";
   message: string;
 }
 
