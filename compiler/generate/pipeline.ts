@@ -25,13 +25,17 @@ import { loadSamples } from "./samples.js";
 import type { TraceReadOptions } from "../judge/inputs.js";
 import type { Draft, InterviewInput, InterviewResult, Interviewer, Vocabulary } from "./types.js";
 import { draftUpdate, planUpdate, type SectionDrafter } from "./update.js";
-import { buildVocabulary } from "./vocabulary.js";
+import { buildVocabulary, guessVocabulary } from "./vocabulary.js";
 import { editJudgeYaml } from "./yaml-edit.js";
+
+/** Said once when `generate` runs without sample trajectories. */
+export const NO_SAMPLES_NOTICE =
+  "no sample trajectories: the vocabulary was guessed from the spec's wording and verdict previews are unavailable; check every action name against your traces";
 
 export interface GenerateOptions {
   /** BEHAVIOR.md or its folder. */
   spec: string;
-  /** Sample trajectory files (.json / .jsonl). */
+  /** Sample trajectory files (.json / .jsonl); none guesses the vocabulary from the spec. */
   samples: readonly string[];
   /** How the sample files are read: `from` imports agent traces (IMPORTERS.md). */
   read?: TraceReadOptions;
@@ -207,8 +211,10 @@ export async function generateJudgeYaml(options: GenerateOptions): Promise<Gener
       },
     ]);
   }
-  const samples = await loadSamples(options.samples, options.read);
-  const vocabulary = buildVocabulary(samples);
+  // Without samples the vocabulary is guessed from the spec, and there is nothing to preview a draft on.
+  const samples = options.samples.length === 0 ? [] : await loadSamples(options.samples, options.read);
+  const vocabulary = samples.length === 0 ? guessVocabulary(spec) : buildVocabulary(samples);
+  if (samples.length === 0) options.notice?.(NO_SAMPLES_NOTICE);
   const drafted = await draftAll(spec, sectionDrafter(spec, vocabulary, samples, options), options);
   if (drafted.fallback !== undefined) options.notice?.(`drafted offline instead: ${drafted.fallback}`);
   const input: InterviewInput = {

@@ -132,7 +132,11 @@ export function proposalMessages(spec: BehaviorSpec, vocabulary: Vocabulary, sec
     "",
     renderSections(sections),
     "",
-    "Sample vocabulary (what recorded sessions of this agent contain):",
+    ...(vocabulary.guessed === true
+      ? [
+          "No sample trajectories were given. The names below are the ones the spec itself writes as code (there may be none); where the spec names no action, name it in snake_case after the spec's wording, and the person will check the names against their traces:",
+        ]
+      : ["Sample vocabulary (what recorded sessions of this agent contain):"]),
     "",
     renderVocabulary(vocabulary),
     "",
@@ -176,7 +180,11 @@ export function checkProposal(
   final: boolean,
 ): Checked {
   const yaml = extractYaml(text);
-  const strict = parseJudgeYaml(yaml, { file: PROPOSAL_FILE, vocabulary: vocabularyNames(vocabulary) });
+  // A guessed vocabulary is no reason to ask again about a name: nothing says the traces use it.
+  const strict =
+    vocabulary.guessed === true
+      ? parseJudgeYaml(yaml, { file: PROPOSAL_FILE })
+      : parseJudgeYaml(yaml, { file: PROPOSAL_FILE, vocabulary: vocabularyNames(vocabulary) });
   const loose = strict.ok ? strict : parseJudgeYaml(yaml, { file: PROPOSAL_FILE });
   if (!loose.ok) return { ok: false, problems: loose.diagnostics.map(formatDiagnostic), diagnostics: loose.diagnostics };
   const problems: string[] = [];
@@ -200,7 +208,8 @@ export function checkProposal(
   }
   if (problems.some((p) => !p.startsWith("there is no rule"))) return { ok: false, problems, diagnostics: [] };
   const ir = { ...loose.ir, behavior: spec.name };
-  return { ok: true, ir, notes: [...vocabularyNotes(ir, vocabulary), ...quoteNotes(ir, sections)] };
+  const nameNotes = vocabulary.guessed === true ? [] : vocabularyNotes(ir, vocabulary);
+  return { ok: true, ir, notes: [...nameNotes, ...quoteNotes(ir, sections)] };
 }
 
 interface QuoteProblem {

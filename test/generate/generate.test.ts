@@ -164,6 +164,39 @@ describe("behavior-judge generate", () => {
     expect(parsed.ok && parsed.ir.metaBehaviors[3]!.checks).toEqual([expect.objectContaining({ type: "count", max: 2 })]);
   });
 
+  it("works without sample trajectories: names from the spec's code spans, one notice line, a judge.yaml that builds", () => {
+    const dir = temp();
+    writeFileSync(
+      join(dir, "BEHAVIOR.md"),
+      [
+        "---",
+        "name: ticket-triage",
+        "description: A support agent that triages tickets.",
+        "---",
+        "",
+        "## Never delete a ticket",
+        "",
+        "The agent never deletes a ticket (`delete_ticket`); closing one is enough.",
+        "",
+        "Each session is one occurrence.",
+        "",
+      ].join("\n"),
+    );
+    const out = join(dir, "judge.yaml");
+    const run = runCli(["generate", dir, "--offline", "--no-web", "-o", out], { input: "y\n".repeat(10) });
+    expect(run.stderr).not.toContain("Error");
+    expect(run.status).toBe(0);
+    const notices = run.stderr.split("\n").filter((line) => line.includes("no sample trajectories"));
+    expect(notices).toEqual([
+      "behavior-judge: no sample trajectories: the vocabulary was guessed from the spec's wording and verdict previews are unavailable; check every action name against your traces",
+    ]);
+    const parsed = parseJudgeYaml(readFileSync(out, "utf8"));
+    expect(parsed.ok && parsed.ir.metaBehaviors[0]!.checks).toEqual([
+      { type: "forbidden", quote: "The agent never deletes a ticket (`delete_ticket`)", match: [{ action: "delete_ticket" }] },
+    ]);
+    expect(runCli(["build", out]).status).toBe(0);
+  });
+
   it("reports a bad sample file with file and field, and exits 1", () => {
     const dir = temp();
     const bad = join(dir, "bad.json");
