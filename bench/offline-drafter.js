@@ -55,7 +55,8 @@ const { draftOffline } = await dist("compiler/generate/offline/draft.js");
 const { compareChecks, comparePrecision } = await importTypeScript(join(root, "test/support/compare.ts"));
 const { validateTrajectory } = await dist("runtime/trajectory.js");
 const { serializeJudgeYaml } = await dist("compiler/ir/serialize.js");
-const { compileJudgeYamlText, importJudgeSource } = await dist("compiler/judge/load.js");
+const { compileJudgeYamlText } = await dist("compiler/build/compile.js");
+const { importJudgeSource } = await dist("compiler/judge/load.js");
 const { calibrate } = await dist("compiler/judge/calibrate.js");
 const { readCases } = await dist("compiler/judge/inputs.js");
 
