@@ -156,3 +156,69 @@ describe("editJudgeYaml", () => {
     expect(parsed(text)).toEqual(ir);
   });
 });
+
+describe("editJudgeYaml on every example and the hand-formatted file", () => {
+  /** Edits a person or the drafter may make; each must read back as the edited judge and leave the other rules' lines alone. */
+  const EDITS: [string, (ir: JudgeIR) => number][] = [
+    ["a quote changes", (ir) => ((ir.metaBehaviors[0]!.checks[0]!.quote += " promptly"), 0)],
+    [
+      "a trigger becomes semantic",
+      (ir) => ((ir.metaBehaviors[1]!.trigger = { description: ir.metaBehaviors[1]!.trigger.description, semantic: true }), 1),
+    ],
+    [
+      "a trigger gets another matcher (a semantic one becomes a match)",
+      (ir) => {
+        const rule = ir.metaBehaviors[0]!;
+        rule.trigger = {
+          description: rule.trigger.description,
+          match: [...(rule.trigger.match ?? []), { action: "another_action", actor: "agent" }],
+        };
+        return 0;
+      },
+    ],
+    [
+      "a check is dropped and a semantic question added",
+      (ir) => {
+        const rule = ir.metaBehaviors.at(-1)!;
+        rule.semanticChecks = [...rule.semanticChecks, { quote: rule.checks[0]!.quote, question: "Was it followed?" }];
+        rule.checks = rule.checks.slice(1);
+        return ir.metaBehaviors.length - 1;
+      },
+    ],
+    [
+      "a check of another type replaces one",
+      (ir) => {
+        ir.metaBehaviors[0]!.checks = [{ type: "required", quote: "a new clause", match: [{ action: "x", metadata: { status: "1.0" } }] }];
+        return 0;
+      },
+    ],
+    ["the source changes", (ir) => ((ir.metaBehaviors[1]!.source = `${ir.metaBehaviors[1]!.source ?? "Text."}\n\nOne more line: yes.`), 1)],
+  ];
+  const FILES = [
+    ...EXAMPLE_DIRS.map((dir) => join(dir, "judge.yaml")),
+    join(ROOT, "test", "fixtures", "generate", "hand-formatted-judge.yaml"),
+  ];
+
+  for (const file of FILES) {
+    for (const [name, edit] of EDITS) {
+      it(`${file.slice(ROOT.length + 1)}: ${name}`, () => {
+        const text = readFileSync(file, "utf8");
+        const ir = parsed(text);
+        const next = structuredClone(ir);
+        const touched = edit(next);
+        const out = editJudgeYaml(text, next);
+        expect(parsed(out)).toEqual(next);
+        // Every other rule is still there, line for line.
+        const doc = text.split("\n");
+        for (const [i, rule] of ir.metaBehaviors.entries()) {
+          if (i === touched) continue;
+          const start = doc.findIndex((line) => line.includes(`name: ${rule.name}`));
+          const next = ir.metaBehaviors[i + 1];
+          const end = next === undefined ? doc.length : doc.findIndex((line) => line.includes(`name: ${next.name}`));
+          const block = doc.slice(start, end).join("\n");
+          expect(out).toContain(block.replace(/\n+$/, ""));
+        }
+      });
+    }
+  }
+});
