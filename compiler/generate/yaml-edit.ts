@@ -381,6 +381,9 @@ function detectLayout(text: string, doc: Document): { step: number; indentSeq: b
  * (the caller then writes a fresh serialization).
  */
 export function editJudgeYaml(previousText: string, next: JudgeIR): string {
+  // A file with Windows line endings is edited with \n ones and given its own back.
+  if (previousText.includes("\r\n") && !/(^|[^\r])\n/.test(previousText))
+    return editJudgeYaml(previousText.replace(/\r\n/g, "\n"), next).replace(/\n/g, "\r\n");
   const doc = parseDocument(previousText);
   if (doc.errors.length > 0 || !isMap(doc.contents)) throw new Error("the previous judge.yaml is not a YAML mapping");
   const editor = new Editor(previousText, doc);

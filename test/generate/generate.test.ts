@@ -247,4 +247,37 @@ describe("behavior-judge generate with a model", () => {
     const parsed = parseJudgeYaml(readFileSync(out, "utf8"));
     expect(parsed.ok && parsed.ir).toEqual(reference);
   });
+
+  it("sends a rule whose check fails every sample back to the model once, says so, and writes the re-draft", async () => {
+    const reference = loadReferenceCase(REFUND).reference;
+    const withoutSources = reference.metaBehaviors.map(({ source: _s, ...r }) => r);
+    const misread = withoutSources.map((rule, i) =>
+      i === 3
+        ? { ...rule, checks: [{ type: "forbidden" as const, quote: rule.checks[0]!.quote, match: [{ action: "issue_refund" }] }] }
+        : rule,
+    );
+    const server = await startChatServer(
+      inOrder(
+        { reply: serializeJudgeYaml({ ...reference, metaBehaviors: misread }) },
+        { reply: serializeJudgeYaml({ ...reference, metaBehaviors: [withoutSources[3]!] }) },
+      ),
+    );
+    servers.push(server);
+    const out = join(temp(), "judge.yaml");
+    const run = await runAsync(
+      ["generate", REFUND, ...refundCases, "--no-web", "--no-cache", "--base-url", server.baseURL, "--model", "scripted", "-o", out],
+      { OPENAI_API_KEY: "k" },
+    );
+    expect(run.status).toBe(0);
+    expect(server.requests).toHaveLength(2);
+    expect(server.requests[1]!.lastUser).toContain("checks[0] fails every sample the rule applies to");
+    expect(run.stderr).toContain(
+      'behavior-judge: the preview on the samples sent "Refund at most three orders per session" back to the model once; the interview shows why',
+    );
+    // The terminal interview shows the note on the rule's first question.
+    expect(run.stderr).toMatch(/note: re-drafted by the model: its first draft was sent back once because checks\[0\] fails every sample/);
+    expect(run.stdout).toContain("model calls: 2 (drafted by the model)");
+    const parsed = parseJudgeYaml(readFileSync(out, "utf8"));
+    expect(parsed.ok && parsed.ir).toEqual(reference);
+  });
 });

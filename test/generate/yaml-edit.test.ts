@@ -144,6 +144,15 @@ describe("editJudgeYaml", () => {
     expect(parsed(text)).toEqual(ir);
   });
 
+  it("keeps Windows line endings", () => {
+    const crlf = HAND.replace(/\n/g, "\r\n");
+    const ir = structuredClone(base);
+    ir.metaBehaviors[0]!.checks.push({ type: "required", quote: "a new clause", match: [{ action: "x" }] });
+    const text = editJudgeYaml(crlf, ir);
+    expect(text).not.toMatch(/[^\r]\n/);
+    expect(text.replace(/\r\n/g, "\n")).toBe(editJudgeYaml(HAND, ir));
+  });
+
   it("removes the last clause of a list as an empty list, and adds a clause to an empty list as a block", () => {
     const ir = structuredClone(base);
     ir.metaBehaviors[3]!.checks = [];
