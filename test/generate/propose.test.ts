@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createOpenAIAdapter } from "../../compiler/model/openai.js";
 import { extractYaml, proposeDraft } from "../../compiler/generate/propose.js";
+import { guessVocabulary } from "../../compiler/generate/vocabulary.js";
 import { serializeJudgeYaml } from "../../compiler/ir/serialize.js";
 import type { JudgeIR } from "../../compiler/ir/types.js";
 import { emptyUsage } from "../../runtime/semantic.js";
@@ -218,6 +219,23 @@ describe("the model path checks itself on the samples", () => {
         ),
       },
     ]);
+  });
+});
+
+describe("without sample trajectories", () => {
+  it("tells the model the names are guessed, and neither asks again about other names nor previews", async () => {
+    const server = await startChatServer(inOrder({ reply: referenceYaml() }));
+    servers.push(server);
+    const adapter = createOpenAIAdapter(
+      { provider: "openai", apiKey: "k", baseURL: server.baseURL, model: "scripted" },
+      { backoffMs: 1, maxRetries: 0 },
+    );
+    const outcome = await proposeDraft({ spec: refund.spec, vocabulary: guessVocabulary(refund.spec), samples: [], adapter });
+    expect(server.requests).toHaveLength(1);
+    expect(server.requests[0]!.lastUser).toContain("No sample trajectories were given.");
+    expect(server.requests[0]!.lastUser).not.toContain("Sample vocabulary");
+    expect(outcome.draft.ir).toEqual(withSources(refund.reference));
+    expect(outcome.draft.notes).toEqual([]);
   });
 });
 
