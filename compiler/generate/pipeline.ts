@@ -180,7 +180,7 @@ function sameJudge(a: JudgeIR, b: JudgeIR): boolean {
  * diff shows only what changed; if that edit would not read back as the same
  * judge, a fresh serialization is written instead, and the person is told.
  */
-function judgeYamlText(ir: JudgeIR, previousText: string | undefined, notice: GenerateOptions["notice"]): string {
+export function judgeYamlText(ir: JudgeIR, previousText: string | undefined, notice: GenerateOptions["notice"]): string {
   if (previousText === undefined) return serializeJudgeYaml(ir);
   try {
     const edited = editJudgeYaml(previousText, ir);

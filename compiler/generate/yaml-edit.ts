@@ -18,7 +18,7 @@
  * returns the text, and the caller re-parses it (and falls back to a fresh
  * serialization if the result does not mean the same judge).
  */
-import { CST, Document, isCollection, isMap, isScalar, isSeq, parse, parseDocument } from "yaml";
+import { CST, Document, isAlias, isCollection, isMap, isScalar, isSeq, parse, parseDocument } from "yaml";
 import type { Node, Pair, Scalar, YAMLMap, YAMLSeq } from "yaml";
 import type { JudgeIR } from "../ir/types.js";
 import { checkData, semanticCheckData, triggerData } from "../ir/serialize.js";
@@ -133,7 +133,7 @@ class Editor {
 
   constructor(
     readonly text: string,
-    doc: Document,
+    readonly doc: Document,
   ) {
     const layout = detectLayout(text, doc);
     this.step = layout.step;
@@ -236,6 +236,13 @@ class Editor {
 
   reconcile(node: Node | null, data: unknown, path: string[], ctx: Context): void {
     if (node === null) throw new Error(`${path.join(".")} has no value`);
+    if (isAlias(node)) {
+      // `*name` stays while its anchor's value is still right; otherwise the value is written out in its place.
+      const target = node.resolve(this.doc);
+      if (target !== undefined && sameData(nodeData(target), inShapeOf(target, data))) return;
+      this.splices.push({ start: node.range![0], end: node.range![1], text: this.renderFlow(data) });
+      return;
+    }
     data = inShapeOf(node, data);
     if (sameData(nodeData(node), data)) return;
     if (isScalar(node) && !isRecord(data) && !Array.isArray(data)) this.replaceScalar(node, data, ctx.inFlow);

@@ -7,7 +7,8 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { generateJudgeYaml } from "../../compiler/generate/pipeline.js";
+import { generateJudgeYaml, judgeYamlText } from "../../compiler/generate/pipeline.js";
+import { serializeJudgeYaml } from "../../compiler/ir/serialize.js";
 import type { InterviewInput } from "../../compiler/generate/types.js";
 import { editJudgeYaml } from "../../compiler/generate/yaml-edit.js";
 import { parseJudgeYaml } from "../../compiler/ir/parse.js";
@@ -142,6 +143,30 @@ describe("editJudgeYaml", () => {
       ),
     );
     expect(parsed(text)).toEqual(ir);
+  });
+
+  it("keeps an alias whose anchor still holds, and a fresh layout (with a notice) when an edit would change the anchor's other uses", () => {
+    const anchored = HAND.replace(
+      "    after: {action: escalate_to_supervisor}\n\n",
+      "    after: &esc {action: escalate_to_supervisor}\n\n",
+    ).replace("    after: {action: escalate_to_supervisor}\n  source", "    after: *esc\n  source");
+    const ir = parsed(anchored);
+    const quoted = structuredClone(ir);
+    quoted.metaBehaviors[2]!.checks[1]!.quote = "it writes a handover note";
+    const notices: string[] = [];
+    expect(judgeYamlText(quoted, anchored, (m) => notices.push(m))).toBe(
+      anchored.replace("quote: it writes a handover note for the supervisor", "quote: it writes a handover note"),
+    );
+    expect(notices).toEqual([]);
+
+    const shared = structuredClone(ir);
+    (shared.metaBehaviors[2]!.checks[0] as { after?: unknown }).after = [{ action: "transfer_case" }];
+    const text = judgeYamlText(shared, anchored, (m) => notices.push(m));
+    expect(parsed(text)).toEqual(shared);
+    expect(text).toBe(serializeJudgeYaml(shared));
+    expect(notices).toEqual([
+      "could not edit the previous judge.yaml in place: it is rewritten in the standard layout (comments and formatting are not kept)",
+    ]);
   });
 
   it("keeps Windows line endings", () => {
