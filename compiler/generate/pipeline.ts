@@ -158,16 +158,25 @@ async function checkBuildable(yaml: string, out: string, compile: boolean): Prom
   return parsed.ir;
 }
 
+/** JSON with every object's keys sorted: two IRs built in different key orders compare equal. */
+function stableJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    typeof v === "object" && v !== null && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
+}
+
 /** The same judge up to the order of rules and of clauses within a rule (an edited file keeps its own order). */
-function sameJudge(a: JudgeIR, b: JudgeIR): boolean {
+export function sameJudge(a: JudgeIR, b: JudgeIR): boolean {
   const canonical = (ir: JudgeIR) =>
-    JSON.stringify({
+    stableJson({
       ...ir,
       metaBehaviors: ir.metaBehaviors
         .map((rule) => ({
           ...rule,
-          checks: rule.checks.map((c) => JSON.stringify(c)).sort(),
-          semanticChecks: rule.semanticChecks.map((c) => JSON.stringify(c)).sort(),
+          checks: rule.checks.map(stableJson).sort(),
+          semanticChecks: rule.semanticChecks.map(stableJson).sort(),
         }))
         .sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0)),
     });

@@ -7,7 +7,7 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { generateJudgeYaml, judgeYamlText } from "../../compiler/generate/pipeline.js";
+import { generateJudgeYaml, judgeYamlText, sameJudge } from "../../compiler/generate/pipeline.js";
 import { serializeJudgeYaml } from "../../compiler/ir/serialize.js";
 import type { InterviewInput } from "../../compiler/generate/types.js";
 import { editJudgeYaml } from "../../compiler/generate/yaml-edit.js";
@@ -115,6 +115,27 @@ describe("generate --update on a hand-formatted judge.yaml", () => {
       checks: [{ type: "forbidden", quote: "The agent never issues store credit", match: [{ action: "issue_store_credit" }] }],
       source: "The agent never issues store credit.",
     });
+  });
+});
+
+describe("sameJudge", () => {
+  it("ignores key order and the order of rules and clauses, and nothing else", () => {
+    const ir = parsed(HAND);
+    const reordered: JudgeIR = {
+      metaBehaviors: [...ir.metaBehaviors].reverse().map((rule) => ({
+        source: rule.source,
+        semanticChecks: rule.semanticChecks,
+        checks: [...rule.checks].reverse().map((check) => Object.fromEntries(Object.entries(check).reverse()) as typeof check),
+        trigger: rule.trigger,
+        name: rule.name,
+      })),
+      behavior: ir.behavior,
+      version: ir.version,
+    };
+    expect(sameJudge(ir, reordered)).toBe(true);
+    const changed = structuredClone(ir);
+    changed.metaBehaviors[2]!.checks[1]!.quote += "!";
+    expect(sameJudge(ir, changed)).toBe(false);
   });
 });
 
