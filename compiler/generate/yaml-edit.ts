@@ -305,7 +305,11 @@ class Editor {
       if (!kept.has(j)) this.splices.push(this.itemLines(item, j === 0));
     });
     const dashColumn = this.column(this.dashOf(items[0]!));
-    const blankBetween = items.length > 1 && /\n[ \t]*\n/.test(this.text.slice(items[0]!.range![2] - 1, this.dashOf(items[1]!)));
+    // The blank lines that separate the file's first two items separate an added one too.
+    const gap =
+      items.length > 1
+        ? (/^(?:[ \t]*\n)*/.exec(this.text.slice(this.contentLineEnd(items[0]!.range![2]), this.dashOf(items[1]!)))?.[0] ?? "")
+        : "";
     data.forEach((item, i) => {
       if (pairing[i] !== undefined) return;
       // After the nearest earlier item that stays; before the first item when none does.
@@ -315,7 +319,7 @@ class Editor {
         .at(-1);
       const at = before === undefined ? this.lineStart(this.dashOf(items[0]!)) : this.contentLineEnd(items[before]!.range![2]);
       const text = `${" ".repeat(dashColumn)}- ${this.renderBlock(item, dashColumn + 2)}\n`;
-      this.splices.push({ start: at, end: at, text: blankBetween ? (before === undefined ? `${text}\n` : `\n${text}`) : text });
+      this.splices.push({ start: at, end: at, text: before === undefined ? `${text}${gap}` : `${gap}${text}` });
     });
   }
 

@@ -108,7 +108,8 @@ describe("generate --update on a hand-formatted judge.yaml", () => {
     const { text } = await update((t) => `${t}\n## Never issue store credit\n\nThe agent never issues store credit.\n`);
     expect(text.startsWith(HAND)).toBe(true);
     const added = text.slice(HAND.length);
-    expect(added).toMatch(/^\n- name: Never issue store credit\n {2}trigger:\n/);
+    // Two blank lines, as between the file's other rules.
+    expect(added).toMatch(/^\n\n- name: Never issue store credit\n {2}trigger:\n/);
     const rule = parsed(text).metaBehaviors[4]!;
     expect(rule).toMatchObject({
       name: "Never issue store credit",
@@ -247,6 +248,20 @@ describe("editJudgeYaml on every example and the hand-formatted file", () => {
         return 0;
       },
     ],
+    [
+      "a rule is added between the first two",
+      (ir) => {
+        ir.metaBehaviors.splice(1, 0, {
+          name: "A new rule",
+          trigger: { description: "Always.", match: [{ actor: "agent" }] },
+          checks: [{ type: "forbidden", quote: "never this", match: [{ action: "this", contentIncludes: "no: not" }] }],
+          semanticChecks: [],
+          source: "The agent does never this.\n\nEach session is one occurrence.",
+        });
+        return -1;
+      },
+    ],
+    ["the second rule is removed", (ir) => (ir.metaBehaviors.splice(1, 1), 1)],
     ["the source changes", (ir) => ((ir.metaBehaviors[1]!.source = `${ir.metaBehaviors[1]!.source ?? "Text."}\n\nOne more line: yes.`), 1)],
   ];
   const FILES = [
@@ -262,6 +277,7 @@ describe("editJudgeYaml on every example and the hand-formatted file", () => {
         const next = structuredClone(ir);
         const touched = edit(next);
         const out = editJudgeYaml(text, next);
+        // The file keeps its own order of rules; an added one goes after the rule before it in the spec.
         expect(parsed(out)).toEqual(next);
         // Every other rule is still there, line for line.
         const doc = text.split("\n");
