@@ -4,7 +4,9 @@
  * answer is checked by the same parser `build` uses; its problems go back to
  * the model once. A second failure (or a failed call) falls back to the
  * offline drafter, loudly: the person is told, every rule carries a note,
- * and the interview that follows reviews every rule either way.
+ * and the interview that follows reviews every rule either way. A proposal
+ * that parses is then previewed on the samples (see selfCheck): rules that
+ * judge them implausibly go back to the model once more, with the evidence.
  */
 import { isDeepStrictEqual } from "node:util";
 import type { ChatMessage, SemanticAdapter, SemanticUsage } from "../../runtime/semantic.js";
