@@ -217,7 +217,7 @@ function program(): Command {
     .command("generate")
     .description("draft judge.yaml from a spec and sample trajectories, then confirm each rule in the browser (or the terminal)")
     .argument("<BEHAVIOR.md>", "the spec (or the folder that holds it)")
-    .argument("<samples...>", "sample trajectory files (.json or .jsonl)")
+    .argument("[samples...]", "sample trajectory files (.json or .jsonl); without them the vocabulary is guessed from the spec")
     .option(
       "-o, --out <judge.yaml>",
       "where to write (default: judge.yaml beside the spec; an existing file is replaced after the review and kept as .bak)",

@@ -25,12 +25,17 @@ import { loadSamples } from "./samples.js";
 import type { TraceReadOptions } from "../judge/inputs.js";
 import type { Draft, InterviewInput, InterviewResult, Interviewer, Vocabulary } from "./types.js";
 import { draftUpdate, planUpdate, type SectionDrafter } from "./update.js";
-import { buildVocabulary } from "./vocabulary.js";
+import { buildVocabulary, guessVocabulary } from "./vocabulary.js";
+import { editJudgeYaml } from "./yaml-edit.js";
+
+/** Said once when `generate` runs without sample trajectories. */
+export const NO_SAMPLES_NOTICE =
+  "no sample trajectories: the vocabulary was guessed from the spec's wording and verdict previews are unavailable; check every action name against your traces";
 
 export interface GenerateOptions {
   /** BEHAVIOR.md or its folder. */
   spec: string;
-  /** Sample trajectory files (.json / .jsonl). */
+  /** Sample trajectory files (.json / .jsonl); none guesses the vocabulary from the spec. */
   samples: readonly string[];
   /** How the sample files are read: `from` imports agent traces (IMPORTERS.md). */
   read?: TraceReadOptions;
@@ -77,15 +82,19 @@ function sectionDrafter(
   if (adapter === undefined) return async (sections) => ({ draft: draftOffline({ spec, vocabulary, samples }, sections), calls: 0 });
   return async (sections) => {
     const outcome = await proposeDraft({ spec, vocabulary, samples, adapter, sections, usage: options.usage });
+    if (outcome.redrafted !== undefined)
+      options.notice?.(
+        `the preview on the samples sent ${outcome.redrafted.map((name) => JSON.stringify(name)).join(", ")} back to the model once; the interview shows why`,
+      );
     return { draft: outcome.draft, calls: outcome.calls, ...(outcome.fallback !== undefined ? { fallback: outcome.fallback } : {}) };
   };
 }
 
-async function readPreviousJudge(path: string): Promise<JudgeIR> {
+async function readPreviousJudge(path: string): Promise<{ ir: JudgeIR; text: string }> {
   const text = await readJudgeYaml(path);
   const parsed = parseJudgeYaml(text, { file: path });
   if (!parsed.ok) throw new JudgeYamlError(parsed.diagnostics);
-  return parsed.ir;
+  return { ir: parsed.ir, text };
 }
 
 interface Drafted {
@@ -96,6 +105,8 @@ interface Drafted {
   settled?: InterviewInput["settled"];
   calls: number;
   fallback?: string;
+  /** The judge.yaml text --update read: the result is written into it in place. */
+  previousText?: string;
 }
 
 async function draftAll(spec: BehaviorSpec, drafter: SectionDrafter, options: GenerateOptions): Promise<Drafted> {
@@ -103,7 +114,8 @@ async function draftAll(spec: BehaviorSpec, drafter: SectionDrafter, options: Ge
     const { draft, calls, fallback } = await drafter(spec.sections);
     return { draft, draftedSections: spec.sections.length, calls, ...(fallback !== undefined ? { fallback } : {}) };
   }
-  const plan = planUpdate(spec, await readPreviousJudge(options.update));
+  const previous = await readPreviousJudge(options.update);
+  const plan = planUpdate(spec, previous.ir);
   for (const notice of plan.notices) options.notice?.(notice);
   let draftedSections = 0;
   const counting: SectionDrafter = (sections) => {
@@ -113,6 +125,7 @@ async function draftAll(spec: BehaviorSpec, drafter: SectionDrafter, options: Ge
   const updated = await draftUpdate(spec, plan, counting);
   return {
     draft: updated.draft,
+    previousText: previous.text,
     draftedSections,
     ask: updated.ask,
     settled: updated.settled,
@@ -134,16 +147,61 @@ function withSources(ir: JudgeIR, sections: readonly SpecSection[]): JudgeIR {
   };
 }
 
-/** Serializes, re-parses and compiles; throws JudgeYamlError if the result would not build. */
-async function checkBuildable(ir: JudgeIR, out: string, compile: boolean): Promise<string> {
-  const yaml = serializeJudgeYaml(ir);
+/** Re-parses and compiles the text to write; throws JudgeYamlError if it would not build. */
+async function checkBuildable(yaml: string, out: string, compile: boolean): Promise<JudgeIR> {
   const parsed = parseJudgeYaml(yaml, { file: out });
   if (!parsed.ok) throw new JudgeYamlError(parsed.diagnostics);
   if (compile) {
     const { compileIR } = await import("../build/compile.js");
     await compileIR(parsed.ir, yaml, { file: basename(out), positions: parsed.positions });
   }
-  return yaml;
+  return parsed.ir;
+}
+
+/** JSON with every object's keys sorted: two IRs built in different key orders compare equal. */
+function stableJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    typeof v === "object" && v !== null && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
+}
+
+/** The same judge up to the order of rules and of clauses within a rule (an edited file keeps its own order). */
+export function sameJudge(a: JudgeIR, b: JudgeIR): boolean {
+  const canonical = (ir: JudgeIR) =>
+    stableJson({
+      ...ir,
+      metaBehaviors: ir.metaBehaviors
+        .map((rule) => ({
+          ...rule,
+          checks: rule.checks.map(stableJson).sort(),
+          semanticChecks: rule.semanticChecks.map(stableJson).sort(),
+        }))
+        .sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0)),
+    });
+  return canonical(a) === canonical(b);
+}
+
+/**
+ * The text to write. An update edits the judge.yaml it read in place, so the
+ * person's layout (comments, flow style, key order, quoting) survives and the
+ * diff shows only what changed; if that edit would not read back as the same
+ * judge, a fresh serialization is written instead, and the person is told.
+ */
+export function judgeYamlText(ir: JudgeIR, previousText: string | undefined, notice: GenerateOptions["notice"]): string {
+  if (previousText === undefined) return serializeJudgeYaml(ir);
+  try {
+    const edited = editJudgeYaml(previousText, ir);
+    const parsed = parseJudgeYaml(edited);
+    if (parsed.ok && sameJudge(parsed.ir, ir)) return edited;
+  } catch {
+    // Falls through to the fresh serialization below.
+  }
+  notice?.(
+    "could not edit the previous judge.yaml in place: it is rewritten in the standard layout (comments and formatting are not kept)",
+  );
+  return serializeJudgeYaml(ir);
 }
 
 /** Runs the whole of `generate` and writes judge.yaml. */
@@ -162,8 +220,10 @@ export async function generateJudgeYaml(options: GenerateOptions): Promise<Gener
       },
     ]);
   }
-  const samples = await loadSamples(options.samples, options.read);
-  const vocabulary = buildVocabulary(samples);
+  // Without samples the vocabulary is guessed from the spec, and there is nothing to preview a draft on.
+  const samples = options.samples.length === 0 ? [] : await loadSamples(options.samples, options.read);
+  const vocabulary = samples.length === 0 ? guessVocabulary(spec) : buildVocabulary(samples);
+  if (samples.length === 0) options.notice?.(NO_SAMPLES_NOTICE);
   const drafted = await draftAll(spec, sectionDrafter(spec, vocabulary, samples, options), options);
   if (drafted.fallback !== undefined) options.notice?.(`drafted offline instead: ${drafted.fallback}`);
   const input: InterviewInput = {
@@ -179,7 +239,8 @@ export async function generateJudgeYaml(options: GenerateOptions): Promise<Gener
     drafted.ask !== undefined && drafted.ask.length === 0 ? { ir: drafted.draft.ir, questionsAsked: 0 } : await options.interviewer(input);
   if (result.ir.metaBehaviors.length === 0) throw new Error("every rule was dropped in the interview: there is no judge.yaml to write");
   const ir = withSources({ ...result.ir, behavior: spec.name }, spec.sections);
-  const yaml = await checkBuildable(ir, options.out, options.compile !== false);
+  const yaml = judgeYamlText(ir, drafted.previousText, options.notice);
+  const written = await checkBuildable(yaml, options.out, options.compile !== false);
   await mkdir(dirname(options.out), { recursive: true });
   // A judge.yaml being replaced (hand-written, or the one --update read) is kept beside it.
   const backup = existsSync(options.out) ? `${options.out}.bak` : undefined;
@@ -193,9 +254,9 @@ export async function generateJudgeYaml(options: GenerateOptions): Promise<Gener
   return {
     out: options.out,
     yaml,
-    ir,
-    rules: ir.metaBehaviors.length,
-    carried: ir.metaBehaviors.filter((r) => !askedNames.has(r.name)).length,
+    ir: written,
+    rules: written.metaBehaviors.length,
+    carried: written.metaBehaviors.filter((r) => !askedNames.has(r.name)).length,
     questionsAsked: result.questionsAsked,
     modelCalls: drafted.calls,
     drafter,

@@ -4,8 +4,11 @@
  * answer is checked by the same parser `build` uses; its problems go back to
  * the model once. A second failure (or a failed call) falls back to the
  * offline drafter, loudly: the person is told, every rule carries a note,
- * and the interview that follows reviews every rule either way.
+ * and the interview that follows reviews every rule either way. A proposal
+ * that parses is then previewed on the samples (see selfCheck): rules that
+ * judge them implausibly go back to the model once more, with the evidence.
  */
+import { isDeepStrictEqual } from "node:util";
 import type { ChatMessage, SemanticAdapter, SemanticUsage } from "../../runtime/semantic.js";
 import { callAdapter, type AdapterAnswer } from "../../runtime/semantic.js";
 import type { Trajectory } from "../../runtime/types.js";
@@ -18,6 +21,7 @@ import type { ClauseRef, Draft, DraftNote, Vocabulary } from "./types.js";
 import { vocabularyNames } from "./vocabulary.js";
 import { quoteOccurs } from "./offline/words.js";
 import { plural } from "../report/plural.js";
+import { previewRule, type RulePreview, type VerdictSamples } from "./preview.js";
 
 export interface ProposeInput {
   spec: BehaviorSpec;
@@ -38,6 +42,8 @@ export interface ProposalOutcome {
   fallback?: string;
   /** True when the first answer was unusable and the corrected one was taken. */
   retried?: boolean;
+  /** Rules whose preview on the samples sent them back to the model, and whose re-draft was kept. */
+  redrafted?: string[];
 }
 
 const CONTENT_SAMPLE_LENGTH = 160;
@@ -128,7 +134,11 @@ export function proposalMessages(spec: BehaviorSpec, vocabulary: Vocabulary, sec
     "",
     renderSections(sections),
     "",
-    "Sample vocabulary (what recorded sessions of this agent contain):",
+    ...(vocabulary.guessed === true
+      ? [
+          "No sample trajectories were given. The names below are the ones the spec itself writes as code (there may be none); where the spec names no action, name it in snake_case after the spec's wording, and the person will check the names against their traces:",
+        ]
+      : ["Sample vocabulary (what recorded sessions of this agent contain):"]),
     "",
     renderVocabulary(vocabulary),
     "",
@@ -172,7 +182,11 @@ export function checkProposal(
   final: boolean,
 ): Checked {
   const yaml = extractYaml(text);
-  const strict = parseJudgeYaml(yaml, { file: PROPOSAL_FILE, vocabulary: vocabularyNames(vocabulary) });
+  // A guessed vocabulary is no reason to ask again about a name: nothing says the traces use it.
+  const strict =
+    vocabulary.guessed === true
+      ? parseJudgeYaml(yaml, { file: PROPOSAL_FILE })
+      : parseJudgeYaml(yaml, { file: PROPOSAL_FILE, vocabulary: vocabularyNames(vocabulary) });
   const loose = strict.ok ? strict : parseJudgeYaml(yaml, { file: PROPOSAL_FILE });
   if (!loose.ok) return { ok: false, problems: loose.diagnostics.map(formatDiagnostic), diagnostics: loose.diagnostics };
   const problems: string[] = [];
@@ -196,7 +210,8 @@ export function checkProposal(
   }
   if (problems.some((p) => !p.startsWith("there is no rule"))) return { ok: false, problems, diagnostics: [] };
   const ir = { ...loose.ir, behavior: spec.name };
-  return { ok: true, ir, notes: [...vocabularyNotes(ir, vocabulary), ...quoteNotes(ir, sections)] };
+  const nameNotes = vocabulary.guessed === true ? [] : vocabularyNotes(ir, vocabulary);
+  return { ok: true, ir, notes: [...nameNotes, ...quoteNotes(ir, sections)] };
 }
 
 interface QuoteProblem {
@@ -356,11 +371,14 @@ export async function proposeDraft(input: ProposeInput): Promise<ProposalOutcome
   const firstCheck = checkProposal(first.text, input.spec, input.vocabulary, sections, false);
   if (firstCheck.ok) {
     await first.accept();
-    return { draft: assembleDraft(input, sections, firstCheck.ir, firstCheck.notes), calls };
+    const draft = assembleDraft(input, sections, firstCheck.ir, firstCheck.notes);
+    const checked = await selfCheck(input, sections, draft, [...messages, { role: "assistant", content: first.text }], ask);
+    return { draft: checked.draft, calls, ...redraftedField(checked.redrafted) };
   }
+  const retry: ChatMessage[] = [...messages, { role: "assistant", content: first.text }, proposalRetryMessage(firstCheck.problems)];
   let second: AdapterAnswer;
   try {
-    second = await ask([...messages, { role: "assistant", content: first.text }, proposalRetryMessage(firstCheck.problems)]);
+    second = await ask(retry);
   } catch (error) {
     return fallBack(input, sections, `the model's first proposal was unusable and the retry failed (${describe(error)})`, calls);
   }
@@ -375,7 +393,159 @@ export async function proposeDraft(input: ProposeInput): Promise<ProposalOutcome
     );
   }
   await second.accept();
-  return { draft: assembleDraft(input, sections, secondCheck.ir, secondCheck.notes), calls, retried: true };
+  const draft = assembleDraft(input, sections, secondCheck.ir, secondCheck.notes);
+  const checked = await selfCheck(input, sections, draft, [...retry, { role: "assistant", content: second.text }], ask);
+  return { draft: checked.draft, calls, retried: true, ...redraftedField(checked.redrafted) };
+}
+
+function redraftedField(names: string[]): { redrafted?: string[] } {
+  return names.length === 0 ? {} : { redrafted: names };
+}
+
+/** Why the preview sends a drafted rule back: a clause that fails every sample, a trigger that never fires. Empty when nothing does. */
+export function selfCheckProblems(preview: RulePreview, rule: MetaBehavior, samples: number): string[] {
+  const problems: string[] = [];
+  if (rule.trigger.match !== undefined && samples > 0 && preview.triggered.length === 0)
+    problems.push("the trigger never fires: no sample has an event it matches, so no check of the rule is ever judged");
+  const clauseFails = preview.warnings.some((w) => w.kind === "fails-every-sample" && w.clause.kind !== "rule");
+  for (const warning of preview.warnings) {
+    // A rule that fails every sample because one of its clauses does is said once, by the clause.
+    if (warning.kind === "fails-every-sample" && (warning.clause.kind !== "rule" || !clauseFails)) problems.push(warning.message);
+    if (warning.kind === "trigger-misses-check-events") problems.push(warning.message);
+  }
+  return problems;
+}
+
+function counts(samples: VerdictSamples): string {
+  const named = (ids: string[]) => (ids.length === 0 ? "" : ` (${ids.slice(0, 8).join(", ")}${ids.length > 8 ? ", …" : ""})`);
+  return `pass ${samples.pass.length}${named(samples.pass)}, fail ${samples.fail.length}${named(samples.fail)}, n.a. ${samples.na.length}`;
+}
+
+/** The evidence for one rule, as the model reads it: the sample counts of the rule, its trigger and each clause, then the problems. */
+export function ruleEvidence(rule: MetaBehavior, preview: RulePreview, samples: number, problems: readonly string[]): string {
+  const lines = [
+    `Rule ${JSON.stringify(rule.name)}:`,
+    `- the trigger fires on ${preview.triggered.length} of ${samples} ${plural(samples, "sample")}${rule.trigger.semantic === true ? " (a semantic trigger is not run here)" : ""}`,
+    `- the rule: ${counts(preview.rule)}`,
+  ];
+  for (const clause of preview.clauses) {
+    if (clause.clause.kind === "check") {
+      const check = rule.checks[clause.clause.index]!;
+      lines.push(`- checks[${clause.clause.index}] (${check.type}, ${JSON.stringify(check.quote)}): ${counts(clause.samples)}`);
+    }
+  }
+  lines.push("Problems:", ...problems.map((p) => `- ${p}`));
+  return lines.join("\n");
+}
+
+/** The follow-up that sends flagged rules back to the model with the preview's evidence. */
+export function redraftMessage(evidence: readonly string[], names: readonly string[], samples: number): ChatMessage {
+  return {
+    role: "user",
+    content: [
+      `Your judge.yaml was run on the ${samples} sample ${plural(samples, "trajectory", "trajectories")}. The samples mix sessions that follow the rules and sessions that break them, so a check that fails every sample, or a trigger that never fires, has most likely misread the spec (a pattern on the wrong event, a call where the spec means its result, a forbidden action that is allowed in other contexts).`,
+      "",
+      evidence.join("\n\n"),
+      "",
+      "Reply with a judge.yaml document (same format, same behavior) holding only these rules, corrected where the evidence shows a misreading; repeat a rule unchanged if it is right as drafted:",
+      ...names.map((name) => `- ${JSON.stringify(name)}`),
+    ].join("\n"),
+  };
+}
+
+/**
+ * The model path checks itself: the model's rules are previewed on the
+ * samples, and those with a clause that fails every sample or a trigger that
+ * never fires go back to the model once, with the evidence. A re-drafted rule
+ * replaces its first draft only if the answer parses; either way the
+ * interview is told (a note on the rule).
+ */
+async function selfCheck(
+  input: ProposeInput,
+  sections: readonly SpecSection[],
+  draft: Draft,
+  conversation: ChatMessage[],
+  ask: (conversation: ChatMessage[]) => Promise<AdapterAnswer>,
+): Promise<{ draft: Draft; redrafted: string[] }> {
+  const flagged: { index: number; problems: string[]; evidence: string }[] = [];
+  // Without samples there is nothing to preview.
+  if (input.samples.length === 0) return { draft, redrafted: [] };
+  draft.ir.metaBehaviors.forEach((rule, index) => {
+    if (draft.origins[index] !== "model") return;
+    const preview = previewRule(rule, input.samples);
+    const problems = selfCheckProblems(preview, rule, input.samples.length);
+    if (problems.length > 0) flagged.push({ index, problems, evidence: ruleEvidence(rule, preview, input.samples.length, problems) });
+  });
+  if (flagged.length === 0) return { draft, redrafted: [] };
+  const names = flagged.map((f) => draft.ir.metaBehaviors[f.index]!.name);
+  const why = (problems: readonly string[]) => problems.join("; ");
+  const keptFirst = (reason: string): { draft: Draft; redrafted: string[] } => ({
+    draft: {
+      ...draft,
+      notes: [
+        ...draft.notes,
+        ...flagged.map(({ index, problems }) => ({
+          rule: index,
+          kind: "model-redraft" as const,
+          message: `the model was asked once to re-draft this rule because ${why(problems)}, but ${reason}: this is its first draft`,
+        })),
+      ],
+    },
+    redrafted: [],
+  });
+  let answer: AdapterAnswer;
+  try {
+    answer = await ask([
+      ...conversation,
+      redraftMessage(
+        flagged.map((f) => f.evidence),
+        names,
+        input.samples.length,
+      ),
+    ]);
+  } catch (error) {
+    return keptFirst(`the request failed (${describe(error)})`);
+  }
+  // Checked against every section: a model that repeats the whole document is not wrong, only its flagged rules are taken.
+  const checked = checkProposal(answer.text, input.spec, input.vocabulary, sections, true);
+  if (!checked.ok) return keptFirst(`its answer did not parse (${checked.problems.slice(0, 2).join("; ")})`);
+  await answer.accept();
+  const metaBehaviors = [...draft.ir.metaBehaviors];
+  const replaced = new Set<number>();
+  const notes: DraftNote[] = [];
+  for (const { index, problems } of flagged) {
+    const section = sections.find((s) => s.heading === metaBehaviors[index]!.name)!;
+    const from = checked.ir.metaBehaviors.findIndex((m) => m.name === section.heading);
+    if (from < 0) {
+      notes.push({
+        rule: index,
+        kind: "model-redraft",
+        message: `the model was asked once to re-draft this rule because ${why(problems)}, but left it out of its answer: this is its first draft`,
+      });
+      continue;
+    }
+    const redraft = { ...checked.ir.metaBehaviors[from]!, source: section.body };
+    const unchanged = isDeepStrictEqual(redraft, metaBehaviors[index]);
+    metaBehaviors[index] = redraft;
+    replaced.add(index);
+    notes.push({
+      rule: index,
+      kind: "model-redraft",
+      message: unchanged
+        ? `the model was shown once that ${why(problems)}, and kept this draft`
+        : `re-drafted by the model: its first draft was sent back once because ${why(problems)}`,
+    });
+    for (const note of checked.notes) if (note.rule === from) notes.push({ ...note, rule: index });
+  }
+  return {
+    draft: {
+      ...draft,
+      ir: { ...draft.ir, metaBehaviors },
+      // The first draft's notes on a replaced rule were about clauses that are gone.
+      notes: [...draft.notes.filter((n) => !replaced.has(n.rule)), ...notes],
+    },
+    redrafted: [...replaced].map((i) => metaBehaviors[i]!.name),
+  };
 }
 
 function describe(error: unknown): string {

@@ -22,6 +22,12 @@ export interface Vocabulary {
    * belongs to `get_order_result`. Optional: hand-made vocabularies may omit it.
    */
   actionMetadata?: ActionMetadata[];
+  /**
+   * Set when no sample trajectories were given: the names were guessed from
+   * the spec's wording (its code spans), so nothing says a trace uses them,
+   * and there are no samples to preview a draft on.
+   */
+  guessed?: true;
 }
 
 /** One metadata key as one action uses it. */
@@ -44,7 +50,7 @@ export interface DraftNote {
   /** Index into `ir.metaBehaviors`. */
   rule: number;
   clause?: ClauseRef;
-  kind: "unknown-action" | "unknown-metadata-key" | "unmapped-clause" | "quote-not-verbatim" | "model-retry";
+  kind: "unknown-action" | "unknown-metadata-key" | "unmapped-clause" | "quote-not-verbatim" | "model-retry" | "model-redraft";
   message: string;
 }
 

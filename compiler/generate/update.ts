@@ -158,7 +158,7 @@ function mergeChanged(plan: Extract<SectionPlan, { kind: "changed" }>, drafted: 
     } else if (clause?.kind === "semanticCheck") {
       const at = newSemantic.findIndex(({ i }) => i === clause.index);
       if (at >= 0) notes.push(remapNote(note, rule, { kind: "semanticCheck", index: plan.kept.semanticChecks.length + at }));
-    } else if (plan.triggerChanged) notes.push(remapNote(note, rule, clause));
+    } else if (plan.triggerChanged || note.kind === "model-redraft") notes.push(remapNote(note, rule, clause));
   }
   const settled: ClauseRef[] = [
     ...(plan.triggerChanged ? [] : [{ kind: "trigger" } as const]),

@@ -6,6 +6,7 @@
  * locale, so the same samples give the same vocabulary, and the same prompt.
  */
 import type { Actor, Trajectory } from "../../runtime/types.js";
+import type { BehaviorSpec } from "../behavior-md/load.js";
 import type { ActionMetadata, Vocabulary } from "./types.js";
 
 const ACTOR_ORDER: readonly Actor[] = ["user", "agent", "tool"];
@@ -108,4 +109,39 @@ export function vocabularyNames(vocabulary: Vocabulary): { actions: string[]; me
 /** Per-action metadata, computed from the samples when an older vocabulary lacks it. */
 export function actionMetadata(vocabulary: Vocabulary): ActionMetadata[] {
   return vocabulary.actionMetadata ?? [];
+}
+
+/** A code span that names a tool or action: `issue_refund`, `orders.lookup`, `sendEmail`. */
+const ACTION_NAME = /^(?:[A-Za-z][A-Za-z0-9]*(?:[_.:-][A-Za-z0-9]+)+|[a-z]+[A-Z][A-Za-z0-9]*)$/;
+/** A code span that names a metadata value: `status: found`, `status=found`. */
+const METADATA_PAIR = /^([A-Za-z_][A-Za-z0-9_.-]*)\s*[:=]\s*"?([^"\s][^"]*?)"?$/;
+
+/**
+ * The vocabulary when there are no sample trajectories: the action names and
+ * metadata values the spec itself writes as code spans. Specs that name no
+ * tools give an empty vocabulary; the drafters then map what they can from
+ * the wording alone (mostly semantic questions), and the person is told.
+ */
+export function guessVocabulary(spec: BehaviorSpec): Vocabulary {
+  const actions = new Set<string>();
+  const metadata = new Map<string, Set<string>>();
+  for (const section of spec.sections) {
+    for (const match of section.body.matchAll(/`([^`\n]+)`/g)) {
+      const span = match[1]!.trim();
+      const pair = METADATA_PAIR.exec(span);
+      if (pair !== null) getOrCreate(metadata, pair[1]!, () => new Set<string>()).add(pair[2]!);
+      else if (ACTION_NAME.test(span)) actions.add(span);
+    }
+  }
+  const names = [...actions].sort(byCodePoint);
+  return {
+    // A name ending in "result" is what a tool returns; anything else, the agent's call.
+    actions: names.map((action) => ({ action, actors: [/result$/i.test(action) ? "tool" : "agent"], count: 0 })),
+    metadataKeys: [...metadata.keys()]
+      .sort(byCodePoint)
+      .map((key) => ({ key, values: [...metadata.get(key)!].sort(byCodePoint), count: 0 })),
+    contentSamples: [],
+    actionMetadata: [],
+    guessed: true,
+  };
 }

@@ -81,7 +81,8 @@ describe("generateJudgeYaml", () => {
     });
     expect(interviews).toBe(0);
     expect(result).toMatchObject({ rules: 4, carried: 4, questionsAsked: 0, modelCalls: 0, drafter: "none" });
-    expect(readFileSync(previous, "utf8")).toBe(serializeJudgeYaml(loadReferenceCase(REFUND).reference));
+    // The file is edited in place, and nothing changed: it stays byte for byte as it was.
+    expect(readFileSync(previous, "utf8")).toBe(readFileSync(join(REFUND, "judge.yaml"), "utf8"));
   });
 
   it("tells the interview which rules to ask and which clauses are settled on a one-sentence edit", async () => {
@@ -163,6 +164,39 @@ describe("behavior-judge generate", () => {
     expect(parsed.ok && parsed.ir.metaBehaviors[3]!.checks).toEqual([expect.objectContaining({ type: "count", max: 2 })]);
   });
 
+  it("works without sample trajectories: names from the spec's code spans, one notice line, a judge.yaml that builds", () => {
+    const dir = temp();
+    writeFileSync(
+      join(dir, "BEHAVIOR.md"),
+      [
+        "---",
+        "name: ticket-triage",
+        "description: A support agent that triages tickets.",
+        "---",
+        "",
+        "## Never delete a ticket",
+        "",
+        "The agent never deletes a ticket (`delete_ticket`); closing one is enough.",
+        "",
+        "Each session is one occurrence.",
+        "",
+      ].join("\n"),
+    );
+    const out = join(dir, "judge.yaml");
+    const run = runCli(["generate", dir, "--offline", "--no-web", "-o", out], { input: "y\n".repeat(10) });
+    expect(run.stderr).not.toContain("Error");
+    expect(run.status).toBe(0);
+    const notices = run.stderr.split("\n").filter((line) => line.includes("no sample trajectories"));
+    expect(notices).toEqual([
+      "behavior-judge: no sample trajectories: the vocabulary was guessed from the spec's wording and verdict previews are unavailable; check every action name against your traces",
+    ]);
+    const parsed = parseJudgeYaml(readFileSync(out, "utf8"));
+    expect(parsed.ok && parsed.ir.metaBehaviors[0]!.checks).toEqual([
+      { type: "forbidden", quote: "The agent never deletes a ticket (`delete_ticket`)", match: [{ action: "delete_ticket" }] },
+    ]);
+    expect(runCli(["build", out]).status).toBe(0);
+  });
+
   it("reports a bad sample file with file and field, and exits 1", () => {
     const dir = temp();
     const bad = join(dir, "bad.json");
@@ -210,6 +244,39 @@ describe("behavior-judge generate with a model", () => {
     expect(run.status).toBe(0);
     expect(run.stdout).toContain("model calls: 1 (drafted by the model)");
     expect(server.requests).toHaveLength(1);
+    const parsed = parseJudgeYaml(readFileSync(out, "utf8"));
+    expect(parsed.ok && parsed.ir).toEqual(reference);
+  });
+
+  it("sends a rule whose check fails every sample back to the model once, says so, and writes the re-draft", async () => {
+    const reference = loadReferenceCase(REFUND).reference;
+    const withoutSources = reference.metaBehaviors.map(({ source: _s, ...r }) => r);
+    const misread = withoutSources.map((rule, i) =>
+      i === 3
+        ? { ...rule, checks: [{ type: "forbidden" as const, quote: rule.checks[0]!.quote, match: [{ action: "issue_refund" }] }] }
+        : rule,
+    );
+    const server = await startChatServer(
+      inOrder(
+        { reply: serializeJudgeYaml({ ...reference, metaBehaviors: misread }) },
+        { reply: serializeJudgeYaml({ ...reference, metaBehaviors: [withoutSources[3]!] }) },
+      ),
+    );
+    servers.push(server);
+    const out = join(temp(), "judge.yaml");
+    const run = await runAsync(
+      ["generate", REFUND, ...refundCases, "--no-web", "--no-cache", "--base-url", server.baseURL, "--model", "scripted", "-o", out],
+      { OPENAI_API_KEY: "k" },
+    );
+    expect(run.status).toBe(0);
+    expect(server.requests).toHaveLength(2);
+    expect(server.requests[1]!.lastUser).toContain("checks[0] fails every sample the rule applies to");
+    expect(run.stderr).toContain(
+      'behavior-judge: the preview on the samples sent "Refund at most three orders per session" back to the model once; the interview shows why',
+    );
+    // The terminal interview shows the note on the rule's first question.
+    expect(run.stderr).toMatch(/note: re-drafted by the model: its first draft was sent back once because checks\[0\] fails every sample/);
+    expect(run.stdout).toContain("model calls: 2 (drafted by the model)");
     const parsed = parseJudgeYaml(readFileSync(out, "utf8"));
     expect(parsed.ok && parsed.ir).toEqual(reference);
   });

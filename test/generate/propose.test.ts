@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createOpenAIAdapter } from "../../compiler/model/openai.js";
 import { extractYaml, proposeDraft } from "../../compiler/generate/propose.js";
+import { guessVocabulary } from "../../compiler/generate/vocabulary.js";
 import { serializeJudgeYaml } from "../../compiler/ir/serialize.js";
 import type { JudgeIR } from "../../compiler/ir/types.js";
 import { emptyUsage } from "../../runtime/semantic.js";
@@ -49,8 +50,11 @@ const withSources = (ir: JudgeIR): JudgeIR => ({
 describe("proposeDraft", () => {
   it("takes a valid answer in one call and sets source: from the spec", async () => {
     const { server, outcome, usage } = await propose(inOrder({ reply: `Here it is:\n\`\`\`yaml\n${referenceYaml()}\`\`\`\n` }));
+    // The preview finds nothing to send back: one request, and no more.
+    expect(server.requests).toHaveLength(1);
     expect(outcome.calls).toBe(1);
     expect(usage.calls).toBe(1);
+    expect(outcome.redrafted).toBeUndefined();
     expect(outcome.fallback).toBeUndefined();
     expect(outcome.draft.ir).toEqual(withSources(refund.reference));
     expect(outcome.draft.origins).toEqual(["model", "model", "model", "model"]);
@@ -85,10 +89,17 @@ describe("proposeDraft", () => {
       (ir.metaBehaviors[2]!.checks[1] as { match: { action: string }[] }).match[0]!.action = "add_handover_note";
     });
     const { server, outcome } = await propose(inOrder({ reply: typo }, { reply: typo }));
-    expect(outcome.calls).toBe(2);
+    // The third request is the preview's: a required action no sample shows fails every sample.
+    expect(outcome.calls).toBe(3);
     expect(server.requests[1]!.lastUser).toContain('unknown action "add_handover_note"');
+    expect(server.requests[2]!.lastUser).toContain("checks[1] fails every sample the rule applies to");
     expect(outcome.fallback).toBeUndefined();
     expect(outcome.draft.notes).toEqual([
+      {
+        rule: 2,
+        kind: "model-redraft",
+        message: expect.stringMatching(/^the model was shown once that checks\[1\] fails every sample .*, and kept this draft$/),
+      },
       {
         rule: 2,
         clause: { kind: "check", index: 1 },
@@ -132,6 +143,99 @@ describe("proposeDraft", () => {
     expect(outcome.calls).toBe(1);
     expect(outcome.fallback).toMatch(/^the model call failed \(.*401/);
     expect(outcome.draft.origins).toEqual(["offline", "offline", "offline", "offline"]);
+  });
+});
+
+describe("the model path checks itself on the samples", () => {
+  const LIMIT = "Refund at most three orders per session";
+  /** The reference judge with the limit rule misread: every refund forbidden. */
+  const misread = referenceYaml((ir) => {
+    ir.metaBehaviors[3]!.checks = [
+      { type: "forbidden", quote: "The agent refunds at most three different orders in one session", match: [{ action: "issue_refund" }] },
+    ];
+  });
+  /** The model's re-draft: only the rule it was asked about, now right. */
+  const corrected = referenceYaml((ir) => {
+    ir.metaBehaviors = [ir.metaBehaviors[3]!];
+  });
+
+  it("sends a clause that fails every sample back once, with the evidence, and takes the re-draft", async () => {
+    const { server, outcome } = await propose(inOrder({ reply: misread }, { reply: corrected }));
+    expect(server.requests).toHaveLength(2);
+    expect(outcome.calls).toBe(2);
+    const followUp = server.requests[1]!.body.messages;
+    expect(followUp.map((m) => m.role)).toEqual(["system", "user", "assistant", "user"]);
+    expect(followUp[2]!.content).toBe(misread);
+    const evidence = followUp[3]!.content;
+    expect(evidence).toContain("was run on the 12 sample trajectories");
+    expect(evidence).toContain(`Rule "${LIMIT}":`);
+    expect(evidence).toMatch(/- the trigger fires on (\d+) of 12 samples/);
+    expect(evidence).toMatch(
+      /- checks\[0\] \(forbidden, "The agent refunds at most three different orders in one session"\): pass 0, fail \d+ \(/,
+    );
+    expect(evidence).toContain("checks[0] fails every sample the rule applies to");
+    expect(evidence).toContain(`- "${LIMIT}"`);
+    // Only the flagged rule is asked about.
+    expect(evidence).not.toContain('Rule "Look up the order before paying anything out"');
+    expect(outcome.draft.ir).toEqual(withSources(refund.reference));
+    expect(outcome.redrafted).toEqual([LIMIT]);
+    expect(outcome.draft.notes).toEqual([
+      {
+        rule: 3,
+        kind: "model-redraft",
+        message: expect.stringMatching(
+          /^re-drafted by the model: its first draft was sent back once because checks\[0\] fails every sample/,
+        ),
+      },
+    ]);
+  });
+
+  it("sends a trigger that never fires back with the evidence", async () => {
+    const silent = referenceYaml((ir) => {
+      ir.metaBehaviors[1]!.trigger.match = [{ action: "issue_refund_result", metadata: { status: "refund_approved" } }];
+    });
+    const { server, outcome } = await propose(
+      inOrder({ reply: silent }, { reply: referenceYaml((ir) => (ir.metaBehaviors = [ir.metaBehaviors[1]!])) }),
+    );
+    expect(server.requests).toHaveLength(2);
+    expect(server.requests[1]!.lastUser).toContain("- the trigger fires on 0 of 12 samples");
+    expect(server.requests[1]!.lastUser).toContain("the trigger never fires: no sample has an event it matches");
+    expect(outcome.draft.ir).toEqual(withSources(refund.reference));
+  });
+
+  it("keeps the first draft when the re-draft does not parse, and says so", async () => {
+    const { server, outcome } = await propose(inOrder({ reply: misread }, { reply: "metaBehaviors: [" }));
+    expect(server.requests).toHaveLength(2);
+    expect(outcome.calls).toBe(2);
+    expect(outcome.redrafted).toBeUndefined();
+    expect(outcome.fallback).toBeUndefined();
+    expect(outcome.draft.ir.metaBehaviors[3]!.checks).toEqual([expect.objectContaining({ type: "forbidden" })]);
+    expect(outcome.draft.notes).toEqual([
+      {
+        rule: 3,
+        kind: "model-redraft",
+        message: expect.stringMatching(
+          /^the model was asked once to re-draft this rule because checks\[0\] fails every sample .*, but its answer did not parse \(proposal\.yaml:1:\d+ error: .*\): this is its first draft$/,
+        ),
+      },
+    ]);
+  });
+});
+
+describe("without sample trajectories", () => {
+  it("tells the model the names are guessed, and neither asks again about other names nor previews", async () => {
+    const server = await startChatServer(inOrder({ reply: referenceYaml() }));
+    servers.push(server);
+    const adapter = createOpenAIAdapter(
+      { provider: "openai", apiKey: "k", baseURL: server.baseURL, model: "scripted" },
+      { backoffMs: 1, maxRetries: 0 },
+    );
+    const outcome = await proposeDraft({ spec: refund.spec, vocabulary: guessVocabulary(refund.spec), samples: [], adapter });
+    expect(server.requests).toHaveLength(1);
+    expect(server.requests[0]!.lastUser).toContain("No sample trajectories were given.");
+    expect(server.requests[0]!.lastUser).not.toContain("Sample vocabulary");
+    expect(outcome.draft.ir).toEqual(withSources(refund.reference));
+    expect(outcome.draft.notes).toEqual([]);
   });
 });
 

@@ -117,6 +117,21 @@ describe("planUpdate", () => {
     expect(rule.source).toBe(spec.sections[3]!.body);
   });
 
+  it("keeps the note that a changed section's rule was re-drafted by the model", async () => {
+    const spec = specWith(ONE_SENTENCE_EDIT);
+    const note = {
+      rule: 0,
+      kind: "model-redraft" as const,
+      message: "re-drafted by the model: its first draft was sent back once because …",
+    };
+    const drafter: SectionDrafter = async (sections) => {
+      const draft = draftOffline({ spec, vocabulary: refund.vocabulary, samples: refund.samples }, sections);
+      return { draft: { ...draft, notes: [...draft.notes, note] }, calls: 2 };
+    };
+    const update = await draftUpdate(spec, planUpdate(spec, previous), drafter);
+    expect(update.draft.notes).toContainEqual({ ...note, rule: 3 });
+  });
+
   it("keeps the clauses whose quotes survive an added sentence and asks only about the new one", async () => {
     const spec = specWith((t) =>
       t.replace(

@@ -1,6 +1,7 @@
 /** The sample vocabulary: what a judge.yaml may name, in an order that never depends on the machine. */
 import { describe, expect, it } from "vitest";
-import { buildVocabulary, vocabularyNames } from "../../compiler/generate/vocabulary.js";
+import { buildVocabulary, guessVocabulary, vocabularyNames } from "../../compiler/generate/vocabulary.js";
+import { parseBehaviorMd } from "../../compiler/behavior-md/load.js";
 import { validateTrajectory } from "../../runtime/trajectory.js";
 import type { Trajectory } from "../../runtime/types.js";
 
@@ -113,5 +114,37 @@ describe("buildVocabulary", () => {
 
   it("is empty for trajectories without events", () => {
     expect(buildVocabulary([sample("e", [])])).toEqual({ actions: [], metadataKeys: [], contentSamples: [], actionMetadata: [] });
+  });
+});
+
+describe("guessVocabulary", () => {
+  it("takes action names and metadata values from the spec's code spans, and says it guessed", () => {
+    const parsed = parseBehaviorMd(
+      [
+        "---",
+        "name: s",
+        "description: d",
+        "---",
+        "",
+        "## One",
+        "",
+        "The agent calls `lookup_order` and reads `lookup_order_result` until `status: found`; `sendEmail` follows.",
+        "A `plain` word or `two words` is not a name.",
+        "",
+      ].join("\n"),
+      "BEHAVIOR.md",
+    );
+    if (!parsed.ok) throw new Error("the spec does not parse");
+    expect(guessVocabulary(parsed.spec)).toEqual({
+      actions: [
+        { action: "lookup_order", actors: ["agent"], count: 0 },
+        { action: "lookup_order_result", actors: ["tool"], count: 0 },
+        { action: "sendEmail", actors: ["agent"], count: 0 },
+      ],
+      metadataKeys: [{ key: "status", values: ["found"], count: 0 }],
+      contentSamples: [],
+      actionMetadata: [],
+      guessed: true,
+    });
   });
 });
