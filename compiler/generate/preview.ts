@@ -44,7 +44,7 @@ export interface PreviewWarning {
   kind: PreviewWarningKind;
   /** The clause the warning is about; for clauses-always-agree, the first of the two. */
   clause: PreviewClauseRef;
-  /** For clauses-always-agree: the second clause. */
+  /** For clauses-always-agree: the second clause; for trigger-misses-check-events: the check never judged. */
   other?: PreviewClauseRef;
   message: string;
 }
@@ -56,6 +56,12 @@ export interface RulePreview {
   rule: VerdictSamples;
   clauses: ClausePreview[];
   warnings: PreviewWarning[];
+  /**
+   * With a trigger-misses-check-events warning: the trigger's pattern widened
+   * (any-of) by the events of each check it never lets be judged, so that it
+   * fires wherever those checks have something to judge. The front ends offer it.
+   */
+  widenedTrigger?: Pattern;
 }
 
 export interface JudgePreview {
@@ -255,6 +261,7 @@ export function previewRule(rule: MetaBehavior, samples: readonly Trajectory[]):
   ];
   const allEvents = samples.flatMap((s) => s.events);
   const warnings: PreviewWarning[] = [];
+  const missedSubjects: Pattern[] = [];
   // The whole rule: samples mix passing and violating sessions, so a rule none of them satisfies is likely misread.
   if (triggered.length > 0 && ruleSamples.pass.length === 0 && ruleSamples.fail.length > 0) {
     const every = ruleSamples.fail.length === triggered.length;
@@ -299,9 +306,11 @@ export function previewRule(rule: MetaBehavior, samples: readonly Trajectory[]):
       const subjects = subjectPatterns(check);
       const withEvents = samples.filter((t) => t.events.some((e) => subjects.some((p) => patternMatches(e, p))));
       if (withEvents.length > 0 && !withEvents.some((t) => triggered.includes(t.id))) {
+        missedSubjects.push(...subjects);
         warnings.push({
           kind: "trigger-misses-check-events",
           clause: { kind: "trigger" },
+          other: ref,
           message: `the trigger never fires on the samples where ${describeRef(ref)}'s events appear (${list(withEvents.map((t) => t.id))}); the trigger gates every check of the rule, so ${describeRef(ref)} is never judged: widen the trigger`,
         });
       }
@@ -322,7 +331,22 @@ export function previewRule(rule: MetaBehavior, samples: readonly Trajectory[]):
       }
     }
   }
-  return { name: rule.name, triggered, rule: ruleSamples, clauses, warnings };
+  const widenedTrigger = rule.trigger.match === undefined ? undefined : widen(rule.trigger.match, missedSubjects);
+  return { name: rule.name, triggered, rule: ruleSamples, clauses, warnings, ...(widenedTrigger === undefined ? {} : { widenedTrigger }) };
+}
+
+/** The trigger's matchers, then each missed check's matchers it does not have yet; undefined when nothing was missed. */
+function widen(trigger: Pattern, missed: readonly Pattern[]): Pattern | undefined {
+  if (missed.length === 0) return undefined;
+  const seen = new Set(trigger.map((m) => JSON.stringify(m)));
+  const widened = [...trigger];
+  for (const matcher of missed.flat()) {
+    const key = JSON.stringify(matcher);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    widened.push(matcher);
+  }
+  return widened;
 }
 
 /** The preview of every rule of a judge on the samples. */

@@ -150,7 +150,18 @@ checks:
     // It fires only on "denied", where the check has nothing to judge.
     expect(kinds(missed)).toEqual(["passes-no-sample", "trigger-misses-check-events"]);
     expect(missed.warnings[1]!.message).toContain("(clean, no-lookup, no-email)");
-    expect(kinds(previewRule(rule(yaml("{ action: lookup_result, metadata: { status: found } }")), samples))).toEqual([]);
+    expect(missed.warnings[1]!.other).toEqual({ kind: "check", index: 0 });
+    // The widening the front ends offer: the trigger, or the events the check judges.
+    expect(missed.widenedTrigger).toEqual([{ action: "lookup_result", metadata: { status: "denied" } }, { action: "refund" }]);
+    const widened = previewRule(
+      rule(yaml("[{ action: lookup_result, metadata: { status: denied } }, { action: refund }]")),
+      [...samples, trajectory("denied", ["agent lookup", ["tool lookup_result", { status: "denied" }]])],
+    );
+    expect(kinds(widened)).toEqual([]);
+    expect(widened.widenedTrigger).toBeUndefined();
+    const fires = previewRule(rule(yaml("{ action: lookup_result, metadata: { status: found } }")), samples);
+    expect(kinds(fires)).toEqual([]);
+    expect(fires.widenedTrigger).toBeUndefined();
   });
 
   it("a window that never opens, and not one that opens", () => {
