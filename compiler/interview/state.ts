@@ -195,7 +195,11 @@ function decide(question: Question, current: Decision | undefined, action: Answe
     case "edit": {
       const kind = editKind(drafted.kind, action.as);
       if (kind === undefined) {
-        return { ok: false, error: `a ${drafted.kind === "trigger" ? "trigger" : "check"} cannot be edited into a ${action.as}`, diagnostics: [] };
+        return {
+          ok: false,
+          error: `a ${drafted.kind === "trigger" ? "trigger" : "check"} cannot be edited into a ${action.as}`,
+          diagnostics: [],
+        };
       }
       const parsed = parseClauseSnippet(kind, action.text);
       if (!parsed.ok)

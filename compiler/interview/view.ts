@@ -184,7 +184,11 @@ function editForms(question: Question, current: InterviewClause | undefined): Pi
   if (drafted.kind === "trigger") return { forms: { trigger: formFromClause(shown) }, formKind: "trigger" };
   const asCheck = shown.kind === "check" ? shown : drafted.kind === "check" ? drafted : undefined;
   const question_ =
-    shown.kind === "semanticCheck" ? shown.semanticCheck.question : drafted.kind === "semanticCheck" ? drafted.semanticCheck.question : undefined;
+    shown.kind === "semanticCheck"
+      ? shown.semanticCheck.question
+      : drafted.kind === "semanticCheck"
+        ? drafted.semanticCheck.question
+        : undefined;
   return {
     forms: {
       check: asCheck === undefined ? newCheckForm() : formFromClause(asCheck),

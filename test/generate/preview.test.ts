@@ -153,10 +153,10 @@ checks:
     expect(missed.warnings[1]!.other).toEqual({ kind: "check", index: 0 });
     // The widening the front ends offer: the trigger, or the events the check judges.
     expect(missed.widenedTrigger).toEqual([{ action: "lookup_result", metadata: { status: "denied" } }, { action: "refund" }]);
-    const widened = previewRule(
-      rule(yaml("[{ action: lookup_result, metadata: { status: denied } }, { action: refund }]")),
-      [...samples, trajectory("denied", ["agent lookup", ["tool lookup_result", { status: "denied" }]])],
-    );
+    const widened = previewRule(rule(yaml("[{ action: lookup_result, metadata: { status: denied } }, { action: refund }]")), [
+      ...samples,
+      trajectory("denied", ["agent lookup", ["tool lookup_result", { status: "denied" }]]),
+    ]);
     expect(kinds(widened)).toEqual([]);
     expect(widened.widenedTrigger).toBeUndefined();
     const fires = previewRule(rule(yaml("{ action: lookup_result, metadata: { status: found } }")), samples);

@@ -86,7 +86,10 @@ describe("what a person types in a field", () => {
     // An alternative with every field cleared is pointed at, not silently dropped.
     const cleared = newCheckForm("ordering");
     cleared.patterns.first = [{ action: "a", actor: "", contentIncludes: "", metadata: "" }];
-    cleared.patterns.before = [{ action: "b", actor: "", contentIncludes: "", metadata: "" }, { action: "", actor: "", contentIncludes: "", metadata: "" }];
+    cleared.patterns.before = [
+      { action: "b", actor: "", contentIncludes: "", metadata: "" },
+      { action: "", actor: "", contentIncludes: "", metadata: "" },
+    ];
     expect(parseClauseSnippet("check", formSnippet(cleared, "q"))).toMatchObject({
       ok: false,
       diagnostics: [{ path: "before[1]", message: "needs at least one of action, actor, contentIncludes, metadata" }],
