@@ -8,7 +8,11 @@ import { parseActionRequest, startWebInterview } from "../../compiler/interview/
 import type { WebInterview } from "../../compiler/interview/web.js";
 import { parseJudgeYaml, serializeJudgeYaml } from "../../compiler/ir/index.js";
 import { describeWithBrowser, launchChromium, watchPage } from "../support/browser.js";
-import { draftIR, HOSTILE, interviewInput } from "./fixture.js";
+import { draft, draftIR, HOSTILE, interviewInput, samples, spec } from "./fixture.js";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { generateJudgeYaml } from "../../compiler/generate/pipeline.js";
 
 interface Reply {
   status: number;
@@ -260,6 +264,7 @@ describeWithBrowser("the interview page in chromium", () => {
     );
     expect(await page.locator("#evidence-summary").textContent()).toBe("first: 1 event · before: 3 events");
     await page.click("#choice-edit");
+    await page.click("#yaml-edit summary");
     expect(await page.locator("#edit-text").inputValue()).toContain("type: ordering");
     await page.fill(
       "#edit-text",
@@ -350,6 +355,167 @@ describeWithBrowser("the interview page in chromium", () => {
     await page.close();
   });
 });
+
+describeWithBrowser("structured editing in chromium, through generate to the written judge.yaml", () => {
+  let browser: Browser;
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it("edits fields with the preview recomputed as they change, rejects an invalid value with the parser's message, and writes the edit with the quote verbatim", async () => {
+    // The fixture's spec and samples on disk, and its hand-made draft in place of the drafter's, so the questions are fixed.
+    const dir = mkdtempSync(join(tmpdir(), "bj-interview-"));
+    const body = spec.sections.map((s) => `## ${s.heading}\n\n${s.body}\n`).join("\n");
+    writeFileSync(
+      join(dir, "BEHAVIOR.md"),
+      `---\nname: ${spec.name}\ndescription: ${spec.description}\n---\n\n${spec.preamble}\n\n${body}`,
+    );
+    const files = samples.map((t) => {
+      const file = join(dir, `${t.id}.json`);
+      writeFileSync(file, JSON.stringify(t));
+      return file;
+    });
+    let url: string | undefined;
+    const out = join(dir, "judge.yaml");
+    const generated = generateJudgeYaml({
+      spec: dir,
+      samples: files,
+      out,
+      compile: false,
+      interviewer: async (input) => {
+        const interview = await startWebInterview({ ...input, draft: draft() });
+        url = interview.url;
+        return interview.result;
+      },
+    });
+    await waitFor(() => url !== undefined);
+    const page = await browser.newPage();
+    const { problems, requests } = watchPage(page);
+    await page.goto(url!);
+    await expectQuestion(page, 1, "Trigger");
+    expect(await page.locator("#preview-body .trigger-line").textContent()).toBe(
+      "The trigger fires on 2 (clean-refund, escalated); not on 0.",
+    );
+    await page.click("#choice-accept");
+
+    await expectQuestion(page, 2, "Check 1 of 1 · ordering");
+    expect(await page.locator("#preview-body .v-clause-pass").textContent()).toBe("1 (clean-refund)");
+    expect(await page.locator("#preview-body .v-clause-fail").textContent()).toBe("1 (escalated)");
+    await page.click("#choice-edit");
+    const quote = "Before the agent issues a refund, it retrieves the order and the lookup finds it";
+    expect(await page.locator("#form-quote").textContent()).toBe(quote);
+    // Prefilled from the clause.
+    expect(await page.locator('[data-path="first[0].action"]').inputValue()).toBe("get_order_result");
+    expect(await page.locator('[data-path="first[0].actor"]').inputValue()).toBe("tool");
+    expect(await page.locator('[data-path="first[0].metadata"]').inputValue()).toBe("status: found");
+    await expectText(page, "#edit-preview .v-clause-pass", "1 (clean-refund)");
+
+    // A value no sample has: the preview turns at once, and says so loudly.
+    await page.fill('[data-path="first[0].metadata"]', "status: missing");
+    await expectText(page, "#edit-preview .v-clause-fail", "2 (clean-refund, escalated)");
+    expect(await page.locator("#edit-preview .preview-warnings li").allTextContents()).toEqual([
+      "Warning: the rule fails every sample it applies to (clean-refund, escalated)",
+      "Warning: checks[0] fails every sample the rule applies to (clean-refund, escalated)",
+      'Warning: checks[0]: no sample "get_order_result" event has metadata status: missing',
+    ]);
+    expect(await page.locator("#evidence-summary").textContent()).toMatch(/^With your edit: first: 0 events · before: 3 events/);
+    // The saved clause has not changed.
+    expect(await page.locator("#preview-body .v-clause-pass").textContent()).toBe("1 (clean-refund)");
+
+    // Another type brings its own fields; a bound the parser refuses is shown with its message, on its field.
+    await page.selectOption('[data-path="type"]', "count");
+    expect(await page.locator('[data-path="match[0].action"]').inputValue()).toBe("get_order_result");
+    expect(await page.locator('[data-path="after[0].action"]').inputValue()).toBe("issue_refund");
+    await page.fill('[data-path="min"]', "two");
+    await expectText(page, "#edit-diagnostics li", "min: must be a non-negative integer");
+    expect(await page.locator('[data-path="min"]').getAttribute("aria-invalid")).toBe("true");
+    await page.click("#edit-save");
+    await page.locator("#error", { hasText: "not a valid clause" }).waitFor();
+    await expectQuestion(page, 2, "Check 1 of 1 · ordering");
+    await page.selectOption('[data-path="type"]', "ordering");
+    expect(await page.locator('[data-path="before[0].action"]').inputValue()).toBe("issue_refund");
+    await page.fill('[data-path="first[0].metadata"]', "status: found, order_id: A-1");
+    await expectText(page, "#edit-preview .v-clause-pass", "1 (clean-refund)");
+    expect(await page.locator("#edit-diagnostics li").count()).toBe(0);
+    expect(await page.locator('[data-path="min"]').count()).toBe(0);
+    await page.click("#edit-save");
+
+    await expectQuestion(page, 3, "Trigger");
+    await page.click("#choice-accept");
+    await expectQuestion(page, 4, "Check 1 of 1 · pairing");
+    await page.click("#choice-accept");
+
+    // A semantic question becomes an event check, its quote kept.
+    await expectQuestion(page, 5, "Semantic check 1 of 1");
+    expect(await page.locator("#preview-body .v-clause-na").textContent()).toBe("2 (clean-refund, escalated)");
+    await page.click("#choice-edit");
+    expect(await page.locator('[data-path="question"]').inputValue()).toBe(
+      "Did the agent avoid treating a chat message as the confirmation?",
+    );
+    await page.check("#form-kind-check");
+    await page.selectOption('[data-path="type"]', "forbidden");
+    await page.fill('[data-path="match[0].action"]', "message");
+    await page.selectOption('[data-path="match[0].actor"]', "agent");
+    await page.fill('[data-path="match[0].contentIncludes"]', "on its way");
+    await expectText(page, "#edit-preview .v-clause-pass", "2 (clean-refund, escalated)");
+    expect(await page.locator("#form-quote").textContent()).toBe("A chat message saying the money is on its way is not a substitute.");
+    await page.click("#edit-save");
+
+    for (const [n, label] of [
+      [6, "Trigger"],
+      [7, "Check 1 of 2 · forbidden"],
+      [8, "Check 2 of 2 · required"],
+    ] as const) {
+      await expectQuestion(page, n, label);
+      await page.click("#choice-accept");
+    }
+    await page.locator("#review").waitFor();
+    expect(await page.locator("#review-preview h4").allTextContents()).toEqual([
+      "Look up the order first",
+      "Confirm every approved refund",
+      "Stop paying out once escalated",
+    ]);
+    expect(await page.locator("#review-preview .preview-warnings li").allTextContents()).toContain(
+      "Warning: the rule fails every sample it applies to (escalated)",
+    );
+    await page.click("#confirm");
+    await page.locator("#done").waitFor();
+
+    const result = await generated;
+    const written = readFileSync(out, "utf8");
+    expect(written).toBe(result.yaml);
+    const [lookup, confirm] = result.ir.metaBehaviors;
+    expect(lookup!.checks).toEqual([
+      {
+        type: "ordering",
+        quote,
+        first: [{ action: "get_order_result", actor: "tool", metadata: { status: "found", order_id: "A-1" } }],
+        before: [{ action: "issue_refund" }],
+      },
+    ]);
+    expect(confirm!.semanticChecks).toEqual([]);
+    expect(confirm!.checks[1]).toEqual({
+      type: "forbidden",
+      quote: "A chat message saying the money is on its way is not a substitute.",
+      match: [{ action: "message", actor: "agent", contentIncludes: "on its way" }],
+    });
+    expect(written).toContain(`quote: ${quote}\n`);
+    expect(written).toContain("quote: A chat message saying the money is on its way is not a substitute.\n");
+    expect(requests.filter((u) => !u.startsWith(new URL(url!).origin + "/"))).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
+});
+
+async function expectText(page: Page, selector: string, text: string): Promise<void> {
+  await page.locator(selector, { hasText: text }).first().waitFor({ timeout: 10_000 });
+  expect(await page.locator(selector).first().textContent()).toBe(text);
+}
 
 async function expectQuestion(page: Page, number: number, label: string): Promise<void> {
   await page.locator("#progress", { hasText: new RegExp(`^Question ${number} of \\d+$`) }).waitFor({ timeout: 10_000 });
