@@ -4,7 +4,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { requestsWithoutTheToken } from "../support/token-refusals.js";
 import { InterviewCancelledError, runInterview } from "../../compiler/interview/index.js";
-import { parseActionRequest, startWebInterview } from "../../compiler/interview/web.js";
+import { parseActionRequest, parsePreviewRequest, readForm, startWebInterview } from "../../compiler/interview/web.js";
 import type { WebInterview } from "../../compiler/interview/web.js";
 import { parseJudgeYaml, serializeJudgeYaml } from "../../compiler/ir/index.js";
 import { describeWithBrowser, launchChromium, watchPage } from "../support/browser.js";
@@ -153,7 +153,88 @@ describe("the interview server", () => {
     });
   });
 
+  it("previews an edit as it is typed, changing nothing, behind the same guards as an answer", async () => {
+    const post = (body: unknown, headers: Record<string, string> = {}) =>
+      send(withToken(server, "/preview"), {
+        method: "POST",
+        headers: { "Content-Type": "application/json", ...headers },
+        body: JSON.stringify(body),
+      });
+    const form = { kind: "trigger", description: "The agent issues a refund.", semantic: false, match: [{ action: "get_order" }] };
+    const ok = await post({ at: 0, form });
+    expect(ok.status).toBe(200);
+    expect(JSON.parse(ok.body)).toMatchObject({
+      ok: true,
+      yaml: "description: The agent issues a refund.\nmatch:\n  action: get_order\n",
+      preview: {
+        trigger: { fires: ["clean-refund"], silent: ["escalated"] },
+        rule: { pass: ["clean-refund"], fail: [], na: ["escalated"] },
+      },
+      evidence: { roles: [{ role: "trigger", matches: 1 }] },
+    });
+    const invalid = await post({ at: 0, form: { ...form, match: [{ actor: "robot" }] } });
+    expect(JSON.parse(invalid.body)).toEqual({
+      ok: false,
+      diagnostics: [expect.objectContaining({ path: "match[0].actor", line: 0, text: "match[0].actor: must be user, agent, or tool" })],
+    });
+    const yaml = await post({ at: 0, text: "description: d\nmatch: {action: get_order, colour: red}" });
+    expect(JSON.parse(yaml.body)).toMatchObject({
+      ok: false,
+      diagnostics: [{ line: 2, text: expect.stringMatching(/^line 2, col \d+: match: unknown key "colour"/) }],
+    });
+    // Nothing was answered.
+    const state = JSON.parse((await send(withToken(server, "/state"))).body) as { view: { question: number; decision?: unknown } };
+    expect([state.view.question, state.view.decision]).toEqual([0, undefined]);
+
+    expect((await post({ at: 0, form }, { Origin: "http://attacker.example" })).status).toBe(403);
+    const plain = await send(withToken(server, "/preview"), { method: "POST", headers: { "Content-Type": "text/plain" }, body: "{}" });
+    expect(plain.status).toBe(415);
+    expect((await post({ at: 3, form })).status).toBe(409);
+    expect((await send(withToken(server, "/preview"))).status).toBe(405);
+    expect(
+      (await send(`${originOf(server.url)}/preview`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" }))
+        .status,
+    ).toBe(403);
+    const bad = await post({ at: 0, form: { kind: "check", type: "__proto__", patterns: {} } });
+    expect([bad.status, (JSON.parse(bad.body) as { error: string }).error]).toEqual([
+      400,
+      "form.type must be one of ordering, pairing, required, forbidden, count",
+    ]);
+  });
+
+  it("reads only well-formed forms", () => {
+    expect(readForm({ kind: "semanticCheck", question: "q?", quote: "ignored" })).toEqual({ kind: "semanticCheck", question: "q?" });
+    expect(
+      readForm({ kind: "check", type: "count", patterns: { match: [{ action: "a" }], first: [{ action: "ignored" }] }, min: "1" }),
+    ).toEqual({
+      kind: "check",
+      type: "count",
+      patterns: { match: [{ action: "a", actor: "", contentIncludes: "", metadata: "" }] },
+      after: [],
+      min: "1",
+      max: "",
+      distinctBy: "",
+    });
+    expect(readForm({ kind: "check", type: "required", patterns: { match: [{ action: 1 }] } })).toBe(
+      "form.patterns.match: every field is text",
+    );
+    expect(readForm({ kind: "check", type: "required", patterns: { match: {} } })).toBe("form.patterns.match must be a list of matchers");
+    expect(readForm({ kind: "trigger", description: ["x"] })).toBe("form.description must be text");
+    expect(readForm({ kind: "other" })).toBe("form.kind must be trigger, check or semanticCheck");
+    expect(parsePreviewRequest('{"at": 1, "text": "x", "as": "rule"}')).toBe("as must be trigger, check or semanticCheck");
+    expect(parsePreviewRequest('{"at": 1, "text": "x", "as": "check"}')).toEqual({ at: 1, text: "x", as: "check" });
+  });
+
   it("reads only well-formed actions", () => {
+    expect(parseActionRequest('{"at": 1, "action": {"type": "widen"}}')).toEqual({ at: 1, action: { type: "widen" } });
+    expect(parseActionRequest('{"at": 1, "action": {"type": "edit", "text": "x", "as": "semanticCheck"}}')).toEqual({
+      at: 1,
+      action: { type: "edit", text: "x", as: "semanticCheck" },
+    });
+    expect(parseActionRequest('{"at": 1, "action": {"type": "edit-form", "form": {"kind": "semanticCheck", "question": "q?"}}}')).toEqual({
+      at: 1,
+      action: { type: "edit-form", form: { kind: "semanticCheck", question: "q?" } },
+    });
     expect(parseActionRequest('{"at": 1, "action": {"type": "edit", "text": "x"}}')).toEqual({
       at: 1,
       action: { type: "edit", text: "x" },
