@@ -541,8 +541,22 @@
           form.description = v;
         }, { size: 60 }),
       );
-      if (form.semantic) box.appendChild(el("p", "muted", "A model decides when this rule applies."));
-      else box.appendChild(patternFieldset("match", form.match, false));
+      // A semantic trigger can be given events again here; the other way is the "Let a model decide" choice.
+      var semantic = el("label", "");
+      var box_ = el("input");
+      box_.type = "checkbox";
+      box_.id = "form-semantic-trigger";
+      box_.checked = form.semantic;
+      box_.addEventListener("change", function () {
+        form.semantic = box_.checked;
+        if (!form.semantic && form.match.length === 0) form.match.push(emptyMatcher());
+        renderForm();
+        changed();
+      });
+      semantic.appendChild(box_);
+      semantic.appendChild(document.createTextNode(" A model decides when the rule applies (no events to match)"));
+      box.appendChild(semantic);
+      if (!form.semantic) box.appendChild(patternFieldset("match", form.match, false));
       return;
     }
     box.appendChild(

@@ -224,7 +224,11 @@ async function editByField(state: InterviewState, view: QuestionView, lines: Lin
         for (const d of problems) write(`!   ${formatDiagnostic(d)}\n`);
         form = before;
         i--;
+        continue;
       }
+      // Go on after this field in the form as it is now; a field the answer took away (semantic: no) is not skipped past.
+      const at = formFields(form, view, (next) => (form = next)).findIndex((f) => f.path === field.path);
+      i = at >= 0 ? at : i - 1;
     }
     form = withoutClearedAlternatives(form);
     const text = formSnippet(form, quote);
@@ -285,6 +289,20 @@ function formFields(form: Form, view: QuestionView, replace: (form: Form) => voi
         (v) => (form.description = v),
       ),
     ];
+    // A semantic trigger may get events to match again (s makes a trigger semantic).
+    if (form.semantic) {
+      fields.push(
+        text(
+          "semantic",
+          () => "yes",
+          (v) => {
+            if (/^(?:n|no)$/i.test(v))
+              replace({ ...form, semantic: false, match: form.match.length === 0 ? [emptyMatcher()] : form.match });
+          },
+          "no: match events instead",
+        ),
+      );
+    }
     if (!form.semantic) fields.push(...matcherFields("match", form.match));
     return fields;
   }

@@ -267,4 +267,30 @@ describe("the terminal interview", () => {
     });
     expect(escalate!.checks).toEqual(draftIR().metaBehaviors[2]!.checks);
   });
+
+  it("gives a semantic trigger events to match again, field by field", async () => {
+    const out = capture();
+    const result = await runTerminalInterview(interviewInput({ ask: [1] }), {
+      input: answers(
+        "s", // the trigger: a model decides …
+        "A refund is approved.",
+        "b", // … then back to it
+        "e",
+        "", // description [A refund is approved.]
+        "no", // semantic [yes]
+        "issue_refund_result",
+        "",
+        "",
+        "status: approved",
+        "", // save
+      ),
+      output: out.stream,
+    });
+    expect(out.text()).toContain("the trigger is semantic: a model decides where the rule applies, so without one the rule is n.a.");
+    expect(out.text()).toContain("  semantic (no: match events instead) [yes]: no\n  match[0].action []: issue_refund_result\n");
+    expect(result.ir.metaBehaviors[1]!.trigger).toEqual({
+      description: "A refund is approved.",
+      match: [{ action: "issue_refund_result", metadata: { status: "approved" } }],
+    });
+  });
 });
