@@ -593,6 +593,72 @@ describeWithBrowser("structured editing in chromium, through generate to the wri
   }, 60_000);
 });
 
+describeWithBrowser("the preview's trigger warnings in chromium", () => {
+  let browser: Browser;
+  let server: WebInterview;
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+    server = await startWebInterview(interviewInput({ ask: [2] }));
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    await browser?.close();
+  });
+
+  it("flags a trigger that never fires where its checks' events are, widens it from the button, and gives a semantic trigger events again", async () => {
+    const page = await browser.newPage();
+    const { problems } = watchPage(page);
+    await page.goto(server.url);
+    await expectQuestion(page, 1, "Trigger");
+    await page.click("#choice-edit");
+    await page.fill('[data-path="match[0].action"]', "get_order");
+    await expectText(page, "#edit-preview .trigger-line", "The trigger fires on 1 (clean-refund); not on 1 (escalated).");
+    expect(await page.locator("#edit-preview .preview-warnings li").first().textContent()).toMatch(
+      /^Warning: the trigger never fires on the samples where checks\[0\]'s events appear \(escalated\); the trigger gates every check/,
+    );
+    await page.click("#edit-save");
+
+    await expectQuestion(page, 2, "Check 1 of 2 · forbidden");
+    expect(await page.locator("#preview-body .v-clause-na").textContent()).toBe("2 (clean-refund, escalated)");
+    await page.click("#widen");
+    // Widened in place: the same question, judged where its events are.
+    await expectText(page, "#preview-body .v-clause-fail", "1 (escalated)");
+    await expectQuestion(page, 2, "Check 1 of 2 · forbidden");
+    expect(await page.locator("#widen").count()).toBe(0);
+
+    await page.click("#back");
+    await expectQuestion(page, 1, "Trigger");
+    expect(await page.locator("#current-yaml").textContent()).toContain("action: escalate_to_supervisor");
+    await page.click("#choice-semantic");
+    await page.fill("#semantic-text", "The case is escalated.");
+    await page.click("#semantic-save");
+    await expectQuestion(page, 2, "Check 1 of 2 · forbidden");
+    expect(await page.locator("#preview-body .trigger-line").textContent()).toMatch(/^The trigger is semantic/);
+    await page.click("#back");
+    await expectQuestion(page, 1, "Trigger");
+    await page.click("#choice-edit");
+    expect(await page.locator('[data-path="match[0].action"]').count()).toBe(0);
+    await page.uncheck("#form-semantic-trigger");
+    await page.fill('[data-path="match[0].action"]', "escalate_to_supervisor");
+    await expectText(page, "#edit-preview .trigger-line", "The trigger fires on 1 (escalated); not on 1 (clean-refund).");
+    await page.click("#edit-save");
+    await expectQuestion(page, 2, "Check 1 of 2 · forbidden");
+    await page.click("#choice-accept");
+    await page.click("#choice-accept");
+    await page.locator("#review").waitFor();
+    await page.click("#confirm");
+    const result = await server.result;
+    expect(result.ir.metaBehaviors[2]!.trigger).toEqual({
+      description: "The case is escalated.",
+      match: [{ action: "escalate_to_supervisor" }],
+    });
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
+});
+
 async function expectText(page: Page, selector: string, text: string): Promise<void> {
   await page.locator(selector, { hasText: text }).first().waitFor({ timeout: 10_000 });
   expect(await page.locator(selector).first().textContent()).toBe(text);
