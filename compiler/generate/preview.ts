@@ -38,7 +38,10 @@ export type PreviewWarningKind =
   | "window-never-opens"
   | "unused-action"
   | "unused-metadata-value"
-  | "clauses-always-agree";
+  | "clauses-always-agree"
+  | "trigger-never-fires"
+  | "trigger-matches-any-event"
+  | "no-event-check";
 
 export interface PreviewWarning {
   kind: PreviewWarningKind;
@@ -317,6 +320,37 @@ export function previewRule(rule: MetaBehavior, samples: readonly Trajectory[]):
     }
     warnings.push(...unusedNames(ref, checkPatternList(check), allEvents));
   });
+  // A matcher with nothing but an actor ("an agent event occurs") fires in every session: the rule then gates nothing.
+  const anyEvent = rule.trigger.match?.find((m) => m.action === undefined && m.contentIncludes === undefined && m.metadata === undefined);
+  if (anyEvent !== undefined && triggered.length > 0) {
+    const what = anyEvent.actor === undefined ? "any event" : `any ${anyEvent.actor} event`;
+    warnings.push({
+      kind: "trigger-matches-any-event",
+      clause: { kind: "trigger" },
+      message: `the trigger matches ${what}, so the rule applies to ${triggered.length} of the ${samples.length} samples whatever happens in them; if the rule is about a situation (a request, a result, a deploy), make the trigger match that event`,
+    });
+  }
+  // A trigger that fires nowhere makes the rule n.a. on every sample; said once, unless a warning above already names why.
+  if (
+    rule.trigger.match !== undefined &&
+    samples.length > 0 &&
+    triggered.length === 0 &&
+    !warnings.some((w) => w.clause.kind === "trigger")
+  ) {
+    warnings.push({
+      kind: "trigger-never-fires",
+      clause: { kind: "trigger" },
+      message: "the trigger fires on no sample, so the rule is n.a. on every one: its pattern matches no sample event",
+    });
+  }
+  // Only questions for a model: without one the rule decides nothing, which hides a question the samples could answer.
+  if (rule.checks.length === 0 && triggered.length > 0) {
+    warnings.push({
+      kind: "no-event-check",
+      clause: { kind: "rule" },
+      message: `the rule has no event check: without a model it is n.a. on every sample it applies to (${list(triggered)}); if the samples show what the quote asks for, make the question an event check`,
+    });
+  }
   for (let a = 0; a < rule.checks.length; a++) {
     for (let b = a + 1; b < rule.checks.length; b++) {
       const x = gated[a]!;
