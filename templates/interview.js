@@ -253,7 +253,7 @@
     var row = el("tr", cls);
     row.appendChild(el("th", "", label));
     row.appendChild(el("td", cls + "-pass pass", namesText(samples.pass)));
-    row.appendChild(el("td", cls + "-fail fail", namesText(samples.fail)));
+    row.appendChild(el("td", cls + "-fail" + (samples.fail.length > 0 ? " fail" : ""), namesText(samples.fail)));
     row.appendChild(el("td", cls + "-na na", namesText(samples.na)));
     table.appendChild(row);
   }

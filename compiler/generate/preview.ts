@@ -288,11 +288,11 @@ export function previewRule(rule: MetaBehavior, samples: readonly Trajectory[]):
         message: `${describeRef(ref)} fails every sample the rule applies to (${list(s.fail)})`,
       });
     } else if (triggered.length > 0 && s.pass.length === 0) {
-      const fails = s.fail.length === 0 ? "" : `it fails ${list(s.fail)} and `;
+      const why = s.fail.length === 0 ? "it is n.a. on every sample" : `it fails ${list(s.fail)} and is n.a. on the rest`;
       warnings.push({
         kind: "passes-no-sample",
         clause: ref,
-        message: `${describeRef(ref)} passes no sample: ${fails}is n.a. on the rest`,
+        message: `${describeRef(ref)} passes no sample: ${why}`,
       });
     }
     if (check.type !== "ordering" && check.type !== "pairing" && check.after !== undefined) {

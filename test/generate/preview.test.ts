@@ -124,6 +124,7 @@ checks:
     );
     expect(kinds(p)).toEqual(["passes-no-sample", "passes-no-sample"]);
     expect(p.clauses[0]!.samples).toEqual({ pass: [], fail: ["clean", "no-lookup", "no-email"], na: ["chat-only"] });
+    expect(p.warnings[1]!.message).toBe("checks[0] passes no sample: it fails clean, no-lookup, no-email and is n.a. on the rest");
   });
 
   it("not for a check that passes one sample and fails the others", () => {
@@ -149,6 +150,7 @@ checks:
     ]);
     // It fires only on "denied", where the check has nothing to judge.
     expect(kinds(missed)).toEqual(["passes-no-sample", "trigger-misses-check-events"]);
+    expect(missed.warnings[0]!.message).toBe("checks[0] passes no sample: it is n.a. on every sample");
     expect(missed.warnings[1]!.message).toContain("(clean, no-lookup, no-email)");
     expect(missed.warnings[1]!.other).toEqual({ kind: "check", index: 0 });
     // The widening the front ends offer: the trigger, or the events the check judges.
@@ -295,6 +297,8 @@ checks:
     );
     expect(kinds(previewRule(rule(yaml("[{ action: refund }, { actor: user }]")), samples))).toEqual(["trigger-matches-any-event"]);
     expect(kinds(previewRule(rule(yaml("{ actor: agent, action: refund }")), samples))).toEqual([]);
-    expect(kinds(previewRule(rule(yaml("{ actor: agent, metadata: { status: found } }")), samples))).toEqual(["trigger-misses-check-events"]);
+    expect(kinds(previewRule(rule(yaml("{ actor: agent, metadata: { status: found } }")), samples))).toEqual([
+      "trigger-misses-check-events",
+    ]);
   });
 });
