@@ -215,7 +215,7 @@ async function editByField(state: InterviewState, view: QuestionView, lines: Lin
       write(`  ${field.path}${field.hint === undefined ? "" : ` (${field.hint})`} [${field.get()}]: `);
       const line = await lines.next();
       if (line === undefined) return { type: "accept" };
-      if (first && line.trim().startsWith("{")) return { type: "edit", text: line, as: view.formKind };
+      if (first && line.trim().startsWith("{")) return { type: "edit", text: line, as: pastedKind(view, line) };
       first = false;
       if (line.trim() === "") continue;
       field.set(line.trim() === "-" ? "" : line.trim());
@@ -248,6 +248,12 @@ async function editByField(state: InterviewState, view: QuestionView, lines: Lin
     if (answer === "n" || answer === "no") return "again";
     return { type: "edit", text, as: form.kind };
   }
+}
+
+/** A whole clause typed at a check or semantic check's question is an event check when it has a type, else a question. */
+function pastedKind(view: QuestionView, line: string): QuestionView["formKind"] {
+  if (view.clause.kind === "trigger") return "trigger";
+  return /(?:^|[{,\s])["']?type["']?\s*:/.test(line) ? "check" : "semanticCheck";
 }
 
 /** The parser's problems with the field just answered; the rest wait until the whole form is answered. */

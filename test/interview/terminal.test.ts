@@ -293,4 +293,16 @@ describe("the terminal interview", () => {
       match: [{ action: "issue_refund_result", metadata: { status: "approved" } }],
     });
   });
+
+  it("takes a whole clause typed at the first field as an event check when it has a type, else as a question", async () => {
+    const question = JSON.stringify({ quote: editedOrdering.quote, question: "Was the order found before the refund?" });
+    const result = await runTerminalInterview(interviewInput({ ask: [0] }), {
+      input: answers("", "e", question, "b", "e", JSON.stringify(editedOrdering)),
+      output: capture().stream,
+    });
+    expect(result.ir.metaBehaviors[0]!.checks).toEqual([{ ...editedOrdering, first: [editedOrdering.first] }]);
+    const asked = await runTerminalInterview(interviewInput({ ask: [0] }), { input: answers("", "e", question), output: capture().stream });
+    expect(asked.ir.metaBehaviors[0]!.checks).toEqual([]);
+    expect(asked.ir.metaBehaviors[0]!.semanticChecks).toEqual([JSON.parse(question)]);
+  });
 });
