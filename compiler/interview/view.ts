@@ -183,7 +183,7 @@ function editForms(question: Question, current: InterviewClause | undefined): Pi
   const shown = current ?? drafted;
   if (drafted.kind === "trigger") return { forms: { trigger: formFromClause(shown) }, formKind: "trigger" };
   const asCheck = shown.kind === "check" ? shown : drafted.kind === "check" ? drafted : undefined;
-  const question_ =
+  const asked =
     shown.kind === "semanticCheck"
       ? shown.semanticCheck.question
       : drafted.kind === "semanticCheck"
@@ -192,7 +192,7 @@ function editForms(question: Question, current: InterviewClause | undefined): Pi
   return {
     forms: {
       check: asCheck === undefined ? newCheckForm() : formFromClause(asCheck),
-      semanticCheck: { kind: "semanticCheck", question: question_ ?? defaultSemanticQuestion(currentQuote(question, undefined)) },
+      semanticCheck: { kind: "semanticCheck", question: asked ?? defaultSemanticQuestion(currentQuote(question, undefined)) },
     },
     formKind: shown.kind,
   };
