@@ -8,6 +8,28 @@
   var token = new URLSearchParams(location.search).get("token") || "";
   var view = null;
   var busy = false;
+  // The structured edit in progress: the forms by kind, which one is shown, and what was changed last.
+  var editing = null;
+  var previewTimer = null;
+  var previewSeq = 0;
+
+  // The pattern fields of each check type, as in compiler/interview/fields.ts.
+  var ROLES = {
+    ordering: ["first", "before"],
+    pairing: ["each", "followedBy"],
+    required: ["match"],
+    forbidden: ["match"],
+    count: ["match"],
+  };
+  var TYPES = ["ordering", "pairing", "required", "forbidden", "count"];
+  var ROLE_HELP = {
+    first: "first: what must happen first",
+    before: "before: what it must come before",
+    each: "each: every such event…",
+    followedBy: "followedBy: …is later followed by one of these",
+    match: "match: the events checked",
+    after: "after: a window; only events after its first match count",
+  };
 
   function $(id) {
     return document.getElementById(id);
@@ -80,7 +102,7 @@
           showDone();
           return true;
         }
-        if (data.refused && action.type === "edit") {
+        if (data.refused && (action.type === "edit" || action.type === "edit-form")) {
           showError(data.error || "The edit was not accepted.");
           showDiagnostics(data.diagnostics || []);
           return false;
@@ -133,6 +155,7 @@
     $("current").hidden = !changed;
     $("current-yaml").textContent = changed ? q.currentYaml : "";
     $("decision").textContent = q.decisionLabel;
+    renderPreview($("preview-body"), q.preview, "question");
     fillList($("notes"), q.notes);
     $("notes-box").hidden = q.notes.length === 0;
     fillList($("warnings"), q.warnings);
@@ -157,11 +180,11 @@
     return "";
   }
 
-  function renderEvidence(evidence) {
+  function renderEvidence(evidence, prefix) {
     var box = $("evidence");
     clear(box);
     if (evidence.semantic) {
-      $("evidence-summary").textContent = "A model answers this when judging, so there are no matching events to show.";
+      $("evidence-summary").textContent = (prefix || "") + "A model answers this when judging, so there are no matching events to show.";
       return;
     }
     var parts = evidence.roles.map(function (r) {
@@ -184,7 +207,7 @@
     if (evidence.samplesWithoutMatches > 0) {
       summary += " " + evidence.samplesWithoutMatches + " sample(s) have no matching event.";
     }
-    $("evidence-summary").textContent = summary;
+    $("evidence-summary").textContent = (prefix || "") + summary;
     evidence.groups.forEach(function (group) {
       var section = el("section", "evidence-group");
       section.setAttribute("data-trajectory", group.trajectoryId);
@@ -222,6 +245,419 @@
     });
   }
 
+  function namesText(ids) {
+    return ids.length + (ids.length > 0 ? " (" + ids.join(", ") + ")" : "");
+  }
+
+  function verdictRow(table, label, samples, cls) {
+    var row = el("tr", cls);
+    row.appendChild(el("th", "", label));
+    row.appendChild(el("td", cls + "-pass pass", namesText(samples.pass)));
+    row.appendChild(el("td", cls + "-fail" + (samples.fail.length > 0 ? " fail" : ""), namesText(samples.fail)));
+    row.appendChild(el("td", cls + "-na na", namesText(samples.na)));
+    table.appendChild(row);
+  }
+
+  function verdictTable() {
+    var table = el("table", "verdicts");
+    var head = el("tr");
+    ["", "Pass", "Fail", "n.a."].forEach(function (h) {
+      head.appendChild(el("th", "", h));
+    });
+    table.appendChild(head);
+    return table;
+  }
+
+  function warningList(warnings) {
+    var list = el("ul", "preview-warnings");
+    list.setAttribute("role", "alert");
+    warnings.forEach(function (w) {
+      var item = el("li", "warning", "Warning: " + w.message);
+      item.setAttribute("data-kind", w.kind);
+      list.appendChild(item);
+    });
+    return list;
+  }
+
+  // How the rule (as the answers leave it, or with the edit being typed) judges the samples, and what to look at.
+  function renderPreview(box, p, mode) {
+    clear(box);
+    var n = p.samples.length;
+    var samples = n + (n === 1 ? " sample" : " samples");
+    box.appendChild(
+      el("p", "muted", mode === "edit" ? "With your edit (not saved yet), on " + samples + ":" : "On " + samples + ", as your answers leave the rule:"),
+    );
+    if (!p.rule) {
+      box.appendChild(el("p", "dropped", "The rule is dropped: " + p.dropped + "."));
+      return;
+    }
+    box.appendChild(
+      el(
+        "p",
+        "trigger-line",
+        p.trigger.semantic
+          ? "The trigger is semantic: a model decides where the rule applies, so without one the rule is n.a."
+          : "The trigger fires on " + namesText(p.trigger.fires) + "; not on " + namesText(p.trigger.silent) + ".",
+      ),
+    );
+    var table = verdictTable();
+    verdictRow(table, "The rule", p.rule, "v-rule");
+    if (p.clause) verdictRow(table, "This clause", p.clause, "v-clause");
+    box.appendChild(table);
+    if (p.warnings.length > 0) box.appendChild(warningList(p.warnings));
+    if (mode === "question" && p.widenedTrigger) {
+      var widen = el("button", "", "Widen the trigger");
+      widen.type = "button";
+      widen.id = "widen";
+      widen.addEventListener("click", function () {
+        send({ type: "widen" });
+      });
+      var line = el("p", "widen");
+      line.appendChild(widen);
+      line.appendChild(el("span", "muted", " to match " + p.widenedTrigger + ", so every check is judged where its events are."));
+      box.appendChild(line);
+    }
+  }
+
+  function renderReviewPreview(r) {
+    var box = $("review-preview");
+    clear(box);
+    r.preview.forEach(function (rule) {
+      var section = el("section", "rule-preview");
+      section.appendChild(el("h4", "", rule.name));
+      section.appendChild(
+        el(
+          "p",
+          "muted",
+          rule.trigger.semantic
+            ? "The trigger is semantic: a model decides where the rule applies."
+            : "The trigger fires on " + namesText(rule.trigger.fires) + ".",
+        ),
+      );
+      var table = verdictTable();
+      verdictRow(table, "The rule", rule.rule, "v-rule");
+      rule.clauses.forEach(function (c) {
+        verdictRow(table, c.label, c.samples, "v-clause");
+      });
+      section.appendChild(table);
+      if (rule.warnings.length > 0) section.appendChild(warningList(rule.warnings));
+      box.appendChild(section);
+    });
+  }
+
+  // ---------------------------------------------------------------------------
+  // The structured edit
+
+  function emptyMatcher() {
+    return { action: "", actor: "", contentIncludes: "", metadata: "" };
+  }
+
+  function copy(value) {
+    return JSON.parse(JSON.stringify(value));
+  }
+
+  // A new type keeps the patterns by position; a leftover one becomes the window (and back).
+  function retype(form, type) {
+    var old = ROLES[form.type].map(function (role) {
+      return form.patterns[role] || [];
+    });
+    if (old.length === 1 && form.after.length > 0) old.push(form.after);
+    var patterns = {};
+    ROLES[type].forEach(function (role, i) {
+      patterns[role] = old[i] || [emptyMatcher()];
+    });
+    var after = form.after;
+    if (ROLES[type].length === 1 && after.length === 0) {
+      var spare = old.slice(1).filter(function (p) {
+        return p.length > 0;
+      })[0];
+      if (spare) after = spare;
+    }
+    return {
+      kind: "check",
+      type: type,
+      patterns: patterns,
+      after: ROLES[type].length === 1 ? after : [],
+      min: form.min,
+      max: form.max,
+      distinctBy: form.distinctBy,
+    };
+  }
+
+  function currentForm() {
+    return editing.forms[editing.kind];
+  }
+
+  function openEditor() {
+    closePanels();
+    editing = { kind: view.formKind, forms: copy(view.forms), last: "form" };
+    var switchable = view.clause.kind !== "trigger";
+    $("form-kind").hidden = !switchable;
+    $("form-kind-check").checked = editing.kind === "check";
+    $("form-kind-semantic").checked = editing.kind === "semanticCheck";
+    $("form-quote-line").hidden = view.quote === undefined;
+    $("form-quote").textContent = view.quote === undefined ? "" : view.quote;
+    $("edit-text").value = view.editText;
+    $("yaml-edit").open = false;
+    renderForm();
+    $("edit-panel").hidden = false;
+    checkEdit();
+  }
+
+  function changed() {
+    editing.last = "form";
+    if (previewTimer) clearTimeout(previewTimer);
+    previewTimer = setTimeout(checkEdit, 120);
+  }
+
+  function textInput(path, label, value, onValue, attrs) {
+    var wrap = el("label", "", label + " ");
+    var input = el(attrs && attrs.multiline ? "textarea" : "input");
+    if (!attrs || !attrs.multiline) input.type = "text";
+    else input.rows = 2;
+    input.value = value;
+    input.setAttribute("data-path", path);
+    input.setAttribute("spellcheck", "false");
+    if (attrs && attrs.list) input.setAttribute("list", attrs.list);
+    if (attrs && attrs.placeholder) input.placeholder = attrs.placeholder;
+    if (attrs && attrs.size) input.size = attrs.size;
+    input.addEventListener("input", function () {
+      onValue(input.value);
+      changed();
+    });
+    wrap.appendChild(input);
+    return wrap;
+  }
+
+  function selectInput(path, label, value, options, onValue) {
+    var wrap = el("label", "", label + " ");
+    var select = el("select");
+    select.setAttribute("data-path", path);
+    options.forEach(function (o) {
+      var option = el("option", "", o.label);
+      option.value = o.value;
+      select.appendChild(option);
+    });
+    select.value = value;
+    select.addEventListener("change", function () {
+      onValue(select.value);
+    });
+    wrap.appendChild(select);
+    return wrap;
+  }
+
+  function button(label, onClick) {
+    var b = el("button", "", label);
+    b.type = "button";
+    b.addEventListener("click", onClick);
+    return b;
+  }
+
+  // One pattern: its alternatives (any of them matches), each with action, actor, content and metadata.
+  function patternFieldset(role, matchers, optional) {
+    var set = el("fieldset", "pattern");
+    set.setAttribute("data-role", role);
+    set.appendChild(el("legend", "", ROLE_HELP[role] || role));
+    matchers.forEach(function (m, i) {
+      var path = role + "[" + i + "]";
+      var row = el("div", "alternative");
+      if (i > 0) row.appendChild(el("span", "muted", "or "));
+      row.appendChild(
+        textInput(path + ".action", "action", m.action, function (v) {
+          m.action = v;
+        }, { list: "sample-actions", size: 18 }),
+      );
+      row.appendChild(
+        selectInput(
+          path + ".actor",
+          "actor",
+          m.actor,
+          [
+            { value: "", label: "any" },
+            { value: "user", label: "user" },
+            { value: "agent", label: "agent" },
+            { value: "tool", label: "tool" },
+          ],
+          function (v) {
+            m.actor = v;
+            changed();
+          },
+        ),
+      );
+      row.appendChild(
+        textInput(path + ".contentIncludes", "content includes", m.contentIncludes, function (v) {
+          m.contentIncludes = v;
+        }, { size: 16 }),
+      );
+      row.appendChild(
+        textInput(path + ".metadata", "metadata", m.metadata, function (v) {
+          m.metadata = v;
+        }, { placeholder: "key: value, …", size: 20 }),
+      );
+      if (matchers.length > 1 || optional) {
+        row.appendChild(
+          button("Remove", function () {
+            matchers.splice(i, 1);
+            renderForm();
+            changed();
+          }),
+        );
+      }
+      set.appendChild(row);
+    });
+    set.appendChild(
+      button(matchers.length === 0 ? "Add an event" : "Or another event", function () {
+        matchers.push(emptyMatcher());
+        renderForm();
+        changed();
+      }),
+    );
+    return set;
+  }
+
+  function renderForm() {
+    var box = $("form-fields");
+    clear(box);
+    var list = el("datalist");
+    list.id = "sample-actions";
+    view.vocabulary.actions.forEach(function (a) {
+      var option = el("option");
+      option.value = a;
+      list.appendChild(option);
+    });
+    box.appendChild(list);
+    var form = currentForm();
+    if (form.kind === "semanticCheck") {
+      box.appendChild(
+        textInput("question", "Question for a model (yes means the clause is satisfied)", form.question, function (v) {
+          form.question = v;
+        }, { multiline: true }),
+      );
+      return;
+    }
+    if (form.kind === "trigger") {
+      box.appendChild(
+        textInput("description", "When the rule applies", form.description, function (v) {
+          form.description = v;
+        }, { size: 60 }),
+      );
+      // A semantic trigger can be given events again here; the other way is the "Let a model decide" choice.
+      var semantic = el("label", "");
+      var box_ = el("input");
+      box_.type = "checkbox";
+      box_.id = "form-semantic-trigger";
+      box_.checked = form.semantic;
+      box_.addEventListener("change", function () {
+        form.semantic = box_.checked;
+        if (!form.semantic && form.match.length === 0) form.match.push(emptyMatcher());
+        renderForm();
+        changed();
+      });
+      semantic.appendChild(box_);
+      semantic.appendChild(document.createTextNode(" A model decides when the rule applies (no events to match)"));
+      box.appendChild(semantic);
+      if (!form.semantic) box.appendChild(patternFieldset("match", form.match, false));
+      return;
+    }
+    box.appendChild(
+      selectInput(
+        "type",
+        "type",
+        form.type,
+        TYPES.map(function (t) {
+          return { value: t, label: t };
+        }),
+        function (v) {
+          editing.forms.check = retype(form, v);
+          renderForm();
+          changed();
+        },
+      ),
+    );
+    ROLES[form.type].forEach(function (role) {
+      box.appendChild(patternFieldset(role, form.patterns[role], false));
+    });
+    if (ROLES[form.type].length === 1) box.appendChild(patternFieldset("after", form.after, true));
+    if (form.type === "count") {
+      var bounds = el("fieldset", "bounds");
+      bounds.appendChild(el("legend", "", "bounds: how many matching events"));
+      bounds.appendChild(
+        textInput("min", "min", form.min, function (v) {
+          form.min = v;
+        }, { size: 5 }),
+      );
+      bounds.appendChild(
+        textInput("max", "max", form.max, function (v) {
+          form.max = v;
+        }, { size: 5 }),
+      );
+      bounds.appendChild(
+        textInput("distinctBy", "distinct by", form.distinctBy, function (v) {
+          form.distinctBy = v;
+        }, { placeholder: "content or metadata.<key>", size: 22 }),
+      );
+      box.appendChild(bounds);
+    }
+  }
+
+  // Asks the server's parser about the edit as it stands; an answer to an older question is ignored.
+  function checkEdit() {
+    if (!editing || !view || view.kind !== "question") return;
+    var seq = ++previewSeq;
+    var body =
+      editing.last === "yaml"
+        ? { at: view.question, text: $("edit-text").value }
+        : { at: view.question, form: currentForm() };
+    request("preview", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) })
+      .then(function (reply) {
+        if (seq !== previewSeq || !editing) return;
+        var data = reply.data;
+        if (reply.status !== 200) return showError(data.error || "The preview failed (status " + reply.status + ").");
+        if (!data.ok) {
+          showDiagnostics(data.diagnostics || []);
+          clear($("edit-preview"));
+          $("edit-preview").appendChild(el("p", "muted", "Not a valid clause yet; the preview waits for one."));
+          return;
+        }
+        showDiagnostics([]);
+        renderPreview($("edit-preview"), data.preview, "edit");
+        if (data.warnings.length > 0) {
+          var notes = el("ul", "notes");
+          data.warnings.forEach(function (w) {
+            notes.appendChild(el("li", "", w));
+          });
+          $("edit-preview").appendChild(notes);
+        }
+        renderEvidence(data.evidence, "With your edit: ");
+      })
+      .catch(function () {
+        showError("The interview server is not reachable. Is behavior-judge still running?");
+      });
+  }
+
+  function markInvalid(diagnostics) {
+    var inputs = document.querySelectorAll("#form-fields [data-path]");
+    Array.prototype.forEach.call(inputs, function (input) {
+      var path = input.getAttribute("data-path");
+      var bad = diagnostics.some(function (d) {
+        return (
+          d.path !== "" &&
+          (d.path === path || d.path.indexOf(path + ".") === 0 || path.indexOf(d.path + ".") === 0 || path.indexOf(d.path + "[") === 0)
+        );
+      });
+      input.classList.toggle("invalid", bad);
+      if (bad) input.setAttribute("aria-invalid", "true");
+      else input.removeAttribute("aria-invalid");
+    });
+  }
+
+  function saveEdit() {
+    clear($("edit-diagnostics"));
+    // The YAML box holds a clause of the question's own kind, as the server wrote it.
+    if (editing.last === "yaml") send({ type: "edit", text: $("edit-text").value });
+    else send({ type: "edit-form", form: currentForm() });
+  }
+
   function renderReview(r) {
     $("question").hidden = true;
     $("review").hidden = false;
@@ -241,6 +677,7 @@
       list.appendChild(item);
     });
     $("review-yaml").textContent = r.yaml;
+    renderReviewPreview(r);
     setEnabled($("review-back"), r.canBack);
     setEnabled($("confirm"), r.canConfirm);
   }
@@ -254,9 +691,16 @@
   }
 
   function closePanels() {
+    var wasEditing = editing !== null;
+    editing = null;
+    previewSeq++;
+    if (previewTimer) clearTimeout(previewTimer);
     $("edit-panel").hidden = true;
     $("semantic-panel").hidden = true;
     clear($("edit-diagnostics"));
+    clear($("edit-preview"));
+    // The evidence shown was the unsaved edit's: back to the clause's own.
+    if (wasEditing && view && view.kind === "question") renderEvidence(view.evidence);
   }
 
   function showDiagnostics(diagnostics) {
@@ -266,6 +710,7 @@
         return d.text;
       }),
     );
+    markInvalid(diagnostics);
   }
 
   $("choice-accept").addEventListener("click", function () {
@@ -274,15 +719,21 @@
   $("choice-drop").addEventListener("click", function () {
     send({ type: "drop" });
   });
-  $("choice-edit").addEventListener("click", function () {
-    closePanels();
-    $("edit-text").value = view.editText;
-    $("edit-panel").hidden = false;
-    $("edit-text").focus();
+  $("choice-edit").addEventListener("click", openEditor);
+  $("edit-save").addEventListener("click", saveEdit);
+  $("edit-text").addEventListener("input", function () {
+    if (!editing) return;
+    editing.last = "yaml";
+    if (previewTimer) clearTimeout(previewTimer);
+    previewTimer = setTimeout(checkEdit, 120);
   });
-  $("edit-save").addEventListener("click", function () {
-    clear($("edit-diagnostics"));
-    send({ type: "edit", text: $("edit-text").value });
+  [$("form-kind-check"), $("form-kind-semantic")].forEach(function (radio) {
+    radio.addEventListener("change", function () {
+      if (!editing || !radio.checked) return;
+      editing.kind = radio.value;
+      renderForm();
+      changed();
+    });
   });
   $("edit-cancel").addEventListener("click", closePanels);
   $("choice-semantic").addEventListener("click", function () {

@@ -38,13 +38,16 @@ export type PreviewWarningKind =
   | "window-never-opens"
   | "unused-action"
   | "unused-metadata-value"
-  | "clauses-always-agree";
+  | "clauses-always-agree"
+  | "trigger-never-fires"
+  | "trigger-matches-any-event"
+  | "no-event-check";
 
 export interface PreviewWarning {
   kind: PreviewWarningKind;
   /** The clause the warning is about; for clauses-always-agree, the first of the two. */
   clause: PreviewClauseRef;
-  /** For clauses-always-agree: the second clause. */
+  /** For clauses-always-agree: the second clause; for trigger-misses-check-events: the check never judged. */
   other?: PreviewClauseRef;
   message: string;
 }
@@ -56,6 +59,12 @@ export interface RulePreview {
   rule: VerdictSamples;
   clauses: ClausePreview[];
   warnings: PreviewWarning[];
+  /**
+   * With a trigger-misses-check-events warning: the trigger's pattern widened
+   * (any-of) by the events of each check it never lets be judged, so that it
+   * fires wherever those checks have something to judge. The front ends offer it.
+   */
+  widenedTrigger?: Pattern;
 }
 
 export interface JudgePreview {
@@ -255,6 +264,7 @@ export function previewRule(rule: MetaBehavior, samples: readonly Trajectory[]):
   ];
   const allEvents = samples.flatMap((s) => s.events);
   const warnings: PreviewWarning[] = [];
+  const missedSubjects: Pattern[] = [];
   // The whole rule: samples mix passing and violating sessions, so a rule none of them satisfies is likely misread.
   if (triggered.length > 0 && ruleSamples.pass.length === 0 && ruleSamples.fail.length > 0) {
     const every = ruleSamples.fail.length === triggered.length;
@@ -278,11 +288,11 @@ export function previewRule(rule: MetaBehavior, samples: readonly Trajectory[]):
         message: `${describeRef(ref)} fails every sample the rule applies to (${list(s.fail)})`,
       });
     } else if (triggered.length > 0 && s.pass.length === 0) {
-      const fails = s.fail.length === 0 ? "" : `it fails ${list(s.fail)} and `;
+      const why = s.fail.length === 0 ? "it is n.a. on every sample" : `it fails ${list(s.fail)} and is n.a. on the rest`;
       warnings.push({
         kind: "passes-no-sample",
         clause: ref,
-        message: `${describeRef(ref)} passes no sample: ${fails}is n.a. on the rest`,
+        message: `${describeRef(ref)} passes no sample: ${why}`,
       });
     }
     if (check.type !== "ordering" && check.type !== "pairing" && check.after !== undefined) {
@@ -299,15 +309,48 @@ export function previewRule(rule: MetaBehavior, samples: readonly Trajectory[]):
       const subjects = subjectPatterns(check);
       const withEvents = samples.filter((t) => t.events.some((e) => subjects.some((p) => patternMatches(e, p))));
       if (withEvents.length > 0 && !withEvents.some((t) => triggered.includes(t.id))) {
+        missedSubjects.push(...subjects);
         warnings.push({
           kind: "trigger-misses-check-events",
           clause: { kind: "trigger" },
+          other: ref,
           message: `the trigger never fires on the samples where ${describeRef(ref)}'s events appear (${list(withEvents.map((t) => t.id))}); the trigger gates every check of the rule, so ${describeRef(ref)} is never judged: widen the trigger`,
         });
       }
     }
     warnings.push(...unusedNames(ref, checkPatternList(check), allEvents));
   });
+  // A matcher with nothing but an actor ("an agent event occurs") fires in every session: the rule then gates nothing.
+  const anyEvent = rule.trigger.match?.find((m) => m.action === undefined && m.contentIncludes === undefined && m.metadata === undefined);
+  if (anyEvent !== undefined && triggered.length > 0) {
+    const what = anyEvent.actor === undefined ? "any event" : `any ${anyEvent.actor} event`;
+    warnings.push({
+      kind: "trigger-matches-any-event",
+      clause: { kind: "trigger" },
+      message: `the trigger matches ${what}, so the rule applies to ${triggered.length} of the ${samples.length} samples whatever happens in them; if the rule is about a situation (a request, a result, a deploy), make the trigger match that event`,
+    });
+  }
+  // A trigger that fires nowhere makes the rule n.a. on every sample; said once, unless a warning above already names why.
+  if (
+    rule.trigger.match !== undefined &&
+    samples.length > 0 &&
+    triggered.length === 0 &&
+    !warnings.some((w) => w.clause.kind === "trigger")
+  ) {
+    warnings.push({
+      kind: "trigger-never-fires",
+      clause: { kind: "trigger" },
+      message: "the trigger fires on no sample, so the rule is n.a. on every one: its pattern matches no sample event",
+    });
+  }
+  // Only questions for a model: without one the rule decides nothing, which hides a question the samples could answer.
+  if (rule.checks.length === 0 && triggered.length > 0) {
+    warnings.push({
+      kind: "no-event-check",
+      clause: { kind: "rule" },
+      message: `the rule has no event check: without a model it is n.a. on every sample it applies to (${list(triggered)}); if the samples show what the quote asks for, make the question an event check`,
+    });
+  }
   for (let a = 0; a < rule.checks.length; a++) {
     for (let b = a + 1; b < rule.checks.length; b++) {
       const x = gated[a]!;
@@ -322,7 +365,22 @@ export function previewRule(rule: MetaBehavior, samples: readonly Trajectory[]):
       }
     }
   }
-  return { name: rule.name, triggered, rule: ruleSamples, clauses, warnings };
+  const widenedTrigger = rule.trigger.match === undefined ? undefined : widen(rule.trigger.match, missedSubjects);
+  return { name: rule.name, triggered, rule: ruleSamples, clauses, warnings, ...(widenedTrigger === undefined ? {} : { widenedTrigger }) };
+}
+
+/** The trigger's matchers, then each missed check's matchers it does not have yet; undefined when nothing was missed. */
+function widen(trigger: Pattern, missed: readonly Pattern[]): Pattern | undefined {
+  if (missed.length === 0) return undefined;
+  const seen = new Set(trigger.map((m) => JSON.stringify(m)));
+  const widened = [...trigger];
+  for (const matcher of missed.flat()) {
+    const key = JSON.stringify(matcher);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    widened.push(matcher);
+  }
+  return widened;
 }
 
 /** The preview of every rule of a judge on the samples. */

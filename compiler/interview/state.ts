@@ -14,6 +14,7 @@ import { formatDiagnostic } from "../diagnostics.js";
 import { parseJudgeYaml } from "../ir/parse.js";
 import { serializeJudgeYaml } from "../ir/serialize.js";
 import type { Check, JudgeIR, MetaBehavior, SemanticCheck, Trigger } from "../ir/types.js";
+import { previewRule, type PreviewClauseRef } from "../generate/preview.js";
 import type { InterviewClause } from "./evidence.js";
 import { parseClauseSnippet, type SnippetDiagnostic } from "./snippet.js";
 import type { ClauseDecision, ClauseRef, InterviewInput, InterviewResult } from "../generate/types.js";
@@ -47,10 +48,15 @@ export interface InterviewState {
  * What a person can do. `semantic` turns a check into a semantic question,
  * makes a trigger semantic (the text becomes its description), or rephrases
  * a semantic check's question. Dropping a trigger drops the whole rule.
+ * An edit is of the question's own kind unless `as` says otherwise: a check
+ * may become a semantic check and a semantic check an event check (the quote
+ * stays); a trigger stays a trigger. `widen` replaces the rule's trigger by
+ * the preview's widened one (preview.ts), staying at the question.
  */
 export type InterviewAction =
   | { type: "accept" }
-  | { type: "edit"; text: string }
+  | { type: "edit"; text: string; as?: ClauseRef["kind"] | undefined }
+  | { type: "widen" }
   | { type: "semantic"; question: string }
   | { type: "drop" }
   | { type: "back" }
@@ -144,6 +150,8 @@ export function step(state: InterviewState, action: InterviewAction): StepOutcom
       return goto(state, action.question);
     case "confirm":
       return confirm(state);
+    case "widen":
+      return widenTrigger(state);
     default:
       return answer(state, action);
   }
@@ -185,7 +193,15 @@ function decide(question: Question, current: Decision | undefined, action: Answe
       return { ok: true, decision: { action: "edit-semantic", semanticCheck: { quote, question: text } } };
     }
     case "edit": {
-      const parsed = parseClauseSnippet(drafted.kind, action.text);
+      const kind = editKind(drafted.kind, action.as);
+      if (kind === undefined) {
+        return {
+          ok: false,
+          error: `a ${drafted.kind === "trigger" ? "trigger" : "check"} cannot be edited into a ${action.as}`,
+          diagnostics: [],
+        };
+      }
+      const parsed = parseClauseSnippet(kind, action.text);
       if (!parsed.ok)
         return {
           ok: false,
@@ -197,10 +213,31 @@ function decide(question: Question, current: Decision | undefined, action: Answe
   }
 }
 
+/** What an edit of a question may turn its clause into: a trigger stays a trigger; checks and semantic checks may swap. */
+export function editKind(drafted: ClauseRef["kind"], as: ClauseRef["kind"] | undefined): ClauseRef["kind"] | undefined {
+  if (as === undefined || as === drafted) return drafted;
+  return drafted === "trigger" || as === "trigger" ? undefined : as;
+}
+
 function decisionForEdit(clause: InterviewClause): Decision {
   if (clause.kind === "check") return { action: "edit", check: clause.check };
   if (clause.kind === "semanticCheck") return { action: "edit-semantic", semanticCheck: clause.semanticCheck };
   return { action: "edit-trigger", trigger: clause.trigger };
+}
+
+/** Gives the rule the trigger its preview suggests, so the checks it never let be judged are judged. */
+function widenTrigger(state: InterviewState): StepOutcome {
+  if (state.at === "review") return refused(state, "widen a trigger from one of its rule's questions");
+  const ruleIndex = state.questions[state.at]!.rule;
+  const decided = ruleAsDecided(state, ruleIndex);
+  const triggerQuestion = state.questions.findIndex((q) => q.rule === ruleIndex && q.clause.kind === "trigger");
+  const widened = decided.rule === undefined ? undefined : previewRule(decided.rule, state.input.samples).widenedTrigger;
+  if (decided.rule === undefined || widened === undefined || triggerQuestion < 0) {
+    return refused(state, "the trigger already fires wherever its checks have events to judge");
+  }
+  const decisions = state.decisions.slice();
+  decisions[triggerQuestion] = { action: "edit-trigger", trigger: { description: decided.rule.trigger.description, match: widened } };
+  return { ok: true, state: { ...state, decisions } };
 }
 
 function back(state: InterviewState): StepOutcome {
@@ -285,7 +322,7 @@ export function interviewOutcome(state: InterviewState): InterviewOutcome {
       metaBehaviors.push(rule);
       return;
     }
-    const decided = decidedRule(state, rule, index);
+    const decided = decidedRule(state, index);
     if (decided.dropped !== undefined) notices.push(`Dropped ${JSON.stringify(rule.name)}: ${decided.dropped}.`);
     else metaBehaviors.push(decided.rule);
   });
@@ -309,26 +346,63 @@ export function interviewOutcome(state: InterviewState): InterviewOutcome {
 
 type DecidedRule = { rule: MetaBehavior; dropped?: undefined } | { dropped: string };
 
-function decidedRule(state: InterviewState, rule: MetaBehavior, index: number): DecidedRule {
+function decidedRule(state: InterviewState, index: number): DecidedRule {
+  const decided = ruleAsDecided(state, index);
+  return decided.rule === undefined ? { dropped: decided.dropped } : { rule: decided.rule };
+}
+
+/** A rule as the decisions leave it, and where each of its questions' clauses landed in it (for the preview). */
+export interface RuleAsDecided {
+  /** Undefined when the decisions drop the rule, with the reason in `dropped`. */
+  rule: MetaBehavior | undefined;
+  dropped: string;
+  /** Per question index of this rule: its clause in `rule`; undefined when dropped (or not this rule's). */
+  refs: (PreviewClauseRef | undefined)[];
+}
+
+/**
+ * The rule at `index` as the current decisions leave it. `override` replaces
+ * one question's clause (undefined: dropped), for previewing an edit before
+ * it is saved.
+ */
+export function ruleAsDecided(
+  state: InterviewState,
+  index: number,
+  override?: { question: number; clause: InterviewClause | undefined },
+): RuleAsDecided {
+  const rule = state.input.draft.ir.metaBehaviors[index]!;
   let trigger = rule.trigger;
   const checks: Check[] = [];
   const semanticChecks: SemanticCheck[] = [];
   // Checks turned into questions follow the rule's own semantic checks, in check order.
-  const converted: SemanticCheck[] = [];
+  const converted: { question: number; semanticCheck: SemanticCheck }[] = [];
+  const refs: (PreviewClauseRef | undefined)[] = state.questions.map(() => undefined);
   state.questions.forEach((question, q) => {
     if (question.rule !== index) return;
-    const clause = effectiveClause(question, state.decisions[q]);
+    const clause = override?.question === q ? override.clause : effectiveClause(question, state.decisions[q]);
     if (clause === undefined) return;
-    if (clause.kind === "trigger") trigger = clause.trigger;
-    else if (clause.kind === "check") checks.push(clause.check);
-    else if (question.clause.kind === "check") converted.push(clause.semanticCheck);
-    else semanticChecks.push(clause.semanticCheck);
+    if (clause.kind === "trigger") {
+      trigger = clause.trigger;
+      refs[q] = { kind: "trigger" };
+    } else if (clause.kind === "check") {
+      refs[q] = { kind: "check", index: checks.length };
+      checks.push(clause.check);
+    } else if (question.clause.kind === "check") converted.push({ question: q, semanticCheck: clause.semanticCheck });
+    else {
+      refs[q] = { kind: "semanticCheck", index: semanticChecks.length };
+      semanticChecks.push(clause.semanticCheck);
+    }
   });
+  for (const { question, semanticCheck } of converted) {
+    refs[question] = { kind: "semanticCheck", index: semanticChecks.length };
+    semanticChecks.push(semanticCheck);
+  }
   const triggerQuestion = state.questions.findIndex((q) => q.rule === index && q.clause.kind === "trigger");
-  if (state.decisions[triggerQuestion]?.action === "drop") return { dropped: "its trigger was dropped, which drops the rule" };
-  semanticChecks.push(...converted);
+  const triggerDropped =
+    override?.question === triggerQuestion ? override.clause === undefined : state.decisions[triggerQuestion]?.action === "drop";
+  if (triggerDropped) return { rule: undefined, dropped: "its trigger was dropped, which drops the rule", refs };
   if (checks.length === 0 && semanticChecks.length === 0) {
-    return { dropped: "all its checks and semantic checks were dropped" };
+    return { rule: undefined, dropped: "all its checks and semantic checks were dropped", refs };
   }
   const source = rule.source ?? sectionBody(state.input, rule.name);
   return {
@@ -339,6 +413,8 @@ function decidedRule(state: InterviewState, rule: MetaBehavior, index: number): 
       semanticChecks,
       ...(source === undefined || source === "" ? {} : { source }),
     },
+    dropped: "",
+    refs,
   };
 }
 
@@ -395,6 +471,8 @@ function decisionWord(question: Question, decision: Decision | undefined): strin
       return "dropped";
     case "to-semantic":
       return question.drafted.kind === "trigger" ? "made semantic" : "turned into semantic questions";
+    case "edit":
+      return question.drafted.kind === "semanticCheck" ? "turned into event checks" : "edited";
     default:
       return "edited";
   }

@@ -3,18 +3,23 @@
  * clause as drafted and as decided, the evidence from the samples, warnings
  * about an edit, the choices) or the final review. Pure functions of the state.
  */
+import { previewJudge, previewRule, type PreviewClauseRef, type PreviewWarningKind, type VerdictSamples } from "../generate/preview.js";
 import { quoteOccurs } from "../generate/offline/words.js";
 import { didYouMean } from "../ir/did-you-mean.js";
-import type { MetaBehavior } from "../ir/types.js";
+import type { MetaBehavior, Pattern } from "../ir/types.js";
+import { patternData } from "../ir/serialize.js";
+import { formFromClause, newCheckForm, type ClauseForm } from "./fields.js";
 import { checkPatterns, clauseEvidence, type Evidence, type InterviewClause } from "./evidence.js";
-import { clauseData, clauseYaml } from "./snippet.js";
+import { clauseData, clauseYaml, parseClauseSnippet, type SnippetDiagnostic } from "./snippet.js";
 import {
   currentQuote,
+  editKind,
   effectiveClause,
   interviewOutcome,
   isVisible,
   previousVisible,
   questionsAsked,
+  ruleAsDecided,
   sectionBody,
   type Decision,
   type InterviewState,
@@ -55,6 +60,49 @@ export interface QuestionView {
   warnings: string[];
   choices: { choice: Choice; label: string }[];
   canBack: boolean;
+  /** How the rule, as the answers so far leave it, judges the samples; recomputed after every answer. */
+  preview: ClausePreviewView;
+  /**
+   * The structured edit's forms, prefilled: the question's clause as an event
+   * check and as a semantic question (a trigger has only its own); `formKind`
+   * is the one the clause is now. The quote is no field: it stays as it is.
+   */
+  forms: { check?: ClauseForm; semanticCheck?: ClauseForm; trigger?: ClauseForm };
+  formKind: ClauseRef["kind"];
+  /** The samples' actions and metadata keys, for suggestions while editing. */
+  vocabulary: { actions: string[]; metadataKeys: string[] };
+}
+
+/** A preview warning as the front ends show it. */
+export interface PreviewWarningView {
+  kind: PreviewWarningKind;
+  message: string;
+}
+
+/** The verdict preview shown with a question (see compiler/generate/preview.ts). */
+export interface ClausePreviewView {
+  /** Every sample's id, in order. */
+  samples: string[];
+  /** The rule's verdicts; undefined when the answers drop the rule (`dropped` says why). */
+  rule?: VerdictSamples | undefined;
+  dropped?: string | undefined;
+  /** Where the trigger fires; a semantic trigger is decided by a model, so the preview cannot say. */
+  trigger: { semantic: boolean; fires: string[]; silent: string[] };
+  /** This clause's verdicts (a check or semantic check); undefined for a trigger or a dropped clause. */
+  clause?: VerdictSamples | undefined;
+  /** The warnings about this clause, its rule and its trigger (which gates every check). */
+  warnings: PreviewWarningView[];
+  /** The trigger widened to fire where its checks' events are (YAML of the pattern), when a warning says it never does. */
+  widenedTrigger?: string | undefined;
+}
+
+/** One rule of the review's preview. */
+export interface RulePreviewView {
+  name: string;
+  rule: VerdictSamples;
+  trigger: { semantic: boolean; fires: string[]; silent: string[] };
+  clauses: { label: string; samples: VerdictSamples }[];
+  warnings: PreviewWarningView[];
 }
 
 export interface ReviewView {
@@ -67,6 +115,10 @@ export interface ReviewView {
   answers: { question: number; number: number; label: string; ruleName: string; decisionLabel: string }[];
   questionsAsked: number;
   canBack: boolean;
+  /** How the judge.yaml to write judges the samples, rule by rule, with every warning. */
+  preview: RulePreviewView[];
+  /** How many samples the preview ran on. */
+  samples: number;
 }
 
 export type InterviewView = QuestionView | ReviewView;
@@ -117,7 +169,101 @@ function questionView(state: InterviewState, index: number): QuestionView {
       decision === undefined || decision.action === "accept" || current === undefined ? [] : clauseWarnings(input, rule.name, current),
     choices: choicesFor(question, decision),
     canBack: previousVisible(state, index) !== undefined,
+    preview: questionPreview(state, index),
+    ...editForms(question, current),
+    vocabulary: {
+      actions: input.vocabulary.actions.map((a) => a.action),
+      metadataKeys: input.vocabulary.metadataKeys.map((k) => k.key),
+    },
   };
+}
+
+function editForms(question: Question, current: InterviewClause | undefined): Pick<QuestionView, "forms" | "formKind"> {
+  const { drafted } = question;
+  const shown = current ?? drafted;
+  if (drafted.kind === "trigger") return { forms: { trigger: formFromClause(shown) }, formKind: "trigger" };
+  const asCheck = shown.kind === "check" ? shown : drafted.kind === "check" ? drafted : undefined;
+  const asked =
+    shown.kind === "semanticCheck"
+      ? shown.semanticCheck.question
+      : drafted.kind === "semanticCheck"
+        ? drafted.semanticCheck.question
+        : undefined;
+  return {
+    forms: {
+      check: asCheck === undefined ? newCheckForm() : formFromClause(asCheck),
+      semanticCheck: { kind: "semanticCheck", question: asked ?? defaultSemanticQuestion(currentQuote(question, undefined)) },
+    },
+    formKind: shown.kind,
+  };
+}
+
+/**
+ * The preview of the question's rule as the answers leave it, or with
+ * `override` as the question's clause (an edit not saved yet).
+ */
+export function questionPreview(state: InterviewState, index: number, override?: InterviewClause): ClausePreviewView {
+  const question = state.questions[index]!;
+  const decided = ruleAsDecided(state, question.rule, override === undefined ? undefined : { question: index, clause: override });
+  const samples = state.input.samples;
+  const ids = samples.map((s) => s.id);
+  if (decided.rule === undefined) {
+    return { samples: ids, dropped: decided.dropped, trigger: { semantic: false, fires: [], silent: [] }, warnings: [] };
+  }
+  const preview = previewRule(decided.rule, samples);
+  const ref = decided.refs[index];
+  const relevant = (r: PreviewClauseRef | undefined) => r !== undefined && ref !== undefined && sameRef(r, ref);
+  return {
+    samples: ids,
+    rule: preview.rule,
+    trigger: triggerView(decided.rule, preview.triggered, ids),
+    clause: ref === undefined || ref.kind === "trigger" ? undefined : preview.clauses.find((c) => sameRef(c.clause, ref))?.samples,
+    warnings: preview.warnings
+      .filter((w) => w.clause.kind === "rule" || w.clause.kind === "trigger" || relevant(w.clause) || relevant(w.other))
+      .map(({ kind, message }) => ({ kind, message })),
+    widenedTrigger: preview.widenedTrigger === undefined ? undefined : patternYaml(preview.widenedTrigger),
+  };
+}
+
+function triggerView(rule: MetaBehavior, fires: string[], ids: string[]): ClausePreviewView["trigger"] {
+  return { semantic: rule.trigger.semantic === true, fires, silent: ids.filter((id) => !fires.includes(id)) };
+}
+
+function sameRef(a: PreviewClauseRef, b: PreviewClauseRef): boolean {
+  if (a.kind === "rule" || a.kind === "trigger" || b.kind === "rule" || b.kind === "trigger") return a.kind === b.kind;
+  return a.kind === b.kind && a.index === b.index;
+}
+
+function patternYaml(pattern: Pattern): string {
+  return JSON.stringify(patternData(pattern));
+}
+
+/** An edit checked as it is typed: the parser's verdict, and on success the clause's preview and evidence; nothing is saved. */
+export type EditPreview =
+  | { ok: true; yaml: string; preview: ClausePreviewView; evidence: Evidence; warnings: string[] }
+  | { ok: false; diagnostics: SnippetDiagnostic[] };
+
+export function previewEdit(state: InterviewState, text: string, as?: ClauseRef["kind"]): EditPreview {
+  if (state.at === "review") return { ok: false, diagnostics: [editProblem("the review has no clause to edit")] };
+  const index = state.at;
+  const question = state.questions[index]!;
+  const kind = editKind(question.drafted.kind, as);
+  if (kind === undefined) return { ok: false, diagnostics: [editProblem(`a trigger cannot become a ${as ?? ""}`)] };
+  const parsed = parseClauseSnippet(kind, text);
+  if (!parsed.ok) return parsed;
+  const { input } = state;
+  const rule = input.draft.ir.metaBehaviors[question.rule]!;
+  return {
+    ok: true,
+    yaml: clauseYaml(parsed.clause),
+    preview: questionPreview(state, index, parsed.clause),
+    evidence: clauseEvidence(parsed.clause, input.samples),
+    warnings: clauseWarnings(input, rule.name, parsed.clause),
+  };
+}
+
+function editProblem(message: string): SnippetDiagnostic {
+  return { file: "", line: 0, col: 0, path: "", severity: "error", message };
 }
 
 function reviewView(state: InterviewState): ReviewView {
@@ -143,7 +289,30 @@ function reviewView(state: InterviewState): ReviewView {
     }),
     questionsAsked: questionsAsked(state),
     canBack: previousVisible(state, "review") !== undefined,
+    preview: outcome.ir.metaBehaviors.length === 0 ? [] : reviewPreview(outcome.ir.metaBehaviors, state.input.samples),
+    samples: state.input.samples.length,
   };
+}
+
+function reviewPreview(rules: MetaBehavior[], samples: InterviewInput["samples"]): RulePreviewView[] {
+  const ids = samples.map((s) => s.id);
+  const preview = previewJudge({ version: 1, behavior: "", metaBehaviors: rules }, samples);
+  return preview.rules.map((p, r) => {
+    const rule = rules[r]!;
+    return {
+      name: p.name,
+      rule: p.rule,
+      trigger: triggerView(rule, p.triggered, ids),
+      clauses: p.clauses.map((c) => ({
+        label:
+          c.clause.kind === "check"
+            ? `checks[${c.clause.index}] · ${rule.checks[c.clause.index]!.type}`
+            : `semanticChecks[${c.clause.kind === "semanticCheck" ? c.clause.index : 0}]`,
+        samples: c.samples,
+      })),
+      warnings: p.warnings.map(({ kind, message }) => ({ kind, message })),
+    };
+  });
 }
 
 function visibleQuestions(state: InterviewState): number[] {
@@ -174,6 +343,8 @@ export function decisionLabel(question: Question, decision: Decision | undefined
       return trigger ? "made semantic: a model decides when the rule applies" : "turned into a semantic question";
     case "edit-semantic":
       return question.drafted.kind === "semanticCheck" ? "edited" : "turned into a semantic question";
+    case "edit":
+      return question.drafted.kind === "semanticCheck" ? "turned into an event check" : "edited";
     default:
       return "edited";
   }

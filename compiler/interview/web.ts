@@ -17,8 +17,11 @@ import { formatDiagnostic } from "../diagnostics.js";
 import { InterviewCancelledError } from "../errors.js";
 import { SECURITY_HEADERS, authorizedUrl, listenOnLoopback, newToken, refuse, sendPage } from "../web/local-server.js";
 import { escapeHtml, fillSlots, pageContentSecurityPolicy, pageTemplates } from "../web/page.js";
-import { interviewResult, startInterview, step } from "./state.js";
-import { currentView } from "./view.js";
+import { interviewResult, startInterview, step, currentQuote } from "./state.js";
+import { currentView, previewEdit } from "./view.js";
+import { CHECK_TYPES, formSnippet, PATTERN_ROLES, type ClauseForm, type MatcherFields } from "./fields.js";
+import type { CheckType } from "../../runtime/types.js";
+import type { ClauseRef } from "../generate/types.js";
 import type { InterviewAction, InterviewState } from "./state.js";
 import type { InterviewInput, InterviewResult } from "../generate/types.js";
 
@@ -61,8 +64,12 @@ export async function startWebInterview(input: InterviewInput, options: WebInter
       });
     }
     if (url.pathname === "/cancel" && req.method === "POST") return handleCancel(req, res, port);
-    if (url.pathname === "/" || url.pathname === "/state" || url.pathname === "/action" || url.pathname === "/cancel")
-      return refuse(res, 405);
+    if (url.pathname === "/preview" && req.method === "POST") {
+      return void handlePreview(req, res, port).catch(() => {
+        if (!res.headersSent) refuse(res, 500);
+      });
+    }
+    if (["/", "/state", "/action", "/cancel", "/preview"].includes(url.pathname)) return refuse(res, 405);
     return refuse(res, 404);
   });
 
@@ -76,13 +83,44 @@ export async function startWebInterview(input: InterviewInput, options: WebInter
     sendJson(res, 200, { cancelled: true });
   }
 
+  /**
+   * An edit checked as it is typed: the parser's diagnostics, or the edit's
+   * preview and evidence. Changes nothing; the page asks after each keystroke.
+   */
+  async function handlePreview(req: IncomingMessage, res: ServerResponse, ownPort: number): Promise<void> {
+    if (!sameOrigin(req, ownPort)) return refuse(res, 403);
+    if (!isJson(req)) return refuse(res, 415);
+    const body = await readBody(req);
+    if (body === undefined) return refuse(res, 413);
+    const request = parsePreviewRequest(body);
+    if (typeof request === "string") return sendJson(res, 400, { error: request });
+    if (request.at !== state.at) return sendJson(res, 409, { error: "the interview moved on in another tab" });
+    const edit = "form" in request ? { text: formSnippet(request.form, quoteAt(state)), as: request.form.kind } : request;
+    const checked = previewEdit(state, edit.text, edit.as);
+    if (!checked.ok) {
+      // A form's snippet is the server's own text: its lines mean nothing to the person, its paths do.
+      const located = "form" in request ? checked.diagnostics.map((d) => ({ ...d, line: 0, col: 0 })) : checked.diagnostics;
+      return sendJson(res, 200, { ok: false, diagnostics: located.map((d) => ({ ...d, text: formatDiagnostic(d) })) });
+    }
+    sendJson(res, 200, checked);
+  }
+
   async function handleAction(req: IncomingMessage, res: ServerResponse, ownPort: number): Promise<void> {
     if (!sameOrigin(req, ownPort)) return refuse(res, 403);
     if (!isJson(req)) return refuse(res, 415);
     const body = await readBody(req);
     if (body === undefined) return refuse(res, 413);
-    const request = parseActionRequest(body);
-    if (typeof request === "string") return sendJson(res, 400, { error: request, view: currentView(state) });
+    const parsed = parseActionRequest(body);
+    if (typeof parsed === "string") return sendJson(res, 400, { error: parsed, view: currentView(state) });
+    const fromForm = parsed.action.type === "edit-form";
+    // A form is written with the clause's quote as it stands: the page never sends one.
+    const request: ActionRequest = {
+      at: parsed.at,
+      action:
+        parsed.action.type === "edit-form"
+          ? { type: "edit", text: formSnippet(parsed.action.form, quoteAt(state)), as: parsed.action.form.kind }
+          : parsed.action,
+    };
     // The page says which question it answered, so a double click cannot answer the next one too.
     if (request.at !== state.at) {
       return sendJson(res, 409, {
@@ -98,7 +136,9 @@ export async function startWebInterview(input: InterviewInput, options: WebInter
         refused: true,
         error: outcome.error,
         // Written here, by the formatter the terminal uses: the page shows `text` as it is.
-        diagnostics: outcome.diagnostics.map((d) => ({ ...d, text: formatDiagnostic(d) })),
+        diagnostics: outcome.diagnostics
+          .map((d) => (fromForm ? { ...d, line: 0, col: 0 } : d))
+          .map((d) => ({ ...d, text: formatDiagnostic(d) })),
         view: currentView(state),
       });
     }
@@ -139,10 +179,106 @@ interface ActionRequest {
   action: InterviewAction;
 }
 
+/** An edit from the page's form, written into a snippet by the server. */
+type FormEdit = { type: "edit-form"; form: ClauseForm };
+
+type PageActionRequest = { at: InterviewState["at"]; action: InterviewAction | FormEdit };
+
+type PreviewRequest = { at: InterviewState["at"]; form: ClauseForm } | { at: InterviewState["at"]; text: string; as?: ClauseRef["kind"] };
+
 const MAX_BODY_BYTES = 1 << 20;
 
+/** The quote of the clause at the current question, which a form edit keeps. */
+function quoteAt(state: InterviewState): string {
+  if (state.at === "review") return "";
+  return currentQuote(state.questions[state.at]!, state.decisions[state.at]);
+}
+
+/** Checks a preview request by hand, like an action. */
+export function parsePreviewRequest(body: string): PreviewRequest | string {
+  let data: unknown;
+  try {
+    data = JSON.parse(body);
+  } catch {
+    return "the request body is not JSON";
+  }
+  if (!isObject(data)) return "expected {at, form} or {at, text}";
+  const at = data.at;
+  if (at !== "review" && !(typeof at === "number" && Number.isInteger(at))) return 'at must be a question index or "review"';
+  if (Object.hasOwn(data, "form")) {
+    const form = readForm(data.form);
+    return typeof form === "string" ? form : { at, form };
+  }
+  if (typeof data.text !== "string") return "expected {at, form} or {at, text}";
+  const as = readKind(data.as);
+  if (as === null) return "as must be trigger, check or semanticCheck";
+  return as === undefined ? { at, text: data.text } : { at, text: data.text, as };
+}
+
+function readKind(raw: unknown): ClauseRef["kind"] | undefined | null {
+  if (raw === undefined) return undefined;
+  return raw === "trigger" || raw === "check" || raw === "semanticCheck" ? raw : null;
+}
+
+const MAX_ALTERNATIVES = 64;
+
+function readString(raw: Record<string, unknown>, key: string): string | undefined {
+  if (!Object.hasOwn(raw, key) || raw[key] === undefined) return "";
+  return typeof raw[key] === "string" ? raw[key] : undefined;
+}
+
+function readMatchers(raw: unknown, where: string): MatcherFields[] | string {
+  if (!Array.isArray(raw) || raw.length > MAX_ALTERNATIVES) return `${where} must be a list of matchers`;
+  const matchers: MatcherFields[] = [];
+  for (const item of raw) {
+    if (!isObject(item)) return `${where} must be a list of matchers`;
+    const [action, actor, contentIncludes, metadata] = ["action", "actor", "contentIncludes", "metadata"].map((k) => readString(item, k));
+    if (action === undefined || actor === undefined || contentIncludes === undefined || metadata === undefined) {
+      return `${where}: every field is text`;
+    }
+    matchers.push({ action, actor, contentIncludes, metadata });
+  }
+  return matchers;
+}
+
+/** A form from the page: its shape checked here, its values by the parser. */
+export function readForm(raw: unknown): ClauseForm | string {
+  if (!isObject(raw)) return "form must be an object";
+  switch (raw.kind) {
+    case "semanticCheck": {
+      const question = readString(raw, "question");
+      return question === undefined ? "form.question must be text" : { kind: "semanticCheck", question };
+    }
+    case "trigger": {
+      const description = readString(raw, "description");
+      if (description === undefined) return "form.description must be text";
+      const match = readMatchers(raw.match ?? [], "form.match");
+      if (typeof match === "string") return match;
+      return { kind: "trigger", description, semantic: raw.semantic === true, match };
+    }
+    case "check": {
+      const type = raw.type as CheckType;
+      if (typeof raw.type !== "string" || !CHECK_TYPES.includes(type)) return `form.type must be one of ${CHECK_TYPES.join(", ")}`;
+      if (!isObject(raw.patterns)) return "form.patterns must be an object";
+      const patterns: Record<string, MatcherFields[]> = {};
+      for (const role of PATTERN_ROLES[type]) {
+        const matchers = readMatchers(Object.hasOwn(raw.patterns, role) ? raw.patterns[role] : [], `form.patterns.${role}`);
+        if (typeof matchers === "string") return matchers;
+        patterns[role] = matchers;
+      }
+      const after = readMatchers(raw.after ?? [], "form.after");
+      if (typeof after === "string") return after;
+      const [min, max, distinctBy] = ["min", "max", "distinctBy"].map((k) => readString(raw, k));
+      if (min === undefined || max === undefined || distinctBy === undefined) return "form.min, max and distinctBy must be text";
+      return { kind: "check", type, patterns, after, min, max, distinctBy };
+    }
+    default:
+      return "form.kind must be trigger, check or semanticCheck";
+  }
+}
+
 /** Checks the page's JSON by hand: the body is untrusted input like any other. */
-export function parseActionRequest(body: string): ActionRequest | string {
+export function parseActionRequest(body: string): PageActionRequest | string {
   let data: unknown;
   try {
     data = JSON.parse(body);
@@ -156,16 +292,25 @@ export function parseActionRequest(body: string): ActionRequest | string {
   return typeof action === "string" ? action : { at, action };
 }
 
-function readAction(raw: Record<string, unknown>): InterviewAction | string {
+function readAction(raw: Record<string, unknown>): InterviewAction | FormEdit | string {
   switch (raw.type) {
     case "accept":
     case "drop":
     case "back":
     case "forward":
     case "confirm":
+    case "widen":
       return { type: raw.type };
-    case "edit":
-      return typeof raw.text === "string" ? { type: "edit", text: raw.text } : "edit needs text";
+    case "edit": {
+      if (typeof raw.text !== "string") return "edit needs text";
+      const as = readKind(raw.as);
+      if (as === null) return "as must be trigger, check or semanticCheck";
+      return as === undefined ? { type: "edit", text: raw.text } : { type: "edit", text: raw.text, as };
+    }
+    case "edit-form": {
+      const form = readForm(raw.form);
+      return typeof form === "string" ? form : { type: "edit-form", form };
+    }
     case "semantic":
       return typeof raw.question === "string" ? { type: "semantic", question: raw.question } : "semantic needs a question";
     case "goto":

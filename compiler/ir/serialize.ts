@@ -87,7 +87,7 @@ export function semanticCheckData(check: SemanticCheck): Record<string, unknown>
 }
 
 /** A one-matcher pattern is written as a plain mapping, the way people write it. */
-function patternData(pattern: Pattern): unknown {
+export function patternData(pattern: Pattern): unknown {
   const only = pattern.length === 1 ? pattern[0] : undefined;
   return only === undefined ? pattern.map(matcherData) : matcherData(only);
 }

@@ -103,7 +103,7 @@ describe("preview warnings", () => {
   it("a check that fails every sample it applies to, and the rule with it", () => {
     const p = previewRule(
       rule(`name: r
-trigger: { description: d, match: { actor: agent } }
+trigger: { description: d, match: { action: message } }
 checks:
   - { type: forbidden, quote: q, match: { action: reply } }`),
       samples,
@@ -117,19 +117,20 @@ checks:
   it("a check that passes no sample: fails some, n.a. on the rest", () => {
     const p = previewRule(
       rule(`name: r
-trigger: { description: d, match: { actor: agent } }
+trigger: { description: d, match: { action: message } }
 checks:
   - { type: ordering, quote: q, first: { action: send_email }, before: { action: refund } }`),
       samples,
     );
     expect(kinds(p)).toEqual(["passes-no-sample", "passes-no-sample"]);
     expect(p.clauses[0]!.samples).toEqual({ pass: [], fail: ["clean", "no-lookup", "no-email"], na: ["chat-only"] });
+    expect(p.warnings[1]!.message).toBe("checks[0] passes no sample: it fails clean, no-lookup, no-email and is n.a. on the rest");
   });
 
   it("not for a check that passes one sample and fails the others", () => {
     const p = previewRule(
       rule(`name: r
-trigger: { description: d, match: { actor: agent } }
+trigger: { description: d, match: { action: message } }
 checks:
   - { type: required, quote: q, match: { action: lookup_result, metadata: { status: found } } }`),
       samples,
@@ -149,13 +150,25 @@ checks:
     ]);
     // It fires only on "denied", where the check has nothing to judge.
     expect(kinds(missed)).toEqual(["passes-no-sample", "trigger-misses-check-events"]);
+    expect(missed.warnings[0]!.message).toBe("checks[0] passes no sample: it is n.a. on every sample");
     expect(missed.warnings[1]!.message).toContain("(clean, no-lookup, no-email)");
-    expect(kinds(previewRule(rule(yaml("{ action: lookup_result, metadata: { status: found } }")), samples))).toEqual([]);
+    expect(missed.warnings[1]!.other).toEqual({ kind: "check", index: 0 });
+    // The widening the front ends offer: the trigger, or the events the check judges.
+    expect(missed.widenedTrigger).toEqual([{ action: "lookup_result", metadata: { status: "denied" } }, { action: "refund" }]);
+    const widened = previewRule(rule(yaml("[{ action: lookup_result, metadata: { status: denied } }, { action: refund }]")), [
+      ...samples,
+      trajectory("denied", ["agent lookup", ["tool lookup_result", { status: "denied" }]]),
+    ]);
+    expect(kinds(widened)).toEqual([]);
+    expect(widened.widenedTrigger).toBeUndefined();
+    const fires = previewRule(rule(yaml("{ action: lookup_result, metadata: { status: found } }")), samples);
+    expect(kinds(fires)).toEqual([]);
+    expect(fires.widenedTrigger).toBeUndefined();
   });
 
   it("a window that never opens, and not one that opens", () => {
     const yaml = (status: string) => `name: r
-trigger: { description: d, match: { actor: agent } }
+trigger: { description: d, match: { action: message } }
 checks:
   - { type: forbidden, quote: q, match: { action: refund }, after: { action: lookup_result, metadata: { status: ${status} } } }`;
     const closed = previewRule(rule(yaml("denied")), [
@@ -210,5 +223,82 @@ checks:
       samples,
     );
     expect(kinds(differ)).toEqual([]);
+  });
+
+  it("a trigger that fires on no sample, said once; not when another warning already names the trigger, nor when it fires", () => {
+    const yaml = (trigger: string) => `name: r
+trigger: { description: d, match: ${trigger} }
+checks:
+  - { type: forbidden, quote: q, match: { action: reply, contentIncludes: sorry } }`;
+    // Both words occur in the samples, never together.
+    const never = previewRule(rule(yaml("{ action: refund, actor: user }")), samples);
+    expect(kinds(never)).toEqual(["trigger-never-fires"]);
+    // Where the check's events do appear, the warning that offers the widening says it instead.
+    const misses = previewRule(
+      rule(`name: r
+trigger: { description: d, match: { action: refund, actor: user } }
+checks:
+  - { type: required, quote: q, match: { action: send_email } }`),
+      samples,
+    );
+    expect(kinds(misses)).toEqual(["trigger-misses-check-events"]);
+    expect(never.rule).toEqual({ pass: [], fail: [], na: ["clean", "no-lookup", "no-email", "chat-only"] });
+    expect(kinds(previewRule(rule(yaml("{ action: issue_refund }")), samples))).toEqual(["unused-action"]);
+    expect(kinds(previewRule(rule(yaml("{ action: refund, actor: agent }")), samples))).toEqual([]);
+    // A semantic trigger is for a model: the preview cannot say where it fires.
+    const semantic = rule(`name: r
+trigger: { description: d, semantic: true }
+checks:
+  - { type: required, quote: q, match: { action: send_email } }`);
+    expect(kinds(previewRule(semantic, samples))).toEqual([]);
+  });
+
+  it("a rule with only questions for a model, where its trigger fires; not one with an event check, nor one whose trigger fires nowhere", () => {
+    const onlyQuestions = previewRule(
+      rule(`name: r
+trigger: { description: d, match: { action: lookup } }
+semanticChecks:
+  - { quote: q, question: Was the lookup right? }`),
+      samples,
+    );
+    expect(kinds(onlyQuestions)).toEqual(["no-event-check"]);
+    expect(onlyQuestions.warnings[0]!.message).toBe(
+      "the rule has no event check: without a model it is n.a. on every sample it applies to (clean, no-email); if the samples show what the quote asks for, make the question an event check",
+    );
+    const withCheck = previewRule(
+      rule(`name: r
+trigger: { description: d, match: { action: lookup } }
+checks:
+  - { type: required, quote: q, match: { action: lookup_result } }
+semanticChecks:
+  - { quote: q, question: Was the lookup right? }`),
+      samples,
+    );
+    expect(kinds(withCheck)).toEqual([]);
+    const nowhere = previewRule(
+      rule(`name: r
+trigger: { description: d, match: { action: lookup, actor: user } }
+semanticChecks:
+  - { quote: q, question: Was the lookup right? }`),
+      samples,
+    );
+    expect(kinds(nowhere)).toEqual(["trigger-never-fires"]);
+  });
+
+  it("a trigger that matches any event of an actor; not one that names an action, content or metadata", () => {
+    const yaml = (trigger: string) => `name: r
+trigger: { description: d, match: ${trigger} }
+checks:
+  - { type: pairing, quote: q, each: { action: refund }, followedBy: { action: send_email } }`;
+    const any = previewRule(rule(yaml("{ actor: agent }")), samples);
+    expect(kinds(any)).toEqual(["trigger-matches-any-event"]);
+    expect(any.warnings[0]!.message).toBe(
+      "the trigger matches any agent event, so the rule applies to 4 of the 4 samples whatever happens in them; if the rule is about a situation (a request, a result, a deploy), make the trigger match that event",
+    );
+    expect(kinds(previewRule(rule(yaml("[{ action: refund }, { actor: user }]")), samples))).toEqual(["trigger-matches-any-event"]);
+    expect(kinds(previewRule(rule(yaml("{ actor: agent, action: refund }")), samples))).toEqual([]);
+    expect(kinds(previewRule(rule(yaml("{ actor: agent, metadata: { status: found } }")), samples))).toEqual([
+      "trigger-misses-check-events",
+    ]);
   });
 });

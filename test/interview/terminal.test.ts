@@ -169,4 +169,140 @@ describe("the terminal interview", () => {
     expect(stdout).not.toHaveBeenCalled();
     expect(stderr.mock.calls.map((c) => String(c[0])).join("")).toContain("── Review ──");
   });
+
+  it("shows the verdict preview and its warnings, edits field by field through the parser, turns a semantic question into an event check, and widens a trigger", async () => {
+    const out = capture();
+    const keep4 = ["", "", "", ""];
+    const result = await runTerminalInterview(interviewInput(), {
+      input: answers(
+        "", // lookup trigger
+        "e", // the ordering, field by field:
+        "", // type [ordering]
+        "", // first[0].action [get_order_result]
+        "robot", // first[0].actor: refused by the parser, asked again …
+        "", // … and kept
+        "", // first[0].contentIncludes
+        "status: missing", // first[0].metadata
+        ...keep4, // before[0]
+        "e", // the preview warns: the fields again
+        "",
+        "",
+        "",
+        "",
+        "status: found, order_id: A-1",
+        ...keep4,
+        "", // save
+        "", // confirm trigger
+        "", // pairing
+        "e", // the semantic check becomes an event check
+        "forbidden",
+        "send_message", // match[0].action: no sample uses it
+        "agent",
+        "on its way",
+        "",
+        ...keep4, // after[0]: no window
+        "y",
+        "e", // the escalation trigger, narrowed to where its checks' events are not
+        "",
+        "get_order",
+        "",
+        "",
+        "",
+        "",
+        "w", // at the forbidden check: widen the trigger, staying at the question
+        "",
+        "",
+        "y",
+      ),
+      output: out.stream,
+    });
+    const text = out.text();
+    // The preview at a question, as drafted.
+    expect(text).toContain(
+      [
+        "  preview on 2 samples (as your answers leave the rule):",
+        "    the trigger fires on 2 (clean-refund, escalated); not on 0",
+        "    the rule:   pass 1 (clean-refund) · fail 1 (escalated) · n.a. 0",
+        "    this clause: pass 1 (clean-refund) · fail 1 (escalated) · n.a. 0",
+      ].join("\n"),
+    );
+    // Field by field, each checked by the parser as it is answered.
+    expect(text).toContain('  quote (kept verbatim): "Before the agent issues a refund, it retrieves the order and the lookup finds it"');
+    expect(text).toContain(
+      "  first[0].actor (user, agent or tool) [tool]: robot\n!   first[0].actor: must be user, agent, or tool\n  first[0].actor (user, agent or tool) [tool]: \n",
+    );
+    // The edit's preview before it is saved, with warnings that cannot be missed.
+    expect(text).toContain("  preview on 2 samples (with your edit):");
+    expect(text).toContain("  !! WARNING: checks[0] fails every sample the rule applies to (clean-refund, escalated)");
+    expect(text).toContain('  !! WARNING: checks[0]: no sample "get_order_result" event has metadata status: missing');
+    expect(text).toContain('  !! WARNING: checks[1]: no sample has an event with action "send_message"');
+    expect(text).toContain("save this edit? [Y/n] (e: the fields again): ");
+    // A trigger that misses its checks' events: flagged, and widened with one answer.
+    expect(text).toContain(
+      "  !! WARNING: the trigger never fires on the samples where checks[0]'s events appear (escalated); the trigger gates every check of the rule, so checks[0] is never judged: widen the trigger",
+    );
+    expect(text).toContain(
+      '  !! [w]iden at the question makes the trigger match: [{"action":"get_order"},{"action":"escalate_to_supervisor"}]',
+    );
+    expect(text).toContain("[a]ccept / [e]dit / [s]emantic / [d]rop / [w]iden the trigger / [b]ack (default a): w");
+    // The review previews the whole judge.
+    expect(text).toContain("Preview on the 2 samples:\n  Look up the order first: pass 1 (clean-refund) · fail 1 (escalated) · n.a. 0");
+
+    const [lookup, confirm, escalate] = result.ir.metaBehaviors;
+    expect(lookup!.checks).toEqual([
+      {
+        ...draftIR().metaBehaviors[0]!.checks[0],
+        first: [{ actor: "tool", action: "get_order_result", metadata: { status: "found", order_id: "A-1" } }],
+      },
+    ]);
+    expect(confirm!.semanticChecks).toEqual([]);
+    expect(confirm!.checks[1]).toEqual({
+      type: "forbidden",
+      quote: "A chat message saying the money is on its way is not a substitute.",
+      match: [{ action: "send_message", actor: "agent", contentIncludes: "on its way" }],
+    });
+    expect(escalate!.trigger).toEqual({
+      description: "The agent escalates the case.",
+      match: [{ action: "get_order" }, { action: "escalate_to_supervisor" }],
+    });
+    expect(escalate!.checks).toEqual(draftIR().metaBehaviors[2]!.checks);
+  });
+
+  it("gives a semantic trigger events to match again, field by field", async () => {
+    const out = capture();
+    const result = await runTerminalInterview(interviewInput({ ask: [1] }), {
+      input: answers(
+        "s", // the trigger: a model decides …
+        "A refund is approved.",
+        "b", // … then back to it
+        "e",
+        "", // description [A refund is approved.]
+        "no", // semantic [yes]
+        "issue_refund_result",
+        "",
+        "",
+        "status: approved",
+        "", // save
+      ),
+      output: out.stream,
+    });
+    expect(out.text()).toContain("the trigger is semantic: a model decides where the rule applies, so without one the rule is n.a.");
+    expect(out.text()).toContain("  semantic (no: match events instead) [yes]: no\n  match[0].action []: issue_refund_result\n");
+    expect(result.ir.metaBehaviors[1]!.trigger).toEqual({
+      description: "A refund is approved.",
+      match: [{ action: "issue_refund_result", metadata: { status: "approved" } }],
+    });
+  });
+
+  it("takes a whole clause typed at the first field as an event check when it has a type, else as a question", async () => {
+    const question = JSON.stringify({ quote: editedOrdering.quote, question: "Was the order found before the refund?" });
+    const result = await runTerminalInterview(interviewInput({ ask: [0] }), {
+      input: answers("", "e", question, "b", "e", JSON.stringify(editedOrdering)),
+      output: capture().stream,
+    });
+    expect(result.ir.metaBehaviors[0]!.checks).toEqual([{ ...editedOrdering, first: [editedOrdering.first] }]);
+    const asked = await runTerminalInterview(interviewInput({ ask: [0] }), { input: answers("", "e", question), output: capture().stream });
+    expect(asked.ir.metaBehaviors[0]!.checks).toEqual([]);
+    expect(asked.ir.metaBehaviors[0]!.semanticChecks).toEqual([JSON.parse(question)]);
+  });
 });

@@ -4,11 +4,15 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { requestsWithoutTheToken } from "../support/token-refusals.js";
 import { InterviewCancelledError, runInterview } from "../../compiler/interview/index.js";
-import { parseActionRequest, startWebInterview } from "../../compiler/interview/web.js";
+import { parseActionRequest, parsePreviewRequest, readForm, startWebInterview } from "../../compiler/interview/web.js";
 import type { WebInterview } from "../../compiler/interview/web.js";
 import { parseJudgeYaml, serializeJudgeYaml } from "../../compiler/ir/index.js";
 import { describeWithBrowser, launchChromium, watchPage } from "../support/browser.js";
-import { draftIR, HOSTILE, interviewInput } from "./fixture.js";
+import { draft, draftIR, HOSTILE, interviewInput, samples, spec } from "./fixture.js";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { generateJudgeYaml } from "../../compiler/generate/pipeline.js";
 
 interface Reply {
   status: number;
@@ -149,7 +153,88 @@ describe("the interview server", () => {
     });
   });
 
+  it("previews an edit as it is typed, changing nothing, behind the same guards as an answer", async () => {
+    const post = (body: unknown, headers: Record<string, string> = {}) =>
+      send(withToken(server, "/preview"), {
+        method: "POST",
+        headers: { "Content-Type": "application/json", ...headers },
+        body: JSON.stringify(body),
+      });
+    const form = { kind: "trigger", description: "The agent issues a refund.", semantic: false, match: [{ action: "get_order" }] };
+    const ok = await post({ at: 0, form });
+    expect(ok.status).toBe(200);
+    expect(JSON.parse(ok.body)).toMatchObject({
+      ok: true,
+      yaml: "description: The agent issues a refund.\nmatch:\n  action: get_order\n",
+      preview: {
+        trigger: { fires: ["clean-refund"], silent: ["escalated"] },
+        rule: { pass: ["clean-refund"], fail: [], na: ["escalated"] },
+      },
+      evidence: { roles: [{ role: "trigger", matches: 1 }] },
+    });
+    const invalid = await post({ at: 0, form: { ...form, match: [{ actor: "robot" }] } });
+    expect(JSON.parse(invalid.body)).toEqual({
+      ok: false,
+      diagnostics: [expect.objectContaining({ path: "match[0].actor", line: 0, text: "match[0].actor: must be user, agent, or tool" })],
+    });
+    const yaml = await post({ at: 0, text: "description: d\nmatch: {action: get_order, colour: red}" });
+    expect(JSON.parse(yaml.body)).toMatchObject({
+      ok: false,
+      diagnostics: [{ line: 2, text: expect.stringMatching(/^line 2, col \d+: match: unknown key "colour"/) }],
+    });
+    // Nothing was answered.
+    const state = JSON.parse((await send(withToken(server, "/state"))).body) as { view: { question: number; decision?: unknown } };
+    expect([state.view.question, state.view.decision]).toEqual([0, undefined]);
+
+    expect((await post({ at: 0, form }, { Origin: "http://attacker.example" })).status).toBe(403);
+    const plain = await send(withToken(server, "/preview"), { method: "POST", headers: { "Content-Type": "text/plain" }, body: "{}" });
+    expect(plain.status).toBe(415);
+    expect((await post({ at: 3, form })).status).toBe(409);
+    expect((await send(withToken(server, "/preview"))).status).toBe(405);
+    expect(
+      (await send(`${originOf(server.url)}/preview`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" }))
+        .status,
+    ).toBe(403);
+    const bad = await post({ at: 0, form: { kind: "check", type: "__proto__", patterns: {} } });
+    expect([bad.status, (JSON.parse(bad.body) as { error: string }).error]).toEqual([
+      400,
+      "form.type must be one of ordering, pairing, required, forbidden, count",
+    ]);
+  });
+
+  it("reads only well-formed forms", () => {
+    expect(readForm({ kind: "semanticCheck", question: "q?", quote: "ignored" })).toEqual({ kind: "semanticCheck", question: "q?" });
+    expect(
+      readForm({ kind: "check", type: "count", patterns: { match: [{ action: "a" }], first: [{ action: "ignored" }] }, min: "1" }),
+    ).toEqual({
+      kind: "check",
+      type: "count",
+      patterns: { match: [{ action: "a", actor: "", contentIncludes: "", metadata: "" }] },
+      after: [],
+      min: "1",
+      max: "",
+      distinctBy: "",
+    });
+    expect(readForm({ kind: "check", type: "required", patterns: { match: [{ action: 1 }] } })).toBe(
+      "form.patterns.match: every field is text",
+    );
+    expect(readForm({ kind: "check", type: "required", patterns: { match: {} } })).toBe("form.patterns.match must be a list of matchers");
+    expect(readForm({ kind: "trigger", description: ["x"] })).toBe("form.description must be text");
+    expect(readForm({ kind: "other" })).toBe("form.kind must be trigger, check or semanticCheck");
+    expect(parsePreviewRequest('{"at": 1, "text": "x", "as": "rule"}')).toBe("as must be trigger, check or semanticCheck");
+    expect(parsePreviewRequest('{"at": 1, "text": "x", "as": "check"}')).toEqual({ at: 1, text: "x", as: "check" });
+  });
+
   it("reads only well-formed actions", () => {
+    expect(parseActionRequest('{"at": 1, "action": {"type": "widen"}}')).toEqual({ at: 1, action: { type: "widen" } });
+    expect(parseActionRequest('{"at": 1, "action": {"type": "edit", "text": "x", "as": "semanticCheck"}}')).toEqual({
+      at: 1,
+      action: { type: "edit", text: "x", as: "semanticCheck" },
+    });
+    expect(parseActionRequest('{"at": 1, "action": {"type": "edit-form", "form": {"kind": "semanticCheck", "question": "q?"}}}')).toEqual({
+      at: 1,
+      action: { type: "edit-form", form: { kind: "semanticCheck", question: "q?" } },
+    });
     expect(parseActionRequest('{"at": 1, "action": {"type": "edit", "text": "x"}}')).toEqual({
       at: 1,
       action: { type: "edit", text: "x" },
@@ -260,6 +345,7 @@ describeWithBrowser("the interview page in chromium", () => {
     );
     expect(await page.locator("#evidence-summary").textContent()).toBe("first: 1 event · before: 3 events");
     await page.click("#choice-edit");
+    await page.click("#yaml-edit summary");
     expect(await page.locator("#edit-text").inputValue()).toContain("type: ordering");
     await page.fill(
       "#edit-text",
@@ -350,6 +436,233 @@ describeWithBrowser("the interview page in chromium", () => {
     await page.close();
   });
 });
+
+describeWithBrowser("structured editing in chromium, through generate to the written judge.yaml", () => {
+  let browser: Browser;
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it("edits fields with the preview recomputed as they change, rejects an invalid value with the parser's message, and writes the edit with the quote verbatim", async () => {
+    // The fixture's spec and samples on disk, and its hand-made draft in place of the drafter's, so the questions are fixed.
+    const dir = mkdtempSync(join(tmpdir(), "bj-interview-"));
+    const body = spec.sections.map((s) => `## ${s.heading}\n\n${s.body}\n`).join("\n");
+    writeFileSync(
+      join(dir, "BEHAVIOR.md"),
+      `---\nname: ${spec.name}\ndescription: ${spec.description}\n---\n\n${spec.preamble}\n\n${body}`,
+    );
+    const files = samples.map((t) => {
+      const file = join(dir, `${t.id}.json`);
+      writeFileSync(file, JSON.stringify(t));
+      return file;
+    });
+    let url: string | undefined;
+    const out = join(dir, "judge.yaml");
+    const generated = generateJudgeYaml({
+      spec: dir,
+      samples: files,
+      out,
+      compile: false,
+      interviewer: async (input) => {
+        const interview = await startWebInterview({ ...input, draft: draft() });
+        url = interview.url;
+        return interview.result;
+      },
+    });
+    await waitFor(() => url !== undefined);
+    const page = await browser.newPage();
+    const { problems, requests } = watchPage(page);
+    await page.goto(url!);
+    await expectQuestion(page, 1, "Trigger");
+    expect(await page.locator("#preview-body .trigger-line").textContent()).toBe(
+      "The trigger fires on 2 (clean-refund, escalated); not on 0.",
+    );
+    await page.click("#choice-accept");
+
+    await expectQuestion(page, 2, "Check 1 of 1 · ordering");
+    expect(await page.locator("#preview-body .v-clause-pass").textContent()).toBe("1 (clean-refund)");
+    expect(await page.locator("#preview-body .v-clause-fail").textContent()).toBe("1 (escalated)");
+    await page.click("#choice-edit");
+    const quote = "Before the agent issues a refund, it retrieves the order and the lookup finds it";
+    expect(await page.locator("#form-quote").textContent()).toBe(quote);
+    // Prefilled from the clause.
+    expect(await page.locator('[data-path="first[0].action"]').inputValue()).toBe("get_order_result");
+    expect(await page.locator('[data-path="first[0].actor"]').inputValue()).toBe("tool");
+    expect(await page.locator('[data-path="first[0].metadata"]').inputValue()).toBe("status: found");
+    await expectText(page, "#edit-preview .v-clause-pass", "1 (clean-refund)");
+
+    // A value no sample has: the preview turns at once, and says so loudly.
+    await page.fill('[data-path="first[0].metadata"]', "status: missing");
+    await expectText(page, "#edit-preview .v-clause-fail", "2 (clean-refund, escalated)");
+    expect(await page.locator("#edit-preview .preview-warnings li").allTextContents()).toEqual([
+      "Warning: the rule fails every sample it applies to (clean-refund, escalated)",
+      "Warning: checks[0] fails every sample the rule applies to (clean-refund, escalated)",
+      'Warning: checks[0]: no sample "get_order_result" event has metadata status: missing',
+    ]);
+    expect(await page.locator("#evidence-summary").textContent()).toMatch(/^With your edit: first: 0 events · before: 3 events/);
+    // The saved clause has not changed.
+    expect(await page.locator("#preview-body .v-clause-pass").textContent()).toBe("1 (clean-refund)");
+
+    // Another type brings its own fields; a bound the parser refuses is shown with its message, on its field.
+    await page.selectOption('[data-path="type"]', "count");
+    expect(await page.locator('[data-path="match[0].action"]').inputValue()).toBe("get_order_result");
+    expect(await page.locator('[data-path="after[0].action"]').inputValue()).toBe("issue_refund");
+    await page.fill('[data-path="min"]', "two");
+    await expectText(page, "#edit-diagnostics li", "min: must be a non-negative integer");
+    expect(await page.locator('[data-path="min"]').getAttribute("aria-invalid")).toBe("true");
+    await page.click("#edit-save");
+    await page.locator("#error", { hasText: "not a valid clause" }).waitFor();
+    await expectQuestion(page, 2, "Check 1 of 1 · ordering");
+    await page.selectOption('[data-path="type"]', "ordering");
+    expect(await page.locator('[data-path="before[0].action"]').inputValue()).toBe("issue_refund");
+    await page.fill('[data-path="first[0].metadata"]', "status: found, order_id: A-1");
+    await expectText(page, "#edit-preview .v-clause-pass", "1 (clean-refund)");
+    expect(await page.locator("#edit-diagnostics li").count()).toBe(0);
+    expect(await page.locator('[data-path="min"]').count()).toBe(0);
+    await page.click("#edit-save");
+
+    await expectQuestion(page, 3, "Trigger");
+    await page.click("#choice-accept");
+    await expectQuestion(page, 4, "Check 1 of 1 · pairing");
+    await page.click("#choice-accept");
+
+    // A semantic question becomes an event check, its quote kept.
+    await expectQuestion(page, 5, "Semantic check 1 of 1");
+    expect(await page.locator("#preview-body .v-clause-na").textContent()).toBe("2 (clean-refund, escalated)");
+    await page.click("#choice-edit");
+    expect(await page.locator('[data-path="question"]').inputValue()).toBe(
+      "Did the agent avoid treating a chat message as the confirmation?",
+    );
+    await page.check("#form-kind-check");
+    await page.selectOption('[data-path="type"]', "forbidden");
+    await page.fill('[data-path="match[0].action"]', "message");
+    await page.selectOption('[data-path="match[0].actor"]', "agent");
+    await page.fill('[data-path="match[0].contentIncludes"]', "on its way");
+    await expectText(page, "#edit-preview .v-clause-pass", "2 (clean-refund, escalated)");
+    expect(await page.locator("#form-quote").textContent()).toBe("A chat message saying the money is on its way is not a substitute.");
+    await page.click("#edit-save");
+
+    for (const [n, label] of [
+      [6, "Trigger"],
+      [7, "Check 1 of 2 · forbidden"],
+      [8, "Check 2 of 2 · required"],
+    ] as const) {
+      await expectQuestion(page, n, label);
+      await page.click("#choice-accept");
+    }
+    await page.locator("#review").waitFor();
+    expect(await page.locator("#review-preview h4").allTextContents()).toEqual([
+      "Look up the order first",
+      "Confirm every approved refund",
+      "Stop paying out once escalated",
+    ]);
+    expect(await page.locator("#review-preview .preview-warnings li").allTextContents()).toContain(
+      "Warning: the rule fails every sample it applies to (escalated)",
+    );
+    await page.click("#confirm");
+    await page.locator("#done").waitFor();
+
+    const result = await generated;
+    const written = readFileSync(out, "utf8");
+    expect(written).toBe(result.yaml);
+    const [lookup, confirm] = result.ir.metaBehaviors;
+    expect(lookup!.checks).toEqual([
+      {
+        type: "ordering",
+        quote,
+        first: [{ action: "get_order_result", actor: "tool", metadata: { status: "found", order_id: "A-1" } }],
+        before: [{ action: "issue_refund" }],
+      },
+    ]);
+    expect(confirm!.semanticChecks).toEqual([]);
+    expect(confirm!.checks[1]).toEqual({
+      type: "forbidden",
+      quote: "A chat message saying the money is on its way is not a substitute.",
+      match: [{ action: "message", actor: "agent", contentIncludes: "on its way" }],
+    });
+    expect(written).toContain(`quote: ${quote}\n`);
+    expect(written).toContain("quote: A chat message saying the money is on its way is not a substitute.\n");
+    expect(requests.filter((u) => !u.startsWith(new URL(url!).origin + "/"))).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
+});
+
+describeWithBrowser("the preview's trigger warnings in chromium", () => {
+  let browser: Browser;
+  let server: WebInterview;
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+    server = await startWebInterview(interviewInput({ ask: [2] }));
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    await browser?.close();
+  });
+
+  it("flags a trigger that never fires where its checks' events are, widens it from the button, and gives a semantic trigger events again", async () => {
+    const page = await browser.newPage();
+    const { problems } = watchPage(page);
+    await page.goto(server.url);
+    await expectQuestion(page, 1, "Trigger");
+    await page.click("#choice-edit");
+    await page.fill('[data-path="match[0].action"]', "get_order");
+    await expectText(page, "#edit-preview .trigger-line", "The trigger fires on 1 (clean-refund); not on 1 (escalated).");
+    expect(await page.locator("#edit-preview .preview-warnings li").first().textContent()).toMatch(
+      /^Warning: the trigger never fires on the samples where checks\[0\]'s events appear \(escalated\); the trigger gates every check/,
+    );
+    await page.click("#edit-save");
+
+    await expectQuestion(page, 2, "Check 1 of 2 · forbidden");
+    expect(await page.locator("#preview-body .v-clause-na").textContent()).toBe("2 (clean-refund, escalated)");
+    await page.click("#widen");
+    // Widened in place: the same question, judged where its events are.
+    await expectText(page, "#preview-body .v-clause-fail", "1 (escalated)");
+    await expectQuestion(page, 2, "Check 1 of 2 · forbidden");
+    expect(await page.locator("#widen").count()).toBe(0);
+
+    await page.click("#back");
+    await expectQuestion(page, 1, "Trigger");
+    expect(await page.locator("#current-yaml").textContent()).toContain("action: escalate_to_supervisor");
+    await page.click("#choice-semantic");
+    await page.fill("#semantic-text", "The case is escalated.");
+    await page.click("#semantic-save");
+    await expectQuestion(page, 2, "Check 1 of 2 · forbidden");
+    expect(await page.locator("#preview-body .trigger-line").textContent()).toMatch(/^The trigger is semantic/);
+    await page.click("#back");
+    await expectQuestion(page, 1, "Trigger");
+    await page.click("#choice-edit");
+    expect(await page.locator('[data-path="match[0].action"]').count()).toBe(0);
+    await page.uncheck("#form-semantic-trigger");
+    await page.fill('[data-path="match[0].action"]', "escalate_to_supervisor");
+    await expectText(page, "#edit-preview .trigger-line", "The trigger fires on 1 (escalated); not on 1 (clean-refund).");
+    await page.click("#edit-save");
+    await expectQuestion(page, 2, "Check 1 of 2 · forbidden");
+    await page.click("#choice-accept");
+    await page.click("#choice-accept");
+    await page.locator("#review").waitFor();
+    await page.click("#confirm");
+    const result = await server.result;
+    expect(result.ir.metaBehaviors[2]!.trigger).toEqual({
+      description: "The case is escalated.",
+      match: [{ action: "escalate_to_supervisor" }],
+    });
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
+});
+
+async function expectText(page: Page, selector: string, text: string): Promise<void> {
+  await page.locator(selector, { hasText: text }).first().waitFor({ timeout: 10_000 });
+  expect(await page.locator(selector).first().textContent()).toBe(text);
+}
 
 async function expectQuestion(page: Page, number: number, label: string): Promise<void> {
   await page.locator("#progress", { hasText: new RegExp(`^Question ${number} of \\d+$`) }).waitFor({ timeout: 10_000 });
