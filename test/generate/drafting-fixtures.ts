@@ -56,14 +56,17 @@ export function loadReferenceCase(dir: string): ReferenceCase {
  * for them. Every sample is a labeled case: the hand-written judge agrees with all labels.
  * homework-tutor and warehouse-dispatch were added later, written and committed before the
  * drafter was run on them (the blind, out-of-sample measurement in bench/offline-drafter.js).
+ * greenhouse-irrigation and kyc-onboarding were added the same way, later still.
  */
 export const HELD_OUT_2026_DIRS = [
   "code-review",
   "content-moderation",
   "data-erasure",
   "expense-reports",
+  "greenhouse-irrigation",
   "homework-tutor",
   "incident-response",
+  "kyc-onboarding",
   "medical-intake",
   "travel-booking",
   "warehouse-dispatch",
