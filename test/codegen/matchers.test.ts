@@ -111,9 +111,12 @@ export const everyActor = (e: ${type}): boolean => ${anyOf([{ actor: "agent" }, 
 });
 
 describe("the type check of long patterns (issue 8, defect 15)", () => {
-  test("50 patterns of 64 metadata matchers on one key type-check in seconds", () => {
+  test("50 patterns of 64 metadata matchers on one key compare with Object.is, and type-check", () => {
     // Compared with ===, TypeScript re-narrowed every earlier comparison for each later one:
-    // this took 19 s here (and a 1 MB judge.yaml of such patterns, 8 minutes); with Object.is, 3 s.
+    // this judge took 19 s to type-check (108 s on a loaded machine, against 6 s with Object.is),
+    // and a 1 MB judge.yaml of such patterns 8 minutes. The checker's own counters (types,
+    // instantiations, relations) are the same either way, so the test pins the cause, not a
+    // time: no metadata value is compared with ===. bench/large-judge.js writes judges to time `build` on.
     const pattern: Pattern = Array.from({ length: 64 }, (_, k) => ({ metadata: { status: `v${k}` } }));
     const ir: JudgeIR = {
       version: 1,
@@ -126,9 +129,8 @@ describe("the type check of long patterns (issue 8, defect 15)", () => {
       })),
     };
     const code = String(generateJudgeModule(ir, { judgeYamlSha256: "0".repeat(64), file: "judge.yaml" }).module);
-    typeCheckJudgeTs("export {};"); // the runtime's own types, checked once per process, are not what is measured
-    const started = performance.now();
-    typeCheckJudgeTs(code);
-    expect((performance.now() - started) / 1000).toBeLessThan(9);
-  }, 120_000);
+    expect(code.match(/Object\.is\(e\.metadata\?\.\["status"\], "v\d+"\)/g)).toHaveLength(50 * 64);
+    expect(code).not.toMatch(/metadata\?\.\[[^\]]*\]\s*===/);
+    expect(() => typeCheckJudgeTs(code)).not.toThrow();
+  }, 300_000);
 });
