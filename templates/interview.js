@@ -613,6 +613,7 @@
         if (seq !== previewSeq || !editing) return;
         var data = reply.data;
         if (reply.status !== 200) return showError(data.error || "The preview failed (status " + reply.status + ").");
+        if (data.stale) return showError(data.error);
         if (!data.ok) {
           showDiagnostics(data.diagnostics || []);
           clear($("edit-preview"));

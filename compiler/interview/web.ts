@@ -94,7 +94,10 @@ export async function startWebInterview(input: InterviewInput, options: WebInter
     if (body === undefined) return refuse(res, 413);
     const request = parsePreviewRequest(body);
     if (typeof request === "string") return sendJson(res, 400, { error: request });
-    if (request.at !== state.at) return sendJson(res, 409, { error: "the interview moved on in another tab" });
+    // A preview of a question already answered is a race the page loses when its last keystroke's
+    // preview is still on the way as the answer lands. It is not an HTTP failure (the browser would
+    // log one), only stale: the page ignores it unless it is still on that question (another tab).
+    if (request.at !== state.at) return sendJson(res, 200, { ok: false, stale: true, error: "the interview moved on in another tab" });
     const edit = "form" in request ? { text: formSnippet(request.form, quoteAt(state)), as: request.form.kind } : request;
     const checked = previewEdit(state, edit.text, edit.as);
     if (!checked.ok) {

@@ -189,7 +189,11 @@ describe("the interview server", () => {
     expect((await post({ at: 0, form }, { Origin: "http://attacker.example" })).status).toBe(403);
     const plain = await send(withToken(server, "/preview"), { method: "POST", headers: { "Content-Type": "text/plain" }, body: "{}" });
     expect(plain.status).toBe(415);
-    expect((await post({ at: 3, form })).status).toBe(409);
+    const stale = await post({ at: 3, form });
+    expect([stale.status, JSON.parse(stale.body)]).toEqual([
+      200,
+      { ok: false, stale: true, error: "the interview moved on in another tab" },
+    ]);
     expect((await send(withToken(server, "/preview"))).status).toBe(405);
     expect(
       (await send(`${originOf(server.url)}/preview`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" }))
