@@ -80,14 +80,14 @@ checks:
     ]);
   });
 
-  it("a rule that is n.a. everywhere because its trigger is semantic is not flagged (the preview has no warning for it)", () => {
+  it("a rule that is n.a. everywhere because its trigger is semantic is flagged by never-judged", () => {
     const p = preview(`trigger: { description: A refund is discussed., semantic: true }
 semanticChecks:
   - { quote: q, question: Was the order looked up first? }`);
     const found = flaggedDisagreements(p, labels({ ok: "true", "no-lookup": "false", chat: "na" }));
-    expect(found.map((d) => [d.sample, d.draft, d.deciding, d.flagged])).toEqual([
-      ["ok", "na", [{ kind: "trigger" }], false],
-      ["no-lookup", "na", [{ kind: "trigger" }], false],
+    expect(found.map((d) => [d.sample, d.draft, d.deciding, d.flagged, d.warnings.map((w) => w.kind)])).toEqual([
+      ["ok", "na", [{ kind: "trigger" }], true, ["never-judged"]],
+      ["no-lookup", "na", [{ kind: "trigger" }], true, ["never-judged"]],
     ]);
   });
 
