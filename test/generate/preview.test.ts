@@ -80,6 +80,16 @@ describe("preview verdicts are the built judge's", () => {
   }
 });
 
+describe("no false alarms on judges known to be right", () => {
+  it("the hand-written held-out-2026 judges, which agree with every label, draw no warning on their samples", () => {
+    const warned = HELD_OUT_2026_DIRS.flatMap((dir) => {
+      const c = loadReferenceCase(dir);
+      return previewJudge(c.reference, c.samples).rules.flatMap((r) => r.warnings.map((w) => `${basename(dir)} · ${r.name}: ${w.kind}`));
+    });
+    expect(warned).toEqual([]);
+  });
+});
+
 describe("preview counts", () => {
   it("names the samples each clause passes, fails and is n.a. on; an untriggered sample is n.a.", () => {
     const p = previewRule(
