@@ -5,8 +5,8 @@
  * never fires where the check's events appear, a window that never opens, an
  * action or metadata value no sample uses, two clauses that always agree, a
  * check that fails most samples (samples are mostly sessions that went right),
- * a rule the samples never judge, a rule that applies to most samples and fails
- * none while the samples do break other rules.
+ * a rule whose semantic trigger leaves it n.a. on every sample, and a rule that
+ * applies to most samples and fails none while the samples break most others.
  *
  * It interprets the IR directly (no compile: it runs after every edit) with
  * the runtime's own clause builders, so each verdict is the one the built
