@@ -3,7 +3,10 @@
  * clause, before anyone accepts it, and the warnings a person must not miss
  * (issue 14): a check that fails every sample or passes none, a trigger that
  * never fires where the check's events appear, a window that never opens, an
- * action or metadata value no sample uses, two clauses that always agree.
+ * action or metadata value no sample uses, two clauses that always agree, a
+ * check that fails most samples (samples are mostly sessions that went right),
+ * a rule whose semantic trigger leaves it n.a. on every sample, and a rule that
+ * applies to most samples and fails none while the samples break most others.
  *
  * It interprets the IR directly (no compile: it runs after every edit) with
  * the runtime's own clause builders, so each verdict is the one the built
@@ -41,7 +44,10 @@ export type PreviewWarningKind =
   | "clauses-always-agree"
   | "trigger-never-fires"
   | "trigger-matches-any-event"
-  | "no-event-check";
+  | "no-event-check"
+  | "fails-most-samples"
+  | "never-judged"
+  | "fails-no-sample";
 
 export interface PreviewWarning {
   kind: PreviewWarningKind;
@@ -234,6 +240,14 @@ function triggerFires(rule: MetaBehavior, trajectory: Trajectory): boolean {
   return match !== undefined && trajectory.events.some((e) => patternMatches(e, match));
 }
 
+/** Samples two checks must both judge, with the same verdicts, before the preview calls one of them redundant. */
+const MIN_AGREEING = 3;
+
+/** Checks that only forbid (forbidden, or a count with no minimum): a prohibition holds in every session, whatever its trigger. */
+function onlyProhibitions(rule: MetaBehavior): boolean {
+  return rule.checks.length > 0 && rule.checks.every((c) => c.type === "forbidden" || (c.type === "count" && c.min === undefined));
+}
+
 /** The preview of one rule on the samples. */
 export function previewRule(rule: MetaBehavior, samples: readonly Trajectory[]): RulePreview {
   const triggered: string[] = [];
@@ -294,6 +308,13 @@ export function previewRule(rule: MetaBehavior, samples: readonly Trajectory[]):
         clause: ref,
         message: `${describeRef(ref)} passes no sample: ${why}`,
       });
+    } else if (s.fail.length > judged / 2) {
+      // Samples are mostly sessions that went right: the more of them a check fails, the likelier it is misread.
+      warnings.push({
+        kind: "fails-most-samples",
+        clause: ref,
+        message: `${describeRef(ref)} fails ${s.fail.length} of the ${judged} samples it judges (${list(s.fail)}): if most of these sessions went right, the check asks for more than the rule does`,
+      });
     }
     if (check.type !== "ordering" && check.type !== "pairing" && check.after !== undefined) {
       const after = check.after;
@@ -322,7 +343,7 @@ export function previewRule(rule: MetaBehavior, samples: readonly Trajectory[]):
   });
   // A matcher with nothing but an actor ("an agent event occurs") fires in every session: the rule then gates nothing.
   const anyEvent = rule.trigger.match?.find((m) => m.action === undefined && m.contentIncludes === undefined && m.metadata === undefined);
-  if (anyEvent !== undefined && triggered.length > 0) {
+  if (anyEvent !== undefined && triggered.length > 0 && !onlyProhibitions(rule)) {
     const what = anyEvent.actor === undefined ? "any event" : `any ${anyEvent.actor} event`;
     warnings.push({
       kind: "trigger-matches-any-event",
@@ -351,11 +372,21 @@ export function previewRule(rule: MetaBehavior, samples: readonly Trajectory[]):
       message: `the rule has no event check: without a model it is n.a. on every sample it applies to (${list(triggered)}); if the samples show what the quote asks for, make the question an event check`,
     });
   }
+  // A semantic trigger fires nowhere without a model: the rule is n.a. on every sample and the preview shows nothing of it.
+  if (rule.trigger.semantic === true && samples.length > 0) {
+    warnings.push({
+      kind: "never-judged",
+      clause: { kind: "rule" },
+      message:
+        "the rule is n.a. on every sample: its trigger is a question for a model, so the preview cannot show how the rule judges them; if an event marks the situation, make the trigger match it",
+    });
+  }
   for (let a = 0; a < rule.checks.length; a++) {
     for (let b = a + 1; b < rule.checks.length; b++) {
       const x = gated[a]!;
       const y = gated[b]!;
-      if (x.some((v) => v !== "na") && x.every((v, i) => v === y[i])) {
+      // Agreeing on one or two samples is chance, not redundancy.
+      if (x.filter((v) => v !== "na").length >= MIN_AGREEING && x.every((v, i) => v === y[i])) {
         warnings.push({
           kind: "clauses-always-agree",
           clause: { kind: "check", index: a },
@@ -385,5 +416,33 @@ function widen(trigger: Pattern, missed: readonly Pattern[]): Pattern | undefine
 
 /** The preview of every rule of a judge on the samples. */
 export function previewJudge(ir: JudgeIR, samples: readonly Trajectory[]): JudgePreview {
-  return { rules: ir.metaBehaviors.map((rule) => previewRule(rule, samples)) };
+  const rules = ir.metaBehaviors.map((rule) => previewRule(rule, samples));
+  rules.forEach((rule, r) => {
+    const warning = failsNoSample(
+      rule,
+      samples.length,
+      rules.filter((_, o) => o !== r),
+    );
+    if (warning !== undefined) rule.warnings.push(warning);
+  });
+  return { rules };
+}
+
+/**
+ * A rule that applies to most samples and passes every one, while most other rules the
+ * samples judge fail on some of them: the samples were chosen to show violations, and none
+ * shows one of this rule, so nothing shows its checks can fail. Where most rules pass
+ * everywhere (samples of sessions that went right) it says nothing. It needs the other
+ * rules, so only previewJudge says it.
+ */
+function failsNoSample(rule: RulePreview, samples: number, others: readonly RulePreview[]): PreviewWarning | undefined {
+  if (rule.rule.fail.length > 0 || rule.rule.pass.length === 0 || rule.triggered.length <= samples / 2) return undefined;
+  const judging = others.filter((o) => o.rule.pass.length + o.rule.fail.length > 0);
+  const failing = judging.filter((o) => o.rule.fail.length > 0);
+  if (failing.length <= judging.length / 2) return undefined;
+  return {
+    kind: "fails-no-sample",
+    clause: { kind: "rule" },
+    message: `the rule applies to ${rule.triggered.length} of the ${samples} samples and fails none, though ${failing.length} of the ${judging.length} other rules that judge them fail some: if one of these samples breaks this rule too, its checks are too lenient`,
+  };
 }

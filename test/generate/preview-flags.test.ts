@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { previewJudge } from "../../compiler/generate/preview.js";
 import { parseJudgeYaml } from "../../compiler/ir/parse.js";
 import type { Trajectory } from "../../runtime/types.js";
-import { flaggedDisagreements, type LabeledSample } from "../support/flagged.js";
+import { agreeingRules, falseAlarms, flaggedDisagreements, type LabeledSample } from "../support/flagged.js";
 
 function trajectory(id: string, events: (string | [string, Record<string, string>])[]): Trajectory {
   return {
@@ -80,14 +80,14 @@ checks:
     ]);
   });
 
-  it("a rule that is n.a. everywhere because its trigger is semantic is not flagged (the preview has no warning for it)", () => {
+  it("a rule that is n.a. everywhere because its trigger is semantic is flagged by never-judged", () => {
     const p = preview(`trigger: { description: A refund is discussed., semantic: true }
 semanticChecks:
   - { quote: q, question: Was the order looked up first? }`);
     const found = flaggedDisagreements(p, labels({ ok: "true", "no-lookup": "false", chat: "na" }));
-    expect(found.map((d) => [d.sample, d.draft, d.deciding, d.flagged])).toEqual([
-      ["ok", "na", [{ kind: "trigger" }], false],
-      ["no-lookup", "na", [{ kind: "trigger" }], false],
+    expect(found.map((d) => [d.sample, d.draft, d.deciding, d.flagged, d.warnings.map((w) => w.kind)])).toEqual([
+      ["ok", "na", [{ kind: "trigger" }], true, ["never-judged"]],
+      ["no-lookup", "na", [{ kind: "trigger" }], true, ["never-judged"]],
     ]);
   });
 
@@ -119,5 +119,26 @@ checks:
     const [d] = flaggedDisagreements(p, labels({ ok: "true" }));
     expect(d).toMatchObject({ draft: "na", deciding: [{ kind: "check", index: 0 }], flagged: true });
     expect(d!.warnings.map((w) => w.kind)).toContain("window-never-opens");
+  });
+});
+
+describe("falseAlarms", () => {
+  const forbidReply = `trigger: { description: The agent acts., match: { actor: agent } }
+checks:
+  - { type: forbidden, quote: q, match: { action: reply } }`;
+
+  it("is a rule with a warning whose verdicts agree with every label", () => {
+    const p = preview(forbidReply);
+    expect(p.rules[0]!.warnings.length).toBeGreaterThan(0);
+    const agree = labels({ ok: "false", "no-lookup": "false", chat: "false" });
+    expect(falseAlarms(p, agree).map((a) => a.rule)).toEqual(["R"]);
+    expect(agreeingRules(p, agree).map((r) => r.name)).toEqual(["R"]);
+  });
+
+  it("is not a rule that disagrees somewhere, nor one without a warning", () => {
+    expect(falseAlarms(preview(forbidReply), labels({ ok: "true", "no-lookup": "false", chat: "false" }))).toEqual([]);
+    const quiet = preview(lookupFirst);
+    expect(quiet.rules[0]!.warnings).toEqual([]);
+    expect(falseAlarms(quiet, labels({ ok: "true", "no-lookup": "false", chat: "na" }))).toEqual([]);
   });
 });

@@ -80,6 +80,16 @@ describe("preview verdicts are the built judge's", () => {
   }
 });
 
+describe("no false alarms on judges known to be right", () => {
+  it("the hand-written held-out-2026 judges, which agree with every label, draw no warning on their samples", () => {
+    const warned = HELD_OUT_2026_DIRS.flatMap((dir) => {
+      const c = loadReferenceCase(dir);
+      return previewJudge(c.reference, c.samples).rules.flatMap((r) => r.warnings.map((w) => `${basename(dir)} · ${r.name}: ${w.kind}`));
+    });
+    expect(warned).toEqual([]);
+  });
+});
+
 describe("preview counts", () => {
   it("names the samples each clause passes, fails and is n.a. on; an untriggered sample is n.a.", () => {
     const p = previewRule(
@@ -127,7 +137,7 @@ checks:
     expect(p.warnings[1]!.message).toBe("checks[0] passes no sample: it fails clean, no-lookup, no-email and is n.a. on the rest");
   });
 
-  it("not for a check that passes one sample and fails the others", () => {
+  it("a check that passes one sample and fails the others passes some: it fails most samples, not every one", () => {
     const p = previewRule(
       rule(`name: r
 trigger: { description: d, match: { action: message } }
@@ -136,7 +146,33 @@ checks:
       samples,
     );
     expect(p.clauses[0]!.samples.pass).toEqual(["clean"]);
-    expect(kinds(p)).toEqual([]);
+    expect(kinds(p)).toEqual(["fails-most-samples"]);
+    expect(p.warnings[0]).toMatchObject({ clause: { kind: "check", index: 0 } });
+    expect(p.warnings[0]!.message).toBe(
+      "checks[0] fails 3 of the 4 samples it judges (no-lookup, no-email, chat-only): if most of these sessions went right, the check asks for more than the rule does",
+    );
+  });
+
+  it("not for a check that fails half the samples it judges, or fewer", () => {
+    const half = previewRule(
+      rule(`name: r
+trigger: { description: d, match: { action: message } }
+checks:
+  - { type: required, quote: q, match: { action: lookup_result } }`),
+      samples,
+    );
+    expect(half.clauses[0]!.samples).toEqual({ pass: ["clean", "no-email"], fail: ["no-lookup", "chat-only"], na: [] });
+    expect(kinds(half)).toEqual([]);
+    // Most samples are n.a. here, and the one judged passes.
+    const fewer = previewRule(
+      rule(`name: r
+trigger: { description: d, match: { action: lookup } }
+checks:
+  - { type: required, quote: q, match: { action: refund } }`),
+      [...samples, trajectory("lookup-only", ["agent lookup", "agent reply"])],
+    );
+    expect(fewer.clauses[0]!.samples).toMatchObject({ pass: ["clean", "no-email"], fail: ["lookup-only"] });
+    expect(kinds(fewer)).toEqual([]);
   });
 
   it("a trigger that never fires where the check's events appear, and not when it fires on one of them", () => {
@@ -198,7 +234,7 @@ checks:
     ]);
     const quiet = previewRule(
       rule(`name: r
-trigger: { description: d, match: { action: refund } }
+trigger: { description: d, match: { action: lookup } }
 checks:
   - { type: required, quote: q, match: { metadata: { status: found } } }`),
       samples,
@@ -225,6 +261,22 @@ checks:
     expect(kinds(differ)).toEqual([]);
   });
 
+  it("not two checks that agree on only two judged samples: that is chance, not redundancy", () => {
+    const p = previewRule(
+      rule(`name: r
+trigger: { description: d, match: { action: lookup } }
+checks:
+  - { type: required, quote: q, match: { action: refund } }
+  - { type: required, quote: q2, match: { action: reply } }`),
+      samples,
+    );
+    expect(p.clauses.map((c) => c.samples.pass)).toEqual([
+      ["clean", "no-email"],
+      ["clean", "no-email"],
+    ]);
+    expect(kinds(p)).toEqual([]);
+  });
+
   it("a trigger that fires on no sample, said once; not when another warning already names the trigger, nor when it fires", () => {
     const yaml = (trigger: string) => `name: r
 trigger: { description: d, match: ${trigger} }
@@ -245,12 +297,30 @@ checks:
     expect(never.rule).toEqual({ pass: [], fail: [], na: ["clean", "no-lookup", "no-email", "chat-only"] });
     expect(kinds(previewRule(rule(yaml("{ action: issue_refund }")), samples))).toEqual(["unused-action"]);
     expect(kinds(previewRule(rule(yaml("{ action: refund, actor: agent }")), samples))).toEqual([]);
-    // A semantic trigger is for a model: the preview cannot say where it fires.
+    // A semantic trigger is for a model: the preview cannot say where it fires (never-judged says what that means).
     const semantic = rule(`name: r
 trigger: { description: d, semantic: true }
 checks:
   - { type: required, quote: q, match: { action: send_email } }`);
-    expect(kinds(previewRule(semantic, samples))).toEqual([]);
+    expect(kinds(previewRule(semantic, samples))).toEqual(["never-judged"]);
+  });
+
+  it("a rule whose trigger is a question for a model is never judged on the samples; not one with an event trigger", () => {
+    const yaml = (trigger: string) => `name: r
+trigger: { description: A refund is discussed., ${trigger} }
+semanticChecks:
+  - { quote: q, question: Was the order looked up first? }`;
+    const semantic = previewRule(rule(yaml("semantic: true")), samples);
+    expect(semantic.rule).toEqual({ pass: [], fail: [], na: ["clean", "no-lookup", "no-email", "chat-only"] });
+    expect(kinds(semantic)).toEqual(["never-judged"]);
+    expect(semantic.warnings[0]).toMatchObject({ clause: { kind: "rule" } });
+    expect(semantic.warnings[0]!.message).toBe(
+      "the rule is n.a. on every sample: its trigger is a question for a model, so the preview cannot show how the rule judges them; if an event marks the situation, make the trigger match it",
+    );
+    // With an event trigger, no-event-check says why the rule decides nothing; never-judged is not said too.
+    expect(kinds(previewRule(rule(yaml("match: { action: refund }")), samples))).toEqual(["no-event-check"]);
+    // Without samples there is nothing to preview.
+    expect(kinds(previewRule(rule(yaml("semantic: true")), []))).toEqual([]);
   });
 
   it("a rule with only questions for a model, where its trigger fires; not one with an event check, nor one whose trigger fires nowhere", () => {
@@ -296,9 +366,75 @@ checks:
       "the trigger matches any agent event, so the rule applies to 4 of the 4 samples whatever happens in them; if the rule is about a situation (a request, a result, a deploy), make the trigger match that event",
     );
     expect(kinds(previewRule(rule(yaml("[{ action: refund }, { actor: user }]")), samples))).toEqual(["trigger-matches-any-event"]);
+    // A check that asks for something (a count with a minimum) under "any event" is warned about too.
+    const atLeastOne = `name: r
+trigger: { description: d, match: { actor: agent } }
+checks:
+  - { type: count, quote: q, match: { action: reply }, min: 1, max: 1 }`;
+    expect(kinds(previewRule(rule(atLeastOne), samples))).toEqual(["trigger-matches-any-event"]);
     expect(kinds(previewRule(rule(yaml("{ actor: agent, action: refund }")), samples))).toEqual([]);
+    // A prohibition holds in every session: "any event" is the trigger it needs.
+    const prohibitions = `name: r
+trigger: { description: d, match: { actor: agent } }
+checks:
+  - { type: forbidden, quote: q, match: { action: send_email } }
+  - { type: count, quote: q2, match: { action: reply }, max: 1 }`;
+    expect(kinds(previewRule(rule(prohibitions), samples))).toEqual([]);
     expect(kinds(previewRule(rule(yaml("{ actor: agent, metadata: { status: found } }")), samples))).toEqual([
       "trigger-misses-check-events",
     ]);
+  });
+});
+
+describe("preview warnings that compare a rule with the others (previewJudge)", () => {
+  const judge = (...rules: string[]) => {
+    const body = rules.map((r) => r.replace(/^/gm, "    ").replace(/^ {4}/, "  - ")).join("\n");
+    const parsed = parseJudgeYaml(`version: 1\nbehavior: b\nmetaBehaviors:\n${body}\n`);
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.diagnostics));
+    return parsed.ir;
+  };
+  // Passes on the three samples it applies to.
+  const lenient = `name: lenient
+trigger: { description: d, match: { action: refund } }
+checks:
+  - { type: count, quote: q, match: { action: refund }, max: 2 }`;
+  // Each fails one sample.
+  const lookupFirst = `name: lookup first
+trigger: { description: d, match: { action: refund } }
+checks:
+  - { type: ordering, quote: q, first: { action: lookup }, before: { action: refund } }`;
+  const emailAfter = `name: email after
+trigger: { description: d, match: { action: refund } }
+checks:
+  - { type: pairing, quote: q, each: { action: refund }, followedBy: { action: send_email } }`;
+  const replies = `name: replies
+trigger: { description: d, match: { action: message } }
+checks:
+  - { type: required, quote: q, match: { action: reply } }`;
+
+  it("a rule that applies to most samples and fails none, where the samples break most other rules", () => {
+    const p = previewJudge(judge(lenient, lookupFirst, emailAfter), samples);
+    expect(p.rules.map((r) => r.rule.fail)).toEqual([[], ["no-lookup"], ["no-email"]]);
+    expect(kinds(p.rules[0]!)).toEqual(["fails-no-sample"]);
+    expect(p.rules[0]!.warnings[0]).toMatchObject({ clause: { kind: "rule" } });
+    expect(p.rules[0]!.warnings[0]!.message).toBe(
+      "the rule applies to 3 of the 4 samples and fails none, though 2 of the 2 other rules that judge them fail some: if one of these samples breaks this rule too, its checks are too lenient",
+    );
+    expect(kinds(p.rules[1]!)).toEqual([]);
+  });
+
+  it("not where most other rules pass every sample too (samples of sessions that went right), nor for a rule that applies to half of them or fewer", () => {
+    const mostPass = previewJudge(judge(lenient, lookupFirst, replies), samples);
+    expect(mostPass.rules.map((r) => r.rule.fail.length)).toEqual([0, 1, 0]);
+    expect(mostPass.rules.flatMap(kinds)).toEqual([]);
+    const narrow = `name: narrow
+trigger: { description: d, match: { action: lookup_result, metadata: { status: found } } }
+checks:
+  - { type: required, quote: q, match: { action: refund } }`;
+    const p = previewJudge(judge(narrow, lookupFirst, emailAfter), samples);
+    expect(p.rules[0]!.rule).toMatchObject({ pass: ["clean"], fail: [] });
+    expect(kinds(p.rules[0]!)).toEqual([]);
+    // Alone, a rule has no others to compare with: previewRule never says it.
+    expect(kinds(previewRule(rule(lenient), samples))).toEqual([]);
   });
 });

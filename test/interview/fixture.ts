@@ -187,3 +187,42 @@ export const Q = {
   escalateForbidden: 6,
   escalateRequired: 7,
 } as const;
+
+/**
+ * Five sessions on which the draft's warnings about proportions fire: refunds without a
+ * lookup in three of the four with a refund (checks[0] of "Look up the order first" fails
+ * most), and every approved refund confirmed ("Confirm every approved refund" applies to
+ * three and fails none, while both other rules fail one).
+ */
+export const proportionSamples: Trajectory[] = [
+  samples[0]!,
+  ...["quick-a", "quick-b"].map((id) => ({
+    id,
+    description: "",
+    complete: true,
+    events: [
+      { id: "e1", actor: "agent" as const, action: "issue_refund" },
+      { id: "e2", actor: "tool" as const, action: "issue_refund_result", metadata: { status: "approved" } },
+      { id: "e3", actor: "agent" as const, action: "send_email", metadata: { template: "refund_confirmation" } },
+    ],
+  })),
+  {
+    id: "escalated-ok",
+    description: "",
+    complete: true,
+    events: [
+      { id: "e1", actor: "agent", action: "escalate_to_supervisor" },
+      { id: "e2", actor: "agent", action: "add_case_note", metadata: { kind: "handover" } },
+    ],
+  },
+  {
+    id: "escalated-refund",
+    description: "",
+    complete: true,
+    events: [
+      { id: "e1", actor: "agent", action: "escalate_to_supervisor" },
+      { id: "e2", actor: "agent", action: "issue_refund" },
+      { id: "e3", actor: "agent", action: "add_case_note", metadata: { kind: "handover" } },
+    ],
+  },
+];

@@ -10,7 +10,7 @@ import { formFromClause, formSnippet } from "../../compiler/interview/fields.js"
 import { interviewOutcome, startInterview, step } from "../../compiler/interview/state.js";
 import type { InterviewAction, InterviewState } from "../../compiler/interview/state.js";
 import { currentView, previewEdit, type QuestionView, type ReviewView } from "../../compiler/interview/view.js";
-import { draftIR, interviewInput, Q } from "./fixture.js";
+import { draftIR, interviewInput, proportionSamples, Q } from "./fixture.js";
 
 function run(state: InterviewState, ...actions: InterviewAction[]): InterviewState {
   for (const action of actions) {
@@ -186,5 +186,24 @@ describe("the review's preview", () => {
     ]);
     expect(view.preview[0]!.warnings.map((w) => w.kind)).toEqual(["fails-every-sample", "fails-every-sample", "unused-metadata-value"]);
     expect(view.preview[2]!.clauses.map((c) => c.label)).toEqual(["checks[0] · forbidden", "checks[1] · required"]);
+  });
+});
+
+describe("the warnings about proportions and questions for a model", () => {
+  it("the review names a check that fails most samples and a rule that fails none where the others fail some", () => {
+    const view = currentView(startInterview(interviewInput({ samples: proportionSamples, ask: [] }))) as ReviewView;
+    expect(view.preview.map((r) => [r.name, r.rule.fail, r.warnings.map((w) => w.kind)])).toEqual([
+      ["Look up the order first", ["quick-a", "quick-b", "escalated-refund"], ["fails-most-samples"]],
+      ["Confirm every approved refund", [], ["fails-no-sample"]],
+      ["Stop paying out once escalated", ["escalated-refund"], []],
+    ]);
+  });
+
+  it("a question shows that a rule whose trigger became semantic is never judged", () => {
+    let state = startInterview(interviewInput());
+    state = run(at(state, Q.escalateTrigger), { type: "semantic", question: "The case is escalated." });
+    const preview = question(at(state, Q.escalateForbidden)).preview;
+    expect(preview.trigger.semantic).toBe(true);
+    expect(preview.warnings.map((w) => w.kind)).toEqual(["never-judged"]);
   });
 });

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { InterviewCancelledError, runInterview } from "../../compiler/interview/index.js";
 import { runTerminalInterview } from "../../compiler/interview/terminal.js";
 import { serializeJudgeYaml } from "../../compiler/ir/index.js";
-import { draftIR, interviewInput } from "./fixture.js";
+import { draftIR, interviewInput, proportionSamples } from "./fixture.js";
 
 /** An answer stream holding exactly these lines, then the end of input. */
 function answers(...lines: string[]): PassThrough {
@@ -287,11 +287,26 @@ describe("the terminal interview", () => {
       output: out.stream,
     });
     expect(out.text()).toContain("the trigger is semantic: a model decides where the rule applies, so without one the rule is n.a.");
+    expect(out.text()).toContain(
+      "  !! WARNING: the rule is n.a. on every sample: its trigger is a question for a model, so the preview cannot show how the rule judges them; if an event marks the situation, make the trigger match it\n",
+    );
     expect(out.text()).toContain("  semantic (no: match events instead) [yes]: no\n  match[0].action []: issue_refund_result\n");
     expect(result.ir.metaBehaviors[1]!.trigger).toEqual({
       description: "A refund is approved.",
       match: [{ action: "issue_refund_result", metadata: { status: "approved" } }],
     });
+  });
+
+  it("shows in the review a check that fails most samples and a rule that fails none where the others fail some", async () => {
+    const out = capture();
+    await runTerminalInterview(interviewInput({ samples: proportionSamples, ask: [] }), { input: answers("y"), output: out.stream });
+    const text = out.text();
+    expect(text).toContain(
+      "  !! WARNING: checks[0] fails 3 of the 4 samples it judges (quick-a, quick-b, escalated-refund): if most of these sessions went right, the check asks for more than the rule does\n",
+    );
+    expect(text).toContain(
+      "  !! WARNING: the rule applies to 3 of the 5 samples and fails none, though 2 of the 2 other rules that judge them fail some: if one of these samples breaks this rule too, its checks are too lenient\n",
+    );
   });
 
   it("takes a whole clause typed at the first field as an event check when it has a type, else as a question", async () => {

@@ -8,7 +8,7 @@ import { parseActionRequest, parsePreviewRequest, readForm, startWebInterview } 
 import type { WebInterview } from "../../compiler/interview/web.js";
 import { parseJudgeYaml, serializeJudgeYaml } from "../../compiler/ir/index.js";
 import { describeWithBrowser, launchChromium, watchPage } from "../support/browser.js";
-import { draft, draftIR, HOSTILE, interviewInput, samples, spec } from "./fixture.js";
+import { draft, draftIR, HOSTILE, interviewInput, proportionSamples, samples, spec } from "./fixture.js";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -640,6 +640,9 @@ describeWithBrowser("the preview's trigger warnings in chromium", () => {
     await page.click("#semantic-save");
     await expectQuestion(page, 2, "Check 1 of 2 · forbidden");
     expect(await page.locator("#preview-body .trigger-line").textContent()).toMatch(/^The trigger is semantic/);
+    expect(await page.locator('#preview-body .preview-warnings li[data-kind="never-judged"]').textContent()).toBe(
+      "Warning: the rule is n.a. on every sample: its trigger is a question for a model, so the preview cannot show how the rule judges them; if an event marks the situation, make the trigger match it",
+    );
     await page.click("#back");
     await expectQuestion(page, 1, "Trigger");
     await page.click("#choice-edit");
@@ -658,6 +661,38 @@ describeWithBrowser("the preview's trigger warnings in chromium", () => {
       description: "The case is escalated.",
       match: [{ action: "escalate_to_supervisor" }],
     });
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
+});
+
+describeWithBrowser("the review's warnings about proportions in chromium", () => {
+  let browser: Browser;
+  let server: WebInterview;
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+    server = await startWebInterview(interviewInput({ samples: proportionSamples, ask: [] }));
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    await browser?.close();
+  });
+
+  it("names a check that fails most samples and a rule that fails none where the others fail some", async () => {
+    const page = await browser.newPage();
+    const { problems } = watchPage(page);
+    await page.goto(server.url);
+    await page.locator("#review").waitFor();
+    const warnings = page.locator("#review-preview .preview-warnings li");
+    expect(await warnings.evaluateAll((items) => items.map((i) => i.getAttribute("data-kind")))).toEqual([
+      "fails-most-samples",
+      "fails-no-sample",
+    ]);
+    expect(await warnings.first().textContent()).toBe(
+      "Warning: checks[0] fails 3 of the 4 samples it judges (quick-a, quick-b, escalated-refund): if most of these sessions went right, the check asks for more than the rule does",
+    );
     expect(problems).toEqual([]);
     await page.close();
   }, 60_000);

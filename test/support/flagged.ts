@@ -69,3 +69,25 @@ export function flaggedDisagreements(preview: JudgePreview, labeled: readonly La
   }
   return out;
 }
+
+/** The rules whose verdict agrees with the label on every labeled sample. */
+export function agreeingRules(preview: JudgePreview, labeled: readonly LabeledSample[]): RulePreview[] {
+  return preview.rules.filter((rule) => labeled.every(({ id, labels }) => verdictOf(rule, id) === (labels[rule.name] ?? "missing")));
+}
+
+/** A rule the preview warns about although its verdicts agree with the labels on every labeled sample. */
+export interface FalseAlarm {
+  rule: string;
+  warnings: PreviewWarning[];
+}
+
+/**
+ * The other side of the measure: a preview that warns about everything flags every
+ * disagreement and helps nobody. A false alarm is a rule with at least one warning whose
+ * verdict agrees with its label on every labeled sample.
+ */
+export function falseAlarms(preview: JudgePreview, labeled: readonly LabeledSample[]): FalseAlarm[] {
+  return agreeingRules(preview, labeled)
+    .filter((rule) => rule.warnings.length > 0)
+    .map((rule) => ({ rule: rule.name, warnings: rule.warnings }));
+}
