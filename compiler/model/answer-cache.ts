@@ -61,6 +61,11 @@ function entryPath(dir: string, key: string): string {
   return join(dir, key.slice(0, 2), `${key}.json`);
 }
 
+/** Where the answer to `messages` is stored: the one key both the adapter and `readCachedAnswer` use. */
+function entryFor(options: AnswerCacheOptions, messages: readonly ChatMessage[]): string {
+  return entryPath(options.dir, answerCacheKey(options.model, messages, options.temperature));
+}
+
 async function readEntry(path: string, model: string): Promise<CacheEntry | undefined> {
   let parsed: unknown;
   try {
@@ -79,6 +84,15 @@ async function writeEntry(path: string, entry: CacheEntry): Promise<void> {
 }
 
 /**
+ * The stored answer to `messages`, looked up under the same key the wrapped
+ * adapter uses, or undefined on a miss. Reads only: `--dry-run` counts with
+ * it and must neither ask nor store anything.
+ */
+export async function readCachedAnswer(options: AnswerCacheOptions, messages: readonly ChatMessage[]): Promise<string | undefined> {
+  return (await readEntry(entryFor(options, messages), options.model))?.text;
+}
+
+/**
  * Wraps an adapter with the cache. A hit comes back with `cached: true` so
  * the judge counts it as free. A fresh reply is stored only when the judge
  * accepts it (its `accept`, called once the text validated): a reply that
@@ -87,7 +101,7 @@ async function writeEntry(path: string, entry: CacheEntry): Promise<void> {
  */
 export function withAnswerCache(adapter: SemanticAdapter, options: AnswerCacheOptions): SemanticAdapter {
   return async (messages) => {
-    const path = entryPath(options.dir, answerCacheKey(options.model, messages, options.temperature));
+    const path = entryFor(options, messages);
     const hit = await readEntry(path, options.model);
     if (hit !== undefined) return { text: hit.text, cached: true };
     const reply = await adapter(messages);
