@@ -114,10 +114,6 @@ function casesLine(report: DryRunReport): string {
 function modelLines(report: DryRunReport): string[] {
   const sampled = report.sample !== null ? ` (--sample ${report.sample})` : "";
   const runs = report.runs > 1 ? ` over ${report.runs} runs` : "";
-  const paced =
-    report.minimumSeconds === null
-      ? "no --rpm: requests are not paced"
-      : `at --rpm ${report.rpm}: the last request starts ${renderRange(report.minimumSeconds, renderDuration)} after the first, at the least`;
   return [
     `model: ${printable(report.endpoint ?? "")}`,
     report.cache === null ? "cache: off: every question is a request" : `cache: ${printable(report.cache)}`,
@@ -126,8 +122,15 @@ function modelLines(report: DryRunReport): string[] {
     `verify calls (verify-on-false): ${report.verify ? renderRange(report.verifyCalls) : "0 (--no-verify)"}${runs}`,
     `cached answers used: ${renderRange(report.cachedAnswers)}`,
     `requests: ${renderRange(report.requests)} (one per call; answers that fail validation and transport retries add more)`,
-    paced,
+    pacingLine(report),
   ];
+}
+
+/** How long `--rpm` makes the requests take at the least: their starts are spaced out, whatever the concurrency. */
+function pacingLine(report: DryRunReport): string {
+  if (report.minimumSeconds === null) return "no --rpm: requests are not paced";
+  if (report.requests.atMost === 0) return `at --rpm ${report.rpm}: no request to pace`;
+  return `at --rpm ${report.rpm}: the last request starts ${renderRange(report.minimumSeconds, renderDuration)} after the first, at the least`;
 }
 
 /**
