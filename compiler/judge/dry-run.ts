@@ -19,7 +19,7 @@
  * Not counted: the second request after an answer that fails validation, and
  * transport retries (429, 5xx, timeouts). Both depend on the provider.
  */
-import type { SemanticAdapter } from "../../runtime/semantic.js";
+import type { ChatMessage, SemanticAdapter } from "../../runtime/semantic.js";
 import { answerCacheKey, readCachedAnswer, type AnswerCacheOptions } from "../model/answer-cache.js";
 import { UNLABELED } from "./calibrate.js";
 import type { InputCase } from "./inputs.js";
@@ -103,6 +103,20 @@ function supposedAnswer(verdict: "true" | "false", eventId: string | undefined):
   });
 }
 
+/** A question's cache key and stored answer (undefined on a miss). */
+type CacheLookup = (messages: ChatMessage[]) => Promise<{ key: string; text: string | undefined }>;
+
+/** The cache lookups of one case: both passes mostly ask the same questions, so each is read once. */
+function caseLookup(cache: AnswerCacheOptions): CacheLookup {
+  const reads = new Map<string, Promise<string | undefined>>();
+  return async (messages) => {
+    const key = answerCacheKey(cache.model, messages, cache.temperature);
+    let read = reads.get(key);
+    if (read === undefined) reads.set(key, (read = readCachedAnswer(cache, messages)));
+    return { key, text: await read };
+  };
+}
+
 /**
  * The adapter of one pass over one case. `asked`, in the all-false pass with
  * the cache on, holds the questions already counted as calls: the same
@@ -113,20 +127,19 @@ function supposedAnswer(verdict: "true" | "false", eventId: string | undefined):
 function countingAdapter(
   verdict: "true" | "false",
   trajectory: unknown,
-  cache: AnswerCacheOptions | undefined,
+  cache: CacheLookup | undefined,
   counts: PassCounts,
   asked: Set<string> | undefined,
 ): SemanticAdapter {
   const eventId = firstEventId(trajectory);
   return async (messages) => {
     if (cache !== undefined) {
-      const text = await readCachedAnswer(cache, messages);
+      const { key, text } = await cache(messages);
       if (text !== undefined) {
         counts.cached++;
         return { text, cached: true };
       }
       if (asked !== undefined) {
-        const key = answerCacheKey(cache.model, messages, cache.temperature);
         if (asked.has(key)) {
           counts.cached++;
           return { text: supposedAnswer(verdict, eventId), cached: true };
@@ -152,10 +165,10 @@ async function countCase(
     ...(options.sample !== undefined ? { sample: options.sample } : {}),
   };
   if (options.model === undefined) return judgeOne(judge, input, base);
-  const { cache } = options.model;
+  const lookup = options.model.cache !== undefined ? caseLookup(options.model.cache) : undefined;
   const [high] = await Promise.all([
-    judgeOne(judge, input, { ...base, complete: countingAdapter("true", input.trajectory, cache, passes.high, undefined) }),
-    judgeOne(judge, input, { ...base, complete: countingAdapter("false", input.trajectory, cache, passes.low, passes.lowAsked) }),
+    judgeOne(judge, input, { ...base, complete: countingAdapter("true", input.trajectory, lookup, passes.high, undefined) }),
+    judgeOne(judge, input, { ...base, complete: countingAdapter("false", input.trajectory, lookup, passes.low, passes.lowAsked) }),
   ]);
   return high;
 }
