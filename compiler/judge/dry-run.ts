@@ -112,7 +112,7 @@ function caseLookup(cache: AnswerCacheOptions): CacheLookup {
   return async (messages) => {
     const key = answerCacheKey(cache.model, messages, cache.temperature);
     let read = reads.get(key);
-    if (read === undefined) reads.set(key, (read = readCachedAnswer(cache, messages)));
+    if (read === undefined) reads.set(key, (read = readCachedAnswer(cache, messages, key)));
     return { key, text: await read };
   };
 }

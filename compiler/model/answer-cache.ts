@@ -85,11 +85,16 @@ async function writeEntry(path: string, entry: CacheEntry): Promise<void> {
 
 /**
  * The stored answer to `messages`, looked up under the same key the wrapped
- * adapter uses, or undefined on a miss. Reads only: `--dry-run` counts with
- * it and must neither ask nor store anything.
+ * adapter uses (pass `key` when it is already computed), or undefined on a
+ * miss. Reads only: `--dry-run` counts with it and must neither ask nor
+ * store anything.
  */
-export async function readCachedAnswer(options: AnswerCacheOptions, messages: readonly ChatMessage[]): Promise<string | undefined> {
-  return (await readEntry(entryFor(options, messages), options.model))?.text;
+export async function readCachedAnswer(
+  options: AnswerCacheOptions,
+  messages: readonly ChatMessage[],
+  key = answerCacheKey(options.model, messages, options.temperature),
+): Promise<string | undefined> {
+  return (await readEntry(entryPath(options.dir, key), options.model))?.text;
 }
 
 /**
