@@ -11,7 +11,7 @@
 //    as examples/tax-research/scripted-answers.json says for the trajectory the
 //    copy was made from, and counts the requests it gets.
 // 3. Runs, through the built CLI (bin/behavior-judge.js, the real `openai`
-//    client): a cold dry run with an empty cache, the real run that fills the
+//    client): a cold dry run with an empty cache (and one with --sample 0.1), the real run that fills the
 //    cache, a warm dry run, and `judge --no-model` for scale. The real run's
 //    requests must fall in the cold dry run's range, the warm run must count 0
 //    and no dry run may send a request.
@@ -111,6 +111,7 @@ const range = (r) => (r.atLeast === r.atMost ? `${r.atLeast}` : `${r.atLeast}–
 
 const deterministic = await cli(["judge", judge, corpus, "--no-model", "--json"], { quiet: true });
 const cold = await cli(["judge", judge, corpus, ...model, "--dry-run", "--json", "--rpm", String(rpm)]);
+const sampled = await cli(["judge", judge, corpus, ...model, "--dry-run", "--json", "--sample", "0.1"]);
 const afterCold = total();
 const real = await cli(["judge", judge, corpus, ...model, "--concurrency", "16", "--json"], { quiet: true });
 const made = { semantic: served.semantic, verify: served.verify, total: total() };
@@ -128,6 +129,10 @@ console.log(
   `cold --dry-run:       ${cold.seconds.toFixed(1)} s; semantic ${range(c.semanticCalls)}, verify ${range(c.verifyCalls)}, requests ${range(c.requests)}, cached ${range(c.cachedAnswers)}; requests sent ${afterCold}`,
 );
 console.log(`  at --rpm ${rpm}: the last request starts at least ${range(c.minimumSeconds)} s after the first`);
+const sm = JSON.parse(sampled.stdout);
+console.log(
+  `cold --dry-run --sample 0.1: ${sampled.seconds.toFixed(1)} s; ${sm.withModel} trajectories get the model, requests ${range(sm.requests)}`,
+);
 console.log(
   `real run:             ${real.seconds.toFixed(1)} s (exit ${real.code}); requests ${made.total} (semantic ${made.semantic}, verify ${made.verify}, unanswerable ${served.unmatched}); within the range: ${within(made.total, c.requests) && within(made.semantic, c.semanticCalls) && within(made.verify, c.verifyCalls)}`,
 );

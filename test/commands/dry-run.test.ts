@@ -221,6 +221,17 @@ describe("judge --dry-run", () => {
     expect(await readdir(cacheDir)).not.toHaveLength(0);
   });
 
+  it("prints what docs/SCALE.md shows (but for the model and cache lines, which name this machine's)", async () => {
+    const doc = readFileSync(join(import.meta.dirname, "..", "..", "docs", "SCALE.md"), "utf8");
+    const shown = /```\n\$ behavior-judge judge judge\.mjs traces\/ --dry-run --sample 0\.5 --rpm 60\n([\s\S]*?)```/.exec(doc);
+    expect(shown).not.toBeNull();
+    const s = await serve(refuseAll);
+    const r = await run("judge", judge, ...files, ...flags(s, "--dry-run", "--sample", "0.5", "--rpm", "60"));
+    const local = (text: string) => text.split("\n").filter((line) => !/^(model|cache): /.test(line));
+    expect(local(r.stdout)).toEqual(local(shown![1]!));
+    expect(s.requests).toHaveLength(0);
+  });
+
   it("calibrate --runs counts every run without the cache", async () => {
     const s = await serve(refuseAll);
     const once = await dryRun("calibrate", s, "--no-cache");
