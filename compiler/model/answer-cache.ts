@@ -61,11 +61,6 @@ function entryPath(dir: string, key: string): string {
   return join(dir, key.slice(0, 2), `${key}.json`);
 }
 
-/** Where the answer to `messages` is stored: the one key both the adapter and `readCachedAnswer` use. */
-function entryFor(options: AnswerCacheOptions, messages: readonly ChatMessage[]): string {
-  return entryPath(options.dir, answerCacheKey(options.model, messages, options.temperature));
-}
-
 async function readEntry(path: string, model: string): Promise<CacheEntry | undefined> {
   let parsed: unknown;
   try {
@@ -106,7 +101,7 @@ export async function readCachedAnswer(
  */
 export function withAnswerCache(adapter: SemanticAdapter, options: AnswerCacheOptions): SemanticAdapter {
   return async (messages) => {
-    const path = entryFor(options, messages);
+    const path = entryPath(options.dir, answerCacheKey(options.model, messages, options.temperature));
     const hit = await readEntry(path, options.model);
     if (hit !== undefined) return { text: hit.text, cached: true };
     const reply = await adapter(messages);
