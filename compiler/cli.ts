@@ -4,7 +4,7 @@
  * cases / disagreement, 2 usage errors.
  */
 import { Command, CommanderError, Option } from "commander";
-import { addModelOptions, positiveInteger, type ModelCommandOptions } from "./commands/model-flags.js";
+import { addModelOptions, DRY_RUN_HELP, positiveInteger, type ModelCommandOptions } from "./commands/model-flags.js";
 import { printableLines } from "./report/printable.js";
 import type { GenerateCommandOptions } from "./commands/generate.js";
 import { EXIT_INVALID, EXIT_USAGE, UserError } from "./errors.js";
@@ -101,6 +101,7 @@ function program(): Command {
     .option("--junit <report.xml>", "also write a JUnit XML report (one testcase per trajectory and rule)")
     .addOption(new Option("--no-web", "do not serve the report in the browser (the default on an interactive terminal)"))
     .addOption(new Option("--no-verify", "do not ask a model to confirm deterministic failures"))
+    .option("--dry-run", DRY_RUN_HELP)
     .action(
       async (
         judgePath: string,
@@ -113,6 +114,7 @@ function program(): Command {
           html?: string;
           junit?: string;
           web: boolean;
+          dryRun?: boolean;
         } & ModelCommandOptions &
           TraceCommandOptions,
       ) => {
@@ -179,11 +181,13 @@ function program(): Command {
         "run the judge N times (cache off) and report agreement per run, pooled accuracy, perfect runs and unanimous verdicts",
       ).argParser(positiveInteger),
     )
+    .option("--dry-run", DRY_RUN_HELP)
     .action(
       async (
         judgePath: string,
         files: string[],
-        opts: { json?: boolean; failOnOverturned?: boolean; verify: boolean; runs?: number } & ModelCommandOptions & TraceCommandOptions,
+        opts: { json?: boolean; failOnOverturned?: boolean; verify: boolean; runs?: number; dryRun?: boolean } & ModelCommandOptions &
+          TraceCommandOptions,
       ) => {
         const { runCalibrateCommand } = await import("./commands/calibrate.js");
         process.exitCode = await runCalibrateCommand(judgePath, await inputFiles(files, "labeled cases"), opts);

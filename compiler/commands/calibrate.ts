@@ -15,10 +15,13 @@ export interface CalibrateCommandOptions extends RunFlags, TraceCommandOptions {
   runs?: number;
   /** Exit 1 when a model overturned any deterministic failure, even if every verdict agrees. */
   failOnOverturned?: boolean;
+  /** Count the model calls the run would make; judge nothing for real, send nothing. */
+  dryRun?: boolean;
 }
 
 export async function runCalibrateCommand(judgePath: string, files: readonly string[], options: CalibrateCommandOptions): Promise<number> {
   const judge = await loadJudge(judgePath);
+  if (options.dryRun === true) return (await import("./dry-run.js")).runDryRunCommand(judge, files, options, { labeled: true });
   if (options.runs !== undefined) return runRepeated(judge, files, options, options.runs);
   const text = options.json !== true;
   const run = await openRun(options, judge.rules);

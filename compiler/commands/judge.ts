@@ -24,6 +24,8 @@ export interface JudgeCommandOptions extends RunFlags, TraceCommandOptions {
   junit?: string;
   /** Serve the browser report (default: on an interactive terminal without --json). */
   web?: boolean;
+  /** Count the model calls the run would make; judge nothing for real, send nothing. */
+  dryRun?: boolean;
 }
 
 /**
@@ -46,6 +48,7 @@ async function openSinks(judge: JudgeModule, options: JudgeCommandOptions, usage
 /** Returns the exit code: 1 when a case could not be judged or a clause got no valid model answer (or, with failOnFalse, any false; with failOnOverturned, any overturn). */
 export async function runJudgeCommand(judgePath: string, files: readonly string[], options: JudgeCommandOptions): Promise<number> {
   const judge = await loadJudge(judgePath);
+  if (options.dryRun === true) return (await import("./dry-run.js")).runDryRunCommand(judge, files, options);
   const run = await openRun(options, judge.rules);
   const sinks = await openSinks(judge, options, run.model !== undefined);
   const tally = new Tally(judge.rules.map((r) => r.name));

@@ -21,6 +21,10 @@ export interface ModelCommandOptions {
   sample?: number;
 }
 
+/** `--dry-run` on `judge` and `calibrate`. */
+export const DRY_RUN_HELP =
+  "send no request and judge nothing: count the model calls this run would make (a range, since answers decide what is asked next) from the answer cache as it is now";
+
 export function positiveInteger(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("must be a positive integer");

@@ -106,13 +106,16 @@ export async function calibrate(
   return result;
 }
 
+/** Why a case without labels fails calibrate (and its dry run). */
+export const UNLABELED = 'has no "expected" labels (calibrate needs {trajectory, expected})';
+
 /** A judged case without labels cannot be compared: for calibrate it is a case that failed (what its calls cost still counts). */
 function unlabeled(judged: JudgedCase): CaseResult {
   const { input, usage } = judged;
   return {
     kind: "failed",
     input,
-    message: 'has no "expected" labels (calibrate needs {trajectory, expected})',
+    message: UNLABELED,
     ...(usage !== undefined ? { usage } : {}),
   };
 }

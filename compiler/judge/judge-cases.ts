@@ -9,7 +9,7 @@ import type { TrajectoryJudgment } from "../../runtime/types.js";
 import { describeOrigin, type CaseOrigin, type InputCase } from "./inputs.js";
 import { printable } from "../report/printable.js";
 import type { JudgeModule } from "./load.js";
-import { inSample } from "./sample.js";
+import { caseInSample } from "./sample.js";
 
 /** A case the judge judged. */
 export interface JudgedCase {
@@ -78,8 +78,7 @@ export interface RunOptions extends JudgeCaseOptions {
 export async function judgeOne(judge: JudgeModule, input: InputCase, caseOptions: JudgeCaseOptions): Promise<CaseResult> {
   if (input.error !== undefined) return { kind: "failed", input, message: printable(input.error) };
   const { sample, ...options } = caseOptions;
-  if (sample !== undefined && options.complete !== undefined && !inSample(input.trajectory, sample, `${input.file}#${input.index}`))
-    delete options.complete;
+  if (sample !== undefined && options.complete !== undefined && !caseInSample(input, sample)) delete options.complete;
   const cost = options.complete !== undefined ? { usage: emptyUsage() } : {};
   try {
     return { kind: "judged", input, judgment: await judge.judgeTrajectory(input.trajectory, { ...options, ...cost }), ...cost };

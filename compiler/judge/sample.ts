@@ -17,3 +17,8 @@ export function inSample(trajectory: unknown, rate: number, fallback = ""): bool
   const digest = createHash("sha256").update(sampleKey(trajectory, fallback)).digest();
   return digest.readUIntBE(0, 6) / 2 ** 48 < rate;
 }
+
+/** Whether a case's trajectory is in the sample; a trajectory without a string id falls back to its place in the input. */
+export function caseInSample(input: { trajectory?: unknown; file: string; index: number }, rate: number): boolean {
+  return inSample(input.trajectory, rate, `${input.file}#${input.index}`);
+}

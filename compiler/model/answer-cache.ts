@@ -79,6 +79,20 @@ async function writeEntry(path: string, entry: CacheEntry): Promise<void> {
 }
 
 /**
+ * The stored answer to `messages`, looked up under the same key the wrapped
+ * adapter uses (pass `key` when it is already computed), or undefined on a
+ * miss. Reads only: `--dry-run` counts with it and must neither ask nor
+ * store anything.
+ */
+export async function readCachedAnswer(
+  options: AnswerCacheOptions,
+  messages: readonly ChatMessage[],
+  key = answerCacheKey(options.model, messages, options.temperature),
+): Promise<string | undefined> {
+  return (await readEntry(entryPath(options.dir, key), options.model))?.text;
+}
+
+/**
  * Wraps an adapter with the cache. A hit comes back with `cached: true` so
  * the judge counts it as free. A fresh reply is stored only when the judge
  * accepts it (its `accept`, called once the text validated): a reply that

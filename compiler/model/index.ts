@@ -5,7 +5,7 @@
  * adapter, and the judge's semantic parts come out na.
  */
 import type { SemanticAdapter } from "../../runtime/semantic.js";
-import { defaultCacheDir, withAnswerCache } from "./answer-cache.js";
+import { defaultCacheDir, withAnswerCache, type AnswerCacheOptions } from "./answer-cache.js";
 import { describeModelConfig, loadEnvironment, resolveModelConfig, type Environment, type ModelConfig, type ModelFlags } from "./config.js";
 import { createOpenAIAdapter, type TransportOptions } from "./openai.js";
 
@@ -32,19 +32,36 @@ export interface HostModel {
   description?: string;
 }
 
-/** Builds the adapter the options describe; `openai` itself loads only when a request is made. */
-export async function createHostModel(options: HostModelOptions = {}): Promise<HostModel> {
+/** The model the options configure and the cache in front of it, without any transport: what `--dry-run` needs. */
+export interface HostModelPlan {
+  config: ModelConfig;
+  /** Model and endpoint, safe to print (never the key). */
+  description: string;
+  /** Undefined with `cache: false`. */
+  cache: AnswerCacheOptions | undefined;
+}
+
+/** The configured model and its cache, or undefined when no model is configured. */
+export function planHostModel(options: HostModelOptions = {}): HostModelPlan | undefined {
   const env = options.env ?? loadEnvironment(options.cwd);
   const config = resolveModelConfig(options, env);
-  if (config === undefined) return { adapter: undefined };
-  const transport = createOpenAIAdapter(config, options);
-  const adapter =
+  if (config === undefined) return undefined;
+  const cache =
     options.cache === false
-      ? transport
-      : withAnswerCache(transport, {
+      ? undefined
+      : {
           dir: options.cacheDir ?? defaultCacheDir(options.cwd),
           model: config.model,
           ...(config.temperature !== undefined ? { temperature: config.temperature } : {}),
-        });
-  return { adapter, config, description: describeModelConfig(config) };
+        };
+  return { config, description: describeModelConfig(config), cache };
+}
+
+/** Builds the adapter the options describe; `openai` itself loads only when a request is made. */
+export async function createHostModel(options: HostModelOptions = {}): Promise<HostModel> {
+  const plan = planHostModel(options);
+  if (plan === undefined) return { adapter: undefined };
+  const transport = createOpenAIAdapter(plan.config, options);
+  const adapter = plan.cache === undefined ? transport : withAnswerCache(transport, plan.cache);
+  return { adapter, config: plan.config, description: plan.description };
 }

@@ -49,6 +49,25 @@ it("does not load openai when a keyed run asks nothing", async () => {
   expect(loads.openai).toBe(0);
 });
 
+it("does not load openai for --dry-run, whose judge asks the model a lot", async () => {
+  vi.stubEnv("BRAINTRUST_API_KEY", "");
+  vi.stubEnv("OPENAI_API_KEY", "sk-unused");
+  const tax = join(examples, "tax-research");
+  for (const command of ["judge", "calibrate"])
+    expect(
+      await quietly([
+        command,
+        join(tax, "judge.yaml"),
+        join(tax, "trajectories"),
+        "--base-url",
+        "http://127.0.0.1:9/v1",
+        "--no-cache",
+        "--dry-run",
+      ]),
+    ).toBe(0);
+  expect(loads.openai).toBe(0);
+});
+
 it("(control) the counter sees a load", async () => {
   await import("openai");
   expect(loads.openai).toBe(1);

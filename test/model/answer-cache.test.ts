@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHostModel } from "../../compiler/model/index.js";
-import { answerCacheKey, withAnswerCache } from "../../compiler/model/answer-cache.js";
+import { answerCacheKey, readCachedAnswer, withAnswerCache } from "../../compiler/model/answer-cache.js";
 import { readCases } from "../../compiler/judge/inputs.js";
 import { loadJudge, type JudgeModule } from "../../compiler/judge/load.js";
 import { judgeCases } from "../../compiler/judge/judge-cases.js";
@@ -129,6 +129,30 @@ describe("the answer cache", () => {
     } finally {
       await flaky.close();
       await rm(garbageDir, { recursive: true, force: true });
+    }
+  });
+
+  it("readCachedAnswer finds what the adapter stored under the same key, only once accepted, and writes nothing", async () => {
+    const lookDir = await mkdtemp(join(tmpdir(), "bj-cache-read-"));
+    try {
+      const options = { dir: lookDir, model: "m", temperature: 0.5 };
+      const question = [{ role: "user" as const, content: "a question" }];
+      const reply = await callAdapter(
+        withAnswerCache(async () => "the answer", options),
+        question,
+      );
+      expect(await readCachedAnswer(options, question)).toBeUndefined();
+      expect(await listFiles(lookDir)).toHaveLength(0);
+      await reply.accept();
+      expect(await readCachedAnswer(options, question)).toBe("the answer");
+      expect(await readCachedAnswer(options, question, answerCacheKey("m", question, 0.5))).toBe("the answer");
+      // Another model, temperature or question is another key: a miss.
+      expect(await readCachedAnswer({ ...options, model: "n" }, question)).toBeUndefined();
+      expect(await readCachedAnswer({ dir: lookDir, model: "m" }, question)).toBeUndefined();
+      expect(await readCachedAnswer(options, [{ role: "user", content: "another question" }])).toBeUndefined();
+      expect(await listFiles(lookDir)).toHaveLength(1);
+    } finally {
+      await rm(lookDir, { recursive: true, force: true });
     }
   });
 
