@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { compareChecks, comparePrecision } from "../support/compare.js";
-import { draftOffline } from "../../compiler/generate/offline/draft.js";
+import { agentNames, draftOffline } from "../../compiler/generate/offline/draft.js";
 import { buildVocabulary, vocabularyNames } from "../../compiler/generate/vocabulary.js";
 import { quoteOccurs } from "../../compiler/generate/offline/words.js";
 import { parseJudgeYaml } from "../../compiler/ir/parse.js";
@@ -457,5 +457,46 @@ describe("values up to their root, yes/no keys, 'is only X-ed after' (issue 14, 
         before: [{ action: "submit_expense", metadata: { over_limit: "true" } }],
       },
     ]);
+  });
+});
+
+describe("readings of the specs written blind (issue 14: homework-tutor, warehouse-dispatch)", () => {
+  function drafted(body: string, front = { description: "Deploy rules.", preamble: "" }): MetaBehavior {
+    const parsed = parseBehaviorMd(`---\nname: deploys\ndescription: ${front.description}\n---\n${front.preamble}\n\n## Rule\n\n${body}\n`);
+    if (!parsed.ok) throw new Error("bad test spec");
+    return draftOffline({ spec: parsed.spec, vocabulary, samples }).ir.metaBehaviors[0]!;
+  }
+  const withoutQuotes = (rule: MetaBehavior) => rule.checks.map(({ quote: _q, ...rest }) => rest);
+  const failed = [{ action: "run_tests_result", metadata: { status: "failed" } }];
+
+  it("the agent's own name, when the description says the rules are for it and the preamble opens with it; a second modal verb keeps the subject", () => {
+    const body = "When a test run fails, Shipper must roll back and must not post an update (no announcements).";
+    const named = drafted(body, { description: "Rules for Shipper, the deploy bot.", preamble: "Shipper ships builds." });
+    expect(withoutQuotes(named)).toEqual([
+      { type: "required", match: [{ action: "rollback" }], after: failed },
+      { type: "forbidden", match: [{ action: "post_update" }], after: failed },
+    ]);
+    expect(named.trigger.match).toEqual(failed);
+    // A name the preamble does not open with is nobody's: the forbidding clause stays a question.
+    const unnamed = drafted(body, { description: "Rules for Shipper, the deploy bot.", preamble: "Engineers ask Shipper for builds." });
+    expect(withoutQuotes(unnamed)).toEqual([{ type: "required", match: [{ action: "rollback" }], after: failed }]);
+    expect(unnamed.semanticChecks.map((c) => c.quote)).toEqual(["must not post an update (no announcements)"]);
+    expect(
+      agentNames({ description: "Rules for the dispatcher agent that hands out jobs.", preamble: "The dispatcher sits in the middle." }),
+    ).toEqual(["the dispatcher"]);
+    expect(
+      agentNames({ description: "Rules for an assistant that files claims.", preamble: "Employees send the assistant receipts." }),
+    ).toEqual([]);
+  });
+
+  it("ordering: Y may only appear after X; Y only goes somewhere once X; but 'only once per session' is no ordering", () => {
+    const passed = [{ action: "run_tests_result", metadata: { status: "passed" } }];
+    expect(withoutQuotes(drafted("A deploy may only appear after the tests have passed."))).toEqual([
+      { type: "ordering", first: passed, before: [{ action: "deploy" }] },
+    ]);
+    expect(withoutQuotes(drafted("A deploy only goes to production once the tests have passed."))).toEqual([
+      { type: "ordering", first: passed, before: [{ action: "deploy", metadata: { env: "production" } }] },
+    ]);
+    expect(drafted("The agent deploys to production only once per session.").checks.filter((c) => c.type === "ordering")).toEqual([]);
   });
 });

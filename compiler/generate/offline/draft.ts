@@ -37,24 +37,72 @@ interface SentenceShape {
 type ClauseOutcome = { kind: "check"; check: Check } | { kind: "semantic"; semantic: SemanticCheck; reason: string } | { kind: "skip" };
 
 const CONDITION = /^(before|after|once|whenever|each time|every time|if|when|during|as soon as)\s+(.+)$/i;
-/** Where a leading condition ends: at a comma followed by the agent (or a pronoun for it). */
-const MAIN_SUBJECT = /,\s+(?=(?:the agent|it|they|the assistant|the bot|the model)\b)/i;
 const PROHIBITION =
   /\b(?:never|must not|mustn't|may not|should not|shouldn't|shall not|cannot|can't|no further|no more(?! than)|(?:is|are) (?:a )?violations?|(?:is|are) forbidden|(?:is|are) not (?:allowed|permitted))\b/i;
 /** Words that relate two events: a single forbidden pattern cannot say "X followed by Y". */
 const RELATIONAL = /\b(?:followed by|before|after|afterwards|without|unless|until|even if|instead of)\b/i;
-const AGENT_DENIAL = /^(?:the agent|it|they|the assistant)\s+(?:\w+\s+)?(?:does not|do not|doesn't|don't|never)\b/i;
-/** "the assistant erases no records", "and gives no advice": a verb whose object is "no X" forbids doing it. */
-const VERB_NO =
-  /^(?:(?:the agent|it|they|the assistant|the bot|the model)\s+)?[a-z]+s\s+no\s+(?!(?:more|fewer|less|later|earlier)\s+than\b)/i;
 const NEGATION = /\b(?:not|n't|neither|nor|never|no|none|without)\b/i;
 const STRONG_CUE =
   /\b(?:must|never|always|every|each|whenever|at most|at least|no more than|fewer than|exactly|no further|violations?|should|shall|required|forbidden|only|(?:has|have|needs?) to)\b|^first\b.*\bthen\b/i;
+/** A modal verb phrase: "must", "must not", "has to", "may only". */
+const MODAL = "(?:must|should|shall|may|can|cannot|can't|never|has to|have to|needs? to|is required to)";
 const COUNT = /\b(at most|at least|no more than|not more than|fewer than|more than|up to|exactly)\s+(\w+)/i;
-const AGENT_SUBJECT = /^(?:the agent|it|they|the assistant|the bot|the model)\b/i;
-/** "At the end of the intake the assistant writes …": a time frame before the agent, like a condition. */
-const TIME_FRAME =
-  /^(?:at|by|towards?|near)\s+the\s+(?:end|close|start|beginning)\s+of\s+[^,]*?,?\s+(?=(?:the agent|the assistant|the bot|the model)\b)/i;
+
+/** How the spec names the agent: the usual words, plus a name of its own ("Sprout", "the dispatcher"). */
+export interface Grammar {
+  /** The agent (or a pronoun for it) as the subject at the start of a clause. */
+  agentSubject: RegExp;
+  /** Where a leading condition ends: at a comma followed by the agent. */
+  mainSubject: RegExp;
+  agentDenial: RegExp;
+  /** "the assistant erases no records", "and gives no advice": a verb whose object is "no X" forbids doing it. */
+  verbNo: RegExp;
+  /** "At the end of the intake the assistant writes …": a time frame before the agent, like a condition. */
+  timeFrame: RegExp;
+  /** "… and it writes": a second clause with the agent as its subject. */
+  andAgent: string;
+}
+
+const PRONOUNS = ["it", "they"];
+const AGENT_NOUNS = ["the agent", "the assistant", "the bot", "the model"];
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+export function grammarFor(names: readonly string[] = []): Grammar {
+  const nouns = [...AGENT_NOUNS, ...names.map(escapeRegExp)].join("|");
+  const subjects = `${nouns}|${PRONOUNS.join("|")}`;
+  return {
+    agentSubject: new RegExp(`^(?:${subjects})\\b`, "i"),
+    mainSubject: new RegExp(`,\\s+(?=(?:${subjects})\\b)`, "i"),
+    agentDenial: new RegExp(`^(?:${subjects})\\s+(?:\\w+\\s+)?(?:does not|do not|doesn't|don't|never)\\b`, "i"),
+    verbNo: new RegExp(`^(?:(?:${subjects})\\s+)?[a-z]+s\\s+no\\s+(?!(?:more|fewer|less|later|earlier)\\s+than\\b)`, "i"),
+    timeFrame: new RegExp(`^(?:at|by|towards?|near)\\s+the\\s+(?:end|close|start|beginning)\\s+of\\s+[^,]*?,?\\s+(?=(?:${nouns})\\b)`, "i"),
+    andAgent: `it|the agent|${names.map(escapeRegExp).join("|")}`.replace(/\|$/, ""),
+  };
+}
+
+const DEFAULT_GRAMMAR = grammarFor();
+
+/**
+ * A name of its own the spec gives the agent: the description says whom the rules are for
+ * ("Ground rules for Sprout, the … tutor", "Rules for the dispatcher agent that …") and the
+ * preamble opens with it as its subject ("Sprout talks to …", "The dispatcher sits …").
+ */
+export function agentNames(spec: Pick<BehaviorSpec, "description" | "preamble">): string[] {
+  const whom = /\bfor\s+(.+?)(?=\s+(?:that|who|which|with)\b|\s+[\u2014\u2013-]\s|[,;.:(]|$)/i.exec(spec.description)?.[1];
+  const opening = sectionSentences(spec.preamble)[0]?.text;
+  if (whom === undefined || opening === undefined) return [];
+  const article = /^(?:a|an|the)\s+/i.test(whom);
+  const head = whom.replace(/^(?:a|an|the)\s+/i, "").trim();
+  const candidates = [head, head.replace(/\s+(?:agent|assistant|bot|model)$/i, "")].filter((c) => c !== "");
+  for (const name of candidates) {
+    const written = article ? `the ${name}` : name;
+    if (new RegExp(`^${escapeRegExp(written)}\\b`, "i").test(opening) && !AGENT_NOUNS.includes(written.toLowerCase())) return [written];
+  }
+  return [];
+}
 const PURPOSE = /,?\s+(?:so that|so the|because|since|in order to)\b.*$/i;
 
 function capitalize(text: string): string {
@@ -62,12 +110,12 @@ function capitalize(text: string): string {
 }
 
 /** Cuts "After the agent escalates, it issues no further refunds, and it writes a note" into its parts. */
-export function shapeSentence(sentence: string): SentenceShape {
+export function shapeSentence(sentence: string, grammar: Grammar = DEFAULT_GRAMMAR): SentenceShape {
   let main = sentence;
   let condition: SentenceShape["condition"];
   const lead = CONDITION.exec(sentence);
   if (lead !== null) {
-    const split = MAIN_SUBJECT.exec(sentence) ?? /,\s+/.exec(sentence);
+    const split = grammar.mainSubject.exec(sentence) ?? /,\s+/.exec(sentence);
     if (split !== null) {
       const word = lead[1]!.toLowerCase();
       const kind: ConditionKind =
@@ -85,30 +133,36 @@ export function shapeSentence(sentence: string): SentenceShape {
       main = sentence.slice(split.index + split[0].length);
     }
   }
-  return { sentence, ...(condition !== undefined ? { condition } : {}), clauses: splitClauses(main) };
+  return { sentence, ...(condition !== undefined ? { condition } : {}), clauses: splitClauses(main, grammar) };
 }
 
 /** "; " always separates; ", and it …" separates unless the part is one ordering ("X, and Y, before Z"). */
-function splitClauses(main: string): string[] {
+function splitClauses(main: string, grammar: Grammar): string[] {
   return main
     .split(/;\s+/)
     .flatMap((part) => {
       if (/\bbefore\b/i.test(part) && !/\bbefore\b.*,\s+(?:and|but)\s+/i.test(part)) return [part];
       // "… and it writes", "… and sends the person a message": a second verb phrase is a second clause.
-      return part.split(/,\s+(?:and|but)\s+|\s+and\s+(?=(?:it|the agent)\s)|\s+and\s+(?=[a-z]+s\s+(?:the|a|an|it|them|to|no)\s)/i);
+      // "… must alert the lead and must not carry on": a second modal verb phrase keeps the subject too.
+      return part.split(
+        new RegExp(
+          `,\\s+(?:and|but)\\s+|\\s+and\\s+(?=(?:${grammar.andAgent})\\s)|\\s+and\\s+(?=[a-z]+s\\s+(?:the|a|an|it|them|to|no)\\s)|\\s+and\\s+(?=${MODAL}\\s)`,
+          "i",
+        ),
+      );
     })
     .map((c) => c.trim())
     .filter((c) => c !== "");
 }
 
 /** Whether a clause forbids something: a prohibition, a denial by the agent, or a verb with "no" as its object. */
-function forbids(clause: string): boolean {
-  return PROHIBITION.test(clause) || AGENT_DENIAL.test(clause) || VERB_NO.test(clause);
+function forbids(clause: string, grammar: Grammar): boolean {
+  return PROHIBITION.test(clause) || grammar.agentDenial.test(clause) || grammar.verbNo.test(clause);
 }
 
 /** A clause that only qualifies the rule ("a lookup that comes back empty does not count"). */
-function isQualifier(clause: string): boolean {
-  if (forbids(clause)) return false;
+function isQualifier(clause: string, grammar: Grammar): boolean {
+  if (forbids(clause, grammar)) return false;
   // "no more than once" bounds a count; it negates nothing.
   const bounds = /\b(?:no|not) (?:more|fewer|less|later|earlier) than\b/gi;
   return NEGATION.test(splitReportedSpeech(clause).rest.replace(bounds, " "));
@@ -116,6 +170,7 @@ function isQualifier(clause: string): boolean {
 
 interface ClauseContext {
   lexicon: Lexicon;
+  grammar: Grammar;
   shape: SentenceShape;
   /** Index of the clause in the sentence; the first one's quote includes the condition. */
   index: number;
@@ -123,16 +178,19 @@ interface ClauseContext {
 
 /** "… applies no further migrations and sends the person a message": the second verb keeps the first subject. */
 function continuesAgentClause(context: ClauseContext, clause: string): boolean {
-  if (context.index === 0 || !/^(?!(?:the|a|an|it|this|that|its|is|was|has|does|as|always|sometimes)\b)[a-z]+s\b/.test(clause))
-    return false;
+  const verb = /^(?!(?:the|a|an|it|this|that|its|is|was|has|does|as|always|sometimes)\b)[a-z]+s\b/.test(clause);
+  // "… must alert the lead and must not carry on": a bare modal continues the subject as well.
+  if (context.index === 0 || !(verb || new RegExp(`^${MODAL}\\b`, "i").test(clause))) return false;
   const previous = context.shape.clauses[context.index - 1] ?? "";
-  return AGENT_SUBJECT.test(previous) || continuesAgentClause({ ...context, index: context.index - 1 }, previous);
+  return context.grammar.agentSubject.test(previous) || continuesAgentClause({ ...context, index: context.index - 1 }, previous);
 }
 
 /** Whether the agent is the one acting in the clause. */
 function agentActs(context: ClauseContext, clause: string): boolean {
   return (
-    AGENT_SUBJECT.test(clause.replace(TIME_FRAME, "")) || namesAgentAction(context.lexicon, clause) || continuesAgentClause(context, clause)
+    context.grammar.agentSubject.test(clause.replace(context.grammar.timeFrame, "")) ||
+    namesAgentAction(context.lexicon, clause) ||
+    continuesAgentClause(context, clause)
   );
 }
 
@@ -166,6 +224,27 @@ function withWindow<T extends Check>(check: T, window: Pattern | undefined): T {
   return window === undefined ? check : { ...check, after: window };
 }
 
+/** Verbs that only say an event takes place: they name no action of their own. */
+const OCCUR = /^(?:come|happen|occur|follow|appear|take place|be)$/i;
+/** "once" that starts a clause ("once the checker has replied"), not a count ("once per session", "once a day"). */
+const ONCE_CLAUSE = /^(?!(?:per|a|an|every|each|in|during|more|again|only)\b)\S/i;
+
+/**
+ * "Y may only appear after X", "Y can only be banned once X", "Y is only submitted after X",
+ * "Y only goes to a robot once X": the later event (subject and verb phrase) and the first one.
+ */
+function laterEvent(clause: string): { later: string; first: string } | undefined {
+  const modal = /^(.*?)\s+(?:must|should|may|can)\s+(?:only\s+)?(?:be\s+)?(\w+(?:\s+place)?)\s+(?:only\s+)?(after|once)\s+(.+)$/i.exec(
+    clause,
+  );
+  const only = /^(.*?)\s+(?:(?:is|are)\s+)?only\s+(.*?)\s*\b(after|once)\s+(.+)$/i.exec(clause);
+  const match = modal ?? only;
+  if (match === null || match[1]!.trim() === "") return undefined;
+  if (match[3]!.toLowerCase() === "once" && !ONCE_CLAUSE.test(match[4]!)) return undefined;
+  const verb = OCCUR.test(match[2]!) ? "" : match[2]!;
+  return { later: `${match[1]!} ${verb}`.trim(), first: match[4]! };
+}
+
 function orderingFrom(context: ClauseContext, clause: string, quote: string): ClauseOutcome | undefined {
   const { lexicon, shape } = context;
   let firstPhrase: string | undefined;
@@ -173,20 +252,17 @@ function orderingFrom(context: ClauseContext, clause: string, quote: string): Cl
   const inner = /^(.*?)\s*,?\s+before\s+(.+)$/i.exec(clause);
   // "Y must come after X", "the agent does Y only after X": X is what comes first.
   // "A user can only be banned once they have been warned": the participle is the later event.
-  // "An expense is only submitted after X" likewise.
-  const mustFollow =
-    /^(.*?)\s+(?:(?:must|should|may|can)\s+(?:only\s+)?(?:come|happen|occur|follow|be (\w+))\s+(?:only\s+)?|(?:(?:is|are)\s+only\s+(\w+ed)\s+)|only\s+)(?:after|once)\s+(.+)$/i.exec(
-      clause,
-    );
+  // "An expense is only submitted after X", "a solution may only appear after X", "a job only goes
+  // to a robot once X": whatever the verb phrase between the modal or "only" and "after", it is Y's.
+  const mustFollow = laterEvent(clause);
   const firstThen = /^first\s+(.+?),?\s+(?:and\s+)?then\s+(.+)$/i.exec(clause);
   // "No migration may be applied until X", "the agent never drops a table unless X", "never X without having Y".
   const until = /^(.*?)\s+(?:until|unless|without\s+(?:first\s+)?(?:having\s+)?(?=\w+(?:ed|en|ing)\b))\s*(.+)$/i.exec(clause);
   if (until !== null && NEGATION.test(until[1]!))
     [firstPhrase, beforePhrase] = [until[2]!, until[1]!.replace(/\b(?:must|may|can|should)?\s*(?:never|not|no)\b/gi, " ")];
-  else if (inner !== null && (AGENT_SUBJECT.test(inner[1]!) || namesAgentAction(lexicon, inner[1]!)))
+  else if (inner !== null && (context.grammar.agentSubject.test(inner[1]!) || namesAgentAction(lexicon, inner[1]!)))
     [firstPhrase, beforePhrase] = [inner[1]!, inner[2]!];
-  else if (mustFollow !== null)
-    [firstPhrase, beforePhrase] = [mustFollow[4]!, `${mustFollow[1]!} ${mustFollow[2] ?? mustFollow[3] ?? ""}`.trim()];
+  else if (mustFollow !== undefined) [firstPhrase, beforePhrase] = [mustFollow.first, mustFollow.later];
   else if (firstThen !== null) [firstPhrase, beforePhrase] = [firstThen[1]!, firstThen[2]!];
   else if (shape.condition?.kind === "before" && context.index === 0) [firstPhrase, beforePhrase] = [clause, shape.condition.phrase];
   if (firstPhrase === undefined || beforePhrase === undefined) return undefined;
@@ -251,7 +327,7 @@ function countFrom(context: ClauseContext, clause: string, quote: string): Claus
             ? { min: n, max: n }
             : { max: n };
   // "Removing more than three posts is not allowed": a forbidden range is the complement of the allowed one.
-  const negated = forbids(clause.replace(COUNT, " ")) && !/\b(?:no|not) (?:more|fewer|less) than\b/i.test(clause);
+  const negated = forbids(clause.replace(COUNT, " "), context.grammar) && !/\b(?:no|not) (?:more|fewer|less) than\b/i.test(clause);
   if (negated) {
     if (limits.min !== undefined && limits.max === undefined) limits = { max: limits.min - 1 };
     else if (limits.max !== undefined && limits.min === undefined) limits = { min: limits.max + 1 };
@@ -276,12 +352,13 @@ function countFrom(context: ClauseContext, clause: string, quote: string): Claus
 }
 
 function forbiddenFrom(context: ClauseContext, clause: string, quote: string): ClauseOutcome | undefined {
-  if (!forbids(clause)) return undefined;
+  if (!forbids(clause, context.grammar)) return undefined;
   // Only what the agent does can be forbidden by one pattern; "X followed by Y is a violation" needs two.
   const byAgent = agentActs(context, clause);
   // "never archives an email it has not read": a condition on the object needs more than one pattern.
-  const cue = PROHIBITION.exec(clause) ?? AGENT_DENIAL.exec(clause) ?? VERB_NO.exec(clause);
-  const forbiddenPart = cue === null ? clause : clause.slice(cue.index + cue[0].length);
+  const cue = PROHIBITION.exec(clause) ?? context.grammar.agentDenial.exec(clause) ?? context.grammar.verbNo.exec(clause);
+  // A parenthesis restates what is forbidden ("carry on with the lesson (no new problems)"): it adds no condition.
+  const forbiddenPart = (cue === null ? clause : clause.slice(cue.index + cue[0].length)).replace(/\([^)]*\)/g, " ");
   const conditional =
     NEGATION.test(forbiddenPart) ||
     /\b(?:which|who|whose)\b|\bthat\s+(?:it|they|the agent|has|have|had|is|are|was|were)\b/i.test(forbiddenPart);
@@ -296,7 +373,7 @@ function forbiddenFrom(context: ClauseContext, clause: string, quote: string): C
 
 function requiredFrom(context: ClauseContext, clause: string, quote: string): ClauseOutcome | undefined {
   const window = afterWindow(context);
-  const demanded = /\b(?:always|must|every|each|shall|is required to)\b/i.test(clause) || TIME_FRAME.test(clause);
+  const demanded = /\b(?:always|must|every|each|shall|is required to)\b/i.test(clause) || context.grammar.timeFrame.test(clause);
   if (!demanded && window === undefined) return undefined;
   if (!agentActs(context, clause) && !/^(?:always|every|each)\b/i.test(clause)) return undefined;
   const match = resolvePattern(context.lexicon, clause, { agentOnly: true });
@@ -307,8 +384,9 @@ function requiredFrom(context: ClauseContext, clause: string, quote: string): Cl
 
 /** Whether a clause states a rule at all, rather than describing or qualifying one. */
 function isRuleClause(context: ClauseContext, clause: string): boolean {
-  if (STRONG_CUE.test(clause) || forbids(clause)) return true;
-  const weak = context.shape.condition !== undefined || TIME_FRAME.test(clause) || /\b(?:before|after|afterwards|then)\b/i.test(clause);
+  if (STRONG_CUE.test(clause) || forbids(clause, context.grammar)) return true;
+  const weak =
+    context.shape.condition !== undefined || context.grammar.timeFrame.test(clause) || /\b(?:before|after|afterwards|then)\b/i.test(clause);
   return weak && agentActs(context, clause);
 }
 
@@ -321,8 +399,8 @@ function draftClause(context: ClauseContext, rawClause: string): ClauseOutcome {
     const ordering = orderingFrom(context, clause, quote);
     if (ordering !== undefined) return ordering;
   }
-  if (isQualifier(clause) || !isRuleClause(context, clause)) return { kind: "skip" };
-  const forbidding = forbids(clause);
+  if (isQualifier(clause, context.grammar) || !isRuleClause(context, clause)) return { kind: "skip" };
+  const forbidding = forbids(clause, context.grammar);
   // An ordering context ("Before answering, … at least one …") says more than a count of one;
   // "at least two different …" says more than the ordering, which one event satisfies.
   const several = COUNT.exec(clause);
@@ -378,7 +456,10 @@ function draftTrigger(
     if (match !== undefined) return { description: `${capitalize(condition.phrase)}.`, match };
     if (condition.kind === "if") return { description: `${capitalize(condition.phrase)}.`, semantic: true };
   }
-  const subject = checks[0] === undefined ? undefined : checkSubject(checks[0]);
+  // A check windowed by a situation ("When the screen comes back flagged, … must …") says when the rule applies.
+  const windowed = checks.find((c) => (c.type === "required" || c.type === "forbidden") && c.after !== undefined);
+  const first = windowed ?? checks[0];
+  const subject = first === undefined ? undefined : checkSubject(first);
   if (subject !== undefined) return { description: `${describePattern(subject)} occurs.`, match: subject };
   return { description: `The situation that "${section.heading}" is about arises in the session.`, semantic: true };
 }
@@ -412,16 +493,20 @@ function checkSubject(check: Check): Pattern | undefined {
 }
 
 /** Drafts one meta-behavior from its section. */
-export function draftSection(lexicon: Lexicon, section: SpecSection): { rule: MetaBehavior; notes: Omit<DraftNote, "rule">[] } {
+export function draftSection(
+  lexicon: Lexicon,
+  section: SpecSection,
+  grammar: Grammar = DEFAULT_GRAMMAR,
+): { rule: MetaBehavior; notes: Omit<DraftNote, "rule">[] } {
   const sentences = sectionSentences(section.body);
   const ruleSentences = sentences.filter((s) => s.role === "rule");
-  const shapes = ruleSentences.map((s) => shapeSentence(s.text));
+  const shapes = ruleSentences.map((s) => shapeSentence(s.text, grammar));
   const checks: Check[] = [];
   const semanticChecks: SemanticCheck[] = [];
   const notes: Omit<DraftNote, "rule">[] = [];
   for (const shape of shapes) {
     shape.clauses.forEach((clause, index) => {
-      const outcome = draftClause({ lexicon, shape, index }, clause);
+      const outcome = draftClause({ lexicon, grammar, shape, index }, clause);
       if (outcome.kind === "check") checks.push(outcome.check);
       else if (outcome.kind === "semantic") {
         notes.push({
@@ -485,9 +570,10 @@ function plausible(drafted: { rule: MetaBehavior; notes: Omit<DraftNote, "rule">
 /** Drafts a whole judge.yaml from the spec and the samples, without a model. */
 export function draftOffline(input: OfflineDraftInput, sections: readonly SpecSection[] = input.spec.sections): Draft {
   const lexicon = buildLexicon(input.vocabulary, input.samples);
+  const grammar = grammarFor(agentNames(input.spec));
   const notes: DraftNote[] = [];
   const metaBehaviors = sections.map((section, rule) => {
-    const drafted = plausible(draftSection(lexicon, section), input.samples);
+    const drafted = plausible(draftSection(lexicon, section, grammar), input.samples);
     for (const note of drafted.notes) notes.push({ rule, ...note });
     return drafted.rule;
   });
