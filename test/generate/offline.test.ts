@@ -499,4 +499,16 @@ describe("readings of the specs written blind (issue 14: homework-tutor, warehou
     ]);
     expect(drafted("The agent deploys to production only once per session.").checks.filter((c) => c.type === "ordering")).toEqual([]);
   });
+
+  it("pairing in the passive with any auxiliary; without 'later' only where the samples show the order", () => {
+    expect(withoutQuotes(drafted("Each deploy has to be matched by a rollback later in the session."))).toEqual([
+      { type: "pairing", each: [{ action: "deploy" }], followedBy: [{ action: "rollback" }] },
+    ]);
+    // The samples post an update after the production deploy ...
+    expect(withoutQuotes(drafted("Every production deploy is announced in an update."))).toEqual([
+      { type: "pairing", each: [{ action: "deploy", metadata: { env: "production" } }], followedBy: [{ action: "post_update" }] },
+    ]);
+    // ... but never one after a rollback, so "every rollback is announced" is not read as that order.
+    expect(drafted("Every rollback is announced in an update.").checks.filter((c) => c.type === "pairing")).toEqual([]);
+  });
 });

@@ -11,7 +11,15 @@
 import type { Trajectory } from "../../../runtime/types.js";
 import type { Check, MetaBehavior, Pattern, SemanticCheck, Trigger } from "../../ir/types.js";
 import type { BehaviorSpec, SpecSection } from "../../behavior-md/load.js";
-import { buildLexicon, keyNamedBy, namesAgentAction, resolvePattern, splitReportedSpeech, type Lexicon } from "./lexicon.js";
+import {
+  buildLexicon,
+  followsInSamples,
+  keyNamedBy,
+  namesAgentAction,
+  resolvePattern,
+  splitReportedSpeech,
+  type Lexicon,
+} from "./lexicon.js";
 import { sectionSentences, type SpecSentence } from "./sentences.js";
 import type { Draft, DraftNote, Vocabulary } from "../types.js";
 import { parseCount } from "./words.js";
@@ -44,6 +52,11 @@ const RELATIONAL = /\b(?:followed by|before|after|afterwards|without|unless|unti
 const NEGATION = /\b(?:not|n't|neither|nor|never|no|none|without)\b/i;
 const STRONG_CUE =
   /\b(?:must|never|always|every|each|whenever|at most|at least|no more than|fewer than|exactly|no further|violations?|should|shall|required|forbidden|only|(?:has|have|needs?) to)\b|^first\b.*\bthen\b/i;
+/** A passive's auxiliary: "is", "gets", "must be", "has to be". */
+const PASSIVE = "(?:is|are|gets?|(?:must|should|shall|will|has to|have to|needs? to)\\s+(?:be|get))";
+/** A past participle, regular or one of the common irregular ones. */
+const PARTICIPLE =
+  "(?:\\w+(?:ed|en)|sent|run|put|set|kept|held|paid|made|done|told|shown|read|built|found|left|brought|bought|met|cut|shut|sold|spent)";
 /** A modal verb phrase: "must", "must not", "has to", "may only". */
 const MODAL = "(?:must|should|shall|may|can|cannot|can't|never|has to|have to|needs? to|is required to)";
 const COUNT = /\b(at most|at least|no more than|not more than|fewer than|more than|up to|exactly)\s+(\w+)/i;
@@ -289,7 +302,9 @@ function pairingFrom(context: ClauseContext, clause: string, quote: string): Cla
       clause,
     );
   // "Every email classified as urgent is forwarded to a human afterwards": the passive verb is the follower.
-  const passive = /^(?:each|every)\s+(.+?)\s+(?:is|are|must be|gets|get)\s+(\w+ed\b.*)$/i.exec(clause);
+  // "Each lock has to be matched by an unlock later", "every answer is sent to the checker": any auxiliary.
+  const passive = new RegExp(`^(?:each|every)\\s+(.+?)\\s+${PASSIVE}\\s+(${PARTICIPLE}\\b.*)$`, "i").exec(clause);
+  let tentative = false;
   const afterEach = shape.condition?.kind === "after" && /^(?:each|every)\s+/i.test(shape.condition.phrase);
   if (shape.condition?.kind === "whenever" || afterEach) {
     eachPhrase = shape.condition!.phrase.replace(/^(?:each|every)\s+/i, "");
@@ -298,12 +313,19 @@ function pairingFrom(context: ClauseContext, clause: string, quote: string): Cla
     eachPhrase = each[1]!;
     const rest = each[2]!;
     followerPhrase = rest.includes(":") ? rest.slice(rest.indexOf(":") + 1) : rest;
-  } else if (passive !== null && /\b(?:later|afterwards|then)\b/i.test(passive[2]!)) {
+  } else if (passive !== null) {
     [eachPhrase, followerPhrase] = [passive[1]!, passive[2]!];
+    // Without "later" or "afterwards" the order is the samples' to say.
+    tentative = !/\b(?:later|afterwards|then)\b/i.test(passive[2]!);
   }
   if (eachPhrase === undefined || followerPhrase === undefined) return undefined;
   const first = resolvePattern(lexicon, eachPhrase);
   const follower = resolvePattern(lexicon, followerPhrase.replace(/\b(?:afterwards|later|then)\b/gi, " "));
+  if (
+    tentative &&
+    (first === undefined || follower === undefined || samePattern(first, follower) || !followsInSamples(lexicon, first, follower))
+  )
+    return undefined;
   if (first === undefined || follower === undefined || samePattern(first, follower)) {
     return semanticFor(quote, false, "the drafter could not tell which sample events are paired here");
   }

@@ -30,6 +30,8 @@ export interface Lexicon {
   actions: LexiconAction[];
   /** Contents of user turns, for "the user asks the agent to pause". */
   userContents: string[];
+  /** The samples themselves: where each action occurs, and what follows it. */
+  samples: readonly Trajectory[];
 }
 
 /** Values that mean a flag is set: a key named in prose with such a value is a condition. */
@@ -78,7 +80,23 @@ export function buildLexicon(vocabulary: Vocabulary, samples: readonly Trajector
       };
     }),
     userContents,
+    samples,
   };
+}
+
+function matches(event: Trajectory["events"][number], matcher: Matcher): boolean {
+  if (matcher.action !== undefined && event.action !== matcher.action) return false;
+  if (matcher.actor !== undefined && event.actor !== matcher.actor) return false;
+  if (matcher.contentIncludes !== undefined && !(event.content ?? "").includes(matcher.contentIncludes)) return false;
+  return Object.entries(matcher.metadata ?? {}).every(([key, value]) => event.metadata?.[key] === value);
+}
+
+/** Whether some sample shows an event of `later` after one of `first`: the order a pairing or an ordering reads into prose. */
+export function followsInSamples(lexicon: Lexicon, first: Pattern, later: Pattern): boolean {
+  return lexicon.samples.some((trajectory) => {
+    const start = trajectory.events.findIndex((e) => first.some((m) => matches(e, m)));
+    return start >= 0 && trajectory.events.slice(start + 1).some((e) => later.some((m) => matches(e, m)));
+  });
 }
 
 /** What a phrase offers for matching: its stems and the outcomes it speaks of ("successful", "failed"). */
