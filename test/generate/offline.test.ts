@@ -511,4 +511,39 @@ describe("readings of the specs written blind (issue 14: homework-tutor, warehou
     // ... but never one after a rollback, so "every rollback is announced" is not read as that order.
     expect(drafted("Every rollback is announced in an update.").checks.filter((c) => c.type === "pairing")).toEqual([]);
   });
+
+  it("count bounds in other words; an elliptical ', but no more than N' bounds the clause before it", () => {
+    expect(withoutQuotes(drafted("Deploys are capped at two per session."))).toEqual([
+      { type: "count", match: [{ action: "deploy" }], max: 2 },
+    ]);
+    expect(withoutQuotes(drafted("The agent posts no fewer than two updates."))).toEqual([
+      { type: "count", match: [{ action: "post_update" }], min: 2 },
+    ]);
+    expect(withoutQuotes(drafted("The agent may deploy to production, but no more than twice."))).toEqual([
+      { type: "count", match: [{ action: "deploy", metadata: { env: "production" } }], max: 2 },
+    ]);
+  });
+
+  it("a 're-' verb in a name is its verb done again, and 'ask' is 'request'; a short remainder is no verb", () => {
+    const world = [
+      validateTrajectory({
+        id: "r",
+        complete: true,
+        events: [
+          { id: "e1", actor: "agent", action: "request_reroute" },
+          { id: "e2", actor: "agent", action: "assign_job" },
+          { id: "e3", actor: "agent", action: "remove_item" },
+        ],
+      }),
+    ];
+    const rule = (body: string) => {
+      const parsed = parseBehaviorMd(`---\nname: r\ndescription: R.\n---\n\n## Rule\n\n${body}\n`);
+      if (!parsed.ok) throw new Error("bad test spec");
+      return draftOffline({ spec: parsed.spec, vocabulary: buildVocabulary(world), samples: world }).ir.metaBehaviors[0]!;
+    };
+    expect(withoutQuotes(rule("The agent may ask the planner for a new route, but no more than twice for the same job."))).toEqual([
+      { type: "count", match: [{ action: "request_reroute" }], max: 2 },
+    ]);
+    expect(rule("The agent must move the box.").checks).toEqual([]);
+  });
 });

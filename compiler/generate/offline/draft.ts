@@ -59,7 +59,26 @@ const PARTICIPLE =
   "(?:\\w+(?:ed|en)|sent|run|put|set|kept|held|paid|made|done|told|shown|read|built|found|left|brought|bought|met|cut|shut|sold|spent)";
 /** A modal verb phrase: "must", "must not", "has to", "may only". */
 const MODAL = "(?:must|should|shall|may|can|cannot|can't|never|has to|have to|needs? to|is required to)";
-const COUNT = /\b(at most|at least|no more than|not more than|fewer than|more than|up to|exactly)\s+(\w+)/i;
+/** The words of a count bound, longest first: "no fewer than" before "fewer than". */
+const BOUND_WORDS =
+  "at most|at least|no more than|not more than|no fewer than|not fewer than|no less than|not less than|fewer than|less than|more than|up to|exactly|capped at|limited to|a maximum of|a minimum of";
+const COUNT = new RegExp(`\\b(${BOUND_WORDS})\\s+(\\w+)`, "i");
+const MIN_BOUNDS = new Set(["at least", "no fewer than", "not fewer than", "no less than", "not less than", "a minimum of"]);
+
+/** The limits a bound word sets on a count of n: "capped at three" is at most 3, "no fewer than two" at least 2. */
+function limitsOf(bound: string, n: number): { min?: number; max?: number } {
+  if (MIN_BOUNDS.has(bound)) return { min: n };
+  if (bound === "more than") return { min: n + 1 };
+  if (bound === "fewer than" || bound === "less than") return { max: Math.max(0, n - 1) };
+  if (bound === "exactly") return { min: n, max: n };
+  return { max: n };
+}
+
+/** Whether a clause bounds a count of something: a bound word and a number. */
+function boundsCount(clause: string): boolean {
+  const count = COUNT.exec(clause);
+  return count !== null && parseCount(count[2]!) !== undefined;
+}
 
 /** How the spec names the agent: the usual words, plus a name of its own ("Sprout", "the dispatcher"). */
 export interface Grammar {
@@ -159,7 +178,7 @@ function splitClauses(main: string, grammar: Grammar): string[] {
       // "… must alert the lead and must not carry on": a second modal verb phrase keeps the subject too.
       return part.split(
         new RegExp(
-          `,\\s+(?:and|but)\\s+|\\s+and\\s+(?=(?:${grammar.andAgent})\\s)|\\s+and\\s+(?=[a-z]+s\\s+(?:the|a|an|it|them|to|no)\\s)|\\s+and\\s+(?=${MODAL}\\s)`,
+          `,\\s+(?:and|but)\\s+(?!(?:${BOUND_WORDS})\\s)|\\s+and\\s+(?=(?:${grammar.andAgent})\\s)|\\s+and\\s+(?=[a-z]+s\\s+(?:the|a|an|it|them|to|no)\\s)|\\s+and\\s+(?=${MODAL}\\s)`,
           "i",
         ),
       );
@@ -338,16 +357,7 @@ function countFrom(context: ClauseContext, clause: string, quote: string): Claus
   const n = parseCount(count[2]!);
   if (n === undefined) return undefined;
   const bound = count[1]!.toLowerCase();
-  let limits: { min?: number; max?: number } =
-    bound === "at least"
-      ? { min: n }
-      : bound === "more than"
-        ? { min: n + 1 }
-        : bound === "fewer than"
-          ? { max: Math.max(0, n - 1) }
-          : bound === "exactly"
-            ? { min: n, max: n }
-            : { max: n };
+  let limits = limitsOf(bound.replace(/\s+/g, " "), n);
   // "Removing more than three posts is not allowed": a forbidden range is the complement of the allowed one.
   const negated = forbids(clause.replace(COUNT, " "), context.grammar) && !/\b(?:no|not) (?:more|fewer|less) than\b/i.test(clause);
   if (negated) {
@@ -406,7 +416,7 @@ function requiredFrom(context: ClauseContext, clause: string, quote: string): Cl
 
 /** Whether a clause states a rule at all, rather than describing or qualifying one. */
 function isRuleClause(context: ClauseContext, clause: string): boolean {
-  if (STRONG_CUE.test(clause) || forbids(clause, context.grammar)) return true;
+  if (STRONG_CUE.test(clause) || boundsCount(clause) || forbids(clause, context.grammar)) return true;
   const weak =
     context.shape.condition !== undefined || context.grammar.timeFrame.test(clause) || /\b(?:before|after|afterwards|then)\b/i.test(clause);
   return weak && agentActs(context, clause);

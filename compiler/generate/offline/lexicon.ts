@@ -198,6 +198,11 @@ function ownValueStrength(lexicon: Lexicon, action: LexiconAction, metadata: Rec
   return strength;
 }
 
+/** A name's "re-" verb is the phrase's verb done again: `request_reroute` for "a new route", `requeue_job` for "back to the queue". */
+function repeats(stem: string, phrase: Set<string>): boolean {
+  return stem.startsWith("re") && stem.length >= 6 && phrase.has(stem.slice(2));
+}
+
 interface Scored {
   action: LexiconAction;
   score: number;
@@ -215,7 +220,7 @@ function scoreActions(lexicon: Lexicon, text: string, filter?: (a: LexiconAction
   const scored: Scored[] = [];
   for (const action of lexicon.actions) {
     if (action.stems.length === 0 || (filter !== undefined && !filter(action))) continue;
-    const matched = action.stems.filter((s) => phrase.has(s) || sharesRoot(s, phrase)).length;
+    const matched = action.stems.filter((s) => phrase.has(s) || sharesRoot(s, phrase) || repeats(s, phrase)).length;
     const metadata = metadataEvidence(action, words);
     const evidence = Object.keys(metadata).length > 0;
     // No word of the name, but a category value only this action carries: "a user appeals" is `label: appeal`.
