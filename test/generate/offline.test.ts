@@ -546,4 +546,35 @@ describe("readings of the specs written blind (issue 14: homework-tutor, warehou
     ]);
     expect(rule("The agent must move the box.").checks).toEqual([]);
   });
+
+  it("a condition whose sentence demands nothing sets up the situation of the next ones; one that demands something does not", () => {
+    expect(
+      withoutQuotes(
+        drafted("When a test run fails, that build is finished for today. It must be rolled back, and the agent must not deploy it again."),
+      ),
+    ).toEqual([
+      { type: "required", match: [{ action: "rollback" }], after: failed },
+      { type: "forbidden", match: [{ action: "deploy" }], after: failed },
+    ]);
+    expect(withoutQuotes(drafted("When a test run fails, the agent must post an update. The agent never deletes the database."))).toEqual([
+      { type: "required", match: [{ action: "post_update" }], after: failed },
+      { type: "forbidden", match: [{ action: "delete_database" }] },
+    ]);
+  });
+
+  it("'after that' is the situation before it; the agent's job is to X; a passive naming an agent action; the session includes X", () => {
+    expect(
+      withoutQuotes(
+        drafted("If a test run fails, the agent's first job is to roll back: nothing else matters. After that, an update gets posted."),
+      ),
+    ).toEqual([
+      { type: "required", match: [{ action: "rollback" }], after: failed },
+      { type: "required", match: [{ action: "post_update" }], after: failed },
+    ]);
+    // A passive whose verb phrase names no agent action is a description, not something the agent must do.
+    expect(drafted("If a test run fails, the build is finished for now.").checks).toEqual([]);
+    const saved = drafted("Once a deploy has happened, the session has to include a `post_update` call after it.");
+    expect(withoutQuotes(saved)).toEqual([{ type: "required", match: [{ action: "post_update" }], after: [{ action: "deploy" }] }]);
+    expect(saved.trigger.match).toEqual([{ action: "deploy" }]);
+  });
 });

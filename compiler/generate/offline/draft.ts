@@ -57,6 +57,11 @@ const PASSIVE = "(?:is|are|gets?|(?:must|should|shall|will|has to|have to|needs?
 /** A past participle, regular or one of the common irregular ones. */
 const PARTICIPLE =
   "(?:\\w+(?:ed|en)|sent|run|put|set|kept|held|paid|made|done|told|shown|read|built|found|left|brought|bought|met|cut|shut|sold|spent)";
+/** "the dispatcher's first job is to halt it": an obligation put as the agent's job. */
+const DUTY = /\b(?:job|task|duty|responsibility|priority)\s+is\s+to\s+(.+)$/i;
+/** The session as a subject: "the session has to include a `save_progress` call". */
+const SESSION_SUBJECT =
+  /^(?:the|each|every)\s+(?:session|conversation|transcript|trajectory)\s+(?:\w+\s+){0,3}?(?:include|contain|show)s?\b/i;
 /** A modal verb phrase: "must", "must not", "has to", "may only". */
 const MODAL = "(?:must|should|shall|may|can|cannot|can't|never|has to|have to|needs? to|is required to)";
 /** The words of a count bound, longest first: "no fewer than" before "fewer than". */
@@ -224,6 +229,20 @@ function agentActs(context: ClauseContext, clause: string): boolean {
     namesAgentAction(context.lexicon, clause) ||
     continuesAgentClause(context, clause)
   );
+}
+
+/**
+ * Whether the clause has the agent do something, with it as the subject or without a subject:
+ * "the session has to include a `save_progress` call" (a session includes what the agent does in
+ * it); and, within a situation, a passive naming no one who does it ("the supervisor gets paged")
+ * whose verb phrase is some agent action's.
+ */
+function agentDoes(context: ClauseContext, clause: string): boolean {
+  if (agentActs(context, clause) || SESSION_SUBJECT.test(clause)) return true;
+  const situated = context.shape.condition !== undefined && context.shape.condition.kind !== "before";
+  const passive = new RegExp(`\\b${PASSIVE}\\s+(${PARTICIPLE}\\b(?!\\s+by\\b).*)$`, "i").exec(clause);
+  // Only a verb phrase that names some agent action: "that robot is finished working for now" names none.
+  return situated && passive !== null && resolvePattern(context.lexicon, passive[1]!, { agentOnly: true }) !== undefined;
 }
 
 /** The verbatim quote for a clause: the first clause carries the sentence's condition with it. */
@@ -405,10 +424,15 @@ function forbiddenFrom(context: ClauseContext, clause: string, quote: string): C
 
 function requiredFrom(context: ClauseContext, clause: string, quote: string): ClauseOutcome | undefined {
   const window = afterWindow(context);
-  const demanded = /\b(?:always|must|every|each|shall|is required to)\b/i.test(clause) || context.grammar.timeFrame.test(clause);
+  // "X's first job is to halt it": what the agent is to do is the infinitive, up to a colon that elaborates.
+  const duty = DUTY.exec(clause);
+  const demanded =
+    /\b(?:always|must|every|each|shall|is required to|(?:has|have|needs?) to)\b/i.test(clause) ||
+    duty !== null ||
+    context.grammar.timeFrame.test(clause);
   if (!demanded && window === undefined) return undefined;
-  if (!agentActs(context, clause) && !/^(?:always|every|each)\b/i.test(clause)) return undefined;
-  const match = resolvePattern(context.lexicon, clause, { agentOnly: true });
+  if (!agentDoes(context, clause) && !/^(?:always|every|each)\b/i.test(clause)) return undefined;
+  const match = resolvePattern(context.lexicon, duty?.[1]?.replace(/:.*$/, "") ?? clause, { agentOnly: true });
   if (match === undefined || window === "unresolved")
     return semanticFor(quote, false, "the drafter could not tell which sample event shows this");
   return { kind: "check", check: withWindow({ type: "required", quote, match }, window) };
@@ -419,7 +443,7 @@ function isRuleClause(context: ClauseContext, clause: string): boolean {
   if (STRONG_CUE.test(clause) || boundsCount(clause) || forbids(clause, context.grammar)) return true;
   const weak =
     context.shape.condition !== undefined || context.grammar.timeFrame.test(clause) || /\b(?:before|after|afterwards|then)\b/i.test(clause);
-  return weak && agentActs(context, clause);
+  return weak && agentDoes(context, clause);
 }
 
 /** One clause → a check, a semantic check, or nothing. */
@@ -524,6 +548,20 @@ function checkSubject(check: Check): Pattern | undefined {
   }
 }
 
+/** A condition that only points back ("After that, …"): the situation of the sentence before. */
+const ANAPHORIC = /^(?:that|this|which|then)$/i;
+
+/**
+ * The sentence read in the situation the section has set up: "After that, the supervisor gets
+ * paged" is after what the previous condition named, and a sentence with no condition of its own
+ * follows one that set up a situation and demanded nothing ("… that robot is finished working").
+ */
+function inSituation(shape: SentenceShape, situation: SentenceShape["condition"], last: SentenceShape["condition"]): SentenceShape {
+  if (shape.condition === undefined) return situation === undefined ? shape : { ...shape, condition: { ...situation, text: "" } };
+  if (ANAPHORIC.test(shape.condition.phrase) && last !== undefined) return { ...shape, condition: { ...last, text: shape.condition.text } };
+  return shape;
+}
+
 /** Drafts one meta-behavior from its section. */
 export function draftSection(
   lexicon: Lexicon,
@@ -536,9 +574,16 @@ export function draftSection(
   const checks: Check[] = [];
   const semanticChecks: SemanticCheck[] = [];
   const notes: Omit<DraftNote, "rule">[] = [];
-  for (const shape of shapes) {
-    shape.clauses.forEach((clause, index) => {
-      const outcome = draftClause({ lexicon, grammar, shape, index }, clause);
+  let situation: SentenceShape["condition"];
+  let last: SentenceShape["condition"];
+  for (const written of shapes) {
+    const shape = inSituation(written, situation, last);
+    last = shape.condition ?? last;
+    const outcomes = shape.clauses.map((clause, index) => draftClause({ lexicon, grammar, shape, index }, clause));
+    // "When a status result reports the battery as low, that robot is finished working for now.":
+    // a condition whose own sentence demands nothing sets up the situation the next sentences are about.
+    if (written.condition !== undefined) situation = outcomes.every((o) => o.kind === "skip") ? shape.condition : undefined;
+    outcomes.forEach((outcome) => {
       if (outcome.kind === "check") checks.push(outcome.check);
       else if (outcome.kind === "semantic") {
         notes.push({
