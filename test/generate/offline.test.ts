@@ -577,4 +577,30 @@ describe("readings of the specs written blind (issue 14: homework-tutor, warehou
     expect(withoutQuotes(saved)).toEqual([{ type: "required", match: [{ action: "post_update" }], after: [{ action: "deploy" }] }]);
     expect(saved.trigger.match).toEqual([{ action: "deploy" }]);
   });
+
+  it("someone other than the agent as the subject, where the samples show the user doing it, is the user", () => {
+    const world = [
+      validateTrajectory({
+        id: "m",
+        complete: true,
+        events: [
+          { id: "e1", actor: "user", action: "message", content: "hi" },
+          { id: "e2", actor: "agent", action: "screen_message" },
+          { id: "e3", actor: "agent", action: "message", content: "hello" },
+          { id: "e4", actor: "agent", action: "screen_message" },
+        ],
+      }),
+    ];
+    const rule = (body: string) => {
+      const parsed = parseBehaviorMd(`---\nname: m\ndescription: M.\n---\n\n## Rule\n\n${body}\n`);
+      if (!parsed.ok) throw new Error("bad test spec");
+      return draftOffline({ spec: parsed.spec, vocabulary: buildVocabulary(world), samples: world }).ir.metaBehaviors[0]!;
+    };
+    expect(withoutQuotes(rule("Every message a customer types is run through the screen."))).toEqual([
+      { type: "pairing", each: [{ actor: "user", action: "message" }], followedBy: [{ action: "screen_message" }] },
+    ]);
+    expect(withoutQuotes(rule("Every message the agent types is run through the screen."))).toEqual([
+      { type: "pairing", each: [{ action: "message" }], followedBy: [{ action: "screen_message" }] },
+    ]);
+  });
 });

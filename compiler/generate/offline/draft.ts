@@ -646,8 +646,9 @@ function plausible(drafted: { rule: MetaBehavior; notes: Omit<DraftNote, "rule">
 
 /** Drafts a whole judge.yaml from the spec and the samples, without a model. */
 export function draftOffline(input: OfflineDraftInput, sections: readonly SpecSection[] = input.spec.sections): Draft {
-  const lexicon = buildLexicon(input.vocabulary, input.samples);
-  const grammar = grammarFor(agentNames(input.spec));
+  const names = agentNames(input.spec);
+  const lexicon = { ...buildLexicon(input.vocabulary, input.samples), agentNames: names };
+  const grammar = grammarFor(names);
   const notes: DraftNote[] = [];
   const metaBehaviors = sections.map((section, rule) => {
     const drafted = plausible(draftSection(lexicon, section, grammar), input.samples);

@@ -32,6 +32,8 @@ export interface Lexicon {
   userContents: string[];
   /** The samples themselves: where each action occurs, and what follows it. */
   samples: readonly Trajectory[];
+  /** Names the spec gives the agent besides "the agent" ("Sprout", "the dispatcher"). */
+  agentNames: readonly string[];
 }
 
 /** Values that mean a flag is set: a key named in prose with such a value is a condition. */
@@ -81,6 +83,7 @@ export function buildLexicon(vocabulary: Vocabulary, samples: readonly Trajector
     }),
     userContents,
     samples,
+    agentNames: [],
   };
 }
 
@@ -300,6 +303,24 @@ function alternatives(phrase: string): string[] {
   return parts.length > 1 ? parts : [phrase];
 }
 
+/** Nouns that stand for the agent, not for the person it talks to. */
+const AGENT_WORDS = new Set(["agent", "assistant", "bot", "model", "it", "they"]);
+
+/**
+ * "every message a student types", "once a student has submitted an answer": someone other than
+ * the agent does it, and the samples show the user doing this action, so the user is the actor.
+ * The subject is a noun with an article, none of the action's own words and not the agent.
+ */
+function userActs(lexicon: Lexicon, phrase: string, found: { action: string; actors: Actor[] }): boolean {
+  if (!found.actors.includes("user")) return false;
+  const subject = /\b(?:a|an|the|each|every|any)\s+([a-z]+)\s+(?:(?:has|have|had)\s+)?[a-z]+(?:s|ed)\b/i.exec(phrase);
+  if (subject === null) return false;
+  const noun = subject[1]!.toLowerCase();
+  const names = lexicon.agentNames.flatMap((n) => words(n).map((w) => w.toLowerCase()));
+  if (AGENT_WORDS.has(noun) || names.includes(noun) || STOPWORDS.has(noun)) return false;
+  return !nameStems(found.action).includes(canonical(noun));
+}
+
 /** "the on-call engineer asks the agent to pause" → a user turn that contains "pause". */
 function userRequest(lexicon: Lexicon, phrase: string): Matcher | undefined {
   const match = /^(.*?)\b(?:asks?|tells?|requests?|instructs?|wants?)\s+(?:the agent|it|them|the assistant)\s+to\s+(.+)$/i.exec(phrase);
@@ -329,7 +350,7 @@ export function resolvePattern(lexicon: Lexicon, phrase: string, options: Resolv
     const withoutIgnored = options.ignore === undefined ? alternative : alternative.replace(options.ignore, " ");
     const found = bestAction(lexicon, withoutIgnored, filter) ?? bestAction(lexicon, alternative, filter);
     if (found === undefined || matchers.some((m) => m.action === found.action && sameMetadata(m.metadata, found.metadata))) continue;
-    const matcher: Matcher = { action: found.action };
+    const matcher: Matcher = userActs(lexicon, alternative, found) ? { actor: "user", action: found.action } : { action: found.action };
     if (Object.keys(found.metadata).length > 0) matcher.metadata = found.metadata;
     if (speech !== undefined) {
       const fragment = contentFragment(speech, lexicon.actions.find((a) => a.name === found.action)?.contents ?? []);
