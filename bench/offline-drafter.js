@@ -53,6 +53,22 @@
 // counted on assign_job, the rule's only named action, instead of the reroute the sentence is
 // about. Both specs' drafts have now been looked at, so these figures too are in-sample from
 // here on.
+// Issue 14 part 3 then changed the drafter with only those two drafts in view (the dev set:
+// homework-tutor and warehouse-dispatch; no other spec's draft was looked at), by general means:
+// the agent's own name (the description says whom the rules are for, the preamble opens with it),
+// a second modal verb and a parenthesis, "Y may only appear after X" and "Y only goes … once X",
+// passives with any auxiliary as pairings (without "later" only where a sample shows the order),
+// more count bounds and ", but no more than N", "re-" verbs and ask/request, a condition that
+// sets up the situation of the next sentences and "after that", "X's job is to Y", "the session
+// has to include Y", a passive naming an agent action, someone other than the agent as the user,
+// and a windowed check's situation as the trigger. Before -> after, measured with this script:
+// homework-tutor 14/40 -> 40/40 rule verdicts, 0/6 -> 6/6 checks (strict and lenient), triggers
+// 0/5 -> 5/5, extra checks 3 -> 1 (a pairing the hand-written judge leaves out that every sample
+// keeps); warehouse-dispatch 21/40 -> 40/40, 0/7 -> 7/7, triggers 2/5 -> 5/5, extra 3 -> 0. The
+// seven other held-out-2026 specs (185/187, 28/30 checks strict), the examples (13/14 strict) and
+// the three later fixtures (17/18) did not move; held-out-2026 in all 220/267 -> 265/267. These
+// say the changes work on the specs they were made for, not that they generalize: the next specs
+// written blind are the next out-of-sample measurement.
 // The other half of issue 14's done-when, "every clause that disagrees on a sample is flagged
 // in the preview before it is accepted", is measured on the same drafts: for each rule verdict
 // that disagrees with its label, does compiler/generate/preview.ts warn about the rule, or
