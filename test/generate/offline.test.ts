@@ -578,6 +578,14 @@ describe("readings of the specs written blind (issue 14: homework-tutor, warehou
     expect(saved.trigger.match).toEqual([{ action: "deploy" }]);
   });
 
+  it("a windowed check's situation triggers a rule whose opening sentence sets no frame; one that does keeps it", () => {
+    expect(drafted("The agent always runs the tests. When a test run fails, the agent must roll back.").trigger.match).toEqual(failed);
+    expect(
+      drafted("During a release, the agent posts at least two different updates. When a test run fails, the agent must roll back.").trigger
+        .match,
+    ).toEqual([{ actor: "agent" }]);
+  });
+
   it("someone other than the agent as the subject, where the samples show the user doing it, is the user", () => {
     const world = [
       validateTrajectory({

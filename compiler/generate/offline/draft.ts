@@ -512,8 +512,11 @@ function draftTrigger(
     if (match !== undefined) return { description: `${capitalize(condition.phrase)}.`, match };
     if (condition.kind === "if") return { description: `${capitalize(condition.phrase)}.`, semantic: true };
   }
-  // A check windowed by a situation ("When the screen comes back flagged, … must …") says when the rule applies.
-  const windowed = checks.find((c) => (c.type === "required" || c.type === "forbidden") && c.after !== undefined);
+  // When the opening sentence sets no frame of its own, a check windowed by a situation ("When the
+  // screen comes back flagged, … must …") says when the rule applies. One that does ("During a
+  // rollout, …") covers the whole rule, even when no event marks it.
+  const windowed =
+    condition === undefined ? checks.find((c) => (c.type === "required" || c.type === "forbidden") && c.after !== undefined) : undefined;
   const first = windowed ?? checks[0];
   const subject = first === undefined ? undefined : checkSubject(first);
   if (subject !== undefined) return { description: `${describePattern(subject)} occurs.`, match: subject };
