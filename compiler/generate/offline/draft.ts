@@ -3,7 +3,8 @@
  * spec's wording and the samples' vocabulary. It reads each rule sentence for
  * a few fixed shapes ("Before X, Y", "X before Y", "Whenever X, afterwards
  * Y", "After X, no further Y", "at most N", "at least N different", "always",
- * "must", "every"), and picks the actions and metadata each side names. What
+ * "must", "every"), and picks the actions and metadata each side names. The
+ * agent is "the agent", "it", or the name the spec gives it ("Sprout"). What
  * it cannot map becomes a semantic check whose quote is the clause itself, so
  * nothing the spec says is silently lost; the interview is where a person
  * corrects it.
@@ -107,6 +108,7 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
+/** The patterns that find the agent in a clause, for the usual words and the spec's own names for it. */
 export function grammarFor(names: readonly string[] = []): Grammar {
   const nouns = [...AGENT_NOUNS, ...names.map(escapeRegExp)].join("|");
   const subjects = `${nouns}|${PRONOUNS.join("|")}`;
@@ -140,6 +142,7 @@ export function agentNames(spec: Pick<BehaviorSpec, "description" | "preamble">)
   }
   return [];
 }
+
 const PURPOSE = /,?\s+(?:so that|so the|because|since|in order to)\b.*$/i;
 
 function capitalize(text: string): string {

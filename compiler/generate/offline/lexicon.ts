@@ -87,6 +87,7 @@ export function buildLexicon(vocabulary: Vocabulary, samples: readonly Trajector
   };
 }
 
+/** A matcher against one sample event, as a judge reads it: every field it sets must hold. */
 function matches(event: Trajectory["events"][number], matcher: Matcher): boolean {
   if (matcher.action !== undefined && event.action !== matcher.action) return false;
   if (matcher.actor !== undefined && event.actor !== matcher.actor) return false;
