@@ -67,7 +67,31 @@
 // account" became one semantic question; "the identity check should not be run more than three
 // times" was counted on check_eligibility instead of verify_identity. 16 of the 64 agreements
 // are the two semantic-only rules, na without a model in draft and labels alike: on the other
-// eight rules, 48/64 (75%). These drafts have been looked at too: in-sample from here on.
+// eight rules, 48/64 (75%). Their drafts were looked at only after the drafter changes below
+// were made.
+// Issue 14 part 3 then changed the drafter with only those two drafts in view (the dev set:
+// homework-tutor and warehouse-dispatch; no other spec's draft was looked at), by general means:
+// the agent's own name (the description says whom the rules are for, the preamble opens with it),
+// a second modal verb and a parenthesis, "Y may only appear after X" and "Y only goes … once X",
+// passives with any auxiliary as pairings (without "later" only where a sample shows the order),
+// more count bounds and ", but no more than N", "re-" verbs and ask/request, a condition that
+// sets up the situation of the next sentences and "after that", "X's job is to Y", "the session
+// has to include Y", a passive naming an agent action, someone other than the agent as the user,
+// and a windowed check's situation as the trigger. Before -> after, measured with this script:
+// homework-tutor 14/40 -> 40/40 rule verdicts, 0/6 -> 6/6 checks (strict and lenient), triggers
+// 0/5 -> 5/5, extra checks 3 -> 1 (a pairing the hand-written judge leaves out that every sample
+// keeps); warehouse-dispatch 21/40 -> 40/40, 0/7 -> 7/7, triggers 2/5 -> 5/5, extra 3 -> 0. The
+// seven other held-out-2026 specs (185/187, 28/30 checks strict), the examples (13/14 strict) and
+// the three later fixtures (17/18) did not move; held-out-2026 in all 220/267 -> 265/267. These
+// say the changes work on the specs they were made for, not that they generalize. The second
+// blind pair (above) was written while the drafter was being changed, and whoever changed it
+// never saw those specs: with the changed drafter they are the out-of-sample measurement of the
+// changes: greenhouse-irrigation 34/40 -> 36/40 rule verdicts, triggers 2/5 -> 3/5, checks 2/8 and
+// extra 2 unchanged, the preview (changed meanwhile, also without them) flagging 4 of the 4
+// disagreements (2 of 6 before); kyc-onboarding 30/40 unchanged, 2/6 checks, triggers 3/5, flags
+// 3 of 10. Together 64/80 -> 66/80 (83%), flags 5 of 16 -> 7 of 14: the changes carried over to
+// unseen specs only a little; held-out-2026 in all 331/347 (95%). Both blind pairs' drafts have
+// now been looked at: every figure here is in-sample until the next spec written blind.
 // The other half of issue 14's done-when, "every clause that disagrees on a sample is flagged
 // in the preview before it is accepted", is measured on the same drafts: for each rule verdict
 // that disagrees with its label, does compiler/generate/preview.ts warn about the rule, or

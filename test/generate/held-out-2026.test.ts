@@ -28,7 +28,7 @@ describe("the held-out-2026 specs", () => {
 });
 
 describe("the offline draft accepted as proposed, on the held-out-2026 labels", () => {
-  it("agrees on at least 284 of the 347 rule verdicts (issue 14 asks for 80%; 185/187 on the first seven specs, 35/80 on the first two written blind, 64/80 on the next two)", () => {
+  it("agrees on at least 331 of the 347 rule verdicts (issue 14 asks for 80%; the first pair written blind went from 35/80 out of sample to 80/80 once the drafter was changed looking at them; the second pair, never shown to whoever changed it, from 64/80 to 66/80)", () => {
     // previewJudge gives the built judge's verdicts (test/generate/preview.test.ts), without a compile per spec.
     let agree = 0;
     let total = 0;
@@ -52,6 +52,6 @@ describe("the offline draft accepted as proposed, on the held-out-2026 labels", 
       }
     }
     expect(total).toBe(347);
-    expect(agree).toBeGreaterThanOrEqual(284);
+    expect(agree).toBeGreaterThanOrEqual(331);
   });
 });

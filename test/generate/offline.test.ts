@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { compareChecks, comparePrecision } from "../support/compare.js";
-import { draftOffline } from "../../compiler/generate/offline/draft.js";
+import { agentNames, draftOffline } from "../../compiler/generate/offline/draft.js";
 import { buildVocabulary, vocabularyNames } from "../../compiler/generate/vocabulary.js";
 import { quoteOccurs } from "../../compiler/generate/offline/words.js";
 import { parseJudgeYaml } from "../../compiler/ir/parse.js";
@@ -456,6 +456,159 @@ describe("values up to their root, yes/no keys, 'is only X-ed after' (issue 14, 
         first: [{ action: "manager_approval_result", metadata: { decision: "approved" } }],
         before: [{ action: "submit_expense", metadata: { over_limit: "true" } }],
       },
+    ]);
+  });
+});
+
+describe("readings of the specs written blind (issue 14: homework-tutor, warehouse-dispatch)", () => {
+  function drafted(body: string, front = { description: "Deploy rules.", preamble: "" }): MetaBehavior {
+    const parsed = parseBehaviorMd(`---\nname: deploys\ndescription: ${front.description}\n---\n${front.preamble}\n\n## Rule\n\n${body}\n`);
+    if (!parsed.ok) throw new Error("bad test spec");
+    return draftOffline({ spec: parsed.spec, vocabulary, samples }).ir.metaBehaviors[0]!;
+  }
+  const withoutQuotes = (rule: MetaBehavior) => rule.checks.map(({ quote: _q, ...rest }) => rest);
+  const failed = [{ action: "run_tests_result", metadata: { status: "failed" } }];
+
+  it("the agent's own name, when the description says the rules are for it and the preamble opens with it; a second modal verb keeps the subject", () => {
+    const body = "When a test run fails, Shipper must roll back and must not post an update (no announcements).";
+    const named = drafted(body, { description: "Rules for Shipper, the deploy bot.", preamble: "Shipper ships builds." });
+    expect(withoutQuotes(named)).toEqual([
+      { type: "required", match: [{ action: "rollback" }], after: failed },
+      { type: "forbidden", match: [{ action: "post_update" }], after: failed },
+    ]);
+    expect(named.trigger.match).toEqual(failed);
+    // A name the preamble does not open with is nobody's: the forbidding clause stays a question.
+    const unnamed = drafted(body, { description: "Rules for Shipper, the deploy bot.", preamble: "Engineers ask Shipper for builds." });
+    expect(withoutQuotes(unnamed)).toEqual([{ type: "required", match: [{ action: "rollback" }], after: failed }]);
+    expect(unnamed.semanticChecks.map((c) => c.quote)).toEqual(["must not post an update (no announcements)"]);
+    expect(
+      agentNames({ description: "Rules for the dispatcher agent that hands out jobs.", preamble: "The dispatcher sits in the middle." }),
+    ).toEqual(["the dispatcher"]);
+    expect(
+      agentNames({ description: "Rules for an assistant that files claims.", preamble: "Employees send the assistant receipts." }),
+    ).toEqual([]);
+  });
+
+  it("ordering: Y may only appear after X; Y only goes somewhere once X; but 'only once per session' is no ordering", () => {
+    const passed = [{ action: "run_tests_result", metadata: { status: "passed" } }];
+    expect(withoutQuotes(drafted("A deploy may only appear after the tests have passed."))).toEqual([
+      { type: "ordering", first: passed, before: [{ action: "deploy" }] },
+    ]);
+    expect(withoutQuotes(drafted("A deploy only goes to production once the tests have passed."))).toEqual([
+      { type: "ordering", first: passed, before: [{ action: "deploy", metadata: { env: "production" } }] },
+    ]);
+    expect(drafted("The agent deploys to production only once per session.").checks.filter((c) => c.type === "ordering")).toEqual([]);
+  });
+
+  it("pairing in the passive with any auxiliary; without 'later' only where the samples show the order", () => {
+    expect(withoutQuotes(drafted("Each deploy has to be matched by a rollback later in the session."))).toEqual([
+      { type: "pairing", each: [{ action: "deploy" }], followedBy: [{ action: "rollback" }] },
+    ]);
+    // The samples post an update after the production deploy ...
+    expect(withoutQuotes(drafted("Every production deploy is announced in an update."))).toEqual([
+      { type: "pairing", each: [{ action: "deploy", metadata: { env: "production" } }], followedBy: [{ action: "post_update" }] },
+    ]);
+    // ... but never one after a rollback, so "every rollback is announced" is not read as that order.
+    expect(drafted("Every rollback is announced in an update.").checks.filter((c) => c.type === "pairing")).toEqual([]);
+  });
+
+  it("count bounds in other words; an elliptical ', but no more than N' bounds the clause before it", () => {
+    expect(withoutQuotes(drafted("Deploys are capped at two per session."))).toEqual([
+      { type: "count", match: [{ action: "deploy" }], max: 2 },
+    ]);
+    expect(withoutQuotes(drafted("The agent posts no fewer than two updates."))).toEqual([
+      { type: "count", match: [{ action: "post_update" }], min: 2 },
+    ]);
+    expect(withoutQuotes(drafted("The agent may deploy to production, but no more than twice."))).toEqual([
+      { type: "count", match: [{ action: "deploy", metadata: { env: "production" } }], max: 2 },
+    ]);
+  });
+
+  it("a 're-' verb in a name is its verb done again, and 'ask' is 'request'; a short remainder is no verb", () => {
+    const world = [
+      validateTrajectory({
+        id: "r",
+        complete: true,
+        events: [
+          { id: "e1", actor: "agent", action: "request_reroute" },
+          { id: "e2", actor: "agent", action: "assign_job" },
+          { id: "e3", actor: "agent", action: "remove_item" },
+        ],
+      }),
+    ];
+    const rule = (body: string) => {
+      const parsed = parseBehaviorMd(`---\nname: r\ndescription: R.\n---\n\n## Rule\n\n${body}\n`);
+      if (!parsed.ok) throw new Error("bad test spec");
+      return draftOffline({ spec: parsed.spec, vocabulary: buildVocabulary(world), samples: world }).ir.metaBehaviors[0]!;
+    };
+    expect(withoutQuotes(rule("The agent may ask the planner for a new route, but no more than twice for the same job."))).toEqual([
+      { type: "count", match: [{ action: "request_reroute" }], max: 2 },
+    ]);
+    expect(rule("The agent must move the box.").checks).toEqual([]);
+  });
+
+  it("a condition whose sentence demands nothing sets up the situation of the next ones; one that demands something does not", () => {
+    expect(
+      withoutQuotes(
+        drafted("When a test run fails, that build is finished for today. It must be rolled back, and the agent must not deploy it again."),
+      ),
+    ).toEqual([
+      { type: "required", match: [{ action: "rollback" }], after: failed },
+      { type: "forbidden", match: [{ action: "deploy" }], after: failed },
+    ]);
+    expect(withoutQuotes(drafted("When a test run fails, the agent must post an update. The agent never deletes the database."))).toEqual([
+      { type: "required", match: [{ action: "post_update" }], after: failed },
+      { type: "forbidden", match: [{ action: "delete_database" }] },
+    ]);
+  });
+
+  it("'after that' is the situation before it; the agent's job is to X; a passive naming an agent action; the session includes X", () => {
+    expect(
+      withoutQuotes(
+        drafted("If a test run fails, the agent's first job is to roll back: nothing else matters. After that, an update gets posted."),
+      ),
+    ).toEqual([
+      { type: "required", match: [{ action: "rollback" }], after: failed },
+      { type: "required", match: [{ action: "post_update" }], after: failed },
+    ]);
+    // A passive whose verb phrase names no agent action is a description, not something the agent must do.
+    expect(drafted("If a test run fails, the build is finished for now.").checks).toEqual([]);
+    const saved = drafted("Once a deploy has happened, the session has to include a `post_update` call after it.");
+    expect(withoutQuotes(saved)).toEqual([{ type: "required", match: [{ action: "post_update" }], after: [{ action: "deploy" }] }]);
+    expect(saved.trigger.match).toEqual([{ action: "deploy" }]);
+  });
+
+  it("a windowed check's situation triggers a rule whose opening sentence sets no frame; one that does keeps it", () => {
+    expect(drafted("The agent always runs the tests. When a test run fails, the agent must roll back.").trigger.match).toEqual(failed);
+    expect(
+      drafted("During a release, the agent posts at least two different updates. When a test run fails, the agent must roll back.").trigger
+        .match,
+    ).toEqual([{ actor: "agent" }]);
+  });
+
+  it("someone other than the agent as the subject, where the samples show the user doing it, is the user", () => {
+    const world = [
+      validateTrajectory({
+        id: "m",
+        complete: true,
+        events: [
+          { id: "e1", actor: "user", action: "message", content: "hi" },
+          { id: "e2", actor: "agent", action: "screen_message" },
+          { id: "e3", actor: "agent", action: "message", content: "hello" },
+          { id: "e4", actor: "agent", action: "screen_message" },
+        ],
+      }),
+    ];
+    const rule = (body: string) => {
+      const parsed = parseBehaviorMd(`---\nname: m\ndescription: M.\n---\n\n## Rule\n\n${body}\n`);
+      if (!parsed.ok) throw new Error("bad test spec");
+      return draftOffline({ spec: parsed.spec, vocabulary: buildVocabulary(world), samples: world }).ir.metaBehaviors[0]!;
+    };
+    expect(withoutQuotes(rule("Every message a customer types is run through the screen."))).toEqual([
+      { type: "pairing", each: [{ actor: "user", action: "message" }], followedBy: [{ action: "screen_message" }] },
+    ]);
+    expect(withoutQuotes(rule("Every message the agent types is run through the screen."))).toEqual([
+      { type: "pairing", each: [{ action: "message" }], followedBy: [{ action: "screen_message" }] },
     ]);
   });
 });

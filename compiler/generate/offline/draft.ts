@@ -3,7 +3,8 @@
  * spec's wording and the samples' vocabulary. It reads each rule sentence for
  * a few fixed shapes ("Before X, Y", "X before Y", "Whenever X, afterwards
  * Y", "After X, no further Y", "at most N", "at least N different", "always",
- * "must", "every"), and picks the actions and metadata each side names. What
+ * "must", "every"), and picks the actions and metadata each side names. The
+ * agent is "the agent", "it", or the name the spec gives it ("Sprout"). What
  * it cannot map becomes a semantic check whose quote is the clause itself, so
  * nothing the spec says is silently lost; the interview is where a person
  * corrects it.
@@ -11,7 +12,15 @@
 import type { Trajectory } from "../../../runtime/types.js";
 import type { Check, MetaBehavior, Pattern, SemanticCheck, Trigger } from "../../ir/types.js";
 import type { BehaviorSpec, SpecSection } from "../../behavior-md/load.js";
-import { buildLexicon, keyNamedBy, namesAgentAction, resolvePattern, splitReportedSpeech, type Lexicon } from "./lexicon.js";
+import {
+  buildLexicon,
+  followsInSamples,
+  keyNamedBy,
+  namesAgentAction,
+  resolvePattern,
+  splitReportedSpeech,
+  type Lexicon,
+} from "./lexicon.js";
 import { sectionSentences, type SpecSentence } from "./sentences.js";
 import type { Draft, DraftNote, Vocabulary } from "../types.js";
 import { parseCount } from "./words.js";
@@ -37,24 +46,103 @@ interface SentenceShape {
 type ClauseOutcome = { kind: "check"; check: Check } | { kind: "semantic"; semantic: SemanticCheck; reason: string } | { kind: "skip" };
 
 const CONDITION = /^(before|after|once|whenever|each time|every time|if|when|during|as soon as)\s+(.+)$/i;
-/** Where a leading condition ends: at a comma followed by the agent (or a pronoun for it). */
-const MAIN_SUBJECT = /,\s+(?=(?:the agent|it|they|the assistant|the bot|the model)\b)/i;
 const PROHIBITION =
   /\b(?:never|must not|mustn't|may not|should not|shouldn't|shall not|cannot|can't|no further|no more(?! than)|(?:is|are) (?:a )?violations?|(?:is|are) forbidden|(?:is|are) not (?:allowed|permitted))\b/i;
 /** Words that relate two events: a single forbidden pattern cannot say "X followed by Y". */
 const RELATIONAL = /\b(?:followed by|before|after|afterwards|without|unless|until|even if|instead of)\b/i;
-const AGENT_DENIAL = /^(?:the agent|it|they|the assistant)\s+(?:\w+\s+)?(?:does not|do not|doesn't|don't|never)\b/i;
-/** "the assistant erases no records", "and gives no advice": a verb whose object is "no X" forbids doing it. */
-const VERB_NO =
-  /^(?:(?:the agent|it|they|the assistant|the bot|the model)\s+)?[a-z]+s\s+no\s+(?!(?:more|fewer|less|later|earlier)\s+than\b)/i;
 const NEGATION = /\b(?:not|n't|neither|nor|never|no|none|without)\b/i;
 const STRONG_CUE =
   /\b(?:must|never|always|every|each|whenever|at most|at least|no more than|fewer than|exactly|no further|violations?|should|shall|required|forbidden|only|(?:has|have|needs?) to)\b|^first\b.*\bthen\b/i;
-const COUNT = /\b(at most|at least|no more than|not more than|fewer than|more than|up to|exactly)\s+(\w+)/i;
-const AGENT_SUBJECT = /^(?:the agent|it|they|the assistant|the bot|the model)\b/i;
-/** "At the end of the intake the assistant writes …": a time frame before the agent, like a condition. */
-const TIME_FRAME =
-  /^(?:at|by|towards?|near)\s+the\s+(?:end|close|start|beginning)\s+of\s+[^,]*?,?\s+(?=(?:the agent|the assistant|the bot|the model)\b)/i;
+/** A passive's auxiliary: "is", "gets", "must be", "has to be". */
+const PASSIVE = "(?:is|are|gets?|(?:must|should|shall|will|has to|have to|needs? to)\\s+(?:be|get))";
+/** A past participle, regular or one of the common irregular ones. */
+const PARTICIPLE =
+  "(?:\\w+(?:ed|en)|sent|run|put|set|kept|held|paid|made|done|told|shown|read|built|found|left|brought|bought|met|cut|shut|sold|spent)";
+/** "the dispatcher's first job is to halt it": an obligation put as the agent's job. */
+const DUTY = /\b(?:job|task|duty|responsibility|priority)\s+is\s+to\s+(.+)$/i;
+/** The session as a subject: "the session has to include a `save_progress` call". */
+const SESSION_SUBJECT =
+  /^(?:the|each|every)\s+(?:session|conversation|transcript|trajectory)\s+(?:\w+\s+){0,3}?(?:include|contain|show)s?\b/i;
+/** A modal verb phrase: "must", "must not", "has to", "may only". */
+const MODAL = "(?:must|should|shall|may|can|cannot|can't|never|has to|have to|needs? to|is required to)";
+/** The words of a count bound, longest first: "no fewer than" before "fewer than". */
+const BOUND_WORDS =
+  "at most|at least|no more than|not more than|no fewer than|not fewer than|no less than|not less than|fewer than|less than|more than|up to|exactly|capped at|limited to|a maximum of|a minimum of";
+const COUNT = new RegExp(`\\b(${BOUND_WORDS})\\s+(\\w+)`, "i");
+const MIN_BOUNDS = new Set(["at least", "no fewer than", "not fewer than", "no less than", "not less than", "a minimum of"]);
+
+/** The limits a bound word sets on a count of n: "capped at three" is at most 3, "no fewer than two" at least 2. */
+function limitsOf(bound: string, n: number): { min?: number; max?: number } {
+  if (MIN_BOUNDS.has(bound)) return { min: n };
+  if (bound === "more than") return { min: n + 1 };
+  if (bound === "fewer than" || bound === "less than") return { max: Math.max(0, n - 1) };
+  if (bound === "exactly") return { min: n, max: n };
+  return { max: n };
+}
+
+/** Whether a clause bounds a count of something: a bound word and a number. */
+function boundsCount(clause: string): boolean {
+  const count = COUNT.exec(clause);
+  return count !== null && parseCount(count[2]!) !== undefined;
+}
+
+/** How the spec names the agent: the usual words, plus a name of its own ("Sprout", "the dispatcher"). */
+export interface Grammar {
+  /** The agent (or a pronoun for it) as the subject at the start of a clause. */
+  agentSubject: RegExp;
+  /** Where a leading condition ends: at a comma followed by the agent. */
+  mainSubject: RegExp;
+  agentDenial: RegExp;
+  /** "the assistant erases no records", "and gives no advice": a verb whose object is "no X" forbids doing it. */
+  verbNo: RegExp;
+  /** "At the end of the intake the assistant writes …": a time frame before the agent, like a condition. */
+  timeFrame: RegExp;
+  /** "… and it writes": a second clause with the agent as its subject. */
+  andAgent: string;
+}
+
+const PRONOUNS = ["it", "they"];
+const AGENT_NOUNS = ["the agent", "the assistant", "the bot", "the model"];
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** The patterns that find the agent in a clause, for the usual words and the spec's own names for it. */
+export function grammarFor(names: readonly string[] = []): Grammar {
+  const nouns = [...AGENT_NOUNS, ...names.map(escapeRegExp)].join("|");
+  const subjects = `${nouns}|${PRONOUNS.join("|")}`;
+  return {
+    agentSubject: new RegExp(`^(?:${subjects})\\b`, "i"),
+    mainSubject: new RegExp(`,\\s+(?=(?:${subjects})\\b)`, "i"),
+    agentDenial: new RegExp(`^(?:${subjects})\\s+(?:\\w+\\s+)?(?:does not|do not|doesn't|don't|never)\\b`, "i"),
+    verbNo: new RegExp(`^(?:(?:${subjects})\\s+)?[a-z]+s\\s+no\\s+(?!(?:more|fewer|less|later|earlier)\\s+than\\b)`, "i"),
+    timeFrame: new RegExp(`^(?:at|by|towards?|near)\\s+the\\s+(?:end|close|start|beginning)\\s+of\\s+[^,]*?,?\\s+(?=(?:${nouns})\\b)`, "i"),
+    andAgent: `it|the agent|${names.map(escapeRegExp).join("|")}`.replace(/\|$/, ""),
+  };
+}
+
+const DEFAULT_GRAMMAR = grammarFor();
+
+/**
+ * A name of its own the spec gives the agent: the description says whom the rules are for
+ * ("Ground rules for Sprout, the … tutor", "Rules for the dispatcher agent that …") and the
+ * preamble opens with it as its subject ("Sprout talks to …", "The dispatcher sits …").
+ */
+export function agentNames(spec: Pick<BehaviorSpec, "description" | "preamble">): string[] {
+  const whom = /\bfor\s+(.+?)(?=\s+(?:that|who|which|with)\b|\s+[\u2014\u2013-]\s|[,;.:(]|$)/i.exec(spec.description)?.[1];
+  const opening = sectionSentences(spec.preamble)[0]?.text;
+  if (whom === undefined || opening === undefined) return [];
+  const article = /^(?:a|an|the)\s+/i.test(whom);
+  const head = whom.replace(/^(?:a|an|the)\s+/i, "").trim();
+  const candidates = [head, head.replace(/\s+(?:agent|assistant|bot|model)$/i, "")].filter((c) => c !== "");
+  for (const name of candidates) {
+    const written = article ? `the ${name}` : name;
+    if (new RegExp(`^${escapeRegExp(written)}\\b`, "i").test(opening) && !AGENT_NOUNS.includes(written.toLowerCase())) return [written];
+  }
+  return [];
+}
+
 const PURPOSE = /,?\s+(?:so that|so the|because|since|in order to)\b.*$/i;
 
 function capitalize(text: string): string {
@@ -62,12 +150,12 @@ function capitalize(text: string): string {
 }
 
 /** Cuts "After the agent escalates, it issues no further refunds, and it writes a note" into its parts. */
-export function shapeSentence(sentence: string): SentenceShape {
+export function shapeSentence(sentence: string, grammar: Grammar = DEFAULT_GRAMMAR): SentenceShape {
   let main = sentence;
   let condition: SentenceShape["condition"];
   const lead = CONDITION.exec(sentence);
   if (lead !== null) {
-    const split = MAIN_SUBJECT.exec(sentence) ?? /,\s+/.exec(sentence);
+    const split = grammar.mainSubject.exec(sentence) ?? /,\s+/.exec(sentence);
     if (split !== null) {
       const word = lead[1]!.toLowerCase();
       const kind: ConditionKind =
@@ -85,30 +173,36 @@ export function shapeSentence(sentence: string): SentenceShape {
       main = sentence.slice(split.index + split[0].length);
     }
   }
-  return { sentence, ...(condition !== undefined ? { condition } : {}), clauses: splitClauses(main) };
+  return { sentence, ...(condition !== undefined ? { condition } : {}), clauses: splitClauses(main, grammar) };
 }
 
 /** "; " always separates; ", and it …" separates unless the part is one ordering ("X, and Y, before Z"). */
-function splitClauses(main: string): string[] {
+function splitClauses(main: string, grammar: Grammar): string[] {
   return main
     .split(/;\s+/)
     .flatMap((part) => {
       if (/\bbefore\b/i.test(part) && !/\bbefore\b.*,\s+(?:and|but)\s+/i.test(part)) return [part];
       // "… and it writes", "… and sends the person a message": a second verb phrase is a second clause.
-      return part.split(/,\s+(?:and|but)\s+|\s+and\s+(?=(?:it|the agent)\s)|\s+and\s+(?=[a-z]+s\s+(?:the|a|an|it|them|to|no)\s)/i);
+      // "… must alert the lead and must not carry on": a second modal verb phrase keeps the subject too.
+      return part.split(
+        new RegExp(
+          `,\\s+(?:and|but)\\s+(?!(?:${BOUND_WORDS})\\s)|\\s+and\\s+(?=(?:${grammar.andAgent})\\s)|\\s+and\\s+(?=[a-z]+s\\s+(?:the|a|an|it|them|to|no)\\s)|\\s+and\\s+(?=${MODAL}\\s)`,
+          "i",
+        ),
+      );
     })
     .map((c) => c.trim())
     .filter((c) => c !== "");
 }
 
 /** Whether a clause forbids something: a prohibition, a denial by the agent, or a verb with "no" as its object. */
-function forbids(clause: string): boolean {
-  return PROHIBITION.test(clause) || AGENT_DENIAL.test(clause) || VERB_NO.test(clause);
+function forbids(clause: string, grammar: Grammar): boolean {
+  return PROHIBITION.test(clause) || grammar.agentDenial.test(clause) || grammar.verbNo.test(clause);
 }
 
 /** A clause that only qualifies the rule ("a lookup that comes back empty does not count"). */
-function isQualifier(clause: string): boolean {
-  if (forbids(clause)) return false;
+function isQualifier(clause: string, grammar: Grammar): boolean {
+  if (forbids(clause, grammar)) return false;
   // "no more than once" bounds a count; it negates nothing.
   const bounds = /\b(?:no|not) (?:more|fewer|less|later|earlier) than\b/gi;
   return NEGATION.test(splitReportedSpeech(clause).rest.replace(bounds, " "));
@@ -116,6 +210,7 @@ function isQualifier(clause: string): boolean {
 
 interface ClauseContext {
   lexicon: Lexicon;
+  grammar: Grammar;
   shape: SentenceShape;
   /** Index of the clause in the sentence; the first one's quote includes the condition. */
   index: number;
@@ -123,17 +218,34 @@ interface ClauseContext {
 
 /** "… applies no further migrations and sends the person a message": the second verb keeps the first subject. */
 function continuesAgentClause(context: ClauseContext, clause: string): boolean {
-  if (context.index === 0 || !/^(?!(?:the|a|an|it|this|that|its|is|was|has|does|as|always|sometimes)\b)[a-z]+s\b/.test(clause))
-    return false;
+  const verb = /^(?!(?:the|a|an|it|this|that|its|is|was|has|does|as|always|sometimes)\b)[a-z]+s\b/.test(clause);
+  // "… must alert the lead and must not carry on": a bare modal continues the subject as well.
+  if (context.index === 0 || !(verb || new RegExp(`^${MODAL}\\b`, "i").test(clause))) return false;
   const previous = context.shape.clauses[context.index - 1] ?? "";
-  return AGENT_SUBJECT.test(previous) || continuesAgentClause({ ...context, index: context.index - 1 }, previous);
+  return context.grammar.agentSubject.test(previous) || continuesAgentClause({ ...context, index: context.index - 1 }, previous);
 }
 
 /** Whether the agent is the one acting in the clause. */
 function agentActs(context: ClauseContext, clause: string): boolean {
   return (
-    AGENT_SUBJECT.test(clause.replace(TIME_FRAME, "")) || namesAgentAction(context.lexicon, clause) || continuesAgentClause(context, clause)
+    context.grammar.agentSubject.test(clause.replace(context.grammar.timeFrame, "")) ||
+    namesAgentAction(context.lexicon, clause) ||
+    continuesAgentClause(context, clause)
   );
+}
+
+/**
+ * Whether the clause has the agent do something, with it as the subject or without a subject:
+ * "the session has to include a `save_progress` call" (a session includes what the agent does in
+ * it); and, within a situation, a passive naming no one who does it ("the supervisor gets paged")
+ * whose verb phrase is some agent action's.
+ */
+function agentDoes(context: ClauseContext, clause: string): boolean {
+  if (agentActs(context, clause) || SESSION_SUBJECT.test(clause)) return true;
+  const situated = context.shape.condition !== undefined && context.shape.condition.kind !== "before";
+  const passive = new RegExp(`\\b${PASSIVE}\\s+(${PARTICIPLE}\\b(?!\\s+by\\b).*)$`, "i").exec(clause);
+  // Only a verb phrase that names some agent action: "that robot is finished working for now" names none.
+  return situated && passive !== null && resolvePattern(context.lexicon, passive[1]!, { agentOnly: true }) !== undefined;
 }
 
 /** The verbatim quote for a clause: the first clause carries the sentence's condition with it. */
@@ -166,6 +278,27 @@ function withWindow<T extends Check>(check: T, window: Pattern | undefined): T {
   return window === undefined ? check : { ...check, after: window };
 }
 
+/** Verbs that only say an event takes place: they name no action of their own. */
+const OCCUR = /^(?:come|happen|occur|follow|appear|take place|be)$/i;
+/** "once" that starts a clause ("once the checker has replied"), not a count ("once per session", "once a day"). */
+const ONCE_CLAUSE = /^(?!(?:per|a|an|every|each|in|during|more|again|only)\b)\S/i;
+
+/**
+ * "Y may only appear after X", "Y can only be banned once X", "Y is only submitted after X",
+ * "Y only goes to a robot once X": the later event (subject and verb phrase) and the first one.
+ */
+function laterEvent(clause: string): { later: string; first: string } | undefined {
+  const modal = /^(.*?)\s+(?:must|should|may|can)\s+(?:only\s+)?(?:be\s+)?(\w+(?:\s+place)?)\s+(?:only\s+)?(after|once)\s+(.+)$/i.exec(
+    clause,
+  );
+  const only = /^(.*?)\s+(?:(?:is|are)\s+)?only\s+(.*?)\s*\b(after|once)\s+(.+)$/i.exec(clause);
+  const match = modal ?? only;
+  if (match === null || match[1]!.trim() === "") return undefined;
+  if (match[3]!.toLowerCase() === "once" && !ONCE_CLAUSE.test(match[4]!)) return undefined;
+  const verb = OCCUR.test(match[2]!) ? "" : match[2]!;
+  return { later: `${match[1]!} ${verb}`.trim(), first: match[4]! };
+}
+
 function orderingFrom(context: ClauseContext, clause: string, quote: string): ClauseOutcome | undefined {
   const { lexicon, shape } = context;
   let firstPhrase: string | undefined;
@@ -173,20 +306,17 @@ function orderingFrom(context: ClauseContext, clause: string, quote: string): Cl
   const inner = /^(.*?)\s*,?\s+before\s+(.+)$/i.exec(clause);
   // "Y must come after X", "the agent does Y only after X": X is what comes first.
   // "A user can only be banned once they have been warned": the participle is the later event.
-  // "An expense is only submitted after X" likewise.
-  const mustFollow =
-    /^(.*?)\s+(?:(?:must|should|may|can)\s+(?:only\s+)?(?:come|happen|occur|follow|be (\w+))\s+(?:only\s+)?|(?:(?:is|are)\s+only\s+(\w+ed)\s+)|only\s+)(?:after|once)\s+(.+)$/i.exec(
-      clause,
-    );
+  // "An expense is only submitted after X", "a solution may only appear after X", "a job only goes
+  // to a robot once X": whatever the verb phrase between the modal or "only" and "after", it is Y's.
+  const mustFollow = laterEvent(clause);
   const firstThen = /^first\s+(.+?),?\s+(?:and\s+)?then\s+(.+)$/i.exec(clause);
   // "No migration may be applied until X", "the agent never drops a table unless X", "never X without having Y".
   const until = /^(.*?)\s+(?:until|unless|without\s+(?:first\s+)?(?:having\s+)?(?=\w+(?:ed|en|ing)\b))\s*(.+)$/i.exec(clause);
   if (until !== null && NEGATION.test(until[1]!))
     [firstPhrase, beforePhrase] = [until[2]!, until[1]!.replace(/\b(?:must|may|can|should)?\s*(?:never|not|no)\b/gi, " ")];
-  else if (inner !== null && (AGENT_SUBJECT.test(inner[1]!) || namesAgentAction(lexicon, inner[1]!)))
+  else if (inner !== null && (context.grammar.agentSubject.test(inner[1]!) || namesAgentAction(lexicon, inner[1]!)))
     [firstPhrase, beforePhrase] = [inner[1]!, inner[2]!];
-  else if (mustFollow !== null)
-    [firstPhrase, beforePhrase] = [mustFollow[4]!, `${mustFollow[1]!} ${mustFollow[2] ?? mustFollow[3] ?? ""}`.trim()];
+  else if (mustFollow !== undefined) [firstPhrase, beforePhrase] = [mustFollow.first, mustFollow.later];
   else if (firstThen !== null) [firstPhrase, beforePhrase] = [firstThen[1]!, firstThen[2]!];
   else if (shape.condition?.kind === "before" && context.index === 0) [firstPhrase, beforePhrase] = [clause, shape.condition.phrase];
   if (firstPhrase === undefined || beforePhrase === undefined) return undefined;
@@ -213,7 +343,9 @@ function pairingFrom(context: ClauseContext, clause: string, quote: string): Cla
       clause,
     );
   // "Every email classified as urgent is forwarded to a human afterwards": the passive verb is the follower.
-  const passive = /^(?:each|every)\s+(.+?)\s+(?:is|are|must be|gets|get)\s+(\w+ed\b.*)$/i.exec(clause);
+  // "Each lock has to be matched by an unlock later", "every answer is sent to the checker": any auxiliary.
+  const passive = new RegExp(`^(?:each|every)\\s+(.+?)\\s+${PASSIVE}\\s+(${PARTICIPLE}\\b.*)$`, "i").exec(clause);
+  let tentative = false;
   const afterEach = shape.condition?.kind === "after" && /^(?:each|every)\s+/i.test(shape.condition.phrase);
   if (shape.condition?.kind === "whenever" || afterEach) {
     eachPhrase = shape.condition!.phrase.replace(/^(?:each|every)\s+/i, "");
@@ -222,12 +354,19 @@ function pairingFrom(context: ClauseContext, clause: string, quote: string): Cla
     eachPhrase = each[1]!;
     const rest = each[2]!;
     followerPhrase = rest.includes(":") ? rest.slice(rest.indexOf(":") + 1) : rest;
-  } else if (passive !== null && /\b(?:later|afterwards|then)\b/i.test(passive[2]!)) {
+  } else if (passive !== null) {
     [eachPhrase, followerPhrase] = [passive[1]!, passive[2]!];
+    // Without "later" or "afterwards" the order is the samples' to say.
+    tentative = !/\b(?:later|afterwards|then)\b/i.test(passive[2]!);
   }
   if (eachPhrase === undefined || followerPhrase === undefined) return undefined;
   const first = resolvePattern(lexicon, eachPhrase);
   const follower = resolvePattern(lexicon, followerPhrase.replace(/\b(?:afterwards|later|then)\b/gi, " "));
+  if (
+    tentative &&
+    (first === undefined || follower === undefined || samePattern(first, follower) || !followsInSamples(lexicon, first, follower))
+  )
+    return undefined;
   if (first === undefined || follower === undefined || samePattern(first, follower)) {
     return semanticFor(quote, false, "the drafter could not tell which sample events are paired here");
   }
@@ -240,18 +379,9 @@ function countFrom(context: ClauseContext, clause: string, quote: string): Claus
   const n = parseCount(count[2]!);
   if (n === undefined) return undefined;
   const bound = count[1]!.toLowerCase();
-  let limits: { min?: number; max?: number } =
-    bound === "at least"
-      ? { min: n }
-      : bound === "more than"
-        ? { min: n + 1 }
-        : bound === "fewer than"
-          ? { max: Math.max(0, n - 1) }
-          : bound === "exactly"
-            ? { min: n, max: n }
-            : { max: n };
+  let limits = limitsOf(bound.replace(/\s+/g, " "), n);
   // "Removing more than three posts is not allowed": a forbidden range is the complement of the allowed one.
-  const negated = forbids(clause.replace(COUNT, " ")) && !/\b(?:no|not) (?:more|fewer|less) than\b/i.test(clause);
+  const negated = forbids(clause.replace(COUNT, " "), context.grammar) && !/\b(?:no|not) (?:more|fewer|less) than\b/i.test(clause);
   if (negated) {
     if (limits.min !== undefined && limits.max === undefined) limits = { max: limits.min - 1 };
     else if (limits.max !== undefined && limits.min === undefined) limits = { min: limits.max + 1 };
@@ -276,12 +406,13 @@ function countFrom(context: ClauseContext, clause: string, quote: string): Claus
 }
 
 function forbiddenFrom(context: ClauseContext, clause: string, quote: string): ClauseOutcome | undefined {
-  if (!forbids(clause)) return undefined;
+  if (!forbids(clause, context.grammar)) return undefined;
   // Only what the agent does can be forbidden by one pattern; "X followed by Y is a violation" needs two.
   const byAgent = agentActs(context, clause);
   // "never archives an email it has not read": a condition on the object needs more than one pattern.
-  const cue = PROHIBITION.exec(clause) ?? AGENT_DENIAL.exec(clause) ?? VERB_NO.exec(clause);
-  const forbiddenPart = cue === null ? clause : clause.slice(cue.index + cue[0].length);
+  const cue = PROHIBITION.exec(clause) ?? context.grammar.agentDenial.exec(clause) ?? context.grammar.verbNo.exec(clause);
+  // A parenthesis restates what is forbidden ("carry on with the lesson (no new problems)"): it adds no condition.
+  const forbiddenPart = (cue === null ? clause : clause.slice(cue.index + cue[0].length)).replace(/\([^)]*\)/g, " ");
   const conditional =
     NEGATION.test(forbiddenPart) ||
     /\b(?:which|who|whose)\b|\bthat\s+(?:it|they|the agent|has|have|had|is|are|was|were)\b/i.test(forbiddenPart);
@@ -296,10 +427,15 @@ function forbiddenFrom(context: ClauseContext, clause: string, quote: string): C
 
 function requiredFrom(context: ClauseContext, clause: string, quote: string): ClauseOutcome | undefined {
   const window = afterWindow(context);
-  const demanded = /\b(?:always|must|every|each|shall|is required to)\b/i.test(clause) || TIME_FRAME.test(clause);
+  // "X's first job is to halt it": what the agent is to do is the infinitive, up to a colon that elaborates.
+  const duty = DUTY.exec(clause);
+  const demanded =
+    /\b(?:always|must|every|each|shall|is required to|(?:has|have|needs?) to)\b/i.test(clause) ||
+    duty !== null ||
+    context.grammar.timeFrame.test(clause);
   if (!demanded && window === undefined) return undefined;
-  if (!agentActs(context, clause) && !/^(?:always|every|each)\b/i.test(clause)) return undefined;
-  const match = resolvePattern(context.lexicon, clause, { agentOnly: true });
+  if (!agentDoes(context, clause) && !/^(?:always|every|each)\b/i.test(clause)) return undefined;
+  const match = resolvePattern(context.lexicon, duty?.[1]?.replace(/:.*$/, "") ?? clause, { agentOnly: true });
   if (match === undefined || window === "unresolved")
     return semanticFor(quote, false, "the drafter could not tell which sample event shows this");
   return { kind: "check", check: withWindow({ type: "required", quote, match }, window) };
@@ -307,9 +443,10 @@ function requiredFrom(context: ClauseContext, clause: string, quote: string): Cl
 
 /** Whether a clause states a rule at all, rather than describing or qualifying one. */
 function isRuleClause(context: ClauseContext, clause: string): boolean {
-  if (STRONG_CUE.test(clause) || forbids(clause)) return true;
-  const weak = context.shape.condition !== undefined || TIME_FRAME.test(clause) || /\b(?:before|after|afterwards|then)\b/i.test(clause);
-  return weak && agentActs(context, clause);
+  if (STRONG_CUE.test(clause) || boundsCount(clause) || forbids(clause, context.grammar)) return true;
+  const weak =
+    context.shape.condition !== undefined || context.grammar.timeFrame.test(clause) || /\b(?:before|after|afterwards|then)\b/i.test(clause);
+  return weak && agentDoes(context, clause);
 }
 
 /** One clause → a check, a semantic check, or nothing. */
@@ -321,8 +458,8 @@ function draftClause(context: ClauseContext, rawClause: string): ClauseOutcome {
     const ordering = orderingFrom(context, clause, quote);
     if (ordering !== undefined) return ordering;
   }
-  if (isQualifier(clause) || !isRuleClause(context, clause)) return { kind: "skip" };
-  const forbidding = forbids(clause);
+  if (isQualifier(clause, context.grammar) || !isRuleClause(context, clause)) return { kind: "skip" };
+  const forbidding = forbids(clause, context.grammar);
   // An ordering context ("Before answering, … at least one …") says more than a count of one;
   // "at least two different …" says more than the ordering, which one event satisfies.
   const several = COUNT.exec(clause);
@@ -378,7 +515,13 @@ function draftTrigger(
     if (match !== undefined) return { description: `${capitalize(condition.phrase)}.`, match };
     if (condition.kind === "if") return { description: `${capitalize(condition.phrase)}.`, semantic: true };
   }
-  const subject = checks[0] === undefined ? undefined : checkSubject(checks[0]);
+  // When the opening sentence sets no frame of its own, a check windowed by a situation ("When the
+  // screen comes back flagged, … must …") says when the rule applies. One that does ("During a
+  // rollout, …") covers the whole rule, even when no event marks it.
+  const windowed =
+    condition === undefined ? checks.find((c) => (c.type === "required" || c.type === "forbidden") && c.after !== undefined) : undefined;
+  const first = windowed ?? checks[0];
+  const subject = first === undefined ? undefined : checkSubject(first);
   if (subject !== undefined) return { description: `${describePattern(subject)} occurs.`, match: subject };
   return { description: `The situation that "${section.heading}" is about arises in the session.`, semantic: true };
 }
@@ -411,17 +554,42 @@ function checkSubject(check: Check): Pattern | undefined {
   }
 }
 
+/** A condition that only points back ("After that, …"): the situation of the sentence before. */
+const ANAPHORIC = /^(?:that|this|which|then)$/i;
+
+/**
+ * The sentence read in the situation the section has set up: "After that, the supervisor gets
+ * paged" is after what the previous condition named, and a sentence with no condition of its own
+ * follows one that set up a situation and demanded nothing ("… that robot is finished working").
+ */
+function inSituation(shape: SentenceShape, situation: SentenceShape["condition"], last: SentenceShape["condition"]): SentenceShape {
+  if (shape.condition === undefined) return situation === undefined ? shape : { ...shape, condition: { ...situation, text: "" } };
+  if (ANAPHORIC.test(shape.condition.phrase) && last !== undefined) return { ...shape, condition: { ...last, text: shape.condition.text } };
+  return shape;
+}
+
 /** Drafts one meta-behavior from its section. */
-export function draftSection(lexicon: Lexicon, section: SpecSection): { rule: MetaBehavior; notes: Omit<DraftNote, "rule">[] } {
+export function draftSection(
+  lexicon: Lexicon,
+  section: SpecSection,
+  grammar: Grammar = DEFAULT_GRAMMAR,
+): { rule: MetaBehavior; notes: Omit<DraftNote, "rule">[] } {
   const sentences = sectionSentences(section.body);
   const ruleSentences = sentences.filter((s) => s.role === "rule");
-  const shapes = ruleSentences.map((s) => shapeSentence(s.text));
+  const shapes = ruleSentences.map((s) => shapeSentence(s.text, grammar));
   const checks: Check[] = [];
   const semanticChecks: SemanticCheck[] = [];
   const notes: Omit<DraftNote, "rule">[] = [];
-  for (const shape of shapes) {
-    shape.clauses.forEach((clause, index) => {
-      const outcome = draftClause({ lexicon, shape, index }, clause);
+  let situation: SentenceShape["condition"];
+  let last: SentenceShape["condition"];
+  for (const written of shapes) {
+    const shape = inSituation(written, situation, last);
+    last = shape.condition ?? last;
+    const outcomes = shape.clauses.map((clause, index) => draftClause({ lexicon, grammar, shape, index }, clause));
+    // "When a status result reports the battery as low, that robot is finished working for now.":
+    // a condition whose own sentence demands nothing sets up the situation the next sentences are about.
+    if (written.condition !== undefined) situation = outcomes.every((o) => o.kind === "skip") ? shape.condition : undefined;
+    outcomes.forEach((outcome) => {
       if (outcome.kind === "check") checks.push(outcome.check);
       else if (outcome.kind === "semantic") {
         notes.push({
@@ -484,10 +652,12 @@ function plausible(drafted: { rule: MetaBehavior; notes: Omit<DraftNote, "rule">
 
 /** Drafts a whole judge.yaml from the spec and the samples, without a model. */
 export function draftOffline(input: OfflineDraftInput, sections: readonly SpecSection[] = input.spec.sections): Draft {
-  const lexicon = buildLexicon(input.vocabulary, input.samples);
+  const names = agentNames(input.spec);
+  const lexicon = { ...buildLexicon(input.vocabulary, input.samples), agentNames: names };
+  const grammar = grammarFor(names);
   const notes: DraftNote[] = [];
   const metaBehaviors = sections.map((section, rule) => {
-    const drafted = plausible(draftSection(lexicon, section), input.samples);
+    const drafted = plausible(draftSection(lexicon, section, grammar), input.samples);
     for (const note of drafted.notes) notes.push({ rule, ...note });
     return drafted.rule;
   });

@@ -30,6 +30,10 @@ export interface Lexicon {
   actions: LexiconAction[];
   /** Contents of user turns, for "the user asks the agent to pause". */
   userContents: string[];
+  /** The samples themselves: where each action occurs, and what follows it. */
+  samples: readonly Trajectory[];
+  /** Names the spec gives the agent besides "the agent" ("Sprout", "the dispatcher"). */
+  agentNames: readonly string[];
 }
 
 /** Values that mean a flag is set: a key named in prose with such a value is a condition. */
@@ -78,7 +82,25 @@ export function buildLexicon(vocabulary: Vocabulary, samples: readonly Trajector
       };
     }),
     userContents,
+    samples,
+    agentNames: [],
   };
+}
+
+/** A matcher against one sample event, as a judge reads it: every field it sets must hold. */
+function matches(event: Trajectory["events"][number], matcher: Matcher): boolean {
+  if (matcher.action !== undefined && event.action !== matcher.action) return false;
+  if (matcher.actor !== undefined && event.actor !== matcher.actor) return false;
+  if (matcher.contentIncludes !== undefined && !(event.content ?? "").includes(matcher.contentIncludes)) return false;
+  return Object.entries(matcher.metadata ?? {}).every(([key, value]) => event.metadata?.[key] === value);
+}
+
+/** Whether some sample shows an event of `later` after one of `first`: the order a pairing or an ordering reads into prose. */
+export function followsInSamples(lexicon: Lexicon, first: Pattern, later: Pattern): boolean {
+  return lexicon.samples.some((trajectory) => {
+    const start = trajectory.events.findIndex((e) => first.some((m) => matches(e, m)));
+    return start >= 0 && trajectory.events.slice(start + 1).some((e) => later.some((m) => matches(e, m)));
+  });
 }
 
 /** What a phrase offers for matching: its stems and the outcomes it speaks of ("successful", "failed"). */
@@ -180,6 +202,11 @@ function ownValueStrength(lexicon: Lexicon, action: LexiconAction, metadata: Rec
   return strength;
 }
 
+/** A name's "re-" verb is the phrase's verb done again: `request_reroute` for "a new route", `requeue_job` for "back to the queue". */
+function repeats(stem: string, phrase: Set<string>): boolean {
+  return stem.startsWith("re") && stem.length >= 6 && phrase.has(stem.slice(2));
+}
+
 interface Scored {
   action: LexiconAction;
   score: number;
@@ -197,7 +224,7 @@ function scoreActions(lexicon: Lexicon, text: string, filter?: (a: LexiconAction
   const scored: Scored[] = [];
   for (const action of lexicon.actions) {
     if (action.stems.length === 0 || (filter !== undefined && !filter(action))) continue;
-    const matched = action.stems.filter((s) => phrase.has(s) || sharesRoot(s, phrase)).length;
+    const matched = action.stems.filter((s) => phrase.has(s) || sharesRoot(s, phrase) || repeats(s, phrase)).length;
     const metadata = metadataEvidence(action, words);
     const evidence = Object.keys(metadata).length > 0;
     // No word of the name, but a category value only this action carries: "a user appeals" is `label: appeal`.
@@ -277,6 +304,24 @@ function alternatives(phrase: string): string[] {
   return parts.length > 1 ? parts : [phrase];
 }
 
+/** Nouns that stand for the agent, not for the person it talks to. */
+const AGENT_WORDS = new Set(["agent", "assistant", "bot", "model", "it", "they"]);
+
+/**
+ * "every message a student types", "once a student has submitted an answer": someone other than
+ * the agent does it, and the samples show the user doing this action, so the user is the actor.
+ * The subject is a noun with an article, none of the action's own words and not the agent.
+ */
+function userActs(lexicon: Lexicon, phrase: string, found: { action: string; actors: Actor[] }): boolean {
+  if (!found.actors.includes("user")) return false;
+  const subject = /\b(?:a|an|the|each|every|any)\s+([a-z]+)\s+(?:(?:has|have|had)\s+)?[a-z]+(?:s|ed)\b/i.exec(phrase);
+  if (subject === null) return false;
+  const noun = subject[1]!.toLowerCase();
+  const names = lexicon.agentNames.flatMap((n) => words(n).map((w) => w.toLowerCase()));
+  if (AGENT_WORDS.has(noun) || names.includes(noun) || STOPWORDS.has(noun)) return false;
+  return !nameStems(found.action).includes(canonical(noun));
+}
+
 /** "the on-call engineer asks the agent to pause" → a user turn that contains "pause". */
 function userRequest(lexicon: Lexicon, phrase: string): Matcher | undefined {
   const match = /^(.*?)\b(?:asks?|tells?|requests?|instructs?|wants?)\s+(?:the agent|it|them|the assistant)\s+to\s+(.+)$/i.exec(phrase);
@@ -306,7 +351,7 @@ export function resolvePattern(lexicon: Lexicon, phrase: string, options: Resolv
     const withoutIgnored = options.ignore === undefined ? alternative : alternative.replace(options.ignore, " ");
     const found = bestAction(lexicon, withoutIgnored, filter) ?? bestAction(lexicon, alternative, filter);
     if (found === undefined || matchers.some((m) => m.action === found.action && sameMetadata(m.metadata, found.metadata))) continue;
-    const matcher: Matcher = { action: found.action };
+    const matcher: Matcher = userActs(lexicon, alternative, found) ? { actor: "user", action: found.action } : { action: found.action };
     if (Object.keys(found.metadata).length > 0) matcher.metadata = found.metadata;
     if (speech !== undefined) {
       const fragment = contentFragment(speech, lexicon.actions.find((a) => a.name === found.action)?.contents ?? []);

@@ -57,6 +57,7 @@ const SYNONYMS: Record<string, string> = {
   notify: "reply",
   respond: "reply",
   answer: "reply",
+  ask: "request",
 };
 
 /**
