@@ -95,6 +95,11 @@ function program(): Command {
     .argument("<judge>", "judge.mjs (built) or judge.yaml (compiled in memory)")
     .argument("<trajectories...>", ".json or .jsonl trajectory files, or agent traces (see --from)")
     .option("--json", "print the judgments as JSON (docs/FORMATS.md §6)")
+    .addOption(
+      new Option("--jsonl", "print each judgment as one JSON line as soon as it is judged, in input order (docs/SCALE.md)").conflicts(
+        "json",
+      ),
+    )
     .option("--fail-on-false", "exit 1 when any trajectory's verdict is false")
     .option("--fail-on-overturned", "exit 1 when a model overturned any deterministic failure (verify-on-false)")
     .option("--html <report.html>", "also write the report as one self-contained HTML file")
@@ -107,6 +112,7 @@ function program(): Command {
         files: string[],
         opts: {
           json?: boolean;
+          jsonl?: boolean;
           failOnFalse?: boolean;
           failOnOverturned?: boolean;
           verify: boolean;
