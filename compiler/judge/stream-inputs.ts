@@ -1,0 +1,102 @@
+/**
+ * Inputs read without holding them whole (docs/SCALE.md "Streams"): a .json
+ * file past JSON_STREAM_BYTES whose top level is an array is read element by
+ * element; everything else about reading cases is in inputs.ts.
+ */
+import { closeSync, createReadStream, fstatSync, openSync, readFileSync, readSync } from "node:fs";
+import { jsonArrayElements, type ArrayStreamItem } from "../files/json-array-stream.js";
+import { jsonFileCases, readError, toCase, type InputCase } from "./inputs.js";
+import { elementCases, isNativeCase, type TraceReadOptions } from "./trace-inputs.js";
+
+/** A .json file this large or larger whose top level is an array is streamed; smaller ones are read in one call. */
+export const JSON_STREAM_BYTES = 64 * 1024 * 1024;
+
+/** The threshold, which `BEHAVIOR_JUDGE_JSON_STREAM_BYTES` may lower or raise (tests stream tiny files with it). */
+export function jsonStreamBytes(): number {
+  const set = Number(process.env.BEHAVIOR_JUDGE_JSON_STREAM_BYTES);
+  return process.env.BEHAVIOR_JUDGE_JSON_STREAM_BYTES !== undefined && Number.isInteger(set) && set >= 0 ? set : JSON_STREAM_BYTES;
+}
+
+/** A .json file read whole, or one to stream. */
+export type JsonFileRead = { kind: "bytes"; bytes: Buffer } | { kind: "large-array" };
+
+/** How much of a large file is looked at for its first character. */
+const HEAD_BYTES = 64 * 1024;
+
+/** Whether the first character after whitespace (and a byte order mark) is "[". */
+function startsArray(head: Uint8Array): boolean {
+  let i = head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0;
+  while (i < head.length && (head[i] === 0x20 || head[i] === 0x0a || head[i] === 0x0d || head[i] === 0x09)) i++;
+  return head[i] === 0x5b;
+}
+
+/**
+ * A small file in one synchronous read (a corpus of many small files is
+ * read without a thread-pool round trip per step); a large one is looked at
+ * first: an array is streamed, anything else (one huge trajectory) read
+ * whole. Throws the file system's error.
+ */
+export function openJsonFile(file: string, threshold: number): JsonFileRead {
+  const fd = openSync(file, "r");
+  try {
+    if (fstatSync(fd).size >= threshold) {
+      const head = Buffer.alloc(HEAD_BYTES);
+      const read = readSync(fd, head, 0, HEAD_BYTES, 0);
+      if (startsArray(head.subarray(0, read))) return { kind: "large-array" };
+    }
+    return { kind: "bytes", bytes: readFileSync(fd) };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The file's elements, 1 MiB at a time. */
+function fileElements(file: string): AsyncGenerator<ArrayStreamItem> {
+  return jsonArrayElements(createReadStream(file, { highWaterMark: 1024 * 1024 }));
+}
+
+/**
+ * Whether the array can be streamed with the same cases as the whole-file
+ * reader gives: it is valid (a broken file is one located error, whatever
+ * its size) and holds trajectories or labeled cases only (an array of
+ * anything else may be one trace, imported whole).
+ */
+async function streamable(file: string, options: TraceReadOptions): Promise<boolean> {
+  const from = options.from ?? "auto";
+  let count = 0;
+  for await (const item of fileElements(file)) {
+    if (item.kind === "error") return false;
+    if (from !== "trajectory" && !isNativeCase(item.value)) return false;
+    count++;
+  }
+  // An empty array is read whole by a named importer (importsWhole); it is tiny anyway.
+  return count > 0 || from === "auto" || from === "trajectory";
+}
+
+/**
+ * A large .json array, element by element: the same cases as the whole-file
+ * reader, holding one element at a time. It is read twice: first to check
+ * that it is valid and holds trajectories (otherwise it is read whole, for
+ * the located error or the trace import), then to yield its cases.
+ */
+export async function* readLargeJsonArray(file: string, options: TraceReadOptions): AsyncGenerator<InputCase> {
+  let index = 0;
+  try {
+    if (!(await streamable(file, options))) {
+      yield* jsonFileCases(file, readFileSync(file), options);
+      return;
+    }
+    for await (const item of fileElements(file)) {
+      if (item.kind === "error") {
+        // Changed since it was checked.
+        const { kind: _kind, ...located } = item;
+        yield { file, index, ...located };
+        return;
+      }
+      yield* elementCases(item.value, { file, index: index++, line: item.line }, toCase, options);
+    }
+  } catch (error) {
+    // A read that fails midway (an I/O error) ends this file only.
+    yield { file, index, error: readError(error) };
+  }
+}
