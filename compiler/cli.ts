@@ -93,7 +93,7 @@ function program(): Command {
     .command("judge")
     .description("judge trajectories with a judge.mjs or judge.yaml")
     .argument("<judge>", "judge.mjs (built) or judge.yaml (compiled in memory)")
-    .argument("<trajectories...>", ".json or .jsonl trajectory files, or agent traces (see --from)")
+    .argument("<trajectories...>", ".json or .jsonl trajectory files, or agent traces (see --from); - reads stdin")
     .option("--json", "print the judgments as JSON (docs/FORMATS.md §6)")
     .addOption(
       new Option("--jsonl", "print each judgment as one JSON line as soon as it is judged, in input order (docs/SCALE.md)").conflicts(
@@ -172,7 +172,7 @@ function program(): Command {
     .command("calibrate")
     .description("compare a judge's verdicts with labeled trajectories; exit 1 on any disagreement")
     .argument("<judge>", "judge.mjs (built) or judge.yaml (compiled in memory)")
-    .argument("<labeled...>", "files of {trajectory, expected} cases")
+    .argument("<labeled...>", "files of {trajectory, expected} cases; - reads stdin")
     .option("--json", "print {comparisons, judgments, totals} as JSON")
     .option(
       "--fail-on-overturned",

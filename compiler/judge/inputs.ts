@@ -10,7 +10,7 @@ import type { Verdict } from "../../runtime/types.js";
 import { printable } from "../report/printable.js";
 import { findJsonSyntaxError, lineAndColumn } from "../files/json-syntax.js";
 import { decodeUtf8, describeInvalidUtf8 } from "../files/utf8.js";
-import { jsonStreamBytes, openJsonFile, readLargeJsonArray, type JsonFileRead } from "./stream-inputs.js";
+import { jsonStreamBytes, openJsonFile, readLargeJsonArray, readStdinCases, STDIN, type JsonFileRead } from "./stream-inputs.js";
 import { elementCases, importedCases, importsWhole, readsInPlace, type TraceReadOptions } from "./trace-inputs.js";
 
 export interface Expected {
@@ -304,13 +304,14 @@ export async function* readJsonlLines(
 
 /**
  * Every case of every file, in order; JSONL files are streamed line by line,
- * and so are large .json arrays, element by element.
+ * and so are large .json arrays, element by element; `-` is stdin.
  * What is not a trajectory is imported from its trace format (`options.from`,
  * detected by default; see trace-inputs.ts).
  */
 export async function* readCases(files: readonly string[], options: TraceReadOptions = {}): AsyncGenerator<InputCase> {
   for (const file of files) {
-    yield* /\.jsonl$/i.test(file) ? readJsonlFile(file, options) : readJsonFile(file, options);
+    if (file === STDIN) yield* readStdinCases(options);
+    else yield* /\.jsonl$/i.test(file) ? readJsonlFile(file, options) : readJsonFile(file, options);
   }
 }
 

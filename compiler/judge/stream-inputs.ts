@@ -1,11 +1,12 @@
 /**
  * Inputs read without holding them whole (docs/SCALE.md "Streams"): a .json
  * file past JSON_STREAM_BYTES whose top level is an array is read element by
- * element; everything else about reading cases is in inputs.ts.
+ * element, and stdin (`-`) as it comes; everything else about reading cases
+ * is in inputs.ts.
  */
 import { closeSync, createReadStream, fstatSync, openSync, readFileSync, readSync } from "node:fs";
 import { jsonArrayElements, type ArrayStreamItem } from "../files/json-array-stream.js";
-import { jsonFileCases, readError, toCase, type InputCase } from "./inputs.js";
+import { jsonFileCases, parsedCases, readError, readJsonlLines, toCase, type InputCase } from "./inputs.js";
 import { elementCases, isNativeCase, type TraceReadOptions } from "./trace-inputs.js";
 
 /** A .json file this large or larger whose top level is an array is streamed; smaller ones are read in one call. */
@@ -99,4 +100,99 @@ export async function* readLargeJsonArray(file: string, options: TraceReadOption
     // A read that fails midway (an I/O error) ends this file only.
     yield { file, index, error: readError(error) };
   }
+}
+
+/** The trajectory argument that stands for stdin; its cases carry it as their `file`. */
+export const STDIN = "-";
+
+/**
+ * The first byte of `chunks` that is not whitespace (or a byte order mark),
+ * and the chunks again, from the first, for the reader it picks.
+ */
+async function firstByte(chunks: AsyncIterable<Uint8Array>): Promise<{ first: number | undefined; chunks: AsyncIterable<Uint8Array> }> {
+  const iterator = chunks[Symbol.asyncIterator]();
+  const seen: Uint8Array[] = [];
+  let first: number | undefined;
+  let scanned = 0;
+  const BOM = [0xef, 0xbb, 0xbf];
+  while (first === undefined) {
+    const next = await iterator.next();
+    if (next.done === true) break;
+    seen.push(next.value);
+    // Only blank bytes came before: what was read is short unless the input opens with a lot of whitespace.
+    const head = Buffer.concat(seen);
+    if (head.length < 3 && BOM.slice(0, head.length).every((b, i) => head[i] === b)) continue;
+    if (scanned === 0 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) scanned = 3;
+    for (; scanned < head.length; scanned++) {
+      const b = head[scanned]!;
+      if (b !== 0x20 && b !== 0x0a && b !== 0x0d && b !== 0x09) {
+        first = b;
+        break;
+      }
+    }
+  }
+  async function* again(): AsyncGenerator<Uint8Array> {
+    yield* seen;
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done === true) return;
+      yield next.value;
+    }
+  }
+  return { first, chunks: again() };
+}
+
+/**
+ * A JSON array read once, as it comes (a pipe cannot be read twice):
+ * trajectories and labeled cases are yielded as they are read, and a mistake
+ * ends the input with one located error case after the cases before it. An
+ * array whose first element is something else (a trace export) is collected
+ * and read as a whole .json file's value would be.
+ */
+async function* streamedArrayCases(file: string, chunks: AsyncIterable<Uint8Array>, options: TraceReadOptions): AsyncGenerator<InputCase> {
+  const from = options.from ?? "auto";
+  let index = 0;
+  let collected: { value: unknown; line: number }[] | undefined;
+  for await (const item of jsonArrayElements(chunks)) {
+    if (item.kind === "error") {
+      const { kind: _kind, ...located } = item;
+      yield { file, index: collected === undefined ? index : 0, ...located };
+      return;
+    }
+    if (index === 0 && collected === undefined && from !== "trajectory" && !isNativeCase(item.value)) collected = [];
+    if (collected !== undefined) {
+      collected.push(item);
+      continue;
+    }
+    yield* elementCases(item.value, { file, index: index++, line: item.line }, toCase, options);
+  }
+  if (collected !== undefined) {
+    const elements = collected;
+    yield* parsedCases(
+      elements.map((e) => e.value),
+      file,
+      () => elements.map((e) => e.line),
+      options,
+    );
+  }
+}
+
+/**
+ * The cases on stdin (the `-` argument): a JSON array when its first
+ * character is "[", else JSON Lines; both streamed, so `judge` can sit in a
+ * pipe. `chunks` is process.stdin but in tests.
+ */
+export async function* readStdinCases(
+  options: TraceReadOptions,
+  chunks: AsyncIterable<Uint8Array> = process.stdin,
+): AsyncGenerator<InputCase> {
+  let sniffed: Awaited<ReturnType<typeof firstByte>>;
+  try {
+    sniffed = await firstByte(chunks);
+  } catch (error) {
+    yield { file: STDIN, index: 0, error: readError(error) };
+    return;
+  }
+  if (sniffed.first === 0x5b) yield* streamedArrayCases(STDIN, sniffed.chunks, options);
+  else yield* readJsonlLines(STDIN, sniffed.chunks, options);
 }

@@ -3,7 +3,7 @@
  * the whole-text reader: the same elements on the same lines, and a mistake
  * located at the same file:line:col with the same words, wherever the chunks
  * are cut. Large .json files (judge/stream-inputs.ts) give the same cases as
- * small ones.
+ * small ones, and stdin (`-`) reads JSON Lines or an array as it comes.
  */
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { jsonArrayElements, type ArrayStreamItem } from "../../compiler/files/json-array-stream.js";
 import { arrayElementLines, jsonFileCases, readCases, type InputCase } from "../../compiler/judge/inputs.js";
+import { readStdinCases } from "../../compiler/judge/stream-inputs.js";
 
 async function* chunked(bytes: Uint8Array, size: number): AsyncGenerator<Uint8Array> {
   // A fresh buffer per chunk, as a file or pipe read gives.
@@ -198,5 +199,57 @@ describe("a .json file past the streaming threshold", () => {
         error: expect.stringMatching(/^invalid JSON: expected a value, got the bare word "tru"/),
       },
     ]);
+  });
+});
+
+describe("stdin (readStdinCases)", () => {
+  async function stdinCases(text: string | Uint8Array, size = 5, from?: string): Promise<InputCase[]> {
+    const bytes = typeof text === "string" ? bytesOf(text) : text;
+    const cases: InputCase[] = [];
+    for await (const c of readStdinCases(from === undefined ? {} : { from }, chunked(bytes, size))) cases.push(c);
+    return cases;
+  }
+  const t = (id: string) => ({ id, complete: true, events: [{ id: "e1", actor: "agent", action: "a" }] });
+  const brief = (c: InputCase) =>
+    c.error !== undefined
+      ? `${c.file}:${c.line}:${c.col}: case ${c.index}: ${c.error}`
+      : `${c.file}:${c.line}: case ${c.index}: ${(c.trajectory as { id: string }).id}`;
+
+  test("JSON Lines unless the first character is [: lines, blank lines, a broken line, all as a .jsonl file reads them", async () => {
+    const text = `\uFEFF${JSON.stringify(t("a"))}\r\n\n{"id": "b", "complete": tru}\n${JSON.stringify(t("c"))}`;
+    expect((await stdinCases(text)).map(brief)).toEqual([
+      "-:1: case 0: a",
+      '-:3:25: case 1: invalid JSON: expected a value, got the bare word "tru" (strings need double quotes)',
+      "-:4: case 2: c",
+    ]);
+  });
+
+  test("a JSON array (after whitespace and a byte order mark) is read element by element, each on its line", async () => {
+    const text = `\uFEFF \n[\n  ${JSON.stringify(t("a"))},\n  {"trajectory": ${JSON.stringify(t("b"))}}\n]\n`;
+    for (const size of [1, 4, 1000]) expect((await stdinCases(text, size)).map(brief)).toEqual(["-:3: case 0: a", "-:4: case 1: b"]);
+  });
+
+  test("a mistake in an array ends it: the cases before it, then the mistake located as in a file", async () => {
+    const text = `[\n  ${JSON.stringify(t("a"))},\n  {"id": "b",}\n]`;
+    const cases = await stdinCases(text);
+    const file = whole(bytesOf(text));
+    expect(cases.map(brief)).toEqual([
+      "-:2: case 0: a",
+      "-:3:14: case 1: invalid JSON: expected a property name after the comma (JSON allows no trailing comma)",
+    ]);
+    expect(file).toMatchObject({ line: 3, col: 14 });
+  });
+
+  test("an array that is not trajectories (a trace export) is read as a whole .json file's value; nothing on stdin is no case", async () => {
+    const chat = [
+      { role: "user", content: "hi" },
+      { role: "assistant", content: "hello" },
+    ];
+    const fromStdin = await stdinCases(JSON.stringify(chat));
+    const fromFile = [...jsonFileCases("-", bytesOf(JSON.stringify(chat)), {})];
+    expect(fromStdin).toEqual(fromFile);
+    expect(fromStdin.length).toBeGreaterThan(0);
+    expect(await stdinCases("")).toEqual([]);
+    expect(await stdinCases(" \n \n")).toEqual([]);
   });
 });
