@@ -2,8 +2,9 @@
  * Memory is bounded by the trajectories in flight, whatever the corpus size
  * (docs/SCALE.md "Streams: judge as a filter"): a 200 MB corpus, as JSON
  * Lines (a file and stdin) and as one .json array, is judged with a peak
- * RSS within 0.4 times its size of what the CLI takes for one small file. Trajectories are large (~100 KB each) so the run
- * is short: what is measured is what stays in memory, not judging speed.
+ * RSS within 0.4 times its size of what the CLI takes for one small file.
+ * Trajectories are large (~100 KB each) so the run is short: what is
+ * measured is what stays in memory, not judging speed.
  */
 import { spawn } from "node:child_process";
 import { closeSync, createReadStream, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
