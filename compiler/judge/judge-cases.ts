@@ -126,7 +126,8 @@ export async function* judgeCases(
     }
     while (inFlight.length > 0) yield await inFlight.shift()!;
   } finally {
-    // A consumer that stops early closes the input (a file stream), as for-await would.
-    await inputs.return?.();
+    // A consumer that stops early closes the input (a file stream), as for-await would; not awaited,
+    // since the read already asked for may wait on a pipe that has nothing more to say yet.
+    void inputs.return?.()?.catch(() => {});
   }
 }
