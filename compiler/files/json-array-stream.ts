@@ -62,9 +62,14 @@ function wholeCharacters(bytes: Uint8Array): Uint8Array {
   return bytes;
 }
 
-/** The scanner inside an element: where it ended, or that it goes on in the next chunk, or the byte that cannot be there. */
+/**
+ * What the scanner inside an element returns besides the index past its end:
+ * that it goes on in the next chunk, or (encoded below -1) the index of a
+ * byte that cannot be there.
+ */
 const GOES_ON = -1;
-const FAILED_AT = (i: number) => -2 - i;
+const failedAt = (i: number): number => -2 - i;
+const failureIndex = (result: number): number => -2 - result;
 
 /**
  * The incremental scanner: `push` each chunk, then `end`; elements and the
@@ -124,7 +129,7 @@ class ArrayScanner {
         const end = this.scanElement(chunk, i);
         if (end === GOES_ON) break;
         if (end < GOES_ON) {
-          i = FAILED_AT(end);
+          i = failureIndex(end);
           this.fail();
           i++;
           continue;
@@ -231,8 +236,9 @@ class ArrayScanner {
   }
 
   /**
-   * Reads the element in progress from `i` (its first byte included): the index just past its end, GOES_ON, or FAILED_AT a
-   * closing bracket that does not match. Hot: locals only.
+   * Reads the element in progress from `i` (its first byte included): the
+   * index just past its end, GOES_ON, or failedAt a closing bracket that does
+   * not match. Hot: locals only.
    */
   private scanElement(chunk: Uint8Array, i: number): number {
     const n = chunk.length;
@@ -260,7 +266,7 @@ class ArrayScanner {
       if (b === 0x22) inString = true;
       else if (b === 0x5b || b === 0x7b) stack.push(b);
       else if (b === 0x5d || b === 0x7d) {
-        if (stack.pop() !== (b === 0x5d ? 0x5b : 0x7b)) return FAILED_AT(i);
+        if (stack.pop() !== (b === 0x5d ? 0x5b : 0x7b)) return failedAt(i);
         if (stack.length === 0) {
           this.inString = false;
           return i + 1;

@@ -9,6 +9,8 @@ import { jsonArrayElements, type ArrayStreamItem } from "../files/json-array-str
 import { jsonFileCases, parsedCases, readError, readJsonlLines, toCase, type InputCase } from "./inputs.js";
 import { elementCases, isNativeCase, type TraceReadOptions } from "./trace-inputs.js";
 
+type ArrayStreamError = Extract<ArrayStreamItem, { kind: "error" }>;
+
 /** A .json file this large or larger whose top level is an array is streamed; smaller ones are read in one call. */
 export const JSON_STREAM_BYTES = 64 * 1024 * 1024;
 
@@ -60,49 +62,58 @@ function fileElements(file: string): AsyncGenerator<ArrayStreamItem> {
 }
 
 /**
- * Whether the array can be streamed with the same cases as the whole-file
- * reader gives: it is valid (a broken file is one located error, whatever
- * its size) and holds trajectories or labeled cases only (an array of
- * anything else may be one trace, imported whole).
+ * How the array is read with the same cases as the whole-file reader gives:
+ * streamed when it holds only trajectories or labeled cases; whole when it
+ * holds anything else (it may be one trace, imported whole); and a broken
+ * one is its first mistake, located as the whole-file reader locates it (an
+ * invalid UTF-8 sequence after that mistake, which the whole-file reader
+ * would name first, is not looked for).
  */
-async function streamable(file: string, options: TraceReadOptions): Promise<boolean> {
+async function checkArray(file: string, options: TraceReadOptions): Promise<"stream" | "whole" | ArrayStreamError> {
   const from = options.from ?? "auto";
   let count = 0;
   for await (const item of fileElements(file)) {
-    if (item.kind === "error") return false;
-    if (from !== "trajectory" && !isNativeCase(item.value)) return false;
+    if (item.kind === "error") return item;
+    if (from !== "trajectory" && !isNativeCase(item.value)) return "whole";
     count++;
   }
   // An empty array is read whole by a named importer (importsWhole); it is tiny anyway.
-  return count > 0 || from === "auto" || from === "trajectory";
+  return count > 0 || from === "auto" || from === "trajectory" ? "stream" : "whole";
 }
 
 /**
  * A large .json array, element by element: the same cases as the whole-file
  * reader, holding one element at a time. It is read twice: first to check
- * that it is valid and holds trajectories (otherwise it is read whole, for
- * the located error or the trace import), then to yield its cases.
+ * that it is valid and holds trajectories, then to yield its cases, so a
+ * broken file judges nothing, whatever its size.
  */
 export async function* readLargeJsonArray(file: string, options: TraceReadOptions): AsyncGenerator<InputCase> {
   let index = 0;
   try {
-    if (!(await streamable(file, options))) {
+    const check = await checkArray(file, options);
+    if (check === "whole") {
       yield* jsonFileCases(file, readFileSync(file), options);
       return;
     }
+    if (check !== "stream") {
+      yield located(file, 0, check);
+      return;
+    }
     for await (const item of fileElements(file)) {
-      if (item.kind === "error") {
-        // Changed since it was checked.
-        const { kind: _kind, ...located } = item;
-        yield { file, index, ...located };
-        return;
-      }
+      // An error now means the file changed since it was checked.
+      if (item.kind === "error") return yield located(file, index, item);
       yield* elementCases(item.value, { file, index: index++, line: item.line }, toCase, options);
     }
   } catch (error) {
     // A read that fails midway (an I/O error) ends this file only.
     yield { file, index, error: readError(error) };
   }
+}
+
+/** The error case for a mistake in a streamed array. */
+function located(file: string, index: number, item: ArrayStreamError): InputCase {
+  const { kind: _kind, ...place } = item;
+  return { file, index, ...place };
 }
 
 /** The trajectory argument that stands for stdin; its cases carry it as their `file`. */
@@ -157,11 +168,7 @@ async function* streamedArrayCases(file: string, chunks: AsyncIterable<Uint8Arra
   let index = 0;
   let collected: { value: unknown; line: number }[] | undefined;
   for await (const item of jsonArrayElements(chunks)) {
-    if (item.kind === "error") {
-      const { kind: _kind, ...located } = item;
-      yield { file, index: collected === undefined ? index : 0, ...located };
-      return;
-    }
+    if (item.kind === "error") return yield located(file, collected === undefined ? index : 0, item);
     if (index === 0 && collected === undefined && from !== "trajectory" && !isNativeCase(item.value)) collected = [];
     if (collected !== undefined) {
       collected.push(item);
