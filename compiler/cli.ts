@@ -93,8 +93,13 @@ function program(): Command {
     .command("judge")
     .description("judge trajectories with a judge.mjs or judge.yaml")
     .argument("<judge>", "judge.mjs (built) or judge.yaml (compiled in memory)")
-    .argument("<trajectories...>", ".json or .jsonl trajectory files, or agent traces (see --from)")
+    .argument("<trajectories...>", ".json or .jsonl trajectory files, or agent traces (see --from); - reads stdin")
     .option("--json", "print the judgments as JSON (docs/FORMATS.md §6)")
+    .addOption(
+      new Option("--jsonl", "print each judgment as one JSON line as soon as it is judged, in input order (docs/SCALE.md)").conflicts(
+        "json",
+      ),
+    )
     .option("--fail-on-false", "exit 1 when any trajectory's verdict is false")
     .option("--fail-on-overturned", "exit 1 when a model overturned any deterministic failure (verify-on-false)")
     .option("--html <report.html>", "also write the report as one self-contained HTML file")
@@ -108,6 +113,7 @@ function program(): Command {
         files: string[],
         opts: {
           json?: boolean;
+          jsonl?: boolean;
           failOnFalse?: boolean;
           failOnOverturned?: boolean;
           verify: boolean;
@@ -168,7 +174,7 @@ function program(): Command {
     .command("calibrate")
     .description("compare a judge's verdicts with labeled trajectories; exit 1 on any disagreement")
     .argument("<judge>", "judge.mjs (built) or judge.yaml (compiled in memory)")
-    .argument("<labeled...>", "files of {trajectory, expected} cases")
+    .argument("<labeled...>", "files of {trajectory, expected} cases; - reads stdin")
     .option("--json", "print {comparisons, judgments, totals} as JSON")
     .option(
       "--fail-on-overturned",

@@ -4,10 +4,10 @@ import { readCases } from "../judge/inputs.js";
 import { loadJudge } from "../judge/load.js";
 import { judgeCases } from "../judge/judge-cases.js";
 import { Tally } from "../judge/tally.js";
-import { jsonSink } from "../report/json.js";
+import { jsonlSink, jsonSink } from "../report/json.js";
 import { reportSinks } from "../report/outputs.js";
 import { progressSink } from "../report/progress.js";
-import { runSinks, type OutputSink } from "../report/sink.js";
+import { runSinks, whenDrained, type OutputSink } from "../report/sink.js";
 import { textSink } from "../report/text.js";
 import { canShowBrowser } from "../web/display.js";
 import { openRun, type RunFlags } from "./run-options.js";
@@ -15,6 +15,8 @@ import type { TraceCommandOptions } from "./trace-flags.js";
 
 export interface JudgeCommandOptions extends RunFlags, TraceCommandOptions {
   json?: boolean;
+  /** One JSON line per case, written as it is judged (the `--json` element). */
+  jsonl?: boolean;
   failOnFalse?: boolean;
   /** Exit 1 when a model overturned any deterministic failure (verify-on-false). */
   failOnOverturned?: boolean;
@@ -28,19 +30,31 @@ export interface JudgeCommandOptions extends RunFlags, TraceCommandOptions {
   dryRun?: boolean;
 }
 
-/**
- * The outputs of this run, picked once: progress and failed cases on stderr,
- * the judgments as text or JSON on stdout (with --json, the summary lines go
- * to stderr), and the reports asked for.
- */
-async function openSinks(judge: JudgeModule, options: JudgeCommandOptions, usage: boolean): Promise<OutputSink[]> {
+/** The judgments on stdout: text, one JSON array, or JSON Lines (with JSON, the summary lines go to stderr). */
+function stdoutSink(options: JudgeCommandOptions, usage: boolean): OutputSink {
   const stdout = (text: string) => void process.stdout.write(text);
   const stderr = (text: string) => void process.stderr.write(text);
-  const json = options.json === true;
+  const sink =
+    options.jsonl === true
+      ? jsonlSink(stdout, stderr, { usage })
+      : options.json === true
+        ? jsonSink(stdout, stderr, { usage })
+        : textSink(stdout, { usage });
+  // A slow reader of stdout holds the run back rather than letting output pile up in memory.
+  return { ...sink, drained: () => whenDrained(process.stdout) };
+}
+
+/**
+ * The outputs of this run, picked once: progress and failed cases on stderr,
+ * the judgments on stdout, and the reports asked for.
+ */
+async function openSinks(judge: JudgeModule, options: JudgeCommandOptions, usage: boolean): Promise<OutputSink[]> {
+  const stderr = (text: string) => void process.stderr.write(text);
+  const json = options.json === true || options.jsonl === true;
   const web = options.web !== false && !json && process.stdout.isTTY === true && canShowBrowser();
   return [
     progressSink(stderr, { tty: process.stderr.isTTY === true }),
-    json ? jsonSink(stdout, stderr, { usage }) : textSink(stdout, { usage }),
+    stdoutSink(options, usage),
     ...(await reportSinks(judge.behavior, judge.rules, { ...options, web, modelConfigured: usage })),
   ];
 }

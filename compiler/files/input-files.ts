@@ -8,7 +8,7 @@
 import { readdirSync, statSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { extname, join } from "node:path";
-import { UserError } from "../errors.js";
+import { EXIT_USAGE, UserError } from "../errors.js";
 import { printable } from "../report/printable.js";
 
 const TRAJECTORY_FILE = /\.jsonl?$/i;
@@ -39,12 +39,18 @@ async function misplacedKind(path: string): Promise<string | undefined> {
 
 /**
  * The files to read, in order: each directory replaced by its .json/.jsonl
- * files (sorted by name). Throws a one-line UserError for a missing path, a
- * directory with no such file, or a file that is not trajectories.
+ * files (sorted by name), and `-` (stdin) kept as it is. Throws a one-line
+ * UserError for a missing path, a directory with no such file, a file that
+ * is not trajectories, or `-` given twice (stdin can be read once).
  */
 export async function resolveInputFiles(paths: readonly string[], what = "trajectories"): Promise<string[]> {
   const files: string[] = [];
   for (const path of paths) {
+    if (path === "-") {
+      if (files.includes(path)) throw new UserError(`- (stdin) may be given only once; a file named - is ./-`, { exitCode: EXIT_USAGE });
+      files.push(path);
+      continue;
+    }
     let isDirectory: boolean;
     try {
       isDirectory = statSync(path).isDirectory();

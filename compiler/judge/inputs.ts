@@ -5,12 +5,12 @@
  * `InputCase` with an `error` that names file, case, line and field.
  */
 import { createReadStream } from "node:fs";
-import { readFile } from "node:fs/promises";
 import { isObject } from "../../runtime/is-object.js";
 import type { Verdict } from "../../runtime/types.js";
 import { printable } from "../report/printable.js";
 import { findJsonSyntaxError, lineAndColumn } from "../files/json-syntax.js";
 import { decodeUtf8, describeInvalidUtf8 } from "../files/utf8.js";
+import { jsonStreamBytes, openJsonFile, readLargeJsonArray, readStdinCases, STDIN, type JsonFileRead } from "./stream-inputs.js";
 import { elementCases, importedCases, importsWhole, readsInPlace, type TraceReadOptions } from "./trace-inputs.js";
 
 export interface Expected {
@@ -83,7 +83,7 @@ export function toCase(value: unknown, origin: CaseOrigin): InputCase {
  * text's first line in its file (JSONL). The engine's own words are kept only
  * if the scanner finds the text valid (a string too long to build, say).
  */
-function invalidJson(text: string, error: unknown, line = 1): { line?: number; col?: number; error: string } {
+export function invalidJson(text: string, error: unknown, line = 1): { line?: number; col?: number; error: string } {
   const found = findJsonSyntaxError(text);
   if (found === undefined) {
     const message = error instanceof Error ? error.message : String(error);
@@ -95,7 +95,7 @@ function invalidJson(text: string, error: unknown, line = 1): { line?: number; c
 
 const BOM = "\uFEFF";
 
-function readError(error: unknown): string {
+export function readError(error: unknown): string {
   return `cannot read file: ${(error as NodeJS.ErrnoException).code ?? String(error)}`;
 }
 
@@ -132,14 +132,30 @@ export function arrayElementLines(text: string): number[] {
   return lines;
 }
 
-async function* readJsonFile(file: string, options: TraceReadOptions): AsyncGenerator<InputCase> {
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(file);
-  } catch (error) {
-    yield { file, index: 0, error: readError(error) };
-    return;
+/** A .json file's cases once its value is parsed; `lines` gives the line of each element of an array. */
+export function* parsedCases(
+  value: unknown,
+  file: string,
+  lines: () => readonly number[],
+  options: TraceReadOptions,
+): Generator<InputCase> {
+  // A trace file of another format (a chat log, a span export) is imported as a whole.
+  if (importsWhole(value, options)) {
+    // Paths such as `[3].messages[2]` stay as they are: in a JSON file they point into the value.
+    yield* importedCases(value, file, 0, options);
+  } else if (Array.isArray(value)) {
+    const starts = lines();
+    for (let i = 0; i < value.length; i++) {
+      const line = starts[i];
+      yield* elementCases(value[i], line === undefined ? { file, index: i } : { file, index: i, line }, toCase, options);
+    }
+  } else {
+    yield* elementCases(value, { file, index: 0 }, toCase, options);
   }
+}
+
+/** The cases of a whole .json file's bytes. */
+export function* jsonFileCases(file: string, bytes: Uint8Array, options: TraceReadOptions): Generator<InputCase> {
   const decoded = decodeUtf8(bytes);
   if (!decoded.ok) {
     const { invalid } = decoded;
@@ -156,19 +172,19 @@ async function* readJsonFile(file: string, options: TraceReadOptions): AsyncGene
     yield { file, index: 0, ...invalidJson(text, error) };
     return;
   }
-  // A trace file of another format (a chat log, a span export) is imported as a whole.
-  if (importsWhole(value, options)) {
-    // Paths such as `[3].messages[2]` stay as they are: in a JSON file they point into the value.
-    yield* importedCases(value, file, 0, options);
-  } else if (Array.isArray(value)) {
-    const lines = arrayElementLines(text);
-    for (let i = 0; i < value.length; i++) {
-      const line = lines[i];
-      yield* elementCases(value[i], line === undefined ? { file, index: i } : { file, index: i, line }, toCase, options);
-    }
-  } else {
-    yield* elementCases(value, { file, index: 0 }, toCase, options);
+  yield* parsedCases(value, file, () => arrayElementLines(text), options);
+}
+
+async function* readJsonFile(file: string, options: TraceReadOptions): AsyncGenerator<InputCase> {
+  let read: JsonFileRead;
+  try {
+    read = openJsonFile(file, jsonStreamBytes());
+  } catch (error) {
+    yield { file, index: 0, error: readError(error) };
+    return;
   }
+  if (read.kind === "large-array") yield* readLargeJsonArray(file, options);
+  else yield* jsonFileCases(file, read.bytes, options);
 }
 
 /**
@@ -227,6 +243,19 @@ async function* readJsonlFile(file: string, options: TraceReadOptions): AsyncGen
     yield { file, index: 0, error: readError(error) };
     return;
   }
+  try {
+    yield* readJsonlLines(file, stream, options);
+  } finally {
+    stream.destroy();
+  }
+}
+
+/** The cases of JSON Lines read from `chunks` (a file, or stdin), streamed line by line. */
+export async function* readJsonlLines(
+  file: string,
+  chunks: AsyncIterable<Uint8Array>,
+  options: TraceReadOptions,
+): AsyncGenerator<InputCase> {
   let lineNumber = 0;
   let index = 0;
   // Lines that are not trajectories are kept and imported together at the end: a trace may span
@@ -234,7 +263,7 @@ async function* readJsonlFile(file: string, options: TraceReadOptions): AsyncGen
   const traces: unknown[] = [];
   const traceLines: number[] = [];
   try {
-    for await (const { bytes, offset } of byteLines(stream)) {
+    for await (const { bytes, offset } of byteLines(chunks)) {
       lineNumber++;
       const decoded = decodeUtf8(bytes);
       if (!decoded.ok) {
@@ -263,8 +292,6 @@ async function* readJsonlFile(file: string, options: TraceReadOptions): AsyncGen
   } catch (error) {
     // A read that fails mid-file (a folder named *.jsonl, an I/O error) ends this file only.
     yield { file, index, line: lineNumber + 1, error: readError(error) };
-  } finally {
-    stream.destroy();
   }
   if (traces.length === 0) return;
   if (importsWhole(traces, options)) {
@@ -276,13 +303,15 @@ async function* readJsonlFile(file: string, options: TraceReadOptions): AsyncGen
 }
 
 /**
- * Every case of every file, in order; JSONL files are streamed line by line.
+ * Every case of every file, in order; JSONL files are streamed line by line,
+ * and so are large .json arrays, element by element; `-` is stdin.
  * What is not a trajectory is imported from its trace format (`options.from`,
  * detected by default; see trace-inputs.ts).
  */
 export async function* readCases(files: readonly string[], options: TraceReadOptions = {}): AsyncGenerator<InputCase> {
   for (const file of files) {
-    yield* /\.jsonl$/i.test(file) ? readJsonlFile(file, options) : readJsonFile(file, options);
+    if (file === STDIN) yield* readStdinCases(options);
+    else yield* /\.jsonl$/i.test(file) ? readJsonlFile(file, options) : readJsonFile(file, options);
   }
 }
 

@@ -90,6 +90,9 @@ export async function judgeOne(judge: JudgeModule, input: InputCase, caseOptions
 /**
  * Judges every case and yields results in input order, with at most
  * `concurrency` cases in flight (model calls are the only reason to overlap).
+ * A result is yielded as soon as it is the oldest and done, even while the
+ * next case has not arrived (a pipe that is slow to write): a filter answers
+ * each line when it can.
  */
 export async function* judgeCases(
   judge: JudgeModule,
@@ -97,10 +100,33 @@ export async function* judgeCases(
   options: RunOptions = {},
 ): AsyncGenerator<CaseResult> {
   const { concurrency = 1, ...judgeOptions } = options;
+  const limit = Math.max(1, concurrency);
   const inFlight: Promise<CaseResult>[] = [];
-  for await (const input of cases) {
-    inFlight.push(judgeOne(judge, input, judgeOptions));
-    if (inFlight.length >= Math.max(1, concurrency)) yield await inFlight.shift()!;
+  const inputs = cases[Symbol.asyncIterator]();
+  let next = inputs.next();
+  try {
+    for (;;) {
+      if (inFlight.length >= limit) {
+        yield await inFlight.shift()!;
+        continue;
+      }
+      // Both may be ready: the input is taken first, so a fast source fills the window as before.
+      const oldest = inFlight[0];
+      const winner =
+        oldest === undefined ? "input" : await Promise.race([next.then(() => "input" as const), oldest.then(() => "result" as const)]);
+      if (winner === "result") {
+        yield await inFlight.shift()!;
+        continue;
+      }
+      const input = await next;
+      if (input.done === true) break;
+      inFlight.push(judgeOne(judge, input.value, judgeOptions));
+      next = inputs.next();
+    }
+    while (inFlight.length > 0) yield await inFlight.shift()!;
+  } finally {
+    // A consumer that stops early closes the input (a file stream), as for-await would; not awaited,
+    // since the read already asked for may wait on a pipe that has nothing more to say yet.
+    void inputs.return?.()?.catch(() => {});
   }
-  while (inFlight.length > 0) yield await inFlight.shift()!;
 }

@@ -1,4 +1,7 @@
-/** `judge --json` (docs/FORMATS.md §6): one JSON array on stdout, element i for input case i. */
+/**
+ * `judge --json` (docs/FORMATS.md §6): one JSON array on stdout, element i for
+ * input case i; `judge --jsonl`: the same elements, one line each.
+ */
 import type { TrajectoryJudgment } from "../../runtime/types.js";
 import type { CaseResult, FailedCase } from "../judge/judge-cases.js";
 import { caseErrorOf } from "./outputs.js";
@@ -67,6 +70,23 @@ export function jsonSink(write: Write, writeSummary: Write, options: { usage: bo
     },
     async finish(tally) {
       array.end();
+      for (const line of renderRunSummary(tally, options)) writeSummary(`${line}\n`);
+      return [];
+    },
+  };
+}
+
+/**
+ * `--jsonl`: each case's `--json` element on a line of its own, written as
+ * soon as the case is judged, so the judge is a filter between two pipes.
+ * Line i is input case i; the summary lines go to `writeSummary` (stderr).
+ */
+export function jsonlSink(write: Write, writeSummary: Write, options: { usage: boolean }): OutputSink {
+  return {
+    add(result) {
+      write(`${JSON.stringify(jsonElement(result))}\n`);
+    },
+    async finish(tally) {
       for (const line of renderRunSummary(tally, options)) writeSummary(`${line}\n`);
       return [];
     },

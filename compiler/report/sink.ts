@@ -11,14 +11,49 @@ export interface OutputSink {
   add(result: CaseResult): void;
   /** Ends this output once every result is in; returns the paths of the files it wrote. */
   finish(tally: Tally): Promise<string[]>;
+  /**
+   * A promise while this output cannot take more yet (a slow reader of
+   * stdout), settled once it can: the run reads no further case until then,
+   * so what waits to be written stays bounded.
+   */
+  drained?(): Promise<void> | undefined;
 }
 
 /** Text goes to a writer (process.stdout or stderr in the CLI, a string in tests). */
 export type Write = (text: string) => void;
 
+/** What `whenDrained` needs of a stream (process.stdout in the CLI). */
+export interface DrainableStream {
+  readonly writableNeedDrain: boolean;
+  readonly destroyed: boolean;
+  once(event: "drain" | "close" | "error", listener: () => void): unknown;
+  off(event: "drain" | "close" | "error", listener: () => void): unknown;
+}
+
+/**
+ * A promise while `stream` holds more unwritten text than its buffer should
+ * (the reader is slower than the judge), settled when it drains, or closes
+ * (a reader gone early: nothing will ever drain, and the output is dropped).
+ */
+export function whenDrained(stream: DrainableStream): Promise<void> | undefined {
+  if (!stream.writableNeedDrain || stream.destroyed) return undefined;
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.off("drain", done);
+      stream.off("close", done);
+      stream.off("error", done);
+      resolve();
+    };
+    stream.once("drain", done);
+    stream.once("close", done);
+    stream.once("error", done);
+  });
+}
+
 /**
  * Adds each result to the tally, then to every sink, in order; once all are
- * in, finishes the sinks in order. Returns the files they wrote.
+ * in, finishes the sinks in order. Returns the files they wrote. A sink that
+ * is not ready for more (`drained`) holds back the next result.
  */
 export async function runSinks(
   results: AsyncIterable<CaseResult> | Iterable<CaseResult>,
@@ -28,6 +63,7 @@ export async function runSinks(
   for await (const result of results) {
     tally.add(result);
     for (const sink of sinks) sink.add(result);
+    for (const sink of sinks) await sink.drained?.();
   }
   const written: string[] = [];
   for (const sink of sinks) written.push(...(await sink.finish(tally)));

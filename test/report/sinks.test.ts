@@ -4,7 +4,7 @@ import { emptyUsage } from "../../runtime/semantic.js";
 import type { TrajectoryJudgment } from "../../runtime/types.js";
 import type { CaseResult } from "../../compiler/judge/judge-cases.js";
 import { Tally } from "../../compiler/judge/tally.js";
-import { jsonSink } from "../../compiler/report/json.js";
+import { jsonlSink, jsonSink } from "../../compiler/report/json.js";
 import { progressSink } from "../../compiler/report/progress.js";
 import { runSinks, type OutputSink } from "../../compiler/report/sink.js";
 import { textSink } from "../../compiler/report/text.js";
@@ -58,6 +58,59 @@ describe("jsonSink", () => {
     await sink.finish(new Tally());
     expect(out).toBe("[]\n");
     expect(err).toBe("");
+  });
+});
+
+describe("jsonlSink", () => {
+  it("writes line i as --json's element i, one line per case as it comes, and the summary on the other stream", async () => {
+    const json = await drive((o, e) => jsonSink(o, e, { usage: true }));
+    const jsonl = await drive((o, e) => jsonlSink(o, e, { usage: true }));
+    const lines = jsonl.out.split("\n");
+    expect(lines.pop()).toBe("");
+    expect(lines.map((l) => JSON.parse(l))).toEqual(JSON.parse(json.out));
+    expect(lines[1]).toBe('{"file":"b.jsonl","case":1,"line":2,"caseError":"events must be an array"}');
+    expect(jsonl.err).toBe(json.err);
+  });
+
+  it("writes each line when its case is added, not at the end", () => {
+    const writes: string[] = [];
+    const sink = jsonlSink(
+      (t) => writes.push(t),
+      () => {},
+      { usage: false },
+    );
+    sink.add(results[0]!);
+    expect(writes).toHaveLength(1);
+    sink.add(results[1]!);
+    expect(writes).toHaveLength(2);
+  });
+});
+
+describe("runSinks and a slow reader", () => {
+  it("reads no further result while a sink is not drained, and goes on once it is", async () => {
+    let pulled = 0;
+    async function* source(): AsyncGenerator<CaseResult> {
+      for (const r of results) {
+        pulled++;
+        yield r;
+      }
+    }
+    let release: () => void = () => {};
+    let blocked = true;
+    const sink: OutputSink = {
+      add() {},
+      async finish() {
+        return [];
+      },
+      drained: () => (blocked ? new Promise<void>((resolve) => (release = resolve)) : undefined),
+    };
+    const run = runSinks(source(), [sink], new Tally());
+    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+    expect(pulled).toBe(1);
+    blocked = false;
+    release();
+    expect(await run).toEqual([]);
+    expect(pulled).toBe(3);
   });
 });
 
