@@ -1,8 +1,6 @@
 /** `judge`: run a judge over trajectory files and report as text or JSON (and HTML, JUnit, the browser). */
 import type { JudgeModule } from "../judge/load.js";
-import { readCases } from "../judge/inputs.js";
-import { loadJudge } from "../judge/load.js";
-import { judgeCases } from "../judge/judge-cases.js";
+import { loadJudgeCode } from "../judge/load.js";
 import { Tally } from "../judge/tally.js";
 import { jsonSink } from "../report/json.js";
 import { reportSinks } from "../report/outputs.js";
@@ -12,8 +10,9 @@ import { textSink } from "../report/text.js";
 import { canShowBrowser } from "../web/display.js";
 import { openRun, type RunFlags } from "./run-options.js";
 import type { TraceCommandOptions } from "./trace-flags.js";
+import { judgedFiles, threadCount, type WorkersFlags } from "./workers.js";
 
-export interface JudgeCommandOptions extends RunFlags, TraceCommandOptions {
+export interface JudgeCommandOptions extends RunFlags, TraceCommandOptions, WorkersFlags {
   json?: boolean;
   failOnFalse?: boolean;
   /** Exit 1 when a model overturned any deterministic failure (verify-on-false). */
@@ -35,7 +34,7 @@ async function openSinks(judge: JudgeModule, options: JudgeCommandOptions, usage
   const stdout = (text: string) => void process.stdout.write(text);
   const stderr = (text: string) => void process.stderr.write(text);
   const json = options.json === true;
-  const web = options.web !== false && !json && process.stdout.isTTY === true && canShowBrowser();
+  const web = servesBrowser(options);
   return [
     progressSink(stderr, { tty: process.stderr.isTTY === true }),
     json ? jsonSink(stdout, stderr, { usage }) : textSink(stdout, { usage }),
@@ -43,13 +42,22 @@ async function openSinks(judge: JudgeModule, options: JudgeCommandOptions, usage
   ];
 }
 
+/** Whether the browser report is served: asked for (the default) on an interactive terminal, without --json. */
+function servesBrowser(options: JudgeCommandOptions): boolean {
+  return options.web !== false && options.json !== true && process.stdout.isTTY === true && canShowBrowser();
+}
+
 /** Returns the exit code: 1 when a case could not be judged or a clause got no valid model answer (or, with failOnFalse, any false; with failOnOverturned, any overturn). */
 export async function runJudgeCommand(judgePath: string, files: readonly string[], options: JudgeCommandOptions): Promise<number> {
-  const judge = await loadJudge(judgePath);
+  const loaded = await loadJudgeCode(judgePath);
+  const { judge } = loaded;
   const run = await openRun(options, judge.rules);
   const sinks = await openSinks(judge, options, run.model !== undefined);
   const tally = new Tally(judge.rules.map((r) => r.name));
-  const written = await runSinks(judgeCases(judge, readCases(files, run.read), run.options), sinks, tally);
+  const threads = threadCount(options, files, run.model !== undefined, (line) => void process.stderr.write(`${line}\n`));
+  // Only the reports show trajectories: without them, the workers need not send theirs back.
+  const reports = options.html !== undefined || options.junit !== undefined || servesBrowser(options);
+  const written = await runSinks(judgedFiles(loaded, files, run, threads, reports), sinks, tally);
   for (const path of written) process.stderr.write(`wrote ${path}\n`);
   // Model failures are never a silent pass: the run fails.
   if (tally.totals.errors > 0 || tally.clauseErrors > 0) return 1;

@@ -1,0 +1,147 @@
+/**
+ * The worker thread of `judge --workers N` (pool.ts holds the main side).
+ * It loads the judge once, then takes jobs: a batch of raw JSONL lines, or a
+ * whole .json file. It decodes, parses, imports and judges them as the
+ * single-threaded reader would (the same functions of inputs.ts), and posts
+ * the results back. The main thread only splits files into lines, puts the
+ * results back in input order and writes the outputs.
+ */
+import { parentPort, workerData } from "node:worker_threads";
+import { printable } from "../report/printable.js";
+import { readCases, readJsonlLine, type InputCase, type TraceReadOptions } from "./inputs.js";
+import { judgeOne, type CaseResult, type JudgeCaseOptions } from "./judge-cases.js";
+import { importJudgeCode, type JudgeCode, type JudgeModule } from "./load.js";
+
+/** What every worker of a run is started with (structured-cloned: no functions). */
+export interface WorkerSetup {
+  judge: JudgeCode;
+  read: Omit<TraceReadOptions, "onWarning">;
+  /** Without a model (pool.ts runs a model on the main thread): verify only. */
+  judgeOptions: Pick<JudgeCaseOptions, "verify">;
+  /** Send each case's trajectory back (the HTML, JUnit and browser reports show it); otherwise it stays here. */
+  keepTrajectories: boolean;
+}
+
+/** How to judge again a job whose worker died: one case at a time, announced, and without the cases that killed a worker. */
+export interface Isolation {
+  /** Cases by their ordinal in the job (0-based, in reading order) that a worker died judging, with why. */
+  crashed: [number, string][];
+}
+
+/**
+ * Consecutive lines of one JSONL file, as bytes without their line breaks:
+ * line i is `data[ends[i-1] ?? 0 .. ends[i])`, starts at file offset
+ * `offsets[i]` and is line `firstLine + i`. Case indexes in the results
+ * count from 0 at the first line; the main thread adds the lines before.
+ */
+export interface LinesJob {
+  id: number;
+  kind: "lines";
+  file: string;
+  data: Uint8Array;
+  ends: number[];
+  offsets: number[];
+  firstLine: number;
+  isolation?: Isolation;
+}
+
+/** A whole .json file (its case indexes are its own). */
+export interface FileJob {
+  id: number;
+  kind: "file";
+  file: string;
+  isolation?: Isolation;
+}
+
+export type Job = LinesJob | FileJob;
+
+/** A JSONL line that is not a trajectory, sent back as it was read: the main thread imports such lines together at the file's end. */
+export interface TraceLine {
+  bytes: Uint8Array;
+  offset: number;
+  line: number;
+}
+
+export interface JobOutcome {
+  results: CaseResult[];
+  /** Case indexes the job's lines took (lines jobs). */
+  consumed: number;
+  traces: TraceLine[];
+  /** Importer warnings, located, in reading order. */
+  warnings: string[];
+}
+
+export type WorkerMessage =
+  { kind: "ready" } | { kind: "begin"; id: number; ordinal: number } | ({ kind: "done"; id: number } & JobOutcome);
+
+/** The message a case gets when a worker thread died judging it. */
+export function crashMessage(reason: string): string {
+  return `the worker thread judging this case died (${printable(reason)}); the other cases were judged`;
+}
+
+async function* linesOf(
+  job: LinesJob,
+  read: TraceReadOptions,
+  traces: TraceLine[],
+  counted: { consumed: number },
+): AsyncGenerator<InputCase> {
+  let start = 0;
+  for (let i = 0; i < job.ends.length; i++) {
+    const end = job.ends[i]!;
+    const bytes = job.data.subarray(start, end);
+    start = end;
+    const line = job.firstLine + i;
+    const lineRead = readJsonlLine(bytes, job.offsets[i]!, { file: job.file, index: counted.consumed, line }, read);
+    if (lineRead.kind === "blank") continue;
+    if (lineRead.kind === "trace") {
+      traces.push({ bytes: bytes.slice(), offset: job.offsets[i]!, line });
+      continue;
+    }
+    counted.consumed++;
+    yield* lineRead.cases;
+  }
+}
+
+/** What is sent back of a result: the trajectory only when a report will show it. */
+function sendable(result: CaseResult, keepTrajectories: boolean): CaseResult {
+  if (keepTrajectories || result.input.trajectory === undefined) return result;
+  const { trajectory: _trajectory, ...input } = result.input;
+  return { ...result, input };
+}
+
+async function runJob(judge: JudgeModule, setup: WorkerSetup, job: Job, post: (message: WorkerMessage) => void): Promise<void> {
+  const warnings: string[] = [];
+  const read: TraceReadOptions = { ...setup.read, onWarning: (message) => void warnings.push(message) };
+  const traces: TraceLine[] = [];
+  const counted = { consumed: 0 };
+  const cases = job.kind === "lines" ? linesOf(job, read, traces, counted) : readCases([job.file], read);
+  const crashed = new Map(job.isolation?.crashed ?? []);
+  const results: CaseResult[] = [];
+  let ordinal = 0;
+  for await (const input of cases) {
+    const died = crashed.get(ordinal);
+    if (died !== undefined) results.push({ kind: "failed", input, message: died });
+    else {
+      // Isolated: say which case is being judged, so a worker that dies now names it (messages posted before a crash arrive).
+      if (job.isolation !== undefined) post({ kind: "begin", id: job.id, ordinal });
+      results.push(sendable(await judgeOne(judge, input, setup.judgeOptions), setup.keepTrajectories));
+    }
+    ordinal++;
+  }
+  post({ kind: "done", id: job.id, results, consumed: counted.consumed, traces, warnings });
+}
+
+async function main(): Promise<void> {
+  const port = parentPort!;
+  const setup = workerData as WorkerSetup;
+  const judge = await importJudgeCode(setup.judge);
+  const post = (message: WorkerMessage) => port.postMessage(message);
+  // Jobs run one after another, in the order they came: the main thread knows which one a crash stopped.
+  let chain = Promise.resolve();
+  port.on("message", (job: Job) => {
+    chain = chain.then(() => runJob(judge, setup, job, post));
+  });
+  post({ kind: "ready" });
+}
+
+if (parentPort !== null) await main();
