@@ -113,7 +113,11 @@ class WorkerPool {
   }
 
   private start(): Thread {
-    const worker = new Worker(workerEntry(), { workerData: this.setup });
+    // What a judge prints is forwarded by hand: piping each worker's streams into this process's would add
+    // listeners to stdout and stderr that a terminated worker never removes.
+    const worker = new Worker(workerEntry(), { workerData: this.setup, stdout: true, stderr: true });
+    worker.stdout.on("data", (chunk: Buffer) => void process.stdout.write(chunk));
+    worker.stderr.on("data", (chunk: Buffer) => void process.stderr.write(chunk));
     const thread: Thread = { worker, jobs: [], ready: false };
     this.threads.push(thread);
     worker.on("message", (message: WorkerMessage) => this.received(thread, message));
