@@ -24,7 +24,7 @@ export async function runCalibrateCommand(judgePath: string, files: readonly str
   const text = options.json !== true;
   const run = await openRun(options, judge.rules);
   const threads = threadCount(options, files, run.model !== undefined, (line) => void process.stderr.write(`${line}\n`));
-  const result = await calibrateResults(judge, judgedFiles(loaded, files, run, threads, false), {
+  const result = await calibrateResults(judge, judgedFiles(loaded, files, run, threads, { keepTrajectories: false }), {
     ...run.options,
     onCase: (c) => {
       if (typeof c === "string") process.stderr.write(`error: ${c}\n`);

@@ -55,9 +55,12 @@ export async function runJudgeCommand(judgePath: string, files: readonly string[
   const sinks = await openSinks(judge, options, run.model !== undefined);
   const tally = new Tally(judge.rules.map((r) => r.name));
   const threads = threadCount(options, files, run.model !== undefined, (line) => void process.stderr.write(`${line}\n`));
-  // Only the reports show trajectories: without them, the workers need not send theirs back.
+  // Only the reports show trajectories and whole judgments: without them, worker threads send back the stdout they rendered.
   const reports = options.html !== undefined || options.junit !== undefined || servesBrowser(options);
-  const written = await runSinks(judgedFiles(loaded, files, run, threads, reports), sinks, tally);
+  const needs = reports
+    ? { keepTrajectories: true }
+    : { keepTrajectories: false, render: options.json === true ? ("json" as const) : ("text" as const) };
+  const written = await runSinks(judgedFiles(loaded, files, run, threads, needs), sinks, tally);
   for (const path of written) process.stderr.write(`wrote ${path}\n`);
   // Model failures are never a silent pass: the run fails.
   if (tally.totals.errors > 0 || tally.clauseErrors > 0) return 1;

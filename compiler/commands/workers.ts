@@ -64,21 +64,28 @@ export function threadCount(flags: WorkersFlags, files: readonly string[], model
 }
 
 /**
- * Every case of `files` judged, in input order, on `threads` threads.
- * `keepTrajectories`: the outputs need each case's trajectory (the reports
- * do; text, JSON and calibrate do not, so workers keep theirs).
+ * What the outputs of a run need of each result, so worker threads send no
+ * more: `keepTrajectories`, the trajectories (the reports show them; text,
+ * JSON and calibrate do not); `render`, only a judged case's stdout, text or
+ * JSON, and what the tally counts (judge without reports).
  */
+export interface OutputNeeds {
+  keepTrajectories: boolean;
+  render?: "text" | "json";
+}
+
+/** Every case of `files` judged, in input order, on `threads` threads. */
 export async function* judgedFiles(
   loaded: { judge: JudgeModule; code: JudgeCode },
   files: readonly string[],
   run: CommandRun,
   threads: number,
-  keepTrajectories: boolean,
+  needs: OutputNeeds,
 ): AsyncGenerator<CaseResult> {
   if (threads <= 1) {
     yield* judgeCases(loaded.judge, readCases(files, run.read), run.options);
     return;
   }
   const { judgeInWorkers } = await import("../judge/pool.js");
-  yield* judgeInWorkers(loaded.judge, loaded.code, files, run.read, run.options, { workers: threads, keepTrajectories });
+  yield* judgeInWorkers(loaded.judge, loaded.code, files, run.read, run.options, { workers: threads, ...needs });
 }

@@ -7,9 +7,12 @@
  * results back in input order and writes the outputs.
  */
 import { parentPort, workerData } from "node:worker_threads";
+import type { TrajectoryJudgment } from "../../runtime/types.js";
+import { elementHead } from "../report/json.js";
 import { printable } from "../report/printable.js";
+import { renderTrajectoryText } from "../report/text.js";
 import { readCases, readJsonlLine, type InputCase, type TraceReadOptions } from "./inputs.js";
-import { judgeOne, type CaseResult, type JudgeCaseOptions } from "./judge-cases.js";
+import { judgeOne, type CaseResult, type JudgeCaseOptions, type RenderedCase } from "./judge-cases.js";
 import { importJudgeCode, type JudgeCode, type JudgeModule } from "./load.js";
 
 /** What every worker of a run is started with (structured-cloned: no functions). */
@@ -20,6 +23,8 @@ export interface WorkerSetup {
   judgeOptions: Pick<JudgeCaseOptions, "verify">;
   /** Send each case's trajectory back (the HTML, JUnit and browser reports show it); otherwise it stays here. */
   keepTrajectories: boolean;
+  /** Render each judged case's stdout here (text or `--json`), when nothing but stdout and the tally needs its judgment. */
+  render?: "text" | "json";
 }
 
 /** How to judge again a job whose worker died: one case at a time, announced, and without the cases that killed a worker. */
@@ -102,11 +107,32 @@ async function* linesOf(
   }
 }
 
-/** What is sent back of a result: the trajectory only when a report will show it. */
-function sendable(result: CaseResult, keepTrajectories: boolean): CaseResult {
-  if (keepTrajectories || result.input.trajectory === undefined) return result;
-  const { trajectory: _trajectory, ...input } = result.input;
-  return { ...result, input };
+/** What is sent back of a result: the trajectory only when a report will show it; with `render`, the stdout instead of the whole judgment. */
+function sendable(result: CaseResult, setup: WorkerSetup): CaseResult {
+  const rendered =
+    setup.render !== undefined && result.kind === "judged" ? renderedCase(result.judgment, result.input.file, setup.render) : undefined;
+  const sent = rendered === undefined || result.kind !== "judged" ? result : { ...result, judgment: tallied(result.judgment), rendered };
+  if (setup.keepTrajectories || sent.input.trajectory === undefined) return sent;
+  const { trajectory: _trajectory, ...input } = sent.input;
+  return { ...sent, input };
+}
+
+/** Workers never have a model (pool.ts), so the text is rendered as a run without one renders it. */
+function renderedCase(judgment: TrajectoryJudgment, file: string, render: "text" | "json"): RenderedCase | undefined {
+  if (render === "text") return { text: renderTrajectoryText(judgment, file, { model: false }) };
+  const jsonHead = elementHead(judgment, file);
+  return jsonHead === undefined ? undefined : { jsonHead };
+}
+
+/** What the run's tally reads of a judgment (tally.ts): verdicts, na reasons, error markers, verifications; not the evidence. */
+function tallied(judgment: TrajectoryJudgment): TrajectoryJudgment {
+  return {
+    ...judgment,
+    metaBehaviors: judgment.metaBehaviors.map((meta) => ({
+      ...meta,
+      clauses: meta.clauses.map(({ reasoning: _reasoning, ...clause }) => ({ ...clause, quote: "", citations: [] })),
+    })),
+  };
 }
 
 async function runJob(judge: JudgeModule, setup: WorkerSetup, job: Job, post: (message: WorkerMessage) => void): Promise<void> {
@@ -124,7 +150,7 @@ async function runJob(judge: JudgeModule, setup: WorkerSetup, job: Job, post: (m
     else {
       // Isolated: say which case is being judged, so a worker that dies now names it (messages posted before a crash arrive).
       if (job.isolation !== undefined) post({ kind: "begin", id: job.id, ordinal });
-      results.push(sendable(await judgeOne(judge, input, setup.judgeOptions), setup.keepTrajectories));
+      results.push(sendable(await judgeOne(judge, input, setup.judgeOptions), setup));
     }
     ordinal++;
   }

@@ -34,6 +34,8 @@ export interface PoolOptions {
   workers: number;
   /** Send trajectories back from the workers (the report sinks show them). */
   keepTrajectories: boolean;
+  /** Render each judged case's stdout on the workers (pool-worker.ts): only when no report needs the judgments whole. */
+  render?: "text" | "json";
   /** A JSONL batch ends at this many bytes of lines… */
   batchBytes?: number;
   /** …or this many lines, whichever comes first. */
@@ -291,9 +293,15 @@ async function* steps(files: readonly string[], pool: WorkerPool, read: TraceRea
 }
 
 /** The worker setup: the read options without their callback (warnings come back as text), the judge options without a model. */
-function workerSetup(code: JudgeCode, read: TraceReadOptions, run: RunOptions, keepTrajectories: boolean): WorkerSetup {
+function workerSetup(code: JudgeCode, read: TraceReadOptions, run: RunOptions, options: PoolOptions): WorkerSetup {
   const { onWarning: _onWarning, ...readData } = read;
-  return { judge: code, read: readData, judgeOptions: run.verify !== undefined ? { verify: run.verify } : {}, keepTrajectories };
+  return {
+    judge: code,
+    read: readData,
+    judgeOptions: run.verify !== undefined ? { verify: run.verify } : {},
+    keepTrajectories: options.keepTrajectories,
+    ...(options.render !== undefined ? { render: options.render } : {}),
+  };
 }
 
 /**
@@ -311,7 +319,7 @@ export async function* judgeInWorkers(
   run: RunOptions,
   options: PoolOptions,
 ): AsyncGenerator<CaseResult> {
-  const pool = new WorkerPool(options.workers, workerSetup(code, read, run, options.keepTrajectories));
+  const pool = new WorkerPool(options.workers, workerSetup(code, read, run, options));
   const source = steps(files, pool, read, options);
   const window: Step[] = [];
   const inFlight = () => window.filter((s) => s.kind === "lines" || s.kind === "file").length;

@@ -18,7 +18,6 @@ import { judgeInWorkers } from "../../compiler/judge/pool.js";
 import { mulberry32, randomCase } from "../oracle/random.js";
 import { JUDGES, SEED, TRAJECTORIES_PER_JUDGE } from "../support/differential.js";
 import { runCli } from "../support/cli.js";
-import { runInProcess } from "../support/in-process.js";
 
 const EXAMPLES = join(import.meta.dirname, "..", "..", "examples");
 const REFUND = join(EXAMPLES, "refund-support");
@@ -85,8 +84,10 @@ async function expectSameResults(judgePath: string, files: string[], batchLines:
   return single.length;
 }
 
-async function cli(...args: string[]) {
-  return runInProcess(...args);
+/** The installed command, as a user runs it (its main thread and its workers both from dist/), in a process of its own. */
+function cli(...args: string[]) {
+  const { status, stdout, stderr } = runCli(args);
+  return { code: status, stdout, stderr };
 }
 
 describe("judge --workers N: the outputs of one thread, byte for byte", () => {
@@ -98,7 +99,6 @@ describe("judge --workers N: the outputs of one thread, byte for byte", () => {
     for (const workers of [1, 2, 3]) {
       const html = join(out, `${workers}.html`);
       const junit = join(out, `${workers}.xml`);
-      // The installed command, as a user runs it (its main thread and its workers both from dist/).
       const text = runCli([
         "judge",
         join(dir, "judge.mjs"),
@@ -112,6 +112,8 @@ describe("judge --workers N: the outputs of one thread, byte for byte", () => {
         junit,
       ]);
       const json = runCli(["judge", join(dir, "judge.yaml"), ...files, "--json", "--workers", String(workers)]);
+      // Without a report, the workers render each case's stdout themselves.
+      const plain = runCli(["judge", join(dir, "judge.mjs"), ...files, "--workers", String(workers)]);
       runs.push({
         text: [
           text.status,
@@ -119,6 +121,7 @@ describe("judge --workers N: the outputs of one thread, byte for byte", () => {
           text.stderr.replaceAll(out, "OUT").replace(`${workers}.html`, "N.html").replace(`${workers}.xml`, "N.xml"),
         ],
         json: [json.status, json.stdout, json.stderr],
+        plain: [plain.status, plain.stdout, plain.stderr],
         html: readFileSync(html, "utf8"),
         junit: readFileSync(junit, "utf8"),
       });
@@ -127,6 +130,7 @@ describe("judge --workers N: the outputs of one thread, byte for byte", () => {
     for (const run of runs.slice(1)) {
       expect(run.text).toEqual(runs[0]!.text);
       expect(run.json).toEqual(runs[0]!.json);
+      expect(run.plain).toEqual(runs[0]!.plain);
       expect(run.html).toBe(runs[0]!.html);
       expect(run.junit).toBe(runs[0]!.junit);
     }
@@ -136,11 +140,14 @@ describe("judge --workers N: the outputs of one thread, byte for byte", () => {
     const dir = tempDir();
     const files = [mixedJsonl(dir), ...filesOf(join(REFUND, "trajectories")).slice(0, 3), join(REFUND, "traces", "chat-log.json")];
     for (const batchLines of [1, 2, 5]) expect(await expectSameResults(join(REFUND, "judge.mjs"), files, batchLines)).toBeGreaterThan(15);
-    const one = await cli("judge", join(REFUND, "judge.mjs"), ...files, "--json", "--workers", "1");
-    const two = await cli("judge", join(REFUND, "judge.mjs"), ...files, "--json", "--workers", "2");
+    const one = cli("judge", join(REFUND, "judge.mjs"), ...files, "--json", "--workers", "1");
+    const two = cli("judge", join(REFUND, "judge.mjs"), ...files, "--json", "--workers", "2");
     expect(one.stdout).toContain('"caseError": "invalid JSON');
     expect(one.stdout).toContain("invalid UTF-8");
     expect(two).toEqual(one);
+    const text = ["1", "3"].map((workers) => cli("judge", join(REFUND, "judge.mjs"), ...files, "--workers", workers));
+    expect(text[0]!.stdout).toContain("PASS");
+    expect(text[1]).toEqual(text[0]);
   });
 
   test("a missing file, an empty one and a folder named *.jsonl are located as with one thread", async () => {
@@ -189,8 +196,8 @@ describe("calibrate --workers N", () => {
     const files = filesOf(join(dir, "trajectories"));
     const runs = [];
     for (const workers of ["1", "2"]) {
-      const text = await cli("calibrate", join(dir, "judge.mjs"), ...files, "--workers", workers);
-      const json = await cli("calibrate", join(dir, "judge.mjs"), ...files, "--json", "--workers", workers);
+      const text = cli("calibrate", join(dir, "judge.mjs"), ...files, "--workers", workers);
+      const json = cli("calibrate", join(dir, "judge.mjs"), ...files, "--json", "--workers", workers);
       runs.push({ text, json });
     }
     expect(runs[0]!.text.stdout).toContain("agree");
@@ -228,8 +235,8 @@ export function judgeTrajectory(trajectory, options) {
     const json = join(dir, "one.json");
     writeFileSync(json, JSON.stringify([trajectories[0], { ...trajectories[1], id: "exit-here-too" }]));
 
-    const crashed = await cli("judge", crashingJudge(dir), jsonl, json, "--json", "--workers", "2");
-    const expected = await cli("judge", join(REFUND, "judge.mjs"), jsonl, json, "--json", "--workers", "1");
+    const crashed = cli("judge", crashingJudge(dir), jsonl, json, "--json", "--workers", "2");
+    const expected = cli("judge", join(REFUND, "judge.mjs"), jsonl, json, "--json", "--workers", "1");
     expect(crashed.code).toBe(1);
     const got = JSON.parse(crashed.stdout) as Record<string, unknown>[];
     const want = JSON.parse(expected.stdout) as Record<string, unknown>[];
