@@ -7,7 +7,7 @@
  * results back in input order and writes the outputs.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import type { TrajectoryJudgment } from "../../runtime/types.js";
+import type { Clause, TrajectoryJudgment } from "../../runtime/types.js";
 import { elementHead } from "../report/json.js";
 import { printable } from "../report/printable.js";
 import { renderTrajectoryText } from "../report/text.js";
@@ -124,15 +124,25 @@ function renderedCase(judgment: TrajectoryJudgment, file: string, render: "text"
   return jsonHead === undefined ? undefined : { jsonHead };
 }
 
-/** What the run's tally reads of a judgment (tally.ts): verdicts, na reasons, error markers, verifications; not the evidence. */
+/**
+ * What the run's tally reads of a judgment (tally.ts): the verdicts, na
+ * reasons and error markers of the trajectory and its rules, and of clauses
+ * only their error markers and verifications. Workers run without a model,
+ * so clauses have neither and go (they are most of what would be sent
+ * back); a clause that has one keeps its place, without its evidence.
+ */
 function tallied(judgment: TrajectoryJudgment): TrajectoryJudgment {
   return {
     ...judgment,
     metaBehaviors: judgment.metaBehaviors.map((meta) => ({
       ...meta,
-      clauses: meta.clauses.map(({ reasoning: _reasoning, ...clause }) => ({ ...clause, quote: "", citations: [] })),
+      clauses: meta.clauses.filter(countsInTally).map(({ reasoning: _reasoning, ...clause }) => ({ ...clause, quote: "", citations: [] })),
     })),
   };
+}
+
+function countsInTally(clause: Clause): boolean {
+  return clause.error !== undefined || clause.verification === "confirmed" || clause.verification === "overturned";
 }
 
 async function runJob(judge: JudgeModule, setup: WorkerSetup, job: Job, post: (message: WorkerMessage) => void): Promise<void> {
