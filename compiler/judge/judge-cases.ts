@@ -21,8 +21,9 @@ export interface JudgedCase {
   /**
    * Set by a worker thread (judge/pool.ts) when stdout is text or JSON and no
    * report is asked for: the case's stdout, rendered there. `judgment` then
-   * keeps only what the run's tally counts (clauses lose citations and
-   * reasoning), so the main thread neither receives nor renders the rest.
+   * holds only what the run's tally reads (verdicts, na reasons, error
+   * markers; no clause evidence), so the main thread neither receives nor
+   * renders the rest.
    */
   rendered?: RenderedCase;
 }

@@ -68,7 +68,7 @@ export interface TraceLine {
 }
 
 export interface JobOutcome {
-  results: CaseResult[];
+  results: SentResult[];
   /** Case indexes the job's lines took (lines jobs). */
   consumed: number;
   traces: TraceLine[];
@@ -108,13 +108,55 @@ async function* linesOf(
 }
 
 /** What is sent back of a result: the trajectory only when a report will show it; with `render`, the stdout instead of the whole judgment. */
-function sendable(result: CaseResult, setup: WorkerSetup): CaseResult {
+function sendable(result: CaseResult, setup: WorkerSetup, ruleNames: readonly string[]): SentResult {
   const rendered =
     setup.render !== undefined && result.kind === "judged" ? renderedCase(result.judgment, result.input.file, setup.render) : undefined;
+  if (rendered !== undefined && result.kind === "judged" && result.usage === undefined) {
+    const code = tallyCode(result.judgment, ruleNames);
+    if (code !== undefined) {
+      const { file: _file, trajectory: _trajectory, ...input } = result.input;
+      return { kind: "compact", input, rendered, trajectoryId: result.judgment.trajectoryId, code };
+    }
+  }
   const sent = rendered === undefined || result.kind !== "judged" ? result : { ...result, judgment: tallied(result.judgment), rendered };
   if (setup.keepTrajectories || sent.input.trajectory === undefined) return sent;
   const { trajectory: _trajectory, ...input } = sent.input;
   return { ...sent, input };
+}
+
+/**
+ * A judged case whose stdout a worker rendered, sent as little as can be: a
+ * judgment is mostly clauses and names, and cloning them cost a quarter of
+ * a run's CPU. `code` holds what the tally reads (pool.ts expands it): the
+ * trajectory's verdict and error marker, then per rule, in the judge's
+ * order, its verdict, na reason, error marker and whether it triggered.
+ */
+export interface CompactCase {
+  kind: "compact";
+  input: Omit<InputCase, "file" | "trajectory">;
+  rendered: RenderedCase;
+  trajectoryId: string;
+  code: string;
+}
+
+export type SentResult = CaseResult | CompactCase;
+
+export const VERDICT_CODES: Record<string, string> = { true: "t", false: "f", na: "n" };
+export const NA_REASON_CODES: Record<string, string> = { not_applicable: "a", insufficient_evidence: "i" };
+
+/** The tally's view of a judgment as a code, or undefined when it does not fit one (then the judgment goes as it is). */
+function tallyCode(judgment: TrajectoryJudgment, ruleNames: readonly string[]): string | undefined {
+  const flag = (value: unknown, mark: string) => (value === undefined || value === false ? "-" : value === true ? mark : undefined);
+  const metas = judgment.metaBehaviors;
+  if (metas.length !== ruleNames.length) return undefined;
+  let code = `${VERDICT_CODES[judgment.verdict] ?? "?"}${flag(judgment.error, "E") ?? "?"}`;
+  for (let i = 0; i < metas.length; i++) {
+    const meta = metas[i]!;
+    if (meta.name !== ruleNames[i] || meta.clauses.some(countsInTally)) return undefined;
+    const naReason = meta.naReason === null ? "-" : NA_REASON_CODES[meta.naReason];
+    code += `${VERDICT_CODES[meta.verdict] ?? "?"}${naReason ?? "?"}${flag(meta.error, "E") ?? "?"}${flag(meta.triggered, "T") ?? "?"}`;
+  }
+  return code.includes("?") ? undefined : code;
 }
 
 /** Workers never have a model (pool.ts), so the text is rendered as a run without one renders it. */
@@ -152,7 +194,8 @@ async function runJob(judge: JudgeModule, setup: WorkerSetup, job: Job, post: (m
   const counted = { consumed: 0 };
   const cases = job.kind === "lines" ? linesOf(job, read, traces, counted) : readCases([job.file], read);
   const crashed = new Map(job.isolation?.crashed ?? []);
-  const results: CaseResult[] = [];
+  const results: SentResult[] = [];
+  const ruleNames = judge.rules.map((rule) => rule.name);
   let ordinal = 0;
   for await (const input of cases) {
     const died = crashed.get(ordinal);
@@ -160,7 +203,7 @@ async function runJob(judge: JudgeModule, setup: WorkerSetup, job: Job, post: (m
     else {
       // Isolated: say which case is being judged, so a worker that dies now names it (messages posted before a crash arrive).
       if (job.isolation !== undefined) post({ kind: "begin", id: job.id, ordinal });
-      results.push(sendable(await judgeOne(judge, input, setup.judgeOptions), setup));
+      results.push(sendable(await judgeOne(judge, input, setup.judgeOptions), setup, ruleNames));
     }
     ordinal++;
   }

@@ -25,9 +25,20 @@ import { createReadStream } from "node:fs";
 import { Worker } from "node:worker_threads";
 import { printable } from "../report/printable.js";
 import { byteLines, readCases, readError, readJsonlLine, traceLinesCases, type InputCase, type TraceReadOptions } from "./inputs.js";
-import { judgeCases, type CaseResult, type RunOptions } from "./judge-cases.js";
+import type { MetaBehaviorJudgment, NaReason, TrajectoryJudgment, Verdict } from "../../runtime/types.js";
+import { judgeCases, type CaseResult, type JudgedCase, type RunOptions } from "./judge-cases.js";
 import type { JudgeCode, JudgeModule } from "./load.js";
-import { crashMessage, type Job, type JobOutcome, type LinesJob, type WorkerMessage, type WorkerSetup } from "./pool-worker.js";
+import {
+  crashMessage,
+  NA_REASON_CODES,
+  VERDICT_CODES,
+  type CompactCase,
+  type Job,
+  type JobOutcome,
+  type LinesJob,
+  type WorkerMessage,
+  type WorkerSetup,
+} from "./pool-worker.js";
 
 export interface PoolOptions {
   /** Worker threads (at least 2; one thread is judgeCases itself). */
@@ -43,15 +54,17 @@ export interface PoolOptions {
 }
 
 /**
- * Small batches: a worker holds a batch's results until it ends, and results
- * held that long survive the young generation and cost full collections (1 MB
- * batches took half again the CPU of 32 KB ones on a 30 MB corpus). A message
- * per 32 KB still costs next to nothing.
+ * Batches of 64 KB: a worker holds a batch's results until it ends, and
+ * results held long survive the young generation and cost full collections
+ * (1 MB batches took half again the CPU on a 30 MB corpus); smaller ones
+ * wake the threads more often, which costs when the machine is busy.
  */
-const BATCH_BYTES = 1 << 15;
-const BATCH_LINES = 64;
+const BATCH_BYTES = 1 << 16;
+const BATCH_LINES = 128;
+/** Read in large chunks: each one is a round trip to the I/O threads. */
+const READ_CHUNK = 1 << 20;
 /** Jobs in flight per worker: one running, the others queued so a worker never waits for this thread. */
-const JOBS_PER_WORKER = 4;
+const JOBS_PER_WORKER = 8;
 
 /**
  * The worker entry. Under vitest this module is the TypeScript source, which
@@ -212,8 +225,8 @@ function diedReading(job: Job, reason: string): JobOutcome {
  * before it is known (the index a JSONL file has reached, its trace lines).
  */
 type Step =
-  | { kind: "lines"; outcome: Promise<JobOutcome> }
-  | { kind: "file"; outcome: Promise<JobOutcome> }
+  | { kind: "lines"; file: string; outcome: Promise<JobOutcome> }
+  | { kind: "file"; file: string; outcome: Promise<JobOutcome> }
   /** A JSONL file is read: a read error that stopped it, then its trace lines imported together. */
   | { kind: "jsonl-end"; file: string; readFailed?: { line: number; error: string } }
   /** Cases this thread reads and judges itself (a file that could not be opened, standard input). */
@@ -225,7 +238,7 @@ async function* justThese(cases: readonly InputCase[]): AsyncGenerator<InputCase
 
 /** Opens a file for reading, or says why it cannot be read. */
 async function openJsonl(file: string): Promise<ReturnType<typeof createReadStream> | string> {
-  const stream = createReadStream(file);
+  const stream = createReadStream(file, { highWaterMark: READ_CHUNK });
   try {
     await new Promise<void>((resolve, reject) => {
       stream.once("open", () => resolve());
@@ -263,7 +276,7 @@ async function* jsonlSteps(file: string, pool: WorkerPool, options: PoolOptions)
     lines = [];
     offsets = [];
     bytes = 0;
-    return { kind: "lines", outcome: pool.run(job) };
+    return { kind: "lines", file, outcome: pool.run(job) };
   };
   let readFailed: { line: number; error: string } | undefined;
   try {
@@ -287,7 +300,7 @@ async function* jsonlSteps(file: string, pool: WorkerPool, options: PoolOptions)
 /** Standard input (`-`) is read here, as a whole; any other file that is not JSONL is a job of its own. */
 function fileStep(file: string, pool: WorkerPool, read: TraceReadOptions): Step {
   if (file === "-") return { kind: "here", cases: () => readCases([file], read) };
-  return { kind: "file", outcome: pool.run({ kind: "file", file }) };
+  return { kind: "file", file, outcome: pool.run({ kind: "file", file }) };
 }
 
 async function* steps(files: readonly string[], pool: WorkerPool, read: TraceReadOptions, options: PoolOptions): AsyncGenerator<Step> {
@@ -363,7 +376,8 @@ export async function* judgeInWorkers(
           traces.push(line.value);
           traceLines.push(trace.line);
         }
-        for (const result of outcome.results) {
+        for (const sent of outcome.results) {
+          const result = sent.kind === "compact" ? expandCompact(sent, step.file, judge) : sent;
           if (step.kind === "lines") result.input.index += base;
           yield result;
         }
@@ -375,4 +389,35 @@ export async function* judgeInWorkers(
     pool.close();
     await source.return(undefined);
   }
+}
+
+const VERDICTS = new Map(Object.entries(VERDICT_CODES).map(([verdict, code]) => [code, verdict as Verdict]));
+const NA_REASONS = new Map(Object.entries(NA_REASON_CODES).map(([reason, code]) => [code, reason as NaReason]));
+
+/**
+ * A compact case (pool-worker.ts) as the outputs take it: its rendered
+ * stdout, and a judgment holding what the tally reads (verdicts, na
+ * reasons, error markers); its clauses and evidence stayed in the worker.
+ */
+function expandCompact(sent: CompactCase, file: string, judge: JudgeModule): JudgedCase {
+  const { code } = sent;
+  const metaBehaviors: MetaBehaviorJudgment[] = judge.rules.map((rule, i) => {
+    const at = 2 + i * 4;
+    return {
+      name: rule.name,
+      verdict: VERDICTS.get(code[at]!)!,
+      naReason: code[at + 1] === "-" ? null : NA_REASONS.get(code[at + 1]!)!,
+      ...(code[at + 2] === "E" ? { error: true as const } : {}),
+      triggered: code[at + 3] === "T",
+      clauses: [],
+    };
+  });
+  const judgment: TrajectoryJudgment = {
+    behavior: judge.behavior,
+    trajectoryId: sent.trajectoryId,
+    verdict: VERDICTS.get(code[0]!)!,
+    ...(code[1] === "E" ? { error: true as const } : {}),
+    metaBehaviors,
+  };
+  return { kind: "judged", input: { file, ...sent.input }, judgment, rendered: sent.rendered };
 }

@@ -5,7 +5,7 @@
  * corpus; a worker that dies on a case costs that case only. The workers run
  * the build (dist/), which the test setup compiles first.
  */
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -153,7 +153,9 @@ describe("judge --workers N: the outputs of one thread, byte for byte", () => {
   test("a missing file, an empty one and a folder named *.jsonl are located as with one thread", async () => {
     const dir = tempDir();
     writeFileSync(join(dir, "empty.jsonl"), "");
+    mkdirSync(join(dir, "folder.jsonl"));
     const files = [
+      join(dir, "folder.jsonl"),
       join(dir, "missing.jsonl"),
       join(dir, "empty.jsonl"),
       join(dir, "missing.json"),
