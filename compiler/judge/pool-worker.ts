@@ -50,11 +50,11 @@ export interface LinesJob {
   isolation?: Isolation;
 }
 
-/** A whole .json file (its case indexes are its own). */
+/** Whole .json files, read one after another (each numbers its cases from 0, as the reader does). */
 export interface FileJob {
   id: number;
   kind: "file";
-  file: string;
+  files: string[];
   isolation?: Isolation;
 }
 
@@ -108,14 +108,15 @@ async function* linesOf(
 }
 
 /** What is sent back of a result: the trajectory only when a report will show it; with `render`, the stdout instead of the whole judgment. */
-function sendable(result: CaseResult, setup: WorkerSetup, ruleNames: readonly string[]): SentResult {
+function sendable(result: CaseResult, setup: WorkerSetup, ruleNames: readonly string[], oneFile: boolean): SentResult {
   const rendered =
     setup.render !== undefined && result.kind === "judged" ? renderedCase(result.judgment, result.input.file, setup.render) : undefined;
   if (rendered !== undefined && result.kind === "judged" && result.usage === undefined) {
     const code = tallyCode(result.judgment, ruleNames);
     if (code !== undefined) {
-      const { file: _file, trajectory: _trajectory, ...input } = result.input;
-      return { kind: "compact", input, rendered, trajectoryId: result.judgment.trajectoryId, code };
+      // A lines job's cases share its file, which the main thread knows.
+      const { file, trajectory: _trajectory, ...input } = result.input;
+      return { kind: "compact", input: oneFile ? input : { file, ...input }, rendered, trajectoryId: result.judgment.trajectoryId, code };
     }
   }
   const sent = rendered === undefined || result.kind !== "judged" ? result : { ...result, judgment: tallied(result.judgment), rendered };
@@ -133,7 +134,7 @@ function sendable(result: CaseResult, setup: WorkerSetup, ruleNames: readonly st
  */
 export interface CompactCase {
   kind: "compact";
-  input: Omit<InputCase, "file" | "trajectory">;
+  input: Omit<InputCase, "file" | "trajectory"> & { file?: string };
   rendered: RenderedCase;
   trajectoryId: string;
   code: string;
@@ -192,7 +193,7 @@ async function runJob(judge: JudgeModule, setup: WorkerSetup, job: Job, post: (m
   const read: TraceReadOptions = { ...setup.read, onWarning: (message) => void warnings.push(message) };
   const traces: TraceLine[] = [];
   const counted = { consumed: 0 };
-  const cases = job.kind === "lines" ? linesOf(job, read, traces, counted) : readCases([job.file], read);
+  const cases = job.kind === "lines" ? linesOf(job, read, traces, counted) : readCases(job.files, read);
   const crashed = new Map(job.isolation?.crashed ?? []);
   const results: SentResult[] = [];
   const ruleNames = judge.rules.map((rule) => rule.name);
@@ -203,7 +204,7 @@ async function runJob(judge: JudgeModule, setup: WorkerSetup, job: Job, post: (m
     else {
       // Isolated: say which case is being judged, so a worker that dies now names it (messages posted before a crash arrive).
       if (job.isolation !== undefined) post({ kind: "begin", id: job.id, ordinal });
-      results.push(sendable(await judgeOne(judge, input, setup.judgeOptions), setup, ruleNames));
+      results.push(sendable(await judgeOne(judge, input, setup.judgeOptions), setup, ruleNames, job.kind === "lines"));
     }
     ordinal++;
   }

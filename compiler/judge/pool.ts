@@ -21,7 +21,7 @@
  * case at a time, and a case a worker dies on comes out as a failed case
  * with its location; the dead worker is replaced and the rest still run.
  */
-import { createReadStream } from "node:fs";
+import { createReadStream, statSync } from "node:fs";
 import { Worker } from "node:worker_threads";
 import { printable } from "../report/printable.js";
 import { byteLines, readCases, readError, readJsonlLine, traceLinesCases, type InputCase, type TraceReadOptions } from "./inputs.js";
@@ -65,6 +65,8 @@ const BATCH_LINES = 128;
 const READ_CHUNK = 1 << 20;
 /** Jobs in flight per worker: one running, the others queued so a worker never waits for this thread. */
 const JOBS_PER_WORKER = 8;
+/** .json files per job, at most. */
+const FILES_PER_JOB = 32;
 
 /**
  * The worker entry. Under vitest this module is the TypeScript source, which
@@ -211,8 +213,9 @@ class WorkerPool {
 function diedReading(job: Job, reason: string): JobOutcome {
   const where = job.kind === "lines" ? { line: job.firstLine } : {};
   const error = `a worker thread died reading ${job.kind === "lines" ? `lines ${job.firstLine}–${job.firstLine + job.ends.length - 1}` : "this file"} (${printable(reason)})`;
+  const file = job.kind === "lines" ? job.file : job.files[0]!;
   return {
-    results: [{ kind: "failed", input: { file: job.file, index: 0, ...where, error }, message: error }],
+    results: [{ kind: "failed", input: { file, index: 0, ...where, error }, message: error }],
     consumed: 1,
     traces: [],
     warnings: [],
@@ -226,7 +229,7 @@ function diedReading(job: Job, reason: string): JobOutcome {
  */
 type Step =
   | { kind: "lines"; file: string; outcome: Promise<JobOutcome> }
-  | { kind: "file"; file: string; outcome: Promise<JobOutcome> }
+  | { kind: "file"; outcome: Promise<JobOutcome> }
   /** A JSONL file is read: a read error that stopped it, then its trace lines imported together. */
   | { kind: "jsonl-end"; file: string; readFailed?: { line: number; error: string } }
   /** Cases this thread reads and judges itself (a file that could not be opened, standard input). */
@@ -297,17 +300,41 @@ async function* jsonlSteps(file: string, pool: WorkerPool, options: PoolOptions)
   yield { kind: "jsonl-end", file, ...(readFailed !== undefined ? { readFailed } : {}) };
 }
 
-/** Standard input (`-`) is read here, as a whole; any other file that is not JSONL is a job of its own. */
-function fileStep(file: string, pool: WorkerPool, read: TraceReadOptions): Step {
-  if (file === "-") return { kind: "here", cases: () => readCases([file], read) };
-  return { kind: "file", file, outcome: pool.run({ kind: "file", file }) };
+function fileSize(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0; // the worker reports it, located
+  }
 }
 
+/**
+ * The steps of a run. Standard input (`-`) is read here, as a whole.
+ * Consecutive .json files go to the workers together, up to FILES_PER_JOB
+ * of them or a batch's bytes: a message per small file would cost more
+ * than reading it.
+ */
 async function* steps(files: readonly string[], pool: WorkerPool, read: TraceReadOptions, options: PoolOptions): AsyncGenerator<Step> {
+  let group: string[] = [];
+  let groupBytes = 0;
+  const flush = (): Step => {
+    const job = { kind: "file" as const, files: group };
+    group = [];
+    groupBytes = 0;
+    return { kind: "file", outcome: pool.run(job) };
+  };
   for (const file of files) {
-    if (/\.jsonl$/i.test(file)) yield* jsonlSteps(file, pool, options);
-    else yield fileStep(file, pool, read);
+    const jsonl = /\.jsonl$/i.test(file);
+    if (group.length > 0 && (jsonl || file === "-")) yield flush();
+    if (jsonl) yield* jsonlSteps(file, pool, options);
+    else if (file === "-") yield { kind: "here", cases: () => readCases([file], read) };
+    else {
+      group.push(file);
+      groupBytes += fileSize(file);
+      if (group.length >= FILES_PER_JOB || groupBytes >= (options.batchBytes ?? BATCH_BYTES)) yield flush();
+    }
   }
+  if (group.length > 0) yield flush();
 }
 
 /** The worker setup: the read options without their callback (warnings come back as text), the judge options without a model. */
@@ -377,7 +404,7 @@ export async function* judgeInWorkers(
           traceLines.push(trace.line);
         }
         for (const sent of outcome.results) {
-          const result = sent.kind === "compact" ? expandCompact(sent, step.file, judge) : sent;
+          const result = sent.kind === "compact" ? expandCompact(sent, step.kind === "lines" ? step.file : "", judge) : sent;
           if (step.kind === "lines") result.input.index += base;
           yield result;
         }
@@ -419,5 +446,6 @@ function expandCompact(sent: CompactCase, file: string, judge: JudgeModule): Jud
     ...(code[1] === "E" ? { error: true as const } : {}),
     metaBehaviors,
   };
+  // A lines job's cases come without their file (the job's); a files job's carry theirs.
   return { kind: "judged", input: { file, ...sent.input }, judgment, rendered: sent.rendered };
 }
