@@ -200,7 +200,7 @@ async function runJob(judge: JudgeModule, setup: WorkerSetup, job: Job, post: (m
   let ordinal = 0;
   for await (const input of cases) {
     const died = crashed.get(ordinal);
-    if (died !== undefined) results.push({ kind: "failed", input, message: died });
+    if (died !== undefined) results.push(sendable({ kind: "failed", input, message: died }, setup, ruleNames, job.kind === "lines"));
     else {
       // Isolated: say which case is being judged, so a worker that dies now names it (messages posted before a crash arrive).
       if (job.isolation !== undefined) post({ kind: "begin", id: job.id, ordinal });
