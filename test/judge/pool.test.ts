@@ -6,11 +6,12 @@
  * the build (dist/), which the test setup compiles first.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, test } from "vitest";
 import { compileIR } from "../../compiler/build/compile.js";
+import { THREADS_FROM_BYTES, threadCount } from "../../compiler/commands/workers.js";
 import { readCases } from "../../compiler/judge/inputs.js";
 import { judgeCases, type CaseResult } from "../../compiler/judge/judge-cases.js";
 import { loadJudgeCode } from "../../compiler/judge/load.js";
@@ -257,5 +258,40 @@ export function judgeTrajectory(trajectory, options) {
     const others = (list: Record<string, unknown>[]) => list.filter((_, i) => i !== 2 && i !== 6 && i !== want.length - 1);
     expect(others(got)).toEqual(others(want));
     expect(crashed.stderr).toContain(`error: ${jsonl}:3: case 2: the worker thread judging this case died (${exited})`);
+  });
+});
+
+describe("how many threads", () => {
+  const small = join(REFUND, "trajectories", "clean-escalation.json");
+
+  test("the default starts none for small inputs; --workers N is obeyed; a model keeps one, with a notice", () => {
+    const notices: string[] = [];
+    const notice = (line: string) => void notices.push(line);
+    expect(threadCount({}, [small], false, notice)).toBe(1);
+    expect(threadCount({ workers: 3 }, [small], false, notice)).toBe(3);
+    expect(notices).toEqual([]);
+    expect(threadCount({ workers: 4 }, [small], true, notice)).toBe(1);
+    expect(notices).toEqual(["--workers 4: a model is configured, so judging stays on one thread (--concurrency overlaps its calls)"]);
+  });
+
+  test("a large input gets the cores available", () => {
+    const dir = tempDir();
+    const big = join(dir, "big.jsonl");
+    writeFileSync(big, Buffer.alloc(THREADS_FROM_BYTES, 0x20));
+    expect(threadCount({}, [big], false, () => {})).toBe(availableParallelism());
+  });
+
+  test("a judge no worker can load stops the run with why, rather than hanging", async () => {
+    const loaded = await loadJudgeCode(join(REFUND, "judge.mjs"));
+    const missing = { path: join(tempDir(), "gone.mjs") };
+    const run = judgeInWorkers(
+      loaded.judge,
+      missing,
+      [join(REFUND, "trajectories", "clean-escalation.json")],
+      {},
+      {},
+      { workers: 2, keepTrajectories: false },
+    );
+    await expect(collect(run)).rejects.toThrow(/a worker thread could not start: .*gone\.mjs/);
   });
 });
