@@ -9,6 +9,7 @@ import { printableLines } from "./report/printable.js";
 import type { GenerateCommandOptions } from "./commands/generate.js";
 import { EXIT_INVALID, EXIT_USAGE, UserError } from "./errors.js";
 import { addFromOption, type TraceCommandOptions } from "./commands/trace-flags.js";
+import { addWorkersOption, type WorkersFlags } from "./commands/workers.js";
 import { VERSION } from "./version.js";
 
 /** Prints an error for the person at the terminal and sets the exit code. Messages quote input: escaped. */
@@ -122,7 +123,8 @@ function program(): Command {
           web: boolean;
           dryRun?: boolean;
         } & ModelCommandOptions &
-          TraceCommandOptions,
+          TraceCommandOptions &
+          WorkersFlags,
       ) => {
         const { runJudgeCommand } = await import("./commands/judge.js");
         process.exitCode = await runJudgeCommand(judgePath, await inputFiles(files), opts);
@@ -130,6 +132,7 @@ function program(): Command {
     );
   addModelOptions(judgeCommand, { noModel: true, sample: true });
   addFromOption(judgeCommand);
+  addWorkersOption(judgeCommand);
 
   const watchCommand = cli
     .command("watch")
@@ -193,7 +196,8 @@ function program(): Command {
         judgePath: string,
         files: string[],
         opts: { json?: boolean; failOnOverturned?: boolean; verify: boolean; runs?: number; dryRun?: boolean } & ModelCommandOptions &
-          TraceCommandOptions,
+          TraceCommandOptions &
+          WorkersFlags,
       ) => {
         const { runCalibrateCommand } = await import("./commands/calibrate.js");
         process.exitCode = await runCalibrateCommand(judgePath, await inputFiles(files, "labeled cases"), opts);
@@ -201,6 +205,7 @@ function program(): Command {
     );
   addModelOptions(calibrateCommand, { noModel: true });
   addFromOption(calibrateCommand);
+  addWorkersOption(calibrateCommand);
 
   const baselineCommand = cli
     .command("baseline")

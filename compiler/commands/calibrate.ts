@@ -1,15 +1,15 @@
 /** `calibrate`: labeled cases against the compiled judge; exit 1 on any disagreement or error. */
-import { calibrate, calibrationPassed } from "../judge/calibrate.js";
+import { calibrateResults, calibrationPassed } from "../judge/calibrate.js";
 import { renderCalibrationTotals, renderComparison } from "../report/calibration.js";
-import { readCases } from "../judge/inputs.js";
-import { loadJudge, type JudgeModule } from "../judge/load.js";
+import { loadJudgeCode, type JudgeModule } from "../judge/load.js";
 import { renderRunSummary, renderUsageLine } from "../report/summary.js";
 import { allRunsPerfect, calibrateRuns } from "../judge/repeated-runs.js";
 import { renderCalibrateRuns } from "../report/runs.js";
 import { openRun, type RunFlags } from "./run-options.js";
 import type { TraceCommandOptions } from "./trace-flags.js";
+import { judgedFiles, threadCount, type WorkersFlags } from "./workers.js";
 
-export interface CalibrateCommandOptions extends RunFlags, TraceCommandOptions {
+export interface CalibrateCommandOptions extends RunFlags, TraceCommandOptions, WorkersFlags {
   json?: boolean;
   /** Run the judge this many times (cache off) and report agreement statistics. */
   runs?: number;
@@ -20,12 +20,14 @@ export interface CalibrateCommandOptions extends RunFlags, TraceCommandOptions {
 }
 
 export async function runCalibrateCommand(judgePath: string, files: readonly string[], options: CalibrateCommandOptions): Promise<number> {
-  const judge = await loadJudge(judgePath);
+  const loaded = await loadJudgeCode(judgePath);
+  const { judge } = loaded;
   if (options.dryRun === true) return (await import("./dry-run.js")).runDryRunCommand(judge, files, options, { labeled: true });
   if (options.runs !== undefined) return runRepeated(judge, files, options, options.runs);
   const text = options.json !== true;
   const run = await openRun(options, judge.rules);
-  const result = await calibrate(judge, readCases(files, run.read), {
+  const threads = threadCount(options, files, run.model !== undefined, (line) => void process.stderr.write(`${line}\n`));
+  const result = await calibrateResults(judge, judgedFiles(loaded, files, run, threads, { keepTrajectories: false }), {
     ...run.options,
     onCase: (c) => {
       if (typeof c === "string") process.stderr.write(`error: ${c}\n`);

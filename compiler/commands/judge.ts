@@ -1,8 +1,6 @@
 /** `judge`: run a judge over trajectory files and report as text or JSON (and HTML, JUnit, the browser). */
 import type { JudgeModule } from "../judge/load.js";
-import { readCases } from "../judge/inputs.js";
-import { loadJudge } from "../judge/load.js";
-import { judgeCases } from "../judge/judge-cases.js";
+import { loadJudgeCode } from "../judge/load.js";
 import { Tally } from "../judge/tally.js";
 import { jsonlSink, jsonSink } from "../report/json.js";
 import { reportSinks } from "../report/outputs.js";
@@ -12,8 +10,9 @@ import { textSink } from "../report/text.js";
 import { canShowBrowser } from "../web/display.js";
 import { openRun, type RunFlags } from "./run-options.js";
 import type { TraceCommandOptions } from "./trace-flags.js";
+import { judgedFiles, threadCount, type WorkersFlags } from "./workers.js";
 
-export interface JudgeCommandOptions extends RunFlags, TraceCommandOptions {
+export interface JudgeCommandOptions extends RunFlags, TraceCommandOptions, WorkersFlags {
   json?: boolean;
   /** One JSON line per case, written as it is judged (the `--json` element). */
   jsonl?: boolean;
@@ -50,8 +49,7 @@ function stdoutSink(options: JudgeCommandOptions, usage: boolean): OutputSink {
  */
 async function openSinks(judge: JudgeModule, options: JudgeCommandOptions, usage: boolean): Promise<OutputSink[]> {
   const stderr = (text: string) => void process.stderr.write(text);
-  const json = options.json === true || options.jsonl === true;
-  const web = options.web !== false && !json && process.stdout.isTTY === true && canShowBrowser();
+  const web = servesBrowser(options);
   return [
     progressSink(stderr, { tty: process.stderr.isTTY === true }),
     stdoutSink(options, usage),
@@ -59,14 +57,29 @@ async function openSinks(judge: JudgeModule, options: JudgeCommandOptions, usage
   ];
 }
 
+/** Whether the browser report is served: asked for (the default) on an interactive terminal, without --json or --jsonl. */
+function servesBrowser(options: JudgeCommandOptions): boolean {
+  return options.web !== false && options.json !== true && options.jsonl !== true && process.stdout.isTTY === true && canShowBrowser();
+}
+
 /** Returns the exit code: 1 when a case could not be judged or a clause got no valid model answer (or, with failOnFalse, any false; with failOnOverturned, any overturn). */
 export async function runJudgeCommand(judgePath: string, files: readonly string[], options: JudgeCommandOptions): Promise<number> {
-  const judge = await loadJudge(judgePath);
+  const loaded = await loadJudgeCode(judgePath);
+  const { judge } = loaded;
   if (options.dryRun === true) return (await import("./dry-run.js")).runDryRunCommand(judge, files, options);
   const run = await openRun(options, judge.rules);
   const sinks = await openSinks(judge, options, run.model !== undefined);
   const tally = new Tally(judge.rules.map((r) => r.name));
-  const written = await runSinks(judgeCases(judge, readCases(files, run.read), run.options), sinks, tally);
+  const threads = threadCount(options, files, run.model !== undefined, (line) => void process.stderr.write(`${line}\n`));
+  // Only the reports show trajectories and whole judgments: without them, worker threads send back the stdout they rendered.
+  const reports = options.html !== undefined || options.junit !== undefined || servesBrowser(options);
+  const needs = reports
+    ? { keepTrajectories: true }
+    : {
+        keepTrajectories: false,
+        render: options.jsonl === true ? ("jsonl" as const) : options.json === true ? ("json" as const) : ("text" as const),
+      };
+  const written = await runSinks(judgedFiles(loaded, files, run, threads, needs), sinks, tally);
   for (const path of written) process.stderr.write(`wrote ${path}\n`);
   // Model failures are never a silent pass: the run fails.
   if (tally.totals.errors > 0 || tally.clauseErrors > 0) return 1;

@@ -70,6 +70,16 @@ export async function calibrate(
   cases: AsyncIterable<InputCase>,
   options: RunOptions & { onCase?: (c: CaseComparison | string) => void } = {},
 ): Promise<CalibrationResult> {
+  const { onCase: _onCase, ...runOptions } = options;
+  return calibrateResults(judge, judgeCases(judge, cases, runOptions), options);
+}
+
+/** calibrate over results judged elsewhere (on worker threads, say), in input order; `options.complete` says a model was used. */
+export async function calibrateResults(
+  judge: JudgeModule,
+  results: AsyncIterable<CaseResult>,
+  options: RunOptions & { onCase?: (c: CaseComparison | string) => void } = {},
+): Promise<CalibrationResult> {
   const { onCase, ...runOptions } = options;
   const tally = new Tally(judge.rules.map((r) => r.name));
   const result: CalibrationResult = {
@@ -80,7 +90,7 @@ export async function calibrate(
     ...(runOptions.complete !== undefined ? { usage: tally.usage } : {}),
     tally,
   };
-  for await (const judged of judgeCases(judge, cases, runOptions)) {
+  for await (const judged of results) {
     const counted = judged.kind === "judged" && judged.input.expected === undefined ? unlabeled(judged) : judged;
     tally.add(counted);
     if (counted.kind === "failed") {

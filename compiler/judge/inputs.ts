@@ -265,34 +265,66 @@ export async function* readJsonlLines(
   try {
     for await (const { bytes, offset } of byteLines(chunks)) {
       lineNumber++;
-      const decoded = decodeUtf8(bytes);
-      if (!decoded.ok) {
-        yield { file, index: index++, line: lineNumber, col: decoded.invalid.col, error: describeInvalidUtf8(decoded.invalid, offset) };
-        continue;
-      }
-      const raw = decoded.text;
-      const line = lineNumber === 1 && raw.startsWith(BOM) ? raw.slice(1) : raw;
-      if (line.trim() === "") continue;
-      const origin = { file, index: index++, line: lineNumber };
-      let value: unknown;
-      try {
-        value = JSON.parse(line);
-      } catch (error) {
-        yield { ...origin, ...invalidJson(line, error, lineNumber) };
-        continue;
-      }
-      if (!readsInPlace(value, options)) {
-        traces.push(value);
+      const read = readJsonlLine(bytes, offset, { file, index, line: lineNumber }, options);
+      if (read.kind === "blank") continue;
+      if (read.kind === "trace") {
+        traces.push(read.value);
         traceLines.push(lineNumber);
-        index--;
         continue;
       }
-      yield* elementCases(value, origin, toCase, options);
+      index++;
+      yield* read.cases;
     }
   } catch (error) {
     // A read that fails mid-file (a folder named *.jsonl, an I/O error) ends this file only.
     yield { file, index, line: lineNumber + 1, error: readError(error) };
   }
+  yield* traceLinesCases(traces, traceLines, file, index, options);
+}
+
+/**
+ * What one line of a JSONL file holds: nothing (a blank line), a trace kept
+ * for the importers until the file's end, or its cases (one line takes one
+ * index, `origin.index`; an invalid line is one located error case). The
+ * worker threads (pool-worker.ts) read lines with this too.
+ */
+export type JsonlLine = { kind: "blank" } | { kind: "trace"; value: unknown } | { kind: "cases"; cases: Iterable<InputCase> };
+
+export function readJsonlLine(
+  bytes: Uint8Array,
+  offset: number,
+  origin: { file: string; index: number; line: number },
+  options: TraceReadOptions,
+): JsonlLine {
+  const decoded = decodeUtf8(bytes);
+  if (!decoded.ok) {
+    return { kind: "cases", cases: [{ ...origin, col: decoded.invalid.col, error: describeInvalidUtf8(decoded.invalid, offset) }] };
+  }
+  const raw = decoded.text;
+  const line = origin.line === 1 && raw.startsWith(BOM) ? raw.slice(1) : raw;
+  if (line.trim() === "") return { kind: "blank" };
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch (error) {
+    return { kind: "cases", cases: [{ ...origin, ...invalidJson(line, error, origin.line) }] };
+  }
+  if (!readsInPlace(value, options)) return { kind: "trace", value };
+  return { kind: "cases", cases: elementCases(value, origin, toCase, options) };
+}
+
+/**
+ * The lines of a JSONL file that are not trajectories, imported together
+ * once the file is read (a trace may span several lines), their cases
+ * numbered from `index`.
+ */
+export function* traceLinesCases(
+  traces: readonly unknown[],
+  traceLines: readonly number[],
+  file: string,
+  index: number,
+  options: TraceReadOptions,
+): Generator<InputCase> {
   if (traces.length === 0) return;
   if (importsWhole(traces, options)) {
     yield* importedCases(traces, file, index, options, traceLines);

@@ -18,7 +18,21 @@ export interface JudgedCase {
   judgment: TrajectoryJudgment;
   /** What this case's model calls cost (with a model only): beside the judgment, never in it. */
   usage?: SemanticUsage;
+  /**
+   * Set by a worker thread (judge/pool.ts) when stdout is text or JSON and no
+   * report is asked for: the case's stdout, rendered there. `judgment` then
+   * holds only what the run's tally reads (verdicts, na reasons, error
+   * markers; no clause evidence), so the main thread neither receives nor
+   * renders the rest.
+   */
+  rendered?: RenderedCase;
 }
+
+/** A judged case's stdout, rendered on a worker thread: its text block, or its `--json` element without `case` (report/json.ts adds it). */
+/** The stdout a worker thread may render for a judged case: `judge`'s text, `--json` or `--jsonl`. */
+export type OutputRender = "text" | "json" | "jsonl";
+
+export type RenderedCase = { text: string } | { jsonHead: string } | { lineHead: string };
 
 /** A case that has no judgment: unreadable, malformed, or the judge threw. */
 export interface FailedCase {

@@ -49,11 +49,32 @@ async function importJudgeFile(path: string): Promise<JudgeModule> {
 }
 
 /**
+ * Where a loaded judge's code is, for another thread to load the same judge:
+ * a judge.mjs file, or the judge.mjs source compiled from a judge.yaml.
+ */
+export type JudgeCode = { path: string } | { source: string; from: string };
+
+/**
  * Loads a judge from judge.mjs (imported) or judge.yaml (compiled, or taken
  * from the build cache when the same judge.yaml was compiled before).
  */
 export async function loadJudge(path: string): Promise<JudgeModule> {
-  if (isJudgeModulePath(path)) return importJudgeFile(path);
+  return (await loadJudgeCode(path)).judge;
+}
+
+/** Loads a judge as loadJudge does, and says where its code is (the worker threads load it again from there). */
+export async function loadJudgeCode(path: string): Promise<{ judge: JudgeModule; code: JudgeCode }> {
+  if (isJudgeModulePath(path)) return { judge: await importJudgeFile(path), code: { path: resolve(path) } };
+  const source = await compiledJudgeSource(path);
+  return { judge: await importJudgeSource(source, path), code: { source, from: path } };
+}
+
+/** A judge in another thread, from what loadJudgeCode said. */
+export async function importJudgeCode(code: JudgeCode): Promise<JudgeModule> {
+  return "path" in code ? importJudgeFile(code.path) : importJudgeSource(code.source, code.from);
+}
+
+async function compiledJudgeSource(path: string): Promise<string> {
   if (!isJudgeYamlPath(path)) {
     throw new JudgeLoadError(`${path}: a judge is a built judge.mjs or a judge.yaml (to draft a judge.yaml from a spec, run generate)`);
   }
@@ -62,9 +83,9 @@ export async function loadJudge(path: string): Promise<JudgeModule> {
   const cachePath = buildCachePath(path, text);
   // Imported from the bytes that passed the check, not from the file, which could change in between.
   const cached = await readBuild(cachePath);
-  if (cached !== undefined) return importJudgeSource(cached, path);
+  if (cached !== undefined) return cached;
   const { compileJudgeYamlText } = await import("../build/compile.js");
   const { compiled } = await compileJudgeYamlText(text, path);
   await storeBuild(cachePath, compiled.judgeMjs);
-  return importJudgeSource(compiled.judgeMjs, path);
+  return compiled.judgeMjs;
 }

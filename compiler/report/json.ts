@@ -40,6 +40,39 @@ export function jsonElement(result: CaseResult): JsonJudgment | JsonCaseError {
   return { ...result.judgment, file: result.input.file, case: result.input.index };
 }
 
+/** An element of the array as JsonArrayWriter writes it: indented one level. */
+function elementText(value: JsonJudgment | JsonCaseError): string {
+  return JSON.stringify(value, null, 2).replace(/\n/g, "\n  ");
+}
+
+/**
+ * A judged case's element without its last field, `case`, which a worker
+ * thread may not know (judge/pool.ts): `elementWithCase` completes it to
+ * the bytes of `elementText`. Undefined when a judgment has a `file` or
+ * `case` field of its own, which would move them.
+ */
+export function elementHead(judgment: TrajectoryJudgment, file: string): string | undefined {
+  if (Object.hasOwn(judgment, "file") || Object.hasOwn(judgment, "case")) return undefined;
+  const text = JSON.stringify({ ...judgment, file }, null, 2);
+  // It ends "\n}": the closing brace goes, the `case` line and the brace come back in elementWithCase.
+  return text.slice(0, -2).replace(/\n/g, "\n  ");
+}
+
+export function elementWithCase(head: string, index: number): string {
+  return `${head},\n    "case": ${JSON.stringify(index)}\n  }`;
+}
+
+/** As elementHead, for a `--jsonl` line: the compact element without `case` and its closing brace. */
+export function lineHead(judgment: TrajectoryJudgment, file: string): string | undefined {
+  if (Object.hasOwn(judgment, "file") || Object.hasOwn(judgment, "case")) return undefined;
+  return JSON.stringify({ ...judgment, file }).slice(0, -1);
+}
+
+/** Completes a lineHead to the bytes `JSON.stringify(jsonElement(result))` gives. */
+export function lineWithCase(head: string, index: number): string {
+  return `${head},"case":${JSON.stringify(index)}}`;
+}
+
 /**
  * JSON output streams one element at a time yet is byte-identical to
  * `JSON.stringify(all, null, 2)`, so large corpora never sit in memory.
@@ -48,7 +81,9 @@ class JsonArrayWriter {
   private count = 0;
   constructor(private readonly write: Write) {}
   push(value: JsonJudgment | JsonCaseError): void {
-    const body = JSON.stringify(value, null, 2).replace(/\n/g, "\n  ");
+    this.pushText(elementText(value));
+  }
+  pushText(body: string): void {
     this.write(`${this.count === 0 ? "[\n  " : ",\n  "}${body}`);
     this.count++;
   }
@@ -66,7 +101,9 @@ export function jsonSink(write: Write, writeSummary: Write, options: { usage: bo
   const array = new JsonArrayWriter(write);
   return {
     add(result) {
-      array.push(jsonElement(result));
+      if (result.kind === "judged" && result.rendered !== undefined && "jsonHead" in result.rendered)
+        array.pushText(elementWithCase(result.rendered.jsonHead, result.input.index));
+      else array.push(jsonElement(result));
     },
     async finish(tally) {
       array.end();
@@ -84,7 +121,9 @@ export function jsonSink(write: Write, writeSummary: Write, options: { usage: bo
 export function jsonlSink(write: Write, writeSummary: Write, options: { usage: boolean }): OutputSink {
   return {
     add(result) {
-      write(`${JSON.stringify(jsonElement(result))}\n`);
+      if (result.kind === "judged" && result.rendered !== undefined && "lineHead" in result.rendered)
+        write(`${lineWithCase(result.rendered.lineHead, result.input.index)}\n`);
+      else write(`${JSON.stringify(jsonElement(result))}\n`);
     },
     async finish(tally) {
       for (const line of renderRunSummary(tally, options)) writeSummary(`${line}\n`);

@@ -110,8 +110,9 @@ export function textSink(write: Write, options: { usage: boolean }): OutputSink 
     add(result) {
       if (result.kind === "failed") return;
       const cost = result.usage;
+      const rendered = result.rendered !== undefined && "text" in result.rendered ? result.rendered.text : undefined;
       write(
-        renderTrajectoryText(result.judgment, result.input.file, textOptions) +
+        (rendered ?? renderTrajectoryText(result.judgment, result.input.file, textOptions)) +
           (cost !== undefined ? `  ${renderUsageLine(cost)}\n` : "") +
           "\n",
       );

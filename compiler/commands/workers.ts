@@ -1,0 +1,91 @@
+/**
+ * `--workers N` of `judge` and `calibrate`: how many threads judge, and the
+ * results of a run from either path. One thread is judgeCases over
+ * readCases, exactly as before; more is judge/pool.ts. The outputs cannot
+ * tell them apart.
+ */
+import { statSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { Option, type Command } from "commander";
+import { readCases } from "../judge/inputs.js";
+import { judgeCases, type CaseResult, type OutputRender } from "../judge/judge-cases.js";
+import type { JudgeCode, JudgeModule } from "../judge/load.js";
+import { positiveInteger } from "./model-flags.js";
+import type { CommandRun } from "./run-options.js";
+
+export interface WorkersFlags {
+  workers?: number;
+}
+
+/**
+ * Below this many bytes of input the default starts no threads: a worker
+ * takes tens of milliseconds to start and load the judge, which a single
+ * thread spends judging several megabytes.
+ */
+export const THREADS_FROM_BYTES = 8 << 20;
+
+export function addWorkersOption(command: Command): Command {
+  return command.addOption(
+    new Option(
+      "--workers <n>",
+      "judge on N threads (default: the cores available; one for inputs under 8 MB); with a model, judging stays on one thread, where --concurrency overlaps the calls",
+    ).argParser(positiveInteger),
+  );
+}
+
+/** The inputs' size in bytes, as far as it is known (standard input and unreadable files count nothing). */
+function inputBytes(files: readonly string[]): number {
+  let total = 0;
+  for (const file of files) {
+    if (file === "-") continue;
+    try {
+      total += statSync(file).size;
+    } catch {
+      // The reader reports it, located, as the case it is.
+    }
+  }
+  return total;
+}
+
+/**
+ * How many threads judge: what --workers says, else the cores available
+ * when the input is large enough to repay starting them. A model keeps it
+ * to one: its calls wait on the network, not the CPU, and the request rate
+ * and the answer cache are one thread's to keep.
+ */
+export function threadCount(flags: WorkersFlags, files: readonly string[], model: boolean, notice: (line: string) => void): number {
+  if (model) {
+    if (flags.workers !== undefined && flags.workers > 1)
+      notice(`--workers ${flags.workers}: a model is configured, so judging stays on one thread (--concurrency overlaps its calls)`);
+    return 1;
+  }
+  if (flags.workers !== undefined) return flags.workers;
+  return inputBytes(files) < THREADS_FROM_BYTES ? 1 : availableParallelism();
+}
+
+/**
+ * What the outputs of a run need of each result, so worker threads send no
+ * more: `keepTrajectories`, the trajectories (the reports show them; text,
+ * JSON and calibrate do not); `render`, only a judged case's stdout, text or
+ * JSON, and what the tally counts (judge without reports).
+ */
+export interface OutputNeeds {
+  keepTrajectories: boolean;
+  render?: OutputRender;
+}
+
+/** Every case of `files` judged, in input order, on `threads` threads. */
+export async function* judgedFiles(
+  loaded: { judge: JudgeModule; code: JudgeCode },
+  files: readonly string[],
+  run: CommandRun,
+  threads: number,
+  needs: OutputNeeds,
+): AsyncGenerator<CaseResult> {
+  if (threads <= 1) {
+    yield* judgeCases(loaded.judge, readCases(files, run.read), run.options);
+    return;
+  }
+  const { judgeInWorkers } = await import("../judge/pool.js");
+  yield* judgeInWorkers(loaded.judge, loaded.code, files, run.read, run.options, { workers: threads, ...needs });
+}
