@@ -2,7 +2,10 @@
  * Memory is bounded by the trajectories in flight, whatever the corpus size
  * (docs/SCALE.md "Streams: judge as a filter"): a 200 MB corpus, as JSON
  * Lines (a file and stdin) and as one .json array, is judged with a peak
- * RSS within 0.4 times its size of what the CLI takes for one small file.
+ * RSS within 0.4 times its size of what the CLI takes for the corpus's
+ * first 16 MB with as many threads (each worker thread is a V8 heap of its
+ * own, and a pool's reads and jobs in flight take a few megabytes at once,
+ * then no more).
  * Trajectories are large (~100 KB each) so the run is short: what is
  * measured is what stays in memory, not judging speed.
  */
@@ -26,10 +29,12 @@ const GROWTH = 0.4;
 
 let dir = "";
 let jsonl = "";
+let head = "";
+const HEAD_BYTES = 16 * 1024 * 1024;
 let array = "";
 let cases = 0;
-/** The CLI's peak RSS on one small trajectory file: Node, the judge and the code loaded. */
-let baseline = 0;
+/** The CLI's peak RSS on the corpus's first 16 MB, by thread count: Node, the judge and the code loaded in each thread, and what a run keeps in flight. */
+const baseline = new Map<number, number>();
 
 /** The refund trajectories, each made ~100 KB by a long message, written until the corpus has CORPUS_BYTES. */
 function writeCorpus(): void {
@@ -42,6 +47,7 @@ function writeCorpus(): void {
     });
   const filler = `A "quoted" [bracketed] {braced} line with a backslash \\ and é.\n`.repeat(1400);
   const lines = openSync(jsonl, "w");
+  const headLines = openSync(head, "w");
   const elements = openSync(array, "w");
   writeSync(elements, "[\n");
   let written = 0;
@@ -50,12 +56,14 @@ function writeCorpus(): void {
     const events = base.events.map((e, k) => (k === 0 ? { ...e, content: `${filler}${i}` } : e));
     const text = JSON.stringify({ ...base, id: `${base.id}-${i}`, events });
     writeSync(lines, `${text}\n`);
+    if (written < HEAD_BYTES) writeSync(headLines, `${text}\n`);
     writeSync(elements, `${i === 0 ? "" : ",\n"}  ${text}`);
     written += text.length + 1;
     cases++;
   }
   writeSync(elements, "\n]\n");
   closeSync(lines);
+  closeSync(headLines);
   closeSync(elements);
 }
 
@@ -97,33 +105,41 @@ describe("memory is bounded by the trajectories in flight", () => {
     dir = mkdtempSync(join(tmpdir(), "bj-memory-"));
     jsonl = join(dir, "corpus.jsonl");
     array = join(dir, "corpus.json");
+    head = join(dir, "head.jsonl");
     writeCorpus();
-    const run = await measure(["judge", JUDGE, join(REFUND, "trajectories", "clean-escalation.json"), "--jsonl"]);
-    expect(run.status, run.stderr).toBe(0);
-    baseline = run.maxRss;
+    for (const workers of [1, 2]) {
+      const run = await measure(["judge", JUDGE, head, "--jsonl", "--workers", String(workers)]);
+      expect(run.status, run.stderr).toBe(0);
+      baseline.set(workers, run.maxRss);
+    }
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  const bound = () => baseline + GROWTH * statSync(jsonl).size;
+  const bound = (workers = 1) => baseline.get(workers)! + GROWTH * statSync(jsonl).size;
 
-  test("--jsonl over a 200 MB .jsonl file, and over the same lines on stdin", async () => {
-    for (const run of [await measure(["judge", JUDGE, jsonl, "--jsonl"]), await measure(["judge", JUDGE, "-", "--jsonl"], jsonl)]) {
+  test("--jsonl over a 200 MB .jsonl file on one thread and on two, and over the same lines on stdin", async () => {
+    for (const [run, workers] of [
+      [await measure(["judge", JUDGE, jsonl, "--jsonl", "--workers", "1"]), 1],
+      [await measure(["judge", JUDGE, jsonl, "--jsonl", "--workers", "2"]), 2],
+      // Standard input is read and judged on the main thread.
+      [await measure(["judge", JUDGE, "-", "--jsonl"], jsonl), 1],
+    ] as const) {
       expect(run.status, run.stderr).toBe(0);
       expect(run.lines).toBe(cases);
-      expect(run.maxRss).toBeLessThan(bound());
+      expect(run.maxRss).toBeLessThan(bound(workers));
     }
   });
 
   test("--jsonl over a 200 MB .json array (streamed past the threshold)", async () => {
-    const run = await measure(["judge", JUDGE, array, "--jsonl"]);
+    const run = await measure(["judge", JUDGE, array, "--jsonl", "--workers", "1"]);
     expect(run.status, run.stderr).toBe(0);
     expect(run.lines).toBe(cases);
     expect(run.maxRss).toBeLessThan(bound());
   });
 
   test("the text report over the 200 MB .jsonl: its summary is tallied as it goes", async () => {
-    const run = await measure(["judge", JUDGE, jsonl]);
+    const run = await measure(["judge", JUDGE, jsonl, "--workers", "2"]);
     expect(run.status, run.stderr).toBe(0);
-    expect(run.maxRss).toBeLessThan(bound());
+    expect(run.maxRss).toBeLessThan(bound(2));
   });
 });
