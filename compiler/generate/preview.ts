@@ -5,8 +5,9 @@
  * never fires where the check's events appear, a window that never opens, an
  * action or metadata value no sample uses, two clauses that always agree, a
  * check that fails most samples (samples are mostly sessions that went right),
- * a rule whose semantic trigger leaves it n.a. on every sample, and a rule that
- * applies to most samples and fails none while the samples break most others.
+ * a rule whose semantic trigger leaves it n.a. on every sample, a rule that
+ * applies to most samples and fails none while the samples break most others,
+ * and a check on one action whose quote names another sample action better.
  *
  * It interprets the IR directly (no compile: it runs after every edit) with
  * the runtime's own clause builders, so each verdict is the one the built
@@ -17,6 +18,8 @@ import { foldVerdicts } from "../../runtime/fold.js";
 import type { Clause, Trajectory, TrajectoryEvent, Verdict } from "../../runtime/types.js";
 import { patternMatches } from "../interview/evidence.js";
 import type { Check, JudgeIR, MetaBehavior, Pattern } from "../ir/types.js";
+import { sharesRoot } from "./offline/lexicon.js";
+import { canonical, STOPWORDS, stemSet, words } from "./offline/words.js";
 
 export type PreviewClauseRef =
   { kind: "rule" } | { kind: "trigger" } | { kind: "check"; index: number } | { kind: "semanticCheck"; index: number };
@@ -47,13 +50,17 @@ export type PreviewWarningKind =
   | "no-event-check"
   | "fails-most-samples"
   | "never-judged"
-  | "fails-no-sample";
+  | "fails-no-sample"
+  | "quote-names-other-action";
 
 export interface PreviewWarning {
   kind: PreviewWarningKind;
   /** The clause the warning is about; for clauses-always-agree, the first of the two. */
   clause: PreviewClauseRef;
-  /** For clauses-always-agree: the second clause; for trigger-misses-check-events: the check never judged. */
+  /**
+   * For clauses-always-agree: the second clause; for trigger-misses-check-events: the check never
+   * judged; for quote-names-other-action: the trigger, when it matches the same action as the check.
+   */
   other?: PreviewClauseRef;
   message: string;
 }
@@ -340,6 +347,8 @@ export function previewRule(rule: MetaBehavior, samples: readonly Trajectory[]):
       }
     }
     warnings.push(...unusedNames(ref, checkPatternList(check), allEvents));
+    const other = quoteNamesOtherAction(check, ref, rule, allEvents);
+    if (other !== undefined) warnings.push(other);
   });
   // A matcher with nothing but an actor ("an agent event occurs") fires in every session: the rule then gates nothing.
   const anyEvent = rule.trigger.match?.find((m) => m.action === undefined && m.contentIncludes === undefined && m.metadata === undefined);
@@ -398,6 +407,71 @@ export function previewRule(rule: MetaBehavior, samples: readonly Trajectory[]):
   }
   const widenedTrigger = rule.trigger.match === undefined ? undefined : widen(rule.trigger.match, missedSubjects);
   return { name: rule.name, triggered, rule: ruleSamples, clauses, warnings, ...(widenedTrigger === undefined ? {} : { widenedTrigger }) };
+}
+
+/** A tool's call and its result (`verify_identity`, `verify_identity_result`) are one action here. */
+function callOf(action: string): string {
+  return action.replace(/[_-]?result$/i, "") || action;
+}
+
+/** A name's words without stopwords, each with its canonical stem: the first says what the tool does, the rest what it acts on. */
+function nameWords(name: string): { word: string; stem: string }[] {
+  return words(name)
+    .map((w) => w.toLowerCase())
+    .filter((w) => !STOPWORDS.has(w))
+    .map((word) => ({ word, stem: canonical(word) }));
+}
+
+/**
+ * A check about one action whose quote names another: the action it matches shares only the
+ * first word of its name (what the tool does: "check" in `check_eligibility`) with the quote,
+ * while the quote has a later word of another sample action's name (what that tool acts on:
+ * "identity" in `verify_identity`), a word no other action's name has and no matcher of the
+ * check accounts for. "the identity check should not be run more than three times" is then
+ * likelier about `verify_identity`. Orderings, pairings and windowed checks already name two
+ * actions, and their quotes often mention a third in passing ("names the version"), so only
+ * checks on one action are looked at. Where the trigger matches the same action, the
+ * warning concerns it too: the rule then applies only where that action occurs.
+ */
+function quoteNamesOtherAction(
+  check: Check,
+  ref: PreviewClauseRef,
+  rule: MetaBehavior,
+  events: readonly TrajectoryEvent[],
+): PreviewWarning | undefined {
+  const matchers = checkPatternList(check).flat();
+  const matched = [...new Set(matchers.flatMap((m) => (m.action === undefined ? [] : [callOf(m.action)])))];
+  if (matched.length !== 1) return undefined;
+  const action = matched[0]!;
+  const quote = stemSet(check.quote);
+  const inQuote = (stem: string) => quote.has(stem) || sharesRoot(stem, quote);
+  const [verb, ...objects] = nameWords(action);
+  if (verb === undefined || objects.length === 0 || !inQuote(verb.stem) || objects.some((o) => inQuote(o.stem))) return undefined;
+  // Words a matcher already accounts for: its action's name, metadata values, content.
+  const own = new Set(
+    matchers.flatMap((m) =>
+      [m.action ?? "", ...Object.values(m.metadata ?? {}).map(String), m.contentIncludes ?? ""].flatMap((t) =>
+        nameWords(t).map((w) => w.stem),
+      ),
+    ),
+  );
+  const calls = [...new Set(events.map((e) => callOf(e.action)))];
+  const namedBy = (stem: string) => calls.filter((c) => nameWords(c).some((w) => w.stem === stem)).length;
+  for (const call of calls) {
+    if (call === action) continue;
+    const named = nameWords(call)
+      .slice(1)
+      .find((w) => inQuote(w.stem) && !own.has(w.stem) && namedBy(w.stem) === 1);
+    if (named === undefined) continue;
+    const trigger = rule.trigger.match?.some((m) => m.action !== undefined && callOf(m.action) === action) === true;
+    return {
+      kind: "quote-names-other-action",
+      clause: ref,
+      ...(trigger ? { other: { kind: "trigger" as const } } : {}),
+      message: `${describeRef(ref)} matches ${action}, which shares only "${verb.word}" with its quote, while the quote names the "${named.word}" of ${call}, which the check does not match: if the quote is about ${call}, match it instead${trigger ? ` (the trigger matches ${action} too, so the rule applies only where it occurs)` : ""}`,
+    };
+  }
+  return undefined;
 }
 
 /** The trigger's matchers, then each missed check's matchers it does not have yet; undefined when nothing was missed. */

@@ -122,6 +122,39 @@ checks:
   });
 });
 
+describe("flaggedDisagreements with a check counting the wrong action", () => {
+  const sessions = [
+    trajectory("first-try", ["agent verify_identity", "agent open_account"]),
+    trajectory("eligibility", ["agent verify_identity", "agent check_eligibility", "agent open_account"]),
+  ];
+  const judge = (action: string) => {
+    const parsed = parseJudgeYaml(`version: 1
+behavior: b
+metaBehaviors:
+  - name: R
+    trigger: { description: d, match: { action: ${action} } }
+    checks:
+      - { type: count, quote: "the identity check is not run more than three times", match: { action: ${action} }, max: 3 }
+`);
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.diagnostics));
+    return parsed.ir;
+  };
+
+  it("where the trigger matches the counted action, the warning flags the samples the rule should have judged", () => {
+    const found = flaggedDisagreements(
+      previewJudge(judge("check_eligibility"), sessions),
+      labels({ "first-try": "true", eligibility: "true" }),
+    );
+    expect(found.map((d) => [d.sample, d.draft, d.deciding, d.flagged, d.warnings.map((w) => w.kind)])).toEqual([
+      ["first-try", "na", [{ kind: "trigger" }], true, ["quote-names-other-action"]],
+    ]);
+  });
+
+  it("the same rule on the action the quote names draws no warning", () => {
+    expect(previewJudge(judge("verify_identity"), sessions).rules[0]!.warnings).toEqual([]);
+  });
+});
+
 describe("falseAlarms", () => {
   const forbidReply = `trigger: { description: The agent acts., match: { actor: agent } }
 checks:

@@ -447,3 +447,75 @@ checks:
     expect(kinds(previewRule(rule(lenient), samples))).toEqual([]);
   });
 });
+
+describe("a check on one action whose quote names another action (quote-names-other-action)", () => {
+  // Two identity checks and one eligibility check: hold and decline both act on an application.
+  const kyc = [
+    trajectory("retried", [
+      "agent verify_identity",
+      ["tool verify_identity_result", { status: "fail" }],
+      "agent verify_identity",
+      ["tool verify_identity_result", { status: "pass" }],
+      "agent open_account",
+    ]),
+    trajectory("eligibility", ["agent verify_identity", "agent check_eligibility", "agent decline_application"]),
+    trajectory("held", ["agent verify_identity", "agent hold_application"]),
+  ];
+  const counted = (action: string, quote: string, trigger = action) =>
+    rule(`name: r
+trigger: { description: d, match: { action: ${trigger} } }
+checks:
+  - { type: count, quote: "${quote}", match: { action: ${action} }, max: 3 }`);
+  const identityQuote = "the identity check should not be run more than three times";
+
+  it("a count whose action shares only its verb with the quote, while the quote names another action's object; with the trigger when it matches the same action", () => {
+    const p = previewRule(counted("check_eligibility", identityQuote), kyc);
+    expect(kinds(p)).toEqual(["quote-names-other-action"]);
+    expect(p.warnings[0]).toMatchObject({ clause: { kind: "check", index: 0 }, other: { kind: "trigger" } });
+    expect(p.warnings[0]!.message).toBe(
+      'checks[0] matches check_eligibility, which shares only "check" with its quote, while the quote names the "identity" of verify_identity, which the check does not match: if the quote is about verify_identity, match it instead (the trigger matches check_eligibility too, so the rule applies only where it occurs)',
+    );
+    const otherTrigger = previewRule(counted("check_eligibility", identityQuote, "open_account"), kyc);
+    expect(otherTrigger.warnings.filter((w) => w.kind === "quote-names-other-action")).toEqual([
+      expect.not.objectContaining({ other: expect.anything() }),
+    ]);
+    // A forbidden or required check on one action is about that action as much as a count is.
+    const forbidden = rule(`name: r
+trigger: { description: d, match: { action: verify_identity } }
+checks:
+  - { type: forbidden, quote: "never check the identity twice", match: { action: check_eligibility } }`);
+    expect(kinds(previewRule(forbidden, kyc))).toContain("quote-names-other-action");
+  });
+
+  it("not when the check matches the action the quote names, even though the quote's noun is another action's verb", () => {
+    expect(kinds(previewRule(counted("verify_identity", identityQuote), kyc))).toEqual([]);
+  });
+
+  it("not when the matched action's own object is in the quote too", () => {
+    const both = "the eligibility check should not be run on an identity more than three times";
+    expect(kinds(previewRule(counted("check_eligibility", both), kyc))).toEqual([]);
+  });
+
+  it("not for a word several actions' names share: it names none of them", () => {
+    // "application" is in hold_application and decline_application.
+    expect(kinds(previewRule(counted("check_eligibility", "check no application more than three times"), kyc))).toEqual([]);
+  });
+
+  it("not when a matcher accounts for the word (a metadata value, content)", () => {
+    const valued = rule(`name: r
+trigger: { description: d, match: { action: verify_identity } }
+checks:
+  - { type: count, quote: "${identityQuote}", match: { action: check_eligibility, metadata: { scope: identity } }, max: 3 }`);
+    expect(kinds(previewRule(valued, kyc)).filter((k) => k === "quote-names-other-action")).toEqual([]);
+  });
+
+  it("not for checks that already name two actions: orderings, pairings and windowed checks mention others in passing", () => {
+    const two = rule(`name: r
+trigger: { description: d, match: { action: verify_identity } }
+checks:
+  - { type: pairing, quote: "each check is followed by an identity record", each: { action: check_eligibility }, followedBy: { action: decline_application } }
+  - { type: ordering, quote: "check before the identity", first: { action: check_eligibility }, before: { action: decline_application } }
+  - { type: required, quote: "${identityQuote}", match: { action: check_eligibility }, after: { action: hold_application } }`);
+    expect(kinds(previewRule(two, kyc)).filter((k) => k === "quote-names-other-action")).toEqual([]);
+  });
+});

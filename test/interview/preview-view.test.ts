@@ -199,6 +199,18 @@ describe("the warnings about proportions and questions for a model", () => {
     ]);
   });
 
+  it("an edit that counts an action the quote does not name shows quote-names-other-action, by its message", () => {
+    const state = at(startInterview(interviewInput()), Q.escalateForbidden);
+    const edited = previewEdit(state, `{type: forbidden, quote: "it never sends a case note", match: {action: send_email}}`);
+    expect(edited.ok).toBe(true);
+    if (!edited.ok) return;
+    expect(edited.preview.warnings).toContainEqual({
+      kind: "quote-names-other-action",
+      message:
+        'checks[0] matches send_email, which shares only "send" with its quote, while the quote names the "case" of add_case_note, which the check does not match: if the quote is about add_case_note, match it instead',
+    });
+  });
+
   it("a question shows that a rule whose trigger became semantic is never judged", () => {
     let state = startInterview(interviewInput());
     state = run(at(state, Q.escalateTrigger), { type: "semantic", question: "The case is escalated." });

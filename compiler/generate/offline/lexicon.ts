@@ -170,7 +170,7 @@ function metadataEvidence(action: LexiconAction, words: PhraseWords): Record<str
  * "screening" and `screen`. One stem must start the other, the shorter of at least four
  * letters, the longer at most three letters longer.
  */
-function sharesRoot(stem: string, phrase: Set<string>): boolean {
+export function sharesRoot(stem: string, phrase: ReadonlySet<string>): boolean {
   if (stem.length < 4) return false;
   for (const word of phrase) {
     const [short, long] = word.length < stem.length ? [word, stem] : [stem, word];
