@@ -66,8 +66,8 @@ export function threadCount(flags: WorkersFlags, files: readonly string[], model
 /**
  * What the outputs of a run need of each result, so worker threads send no
  * more: `keepTrajectories`, the trajectories (the reports show them; text,
- * JSON and calibrate do not); `render`, only a judged case's stdout, text or
- * JSON, and what the tally counts (judge without reports).
+ * JSON and calibrate do not); `render`, only a judged case's stdout (text,
+ * `--json` or `--jsonl`) and what the tally counts (judge without reports).
  */
 export interface OutputNeeds {
   keepTrajectories: boolean;

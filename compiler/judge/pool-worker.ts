@@ -23,7 +23,7 @@ export interface WorkerSetup {
   judgeOptions: Pick<JudgeCaseOptions, "verify">;
   /** Send each case's trajectory back (the HTML, JUnit and browser reports show it); otherwise it stays here. */
   keepTrajectories: boolean;
-  /** Render each judged case's stdout here (text or `--json`), when nothing but stdout and the tally needs its judgment. */
+  /** Render each judged case's stdout here (text, `--json` or `--jsonl`), when nothing but stdout and the tally needs its judgment. */
   render?: OutputRender;
 }
 
