@@ -9,6 +9,7 @@ import { availableParallelism } from "node:os";
 import { Option, type Command } from "commander";
 import { readCases } from "../judge/inputs.js";
 import { judgeCases, type CaseResult, type OutputRender } from "../judge/judge-cases.js";
+import { STDIN } from "../judge/stream-inputs.js";
 import type { JudgeCode, JudgeModule } from "../judge/load.js";
 import { positiveInteger } from "./model-flags.js";
 import type { CommandRun } from "./run-options.js";
@@ -37,7 +38,7 @@ export function addWorkersOption(command: Command): Command {
 function inputBytes(files: readonly string[]): number {
   let total = 0;
   for (const file of files) {
-    if (file === "-") continue;
+    if (file === STDIN) continue;
     try {
       total += statSync(file).size;
     } catch {

@@ -28,6 +28,7 @@ import { byteLines, readCases, readError, readJsonlLine, traceLinesCases, type I
 import type { MetaBehaviorJudgment, NaReason, TrajectoryJudgment, Verdict } from "../../runtime/types.js";
 import { judgeCases, type CaseResult, type JudgedCase, type OutputRender, type RunOptions } from "./judge-cases.js";
 import type { JudgeCode, JudgeModule } from "./load.js";
+import { STDIN } from "./stream-inputs.js";
 import {
   crashMessage,
   NA_REASON_CODES,
@@ -325,9 +326,9 @@ async function* steps(files: readonly string[], pool: WorkerPool, read: TraceRea
   };
   for (const file of files) {
     const jsonl = /\.jsonl$/i.test(file);
-    if (group.length > 0 && (jsonl || file === "-")) yield flush();
+    if (group.length > 0 && (jsonl || file === STDIN)) yield flush();
     if (jsonl) yield* jsonlSteps(file, pool, options);
-    else if (file === "-") yield { kind: "here", cases: () => readCases([file], read) };
+    else if (file === STDIN) yield { kind: "here", cases: () => readCases([file], read) };
     else {
       group.push(file);
       groupBytes += fileSize(file);

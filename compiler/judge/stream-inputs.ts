@@ -26,11 +26,16 @@ export type JsonFileRead = { kind: "bytes"; bytes: Buffer } | { kind: "large-arr
 /** How much of a large file is looked at for its first character. */
 const HEAD_BYTES = 64 * 1024;
 
-/** Whether the first character after whitespace (and a byte order mark) is "[". */
-function startsArray(head: Uint8Array): boolean {
+/** The first byte of `head` after a byte order mark and JSON whitespace; undefined when there is none yet. */
+function firstNonBlank(head: Uint8Array): number | undefined {
   let i = head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0;
   while (i < head.length && (head[i] === 0x20 || head[i] === 0x0a || head[i] === 0x0d || head[i] === 0x09)) i++;
-  return head[i] === 0x5b;
+  return head[i];
+}
+
+/** Whether the first character after whitespace (and a byte order mark) is "[". */
+function startsArray(head: Uint8Array): boolean {
+  return firstNonBlank(head) === 0x5b;
 }
 
 /**
@@ -127,7 +132,6 @@ async function firstByte(chunks: AsyncIterable<Uint8Array>): Promise<{ first: nu
   const iterator = chunks[Symbol.asyncIterator]();
   const seen: Uint8Array[] = [];
   let first: number | undefined;
-  let scanned = 0;
   const BOM = [0xef, 0xbb, 0xbf];
   while (first === undefined) {
     const next = await iterator.next();
@@ -135,15 +139,9 @@ async function firstByte(chunks: AsyncIterable<Uint8Array>): Promise<{ first: nu
     seen.push(next.value);
     // Only blank bytes came before: what was read is short unless the input opens with a lot of whitespace.
     const head = Buffer.concat(seen);
+    // A byte order mark split across chunks is not yet the first character.
     if (head.length < 3 && BOM.slice(0, head.length).every((b, i) => head[i] === b)) continue;
-    if (scanned === 0 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) scanned = 3;
-    for (; scanned < head.length; scanned++) {
-      const b = head[scanned]!;
-      if (b !== 0x20 && b !== 0x0a && b !== 0x0d && b !== 0x09) {
-        first = b;
-        break;
-      }
-    }
+    first = firstNonBlank(head);
   }
   async function* again(): AsyncGenerator<Uint8Array> {
     yield* seen;
