@@ -6,7 +6,7 @@
  * the lower, and the intended answers something in between.
  */
 import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -16,16 +16,10 @@ import { inSample } from "../../compiler/judge/sample.js";
 import type { DryRunReport } from "../../compiler/report/dry-run.js";
 import { answer, startChatServer, type ChatServer, type RecordedRequest, type Script } from "../support/chat-server.js";
 import { runInProcess as run } from "../support/in-process.js";
-import { readScriptedAnswers, scriptedAnswers, trajectoryIdOf } from "../support/scripted.js";
+import { scriptedAnswers, taxResearchExample, trajectoryIdOf } from "../support/scripted.js";
 
 const KEY = "sk-dry-run-test-key-abcdef123456";
-const example = join(import.meta.dirname, "..", "..", "examples", "tax-research");
-const judge = join(example, "judge.mjs");
-const files = readdirSync(join(example, "trajectories"))
-  .sort()
-  .map((f) => join(example, "trajectories", f));
-const ids = files.map((f) => (JSON.parse(readFileSync(f, "utf8")) as { trajectory: { id: string } }).trajectory.id);
-const scripted = readScriptedAnswers(join(example, "scripted-answers.json"));
+const { judgeMjs: judge, files, ids, scripted } = taxResearchExample();
 
 let server: ChatServer | undefined;
 let dir: string;

@@ -3,7 +3,6 @@
  * scripted chat server (the real `openai` client over 127.0.0.1).
  */
 import { mkdtemp, rm } from "node:fs/promises";
-import { readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -11,16 +10,10 @@ import { inSample } from "../../compiler/judge/sample.js";
 import { createPacer } from "../../compiler/model/openai.js";
 import { startChatServer, type ChatServer } from "../support/chat-server.js";
 import { runInProcess as run } from "../support/in-process.js";
-import { readScriptedAnswers, scriptedAnswers, trajectoryIdOf } from "../support/scripted.js";
+import { scriptedAnswers, taxResearchExample, trajectoryIdOf } from "../support/scripted.js";
 
 const KEY = "sk-scale-test-key-abcdef123456";
-const example = join(import.meta.dirname, "..", "..", "examples", "tax-research");
-const yaml = join(example, "judge.mjs");
-const files = readdirSync(join(example, "trajectories"))
-  .sort()
-  .map((f) => join(example, "trajectories", f));
-const ids = files.map((f) => (JSON.parse(readFileSync(f, "utf8")) as { trajectory: { id: string } }).trajectory.id);
-const scripted = readScriptedAnswers(join(example, "scripted-answers.json"));
+const { judgeMjs: judge, files, ids, scripted } = taxResearchExample();
 
 let server: ChatServer | undefined;
 let cacheDir: string;
@@ -45,17 +38,17 @@ describe("--no-model", () => {
   it("makes no request even with a model configured, and judges as a run without a model does", async () => {
     const s = await serve();
     const flags = ["--base-url", s.baseURL, "--model", "scripted", "--cache", cacheDir];
-    const without = await run("judge", yaml, ...files, ...flags, "--no-model", "--json");
-    const calibrated = await run("calibrate", yaml, ...files, ...flags, "--no-model");
+    const without = await run("judge", judge, ...files, ...flags, "--no-model", "--json");
+    const calibrated = await run("calibrate", judge, ...files, ...flags, "--no-model");
     expect(s.requests).toHaveLength(0);
     expect(without.stderr).toContain("behavior-judge: --no-model: no model calls;");
     expect(calibrated.stderr).toContain("behavior-judge: --no-model: no model calls;");
     vi.stubEnv("OPENAI_API_KEY", "");
-    const unconfigured = await run("judge", yaml, ...files, "--json");
+    const unconfigured = await run("judge", judge, ...files, "--json");
     expect(without.stdout).toBe(unconfigured.stdout);
     // And the model does change the judgments when it is asked, so the comparison could fail.
     vi.stubEnv("OPENAI_API_KEY", KEY);
-    const withModel = await run("judge", yaml, ...files, ...flags, "--json");
+    const withModel = await run("judge", judge, ...files, ...flags, "--json");
     expect(s.requests.length).toBeGreaterThan(0);
     expect(withModel.stdout).not.toBe(without.stdout);
   });
@@ -70,14 +63,14 @@ describe("--sample", () => {
     expect(picked.length).toBeLessThan(ids.length);
     const s = await serve();
     const flags = ["--base-url", s.baseURL, "--model", "scripted", "--no-cache", "--sample", String(rate), "--json"];
-    const first = await run("judge", yaml, ...files, ...flags);
+    const first = await run("judge", judge, ...files, ...flags);
     const asked = [...new Set(s.requests.map((r) => trajectoryIdOf(r.prompt)))].sort();
     const firstCount = s.requests.length;
-    const second = await run("judge", yaml, ...files, ...flags);
+    const second = await run("judge", judge, ...files, ...flags);
     expect(second.stdout).toBe(first.stdout);
     expect([...new Set(s.requests.slice(firstCount).map((r) => trajectoryIdOf(r.prompt)))].sort()).toEqual(asked);
     // Every picked trajectory that asks the model without sampling asks it with; none other does.
-    const full = await run("judge", yaml, ...files, "--base-url", s.baseURL, "--model", "scripted", "--no-cache", "--json");
+    const full = await run("judge", judge, ...files, "--base-url", s.baseURL, "--model", "scripted", "--no-cache", "--json");
     expect(full.code).toBe(0);
     const askedWithoutSampling = new Set(s.requests.slice(2 * firstCount).map((r) => trajectoryIdOf(r.prompt)));
     expect(asked).toEqual(picked.filter((id) => askedWithoutSampling.has(id)).sort());
@@ -87,7 +80,7 @@ describe("--sample", () => {
 
   it("rejects a rate outside (0, 1]", async () => {
     for (const rate of ["0", "1.5", "x"]) {
-      const r = await run("judge", yaml, ...files, "--sample", rate);
+      const r = await run("judge", judge, ...files, "--sample", rate);
       expect(r.code).toBe(2);
       expect(r.stderr).toContain("must be a number above 0 and at most 1");
     }
@@ -117,7 +110,7 @@ describe("--rpm", () => {
     const started = Date.now();
     const r = await run(
       "judge",
-      yaml,
+      judge,
       ...files,
       "--base-url",
       s.baseURL,

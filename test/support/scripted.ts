@@ -3,7 +3,8 @@
  * (examples/<name>/scripted-answers.json), matching each request on the
  * trajectory id, rule, question kind and quote found in the prompt.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { RecordedRequest, Script } from "./chat-server.js";
 
 export interface ScriptedAnswer {
@@ -19,6 +20,20 @@ export interface ScriptedAnswer {
 
 export function readScriptedAnswers(path: string): ScriptedAnswer[] {
   return JSON.parse(readFileSync(path, "utf8")) as ScriptedAnswer[];
+}
+
+/** The tax-research example, whose semantic clauses the model tests script: its judge.mjs, its labeled trajectory files (sorted), their ids and its intended answers. */
+export function taxResearchExample(): { judgeMjs: string; files: string[]; ids: string[]; scripted: ScriptedAnswer[] } {
+  const dir = join(import.meta.dirname, "..", "..", "examples", "tax-research");
+  const files = readdirSync(join(dir, "trajectories"))
+    .sort()
+    .map((f) => join(dir, "trajectories", f));
+  return {
+    judgeMjs: join(dir, "judge.mjs"),
+    files,
+    ids: files.map((f) => (JSON.parse(readFileSync(f, "utf8")) as { trajectory: { id: string } }).trajectory.id),
+    scripted: readScriptedAnswers(join(dir, "scripted-answers.json")),
+  };
 }
 
 /** Which of the three questions a prompt asks, from the task text of runtime/semantic.ts. */
