@@ -15,7 +15,8 @@
  * incomplete unless `complete` says otherwise (for an imported trace, as the
  * importer detected): a stream that stops may have been cut off.
  */
-import { importTrace, looksLikeTrajectory } from "../../importers/index.js";
+import { formatIssue, importTrace, looksLikeTrajectory } from "../../importers/index.js";
+import type { ImportIssue } from "../../importers/index.js";
 import type { JudgeOptions } from "../../runtime/judgment.js";
 import { isObject } from "../../runtime/is-object.js";
 import type { Monitor, TrajectoryJudgment, Violation } from "../../runtime/types.js";
@@ -81,6 +82,22 @@ function isHeaderLine(value: unknown): value is { trajectory: unknown } {
   );
 }
 
+/**
+ * An import error, told as the line of the record it is in: `[3].tool_calls[0]`
+ * is the new record's field when record 3 is the new one, else a record of
+ * an earlier line.
+ */
+function describeRecordIssue(issue: ImportIssue, format: string | undefined, recordLines: readonly number[]): string {
+  const match = /^\[(\d+)\]\.?(.*)$/.exec(issue.path);
+  const record = match === null ? undefined : Number(match[1]);
+  let text = formatIssue(issue);
+  if (match !== null && record !== undefined && recordLines[record] !== undefined) {
+    const rest: ImportIssue = { path: match[2]!, message: issue.message };
+    text = record === recordLines.length - 1 ? formatIssue(rest) : `with the record of line ${recordLines[record]}: ${formatIssue(rest)}`;
+  }
+  return `${format === undefined ? "" : `${format}: `}${text}`;
+}
+
 function formatMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -100,6 +117,7 @@ export async function watchLines(
   let importedComplete: boolean | undefined;
   // Importing: every record so far, and the events pushed (as JSON, to see that a new import extends them).
   const records: unknown[] = [];
+  const recordLines: number[] = [];
   const pushedJson: string[] = [];
 
   const refuse = (line: number, message: string) => {
@@ -145,16 +163,26 @@ export async function watchLines(
     }
     if (importing) {
       records.push(value);
+      recordLines.push(line);
       const result = importTrace(records, {
         from: options.from!,
         ...(options.complete !== undefined ? { complete: options.complete } : {}),
       });
+      // The records before this one imported cleanly: an error is this record's, and it is left out
+      // (kept, it would fail every later import and nothing after it would be judged).
+      if (result.errors.length > 0) {
+        refuse(line, result.errors.map((issue) => describeRecordIssue(issue, result.format, recordLines)).join("; "));
+        records.pop();
+        recordLines.pop();
+        continue;
+      }
       const trace = result.trajectories[0];
-      // An import that fails may succeed once more records arrive (a tool call waiting for its result).
+      // No trace yet (records that open one but hold no event): more records may complete it.
       if (trace === undefined) continue;
       if (result.trajectories.length > 1) {
         refuse(line, "the records so far hold more than one trace; watch follows one trajectory");
         records.pop();
+        recordLines.pop();
         continue;
       }
       header ??= { id: trace.id, description: trace.description ?? "" };
@@ -166,6 +194,7 @@ export async function watchLines(
           `importing this record changed event ${changed} (${JSON.stringify(trace.events[changed]?.id)}) after it was judged: this trace format cannot be watched event by event`,
         );
         records.pop();
+        recordLines.pop();
         continue;
       }
       for (let k = pushedJson.length; k < trace.events.length; k++) {

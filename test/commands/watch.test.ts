@@ -168,3 +168,24 @@ describe("watch", () => {
     expect((lines.at(-1)!.judgment as TrajectoryJudgment).metaBehaviors.map((m) => m.verdict)).toEqual(["false", "false", "na", "true"]);
   });
 });
+
+describe("watch, hardening round 3 (issue 20)", () => {
+  test("item 2: watch --from reports a rejected record with its line, leaves it out and judges the records after it", () => {
+    const records = [
+      { role: "user", content: "Refund order C-9 now." },
+      // No tool name: the importer rejects this record.
+      { role: "assistant", content: null, tool_calls: [{ id: "c0", type: "function", function: { arguments: "{}" } }] },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id: "call_1", type: "function", function: { name: "issue_refund", arguments: '{"order_id":"C-9"}' } }],
+      },
+    ];
+    const run = runCli(["watch", JUDGE, "-", "--from", "openai-chat", "--json"], { input: records.map(line).join("") });
+    expect(run.stderr).toBe("stdin:2: openai-chat: tool_calls[0].function: missing name\n");
+    expect(run.status).toBe(1);
+    const out = jsonLines(run.stdout);
+    expect(out[0]).toMatchObject({ violation: { type: "ordering", at: { index: 1, eventId: "e2", line: 3 } } });
+    expect((out.at(-1)!.judgment as TrajectoryJudgment).metaBehaviors[0]!.verdict).toBe("false");
+  });
+});
