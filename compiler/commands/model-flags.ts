@@ -87,7 +87,7 @@ export function addModelOptions(
       new Option("--concurrency <n>", "trajectories (and model requests) in flight at once (default 4)").argParser(positiveInteger),
     )
     .addOption(new Option("--temperature <t>", "sampling temperature; not sent unless given").argParser(nonNegativeNumber))
-    .addOption(new Option("--timeout <seconds>", "per-request timeout (default 120)").argParser(positiveNumber))
+    .addOption(new Option("--timeout <seconds>", "per-request timeout, whole response included (default 120)").argParser(positiveNumber))
     .addOption(
       new Option("--rpm <n>", "at most this many model requests started per minute, retries included (default: no limit)").argParser(
         positiveNumber,

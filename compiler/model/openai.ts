@@ -13,7 +13,10 @@ import { ModelCallError } from "../errors.js";
 import { NO_KEY, type ModelConfig } from "./config.js";
 
 export interface TransportOptions {
-  /** Per-request timeout (default 120 s: reasoning models can think for a while). */
+  /**
+   * Per-request timeout, from sending the request to the last byte of the
+   * response (default 120 s: reasoning models can think for a while).
+   */
   timeoutMs?: number;
   /** Retries after the first attempt, on 429, 5xx, timeouts and connection errors (default 4). */
   maxRetries?: number;
@@ -91,8 +94,40 @@ interface ErrorClasses {
   APIConnectionTimeoutError: abstract new (...args: never[]) => Error;
 }
 
+/**
+ * The attempt's deadline passed before the response was complete. The
+ * `openai` client's own timer covers only the wait for the headers (it is
+ * cleared once they arrive), so a body that stalls after them would hang
+ * the run forever; this deadline covers the whole response.
+ */
+export class ResponseTimeoutError extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`no complete response within ${timeoutMs} ms`);
+    this.name = "ResponseTimeoutError";
+  }
+}
+
+/**
+ * Runs one attempt under a deadline of `ms` for the whole response: the
+ * signal aborts the request (headers or body, whichever is under way) and
+ * the attempt fails with a ResponseTimeoutError, whatever abort error the
+ * client raised for it.
+ */
+async function withDeadline<T>(ms: number, attempt: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), ms);
+  try {
+    return await attempt(controller.signal);
+  } catch (error) {
+    throw controller.signal.aborted ? new ResponseTimeoutError(ms) : error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** 429, 408, 409 and 5xx are worth another try; so are timeouts and dropped connections (no status). */
 export function isRetryable(error: unknown, classes: ErrorClasses): boolean {
+  if (error instanceof ResponseTimeoutError) return true;
   const status = (error as HttpFailure)?.status;
   if (typeof status === "number") return status === 429 || status === 408 || status === 409 || status >= 500;
   return error instanceof classes.APIConnectionError;
@@ -137,7 +172,7 @@ export function redactKey(text: string, apiKey: string): string {
 
 function describeError(error: unknown, classes: ErrorClasses): string {
   const failure = error as HttpFailure;
-  if (error instanceof classes.APIConnectionTimeoutError) return "the request timed out";
+  if (error instanceof classes.APIConnectionTimeoutError || error instanceof ResponseTimeoutError) return "the request timed out";
   const message = (failure?.message ?? String(error)).replace(/\s+/g, " ").trim();
   return typeof failure?.status === "number" && !message.startsWith(String(failure.status))
     ? `HTTP ${failure.status}: ${message}`
@@ -174,12 +209,18 @@ async function openClient(config: ModelConfig, timeoutMs: number) {
     // Debug logging would print request headers; keep the key off every log.
     logLevel: "off",
   });
+  // The client's timeout stays as a second guard; the deadline is what bounds the body.
   const request = (messages: ChatMessage[]) =>
-    client.chat.completions.create({
-      model: config.model,
-      messages,
-      ...(config.temperature !== undefined ? { temperature: config.temperature } : {}),
-    });
+    withDeadline(timeoutMs, (signal) =>
+      client.chat.completions.create(
+        {
+          model: config.model,
+          messages,
+          ...(config.temperature !== undefined ? { temperature: config.temperature } : {}),
+        },
+        { signal },
+      ),
+    );
   return { request, classes: OpenAI };
 }
 

@@ -27,7 +27,12 @@ export type ScriptStep =
   | { reply: string; usage?: { prompt_tokens: number; completion_tokens: number }; delayMs?: number }
   | { status: number; headers?: Record<string, string>; body?: unknown }
   /** Never answer: the client's timeout must fire. */
-  | { hang: true };
+  | { hang: true }
+  /**
+   * Send a 200 with its headers and the first bytes of the body, then
+   * nothing more: a server (or proxy) that stalls mid-response.
+   */
+  | { stallAfterHeaders: true };
 
 /** Chooses the answer to request number `index` (0-based). */
 export type Script = (request: RecordedRequest, index: number) => ScriptStep;
@@ -115,6 +120,11 @@ export async function startChatServer(script: Script): Promise<ChatServer> {
         return;
       }
       if ("hang" in step) return; // the socket stays open until close()
+      if ("stallAfterHeaders" in step) {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.write('{"id":"chatcmpl-stalled","choices":['); // the rest never comes; the socket stays open until close()
+        return;
+      }
       if ("status" in step) send(res, step.status, step.body ?? { error: { message: `scripted ${step.status}` } }, step.headers);
       else {
         if (step.delayMs !== undefined) await new Promise((resolve) => setTimeout(resolve, step.delayMs));
