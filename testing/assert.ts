@@ -10,13 +10,29 @@ import type { MetaBehaviorJudgment, TrajectoryJudgment } from "../runtime/types.
 import { readCases, type JudgeLike } from "./inputs.js";
 import { compareLabels, labelsAgree, type ExpectedLabels, type LabelComparison } from "./labels.js";
 
-/** Thrown when a trajectory does not satisfy its behavior; `name` is "AssertionError", as test runners expect. */
+/** A clause that got no valid model answer, in a rule the assertion counts. */
+export interface ModelFailure {
+  trajectoryId: string;
+  rule: string;
+  quote: string;
+  /** Why the call failed, as the clause's `error` says it. */
+  message: string;
+}
+
+/**
+ * Thrown when a trajectory does not satisfy its behavior; `name` is
+ * "AssertionError", as test runners expect. `modelErrors` is non-empty when
+ * the outcome rests on failed model calls: then nothing was decided, and a
+ * negated matcher must fail as well (behavior-judge/vitest does).
+ */
 export class AssertionError extends Error {
   override name = "AssertionError";
   readonly judgments: TrajectoryJudgment[];
-  constructor(message: string, judgments: TrajectoryJudgment[]) {
+  readonly modelErrors: readonly ModelFailure[];
+  constructor(message: string, judgments: TrajectoryJudgment[], modelErrors: readonly ModelFailure[] = []) {
     super(message);
     this.judgments = judgments;
+    this.modelErrors = modelErrors;
   }
 }
 
@@ -38,6 +54,20 @@ export interface AssertBehaviorResult {
 /** A rule fails the assertion when it is false, or rests on a failed model call (never a silent pass). */
 function ruleFails(rule: MetaBehaviorJudgment): boolean {
   return rule.verdict === "false" || rule.error === true;
+}
+
+function modelFailures(judgment: TrajectoryJudgment): ModelFailure[] {
+  return judgment.metaBehaviors.flatMap((rule) =>
+    rule.clauses.flatMap((clause) =>
+      clause.error === undefined ? [] : [{ trajectoryId: judgment.trajectoryId, rule: rule.name, quote: clause.quote, message: clause.error }],
+    ),
+  );
+}
+
+/** The headline of a failure that rests on model errors: each failed clause with its message. */
+function formatModelFailures(behavior: string, failures: readonly ModelFailure[]): string {
+  const lines = failures.map((f) => `  ${JSON.stringify(f.trajectoryId)} / ${f.rule}: ${f.message}`);
+  return `behavior ${behavior} could not be judged: a model call failed (${failures.length} clause${failures.length === 1 ? "" : "s"})\n${lines.join("\n")}`;
 }
 
 function restrict(judgment: TrajectoryJudgment, rules: readonly string[] | undefined): TrajectoryJudgment {
@@ -72,10 +102,12 @@ export async function assertBehavior(
     throw new TypeError(`assertBehavior: no rule named ${unknown.map((n) => JSON.stringify(n)).join(", ")} in ${judge.behavior}`);
   const judgments: TrajectoryJudgment[] = [];
   const failures: string[] = [];
+  const modelErrors: ModelFailure[] = [];
   for (const c of cases) {
     const full = await judge.judgeTrajectory(c.trajectory, options.judgeOptions);
     judgments.push(full);
     const judgment = restrict(full, options.rules);
+    modelErrors.push(...modelFailures(judgment));
     const expected = options.expected ?? c.expected;
     const text = formatJudgment(judgment, { trajectory: c.trajectory as { events?: never[] } });
     if (expected !== undefined) {
@@ -92,6 +124,9 @@ export async function assertBehavior(
       failures.push(text);
     }
   }
-  if (failures.length > 0) throw new AssertionError(`behavior ${judge.behavior} not satisfied\n${failures.join("\n\n")}`, judgments);
+  if (failures.length > 0) {
+    const headline = modelErrors.length > 0 ? `${formatModelFailures(judge.behavior, modelErrors)}\n\n` : "";
+    throw new AssertionError(`${headline}behavior ${judge.behavior} not satisfied\n${failures.join("\n\n")}`, judgments, modelErrors);
+  }
   return { judgments };
 }

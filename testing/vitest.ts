@@ -1,6 +1,8 @@
 /**
  * behavior-judge/vitest: `expect(trajectory).toSatisfyBehavior(judge, opts?)`.
  * Importing this module registers the matcher; the message is assertBehavior's.
+ * A failed model call is no result in either direction: the matcher then
+ * throws, so `.not.toSatisfyBehavior` fails too.
  *
  *   import "behavior-judge/vitest";
  *   await expect(trajectory).toSatisfyBehavior(judge);
@@ -15,6 +17,8 @@ export async function toSatisfyBehavior(this: { isNot?: boolean }, received: unk
     const ids = judgments.map((j) => j.trajectoryId).join(", ");
     return { pass: true, message: () => `expected ${ids} not to satisfy behavior ${judge.behavior}, but it does` };
   } catch (error) {
+    // Thrown, not returned as `pass: false`: `.not` would turn that into a pass.
+    if (error instanceof AssertionError && error.modelErrors.length > 0) throw error;
     if (error instanceof AssertionError) return { pass: false, message: () => error.message };
     throw error;
   }

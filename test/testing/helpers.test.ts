@@ -8,7 +8,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { describe, expect, test } from "vitest";
+import { afterEach, describe, expect, test } from "vitest";
 import { formatJudgment } from "../../runtime/format-judgment.js";
 import * as refund from "../../examples/refund-support/judge.mjs";
 import * as tax from "../../examples/tax-research/judge.mjs";
@@ -17,6 +17,8 @@ import { behaviorScorer, verdictScore } from "../../testing/braintrust.js";
 import "../../testing/vitest.js";
 import { compareCase } from "../../compiler/judge/calibrate.js";
 import { ROOT } from "../support/cli.js";
+import { createOpenAIAdapter } from "../../compiler/model/openai.js";
+import { inOrder, startChatServer, type ChatServer, type Script } from "../support/chat-server.js";
 import { compileYaml, importBundled, isolatedDir } from "../support/judges.js";
 
 // @ts-expect-error a plain JS build script, without types
@@ -226,6 +228,71 @@ describe("toSatisfyBehavior (behavior-judge/vitest)", () => {
     await expect(refundCase("clean-single-refund").trajectory).toSatisfyBehavior(refund);
     await expect(expect(refundCase("credit-before-lookup").trajectory).toSatisfyBehavior(refund)).rejects.toThrow(LOOKUP_QUOTE);
     await expect(refundCase("credit-before-lookup").trajectory).not.toSatisfyBehavior(refund);
+  });
+});
+
+// Item 14 (issue 20): every AssertionError became `pass: false`, so a model
+// call that failed made `.not.toSatisfyBehavior` pass.
+describe("a failed model call is never a pass, in either direction", () => {
+  let server: ChatServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+  /** The real adapter against a scripted server: 401 is not retried, so a failing call is quick. */
+  async function modelOptions(script: Script) {
+    server = await startChatServer(script);
+    const complete = createOpenAIAdapter(
+      { provider: "openai", apiKey: "sk-helper-test-0000", baseURL: server.baseURL, model: "scripted" },
+      { maxRetries: 0, timeoutMs: 2_000 },
+    );
+    return { judgeOptions: { complete } };
+  }
+  const refused = inOrder({ status: 401, body: { error: { message: "invalid key" } } });
+
+  test("item 14: .not.toSatisfyBehavior fails with the model error when the model call fails", async () => {
+    const options = await modelOptions(refused);
+    const { trajectory } = taxCase("asks-year-then-grounds-answer");
+    const error = await expect(trajectory).not.toSatisfyBehavior(tax, options).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(error, ".not passed although no model answered").toBeInstanceOf(Error);
+    expect(error!.message).toContain("a model call failed");
+    expect(error!.message).toContain("the model call failed: 401 invalid key");
+    expect(server!.requests.length).toBeGreaterThan(0);
+  });
+
+  test("item 14: .not fails too when a rule is false and another clause got no answer", async () => {
+    const options = await modelOptions(refused);
+    // figure-from-memory is false on its deterministic part; its semantic clauses fail.
+    const { trajectory } = taxCase("figure-from-memory");
+    await expect(expect(trajectory).not.toSatisfyBehavior(tax, options)).rejects.toThrow("a model call failed");
+  });
+
+  test("item 14: toSatisfyBehavior fails with the model error, and so does assertBehavior (naming rule and message)", async () => {
+    const options = await modelOptions(refused);
+    const { trajectory } = taxCase("asks-year-then-grounds-answer");
+    await expect(expect(trajectory).toSatisfyBehavior(tax, options)).rejects.toThrow("the model call failed: 401 invalid key");
+    const error = await failure(assertBehavior(tax, trajectory, options));
+    expect(error.modelErrors.length).toBeGreaterThan(0);
+    expect(error.modelErrors[0]).toMatchObject({ trajectoryId: "asks-year-then-grounds-answer", message: "the model call failed: 401 invalid key" });
+  });
+
+  test("item 14: with labels, .not fails on a model error rather than counting it as a disagreement", async () => {
+    const options = await modelOptions(refused);
+    await expect(expect(taxCase("asks-year-then-grounds-answer")).not.toSatisfyBehavior(tax, options)).rejects.toThrow(
+      "a model call failed",
+    );
+  });
+
+  test("item 14 (guard): a model error in a rule left out by `rules` does not count", async () => {
+    const options = await modelOptions(refused);
+    const { trajectory } = refundCase("credit-before-lookup");
+    // The refund judge asks the model only to verify its falses: the lookup rule's verification is refused,
+    // the confirmation rule is true and asks nothing.
+    await expect(trajectory).toSatisfyBehavior(refund, { ...options, rules: ["Email a confirmation for every approved refund"] });
+    await expect(expect(trajectory).not.toSatisfyBehavior(refund, options)).rejects.toThrow("a model call failed");
   });
 });
 
