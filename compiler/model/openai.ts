@@ -182,18 +182,50 @@ function describeError(error: unknown, classes: ErrorClasses): string {
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
+ * A 200 response that is no chat completion (`{}`, `[]`, an HTML page from
+ * a wrong base URL or a proxy). Not retried: the same server answers the
+ * same way, and the message says what the body lacked.
+ */
+export class MalformedResponseError extends Error {
+  constructor(lacked: string, response: unknown, apiKey: string) {
+    super(
+      `the server's 200 response ${lacked} (got ${excerpt(response, apiKey)}): is the base URL an OpenAI-compatible chat-completions endpoint?`,
+    );
+    this.name = "MalformedResponseError";
+  }
+}
+
+/** The body as JSON, key redacted before clipping (a clipped key would not match), at most 120 characters. */
+function excerpt(response: unknown, apiKey: string): string {
+  const text = redactKey(JSON.stringify(response) ?? String(response), apiKey);
+  return text.length > 120 ? `${text.slice(0, 119)}…` : text;
+}
+
+interface Completion {
+  choices: { message: { content?: string | null } }[];
+  usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** Checks the parts of a completion the reply reads; anything else is a MalformedResponseError naming the missing part. */
+function asCompletion(response: unknown, apiKey: string): Completion {
+  if (!isObject(response) || !Array.isArray(response.choices)) throw new MalformedResponseError('lacks "choices"', response, apiKey);
+  if (response.choices.length === 0) throw new MalformedResponseError('has no choice in "choices"', response, apiKey);
+  const first: unknown = response.choices[0];
+  if (!isObject(first) || !isObject(first.message)) throw new MalformedResponseError('lacks "choices[0].message"', response, apiKey);
+  return response as unknown as Completion;
+}
+
+/**
  * Turns a chat-completions response into the adapter's reply. The key is
  * redacted here, before validation and caching: this is the one way an
  * answer enters, so no report, cache entry or retry prompt can carry it.
  */
-function toReply(
-  response: {
-    choices: { message?: { content?: string | null } | null }[];
-    usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
-  },
-  apiKey: string,
-): AdapterReply {
-  const text = redactKey(response.choices[0]?.message?.content ?? "", apiKey);
+function toReply(body: unknown, apiKey: string): AdapterReply {
+  const response = asCompletion(body, apiKey);
+  const text = redactKey(response.choices[0]!.message.content ?? "", apiKey);
   const usage = response.usage;
   if (usage === undefined || usage === null) return { text };
   return { text, usage: { inputTokens: usage.prompt_tokens ?? 0, outputTokens: usage.completion_tokens ?? 0 } };

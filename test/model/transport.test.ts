@@ -157,6 +157,41 @@ describe("the OpenAI-compatible adapter", () => {
     expect(await askModel(adapter, trajectory, question)).toMatchObject({ kind: "answer", verdict: "true" });
   });
 
+  // Item 25 (issue 20): a 200 `{}` surfaced as "Cannot read properties of undefined (reading '0')".
+  it.each([
+    [{}, 'lacks "choices" (got {})'],
+    [{ choices: "none" }, 'lacks "choices" (got {"choices":"none"})'],
+    [{ choices: [] }, 'has no choice in "choices" (got {"choices":[]})'],
+    [{ choices: [{ index: 0 }] }, 'lacks "choices[0].message" (got {"choices":[{"index":0}]})'],
+    [[1], 'lacks "choices" (got [1])'],
+    ["ok", 'lacks "choices" (got "ok")'],
+  ])("item 25: a 200 answer %j says what it lacked, and is not retried", async (body, lacked) => {
+    const { adapter, server } = await setup(inOrder({ status: 200, body }));
+    const outcome = await askModel(adapter, trajectory, question);
+    expect(outcome).toEqual({
+      kind: "error",
+      message: `the model call failed: the server's 200 response ${lacked}: is the base URL an OpenAI-compatible chat-completions endpoint?`,
+    });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("item 25: a 200 that is not JSON at all (an HTML page) says so, clipped", async () => {
+    const page = `<html>${"x".repeat(500)}</html>`;
+    const { adapter } = await setup(inOrder({ status: 200, headers: { "content-type": "text/html" }, body: page }));
+    const outcome = await askModel(adapter, trajectory, question);
+    expect(outcome.kind).toBe("error");
+    const message = outcome.kind === "error" ? outcome.message : "";
+    expect(message).toMatch(/^the model call failed: the server's 200 response lacks "choices" \(got "\\"<html>x+…\)/);
+    expect(message.length).toBeLessThan(400);
+    expect(message).not.toContain("Cannot read properties");
+  });
+
+  it("item 25: an echoed key in a malformed 200 answer is redacted", async () => {
+    const { adapter } = await setup(inOrder({ status: 200, body: { error: `bad key ${KEY}` } }));
+    const outcome = await askModel(adapter, trajectory, question);
+    expect(outcome.kind === "error" && outcome.message).toContain('lacks "choices" (got {"error":"bad key [redacted]"})');
+  });
+
   it("a 401 is not retried, and an echoed key never reaches the message", async () => {
     const { adapter, server } = await setup(inOrder({ status: 401, body: { error: { message: `Incorrect API key provided: ${KEY}` } } }));
     const outcome = await askModel(adapter, trajectory, question);
