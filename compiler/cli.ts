@@ -43,7 +43,8 @@ function reportError(error: unknown): void {
 /** Trajectory arguments, checked and with directories expanded, before a command runs (files/input-files.ts). */
 async function inputFiles(files: readonly string[], what?: string): Promise<string[]> {
   const { resolveInputFiles } = await import("./files/input-files.js");
-  return resolveInputFiles(files, what);
+  // What a directory leaves out (subfolders, broken symlinks) is said, never skipped in silence.
+  return resolveInputFiles(files, what, (message) => process.stderr.write(`behavior-judge: note: ${printableLines(message)}\n`));
 }
 
 function program(): Command {

@@ -9,6 +9,7 @@ import { readdirSync, statSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { extname, join } from "node:path";
 import { EXIT_USAGE, UserError } from "../errors.js";
+import { plural } from "../report/plural.js";
 import { printable } from "../report/printable.js";
 
 const TRAJECTORY_FILE = /\.jsonl?$/i;
@@ -37,13 +38,72 @@ async function misplacedKind(path: string): Promise<string | undefined> {
   return undefined;
 }
 
+/** What a directory argument holds: its trajectory files, and what was left out, with why. */
+interface DirectoryListing {
+  files: string[];
+  subfolders: string[];
+  unreadable: string[];
+}
+
+/**
+ * The .json/.jsonl files directly inside `dir`, sorted by name. A symlink is
+ * followed (stat, not lstat): one to a file is read like the file, one to a
+ * folder counts as a subfolder, and one that cannot be followed (dangling, or
+ * a loop: the kernel's ELOOP bounds the chain) is listed as unreadable.
+ * Subfolders are not entered, so no folder loop is possible.
+ */
+function listDirectory(dir: string): DirectoryListing {
+  const listing: DirectoryListing = { files: [], subfolders: [], unreadable: [] };
+  const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const entry of entries) {
+    let isFile = entry.isFile();
+    let isDirectory = entry.isDirectory();
+    if (entry.isSymbolicLink()) {
+      try {
+        const target = statSync(join(dir, entry.name));
+        isFile = target.isFile();
+        isDirectory = target.isDirectory();
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (TRAJECTORY_FILE.test(entry.name))
+          listing.unreadable.push(
+            `${entry.name} (${code === "ELOOP" ? "a symlink loop" : code === "ENOENT" ? "a broken symlink" : (code ?? String(error))})`,
+          );
+        continue;
+      }
+    }
+    if (isDirectory) listing.subfolders.push(entry.name);
+    else if (isFile && TRAJECTORY_FILE.test(entry.name)) listing.files.push(join(dir, entry.name));
+    // A FIFO or socket named *.jsonl is not listed by its folder: pass it as an argument to read it.
+  }
+  return listing;
+}
+
+/** The one notice line for what a directory argument left out, if anything. */
+function skippedNotice(dir: string, listing: DirectoryListing): string | undefined {
+  const parts: string[] = [];
+  const { subfolders, unreadable } = listing;
+  if (subfolders.length > 0)
+    parts.push(
+      `${plural(subfolders.length, "subfolder")} ${subfolders.map(printable).join(", ")} (pass a subfolder as an argument to read it)`,
+    );
+  parts.push(...unreadable.map(printable));
+  return parts.length === 0 ? undefined : `${printable(dir)}: not read: ${parts.join("; ")}`;
+}
+
 /**
  * The files to read, in order: each directory replaced by its .json/.jsonl
- * files (sorted by name), and `-` (stdin) kept as it is. Throws a one-line
- * UserError for a missing path, a directory with no such file, a file that
- * is not trajectories, or `-` given twice (stdin can be read once).
+ * files (sorted by name; symlinks followed), and `-` (stdin) kept as it is.
+ * What a directory leaves out (subfolders, symlinks that lead nowhere) is
+ * told to `notice`, one line per directory. Throws a one-line UserError for
+ * a missing path, a directory with no such file, a file that is not
+ * trajectories, or `-` given twice (stdin can be read once).
  */
-export async function resolveInputFiles(paths: readonly string[], what = "trajectories"): Promise<string[]> {
+export async function resolveInputFiles(
+  paths: readonly string[],
+  what = "trajectories",
+  notice: (message: string) => void = () => {},
+): Promise<string[]> {
   const files: string[] = [];
   for (const path of paths) {
     if (path === "-") {
@@ -59,13 +119,14 @@ export async function resolveInputFiles(paths: readonly string[], what = "trajec
       throw new UserError(`cannot read ${printable(path)}: ${code === "ENOENT" ? "no such file or directory" : (code ?? String(error))}`);
     }
     if (isDirectory) {
-      const inside = readdirSync(path, { withFileTypes: true })
-        .filter((e) => e.isFile() && TRAJECTORY_FILE.test(e.name))
-        .map((e) => e.name)
-        .sort();
-      if (inside.length === 0)
-        throw new UserError(`${printable(path)} is a directory with no .json or .jsonl files (${what} are read from those)`);
-      files.push(...inside.map((name) => join(path, name)));
+      const listing = listDirectory(path);
+      const skipped = skippedNotice(path, listing);
+      if (listing.files.length === 0)
+        throw new UserError(
+          `${printable(path)} is a directory with no .json or .jsonl files (${what} are read from those)${skipped === undefined ? "" : `; ${skipped}`}`,
+        );
+      if (skipped !== undefined) notice(skipped);
+      files.push(...listing.files);
       continue;
     }
     const kind = await misplacedKind(path);

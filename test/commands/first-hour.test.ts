@@ -3,7 +3,7 @@
  * trajectory arguments get one line saying what is wrong, not a run that
  * judged nothing.
  */
-import { mkdirSync, mkdtempSync, writeFileSync, copyFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync, copyFileSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
@@ -28,12 +28,41 @@ describe("trajectory arguments", () => {
     writeFileSync(join(dir, "notes.txt"), "not a trajectory");
     mkdirSync(join(dir, "sub"));
     const run = runCli(["judge", JUDGE, dir, "--no-web"]);
-    expect(run.stderr).toBe("");
+    expect(run.stderr).toBe(`behavior-judge: note: ${dir}: not read: subfolder sub (pass a subfolder as an argument to read it)\n`);
     expect(run.stdout).toContain("2 trajectories judged: 1 true, 1 false, 0 na");
     expect(run.stdout.indexOf("clean-single-refund")).toBeLessThan(run.stdout.indexOf("credit-before-lookup"));
     const empty = mkdtempSync(join(tmpdir(), "bj-empty-"));
     expect(runCli(["judge", JUDGE, empty, "--no-web"]).stderr).toBe(
       `behavior-judge: ${empty} is a directory with no .json or .jsonl files (trajectories are read from those)\n`,
+    );
+  });
+
+  test("item 3 (issue 20): a directory's symlinked files are judged; subfolders and symlinks that lead nowhere are named", () => {
+    const dir = mkdtempSync(join(tmpdir(), "bj-links-"));
+    const elsewhere = mkdtempSync(join(tmpdir(), "bj-target-"));
+    copyFileSync("examples/refund-support/trajectories/clean-single-refund.json", join(dir, "a.json"));
+    copyFileSync("examples/refund-support/trajectories/credit-before-lookup.json", join(elsewhere, "failing.json"));
+    // The failing trajectory is only reachable through the symlink.
+    symlinkSync(join(elsewhere, "failing.json"), join(dir, "b.json"));
+    symlinkSync(join(elsewhere, "gone.json"), join(dir, "c.json"));
+    symlinkSync(join(dir, "d.json"), join(dir, "d.json"));
+    symlinkSync(elsewhere, join(dir, "linked"));
+    mkdirSync(join(dir, "more"));
+    const note =
+      `behavior-judge: note: ${dir}: not read: subfolders linked, more (pass a subfolder as an argument to read it); ` +
+      "c.json (a broken symlink); d.json (a symlink loop)\n";
+    const run = runCli(["judge", JUDGE, dir, "--no-web", "--fail-on-false"]);
+    expect(run.stderr).toBe(note);
+    expect(run.stdout).toContain("2 trajectories judged: 1 true, 1 false, 0 na");
+    expect(run.status).toBe(1);
+    const imported = runCli(["import", dir]);
+    expect(imported.stderr).toBe(note);
+    expect(imported.stdout.trim().split("\n")).toHaveLength(2);
+    // A folder with nothing to read says what it left out too.
+    const onlyLinks = mkdtempSync(join(tmpdir(), "bj-only-"));
+    symlinkSync(join(elsewhere, "gone.json"), join(onlyLinks, "x.json"));
+    expect(runCli(["calibrate", JUDGE, onlyLinks]).stderr).toBe(
+      `behavior-judge: ${onlyLinks} is a directory with no .json or .jsonl files (labeled cases are read from those); ${onlyLinks}: not read: x.json (a broken symlink)\n`,
     );
   });
 
