@@ -5,7 +5,8 @@
  * shape is compiler/judge/watch.ts's; docs/FORMATS.md §9 says when a
  * violation is certain.
  */
-import { open } from "node:fs/promises";
+import type { Stats } from "node:fs";
+import { open, stat, type FileHandle } from "node:fs/promises";
 import { basename, extname } from "node:path";
 import { importTrace, looksLikeTrajectory } from "../../importers/index.js";
 import { JudgeLoadError, UserError } from "../errors.js";
@@ -34,9 +35,41 @@ export interface WatchCommandOptions extends RunFlags, TraceCommandOptions {
 /** How long a followed file is left alone before it is read again. */
 const FOLLOW_POLL_MS = 200;
 
-/** The bytes of a file as they come; with `follow`, waits for more at the end until `stop` is aborted. */
-async function* fileChunks(path: string, follow: boolean, stop: AbortSignal): AsyncGenerator<Uint8Array> {
-  const handle = await open(path, "r");
+/** Between chunks of a followed file: the file was truncated or replaced, and what follows is read from its start. */
+const RESTART = Symbol("restart");
+type FollowedChunk = Uint8Array | typeof RESTART;
+
+/**
+ * What became of a followed file that has no more bytes at `position`: the
+ * same file, truncated below it (copy-truncate, `: > file`), or another file
+ * at its path (rename and a new file: log rotation). A path that is gone is
+ * waited for: a rotating writer creates the new file next.
+ */
+async function followedChange(path: string, handle: FileHandle, position: number): Promise<"same" | "truncated" | "replaced"> {
+  const opened = await handle.stat();
+  let now: Stats;
+  try {
+    now = await stat(path);
+  } catch {
+    return "same";
+  }
+  if (now.ino !== opened.ino || now.dev !== opened.dev) return "replaced";
+  return opened.size < position ? "truncated" : "same";
+}
+
+/**
+ * The bytes of a file as they come; with `follow`, waits for more at the end
+ * until `stop` is aborted, and reads the file again from its start (after a
+ * RESTART and a notice) when it was truncated or replaced: without that, the
+ * events written afterwards were never read and Ctrl-C printed PASS.
+ */
+async function* fileChunks(
+  path: string,
+  follow: boolean,
+  stop: AbortSignal,
+  notice: (message: string) => void,
+): AsyncGenerator<FollowedChunk> {
+  let handle = await open(path, "r");
   try {
     const buffer = Buffer.alloc(64 * 1024);
     let position = 0;
@@ -48,6 +81,23 @@ async function* fileChunks(path: string, follow: boolean, stop: AbortSignal): As
         continue;
       }
       if (!follow || stop.aborted) return;
+      const change = await followedChange(path, handle, position);
+      // Replaced, but gone again before it could be opened: wait on the old file and look again.
+      const replacement = change === "replaced" ? await open(path, "r").catch(() => undefined) : undefined;
+      if (change === "truncated" || replacement !== undefined) {
+        if (replacement !== undefined) {
+          await handle.close();
+          handle = replacement;
+        }
+        notice(
+          change === "truncated"
+            ? `${printable(path)} was truncated: reading it again from its start (line numbers start again at 1)`
+            : `${printable(path)} was replaced by a new file: reading the new file from its start (line numbers start again at 1)`,
+        );
+        position = 0;
+        yield RESTART;
+        continue;
+      }
       await new Promise((resolve) => setTimeout(resolve, FOLLOW_POLL_MS));
       if (stop.aborted) return;
     }
@@ -56,17 +106,39 @@ async function* fileChunks(path: string, follow: boolean, stop: AbortSignal): As
   }
 }
 
-/** Lines of a byte stream, each decoded as strict UTF-8; a line that is not is refused by `watchLines` as invalid JSON would be. */
+/**
+ * Lines of a byte stream, each decoded as strict UTF-8; a line that is not is
+ * refused by `watchLines` as invalid JSON would be. After a RESTART the lines
+ * are the new file's: a partial line before it is not joined to them, and
+ * they are numbered from 1 again.
+ */
 async function* decodedLines(
-  chunks: AsyncIterable<Uint8Array>,
+  chunks: AsyncIterable<FollowedChunk>,
   refuse: (line: number, message: string) => void,
 ): AsyncGenerator<WatchLine> {
-  let line = 0;
-  for await (const { bytes } of byteLines(chunks)) {
-    line++;
-    const decoded = decodeUtf8(bytes);
-    if (decoded.ok) yield { line, text: decoded.text };
-    else refuse(line, describeInvalidUtf8(decoded.invalid));
+  const iterator = chunks[Symbol.asyncIterator]();
+  let restarted = true;
+  while (restarted) {
+    restarted = false;
+    // The chunks up to the next RESTART (or the end), one file's bytes for byteLines.
+    const untilRestart = async function* (): AsyncGenerator<Uint8Array> {
+      for (;;) {
+        const next = await iterator.next();
+        if (next.done === true) return;
+        if (next.value === RESTART) {
+          restarted = true;
+          return;
+        }
+        yield next.value;
+      }
+    };
+    let line = 0;
+    for await (const { bytes } of byteLines(untilRestart())) {
+      line++;
+      const decoded = decodeUtf8(bytes);
+      if (decoded.ok) yield { line, text: decoded.text };
+      else refuse(line, describeInvalidUtf8(decoded.invalid));
+    }
   }
 }
 
@@ -125,6 +197,8 @@ export async function runWatchCommand(judgePath: string, input: string | undefin
     process.stderr.write(`${printable(source)}:${line}: ${printable(message)}\n`);
   };
 
+  const notice = (message: string) => void process.stderr.write(`behavior-judge: note: ${message}\n`);
+
   const stop = new AbortController();
   const interrupt = () => stop.abort();
   // Ctrl-C ends a followed file where it is: the trajectory is judged as it stands.
@@ -133,7 +207,7 @@ export async function runWatchCommand(judgePath: string, input: string | undefin
     const lines =
       !fromStdin && extname(input).toLowerCase() === ".json"
         ? listed(await wholeJsonFile(input, from))
-        : decodedLines(fromStdin ? process.stdin : fileChunks(input, options.follow === true, stop.signal), refuse);
+        : decodedLines(fromStdin ? process.stdin : fileChunks(input, options.follow === true, stop.signal, notice), refuse);
     const complete = options.complete === undefined ? undefined : options.complete === "true";
     const fallbackId = fromStdin ? "stdin" : basename(input).replace(/\.[^.]*$/, "");
     const result = await watchLines(

@@ -5,7 +5,7 @@
  * gives for the same events.
  */
 import { spawn } from "node:child_process";
-import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -188,4 +188,60 @@ describe("watch, hardening round 3 (issue 20)", () => {
     expect(out[0]).toMatchObject({ violation: { type: "ordering", at: { index: 1, eventId: "e2", line: 3 } } });
     expect((out.at(-1)!.judgment as TrajectoryJudgment).metaBehaviors[0]!.verdict).toBe("false");
   });
+
+  test("item 6: watch --follow reads a file again after truncation and after rotation (rename + new file)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "bj-rotate-"));
+    const file = join(dir, "session.jsonl");
+    writeFileSync(file, line(EVENTS[0]));
+    const child = spawn(process.execPath, [BIN, "watch", JUDGE, file, "--follow", "--json"], {
+      cwd: ROOT,
+      env: { ...process.env, OPENAI_API_KEY: "", BRAINTRUST_API_KEY: "" },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+    const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+    const seen = (text: string, where: () => string) =>
+      new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`timed out waiting for ${text}; got ${stdout} / ${stderr}`)), 20_000);
+        const look = () => {
+          if (where().includes(text)) {
+            clearTimeout(timer);
+            resolve();
+          } else setTimeout(look, 50);
+        };
+        look();
+      });
+    try {
+      appendFileSync(file, line(EVENTS[1]));
+      await seen('"eventId":"e2"', () => stdout);
+      // Copy-truncate: the writer starts the file over; what it writes next must be read.
+      writeFileSync(file, "");
+      await seen("was truncated", () => stderr);
+      appendFileSync(file, line(EVENTS[2]) + line(EVENTS[3]) + line(EVENTS[4]));
+      await seen('"eventId":"e5"', () => stdout);
+      // Rotation: the file is renamed away and a new one takes its path.
+      renameSync(file, `${file}.1`);
+      writeFileSync(
+        file,
+        line({ id: "e6", actor: "agent", action: "issue_refund", metadata: { order_id: "C" } }) + line({ end: { complete: true } }),
+      );
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill();
+    }
+    expect(stderr).toBe(
+      `behavior-judge: note: ${file} was truncated: reading it again from its start (line numbers start again at 1)\n` +
+        `behavior-judge: note: ${file} was replaced by a new file: reading the new file from its start (line numbers start again at 1)\n`,
+    );
+    const out = jsonLines(stdout);
+    expect(out.filter((o) => "violation" in o).map((o) => (o.violation as { at: unknown }).at)).toEqual([
+      { index: 1, eventId: "e2", line: 2 },
+      { index: 4, eventId: "e5", line: 3 },
+      { index: 5, eventId: "e6", line: 1 },
+    ]);
+    const judgment = out.at(-1)!.judgment as TrajectoryJudgment;
+    expect(judgment.metaBehaviors.find((m) => m.name === "Stop paying out once escalated")!.verdict).toBe("false");
+  }, 60_000);
 });
