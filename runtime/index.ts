@@ -7,6 +7,23 @@ export type { JudgeOptions } from "./judgment.js";
 export type { Found, RuleStepper, StepEvent, Steppers } from "./stepper.js";
 export { countClause, forbiddenClause, orderingClause, pairingClause, requiredClause } from "./checks.js";
 export { TrajectoryError, validateTrajectory } from "./trajectory.js";
+export {
+  countIndexed,
+  instantOf,
+  metadataValue,
+  numberOf,
+  toInstant,
+  toNumber,
+  valueAdd,
+  valueDivide,
+  valueEquals,
+  valueIn,
+  valueMultiply,
+  valueNegate,
+  valueOrder,
+  valueSubtract,
+  type WhenValue,
+} from "./values.js";
 export { foldVerdicts } from "./fold.js";
 export type { AdapterReply, AdapterUsage, ChatMessage, SemanticAdapter, SemanticUsage } from "./semantic.js";
 export type * from "./types.js";
