@@ -43,12 +43,28 @@ describe("toNumber: strict decimals", () => {
     expect(Object.is(toNumber("-0"), 0)).toBe(true);
   });
 
-  test.each([[""], [" 1"], ["1 "], ["0x10"], ["0b1"], ["Infinity"], ["-Infinity"], ["NaN"], ["1e400"], ["."], ["-"], ["1e"], ["1.2.3"], ["1_000"], ["١"], ["e3"], ["+"], ["1,5"]])(
-    "%j is not a number",
-    (text) => {
-      expect(toNumber(text)).toBeUndefined();
-    },
-  );
+  test.each([
+    [""],
+    [" 1"],
+    ["1 "],
+    ["0x10"],
+    ["0b1"],
+    ["Infinity"],
+    ["-Infinity"],
+    ["NaN"],
+    ["1e400"],
+    ["."],
+    ["-"],
+    ["1e"],
+    ["1.2.3"],
+    ["1_000"],
+    ["١"],
+    ["e3"],
+    ["+"],
+    ["1,5"],
+  ])("%j is not a number", (text) => {
+    expect(toNumber(text)).toBeUndefined();
+  });
 });
 
 describe("toInstant: strict ISO-8601", () => {
