@@ -31,6 +31,21 @@ export interface WorkerSetup {
 export interface Isolation {
   /** Cases by their ordinal in the job (0-based, in reading order) that a worker died judging, with why. */
   crashed: [number, string][];
+  /** Where a worker died reading: those places are not read again, a failed case stands in. */
+  unreadable: Unreadable[];
+}
+
+/**
+ * A place a worker died reading: `unit` is the job's line (lines jobs) or
+ * file (files jobs), by its 0-based position in the job, and `ordinal` the
+ * ordinal in the job the unit's next case would have had. A line is read in
+ * one piece; a file streamed element by element may die after some of its
+ * cases came out, and those are kept.
+ */
+export interface Unreadable {
+  unit: number;
+  ordinal: number;
+  reason: string;
 }
 
 /**
@@ -76,12 +91,41 @@ export interface JobOutcome {
   warnings: string[];
 }
 
+/**
+ * An isolated job announces what it does next, so the main thread knows
+ * where a worker that dies was: `reading` before it reads on in a unit (a
+ * line, a file), `begin` before it judges a case. Messages posted before a
+ * worker dies still arrive.
+ */
 export type WorkerMessage =
-  { kind: "ready" } | { kind: "begin"; id: number; ordinal: number } | ({ kind: "done"; id: number } & JobOutcome);
+  | { kind: "ready" }
+  | { kind: "reading"; id: number; unit: number; ordinal: number }
+  | { kind: "begin"; id: number; ordinal: number }
+  | ({ kind: "done"; id: number } & JobOutcome);
 
 /** The message a case gets when a worker thread died judging it. */
 export function crashMessage(reason: string): string {
   return `the worker thread judging this case died (${printable(reason)}); the other cases were judged`;
+}
+
+/** The message of a line, or a file, a worker thread died reading (`casesBefore`: what the file gave before). */
+export function readCrashMessage(what: "case" | "file", reason: string, casesBefore = 0): string {
+  if (what === "case") return `the worker thread reading this case died (${printable(reason)}); the other cases were judged`;
+  if (casesBefore === 0) return `the worker thread reading this file died (${printable(reason)}); the other files were judged`;
+  return `the worker thread reading this file died after its first ${casesBefore} cases (${printable(reason)}); they were judged, the rest of the file was not read`;
+}
+
+/** Where a job's reading stands: announced to the main thread when isolated; the places not to read again. */
+interface ReadingPlace {
+  /** Posts where the worker reads next (isolated jobs only). */
+  announce: (unit: number, ordinal: number) => void;
+  unreadable: readonly Unreadable[];
+  /** Cases yielded so far in the job: the ordinal of the next. */
+  ordinal: number;
+}
+
+function unreadableAt(place: ReadingPlace, unit: number): Unreadable | undefined {
+  return place.unreadable.find((u) => u.unit === unit);
 }
 
 async function* linesOf(
@@ -89,6 +133,7 @@ async function* linesOf(
   read: TraceReadOptions,
   traces: TraceLine[],
   counted: { consumed: number },
+  place: ReadingPlace,
 ): AsyncGenerator<InputCase> {
   let start = 0;
   for (let i = 0; i < job.ends.length; i++) {
@@ -96,6 +141,14 @@ async function* linesOf(
     const bytes = job.data.subarray(start, end);
     start = end;
     const line = job.firstLine + i;
+    place.announce(i, place.ordinal);
+    const died = unreadableAt(place, i);
+    if (died !== undefined) {
+      // Not read again: the line takes its one index, as any line that is a case does.
+      place.ordinal++;
+      yield { file: job.file, index: counted.consumed++, line, error: readCrashMessage("case", died.reason) };
+      continue;
+    }
     const lineRead = readJsonlLine(bytes, job.offsets[i]!, { file: job.file, index: counted.consumed, line }, read);
     if (lineRead.kind === "blank") continue;
     if (lineRead.kind === "trace") {
@@ -103,7 +156,38 @@ async function* linesOf(
       continue;
     }
     counted.consumed++;
-    yield* lineRead.cases;
+    for (const input of lineRead.cases) {
+      place.ordinal++;
+      yield input;
+    }
+  }
+}
+
+/**
+ * The cases of a files job, file by file. A file a worker died reading is
+ * read again only up to the case it died after (a streamed array), then a
+ * failed case stands for the rest.
+ */
+async function* filesOf(job: FileJob, read: TraceReadOptions, place: ReadingPlace): AsyncGenerator<InputCase> {
+  for (let f = 0; f < job.files.length; f++) {
+    const file = job.files[f]!;
+    const died = unreadableAt(place, f);
+    let next = 0;
+    let given = 0;
+    place.announce(f, place.ordinal);
+    if (died === undefined || died.ordinal > place.ordinal) {
+      for await (const input of readCases([file], read)) {
+        place.ordinal++;
+        given++;
+        next = input.index + 1;
+        yield input;
+        if (died !== undefined && place.ordinal >= died.ordinal) break;
+        place.announce(f, place.ordinal);
+      }
+    }
+    if (died === undefined) continue;
+    place.ordinal++;
+    yield { file, index: next, error: readCrashMessage("file", died.reason, given) };
   }
 }
 
@@ -197,7 +281,13 @@ async function runJob(judge: JudgeModule, setup: WorkerSetup, job: Job, post: (m
   const read: TraceReadOptions = { ...setup.read, onWarning: (message) => void warnings.push(message) };
   const traces: TraceLine[] = [];
   const counted = { consumed: 0 };
-  const cases = job.kind === "lines" ? linesOf(job, read, traces, counted) : readCases(job.files, read);
+  const place: ReadingPlace = {
+    // Only an isolated job announces: a message per line would cost the common run.
+    announce: job.isolation === undefined ? () => {} : (unit, ordinal) => post({ kind: "reading", id: job.id, unit, ordinal }),
+    unreadable: job.isolation?.unreadable ?? [],
+    ordinal: 0,
+  };
+  const cases = job.kind === "lines" ? linesOf(job, read, traces, counted, place) : filesOf(job, read, place);
   const crashed = new Map(job.isolation?.crashed ?? []);
   const results: SentResult[] = [];
   const ruleNames = judge.rules.map((rule) => rule.name);

@@ -18,8 +18,9 @@
  *
  * A worker that dies (an exception outside a case, process.exit, out of
  * memory) takes no results with it: its job is judged again one announced
- * case at a time, and a case a worker dies on comes out as a failed case
- * with its location; the dead worker is replaced and the rest still run.
+ * case at a time, and a case a worker dies judging, or the line or file it
+ * dies reading, comes out as a failed case with its location, under the
+ * index it would have had; the dead worker is replaced and the rest run.
  */
 import { createReadStream, statSync } from "node:fs";
 import { Worker } from "node:worker_threads";
@@ -34,9 +35,11 @@ import {
   NA_REASON_CODES,
   VERDICT_CODES,
   type CompactCase,
+  type Isolation,
   type Job,
   type JobOutcome,
   type LinesJob,
+  type SentResult,
   type WorkerMessage,
   type WorkerSetup,
 } from "./pool-worker.js";
@@ -83,9 +86,11 @@ interface Pending {
   job: Job;
   resolve: (outcome: JobOutcome) => void;
   reject: (error: Error) => void;
-  /** The case an isolated job announced last and has not finished. */
-  begun?: number;
+  /** What an isolated job announced last: the case it was judging, or the place it was reading. */
+  last?: Announced;
 }
+
+type Announced = { kind: "begin"; ordinal: number } | { kind: "reading"; unit: number; ordinal: number };
 
 interface Thread {
   worker: Worker;
@@ -156,7 +161,11 @@ class WorkerPool {
     }
     const pending = thread.jobs[0]!;
     if (message.kind === "begin") {
-      pending.begun = message.ordinal;
+      pending.last = { kind: "begin", ordinal: message.ordinal };
+      return;
+    }
+    if (message.kind === "reading") {
+      pending.last = { kind: "reading", unit: message.unit, ordinal: message.ordinal };
       return;
     }
     thread.jobs.shift();
@@ -186,21 +195,26 @@ class WorkerPool {
 
   /**
    * A job whose worker died: first judged again case by case, announced;
-   * then without each case a worker died on (that case comes out failed). A
-   * worker that dies with no case announced died reading: the job's first
-   * line takes the blame, since nothing narrower is known.
+   * then without each case a worker died judging (that case comes out
+   * failed) and without each line or file it died reading (a failed case
+   * stands in for it, under its index, so the cases after keep theirs).
+   * Every death marks a new place, after the ones marked before, so this
+   * ends. A worker that dies twice at one marked place, or before it
+   * announced anything, leaves nothing narrower to blame: every case of the
+   * job comes out failed, saying so.
    */
   private retry(pending: Pending, reason: string): void {
-    const { job, begun } = pending;
-    const crashed = job.isolation?.crashed ?? [];
-    if (job.isolation === undefined) {
-      this.queue.unshift({ job: { ...job, isolation: { crashed: [] } }, resolve: pending.resolve, reject: pending.reject });
-      return;
-    }
-    if (begun !== undefined && !crashed.some(([ordinal]) => ordinal === begun)) {
-      const isolation = { crashed: [...crashed, [begun, crashMessage(reason)] as [number, string]] };
+    const { job, last } = pending;
+    const again = (isolation: Isolation): void => {
       this.queue.unshift({ job: { ...job, isolation }, resolve: pending.resolve, reject: pending.reject });
-      return;
+    };
+    if (job.isolation === undefined) return again({ crashed: [], unreadable: [] });
+    const { crashed, unreadable } = job.isolation;
+    if (last?.kind === "begin" && !crashed.some(([ordinal]) => ordinal === last.ordinal)) {
+      return again({ crashed: [...crashed, [last.ordinal, crashMessage(reason)]], unreadable });
+    }
+    if (last?.kind === "reading" && !unreadable.some((u) => u.unit === last.unit)) {
+      return again({ crashed, unreadable: [...unreadable, { unit: last.unit, ordinal: last.ordinal, reason }] });
     }
     pending.resolve(diedReading(job, reason));
   }
@@ -211,16 +225,24 @@ class WorkerPool {
   }
 }
 
+/**
+ * A job no isolation could narrow down (pool.retry): each of its non-blank
+ * lines, or each of its files, is a failed case saying so, so no case is
+ * left out unsaid and the cases after keep their indexes.
+ */
 function diedReading(job: Job, reason: string): JobOutcome {
-  const where = job.kind === "lines" ? { line: job.firstLine } : {};
-  const error = `a worker thread died reading ${job.kind === "lines" ? `lines ${job.firstLine}–${job.firstLine + job.ends.length - 1}` : "this file"} (${printable(reason)})`;
-  const file = job.kind === "lines" ? job.file : job.files[0]!;
-  return {
-    results: [{ kind: "failed", input: { file, index: 0, ...where, error }, message: error }],
-    consumed: 1,
-    traces: [],
-    warnings: [],
-  };
+  const error = `a worker thread died again and again on the job holding this ${job.kind === "lines" ? "line" : "file"} (${printable(reason)}); it was not judged`;
+  const failed = (input: InputCase): SentResult => ({ kind: "failed", input, message: error });
+  if (job.kind === "file")
+    return { results: job.files.map((file) => failed({ file, index: 0, error })), consumed: 0, traces: [], warnings: [] };
+  const results: SentResult[] = [];
+  let start = 0;
+  job.ends.forEach((end, i) => {
+    const blank = job.data.subarray(start, end).every((byte) => byte === 0x20 || byte === 0x09 || byte === 0x0d);
+    start = end;
+    if (!blank) results.push(failed({ file: job.file, index: results.length, line: job.firstLine + i, error }));
+  });
+  return { results, consumed: results.length, traces: [], warnings: [] };
 }
 
 /**

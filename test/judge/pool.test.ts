@@ -270,6 +270,63 @@ export function judgeTrajectory(trajectory, options) {
   });
 });
 
+describe("item 4: a worker thread that dies reading a case", () => {
+  /** The refund example's trajectories, renamed t0, t1, … so each case is told apart. */
+  function trajectoryLines(count: number): string[] {
+    const examples = filesOf(join(REFUND, "trajectories")).map(
+      (f) => (JSON.parse(readFileSync(f, "utf8")) as { trajectory: { id: string } }).trajectory,
+    );
+    return Array.from({ length: count }, (_, i) => JSON.stringify({ ...examples[i % examples.length], id: `t${i}` }));
+  }
+  /** A line no worker can parse under a small heap: a million small objects (7 MB of JSON, far more once parsed). */
+  const HUGE = `{"id":"huge","events":[${Array.from({ length: 1_000_000 }, () => '{"a":0}').join(",")}]}`;
+  /** A run whose workers have a heap too small for HUGE; its main thread never parses a line. */
+  const smallHeap = (cwd: string, ...args: string[]) => runCli(args, { cwd, nodeArgs: ["--max-old-space-size=32"] });
+
+  test("a line that runs a worker out of memory costs that line only, and case i stays element i", () => {
+    const lines = trajectoryLines(50);
+    const crashing = tempDir();
+    const reference = tempDir();
+    // Line 26 of 51, in the same batch as the 25 lines before it (the batch ends at 64 KB).
+    writeFileSync(join(crashing, "cases.jsonl"), [...lines.slice(0, 25), HUGE, ...lines.slice(25)].join("\n") + "\n");
+    writeFileSync(join(reference, "cases.jsonl"), [...lines.slice(0, 25), '{"id": "placeholder"}', ...lines.slice(25)].join("\n") + "\n");
+
+    const got = smallHeap(crashing, "judge", join(REFUND, "judge.mjs"), "cases.jsonl", "--json", "--workers", "2");
+    const want = runCli(["judge", join(REFUND, "judge.mjs"), "cases.jsonl", "--json", "--workers", "1"], { cwd: reference });
+    expect(got.status).toBe(1);
+    const gotCases = JSON.parse(got.stdout) as Record<string, unknown>[];
+    const wantCases = JSON.parse(want.stdout) as Record<string, unknown>[];
+    expect(gotCases).toHaveLength(51);
+    expect(gotCases[25]).toEqual({
+      file: "cases.jsonl",
+      case: 25,
+      line: 26,
+      caseError: expect.stringMatching(/^the worker thread reading this case died \(.*memory.*\); the other cases were judged$/),
+    });
+    // Every other case is judged, under its own index, as one thread judges it.
+    const others = (list: Record<string, unknown>[]) => list.filter((_, i) => i !== 25);
+    expect(others(gotCases)).toEqual(others(wantCases));
+    expect(got.stderr).toContain("error: cases.jsonl:26: case 25: the worker thread reading this case died");
+  }, 120_000);
+
+  test("in a group of .json files, the file a worker died reading is named and the others are judged", () => {
+    const lines = trajectoryLines(3);
+    const dir = tempDir();
+    // a, b and huge travel as one job (the group ends once it passes 64 KB); c is the next.
+    const names = ["a.json", "b.json", "huge.json", "c.json"];
+    [lines[0]!, lines[1]!, HUGE, lines[2]!].forEach((text, i) => writeFileSync(join(dir, names[i]!), text));
+    const got = smallHeap(dir, "judge", join(REFUND, "judge.mjs"), ...names, "--json", "--workers", "2");
+    expect(got.status).toBe(1);
+    const cases = JSON.parse(got.stdout) as Record<string, unknown>[];
+    expect(cases.map((c) => [c.file, c.case, c.trajectoryId ?? c.caseError])).toEqual([
+      ["a.json", 0, "t0"],
+      ["b.json", 0, "t1"],
+      ["huge.json", 0, expect.stringMatching(/^the worker thread reading this file died \(.*memory.*\); the other files were judged$/)],
+      ["c.json", 0, "t2"],
+    ]);
+  }, 120_000);
+});
+
 describe("how many threads", () => {
   const small = join(REFUND, "trajectories", "clean-escalation.json");
 
