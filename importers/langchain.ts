@@ -45,7 +45,7 @@ import {
   type ImportOptions,
   type ImportResult,
 } from "./core.js";
-import { SeenTexts, sameJson, timeOf } from "./spans.js";
+import { SeenTexts, cycleWarning, sameJson, spanForest, timeOf, walkDepthFirst } from "./spans.js";
 
 type Kind = "human" | "ai" | "system" | "tool" | "function" | "chat" | "remove";
 
@@ -267,25 +267,43 @@ interface Run {
   children: Run[];
 }
 
+/**
+ * A run and its nested `child_runs`, numbered depth first in file order.
+ * Iterative, so a tree nested 5,000 deep reads the same on any thread's
+ * stack; a run object met twice (a live tree that contains itself) is an
+ * error, not an endless walk.
+ */
 function toRun(value: Record<string, unknown>, path: string, counter: { n: number }): Run {
-  const run: Run = {
-    value,
-    id: str(value.id),
-    path,
-    index: counter.n++,
-    start: timeOf(value.start_time),
-    end: timeOf(value.end_time),
-    children: [],
-  };
-  if (value.child_runs !== undefined && value.child_runs !== null) {
-    if (!Array.isArray(value.child_runs)) throw new ImportError(`${path}.child_runs`, "must be a list");
-    value.child_runs.forEach((child, i) => {
-      const at = `${path}.child_runs[${i}]`;
+  const seen = new Set<Record<string, unknown>>();
+  let root: Run | undefined;
+  // Each frame is made when popped, so indexes follow depth-first order and children keep list order.
+  const stack: { value: Record<string, unknown>; path: string; parent: Run | undefined }[] = [{ value, path, parent: undefined }];
+  while (stack.length > 0) {
+    const frame = stack.pop()!;
+    if (seen.has(frame.value)) throw new ImportError(frame.path, "is a run that contains itself (a cycle of child_runs)");
+    seen.add(frame.value);
+    const v = frame.value;
+    const run: Run = {
+      value: v,
+      id: str(v.id),
+      path: frame.path,
+      index: counter.n++,
+      start: timeOf(v.start_time),
+      end: timeOf(v.end_time),
+      children: [],
+    };
+    if (frame.parent === undefined) root = run;
+    else frame.parent.children.push(run);
+    if (v.child_runs === undefined || v.child_runs === null) continue;
+    if (!Array.isArray(v.child_runs)) throw new ImportError(`${frame.path}.child_runs`, "must be a list");
+    for (let i = v.child_runs.length - 1; i >= 0; i--) {
+      const child: unknown = v.child_runs[i];
+      const at = `${frame.path}.child_runs[${i}]`;
       if (!isRecord(child)) throw new ImportError(at, "must be an object");
-      run.children.push(toRun(child, at, counter));
-    });
+      stack.push({ value: child, path: at, parent: run });
+    }
   }
-  return run;
+  return root!;
 }
 
 const byStart = (x: Run, y: Run): number => x.start - y.start || x.index - y.index;
@@ -387,9 +405,8 @@ function importRunTree(root: Run, options: ImportOptions, index: number, count: 
       });
       // What a tool runs inside (a nested agent) is still walked, but its llm runs are not the user's conversation.
     }
-    for (const child of run.children) visit(child);
   };
-  visit(root);
+  walkDepthFirst([root], undefined, (run) => visit(run));
   flushUntil(Number.POSITIVE_INFINITY);
   const endedNormally =
     Number.isFinite(root.end) &&
@@ -399,8 +416,16 @@ function importRunTree(root: Run, options: ImportOptions, index: number, count: 
   return b;
 }
 
-/** Root runs of a list: nested trees as they are, or a flat list rebuilt from `parent_run_id`. */
-function rootRuns(values: unknown[], basePath: string): { roots: Run[]; errors: ImportResult["errors"] } {
+/**
+ * Root runs of a list: nested trees as they are, or a flat list rebuilt from
+ * `parent_run_id` (spanForest: parent cycles are broken, never dropped; a run
+ * cut from a cycle goes under the root of its `trace_id` when the list has
+ * it, else it is a root of its own). Roots keep file order.
+ */
+function rootRuns(
+  values: unknown[],
+  basePath: string,
+): { roots: Run[]; errors: ImportResult["errors"]; warnings: ImportResult["warnings"] } {
   const errors: ImportResult["errors"] = [];
   const counter = { n: 0 };
   const runs: Run[] = [];
@@ -414,31 +439,59 @@ function rootRuns(values: unknown[], basePath: string): { roots: Run[]; errors: 
       else throw error;
     }
   });
-  const byId = new Map<string, Run>();
-  for (const r of runs) if (r.id !== undefined) byId.set(r.id, r);
-  const roots: Run[] = [];
+  const ids = new Set(runs.map((r) => r.id));
+  const rootOfTrace = new Map<string, Run>();
   for (const r of runs) {
-    const parentId = str(r.value.parent_run_id);
-    const parent = parentId === undefined ? undefined : byId.get(parentId);
-    if (parent === undefined || parent === r) roots.push(r);
-    else parent.children.push(r);
+    const parent = str(r.value.parent_run_id);
+    const traceId = str(r.value.trace_id);
+    if (traceId !== undefined && (parent === undefined || parent === r.id || !ids.has(parent)) && !rootOfTrace.has(traceId))
+      rootOfTrace.set(traceId, r);
   }
-  const sortAll = (r: Run): void => {
-    r.children.sort(byStart);
-    r.children.forEach(sortAll);
-  };
-  roots.forEach(sortAll);
-  return { roots, errors };
+  const cycles: { root: Run; path: string; message: string }[] = [];
+  const roots = spanForest(
+    runs,
+    (r) => r.id,
+    (r) => str(r.value.parent_run_id),
+    byStart,
+    ({ spans: cycle, cut }) => {
+      const traceId = str(cut.value.trace_id);
+      const host = traceId === undefined ? undefined : rootOfTrace.get(traceId);
+      const where = host === undefined ? "as a root (a trace of its own)" : `under the root run of its trace_id, ${host.id ?? host.path}`;
+      cycles.push({
+        root: host ?? cut,
+        path: `${cut.path}.parent_run_id`,
+        message: cycleWarning(
+          cycle.map((r) => r.id!),
+          where,
+        ),
+      });
+      return host;
+    },
+  ).sort((x, y) => x.index - y.index);
+  sortTrees(roots);
+  const warnings = cycles.map((c) => ({ path: c.path, message: c.message, trace: roots.indexOf(c.root) }));
+  return { roots, errors, warnings };
+}
+
+/** Sorts the children of every run under `roots` by start time (iterative: trees may be deep). */
+function sortTrees(roots: readonly Run[]): void {
+  const stack = [...roots];
+  while (stack.length > 0) {
+    const run = stack.pop()!;
+    run.children.sort(byStart);
+    for (const child of run.children) stack.push(child);
+  }
 }
 
 export function fromLangChain(input: unknown, options: ImportOptions = {}): ImportResult {
   // A run tree, or a list of runs.
   if (isRun(input) || (Array.isArray(input) && input.length > 0 && isRun(input[0]))) {
-    const { roots, errors } = rootRuns(Array.isArray(input) ? input : [input], "");
+    const { roots, errors, warnings } = rootRuns(Array.isArray(input) ? input : [input], "");
     const fixedPaths = Array.isArray(input) ? errors : errors.map((e) => ({ ...e, path: e.path.replace(/^\[0\]\.?/, "") }));
     const result = importEach(roots, (root, i) => importRunTree(root, options, i, roots.length));
     if (!Array.isArray(input)) for (const e of result.errors) e.path = e.path.replace(/^\[0\]\.?/, "");
     result.errors.unshift(...fixedPaths);
+    result.warnings.unshift(...warnings);
     return result;
   }
   // One conversation or several.

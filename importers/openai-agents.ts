@@ -38,7 +38,7 @@ import {
   type ImportOptions,
   type ImportResult,
 } from "./core.js";
-import { SeenTexts, sameJson, spanForest, timeOf } from "./spans.js";
+import { SeenTexts, cycleWarning, sameJson, spanForest, timeOf, walkDepthFirst } from "./spans.js";
 
 interface Item {
   value: Record<string, unknown>;
@@ -183,6 +183,16 @@ function importTrace(g: TraceGroup, options: ImportOptions, index: number, count
     (s) => s.id,
     (s) => s.parent,
     byStart,
+    ({ spans: cycle, cut }) => {
+      b.warn(
+        `${cut.path}.parent_id`,
+        cycleWarning(
+          cycle.map((s) => s.id!),
+          "as a root",
+        ),
+      );
+      return undefined;
+    },
   );
 
   const state = { users: new SeenTexts(), finish: undefined as string | undefined, turn: undefined as Turn | undefined };
@@ -247,7 +257,12 @@ function importTrace(g: TraceGroup, options: ImportOptions, index: number, count
     return state.turn;
   };
 
-  const visit = (span: Span, agent: string | undefined, tools: readonly string[] | undefined): void => {
+  interface Context {
+    agent: string | undefined;
+    tools: readonly string[] | undefined;
+  }
+  /** One span; returns the agent in charge and its tools, for its children. */
+  const visit = (span: Span, agent: string | undefined, tools: readonly string[] | undefined): Context => {
     const data = span.data;
     const spanMeta = (): Record<string, string> => meta(agent, span.id === undefined ? {} : { [FACT.spanId]: span.id });
     switch (data.type) {
@@ -281,7 +296,7 @@ function importTrace(g: TraceGroup, options: ImportOptions, index: number, count
         // mcp_tools, transcription, speech, other custom spans: no conversation event.
         break;
     }
-    for (const child of span.children) visit(child, agent, tools);
+    return { agent, tools };
   };
 
   const readGeneration = (span: Span, agent: string | undefined, tools: readonly string[] | undefined): void => {
@@ -331,7 +346,7 @@ function importTrace(g: TraceGroup, options: ImportOptions, index: number, count
     });
   };
 
-  for (const root of roots) visit(root, undefined, undefined);
+  walkDepthFirst(roots, { agent: undefined, tools: undefined } as Context, (span, c) => visit(span, c.agent, c.tools));
   flush();
 
   // Ended normally: every root span ended without error, and the last model response was not cut short.

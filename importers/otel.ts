@@ -58,7 +58,7 @@ import {
   type ImportOptions,
   type ImportResult,
 } from "./core.js";
-import { SeenTexts, sameJson, spanForest } from "./spans.js";
+import { SeenTexts, cycleWarning, sameJson, spanForest, walkDepthFirst } from "./spans.js";
 
 type Attrs = Record<string, unknown>;
 
@@ -440,6 +440,16 @@ function importTrace(id: string, spans: Span[], options: ImportOptions, index: n
     (s) => s.spanId,
     (s) => s.parentId,
     byStart,
+    ({ spans: cycle, cut }) => {
+      b.warn(
+        `${cut.path}.parentSpanId`,
+        cycleWarning(
+          cycle.map((s) => s.spanId!),
+          "as a root",
+        ),
+      );
+      return undefined;
+    },
   );
   if (roots[0] !== undefined) b.description = roots[0].name;
 
@@ -472,7 +482,8 @@ function importTrace(id: string, spans: Span[], options: ImportOptions, index: n
     return extra;
   };
 
-  const visit = (span: Span, agent: string | undefined, nested: boolean): void => {
+  /** One span; returns the agent in charge and whether we are inside a tool, for its children. */
+  const visit = (span: Span, agent: string | undefined, nested: boolean): { agent: string | undefined; nested: boolean } => {
     flushUntil(span.start);
     switch (kindOf(span)) {
       case "agent": {
@@ -541,9 +552,9 @@ function importTrace(id: string, spans: Span[], options: ImportOptions, index: n
       default:
         break;
     }
-    for (const child of span.children) visit(child, agent, nested);
+    return { agent, nested };
   };
-  for (const root of roots) visit(root, undefined, false);
+  walkDepthFirst(roots, { agent: undefined as string | undefined, nested: false }, (span, c) => visit(span, c.agent, c.nested));
   flushUntil(NEVER);
   const endedNormally = roots.length > 0 && roots.every((r) => !r.error) && (finish === undefined || !CUT_SHORT.has(finish));
   b.finish(endedNormally);

@@ -49,16 +49,32 @@ export function sameJson(a: string, b: string): boolean {
   }
 }
 
+/** A parent cycle that spanForest broke: the spans on it, from the one read as a root on. */
+export interface SpanCycle<S> {
+  /** The spans on the cycle, starting at `cut` and following parent ids. */
+  spans: readonly S[];
+  /** The span whose parent link was dropped: the cycle's earliest span by `order`. */
+  cut: S;
+}
+
 /**
  * Links spans into trees by their parent ids and returns the roots, roots and
  * each span's children sorted by `order`. A span whose parent was not exported
  * (a partial export) is a root; the first span with an id wins a duplicate.
+ *
+ * Spans whose parent ids form a cycle (a → b → a) are reached from no root;
+ * they are never dropped: each cycle is broken at its earliest span by
+ * `order` (start time, then file order), which `onCycle` may hang under
+ * another span (its return value), else it becomes a root. `onCycle` hears of
+ * every cycle, so the importer can warn naming the span ids. Iterative: a
+ * chain of 100,000 spans needs no stack.
  */
 export function spanForest<S extends { children: S[] }>(
   spans: readonly S[],
   idOf: (span: S) => string | undefined,
   parentOf: (span: S) => string | undefined,
   order: (a: S, b: S) => number,
+  onCycle?: (cycle: SpanCycle<S>) => S | undefined,
 ): S[] {
   const byId = new Map<string, S>();
   for (const s of spans) {
@@ -66,13 +82,86 @@ export function spanForest<S extends { children: S[] }>(
     if (id !== undefined && !byId.has(id)) byId.set(id, s);
   }
   const roots: S[] = [];
+  const parents = new Map<S, S>();
   for (const s of spans) {
     const parentId = parentOf(s);
     const parent = parentId === undefined ? undefined : byId.get(parentId);
     if (parent === undefined || parent === s) roots.push(s);
-    else parent.children.push(s);
+    else {
+      parent.children.push(s);
+      parents.set(s, parent);
+    }
+  }
+  const reached = new Set<S>();
+  for (const root of roots) reach(root, reached);
+  for (const s of spans) {
+    if (reached.has(s)) continue;
+    const cycle = cycleAbove(s, parents, order);
+    const parent = parents.get(cycle.cut)!;
+    parent.children.splice(parent.children.indexOf(cycle.cut), 1);
+    parents.delete(cycle.cut);
+    const host = onCycle?.(cycle);
+    if (host !== undefined && reached.has(host)) host.children.push(cycle.cut);
+    else roots.push(cycle.cut);
+    reach(cycle.cut, reached);
   }
   roots.sort(order);
   for (const s of spans) s.children.sort(order);
   return roots;
+}
+
+/** Marks `from` and everything under it. */
+function reach<S extends { children: S[] }>(from: S, reached: Set<S>): void {
+  const stack = [from];
+  while (stack.length > 0) {
+    const s = stack.pop()!;
+    if (reached.has(s)) continue;
+    reached.add(s);
+    for (const child of s.children) stack.push(child);
+  }
+}
+
+/**
+ * The cycle the parent links of an unreached span lead into (every unreached
+ * span has a parent, and following parents must come back to a span seen
+ * before), starting at its earliest span by `order`.
+ */
+function cycleAbove<S>(start: S, parents: ReadonlyMap<S, S>, order: (a: S, b: S) => number): SpanCycle<S> {
+  const seen = new Map<S, number>();
+  const chain: S[] = [];
+  let s = start;
+  while (!seen.has(s)) {
+    seen.set(s, chain.length);
+    chain.push(s);
+    s = parents.get(s)!;
+  }
+  const ring = chain.slice(seen.get(s)!);
+  let cut = 0;
+  for (let i = 1; i < ring.length; i++) if (order(ring[i]!, ring[cut]!) < 0) cut = i;
+  return { spans: [...ring.slice(cut), ...ring.slice(0, cut)], cut: ring[cut]! };
+}
+
+/** The warning for a broken cycle: `span ids a → b → a form a parent cycle; a is read as a root`. */
+export function cycleWarning(ids: readonly string[], where: string): string {
+  return `${ids.join(" → ")} → ${ids[0]} form a parent cycle: the link from ${ids[0]} to its parent is dropped and ${ids[0]} is read ${where}, so no span is lost`;
+}
+
+/**
+ * Visits trees depth first, a span before its children, children in order,
+ * as a recursive walk would, but with a stack of its own: a parent chain of
+ * 100,000 spans walks alike on any thread. `step` handles one span with the
+ * context its parent handed down and returns the context for its children.
+ */
+export function walkDepthFirst<S extends { children: readonly S[] }, C>(
+  roots: readonly S[],
+  context: C,
+  step: (span: S, context: C) => C,
+): void {
+  const stack: { span: S; context: C }[] = [];
+  for (let i = roots.length - 1; i >= 0; i--) stack.push({ span: roots[i]!, context });
+  while (stack.length > 0) {
+    const { span, context: inherited } = stack.pop()!;
+    const passed = step(span, inherited);
+    for (let i = span.children.length - 1; i >= 0; i--) stack.push({ span: span.children[i]!, context: passed });
+  }
 }
