@@ -8,7 +8,7 @@ import { formatJudgment } from "../runtime/format-judgment.js";
 import type { JudgeOptions } from "../runtime/judge.js";
 import type { MetaBehaviorJudgment, TrajectoryJudgment } from "../runtime/types.js";
 import { readCases, type JudgeLike } from "./inputs.js";
-import { compareLabels, labelsAgree, type ExpectedLabels, type LabelComparison } from "./labels.js";
+import { compareLabels, labelsAgree, readExpected, type ExpectedLabels, type LabelComparison } from "./labels.js";
 
 /** A clause that got no valid model answer, in a rule the assertion counts. */
 export interface ModelFailure {
@@ -86,18 +86,42 @@ function formatLabelDiff(c: LabelComparison, compareFile: boolean): string[] {
   return lines;
 }
 
+/** `options.expected`, read as calibrate reads labels (a JavaScript caller can pass anything). */
+function optionLabels(value: unknown): ExpectedLabels | undefined {
+  if (value === undefined) return undefined;
+  const expected = readExpected(value);
+  if (typeof expected === "string") throw new TypeError(`assertBehavior: ${expected}`);
+  return expected;
+}
+
+/**
+ * `options.rules`: a non-empty list of names. An empty list would count no
+ * rule, so a failing trajectory would pass.
+ */
+function optionRules(value: unknown): readonly string[] | undefined {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value) || !value.every((name) => typeof name === "string"))
+    throw new TypeError("assertBehavior: rules must be a list of rule names (strings)");
+  if (value.length === 0) throw new TypeError("assertBehavior: rules is empty: name at least one rule, or leave rules out to count every rule");
+  return value;
+}
+
 /**
  * Judges `trajectory` (a trajectory, a `{trajectory, expected}` case, or any
- * trace the importers read) with `judge` (an imported judge.mjs).
+ * trace the importers read) with `judge` (an imported judge.mjs). Labels,
+ * rule names and the input are checked before anything is judged: a
+ * TypeError names what is wrong.
  */
 export async function assertBehavior(
   judge: JudgeLike,
   trajectory: unknown,
   options: AssertBehaviorOptions = {},
 ): Promise<AssertBehaviorResult> {
+  const expectedOption = optionLabels(options.expected);
+  const rules = optionRules(options.rules);
   const cases = readCases(trajectory, options.from !== undefined ? { from: options.from } : {});
   const known = new Set(((judge as { rules?: readonly { name: string }[] }).rules ?? []).map((r) => r.name));
-  const unknown = (options.rules ?? []).filter((name) => known.size > 0 && !known.has(name));
+  const unknown = (rules ?? []).filter((name) => known.size > 0 && !known.has(name));
   if (unknown.length > 0)
     throw new TypeError(`assertBehavior: no rule named ${unknown.map((n) => JSON.stringify(n)).join(", ")} in ${judge.behavior}`);
   const judgments: TrajectoryJudgment[] = [];
@@ -106,19 +130,19 @@ export async function assertBehavior(
   for (const c of cases) {
     const full = await judge.judgeTrajectory(c.trajectory, options.judgeOptions);
     judgments.push(full);
-    const judgment = restrict(full, options.rules);
+    const judgment = restrict(full, rules);
     modelErrors.push(...modelFailures(judgment));
-    const expected = options.expected ?? c.expected;
+    const expected = expectedOption ?? c.expected;
     const text = formatJudgment(judgment, { trajectory: c.trajectory as { events?: never[] } });
     if (expected !== undefined) {
       const comparison = compareLabels(expected, judgment);
-      if (options.rules !== undefined) {
-        comparison.unknownLabels = comparison.unknownLabels.filter((n) => options.rules!.includes(n));
+      if (rules !== undefined) {
+        comparison.unknownLabels = comparison.unknownLabels.filter((n) => rules.includes(n));
         comparison.verdict = { ...comparison.verdict, agree: true };
       }
       if (!labelsAgree(comparison))
         failures.push(
-          `${judgment.trajectoryId} disagrees with its labels:\n${formatLabelDiff(comparison, options.rules === undefined).join("\n")}\n${text}`,
+          `${judgment.trajectoryId} disagrees with its labels:\n${formatLabelDiff(comparison, rules === undefined).join("\n")}\n${text}`,
         );
     } else if (judgment.metaBehaviors.some(ruleFails)) {
       failures.push(text);

@@ -14,6 +14,6 @@ export {
   type AssertBehaviorResult,
   type ModelFailure,
 } from "./assert.js";
-export { compareLabels, labelsAgree, type ExpectedLabels, type LabelComparison, type VerdictComparison } from "./labels.js";
+export { compareLabels, labelsAgree, readExpected, type ExpectedLabels, type LabelComparison, type VerdictComparison } from "./labels.js";
 export { readCases, type HelperCase, type JudgeLike } from "./inputs.js";
 export { formatJudgment, undecidedClauses, undecidedReason, type FormatJudgmentOptions } from "../runtime/format-judgment.js";

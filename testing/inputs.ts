@@ -8,7 +8,7 @@ import { importTrace, looksLikeTrajectory } from "../importers/detect.js";
 import { formatIssue } from "../importers/core.js";
 import type { TrajectoryJudgment } from "../runtime/types.js";
 import type { JudgeOptions } from "../runtime/judge.js";
-import type { ExpectedLabels } from "./labels.js";
+import { readExpected, type ExpectedLabels } from "./labels.js";
 
 /** What every compiled judge.mjs exports (the parts the helpers use). */
 export interface JudgeLike {
@@ -25,11 +25,23 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** The cases in `input`; throws a TypeError naming the problem when nothing in it is a trajectory. */
+/** A case's labels, read as calibrate reads them; labels calibrate would refuse are a TypeError. */
+function caseLabels(value: unknown): ExpectedLabels | undefined {
+  if (value === undefined) return undefined;
+  const expected = readExpected(value);
+  if (typeof expected === "string") throw new TypeError(`not a labeled case: ${expected}`);
+  return expected;
+}
+
+/**
+ * The cases in `input`; throws a TypeError naming the problem when nothing
+ * in it is a trajectory, or when a labeled case's labels are invalid.
+ */
 export function readCases(input: unknown, options: { from?: string } = {}): HelperCase[] {
   const value = typeof input === "string" ? JSON.parse(input) : input;
   if (isRecord(value) && "trajectory" in value && (looksLikeTrajectory(value.trajectory) || isRecord(value.trajectory))) {
-    return [{ trajectory: value.trajectory, ...(value.expected !== undefined ? { expected: value.expected as ExpectedLabels } : {}) }];
+    const expected = caseLabels(value.expected);
+    return [{ trajectory: value.trajectory, ...(expected !== undefined ? { expected } : {}) }];
   }
   if ((options.from ?? "auto") === "auto" && (looksLikeTrajectory(value) || (isRecord(value) && Array.isArray(value.events))))
     return [{ trajectory: value }];

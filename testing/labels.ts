@@ -5,11 +5,35 @@
  * with `expected.verdict`, and labels naming no rule are listed. A verdict
  * resting on a failed model call never agrees, whatever the label.
  */
+import { isObject } from "../runtime/is-object.js";
 import type { TrajectoryJudgment, Verdict } from "../runtime/types.js";
+// A leaf module with no imports: rule names in messages are escaped as in every other message.
+import { printable } from "../compiler/report/printable.js";
 
 export interface ExpectedLabels {
   verdict: Verdict;
   metaBehaviorVerdicts: Record<string, Verdict>;
+}
+
+const VERDICTS: readonly unknown[] = ["true", "false", "na"];
+
+/**
+ * Reads an `expected` block (docs/FORMATS.md §7): the one label reader, used
+ * by `calibrate` for label files and by the test helpers, so both accept and
+ * refuse the same labels. Returns the typed labels or the error text. A
+ * missing `metaBehaviorVerdicts` is no rule labels (each rule is then a
+ * mismatch); verdicts are the strings "true", "false" and "na", never booleans.
+ */
+export function readExpected(value: unknown): ExpectedLabels | string {
+  if (!isObject(value)) return "expected must be an object with verdict and metaBehaviorVerdicts";
+  if (!VERDICTS.includes(value.verdict)) return 'expected.verdict must be "true", "false", or "na"';
+  const metas = value.metaBehaviorVerdicts ?? {};
+  if (!isObject(metas)) return "expected.metaBehaviorVerdicts must be an object of rule name: verdict";
+  for (const [name, verdict] of Object.entries(metas)) {
+    if (!VERDICTS.includes(verdict))
+      return `expected.metaBehaviorVerdicts[${printable(JSON.stringify(name))}] must be "true", "false", or "na"`;
+  }
+  return { verdict: value.verdict as Verdict, metaBehaviorVerdicts: metas as Record<string, Verdict> };
 }
 
 export interface VerdictComparison {

@@ -6,17 +6,15 @@
  */
 import { createReadStream } from "node:fs";
 import { isObject } from "../../runtime/is-object.js";
-import type { Verdict } from "../../runtime/types.js";
+import { readExpected, type ExpectedLabels } from "../../testing/labels.js";
 import { printable } from "../report/printable.js";
 import { findJsonSyntaxError, lineAndColumn } from "../files/json-syntax.js";
 import { decodeUtf8, describeInvalidUtf8 } from "../files/utf8.js";
 import { jsonStreamBytes, openJsonFile, readLargeJsonArray, readStdinCases, STDIN, type JsonFileRead } from "./stream-inputs.js";
 import { elementCases, importedCases, importsWhole, readsInPlace, type TraceReadOptions } from "./trace-inputs.js";
 
-export interface Expected {
-  verdict: Verdict;
-  metaBehaviorVerdicts: Record<string, Verdict>;
-}
+/** A case's labels; read by the test helpers' reader, so calibrate and a test suite accept the same label files. */
+export type Expected = ExpectedLabels;
 
 /** Where a case came from: `file`, its 0-based index there, its line (JSONL, arrays) and, for invalid JSON, the column. */
 export interface CaseOrigin {
@@ -43,21 +41,6 @@ export function describeOrigin(origin: CaseOrigin): string {
   if (origin.line === undefined) return `${file}: case ${origin.index}`;
   const col = origin.col === undefined ? "" : `:${origin.col}`;
   return `${file}:${origin.line}${col}: case ${origin.index}`;
-}
-
-const VERDICTS: readonly unknown[] = ["true", "false", "na"];
-
-/** Checks an `expected` block; returns the error text or the typed labels. */
-function readExpected(value: unknown): Expected | string {
-  if (!isObject(value)) return "expected must be an object with verdict and metaBehaviorVerdicts";
-  if (!VERDICTS.includes(value.verdict)) return 'expected.verdict must be "true", "false", or "na"';
-  const metas = value.metaBehaviorVerdicts ?? {};
-  if (!isObject(metas)) return "expected.metaBehaviorVerdicts must be an object of rule name: verdict";
-  for (const [name, verdict] of Object.entries(metas)) {
-    if (!VERDICTS.includes(verdict))
-      return `expected.metaBehaviorVerdicts[${printable(JSON.stringify(name))}] must be "true", "false", or "na"`;
-  }
-  return { verdict: value.verdict as Verdict, metaBehaviorVerdicts: metas as Record<string, Verdict> };
 }
 
 /**

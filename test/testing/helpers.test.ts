@@ -16,6 +16,7 @@ import { AssertionError, assertBehavior, compareLabels, labelsAgree } from "../.
 import { behaviorScorer, verdictScore } from "../../testing/braintrust.js";
 import "../../testing/vitest.js";
 import { compareCase } from "../../compiler/judge/calibrate.js";
+import { toCase } from "../../compiler/judge/inputs.js";
 import { ROOT } from "../support/cli.js";
 import { createOpenAIAdapter } from "../../compiler/model/openai.js";
 import { inOrder, startChatServer, type ChatServer, type Script } from "../support/chat-server.js";
@@ -228,6 +229,64 @@ describe("toSatisfyBehavior (behavior-judge/vitest)", () => {
     await expect(refundCase("clean-single-refund").trajectory).toSatisfyBehavior(refund);
     await expect(expect(refundCase("credit-before-lookup").trajectory).toSatisfyBehavior(refund)).rejects.toThrow(LOOKUP_QUOTE);
     await expect(refundCase("credit-before-lookup").trajectory).not.toSatisfyBehavior(refund);
+  });
+});
+
+// Item 19 (issue 20): the helpers took `expected` unchecked (booleans, `{}`
+// and `null` crashed or passed) and `rules: []` counted nothing, so a failing
+// trajectory passed. Labels are now read by calibrate's reader.
+describe("labels are read as calibrate reads them", () => {
+  const LOOKUP = "Look up the order before paying anything out";
+  const badLabels: [string, unknown][] = [
+    ["true", true],
+    ["false", false],
+    ["null", null],
+    ["{}", {}],
+    ['"true"', "true"],
+    ["boolean verdicts", { verdict: false, metaBehaviorVerdicts: { [LOOKUP]: false } }],
+    ["a boolean rule label", { verdict: "false", metaBehaviorVerdicts: { [LOOKUP]: false } }],
+    ["an array of rule labels", { verdict: "false", metaBehaviorVerdicts: ["false"] }],
+  ];
+  /** What calibrate says of the same case. */
+  const calibrateSays = (expected: unknown) => toCase({ trajectory: {}, expected }, { file: "f", index: 0 }).error!;
+
+  test.each(badLabels)("item 19: expected %s in a case is refused with calibrate's message, in both directions", async (_name, expected) => {
+    const labeled = { trajectory: refundCase("credit-before-lookup").trajectory, expected };
+    const message = calibrateSays(expected);
+    expect(message).toMatch(/^expected/);
+    await expect(assertBehavior(refund, labeled)).rejects.toThrow(new TypeError(`not a labeled case: ${message}`));
+    await expect(expect(labeled).not.toSatisfyBehavior(refund)).rejects.toThrow(message);
+    await expect(expect(labeled).toSatisfyBehavior(refund)).rejects.toThrow(message);
+  });
+
+  test.each(badLabels)("item 19: options.expected %s is refused with calibrate's message", async (_name, expected) => {
+    const { trajectory } = refundCase("credit-before-lookup");
+    const message = calibrateSays(expected);
+    await expect(assertBehavior(refund, trajectory, { expected: expected as never })).rejects.toThrow(
+      new TypeError(`assertBehavior: ${message}`),
+    );
+    await expect(expect(trajectory).not.toSatisfyBehavior(refund, { expected: expected as never })).rejects.toThrow(message);
+  });
+
+  test("item 19: labels without metaBehaviorVerdicts are read as calibrate reads them (every rule unlabeled)", async () => {
+    const { trajectory } = refundCase("credit-before-lookup");
+    const error = await failure(assertBehavior(refund, { trajectory, expected: { verdict: "false" } }));
+    expect(error.message).toContain(`  ${LOOKUP}: expected (no label), got false`);
+  });
+
+  test("item 19: rules: [] is refused, not a pass for a failing trajectory; so are rule names that are not strings", async () => {
+    const { trajectory } = refundCase("credit-before-lookup");
+    await expect(assertBehavior(refund, trajectory, { rules: [] })).rejects.toThrow(
+      new TypeError("assertBehavior: rules is empty: name at least one rule, or leave rules out to count every rule"),
+    );
+    await expect(expect(trajectory).toSatisfyBehavior(refund, { rules: [] })).rejects.toThrow("rules is empty");
+    await expect(expect(trajectory).not.toSatisfyBehavior(refund, { rules: [] })).rejects.toThrow("rules is empty");
+    await expect(assertBehavior(refund, trajectory, { rules: [1] as never })).rejects.toThrow(
+      new TypeError("assertBehavior: rules must be a list of rule names (strings)"),
+    );
+    await expect(assertBehavior(refund, trajectory, { rules: LOOKUP as never })).rejects.toThrow(
+      new TypeError("assertBehavior: rules must be a list of rule names (strings)"),
+    );
   });
 });
 
