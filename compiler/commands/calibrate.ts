@@ -8,6 +8,7 @@ import { renderCalibrateRuns } from "../report/runs.js";
 import { openRun, type RunFlags } from "./run-options.js";
 import type { TraceCommandOptions } from "./trace-flags.js";
 import { judgedFiles, threadCount, type WorkersFlags } from "./workers.js";
+import { NOTHING_JUDGED } from "../judge/tally.js";
 
 export interface CalibrateCommandOptions extends RunFlags, TraceCommandOptions, WorkersFlags {
   json?: boolean;
@@ -44,6 +45,10 @@ export async function runCalibrateCommand(judgePath: string, files: readonly str
     // What the calls cost depends on the run (cache hits are free): with --json it goes to stderr, so stdout depends only on the inputs.
     if (run.model !== undefined) process.stderr.write(`${renderUsageLine(tally.usage)}\n`);
   }
+  if (tally.totals.judged + tally.totals.errors === 0) {
+    process.stderr.write(`behavior-judge: ${NOTHING_JUDGED}\n`);
+    return 1;
+  }
   if (options.failOnOverturned === true && result.totals.overturned > 0) return 1;
   return calibrationPassed(result) && tally.clauseErrors === 0 ? 0 : 1;
 }
@@ -56,6 +61,11 @@ async function runRepeated(judge: JudgeModule, files: readonly string[], options
     process.stdout.write(`${JSON.stringify({ suite: judge.behavior, statistics, overturned: verifications.overturned }, null, 2)}\n`);
   else process.stdout.write(`${renderCalibrateRuns(judge.behavior, statistics, verifications)}\n`);
   if (run.model !== undefined) (options.json === true ? process.stderr : process.stdout).write(`${renderUsageLine(usage)}\n`);
+  // Every run of nothing is "perfect": calibrating nothing is a failure, not a pass.
+  if (statistics.slots === 0) {
+    process.stderr.write(`behavior-judge: ${NOTHING_JUDGED}\n`);
+    return 1;
+  }
   if (options.failOnOverturned === true && verifications.overturned > 0) return 1;
   return allRunsPerfect(statistics) ? 0 : 1;
 }

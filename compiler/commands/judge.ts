@@ -1,7 +1,7 @@
 /** `judge`: run a judge over trajectory files and report as text or JSON (and HTML, JUnit, the browser). */
 import type { JudgeModule } from "../judge/load.js";
 import { loadJudgeCode } from "../judge/load.js";
-import { Tally } from "../judge/tally.js";
+import { NOTHING_JUDGED, Tally } from "../judge/tally.js";
 import { jsonlSink, jsonSink } from "../report/json.js";
 import { reportSinks } from "../report/outputs.js";
 import { progressSink } from "../report/progress.js";
@@ -84,6 +84,11 @@ export async function runJudgeCommand(judgePath: string, files: readonly string[
   // Model failures are never a silent pass: the run fails.
   if (tally.totals.errors > 0 || tally.clauseErrors > 0) return 1;
   if (options.failOnFalse === true && tally.totals.false > 0) return 1;
+  // A gate that judged nothing (an empty file, `[]`, empty stdin) has not passed anything.
+  if (options.failOnFalse === true && tally.totals.judged + tally.totals.errors === 0) {
+    process.stderr.write(`behavior-judge: ${NOTHING_JUDGED}\n`);
+    return 1;
+  }
   if (options.failOnOverturned === true && tally.verifications.overturned > 0) return 1;
   return 0;
 }

@@ -232,6 +232,11 @@ export async function runWatchCommand(judgePath: string, input: string | undefin
     );
     if (refused > 0 || result.judgment.error === true) return 1;
     if (options.failOnFalse === true && result.judgment.verdict === "false") return 1;
+    // As for judge: a gate that saw no event has passed nothing.
+    if (options.failOnFalse === true && result.events === 0) {
+      process.stderr.write("behavior-judge: no events were judged: the input holds none\n");
+      return 1;
+    }
     return 0;
   } finally {
     process.removeListener("SIGINT", interrupt);

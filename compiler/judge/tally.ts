@@ -148,3 +148,6 @@ export class Tally {
     return this.rules.list();
   }
 }
+
+/** Said when a run that must judge something (`--fail-on-false`, calibrate) read no trajectory at all. */
+export const NOTHING_JUDGED = "no trajectories were judged: the inputs hold none (an empty file, [] or empty stdin)";

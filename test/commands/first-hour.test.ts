@@ -66,6 +66,30 @@ describe("trajectory arguments", () => {
     );
   });
 
+  test("item 21 (issue 20): judging nothing fails --fail-on-false and calibrate, with one line saying so", () => {
+    const dir = mkdtempSync(join(tmpdir(), "bj-nothing-"));
+    writeFileSync(join(dir, "empty.jsonl"), "");
+    writeFileSync(join(dir, "empty.json"), "[]\n");
+    const nothing = "behavior-judge: no trajectories were judged: the inputs hold none (an empty file, [] or empty stdin)\n";
+    for (const args of [[join(dir, "empty.jsonl")], [join(dir, "empty.json")], ["-"]]) {
+      const gate = runCli(["judge", JUDGE, ...args, "--fail-on-false", "--json"]);
+      expect(gate.stdout).toBe("[]\n");
+      expect(gate.stderr).toBe(nothing);
+      expect(gate.status).toBe(1);
+      // Without the gate, an empty input is an empty report, as before.
+      expect(runCli(["judge", JUDGE, ...args, "--json"]).status).toBe(0);
+      const calibrate = runCli(["calibrate", JUDGE, ...args, "--json"]);
+      expect(calibrate.stderr).toBe(nothing);
+      expect(calibrate.status).toBe(1);
+      const runs = runCli(["calibrate", JUDGE, ...args, "--runs", "2"]);
+      expect(runs.stderr).toBe(nothing);
+      expect(runs.status).toBe(1);
+    }
+    const watch = runCli(["watch", JUDGE, "-", "--fail-on-false"], { input: "" });
+    expect(watch.stderr).toBe("behavior-judge: no events were judged: the input holds none\n");
+    expect(watch.status).toBe(1);
+  });
+
   test("a BEHAVIOR.md or judge.yaml passed as trajectories says what it is and where it goes", () => {
     const spec = runCli(["judge", JUDGE, "examples/refund-support/BEHAVIOR.md", "--no-web"]);
     expect(spec.status).toBe(1);
