@@ -7,6 +7,7 @@
  * error instead of overflowing the stack here, in the checker or in the
  * lowering, which all recurse over the tree.
  */
+import { didYouMean } from "./did-you-mean.js";
 
 /** Both operands are values; the result is a condition. */
 export type ComparisonOperator = "==" | "!=" | "<" | "<=" | ">" | ">=";
@@ -72,6 +73,10 @@ interface Token {
 const IDENTIFIER = /[A-Za-z_$][A-Za-z0-9_$]*/y;
 const NUMBER = /(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?/y;
 const KEY_SEGMENT = /[A-Za-z0-9_$]+/y;
+/** What a user may have meant as a key after a `.` (`r.@turn`), for the hint to write it in brackets. */
+const KEY_CHARACTERS = /[^\s()[\],=!<>&|+*\/"']+/y;
+/** The functions of the language, for "did you mean". */
+const FUNCTIONS: readonly string[] = ["matches", "count"];
 /** Longest first, so `<=` is not read as `<`. Wrong spellings are listed to be refused with a hint. */
 const OPERATORS = [
   "===",
@@ -482,12 +487,7 @@ class Parser {
       );
       return { node, wildcard: this.readWildcard(wildcard) };
     }
-    if (c !== ".")
-      fail(
-        this.pos,
-        `expected . or [ after ${name.text}`,
-        `a name stands for an event: read its fields as ${name.text}.action, ${name.text}.content or ${name.text}.some_key`,
-      );
+    if (c !== ".") this.failAfterBareName(name);
     const segments: string[] = [];
     let sawWildcard = false;
     while (this.text[this.pos] === ".") {
@@ -500,7 +500,9 @@ class Parser {
       if (segment === undefined) {
         if (this.text[this.pos + 1] === "*")
           fail(this.pos + 1, "`.*` is only for count(…)", `count(${name.text}.${segments.join(".") || "prefix"}.*)`);
-        fail(this.pos + 1, `expected a key after \`.\``, `keys with other characters are written ${name.text}["some-key"]`);
+        const written = this.stickyMatch(KEY_CHARACTERS, this.pos + 1) ?? "some-key";
+        const key = [...segments, written].join(".");
+        fail(this.pos + 1, `expected a key after \`.\``, `keys with other characters are written ${name.text}[${JSON.stringify(key)}]`);
       }
       segments.push(segment);
       this.pos += 1 + segment.length;
@@ -513,6 +515,33 @@ class Parser {
         ? { kind: "field", name: name.text, field: path as EventField, label, offset: name.offset }
         : { kind: "metadata", name: name.text, key: path, label, offset: name.offset };
     return { node: this.built(node, []), wildcard: sawWildcard };
+  }
+
+  /**
+   * A name that is not followed by `.` or `[`. The common causes get their
+   * own hint: a function that does not exist (`contains(…)`), and a key with
+   * a hyphen (`r.reservation-id`, read as `r.reservation - id`).
+   */
+  private failAfterBareName(name: Token): never {
+    const at = name.offset + name.text.length;
+    if (this.text[at] === "(") {
+      const hint = didYouMean(name.text, FUNCTIONS) ?? 'the functions are matches(v, "re") and count(x.prefix.*)';
+      fail(name.offset, `unknown function ${name.text}(…)`, hint);
+    }
+    const hyphenated = /([A-Za-z_$][A-Za-z0-9_$]*)\.([A-Za-z0-9_$.-]+)-$/.exec(this.text.slice(0, name.offset));
+    if (hyphenated !== null) {
+      const key = `${hyphenated[2]}-${name.text}`;
+      fail(
+        name.offset - 1,
+        `\`-\` inside a key is subtraction here`,
+        `a key with a hyphen is written ${hyphenated[1]}[${JSON.stringify(key)}]`,
+      );
+    }
+    fail(
+      at,
+      `expected . or [ after ${name.text}`,
+      `a name stands for an event: read its fields as ${name.text}.action, ${name.text}.content or ${name.text}.some_key`,
+    );
   }
 
   private readWildcard(allowed: boolean): boolean {

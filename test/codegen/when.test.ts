@@ -292,6 +292,14 @@ describe("build-time errors", () => {
     ["matches(r.a, r.b)", [{ offset: 13, message: "matches takes its regex as a string literal, found `r`" }]],
     ["matches(r.a)", [{ offset: 11, message: "expected `,` after the value matches tests, found `)`" }]],
     ["r.a @ 1", [{ offset: 4, message: 'unexpected character "@"' }]],
+    ["r.@turn > 1", [{ offset: 2, message: "expected a key after `.`", hint: 'keys with other characters are written r["@turn"]' }]],
+    ["r.flights.0.@x == 1", [{ offset: 12, message: "expected a key after `.`", hint: 'r["flights.0.@x"]' }]],
+    [
+      'r.reservation-id == "x"',
+      [{ offset: 13, message: "`-` inside a key is subtraction here", hint: 'a key with a hyphen is written r["reservation-id"]' }],
+    ],
+    ['match(r.a, "x")', [{ offset: 0, message: "unknown function match(…)", hint: 'did you mean "matches"?' }]],
+    ['contains(r.a, "x")', [{ offset: 0, message: "unknown function contains(…)", hint: /the functions are matches/ }]],
     ["r.a == 1 \u{1F600}", [{ offset: 9, message: 'unexpected character "\u{1F600}"' }]],
     ["r.a in [1,]", [{ offset: 10, message: "unexpected `]` where a value was expected" }]],
     // names and types: every error of a tree that parses
