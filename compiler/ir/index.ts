@@ -19,3 +19,13 @@ export {
   type SchemaVocabulary,
 } from "./schema.js";
 export { serializeJudgeYaml } from "./serialize.js";
+export {
+  EACH_EVENT,
+  MAX_DEPTH,
+  parseWhen,
+  type ArithmeticOperator,
+  type ComparisonOperator,
+  type EventField,
+  type WhenError,
+  type WhenNode,
+} from "./when.js";
