@@ -25,6 +25,7 @@ export {
   type WhenValue,
 } from "./values.js";
 export { foldVerdicts } from "./fold.js";
+export { regexTest, type RegexProgram } from "./regex.js";
 export type { AdapterReply, AdapterUsage, ChatMessage, SemanticAdapter, SemanticUsage } from "./semantic.js";
 export type * from "./types.js";
 export { formatJudgment, undecidedClauses, undecidedReason, type FormatJudgmentOptions } from "./format-judgment.js";
