@@ -5,11 +5,14 @@
  * it is a dependency, node:test otherwise), a `test` script when the repo has
  * none, a GitHub Actions workflow, and `.cache/` in .gitignore (appended
  * to the repo's, or a new one). An existing file is never replaced: it is
- * kept and reported, so `init` can be rerun safely.
+ * kept and reported, so `init` can be rerun safely. Everything that could
+ * stop it half-way (a package.json that is no object, a folder that is a
+ * file, a dangling symlink) is checked before the first write: one line
+ * says what, and no file is touched.
  */
-import { existsSync } from "node:fs";
+import { existsSync, lstatSync, readlinkSync, statSync } from "node:fs";
 import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join, sep } from "node:path";
 import { createInterface } from "node:readline/promises";
 import { UserError } from "../errors.js";
 import { TEMPLATES_DIR } from "../paths.js";
@@ -101,15 +104,86 @@ async function askName(suggested: string): Promise<string> {
   }
 }
 
-async function readPackageJson(path: string): Promise<{ pkg: PackageJson; indent: string } | undefined> {
+/** `null`, `an array`, `a string`…: what a JSON value is, for a message. */
+function jsonKind(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return typeof value === "object" ? "an object" : `a ${typeof value}`;
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** The fields init reads or writes must be objects: `"scripts": "oops"` would be rewritten as `{"0":"o",…}`. */
+const OBJECT_FIELDS: Record<string, string> = {
+  scripts: "script names and commands",
+  dependencies: "package names and versions",
+  devDependencies: "package names and versions",
+};
+
+const BOM = "\ufeff";
+
+interface FoundPackage {
+  pkg: PackageJson;
+  indent: string;
+  /** A byte-order mark the file starts with: npm reads past it, and a rewrite keeps it. */
+  bom: string;
+}
+
+async function readPackageJson(path: string): Promise<FoundPackage | undefined> {
   if (!existsSync(path)) return undefined;
-  const text = await readFile(path, "utf8");
+  const raw = await readFile(path, "utf8");
+  const bom = raw.startsWith(BOM) ? BOM : "";
+  const text = raw.slice(bom.length);
+  let pkg: unknown;
   try {
-    const pkg = JSON.parse(text) as PackageJson;
-    const indent = /^\{\s*\n([ \t]+)"/.exec(text)?.[1] ?? "  ";
-    return { pkg, indent };
+    pkg = JSON.parse(text);
   } catch (error) {
     throw new UserError(`init: ${path} is not valid JSON (${(error as Error).message}); fix it and rerun init`);
+  }
+  if (!isPlainObject(pkg)) throw new UserError(`init: package.json holds ${jsonKind(pkg)}, not an object; fix it and rerun init`);
+  for (const [field, what] of Object.entries(OBJECT_FIELDS))
+    if (pkg[field] !== undefined && !isPlainObject(pkg[field]))
+      throw new UserError(
+        `init: ${JSON.stringify(field)} in package.json is ${jsonKind(pkg[field])}, not an object of ${what}; fix it and rerun init`,
+      );
+  const indent = /^\{\s*\n([ \t]+)"/.exec(text)?.[1] ?? "  ";
+  return { pkg: pkg as PackageJson, indent, bom };
+}
+
+/** A symlink whose target is missing: `existsSync` says no, yet a write with `wx` fails with EEXIST. */
+function danglingLink(path: string): string | undefined {
+  try {
+    if (!lstatSync(path).isSymbolicLink()) return undefined;
+  } catch {
+    return undefined;
+  }
+  try {
+    statSync(path);
+    return undefined;
+  } catch {
+    return readlinkSync(path);
+  }
+}
+
+/**
+ * Checks, before anything is written, that every file init may write can be
+ * written or kept: each folder on its path is a folder (or missing), and
+ * neither it nor the file is a dangling symlink. `rel` paths use the
+ * platform's separator; messages show them with `/`.
+ */
+function checkWritable(cwd: string, rel: string, behaviorDir: string): void {
+  const show = (p: string) => p.split(sep).join("/");
+  const parts = rel.split(sep);
+  for (let i = 1; i <= parts.length; i++) {
+    const sub = parts.slice(0, i).join(sep);
+    const path = join(cwd, sub);
+    const target = danglingLink(path);
+    if (target !== undefined)
+      throw new UserError(`init: ${show(sub)} is a symlink to ${target}, which does not exist; fix or remove it and rerun init`);
+    if (i === parts.length || !existsSync(path) || statSync(path).isDirectory()) continue;
+    const inside = behaviorDir.startsWith(sub + sep) ? `${show(behaviorDir)}/` : show(rel);
+    throw new UserError(`init: ${show(sub)} is a file, not a folder: init writes ${inside} inside it; move it and rerun init`);
   }
 }
 
@@ -133,6 +207,20 @@ export async function runInit(nameArg: string | undefined, options: InitOptions 
   const install = existsSync(join(cwd, "package-lock.json")) ? "npm ci" : "npm install";
   const values = { name, install };
 
+  const targets = {
+    behavior: join(behaviorDir, "BEHAVIOR.md"),
+    yaml: join(behaviorDir, "judge.yaml"),
+    mjs: join(behaviorDir, "judge.mjs"),
+    dts: declarationPath(join(behaviorDir, "judge.mjs")),
+    sample: join(behaviorDir, "trajectories", "asks-before-deleting.json"),
+    test: testFile,
+    workflow: join(".github", "workflows", `behavior-${name}.yml`),
+  };
+  for (const rel of [...Object.values(targets), ".gitignore", "package.json"]) checkWritable(cwd, rel, behaviorDir);
+  const ignorePath = join(cwd, ".gitignore");
+  if (existsSync(ignorePath) && !statSync(ignorePath).isFile())
+    throw new UserError("init: .gitignore is not a file; move it and rerun init");
+
   const result: InitResult = { name, runner, written: [], kept: [], gitignore: "kept" };
   const write = async (rel: string, text: () => Promise<string>) => {
     const path = join(cwd, rel);
@@ -148,17 +236,17 @@ export async function runInit(nameArg: string | undefined, options: InitOptions 
     log(`wrote ${rel}`);
   };
 
-  await write(join(behaviorDir, "BEHAVIOR.md"), () => template("BEHAVIOR.md", values));
-  await write(join(behaviorDir, "judge.yaml"), () => template("judge.yaml", values));
+  await write(targets.behavior, () => template("BEHAVIOR.md", values));
+  await write(targets.yaml, () => template("judge.yaml", values));
   // Built from the judge.yaml on disk, so a kept (user-edited) judge.yaml gets its own judge.
-  const yamlPath = join(cwd, behaviorDir, "judge.yaml");
+  const yamlPath = join(cwd, targets.yaml);
   let compiled: Awaited<ReturnType<typeof compileJudgeYamlFile>>["compiled"] | undefined;
   const build = async () => (compiled ??= (await compileJudgeYamlFile(yamlPath)).compiled);
-  await write(join(behaviorDir, "judge.mjs"), async () => (await build()).judgeMjs);
-  await write(declarationPath(join(behaviorDir, "judge.mjs")), async () => (await build()).judgeDts);
-  await write(join(behaviorDir, "trajectories", "asks-before-deleting.json"), () => template("passing.json", values));
-  await write(testFile, () => template(runner === "vitest" ? "vitest.mjs" : "node-test.mjs", values));
-  await write(join(".github", "workflows", `behavior-${name}.yml`), () => template("workflow.yml", values));
+  await write(targets.mjs, async () => (await build()).judgeMjs);
+  await write(targets.dts, async () => (await build()).judgeDts);
+  await write(targets.sample, () => template("passing.json", values));
+  await write(targets.test, () => template(runner === "vitest" ? "vitest.mjs" : "node-test.mjs", values));
+  await write(targets.workflow, () => template("workflow.yml", values));
 
   result.gitignore = await ignoreCache(cwd);
   if (result.gitignore === "created") log(`wrote .gitignore with ${CACHE_IGNORE} (behavior-judge's caches)`);
@@ -170,7 +258,7 @@ export async function runInit(nameArg: string | undefined, options: InitOptions 
     const script = runner === "vitest" ? "vitest run" : `node --test ${testFile.split("\\").join("/")}`;
     const pkg: PackageJson = found?.pkg ?? ({ name, private: true } as PackageJson);
     pkg.scripts = { ...pkg.scripts, test: script };
-    await writeFile(pkgPath, `${JSON.stringify(pkg, null, found?.indent ?? "  ")}\n`, "utf8");
+    await writeFile(pkgPath, `${found?.bom ?? ""}${JSON.stringify(pkg, null, found?.indent ?? "  ")}\n`, "utf8");
     result.testScript = script;
     log(`${found === undefined ? "wrote package.json with" : "set"} "test": ${JSON.stringify(script)} in package.json`);
   } else {

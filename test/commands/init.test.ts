@@ -3,7 +3,7 @@
  * repo, without questions when stdin is not a terminal, never replacing a
  * file, with a test for the repo's runner and a CI workflow.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -128,5 +128,108 @@ describe("init", () => {
     expect(run.status).toBe(0);
     expect(run.stdout).toContain("wrote .agents/behaviors/shop-bot/BEHAVIOR.md");
     expect(run.stdout).not.toContain("Behavior name");
+  });
+});
+
+/** Every entry under `dir` (symlinks not followed): its kind and its bytes or link target. */
+function snapshot(dir: string, rel = ""): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of readdirSync(join(dir, rel)).sort()) {
+    const path = join(rel, name);
+    const stat = lstatSync(join(dir, path));
+    if (stat.isSymbolicLink()) out[path] = `symlink -> ${readlinkSync(join(dir, path))}`;
+    else if (stat.isDirectory()) Object.assign(out, { [path]: "dir" }, snapshot(dir, path));
+    else out[path] = `file ${readFileSync(join(dir, path)).toString("base64")}`;
+  }
+  return out;
+}
+
+// Item 18 (issue 20): odd files made init crash half-way (a scaffold written,
+// then a raw TypeError or EEXIST) or rewrite package.json into nonsense.
+describe("init with odd files: one clear line, every file left as it was", () => {
+  const odd: [string, (dir: string) => void, string][] = [
+    ["package.json of null", (dir) => writeFileSync(join(dir, "package.json"), "null\n"), "init: package.json holds null, not an object; fix it and rerun init"],
+    ["package.json of a string", (dir) => writeFileSync(join(dir, "package.json"), '"shop-bot"\n'), "init: package.json holds a string, not an object; fix it and rerun init"],
+    ["package.json of [1]", (dir) => writeFileSync(join(dir, "package.json"), "[1]\n"), "init: package.json holds an array, not an object; fix it and rerun init"],
+    [
+      '"scripts": "oops"',
+      (dir) => writeFileSync(join(dir, "package.json"), '{ "name": "shop-bot", "scripts": "oops" }\n'),
+      'init: "scripts" in package.json is a string, not an object of script names and commands; fix it and rerun init',
+    ],
+    [
+      '"devDependencies": ["vitest"]',
+      (dir) => writeFileSync(join(dir, "package.json"), '{ "name": "shop-bot", "devDependencies": ["vitest"] }\n'),
+      'init: "devDependencies" in package.json is an array, not an object of package names and versions; fix it and rerun init',
+    ],
+    [
+      "a dangling .gitignore symlink",
+      (dir) => {
+        writeFileSync(join(dir, "package.json"), `${JSON.stringify(NPM_INIT)}\n`);
+        symlinkSync("missing-ignore-file", join(dir, ".gitignore"));
+      },
+      "init: .gitignore is a symlink to missing-ignore-file, which does not exist; fix or remove it and rerun init",
+    ],
+    [
+      ".agents being a file",
+      (dir) => {
+        writeFileSync(join(dir, "package.json"), `${JSON.stringify(NPM_INIT)}\n`);
+        writeFileSync(join(dir, ".agents"), "notes\n");
+      },
+      "init: .agents is a file, not a folder: init writes .agents/behaviors/shop-bot/ inside it; move it and rerun init",
+    ],
+    [
+      "a dangling symlink where the workflow goes",
+      (dir) => {
+        writeFileSync(join(dir, "package.json"), `${JSON.stringify(NPM_INIT)}\n`);
+        mkdirSync(join(dir, ".github/workflows"), { recursive: true });
+        symlinkSync("../../nowhere.yml", join(dir, ".github/workflows/behavior-shop-bot.yml"));
+      },
+      "init: .github/workflows/behavior-shop-bot.yml is a symlink to ../../nowhere.yml, which does not exist; fix or remove it and rerun init",
+    ],
+  ];
+
+  test.each(odd)("item 18: %s", async (_name, arrange, message) => {
+    const dir = repo();
+    arrange(dir);
+    const before = snapshot(dir);
+    const error = await runInit(undefined, { ...quiet, cwd: dir }).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(error?.name).toBe("UserError");
+    expect(error?.message).toBe(message);
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  test("item 18: the CLI prints the one line, exit 1, and writes nothing", () => {
+    const dir = repo();
+    writeFileSync(join(dir, "package.json"), '{ "name": "shop-bot", "scripts": "oops" }\n');
+    const before = snapshot(dir);
+    const run = runCli(["init"], { cwd: dir, input: "" });
+    expect(run.status).toBe(1);
+    expect(run.stdout).toBe("");
+    expect(run.stderr.trim().split("\n")).toHaveLength(1);
+    expect(run.stderr).toContain('"scripts" in package.json is a string');
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  test("item 18: a package.json with a byte-order mark is read as npm reads it, and keeps its mark and its other bytes' meaning", async () => {
+    const dir = repo();
+    const text = `\ufeff${JSON.stringify(NPM_INIT, null, 2)}\n`;
+    writeFileSync(join(dir, "package.json"), text);
+    const result = await runInit(undefined, { ...quiet, cwd: dir });
+    expect(result.name).toBe("shop-bot");
+    const after = readFileSync(join(dir, "package.json"), "utf8");
+    expect(after.startsWith("\ufeff{\n")).toBe(true);
+    expect(JSON.parse(after.slice(1))).toEqual({ ...NPM_INIT, scripts: { test: "node --test test/behavior-shop-bot.test.mjs" } });
+  });
+
+  test("item 18: a .gitignore symlink to a real file is followed (the line lands in the file it points to)", async () => {
+    const dir = repo(NPM_INIT);
+    writeFileSync(join(dir, "shared-ignore"), "node_modules/\n");
+    symlinkSync("shared-ignore", join(dir, ".gitignore"));
+    expect((await runInit(undefined, { ...quiet, cwd: dir })).gitignore).toBe("added");
+    expect(readFileSync(join(dir, "shared-ignore"), "utf8")).toBe("node_modules/\n.cache/\n");
+    expect(lstatSync(join(dir, ".gitignore")).isSymbolicLink()).toBe(true);
   });
 });
