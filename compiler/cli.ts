@@ -4,7 +4,7 @@
  * cases / disagreement, 2 usage errors.
  */
 import { Command, CommanderError, Option } from "commander";
-import { addModelOptions, DRY_RUN_HELP, positiveInteger, type ModelCommandOptions } from "./commands/model-flags.js";
+import { addModelOptions, deliveryLimit, DRY_RUN_HELP, positiveInteger, type ModelCommandOptions } from "./commands/model-flags.js";
 import { printableLines } from "./report/printable.js";
 import type { GenerateCommandOptions } from "./commands/generate.js";
 import { EXIT_INVALID, EXIT_USAGE, UserError } from "./errors.js";
@@ -280,6 +280,12 @@ function program(): Command {
       )
       .option("--until-empty", "exit once the group has no new and no pending entries (default: wait for more)")
       .addOption(new Option("--batch <n>", "entries read per call (default 16)").argParser(positiveInteger))
+      .addOption(
+        new Option(
+          "--max-deliveries <n>",
+          "judge an entry at most N times: past that (its workers died judging it) it is written as a case error and acknowledged (default 3, at least 2)",
+        ).argParser(deliveryLimit),
+      )
       .option("--consumer <name>", "this worker's consumer name (default: host-pid-random)")
       .addOption(new Option("--no-verify", "do not ask a model to confirm deterministic failures")),
   ).action(async (judgePath: string, opts: { redis: string } & ModelCommandOptions) => {

@@ -31,6 +31,20 @@ export function positiveInteger(value: string): number {
   return n;
 }
 
+/**
+ * `worker --max-deliveries`: at least 2. An entry's first delivery is with
+ * its batch, and a worker that dies ends the batch for all of them: at 1,
+ * the neighbours of an entry that kills its worker would never be judged.
+ */
+export function deliveryLimit(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 2)
+    throw new InvalidArgumentError(
+      "must be an integer of at least 2 (the first delivery is with the batch, which a dying worker ends for all)",
+    );
+  return n;
+}
+
 /** A timeout of 0 would abort every request at once (the client arms its timer with it), so it must be positive. */
 function positiveNumber(value: string): number {
   const n = Number(value);

@@ -18,6 +18,12 @@ export const DEFAULT_GROUP = "judges";
 export const DEFAULT_RESULTS = "verdicts";
 /** Long enough that a live worker's slow model calls are not taken from it; a dead worker's entries wait this long. */
 export const DEFAULT_CLAIM_AFTER_MS = 300_000;
+/**
+ * Deliveries of one entry before it is written as a case error: its first
+ * (with its batch), then two alone. A worker stopped from outside (a deploy,
+ * a SIGKILL) costs a delivery too, so one would be too few.
+ */
+export const DEFAULT_MAX_DELIVERIES = 3;
 
 export interface EnqueueCommandOptions extends TraceCommandOptions {
   redis: string;
@@ -49,6 +55,7 @@ export interface WorkerCommandOptions extends RunFlags {
   claimAfter?: number;
   untilEmpty?: boolean;
   batch?: number;
+  maxDeliveries?: number;
   consumer?: string;
 }
 
@@ -66,6 +73,7 @@ export async function runWorkerCommand(judgePath: string, options: WorkerCommand
       claimAfterMs: options.claimAfter ?? DEFAULT_CLAIM_AFTER_MS,
       untilEmpty: options.untilEmpty === true,
       batch: options.batch ?? 16,
+      maxDeliveries: options.maxDeliveries ?? DEFAULT_MAX_DELIVERIES,
       // Waiting for work: long reads; draining (--until-empty): short ones, so the last worker leaves soon after the last entry.
       blockMs: options.untilEmpty === true ? 100 : 1000,
       ...(options.consumer !== undefined ? { consumer: options.consumer } : {}),

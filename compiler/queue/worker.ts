@@ -8,6 +8,14 @@
  * result (checked) → XACK. A worker killed anywhere in between leaves its
  * entries pending, so they are judged again by whoever claims them; a result
  * written twice carries the same key and `collect` keeps one.
+ *
+ * An entry that kills the worker judging it (out of memory, a judge that
+ * exits) must not take others with it, nor come back forever. So claimed
+ * entries (a dead or stalled worker's) are claimed and judged one at a time:
+ * the neighbours of the entry that killed their batch are judged on their
+ * own. And an entry delivered more than `maxDeliveries` times (Redis counts
+ * deliveries per pending entry) is not judged again: it is written as a case
+ * error and acknowledged.
  */
 import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
@@ -27,6 +35,8 @@ export interface WorkerOptions {
   untilEmpty: boolean;
   /** Entries read per call. */
   batch: number;
+  /** An entry delivered more often than this without being acknowledged is written as a case error, not judged again. */
+  maxDeliveries: number;
   /** How long one read waits for new entries. */
   blockMs: number;
   consumer?: string;
@@ -64,6 +74,23 @@ function resultFields(result: CaseResult, key: string, sha: string, source: stri
   return fields;
 }
 
+/** How often the group has delivered a pending entry (XPENDING's extended form; XAUTOCLAIM does not say). */
+async function deliveries(redis: RedisConnection, stream: string, group: string, id: string): Promise<number> {
+  const pending = (await redis.run(`XPENDING ${stream} ${group}`, (client) => client.xpending(stream, group, id, id, 1))) as [
+    string,
+    string,
+    number,
+    number,
+  ][];
+  return Number(pending[0]?.[3] ?? 1);
+}
+
+/** The case error of an entry over the delivery limit: what happened, and that it is not judged again. */
+function overDeliveredResult(entry: ReturnType<typeof inputCaseOfEntry>, id: string, delivered: number, max: number): CaseResult {
+  const message = `stream entry ${id} was delivered ${delivered} times and no worker acknowledged it (each died or was stopped while judging it); over --max-deliveries ${max}, it is not judged again`;
+  return { kind: "failed", input: { ...entry.input, error: message }, message };
+}
+
 export async function runWorker(judge: JudgeModule, redis: RedisConnection, options: WorkerOptions): Promise<WorkerTotals> {
   const consumer = options.consumer ?? `${hostname()}-${process.pid}-${randomBytes(3).toString("hex")}`;
   const totals: WorkerTotals = { consumer, acknowledged: 0, claimed: 0, caseErrors: 0 };
@@ -72,13 +99,19 @@ export async function runWorker(judge: JudgeModule, redis: RedisConnection, opti
   await ensureGroup(redis, stream, group);
   let claimCursor = "0-0";
 
-  const handle = async (entries: StreamEntry[], claimed: boolean): Promise<void> => {
+  /** Judges entries (or takes the results given), writes every result, then acknowledges them. */
+  const handle = async (
+    entries: StreamEntry[],
+    claimed: boolean,
+    given?: (entry: ReturnType<typeof inputCaseOfEntry>, id: string) => CaseResult,
+  ): Promise<void> => {
     const decoded = entries.map(([id, fields]) => ({ id, ...inputCaseOfEntry(id, fieldsOf(fields)) }));
     const results: CaseResult[] = [];
     async function* inputs() {
       for (const d of decoded) yield d.input;
     }
-    for await (const result of judgeCases(judge, inputs(), options.run)) results.push(result);
+    if (given !== undefined) for (const d of decoded) results.push(given(d, d.id));
+    else for await (const result of judgeCases(judge, inputs(), options.run)) results.push(result);
     // Every write is checked before anything is acknowledged: an entry is acknowledged only once its result is stored.
     await redis.run(`XADD ${options.results}`, async (client) => {
       const pipeline = client.pipeline();
@@ -99,13 +132,17 @@ export async function runWorker(judge: JudgeModule, redis: RedisConnection, opti
 
   for (;;) {
     // XAUTOCLAIM walks the pending list with a cursor; "0-0" back means it went round once.
+    // One at a time: a claimed entry may be the one that killed its batch's worker, and must not take a neighbour with it again.
     const [next, claimedEntries] = (await redis.run(`XAUTOCLAIM ${stream} ${group}`, (client) =>
-      client.xautoclaim(stream, group, consumer, options.claimAfterMs, claimCursor, "COUNT", options.batch),
+      client.xautoclaim(stream, group, consumer, options.claimAfterMs, claimCursor, "COUNT", 1),
     )) as [string, StreamEntry[], ...unknown[]];
     claimCursor = next;
     const live = claimedEntries.filter(([, fields]) => fields !== null);
     if (live.length > 0) {
-      await handle(live, true);
+      const delivered = await deliveries(redis, stream, group, live[0]![0]);
+      if (delivered > options.maxDeliveries) {
+        await handle(live, true, (entry, id) => overDeliveredResult(entry, id, delivered, options.maxDeliveries));
+      } else await handle(live, true);
       continue;
     }
     const read = (await redis.run(`XREADGROUP ${stream} ${group}`, (client) =>

@@ -11,7 +11,7 @@ import { pathToFileURL } from "node:url";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { BIN, ROOT, runCli } from "../support/cli.js";
-import { REFUND, writeGeneratedCorpus } from "../support/generated-corpus.js";
+import { generatedTrajectory, REFUND, writeGeneratedCorpus } from "../support/generated-corpus.js";
 import { describeWithRedis, startRedis, type RedisServer } from "../support/redis.js";
 
 const JUDGE = join(REFUND, "judge.mjs");
@@ -252,6 +252,84 @@ describeWithRedis("Redis Streams: enqueue, worker, collect", () => {
     } finally {
       await redis.stop();
     }
+  });
+
+  test.each([
+    { flag: [], limit: 3, exits: [7, 7, 7, 1] },
+    { flag: ["--max-deliveries", "2"], limit: 2, exits: [7, 7, 1] },
+  ])(
+    "item 7: an entry that kills every worker holding it is a case error past --max-deliveries ($limit); the entries of its batch are judged",
+    async ({ flag, limit, exits: expectedExits }) => {
+      const redis = await startRedis();
+      try {
+        // The refund judge, but a trajectory whose id says so ends the worker's process, as an out-of-memory death would.
+        const crashing = join(dir, "crashing-judge.mjs");
+        writeFileSync(
+          crashing,
+          `import * as real from ${JSON.stringify(pathToFileURL(JUDGE).href)};
+export const version = real.version, behavior = real.behavior, irSha256 = real.irSha256, rules = real.rules;
+export function judgeTrajectory(trajectory, options) {
+  if (String(trajectory.id).includes("exit-here")) process.exit(7);
+  return real.judgeTrajectory(trajectory, options);
+}
+`,
+        );
+        const N = 8;
+        const trajectories = Array.from({ length: N }, (_, i) => generatedTrajectory(i, 1) as { id: string });
+        const poison = 3;
+        trajectories[poison]!.id = "exit-here";
+        const corpus = join(dir, "poison.jsonl");
+        writeFileSync(corpus, trajectories.map((t) => JSON.stringify(t)).join("\n") + "\n");
+        expect(runCli(["enqueue", corpus, "--redis", redis.url]).status).toBe(0);
+
+        // Workers restarted as a supervisor would, each claiming what the dead ones held: with the default limit, a few runs end it.
+        const exits: (number | null)[] = [];
+        const worker = ["worker", crashing, "--redis", redis.url, "--batch", "4", "--claim-after", "1", "--until-empty", ...flag];
+        let last = runCli(worker);
+        exits.push(last.status);
+        while (last.status === 7 && exits.length < 8) {
+          last = runCli(worker);
+          exits.push(last.status);
+        }
+        // Judged with its batch, then alone until the limit (3 by default), then written as a case error.
+        expect(exits).toEqual(expectedExits);
+        const id = last.stderr.match(/stream entry (\S+) was delivered/)?.[1];
+        expect(last.stderr).toContain(
+          `error: ${corpus}:${poison + 1}: case ${poison}: stream entry ${id} was delivered ${limit + 1} times and no worker acknowledged it (each died or was stopped while judging it); over --max-deliveries ${limit}, it is not judged again\n`,
+        );
+        const client = new Redis(redis.url);
+        expect(((await client.xpending("trajectories", "judges")) as unknown[])[0]).toBe(0);
+        client.disconnect();
+
+        const collected = runCli(["collect", "--redis", redis.url]);
+        expect(collected.status).toBe(1);
+        const lines = collected.stdout
+          .split("\n")
+          .filter((l) => l !== "")
+          .map((l) => JSON.parse(l) as { trajectoryId?: string; case: number; caseError?: string });
+        expect(lines).toHaveLength(N);
+        expect(lines.filter((l) => l.caseError !== undefined).map((l) => l.case)).toEqual([poison]);
+        // Every other entry, the three read in the poisoned batch included, is judged as judge --json judges it.
+        const direct = judgeJson([corpus]);
+        const judged = lines.filter((l) => l.caseError === undefined);
+        expect(judged.map((l) => l.trajectoryId).sort()).toEqual(
+          trajectories
+            .filter((_, i) => i !== poison)
+            .map((t) => t.id)
+            .sort(),
+        );
+        for (const line of judged) expect(line).toEqual(direct.get(line.trajectoryId!));
+      } finally {
+        await redis.stop();
+      }
+    },
+    120_000,
+  );
+
+  test("worker --max-deliveries 1 is refused: the neighbours of an entry that kills its worker would never be judged", () => {
+    const run = runCli(["worker", JUDGE, "--redis", "redis://127.0.0.1:1", "--max-deliveries", "1"]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain("--max-deliveries <n>' argument '1' is invalid. must be an integer of at least 2");
   });
 
   test("an unreachable Redis is a one-line error naming the server, password hidden", async () => {
