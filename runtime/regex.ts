@@ -59,8 +59,16 @@ export const ASSERT_NOT_WORD_BOUNDARY = 3;
 export const ASSERT_WORD_BOUNDARY_I = 4;
 export const ASSERT_NOT_WORD_BOUNDARY_I = 5;
 
-/** Per-program working memory, made on first use and reused: a test allocates nothing after that. */
+/**
+ * Per-program working memory, made on the program's first test and reused, so
+ * a test allocates nothing (JS is single-threaded and regexTest does not
+ * re-enter, so one per program is enough).
+ */
 interface Scratch {
+  /** The instructions as a typed array (the hot loop reads nothing else of the program but `sets`). */
+  readonly ops: Int32Array;
+  /** For each set, one byte per ASCII code point: 1 if the set holds it (most judged text is ASCII). */
+  readonly ascii: Uint8Array;
   /** stamp[pc] === generation: pc is already in the list being built. */
   readonly stamp: Int32Array;
   generation: number;
@@ -70,6 +78,11 @@ interface Scratch {
   /** The explicit stack of the epsilon closure (each pc is pushed at most once per generation). */
   readonly stack: Int32Array;
   matched: boolean;
+  /** The ASCII code units a match can begin with, and whether it can begin with a non-ASCII one (see firstUnits). */
+  readonly firstAscii: Uint8Array;
+  readonly firstNonAscii: boolean;
+  /** False when a match may consume nothing (then every position must be tried). */
+  readonly canSkip: boolean;
 }
 
 const scratches = new WeakMap<RegexProgram, Scratch>();
@@ -78,17 +91,65 @@ function scratchFor(program: RegexProgram): Scratch {
   let scratch = scratches.get(program);
   if (scratch === undefined) {
     const size = program.ops.length + 1;
+    const ops = Int32Array.from(program.ops);
+    const ascii = new Uint8Array(program.sets.length * 128);
+    program.sets.forEach((ranges, k) => {
+      for (let c = 0; c < 128; c++) ascii[k * 128 + c] = inRanges(ranges, c) ? 1 : 0;
+    });
+    const first = firstUnits(program, ops);
     scratch = {
+      ops,
+      ascii,
       stamp: new Int32Array(size),
       generation: 0,
       current: new Int32Array(size),
       next: new Int32Array(size),
       stack: new Int32Array(size),
       matched: false,
+      ...first,
     };
     scratches.set(program, scratch);
   }
   return scratch;
+}
+
+/**
+ * What a match can begin with: the consuming instructions reachable from the
+ * start without consuming, taking every assertion as passable (an
+ * over-approximation, which is what makes skipping safe). When no thread is
+ * live, positions whose code unit cannot begin a match are skipped in a tight
+ * loop instead of being tried one by one.
+ */
+function firstUnits(program: RegexProgram, ops: Int32Array): { firstAscii: Uint8Array; firstNonAscii: boolean; canSkip: boolean } {
+  const firstAscii = new Uint8Array(128);
+  let firstNonAscii = false;
+  const seen = new Uint8Array(ops.length + 1);
+  const stack = [0];
+  seen[0] = 1;
+  while (stack.length > 0) {
+    const pc = stack.pop()!;
+    const op = ops[pc];
+    const targets: number[] = [];
+    if (op === OP_MATCH) return { firstAscii, firstNonAscii: true, canSkip: false };
+    if (op === OP_CHAR) {
+      const c = ops[pc + 1]!;
+      if (c < 128) firstAscii[c] = 1;
+      else firstNonAscii = true;
+    } else if (op === OP_SET) {
+      const ranges = program.sets[ops[pc + 1]!]!;
+      for (let c = 0; c < 128; c++) if (inRanges(ranges, c)) firstAscii[c] = 1;
+      if (ranges.length > 0 && ranges[ranges.length - 1]! >= 128) firstNonAscii = true;
+    } else if (op === OP_SPLIT) targets.push(ops[pc + 1]!, ops[pc + 2]!);
+    else if (op === OP_JUMP) targets.push(ops[pc + 1]!);
+    else targets.push(pc + 2); // ASSERT
+    for (const target of targets) {
+      if (seen[target] === 0) {
+        seen[target] = 1;
+        stack.push(target);
+      }
+    }
+  }
+  return { firstAscii, firstNonAscii, canSkip: true };
 }
 
 /** Starts a new list: a fresh generation, so every pc counts as absent (stamps are reset long before they could wrap). */
@@ -141,49 +202,36 @@ function assertionHolds(kind: number, text: string, pos: number): boolean {
  * from `start` without consuming input at `pos`; returns the new count. Sets
  * `scratch.matched` when MATCH is reachable.
  */
-function addClosure(
-  program: RegexProgram,
-  scratch: Scratch,
-  start: number,
-  list: Int32Array,
-  count: number,
-  text: string,
-  pos: number,
-): number {
-  const { ops } = program;
-  const { stamp, stack, generation } = scratch;
+function addClosure(scratch: Scratch, start: number, list: Int32Array, count: number, text: string, pos: number): number {
+  const { ops, stamp, stack, generation } = scratch;
   if (stamp[start] === generation) return count;
   stamp[start] = generation;
   let top = 0;
   stack[top++] = start;
   while (top > 0) {
     const pc = stack[--top]!;
+    const op = ops[pc]!;
     let next = -1;
-    let other = -1;
-    switch (ops[pc]) {
-      case OP_MATCH:
-        scratch.matched = true;
-        return count;
-      case OP_CHAR:
-      case OP_SET:
-        list[count++] = pc;
-        break;
-      case OP_SPLIT:
-        next = ops[pc + 1]!;
-        other = ops[pc + 2]!;
-        break;
-      case OP_JUMP:
-        next = ops[pc + 1]!;
-        break;
-      case OP_ASSERT:
-        if (assertionHolds(ops[pc + 1]!, text, pos)) next = pc + 2;
-        break;
+    if (op === OP_CHAR || op === OP_SET) {
+      list[count++] = pc;
+      continue;
+    } else if (op === OP_SPLIT) {
+      const other = ops[pc + 2]!;
+      if (stamp[other] !== generation) {
+        stamp[other] = generation;
+        stack[top++] = other;
+      }
+      next = ops[pc + 1]!;
+    } else if (op === OP_JUMP) {
+      next = ops[pc + 1]!;
+    } else if (op === OP_ASSERT) {
+      if (!assertionHolds(ops[pc + 1]!, text, pos)) continue;
+      next = pc + 2;
+    } else {
+      scratch.matched = true; // OP_MATCH
+      return count;
     }
-    if (other >= 0 && stamp[other] !== generation) {
-      stamp[other] = generation;
-      stack[top++] = other;
-    }
-    if (next >= 0 && stamp[next] !== generation) {
+    if (stamp[next] !== generation) {
       stamp[next] = generation;
       stack[top++] = next;
     }
@@ -191,10 +239,16 @@ function addClosure(
   return count;
 }
 
-/** Whether the consuming instruction at pc accepts the code point c. */
-function consumes(program: RegexProgram, pc: number, c: number): boolean {
-  const operand = program.ops[pc + 1]!;
-  return program.ops[pc] === OP_CHAR ? operand === c : inRanges(program.sets[operand]!, c);
+/** The first position from `pos` whose code unit can begin a match (text.length if none). */
+function skipAhead(scratch: Scratch, text: string, pos: number): number {
+  const { firstAscii, firstNonAscii } = scratch;
+  const length = text.length;
+  while (pos < length) {
+    const unit = text.charCodeAt(pos);
+    if (unit < 128 ? firstAscii[unit] === 1 : firstNonAscii) return pos;
+    pos++;
+  }
+  return pos;
 }
 
 /** The literal fast path: no NFA when the pattern is one fixed text. */
@@ -213,37 +267,54 @@ function testLiteral(program: RegexProgram, literal: string, text: string): bool
 export function regexTest(program: RegexProgram, text: string): boolean {
   if (program.literal !== null) return testLiteral(program, program.literal, text);
   const scratch = scratchFor(program);
+  const { ops, ascii, canSkip } = scratch;
+  const { sets, anchorStart } = program;
+  const length = text.length;
   scratch.matched = false;
   newGeneration(scratch);
-  let count = addClosure(program, scratch, 0, scratch.current, 0, text, 0);
-  const length = text.length;
-  for (let pos = 0; pos < length && !scratch.matched;) {
-    if (count === 0 && program.anchorStart) return false;
-    // The code point at pos: a surrogate pair is one, a lone surrogate is itself.
-    let c = text.charCodeAt(pos);
-    let width = 1;
-    if (c >= 0xd800 && c <= 0xdbff && pos + 1 < length) {
-      const low = text.charCodeAt(pos + 1);
-      if (low >= 0xdc00 && low <= 0xdfff) {
-        c = 0x10000 + ((c - 0xd800) << 10) + (low - 0xdc00);
-        width = 2;
+  let count = 0;
+  let pos = 0;
+  for (;;) {
+    if (count === 0) {
+      if (anchorStart && pos > 0) return false;
+      if (canSkip && !anchorStart) {
+        const from = skipAhead(scratch, text, pos);
+        if (from >= length) return false; // a match must consume a code unit, and none is left
+        if (from !== pos) {
+          pos = from;
+          newGeneration(scratch); // the stamps of the empty list were for another position
+        }
       }
     }
-    const after = pos + width;
+    // A match may begin here (the list for this position is being built in this generation).
+    if (!anchorStart || pos === 0) count = addClosure(scratch, 0, scratch.current, count, text, pos);
+    if (scratch.matched) return true;
+    if (pos >= length) return false;
+    // The code point at pos: a surrogate pair is one, a lone surrogate is itself.
+    let c = text.charCodeAt(pos);
+    let after = pos + 1;
+    if (c >= 0xd800 && c <= 0xdbff && after < length) {
+      const low = text.charCodeAt(after);
+      if (low >= 0xdc00 && low <= 0xdfff) {
+        c = 0x10000 + ((c - 0xd800) << 10) + (low - 0xdc00);
+        after++;
+      }
+    }
     newGeneration(scratch);
     const current = scratch.current;
     const next = scratch.next;
     let nextCount = 0;
-    for (let k = 0; k < count && !scratch.matched; k++) {
+    for (let k = 0; k < count; k++) {
       const pc = current[k]!;
-      if (consumes(program, pc, c)) nextCount = addClosure(program, scratch, pc + 2, next, nextCount, text, after);
+      const operand = ops[pc + 1]!;
+      const accepts = ops[pc] === OP_CHAR ? operand === c : c < 128 ? ascii[operand * 128 + c] === 1 : inRanges(sets[operand]!, c);
+      if (!accepts) continue;
+      nextCount = addClosure(scratch, pc + 2, next, nextCount, text, after);
+      if (scratch.matched) return true;
     }
-    // A match may also begin at the next position.
-    if (!program.anchorStart && !scratch.matched) nextCount = addClosure(program, scratch, 0, next, nextCount, text, after);
     scratch.current = next;
     scratch.next = current;
     count = nextCount;
     pos = after;
   }
-  return scratch.matched;
 }

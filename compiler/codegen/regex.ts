@@ -603,8 +603,17 @@ class Emitter {
     for (const jump of jumps) this.ops[jump + 1] = this.ops.length;
   }
 
-  /** e{min,max}: min copies of e, then e* or (max - min) copies of e?. */
+  /** e{min,max}: min copies of e, then e* or (max - min) copies of e?; e{min,} with min ≥ 1 loops on its last copy. */
   private emitRepeat(item: Node, min: number, max: number): void {
+    if (max === Infinity && min > 0) {
+      // (min - 1) copies, then body: e; SPLIT body end; end: (no extra copy for the star, so (a+)+ stays small).
+      for (let k = 1; k < min; k++) this.emit(item);
+      const body = this.ops.length;
+      this.emit(item);
+      const split = this.op(OP_SPLIT, body, 0);
+      this.ops[split + 2] = this.ops.length;
+      return;
+    }
     for (let k = 0; k < min; k++) this.emit(item);
     if (max === Infinity) {
       // loop: SPLIT body end; body; JUMP loop; end:

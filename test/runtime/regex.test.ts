@@ -117,6 +117,17 @@ describe("regexTest, by feature (each expectation is also what new RegExp(p, f +
     ["^(?:a|b|c|d)+$", "", "abcdx", false],
     ["^😀+$", "", "😀😀", true],
     ["^😀{2}$", "", "😀😀", true],
+    // skipping ahead while no match is under way (what can begin a match)
+    ["\\bfoo", "", "xfoo foo", true],
+    ["\\bfoo", "", "xfoo", false],
+    ["(?:\\b|x)a", "", "bxa", true],
+    ["é+|😀", "", "aaa😀", true],
+    ["é+|😀", "", "aaa\ud83d", false],
+    ["\\ud83d|q", "", "aa😀", false],
+    ["\\ud83d|q", "", "aa\ud83d", true],
+    ["[^a]", "", "aaab", true],
+    ["a$|b", "", "aaaa", true],
+    ["(?:x|\\B)$", "", "a.", true],
     // case-insensitivity (Unicode simple case folding, as JS `iu`)
     ["abc", "i", "xABCx", true],
     ["^[a-z]+$", "i", "HeLLo", true],
