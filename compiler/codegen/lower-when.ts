@@ -154,10 +154,10 @@ class WhenLowering {
         return code`${node.value}`;
       case "and":
       case "or":
-        return code`(${join(
+        return balancedChain(
           node.operands.map((operand) => this.test(operand)),
           node.kind === "and" ? code` && ` : code` || `,
-        )})`;
+        );
       case "not":
         return code`!${this.test(node.operand)}`;
       case "compare":
@@ -291,6 +291,26 @@ class WhenLowering {
     if (node.value.kind === "metadata") return code`(${text} !== null && regexTest(${regex}, ${text} ?? ""))`;
     return code`regexTest(${regex}, ${text})`;
   }
+}
+
+/** Operands per parenthesized group of a long `&&`/`||` chain. */
+const CHAIN_GROUP = 8;
+
+/**
+ * `(a || b || …)`, grouped so no chain runs longer than CHAIN_GROUP: a parser
+ * reads `a || b || c` as `(a || b) || c`, so a flat chain of 1,000 terms is a
+ * tree 1,000 deep, and prettier and the type-checker overflow their stacks on
+ * it. In groups of groups, 20,000 terms nest five levels. `&&` and `||` are
+ * associative, so the grouping changes nothing but the shape.
+ */
+function balancedChain(operands: readonly Code[], operator: Code): Code {
+  let level = operands;
+  do {
+    const groups: Code[] = [];
+    for (let i = 0; i < level.length; i += CHAIN_GROUP) groups.push(code`(${join(level.slice(i, i + CHAIN_GROUP), operator)})`);
+    level = groups;
+  } while (level.length > 1);
+  return level[0]!;
 }
 
 /**

@@ -22,6 +22,7 @@ export { serializeJudgeYaml } from "./serialize.js";
 export {
   EACH_EVENT,
   MAX_DEPTH,
+  MAX_WHEN_CHARACTERS,
   parseWhen,
   type ArithmeticOperator,
   type ComparisonOperator,

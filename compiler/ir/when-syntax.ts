@@ -127,8 +127,10 @@ const SIMPLE_ESCAPES: Record<string, string> = {
   "/": "/",
 };
 
+/** A token as a message quotes it; a long one (a string literal) clipped. */
 function describeToken(token: Token): string {
-  return token.kind === "end" ? "the end of the expression" : `\`${token.text}\``;
+  if (token.kind === "end") return "the end of the expression";
+  return `\`${token.text.length > 40 ? `${token.text.slice(0, 39)}…` : token.text}\``;
 }
 
 /**
@@ -528,7 +530,9 @@ class Parser {
       const hint = didYouMean(name.text, FUNCTIONS) ?? 'the functions are matches(v, "re") and count(x.prefix.*)';
       fail(name.offset, `unknown function ${name.text}(…)`, hint);
     }
-    const hyphenated = /([A-Za-z_$][A-Za-z0-9_$]*)\.([A-Za-z0-9_$.-]+)-$/.exec(this.text.slice(0, name.offset));
+    // Only the last 200 characters: an unanchored search over all of a long text would be quadratic.
+    const before = this.text.slice(Math.max(0, name.offset - 200), name.offset);
+    const hyphenated = /([A-Za-z_$][A-Za-z0-9_$]*)\.([A-Za-z0-9_$.-]+)-$/.exec(before);
     if (hyphenated !== null) {
       const key = `${hyphenated[2]}-${name.text}`;
       fail(

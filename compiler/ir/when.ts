@@ -19,6 +19,13 @@ export {
   type WhenNode,
 } from "./when-syntax.js";
 
+/**
+ * The longest `when` text accepted, as for every judge.yaml string
+ * (LIMITS.stringCharacters). It bounds the widest chain: prettier overflows
+ * its stack formatting a few thousand `||` terms, however they are grouped.
+ */
+export const MAX_WHEN_CHARACTERS = 10_000;
+
 /** The name every `when` expression may use: the `each` event itself. */
 export const EACH_EVENT = "event";
 
@@ -286,7 +293,8 @@ function regexProblem(source: string, flags: string): string | undefined {
 /**
  * Parses and checks a `when` expression against the names its `with` binds
  * (`event`, the each event, is always bound). On failure: the first syntax
- * error, or every name and type error of a tree that parses, in text order.
+ * error; else a text past MAX_WHEN_CHARACTERS; else every name and type
+ * error of the tree, in text order.
  */
 export function parseWhen(
   text: string,
@@ -294,6 +302,11 @@ export function parseWhen(
 ): { ok: true; tree: WhenNode } | { ok: false; errors: { offset: number; message: string; hint?: string }[] } {
   const parsed = parseWhenSyntax(text);
   if (!parsed.ok) return { ok: false, errors: [parsed.error] };
+  // After the parse, which is linear and depth-capped whatever the length, so a deep text gets its located error.
+  if (text.length > MAX_WHEN_CHARACTERS) {
+    const message = `a when expression is at most ${MAX_WHEN_CHARACTERS.toLocaleString("en-US")} characters long; this one is ${text.length.toLocaleString("en-US")}`;
+    return { ok: false, errors: [{ offset: MAX_WHEN_CHARACTERS, message, hint: "split the condition into several checks" }] };
+  }
   const checker = new Checker(names);
   checker.condition(parsed.tree, "the when expression");
   if (checker.errors.length > 0) return { ok: false, errors: checker.errors.sort((a, b) => a.offset - b.offset) };

@@ -7,7 +7,8 @@ import { describe, expect, test } from "vitest";
 import { typeCheckJudgeTs } from "../../compiler/codegen/typecheck.js";
 import { lowerWhen } from "../../compiler/codegen/lower-when.js";
 import { code, lit } from "../../compiler/codegen/code.js";
-import { parseWhen, MAX_DEPTH } from "../../compiler/ir/when.js";
+import { parseWhen, MAX_DEPTH, MAX_WHEN_CHARACTERS } from "../../compiler/ir/when.js";
+import { formatJudgeTs } from "../../compiler/codegen/format.js";
 import type { StepEvent } from "../../runtime/stepper.js";
 import { buildWhen, treeOf, typeCheckModule, type Bound, type BuiltWhen } from "../support/when.js";
 
@@ -414,10 +415,45 @@ describe("depth", () => {
     expect(errors[0]!.message).toMatch(/nests deeper than 64 levels/);
   });
 
-  test("a long disjunction is wide, not deep: 5,000 terms parse and run", () => {
-    const text = Array.from({ length: 5000 }, (_, i) => `r.cabin == "c${i}"`).join(" || ") + ' || r.cabin == "economy"';
+  test("a long disjunction is wide, not deep: the widest that fits in the length limit parses, runs, formats and type-checks", async () => {
+    const terms = Math.floor((MAX_WHEN_CHARACTERS - 'r.cabin=="economy"'.length) / "r.a==1||".length);
+    const text = `${"r.a==1||".repeat(terms)}r.cabin=="economy"`;
+    expect(text.length).toBeLessThanOrEqual(MAX_WHEN_CHARACTERS);
     const b = buildWhen(text);
     expect(b.test(EACH, BOUND)).toBe(true);
+    // A flat chain of 1,000 `||` overflowed prettier's and the type-checker's stacks; grouped, it does not.
+    await formatJudgeTs(typeCheckModule([b]));
+    expect(() => typeCheckJudgeTs(typeCheckModule([b]))).not.toThrow();
+  }, 120_000);
+
+  test.each([
+    ["a million parentheses", "(".repeat(1_000_000)],
+    ["a million-letter key before a hyphen", `r.${"a".repeat(1_000_000)}-b == 1`],
+    ["a million-letter string", `r.a == "${"x".repeat(1_000_000)}" "`],
+    ["a 100,000-term chain", "true||".repeat(100_000) + "true"],
+  ])("%s: one error, in linear time, with a short message", (_, text) => {
+    const started = performance.now();
+    const errors = errorsOf(text);
+    expect(performance.now() - started).toBeLessThan(3000);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]!.message.length).toBeLessThan(200);
+  });
+
+  test("a text past the length limit is refused after it is parsed", () => {
+    expectErrors(`${"true||".repeat(2000)}true`, [
+      { offset: MAX_WHEN_CHARACTERS, message: "a when expression is at most 10,000 characters long; this one is 12,004" },
+    ]);
+  });
+
+  test("and/or chains are grouped eight to a level", () => {
+    const { test: lowered } = lowerWhen(treeOf(Array.from({ length: 10 }, (_, i) => `r.a == ${i}`).join(" || ")), {
+      event: code`e`,
+      bound: () => code`r`,
+      regex: () => code`regex0`,
+    });
+    expect(String(lowered)).toMatch(
+      /^\(\(\(numberOf.*\) \|\| \(numberOf.*=== 7\)\) \|\| \(\(numberOf.*=== 8\) \|\| \(numberOf.*=== 9\)\)\)$/,
+    );
   });
 });
 
