@@ -240,5 +240,8 @@ export async function runWatchCommand(judgePath: string, input: string | undefin
     return 0;
   } finally {
     process.removeListener("SIGINT", interrupt);
+    // After an end line a read may still wait for input that never comes: stop it, so the process can exit.
+    stop.abort();
+    if (fromStdin) process.stdin.destroy();
   }
 }

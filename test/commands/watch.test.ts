@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, test } from "vitest";
 import type { BuiltJudge } from "../../compiler/judge/load.js";
+import { watchLines, type ViolationAt } from "../../compiler/judge/watch.js";
 import type { TrajectoryJudgment } from "../../runtime/types.js";
 import { BIN, ROOT, runCli } from "../support/cli.js";
 
@@ -244,4 +245,43 @@ describe("watch, hardening round 3 (issue 20)", () => {
     const judgment = out.at(-1)!.judgment as TrajectoryJudgment;
     expect(judgment.metaBehaviors.find((m) => m.name === "Stop paying out once escalated")!.verdict).toBe("false");
   }, 60_000);
+
+  test("item 11: watch --from imports the records that arrive together once: 4,001 lines in seconds, violations at their own lines", async () => {
+    // One chat message per line: a lookup and its result, again and again; an escalation at line 1,500
+    // and a refund after it at line 3,001, which the refund judge forbids.
+    const call = (id: string, name: string, args: unknown) => ({
+      role: "assistant",
+      content: null,
+      tool_calls: [{ id, type: "function", function: { name, arguments: JSON.stringify(args) } }],
+    });
+    const records: unknown[] = [{ role: "user", content: "Refund order C-9 now." }];
+    for (let i = 1; records.length < 4001; i++) {
+      const line = records.length + 1;
+      if (line === 1500) records.push(call(`call_${i}`, "escalate_to_supervisor", {}));
+      else if (line === 3001) records.push(call(`call_${i}`, "issue_refund", { order_id: "C-9" }));
+      else {
+        records.push(call(`call_${i}`, "get_order", { order_id: `C-${i}` }));
+        records.push({ role: "tool", tool_call_id: `call_${i}`, content: JSON.stringify({ status: "found" }) });
+      }
+    }
+    async function* lines() {
+      for (let i = 0; i < records.length; i++) yield { line: i + 1, text: JSON.stringify(records[i]) };
+    }
+    const violations: ViolationAt[] = [];
+    const refused: string[] = [];
+    const started = performance.now();
+    const result = await watchLines(
+      await refundJudge(),
+      lines(),
+      { fallbackId: "chat", from: "openai-chat", complete: true, judge: {} },
+      { violation: (_v, at) => violations.push(at), refused: (line, message) => refused.push(`${line}: ${message}`) },
+    );
+    const seconds = (performance.now() - started) / 1000;
+    expect(refused).toEqual([]);
+    expect(result.events).toBeGreaterThan(4000);
+    // One import per line took 120 s here (4,001 lines, a loaded machine); the groups take under 2 s.
+    expect(seconds).toBeLessThan(6);
+    expect(violations.map((v) => v.line)).toEqual([3001]);
+    expect(result.judgment.metaBehaviors.find((m) => m.name === "Stop paying out once escalated")!.verdict).toBe("false");
+  }, 120_000);
 });
