@@ -169,19 +169,33 @@ function assistant(b: TrajectoryBuilder, content: string | unknown[], path: stri
         b.reasoning("[redacted]");
         break;
       case "tool_use":
-        b.call(requireString(block, "name", blockPath), jsonText(block.input ?? {}), requireString(block, "id", blockPath));
+        b.call(
+          requireString(block, "name", blockPath),
+          jsonText(block.input ?? {}),
+          requireString(block, "id", blockPath),
+          undefined,
+          `${blockPath}.input`,
+        );
         clientCalls++;
         break;
       case "server_tool_use":
-        b.call(requireString(block, "name", blockPath), jsonText(block.input ?? {}), requireString(block, "id", blockPath), {
-          [FACT.server]: "provider",
-        });
+        b.call(
+          requireString(block, "name", blockPath),
+          jsonText(block.input ?? {}),
+          requireString(block, "id", blockPath),
+          { [FACT.server]: "provider" },
+          `${blockPath}.input`,
+        );
         break;
       case "mcp_tool_use": {
         const server = typeof block.server_name === "string" ? block.server_name : "mcp";
-        b.call(requireString(block, "name", blockPath), jsonText(block.input ?? {}), requireString(block, "id", blockPath), {
-          [FACT.server]: server,
-        });
+        b.call(
+          requireString(block, "name", blockPath),
+          jsonText(block.input ?? {}),
+          requireString(block, "id", blockPath),
+          { [FACT.server]: server },
+          `${blockPath}.input`,
+        );
         break;
       }
       default:

@@ -117,6 +117,109 @@ function escapeKey(key: string): string {
   return key.startsWith("@") ? `@${key}` : key;
 }
 
+/**
+ * How deep objects and lists may nest in a trace (the raw input, and JSON an
+ * importer parses out of a string: arguments, results, OTel attributes).
+ * Deeper is a located error, never a stack overflow: the importers' walks
+ * are iterative or bounded by this, and JSON.stringify overflows somewhere
+ * past 4,000 levels on a main thread's stack but later on a worker's, so
+ * without one fixed limit the result would depend on the thread count.
+ */
+export const MAX_NESTING = 1000;
+
+/**
+ * The relative path (`.a[0].b`) of the first object or list nested more than
+ * `limit` deep in `value`, or undefined. Iterative; a first pass without paths
+ * keeps the common case cheap.
+ */
+export function tooDeep(value: unknown, limit = MAX_NESTING): string | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const values: unknown[] = [value];
+  const depths: number[] = [1];
+  let deepest = false;
+  while (values.length > 0) {
+    const v = values.pop()!;
+    const depth = depths.pop()!;
+    if (depth > limit) {
+      deepest = true;
+      break;
+    }
+    for (const child of Array.isArray(v) ? v : Object.values(v as object))
+      if (typeof child === "object" && child !== null) {
+        values.push(child);
+        depths.push(depth + 1);
+      }
+  }
+  return deepest ? deepPath(value, limit) : undefined;
+}
+
+/** The path to the first spot past `limit`, written out only when there is one. */
+function deepPath(value: unknown, limit: number): string {
+  const stack: { v: unknown; depth: number; path: string }[] = [{ v: value, depth: 1, path: "" }];
+  while (stack.length > 0) {
+    const { v, depth, path } = stack.pop()!;
+    if (depth > limit) return path;
+    if (Array.isArray(v))
+      v.forEach(
+        (child, i) => typeof child === "object" && child !== null && stack.push({ v: child, depth: depth + 1, path: `${path}[${i}]` }),
+      );
+    else
+      for (const [key, child] of Object.entries(v as object))
+        if (typeof child === "object" && child !== null) stack.push({ v: child, depth: depth + 1, path: `${path}.${key}` });
+  }
+  return "";
+}
+
+/** `path` followed by a relative path from tooDeep, shortened to its start when it is long (a 1,000-level path is unreadable). */
+function deepAt(path: string, rest: string): string {
+  const shown = rest.length > 80 ? `${rest.slice(0, 80)}…` : rest;
+  const joined = `${path}${shown}`;
+  return joined.startsWith(".") ? joined.slice(1) : joined;
+}
+
+/** Throws an ImportError located at the spot where `value` (found at `path`) nests more than MAX_NESTING deep. */
+export function checkNesting(value: unknown, path: string, what = "nests objects and lists"): void {
+  const rest = tooDeep(value);
+  if (rest !== undefined) throw new ImportError(deepAt(path, rest), `${what} more than ${MAX_NESTING} levels deep (the importers' limit)`);
+}
+
+/** Throws an ImportError at `path` when JSON parsed out of a string there (`what`: "the arguments of lookup") nests more than MAX_NESTING deep. */
+export function checkParsedNesting(value: unknown, path: string, what: string): void {
+  const rest = tooDeep(value);
+  if (rest !== undefined)
+    throw new ImportError(
+      path,
+      `${what}: JSON nested more than ${MAX_NESTING} levels deep (at ${deepAt("", rest) || "the top"}; the importers' limit)`,
+    );
+}
+
+/** JSON.stringify, or undefined for a value nested past MAX_NESTING (which would overflow the stack on some threads and not others). */
+export function boundedJson(value: unknown): string | undefined {
+  if (tooDeep(value) !== undefined) return undefined;
+  return JSON.stringify(value);
+}
+
+/**
+ * Runs an importer's whole input: whatever escapes it (a bug, a value no
+ * check foresaw) becomes the result's one error instead of an exception that
+ * would abort the caller's run. A stack overflow says what it was.
+ */
+export function guard(run: () => ImportResult): ImportResult {
+  try {
+    return run();
+  } catch (error) {
+    if (error instanceof ImportError) return failed(error.path, error.reason);
+    return failed("", unexpected(error));
+  }
+}
+
+/** The message of an exception that is not an ImportError. */
+function unexpected(error: unknown): string {
+  if (error instanceof RangeError && /call stack/i.test(error.message))
+    return `the input nests too deeply: the stack overflowed (the importers read up to ${MAX_NESTING} levels)`;
+  return error instanceof Error ? error.message : String(error);
+}
+
 /** JSON.parse that returns undefined instead of throwing. */
 export function parseJson(text: string): unknown {
   try {
@@ -295,11 +398,14 @@ export class TrajectoryBuilder {
    * A tool call: content is `args` as the model wrote it (JSON text); when it
    * parses as a JSON object its fields are flattened into metadata.
    */
-  call(name: string, args: string, callId: string | undefined, meta?: Meta): void {
+  call(name: string, args: string, callId: string | undefined, meta?: Meta, path = ""): void {
     const turn = this.agentTurn();
     const metadata: Record<string, string> = {};
     const parsed = args === "" ? undefined : parseJson(args);
-    if (isRecord(parsed)) flattenInto(metadata, parsed);
+    if (isRecord(parsed)) {
+      checkParsedNesting(parsed, path, `arguments of ${name}`);
+      flattenInto(metadata, parsed);
+    }
     if (callId !== undefined) setKey(metadata, FACT.callId, callId);
     this.push("agent", name, args, TrajectoryBuilder.withFacts(metadata, meta, turn));
     const call: OpenCall = { name, callId, turn };
@@ -370,10 +476,12 @@ export class TrajectoryBuilder {
       this.warn(opts.path ?? "", earlier !== undefined ? `second result for ${which}` : `${which} answers no earlier call`);
     }
     if (opts.inline !== true) this.last = "tool";
-    const text = contentText(content);
     const metadata: Record<string, string> = {};
     const structured = typeof content === "string" ? parseJson(content) : content;
+    if (typeof content === "string") checkParsedNesting(structured, opts.path ?? "", `result of ${name}`);
+    else checkNesting(content, opts.path ?? "");
     if (isRecord(structured) && !isContentPart(structured)) flattenInto(metadata, structured);
+    const text = contentText(content);
     if (opts.error === true && !("status" in metadata)) metadata.status = "error";
     if (callId !== undefined) setKey(metadata, FACT.callId, callId);
     this.push("tool", `${name}_result`, text, TrajectoryBuilder.withFacts(metadata, opts.meta, turn));
@@ -429,7 +537,7 @@ export function importEach<T>(units: readonly T[], importOne: (unit: T, index: n
       for (const w of builder.warnings) result.warnings.push({ ...w, trace: i });
     } catch (error) {
       if (error instanceof ImportError) result.errors.push({ path: error.path, message: error.reason, trace: i });
-      else result.errors.push({ path: "", message: error instanceof Error ? error.message : String(error), trace: i });
+      else result.errors.push({ path: "", message: unexpected(error), trace: i });
     }
   }
   return result;

@@ -4,7 +4,7 @@
  * logged in one of a few shapes. This module turns any of those shapes into
  * conversations, so each importer only maps messages.
  */
-import { ImportError, failed, importEach, isRecord } from "./core.js";
+import { ImportError, boundedJson, checkNesting, failed, guard, importEach, isRecord } from "./core.js";
 import type { ImportResult, TrajectoryBuilder } from "./core.js";
 
 /** One conversation: its messages (with where they are in the input) and, when logged, the final response. */
@@ -83,6 +83,7 @@ function withResponse(conversation: Conversation, response: Record<string, unkno
 export class PrefixKeys {
   readonly json: string[] = [];
   readonly keys: string[] = ["0:"];
+  private static unique = 0;
   private a = 0x811c9dc5;
   private b = 0x01000193;
   constructor(items: readonly unknown[]) {
@@ -91,7 +92,8 @@ export class PrefixKeys {
   /** Appends items (a conversation's history grows exchange by exchange). */
   extend(items: readonly unknown[]): void {
     for (const item of items) {
-      const text = JSON.stringify(item) ?? "undefined";
+      // A message nested past the importers' limit matches nothing (its conversation is then an error of its own).
+      const text = boundedJson(item) ?? `\u0000too deep ${PrefixKeys.unique++}`;
       let { a, b } = this;
       for (let k = 0; k < text.length; k++) {
         const c = text.charCodeAt(k);
@@ -196,15 +198,13 @@ export function importConversations(
   format: string,
   importOne: (conversation: Conversation, index: number, count: number) => TrajectoryBuilder,
 ): ImportResult {
-  let units: (Conversation | ImportError)[];
-  try {
-    units = conversations(input, rules, format);
-  } catch (error) {
-    if (error instanceof ImportError) return failed(error.path, error.reason);
-    throw error;
-  }
-  return importEach(units, (unit, i) => {
-    if (unit instanceof ImportError) throw unit;
-    return importOne(unit, i, units.length);
+  return guard(() => {
+    const units = conversations(input, rules, format);
+    return importEach(units, (unit, i) => {
+      if (unit instanceof ImportError) throw unit;
+      checkNesting(unit.messages, unit.path);
+      if (unit.response !== undefined) checkNesting(unit.response, unit.responsePath ?? "");
+      return importOne(unit, i, units.length);
+    });
   });
 }

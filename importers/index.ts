@@ -8,7 +8,7 @@
  *   const { trajectories, errors } = importTrace(JSON.parse(text));        // format detected
  *   const chat = fromOpenAIChat(messages, { complete: true });            // or named
  */
-export { FACT, ImportError, TrajectoryBuilder, contentText, flattenInto, formatIssue } from "./core.js";
+export { FACT, ImportError, MAX_NESTING, TrajectoryBuilder, contentText, flattenInto, formatIssue } from "./core.js";
 export type { Actor, ImportIssue, ImportOptions, ImportResult, Importer, Trajectory, TrajectoryEvent } from "./core.js";
 export { FORMATS, detectFormat, detectionError, findFormat, formatNames, importTrace, looksLikeTrajectory } from "./detect.js";
 export type { Detection, Format, ImportTraceOptions } from "./detect.js";

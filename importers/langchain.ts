@@ -36,8 +36,10 @@ import {
   FACT,
   ImportError,
   TrajectoryBuilder,
+  checkNesting,
   contentText,
   failed,
+  guard,
   importEach,
   isRecord,
   jsonText,
@@ -137,6 +139,7 @@ export function detectLangChain(input: unknown): boolean {
 }
 
 function readMessage(value: unknown, path: string): Message {
+  checkNesting(value, path);
   const found = messageFields(value);
   if (found === undefined) {
     throw new ImportError(
@@ -225,7 +228,7 @@ function addMessage(b: TrajectoryBuilder, m: Message, state: { agent: string | u
       for (const c of m.calls) {
         const meta = extra();
         delete meta[FACT.model];
-        b.call(c.name, c.args, c.id, meta);
+        b.call(c.name, c.args, c.id, meta, path);
       }
       return;
     }
@@ -345,6 +348,8 @@ function importRunTree(root: Run, options: ImportOptions, index: number, count: 
   const visit = (run: Run): void => {
     flushUntil(run.start);
     const v = run.value;
+    // Each run's own fields count against the nesting limit; its child_runs are a tree walked without recursion.
+    for (const [key, field] of Object.entries(v)) if (key !== "child_runs") checkNesting(field, `${run.path}.${key}`);
     if (v.run_type === "llm") {
       const inputs = runInputMessages(v.inputs);
       const human = inputs.map((m, i) => ({
@@ -386,7 +391,7 @@ function importRunTree(root: Run, options: ImportOptions, index: number, count: 
           ? (open.find((c) => c.name === name && sameJson(c.args, args)) ?? open.find((c) => c.name === name))
           : undefined);
       if (call !== undefined) call.covered = true;
-      else b.call(name, args, callId, state.agent === undefined ? {} : { [FACT.agent]: state.agent });
+      else b.call(name, args, callId, state.agent === undefined ? {} : { [FACT.agent]: state.agent }, `${run.path}.inputs`);
       const failedRun = typeof v.error === "string" && v.error !== "";
       // LangSmith writes a failed run's error as the message, a blank line, then the stack: keep the message.
       const content =
@@ -484,6 +489,10 @@ function sortTrees(roots: readonly Run[]): void {
 }
 
 export function fromLangChain(input: unknown, options: ImportOptions = {}): ImportResult {
+  return guard(() => importLangChain(input, options));
+}
+
+function importLangChain(input: unknown, options: ImportOptions): ImportResult {
   // A run tree, or a list of runs.
   if (isRun(input) || (Array.isArray(input) && input.length > 0 && isRun(input[0]))) {
     const { roots, errors, warnings } = rootRuns(Array.isArray(input) ? input : [input], "");

@@ -29,8 +29,10 @@ import {
   FACT,
   ImportError,
   TrajectoryBuilder,
+  checkNesting,
   contentText,
   failed,
+  guard,
   importEach,
   isRecord,
   jsonText,
@@ -103,6 +105,10 @@ function str(value: unknown): string | undefined {
 }
 
 export function fromOpenAIAgents(input: unknown, options: ImportOptions = {}): ImportResult {
+  return guard(() => importAgents(input, options));
+}
+
+function importAgents(input: unknown, options: ImportOptions): ImportResult {
   const listed = itemsOf(input);
   if ("error" in listed) return failed("", listed.error);
   const groups: TraceGroup[] = [];
@@ -139,6 +145,7 @@ export function fromOpenAIAgents(input: unknown, options: ImportOptions = {}): I
 }
 
 function toSpan(item: Item): Span {
+  checkNesting(item.value, item.path);
   const data = item.value.span_data;
   if (!isRecord(data)) throw new ImportError(item.path, data === undefined ? "missing span_data" : "span_data must be an object");
   if (typeof data.type !== "string") throw new ImportError(`${item.path}.span_data`, "missing type");
@@ -227,11 +234,17 @@ function importTrace(g: TraceGroup, options: ImportOptions, index: number, count
         handoffCalls--;
         continue;
       }
-      b.call(call.name, call.args, call.id, meta(turn.agent));
+      b.call(call.name, call.args, call.id, meta(turn.agent), call.path);
     }
     for (const { span, agent } of free) {
       const name = functionName(span);
-      b.call(name, jsonText(span.data.input), undefined, meta(agent, span.id === undefined ? {} : { [FACT.spanId]: span.id }));
+      b.call(
+        name,
+        jsonText(span.data.input),
+        undefined,
+        meta(agent, span.id === undefined ? {} : { [FACT.spanId]: span.id }),
+        `${span.path}.span_data.input`,
+      );
     }
     for (const { span, agent } of [...turn.functions].sort((x, y) => byEnd(x.span, y.span))) {
       const call = callOf.get(span);

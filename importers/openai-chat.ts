@@ -159,17 +159,35 @@ function assistant(b: TrajectoryBuilder, message: Record<string, unknown>, path:
       if (!isRecord(call)) throw new ImportError(callPath, "must be an object");
       const id = typeof call.id === "string" && call.id !== "" ? call.id : undefined;
       if (isRecord(call.custom) && call.type === "custom") {
-        b.call(requireString(call.custom, "name", `${callPath}.custom`), jsonText(call.custom.input), id);
+        b.call(
+          requireString(call.custom, "name", `${callPath}.custom`),
+          jsonText(call.custom.input),
+          id,
+          undefined,
+          `${callPath}.custom.input`,
+        );
       } else {
         if (!isRecord(call.function)) throw new ImportError(callPath, "missing function");
-        b.call(requireString(call.function, "name", `${callPath}.function`), jsonText(call.function.arguments), id);
+        b.call(
+          requireString(call.function, "name", `${callPath}.function`),
+          jsonText(call.function.arguments),
+          id,
+          undefined,
+          `${callPath}.function.arguments`,
+        );
       }
       calls++;
     });
   }
   if (isRecord(message.function_call)) {
     const fn = message.function_call;
-    b.call(requireString(fn, "name", `${path}.function_call`), jsonText(fn.arguments), undefined);
+    b.call(
+      requireString(fn, "name", `${path}.function_call`),
+      jsonText(fn.arguments),
+      undefined,
+      undefined,
+      `${path}.function_call.arguments`,
+    );
     calls++;
   }
   // A logged response says how the turn ended; a bare message list ends normally on an answer without calls.

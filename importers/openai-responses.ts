@@ -11,8 +11,10 @@ import {
   FACT,
   ImportError,
   TrajectoryBuilder,
+  checkNesting,
   contentText,
   failed,
+  guard,
   importEach,
   isRecord,
   jsonText,
@@ -266,6 +268,7 @@ function mcpErrorText(error: unknown): string {
 /** Maps one item. */
 function item(b: TrajectoryBuilder, value: unknown, path: string, fromOutput: boolean): void {
   if (!isRecord(value)) throw new ImportError(path, "must be an item object");
+  checkNesting(value, path);
   const type = value.type ?? (typeof value.role === "string" ? "message" : undefined);
   const meta = typeof value.id === "string" && value.id !== "" ? { [FACT.itemId]: value.id } : undefined;
   switch (type) {
@@ -290,13 +293,25 @@ function item(b: TrajectoryBuilder, value: unknown, path: string, fromOutput: bo
       return;
     }
     case "function_call":
-      return b.call(requireString(value, "name", path), jsonText(value.arguments), requireString(value, "call_id", path), meta);
+      return b.call(
+        requireString(value, "name", path),
+        jsonText(value.arguments),
+        requireString(value, "call_id", path),
+        meta,
+        `${path}.arguments`,
+      );
     case "custom_tool_call":
-      return b.call(requireString(value, "name", path), jsonText(value.input), requireString(value, "call_id", path), meta);
+      return b.call(
+        requireString(value, "name", path),
+        jsonText(value.input),
+        requireString(value, "call_id", path),
+        meta,
+        `${path}.input`,
+      );
     case "mcp_call": {
       const id = requireString(value, "id", path);
       const server = typeof value.server_label === "string" ? value.server_label : "mcp";
-      b.call(requireString(value, "name", path), jsonText(value.arguments), id, { [FACT.server]: server });
+      b.call(requireString(value, "name", path), jsonText(value.arguments), id, { [FACT.server]: server }, `${path}.arguments`);
       const failedCall = value.status === "failed" || (value.error !== undefined && value.error !== null);
       if (failedCall) return b.result(id, mcpErrorText(value.error), { error: true, path, inline: true });
       if (value.status === "in_progress" || value.status === "calling" || value.status === "incomplete") return; // no result yet
@@ -371,6 +386,10 @@ function lastIsAnswer(ex: Exchange): boolean {
 
 /** Imports Responses API logs: one trajectory per conversation (chain of exchanges). */
 export function fromOpenAIResponses(input: unknown, options: ImportOptions = {}): ImportResult {
+  return guard(() => importResponses(input, options));
+}
+
+function importResponses(input: unknown, options: ImportOptions): ImportResult {
   let exchanges: (Exchange | ImportError)[];
   if (Array.isArray(input) && input.length > 0 && input.every(isItem)) {
     // A bare item list (a stored conversation, an `input` array): one conversation.

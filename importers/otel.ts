@@ -46,9 +46,13 @@
 import {
   FACT,
   ImportError,
+  MAX_NESTING,
   TrajectoryBuilder,
+  checkNesting,
+  checkParsedNesting,
   contentText,
   failed,
+  guard,
   importEach,
   isRecord,
   jsonText,
@@ -85,23 +89,49 @@ export function detectOtel(input: unknown): boolean {
   return isRecord(input) && Array.isArray(input.resourceSpans);
 }
 
-/** An OTLP AnyValue as a plain JSON value (int64 may arrive as a string). */
-function anyValue(value: unknown): unknown {
+/**
+ * An OTLP AnyValue as a plain JSON value. int64 may arrive as a decimal
+ * string (the protobuf JSON mapping); a number that is neither a number nor
+ * a string is a located error, not a conversion that throws. Nested arrays
+ * and kvlists count against MAX_NESTING.
+ */
+function anyValue(value: unknown, path: string, depth: number): unknown {
   if (!isRecord(value)) return undefined;
+  if (depth > MAX_NESTING)
+    throw new ImportError(path, `nests arrayValue and kvlistValue more than ${MAX_NESTING} levels deep (the importers' limit)`);
   if ("stringValue" in value) return value.stringValue;
   if ("boolValue" in value) return value.boolValue;
-  if ("intValue" in value) return Number(value.intValue);
-  if ("doubleValue" in value) return Number(value.doubleValue);
+  if ("intValue" in value) return numberValue(value.intValue, `${path}.intValue`);
+  if ("doubleValue" in value) return numberValue(value.doubleValue, `${path}.doubleValue`);
   if ("bytesValue" in value) return value.bytesValue;
-  if (isRecord(value.arrayValue)) return Array.isArray(value.arrayValue.values) ? value.arrayValue.values.map(anyValue) : [];
-  if (isRecord(value.kvlistValue)) return attributes(value.kvlistValue.values);
+  if (isRecord(value.arrayValue)) {
+    const values = value.arrayValue.values;
+    return Array.isArray(values) ? values.map((v, i) => anyValue(v, `${path}.arrayValue.values[${i}]`, depth + 1)) : [];
+  }
+  if (isRecord(value.kvlistValue)) return attributes(value.kvlistValue.values, `${path}.kvlistValue.values`, depth + 1);
   return undefined;
 }
 
-function attributes(list: unknown): Attrs {
-  const out: Attrs = {};
+/** A number, or a decimal string as its number (a string that is no number is kept as written). */
+function numberValue(value: unknown, path: string): number | string {
+  if (typeof value === "number") return value;
+  if (typeof value === "string") {
+    const n = Number(value);
+    return value.trim() === "" || Number.isNaN(n) ? value : n;
+  }
+  throw new ImportError(
+    path,
+    `must be a number or a decimal string, not ${value === null ? "null" : Array.isArray(value) ? "a list" : typeof value === "object" ? "an object" : typeof value}`,
+  );
+}
+
+/** Attributes by key, in a null-prototype object: a key such as `__proto__` or `constructor` is a key like any other. */
+function attributes(list: unknown, path: string, depth = 1): Attrs {
+  const out: Attrs = Object.create(null) as Attrs;
   if (!Array.isArray(list)) return out;
-  for (const kv of list) if (isRecord(kv) && typeof kv.key === "string") out[kv.key] = anyValue(kv.value);
+  list.forEach((kv, i) => {
+    if (isRecord(kv) && typeof kv.key === "string") out[kv.key] = anyValue(kv.value, `${path}[${i}].value`, depth);
+  });
   return out;
 }
 
@@ -138,12 +168,16 @@ function str(value: unknown): string | undefined {
 }
 
 export function fromOtel(input: unknown, options: ImportOptions = {}): ImportResult {
+  return guard(() => importExport(input, options));
+}
+
+function importExport(input: unknown, options: ImportOptions): ImportResult {
   const requests: { value: unknown; path: string }[] = Array.isArray(input)
     ? input.map((value, i) => ({ value, path: `[${i}]` }))
     : [{ value: input, path: "" }];
   const loose: ImportIssue[] = [];
-  const groups: { id: string; spans: Span[] }[] = [];
-  const byTrace = new Map<string, Span[]>();
+  const groups: { id: string; spans: Span[]; error?: unknown }[] = [];
+  const byTrace = new Map<string, (typeof groups)[number]>();
   let index = 0;
   for (const request of requests) {
     const at = (rest: string): string => (request.path === "" ? rest : `${request.path}.${rest}`);
@@ -169,40 +203,57 @@ export function fromOtel(input: unknown, options: ImportOptions = {}): ImportRes
           if (!isRecord(raw)) return loose.push({ path, message: "must be an object" });
           const traceId = normalizeId(raw.traceId, 32);
           if (traceId === undefined) return loose.push({ path, message: "missing traceId" });
-          const events = Array.isArray(raw.events) ? raw.events : [];
-          const exception = events
-            .map((e) => (isRecord(e) && e.name === "exception" ? attributes(e.attributes)["exception.message"] : undefined))
-            .find((m) => typeof m === "string");
-          const status = raw.status;
-          const span: Span = {
-            traceId,
-            spanId: normalizeId(raw.spanId, 16),
-            parentId: normalizeId(raw.parentSpanId, 16),
-            name: typeof raw.name === "string" ? raw.name : "",
-            start: nanos(raw.startTimeUnixNano),
-            end: nanos(raw.endTimeUnixNano),
-            error: isErrorStatus(status),
-            errorMessage: (isRecord(status) ? str(status.message) : undefined) ?? (exception as string | undefined),
-            attrs: attributes(raw.attributes),
-            path,
-            index: index++,
-            children: [],
-          };
-          let list = byTrace.get(traceId);
-          if (list === undefined) {
-            list = [];
-            byTrace.set(traceId, list);
-            groups.push({ id: traceId, spans: list });
+          let group = byTrace.get(traceId);
+          if (group === undefined) {
+            group = { id: traceId, spans: [] };
+            byTrace.set(traceId, group);
+            groups.push(group);
           }
-          list.push(span);
+          // A span that cannot be read fails its own trace (never silently left out of it); the other traces still import.
+          try {
+            group.spans.push(readSpan(raw, traceId, path, index));
+            index++;
+          } catch (error) {
+            group.error ??= error;
+          }
         });
       });
     });
   }
   if (groups.length === 0 && loose.length === 0) return failed("", "the export holds no spans");
-  const result = importEach(groups, (g, i) => importTrace(g.id, g.spans, options, i, groups.length));
+  const result = importEach(groups, (g, i) => {
+    if (g.error !== undefined) throw g.error;
+    return importTrace(g.id, g.spans, options, i, groups.length);
+  });
   result.errors.unshift(...loose);
   return result;
+}
+
+/** One span as the importer reads it (its raw value already checked to be an object with a trace id). */
+function readSpan(raw: Record<string, unknown>, traceId: string, path: string, index: number): Span {
+  checkNesting(raw, path);
+  const events = Array.isArray(raw.events) ? raw.events : [];
+  const exception = events
+    .map((e, j) =>
+      isRecord(e) && e.name === "exception" ? attributes(e.attributes, `${path}.events[${j}].attributes`)["exception.message"] : undefined,
+    )
+    .find((m) => typeof m === "string");
+  const status = raw.status;
+  const span: Span = {
+    traceId,
+    spanId: normalizeId(raw.spanId, 16),
+    parentId: normalizeId(raw.parentSpanId, 16),
+    name: typeof raw.name === "string" ? raw.name : "",
+    start: nanos(raw.startTimeUnixNano),
+    end: nanos(raw.endTimeUnixNano),
+    error: isErrorStatus(status),
+    errorMessage: (isRecord(status) ? str(status.message) : undefined) ?? (exception as string | undefined),
+    attrs: attributes(raw.attributes, `${path}.attributes`),
+    path,
+    index,
+    children: [],
+  };
+  return span;
 }
 
 type Kind = "agent" | "model" | "tool" | "other";
@@ -239,9 +290,18 @@ interface Message {
   results: { id: string | undefined; name: string | undefined; content: unknown; error: boolean }[];
 }
 
-/** Attribute value that may be a JSON text or already a structure. */
-function structured(value: unknown): unknown {
-  return typeof value === "string" ? parseJson(value) : value;
+/** Attribute value that may be a JSON text or already a structure; JSON parsed here counts against MAX_NESTING (`where`: the attribute). */
+function structured(value: unknown, where: Where): unknown {
+  if (typeof value !== "string") return value;
+  const parsed = parseJson(value);
+  checkParsedNesting(parsed, `${where.span.path}.attributes`, `attribute ${where.key}`);
+  return parsed;
+}
+
+/** The span and attribute key a JSON text came from, for its errors. */
+interface Where {
+  span: Span;
+  key: string;
 }
 
 /** A JSON text that holds a plain string is that string (the AI SDK serializes a string result as `"…"`). */
@@ -256,18 +316,25 @@ function resultValue(value: unknown): unknown {
  * (`llm.input_messages.0.message.role` → `[{message: {role}}]`): numeric
  * segments become list indexes.
  */
-function unflatten(attrs: Attrs, prefix: string): unknown {
-  const root: Record<string, unknown> = {};
+function unflatten(span: Span, prefix: string): unknown {
+  const attrs = span.attrs;
+  // Null-prototype nodes: a segment such as `__proto__` or `constructor` is a key, never Object.prototype.
+  const root: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   let found = false;
   for (const key of Object.keys(attrs)) {
     if (!key.startsWith(`${prefix}.`)) continue;
     found = true;
     const parts = key.slice(prefix.length + 1).split(".");
+    if (parts.length > MAX_NESTING)
+      throw new ImportError(
+        `${span.path}.attributes`,
+        `attribute ${key.slice(0, 80)}… has more than ${MAX_NESTING} dotted levels (the importers' limit)`,
+      );
     let node = root;
     for (let i = 0; i < parts.length - 1; i++) {
-      const next = node[parts[i]!];
+      const next = Object.hasOwn(node, parts[i]!) ? node[parts[i]!] : undefined;
       if (isRecord(next)) node = next;
-      else node = node[parts[i]!] = {};
+      else node = node[parts[i]!] = Object.create(null) as Record<string, unknown>;
     }
     node[parts[parts.length - 1]!] = attrs[key];
   }
@@ -280,7 +347,7 @@ function toLists(value: unknown): unknown {
   if (keys.length > 0 && keys.every((k) => /^\d+$/.test(k))) {
     return keys.sort((x, y) => Number(x) - Number(y)).map((k) => toLists(value[k]));
   }
-  const out: Record<string, unknown> = {};
+  const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const k of keys) out[k] = toLists(value[k]);
   return out;
 }
@@ -296,8 +363,8 @@ function placeholder(part: Record<string, unknown>): string {
 }
 
 /** GenAI conventions (1.37+): `[{role, parts: [{type: text|tool_call|tool_call_response|reasoning|blob|uri|file, …}]}]`. */
-function genAiMessages(value: unknown): Message[] {
-  return list(structured(value))
+function genAiMessages(value: unknown, where: Where): Message[] {
+  return list(structured(value, where))
     .filter(isRecord)
     .map((m) => {
       const msg: Message = { role: String(m.role ?? ""), text: "", reasoning: "", calls: [], results: [] };
@@ -335,8 +402,8 @@ function chatMessage(m: Record<string, unknown>): Message {
 }
 
 /** The AI SDK's prompt messages: `{role, content: string | [{type: text|file|image|tool-call|tool-result|reasoning}]}`. */
-function aiSdkMessages(value: unknown): Message[] {
-  return list(structured(value))
+function aiSdkMessages(value: unknown, where: Where): Message[] {
+  return list(structured(value, where))
     .filter(isRecord)
     .map((m) => {
       const msg: Message = { role: String(m.role ?? ""), text: "", reasoning: "", calls: [], results: [] };
@@ -380,7 +447,12 @@ function readModel(span: Span): ModelCall {
   let finish = Array.isArray(reasons) ? str(reasons[reasons.length - 1]) : str(reasons);
   finish ??= str(a["llm.finish_reason"]) ?? str(a["ai.response.finishReason"]);
   if (a["gen_ai.input.messages"] !== undefined || a["gen_ai.output.messages"] !== undefined) {
-    return { input: genAiMessages(a["gen_ai.input.messages"]), output: genAiMessages(a["gen_ai.output.messages"]), finish, model };
+    return {
+      input: genAiMessages(a["gen_ai.input.messages"], { span, key: "gen_ai.input.messages" }),
+      output: genAiMessages(a["gen_ai.output.messages"], { span, key: "gen_ai.output.messages" }),
+      finish,
+      model,
+    };
   }
   if (a["ai.prompt.messages"] !== undefined || a["ai.response.text"] !== undefined || a["ai.response.toolCalls"] !== undefined) {
     const out: Message = {
@@ -390,20 +462,20 @@ function readModel(span: Span): ModelCall {
       calls: [],
       results: [],
     };
-    for (const c of list(structured(a["ai.response.toolCalls"]))) {
+    for (const c of list(structured(a["ai.response.toolCalls"], { span, key: "ai.response.toolCalls" }))) {
       if (isRecord(c)) out.calls.push({ id: str(c.toolCallId), name: String(c.toolName ?? ""), args: jsonText(c.input ?? c.args) });
     }
-    return { input: aiSdkMessages(a["ai.prompt.messages"]), output: [out], finish, model };
+    return { input: aiSdkMessages(a["ai.prompt.messages"], { span, key: "ai.prompt.messages" }), output: [out], finish, model };
   }
   // OpenInference (`llm.input_messages`) or the older GenAI attributes (`gen_ai.prompt.N`, `gen_ai.completion.N`).
   const messages = (prefix: string, inner: boolean): Message[] =>
-    list(unflatten(a, prefix))
+    list(unflatten(span, prefix))
       .filter(isRecord)
       .map((m) => chatMessage(inner && isRecord(m.message) ? m.message : m));
   const oiInput = messages("llm.input_messages", true);
   const oiOutput = messages("llm.output_messages", true);
   if (oiInput.length > 0 || oiOutput.length > 0) return { input: oiInput, output: oiOutput, finish, model };
-  const completion = list(unflatten(a, "gen_ai.completion")).filter(isRecord);
+  const completion = list(unflatten(span, "gen_ai.completion")).filter(isRecord);
   finish ??= completion.map((c) => str(c.finish_reason)).find((r) => r !== undefined);
   return { input: messages("gen_ai.prompt", false), output: completion.map(chatMessage), finish, model };
 }
@@ -506,7 +578,12 @@ function importTrace(id: string, spans: Span[], options: ImportOptions, index: n
             const call = calls.find((c) => !c.covered && !c.answered && c.id !== undefined && c.id === r.id);
             if (call === undefined) continue;
             call.answered = true;
-            b.result(call.id, resultValue(r.content), { name: call.name, error: r.error, meta: meta(agent) });
+            b.result(call.id, resultValue(r.content), {
+              name: call.name,
+              error: r.error,
+              meta: meta(agent),
+              path: `${span.path}.attributes`,
+            });
           }
         }
         if (!nested) for (const text of users.fresh(m.input.filter((msg) => msg.role === "user").map((msg) => msg.text))) b.user(text);
@@ -516,7 +593,7 @@ function importTrace(id: string, spans: Span[], options: ImportOptions, index: n
           if (out.text !== "") b.agentMessage(out.text, { ...facts });
           for (const c of out.calls) {
             if (c.name === "") throw new ImportError(`${span.path}.attributes`, "a tool call in the model's output has no name");
-            b.call(c.name, c.args, c.id, meta(agent));
+            b.call(c.name, c.args, c.id, meta(agent), `${span.path}.attributes`);
             calls.push({ ...c, covered: false, answered: false });
           }
         }
@@ -533,7 +610,7 @@ function importTrace(id: string, spans: Span[], options: ImportOptions, index: n
             ? (open.find((c) => c.name === t.name && sameJson(c.args, t.args)) ?? open.find((c) => c.name === t.name))
             : undefined);
         if (call !== undefined) call.covered = true;
-        else b.call(t.name, t.args, t.callId, meta(agent));
+        else b.call(t.name, t.args, t.callId, meta(agent), `${span.path}.attributes`);
         const callId = call?.id ?? t.callId;
         const content = t.result ?? (span.error ? (span.errorMessage ?? "") : "");
         deferred.push({

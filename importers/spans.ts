@@ -1,3 +1,5 @@
+import { boundedJson, parseJson } from "./core.js";
+
 /**
  * Span-based formats record each model call with the whole conversation it
  * was sent, so the same user message comes back in every later call (and in
@@ -41,12 +43,18 @@ export function timeOf(value: unknown): number {
 
 /** Two argument texts that mean the same JSON (an SDK may re-serialize what the model wrote). */
 export function sameJson(a: string, b: string): boolean {
-  if (a === b) return true;
-  try {
-    return JSON.stringify(JSON.parse(a)) === JSON.stringify(JSON.parse(b));
-  } catch {
-    return false;
-  }
+  return a === b || canonicalJson(a) === canonicalJson(b);
+}
+
+/**
+ * A text's JSON written back compactly, so two texts of the same JSON compare
+ * equal; a text that is not JSON (or nests past MAX_NESTING, whose
+ * re-serializing would depend on the thread's stack) stands for itself.
+ */
+export function canonicalJson(text: string): string {
+  const parsed = parseJson(text);
+  const json = parsed === undefined ? undefined : boundedJson(parsed);
+  return json === undefined ? `text:${text}` : `json:${json}`;
 }
 
 /** A parent cycle that spanForest broke: the spans on it, from the one read as a root on. */

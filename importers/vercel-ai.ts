@@ -10,8 +10,9 @@ import {
   FACT,
   ImportError,
   TrajectoryBuilder,
+  checkNesting,
   contentText,
-  failed,
+  guard,
   importEach,
   isRecord,
   jsonText,
@@ -206,7 +207,7 @@ function part(b: TrajectoryBuilder, value: Record<string, unknown>, path: string
       b.reasoning("[redacted]");
       return 0;
     case "tool-call":
-      b.call(requireString(value, "toolName", path), callArgs(value), requireString(value, "toolCallId", path), meta(value));
+      b.call(requireString(value, "toolName", path), callArgs(value), requireString(value, "toolCallId", path), meta(value), path);
       return value.providerExecuted === true ? 0 : 1;
     case "tool-result": {
       const { content, error } = toolOutput(value);
@@ -317,18 +318,16 @@ function messages(b: TrajectoryBuilder, list: unknown[], basePath: string): bool
 
 /** Imports AI SDK steps or message histories: one trajectory per result or history. */
 export function fromVercelAI(input: unknown, options: ImportOptions = {}): ImportResult {
-  let list: (Unit | ImportError)[];
-  try {
-    list = units(input);
-  } catch (error) {
-    if (error instanceof ImportError) return failed(error.path, error.reason);
-    throw error;
-  }
-  return importEach(list, (u, i) => {
-    if (u instanceof ImportError) throw u;
-    const b = new TrajectoryBuilder(traceId(options, u.nativeId, i, list.length), options);
-    const endedNormally = u.kind === "steps" ? importSteps(b, u) : messages(b, u.messages, u.path);
-    b.finish(endedNormally);
-    return b;
+  return guard(() => {
+    const list = units(input);
+    return importEach(list, (u, i) => {
+      if (u instanceof ImportError) throw u;
+      checkNesting(u.kind === "steps" ? u.steps : u.messages, u.path);
+      if (u.kind === "steps" && u.prompt !== undefined) checkNesting(u.prompt.messages, u.prompt.path);
+      const b = new TrajectoryBuilder(traceId(options, u.nativeId, i, list.length), options);
+      const endedNormally = u.kind === "steps" ? importSteps(b, u) : messages(b, u.messages, u.path);
+      b.finish(endedNormally);
+      return b;
+    });
   });
 }
