@@ -132,25 +132,27 @@ describe("the OpenAI-compatible adapter", () => {
   // Item 8 (issue 20): the openai client clears its timer once the headers
   // arrive, so a body that stalls after them hung the run forever.
   it("item 8: a body that stalls after the headers times out, is retried, then is an error", async () => {
-    const { adapter, server } = await setup(inOrder({ stallAfterHeaders: true }), { ...FAST, timeoutMs: 150, maxRetries: 1 });
+    const { adapter, server } = await setup(inOrder({ stallAfterHeaders: true }), { ...FAST, timeoutMs: 300, maxRetries: 1 });
     const started = Date.now();
     const usage = emptyUsage();
     const outcome = await askModel(adapter, trajectory, question, usage);
     expect(outcome).toEqual({ kind: "error", message: "the model call failed: the request timed out (after 2 attempts)" });
-    expect(server.requests).toHaveLength(2);
+    // The server saw the first request stall; on a loaded machine the retry can be aborted
+    // before the server has read it, so the attempts are counted at the client.
+    expect(server.requests.length).toBeGreaterThanOrEqual(1);
     expect(usage).toMatchObject({ calls: 0, failedCalls: 1, requests: 2 });
-    // Two attempts of 150 ms and a 5 ms backoff: well under a second.
-    expect(Date.now() - started).toBeLessThan(1_500);
-  }, 4_000);
+    // Two attempts of 300 ms and a 5 ms backoff: bounded by the timeout, not by the server.
+    expect(Date.now() - started).toBeLessThan(5_000);
+  }, 10_000);
 
   it("item 8: a stalled body, then a good answer: the retry answers", async () => {
     const { adapter, server } = await setup(inOrder({ stallAfterHeaders: true }, { reply: answer("true", ["e2"]) }), {
       ...FAST,
-      timeoutMs: 150,
+      timeoutMs: 300,
     });
     expect(await askModel(adapter, trajectory, question)).toMatchObject({ kind: "answer", verdict: "true" });
     expect(server.requests).toHaveLength(2);
-  }, 4_000);
+  }, 10_000);
 
   it("item 8: the timeout bounds the whole response, not each stage: a slow body within it is answered", async () => {
     const { adapter } = await setup(inOrder({ reply: answer("true", ["e2"]), delayMs: 50 }), { ...FAST, timeoutMs: 1_000 });
