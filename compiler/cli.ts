@@ -243,7 +243,8 @@ function program(): Command {
     .option("--update <judge.yaml>", "update this judge.yaml: carry over unchanged sections, ask only about what changed")
     .action(async (specPath: string, samples: string[], opts: GenerateCommandOptions) => {
       const { runGenerateCommand } = await import("./commands/generate.js");
-      process.exitCode = await runGenerateCommand(specPath, samples, opts);
+      // Without samples the vocabulary is guessed from the spec; given, they are read as judge reads its files.
+      process.exitCode = await runGenerateCommand(specPath, samples.length === 0 ? [] : await inputFiles(samples, "samples"), opts);
     });
   addModelOptions(generateCommand);
   addFromOption(generateCommand);
@@ -259,7 +260,7 @@ function program(): Command {
       .option("--stream <name>", "the stream to append to", "trajectories"),
   ).action(async (files: string[], opts: { redis: string; stream: string } & TraceCommandOptions) => {
     const { runEnqueueCommand } = await import("./commands/queue.js");
-    process.exitCode = await runEnqueueCommand(files, opts);
+    process.exitCode = await runEnqueueCommand(await inputFiles(files), opts);
   });
   addFromOption(enqueueCommand);
 
