@@ -26,7 +26,11 @@ export interface WhenScope {
   event: Code;
   /** The event bound to a `with` name: a StepEvent, never undefined where the test runs. */
   bound: (name: string) => Code;
-  /** The identifier of a hoisted constant holding the compiled regex program. */
+  /**
+   * The identifier of a hoisted constant holding the compiled regex program
+   * (compileRegex, then regexLiteral, of compiler/codegen/regex.ts; parseWhen
+   * has already checked that compileRegex accepts it). The test calls `regexTest(<it>, text)`.
+   */
   regex: (source: string, flags: string) => Code;
 }
 

@@ -7,6 +7,7 @@
  * whole, so every such problem is reported at once.
  */
 import { toInstant, toNumber } from "../../runtime/values.js";
+import { compileRegex } from "../codegen/regex.js";
 import { didYouMean } from "./did-you-mean.js";
 import { parseWhenSyntax, type WhenError, type WhenNode } from "./when-syntax.js";
 
@@ -100,7 +101,10 @@ function isDateLiteral(node: WhenNode): boolean {
 class Checker {
   readonly errors: WhenError[] = [];
 
-  constructor(private readonly names: readonly string[]) {}
+  constructor(
+    private readonly text: string,
+    private readonly names: readonly string[],
+  ) {}
 
   private error(offset: number, message: string, hint?: string): void {
     this.errors.push(hint === undefined ? { offset, message } : { offset, message, hint });
@@ -270,23 +274,22 @@ class Checker {
       this.error(node.value.offset, "matches tests text: a reference (r.key, r.content) or a string");
     if (node.flags !== "" && node.flags !== "i")
       this.error(node.flagsOffset, `unknown regex flags ${JSON.stringify(node.flags)}`, 'the only flag is "i" (ignore case)');
-    const problem = regexProblem(node.pattern, node.flags === "i" ? "i" : "");
-    if (problem !== undefined) this.error(node.patternOffset, `bad regular expression: ${problem}`);
+    const compiled = compileRegex(node.pattern, node.flags === "i" ? "i" : "");
+    if (!compiled.ok) {
+      const at = compiled.offset === undefined ? undefined : this.patternCharacter(node, compiled.offset);
+      this.error(at ?? node.patternOffset, `bad regular expression: ${compiled.message}`);
+    }
   }
-}
 
-/**
- * Why `source` is not a valid regex, or undefined. TODO: use compileRegex
- * (compiler/codegen/regex.ts, the linear-time engine's build step) once it is
- * on main, so the subset it accepts is what is checked here; until then the
- * u-mode JavaScript syntax is the approximation.
- */
-function regexProblem(source: string, flags: string): string | undefined {
-  try {
-    new RegExp(source, `${flags}u`);
-    return undefined;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
+  /**
+   * Where character `index` of a regex source sits in the when text: inside
+   * its string literal when the literal is written without escapes (so each
+   * character is itself), else undefined (the literal's start is then cited).
+   */
+  private patternCharacter(node: Extract<WhenNode, { kind: "matches" }>, index: number): number | undefined {
+    const start = node.patternOffset + 1;
+    const verbatim = this.text.startsWith(node.pattern, start) && this.text[start + node.pattern.length] === this.text[node.patternOffset];
+    return verbatim ? start + index : undefined;
   }
 }
 
@@ -307,7 +310,7 @@ export function parseWhen(
     const message = `a when expression is at most ${MAX_WHEN_CHARACTERS.toLocaleString("en-US")} characters long; this one is ${text.length.toLocaleString("en-US")}`;
     return { ok: false, errors: [{ offset: MAX_WHEN_CHARACTERS, message, hint: "split the condition into several checks" }] };
   }
-  const checker = new Checker(names);
+  const checker = new Checker(text, names);
   checker.condition(parsed.tree, "the when expression");
   if (checker.errors.length > 0) return { ok: false, errors: checker.errors.sort((a, b) => a.offset - b.offset) };
   return { ok: true, tree: parsed.tree };

@@ -367,7 +367,12 @@ describe("build-time errors", () => {
     ['1 == "2024-05-14"', [{ offset: 2, message: "`==` compares a number with a date, which is never equal" }]],
     ["(1 < 2) < true", [{ offset: 8, message: "`<` cannot order conditions (true or false)" }]],
     ["(1 < 2) == r.x", [{ offset: 8, message: "`==` compares a condition with a value, which is never equal" }]],
-    ['matches(r.x, "(")', [{ offset: 13, message: /^bad regular expression: / }]],
+    // compileRegex's offset, placed inside the literal when it is written without escapes (else its start)
+    ['matches(r.x, "(")', [{ offset: 14, message: "bad regular expression: missing ) for this group" }]],
+    ['matches(r.x, "x(?=a)")', [{ offset: 15, message: /^bad regular expression: unsupported: lookahead/ }]],
+    ['matches(r.x, "a{2000}")', [{ offset: 15, message: "bad regular expression: repetition {2000} is above the limit of 1000" }]],
+    [String.raw`matches(r.x, "a(b)\\1")`, [{ offset: 13, message: /^bad regular expression: unsupported: backreferences/ }]],
+    [String.raw`matches(r.x, "\u0041(")`, [{ offset: 13, message: "bad regular expression: missing ) for this group" }]],
     ['matches(r.x, "a", "g")', [{ offset: 18, message: 'unknown regex flags "g"', hint: /"i"/ }]],
     ['matches(count(r.f.*), "1")', [{ offset: 14, message: "matches tests text: a reference (r.key, r.content) or a string" }]],
     ['matches(r.x < 1, "1")', [{ offset: 12, message: "matches needs a value, not a condition" }]],

@@ -1,8 +1,10 @@
 /**
  * Test helpers for `when` expressions: parse, lower, and run the lowered
  * code (type-stripped by esbuild, evaluated with new Function: the test may,
- * the product may not), plus a module of many lowered expressions for one
- * strict type-check against the runtime's real signatures.
+ * the product may not) with the real runtime: regexes compiled by
+ * compileRegex, hoisted as regexLiteral constants and run by regexTest; plus
+ * a module of many lowered expressions for one strict type-check against the
+ * runtime's real signatures.
  */
 import { transformSync } from "esbuild";
 import { code, join, lit, name, type Code } from "../../compiler/codegen/code.js";
@@ -10,6 +12,15 @@ import { lowerWhen, WHEN_RUNTIME_NAMES } from "../../compiler/codegen/lower-when
 import { parseWhen, type WhenNode } from "../../compiler/ir/when.js";
 import type { StepEvent } from "../../runtime/stepper.js";
 import * as values from "../../runtime/values.js";
+import { regexTest, type RegexProgram } from "../../runtime/regex.js";
+import { compileRegex, regexLiteral } from "../../compiler/codegen/regex.js";
+
+/** The program of a regex parseWhen accepted (so compileRegex accepts it too). */
+function compiled(source: string, flags: string): RegexProgram {
+  const result = compileRegex(source, flags);
+  if (!result.ok) throw new Error(`compileRegex refused a regex parseWhen accepted: ${result.message}`);
+  return result.program;
+}
 
 export type Bound = Record<string, StepEvent>;
 
@@ -40,17 +51,16 @@ export function buildWhen(text: string, names: readonly string[] = ["r", "u"]): 
     },
   });
   const declarations: Code[] = regexes.map(
-    (r, i) => code`const ${name("regex", i)} = new RegExp(${lit(r.source)}, ${lit(`${r.flags}u`)});`,
+    (r, i) => code`const ${name("regex", i)}: RegexProgram = ${regexLiteral(compiled(r.source, r.flags))};`,
   );
   const reads = join(lowered.reads.map((r) => code`[${lit(r.label)}, ${r.value}]`));
   const source = `${join(declarations, code`\n`)}\nreturn { test: ${lowered.test}, reads: [${reads}] as [string, unknown][] };`;
-  const wrapper = `(rt, regexTest) => { const { ${WHEN_RUNTIME_NAMES.join(", ")} } = rt; return (e: StepEvent, bound: Bound) => { ${source} }; }`;
+  const wrapper = `(rt) => { const { regexTest, ${WHEN_RUNTIME_NAMES.join(", ")} } = rt; return (e: StepEvent, bound: Bound) => { ${source} }; }`;
   const js = transformSync(wrapper, { loader: "ts" }).code;
   const make = new Function(`return ${js}`)() as (
     rt: unknown,
-    regexTest: (p: RegExp, t: string) => boolean,
   ) => (e: StepEvent, bound: Bound) => { test: boolean; reads: [string, unknown][] };
-  const run = make(values, (p, t) => p.test(t));
+  const run = make({ ...values, regexTest });
   return { tree, source, test: (e, bound) => run(e, bound).test, reads: (e, bound) => run(e, bound).reads };
 }
 
@@ -61,8 +71,7 @@ export function typeCheckModule(built: readonly BuiltWhen[]): string {
       `export function when${i}(e: StepEvent, bound: Record<string, StepEvent>): { test: boolean; reads: [string, unknown][] } {\n${b.source}\n}`,
   );
   return [
-    `import { ${WHEN_RUNTIME_NAMES.join(", ")}, type StepEvent } from "behavior-judge/runtime";`,
-    "declare function regexTest(program: RegExp, text: string): boolean;",
+    `import { regexTest, ${WHEN_RUNTIME_NAMES.join(", ")}, type RegexProgram, type StepEvent } from "behavior-judge/runtime";`,
     ...functions,
   ].join("\n");
 }
