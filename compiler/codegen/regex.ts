@@ -35,6 +35,8 @@ import { CASE_FOLD_CLASSES } from "./regex-case-fold.js";
 export const MAX_REPETITION = 1000;
 /** The most instructions a program may have (it is a literal in every judge.mjs, and the run time is linear in its size). */
 export const MAX_INSTRUCTIONS = 10_000;
+/** The most range bounds its character classes may hold together (each distinct class is stored once). */
+export const MAX_SET_BOUNDS = 50_000;
 
 export type CompileRegexResult = { ok: true; program: RegexProgram } | { ok: false; message: string; offset?: number };
 
@@ -122,11 +124,21 @@ function contains(ranges: Ranges, c: number): boolean {
 }
 
 let foldClasses: number[][] | undefined;
+let foldClassOf: Map<number, number[]> | undefined;
 
 /** The fold classes of regex-case-fold.ts, decoded once. */
 function caseFoldClasses(): number[][] {
   foldClasses ??= CASE_FOLD_CLASSES.split(",").map((members) => members.split(" ").map((hex) => parseInt(hex, 16)));
   return foldClasses;
+}
+
+/** The fold class of one code point (undefined: it has no case variants); a map, so long literal patterns under `i` stay fast. */
+function caseVariants(c: number): readonly number[] | undefined {
+  if (foldClassOf === undefined) {
+    foldClassOf = new Map();
+    for (const members of caseFoldClasses()) for (const member of members) foldClassOf.set(member, members);
+  }
+  return foldClassOf.get(c);
 }
 
 /**
@@ -268,9 +280,8 @@ class Parser {
 
   /** A single code point; under `i` the set of its case variants when it has any. */
   private charNode(c: number): Node {
-    if (!this.ignoreCase) return { kind: "char", c };
-    const ranges = caseClosure([c, c]);
-    return ranges.length === 2 && ranges[0] === ranges[1] ? { kind: "char", c } : { kind: "set", ranges };
+    const variants = this.ignoreCase ? caseVariants(c) : undefined;
+    return variants === undefined ? { kind: "char", c } : { kind: "set", ranges: normalize(variants.flatMap((v) => [v, v])) };
   }
 
   private setNode(ranges: Ranges, negated: boolean): Node {
@@ -528,6 +539,7 @@ class Emitter {
   private readonly sets: (readonly number[])[] = [];
   private readonly setIndex = new Map<string, number>();
   private instructions = 0;
+  private setBounds = 0;
 
   program(tree: Node, literal: { text: string; anchorStart: boolean; anchorEnd: boolean } | null, anchorStart: boolean): RegexProgram {
     this.emit(tree);
@@ -557,6 +569,10 @@ class Emitter {
     const key = ranges.join(",");
     let index = this.setIndex.get(key);
     if (index === undefined) {
+      this.setBounds += ranges.length;
+      if (this.setBounds > MAX_SET_BOUNDS) {
+        throw new RegexError(`the pattern is too large: its character classes hold more than ${MAX_SET_BOUNDS / 2} ranges`);
+      }
       index = this.sets.length;
       this.sets.push(ranges);
       this.setIndex.set(key, index);
