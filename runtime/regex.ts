@@ -32,6 +32,9 @@
  * (anchored at the start and/or end as `anchorStart`/`anchorEnd` say) and is
  * searched without the NFA. `anchorStart` also tells the NFA that a match can
  * only begin at position 0.
+ *
+ * Hold a program in a module constant (generated code hoists it): regexTest
+ * keeps its working memory per program object.
  */
 export interface RegexProgram {
   readonly ops: readonly number[];
