@@ -35,6 +35,7 @@ describe("compileRegex refuses, with a message and the offset", () => {
     ["(?<!a)b", "unsupported: lookbehind (?<= (?<! cannot run in linear time here", 0],
     ["\\p{L}", "unsupported: Unicode property escapes (\\p{…}) are not implemented", 0],
     ["[\\P{L}]", "unsupported: Unicode property escapes (\\P{…}) are not implemented", 1],
+    ["(?<\\u0061>x)", "invalid group name: (?<name> takes an identifier (letters, digits, _ or $, not first a digit)", 1],
     ["a{2000}", "repetition {2000} is above the limit of 1000", 1],
     ["a{1,2000}", "repetition {1,2000} is above the limit of 1000", 1],
     ["a{1001,}", "repetition {1001,} is above the limit of 1000", 1],
@@ -110,6 +111,13 @@ describe("compileRegex refuses, with a message and the offset", () => {
     });
     expect(performance.now() - start).toBeLessThan(2000);
     expect(compileRegex("[a-z]{1000}\\d{1000}", "").ok).toBe(true);
+  });
+
+  test("a long pattern under i builds quickly", () => {
+    const start = performance.now();
+    const result = compileRegex("Lorem ipsum dolor sit amet ".repeat(180), "i");
+    expect(result.ok).toBe(true);
+    expect(performance.now() - start).toBeLessThan(2000);
   });
 
   test("deep nesting is refused, not a stack overflow", () => {
