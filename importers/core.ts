@@ -237,23 +237,24 @@ export function jsonText(value: unknown): string {
 }
 
 const TEXT_PARTS = new Set(["text", "input_text", "output_text", "summary_text", "reasoning_text"]);
-const PLACEHOLDERS: Record<string, string> = {
-  image: "[image]",
-  image_url: "[image]",
-  input_image: "[image]",
-  file: "[file]",
-  input_file: "[file]",
-  document: "[file]",
-  audio: "[audio]",
-  input_audio: "[audio]",
-};
+/** Placeholders of non-text parts, in a Map: a part type such as `constructor` or `toString` is no placeholder (a plain object would hand back Object.prototype's function). */
+const PLACEHOLDERS = new Map<string, string>([
+  ["image", "[image]"],
+  ["image_url", "[image]"],
+  ["input_image", "[image]"],
+  ["file", "[file]"],
+  ["input_file", "[file]"],
+  ["document", "[file]"],
+  ["audio", "[audio]"],
+  ["input_audio", "[audio]"],
+]);
 
 /** Placeholder of a non-text part: "[image]", "[file]", "[audio]", else "[<type>]". */
 function partText(part: Record<string, unknown>): string {
   const type = typeof part.type === "string" ? part.type : "";
   if (TEXT_PARTS.has(type)) return typeof part.text === "string" ? part.text : contentText(part.text);
   if (type === "refusal" && typeof part.refusal === "string") return part.refusal;
-  const placeholder = PLACEHOLDERS[type];
+  const placeholder = PLACEHOLDERS.get(type);
   if (placeholder !== undefined) return placeholder;
   if (type === "") return typeof part.text === "string" ? part.text : (JSON.stringify(part) ?? "");
   // A part type this importer does not know: its text when it has one, else a placeholder naming it.
@@ -278,7 +279,7 @@ export function contentText(value: unknown): string {
     return texts.join("\n");
   }
   if (isRecord(value)) {
-    if (typeof value.type === "string" && (TEXT_PARTS.has(value.type) || value.type in PLACEHOLDERS || value.type === "refusal"))
+    if (typeof value.type === "string" && (TEXT_PARTS.has(value.type) || PLACEHOLDERS.has(value.type) || value.type === "refusal"))
       return partText(value);
     try {
       return JSON.stringify(value) ?? "";
@@ -512,7 +513,7 @@ export class TrajectoryBuilder {
 }
 
 function isContentPart(value: Record<string, unknown>): boolean {
-  return typeof value.type === "string" && (TEXT_PARTS.has(value.type) || value.type in PLACEHOLDERS);
+  return typeof value.type === "string" && (TEXT_PARTS.has(value.type) || PLACEHOLDERS.has(value.type));
 }
 
 /** The id of trace `index` of `count`: options.id (suffixed `-<n>` when there are several), else the native id, else `trace-<n>`. */

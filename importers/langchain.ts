@@ -70,34 +70,35 @@ interface Message {
   role: string | undefined;
 }
 
-const CLASS_KIND: Record<string, Kind> = {
-  HumanMessage: "human",
-  HumanMessageChunk: "human",
-  AIMessage: "ai",
-  AIMessageChunk: "ai",
-  SystemMessage: "system",
-  SystemMessageChunk: "system",
-  ToolMessage: "tool",
-  ToolMessageChunk: "tool",
-  FunctionMessage: "function",
-  FunctionMessageChunk: "function",
-  ChatMessage: "chat",
-  ChatMessageChunk: "chat",
-  RemoveMessage: "remove",
-};
-const TYPE_KIND: Record<string, Kind> = {
-  human: "human",
-  user: "human",
-  ai: "ai",
-  assistant: "ai",
-  AIMessageChunk: "ai",
-  system: "system",
-  developer: "system",
-  tool: "tool",
-  function: "function",
-  chat: "chat",
-  remove: "remove",
-};
+// Maps, not plain objects: a `type` or class name such as `constructor` or `toString` is no kind (issue 20 item 17).
+const CLASS_KIND = new Map<string, Kind>([
+  ["HumanMessage", "human"],
+  ["HumanMessageChunk", "human"],
+  ["AIMessage", "ai"],
+  ["AIMessageChunk", "ai"],
+  ["SystemMessage", "system"],
+  ["SystemMessageChunk", "system"],
+  ["ToolMessage", "tool"],
+  ["ToolMessageChunk", "tool"],
+  ["FunctionMessage", "function"],
+  ["FunctionMessageChunk", "function"],
+  ["ChatMessage", "chat"],
+  ["ChatMessageChunk", "chat"],
+  ["RemoveMessage", "remove"],
+]);
+const TYPE_KIND = new Map<string, Kind>([
+  ["human", "human"],
+  ["user", "human"],
+  ["ai", "ai"],
+  ["assistant", "ai"],
+  ["AIMessageChunk", "ai"],
+  ["system", "system"],
+  ["developer", "system"],
+  ["tool", "tool"],
+  ["function", "function"],
+  ["chat", "chat"],
+  ["remove", "remove"],
+]);
 
 function str(value: unknown): string | undefined {
   return typeof value === "string" && value !== "" ? value : undefined;
@@ -107,13 +108,12 @@ function str(value: unknown): string | undefined {
 function messageFields(value: unknown): { kind: Kind; fields: Record<string, unknown> } | undefined {
   if (!isRecord(value)) return undefined;
   if (value.lc === 1 && value.type === "constructor" && Array.isArray(value.id)) {
-    const kind = CLASS_KIND[String(value.id[value.id.length - 1])];
+    const kind = CLASS_KIND.get(String(value.id[value.id.length - 1]));
     return kind === undefined ? undefined : { kind, fields: isRecord(value.kwargs) ? value.kwargs : {} };
   }
-  if (typeof value.type === "string" && isRecord(value.data) && TYPE_KIND[value.type] !== undefined)
-    return { kind: TYPE_KIND[value.type]!, fields: value.data };
-  if (typeof value.type === "string" && TYPE_KIND[value.type] !== undefined && "content" in value)
-    return { kind: TYPE_KIND[value.type]!, fields: value };
+  const kind = typeof value.type === "string" ? TYPE_KIND.get(value.type) : undefined;
+  if (kind !== undefined && isRecord(value.data)) return { kind, fields: value.data };
+  if (kind !== undefined && "content" in value) return { kind, fields: value };
   return undefined;
 }
 

@@ -191,18 +191,18 @@ function chains(exchanges: Exchange[]): Chain[] {
   return all;
 }
 
-/** Built-in tool items: the action name each becomes. */
-const BUILT_IN: Record<string, string> = {
-  web_search_call: "web_search",
-  file_search_call: "file_search",
-  code_interpreter_call: "code_interpreter",
-  image_generation_call: "image_generation",
-  computer_call: "computer",
-  local_shell_call: "local_shell",
-  shell_call: "shell",
-  apply_patch_call: "apply_patch",
-  tool_search_call: "tool_search",
-};
+/** Built-in tool items: the action name each becomes (a Map: an item type such as `constructor` is no built-in tool). */
+const BUILT_IN = new Map<string, string>([
+  ["web_search_call", "web_search"],
+  ["file_search_call", "file_search"],
+  ["code_interpreter_call", "code_interpreter"],
+  ["image_generation_call", "image_generation"],
+  ["computer_call", "computer"],
+  ["local_shell_call", "local_shell"],
+  ["shell_call", "shell"],
+  ["apply_patch_call", "apply_patch"],
+  ["tool_search_call", "tool_search"],
+]);
 /** Built-in calls answered by a later item on `call_id`, and that item's type. */
 const ANSWERED_LATER = new Set(["computer_call", "local_shell_call", "shell_call", "apply_patch_call", "tool_search_call"]);
 const OUTPUT_ITEMS = new Set([
@@ -342,7 +342,7 @@ function item(b: TrajectoryBuilder, value: unknown, path: string, fromOutput: bo
     const error = value.status === "failed" || (isRecord(output) && typeof output.type === "string" && output.type.endsWith("error"));
     return b.result(requireString(value, "call_id", path), output, { error, path });
   }
-  const builtIn = BUILT_IN[type];
+  const builtIn = BUILT_IN.get(type);
   if (builtIn !== undefined) {
     const callId = ANSWERED_LATER.has(type) ? requireString(value, "call_id", path) : requireString(value, "id", path);
     b.call(builtIn, jsonText(builtInArguments(value)), callId, {
