@@ -217,6 +217,8 @@ class Parser {
       const junk = this.stickyMatch(/[A-Za-z0-9_$.]+/y, offset)!;
       fail(offset, `malformed number \`${junk}\``, "numbers are decimal: 12, -3.5, 1e3");
     }
+    // A literal is a decimal number as toNumber reads values: finite, so 1e400 is no number.
+    if (!Number.isFinite(Number(text))) fail(offset, `${text} is too large for a number`);
     this.pos += text.length;
     return { kind: "number", text, offset };
   }
@@ -422,7 +424,11 @@ class Parser {
         if (this.isOperator("(")) return this.parseCount(token);
         break;
     }
-    if (WORD_OPERATORS[token.text] !== undefined || token.text === "in") this.unexpected(token, "where a value was expected");
+    // `and r.x` is a mistaken operator; `and.x` reads a name `and` (unknown, unless `with` binds it).
+    const startsReference = /[.[]/.test(this.text[token.offset + token.text.length] ?? "");
+    if ((WORD_OPERATORS[token.text] !== undefined || token.text === "in") && !startsReference) {
+      this.unexpected(token, "where a value was expected");
+    }
     return this.parseReference(token, false).node;
   }
 

@@ -155,6 +155,8 @@ describe("operators and precedence", () => {
     ["r.created_at < r.cabin", false],
     ["r.created_at > r.cabin", false],
     ["1 == 1.0", true],
+    ["r.total < 1e308 && r.total > -1e308 && r.total > 1e-300", true],
+    ['r.total == "1e400"', false],
     ['"1" == 1', true],
     ['"1e3" == 1000', true],
     ['"a" == "a"', true],
@@ -282,6 +284,7 @@ describe("build-time errors", () => {
     ["r.a == 0x10", [{ offset: 7, message: "malformed number `0x10`", hint: /decimal/ }]],
     ["r.a == 1.2.3", [{ offset: 7, message: "malformed number `1.2.3`" }]],
     ["r.a == 1e", [{ offset: 7, message: "malformed number `1e`" }]],
+    ["r.a < 1e400", [{ offset: 6, message: "1e400 is too large for a number" }]],
     ["r == 1", [{ offset: 1, message: "expected . or [ after r", hint: /r\.action/ }]],
     ["r. a == 1", [{ offset: 2, message: "expected a key after `.`" }]],
     ["r.a. == 1", [{ offset: 4, message: "expected a key after `.`" }]],
@@ -386,6 +389,17 @@ describe("build-time errors", () => {
     ],
   ])("%j", (text, expected) => {
     expectErrors(text, expected);
+  });
+
+  test("words of the operators are names when a key follows them", () => {
+    expect(
+      buildWhen('and.x == "1" || or["y"] == null || not.z == null', ["and", "or", "not"]).test(EACH, {
+        and: BOUND.r!,
+        or: BOUND.r!,
+        not: BOUND.r!,
+      }),
+    ).toBe(true);
+    expectErrors("and.x == 1", [{ offset: 0, message: /unknown name "and"/ }]);
   });
 
   test("with no names bound, only event is known", () => {
