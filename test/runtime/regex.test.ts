@@ -321,6 +321,40 @@ function fastest(run: () => void): number {
   return best;
 }
 
+describe("case folding against new RegExp(p, 'iu') over the whole code space (differential, seeded)", () => {
+  // Code points where case lives (Latin, Greek, Cyrillic, Armenian, Georgian, Cherokee, Latin Extended
+  // Additional, Greek Extended, letterlike symbols, Glagolitic, Coptic, fullwidth, Deseret, Osage,
+  // Vithkuqi, Old Hungarian, Warang Citi, Medefaidrin, Adlam) and anywhere at all.
+  // prettier-ignore
+  const AREAS = [[0, 0x24f], [0x370, 0x58f], [0x10a0, 0x10ff], [0x13a0, 0x13ff], [0x1c80, 0x1cbf], [0x1e00, 0x1fff], [0x2100, 0x218f],
+    [0x2c00, 0x2d2f], [0xa640, 0xa7ff], [0xab70, 0xabbf], [0xfb00, 0xfb1f], [0xff20, 0xff5f], [0x10400, 0x104ff], [0x10570, 0x105bf],
+    [0x10c80, 0x10cff], [0x118a0, 0x118ff], [0x16e40, 0x16e9f], [0x1e900, 0x1e95f], [0, 0x10ffff]];
+  test("3000 single characters and ranges, plain and negated, × 16 code points", () => {
+    const random = prng(17);
+    const codePoint = (): number => {
+      const [lo, hi] = AREAS[Math.floor(random() * AREAS.length)]!;
+      return lo! + Math.floor(random() * (hi! - lo! + 1));
+    };
+    const hex = (c: number) => `\\u{${c.toString(16)}}`;
+    const failures: string[] = [];
+    for (let p = 0; p < 3000 && failures.length < 10; p++) {
+      const lo = codePoint();
+      const hi = random() < 0.4 ? lo : Math.min(0x10ffff, lo + Math.floor(random() * 64));
+      const roll = random();
+      const pattern = roll < 0.3 ? hex(lo) : `[${roll < 0.6 ? "^" : ""}${hex(lo)}-${hex(hi)}]`;
+      const reference = new RegExp(pattern, "iu");
+      const program = compiled(pattern, "i");
+      for (let t = 0; t < 16; t++) {
+        const c = t < 4 ? lo + t : codePoint();
+        if (c >= 0xd800 && c <= 0xdfff) continue; // lone surrogates have no case
+        const text = String.fromCodePoint(Math.min(c, 0x10ffff));
+        if (regexTest(program, text) !== reference.test(text)) failures.push(`/${pattern}/i on U+${text.codePointAt(0)!.toString(16)}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+});
+
 describe("regexTest is linear on content that makes a backtracking engine explode", () => {
   const hostile: [pattern: string, flags: string, unit: string, suffix: string, expected: boolean][] = [
     ["(a+)+$", "", "a", "!", false],
