@@ -6,8 +6,7 @@
  * `"2024-05-14T15:00:00"` tests the event's value against a number or an
  * epoch instant, and a comparison of two literals is folded to its answer.
  */
-import { readValue, EACH_EVENT, type LiteralReading, type WhenNode } from "../ir/when.js";
-import type { ArithmeticOperator, ComparisonOperator } from "../ir/when.js";
+import { EACH_EVENT, readValue, type ArithmeticOperator, type ComparisonOperator, type LiteralReading, type WhenNode } from "../ir/when.js";
 import {
   valueAdd,
   valueDivide,

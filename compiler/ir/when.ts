@@ -66,10 +66,16 @@ export function readLiteral(node: WhenNode): LiteralReading | undefined {
 /**
  * What the checker knows of a node's value: a condition, a number (literal,
  * arithmetic, count: arithmetic may be null at run time, which changes no
- * static rule), a string (literal or reference), null, a list, or unknown
- * after an error (so one mistake is not reported again by every node above it).
+ * static rule), a string (literal or reference), null, or unknown after an
+ * error, so one mistake is not reported again by every node above it (a list
+ * is such an error wherever a type is asked of it).
  */
-type StaticType = "condition" | "number" | "string" | "null" | "list" | "unknown";
+type StaticType = "condition" | "number" | "string" | "null" | "unknown";
+
+/** A string literal as a message quotes it: JSON-quoted, a long one clipped (a literal may hold 10,000 characters). */
+function quoted(text: string): string {
+  return JSON.stringify(text.length > 40 ? `${text.slice(0, 39)}…` : text);
+}
 
 function describe(node: WhenNode, type: StaticType): string {
   switch (node.kind) {
@@ -78,13 +84,13 @@ function describe(node: WhenNode, type: StaticType): string {
     case "count":
       return `${node.label} is a value`;
     case "string":
-      return `${JSON.stringify(node.value)} is a string`;
+      return `${quoted(node.value)} is a string`;
     case "number":
       return `${node.value} is a number`;
     case "null":
       return "null is a value";
     default:
-      return type === "list" ? "a list is a value" : `this is a ${type === "number" ? "number" : "value"}`;
+      return `this is a ${type === "number" ? "number" : "value"}`;
   }
 }
 
@@ -202,7 +208,7 @@ class Checker {
       else if (isPlainText(side)) {
         this.error(
           side.offset,
-          `${JSON.stringify(side.value)} is neither a number nor a date, so \`${op}\` is always false`,
+          `${quoted(side.value)} is neither a number nor a date, so \`${op}\` is always false`,
           "ordering compares decimal numbers or ISO dates (2024-05-14, 2024-05-14T15:00:00Z)",
         );
       }
@@ -228,7 +234,7 @@ class Checker {
       if (type !== "number" && readLiteral(side)?.kind !== "number") continue;
       const reading = readLiteral(other);
       if (reading?.kind === "text") {
-        this.error(other.offset, `a number never equals ${JSON.stringify(reading.value)}, which is not a number`);
+        this.error(other.offset, `a number never equals ${quoted(reading.value)}, which is not a number`);
         return;
       }
       if (reading?.kind === "instant") {
@@ -262,7 +268,7 @@ class Checker {
     else if (node.kind === "string" && readLiteral(node)?.kind !== "number") {
       this.error(
         node.offset,
-        `\`${op}\` on ${JSON.stringify(node.value)}, which is not a number`,
+        `\`${op}\` on ${quoted(node.value)}, which is not a number`,
         'arithmetic takes decimal numbers: 12, -3.5, "1e3"',
       );
     }
@@ -273,7 +279,7 @@ class Checker {
     if (type === "number" || type === "null")
       this.error(node.value.offset, "matches tests text: a reference (r.key, r.content) or a string");
     if (node.flags !== "" && node.flags !== "i")
-      this.error(node.flagsOffset, `unknown regex flags ${JSON.stringify(node.flags)}`, 'the only flag is "i" (ignore case)');
+      this.error(node.flagsOffset, `unknown regex flags ${quoted(node.flags)}`, 'the only flag is "i" (ignore case)');
     const compiled = compileRegex(node.pattern, node.flags === "i" ? "i" : "");
     if (!compiled.ok) {
       const at = compiled.offset === undefined ? undefined : this.patternCharacter(node, compiled.offset);

@@ -402,6 +402,11 @@ describe("build-time errors", () => {
     expectErrors("and.x == 1", [{ offset: 0, message: /unknown name "and"/ }]);
   });
 
+  test("a long literal is clipped in a message", () => {
+    const errors = errorsOf(`r.a > "${"x".repeat(10)}${"y".repeat(5000)}"`);
+    expect(errors[0]!.message).toBe(`"${"x".repeat(10)}${"y".repeat(29)}…" is neither a number nor a date, so \`>\` is always false`);
+  });
+
   test("with no names bound, only event is known", () => {
     expectErrors("r.a == 1", [{ offset: 0, message: 'unknown name "r": `with` binds no names, and `event` is the each event' }], []);
     expect(parseWhen("event.a == 1", []).ok).toBe(true);
