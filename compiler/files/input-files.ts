@@ -14,14 +14,18 @@ import { printable } from "../report/printable.js";
 
 const TRAJECTORY_FILE = /\.jsonl?$/i;
 
-/** What a non-JSON argument is, from its name and first bytes; undefined when it may be JSON. */
-async function misplacedKind(path: string): Promise<string | undefined> {
+/**
+ * What a non-JSON argument is, from its name and first bytes; undefined when
+ * it may be JSON. A pipe's (`regular` false) first bytes are not looked at:
+ * it cannot be read at an offset, and what is read is gone for the reader.
+ */
+async function misplacedKind(path: string, regular: boolean): Promise<string | undefined> {
   const ext = extname(path).toLowerCase();
   if (ext === ".yaml" || ext === ".yml")
     return "a judge.yaml (the judge): pass it as the first argument of judge or calibrate, or to build";
   if (ext === ".mjs" || ext === ".js" || ext === ".cjs" || ext === ".ts")
     return "a JavaScript module (a built judge?): pass a judge.mjs as the first argument of judge or calibrate";
-  if (TRAJECTORY_FILE.test(path)) return undefined;
+  if (TRAJECTORY_FILE.test(path) || !regular) return undefined;
   const handle = await open(path, "r");
   try {
     const { bytesRead, buffer } = await handle.read(Buffer.alloc(256), 0, 256, 0);
@@ -112,8 +116,11 @@ export async function resolveInputFiles(
       continue;
     }
     let isDirectory: boolean;
+    let regular: boolean;
     try {
-      isDirectory = statSync(path).isDirectory();
+      const stats = statSync(path);
+      isDirectory = stats.isDirectory();
+      regular = stats.isFile();
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       throw new UserError(`cannot read ${printable(path)}: ${code === "ENOENT" ? "no such file or directory" : (code ?? String(error))}`);
@@ -129,7 +136,7 @@ export async function resolveInputFiles(
       files.push(...listing.files);
       continue;
     }
-    const kind = await misplacedKind(path);
+    const kind = await misplacedKind(path, regular);
     if (kind !== undefined)
       throw new UserError(`${printable(path)} looks like ${kind}; ${what} are .json or .jsonl files (or agent traces)`);
     files.push(path);

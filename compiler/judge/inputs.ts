@@ -10,7 +10,16 @@ import { readExpected, type ExpectedLabels } from "../../testing/labels.js";
 import { printable } from "../report/printable.js";
 import { findJsonSyntaxError, lineAndColumn } from "../files/json-syntax.js";
 import { decodeUtf8, describeInvalidUtf8 } from "../files/utf8.js";
-import { jsonStreamBytes, openJsonFile, readLargeJsonArray, readStdinCases, STDIN, type JsonFileRead } from "./stream-inputs.js";
+import {
+  isStreamPath,
+  jsonStreamBytes,
+  openJsonFile,
+  readLargeJsonArray,
+  readPipeCases,
+  readStdinCases,
+  STDIN,
+  type JsonFileRead,
+} from "./stream-inputs.js";
 import { elementCases, importedCases, importsWhole, readsInPlace, type TraceReadOptions } from "./trace-inputs.js";
 
 /** A case's labels; read by the test helpers' reader, so calibrate and a test suite accept the same label files. */
@@ -326,7 +335,10 @@ export function* traceLinesCases(
 export async function* readCases(files: readonly string[], options: TraceReadOptions = {}): AsyncGenerator<InputCase> {
   for (const file of files) {
     if (file === STDIN) yield* readStdinCases(options);
-    else yield* /\.jsonl$/i.test(file) ? readJsonlFile(file, options) : readJsonFile(file, options);
+    else if (/\.jsonl$/i.test(file)) yield* readJsonlFile(file, options);
+    // A pipe with no .json name (`<(cat f)`, a FIFO): read once as a stream, as stdin is, never at an offset.
+    else if (!/\.json$/i.test(file) && isStreamPath(file)) yield* readPipeCases(file, options);
+    else yield* readJsonFile(file, options);
   }
 }
 

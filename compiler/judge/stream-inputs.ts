@@ -4,10 +4,12 @@
  * element, and stdin (`-`) as it comes; everything else about reading cases
  * is in inputs.ts.
  */
-import { closeSync, createReadStream, fstatSync, openSync, readFileSync, readSync } from "node:fs";
+import { closeSync, createReadStream, fstatSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { jsonArrayElements, type ArrayStreamItem } from "../files/json-array-stream.js";
 import { jsonFileCases, parsedCases, readError, readJsonlLines, toCase, type InputCase } from "./inputs.js";
 import { elementCases, isNativeCase, type TraceReadOptions } from "./trace-inputs.js";
+import { sniffStream } from "./stream-shape.js";
+import { printable } from "../report/printable.js";
 
 type ArrayStreamError = Extract<ArrayStreamItem, { kind: "error" }>;
 
@@ -125,36 +127,6 @@ function located(file: string, index: number, item: ArrayStreamError): InputCase
 export const STDIN = "-";
 
 /**
- * The first byte of `chunks` that is not whitespace (or a byte order mark),
- * and the chunks again, from the first, for the reader it picks.
- */
-async function firstByte(chunks: AsyncIterable<Uint8Array>): Promise<{ first: number | undefined; chunks: AsyncIterable<Uint8Array> }> {
-  const iterator = chunks[Symbol.asyncIterator]();
-  const seen: Uint8Array[] = [];
-  let first: number | undefined;
-  const BOM = [0xef, 0xbb, 0xbf];
-  while (first === undefined) {
-    const next = await iterator.next();
-    if (next.done === true) break;
-    seen.push(next.value);
-    // Only blank bytes came before: what was read is short unless the input opens with a lot of whitespace.
-    const head = Buffer.concat(seen);
-    // A byte order mark split across chunks is not yet the first character.
-    if (head.length < 3 && BOM.slice(0, head.length).every((b, i) => head[i] === b)) continue;
-    first = firstNonBlank(head);
-  }
-  async function* again(): AsyncGenerator<Uint8Array> {
-    yield* seen;
-    for (;;) {
-      const next = await iterator.next();
-      if (next.done === true) return;
-      yield next.value;
-    }
-  }
-  return { first, chunks: again() };
-}
-
-/**
  * A JSON array read once, as it comes (a pipe cannot be read twice):
  * trajectories and labeled cases are yielded as they are read, and a mistake
  * ends the input with one located error case after the cases before it. An
@@ -186,21 +158,57 @@ async function* streamedArrayCases(file: string, chunks: AsyncIterable<Uint8Arra
 }
 
 /**
- * The cases on stdin (the `-` argument): a JSON array when its first
- * character is "[", else JSON Lines; both streamed, so `judge` can sit in a
- * pipe. `chunks` is process.stdin but in tests.
+ * The cases of a stream (stdin, a pipe): a JSON array when its first
+ * character is "[" (unless its first line is a whole array with more values
+ * after it: JSON Lines), else JSON Lines; both streamed, so `judge` can sit
+ * in a pipe. Nothing is read twice: a pipe cannot seek (stream-shape.ts).
  */
+async function* readStreamCases(file: string, chunks: AsyncIterable<Uint8Array>, options: TraceReadOptions): AsyncGenerator<InputCase> {
+  let sniffed: Awaited<ReturnType<typeof sniffStream>>;
+  try {
+    sniffed = await sniffStream(chunks);
+  } catch (error) {
+    yield { file, index: 0, error: readError(error) };
+    return;
+  }
+  if (sniffed.shape === "array") yield* streamedArrayCases(file, sniffed.chunks, options);
+  else if (sniffed.shape === "jsonl") yield* readJsonlLines(file, sniffed.chunks, options);
+  else {
+    // Read as JSON Lines, one document over 47 lines was 47 errors: one error says what to do instead.
+    const name = file === STDIN ? "stdin" : printable(file);
+    yield { file, index: 0, error: `${name} holds one pretty-printed JSON document: compact it (jq -c) or wrap it in [ ]` };
+  }
+}
+
+/** The cases on stdin (the `-` argument), read as a stream. `chunks` is process.stdin but in tests. */
 export async function* readStdinCases(
   options: TraceReadOptions,
   chunks: AsyncIterable<Uint8Array> = process.stdin,
 ): AsyncGenerator<InputCase> {
-  let sniffed: Awaited<ReturnType<typeof firstByte>>;
+  yield* readStreamCases(STDIN, chunks, options);
+}
+
+/**
+ * Whether `file` is a pipe, a socket or a device rather than a file (a FIFO,
+ * bash's `<(…)`, /dev/stdin): it cannot be read at an offset, so it is read
+ * once, as a stream, like stdin. A path that cannot be looked at is not one
+ * (the file reader reports why, located).
+ */
+export function isStreamPath(file: string): boolean {
   try {
-    sniffed = await firstByte(chunks);
-  } catch (error) {
-    yield { file: STDIN, index: 0, error: readError(error) };
-    return;
+    const stats = statSync(file);
+    return !stats.isFile() && !stats.isDirectory();
+  } catch {
+    return false;
   }
-  if (sniffed.first === 0x5b) yield* streamedArrayCases(STDIN, sniffed.chunks, options);
-  else yield* readJsonlLines(STDIN, sniffed.chunks, options);
+}
+
+/** The cases of a pipe given by path (see isStreamPath), read as stdin is. */
+export async function* readPipeCases(file: string, options: TraceReadOptions): AsyncGenerator<InputCase> {
+  const stream = createReadStream(file);
+  try {
+    yield* readStreamCases(file, stream, options);
+  } finally {
+    stream.destroy();
+  }
 }
