@@ -4,17 +4,19 @@
  * and that nothing but the queue commands ever loads the Redis client.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { BIN, ROOT, runCli } from "../support/cli.js";
-import { generatedTrajectory, REFUND, writeGeneratedCorpus } from "../support/generated-corpus.js";
+import { generatedTrajectory, REFUND, refundTrajectories, writeGeneratedCorpus } from "../support/generated-corpus.js";
 import { describeWithRedis, startRedis, type RedisServer } from "../support/redis.js";
 
 const JUDGE = join(REFUND, "judge.mjs");
+/** Loaded with --require into a child: prints its peak RSS to stderr as it exits. */
+const MAX_RSS = join(ROOT, "test", "support", "max-rss.cjs");
 
 interface Spawned {
   child: ChildProcess;
@@ -331,6 +333,48 @@ export function judgeTrajectory(trajectory, options) {
     expect(run.status).toBe(2);
     expect(run.stderr).toContain("--max-deliveries <n>' argument '1' is invalid. must be an integer of at least 2");
   });
+
+  test("item 9: enqueue's memory is bounded by bytes: 100 MB of ~1 MB trajectories peaks as the first 16 MB do", async () => {
+    const redis = await startRedis();
+    try {
+      // ~1 MB trajectories (the refund example's events repeated): a batch of 500 of them would be gigabytes once parsed.
+      const bases = refundTrajectories();
+      const write = (path: string, bytes: number) => {
+        const fd = openSync(path, "w");
+        let written = 0;
+        let count = 0;
+        for (; written < bytes; count++) {
+          const text = `${JSON.stringify(generatedTrajectory(count, 1000, bases))}\n`;
+          writeSync(fd, text);
+          written += text.length;
+        }
+        closeSync(fd);
+        return { written, count };
+      };
+      const head = join(dir, "head.jsonl");
+      const corpus = join(dir, "large.jsonl");
+      write(head, 16 << 20);
+      const { written: size, count } = write(corpus, 100 << 20);
+      const peak = (file: string, stream: string) => {
+        const run = runCli(["enqueue", file, "--redis", redis.url, "--stream", stream], { nodeArgs: ["--require", MAX_RSS] });
+        expect(run.status, run.stderr).toBe(0);
+        const rss = Number(/max-rss-kib: (\d+)/.exec(run.stderr)?.[1]) * 1024;
+        process.stderr.write(`[enqueue memory] ${file}: peak RSS ${(rss / 2 ** 20).toFixed(0)} MiB\n`);
+        return rss;
+      };
+      const baseline = peak(head, "head");
+      const large = peak(corpus, "large");
+      // Holding the corpus's text alone would cost its size, parsed several times that; what is in flight, a batch
+      // and a trajectory or two, costs what it costs on the head, give or take when the collector runs (16 MB: 121 MiB,
+      // 100 MB: 148-163 MiB here, against 183 and 646 MiB with batches of 500 cases).
+      expect(large).toBeLessThan(baseline + 0.5 * size);
+      const client = new Redis(redis.url);
+      expect(await client.xlen("large")).toBe(count);
+      client.disconnect();
+    } finally {
+      await redis.stop();
+    }
+  }, 120_000);
 
   test("an unreachable Redis is a one-line error naming the server, password hidden", async () => {
     const redis = await startRedis();
