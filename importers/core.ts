@@ -78,39 +78,92 @@ function setKey(target: Record<string, string>, key: string, value: string): voi
   else target[key] = value;
 }
 
+/** Two fields that flatten to the same metadata key (`{"a.b": 1, "a": {"b": 2}}`): the second is kept under `kept`. */
+export interface FlattenCollision {
+  /** The key both would have. */
+  key: string;
+  /** The key the later field is kept under: `<key>#2`, `#3`, …, the first free one. */
+  kept: string;
+  /** The field paths as segments (`["a.b"]`, `["a", "b"]`); the first is undefined when the key was in the target before. */
+  first: readonly string[] | undefined;
+  second: readonly string[];
+}
+
 /**
  * Flattens a JSON value into metadata string values: top-level fields by name,
  * nested ones by dot path with array indexes (`items.0.sku`), scalars with
  * String(v), null → "null", an empty object or array → "{}" / "[]" (so the key
  * is not lost). Keys starting with "@" are escaped as "@@…" so they never
  * collide with importer facts. A scalar with no prefix has no key and is skipped.
+ *
+ * Two fields whose paths write the same key (a field named `a.b` and a field
+ * `b` inside `a`) both stay: the first under the key, the later one under
+ * `<key>#2` (the first free `#n`), and `onCollision` hears of it so the
+ * importer can warn. Iterative: any depth, no stack.
  */
-export function flattenInto(target: Record<string, string>, value: unknown, prefix = ""): void {
-  flattenValue(target, value, prefix, new Set());
+export function flattenInto(
+  target: Record<string, string>,
+  value: unknown,
+  prefix = "",
+  onCollision?: (collision: FlattenCollision) => void,
+): void {
+  const sources = new Map<string, readonly string[]>();
+  const write = (segments: readonly string[], text: string): void => {
+    const key = escapeKey(segments.join("."));
+    if (!Object.hasOwn(target, key)) {
+      setKey(target, key, text);
+      sources.set(key, segments);
+      return;
+    }
+    let n = 2;
+    while (Object.hasOwn(target, `${key}#${n}`)) n++;
+    const kept = `${key}#${n}`;
+    setKey(target, kept, text);
+    sources.set(kept, segments);
+    onCollision?.({ key, kept, first: sources.get(key), second: segments });
+  };
+  // Depth first in entry order, as a recursive walk writes them; "leave" frames end a value's time as an ancestor (cycles of live objects).
+  type Frame = { value: unknown; segments: string[]; unwrapped?: boolean } | { leave: object };
+  const ancestors = new Set<object>();
+  const stack: Frame[] = [{ value, segments: prefix === "" ? [] : [prefix] }];
+  while (stack.length > 0) {
+    const frame = stack.pop()!;
+    if ("leave" in frame) {
+      ancestors.delete(frame.leave);
+      continue;
+    }
+    const { value: v, segments } = frame;
+    if (v === undefined || typeof v === "function" || typeof v === "symbol") continue;
+    if (typeof v !== "object" || v === null) {
+      if (segments.length > 0) write(segments, v === null ? "null" : String(v));
+      continue;
+    }
+    // Library callers may pass live objects: a Date (or anything with toJSON) is flattened as JSON would write it (toJSON once per value, as JSON does).
+    const json = (v as { toJSON?: unknown }).toJSON;
+    if (typeof json === "function" && frame.unwrapped !== true) {
+      stack.push({ value: json.call(v) as unknown, segments, unwrapped: true });
+      continue;
+    }
+    if (ancestors.has(v)) {
+      if (segments.length > 0) write(segments, "[circular]");
+      continue;
+    }
+    const entries: [string, unknown][] = Array.isArray(v) ? v.map((child, i) => [String(i), child]) : Object.entries(v);
+    if (entries.length === 0) {
+      if (segments.length > 0) write(segments, Array.isArray(v) ? "[]" : "{}");
+      continue;
+    }
+    ancestors.add(v);
+    stack.push({ leave: v });
+    for (let i = entries.length - 1; i >= 0; i--) stack.push({ value: entries[i]![1], segments: [...segments, entries[i]![0]] });
+  }
 }
 
-function flattenValue(target: Record<string, string>, value: unknown, path: string, ancestors: Set<object>): void {
-  if (value === undefined || typeof value === "function" || typeof value === "symbol") return;
-  if (typeof value === "object" && value !== null) {
-    // Library callers may pass live objects: a Date (or anything with toJSON) is flattened as JSON would write it.
-    const json = (value as { toJSON?: unknown }).toJSON;
-    if (typeof json === "function") return flattenValue(target, json.call(value), path, ancestors);
-    if (ancestors.has(value)) {
-      if (path !== "") setKey(target, escapeKey(path), "[circular]");
-      return;
-    }
-    const entries: [string, unknown][] = Array.isArray(value) ? value.map((v, i) => [String(i), v]) : Object.entries(value);
-    if (entries.length === 0) {
-      if (path !== "") setKey(target, escapeKey(path), Array.isArray(value) ? "[]" : "{}");
-      return;
-    }
-    ancestors.add(value);
-    for (const [key, child] of entries) flattenValue(target, child, path === "" ? key : `${path}.${key}`, ancestors);
-    ancestors.delete(value);
-    return;
-  }
-  if (path === "") return;
-  setKey(target, escapeKey(path), value === null ? "null" : String(value));
+/** The warning for a collision: `fields "a.b" and "a" → "b" both flatten to metadata key "a.b"; the second is kept as "a.b#2"`. */
+export function collisionWarning(c: FlattenCollision, what: string): string {
+  const field = (segments: readonly string[]): string => segments.map((s) => JSON.stringify(s)).join(" → ");
+  const first = c.first === undefined ? "a key already there" : `field ${field(c.first)}`;
+  return `${what}: ${first} and field ${field(c.second)} both flatten to metadata key ${JSON.stringify(c.key)}; the second is kept as ${JSON.stringify(c.kept)}`;
 }
 
 function escapeKey(key: string): string {
@@ -405,7 +458,7 @@ export class TrajectoryBuilder {
     const parsed = args === "" ? undefined : parseJson(args);
     if (isRecord(parsed)) {
       checkParsedNesting(parsed, path, `arguments of ${name}`);
-      flattenInto(metadata, parsed);
+      flattenInto(metadata, parsed, "", (c) => this.warn(path, collisionWarning(c, `arguments of ${name}`)));
     }
     if (callId !== undefined) setKey(metadata, FACT.callId, callId);
     this.push("agent", name, args, TrajectoryBuilder.withFacts(metadata, meta, turn));
@@ -481,7 +534,8 @@ export class TrajectoryBuilder {
     const structured = typeof content === "string" ? parseJson(content) : content;
     if (typeof content === "string") checkParsedNesting(structured, opts.path ?? "", `result of ${name}`);
     else checkNesting(content, opts.path ?? "");
-    if (isRecord(structured) && !isContentPart(structured)) flattenInto(metadata, structured);
+    if (isRecord(structured) && !isContentPart(structured))
+      flattenInto(metadata, structured, "", (c) => this.warn(opts.path ?? "", collisionWarning(c, `result of ${name}`)));
     const text = contentText(content);
     if (opts.error === true && !("status" in metadata)) metadata.status = "error";
     if (callId !== undefined) setKey(metadata, FACT.callId, callId);

@@ -67,12 +67,18 @@ export function detectOpenAIChat(input: unknown): boolean {
       return false;
     if (chatSpecific(message)) specific = true;
   }
-  return (
-    specific ||
-    found.messages.every(
-      (m) => typeof (m as Record<string, unknown>).content === "string" || (m as Record<string, unknown>).content === null,
-    )
-  );
+  return specific || found.messages.every((m) => plainContent((m as Record<string, unknown>).content));
+}
+
+/**
+ * Content every chat API writes alike: a string, null, or a list of text
+ * parts (`[{type: "text", text}]`, which this API accepts for every role).
+ * A list whose messages all have such content is a plain chat log; without
+ * the parts form, one whose first message had parts was no format at all.
+ */
+function plainContent(content: unknown): boolean {
+  if (typeof content === "string" || content === null) return true;
+  return Array.isArray(content) && content.every((p) => isRecord(p) && p.type === "text" && typeof p.text === "string");
 }
 
 const FOREIGN_PARTS = new Set([
