@@ -72,6 +72,12 @@ export interface Clause {
   check?: CheckType | "trigger" | "question";
   /** Extension: set when the model could not give a valid answer. */
   error?: string;
+  /**
+   * Extension: what a false clause of the extended language expected and what
+   * it found (a condition's expression and the values it compared, a key and
+   * its value, the events that came instead of a follower), in one sentence.
+   */
+  explanation?: string;
 }
 
 export interface MetaBehaviorJudgment {
@@ -97,7 +103,7 @@ export interface TrajectoryJudgment {
   metaBehaviors: MetaBehaviorJudgment[];
 }
 
-export type CheckType = "ordering" | "pairing" | "required" | "forbidden" | "count";
+export type CheckType = "ordering" | "pairing" | "required" | "forbidden" | "count" | "condition";
 
 /** The public description of one rule, exported by every judge as `rules`. */
 export interface RuleInfo {

@@ -87,3 +87,8 @@ export function name<const P extends string>(prefix: string extends P ? never : 
   if (!Number.isSafeInteger(counter) || counter < 0) throw new TypeError(`internal: ${counter} is not an identifier counter`);
   return mint(`${prefix}${counter}`);
 }
+
+/** The identifier `${prefix}${a}_${b}`: a counter pair, for what a check has several of (a condition's bindings). */
+export function name2<const P extends string>(prefix: string extends P ? never : P, a: number, b: number): Code {
+  return mint(`${String(name(prefix, a))}_${String(name("n", b)).slice(1)}`);
+}

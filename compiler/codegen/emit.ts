@@ -5,6 +5,7 @@
 import type { JudgeIR, MetaBehavior } from "../ir/types.js";
 import { VERSION } from "../version.js";
 import { code, comment, join, lit, name, type Code } from "./code.js";
+import { Constants } from "./constants.js";
 import { lowerRule, type RuleOrigin } from "./lower.js";
 
 /** The module specifier generated code imports the runtime from; the bundler and type-checker map it. */
@@ -87,9 +88,13 @@ export function generateJudgeModule(ir: JudgeIR, options: GenerateOptions): Gene
     const at = options.positions?.metaBehaviors[index];
     return { file: options.file, line: at?.line, checkLines: at?.checks ?? [] };
   });
+  const constants = new Constants();
+  const lowered = ir.metaBehaviors.map((rule, r) => lowerRule(rule, r, origins[r]!, constants));
+  const extended = constants.runtimeImports();
+  const declarations = constants.declarations();
   const module = join(
     [
-      code`import { ${RUNTIME_IMPORTS} } from ${runtime};`,
+      code`import { ${extended === undefined ? RUNTIME_IMPORTS : code`${RUNTIME_IMPORTS}, ${extended}`} } from ${runtime};`,
       code``,
       code`export { TrajectoryError, formatJudgment } from ${runtime};`,
       code``,
@@ -103,7 +108,8 @@ export function generateJudgeModule(ir: JudgeIR, options: GenerateOptions): Gene
       code`export const irSha256 = judgeYamlSha256;`,
       code`/** Each rule as judge.yaml states it (\`line\`: where in judge.yaml). */`,
       code`export const rules: readonly RuleInfo[] = [${join(ir.metaBehaviors.map((rule, r) => ruleInfoLiteral(rule, origins[r]!)))}];`,
-      ...ir.metaBehaviors.flatMap((rule, r) => [code``, lowerRule(rule, r, origins[r]!)]),
+      ...(declarations.length === 0 ? [] : [code``, code`// What matchers use at every event, built once.`, ...declarations]),
+      ...lowered.flatMap((rule) => [code``, rule]),
       code``,
       rulesClass(ir.metaBehaviors.length),
       code``,

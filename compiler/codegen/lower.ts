@@ -8,65 +8,12 @@
  */
 import type { Check, CountCheck, ForbiddenCheck, MetaBehavior, OrderingCheck, PairingCheck, Pattern, RequiredCheck } from "../ir/types.js";
 import { code, comment, join, lit, name, type Code } from "./code.js";
+import type { Constants } from "./constants.js";
+import { isExtended, lowerExtended } from "./lower-extended.js";
+import { both, clauseBase, list, self, value, type Field, type LoweredCheck } from "./lowered.js";
 import { EVENT, lowerPattern } from "./match.js";
 
-/**
- * One field of a stepper. Lists and sets only grow while a trajectory is
- * stepped, so `save` keeps their size and `restore` cuts them back; a set
- * grows by one value at most per event, which its `added` field holds.
- */
-export interface Field {
-  name: Code;
-  type: Code;
-  init: Code;
-  kind: "value" | "list" | "set";
-  /** For a set: the value field holding the last value added. */
-  added?: Code;
-}
-
-/** A check that can be certainly false during a run (docs/FORMATS.md §9). */
-interface Violation {
-  /** When the clause is certainly false; absent: whenever it cites something. */
-  when?: Code;
-  /** How many events the false clause cites now. */
-  cited: Code;
-  /** Those events' ids. */
-  ids: Code;
-}
-
-/** A check that can be owed something at the end (docs/FORMATS.md §9). */
-interface Obligation {
-  /** When something is owed. */
-  when: Code;
-  /** The ids of the events that created the obligation. */
-  ids: Code;
-}
-
-/** The pieces one check adds to its rule's stepper. */
-export interface LoweredCheck {
-  type: Check["type"];
-  fields: Field[];
-  step: Code[];
-  clause: Code;
-  violation?: Violation;
-  /** What the check still needs from the rest of the trajectory, if anything. */
-  obligation?: Obligation;
-}
-
-const self = (field: Code): Code => code`this.${field}`;
-
-function value(fieldName: Code, type: Code, init: Code): Field {
-  return { name: fieldName, type, init, kind: "value" };
-}
-
-function list(fieldName: Code): Field {
-  return { name: fieldName, type: code`string[]`, init: code`[]`, kind: "list" };
-}
-
-/** The options every clause builder takes first. */
-function clauseBase(check: Check): Code {
-  return code`quote: ${lit(check.quote)}, complete`;
-}
+export type { Field, LoweredCheck } from "./lowered.js";
 
 /**
  * `after:` keeps events strictly after the first `after` match: the check
@@ -84,24 +31,19 @@ interface Window {
   openerIds: Code;
 }
 
-function lowerWindow(j: number, after: Pattern | undefined, guarded: Code[]): Window {
+export function lowerWindow(j: number, after: Pattern | undefined, guarded: Code[], constants: Constants): Window {
   if (after === undefined) return { fields: [], step: guarded, option: code``, open: undefined, openerIds: code`[]` };
   const opener = self(name("after", j));
   return {
     fields: [value(name("after", j), code`string | undefined`, code`undefined`)],
-    step: [code`if (${opener} !== undefined) {`, ...guarded, code`} else if ${lowerPattern(after)} ${opener} = ${EVENT}.id;`],
+    step: [code`if (${opener} !== undefined) {`, ...guarded, code`} else if ${lowerPattern(after, constants)} ${opener} = ${EVENT}.id;`],
     option: code`, windowOpen: ${opener} !== undefined`,
     open: code`${opener} !== undefined`,
     openerIds: code`[${opener}]`,
   };
 }
 
-/** `cond && rest`, or `rest` when there is no condition. */
-function both(cond: Code | undefined, rest: Code): Code {
-  return cond === undefined ? rest : code`${cond} && ${rest}`;
-}
-
-export function lowerOrdering(j: number, check: OrderingCheck): LoweredCheck {
+export function lowerOrdering(j: number, check: OrderingCheck, constants: Constants): LoweredCheck {
   const first = self(name("first", j));
   const before = self(name("before", j));
   return {
@@ -114,8 +56,8 @@ export function lowerOrdering(j: number, check: OrderingCheck): LoweredCheck {
     // (an event matching both is not its own earlier `first`).
     step: [
       code`if (${before} === undefined) {`,
-      code`if ${lowerPattern(check.before)} ${before} = ${EVENT}.id;`,
-      code`else if (${first} === undefined && ${lowerPattern(check.first)}) ${first} = ${EVENT}.id;`,
+      code`if ${lowerPattern(check.before, constants)} ${before} = ${EVENT}.id;`,
+      code`else if (${first} === undefined && ${lowerPattern(check.first, constants)}) ${first} = ${EVENT}.id;`,
       code`}`,
     ],
     clause: code`orderingClause({ ${clauseBase(check)}, first: ${first}, before: ${before} })`,
@@ -123,7 +65,7 @@ export function lowerOrdering(j: number, check: OrderingCheck): LoweredCheck {
   };
 }
 
-export function lowerPairing(j: number, check: PairingCheck): LoweredCheck {
+export function lowerPairing(j: number, check: PairingCheck, constants: Constants): LoweredCheck {
   const each = self(name("each", j));
   const followers = self(name("followers", j));
   return {
@@ -133,19 +75,24 @@ export function lowerPairing(j: number, check: PairingCheck): LoweredCheck {
     // tail of `each` past followers.length. A follower answers them all at once, before
     // this event may itself start waiting (a follower is strictly later). Linear, no copies.
     step: [
-      code`if (${followers}.length < ${each}.length && ${lowerPattern(check.followedBy)}) {`,
+      code`if (${followers}.length < ${each}.length && ${lowerPattern(check.followedBy, constants)}) {`,
       code`while (${followers}.length < ${each}.length) ${followers}.push(${EVENT}.id);`,
       code`}`,
-      code`if ${lowerPattern(check.each)} ${each}.push(${EVENT}.id);`,
+      code`if ${lowerPattern(check.each, constants)} ${each}.push(${EVENT}.id);`,
     ],
     clause: code`pairingClause({ ${clauseBase(check)}, each: ${each}, followers: ${followers} })`,
     obligation: { when: code`${followers}.length < ${each}.length`, ids: code`${each}.slice(${followers}.length)` },
   };
 }
 
-export function lowerRequired(j: number, check: RequiredCheck): LoweredCheck {
+export function lowerRequired(j: number, check: RequiredCheck, constants: Constants): LoweredCheck {
   const match = self(name("match", j));
-  const window = lowerWindow(j, check.after, [code`if (${match} === undefined && ${lowerPattern(check.match)}) ${match} = ${EVENT}.id;`]);
+  const window = lowerWindow(
+    j,
+    check.after,
+    [code`if (${match} === undefined && ${lowerPattern(check.match, constants)}) ${match} = ${EVENT}.id;`],
+    constants,
+  );
   return {
     type: "required",
     fields: [value(name("match", j), code`string | undefined`, code`undefined`), ...window.fields],
@@ -155,9 +102,9 @@ export function lowerRequired(j: number, check: RequiredCheck): LoweredCheck {
   };
 }
 
-export function lowerForbidden(j: number, check: ForbiddenCheck): LoweredCheck {
+export function lowerForbidden(j: number, check: ForbiddenCheck, constants: Constants): LoweredCheck {
   const matches = self(name("matches", j));
-  const window = lowerWindow(j, check.after, [code`if ${lowerPattern(check.match)} ${matches}.push(${EVENT}.id);`]);
+  const window = lowerWindow(j, check.after, [code`if ${lowerPattern(check.match, constants)} ${matches}.push(${EVENT}.id);`], constants);
   return {
     type: "forbidden",
     fields: [list(name("matches", j)), ...window.fields],
@@ -169,11 +116,11 @@ export function lowerForbidden(j: number, check: ForbiddenCheck): LoweredCheck {
 }
 
 /** The statements that count the event, keeping only the first match per distinct value. */
-function countStatements(j: number, check: CountCheck): Code[] {
+function countStatements(j: number, check: CountCheck, constants: Constants): Code[] {
   const counted = self(name("counted", j));
   const seen = self(name("seen", j));
   const added = self(name("added", j));
-  const match = lowerPattern(check.match);
+  const match = lowerPattern(check.match, constants);
   if (check.distinctBy === undefined) return [code`if ${match} ${counted}.push(${EVENT}.id);`];
   const distinct = name("distinct", j);
   // Matches without the key are dropped; `typeof` also rejects inherited members such as `toString`.
@@ -196,9 +143,9 @@ function countStatements(j: number, check: CountCheck): Code[] {
   ];
 }
 
-export function lowerCount(j: number, check: CountCheck): LoweredCheck {
+export function lowerCount(j: number, check: CountCheck, constants: Constants): LoweredCheck {
   const counted = self(name("counted", j));
-  const window = lowerWindow(j, check.after, countStatements(j, check));
+  const window = lowerWindow(j, check.after, countStatements(j, check, constants), constants);
   const fields = [list(name("counted", j))];
   if (check.distinctBy !== undefined) {
     fields.push({ name: name("seen", j), type: code`Set<string>`, init: code`new Set()`, kind: "set", added: name("added", j) });
@@ -224,18 +171,22 @@ export function lowerCount(j: number, check: CountCheck): LoweredCheck {
 }
 
 /** Check `j` of rule `r`: the indexes name its fields and its reports. */
-export function lowerCheck(j: number, check: Check): LoweredCheck {
+export function lowerCheck(j: number, check: Check, constants: Constants): LoweredCheck {
+  // A check that uses none of the extended forms is lowered as it always was: same code, same bytes.
+  if (isExtended(check)) return lowerExtended(j, check, constants);
   switch (check.type) {
     case "ordering":
-      return lowerOrdering(j, check);
+      return lowerOrdering(j, check, constants);
     case "pairing":
-      return lowerPairing(j, check);
+      return lowerPairing(j, check, constants);
     case "required":
-      return lowerRequired(j, check);
+      return lowerRequired(j, check, constants);
     case "forbidden":
-      return lowerForbidden(j, check);
+      return lowerForbidden(j, check, constants);
     case "count":
-      return lowerCount(j, check);
+      return lowerCount(j, check, constants);
+    case "condition":
+      return lowerExtended(j, check, constants);
   }
 }
 
@@ -340,8 +291,8 @@ function method(spec: MethodSpec): Code[] {
  * trigger is a field too (`triggered`); a semantic one is decided by a model
  * at the end, so its rule reports nothing while running.
  */
-export function lowerRule(rule: MetaBehavior, index: number, origin: RuleOrigin): Code {
-  const checks = rule.checks.map((check, j) => lowerCheck(j, check));
+export function lowerRule(rule: MetaBehavior, index: number, origin: RuleOrigin, constants: Constants): Code {
+  const checks = rule.checks.map((check, j) => lowerCheck(j, check, constants));
   const groups = groupsOf(rule.checks);
   const matchTrigger = rule.trigger.match;
   const ruleFields: Field[] = matchTrigger === undefined ? [] : [value(code`triggered`, code`boolean`, code`false`)];
@@ -362,6 +313,7 @@ export function lowerRule(rule: MetaBehavior, index: number, origin: RuleOrigin)
   });
   const savedDeclarations = [comment("What save() keeps for restore(): values as they were, lists and sets by their size.")];
   for (const field of allFields) {
+    if (field.kind === "keyed") continue;
     savedDeclarations.push(field.kind === "value" ? code`${saved(field)}: ${field.type} = ${field.init};` : code`${saved(field)} = 0;`);
   }
 
@@ -369,7 +321,7 @@ export function lowerRule(rule: MetaBehavior, index: number, origin: RuleOrigin)
     name: "step",
     params: code`${EVENT}: StepEvent`,
     args: EVENT,
-    head: matchTrigger === undefined ? [] : [code`if (!this.triggered && ${lowerPattern(matchTrigger)}) this.triggered = true;`],
+    head: matchTrigger === undefined ? [] : [code`if (!this.triggered && ${lowerPattern(matchTrigger, constants)}) this.triggered = true;`],
     perCheck: checks.map((lowered) => lowered.step),
     groups,
     tail: [],
@@ -420,9 +372,10 @@ return [${join(checks.map((c) => c.clause))}];
   );
   const save = code`save(): void {
 ${join(
-  allFields.map(
-    (field) =>
-      code`this.${saved(field)} = this.${field.name}${field.kind === "value" ? code`` : field.kind === "list" ? code`.length` : code`.size`};`,
+  allFields.map((field) =>
+    field.kind === "keyed"
+      ? code`this.${field.name}.save();`
+      : code`this.${saved(field)} = this.${field.name}${field.kind === "value" ? code`` : field.kind === "list" ? code`.length` : code`.size`};`,
   ),
   code`\n`,
 )}
@@ -433,6 +386,7 @@ ${join(
     const s = code`this.${saved(field)}`;
     if (field.kind === "list") return [code`if (${f}.length !== ${s}) ${f}.length = ${s};`];
     if (field.kind === "set") return [code`if (${f}.size !== ${s}) ${f}.delete(${self(field.added!)});`];
+    if (field.kind === "keyed") return [code`${f}.restore();`];
     return [];
   };
   const restore = method({

@@ -2,15 +2,83 @@
  * Lowers matchers and patterns to boolean expressions over the loop's
  * current event `e`. User text enters only through `lit`.
  */
-import type { Matcher, Pattern } from "../ir/types.js";
+import type { Bound, Matcher, Pattern, RangeOperator, ValueMatcher } from "../ir/types.js";
+import { valueTest } from "../ir/values.js";
+import { toInstant } from "../../runtime/values.js";
 import { code, join, lit, type Code } from "./code.js";
+import type { Constants } from "./constants.js";
+import { compileRegex, regexLiteral } from "./regex.js";
+import type { RegexProgram } from "../../runtime/regex.js";
+
+/** The schema refused every regex that does not compile, so a failure here is a bug. */
+function compileRegexProgram(source: string, flags: string): RegexProgram {
+  const compiled = compileRegex(source, flags);
+  if (!compiled.ok) throw new Error(`internal: a regular expression the schema accepted does not compile: ${compiled.message}`);
+  return compiled.program;
+}
 
 /** The event variable every generated loop binds. */
 export const EVENT = code`e`;
 
-export function lowerMatcher(matcher: Matcher): Code {
+/** Where a value comes from: action and content are always strings, a metadata value may be missing. */
+type ValueSource = "string" | "metadata";
+
+/** A bound as the judge compares it: a number, or a date's instant in epoch milliseconds. */
+function boundValue(bound: Bound): number {
+  if (typeof bound === "number") return bound;
+  const instant = toInstant(bound);
+  if (instant === undefined) throw new Error("internal: a range bound that is neither a number nor a date reached codegen");
+  return instant;
+}
+
+function lowerRange(value: Code, range: RangeOperator, constants: Constants): Code {
+  const bounds = [range.gt, range.gte, range.lt, range.lte].filter((b): b is Bound => b !== undefined);
+  const read =
+    typeof bounds[0] === "number"
+      ? code`${constants.runtime("readDecimal")}(${value})`
+      : code`${constants.runtime("readInstant")}(${value})`;
+  const side = (strict: Bound | undefined, inclusive: Bound | undefined): [Code, boolean] => {
+    const bound = strict ?? inclusive;
+    return [bound === undefined ? code`undefined` : code`${boundValue(bound)}`, inclusive !== undefined];
+  };
+  const [lower, lowerInclusive] = side(range.gt, range.gte);
+  const [upper, upperInclusive] = side(range.lt, range.lte);
+  return code`${constants.runtime("inRange")}(${read}, ${lower}, ${lowerInclusive}, ${upper}, ${upperInclusive})`;
+}
+
+/**
+ * A boolean expression: does `value` satisfy the matcher? Every positive test
+ * fails on a missing metadata value (a string test, `in`, a regex, a range),
+ * so `not` is plain negation and a missing key satisfies it (docs/FORMATS.md §10.1).
+ */
+export function lowerValue(value: Code, matcher: ValueMatcher, source: ValueSource, constants: Constants): Code {
+  const test = valueTest(matcher);
+  switch (test.op) {
+    case "equals":
+      // Object.is, not ===: see lowerMatcher on type-checking cost.
+      return source === "metadata" ? code`Object.is(${value}, ${lit(test.value)})` : code`${value} === ${lit(test.value)}`;
+    case "in": {
+      const set = constants.add("values", code`ReadonlySet<unknown>`, code`new Set([${join(test.values.map(lit))}])`);
+      return code`${set}.has(${value})`;
+    }
+    case "not":
+      return code`!(${lowerValue(value, test.inner, source, constants)})`;
+    case "matches": {
+      const program = compileRegexProgram(test.source, test.flags);
+      const regex = constants.add("regex", constants.runtime("RegexProgram"), regexLiteral(program));
+      const run = constants.runtime("regexTest");
+      return source === "metadata" ? code`(typeof ${value} === "string" && ${run}(${regex}, ${value}))` : code`${run}(${regex}, ${value})`;
+    }
+    case "range":
+      return lowerRange(value, test.range, constants);
+    case "exists":
+      return test.present ? code`typeof ${value} === "string"` : code`typeof ${value} !== "string"`;
+  }
+}
+
+export function lowerMatcher(matcher: Matcher, constants: Constants): Code {
   const terms: Code[] = [];
-  if (matcher.action !== undefined) terms.push(code`${EVENT}.action === ${lit(matcher.action)}`);
+  if (matcher.action !== undefined) terms.push(lowerValue(code`${EVENT}.action`, matcher.action, "string", constants));
   // Steppers read `e.actor` as a string (StepEvent): a union-typed actor would be narrowed
   // across `||`, and a later `e.actor === "agent"` rejected (TS2367).
   if (matcher.actor !== undefined) terms.push(code`${EVENT}.actor === ${lit(matcher.actor)}`);
@@ -18,7 +86,12 @@ export function lowerMatcher(matcher: Matcher): Code {
     // Absent content is "", which includes no (non-empty) fragment.
     terms.push(code`${EVENT}.content?.includes(${lit(matcher.contentIncludes)}) === true`);
   }
+  if (matcher.content !== undefined) terms.push(lowerValue(code`(${EVENT}.content ?? "")`, matcher.content, "string", constants));
   for (const [key, value] of Object.entries(matcher.metadata ?? {})) {
+    if (typeof value !== "string") {
+      terms.push(lowerValue(code`${EVENT}.metadata?.[${lit(key)}]`, value, "metadata", constants));
+      continue;
+    }
     // Not `===`: TypeScript narrows `e.metadata?.["k"]` at each `=== "v"` and re-examines every
     // earlier one for each later reference, so a pattern of 64 metadata matchers on one key took
     // 0.4 s to type-check (a 1 MB judge.yaml of them, 8 minutes). A call is not narrowed; for a
@@ -36,6 +109,7 @@ export function lowerMatcher(matcher: Matcher): Code {
 function conditions(matcher: Matcher): Set<string> {
   const set = new Set<string>();
   if (matcher.action !== undefined) set.add(JSON.stringify(["action", matcher.action]));
+  if (matcher.content !== undefined) set.add(JSON.stringify(["content=", matcher.content]));
   if (matcher.actor !== undefined) set.add(JSON.stringify(["actor", matcher.actor]));
   if (matcher.contentIncludes !== undefined) set.add(JSON.stringify(["content", matcher.contentIncludes]));
   for (const [key, value] of Object.entries(matcher.metadata ?? {})) set.add(JSON.stringify(["metadata", key, value]));
@@ -64,12 +138,12 @@ export function withoutRedundantMatchers(pattern: Pattern): Pattern {
 }
 
 /** Any-of: a pattern matches when one of its matchers does. */
-export function lowerPattern(pattern: Pattern): Code {
+export function lowerPattern(pattern: Pattern, constants: Constants): Code {
   if (pattern.length === 0) throw new Error("internal: an empty pattern reached codegen");
   const matchers = withoutRedundantMatchers(pattern);
-  if (matchers.length === 1) return code`(${lowerMatcher(matchers[0]!)})`;
+  if (matchers.length === 1) return code`(${lowerMatcher(matchers[0]!, constants)})`;
   return code`(${join(
-    matchers.map((m) => code`(${lowerMatcher(m)})`),
+    matchers.map((m) => code`(${lowerMatcher(m, constants)})`),
     code` || `,
   )})`;
 }

@@ -17,6 +17,7 @@ import { countClause, forbiddenClause, orderingClause, pairingClause, requiredCl
 import { foldVerdicts } from "../../runtime/fold.js";
 import type { Clause, Trajectory, TrajectoryEvent, Verdict } from "../../runtime/types.js";
 import { patternMatches } from "../interview/evidence.js";
+import { exactValue } from "../ir/values.js";
 import type { Check, JudgeIR, MetaBehavior, Pattern } from "../ir/types.js";
 import { sharesRoot } from "./offline/lexicon.js";
 import { canonical, STOPWORDS, stemSet, words } from "./offline/words.js";
@@ -150,6 +151,9 @@ export function evaluateCheck(check: Check, trajectory: Trajectory): Clause {
         ...(check.max === undefined ? {} : { max: check.max }),
       });
     }
+    case "condition":
+      // TODO(extended preview): evaluate with the compiled judge; until then no verdict is claimed.
+      return { kind: "predicate", quote, verdict: "na", naReason: "insufficient_evidence", citations: [], check: "condition" };
   }
 }
 
@@ -180,6 +184,8 @@ function subjectPatterns(check: Check): Pattern[] {
       return [check.before];
     case "pairing":
       return [check.each];
+    case "condition":
+      return [check.each];
     default:
       return [check.after ?? check.match];
   }
@@ -191,6 +197,8 @@ function checkPatternList(check: Check): Pattern[] {
       return [check.first, check.before];
     case "pairing":
       return [check.each, check.followedBy];
+    case "condition":
+      return [check.each, ...Object.values(check.with ?? {}).map((binding) => binding.latest ?? binding.first)];
     default:
       return check.after === undefined ? [check.match] : [check.match, check.after];
   }
@@ -323,7 +331,7 @@ export function previewRule(rule: MetaBehavior, samples: readonly Trajectory[]):
         message: `${describeRef(ref)} fails ${s.fail.length} of the ${judged} samples it judges (${list(s.fail)}): if most of these sessions went right, the check asks for more than the rule does`,
       });
     }
-    if (check.type !== "ordering" && check.type !== "pairing" && check.after !== undefined) {
+    if (check.type !== "ordering" && check.type !== "pairing" && check.type !== "condition" && check.after !== undefined) {
       const after = check.after;
       if (!samples.some((t) => t.events.some((e) => patternMatches(e, after)))) {
         warnings.push({
@@ -440,7 +448,14 @@ function quoteNamesOtherAction(
   events: readonly TrajectoryEvent[],
 ): PreviewWarning | undefined {
   const matchers = checkPatternList(check).flat();
-  const matched = [...new Set(matchers.flatMap((m) => (m.action === undefined ? [] : [callOf(m.action)])))];
+  const matched = [
+    ...new Set(
+      matchers.flatMap((m) => {
+        const action = exactValue(m.action);
+        return action === undefined ? [] : [callOf(action)];
+      }),
+    ),
+  ];
   if (matched.length !== 1) return undefined;
   const action = matched[0]!;
   const quote = stemSet(check.quote);
@@ -450,8 +465,8 @@ function quoteNamesOtherAction(
   // Words a matcher already accounts for: its action's name, metadata values, content.
   const own = new Set(
     matchers.flatMap((m) =>
-      [m.action ?? "", ...Object.values(m.metadata ?? {}).map(String), m.contentIncludes ?? ""].flatMap((t) =>
-        nameWords(t).map((w) => w.stem),
+      [exactValue(m.action) ?? "", ...Object.values(m.metadata ?? {}).flatMap((v) => exactValue(v) ?? []), m.contentIncludes ?? ""].flatMap(
+        (t) => nameWords(t).map((w) => w.stem),
       ),
     ),
   );
@@ -463,7 +478,11 @@ function quoteNamesOtherAction(
       .slice(1)
       .find((w) => inQuote(w.stem) && !own.has(w.stem) && namedBy(w.stem) === 1);
     if (named === undefined) continue;
-    const trigger = rule.trigger.match?.some((m) => m.action !== undefined && callOf(m.action) === action) === true;
+    const trigger =
+      rule.trigger.match?.some((m) => {
+        const own = exactValue(m.action);
+        return own !== undefined && callOf(own) === action;
+      }) === true;
     return {
       kind: "quote-names-other-action",
       clause: ref,

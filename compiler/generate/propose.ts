@@ -11,6 +11,7 @@
 import { isDeepStrictEqual } from "node:util";
 import type { ChatMessage, SemanticAdapter, SemanticUsage } from "../../runtime/semantic.js";
 import { callAdapter, type AdapterAnswer } from "../../runtime/semantic.js";
+import { exactValue } from "../ir/values.js";
 import type { Trajectory } from "../../runtime/types.js";
 import { formatDiagnostic, type Diagnostic } from "../diagnostics.js";
 import { parseJudgeYaml } from "../ir/parse.js";
@@ -269,13 +270,14 @@ export function vocabularyNotes(ir: JudgeIR, vocabulary: Vocabulary): DraftNote[
     const seen = new Set<string>();
     for (const { clause, pattern } of rulePatterns(rule)) {
       for (const matcher of pattern) {
-        if (matcher.action !== undefined && !actions.includes(matcher.action) && !seen.has(`a:${matcher.action}`)) {
-          seen.add(`a:${matcher.action}`);
+        const action = exactValue(matcher.action);
+        if (action !== undefined && !actions.includes(action) && !seen.has(`a:${action}`)) {
+          seen.add(`a:${action}`);
           notes.push({
             rule: ruleIndex,
             clause,
             kind: "unknown-action",
-            message: `the samples never show the action ${JSON.stringify(matcher.action)}`,
+            message: `the samples never show the action ${JSON.stringify(action)}`,
           });
         }
         for (const key of Object.keys(matcher.metadata ?? {})) {

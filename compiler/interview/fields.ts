@@ -13,6 +13,7 @@
 import { parse } from "yaml";
 import type { CheckType } from "../../runtime/types.js";
 import type { Matcher, Pattern } from "../ir/types.js";
+import { exactValue } from "../ir/values.js";
 import type { InterviewClause } from "./evidence.js";
 
 export interface MatcherFields {
@@ -23,7 +24,7 @@ export interface MatcherFields {
   metadata: string;
 }
 
-export const CHECK_TYPES: readonly CheckType[] = ["ordering", "pairing", "required", "forbidden", "count"];
+export const CHECK_TYPES: readonly CheckType[] = ["ordering", "pairing", "required", "forbidden", "count", "condition"];
 
 /** The pattern fields of each check type, in docs/FORMATS.md order; `after` is the optional window. */
 export const PATTERN_ROLES: Readonly<Record<CheckType, readonly string[]>> = {
@@ -32,6 +33,7 @@ export const PATTERN_ROLES: Readonly<Record<CheckType, readonly string[]>> = {
   required: ["match"],
   forbidden: ["match"],
   count: ["match"],
+  condition: ["each"],
 };
 
 export type ClauseForm =
@@ -55,11 +57,12 @@ export function emptyMatcher(): MatcherFields {
 
 function matcherFields(matcher: Matcher): MatcherFields {
   return {
-    action: matcher.action ?? "",
+    // TODO(extended interview): operators are shown and edited as flow YAML.
+    action: exactValue(matcher.action) ?? "",
     actor: matcher.actor ?? "",
     contentIncludes: matcher.contentIncludes ?? "",
     metadata: Object.entries(matcher.metadata ?? {})
-      .map(([key, value]) => `${flowScalar(key)}: ${flowScalar(value)}`)
+      .map(([key, value]) => `${flowScalar(key)}: ${flowScalar(exactValue(value) ?? "")}`)
       .join(", "),
   };
 }

@@ -4,6 +4,7 @@
  * about an edit, the choices) or the final review. Pure functions of the state.
  */
 import { previewJudge, previewRule, type PreviewClauseRef, type PreviewWarningKind, type VerdictSamples } from "../generate/preview.js";
+import { exactValue } from "../ir/values.js";
 import { quoteOccurs } from "../generate/offline/words.js";
 import { didYouMean } from "../ir/did-you-mean.js";
 import type { MetaBehavior, Pattern } from "../ir/types.js";
@@ -400,8 +401,9 @@ function clauseWarnings(input: InterviewInput, ruleName: string, clause: Intervi
         ? [clause.trigger.match]
         : [];
   for (const matcher of patterns.flat()) {
-    if (matcher.action !== undefined && actions.length > 0 && !actions.includes(matcher.action)) {
-      warnings.push(unknownWord("action", matcher.action, actions));
+    const action = exactValue(matcher.action);
+    if (action !== undefined && actions.length > 0 && !actions.includes(action)) {
+      warnings.push(unknownWord("action", action, actions));
     }
     for (const key of Object.keys(matcher.metadata ?? {})) {
       if (keys.length > 0 && !keys.includes(key)) warnings.push(unknownWord("metadata key", key, keys));

@@ -12,166 +12,67 @@
 import * as z from "zod";
 import { isObject } from "../../runtime/is-object.js";
 import { closestMatch, didYouMean } from "./did-you-mean.js";
-import type { Actor, CheckType, JudgeIR, Matcher, Trigger } from "./types.js";
+import {
+  LIMITS,
+  ON_ARRAYS,
+  ON_OBJECTS,
+  describeNonString,
+  formatCount,
+  hintParams,
+  list,
+  mapping,
+  rejectUnknownKeys,
+  report,
+  requireOneOf,
+  text,
+  tooLongMessage,
+  unlessMissing,
+  type SchemaVocabulary,
+} from "./schema-kit.js";
+import type { Actor, CheckType, JudgeIR, Matcher, Trigger, ValueMatcher } from "./types.js";
+import { bindingsSchema, checkValueMatcher, checkWhenExpression, keyRefSchema, onSchema, type ValueSite } from "./schema-extended.js";
 
 export const ACTORS = ["user", "agent", "tool"] as const satisfies readonly Actor[];
-export const CHECK_TYPES = ["ordering", "pairing", "required", "forbidden", "count"] as const satisfies readonly CheckType[];
+export const CHECK_TYPES = ["ordering", "pairing", "required", "forbidden", "count", "condition"] as const satisfies readonly CheckType[];
 
 /* Key lists in canonical order: the serializer writes keys in this order. */
 export const TOP_LEVEL_KEYS = ["version", "behavior", "metaBehaviors"] as const;
 export const META_BEHAVIOR_KEYS = ["name", "trigger", "checks", "semanticChecks", "source"] as const;
 export const TRIGGER_KEYS = ["description", "match", "semantic"] as const;
 export const SEMANTIC_CHECK_KEYS = ["quote", "question"] as const;
-export const MATCHER_KEYS = ["action", "actor", "contentIncludes", "metadata"] as const;
+export const MATCHER_KEYS = ["action", "actor", "contentIncludes", "content", "metadata"] as const;
 export const CHECK_KEYS = {
-  ordering: ["type", "quote", "first", "before"],
-  pairing: ["type", "quote", "each", "followedBy"],
-  required: ["type", "quote", "match", "after"],
-  forbidden: ["type", "quote", "match", "after"],
-  count: ["type", "quote", "match", "after", "min", "max", "distinctBy"],
+  ordering: ["type", "quote", "first", "before", "on", "fresh"],
+  pairing: ["type", "quote", "each", "followedBy", "on", "within"],
+  required: ["type", "quote", "match", "after", "on"],
+  forbidden: ["type", "quote", "match", "after", "on"],
+  count: ["type", "quote", "match", "after", "on", "min", "max", "distinctBy", "per", "sum"],
+  condition: ["type", "quote", "each", "with", "when"],
 } as const satisfies Record<CheckType, readonly string[]>;
-
-/**
- * The sizes judge.yaml accepts, each far above any real spec (a few rules of a
- * few checks, patterns of a few fields, quotes of a sentence) and low enough
- * that the costliest file accepted builds in a minute or so, in under a
- * gigabyte: the time and memory of a build grow with the text. `fileCharacters` is
- * checked before the YAML is parsed (parse.ts); `textCharacters` bounds the
- * strings once aliases are expanded; `patternFields` counts action, actor,
- * contentIncludes and each metadata entry over a pattern's matchers (one
- * pattern is one boolean expression in judge.ts, and the type checker's cost
- * grows with its square).
- */
-export const LIMITS = {
-  fileCharacters: 1_000_000,
-  textCharacters: 1_000_000,
-  stringCharacters: 10_000,
-  metaBehaviors: 1_000,
-  checks: 1_000,
-  semanticChecks: 1_000,
-  patternFields: 64,
-} as const;
-
-/** 12345 → "12,345", the same on every machine. */
-export function formatCount(n: number): string {
-  return n.toLocaleString("en-US");
-}
 
 /** Check fields whose value is a pattern (one matcher or a list of matchers). */
 export const PATTERN_KEYS = ["match", "first", "before", "each", "followedBy", "after"] as const;
 
-/** Names the generator's sample vocabulary knows; unknown ones are reported only when given. */
-export interface SchemaVocabulary {
-  actions?: readonly string[] | undefined;
-  metadataKeys?: readonly string[] | undefined;
-}
+export { LIMITS, formatCount, type IssueParams, type SchemaVocabulary } from "./schema-kit.js";
 
-/**
- * Extra facts our custom issues carry for `parse.ts`, which turns issues into
- * located diagnostics.
- */
-export interface IssueParams {
-  hint?: string;
-  /** The problem is the mapping key itself (unknown, empty), not its value. */
-  atKey?: boolean;
-  /** For an unknown key: the valid key it is probably a misspelling of. */
-  suggestion?: string;
-  /** Keys whose presence would resolve this issue; lets a misspelled key explain it. */
-  satisfiableBy?: readonly string[];
-  /** For a duplicate: index of the first occurrence among the same list's items. */
-  firstIndex?: number;
-}
-
-type Path = (string | number)[];
-
-/* Refinements must see partly invalid values (to report everything), but only of the right shape. */
-const ON_OBJECTS = { when: (payload: { value: unknown }) => isObject(payload.value) };
-const ON_ARRAYS = { when: (payload: { value: unknown }) => Array.isArray(payload.value) };
-
-function report(ctx: z.RefinementCtx, path: Path, message: string, params: IssueParams = {}): void {
-  ctx.addIssue({ code: "custom", message, path, params });
-}
-
-/** Zod calls error maps both for a missing key (input undefined) and for a wrong value. */
-function unlessMissing(describe: (input: unknown) => string) {
-  return (issue: { input?: unknown }): string => (issue.input === undefined ? "is required" : describe(issue.input));
-}
-
-function describeNonString(input: unknown): string {
-  if (typeof input === "number" || typeof input === "boolean") {
-    return `must be a string, got ${typeof input} ${String(input)}`;
-  }
-  if (Array.isArray(input)) return "must be a string, got a list";
-  if (isObject(input)) return "must be a string, got a mapping";
-  return "must be a non-empty string";
-}
-
-function tooLongMessage(length: number, what = "is"): string {
-  return `${what} ${formatCount(length)} characters long; at most ${formatCount(LIMITS.stringCharacters)} are accepted`;
-}
-
-/** Empty strings are errors everywhere in judge.yaml, and so are strings past LIMITS.stringCharacters. */
-function text() {
+/** A value matcher at `site`: a non-empty string, or one operator object (docs/FORMATS.md §10.1). */
+function valueMatcher(site: ValueSite) {
   return z
-    .string({ error: unlessMissing(describeNonString) })
-    .min(1, "must be a non-empty string")
-    .max(LIMITS.stringCharacters, {
-      error: (issue) => tooLongMessage(typeof issue.input === "string" ? issue.input.length : LIMITS.stringCharacters + 1),
-    });
-}
-
-function mapping<Shape extends z.ZodRawShape>(shape: Shape, what = "a mapping") {
-  return z.looseObject(shape, { error: unlessMissing(() => `must be ${what}`) });
-}
-
-function list<Item extends z.ZodType>(item: Item, what = "a list", max?: number) {
-  const array = z.array(item, { error: unlessMissing(() => `must be ${what}`) });
-  if (max === undefined) return array;
-  return array.max(max, {
-    error: (issue) =>
-      `holds ${formatCount(Array.isArray(issue.input) ? issue.input.length : max + 1)} items; at most ${formatCount(max)} are accepted`,
-  });
-}
-
-/**
- * Reports every key not in `allowed`, at the key. `explain` may give a more
- * specific message than "unknown key" (e.g. a key that belongs to another
- * check type).
- */
-function rejectUnknownKeys(allowed: readonly string[], explain?: (key: string) => { message: string; hint?: string } | undefined) {
-  return (value: Record<string, unknown>, ctx: z.RefinementCtx): void => {
-    for (const key of Object.keys(value)) {
-      if (allowed.includes(key)) continue;
-      const specific = explain?.(key);
-      if (specific !== undefined) {
-        report(ctx, [key], specific.message, { atKey: true, ...hintParams(specific.hint) });
-        continue;
+    .custom<ValueMatcher>(() => true)
+    .superRefine((value, ctx) => {
+      if (typeof value === "number" || typeof value === "boolean") {
+        // As version 1 said it; parse.ts then hints the quoting with the value as spelled (`"1.50"`).
+        ctx.addIssue({ code: "invalid_type", expected: "string", input: value, message: describeNonString(value), path: [] });
+        return;
       }
-      const suggestion = closestMatch(key, allowed);
-      report(ctx, [key], `unknown key ${JSON.stringify(key)}`, {
-        atKey: true,
-        ...(suggestion === undefined ? {} : { suggestion, hint: `did you mean ${JSON.stringify(suggestion)}?` }),
-      });
-    }
-  };
-}
-
-function hintParams(hint: string | undefined): IssueParams {
-  return hint === undefined ? {} : { hint };
-}
-
-/** "needs at least one of …", placed at the mapping that lacks them. */
-function requireOneOf(keys: readonly string[], message: string) {
-  return (value: Record<string, unknown>, ctx: z.RefinementCtx): void => {
-    if (keys.some((key) => value[key] !== undefined)) return;
-    report(ctx, [], message, { satisfiableBy: keys });
-  };
+      for (const problem of checkValueMatcher(value, site)) report(ctx, problem.path, problem.message, problem.params);
+    });
 }
 
 function metadataSchema(vocabulary: SchemaVocabulary) {
   return z
-    .record(z.string(), text(), {
-      error: unlessMissing(() => "must be a mapping of metadata keys to strings"),
+    .record(z.string(), valueMatcher("metadata"), {
+      error: unlessMissing(() => "must be a mapping of metadata keys to strings or value matchers"),
     })
     .superRefine((value, ctx) => {
       const keys = Object.keys(value);
@@ -194,15 +95,16 @@ function metadataSchema(vocabulary: SchemaVocabulary) {
 function matcherSchema(vocabulary: SchemaVocabulary) {
   return mapping(
     {
-      action: text().optional(),
+      action: valueMatcher("action").optional(),
       actor: z.enum(ACTORS, { error: unlessMissing(() => "must be user, agent, or tool") }).optional(),
       contentIncludes: text().optional(),
+      content: valueMatcher("content").optional(),
       metadata: metadataSchema(vocabulary).optional(),
     },
-    "a matcher (a mapping with action, actor, contentIncludes or metadata)",
+    "a matcher (a mapping with action, actor, contentIncludes, content or metadata)",
   )
     .superRefine(rejectUnknownKeys(MATCHER_KEYS), ON_OBJECTS)
-    .superRefine(requireOneOf(MATCHER_KEYS, "needs at least one of action, actor, contentIncludes, metadata"), ON_OBJECTS)
+    .superRefine(requireOneOf(MATCHER_KEYS, "needs at least one of action, actor, contentIncludes, content, metadata"), ON_OBJECTS)
     .superRefine((value, ctx) => {
       const known = vocabulary.actions;
       const action = value.action;
@@ -232,7 +134,7 @@ function limitPatternFields(matchers: unknown[], ctx: z.RefinementCtx): void {
   let fields = 0;
   for (const matcher of matchers) {
     if (!isObject(matcher)) continue;
-    for (const key of ["action", "actor", "contentIncludes"]) if (matcher[key] !== undefined) fields++;
+    for (const key of ["action", "actor", "contentIncludes", "content"]) if (matcher[key] !== undefined) fields++;
     if (isObject(matcher.metadata)) fields += Object.keys(matcher.metadata).length;
   }
   if (fields <= LIMITS.patternFields) return;
@@ -259,33 +161,75 @@ function joinWithAnd(words: readonly string[]): string {
   return words.length <= 1 ? words.join("") : `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}`;
 }
 
+/** `on:` of a windowed check ties the window to a key: without `after` there is no window to tie. */
+function onNeedsAfter(value: Record<string, unknown>, ctx: z.RefinementCtx): void {
+  if (value.on !== undefined && value.after === undefined) {
+    report(ctx, ["on"], "needs after: the window is what on ties to a key", {
+      atKey: true,
+      hint: "add after: <pattern> (the event that opens each key's window), or use a condition check",
+    });
+  }
+}
+
 function checkSchemas(vocabulary: SchemaVocabulary) {
   const pattern = patternSchema(vocabulary);
   const base = { quote: text() };
   const strictly = (type: CheckType) => rejectUnknownKeys(CHECK_KEYS[type], keyOfOtherCheckTypes(type));
   const count = z.int({ error: unlessMissing(() => "must be a non-negative integer") }).min(0, "must be a non-negative integer");
+  const positive = z
+    .int({ error: unlessMissing(() => "must be a positive integer") })
+    .min(1, "must be a positive integer (1: the very next event)");
+  const keyRef = keyRefSchema(vocabulary);
+  const windowOn = onSchema(vocabulary, "after", "match");
   return [
-    mapping({ type: z.literal("ordering"), ...base, first: pattern, before: pattern }).superRefine(strictly("ordering"), ON_OBJECTS),
-    mapping({ type: z.literal("pairing"), ...base, each: pattern, followedBy: pattern }).superRefine(strictly("pairing"), ON_OBJECTS),
-    mapping({ type: z.literal("required"), ...base, match: pattern, after: pattern.optional() }).superRefine(
-      strictly("required"),
-      ON_OBJECTS,
-    ),
-    mapping({ type: z.literal("forbidden"), ...base, match: pattern, after: pattern.optional() }).superRefine(
-      strictly("forbidden"),
-      ON_OBJECTS,
-    ),
+    mapping({
+      type: z.literal("ordering"),
+      ...base,
+      first: pattern,
+      before: pattern,
+      on: onSchema(vocabulary, "first", "before").optional(),
+      fresh: z.boolean({ error: unlessMissing(() => "must be true or false") }).optional(),
+    }).superRefine(strictly("ordering"), ON_OBJECTS),
+    mapping({
+      type: z.literal("pairing"),
+      ...base,
+      each: pattern,
+      followedBy: pattern,
+      on: onSchema(vocabulary, "each", "followedBy").optional(),
+      within: positive.optional(),
+    }).superRefine(strictly("pairing"), ON_OBJECTS),
+    mapping({ type: z.literal("required"), ...base, match: pattern, after: pattern.optional(), on: windowOn.optional() })
+      .superRefine(strictly("required"), ON_OBJECTS)
+      .superRefine(onNeedsAfter, ON_OBJECTS),
+    mapping({ type: z.literal("forbidden"), ...base, match: pattern, after: pattern.optional(), on: windowOn.optional() })
+      .superRefine(strictly("forbidden"), ON_OBJECTS)
+      .superRefine(onNeedsAfter, ON_OBJECTS),
     mapping({
       type: z.literal("count"),
       ...base,
       match: pattern,
       after: pattern.optional(),
+      on: windowOn.optional(),
       min: count.optional(),
       max: count.optional(),
       distinctBy: text().superRefine(checkDistinctBy(vocabulary)).optional(),
+      per: keyRef.optional(),
+      sum: keyRef.optional(),
     })
       .superRefine(strictly("count"), ON_OBJECTS)
+      .superRefine(onNeedsAfter, ON_OBJECTS)
       .superRefine(requireOneOf(["min", "max"], "needs at least one of min or max"), ON_OBJECTS),
+    mapping({
+      type: z.literal("condition"),
+      ...base,
+      each: pattern,
+      with: bindingsSchema(pattern, vocabulary).optional(),
+      when: text(),
+    })
+      .superRefine(strictly("condition"), ON_OBJECTS)
+      .superRefine((value, ctx) => {
+        for (const problem of checkWhenExpression(value)) report(ctx, problem.path, problem.message, problem.params);
+      }, ON_OBJECTS),
   ] as const;
 }
 

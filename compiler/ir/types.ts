@@ -9,13 +9,51 @@ import type { Actor, CheckType } from "../../runtime/types.js";
 
 export type { Actor, CheckType };
 
+/**
+ * A bound of a comparison: a number (the event's value must be a decimal
+ * number) or an ISO-8601 date or date-time string (compared as instants; no
+ * zone means UTC). docs/FORMATS.md §10.1.
+ */
+export type Bound = number | string;
+
+/** `{gt|gte: lower}` and/or `{lt|lte: upper}`: at most one lower and one upper bound, of one kind. */
+export interface RangeOperator {
+  gt?: Bound | undefined;
+  gte?: Bound | undefined;
+  lt?: Bound | undefined;
+  lte?: Bound | undefined;
+}
+
+/** One operator object (docs/FORMATS.md §10.1); the IR keeps it as judge.yaml writes it. */
+export type ValueOperator =
+  | { equals: string }
+  | { in: string[] }
+  | { not: ValueMatcher }
+  | { matches: string; flags?: "i" | undefined }
+  | RangeOperator
+  | { exists: boolean };
+
+/** A string (exact, as in version 1 of the language) or one operator object. */
+export type ValueMatcher = string | ValueOperator;
+
 /** All given fields must hold; at least one field is present. */
 export interface Matcher {
-  action?: string | undefined;
+  action?: ValueMatcher | undefined;
   actor?: Actor | undefined;
   contentIncludes?: string | undefined;
-  metadata?: Record<string, string> | undefined;
+  /** The event's content (\"\" when absent) against a value matcher. */
+  content?: ValueMatcher | undefined;
+  metadata?: Record<string, ValueMatcher> | undefined;
 }
+
+/** `metadata.<key>`, as written (the key is everything after the first dot). */
+export type KeyRef = string;
+
+/**
+ * Correlation (`on:`): one key both sides share, or each side's key, named
+ * by the side's field (`{first: metadata.a, before: metadata.b}`).
+ */
+export type On<Sides extends string> = KeyRef | { [Side in Sides]: KeyRef };
 
 /** One matcher, or a non-empty any-of list (always a list after parsing). */
 export type Pattern = Matcher[];
@@ -28,24 +66,37 @@ export interface OrderingCheck extends CheckBase {
   type: "ordering";
   first: Pattern;
   before: Pattern;
+  /** Every `before` event needs an earlier `first` event with the same key value. */
+  on?: On<"first" | "before"> | undefined;
+  /** Every `before` event needs its own `first` event, after the previous `before` event (of its key, with `on`). */
+  fresh?: boolean | undefined;
 }
 
 export interface PairingCheck extends CheckBase {
   type: "pairing";
   each: Pattern;
   followedBy: Pattern;
+  /** The follower must share the `each` event's key value. */
+  on?: On<"each" | "followedBy"> | undefined;
+  /** The follower must be one of the next N events (a positive integer). */
+  within?: number | undefined;
 }
+
+/** Correlation of a windowed check: the window is per key value; `on` needs `after`. */
+type WindowOn = On<"after" | "match">;
 
 export interface RequiredCheck extends CheckBase {
   type: "required";
   match: Pattern;
   after?: Pattern | undefined;
+  on?: WindowOn | undefined;
 }
 
 export interface ForbiddenCheck extends CheckBase {
   type: "forbidden";
   match: Pattern;
   after?: Pattern | undefined;
+  on?: WindowOn | undefined;
 }
 
 export interface CountCheck extends CheckBase {
@@ -54,11 +105,34 @@ export interface CountCheck extends CheckBase {
   min?: number | undefined;
   max?: number | undefined;
   after?: Pattern | undefined;
+  on?: WindowOn | undefined;
   /** "content" or "metadata.<key>". */
   distinctBy?: string | undefined;
+  /** The bounds hold for each value of this key among the matches. */
+  per?: KeyRef | undefined;
+  /** The bounds hold for the sum of this key's numeric values over the matches (per group with `per`/`on`). */
+  sum?: KeyRef | undefined;
 }
 
-export type Check = OrderingCheck | PairingCheck | RequiredCheck | ForbiddenCheck | CountCheck;
+/**
+ * A name of a condition's `with`: the latest (or first) earlier event matching
+ * the pattern, with `on` sharing the `each` event's value of a key (the
+ * two-sided form names the sides `each` and `latest` / `first`).
+ */
+export type Binding =
+  | { latest: Pattern; first?: undefined; on?: On<"each" | "latest"> | undefined }
+  | { first: Pattern; latest?: undefined; on?: On<"each" | "first"> | undefined };
+
+export interface ConditionCheck extends CheckBase {
+  type: "condition";
+  each: Pattern;
+  /** Names bound for each `each` event, in judge.yaml order. */
+  with?: Record<string, Binding> | undefined;
+  /** The expression over the bound events' values (docs/FORMATS.md §10.4), as written. */
+  when: string;
+}
+
+export type Check = OrderingCheck | PairingCheck | RequiredCheck | ForbiddenCheck | CountCheck | ConditionCheck;
 
 export interface SemanticCheck {
   quote: string;

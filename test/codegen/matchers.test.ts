@@ -5,6 +5,7 @@
  */
 import { describe, expect, test } from "vitest";
 import { generateJudgeModule } from "../../compiler/codegen/emit.js";
+import { Constants } from "../../compiler/codegen/constants.js";
 import { lowerMatcher, lowerPattern, withoutRedundantMatchers } from "../../compiler/codegen/match.js";
 import { typeCheckJudgeTs } from "../../compiler/codegen/typecheck.js";
 import type { JudgeIR, Pattern } from "../../compiler/ir/types.js";
@@ -68,7 +69,7 @@ describe("patterns that repeat an actor (issue 8, defect 1)", () => {
   });
 
   test("a matcher implied by another in the same pattern is left out", () => {
-    expect(String(lowerPattern([{ actor: "agent" }, { actor: "agent", action: "b" }]))).toBe('(e.actor === "agent")');
+    expect(String(lowerPattern([{ actor: "agent" }, { actor: "agent", action: "b" }], new Constants()))).toBe('(e.actor === "agent")');
     // Order is kept; of two equal matchers the first stays.
     expect(
       withoutRedundantMatchers([
@@ -100,7 +101,7 @@ describe("patterns that repeat an actor (issue 8, defect 1)", () => {
     // Without the simplification (lowerMatcher alone): the repeated actor still type-checks,
     // because a stepper reads the event as a StepEvent, whose actor is a plain string that
     // TypeScript cannot narrow away (a TrajectoryEvent's actor is a union, and would be).
-    const anyOf = (pattern: Pattern) => pattern.map((m) => `(${lowerMatcher(m)})`).join(" || ");
+    const anyOf = (pattern: Pattern) => pattern.map((m) => `(${lowerMatcher(m, new Constants())})`).join(" || ");
     const code = (type: string) => `import type { ${type} } from "behavior-judge/runtime";
 export const repeated = (e: ${type}): boolean => ${anyOf([{ actor: "agent" }, { actor: "agent", action: "b" }])};
 export const everyActor = (e: ${type}): boolean => ${anyOf([{ actor: "agent" }, { actor: "user" }, { actor: "tool" }, { actor: "agent", action: "z" }])};

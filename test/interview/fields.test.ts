@@ -92,7 +92,7 @@ describe("what a person types in a field", () => {
     ];
     expect(parseClauseSnippet("check", formSnippet(cleared, "q"))).toMatchObject({
       ok: false,
-      diagnostics: [{ path: "before[1]", message: "needs at least one of action, actor, contentIncludes, metadata" }],
+      diagnostics: [{ path: "before[1]", message: "needs at least one of action, actor, contentIncludes, content, metadata" }],
     });
   });
 

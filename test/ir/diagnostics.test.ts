@@ -40,8 +40,8 @@ const EXPECTED: Record<string, string[]> = {
   ],
   "empty-pattern-list.yaml": ["empty-pattern-list.yaml:7:14 error: metaBehaviors[0].trigger.match: must be a non-empty list of matchers"],
   "matcher-without-fields.yaml": [
-    "matcher-without-fields.yaml:12:16 error: metaBehaviors[0].checks[0].first: needs at least one of action, actor, contentIncludes, metadata",
-    "matcher-without-fields.yaml:15:13 error: metaBehaviors[0].checks[0].before[1]: needs at least one of action, actor, contentIncludes, metadata",
+    "matcher-without-fields.yaml:12:16 error: metaBehaviors[0].checks[0].first: needs at least one of action, actor, contentIncludes, content, metadata",
+    "matcher-without-fields.yaml:15:13 error: metaBehaviors[0].checks[0].before[1]: needs at least one of action, actor, contentIncludes, content, metadata",
   ],
   "metadata-number.yaml": [
     'metadata-number.yaml:15:19 error: metaBehaviors[0].checks[0].match.metadata.port: must be a string, got number 8080 (quote it: "8080")',

@@ -277,6 +277,8 @@ function evaluateCheck(check: Check, trajectory: OracleTrajectory): CheckOutcome
       return evaluateForbidden(check, trajectory);
     case "count":
       return evaluateCount(check, trajectory);
+    case "condition":
+      throw new Error("the oracle does not know condition checks yet");
   }
 }
 

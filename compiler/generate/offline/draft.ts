@@ -11,6 +11,7 @@
  */
 import type { Trajectory } from "../../../runtime/types.js";
 import type { Check, MetaBehavior, Pattern, SemanticCheck, Trigger } from "../../ir/types.js";
+import { exactValue } from "../../ir/values.js";
 import type { BehaviorSpec, SpecSection } from "../../behavior-md/load.js";
 import {
   buildLexicon,
@@ -396,7 +397,10 @@ function countFrom(context: ClauseContext, clause: string, quote: string): Claus
   if (distinct !== null) {
     const key = keyNamedBy(
       context.lexicon,
-      match.flatMap((m) => (m.action === undefined ? [] : [m.action])),
+      match.flatMap((m) => {
+        const action = exactValue(m.action);
+        return action === undefined ? [] : [action];
+      }),
       distinct[1]!,
     );
     distinctBy = key === undefined ? "content" : `metadata.${key}`;
@@ -479,7 +483,7 @@ function draftClause(context: ClauseContext, rawClause: string): ClauseOutcome {
 }
 
 function actionWords(pattern: Pattern): string {
-  return pattern.map((m) => (m.action ?? "").replace(/[_-]+/g, " ")).join(" ");
+  return pattern.map((m) => (exactValue(m.action) ?? "").replace(/[_-]+/g, " ")).join(" ");
 }
 
 function samePattern(a: Pattern, b: Pattern): boolean {

@@ -362,7 +362,7 @@ export function resolvePattern(lexicon: Lexicon, phrase: string, options: Resolv
   return matchers.length > 0 ? matchers : undefined;
 }
 
-function sameMetadata(a: Record<string, string> | undefined, b: Record<string, string>): boolean {
+function sameMetadata(a: Readonly<Record<string, unknown>> | undefined, b: Record<string, string>): boolean {
   return JSON.stringify(a ?? {}) === JSON.stringify(b);
 }
 

@@ -1,0 +1,94 @@
+/**
+ * Module-level constants of a generated judge: what a matcher needs that must
+ * not be rebuilt at every event (the set of an `in` list, a compiled regular
+ * expression). Lowering asks for one and gets its identifier; `emit.ts`
+ * declares them all above the rules. Identifiers come from a counter per
+ * prefix; equal constants are declared once.
+ */
+import { code, join, name, type Code } from "./code.js";
+
+export type ConstantPrefix = "values" | "regex";
+
+/**
+ * The runtime names only the extended forms use, imported by judge.ts when
+ * used: a judge of version 1's forms imports exactly what it always did.
+ */
+const EXTENDED_RUNTIME = {
+  Keyed: code`Keyed`,
+  RegexProgram: code`type RegexProgram`,
+  regexTest: code`regexTest`,
+  readDecimal: code`readDecimal`,
+  readInstant: code`readInstant`,
+  inRange: code`inRange`,
+  keyedOrderingClause: code`keyedOrderingClause`,
+  extendedPairingClause: code`extendedPairingClause`,
+  keyedRequiredClause: code`keyedRequiredClause`,
+  keyedForbiddenClause: code`keyedForbiddenClause`,
+  groupedCountClause: code`groupedCountClause`,
+  conditionClause: code`conditionClause`,
+  explainCondition: code`explainCondition`,
+  waitingEach: code`waitingEach`,
+  // What lowered `when` expressions call (lower-when.ts WHEN_RUNTIME_NAMES).
+  countIndexed: code`countIndexed`,
+  instantOf: code`instantOf`,
+  metadataValue: code`metadataValue`,
+  numberOf: code`numberOf`,
+  valueAdd: code`valueAdd`,
+  valueDivide: code`valueDivide`,
+  valueEquals: code`valueEquals`,
+  valueIn: code`valueIn`,
+  valueMultiply: code`valueMultiply`,
+  valueNegate: code`valueNegate`,
+  valueOrder: code`valueOrder`,
+  valueSubtract: code`valueSubtract`,
+} as const;
+
+export type ExtendedRuntimeName = keyof typeof EXTENDED_RUNTIME;
+
+export class Constants {
+  readonly #declarations: Code[] = [];
+  readonly #byText = new Map<string, Code>();
+  readonly #counts: Record<ConstantPrefix, number> = { values: 0, regex: 0 };
+
+  /** The identifier of a constant initialized by `init` (declared once per distinct `init`). */
+  add(prefix: ConstantPrefix, type: Code, init: Code): Code {
+    const key = `${prefix}\u0000${String(type)}\u0000${String(init)}`;
+    const known = this.#byText.get(key);
+    if (known !== undefined) return known;
+    const id = prefix === "values" ? name("values", this.#counts.values++) : name("regex", this.#counts.regex++);
+    this.#declarations.push(code`const ${id}: ${type} = ${init};`);
+    this.#byText.set(key, id);
+    return id;
+  }
+
+  readonly #uses = new Set<ExtendedRuntimeName>();
+
+  /** The runtime name, noted as imported; names come from a fixed table, never from user text. */
+  runtime(runtimeName: ExtendedRuntimeName): Code {
+    this.#uses.add(runtimeName);
+    return runtimeName === "RegexProgram" ? code`RegexProgram` : EXTENDED_RUNTIME[runtimeName];
+  }
+
+  /**
+   * Notes which of the expression helpers (`names`, identifiers of the runtime)
+   * the lowered `when` code calls: a name followed by "(" outside a string literal.
+   */
+  whenRuntime(lowered: string, names: readonly string[]): void {
+    const outsideStrings = lowered.replace(/"(?:[^"\\]|\\.)*"/g, '""');
+    for (const helper of names) {
+      if (!(helper in EXTENDED_RUNTIME)) throw new Error(`internal: the expression helper ${helper} is not in the runtime table`);
+      if (new RegExp(`\\b${helper}\\(`).test(outsideStrings)) this.#uses.add(helper as ExtendedRuntimeName);
+    }
+  }
+
+  /** The import specifiers of the extended runtime names used, in the table's order (empty for a version-1 judge). */
+  runtimeImports(): Code | undefined {
+    const used = (Object.keys(EXTENDED_RUNTIME) as ExtendedRuntimeName[]).filter((n) => this.#uses.has(n));
+    return used.length === 0 ? undefined : join(used.map((n) => EXTENDED_RUNTIME[n]));
+  }
+
+  /** The declarations, in the order the constants were first asked for. */
+  declarations(): readonly Code[] {
+    return this.#declarations;
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * What lowering one check produces (a check's share of its rule's stepper)
+ * and the small builders every lowering uses.
+ */
+import type { Check } from "../ir/types.js";
+import { code, lit, type Code } from "./code.js";
+import type { Constants } from "./constants.js";
+
+/**
+ * One field of a stepper. Lists and sets only grow while a trajectory is
+ * stepped, so `save` keeps their size and `restore` cuts them back; a set
+ * grows by one value at most per event, which its `added` field holds.
+ */
+export interface Field {
+  name: Code;
+  type: Code;
+  init: Code;
+  kind: "value" | "list" | "set" | "keyed";
+  /** For a set: the value field holding the last value added. */
+  added?: Code;
+}
+
+/** A check that can be certainly false during a run (docs/FORMATS.md §9). */
+export interface Violation {
+  /** When the clause is certainly false; absent: whenever it cites something. */
+  when?: Code;
+  /** How many events the false clause cites now. */
+  cited: Code;
+  /** Those events' ids. */
+  ids: Code;
+}
+
+/** A check that can be owed something at the end (docs/FORMATS.md §9). */
+export interface Obligation {
+  /** When something is owed. */
+  when: Code;
+  /** The ids of the events that created the obligation. */
+  ids: Code;
+}
+
+/** The pieces one check adds to its rule's stepper. */
+export interface LoweredCheck {
+  type: Check["type"];
+  fields: Field[];
+  step: Code[];
+  clause: Code;
+  violation?: Violation;
+  /** What the check still needs from the rest of the trajectory, if anything. */
+  obligation?: Obligation;
+}
+
+export const self = (field: Code): Code => code`this.${field}`;
+
+export function value(fieldName: Code, type: Code, init: Code): Field {
+  return { name: fieldName, type, init, kind: "value" };
+}
+
+export function list(fieldName: Code, type: Code = code`string[]`): Field {
+  return { name: fieldName, type, init: code`[]`, kind: "list" };
+}
+
+/** The options every clause builder takes first. */
+export function clauseBase(check: Check): Code {
+  return code`quote: ${lit(check.quote)}, complete`;
+}
+
+/** Per-key state (runtime/keyed.ts): journaled between save and restore. */
+export function keyed(fieldName: Code, valueType: Code, constants: Constants): Field {
+  const keyedClass = constants.runtime("Keyed");
+  return { name: fieldName, type: code`${keyedClass}<${valueType}>`, init: code`new ${keyedClass}()`, kind: "keyed" };
+}
+
+/** `cond && rest`, or `rest` when there is no condition. */
+export function both(cond: Code | undefined, rest: Code): Code {
+  return cond === undefined ? rest : code`${cond} && ${rest}`;
+}
