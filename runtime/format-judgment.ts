@@ -100,6 +100,7 @@ function formatClause(clause: Clause, events: ReadonlyMap<string, CitedEvent>, c
   const state = reason !== undefined ? `undecided (${reason})` : clause.verdict;
   return [
     `    ${clauseType(clause)} [${state}]: "${clipText(clause.quote, 400)}"`,
+    ...(clause.explanation === undefined ? [] : [`      expected: ${clipText(clause.explanation, 600)}`]),
     ...citationLines(clause, events, clip).map((line) => `      ${line}`),
   ];
 }

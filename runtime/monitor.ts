@@ -10,7 +10,8 @@ import type { CheckType, Monitor, Obligation, TrajectoryEvent, TrajectoryJudgmen
 
 /**
  * A copy the caller cannot change after `push`: the model's prompts at
- * `end()` must show the events as they were judged.
+ * `end()` must show the events as they were judged, and a stepper that keeps
+ * an event (a condition's binding) must see it as it was pushed.
  */
 function keptCopy(event: TrajectoryEvent): TrajectoryEvent {
   const { id, actor, action, content, metadata } = event;
@@ -63,9 +64,10 @@ export function startMonitor(judge: Judge, rawHeader: unknown, options: JudgeOpt
 
   return {
     push(raw: unknown): Violation[] {
-      const event = read(raw);
+      // The steppers may keep the event itself (a condition's bound events): a copy the caller cannot change later.
+      const event = keptCopy(read(raw));
       ids.add(event.id);
-      if (kept !== undefined) kept.push(keptCopy(event));
+      if (kept !== undefined) kept.push(event);
       count++;
       steppers.step(event);
       return violationsNow();

@@ -152,9 +152,24 @@ function locateIssue(issue: core.$ZodIssue, root: unknown, text: string): Locate
     params,
     docPath: found.docPath,
     displayPath,
-    offset: found.offset,
+    offset: params.offsetInValue === undefined ? found.offset : offsetInScalar(found.node, found.offset, params.offsetInValue, text),
     hint: params.hint ?? inferHint(issue, found.node, text),
   };
+}
+
+/**
+ * Where character `at` of a string value stands in the file: past the opening
+ * quote of a quoted scalar; exact for plain and single-line quoted scalars
+ * without escapes, the scalar's start otherwise (a folded or escaped string
+ * does not map character for character).
+ */
+function offsetInScalar(node: YamlNode | undefined, start: number, at: number, text: string): number {
+  if (!isScalar(node) || node.range == null || typeof node.value !== "string") return start;
+  const [from, to] = node.range;
+  const source = text.slice(from, to);
+  const quoted = node.type === "QUOTE_DOUBLE" || node.type === "QUOTE_SINGLE";
+  const body = quoted ? source.slice(1, -1) : source;
+  return body === node.value ? from + (quoted ? 1 : 0) + at : start;
 }
 
 interface ResolvedPath {

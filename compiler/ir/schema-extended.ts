@@ -21,6 +21,7 @@ import {
 } from "./schema-kit.js";
 import type { Binding, Pattern } from "./types.js";
 import { METADATA_PREFIX, RANGE_OPERATORS, VALUE_OPERATORS } from "./values.js";
+import { parseWhen } from "./when.js";
 
 /** Where a value matcher stands: `exists` means something only for metadata keys. */
 export type ValueSite = "action" | "content" | "metadata";
@@ -308,8 +309,18 @@ export function bindingsSchema(pattern: z.ZodType<Pattern>, vocabulary: SchemaVo
     }, ON_OBJECTS);
 }
 
-/** The `when` expression of a condition, checked against its `with` names. */
+/**
+ * The `when` expression of a condition, parsed and type-checked against its
+ * `with` names; each problem is located at its character in the expression.
+ */
 export function checkWhenExpression(value: Record<string, unknown>): Problem[] {
-  void value;
-  return [];
+  if (typeof value.when !== "string" || value.when === "") return [];
+  const names = isObject(value.with) ? Object.keys(value.with) : [];
+  const parsed = parseWhen(value.when, names);
+  if (parsed.ok) return [];
+  return parsed.errors.map((error) => ({
+    path: ["when"],
+    message: error.message,
+    params: { ...hintParams(error.hint), offsetInValue: error.offset },
+  }));
 }

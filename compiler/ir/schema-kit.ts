@@ -53,6 +53,8 @@ export interface IssueParams {
   satisfiableBy?: readonly string[];
   /** For a duplicate: index of the first occurrence among the same list's items. */
   firstIndex?: number;
+  /** The problem is at this character of the string value (a `when` expression): the location points there. */
+  offsetInValue?: number;
 }
 
 export type Path = (string | number)[];

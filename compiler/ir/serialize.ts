@@ -7,7 +7,8 @@
  */
 import { Document, isScalar, visit } from "yaml";
 import { CHECK_KEYS, MATCHER_KEYS, PATTERN_KEYS } from "./schema.js";
-import type { Check, JudgeIR, Matcher, MetaBehavior, Pattern, SemanticCheck, Trigger } from "./types.js";
+import type { Binding, Check, JudgeIR, Matcher, MetaBehavior, On, Pattern, SemanticCheck, Trigger, ValueMatcher } from "./types.js";
+import { VALUE_OPERATORS } from "./values.js";
 
 /** Lines of the long prose fields (quotes, sources) wrap near this width. */
 const LINE_WIDTH = 100;
@@ -77,7 +78,54 @@ export function checkData(check: Check): Record<string, unknown> {
   for (const key of CHECK_KEYS[check.type]) {
     const value = fields[key];
     if (value === undefined) continue;
-    data[key] = (PATTERN_KEYS as readonly string[]).includes(key) ? patternData(value as Pattern) : value;
+    if ((PATTERN_KEYS as readonly string[]).includes(key)) data[key] = patternData(value as Pattern);
+    else if (key === "with") data[key] = bindingsData(value as Record<string, Binding>);
+    else if (key === "on") data[key] = onData(value as On<string>, check.type);
+    else data[key] = value;
+  }
+  return data;
+}
+
+/** A condition's names in judge.yaml order, each binding as `latest`/`first`, then `on`. */
+function bindingsData(bindings: Record<string, Binding>): Record<string, unknown> {
+  const data: Record<string, unknown> = {};
+  for (const [bindingName, binding] of Object.entries(bindings)) {
+    const side = binding.latest === undefined ? "first" : "latest";
+    data[bindingName] = withoutUndefined({
+      [side]: patternData(binding.latest ?? binding.first!),
+      on: binding.on === undefined ? undefined : sidesInOrder(binding.on, ["each", side]),
+    });
+  }
+  return data;
+}
+
+/** The sides of each check's `on`, in the order its pattern fields come. */
+const ON_SIDES: Partial<Record<Check["type"], readonly string[]>> = {
+  ordering: ["first", "before"],
+  pairing: ["each", "followedBy"],
+  required: ["after", "match"],
+  forbidden: ["after", "match"],
+  count: ["after", "match"],
+};
+
+function onData(on: On<string>, type: Check["type"]): unknown {
+  return sidesInOrder(on, ON_SIDES[type] ?? []);
+}
+
+function sidesInOrder(on: On<string>, sides: readonly string[]): unknown {
+  if (typeof on === "string") return on;
+  const record = on as Record<string, string>;
+  return Object.fromEntries([...sides.filter((s) => record[s] !== undefined), ...Object.keys(record).filter((s) => !sides.includes(s))].map((s) => [s, record[s]]));
+}
+
+/** A value matcher with its operators in canonical order (a string stays a string). */
+function valueData(matcher: ValueMatcher): unknown {
+  if (typeof matcher === "string") return matcher;
+  const record = matcher as Record<string, unknown>;
+  const data: Record<string, unknown> = {};
+  for (const op of VALUE_OPERATORS) {
+    if (record[op] === undefined) continue;
+    data[op] = op === "not" ? valueData(record[op] as ValueMatcher) : op === "in" ? [...(record[op] as string[])] : record[op];
   }
   return data;
 }
@@ -96,7 +144,10 @@ function matcherData(matcher: Matcher): Record<string, unknown> {
   const fields = matcher as Record<string, unknown>;
   const data: Record<string, unknown> = {};
   for (const key of MATCHER_KEYS) {
-    if (fields[key] !== undefined) data[key] = key === "metadata" ? { ...matcher.metadata } : fields[key];
+    if (fields[key] === undefined) continue;
+    if (key === "metadata") data[key] = Object.fromEntries(Object.entries(matcher.metadata ?? {}).map(([k, v]) => [k, valueData(v)]));
+    else if (key === "action" || key === "content") data[key] = valueData(fields[key] as ValueMatcher);
+    else data[key] = fields[key];
   }
   return data;
 }

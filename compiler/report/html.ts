@@ -398,6 +398,9 @@ function clauseItem(clause: Clause, rule: RuleInfo | undefined, events: EventInd
     `<div class="clause-head">${badge(clause.verdict, clause.naReason, clause.error !== undefined ? true : undefined)} <span class="kind">${escapeHtml(clauseKind(clause, rule))}</span></div>`,
     `<blockquote class="quote">${escapeHtml(clause.quote)}</blockquote>`,
   ];
+  if (clause.explanation !== undefined) {
+    parts.push(`<p class="explanation"><span class="label">Expected</span> ${escapeHtml(clause.explanation)}</p>`);
+  }
   if (clause.reasoning !== undefined && clause.reasoning !== "") {
     parts.push(`<p class="reasoning"><span class="label">Model reasoning</span> ${escapeHtml(clause.reasoning)}</p>`);
   }

@@ -197,6 +197,7 @@ function describeClause(clause: Clause, how: Describe): string {
   const lines = [
     `${verdictLabel(clause.verdict, clause.naReason)} [${clause.check ?? clause.kind}]`,
     `  quote: ${clause.quote}`,
+    ...(clause.explanation === undefined ? [] : [`  expected: ${clause.explanation}`]),
     ...(cited.length === 0 ? ["  cited events: (none)"] : ["  cited events:", ...cited.map((line) => `    ${line}`)]),
   ];
   if (clause.reasoning !== undefined && clause.reasoning !== "") lines.push(`  reasoning: ${clause.reasoning}`);

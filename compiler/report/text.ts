@@ -57,6 +57,7 @@ function clauseLine(clause: Clause, options: TextOptions): string {
   const lines = [
     `      ${clause.verdict.padEnd(5)} ${kind}: ${printable(JSON.stringify(clause.quote))}${naSuffix(clause.naReason)}${cites}${verification}${error}`,
   ];
+  if (clause.explanation !== undefined) lines.push(`            expected: ${printable(clause.explanation.replace(/\s+/g, " "))}`);
   if (clause.reasoning !== undefined && clause.error === undefined)
     lines.push(`            ${printable(clause.reasoning.replace(/\s+/g, " "))}`);
   // An overturn rests on a model's word alone, and text in the trajectory may have asked for it: never only a parenthesis.
