@@ -29,3 +29,16 @@ export { regexTest, type RegexProgram } from "./regex.js";
 export type { AdapterReply, AdapterUsage, ChatMessage, SemanticAdapter, SemanticUsage } from "./semantic.js";
 export type * from "./types.js";
 export { formatJudgment, undecidedClauses, undecidedReason, type FormatJudgmentOptions } from "./format-judgment.js";
+export {
+  conditionClause,
+  explainCondition,
+  extendedPairingClause,
+  groupLabel,
+  groupedCountClause,
+  keyedForbiddenClause,
+  keyedOrderingClause,
+  keyedRequiredClause,
+  waitingEach,
+} from "./checks-extended.js";
+export { Keyed } from "./keyed.js";
+export { inRange, readDecimal, readInstant } from "./matchers.js";

@@ -56,7 +56,8 @@ export function lowerKeyedOrdering(j: number, check: OrderingCheck, constants: C
   const keyFirst = name("keyFirst", j);
   const found = name("found", j);
   const fields: Field[] = [list(name("pairs", j)), value(name("failed", j), code`string | undefined`, code`undefined`)];
-  if (sides !== undefined) fields.push(value(name("failedKey", j), code`string | null`, code`null`), keyed(name("memo", j), code`string`, constants));
+  if (sides !== undefined)
+    fields.push(value(name("failedKey", j), code`string | null`, code`null`), keyed(name("memo", j), code`string`, constants));
   else fields.push(value(name("memo", j), code`string | undefined`, code`undefined`));
 
   const onBefore: Code[] =

@@ -115,7 +115,9 @@ function onData(on: On<string>, type: Check["type"]): unknown {
 function sidesInOrder(on: On<string>, sides: readonly string[]): unknown {
   if (typeof on === "string") return on;
   const record = on as Record<string, string>;
-  return Object.fromEntries([...sides.filter((s) => record[s] !== undefined), ...Object.keys(record).filter((s) => !sides.includes(s))].map((s) => [s, record[s]]));
+  return Object.fromEntries(
+    [...sides.filter((s) => record[s] !== undefined), ...Object.keys(record).filter((s) => !sides.includes(s))].map((s) => [s, record[s]]),
+  );
 }
 
 /** A value matcher with its operators in canonical order (a string stays a string). */
