@@ -10,6 +10,7 @@
  * as exact strings, absent content is "".
  */
 import type { Actor, Trajectory, TrajectoryEvent } from "../../runtime/types.js";
+import { matcherHolds, patternHolds } from "../ir/value-eval.js";
 import type { Check, Matcher, Pattern, SemanticCheck, Trigger } from "../ir/types.js";
 
 /** One matching sample event, trimmed for display. */
@@ -46,22 +47,11 @@ export interface Evidence {
 const EXCERPT_LENGTH = 160;
 const EVENTS_PER_GROUP = 12;
 
-/** True when every field the matcher gives holds for the event, as in the compiled judge. */
-export function matcherMatches(event: TrajectoryEvent, matcher: Matcher): boolean {
-  if (matcher.action !== undefined && event.action !== matcher.action) return false;
-  if (matcher.actor !== undefined && event.actor !== matcher.actor) return false;
-  if (matcher.contentIncludes !== undefined && !(event.content ?? "").includes(matcher.contentIncludes)) return false;
-  for (const [key, value] of Object.entries(matcher.metadata ?? {})) {
-    const metadata = event.metadata ?? {};
-    if (!Object.hasOwn(metadata, key) || metadata[key] !== value) return false;
-  }
-  return true;
-}
+/** True when every field the matcher gives holds for the event, as in the compiled judge (value matchers too). */
+export const matcherMatches = matcherHolds;
 
 /** Any-of: a pattern matches when one of its matchers does. */
-export function patternMatches(event: TrajectoryEvent, pattern: Pattern): boolean {
-  return pattern.some((matcher) => matcherMatches(event, matcher));
-}
+export const patternMatches = patternHolds;
 
 /** The named patterns a check reads, in the order docs/FORMATS.md lists its fields. */
 export function checkPatterns(check: Check): { role: string; pattern: Pattern }[] {

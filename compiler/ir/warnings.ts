@@ -9,6 +9,7 @@ import type { Trajectory } from "../../runtime/types.js";
 import type { Diagnostic } from "../diagnostics.js";
 import { buildVocabulary, vocabularyNames } from "../generate/vocabulary.js";
 import { parseJudgeYaml, type IRPositions } from "./parse.js";
+import { sampleValueWarnings } from "./sample-warnings.js";
 import type { JudgeIR, Pattern } from "./types.js";
 
 /** Two patterns match the same events when they list the same matchers (order of keys and items aside). */
@@ -73,20 +74,25 @@ export function judgeWarnings(ir: JudgeIR, positions: IRPositions | undefined, f
  * without a vocabulary, so every problem the vocabulary adds is one of these.
  */
 export function vocabularyWarnings(text: string, file: string, samples: readonly Trajectory[]): Diagnostic[] {
+  const plain = parseJudgeYaml(text, { file });
+  const values = plain.ok ? sampleValueWarnings(plain.ir, plain.positions, file, samples) : [];
   const checked = parseJudgeYaml(text, { file, vocabulary: vocabularyNames(buildVocabulary(samples)) });
-  if (checked.ok) return [];
-  return checked.diagnostics.map((d): Diagnostic => {
-    const key = /^unknown metadata key (".*")$/.exec(d.message);
-    if (key !== null)
-      return {
-        ...d,
-        severity: "warning",
-        code: "unknown-metadata-key",
-        message: `the sample trajectories never use the metadata key ${key[1]}`,
-      };
-    const action = /^unknown action (".*")$/.exec(d.message);
-    if (action !== null)
-      return { ...d, severity: "warning", code: "unknown-action", message: `the sample trajectories never use the action ${action[1]}` };
-    return { ...d, severity: "error", code: "judge-invalid" };
-  });
+  if (checked.ok) return values;
+  return [
+    ...values,
+    ...checked.diagnostics.map((d): Diagnostic => {
+      const key = /^unknown metadata key (".*")$/.exec(d.message);
+      if (key !== null)
+        return {
+          ...d,
+          severity: "warning",
+          code: "unknown-metadata-key",
+          message: `the sample trajectories never use the metadata key ${key[1]}`,
+        };
+      const action = /^unknown action (".*")$/.exec(d.message);
+      if (action !== null)
+        return { ...d, severity: "warning", code: "unknown-action", message: `the sample trajectories never use the action ${action[1]}` };
+      return { ...d, severity: "error", code: "judge-invalid" };
+    }),
+  ];
 }

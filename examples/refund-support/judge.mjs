@@ -575,9 +575,9 @@ function startMonitor(judge, rawHeader, options) {
   };
   return {
     push(raw) {
-      const event = read(raw);
+      const event = keptCopy(read(raw));
       ids.add(event.id);
-      if (kept !== void 0) kept.push(keptCopy(event));
+      if (kept !== void 0) kept.push(event);
       count++;
       steppers.step(event);
       return violationsNow();
@@ -758,6 +758,7 @@ function formatClause(clause, events, clip) {
   const state = reason !== void 0 ? `undecided (${reason})` : clause.verdict;
   return [
     `    ${clauseType(clause)} [${state}]: "${clipText(clause.quote, 400)}"`,
+    ...clause.explanation === void 0 ? [] : [`      expected: ${clipText(clause.explanation, 600)}`],
     ...citationLines(clause, events, clip).map((line) => `      ${line}`)
   ];
 }

@@ -3,7 +3,7 @@
 export type Verdict = "true" | "false" | "na";
 export type NaReason = "not_applicable" | "insufficient_evidence";
 export type Actor = "user" | "agent" | "tool";
-export type CheckType = "ordering" | "pairing" | "required" | "forbidden" | "count";
+export type CheckType = "ordering" | "pairing" | "required" | "forbidden" | "count" | "condition";
 
 /** A trajectory as docs/FORMATS.md §2 describes it; validated by `judgeTrajectory`. */
 export interface TrajectoryInput {
@@ -35,6 +35,8 @@ export interface Clause {
   predicateVerdict?: Verdict;
   check?: CheckType | "trigger" | "question";
   error?: string;
+  /** On a false clause of the extended rule language: what was expected and what was found. */
+  explanation?: string;
 }
 
 export interface MetaBehaviorJudgment {

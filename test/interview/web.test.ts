@@ -202,7 +202,7 @@ describe("the interview server", () => {
     const bad = await post({ at: 0, form: { kind: "check", type: "__proto__", patterns: {} } });
     expect([bad.status, (JSON.parse(bad.body) as { error: string }).error]).toEqual([
       400,
-      "form.type must be one of ordering, pairing, required, forbidden, count",
+      "form.type must be one of ordering, pairing, required, forbidden, count, condition",
     ]);
   });
 
