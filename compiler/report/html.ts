@@ -16,10 +16,20 @@ import type {
 } from "../../runtime/types.js";
 import type { RuleInfo } from "../../runtime/judge.js";
 import { CITATIONS_SHOWN, groupDigits, moreCitations, undecidedSummary } from "../../runtime/format-judgment.js";
-import { escapeHtml, fillSlots, pageContentSecurityPolicy, pageTemplates } from "../web/page.js";
+import { escapeHtml as escapeMarkup, fillSlots, pageContentSecurityPolicy, pageTemplates } from "../web/page.js";
+import { visibleFormatting } from "./printable.js";
 import { countVerifications, emptyVerifyCounts, isModelError, summarizeByRule, type RuleSummaryRow } from "../judge/tally.js";
 import { fileNaReason, summaryColumns, verdictLabel } from "./summary.js";
 import { plural } from "./plural.js";
+
+/**
+ * Every text of the report is HTML-escaped, and its bidi and invisible
+ * characters shown as escapes (as the text report shows them): an override
+ * in a trajectory id made a failing card read "Fail order-17 PASS".
+ */
+function escapeHtml(value: unknown): string {
+  return escapeMarkup(visibleFormatting(String(value ?? "")));
+}
 
 /** What the report knows about a rule: the compiled judge's `rules` export. */
 export type { RuleInfo };

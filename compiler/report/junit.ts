@@ -11,6 +11,7 @@ import type { CaseError } from "./html.js";
 import { countVerifications, emptyVerifyCounts } from "../judge/tally.js";
 import { verdictLabel } from "./summary.js";
 import { plural } from "./plural.js";
+import { visibleFormatting } from "./printable.js";
 
 export interface JunitFile {
   readonly file: string;
@@ -237,8 +238,9 @@ function sumCounts(all: readonly Counts[]): Counts {
 // U+FFFE/U+FFFF): no escape can carry them, so they become U+FFFD.
 const NOT_XML_CHAR = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 
+/** Also shows bidi and invisible characters as escapes (printable.ts): a CI page must not be reordered by trajectory text. */
 function legalXmlChars(text: string): string {
-  return String(text).replace(NOT_XML_CHAR, "\uFFFD");
+  return visibleFormatting(String(text).replace(NOT_XML_CHAR, "\uFFFD"));
 }
 
 /** Escapes element text. `>` is escaped too, so `]]>` cannot appear; CR becomes a reference because parsers turn a literal one into LF. */

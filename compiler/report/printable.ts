@@ -16,8 +16,11 @@
  * U+200B would look the same), and the line and paragraph separators
  * U+2028/U+2029 (a line break to some viewers).
  */
-const ACTIVE =
-  /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\u{e0000}-\u{e007f}]/gu;
+const CONTROLS = String.raw`\u0000-\u001f\u007f-\u009f`;
+const INVISIBLE = String.raw`\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\u{e0000}-\u{e007f}`;
+const ACTIVE = new RegExp(`[${CONTROLS}${INVISIBLE}]`, "gu");
+/** The same set without the controls: what a page or an XML report shows as it is, and the reader cannot see. */
+const INVISIBLE_ONLY = new RegExp(`[${INVISIBLE}]`, "gu");
 
 const SHORT_ESCAPES: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
 
@@ -35,4 +38,14 @@ export function printable(text: string): string {
 /** For a message of several lines (located diagnostics, an interview screen): keeps line breaks and tabs, escapes the rest. */
 export function printableLines(text: string): string {
   return text.replace(ACTIVE, (c) => (c === "\n" || c === "\t" ? c : escapeOne(c)));
+}
+
+/**
+ * For an HTML page or an XML report, which escape markup and controls their
+ * own way: the invisible and bidi characters above as visible escapes, so
+ * trajectory text cannot reorder what is printed around it ("Fail order-17
+ * PASS" from a right-to-left override) or hide in plain sight.
+ */
+export function visibleFormatting(text: string): string {
+  return text.replace(INVISIBLE_ONLY, escapeOne);
 }
