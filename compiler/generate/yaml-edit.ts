@@ -38,6 +38,9 @@ interface Splice {
   text: string;
 }
 
+/** The lists whose items may stay in the file's order: the judge means the same in any order. */
+const ORDERED_BY_FILE = new Set(["metaBehaviors", "checks", "semanticChecks"]);
+
 /** The list fields that may be left out when empty (they default to []). */
 const OPTIONAL_LISTS = new Set(["checks", "semanticChecks"]);
 
@@ -259,7 +262,10 @@ class Editor {
     const added = Object.keys(data).filter(
       (k) => !keys.includes(k) && !(OPTIONAL_LISTS.has(k) && Array.isArray(data[k]) && (data[k] as unknown[]).length === 0),
     );
-    if (flow && (removed.length > 0 || added.length > 0)) {
+    // A block list item's first pair shares its line with the item's "-": removing that line
+    // would take the dash along and merge what remains into the item above, so the item is rewritten.
+    const firstOnDash = !flow && !ctx.pair && pairs.length > 0 && removed.includes(pairs[0]!);
+    if ((flow && (removed.length > 0 || added.length > 0)) || firstOnDash) {
       this.replaceNode(node, data, ctx);
       return;
     }
@@ -292,7 +298,12 @@ class Editor {
     );
     const kept = new Set(pairing.filter((p): p is number => p !== undefined));
     const structural = kept.size !== items.length || pairing.some((p) => p === undefined);
-    if (items.length === 0 || data.length === 0 || (flow && structural)) {
+    // Rules and clauses keep the file's order (the judge means the same either way); in any other
+    // list (a pattern's matchers, an `in` list) the order is the judge's own, so a list whose items
+    // would stay in another order than the new one is rewritten.
+    const paired = pairing.filter((p): p is number => p !== undefined);
+    const reordered = !ORDERED_BY_FILE.has(path.at(-1) ?? "") && paired.some((p, i) => i > 0 && p < paired[i - 1]!);
+    if (items.length === 0 || data.length === 0 || (flow && structural) || reordered) {
       this.replaceNode(node, data, ctx);
       return;
     }
@@ -347,7 +358,12 @@ class Editor {
   }
 
   apply(): string {
-    const ordered = [...this.splices].sort((a, b) => b.start - a.start || b.end - a.end);
+    // From the end of the text back. Insertions at one place (keys added at the end of a
+    // clause, then a clause inserted after it) must come out in the order they were made:
+    // the one applied last lands first, so of equal places the later-made is applied first.
+    const ordered = this.splices
+      .map((splice, index) => ({ ...splice, index }))
+      .sort((a, b) => b.start - a.start || b.end - a.end || b.index - a.index);
     let text = this.text;
     for (const { start, end, text: insert } of ordered) text = text.slice(0, start) + insert + text.slice(end);
     return text;
