@@ -4,10 +4,14 @@
  * JS RegExp backtracks: `(a+)+$` on a long run of `a`s never finishes, and a
  * judge runs on content we do not control. So patterns are compiled at build
  * time (compiler/codegen/regex.ts) into a small NFA program, and the judge
- * runs it here as a Thompson/Pike simulation: every live NFA state advances
- * together, one code point at a time, and a state is added at most once per
- * position. Time is O(text length × program size) whatever the pattern; no
- * recursion, and no allocation per character.
+ * runs every live NFA state together, one code point at a time (Thompson's
+ * construction, simulated as a set of states). Each set of states met is
+ * remembered as one state of a DFA, built lazily, with its transitions per
+ * class of code points: after warming up, a character costs one table lookup,
+ * and `a{0,1000}x` on a megabyte costs what `ax` does. The cache is bounded;
+ * when content makes it overflow it is cleared and rebuilt, so the worst case
+ * is the plain simulation: O(text length × program size), whatever the pattern
+ * and the content. No recursion, no allocation per character once warm.
  *
  * Only a boolean is needed (does the pattern match anywhere?), so there are no
  * captures and no thread priorities: lazy and greedy quantifiers, and the
@@ -62,106 +66,167 @@ export const ASSERT_NOT_WORD_BOUNDARY = 3;
 export const ASSERT_WORD_BOUNDARY_I = 4;
 export const ASSERT_NOT_WORD_BOUNDARY_I = 5;
 
+/** Flags of a DFA state (what the next position's assertions need to know of the past), and of a closure's context. */
+const AT_START = 1;
+const PREV_WORD = 2;
+const PREV_WORD_I = 4;
+const AT_END = 8;
+const NEXT_WORD = 16;
+const NEXT_WORD_I = 32;
+
+/** A transition not computed yet, and one that reaches MATCH. */
+const UNKNOWN = -1;
+const MATCHED = -2;
+
+/** The bounds of the DFA cache: transition table entries, and NFA states stored over all DFA states. */
+const MAX_TRANSITIONS = 1 << 18;
+const MAX_STORED_STATES = 1 << 20;
 /**
- * Per-program working memory, made on the program's first test and reused, so
- * a test allocates nothing (JS is single-threaded and regexTest does not
- * re-enter, so one per program is enough).
+ * A text switches from the cache to plain simulation once the cache has been
+ * cleared during it, past this many misses, when more than one character in
+ * MISS_RATIO missed.
  */
-interface Scratch {
-  /** The instructions as a typed array (the hot loop reads nothing else of the program but `sets`). */
+const MIN_MISSES_BEFORE_SIMULATION = 1000;
+const MISS_RATIO = 8;
+/** Past this many classes of code points, only ASCII transitions are cached (the rest are computed each time). */
+const MAX_CLASSES = 1024;
+
+/**
+ * Per-program working memory, made on the program's first test and reused (JS
+ * is single-threaded and regexTest does not re-enter, so one per program).
+ */
+interface Engine {
+  /** The instructions as a typed array. */
   readonly ops: Int32Array;
-  /** For each set, one byte per ASCII code point: 1 if the set holds it (most judged text is ASCII). */
-  readonly ascii: Uint8Array;
-  /** stamp[pc] === generation: pc is already in the list being built. */
+  readonly sets: readonly (readonly number[])[];
+  /** Whether a match can begin only at position 0 (then no thread is started later). */
+  readonly anchored: boolean;
+  /** The class of each ASCII code point; `bounds[k]` is the least code point of class k (sorted). */
+  readonly asciiClass: Int32Array;
+  readonly bounds: Int32Array;
+  /** Classes with cached transitions: all of them, or (past MAX_CLASSES) those below 128. */
+  readonly classCount: number;
+  /** NFA scratch: per-pc stamps of the current generation, the closure's stack, its consuming pcs, the next set. */
   readonly stamp: Int32Array;
   generation: number;
-  /** The consuming instructions (CHAR, SET) live at the current position, and those for the next. */
-  current: Int32Array;
-  next: Int32Array;
-  /** The explicit stack of the epsilon closure (each pc is pushed at most once per generation). */
   readonly stack: Int32Array;
-  matched: boolean;
-  /** The ASCII code units a match can begin with, and whether it can begin with a non-ASCII one (see firstUnits). */
-  readonly firstAscii: Uint8Array;
-  readonly firstNonAscii: boolean;
-  /** False when a match may consume nothing (then every position must be tried). */
-  readonly canSkip: boolean;
+  readonly consuming: Int32Array;
+  nextSet: Int32Array;
+  spareSet: Int32Array;
+  /** The flags that matter to this program (no \b: the previous character does not). */
+  readonly flagMask: number;
+  /** The DFA cache: transitions[state * classCount + class]; UNKNOWN when not yet computed. Grown as states are added. */
+  transitions: Int32Array;
+  /** Per DFA state: its NFA states (pcs before their epsilon closure), its flags, whether it matches at the end (-1 unknown). */
+  readonly stateSets: Int32Array[];
+  stateFlags: Uint8Array;
+  acceptsAtEnd: Int8Array;
+  readonly ids: Map<string, number>;
+  readonly maxStates: number;
+  stateCount: number;
+  storedStates: number;
+  /** Bumped each time the cache is cleared: a state id from before is stale. */
+  epoch: number;
 }
 
-const scratches = new WeakMap<RegexProgram, Scratch>();
+const engines = new WeakMap<RegexProgram, Engine>();
 
-function scratchFor(program: RegexProgram): Scratch {
-  let scratch = scratches.get(program);
-  if (scratch === undefined) {
-    const size = program.ops.length + 1;
-    const ops = Int32Array.from(program.ops);
-    const ascii = new Uint8Array(program.sets.length * 128);
-    program.sets.forEach((ranges, k) => {
-      for (let c = 0; c < 128; c++) ascii[k * 128 + c] = inRanges(ranges, c) ? 1 : 0;
-    });
-    const first = firstUnits(program, ops);
-    scratch = {
-      ops,
-      ascii,
-      stamp: new Int32Array(size),
-      generation: 0,
-      current: new Int32Array(size),
-      next: new Int32Array(size),
-      stack: new Int32Array(size),
-      matched: false,
-      ...first,
-    };
-    scratches.set(program, scratch);
+function engineFor(program: RegexProgram): Engine {
+  let engine = engines.get(program);
+  if (engine === undefined) {
+    engine = makeEngine(program);
+    engines.set(program, engine);
   }
-  return scratch;
+  return engine;
+}
+
+function makeEngine(program: RegexProgram): Engine {
+  const ops = Int32Array.from(program.ops);
+  const size = ops.length + 1;
+  const bounds = classBounds(program, ops);
+  const asciiClass = new Int32Array(128);
+  for (let c = 0; c < 128; c++) asciiClass[c] = classOf(bounds, c);
+  let classCount = bounds.length;
+  if (classCount > MAX_CLASSES) classCount = asciiClass[127]! + 1;
+  const maxStates = Math.max(16, Math.floor(MAX_TRANSITIONS / classCount));
+  const initialStates = Math.min(16, maxStates);
+  return {
+    ops,
+    sets: program.sets,
+    anchored: program.anchorStart,
+    asciiClass,
+    bounds,
+    classCount,
+    stamp: new Int32Array(size),
+    generation: 0,
+    stack: new Int32Array(size),
+    consuming: new Int32Array(size),
+    nextSet: new Int32Array(size),
+    spareSet: new Int32Array(size),
+    flagMask: AT_START | wordAssertionFlags(ops),
+    transitions: new Int32Array(initialStates * classCount),
+    stateSets: [],
+    stateFlags: new Uint8Array(initialStates),
+    acceptsAtEnd: new Int8Array(initialStates),
+    ids: new Map(),
+    maxStates,
+    stateCount: 0,
+    storedStates: 0,
+    epoch: 0,
+  };
 }
 
 /**
- * What a match can begin with: the consuming instructions reachable from the
- * start without consuming, taking every assertion as passable (an
- * over-approximation, which is what makes skipping safe). When no thread is
- * live, positions whose code unit cannot begin a match are skipped in a tight
- * loop instead of being tried one by one.
+ * The classes of code points the program cannot tell apart: every character
+ * and set of the program, and the word characters of \b, hold all or none of
+ * a class, so one transition serves the whole class.
  */
-function firstUnits(program: RegexProgram, ops: Int32Array): { firstAscii: Uint8Array; firstNonAscii: boolean; canSkip: boolean } {
-  const firstAscii = new Uint8Array(128);
-  let firstNonAscii = false;
-  const seen = new Uint8Array(ops.length + 1);
-  const stack = [0];
-  seen[0] = 1;
-  while (stack.length > 0) {
-    const pc = stack.pop()!;
-    const op = ops[pc];
-    const targets: number[] = [];
-    if (op === OP_MATCH) return { firstAscii, firstNonAscii: true, canSkip: false };
-    if (op === OP_CHAR) {
-      const c = ops[pc + 1]!;
-      if (c < 128) firstAscii[c] = 1;
-      else firstNonAscii = true;
-    } else if (op === OP_SET) {
-      const ranges = program.sets[ops[pc + 1]!]!;
-      for (let c = 0; c < 128; c++) if (inRanges(ranges, c)) firstAscii[c] = 1;
-      if (ranges.length > 0 && ranges[ranges.length - 1]! >= 128) firstNonAscii = true;
-    } else if (op === OP_SPLIT) targets.push(ops[pc + 1]!, ops[pc + 2]!);
-    else if (op === OP_JUMP) targets.push(ops[pc + 1]!);
-    else targets.push(pc + 2); // ASSERT
-    for (const target of targets) {
-      if (seen[target] === 0) {
-        seen[target] = 1;
-        stack.push(target);
-      }
-    }
+function classBounds(program: RegexProgram, ops: Int32Array): Int32Array {
+  // [0-9] [A-Z] _ [a-z], and ſ K (word characters under i).
+  const cuts = [0, 0x30, 0x3a, 0x41, 0x5b, 0x5f, 0x60, 0x61, 0x7b, 0x17f, 0x180, 0x212a, 0x212b];
+  for (let pc = 0; pc < ops.length; pc += instructionWidth(ops[pc]!)) {
+    if (ops[pc] === OP_CHAR) cuts.push(ops[pc + 1]!, ops[pc + 1]! + 1);
   }
-  return { firstAscii, firstNonAscii, canSkip: true };
+  for (const ranges of program.sets) for (let k = 0; k < ranges.length; k += 2) cuts.push(ranges[k]!, ranges[k + 1]! + 1);
+  const sorted = Int32Array.from(cuts.filter((c) => c <= 0x10ffff)).sort();
+  return sorted.filter((c, k) => k === 0 || c !== sorted[k - 1]);
 }
 
-/** Starts a new list: a fresh generation, so every pc counts as absent (stamps are reset long before they could wrap). */
-function newGeneration(scratch: Scratch): void {
-  if (scratch.generation >= 0x3fffffff) {
-    scratch.stamp.fill(0);
-    scratch.generation = 0;
+/** PREV_WORD and/or PREV_WORD_I when the program has \b or \B (plain or under i): only then is the previous character part of a state. */
+function wordAssertionFlags(ops: Int32Array): number {
+  let flags = 0;
+  for (let pc = 0; pc < ops.length; pc += instructionWidth(ops[pc]!)) {
+    if (ops[pc] !== OP_ASSERT) continue;
+    const kind = ops[pc + 1]!;
+    if (kind === ASSERT_WORD_BOUNDARY || kind === ASSERT_NOT_WORD_BOUNDARY) flags |= PREV_WORD;
+    if (kind === ASSERT_WORD_BOUNDARY_I || kind === ASSERT_NOT_WORD_BOUNDARY_I) flags |= PREV_WORD_I;
   }
-  scratch.generation++;
+  return flags;
+}
+
+function instructionWidth(op: number): number {
+  return op === OP_MATCH ? 1 : op === OP_SPLIT ? 3 : 2;
+}
+
+/** The class of code point c: the last bound at or below it. */
+function classOf(bounds: Int32Array, c: number): number {
+  let lo = 0;
+  let hi = bounds.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (bounds[mid]! <= c) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** Starts a new set: a fresh generation, so every pc counts as absent (stamps are reset long before they could wrap). */
+function newGeneration(engine: Engine): number {
+  if (engine.generation >= 0x3fffffff) {
+    engine.stamp.fill(0);
+    engine.generation = 0;
+  }
+  return ++engine.generation;
 }
 
 /**
@@ -179,44 +244,58 @@ export function inRanges(ranges: readonly number[], c: number): boolean {
   return lo < ranges.length >> 1 && c >= ranges[2 * lo]!;
 }
 
-/** A UTF-16 unit that is a word character; only BMP characters are, so one unit is enough. */
-function isWordUnit(unit: number, ignoreCase: boolean): boolean {
-  if (unit < 128) return (unit >= 97 && unit <= 122) || (unit >= 65 && unit <= 90) || (unit >= 48 && unit <= 57) || unit === 95;
-  return ignoreCase && (unit === 0x17f || unit === 0x212a);
+/** A word character of \b: [A-Za-z0-9_], and under i also U+017F and U+212A. */
+function isWord(c: number, ignoreCase: boolean): boolean {
+  if (c < 128) return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
+  return ignoreCase && (c === 0x17f || c === 0x212a);
 }
 
-/** A zero-width assertion at `pos` (a UTF-16 index; NaN from charCodeAt outside the text is no word character). */
-function assertionHolds(kind: number, text: string, pos: number): boolean {
+/** The flags a position gets from the code point before it. */
+function wordFlags(c: number): number {
+  return (isWord(c, false) ? PREV_WORD : 0) | (isWord(c, true) ? PREV_WORD_I : 0);
+}
+
+/** A zero-width assertion in a context (flags of the DFA state, plus what follows). */
+function assertionHolds(kind: number, context: number): boolean {
   switch (kind) {
     case ASSERT_START:
-      return pos === 0;
+      return (context & AT_START) !== 0;
     case ASSERT_END:
-      return pos === text.length;
-    default: {
-      const ignoreCase = kind >= ASSERT_WORD_BOUNDARY_I;
-      const boundary = isWordUnit(text.charCodeAt(pos - 1), ignoreCase) !== isWordUnit(text.charCodeAt(pos), ignoreCase);
-      return kind === ASSERT_WORD_BOUNDARY || kind === ASSERT_WORD_BOUNDARY_I ? boundary : !boundary;
-    }
+      return (context & AT_END) !== 0;
+    case ASSERT_WORD_BOUNDARY:
+      return ((context & PREV_WORD) !== 0) !== ((context & NEXT_WORD) !== 0);
+    case ASSERT_NOT_WORD_BOUNDARY:
+      return ((context & PREV_WORD) !== 0) === ((context & NEXT_WORD) !== 0);
+    case ASSERT_WORD_BOUNDARY_I:
+      return ((context & PREV_WORD_I) !== 0) !== ((context & NEXT_WORD_I) !== 0);
+    default:
+      return ((context & PREV_WORD_I) !== 0) === ((context & NEXT_WORD_I) !== 0);
   }
 }
 
 /**
- * Adds to `list` (holding `count` pcs) every consuming instruction reachable
- * from `start` without consuming input at `pos`; returns the new count. Sets
- * `scratch.matched` when MATCH is reachable.
+ * The epsilon closure of a DFA state's NFA states in a context: writes the
+ * consuming instructions (CHAR, SET) reached to `engine.consuming` and returns
+ * how many, or MATCHED when MATCH is reachable.
  */
-function addClosure(scratch: Scratch, start: number, list: Int32Array, count: number, text: string, pos: number): number {
-  const { ops, stamp, stack, generation } = scratch;
-  if (stamp[start] === generation) return count;
-  stamp[start] = generation;
+function closure(engine: Engine, states: Int32Array, size: number, context: number): number {
+  const { ops, stamp, stack, consuming } = engine;
+  const generation = newGeneration(engine);
+  let count = 0;
   let top = 0;
-  stack[top++] = start;
+  for (let k = 0; k < size; k++) {
+    const pc = states[k]!;
+    if (stamp[pc] !== generation) {
+      stamp[pc] = generation;
+      stack[top++] = pc;
+    }
+  }
   while (top > 0) {
     const pc = stack[--top]!;
     const op = ops[pc]!;
-    let next = -1;
+    let next: number;
     if (op === OP_CHAR || op === OP_SET) {
-      list[count++] = pc;
+      consuming[count++] = pc;
       continue;
     } else if (op === OP_SPLIT) {
       const other = ops[pc + 2]!;
@@ -228,11 +307,10 @@ function addClosure(scratch: Scratch, start: number, list: Int32Array, count: nu
     } else if (op === OP_JUMP) {
       next = ops[pc + 1]!;
     } else if (op === OP_ASSERT) {
-      if (!assertionHolds(ops[pc + 1]!, text, pos)) continue;
+      if (!assertionHolds(ops[pc + 1]!, context)) continue;
       next = pc + 2;
     } else {
-      scratch.matched = true; // OP_MATCH
-      return count;
+      return MATCHED; // OP_MATCH
     }
     if (stamp[next] !== generation) {
       stamp[next] = generation;
@@ -242,19 +320,119 @@ function addClosure(scratch: Scratch, start: number, list: Int32Array, count: nu
   return count;
 }
 
-/** The first position from `pos` whose code unit can begin a match (text.length if none). */
-function skipAhead(scratch: Scratch, text: string, pos: number): number {
-  const { firstAscii, firstNonAscii } = scratch;
-  const length = text.length;
-  while (pos < length) {
-    const unit = text.charCodeAt(pos);
-    if (unit < 128 ? firstAscii[unit] === 1 : firstNonAscii) return pos;
-    pos++;
+/** The DFA state with these NFA states and flags: found in the cache, or added (clearing a full cache first). */
+function intern(engine: Engine, states: Int32Array, flags: number): number {
+  const key = `${flags}:${states.join(",")}`;
+  const known = engine.ids.get(key);
+  if (known !== undefined) return known;
+  if (engine.stateCount >= engine.maxStates || engine.storedStates + states.length > MAX_STORED_STATES) {
+    // Full: start over. The cost of the states built since is bounded by the characters read since.
+    engine.ids.clear();
+    engine.stateSets.length = 0;
+    engine.stateCount = 0;
+    engine.storedStates = 0;
+    engine.epoch++;
   }
-  return pos;
+  const id = engine.stateCount++;
+  if (id >= engine.stateFlags.length) grow(engine);
+  engine.stateSets[id] = states.slice();
+  engine.storedStates += states.length;
+  engine.stateFlags[id] = flags;
+  engine.acceptsAtEnd[id] = -1;
+  engine.transitions.fill(UNKNOWN, id * engine.classCount, (id + 1) * engine.classCount);
+  engine.ids.set(key, id);
+  return id;
 }
 
-/** The literal fast path: no NFA when the pattern is one fixed text. */
+/** Doubles the room for states in the cache (up to maxStates): a program that meets few states keeps a small table. */
+function grow(engine: Engine): void {
+  const capacity = Math.min(engine.maxStates, engine.stateFlags.length * 2);
+  const transitions = new Int32Array(capacity * engine.classCount);
+  transitions.set(engine.transitions);
+  engine.transitions = transitions;
+  const flags = new Uint8Array(capacity);
+  flags.set(engine.stateFlags);
+  engine.stateFlags = flags;
+  const ends = new Int8Array(capacity);
+  ends.set(engine.acceptsAtEnd);
+  engine.acceptsAtEnd = ends;
+}
+
+/**
+ * Reads code point c from the NFA states `states[0..size)` whose position has
+ * `flags`: writes the states after it to `engine.nextSet` and returns how many,
+ * or MATCHED when the pattern matched before c.
+ */
+function advance(engine: Engine, states: Int32Array, size: number, flags: number, c: number): number {
+  const { ops, sets, stamp, consuming, nextSet } = engine;
+  const count = closure(engine, states, size, flags | (isWord(c, false) ? NEXT_WORD : 0) | (isWord(c, true) ? NEXT_WORD_I : 0));
+  if (count === MATCHED) return MATCHED;
+  const generation = newGeneration(engine);
+  let nextSize = 0;
+  for (let k = 0; k < count; k++) {
+    const pc = consuming[k]!;
+    const operand = ops[pc + 1]!;
+    if (ops[pc] === OP_CHAR ? operand !== c : !inRanges(sets[operand]!, c)) continue;
+    if (stamp[pc + 2] !== generation) {
+      stamp[pc + 2] = generation;
+      nextSet[nextSize++] = pc + 2;
+    }
+  }
+  // A match may also begin at the next position.
+  if (!engine.anchored && stamp[0] !== generation) nextSet[nextSize++] = 0;
+  return nextSize;
+}
+
+/** The DFA state after reading code point c in `state`, or MATCHED. */
+function step(engine: Engine, state: number, c: number): number {
+  const states = engine.stateSets[state]!;
+  const size = advance(engine, states, states.length, engine.stateFlags[state]!, c);
+  if (size === MATCHED) return MATCHED;
+  return intern(engine, engine.nextSet.subarray(0, size).sort(), wordFlags(c) & engine.flagMask);
+}
+
+/** Whether `state` matches at the end of the text. */
+function acceptsAtEnd(engine: Engine, state: number): boolean {
+  let known = engine.acceptsAtEnd[state]!;
+  if (known < 0) {
+    const states = engine.stateSets[state]!;
+    known = closure(engine, states, states.length, engine.stateFlags[state]! | AT_END) === MATCHED ? 1 : 0;
+    engine.acceptsAtEnd[state] = known;
+  }
+  return known === 1;
+}
+
+/**
+ * The rest of the text from `pos` without the cache, starting in DFA state
+ * `state`: for content on which nearly every character meets a new set of
+ * states, building and storing them costs more than just simulating the NFA.
+ */
+function simulate(engine: Engine, text: string, pos: number, state: number): boolean {
+  const length = text.length;
+  let current = engine.spareSet;
+  let size = engine.stateSets[state]!.length;
+  current.set(engine.stateSets[state]!);
+  let flags = engine.stateFlags[state]!;
+  while (pos < length) {
+    const c = text.codePointAt(pos)!;
+    pos += c > 0xffff ? 2 : 1;
+    const nextSize = advance(engine, current, size, flags, c);
+    if (nextSize === MATCHED) return true;
+    // Swap the two buffers: the one just filled is current, the other takes the next set.
+    const filled = engine.nextSet;
+    engine.nextSet = current;
+    engine.spareSet = filled;
+    current = filled;
+    size = nextSize;
+    flags = wordFlags(c) & engine.flagMask;
+    if (engine.anchored && size === 0) return false;
+  }
+  return closure(engine, current, size, flags | AT_END) === MATCHED;
+}
+
+const START_STATES = Int32Array.of(0);
+
+/** The literal fast path: no automaton when the pattern is one fixed text. */
 function testLiteral(program: RegexProgram, literal: string, text: string): boolean {
   if (program.anchorStart && program.anchorEnd) return text === literal;
   if (program.anchorStart) return text.startsWith(literal);
@@ -269,55 +447,32 @@ function testLiteral(program: RegexProgram, literal: string, text: string): bool
  */
 export function regexTest(program: RegexProgram, text: string): boolean {
   if (program.literal !== null) return testLiteral(program, program.literal, text);
-  const scratch = scratchFor(program);
-  const { ops, ascii, canSkip } = scratch;
-  const { sets, anchorStart } = program;
+  const engine = engineFor(program);
+  const { asciiClass, bounds, classCount, anchored } = engine;
   const length = text.length;
-  scratch.matched = false;
-  newGeneration(scratch);
-  let count = 0;
-  let pos = 0;
-  for (;;) {
-    if (count === 0) {
-      if (anchorStart && pos > 0) return false;
-      if (canSkip && !anchorStart) {
-        const from = skipAhead(scratch, text, pos);
-        if (from >= length) return false; // a match must consume a code unit, and none is left
-        if (from !== pos) {
-          pos = from;
-          newGeneration(scratch); // the stamps of the empty list were for another position
-        }
+  let state = intern(engine, START_STATES, AT_START);
+  let misses = 0;
+  const startEpoch = engine.epoch;
+  for (let pos = 0; pos < length;) {
+    // The code point at pos (u-mode: a surrogate pair is one, a lone surrogate is itself).
+    const c = text.codePointAt(pos)!;
+    let k = c < 128 ? asciiClass[c]! : classOf(bounds, c);
+    if (k >= classCount) k = -1; // not cached (a program with very many classes)
+    let next = k < 0 ? UNKNOWN : engine.transitions[state * classCount + k]!;
+    if (next === UNKNOWN) {
+      // Mostly misses, and the cache has already filled up once: this content defeats it.
+      if (++misses > MIN_MISSES_BEFORE_SIMULATION && misses * MISS_RATIO > pos && engine.epoch !== startEpoch) {
+        return simulate(engine, text, pos, state);
       }
+      const epoch = engine.epoch;
+      next = step(engine, state, c);
+      // Remembered unless the cache was cleared meanwhile (then `state` names another state).
+      if (k >= 0 && engine.epoch === epoch) engine.transitions[state * classCount + k] = next;
     }
-    // A match may begin here (the list for this position is being built in this generation).
-    if (!anchorStart || pos === 0) count = addClosure(scratch, 0, scratch.current, count, text, pos);
-    if (scratch.matched) return true;
-    if (pos >= length) return false;
-    // The code point at pos: a surrogate pair is one, a lone surrogate is itself.
-    let c = text.charCodeAt(pos);
-    let after = pos + 1;
-    if (c >= 0xd800 && c <= 0xdbff && after < length) {
-      const low = text.charCodeAt(after);
-      if (low >= 0xdc00 && low <= 0xdfff) {
-        c = 0x10000 + ((c - 0xd800) << 10) + (low - 0xdc00);
-        after++;
-      }
-    }
-    newGeneration(scratch);
-    const current = scratch.current;
-    const next = scratch.next;
-    let nextCount = 0;
-    for (let k = 0; k < count; k++) {
-      const pc = current[k]!;
-      const operand = ops[pc + 1]!;
-      const accepts = ops[pc] === OP_CHAR ? operand === c : c < 128 ? ascii[operand * 128 + c] === 1 : inRanges(sets[operand]!, c);
-      if (!accepts) continue;
-      nextCount = addClosure(scratch, pc + 2, next, nextCount, text, after);
-      if (scratch.matched) return true;
-    }
-    scratch.current = next;
-    scratch.next = current;
-    count = nextCount;
-    pos = after;
+    if (next === MATCHED) return true;
+    state = next;
+    if (anchored && engine.stateSets[state]!.length === 0) return false; // no thread left, and none can start
+    pos += c > 0xffff ? 2 : 1;
   }
+  return acceptsAtEnd(engine, state);
 }
