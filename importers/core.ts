@@ -343,6 +343,25 @@ export function contentText(value: unknown): string {
   return String(value);
 }
 
+/** Items in arrival order under a key; `first` skips (and forgets) those no longer open, so each is passed over once. */
+export class KeyedQueues<T> {
+  private readonly queues = new Map<string, { items: T[]; head: number }>();
+
+  add(key: string, item: T): void {
+    const queue = this.queues.get(key);
+    if (queue === undefined) this.queues.set(key, { items: [item], head: 0 });
+    else queue.items.push(item);
+  }
+
+  /** The earliest item under `key` that `open` accepts. Items once refused must stay refused (closed calls never reopen). */
+  first(key: string, open: (item: T) => boolean): T | undefined {
+    const queue = this.queues.get(key);
+    if (queue === undefined) return undefined;
+    while (queue.head < queue.items.length && !open(queue.items[queue.head]!)) queue.head++;
+    return queue.items[queue.head];
+  }
+}
+
 interface OpenCall {
   name: string;
   callId: string | undefined;
@@ -369,10 +388,15 @@ export class TrajectoryBuilder {
   private readonly options: ImportOptions;
   private readonly events: TrajectoryEvent[] = [];
   private readonly issues: ImportIssue[] = [];
-  /** Open calls with a native id, by id (a queue: a buggy producer may reuse an id). */
-  private readonly openById = new Map<string, OpenCall[]>();
-  /** Every open call in call order, for results that carry no id (legacy `function` messages). */
-  private readonly open: OpenCall[] = [];
+  /**
+   * Every open call in call order (a Set: a result closes its call in
+   * constant time, however many are open), and indexes of them by native id
+   * (a queue: a buggy producer may reuse an id) and by name (results that
+   * carry no id: legacy `function` messages). The indexes skip closed calls.
+   */
+  private readonly open = new Set<OpenCall>();
+  private readonly openById = new KeyedQueues<OpenCall>();
+  private readonly openByName = new KeyedQueues<OpenCall>();
   /** Names of answered calls, so a second result for one still gets its action. */
   private readonly answered = new Map<string, OpenCall>();
   private currentTurn = 0;
@@ -398,7 +422,7 @@ export class TrajectoryBuilder {
 
   /** Whether any call is still waiting for its result. */
   get hasOpenCalls(): boolean {
-    return this.open.length > 0;
+    return this.open.size > 0;
   }
 
   /** The next agent event starts a new turn even if the previous event was the agent's (a new model response). */
@@ -463,30 +487,19 @@ export class TrajectoryBuilder {
     if (callId !== undefined) setKey(metadata, FACT.callId, callId);
     this.push("agent", name, args, TrajectoryBuilder.withFacts(metadata, meta, turn));
     const call: OpenCall = { name, callId, turn };
-    this.open.push(call);
-    if (callId !== undefined) {
-      const queue = this.openById.get(callId);
-      if (queue === undefined) this.openById.set(callId, [call]);
-      else queue.push(call);
-    }
+    this.open.add(call);
+    this.openByName.add(name, call);
+    if (callId !== undefined) this.openById.add(callId, call);
   }
 
   private takeOpen(callId: string | undefined, name: string | undefined): OpenCall | undefined {
+    const isOpen = (c: OpenCall): boolean => this.open.has(c);
     let call: OpenCall | undefined;
-    if (callId !== undefined) {
-      const queue = this.openById.get(callId);
-      call = queue?.shift();
-      if (queue !== undefined && queue.length === 0) this.openById.delete(callId);
-    } else {
-      // No id (legacy function messages): the earliest open call of that name, else the earliest open call.
-      call = this.open.find((c) => name === undefined || c.name === name);
-      if (call?.callId !== undefined) {
-        const queue = this.openById.get(call.callId)!;
-        queue.splice(queue.indexOf(call), 1);
-        if (queue.length === 0) this.openById.delete(call.callId);
-      }
-    }
-    if (call !== undefined) this.open.splice(this.open.indexOf(call), 1);
+    if (callId !== undefined) call = this.openById.first(callId, isOpen);
+    // No id (legacy function messages): the earliest open call of that name, or with no name the earliest open call.
+    else if (name !== undefined) call = this.openByName.first(name, isOpen);
+    else call = this.open.values().next().value;
+    if (call !== undefined) this.open.delete(call);
     return call;
   }
 
@@ -560,7 +573,7 @@ export class TrajectoryBuilder {
 
   /** complete = options.complete ?? (endedNormally && no call left open). */
   finish(endedNormally: boolean): Trajectory {
-    const complete = this.options.complete ?? (endedNormally && this.open.length === 0);
+    const complete = this.options.complete ?? (endedNormally && this.open.size === 0);
     this.built = { id: this.id, description: this.description, complete, events: this.events };
     return this.built;
   }

@@ -47,7 +47,7 @@ import {
   type ImportOptions,
   type ImportResult,
 } from "./core.js";
-import { SeenTexts, cycleWarning, sameJson, spanForest, timeOf, walkDepthFirst } from "./spans.js";
+import { CallIndex, MinHeap, SeenTexts, cycleWarning, spanForest, timeOf, walkDepthFirst } from "./spans.js";
 
 type Kind = "human" | "ai" | "system" | "tool" | "function" | "chat" | "remove";
 
@@ -324,8 +324,9 @@ function importRunTree(root: Run, options: ImportOptions, index: number, count: 
   b.description = str(root.value.name) ?? "";
   const users = new SeenTexts();
   const state = { agent: undefined as string | undefined };
-  const calls: { id: string | undefined; name: string; args: string; covered: boolean }[] = [];
-  const deferred: {
+  // Indexed calls and a heap of waiting results keep a tree of 100,000 overlapping tool runs linear.
+  const calls = new CallIndex<{ id: string | undefined; name: string; args: string; covered: boolean }>((c) => !c.covered);
+  const deferred = new MinHeap<{
     callId: string | undefined;
     name: string;
     content: unknown;
@@ -334,13 +335,12 @@ function importRunTree(root: Run, options: ImportOptions, index: number, count: 
     end: number;
     index: number;
     path: string;
-  }[] = [];
+  }>((x, y) => x.end < y.end || (x.end === y.end && x.index < y.index));
   let finish: string | undefined;
 
   const flushUntil = (time: number): void => {
-    const due = deferred.filter((p) => p.end <= time).sort((x, y) => x.end - y.end || x.index - y.index);
-    for (const p of due) {
-      deferred.splice(deferred.indexOf(p), 1);
+    while (deferred.size > 0 && deferred.peek()!.end <= time) {
+      const p = deferred.pop()!;
       b.result(p.callId, p.content, { name: p.name, error: p.error, meta: p.meta, path: p.path });
     }
   };
@@ -364,7 +364,7 @@ function importRunTree(root: Run, options: ImportOptions, index: number, count: 
         const reply = first.message !== undefined ? readMessage(first.message, `${path}.message`) : undefined;
         if (reply !== undefined) {
           addMessage(b, reply, state, `${path}.message`);
-          for (const c of reply.calls) calls.push({ ...c, covered: false });
+          for (const c of reply.calls) calls.add({ ...c, covered: false });
           finish = reply.finish ?? finish;
         } else if (typeof first.text === "string" && first.text !== "") {
           b.turn();
@@ -384,12 +384,7 @@ function importRunTree(root: Run, options: ImportOptions, index: number, count: 
       const toolMessage = messageFields(output)?.kind === "tool" ? readMessage(output, `${run.path}.outputs.output`) : undefined;
       const callId =
         toolMessage?.toolCallId ?? (isRecord(v.extra) && isRecord(v.extra.metadata) ? str(v.extra.metadata.tool_call_id) : undefined);
-      const open = calls.filter((c) => !c.covered);
-      const call =
-        (callId !== undefined ? open.find((c) => c.id === callId) : undefined) ??
-        (callId === undefined
-          ? (open.find((c) => c.name === name && sameJson(c.args, args)) ?? open.find((c) => c.name === name))
-          : undefined);
+      const call = callId !== undefined ? calls.byId(callId) : calls.byName(name, args);
       if (call !== undefined) call.covered = true;
       else b.call(name, args, callId, state.agent === undefined ? {} : { [FACT.agent]: state.agent }, `${run.path}.inputs`);
       const failedRun = typeof v.error === "string" && v.error !== "";

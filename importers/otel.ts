@@ -62,7 +62,7 @@ import {
   type ImportOptions,
   type ImportResult,
 } from "./core.js";
-import { SeenTexts, cycleWarning, sameJson, spanForest, walkDepthFirst } from "./spans.js";
+import { CallIndex, MinHeap, SeenTexts, cycleWarning, spanForest, walkDepthFirst } from "./spans.js";
 
 type Attrs = Record<string, unknown>;
 
@@ -535,17 +535,19 @@ function importTrace(id: string, spans: Span[], options: ImportOptions, index: n
     index: number;
     path: string;
   }
-  const deferred: Pending[] = [];
-  /** Calls the model emitted, in order; `covered` once a tool span ran them, `answered` once a result was written. */
-  const calls: { id: string | undefined; name: string; args: string; covered: boolean; answered: boolean }[] = [];
+  // Results wait for their span's end in a heap, taken in (end, file order): linear in the spans however many overlap.
+  const deferred = new MinHeap<Pending>((x, y) => x.end < y.end || (x.end === y.end && x.index < y.index));
+  /** Calls the model emitted, by id and name; `covered` once a tool span ran them, `answered` once a result was written. */
+  const calls = new CallIndex<{ id: string | undefined; name: string; args: string; covered: boolean; answered: boolean }>(
+    (c) => !c.covered && !c.answered,
+  );
   const users = new SeenTexts();
   let finish: string | undefined;
   let lastAgent: string | undefined;
 
   const flushUntil = (time: bigint): void => {
-    const due = deferred.filter((p) => p.end <= time).sort((x, y) => (x.end < y.end ? -1 : x.end > y.end ? 1 : x.index - y.index));
-    for (const p of due) {
-      deferred.splice(deferred.indexOf(p), 1);
+    while (deferred.size > 0 && deferred.peek()!.end <= time) {
+      const p = deferred.pop()!;
       b.result(p.callId, p.content, { name: p.name, error: p.error, meta: p.meta, path: p.path });
     }
   };
@@ -575,7 +577,7 @@ function importTrace(id: string, spans: Span[], options: ImportOptions, index: n
         for (const msg of m.input) {
           for (const r of msg.results) {
             // A result the model was sent, for a call no tool span ran: it arrived by now.
-            const call = calls.find((c) => !c.covered && !c.answered && c.id !== undefined && c.id === r.id);
+            const call = r.id === undefined ? undefined : calls.byId(r.id);
             if (call === undefined) continue;
             call.answered = true;
             b.result(call.id, resultValue(r.content), {
@@ -594,7 +596,7 @@ function importTrace(id: string, spans: Span[], options: ImportOptions, index: n
           for (const c of out.calls) {
             if (c.name === "") throw new ImportError(`${span.path}.attributes`, "a tool call in the model's output has no name");
             b.call(c.name, c.args, c.id, meta(agent), `${span.path}.attributes`);
-            calls.push({ ...c, covered: false, answered: false });
+            calls.add({ ...c, covered: false, answered: false });
           }
         }
         if (m.finish !== undefined) finish = m.finish;
@@ -603,12 +605,7 @@ function importTrace(id: string, spans: Span[], options: ImportOptions, index: n
       case "tool": {
         const t = readTool(span);
         // The model's call this span ran: same call id, else same name and arguments, else same name.
-        const open = calls.filter((c) => !c.covered && !c.answered);
-        const call =
-          (t.callId !== undefined ? open.find((c) => c.id === t.callId) : undefined) ??
-          (t.callId === undefined
-            ? (open.find((c) => c.name === t.name && sameJson(c.args, t.args)) ?? open.find((c) => c.name === t.name))
-            : undefined);
+        const call = t.callId !== undefined ? calls.byId(t.callId) : calls.byName(t.name, t.args);
         if (call !== undefined) call.covered = true;
         else b.call(t.name, t.args, t.callId, meta(agent), `${span.path}.attributes`);
         const callId = call?.id ?? t.callId;

@@ -1,4 +1,4 @@
-import { boundedJson, parseJson } from "./core.js";
+import { KeyedQueues, boundedJson, parseJson } from "./core.js";
 
 /**
  * Span-based formats record each model call with the whole conversation it
@@ -171,5 +171,80 @@ export function walkDepthFirst<S extends { children: readonly S[] }, C>(
     const { span, context: inherited } = stack.pop()!;
     const passed = step(span, inherited);
     for (let i = span.children.length - 1; i >= 0; i--) stack.push({ span: span.children[i]!, context: passed });
+  }
+}
+
+/** A binary min-heap: results waiting for their span's end, taken in (end, file order) as time passes. */
+export class MinHeap<T> {
+  private readonly items: T[] = [];
+  constructor(private readonly before: (a: T, b: T) => boolean) {}
+
+  get size(): number {
+    return this.items.length;
+  }
+
+  peek(): T | undefined {
+    return this.items[0];
+  }
+
+  push(item: T): void {
+    const items = this.items;
+    items.push(item);
+    let i = items.length - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!this.before(items[i]!, items[parent]!)) break;
+      [items[i], items[parent]] = [items[parent]!, items[i]!];
+      i = parent;
+    }
+  }
+
+  pop(): T | undefined {
+    const items = this.items;
+    const top = items[0];
+    const last = items.pop();
+    if (items.length > 0 && last !== undefined) {
+      items[0] = last;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < items.length && this.before(items[l]!, items[m]!)) m = l;
+        if (r < items.length && this.before(items[r]!, items[m]!)) m = r;
+        if (m === i) break;
+        [items[i], items[m]] = [items[m]!, items[i]!];
+        i = m;
+      }
+    }
+    return top;
+  }
+}
+
+/**
+ * The model's calls a tool span (or run) may have run, found in constant
+ * time: the earliest open one with the same call id, with the same name and
+ * the same JSON arguments, or with the same name. A scan of every call per
+ * tool span made 100,000-span traces quadratic.
+ */
+export class CallIndex<C extends { id: string | undefined; name: string; args: string }> {
+  private readonly ids = new KeyedQueues<C>();
+  private readonly names = new KeyedQueues<C>();
+  private readonly namesAndArgs = new KeyedQueues<C>();
+  constructor(private readonly open: (call: C) => boolean) {}
+
+  add(call: C): void {
+    if (call.id !== undefined) this.ids.add(call.id, call);
+    this.names.add(call.name, call);
+    this.namesAndArgs.add(`${call.name}\u0000${canonicalJson(call.args)}`, call);
+  }
+
+  byId(id: string): C | undefined {
+    return this.ids.first(id, this.open);
+  }
+
+  /** Same name and same JSON arguments (sameJson), else same name. */
+  byName(name: string, args: string): C | undefined {
+    return this.namesAndArgs.first(`${name}\u0000${canonicalJson(args)}`, this.open) ?? this.names.first(name, this.open);
   }
 }
