@@ -300,8 +300,12 @@ function program(): Command {
       .command("collect")
       .description("write one judgment per trajectory from the results stream as JSON Lines (duplicates from redelivery dropped by key)")
       .option("--results <name>", "the results stream", "verdicts")
-      .option("-o, --out <file>", "write here instead of stdout"),
-  ).action(async (opts: { redis: string; results: string; out?: string }) => {
+      .option("-o, --out <file>", "write here instead of stdout")
+      .option(
+        "--judge <sha>",
+        "collect only this judge's results (a prefix of its judge.yaml sha256): a stream that holds two judges' is refused otherwise",
+      ),
+  ).action(async (opts: { redis: string; results: string; out?: string; judge?: string }) => {
     const { runCollectCommand } = await import("./commands/queue.js");
     process.exitCode = await runCollectCommand(opts);
   });

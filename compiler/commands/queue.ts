@@ -93,23 +93,41 @@ export interface CollectCommandOptions {
   redis: string;
   results?: string;
   out?: string;
+  judge?: string;
 }
 
 export async function runCollectCommand(options: CollectCommandOptions): Promise<number> {
   const { collectResults } = await import("../queue/collect.js");
+  const { describeJudge } = await import("../queue/records.js");
   const results = options.results ?? DEFAULT_RESULTS;
   const redis = await connectRedis(options.redis);
-  const sink = options.out !== undefined ? createWriteStream(options.out) : process.stdout;
+  // Opened at the first line: a mix of judges refused before any is written leaves no empty file behind.
+  let sink: NodeJS.WritableStream | undefined = options.out === undefined ? process.stdout : undefined;
+  const out = () => (sink ??= createWriteStream(options.out!));
   try {
-    const totals = await collectResults(redis, results, async (line) => {
-      if (!sink.write(line)) await once(sink, "drain");
-    });
+    const totals = await collectResults(
+      redis,
+      results,
+      async (line) => {
+        const to = out();
+        if (!to.write(line)) await once(to, "drain");
+      },
+      options.judge !== undefined ? { judge: options.judge } : {},
+    );
     if (options.out !== undefined) {
-      sink.end();
-      await once(sink, "finish");
+      const file = out();
+      file.end();
+      await once(file, "finish");
     }
+    const leftOut = [...totals.leftOut.values()];
+    const others = leftOut.reduce((sum, other) => sum + other.results, 0);
+    const named = leftOut.map((other) => (other.judge === undefined ? "an unregistered judge" : describeJudge(other.judge))).join("; ");
+    const otherJudges =
+      others === 0
+        ? ""
+        : `; ${others} ${plural(others, "result")} of ${leftOut.length === 1 ? "another judge" : `${leftOut.length} other judges`} left out: ${named}`;
     process.stderr.write(
-      `collected ${totals.written} ${plural(totals.written, "judgment")} from ${results} (${totals.duplicates} ${plural(totals.duplicates, "duplicate")} dropped)\n`,
+      `collected ${totals.written} ${plural(totals.written, "judgment")} from ${results} (${totals.duplicates} ${plural(totals.duplicates, "duplicate")} dropped${otherJudges})\n`,
     );
     return totals.caseErrors > 0 ? 1 : 0;
   } finally {

@@ -51,6 +51,38 @@ export function judgeSha(judge: JudgeIdentity): string {
   return createHash("sha256").update(`${judge.version}\n${judge.irSha256}`).digest("hex");
 }
 
+/**
+ * Which judge wrote a result, as every result entry carries it and the
+ * results stream's registry (`judgesKey`) lists it: two builds of one
+ * behavior share its name and differ here. `sha` is `judgeSha`.
+ */
+export interface ResultJudge {
+  sha: string;
+  behavior: string;
+  /** sha256 of the judge.yaml text the judge was built from (judge.mjs's `judgeYamlSha256`, also exported as `irSha256`). */
+  judgeYamlSha256: string;
+  /** The behavior-judge version that built it. */
+  version: string;
+}
+
+export function resultJudge(judge: JudgeIdentity & { behavior: string }): ResultJudge {
+  return { sha: judgeSha(judge), behavior: judge.behavior, judgeYamlSha256: judge.irSha256, version: judge.version };
+}
+
+/**
+ * The hash beside a results stream where each worker registers its judge
+ * (sha → ResultJudge as JSON) before it writes a result, so `collect` knows
+ * every judge of the stream before it writes a line.
+ */
+export function judgesKey(results: string): string {
+  return `${results}:judges`;
+}
+
+/** A judge as messages name it. */
+export function describeJudge(judge: Pick<ResultJudge, "behavior" | "judgeYamlSha256" | "version">): string {
+  return `${judge.behavior}, judge.yaml sha256 ${judge.judgeYamlSha256} (behavior-judge ${judge.version})`;
+}
+
 /** The result key: one per (judge, trajectory text). */
 export function resultKey(judgeShaHex: string, trajectoryText: string): string {
   return createHash("sha256").update(judgeShaHex).update("\n").update(trajectoryText).digest("hex");

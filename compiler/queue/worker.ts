@@ -23,7 +23,7 @@ import { failureLine, judgeCases, type CaseResult, type RunOptions } from "../ju
 import type { JudgeModule } from "../judge/load.js";
 import { jsonElement } from "../report/json.js";
 import { checkedReplies, fieldsOf, type RedisConnection, type StreamEntry } from "./redis.js";
-import { inputCaseOfEntry, judgeSha, resultKey } from "./records.js";
+import { inputCaseOfEntry, judgesKey, resultJudge, resultKey, type ResultJudge } from "./records.js";
 
 export interface WorkerOptions {
   stream: string;
@@ -65,9 +65,10 @@ async function ensureGroup(redis: RedisConnection, stream: string, group: string
   });
 }
 
-function resultFields(result: CaseResult, key: string, sha: string, source: string): string[] {
+function resultFields(result: CaseResult, key: string, judge: ResultJudge, source: string): string[] {
   const { input } = result;
-  const fields = ["key", key, "judge", sha, "source", source, "file", input.file, "case", String(input.index)];
+  const fields = ["key", key, "judge", judge.sha, "behavior", judge.behavior, "judgeYamlSha256", judge.judgeYamlSha256];
+  fields.push("judgeVersion", judge.version, "source", source, "file", input.file, "case", String(input.index));
   if (input.line !== undefined) fields.push("line", String(input.line));
   // The same element `judge --json` gives for the case.
   fields.push(result.kind === "judged" ? "judgment" : "caseError", JSON.stringify(jsonElement(result)));
@@ -94,9 +95,12 @@ function overDeliveredResult(entry: ReturnType<typeof inputCaseOfEntry>, id: str
 export async function runWorker(judge: JudgeModule, redis: RedisConnection, options: WorkerOptions): Promise<WorkerTotals> {
   const consumer = options.consumer ?? `${hostname()}-${process.pid}-${randomBytes(3).toString("hex")}`;
   const totals: WorkerTotals = { consumer, acknowledged: 0, claimed: 0, caseErrors: 0 };
-  const sha = judgeSha(judge);
+  const identity = resultJudge(judge);
+  const { sha } = identity;
   const { stream, group } = options;
   await ensureGroup(redis, stream, group);
+  // Registered before any result is written: collect reads the registry to tell judges apart before it writes a line.
+  await redis.run(`HSET ${judgesKey(options.results)}`, (client) => client.hset(judgesKey(options.results), sha, JSON.stringify(identity)));
   let claimCursor = "0-0";
 
   /** Judges entries (or takes the results given), writes every result, then acknowledges them. */
@@ -116,7 +120,7 @@ export async function runWorker(judge: JudgeModule, redis: RedisConnection, opti
     await redis.run(`XADD ${options.results}`, async (client) => {
       const pipeline = client.pipeline();
       results.forEach((result, i) =>
-        pipeline.xadd(options.results, "*", ...resultFields(result, resultKey(sha, decoded[i]!.text), sha, decoded[i]!.id)),
+        pipeline.xadd(options.results, "*", ...resultFields(result, resultKey(sha, decoded[i]!.text), identity, decoded[i]!.id)),
       );
       return checkedReplies(await pipeline.exec());
     });

@@ -4,6 +4,7 @@
  * and that nothing but the queue commands ever loads the Redis client.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { createHash } from "node:crypto";
 import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,6 +16,7 @@ import { generatedTrajectory, REFUND, refundTrajectories, writeGeneratedCorpus }
 import { describeWithRedis, startRedis, type RedisServer } from "../support/redis.js";
 
 const JUDGE = join(REFUND, "judge.mjs");
+const VERSION = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
 /** Loaded with --require into a child: prints its peak RSS to stderr as it exits. */
 const MAX_RSS = join(ROOT, "test", "support", "max-rss.cjs");
 
@@ -372,6 +374,64 @@ export function judgeTrajectory(trajectory, options) {
       expect(await client.xlen("large")).toBe(count);
       client.disconnect();
     } finally {
+      await redis.stop();
+    }
+  }, 120_000);
+
+  test("item 13: collect refuses results of two judges of one behavior, and --judge collects one of them", async () => {
+    const redis = await startRedis();
+    const client = new Redis(redis.url);
+    try {
+      // Judge B: the refund judge.yaml with one more comment line: the same behavior, another build.
+      const yamlB = join(dir, "judge-b.yaml");
+      writeFileSync(yamlB, `# rebuilt\n${readFileSync(join(REFUND, "judge.yaml"), "utf8")}`);
+      const shaOf = (path: string) => createHash("sha256").update(readFileSync(path, "utf8")).digest("hex");
+      const shaA = shaOf(join(REFUND, "judge.yaml"));
+      const shaB = shaOf(yamlB);
+      const corpus = writeGeneratedCorpus(join(dir, "two-judges.jsonl"), 20);
+      expect(runCli(["enqueue", corpus, "--redis", redis.url]).status).toBe(0);
+      // Two consumer groups read the same stream, one per judge, and write to the same results stream.
+      expect(runCli(["worker", JUDGE, "--redis", redis.url, "--group", "a", "--until-empty"]).status).toBe(0);
+      expect(runCli(["worker", yamlB, "--redis", redis.url, "--group", "b", "--until-empty"]).status).toBe(0);
+
+      // Every result names the judge.yaml its judge was built from.
+      const entries = (await client.xrange("verdicts", "-", "+")) as [string, string[]][];
+      expect(entries).toHaveLength(40);
+      const shas = entries.map(([, f]) => f[f.indexOf("judgeYamlSha256") + 1]);
+      expect(new Set(shas)).toEqual(new Set([shaA, shaB]));
+
+      const mixed = runCli(["collect", "--redis", redis.url]);
+      expect(mixed.status).toBe(1);
+      expect(mixed.stdout).toBe("");
+      expect(mixed.stderr).toContain("verdicts holds the results of 2 judges");
+      expect(mixed.stderr).toContain(`refund-support, judge.yaml sha256 ${shaA}`);
+      expect(mixed.stderr).toContain(`refund-support, judge.yaml sha256 ${shaB}`);
+      expect(mixed.stderr).toContain("--judge");
+
+      const onlyA = runCli(["collect", "--redis", redis.url, "--judge", shaA.slice(0, 12)]);
+      expect(onlyA.status, onlyA.stderr).toBe(0);
+      expect(onlyA.stderr).toBe(
+        `collected 20 judgments from verdicts (0 duplicates dropped; 20 results of another judge left out: refund-support, judge.yaml sha256 ${shaB} (behavior-judge ${VERSION}))\n`,
+      );
+      const direct = judgeJson([corpus]);
+      const lines = onlyA.stdout.split("\n").filter((l) => l !== "");
+      expect(lines).toHaveLength(20);
+      for (const line of lines) {
+        const judgment = JSON.parse(line) as { trajectoryId: string };
+        expect(judgment).toEqual(direct.get(judgment.trajectoryId));
+      }
+      const unknown = runCli(["collect", "--redis", redis.url, "--judge", "0000"]);
+      expect(unknown.status).toBe(1);
+      expect(unknown.stderr).toContain("--judge 0000 matches no judge of verdicts");
+      // Without the registry (a stream written by workers that did not register), the mix is still found, as it is met.
+      await client.del("verdicts:judges");
+      const late = runCli(["collect", "--redis", redis.url]);
+      expect(late.status).toBe(1);
+      expect(late.stderr).toMatch(
+        /^behavior-judge: verdicts holds results of another judge than its first \(entry \S+: refund-support, judge\.yaml sha256 [0-9a-f]{64}\); 20 lines of the first were written before it: collect again with --judge SHA\n$/,
+      );
+    } finally {
+      client.disconnect();
       await redis.stop();
     }
   }, 120_000);
