@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const bin = join(root, "bin", "behavior-judge.js");
-const examples = ["refund-support", "staged-rollout", "tax-research"];
+const examples = ["refund-support", "staged-rollout", "tax-research", "airline-cancellations"];
 
 function run(args) {
   console.log(`\n$ behavior-judge ${args.map((a) => relative(root, a) || a).join(" ")}`);

@@ -12,7 +12,7 @@ import { disagreements, isDeterministicRule, loadCorpus } from "./support/corpus
 
 const EXAMPLES = join(import.meta.dirname, "..", "examples");
 
-describe.each(["refund-support", "staged-rollout", "tax-research"])("examples/%s", (name) => {
+describe.each(["refund-support", "staged-rollout", "tax-research", "airline-cancellations"])("examples/%s", (name) => {
   const dir = join(EXAMPLES, name);
   const corpus = loadCorpus(dir);
 

@@ -59,7 +59,9 @@ function ruleFails(rule: MetaBehaviorJudgment): boolean {
 function modelFailures(judgment: TrajectoryJudgment): ModelFailure[] {
   return judgment.metaBehaviors.flatMap((rule) =>
     rule.clauses.flatMap((clause) =>
-      clause.error === undefined ? [] : [{ trajectoryId: judgment.trajectoryId, rule: rule.name, quote: clause.quote, message: clause.error }],
+      clause.error === undefined
+        ? []
+        : [{ trajectoryId: judgment.trajectoryId, rule: rule.name, quote: clause.quote, message: clause.error }],
     ),
   );
 }
@@ -102,7 +104,8 @@ function optionRules(value: unknown): readonly string[] | undefined {
   if (value === undefined) return undefined;
   if (!Array.isArray(value) || !value.every((name) => typeof name === "string"))
     throw new TypeError("assertBehavior: rules must be a list of rule names (strings)");
-  if (value.length === 0) throw new TypeError("assertBehavior: rules is empty: name at least one rule, or leave rules out to count every rule");
+  if (value.length === 0)
+    throw new TypeError("assertBehavior: rules is empty: name at least one rule, or leave rules out to count every rule");
   return value;
 }
 

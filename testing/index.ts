@@ -7,13 +7,7 @@
  *   await assertBehavior(judge, trajectory);            // throws AssertionError naming each failing rule
  *   await assertBehavior(judge, trace, { expected });   // any trace the importers read; labels as calibrate compares them
  */
-export {
-  AssertionError,
-  assertBehavior,
-  type AssertBehaviorOptions,
-  type AssertBehaviorResult,
-  type ModelFailure,
-} from "./assert.js";
+export { AssertionError, assertBehavior, type AssertBehaviorOptions, type AssertBehaviorResult, type ModelFailure } from "./assert.js";
 export { compareLabels, labelsAgree, readExpected, type ExpectedLabels, type LabelComparison, type VerdictComparison } from "./labels.js";
 export { readCases, type HelperCase, type JudgeLike } from "./inputs.js";
 export { formatJudgment, undecidedClauses, undecidedReason, type FormatJudgmentOptions } from "../runtime/format-judgment.js";

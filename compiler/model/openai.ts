@@ -206,8 +206,7 @@ interface Completion {
   usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** Checks the parts of a completion the reply reads; anything else is a MalformedResponseError naming the missing part. */
 function asCompletion(response: unknown, apiKey: string): Completion {

@@ -45,7 +45,13 @@ metaBehaviors:
 `;
 
 const events = (list: [string, string, string?, Record<string, string>?][]) =>
-  list.map(([id, actor, action, metadata], i) => ({ id, actor, action: action ?? "say", ...(metadata ? { metadata } : {}), content: i === 1 ? "YES" : "" }));
+  list.map(([id, actor, action, metadata], i) => ({
+    id,
+    actor,
+    action: action ?? "say",
+    ...(metadata ? { metadata } : {}),
+    content: i === 1 ? "YES" : "",
+  }));
 
 describe("extended rule language, end to end", () => {
   test("each form judges a small trajectory", async () => {
@@ -68,7 +74,11 @@ describe("extended rule language, end to end", () => {
       ]),
     };
     const j = await judge.judgeTrajectory(t);
-    const summary = j.metaBehaviors.map((m) => [m.name, m.verdict, m.clauses.map((c) => [c.verdict, c.citations.map((x) => x.eventId), c.explanation])]);
+    const summary = j.metaBehaviors.map((m) => [
+      m.name,
+      m.verdict,
+      m.clauses.map((c) => [c.verdict, c.citations.map((x) => x.eventId), c.explanation]),
+    ]);
     console.log(JSON.stringify(summary, null, 1));
     expect(j.metaBehaviors.map((m) => m.verdict)).toEqual(["false", "false", "false", "false"]);
   });

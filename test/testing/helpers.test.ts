@@ -250,14 +250,17 @@ describe("labels are read as calibrate reads them", () => {
   /** What calibrate says of the same case. */
   const calibrateSays = (expected: unknown) => toCase({ trajectory: {}, expected }, { file: "f", index: 0 }).error!;
 
-  test.each(badLabels)("item 19: expected %s in a case is refused with calibrate's message, in both directions", async (_name, expected) => {
-    const labeled = { trajectory: refundCase("credit-before-lookup").trajectory, expected };
-    const message = calibrateSays(expected);
-    expect(message).toMatch(/^expected/);
-    await expect(assertBehavior(refund, labeled)).rejects.toThrow(new TypeError(`not a labeled case: ${message}`));
-    await expect(expect(labeled).not.toSatisfyBehavior(refund)).rejects.toThrow(message);
-    await expect(expect(labeled).toSatisfyBehavior(refund)).rejects.toThrow(message);
-  });
+  test.each(badLabels)(
+    "item 19: expected %s in a case is refused with calibrate's message, in both directions",
+    async (_name, expected) => {
+      const labeled = { trajectory: refundCase("credit-before-lookup").trajectory, expected };
+      const message = calibrateSays(expected);
+      expect(message).toMatch(/^expected/);
+      await expect(assertBehavior(refund, labeled)).rejects.toThrow(new TypeError(`not a labeled case: ${message}`));
+      await expect(expect(labeled).not.toSatisfyBehavior(refund)).rejects.toThrow(message);
+      await expect(expect(labeled).toSatisfyBehavior(refund)).rejects.toThrow(message);
+    },
+  );
 
   test.each(badLabels)("item 19: options.expected %s is refused with calibrate's message", async (_name, expected) => {
     const { trajectory } = refundCase("credit-before-lookup");
@@ -312,10 +315,12 @@ describe("a failed model call is never a pass, in either direction", () => {
   test("item 14: .not.toSatisfyBehavior fails with the model error when the model call fails", async () => {
     const options = await modelOptions(refused);
     const { trajectory } = taxCase("asks-year-then-grounds-answer");
-    const error = await expect(trajectory).not.toSatisfyBehavior(tax, options).then(
-      () => undefined,
-      (e: unknown) => e as Error,
-    );
+    const error = await expect(trajectory)
+      .not.toSatisfyBehavior(tax, options)
+      .then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      );
     expect(error, ".not passed although no model answered").toBeInstanceOf(Error);
     expect(error!.message).toContain("a model call failed");
     expect(error!.message).toContain("the model call failed: 401 invalid key");
@@ -335,7 +340,10 @@ describe("a failed model call is never a pass, in either direction", () => {
     await expect(expect(trajectory).toSatisfyBehavior(tax, options)).rejects.toThrow("the model call failed: 401 invalid key");
     const error = await failure(assertBehavior(tax, trajectory, options));
     expect(error.modelErrors.length).toBeGreaterThan(0);
-    expect(error.modelErrors[0]).toMatchObject({ trajectoryId: "asks-year-then-grounds-answer", message: "the model call failed: 401 invalid key" });
+    expect(error.modelErrors[0]).toMatchObject({
+      trajectoryId: "asks-year-then-grounds-answer",
+      message: "the model call failed: 401 invalid key",
+    });
   });
 
   test("item 14: with labels, .not fails on a model error rather than counting it as a disagreement", async () => {
