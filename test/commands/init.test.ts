@@ -3,7 +3,17 @@
  * repo, without questions when stdin is not a terminal, never replacing a
  * file, with a test for the repo's runner and a CI workflow.
  */
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -148,9 +158,21 @@ function snapshot(dir: string, rel = ""): Record<string, string> {
 // then a raw TypeError or EEXIST) or rewrite package.json into nonsense.
 describe("init with odd files: one clear line, every file left as it was", () => {
   const odd: [string, (dir: string) => void, string][] = [
-    ["package.json of null", (dir) => writeFileSync(join(dir, "package.json"), "null\n"), "init: package.json holds null, not an object; fix it and rerun init"],
-    ["package.json of a string", (dir) => writeFileSync(join(dir, "package.json"), '"shop-bot"\n'), "init: package.json holds a string, not an object; fix it and rerun init"],
-    ["package.json of [1]", (dir) => writeFileSync(join(dir, "package.json"), "[1]\n"), "init: package.json holds an array, not an object; fix it and rerun init"],
+    [
+      "package.json of null",
+      (dir) => writeFileSync(join(dir, "package.json"), "null\n"),
+      "init: package.json holds null, not an object; fix it and rerun init",
+    ],
+    [
+      "package.json of a string",
+      (dir) => writeFileSync(join(dir, "package.json"), '"shop-bot"\n'),
+      "init: package.json holds a string, not an object; fix it and rerun init",
+    ],
+    [
+      "package.json of [1]",
+      (dir) => writeFileSync(join(dir, "package.json"), "[1]\n"),
+      "init: package.json holds an array, not an object; fix it and rerun init",
+    ],
     [
       '"scripts": "oops"',
       (dir) => writeFileSync(join(dir, "package.json"), '{ "name": "shop-bot", "scripts": "oops" }\n'),

@@ -94,7 +94,9 @@ describe("issue 21: generate --update edits extended forms in place", () => {
     const ir = parsed(HAND);
     const condition = ir.metaBehaviors[0]!.checks[1]!;
     if (condition.type !== "condition") throw new Error("fixture");
-    condition.with = { r: { first: [{ action: "get_reservation_details_result" }], on: { each: "metadata.rid", first: "metadata.reservation_id" } } };
+    condition.with = {
+      r: { first: [{ action: "get_reservation_details_result" }], on: { each: "metadata.rid", first: "metadata.reservation_id" } },
+    };
     condition.when = 'r.insurance == "yes" || r.cabin == "business"';
     condition.each = [{ action: { in: ["cancel_reservation", "modify_reservation"] } }];
     const text = editJudgeYaml(HAND, ir);
@@ -120,8 +122,10 @@ describe("issue 21: generate --update edits extended forms in place", () => {
           continue;
         }
         const back = parseJudgeYaml(text);
-        if (!back.ok) mismatches.push(`${back.diagnostics.map(formatDiagnostic).join("\n")}\n--- previous ---\n${previous}\n--- edited ---\n${text}`);
-        else if (!sameJudge(back.ir, b)) mismatches.push(`${JSON.stringify({ want: b, got: back.ir })}\n--- previous ---\n${previous}\n--- edited ---\n${text}`);
+        if (!back.ok)
+          mismatches.push(`${back.diagnostics.map(formatDiagnostic).join("\n")}\n--- previous ---\n${previous}\n--- edited ---\n${text}`);
+        else if (!sameJudge(back.ir, b))
+          mismatches.push(`${JSON.stringify({ want: b, got: back.ir })}\n--- previous ---\n${previous}\n--- edited ---\n${text}`);
       }
       // Unchanged: byte for byte.
       expect(editJudgeYaml(flowStyled(block), a)).toBe(flowStyled(block));

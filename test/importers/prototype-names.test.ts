@@ -77,7 +77,8 @@ function expectSane(result: ImportResult, label: string): void {
       if (Object.getPrototypeOf(e.metadata) !== Object.prototype) problems.push(`${e.id}: metadata's prototype replaced`);
       for (const v of Object.values(e.metadata)) if (typeof v !== "string") problems.push(`${e.id}: a metadata value is no string`);
     }
-  for (const issue of [...result.errors, ...result.warnings]) if (typeof issue.message !== "string") problems.push("an issue without a message");
+  for (const issue of [...result.errors, ...result.warnings])
+    if (typeof issue.message !== "string") problems.push("an issue without a message");
   if (problems.length > 0) expect(problems, label).toEqual([]);
 }
 

@@ -46,7 +46,19 @@ describe("issue 21: serializeJudgeYaml round-trips every extended form", () => {
     }
     expect(mismatches.slice(0, 1)).toEqual([]);
     // The generator reached every field of every check.
-    for (const field of ["ordering.on", "ordering.fresh", "pairing.on", "pairing.within", "count.per", "count.sum", "count.on", "condition.with", "condition.when", "required.on", "forbidden.on"])
+    for (const field of [
+      "ordering.on",
+      "ordering.fresh",
+      "pairing.on",
+      "pairing.within",
+      "count.per",
+      "count.sum",
+      "count.on",
+      "condition.with",
+      "condition.when",
+      "required.on",
+      "forbidden.on",
+    ])
       expect(seen).toContain(field);
   });
 

@@ -91,7 +91,7 @@ function binding(r: Rng): Binding {
 
 const WHEN = [
   'r.cabin == "business" || r.insurance == "yes"',
-  "r.amount > 500 && !(u.tier in [\"gold\", \"silver\"])",
+  'r.amount > 500 && !(u.tier in ["gold", "silver"])',
   'matches(event.content, "^ok", "i") || count(r.flights.*) >= 2',
   'r["reservation id"] != null',
 ];
@@ -152,4 +152,3 @@ export function randomExtendedJudge(r: Rng): JudgeIR {
     })),
   };
 }
-
