@@ -699,70 +699,104 @@ var OP_ASSERT = 5;
 var ASSERT_START = 0;
 var ASSERT_END = 1;
 var ASSERT_WORD_BOUNDARY = 2;
+var ASSERT_NOT_WORD_BOUNDARY = 3;
 var ASSERT_WORD_BOUNDARY_I = 4;
-var scratches = /* @__PURE__ */ new WeakMap();
-function scratchFor(program) {
-  let scratch = scratches.get(program);
-  if (scratch === void 0) {
-    const size = program.ops.length + 1;
-    const ops = Int32Array.from(program.ops);
-    const ascii = new Uint8Array(program.sets.length * 128);
-    program.sets.forEach((ranges, k) => {
-      for (let c = 0; c < 128; c++) ascii[k * 128 + c] = inRanges(ranges, c) ? 1 : 0;
-    });
-    const first = firstUnits(program, ops);
-    scratch = {
-      ops,
-      ascii,
-      stamp: new Int32Array(size),
-      generation: 0,
-      current: new Int32Array(size),
-      next: new Int32Array(size),
-      stack: new Int32Array(size),
-      matched: false,
-      ...first
-    };
-    scratches.set(program, scratch);
+var ASSERT_NOT_WORD_BOUNDARY_I = 5;
+var AT_START = 1;
+var PREV_WORD = 2;
+var PREV_WORD_I = 4;
+var AT_END = 8;
+var NEXT_WORD = 16;
+var NEXT_WORD_I = 32;
+var UNKNOWN = -1;
+var MATCHED = -2;
+var MAX_TRANSITIONS = 1 << 18;
+var MAX_STORED_STATES = 1 << 20;
+var MIN_MISSES_BEFORE_SIMULATION = 1e3;
+var MISS_RATIO = 8;
+var MAX_CLASSES = 1024;
+var engines = /* @__PURE__ */ new WeakMap();
+function engineFor(program) {
+  let engine = engines.get(program);
+  if (engine === void 0) {
+    engine = makeEngine(program);
+    engines.set(program, engine);
   }
-  return scratch;
+  return engine;
 }
-function firstUnits(program, ops) {
-  const firstAscii = new Uint8Array(128);
-  let firstNonAscii = false;
-  const seen = new Uint8Array(ops.length + 1);
-  const stack = [0];
-  seen[0] = 1;
-  while (stack.length > 0) {
-    const pc = stack.pop();
-    const op = ops[pc];
-    const targets = [];
-    if (op === OP_MATCH) return { firstAscii, firstNonAscii: true, canSkip: false };
-    if (op === OP_CHAR) {
-      const c = ops[pc + 1];
-      if (c < 128) firstAscii[c] = 1;
-      else firstNonAscii = true;
-    } else if (op === OP_SET) {
-      const ranges = program.sets[ops[pc + 1]];
-      for (let c = 0; c < 128; c++) if (inRanges(ranges, c)) firstAscii[c] = 1;
-      if (ranges.length > 0 && ranges[ranges.length - 1] >= 128) firstNonAscii = true;
-    } else if (op === OP_SPLIT) targets.push(ops[pc + 1], ops[pc + 2]);
-    else if (op === OP_JUMP) targets.push(ops[pc + 1]);
-    else targets.push(pc + 2);
-    for (const target of targets) {
-      if (seen[target] === 0) {
-        seen[target] = 1;
-        stack.push(target);
-      }
-    }
-  }
-  return { firstAscii, firstNonAscii, canSkip: true };
+function makeEngine(program) {
+  const ops = Int32Array.from(program.ops);
+  const size = ops.length + 1;
+  const bounds = classBounds(program, ops);
+  const asciiClass = new Int32Array(128);
+  for (let c = 0; c < 128; c++) asciiClass[c] = classOf(bounds, c);
+  let classCount = bounds.length;
+  if (classCount > MAX_CLASSES) classCount = asciiClass[127] + 1;
+  const maxStates = Math.max(16, Math.floor(MAX_TRANSITIONS / classCount));
+  const initialStates = Math.min(16, maxStates);
+  return {
+    ops,
+    sets: program.sets,
+    anchored: program.anchorStart,
+    asciiClass,
+    bounds,
+    classCount,
+    stamp: new Int32Array(size),
+    generation: 0,
+    stack: new Int32Array(size),
+    consuming: new Int32Array(size),
+    nextSet: new Int32Array(size),
+    spareSet: new Int32Array(size),
+    flagMask: AT_START | wordAssertionFlags(ops),
+    transitions: new Int32Array(initialStates * classCount),
+    stateSets: [],
+    stateFlags: new Uint8Array(initialStates),
+    acceptsAtEnd: new Int8Array(initialStates),
+    ids: /* @__PURE__ */ new Map(),
+    maxStates,
+    stateCount: 0,
+    storedStates: 0,
+    epoch: 0
+  };
 }
-function newGeneration(scratch) {
-  if (scratch.generation >= 1073741823) {
-    scratch.stamp.fill(0);
-    scratch.generation = 0;
+function classBounds(program, ops) {
+  const cuts = [0, 48, 58, 65, 91, 95, 96, 97, 123, 383, 384, 8490, 8491];
+  for (let pc = 0; pc < ops.length; pc += instructionWidth(ops[pc])) {
+    if (ops[pc] === OP_CHAR) cuts.push(ops[pc + 1], ops[pc + 1] + 1);
   }
-  scratch.generation++;
+  for (const ranges of program.sets) for (let k = 0; k < ranges.length; k += 2) cuts.push(ranges[k], ranges[k + 1] + 1);
+  const sorted = Int32Array.from(cuts.filter((c) => c <= 1114111)).sort();
+  return sorted.filter((c, k) => k === 0 || c !== sorted[k - 1]);
+}
+function wordAssertionFlags(ops) {
+  let flags = 0;
+  for (let pc = 0; pc < ops.length; pc += instructionWidth(ops[pc])) {
+    if (ops[pc] !== OP_ASSERT) continue;
+    const kind = ops[pc + 1];
+    if (kind === ASSERT_WORD_BOUNDARY || kind === ASSERT_NOT_WORD_BOUNDARY) flags |= PREV_WORD;
+    if (kind === ASSERT_WORD_BOUNDARY_I || kind === ASSERT_NOT_WORD_BOUNDARY_I) flags |= PREV_WORD_I;
+  }
+  return flags;
+}
+function instructionWidth(op) {
+  return op === OP_MATCH ? 1 : op === OP_SPLIT ? 3 : 2;
+}
+function classOf(bounds, c) {
+  let lo = 0;
+  let hi = bounds.length - 1;
+  while (lo < hi) {
+    const mid = lo + hi + 1 >> 1;
+    if (bounds[mid] <= c) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+function newGeneration(engine) {
+  if (engine.generation >= 1073741823) {
+    engine.stamp.fill(0);
+    engine.generation = 0;
+  }
+  return ++engine.generation;
 }
 function inRanges(ranges, c) {
   let lo = 0;
@@ -774,35 +808,47 @@ function inRanges(ranges, c) {
   }
   return lo < ranges.length >> 1 && c >= ranges[2 * lo];
 }
-function isWordUnit(unit, ignoreCase) {
-  if (unit < 128) return unit >= 97 && unit <= 122 || unit >= 65 && unit <= 90 || unit >= 48 && unit <= 57 || unit === 95;
-  return ignoreCase && (unit === 383 || unit === 8490);
+function isWord(c, ignoreCase) {
+  if (c < 128) return c >= 97 && c <= 122 || c >= 65 && c <= 90 || c >= 48 && c <= 57 || c === 95;
+  return ignoreCase && (c === 383 || c === 8490);
 }
-function assertionHolds(kind, text, pos) {
+function wordFlags(c) {
+  return (isWord(c, false) ? PREV_WORD : 0) | (isWord(c, true) ? PREV_WORD_I : 0);
+}
+function assertionHolds(kind, context) {
   switch (kind) {
     case ASSERT_START:
-      return pos === 0;
+      return (context & AT_START) !== 0;
     case ASSERT_END:
-      return pos === text.length;
-    default: {
-      const ignoreCase = kind >= ASSERT_WORD_BOUNDARY_I;
-      const boundary = isWordUnit(text.charCodeAt(pos - 1), ignoreCase) !== isWordUnit(text.charCodeAt(pos), ignoreCase);
-      return kind === ASSERT_WORD_BOUNDARY || kind === ASSERT_WORD_BOUNDARY_I ? boundary : !boundary;
-    }
+      return (context & AT_END) !== 0;
+    case ASSERT_WORD_BOUNDARY:
+      return (context & PREV_WORD) !== 0 !== ((context & NEXT_WORD) !== 0);
+    case ASSERT_NOT_WORD_BOUNDARY:
+      return (context & PREV_WORD) !== 0 === ((context & NEXT_WORD) !== 0);
+    case ASSERT_WORD_BOUNDARY_I:
+      return (context & PREV_WORD_I) !== 0 !== ((context & NEXT_WORD_I) !== 0);
+    default:
+      return (context & PREV_WORD_I) !== 0 === ((context & NEXT_WORD_I) !== 0);
   }
 }
-function addClosure(scratch, start, list, count, text, pos) {
-  const { ops, stamp, stack, generation } = scratch;
-  if (stamp[start] === generation) return count;
-  stamp[start] = generation;
+function closure(engine, states, size, context) {
+  const { ops, stamp, stack, consuming } = engine;
+  const generation = newGeneration(engine);
+  let count = 0;
   let top = 0;
-  stack[top++] = start;
+  for (let k = 0; k < size; k++) {
+    const pc = states[k];
+    if (stamp[pc] !== generation) {
+      stamp[pc] = generation;
+      stack[top++] = pc;
+    }
+  }
   while (top > 0) {
     const pc = stack[--top];
     const op = ops[pc];
-    let next = -1;
+    let next;
     if (op === OP_CHAR || op === OP_SET) {
-      list[count++] = pc;
+      consuming[count++] = pc;
       continue;
     } else if (op === OP_SPLIT) {
       const other = ops[pc + 2];
@@ -814,11 +860,10 @@ function addClosure(scratch, start, list, count, text, pos) {
     } else if (op === OP_JUMP) {
       next = ops[pc + 1];
     } else if (op === OP_ASSERT) {
-      if (!assertionHolds(ops[pc + 1], text, pos)) continue;
+      if (!assertionHolds(ops[pc + 1], context)) continue;
       next = pc + 2;
     } else {
-      scratch.matched = true;
-      return count;
+      return MATCHED;
     }
     if (stamp[next] !== generation) {
       stamp[next] = generation;
@@ -827,16 +872,94 @@ function addClosure(scratch, start, list, count, text, pos) {
   }
   return count;
 }
-function skipAhead(scratch, text, pos) {
-  const { firstAscii, firstNonAscii } = scratch;
-  const length = text.length;
-  while (pos < length) {
-    const unit = text.charCodeAt(pos);
-    if (unit < 128 ? firstAscii[unit] === 1 : firstNonAscii) return pos;
-    pos++;
+function intern(engine, states, flags) {
+  const key = `${flags}:${states.join(",")}`;
+  const known = engine.ids.get(key);
+  if (known !== void 0) return known;
+  if (engine.stateCount >= engine.maxStates || engine.storedStates + states.length > MAX_STORED_STATES) {
+    engine.ids.clear();
+    engine.stateSets.length = 0;
+    engine.stateCount = 0;
+    engine.storedStates = 0;
+    engine.epoch++;
   }
-  return pos;
+  const id = engine.stateCount++;
+  if (id >= engine.stateFlags.length) grow(engine);
+  engine.stateSets[id] = states.slice();
+  engine.storedStates += states.length;
+  engine.stateFlags[id] = flags;
+  engine.acceptsAtEnd[id] = -1;
+  engine.transitions.fill(UNKNOWN, id * engine.classCount, (id + 1) * engine.classCount);
+  engine.ids.set(key, id);
+  return id;
 }
+function grow(engine) {
+  const capacity = Math.min(engine.maxStates, engine.stateFlags.length * 2);
+  const transitions = new Int32Array(capacity * engine.classCount);
+  transitions.set(engine.transitions);
+  engine.transitions = transitions;
+  const flags = new Uint8Array(capacity);
+  flags.set(engine.stateFlags);
+  engine.stateFlags = flags;
+  const ends = new Int8Array(capacity);
+  ends.set(engine.acceptsAtEnd);
+  engine.acceptsAtEnd = ends;
+}
+function advance(engine, states, size, flags, c) {
+  const { ops, sets, stamp, consuming, nextSet } = engine;
+  const count = closure(engine, states, size, flags | (isWord(c, false) ? NEXT_WORD : 0) | (isWord(c, true) ? NEXT_WORD_I : 0));
+  if (count === MATCHED) return MATCHED;
+  const generation = newGeneration(engine);
+  let nextSize = 0;
+  for (let k = 0; k < count; k++) {
+    const pc = consuming[k];
+    const operand = ops[pc + 1];
+    if (ops[pc] === OP_CHAR ? operand !== c : !inRanges(sets[operand], c)) continue;
+    if (stamp[pc + 2] !== generation) {
+      stamp[pc + 2] = generation;
+      nextSet[nextSize++] = pc + 2;
+    }
+  }
+  if (!engine.anchored && stamp[0] !== generation) nextSet[nextSize++] = 0;
+  return nextSize;
+}
+function step(engine, state, c) {
+  const states = engine.stateSets[state];
+  const size = advance(engine, states, states.length, engine.stateFlags[state], c);
+  if (size === MATCHED) return MATCHED;
+  return intern(engine, engine.nextSet.subarray(0, size).sort(), wordFlags(c) & engine.flagMask);
+}
+function acceptsAtEnd(engine, state) {
+  let known = engine.acceptsAtEnd[state];
+  if (known < 0) {
+    const states = engine.stateSets[state];
+    known = closure(engine, states, states.length, engine.stateFlags[state] | AT_END) === MATCHED ? 1 : 0;
+    engine.acceptsAtEnd[state] = known;
+  }
+  return known === 1;
+}
+function simulate(engine, text, pos, state) {
+  const length = text.length;
+  let current = engine.spareSet;
+  let size = engine.stateSets[state].length;
+  current.set(engine.stateSets[state]);
+  let flags = engine.stateFlags[state];
+  while (pos < length) {
+    const c = text.codePointAt(pos);
+    pos += c > 65535 ? 2 : 1;
+    const nextSize = advance(engine, current, size, flags, c);
+    if (nextSize === MATCHED) return true;
+    const filled = engine.nextSet;
+    engine.nextSet = current;
+    engine.spareSet = filled;
+    current = filled;
+    size = nextSize;
+    flags = wordFlags(c) & engine.flagMask;
+    if (engine.anchored && size === 0) return false;
+  }
+  return closure(engine, current, size, flags | AT_END) === MATCHED;
+}
+var START_STATES = Int32Array.of(0);
 function testLiteral(program, literal, text) {
   if (program.anchorStart && program.anchorEnd) return text === literal;
   if (program.anchorStart) return text.startsWith(literal);
@@ -845,55 +968,31 @@ function testLiteral(program, literal, text) {
 }
 function regexTest(program, text) {
   if (program.literal !== null) return testLiteral(program, program.literal, text);
-  const scratch = scratchFor(program);
-  const { ops, ascii, canSkip } = scratch;
-  const { sets, anchorStart } = program;
+  const engine = engineFor(program);
+  const { asciiClass, bounds, classCount, anchored } = engine;
   const length = text.length;
-  scratch.matched = false;
-  newGeneration(scratch);
-  let count = 0;
-  let pos = 0;
-  for (; ; ) {
-    if (count === 0) {
-      if (anchorStart && pos > 0) return false;
-      if (canSkip && !anchorStart) {
-        const from = skipAhead(scratch, text, pos);
-        if (from >= length) return false;
-        if (from !== pos) {
-          pos = from;
-          newGeneration(scratch);
-        }
+  let state = intern(engine, START_STATES, AT_START);
+  let misses = 0;
+  const startEpoch = engine.epoch;
+  for (let pos = 0; pos < length; ) {
+    const c = text.codePointAt(pos);
+    let k = c < 128 ? asciiClass[c] : classOf(bounds, c);
+    if (k >= classCount) k = -1;
+    let next = k < 0 ? UNKNOWN : engine.transitions[state * classCount + k];
+    if (next === UNKNOWN) {
+      if (++misses > MIN_MISSES_BEFORE_SIMULATION && misses * MISS_RATIO > pos && engine.epoch !== startEpoch) {
+        return simulate(engine, text, pos, state);
       }
+      const epoch = engine.epoch;
+      next = step(engine, state, c);
+      if (k >= 0 && engine.epoch === epoch) engine.transitions[state * classCount + k] = next;
     }
-    if (!anchorStart || pos === 0) count = addClosure(scratch, 0, scratch.current, count, text, pos);
-    if (scratch.matched) return true;
-    if (pos >= length) return false;
-    let c = text.charCodeAt(pos);
-    let after = pos + 1;
-    if (c >= 55296 && c <= 56319 && after < length) {
-      const low = text.charCodeAt(after);
-      if (low >= 56320 && low <= 57343) {
-        c = 65536 + (c - 55296 << 10) + (low - 56320);
-        after++;
-      }
-    }
-    newGeneration(scratch);
-    const current = scratch.current;
-    const next = scratch.next;
-    let nextCount = 0;
-    for (let k = 0; k < count; k++) {
-      const pc = current[k];
-      const operand = ops[pc + 1];
-      const accepts = ops[pc] === OP_CHAR ? operand === c : c < 128 ? ascii[operand * 128 + c] === 1 : inRanges(sets[operand], c);
-      if (!accepts) continue;
-      nextCount = addClosure(scratch, pc + 2, next, nextCount, text, after);
-      if (scratch.matched) return true;
-    }
-    scratch.current = next;
-    scratch.next = current;
-    count = nextCount;
-    pos = after;
+    if (next === MATCHED) return true;
+    state = next;
+    if (anchored && engine.stateSets[state].length === 0) return false;
+    pos += c > 65535 ? 2 : 1;
   }
+  return acceptsAtEnd(engine, state);
 }
 
 // runtime/format-judgment.ts
