@@ -15,8 +15,10 @@ import type {
   TrajectoryJudgment,
   Verdict,
 } from "../../runtime/types.js";
+import { parseWhen } from "../../compiler/ir/when.js";
 import type {
   Check,
+  ConditionCheck,
   CountCheck,
   ForbiddenCheck,
   JudgeIR,
@@ -28,6 +30,7 @@ import type {
   RequiredCheck,
   SemanticCheck,
 } from "../../compiler/ir/types.js";
+import { decimalOf, evaluateWhen, valueHolds, type ValueEvent } from "./values.js";
 
 export const NO_MODEL_TRIGGER_REASONING = "No model was available to decide whether this rule applies.";
 export const NO_MODEL_CHECK_REASONING = "No model was available to answer this question.";
@@ -90,15 +93,16 @@ function hasOwn(record: Readonly<Record<string, string>>, key: string): boolean 
 }
 
 function matcherHolds(matcher: Matcher, event: OracleEvent): boolean {
-  if (matcher.action !== undefined && event.action !== matcher.action) return false;
+  if (matcher.action !== undefined && !valueHolds(matcher.action, event.action)) return false;
   if (matcher.actor !== undefined && event.actor !== matcher.actor) return false;
   if (matcher.contentIncludes !== undefined && !event.content.includes(matcher.contentIncludes)) {
     return false;
   }
+  if (matcher.content !== undefined && !valueHolds(matcher.content, event.content)) return false;
   if (matcher.metadata !== undefined) {
     for (const [key, value] of Object.entries(matcher.metadata)) {
-      if (!hasOwn(event.metadata, key)) return false;
-      if (event.metadata[key] !== value) return false;
+      // A missing key reads as undefined: only `not` and `exists: false` hold of it.
+      if (!valueHolds(value, hasOwn(event.metadata, key) ? event.metadata[key] : undefined)) return false;
     }
   }
   return true;
@@ -152,6 +156,7 @@ function windowStart(after: Pattern | undefined, events: readonly OracleEvent[])
 // ---------------------------------------------------------------- checks
 
 function evaluateOrdering(check: OrderingCheck, trajectory: OracleTrajectory): CheckOutcome {
+  if (check.on !== undefined || check.fresh === true) return evaluateOrderingExtended(check, trajectory);
   const events = trajectory.events;
   const firstBefore = matchingIndexes(check.before, events)[0];
   if (firstBefore === undefined) return na(naForCompleteness(trajectory.complete));
@@ -164,6 +169,7 @@ function evaluateOrdering(check: OrderingCheck, trajectory: OracleTrajectory): C
 }
 
 function evaluatePairing(check: PairingCheck, trajectory: OracleTrajectory): CheckOutcome {
+  if (check.on !== undefined || check.within !== undefined) return evaluatePairingExtended(check, trajectory);
   const events = trajectory.events;
   const eachIndexes = matchingIndexes(check.each, events);
   if (eachIndexes.length === 0) return na(naForCompleteness(trajectory.complete));
@@ -202,6 +208,7 @@ function withoutDuplicateEvents(events: OracleEvent[]): OracleEvent[] {
 }
 
 function evaluateRequired(check: RequiredCheck, trajectory: OracleTrajectory): CheckOutcome {
+  if (check.on !== undefined) return evaluateRequiredOn(check, trajectory);
   const events = trajectory.events;
   const start = windowStart(check.after, events);
   if (start === null) return na(naForCompleteness(trajectory.complete));
@@ -212,6 +219,7 @@ function evaluateRequired(check: RequiredCheck, trajectory: OracleTrajectory): C
 }
 
 function evaluateForbidden(check: ForbiddenCheck, trajectory: OracleTrajectory): CheckOutcome {
+  if (check.on !== undefined) return evaluateForbiddenOn(check, trajectory);
   const events = trajectory.events;
   const start = windowStart(check.after, events);
   if (start === null) return na(naForCompleteness(trajectory.complete));
@@ -226,6 +234,7 @@ function evaluateForbidden(check: ForbiddenCheck, trajectory: OracleTrajectory):
 }
 
 function evaluateCount(check: CountCheck, trajectory: OracleTrajectory): CheckOutcome {
+  if (check.on !== undefined || check.per !== undefined || check.sum !== undefined) return evaluateCountExtended(check, trajectory);
   const events = trajectory.events;
   const start = windowStart(check.after, events);
   if (start === null) return na(naForCompleteness(trajectory.complete));
@@ -265,6 +274,278 @@ function keepDistinct(matches: OracleEvent[], distinctBy: string): OracleEvent[]
   return kept;
 }
 
+// ---------------------------------------------------------------- extended checks (semantics.md §2-6)
+//
+// Each is a direct re-scan of the event list as semantics.md reads, with
+// nested loops where a judge would keep state: for every `before` event, look
+// back for a `first` event; for every `each` event, look ahead for a follower.
+
+/** The key a side of `on` reads: "metadata.k" names key k (everything after the first dot). */
+function sideKey(on: string | Record<string, string>, side: string): string {
+  const ref = typeof on === "string" ? on : on[side];
+  if (ref === undefined || !ref.startsWith("metadata.")) throw new Error(`oracle: bad on ${JSON.stringify(on)} for ${side}`);
+  return ref.slice("metadata.".length);
+}
+
+/** e.metadata[k] when it is an own key, else undefined ("missing"). */
+function keyValue(event: OracleEvent, key: string): string | undefined {
+  return hasOwn(event.metadata, key) ? event.metadata[key] : undefined;
+}
+
+function dedupedPairs(pairs: [number, number][], events: readonly OracleEvent[]): OracleEvent[] {
+  return withoutDuplicateEvents(pairs.flat().map((i) => at(events, i)));
+}
+
+function evaluateOrderingExtended(check: OrderingCheck, trajectory: OracleTrajectory): CheckOutcome {
+  const events = trajectory.events;
+  const isBefore = (i: number) => patternMatches(check.before, at(events, i));
+  // An event matching `before` is a before-event only, never also a first-event.
+  const isFirst = (i: number) => !isBefore(i) && patternMatches(check.first, at(events, i));
+  const firstKey = check.on === undefined ? undefined : sideKey(check.on, "first");
+  const beforeKey = check.on === undefined ? undefined : sideKey(check.on, "before");
+  const fresh = check.fresh === true;
+
+  const befores = events.map((_, i) => i).filter(isBefore);
+  if (befores.length === 0) return na(naForCompleteness(trajectory.complete));
+  const pairs: [number, number][] = [];
+  for (const b of befores) {
+    let key: string | undefined;
+    if (beforeKey !== undefined) {
+      key = keyValue(at(events, b), beforeKey);
+      if (key === undefined) return decided("false", [at(events, b)]);
+    }
+    const sameKey = (i: number) => key === undefined || keyValue(at(events, i), firstKey!) === key;
+    // fresh: only first-events after the previous before-event (of this key, with on) count.
+    let from = 0;
+    if (fresh) {
+      for (const p of befores) {
+        if (p >= b) break;
+        if (key === undefined || keyValue(at(events, p), beforeKey!) === key) from = p + 1;
+      }
+    }
+    let found: number | undefined;
+    for (let i = from; i < b; i++) {
+      if (isFirst(i) && sameKey(i)) {
+        found = i;
+        break;
+      }
+    }
+    if (found === undefined) return decided("false", [at(events, b)]);
+    pairs.push([found, b]);
+  }
+  return decided("true", dedupedPairs(pairs, events));
+}
+
+function evaluatePairingExtended(check: PairingCheck, trajectory: OracleTrajectory): CheckOutcome {
+  const events = trajectory.events;
+  const eachKey = check.on === undefined ? undefined : sideKey(check.on, "each");
+  const followKey = check.on === undefined ? undefined : sideKey(check.on, "followedBy");
+  const within = check.within;
+  const last = events.length - 1;
+
+  const eaches = events.map((_, i) => i).filter((i) => patternMatches(check.each, at(events, i)));
+  if (eaches.length === 0) return na(naForCompleteness(trajectory.complete));
+  const pairs: [number, number][] = [];
+  const failed: number[] = [];
+  let pending = false;
+  for (const i of eaches) {
+    const key = eachKey === undefined ? undefined : keyValue(at(events, i), eachKey);
+    const end = within === undefined ? last : Math.min(last, i + within);
+    let follower: number | undefined;
+    // An each-event without its key is never served.
+    if (eachKey === undefined || key !== undefined) {
+      for (let j = i + 1; j <= end; j++) {
+        const e = at(events, j);
+        if (patternMatches(check.followedBy, e) && (followKey === undefined || keyValue(e, followKey) === key)) {
+          follower = j;
+          break;
+        }
+      }
+    }
+    if (follower !== undefined) pairs.push([i, follower]);
+    // Its N following events passed without a follower: failed, complete or not.
+    else if (within !== undefined && i + within <= last) failed.push(i);
+    else if (trajectory.complete) failed.push(i);
+    else pending = true;
+  }
+  if (failed.length > 0) return decided("false", failed.map((i) => at(events, i)));
+  if (pending) return na("insufficient_evidence");
+  return decided("true", dedupedPairs(pairs, events));
+}
+
+/** The windows of a keyed `after` (semantics.md §4): key value → index of its opener, in order of opening. */
+function keyedWindows(after: Pattern, afterKey: string, events: readonly OracleEvent[]): Map<string, number> {
+  const windows = new Map<string, number>();
+  events.forEach((event, i) => {
+    if (!patternMatches(after, event)) return;
+    const key = keyValue(event, afterKey);
+    // Only the first after-event of a key opens its window; one without the key opens nothing.
+    if (key !== undefined && !windows.has(key)) windows.set(key, i);
+  });
+  return windows;
+}
+
+interface KeyedScope {
+  windows: Map<string, number>;
+  /** The window an event at index j with match-side key value `key` lies in, if any. */
+  insideOf: (j: number) => string | undefined;
+}
+
+function keyedScope(check: { after?: Pattern | undefined; on?: string | Record<string, string> | undefined }, events: readonly OracleEvent[]): KeyedScope {
+  if (check.after === undefined || check.on === undefined) throw new Error("oracle: on without after");
+  const windows = keyedWindows(check.after, sideKey(check.on, "after"), events);
+  const matchKey = sideKey(check.on, "match");
+  const insideOf = (j: number) => {
+    const key = keyValue(at(events, j), matchKey);
+    if (key === undefined) return undefined;
+    const opener = windows.get(key);
+    // Strictly after its opener: the opener itself is never inside its own window.
+    return opener !== undefined && opener < j ? key : undefined;
+  };
+  return { windows, insideOf };
+}
+
+function evaluateForbiddenOn(check: ForbiddenCheck, trajectory: OracleTrajectory): CheckOutcome {
+  const events = trajectory.events;
+  const { windows, insideOf } = keyedScope(check, events);
+  if (windows.size === 0) return na(naForCompleteness(trajectory.complete));
+  const inside = events.filter((e, j) => patternMatches(check.match, e) && insideOf(j) !== undefined);
+  return inside.length > 0 ? decided("false", inside) : decided("true", []);
+}
+
+function evaluateRequiredOn(check: RequiredCheck, trajectory: OracleTrajectory): CheckOutcome {
+  const events = trajectory.events;
+  const { windows, insideOf } = keyedScope(check, events);
+  if (windows.size === 0) return na(naForCompleteness(trajectory.complete));
+  const firstMatches: OracleEvent[] = [];
+  const unmetOpeners: OracleEvent[] = [];
+  for (const [key, opener] of windows) {
+    const j = events.findIndex((e, j) => patternMatches(check.match, e) && insideOf(j) === key);
+    if (j >= 0) firstMatches.push(at(events, j));
+    else unmetOpeners.push(at(events, opener));
+  }
+  if (unmetOpeners.length === 0) return decided("true", firstMatches);
+  if (!trajectory.complete) return na("insufficient_evidence");
+  return decided("false", unmetOpeners);
+}
+
+interface CountGroup {
+  /** The counted matches (after per, distinctBy), as indexes in order. */
+  counted: number[];
+}
+
+/** Keeps, in order, the first index per distinct value; indexes whose event lacks the value are dropped. */
+function distinctIndexes(indexes: number[], distinctBy: string | undefined, events: readonly OracleEvent[]): number[] {
+  if (distinctBy === undefined) return indexes;
+  const seen = new Set<string>();
+  return indexes.filter((i) => {
+    const value = distinctValue(at(events, i), distinctBy);
+    if (value === undefined || seen.has(value)) return false;
+    seen.add(value);
+    return true;
+  });
+}
+
+/** Splits matches (indexes in order) by per value, groups in order of first appearance; without per, one group. */
+function perGroups(matches: number[], per: string | undefined, events: readonly OracleEvent[]): number[][] {
+  if (per === undefined) return [matches];
+  const key = per.slice("metadata.".length);
+  const groups = new Map<string, number[]>();
+  for (const i of matches) {
+    const value = keyValue(at(events, i), key);
+    if (value === undefined) continue;
+    if (!groups.has(value)) groups.set(value, []);
+    groups.get(value)!.push(i);
+  }
+  return [...groups.values()];
+}
+
+function evaluateCountExtended(check: CountCheck, trajectory: OracleTrajectory): CheckOutcome {
+  const events = trajectory.events;
+  const isMatch = (j: number) => patternMatches(check.match, at(events, j));
+  const all = events.map((_, j) => j);
+
+  // The matches of each window, windows in order of opening (one window without on).
+  const windowMatches: number[][] = [];
+  if (check.on !== undefined) {
+    const { windows, insideOf } = keyedScope(check, events);
+    if (windows.size === 0) return na(naForCompleteness(trajectory.complete));
+    for (const key of windows.keys()) windowMatches.push(all.filter((j) => isMatch(j) && insideOf(j) === key));
+  } else {
+    const start = windowStart(check.after, events);
+    if (start === null) return na(naForCompleteness(trajectory.complete));
+    windowMatches.push(all.filter((j) => j >= start && isMatch(j)));
+  }
+
+  const groups: CountGroup[] = [];
+  for (const matches of windowMatches) {
+    // A match without distinctBy's value is not counted at all, so it makes no group of its own.
+    const valued = check.distinctBy === undefined ? matches : matches.filter((i) => distinctValue(at(events, i), check.distinctBy!) !== undefined);
+    const split = perGroups(valued, check.per, events);
+    // A keyed window with nothing of per's key in it is one empty group (n = 0, against min).
+    if (split.length === 0 && check.on !== undefined) split.push([]);
+    for (const members of split) groups.push({ counted: distinctIndexes(members, check.distinctBy, events) });
+  }
+
+  const sumKey = check.sum?.slice("metadata.".length);
+  const figure = (g: CountGroup) => {
+    if (sumKey === undefined) return g.counted.length;
+    let total = 0;
+    for (const i of g.counted) {
+      const value = keyValue(at(events, i), sumKey);
+      total += value === undefined ? 0 : (decimalOf(value) ?? 0);
+    }
+    return total;
+  };
+  const aboveMax = (g: CountGroup) => check.max !== undefined && figure(g) > check.max;
+  const belowMin = (g: CountGroup) => check.min !== undefined && figure(g) < check.min;
+  const broken = groups.find((g) => aboveMax(g) || (trajectory.complete && belowMin(g)));
+  if (broken !== undefined) return decided("false", broken.counted.map((i) => at(events, i)));
+  if (groups.some(belowMin)) return na("insufficient_evidence");
+  const counted = groups.flatMap((g) => g.counted).sort((a, b) => a - b);
+  return decided("true", counted.map((i) => at(events, i)));
+}
+
+function evaluateCondition(check: ConditionCheck, trajectory: OracleTrajectory): CheckOutcome {
+  const events = trajectory.events;
+  const bindings = Object.entries(check.with ?? {});
+  const parsed = parseWhen(check.when, bindings.map(([name]) => name));
+  if (!parsed.ok) throw new Error(`oracle: bad when ${JSON.stringify(check.when)}: ${JSON.stringify(parsed.errors)}`);
+
+  const eaches = events.map((_, i) => i).filter((i) => patternMatches(check.each, at(events, i)));
+  if (eaches.length === 0) return na(naForCompleteness(trajectory.complete));
+  const failedCitations: OracleEvent[] = [];
+  for (const i of eaches) {
+    const each = at(events, i);
+    const names = new Map<string, ValueEvent>([["event", each]]);
+    const boundEvents: OracleEvent[] = [];
+    let unbound = false;
+    for (const [name, binding] of bindings) {
+      const pattern = binding.latest ?? binding.first;
+      const side = binding.latest !== undefined ? "latest" : "first";
+      const eachKeyValue = binding.on === undefined ? undefined : keyValue(each, sideKey(binding.on, "each"));
+      const candidates: number[] = [];
+      for (let j = 0; j < i; j++) {
+        const e = at(events, j);
+        if (!patternMatches(pattern!, e)) continue;
+        if (binding.on !== undefined && (eachKeyValue === undefined || keyValue(e, sideKey(binding.on, side)) !== eachKeyValue)) continue;
+        candidates.push(j);
+      }
+      const chosen = side === "latest" ? candidates[candidates.length - 1] : candidates[0];
+      if (chosen === undefined) {
+        unbound = true;
+        continue;
+      }
+      names.set(name, at(events, chosen));
+      boundEvents.push(at(events, chosen));
+    }
+    const passes = !unbound && evaluateWhen(parsed.tree, names) === true;
+    if (!passes) failedCitations.push(each, ...boundEvents);
+  }
+  if (failedCitations.length > 0) return decided("false", withoutDuplicateEvents(failedCitations));
+  return decided("true", eaches.map((i) => at(events, i)));
+}
+
 function evaluateCheck(check: Check, trajectory: OracleTrajectory): CheckOutcome {
   switch (check.type) {
     case "ordering":
@@ -278,7 +559,7 @@ function evaluateCheck(check: Check, trajectory: OracleTrajectory): CheckOutcome
     case "count":
       return evaluateCount(check, trajectory);
     case "condition":
-      throw new Error("the oracle does not know condition checks yet");
+      return evaluateCondition(check, trajectory);
   }
 }
 
