@@ -499,7 +499,14 @@ function evaluateCountExtended(check: CountCheck, trajectory: OracleTrajectory):
   };
   const aboveMax = (g: CountGroup) => check.max !== undefined && figure(g) > check.max;
   const belowMin = (g: CountGroup) => check.min !== undefined && figure(g) < check.min;
-  const broken = groups.find((g) => aboveMax(g) || (trajectory.complete && belowMin(g)));
+  // Group order: by each group's first counted match; groups nothing was counted in (opened
+  // windows) come after, in order of opening. semantics.md orders groups "in order of first
+  // appearance" and says nothing of empty ones; this is the reading the judge took too.
+  const firstOf = (g: CountGroup) => g.counted[0] ?? Number.MAX_SAFE_INTEGER;
+  groups.sort((a, b) => firstOf(a) - firstOf(b));
+  // A group above max wins over one below min: the monitor reported it while running
+  // (certain at once), and the final clause must cite what it reported.
+  const broken = groups.find(aboveMax) ?? (trajectory.complete ? groups.find(belowMin) : undefined);
   if (broken !== undefined) return decided("false", broken.counted.map((i) => at(events, i)));
   if (groups.some(belowMin)) return na("insufficient_evidence");
   const counted = groups.flatMap((g) => g.counted).sort((a, b) => a - b);

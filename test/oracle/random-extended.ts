@@ -313,14 +313,35 @@ function whenCondition(rng: Rng, names: readonly string[], depth: number): strin
 /** A `when` the shared parser accepts (the few that break a static rule are drawn again). */
 function randomWhen(rng: Rng, names: readonly string[], tally: { rejected: number }): string {
   for (;;) {
-    const text = whenCondition(rng, [...names, "event"], 0);
+    const one = () => whenCondition(rng, [...names, "event"], 0);
+    const text = chance(rng, 0.3) ? `${one()} || ${one()}` : one();
     if (parseWhen(text, names).ok) return text;
     tally.rejected++;
   }
 }
 
+/** A pattern most events match, so names usually find an event and a condition can hold. */
+function broadPattern(rng: Rng): Pattern {
+  return chance(rng, 0.5) ? [{ actor: pick(rng, ACTORS) }] : [{ action: pick(rng, BROAD_ACTIONS) }];
+}
+
+/** A pattern few events match (an action and an actor), so "every each event passes" can hold. */
+function narrowPattern(rng: Rng): Pattern {
+  return [{ action: pick(rng, ACTIONS), actor: pick(rng, ACTORS) }];
+}
+
+/** The side every event of the other side needs: often broad. */
+function needed(rng: Rng): Pattern {
+  return chance(rng, 0.4) ? broadPattern(rng) : randomPattern(rng);
+}
+
+/** The side that needs the other: often narrow. */
+function needing(rng: Rng): Pattern {
+  return chance(rng, 0.4) ? narrowPattern(rng) : randomPattern(rng);
+}
+
 function randomBinding(rng: Rng): Binding {
-  const pattern = randomPattern(rng);
+  const pattern = chance(rng, 0.5) ? broadPattern(rng) : randomPattern(rng);
   const binding: Binding = chance(rng, 0.7) ? { latest: pattern } : { first: pattern };
   if (chance(rng, 0.6)) {
     const side = binding.latest !== undefined ? "latest" : "first";
@@ -333,7 +354,9 @@ function randomCondition(rng: Rng, quote: string, tally: { rejected: number }): 
   const names = pickSome(rng, ["r", "u"], int(rng, 0, 2));
   const bindings: Record<string, Binding> = {};
   for (const name of names) bindings[name] = randomBinding(rng);
-  const check: ConditionCheck = { type: "condition", quote, each: randomPattern(rng), when: randomWhen(rng, names, tally) };
+  // Some conditions hold whenever their names bind, so the binding rules alone decide.
+  const when = chance(rng, 0.25) ? pick(rng, ["true", "!(false)", "event.action == event.action"]) : randomWhen(rng, names, tally);
+  const check: ConditionCheck = { type: "condition", quote, each: needing(rng), when };
   if (names.length > 0) check.with = bindings;
   return check;
 }
@@ -359,14 +382,14 @@ function randomCheck(rng: Rng, index: number, tally: { rejected: number }): Chec
   const quote = `check ${index}`;
   switch (int(rng, 0, 5)) {
     case 0: {
-      const check: Check = { type: "ordering", quote, first: randomPattern(rng), before: randomPattern(rng) };
+      const check: Check = { type: "ordering", quote, first: needed(rng), before: needing(rng) };
       const roll = int(rng, 0, 3);
       if (roll !== 1) check.on = randomOn(rng, ["first", "before"]) as never;
       if (roll >= 1) check.fresh = roll === 3 ? false : true;
       return check;
     }
     case 1: {
-      const check: Check = { type: "pairing", quote, each: randomPattern(rng), followedBy: randomPattern(rng) };
+      const check: Check = { type: "pairing", quote, each: needing(rng), followedBy: needed(rng) };
       const roll = int(rng, 0, 2);
       if (roll !== 1) check.on = randomOn(rng, ["each", "followedBy"]) as never;
       if (roll >= 1) check.within = int(rng, 1, 4);
@@ -415,7 +438,7 @@ export function randomExtendedIr(rng: Rng, tally: ExtendedTally = { rejected: 0 
 function randomMetadata(rng: Rng, negativeAmounts: boolean): Record<string, unknown> {
   const metadata: Record<string, unknown> = {};
   if (chance(rng, 0.6)) metadata.id = pick(rng, KEY_VALUES);
-  if (chance(rng, 0.35)) metadata.ref = pick(rng, KEY_VALUES);
+  if (chance(rng, 0.5)) metadata.ref = pick(rng, KEY_VALUES);
   if (chance(rng, 0.5)) {
     if (negativeAmounts && chance(rng, 0.1)) metadata.amount = pick(rng, NEGATIVE_AMOUNTS);
     else metadata.amount = chance(rng, 0.05) ? 500 : pick(rng, AMOUNTS);
@@ -444,7 +467,8 @@ function randomEvent(rng: Rng, index: number, negativeAmounts: boolean): Traject
  * (a sum can then come back under max, so the monitor is not certain there).
  */
 export function randomExtendedTrajectory(rng: Rng, id: string, negativeAmounts = true): Trajectory {
-  const length = chance(rng, 0.05) ? 0 : int(rng, 1, 24);
+  // Short ones too: "every each event passes" is true more often in a few events.
+  const length = chance(rng, 0.05) ? 0 : chance(rng, 0.4) ? int(rng, 1, 6) : int(rng, 1, 24);
   return {
     id,
     description: "",
