@@ -241,8 +241,18 @@ export function groupedCountClause(state: GroupedCountState): Clause {
   let above: string | undefined;
   let below: string | undefined;
   for (const [group, figure] of figures) {
-    if (above === undefined && max !== undefined && figure > max) above = group;
     if (below === undefined && min !== undefined && figure < min) below = group;
+  }
+  // Above max: the group that went above it first, the one the monitor reported when it did
+  // (MONITOR.md: the final clause cites at least the ids reported), not the first in order.
+  if (max !== undefined) {
+    const running = new Map<string, number>();
+    for (let k = 0; k < counted.length && above === undefined; k++) {
+      const group = countedGroups[k]!;
+      const figure = (running.get(group) ?? 0) + (countedAmounts === undefined ? 1 : countedAmounts[k]!);
+      running.set(group, figure);
+      if (figure > max && figures.get(group)! > max) above = group;
+    }
   }
   const groupCitations = (group: string) => {
     const citations: Citation[] = [];
