@@ -504,9 +504,15 @@ function evaluateCountExtended(check: CountCheck, trajectory: OracleTrajectory):
   // appearance" and says nothing of empty ones; this is the reading the judge took too.
   const firstOf = (g: CountGroup) => g.counted[0] ?? Number.MAX_SAFE_INTEGER;
   groups.sort((a, b) => firstOf(a) - firstOf(b));
-  // A group above max wins over one below min: the monitor reported it while running
-  // (certain at once), and the final clause must cite what it reported.
-  const broken = groups.find(aboveMax) ?? (trajectory.complete ? groups.find(belowMin) : undefined);
+  // A group above max wins over one below min, and among groups above max the one that went
+  // above it first: the monitor reported that one while running (certain at once, given
+  // non-negative values), and the final clause must cite what it reported (MONITOR.md).
+  const brokeMaxAt = (g: CountGroup) => {
+    for (let k = 1; k <= g.counted.length; k++) if (figure({ counted: g.counted.slice(0, k) }) > check.max!) return g.counted[k - 1]!;
+    throw new Error("oracle bug: above max, never went above it");
+  };
+  const above = groups.filter(aboveMax).sort((a, b) => brokeMaxAt(a) - brokeMaxAt(b))[0];
+  const broken = above ?? (trajectory.complete ? groups.find(belowMin) : undefined);
   if (broken !== undefined) return decided("false", broken.counted.map((i) => at(events, i)));
   if (groups.some(belowMin)) return na("insufficient_evidence");
   const counted = groups.flatMap((g) => g.counted).sort((a, b) => a - b);

@@ -14,10 +14,12 @@ import type {
   Check,
   ConditionCheck,
   CountCheck,
+  ForbiddenCheck,
   JudgeIR,
   Matcher,
   MetaBehavior,
   Pattern,
+  RequiredCheck,
   ValueMatcher,
 } from "../../compiler/ir/types.js";
 import type { Actor, Trajectory, TrajectoryEvent } from "../../runtime/types.js";
@@ -255,6 +257,11 @@ function randomCount(rng: Rng, quote: string): CountCheck {
     if (chance(rng, 0.7)) check.on = randomOn(rng, ["after", "match"]) as CountCheck["on"];
   }
   if (chance(rng, 0.5)) check.per = pick(rng, ["metadata.turn", "metadata.turn", "metadata.id", "metadata.flag"]);
+  // "At most one per turn": two groups above max, the later one first, is where the cited group matters.
+  if (check.per !== undefined && !sum && chance(rng, 0.3)) {
+    delete check.min;
+    check.max = 1;
+  }
   if (sum) check.sum = "metadata.amount";
   if (chance(rng, 0.25)) check.distinctBy = pick(rng, ["content", "metadata.flag", "metadata.ref"]);
   return check;
@@ -398,7 +405,7 @@ function randomCheck(rng: Rng, index: number, tally: { rejected: number }): Chec
     case 2:
     case 3: {
       const type = index % 2 === 0 ? "required" : "forbidden";
-      const check: Check = { type, quote, match: randomPattern(rng), after: randomPattern(rng) };
+      const check: RequiredCheck | ForbiddenCheck = { type, quote, match: randomPattern(rng), after: randomPattern(rng) };
       if (chance(rng, 0.85)) check.on = randomOn(rng, ["after", "match"]) as never;
       return check;
     }
@@ -446,7 +453,8 @@ function randomMetadata(rng: Rng, negativeAmounts: boolean): Record<string, unkn
   if (chance(rng, 0.4)) metadata.at = pick(rng, DATES);
   if (chance(rng, 0.3)) metadata.flag = chance(rng, 0.1) ? true : pick(rng, FLAGS);
   if (chance(rng, 0.4)) metadata.turn = pick(rng, TURNS);
-  if (chance(rng, 0.03)) metadata.constructor = "A";
+  // An own key named like an Object.prototype member.
+  if (chance(rng, 0.03)) metadata["constructor"] = "A";
   for (const key of LIST_KEYS) if (chance(rng, 0.12)) metadata[key] = "v";
   return metadata;
 }
