@@ -145,7 +145,8 @@ async function monitorPair(ir: JudgeIR, judge: BuiltJudge, trajectory: Trajector
 
     // A reported violation stays false, citing at least its ids, whatever comes next.
     if (timed.length > 0 && rng() < 0.3) {
-      const more = randomExtendedTrajectory(rng, "more").events.map((e, i) => ({ ...e, id: `c${i}` }));
+      // Non-negative amounts: a sum above max is certain only then.
+      const more = randomExtendedTrajectory(rng, "more", false).events.map((e, i) => ({ ...e, id: `c${i}` }));
       for (const complete of [true, false]) {
         const continued = await judge.judgeTrajectory({ id, description, complete, events: [...events.slice(0, k + 1), ...more] });
         expectExact(continued, timed, () => ({ ir, trajectory, k, more, complete }));
@@ -172,6 +173,6 @@ describe("extended language: the monitor vs. judgeTrajectory and the oracle", ()
     }
     console.log(`${JSON.stringify(tally)} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     expect(tally.pairs).toBe(JUDGES * TRAJECTORIES_PER_JUDGE);
-    for (const type of ["ordering", "pairing", "forbidden", "count", "condition"]) expect(tally.byType[type] ?? 0, type).toBeGreaterThan(JUDGES);
+    for (const type of ["ordering", "pairing", "forbidden", "count", "condition"]) expect(tally.byType[type] ?? 0, type).toBeGreaterThan(JUDGES / 2);
   }, 900_000);
 });
