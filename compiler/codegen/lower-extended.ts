@@ -17,8 +17,7 @@ import { parseWhen } from "../ir/when.js";
 import { code, join, lit, name, name2, type Code } from "./code.js";
 import type { Constants } from "./constants.js";
 import { lowerWhen, WHEN_RUNTIME_NAMES } from "./lower-when.js";
-import { lowerWindow } from "./lower.js";
-import { clauseBase, keyed, list, self, value, type Field, type LoweredCheck } from "./lowered.js";
+import { clauseBase, keyed, list, lowerWindow, self, value, type Field, type LoweredCheck } from "./lowered.js";
 import { EVENT, lowerPattern } from "./match.js";
 import { compileRegex, regexLiteral } from "./regex.js";
 

@@ -10,38 +10,10 @@ import type { Check, CountCheck, ForbiddenCheck, MetaBehavior, OrderingCheck, Pa
 import { code, comment, join, lit, name, type Code } from "./code.js";
 import type { Constants } from "./constants.js";
 import { isExtended, lowerExtended } from "./lower-extended.js";
-import { both, clauseBase, list, self, value, type Field, type LoweredCheck } from "./lowered.js";
+import { both, clauseBase, list, lowerWindow, self, value, type Field, type LoweredCheck } from "./lowered.js";
 import { EVENT, lowerPattern } from "./match.js";
 
 export type { Field, LoweredCheck } from "./lowered.js";
-
-/**
- * `after:` keeps events strictly after the first `after` match: the check
- * looks at the event before the window may open on it. The window's field
- * holds the id of the event that opened it.
- */
-interface Window {
-  fields: Field[];
-  step: Code[];
-  /** The `windowOpen` option of the clause builder (empty without `after`). */
-  option: Code;
-  /** An expression that is true while the window is open. */
-  open: Code | undefined;
-  /** The opener's id, cited by an obligation. */
-  openerIds: Code;
-}
-
-export function lowerWindow(j: number, after: Pattern | undefined, guarded: Code[], constants: Constants): Window {
-  if (after === undefined) return { fields: [], step: guarded, option: code``, open: undefined, openerIds: code`[]` };
-  const opener = self(name("after", j));
-  return {
-    fields: [value(name("after", j), code`string | undefined`, code`undefined`)],
-    step: [code`if (${opener} !== undefined) {`, ...guarded, code`} else if ${lowerPattern(after, constants)} ${opener} = ${EVENT}.id;`],
-    option: code`, windowOpen: ${opener} !== undefined`,
-    open: code`${opener} !== undefined`,
-    openerIds: code`[${opener}]`,
-  };
-}
 
 export function lowerOrdering(j: number, check: OrderingCheck, constants: Constants): LoweredCheck {
   const first = self(name("first", j));

@@ -2,9 +2,10 @@
  * What lowering one check produces (a check's share of its rule's stepper)
  * and the small builders every lowering uses.
  */
-import type { Check } from "../ir/types.js";
-import { code, lit, type Code } from "./code.js";
+import type { Check, Pattern } from "../ir/types.js";
+import { code, lit, name, type Code } from "./code.js";
 import type { Constants } from "./constants.js";
+import { EVENT, lowerPattern } from "./match.js";
 
 /**
  * One field of a stepper. Lists and sets only grow while a trajectory is
@@ -73,4 +74,32 @@ export function keyed(fieldName: Code, valueType: Code, constants: Constants): F
 /** `cond && rest`, or `rest` when there is no condition. */
 export function both(cond: Code | undefined, rest: Code): Code {
   return cond === undefined ? rest : code`${cond} && ${rest}`;
+}
+
+/**
+ * `after:` keeps events strictly after the first `after` match: the check
+ * looks at the event before the window may open on it. The window's field
+ * holds the id of the event that opened it.
+ */
+interface Window {
+  fields: Field[];
+  step: Code[];
+  /** The `windowOpen` option of the clause builder (empty without `after`). */
+  option: Code;
+  /** An expression that is true while the window is open. */
+  open: Code | undefined;
+  /** The opener's id, cited by an obligation. */
+  openerIds: Code;
+}
+
+export function lowerWindow(j: number, after: Pattern | undefined, guarded: Code[], constants: Constants): Window {
+  if (after === undefined) return { fields: [], step: guarded, option: code``, open: undefined, openerIds: code`[]` };
+  const opener = self(name("after", j));
+  return {
+    fields: [value(name("after", j), code`string | undefined`, code`undefined`)],
+    step: [code`if (${opener} !== undefined) {`, ...guarded, code`} else if ${lowerPattern(after, constants)} ${opener} = ${EVENT}.id;`],
+    option: code`, windowOpen: ${opener} !== undefined`,
+    open: code`${opener} !== undefined`,
+    openerIds: code`[${opener}]`,
+  };
 }
