@@ -8,7 +8,8 @@ import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const bin = join(root, "bin", "behavior-judge.js");
-const examples = ["refund-support", "staged-rollout", "tax-research", "airline-cancellations"];
+// tax-research last: its expected DIFFs and their explanation sit right above the summary.
+const examples = ["refund-support", "staged-rollout", "airline-cancellations", "tax-research"];
 
 function run(args) {
   console.log(`\n$ behavior-judge ${args.map((a) => relative(root, a) || a).join(" ")}`);

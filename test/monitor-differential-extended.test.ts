@@ -156,8 +156,16 @@ async function monitorPair(ir: JudgeIR, judge: BuiltJudge, trajectory: Trajector
     before = after;
   }
   // Exact: every violation is false in the final judgment (complete or not), citing at least its ids.
-  expectExact(final, all.map((x) => x.v), () => ({ ir, trajectory }));
-  expectExact(finalOther, all.map((x) => x.v), () => ({ ir, trajectory, complete: !trajectory.complete }));
+  expectExact(
+    final,
+    all.map((x) => x.v),
+    () => ({ ir, trajectory }),
+  );
+  expectExact(
+    finalOther,
+    all.map((x) => x.v),
+    () => ({ ir, trajectory, complete: !trajectory.complete }),
+  );
   const ended = await monitor.end({ complete: trajectory.complete });
   expect(JSON.stringify(ended)).toBe(JSON.stringify(final));
   tally.pairs++;
@@ -173,6 +181,7 @@ describe("extended language: the monitor vs. judgeTrajectory and the oracle", ()
     }
     console.log(`${JSON.stringify(tally)} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     expect(tally.pairs).toBe(JUDGES * TRAJECTORIES_PER_JUDGE);
-    for (const type of ["ordering", "pairing", "forbidden", "count", "condition"]) expect(tally.byType[type] ?? 0, type).toBeGreaterThan(JUDGES / 2);
+    for (const type of ["ordering", "pairing", "forbidden", "count", "condition"])
+      expect(tally.byType[type] ?? 0, type).toBeGreaterThan(JUDGES / 2);
   }, 900_000);
 });

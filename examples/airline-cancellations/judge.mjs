@@ -1127,8 +1127,16 @@ function groupedCountClause(state) {
   let above;
   let below;
   for (const [group, figure] of figures) {
-    if (above === void 0 && max !== void 0 && figure > max) above = group;
     if (below === void 0 && min !== void 0 && figure < min) below = group;
+  }
+  if (max !== void 0) {
+    const running = /* @__PURE__ */ new Map();
+    for (let k = 0; k < counted.length && above === void 0; k++) {
+      const group = countedGroups[k];
+      const figure = (running.get(group) ?? 0) + (countedAmounts === void 0 ? 1 : countedAmounts[k]);
+      running.set(group, figure);
+      if (figure > max && figures.get(group) > max) above = group;
+    }
   }
   const groupCitations = (group) => {
     const citations = [];

@@ -368,7 +368,11 @@ function evaluatePairingExtended(check: PairingCheck, trajectory: OracleTrajecto
     else if (trajectory.complete) failed.push(i);
     else pending = true;
   }
-  if (failed.length > 0) return decided("false", failed.map((i) => at(events, i)));
+  if (failed.length > 0)
+    return decided(
+      "false",
+      failed.map((i) => at(events, i)),
+    );
   if (pending) return na("insufficient_evidence");
   return decided("true", dedupedPairs(pairs, events));
 }
@@ -391,7 +395,10 @@ interface KeyedScope {
   insideOf: (j: number) => string | undefined;
 }
 
-function keyedScope(check: { after?: Pattern | undefined; on?: string | Record<string, string> | undefined }, events: readonly OracleEvent[]): KeyedScope {
+function keyedScope(
+  check: { after?: Pattern | undefined; on?: string | Record<string, string> | undefined },
+  events: readonly OracleEvent[],
+): KeyedScope {
   if (check.after === undefined || check.on === undefined) throw new Error("oracle: on without after");
   const windows = keyedWindows(check.after, sideKey(check.on, "after"), events);
   const matchKey = sideKey(check.on, "match");
@@ -480,7 +487,8 @@ function evaluateCountExtended(check: CountCheck, trajectory: OracleTrajectory):
   const groups: CountGroup[] = [];
   for (const matches of windowMatches) {
     // A match without distinctBy's value is not counted at all, so it makes no group of its own.
-    const valued = check.distinctBy === undefined ? matches : matches.filter((i) => distinctValue(at(events, i), check.distinctBy!) !== undefined);
+    const valued =
+      check.distinctBy === undefined ? matches : matches.filter((i) => distinctValue(at(events, i), check.distinctBy!) !== undefined);
     const split = perGroups(valued, check.per, events);
     // A keyed window with nothing of per's key in it is one empty group (n = 0, against min).
     if (split.length === 0 && check.on !== undefined) split.push([]);
@@ -513,16 +521,26 @@ function evaluateCountExtended(check: CountCheck, trajectory: OracleTrajectory):
   };
   const above = groups.filter(aboveMax).sort((a, b) => brokeMaxAt(a) - brokeMaxAt(b))[0];
   const broken = above ?? (trajectory.complete ? groups.find(belowMin) : undefined);
-  if (broken !== undefined) return decided("false", broken.counted.map((i) => at(events, i)));
+  if (broken !== undefined)
+    return decided(
+      "false",
+      broken.counted.map((i) => at(events, i)),
+    );
   if (groups.some(belowMin)) return na("insufficient_evidence");
   const counted = groups.flatMap((g) => g.counted).sort((a, b) => a - b);
-  return decided("true", counted.map((i) => at(events, i)));
+  return decided(
+    "true",
+    counted.map((i) => at(events, i)),
+  );
 }
 
 function evaluateCondition(check: ConditionCheck, trajectory: OracleTrajectory): CheckOutcome {
   const events = trajectory.events;
   const bindings = Object.entries(check.with ?? {});
-  const parsed = parseWhen(check.when, bindings.map(([name]) => name));
+  const parsed = parseWhen(
+    check.when,
+    bindings.map(([name]) => name),
+  );
   if (!parsed.ok) throw new Error(`oracle: bad when ${JSON.stringify(check.when)}: ${JSON.stringify(parsed.errors)}`);
 
   const eaches = events.map((_, i) => i).filter((i) => patternMatches(check.each, at(events, i)));
@@ -556,7 +574,10 @@ function evaluateCondition(check: ConditionCheck, trajectory: OracleTrajectory):
     if (!passes) failedCitations.push(each, ...boundEvents);
   }
   if (failedCitations.length > 0) return decided("false", withoutDuplicateEvents(failedCitations));
-  return decided("true", eaches.map((i) => at(events, i)));
+  return decided(
+    "true",
+    eaches.map((i) => at(events, i)),
+  );
 }
 
 function evaluateCheck(check: Check, trajectory: OracleTrajectory): CheckOutcome {

@@ -34,11 +34,45 @@ const ACTIONS = ["lookup", "lookup_result", "write", "refund", "confirm", "say"]
 const RARE_ACTION = "deploy";
 
 /** Content that the regexes below hit and miss, case and Unicode folding included. */
-const CONTENTS = ["", "yes", "YES", "y", "no", "Yes please", "refund 500", "error: failed", "ſ", "K", "日本語 ✓", "a\nb", "abcabc", "500"] as const;
+const CONTENTS = [
+  "",
+  "yes",
+  "YES",
+  "y",
+  "no",
+  "Yes please",
+  "refund 500",
+  "error: failed",
+  "ſ",
+  "K",
+  "日本語 ✓",
+  "a\nb",
+  "abcabc",
+  "500",
+] as const;
 
 /** Correlation keys: `id` and `ref` share values so two-sided `on` collides across events. */
 const KEY_VALUES = ["A", "B", "C"] as const;
-const AMOUNTS = ["499", "500", "500.0", "5e2", "-0", "abc", "501", "0", "1e999", ".5", "1.", "+3", "0x10", " 500", "", "Infinity", "250", "1000"] as const;
+const AMOUNTS = [
+  "499",
+  "500",
+  "500.0",
+  "5e2",
+  "-0",
+  "abc",
+  "501",
+  "0",
+  "1e999",
+  ".5",
+  "1.",
+  "+3",
+  "0x10",
+  " 500",
+  "",
+  "Infinity",
+  "250",
+  "1000",
+] as const;
 const NEGATIVE_AMOUNTS = ["-12", "-500"] as const;
 const DATES = [
   "2024-05-14",
@@ -288,7 +322,20 @@ const REFERENCES = [
   "event.at",
   "event.content",
 ] as const;
-const LITERALS = ['"500"', "500", "499.5", "5e2", '"2024-05-14T15:00:00"', '"2024-05-14"', '"yes"', '"A"', "null", "0", "-1", '"agent"'] as const;
+const LITERALS = [
+  '"500"',
+  "500",
+  "499.5",
+  "5e2",
+  '"2024-05-14T15:00:00"',
+  '"2024-05-14"',
+  '"yes"',
+  '"A"',
+  "null",
+  "0",
+  "-1",
+  '"agent"',
+] as const;
 
 function whenValue(rng: Rng, names: readonly string[], depth: number): string {
   const refs = REFERENCES.filter((r) => names.includes(r.split(/[.[]/)[0]!));
@@ -380,7 +427,8 @@ export function formsOf(check: Check): string[] {
   if (c.distinctBy !== undefined) forms.push("count+distinctBy");
   if (check.type === "condition") {
     forms.push("condition");
-    for (const b of Object.values(check.with ?? {})) forms.push(b.first !== undefined ? "condition+first" : "condition+latest", ...(b.on !== undefined ? ["condition+on"] : []));
+    for (const b of Object.values(check.with ?? {}))
+      forms.push(b.first !== undefined ? "condition+first" : "condition+latest", ...(b.on !== undefined ? ["condition+on"] : []));
   }
   return forms;
 }
@@ -420,7 +468,10 @@ function randomMeta(rng: Rng, index: number, tally: { rejected: number }): MetaB
   const count = int(rng, 1, 3);
   return {
     name: `Rule ${index}`,
-    trigger: { description: "when it applies", match: chance(rng, 0.5) ? [{ actor: "agent" }, { actor: "user" }, { actor: "tool" }] : randomPattern(rng) },
+    trigger: {
+      description: "when it applies",
+      match: chance(rng, 0.5) ? [{ actor: "agent" }, { actor: "user" }, { actor: "tool" }] : randomPattern(rng),
+    },
     checks: Array.from({ length: count }, (_, i) => randomCheck(rng, i, tally)),
     semanticChecks: [],
   };

@@ -41,10 +41,11 @@ test("npm start explains its DIFF lines right under them and ends with a summary
   expect(after[1]).toMatch(
     /^\^ These DIFFs are expected without a model: .* Set BRAINTRUST_API_KEY \(or OPENAI_API_KEY\) and rerun npm start/,
   );
-  expect(after.slice(2, 6)).toEqual([
+  expect(after.slice(2, 7)).toEqual([
     "Summary:",
     "  refund-support: every label agrees",
     "  staged-rollout: every label agrees",
+    "  airline-cancellations: every label agrees",
     "  tax-research: DIFF on the labels only a model can decide (no model key set; expected, see above)",
   ]);
 }, 300_000);
