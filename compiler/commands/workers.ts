@@ -52,16 +52,31 @@ function inputBytes(files: readonly string[]): number {
  * How many threads judge: what --workers says, else the cores available
  * when the input is large enough to repay starting them. A model keeps it
  * to one: its calls wait on the network, not the CPU, and the request rate
- * and the answer cache are one thread's to keep.
+ * and the answer cache are one thread's to keep. Judging is CPU-bound, so
+ * more threads than cores only add a heap each and contention (--workers 64
+ * on 2 cores once took 1.3 GB and five times as long): --workers is capped
+ * at the cores available, with a notice.
  */
-export function threadCount(flags: WorkersFlags, files: readonly string[], model: boolean, notice: (line: string) => void): number {
+export function threadCount(
+  flags: WorkersFlags,
+  files: readonly string[],
+  model: boolean,
+  notice: (line: string) => void,
+  cores: number = availableParallelism(),
+): number {
   if (model) {
     if (flags.workers !== undefined && flags.workers > 1)
       notice(`--workers ${flags.workers}: a model is configured, so judging stays on one thread (--concurrency overlaps its calls)`);
     return 1;
   }
-  if (flags.workers !== undefined) return flags.workers;
-  return inputBytes(files) < THREADS_FROM_BYTES ? 1 : availableParallelism();
+  if (flags.workers !== undefined) {
+    if (flags.workers <= cores) return flags.workers;
+    notice(
+      `--workers ${flags.workers}: this machine has ${cores} ${cores === 1 ? "core" : "cores"} available, so judging runs on ${cores} ${cores === 1 ? "thread" : "threads"} (more threads than cores only cost memory)`,
+    );
+    return cores;
+  }
+  return inputBytes(files) < THREADS_FROM_BYTES ? 1 : cores;
 }
 
 /**

@@ -85,10 +85,19 @@ async function expectSameResults(judgePath: string, files: string[], batchLines:
   return single.length;
 }
 
+/**
+ * stderr without the notice that --workers was capped at the cores available:
+ * on a machine with fewer cores than a test asks for, the notice is the one
+ * line a run on more threads may add, and what it says is tested below.
+ */
+function uncapped(stderr: string): string {
+  return stderr.replace(/^--workers \d+: this machine has \d+ cores? available, .*\n/m, "");
+}
+
 /** The installed command, as a user runs it (its main thread and its workers both from dist/), in a process of its own. */
 function cli(...args: string[]) {
   const { status, stdout, stderr } = runCli(args);
-  return { code: status, stdout, stderr };
+  return { code: status, stdout, stderr: uncapped(stderr) };
 }
 
 describe("judge --workers N: the outputs of one thread, byte for byte", () => {
@@ -120,11 +129,11 @@ describe("judge --workers N: the outputs of one thread, byte for byte", () => {
         text: [
           text.status,
           text.stdout,
-          text.stderr.replaceAll(out, "OUT").replace(`${workers}.html`, "N.html").replace(`${workers}.xml`, "N.xml"),
+          uncapped(text.stderr).replaceAll(out, "OUT").replace(`${workers}.html`, "N.html").replace(`${workers}.xml`, "N.xml"),
         ],
-        json: [json.status, json.stdout, json.stderr],
-        plain: [plain.status, plain.stdout, plain.stderr],
-        jsonl: [jsonl.status, jsonl.stdout, jsonl.stderr],
+        json: [json.status, json.stdout, uncapped(json.stderr)],
+        plain: [plain.status, plain.stdout, uncapped(plain.stderr)],
+        jsonl: [jsonl.status, jsonl.stdout, uncapped(jsonl.stderr)],
         html: readFileSync(html, "utf8"),
         junit: readFileSync(junit, "utf8"),
       });
@@ -334,10 +343,29 @@ describe("how many threads", () => {
     const notices: string[] = [];
     const notice = (line: string) => void notices.push(line);
     expect(threadCount({}, [small], false, notice)).toBe(1);
-    expect(threadCount({ workers: 3 }, [small], false, notice)).toBe(3);
+    expect(threadCount({ workers: 3 }, [small], false, notice, 4)).toBe(3);
     expect(notices).toEqual([]);
     expect(threadCount({ workers: 4 }, [small], true, notice)).toBe(1);
     expect(notices).toEqual(["--workers 4: a model is configured, so judging stays on one thread (--concurrency overlaps its calls)"]);
+  });
+
+  test("--workers above the cores available is capped at them, with a notice (issue 20, item 24)", () => {
+    const notices: string[] = [];
+    const notice = (line: string) => void notices.push(line);
+    expect(threadCount({ workers: 64 }, [small], false, notice, 2)).toBe(2);
+    expect(threadCount({ workers: 2 }, [small], false, notice, 2)).toBe(2);
+    expect(threadCount({ workers: 3 }, [small], false, notice, 1)).toBe(1);
+    expect(notices).toEqual([
+      "--workers 64: this machine has 2 cores available, so judging runs on 2 threads (more threads than cores only cost memory)",
+      "--workers 3: this machine has 1 core available, so judging runs on 1 thread (more threads than cores only cost memory)",
+    ]);
+  });
+
+  test("judge --workers 64 says it runs on the cores available, and judges every case", () => {
+    const got = runCli(["judge", join(REFUND, "judge.mjs"), small, "--workers", "64", "--json"]);
+    const cores = availableParallelism();
+    if (cores < 64) expect(got.stderr).toContain(`--workers 64: this machine has ${cores} `);
+    expect((JSON.parse(got.stdout) as unknown[]).length).toBe(1);
   });
 
   test("a large input gets the cores available", () => {
