@@ -116,7 +116,7 @@ export function lowerExtendedPairing(j: number, check: PairingCheck, constants: 
   // The `each` events still waiting, per key: the newest one's index, and from each the one before it (-1: none).
   const lastWaiting = self(name("lastWaiting", j));
   const prevWaiting = self(name("prevWaiting", j));
-  const status = self(name("status", j));
+  const servedAhead = self(name("servedAhead", j));
   const failed = self(name("failedEach", j));
   const failedAt = self(name("failedAt", j));
   const expireFrom = self(name("expireFrom", j));
@@ -138,7 +138,8 @@ export function lowerExtendedPairing(j: number, check: PairingCheck, constants: 
   if (within !== undefined) {
     fields.push(
       list(name("eachAt", j), code`number[]`),
-      keyed(name("status", j), code`number`, constants),
+      // The served `each` events the expiry has not passed yet: at most `within` of them, whatever the trajectory's length.
+      keyed(name("servedAhead", j), code`true`, constants),
       list(name("failedEach", j), code`number[]`),
       value(name("failedAt", j), code`string | undefined`, code`undefined`),
       value(name("expireFrom", j), code`number`, code`0`),
@@ -149,15 +150,16 @@ export function lowerExtendedPairing(j: number, check: PairingCheck, constants: 
   const followerKey = sides === undefined ? code`""` : metadataOf(sides.followedBy);
   const eachKey = sides === undefined ? code`""` : metadataOf(sides.each);
   // With within, an `each` event may have failed before its key's follower came: it is not served then.
+  // Expiry goes in index order, so the ones below expireFrom have failed (a served one left the chain),
+  // and so has every older one further down the chain.
   const serve =
     within === undefined
       ? [code`${servedIndex}.push(${waiting});`, code`${servedBy}.push(${EVENT}.id);`]
       : [
-          code`if (${status}.get(String(${waiting})) === undefined) {`,
-          code`${status}.set(String(${waiting}), 1);`,
+          code`if (${waiting} < ${expireFrom}) break;`,
+          code`${servedAhead}.set(String(${waiting}), true);`,
           code`${servedIndex}.push(${waiting});`,
           code`${servedBy}.push(${EVENT}.id);`,
-          code`}`,
         ];
   const step: Code[] = [
     ...(within === undefined ? [] : [code`const ${at} = ${position};`, code`${position} = ${at} + 1;`]),
@@ -180,8 +182,8 @@ export function lowerExtendedPairing(j: number, check: PairingCheck, constants: 
       code`while (${expireFrom} < ${each}.length && ${eachAt}[${expireFrom}]! + ${within} <= ${at}) {`,
       code`const ${expired} = ${expireFrom};`,
       code`${expireFrom} = ${expired} + 1;`,
-      code`if (${status}.get(String(${expired})) === undefined) {`,
-      code`${status}.set(String(${expired}), 2);`,
+      code`if (${servedAhead}.has(String(${expired}))) ${servedAhead}.delete(String(${expired}));`,
+      code`else {`,
       code`${failed}.push(${expired});`,
       code`if (${failedAt} === undefined) ${failedAt} = ${EVENT}.id;`,
       code`}`,

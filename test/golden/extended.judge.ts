@@ -669,7 +669,7 @@ class Rule3 implements RuleStepper {
   prevWaiting2: number[] = [];
   eachKeys2: (string | null)[] = [];
   eachAt2: number[] = [];
-  status2: Keyed<number> = new Keyed();
+  servedAhead2: Keyed<true> = new Keyed();
   failedEach2: number[] = [];
   failedAt2: string | undefined = undefined;
   expireFrom2: number = 0;
@@ -718,11 +718,10 @@ class Rule3 implements RuleStepper {
         let waiting2 = this.lastWaiting2.get(keyFollower2) ?? -1;
         if (waiting2 >= 0) this.lastWaiting2.delete(keyFollower2);
         while (waiting2 >= 0) {
-          if (this.status2.get(String(waiting2)) === undefined) {
-            this.status2.set(String(waiting2), 1);
-            this.servedIndex2.push(waiting2);
-            this.servedBy2.push(e.id);
-          }
+          if (waiting2 < this.expireFrom2) break;
+          this.servedAhead2.set(String(waiting2), true);
+          this.servedIndex2.push(waiting2);
+          this.servedBy2.push(e.id);
           waiting2 = this.prevWaiting2[waiting2]!;
         }
       }
@@ -730,8 +729,8 @@ class Rule3 implements RuleStepper {
     while (this.expireFrom2 < this.each2.length && this.eachAt2[this.expireFrom2]! + 2 <= at2) {
       const expired2 = this.expireFrom2;
       this.expireFrom2 = expired2 + 1;
-      if (this.status2.get(String(expired2)) === undefined) {
-        this.status2.set(String(expired2), 2);
+      if (this.servedAhead2.has(String(expired2))) this.servedAhead2.delete(String(expired2));
+      else {
         this.failedEach2.push(expired2);
         if (this.failedAt2 === undefined) this.failedAt2 = e.id;
       }
@@ -869,7 +868,7 @@ class Rule3 implements RuleStepper {
     this.saved_prevWaiting2 = this.prevWaiting2.length;
     this.saved_eachKeys2 = this.eachKeys2.length;
     this.saved_eachAt2 = this.eachAt2.length;
-    this.status2.save();
+    this.servedAhead2.save();
     this.saved_failedEach2 = this.failedEach2.length;
     this.saved_failedAt2 = this.failedAt2;
     this.saved_expireFrom2 = this.expireFrom2;
@@ -899,7 +898,7 @@ class Rule3 implements RuleStepper {
     if (this.eachKeys2.length !== this.saved_eachKeys2)
       this.eachKeys2.length = this.saved_eachKeys2;
     if (this.eachAt2.length !== this.saved_eachAt2) this.eachAt2.length = this.saved_eachAt2;
-    this.status2.restore();
+    this.servedAhead2.restore();
     if (this.failedEach2.length !== this.saved_failedEach2)
       this.failedEach2.length = this.saved_failedEach2;
     this.triggered = this.saved_triggered;
