@@ -12,12 +12,17 @@
 //    (with --before) next to another build of the same judge.yaml, in the same run; each
 //    measurement in a fresh process.
 // 1b. The monitor of the same judge: time per push and per check.
+// 1c. The same policy in the extended rule language (bench/refund-extended.yaml: keyed
+//     ordering, a condition, pairing within, a value-matcher forbidden, a sum per order, a
+//     regex on content), built here, on the same trajectories, next to the v1 judge of 1:
+//     what the extensions cost per event; and its monitor's time per push.
 // 2. Size of each example's judge.mjs and the time to import it in a fresh process.
 // 3. Model calls per trajectory for each example, with and without verify-on-false,
 //    through an in-process adapter that answers as examples/tax-research/scripted-answers.json
 //    says (and confirms every deterministic failure): the judge's own call pattern, no network.
 import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -197,8 +202,45 @@ console.log("\n1b. refund-support monitor: createMonitor, then push (and check) 
   console.log(`   ${pushNs.toFixed(0)} ns per push, ${checkNs.toFixed(0)} ns per check over 100k events, best of ${rounds}`);
 }
 
+console.log("\n1c. the refund policy in the extended language (bench/refund-extended.yaml) next to the v1 judge of 1");
+{
+  const extendedPath = join(mkdtempSync(join(tmpdir(), "bj-bench-")), "refund-extended.mjs");
+  execFileSync(
+    process.execPath,
+    [join(root, "bin", "behavior-judge.js"), "build", join(root, "bench", "refund-extended.yaml"), "-o", extendedPath],
+    {
+      stdio: "ignore",
+    },
+  );
+  const extended = await import(pathToFileURL(extendedPath).href);
+  console.log("   events   v1 ev/s  ns/event   v2 ev/s  ns/event   v2/v1 time   v2 verdicts");
+  for (const size of [1_000, 10_000, 100_000, 1_000_000]) {
+    const t = makeTrajectory(size);
+    const verdicts = (await extended.judgeTrajectory(t)).metaBehaviors.map((m) => m.verdict).join(",");
+    const ms = quick ? 300 : size >= 1_000_000 ? 3000 : 1500;
+    const best = { v1: Infinity, v2: Infinity };
+    for (let round = 0; round < 3; round++) {
+      best.v1 = Math.min(best.v1, measureInChild(JUDGE_PATH, size, ms));
+      best.v2 = Math.min(best.v2, measureInChild(extendedPath, size, ms));
+    }
+    const rate = (ns) => fmt(1e9 / ns).padStart(8);
+    console.log(
+      `   ${fmt(size).padStart(6)}  ${rate(best.v1)}  ${best.v1.toFixed(1).padStart(8)}  ${rate(best.v2)}  ${best.v2.toFixed(1).padStart(8)}   ${(best.v2 / best.v1).toFixed(2).padStart(9)}x   ${verdicts}`,
+    );
+  }
+  const events = makeTrajectory(100_000).events;
+  let pushNs = Infinity;
+  for (let round = 0; round <= (quick ? 4 : 8); round++) {
+    const monitor = extended.createMonitor({ id: "bench" });
+    const start = process.hrtime.bigint();
+    for (let i = 0; i < events.length; i++) monitor.push(events[i]);
+    if (round > 0) pushNs = Math.min(pushNs, Number(process.hrtime.bigint() - start) / events.length);
+  }
+  console.log(`   v2 monitor: ${pushNs.toFixed(0)} ns per push over 100k events`);
+}
+
 console.log("\n2. examples' judge.mjs: size and import time in a fresh node process (median of 5)");
-for (const name of ["refund-support", "staged-rollout", "tax-research"]) {
+for (const name of ["refund-support", "staged-rollout", "tax-research", "airline-cancellations"]) {
   const file = join(root, "examples", name, "judge.mjs");
   const bytes = statSync(file).size;
   const gzip = (await import("node:zlib")).gzipSync(readFileSync(file)).length;

@@ -6,18 +6,19 @@
  * them, but a Map entry may be added, replaced or deleted. Between `save` and
  * `restore` every change is journaled, so `restore` undoes exactly one
  * event's changes; outside them nothing is journaled and a change costs a Map
- * operation. Values must be replaced, never changed in place.
+ * operation. Values must be replaced, never changed in place. Keys are
+ * metadata values, or event indexes (numbers: no string made per event).
  */
-export class Keyed<V> {
-  readonly #map = new Map<string, V>();
+export class Keyed<V, K extends string | number = string> {
+  readonly #map = new Map<K, V>();
   /** While saving: for each change, the key and what it held before (`had` false: nothing). */
-  #journal: { key: string; had: boolean; old: V | undefined }[] | undefined = undefined;
+  #journal: { key: K; had: boolean; old: V | undefined }[] | undefined = undefined;
 
-  get(key: string): V | undefined {
+  get(key: K): V | undefined {
     return this.#map.get(key);
   }
 
-  has(key: string): boolean {
+  has(key: K): boolean {
     return this.#map.has(key);
   }
 
@@ -25,18 +26,18 @@ export class Keyed<V> {
     return this.#map.size;
   }
 
-  set(key: string, value: V): void {
+  set(key: K, value: V): void {
     this.#remember(key);
     this.#map.set(key, value);
   }
 
-  delete(key: string): void {
+  delete(key: K): void {
     if (!this.#map.has(key)) return;
     this.#remember(key);
     this.#map.delete(key);
   }
 
-  #remember(key: string): void {
+  #remember(key: K): void {
     if (this.#journal === undefined) return;
     const had = this.#map.has(key);
     this.#journal.push({ key, had, old: had ? this.#map.get(key) : undefined });

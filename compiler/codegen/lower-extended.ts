@@ -139,7 +139,7 @@ export function lowerExtendedPairing(j: number, check: PairingCheck, constants: 
     fields.push(
       list(name("eachAt", j), code`number[]`),
       // The served `each` events the expiry has not passed yet: at most `within` of them, whatever the trajectory's length.
-      keyed(name("servedAhead", j), code`true`, constants),
+      keyed(name("servedAhead", j), code`true`, constants, code`number`),
       list(name("failedEach", j), code`number[]`),
       value(name("failedAt", j), code`string | undefined`, code`undefined`),
       value(name("expireFrom", j), code`number`, code`0`),
@@ -157,7 +157,7 @@ export function lowerExtendedPairing(j: number, check: PairingCheck, constants: 
       ? [code`${servedIndex}.push(${waiting});`, code`${servedBy}.push(${EVENT}.id);`]
       : [
           code`if (${waiting} < ${expireFrom}) break;`,
-          code`${servedAhead}.set(String(${waiting}), true);`,
+          code`${servedAhead}.set(${waiting}, true);`,
           code`${servedIndex}.push(${waiting});`,
           code`${servedBy}.push(${EVENT}.id);`,
         ];
@@ -182,7 +182,7 @@ export function lowerExtendedPairing(j: number, check: PairingCheck, constants: 
       code`while (${expireFrom} < ${each}.length && ${eachAt}[${expireFrom}]! + ${within} <= ${at}) {`,
       code`const ${expired} = ${expireFrom};`,
       code`${expireFrom} = ${expired} + 1;`,
-      code`if (${servedAhead}.has(String(${expired}))) ${servedAhead}.delete(String(${expired}));`,
+      code`if (${servedAhead}.has(${expired})) ${servedAhead}.delete(${expired});`,
       code`else {`,
       code`${failed}.push(${expired});`,
       code`if (${failedAt} === undefined) ${failedAt} = ${EVENT}.id;`,

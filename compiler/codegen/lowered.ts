@@ -66,9 +66,10 @@ export function clauseBase(check: Check): Code {
 }
 
 /** Per-key state (runtime/keyed.ts): journaled between save and restore. */
-export function keyed(fieldName: Code, valueType: Code, constants: Constants): Field {
+export function keyed(fieldName: Code, valueType: Code, constants: Constants, keyType?: Code): Field {
   const keyedClass = constants.runtime("Keyed");
-  return { name: fieldName, type: code`${keyedClass}<${valueType}>`, init: code`new ${keyedClass}()`, kind: "keyed" };
+  const type = keyType === undefined ? code`${keyedClass}<${valueType}>` : code`${keyedClass}<${valueType}, ${keyType}>`;
+  return { name: fieldName, type, init: code`new ${keyedClass}()`, kind: "keyed" };
 }
 
 /** `cond && rest`, or `rest` when there is no condition. */

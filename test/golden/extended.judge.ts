@@ -669,7 +669,7 @@ class Rule3 implements RuleStepper {
   prevWaiting2: number[] = [];
   eachKeys2: (string | null)[] = [];
   eachAt2: number[] = [];
-  servedAhead2: Keyed<true> = new Keyed();
+  servedAhead2: Keyed<true, number> = new Keyed();
   failedEach2: number[] = [];
   failedAt2: string | undefined = undefined;
   expireFrom2: number = 0;
@@ -719,7 +719,7 @@ class Rule3 implements RuleStepper {
         if (waiting2 >= 0) this.lastWaiting2.delete(keyFollower2);
         while (waiting2 >= 0) {
           if (waiting2 < this.expireFrom2) break;
-          this.servedAhead2.set(String(waiting2), true);
+          this.servedAhead2.set(waiting2, true);
           this.servedIndex2.push(waiting2);
           this.servedBy2.push(e.id);
           waiting2 = this.prevWaiting2[waiting2]!;
@@ -729,7 +729,7 @@ class Rule3 implements RuleStepper {
     while (this.expireFrom2 < this.each2.length && this.eachAt2[this.expireFrom2]! + 2 <= at2) {
       const expired2 = this.expireFrom2;
       this.expireFrom2 = expired2 + 1;
-      if (this.servedAhead2.has(String(expired2))) this.servedAhead2.delete(String(expired2));
+      if (this.servedAhead2.has(expired2)) this.servedAhead2.delete(expired2);
       else {
         this.failedEach2.push(expired2);
         if (this.failedAt2 === undefined) this.failedAt2 = e.id;
