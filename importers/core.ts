@@ -66,6 +66,8 @@ export const FACT = {
   refusal: "@refusal",
   /** The server that ran a provider-side tool (an MCP server label, or "provider" for built-in tools such as web search). */
   server: "@server",
+  /** "true" on the events of a message the store keeps in a redacted form too (a Strands session's `redact_message`); the events hold the original. */
+  redacted: "@redacted",
 } as const;
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
@@ -510,7 +512,9 @@ export class TrajectoryBuilder {
    * result has its own `status`. A result whose call is unknown gets its action
    * from `opts.name` (else `unknown_result`) and a warning. `inline` marks a
    * result the provider ran inside the same response (a server-side web
-   * search): the agent's next event then stays in the same turn.
+   * search): the agent's next event then stays in the same turn. `fields`
+   * are flattened instead of what `content` parses to, for a result whose
+   * text is no JSON but whose structure the importer knows (a Python repr).
    */
   result(
     callId: string | undefined,
@@ -521,6 +525,7 @@ export class TrajectoryBuilder {
       meta?: Meta | undefined;
       path?: string | undefined;
       inline?: boolean | undefined;
+      fields?: Record<string, unknown> | undefined;
     } = {},
   ): void {
     const call = this.takeOpen(callId, opts.name);
@@ -544,8 +549,9 @@ export class TrajectoryBuilder {
     }
     if (opts.inline !== true) this.last = "tool";
     const metadata: Record<string, string> = {};
-    const structured = typeof content === "string" ? parseJson(content) : content;
-    if (typeof content === "string") checkParsedNesting(structured, opts.path ?? "", `result of ${name}`);
+    const structured = opts.fields ?? (typeof content === "string" ? parseJson(content) : content);
+    if (opts.fields !== undefined) checkNesting(opts.fields, opts.path ?? "");
+    else if (typeof content === "string") checkParsedNesting(structured, opts.path ?? "", `result of ${name}`);
     else checkNesting(content, opts.path ?? "");
     if (isRecord(structured) && !isContentPart(structured))
       flattenInto(metadata, structured, "", (c) => this.warn(opts.path ?? "", collisionWarning(c, `result of ${name}`)));

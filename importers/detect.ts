@@ -14,6 +14,7 @@ import { detectVercelAI, fromVercelAI } from "./vercel-ai.js";
 import { detectOpenAIAgents, fromOpenAIAgents } from "./openai-agents.js";
 import { detectOtel, fromOtel } from "./otel.js";
 import { detectLangChain, fromLangChain } from "./langchain.js";
+import { detectBedrock, fromBedrock } from "./bedrock.js";
 
 export interface Format {
   /** The `--from` value. */
@@ -52,6 +53,12 @@ export const FORMATS: readonly Format[] = [
     description: "LangChain / LangGraph messages or LangSmith run trees",
     importer: fromLangChain,
     detect: detectLangChain,
+  },
+  {
+    name: "bedrock",
+    description: "AWS Bedrock Converse messages, invocation logs, Strands Agents sessions",
+    importer: fromBedrock,
+    detect: detectBedrock,
   },
 ];
 

@@ -28,9 +28,15 @@ export interface ShapeRules {
   isResponse(value: unknown): boolean;
   /** The assistant message a response contributes to the conversation. */
   responseMessages(response: Record<string, unknown>): unknown[];
+  /**
+   * A logged exchange in a shape of the format's own (a Bedrock invocation
+   * log record), tried before the common shapes; an ImportError for a
+   * record of that shape that is bad (it takes that record's place only).
+   */
+  unwrap?(value: Record<string, unknown>, path: string): Conversation | ImportError | undefined;
 }
 
-function join(prefix: string, key: string): string {
+export function join(prefix: string, key: string): string {
   return prefix === "" ? key : `${prefix}.${key}`;
 }
 
@@ -39,9 +45,11 @@ function join(prefix: string, key: string): string {
  * body, a fine-tuning line); `{request: {messages}, response}` (a proxy log);
  * or a response alone.
  */
-function single(value: unknown, path: string, rules: ShapeRules): Conversation | undefined {
+function single(value: unknown, path: string, rules: ShapeRules): Conversation | ImportError | undefined {
   if (Array.isArray(value)) return { messages: value, path };
   if (!isRecord(value)) return undefined;
+  const own = rules.unwrap?.(value, path);
+  if (own !== undefined) return own;
   if (Array.isArray(value.messages)) {
     const response = isRecord(value.response) ? value.response : undefined;
     return withResponse(

@@ -19,3 +19,4 @@ export { detectVercelAI, fromVercelAI } from "./vercel-ai.js";
 export { detectOpenAIAgents, fromOpenAIAgents } from "./openai-agents.js";
 export { detectOtel, fromOtel } from "./otel.js";
 export { detectLangChain, fromLangChain } from "./langchain.js";
+export { detectBedrock, fromBedrock } from "./bedrock.js";
