@@ -1,6 +1,7 @@
 /**
- * The only importer of esbuild: judge.ts + runtime/ → one judge.mjs with no
- * imports left, so it loads from any folder, with or without node_modules.
+ * The bundler of judges: judge.ts + runtime/ → one judge.mjs with no imports
+ * left, so it loads from any folder, with or without node_modules. (The only
+ * other user of esbuild, transpile.ts, strips types for the preview.)
  */
 import { build, type Plugin } from "esbuild";
 import { escapeScriptClose } from "../codegen/code.js";

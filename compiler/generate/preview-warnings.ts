@@ -4,8 +4,9 @@
  */
 import type { Trajectory, TrajectoryEvent, Verdict } from "../../runtime/types.js";
 import { patternMatches } from "../interview/evidence.js";
-import { exactValue } from "../ir/values.js";
-import type { Check, MetaBehavior, Pattern } from "../ir/types.js";
+import { metadataString, valueHolds } from "../ir/value-eval.js";
+import { describeValue, exactValue } from "../ir/values.js";
+import type { Check, MetaBehavior, Pattern, ValueMatcher } from "../ir/types.js";
 import { sharesRoot } from "./offline/lexicon.js";
 import { canonical, STOPWORDS, stemSet, words } from "./offline/words.js";
 import type { PreviewClauseRef, PreviewWarning, RulePreview, VerdictSamples } from "./preview.js";
@@ -47,34 +48,43 @@ function list(ids: readonly string[]): string {
   return ids.length > 5 ? `${shown} and ${ids.length - 5} more` : shown;
 }
 
-/** Actions and metadata values the matchers name that no sample event has. */
+/** An action as the warnings name it: `"refund"`, or what its value matcher asks for. */
+function actionText(action: ValueMatcher): string {
+  const exact = exactValue(action);
+  return exact === undefined ? describeValue(action) : `"${exact}"`;
+}
+
+/** Actions and metadata values the matchers ask for that no sample event has (value matchers as the judge reads them). */
 function unusedNames(ref: PreviewClauseRef, patterns: readonly Pattern[], events: readonly TrajectoryEvent[]): PreviewWarning[] {
   const warnings: PreviewWarning[] = [];
   const seen = new Set<string>();
   for (const matcher of patterns.flat()) {
-    if (matcher.action !== undefined && !events.some((e) => e.action === matcher.action)) {
-      if (!seen.has(`a:${matcher.action}`))
+    const action = matcher.action;
+    const actionId = `a:${JSON.stringify(action)}`;
+    if (action !== undefined && !events.some((e) => valueHolds(e.action, action))) {
+      if (!seen.has(actionId))
         warnings.push({
           kind: "unused-action",
           clause: ref,
-          message: `${describeRef(ref)}: no sample has an event with action "${matcher.action}"`,
+          message:
+            exactValue(action) === undefined
+              ? `${describeRef(ref)}: no sample has an event whose action is ${describeValue(action)}`
+              : `${describeRef(ref)}: no sample has an event with action ${actionText(action)}`,
         });
-      seen.add(`a:${matcher.action}`);
+      seen.add(actionId);
       continue;
     }
     for (const [key, value] of Object.entries(matcher.metadata ?? {})) {
       const holds = (e: TrajectoryEvent) =>
-        (matcher.action === undefined || e.action === matcher.action) &&
-        e.metadata !== undefined &&
-        Object.hasOwn(e.metadata, key) &&
-        String(e.metadata[key]) === value;
-      const id = `m:${matcher.action ?? ""}:${key}=${value}`;
+        (action === undefined || valueHolds(e.action, action)) && valueHolds(metadataString(e, key), value);
+      const id = `m:${JSON.stringify(action ?? "")}:${key}=${JSON.stringify(value)}`;
       if (!seen.has(id) && !events.some(holds)) {
-        const where = matcher.action === undefined ? "event" : `"${matcher.action}" event`;
+        const where = action === undefined ? "event" : `${actionText(action)} event`;
+        const wanted = exactValue(value);
         warnings.push({
           kind: "unused-metadata-value",
           clause: ref,
-          message: `${describeRef(ref)}: no sample ${where} has metadata ${key}: ${value}`,
+          message: `${describeRef(ref)}: no sample ${where} has metadata ${key}${wanted === undefined ? ` ${describeValue(value)}` : `: ${wanted}`}`,
         });
       }
       seen.add(id);
@@ -178,7 +188,9 @@ export function ruleWarnings(
     if (other !== undefined) warnings.push(other);
   });
   // A matcher with nothing but an actor ("an agent event occurs") fires in every session: the rule then gates nothing.
-  const anyEvent = rule.trigger.match?.find((m) => m.action === undefined && m.contentIncludes === undefined && m.metadata === undefined);
+  const anyEvent = rule.trigger.match?.find(
+    (m) => m.action === undefined && m.contentIncludes === undefined && m.content === undefined && m.metadata === undefined,
+  );
   if (anyEvent !== undefined && triggered.length > 0 && !onlyProhibitions(rule)) {
     const what = anyEvent.actor === undefined ? "any event" : `any ${anyEvent.actor} event`;
     warnings.push({
