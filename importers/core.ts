@@ -462,7 +462,13 @@ export class TrajectoryBuilder {
     this.push("user", "message", text, TrajectoryBuilder.withFacts({}, meta, this.currentTurn));
   }
 
+  /**
+   * An agent's text. Text that is only whitespace (the `"\n\n"` block Claude
+   * models often emit before a tool call) says nothing and is no message
+   * (docs/IMPORTERS.md "Shared conventions").
+   */
   agentMessage(text: string, meta?: Meta): void {
+    if (text.trim() === "") return;
     const turn = this.agentTurn();
     this.push("agent", "message", text, TrajectoryBuilder.withFacts({}, meta, turn));
   }
