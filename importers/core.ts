@@ -583,6 +583,21 @@ export class TrajectoryBuilder {
     this.issues.push({ path, message });
   }
 
+  /**
+   * Closes the open calls named `name` without a result event: a tool whose
+   * call is itself the answer (Pydantic AI's structured-output `final_result`)
+   * never gets a result, and is not a call left waiting. Returns how many.
+   */
+  closeWithoutResult(name: string): number {
+    let closed = 0;
+    for (const call of [...this.open])
+      if (call.name === name) {
+        this.open.delete(call);
+        closed++;
+      }
+    return closed;
+  }
+
   /** complete = options.complete ?? (endedNormally && no call left open). */
   finish(endedNormally: boolean): Trajectory {
     const complete = this.options.complete ?? (endedNormally && this.open.size === 0);

@@ -15,6 +15,7 @@ import { detectOpenAIAgents, fromOpenAIAgents } from "./openai-agents.js";
 import { detectOtel, fromOtel } from "./otel.js";
 import { detectLangChain, fromLangChain } from "./langchain.js";
 import { detectBedrock, fromBedrock } from "./bedrock.js";
+import { detectLangfuse, fromLangfuse } from "./langfuse.js";
 
 export interface Format {
   /** The `--from` value. */
@@ -59,6 +60,12 @@ export const FORMATS: readonly Format[] = [
     description: "AWS Bedrock Converse messages, invocation logs, Strands Agents sessions",
     importer: fromBedrock,
     detect: detectBedrock,
+  },
+  {
+    name: "langfuse",
+    description: "Langfuse trace export ({trace, observations}, GET /api/public/traces/{id})",
+    importer: fromLangfuse,
+    detect: detectLangfuse,
   },
 ];
 

@@ -20,3 +20,4 @@ export { detectOpenAIAgents, fromOpenAIAgents } from "./openai-agents.js";
 export { detectOtel, fromOtel } from "./otel.js";
 export { detectLangChain, fromLangChain } from "./langchain.js";
 export { detectBedrock, fromBedrock } from "./bedrock.js";
+export { detectLangfuse, fromLangfuse } from "./langfuse.js";

@@ -66,7 +66,8 @@ import { CallIndex, MinHeap, SeenTexts, cycleWarning, spanForest, walkDepthFirst
 
 type Attrs = Record<string, unknown>;
 
-interface Span {
+/** One span as the importer reads it (exported for langfuse, whose OTel-scope observations carry a span's attributes). */
+export interface Span {
   traceId: string;
   spanId: string | undefined;
   parentId: string | undefined;
@@ -256,11 +257,11 @@ function readSpan(raw: Record<string, unknown>, traceId: string, path: string, i
   return span;
 }
 
-type Kind = "agent" | "model" | "tool" | "other";
+export type Kind = "agent" | "model" | "tool" | "other";
 
 const MODEL_OPERATIONS = new Set(["chat", "text_completion", "generate_content", "responses"]);
 
-function kindOf(span: Span): Kind {
+export function kindOf(span: Span): Kind {
   const a = span.attrs;
   const op = a["gen_ai.operation.name"];
   const oi = typeof a["openinference.span.kind"] === "string" ? (a["openinference.span.kind"] as string).toUpperCase() : undefined;
@@ -271,7 +272,7 @@ function kindOf(span: Span): Kind {
   return "other";
 }
 
-function agentName(span: Span): string | undefined {
+export function agentName(span: Span): string | undefined {
   const a = span.attrs;
   return (
     str(a["gen_ai.agent.name"]) ??
@@ -282,7 +283,7 @@ function agentName(span: Span): string | undefined {
 }
 
 /** One message of a model call, whatever vocabulary it came in. */
-interface Message {
+export interface Message {
   role: string;
   text: string;
   reasoning: string;
@@ -299,7 +300,7 @@ function structured(value: unknown, where: Where): unknown {
 }
 
 /** The span and attribute key a JSON text came from, for its errors. */
-interface Where {
+export interface Where {
   span: Span;
   key: string;
 }
@@ -363,7 +364,7 @@ function placeholder(part: Record<string, unknown>): string {
 }
 
 /** GenAI conventions (1.37+): `[{role, parts: [{type: text|tool_call|tool_call_response|reasoning|blob|uri|file, …}]}]`. */
-function genAiMessages(value: unknown, where: Where): Message[] {
+export function genAiMessages(value: unknown, where: Where): Message[] {
   return list(structured(value, where))
     .filter(isRecord)
     .map((m) => {
@@ -385,10 +386,13 @@ function genAiMessages(value: unknown, where: Where): Message[] {
 }
 
 /** Chat-style messages (`{role, content, tool_calls, tool_call_id}`), as the older flattened GenAI and OpenInference attributes hold them. */
-function chatMessage(m: Record<string, unknown>): Message {
+export function chatMessage(m: Record<string, unknown>): Message {
   const msg: Message = { role: String(m.role ?? ""), text: "", reasoning: "", calls: [], results: [] };
   const contents = list(m.contents).map((c) => (isRecord(c) && isRecord(c.message_content) ? c.message_content : c));
-  const parts = contents.length > 0 ? contents.filter(isRecord).map((c) => (c.type === "image" ? { type: "image" } : c)) : m.content;
+  // A content without a type but with text (OpenInference's Vertex AI and Gemini instrumentations) is a text part.
+  const part = (c: Record<string, unknown>): Record<string, unknown> =>
+    c.type === "image" ? { type: "image" } : c.type === undefined && typeof c.text === "string" ? { type: "text", text: c.text } : c;
+  const parts = contents.length > 0 ? contents.filter(isRecord).map(part) : m.content;
   const text = contentText(parts);
   for (const c of list(m.tool_calls)) {
     const call = isRecord(c) && isRecord(c.tool_call) ? c.tool_call : c;
@@ -402,7 +406,7 @@ function chatMessage(m: Record<string, unknown>): Message {
 }
 
 /** The AI SDK's prompt messages: `{role, content: string | [{type: text|file|image|tool-call|tool-result|reasoning}]}`. */
-function aiSdkMessages(value: unknown, where: Where): Message[] {
+export function aiSdkMessages(value: unknown, where: Where): Message[] {
   return list(structured(value, where))
     .filter(isRecord)
     .map((m) => {
@@ -433,14 +437,14 @@ function aiSdkMessages(value: unknown, where: Where): Message[] {
     });
 }
 
-interface ModelCall {
+export interface ModelCall {
   input: Message[];
   output: Message[];
   finish: string | undefined;
   model: string | undefined;
 }
 
-function readModel(span: Span): ModelCall {
+export function readModel(span: Span): ModelCall {
   const a = span.attrs;
   const model = str(a["gen_ai.response.model"]) ?? str(a["gen_ai.request.model"]) ?? str(a["llm.model_name"]) ?? str(a["ai.model.id"]);
   const reasons = a["gen_ai.response.finish_reasons"];
@@ -480,14 +484,14 @@ function readModel(span: Span): ModelCall {
   return { input: messages("gen_ai.prompt", false), output: completion.map(chatMessage), finish, model };
 }
 
-interface ToolRun {
+export interface ToolRun {
   name: string;
   callId: string | undefined;
   args: string;
   result: unknown;
 }
 
-function readTool(span: Span): ToolRun {
+export function readTool(span: Span): ToolRun {
   const a = span.attrs;
   const name =
     str(a["gen_ai.tool.name"]) ??
@@ -503,7 +507,7 @@ function readTool(span: Span): ToolRun {
 }
 
 const byStart = (x: Span, y: Span): number => (x.start < y.start ? -1 : x.start > y.start ? 1 : x.index - y.index);
-const CUT_SHORT = new Set(["length", "max_tokens", "content_filter", "content-filter", "error"]);
+export const CUT_SHORT = new Set(["length", "max_tokens", "content_filter", "content-filter", "error"]);
 
 function importTrace(id: string, spans: Span[], options: ImportOptions, index: number, count: number): TrajectoryBuilder {
   const b = new TrajectoryBuilder(trajectoryId(options, id, index, count), options);

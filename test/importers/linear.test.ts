@@ -6,7 +6,7 @@
  * linear import takes about 4 times as long, a quadratic one about 16.
  */
 import { describe, expect, test } from "vitest";
-import { fromLangChain, fromOtel } from "../../importers/index.js";
+import { fromLangChain, fromLangfuse, fromOtel } from "../../importers/index.js";
 
 const hex = (i: number): string => i.toString(16).padStart(16, "0");
 const s = (v: string) => ({ stringValue: v });
@@ -92,6 +92,40 @@ function langchainTree(n: number): unknown {
   return { id: "root", run_type: "chain", name: "desk", inputs: {}, start_time: at(0), end_time: at(30 * n), child_runs: children };
 }
 
+/** The same as a Langfuse download, observations in reverse file order (a download is in no time order). */
+function langfuseTrace(n: number): unknown {
+  const at = (ms: number): string => new Date(Date.UTC(2025, 0, 1) + ms).toISOString();
+  const observations: unknown[] = [{ id: "root", type: "AGENT", name: "desk", startTime: at(0), endTime: at(30 * n) }];
+  for (let i = 0; observations.length < n; i++) {
+    const id = `call_${i}`;
+    observations.push({
+      id: `gen${i}`,
+      parentObservationId: "root",
+      type: "GENERATION",
+      name: "model",
+      startTime: at(4 * i + 1),
+      endTime: at(4 * i + 2),
+      input: "[]",
+      output: JSON.stringify({
+        role: "assistant",
+        content: "",
+        tool_calls: [{ id, type: "function", function: { name: "lookup", arguments: `{"q":${i}}` } }],
+      }),
+    });
+    observations.push({
+      id: `tool${i}`,
+      parentObservationId: "root",
+      type: "TOOL",
+      name: "lookup",
+      startTime: at(4 * i + 3),
+      endTime: at(10 * n + 5 + i),
+      input: JSON.stringify({ q: i }),
+      output: JSON.stringify(i % 2 === 0 ? { type: "tool", content: `{"n":${i}}`, tool_call_id: id } : `{"n":${i}}`),
+    });
+  }
+  return { trace: { id: "t" }, observations: observations.reverse() };
+}
+
 /** The fastest of three runs, in ms (the machine is shared: the fastest is the least disturbed). */
 function fastest(run: () => void): number {
   let best = Number.POSITIVE_INFINITY;
@@ -107,6 +141,7 @@ describe("item 10: imports linear in overlapping tool spans", () => {
   for (const [name, make, importer] of [
     ["otel", otelTrace, fromOtel],
     ["langchain", langchainTree, fromLangChain],
+    ["langfuse", langfuseTrace, fromLangfuse],
   ] as const) {
     test(`${name}: 16,000 spans cost about 4 times 4,000, not 16 times; every result follows its own call`, () => {
       const small = make(4000);
