@@ -68,6 +68,8 @@ export const FACT = {
   server: "@server",
   /** "true" on the events of a message the store keeps in a redacted form too (a Strands session's `redact_message`); the events hold the original. */
   redacted: "@redacted",
+  /** "true" on a message the agent framework sent the model to ask it to try again (Pydantic AI's retry-prompt with no tool). */
+  retry: "@retry",
 } as const;
 
 export function isRecord(value: unknown): value is Record<string, unknown> {

@@ -16,6 +16,7 @@ import { detectOtel, fromOtel } from "./otel.js";
 import { detectLangChain, fromLangChain } from "./langchain.js";
 import { detectBedrock, fromBedrock } from "./bedrock.js";
 import { detectLangfuse, fromLangfuse } from "./langfuse.js";
+import { detectPydanticAI, fromPydanticAI } from "./pydantic-ai.js";
 
 export interface Format {
   /** The `--from` value. */
@@ -66,6 +67,12 @@ export const FORMATS: readonly Format[] = [
     description: "Langfuse trace export ({trace, observations}, GET /api/public/traces/{id})",
     importer: fromLangfuse,
     detect: detectLangfuse,
+  },
+  {
+    name: "pydantic-ai",
+    description: "Pydantic AI message histories (ModelMessagesTypeAdapter JSON)",
+    importer: fromPydanticAI,
+    detect: detectPydanticAI,
   },
 ];
 

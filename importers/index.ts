@@ -21,3 +21,4 @@ export { detectOtel, fromOtel } from "./otel.js";
 export { detectLangChain, fromLangChain } from "./langchain.js";
 export { detectBedrock, fromBedrock } from "./bedrock.js";
 export { detectLangfuse, fromLangfuse } from "./langfuse.js";
+export { detectPydanticAI, fromPydanticAI } from "./pydantic-ai.js";
