@@ -58,17 +58,23 @@ export interface KeyedOrderingState {
   readonly fresh: boolean;
 }
 
+/** Why a keyed or fresh ordering is false: its `before` event `failed` had no (fresh, same-key) `first`. */
+export function orderingExplanation(failed: string, failedKey: string | null | undefined, key: string | undefined, fresh: boolean): string {
+  const sameKey = key === undefined ? "" : ` with the same ${key}`;
+  const own = key === undefined ? "" : ` (${keyed(key, failedKey)})`;
+  const when = fresh ? `since the previous event matching \`before\`${key === undefined ? "" : ` of that ${key}`}` : "before it";
+  return key !== undefined && (failedKey === null || failedKey === undefined)
+    ? `${failed} matches \`before\` but has no ${key}, so no event matching \`first\` can share it`
+    : `${failed} matches \`before\`${own}, and no event matching \`first\`${sameKey} came ${when}`;
+}
+
 /** Ordering with `on` and/or `fresh`: every `before` event needs its own earlier `first`. */
 export function keyedOrderingClause(state: KeyedOrderingState): Clause {
   const { quote, complete, pairs, failed, key, fresh } = state;
   if (failed !== undefined) {
     const sameKey = key === undefined ? "" : ` with the same ${key}`;
     const own = key === undefined ? "" : ` (${keyed(key, state.failedKey)})`;
-    const when = fresh ? `since the previous event matching \`before\`${key === undefined ? "" : ` of that ${key}`}` : "before it";
-    const explanation =
-      key !== undefined && (state.failedKey === null || state.failedKey === undefined)
-        ? `${failed} matches \`before\` but has no ${key}, so no event matching \`first\` can share it`
-        : `${failed} matches \`before\`${own}, and no event matching \`first\`${sameKey} came ${when}`;
+    const explanation = orderingExplanation(failed, state.failedKey, key, fresh);
     return predicate(
       "ordering",
       quote,
@@ -104,6 +110,18 @@ export interface ExtendedPairingState {
   readonly key?: string;
 }
 
+/** Why a pairing with `within` is false: `each`'s next `within` events, up to `upTo`, held no follower. */
+export function withinExplanation(
+  each: string,
+  eachKey: string | null | undefined,
+  key: string | undefined,
+  within: number,
+  upTo: string,
+): string {
+  const sameKey = key === undefined ? "" : ` (${keyed(key, eachKey)})`;
+  return `${each}${sameKey} was followed by ${within} event${within === 1 ? "" : "s"} (up to ${upTo}) and none matched \`followedBy\`${key === undefined ? "" : ` with the same ${key}`}`;
+}
+
 /** Pairing with `on` and/or `within`: every `each` event needs its own (keyed, near) follower. */
 export function extendedPairingClause(state: ExtendedPairingState): Clause {
   const { quote, complete, each, servedIndex, servedBy, failed, within, key } = state;
@@ -125,7 +143,7 @@ export function extendedPairingClause(state: ExtendedPairingState): Clause {
     const first = bad[0]!;
     const explanation =
       within !== undefined && failedSet.has(first)
-        ? `${each[first]}${sameKey(first)} was followed by ${within} event${within === 1 ? "" : "s"} (up to ${state.failedAt}) and none matched \`followedBy\`${key === undefined ? "" : ` with the same ${key}`}`
+        ? withinExplanation(each[first]!, state.eachKeys?.[first], key, within, state.failedAt!)
         : `${each[first]}${sameKey(first)} has no ${near} event matching \`followedBy\`${key === undefined ? "" : ` with the same ${key}`}`;
     return predicate("pairing", quote, "false", null, bad.map(unmatched), explanation);
   }

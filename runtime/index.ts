@@ -38,7 +38,9 @@ export {
   keyedForbiddenClause,
   keyedOrderingClause,
   keyedRequiredClause,
+  orderingExplanation,
   waitingEach,
+  withinExplanation,
 } from "./checks-extended.js";
 export { Keyed } from "./keyed.js";
 export { inRange, readDecimal, readInstant } from "./matchers.js";

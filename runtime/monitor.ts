@@ -45,8 +45,10 @@ export function startMonitor(judge: Judge, rawHeader: unknown, options: JudgeOpt
 
   // One collector reused by every call: `found` pushes into the current `out`.
   let out: Violation[] = [];
-  const found: Found = (rule, check, eventIds) => {
-    out.push(entry(judge, rule, check, eventIds));
+  const found: Found = (rule, check, eventIds, explanation) => {
+    const violation: Violation = entry(judge, rule, check, eventIds);
+    if (explanation !== undefined) violation.explanation = explanation;
+    out.push(violation);
   };
   const violationsNow = (): Violation[] => {
     out = [];

@@ -23,8 +23,13 @@ export interface StepEvent {
   readonly metadata?: Readonly<Record<string, string>> | undefined;
 }
 
-/** Reports check `check` of rule `rule` (their indexes) with the ids it cites. */
-export type Found = (rule: number, check: number, eventIds: string[]) => void;
+/**
+ * Reports check `check` of rule `rule` (their indexes) with the ids it cites,
+ * and for a violation of a check that can say why (ordering with on or
+ * fresh, pairing within, condition), what was expected of the newest event
+ * reported and what came instead.
+ */
+export type Found = (rule: number, check: number, eventIds: string[], explanation?: string) => void;
 
 /** One rule's stepper. */
 export interface RuleStepper {

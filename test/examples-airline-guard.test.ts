@@ -18,6 +18,10 @@ test("the guard refuses the non-refundable cancellation before it runs, and only
   expect(lines[2]).toBe('refused cancel_reservation({"reservation_id":"KX31P0"}):');
   // The refusal names the rule and cites the refused call with the lookup it bound.
   expect(lines[3]).toMatch(/^ {2}Cancel only what the fare allows: "A reservation may be cancelled when .*" \[e8, e3\]$/);
-  expect(lines[4]).toBe('ran cancel_reservation({"reservation_id":"BZ77Q2"})');
-  expect(lines.slice(5)).toEqual(["cancelled: BZ77Q2", "session verdict: true"]);
+  // And says why: the expression, the lookup it bound and the values it compared.
+  expect(lines[4]).toMatch(/^ {2}why: at e8, `.*` does not hold \(it is false\); r = e3 \(get_reservation_details_result\); /);
+  expect(lines[4]).toContain('r.cabin = "economy"');
+  expect(lines[4]).toContain('r.insurance = "no"');
+  expect(lines[5]).toBe('ran cancel_reservation({"reservation_id":"BZ77Q2"})');
+  expect(lines.slice(6)).toEqual(["cancelled: BZ77Q2", "session verdict: true"]);
 });

@@ -74,6 +74,30 @@ function expectedViolations(before: TrajectoryJudgment, after: TrajectoryJudgmen
   return out;
 }
 
+function withoutExplanation(v: Violation): Violation {
+  const { explanation: _explanation, ...rest } = v;
+  return rest;
+}
+
+/**
+ * A violation says why exactly when its check can (ordering with on or fresh,
+ * pairing with within, condition), and then about one of the events it cites.
+ */
+function expectExplained(ir: JudgeIR, v: Violation): void {
+  const rule = ir.metaBehaviors.find((m) => m.name === v.rule)!;
+  const check = rule.checks[v.checkIndex]! as { type: string; on?: unknown; fresh?: boolean; within?: number };
+  const explains =
+    (check.type === "ordering" && (check.on !== undefined || check.fresh === true)) ||
+    (check.type === "pairing" && check.within !== undefined) ||
+    check.type === "condition";
+  expect(v.explanation !== undefined, JSON.stringify({ check, v })).toBe(explains);
+  if (v.explanation !== undefined)
+    expect(
+      v.eventIds.some((id) => v.explanation!.includes(id)),
+      JSON.stringify(v),
+    ).toBe(true);
+}
+
 /** The oracle's clauses carry no `check`; the type comes from the IR. */
 function withCheckTypes(ir: JudgeIR, judgment: TrajectoryJudgment): TrajectoryJudgment {
   judgment.metaBehaviors.forEach((rule, r) =>
@@ -132,7 +156,9 @@ async function monitorPair(ir: JudgeIR, judge: BuiltJudge, trajectory: Trajector
 
     const after = prefix(k + 1);
     const names = new Set([...skip].map((key) => `${ir.metaBehaviors[Number(key.split("/")[0])]!.name}/${key.split("/")[1]}`));
-    const timed = reported.filter((v) => !names.has(`${v.rule}/${v.checkIndex}`));
+    // Explanations are free text (the differential compares them nowhere); what they must say is checked below.
+    const timed = reported.filter((v) => !names.has(`${v.rule}/${v.checkIndex}`)).map(withoutExplanation);
+    for (const v of reported) expectExplained(ir, v);
     const expected = expectedViolations(before, after, skip);
     if (JSON.stringify(timed) !== JSON.stringify(expected)) {
       expect({ yaml: ir, trajectory, k, reported: timed }).toEqual({ yaml: ir, trajectory, k, reported: expected });

@@ -21,6 +21,8 @@ const EXTENDED_RUNTIME = {
   readInstant: code`readInstant`,
   inRange: code`inRange`,
   keyedOrderingClause: code`keyedOrderingClause`,
+  orderingExplanation: code`orderingExplanation`,
+  withinExplanation: code`withinExplanation`,
   extendedPairingClause: code`extendedPairingClause`,
   keyedRequiredClause: code`keyedRequiredClause`,
   keyedForbiddenClause: code`keyedForbiddenClause`,

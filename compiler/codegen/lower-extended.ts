@@ -101,7 +101,12 @@ export function lowerKeyedOrdering(j: number, check: OrderingCheck, constants: C
       code`}`,
     ],
     clause: code`${constants.runtime("keyedOrderingClause")}({ ${clauseBase(check)}, pairs: ${pairs}, failed: ${failed}${keyOption}, fresh: ${fresh} })`,
-    violation: { when: code`${failed} !== undefined`, cited: code`1`, ids: code`[${failed}!]` },
+    violation: {
+      when: code`${failed} !== undefined`,
+      cited: code`1`,
+      ids: code`[${failed}!]`,
+      explanation: code`${constants.runtime("orderingExplanation")}(${failed}!, ${sides === undefined ? code`null` : failedKey}, ${sides === undefined ? code`undefined` : lit(sides.before)}, ${fresh})`,
+    },
   };
 }
 
@@ -119,6 +124,7 @@ export function lowerExtendedPairing(j: number, check: PairingCheck, constants: 
   const servedAhead = self(name("servedAhead", j));
   const failed = self(name("failedEach", j));
   const failedAt = self(name("failedAt", j));
+  const lastFailedAt = self(name("lastFailedAt", j));
   const expireFrom = self(name("expireFrom", j));
   const position = self(name("position", j));
   const at = name("at", j);
@@ -142,6 +148,8 @@ export function lowerExtendedPairing(j: number, check: PairingCheck, constants: 
       keyed(name("servedAhead", j), code`true`, constants, code`number`),
       list(name("failedEach", j), code`number[]`),
       value(name("failedAt", j), code`string | undefined`, code`undefined`),
+      // The event at which the newest failed one failed: what a monitor's violation explains.
+      value(name("lastFailedAt", j), code`string`, code`""`),
       value(name("expireFrom", j), code`number`, code`0`),
       value(name("position", j), code`number`, code`0`),
     );
@@ -186,6 +194,7 @@ export function lowerExtendedPairing(j: number, check: PairingCheck, constants: 
       code`else {`,
       code`${failed}.push(${expired});`,
       code`if (${failedAt} === undefined) ${failedAt} = ${EVENT}.id;`,
+      code`${lastFailedAt} = ${EVENT}.id;`,
       code`}`,
       code`}`,
     );
@@ -224,7 +233,13 @@ export function lowerExtendedPairing(j: number, check: PairingCheck, constants: 
     },
   };
   if (within !== undefined) {
-    lowered.violation = { when: code`${failed}.length > 0`, cited: code`${failed}.length`, ids: code`${failed}.map((k) => ${each}[k]!)` };
+    const newest = code`${failed}[${failed}.length - 1]!`;
+    lowered.violation = {
+      when: code`${failed}.length > 0`,
+      cited: code`${failed}.length`,
+      ids: code`${failed}.map((k) => ${each}[k]!)`,
+      explanation: code`${constants.runtime("withinExplanation")}(${each}[${newest}]!, ${sides === undefined ? code`undefined` : code`${eachKeys}[${newest}]`}, ${sides === undefined ? code`undefined` : lit(sides.each)}, ${within}, ${lastFailedAt})`,
+    };
   }
   return lowered;
 }
@@ -479,11 +494,14 @@ export function lowerCondition(j: number, check: ConditionCheck, constants: Cons
   const failed = self(name("failed", j));
   const failedCitations = self(name("failedCitations", j));
   const explanation = self(name("explanation", j));
+  const lastExplanation = self(name("lastExplanation", j));
   const fields: Field[] = [
     list(name("eaches", j)),
     list(name("failed", j)),
     list(name("failedCitations", j)),
     value(name("explanation", j), code`string | undefined`, code`undefined`),
+    // The newest failing event's explanation: what a monitor's violation says (the clause explains the first).
+    value(name("lastExplanation", j), code`string`, code`""`),
   ];
   const locals = new Map<string, Code>();
   const judgeEach: Code[] = [];
@@ -558,7 +576,8 @@ export function lowerCondition(j: number, check: ConditionCheck, constants: Cons
     code`${failed}.push(${EVENT}.id);`,
     code`${failedCitations}.push(${EVENT}.id);`,
     ...bound.map((local) => code`if (${local} !== undefined) ${failedCitations}.push(${local}.id);`),
-    code`if (${explanation} === undefined) ${explanation} = ${constants.runtime("explainCondition")}(${EVENT}.id, ${lit(check.when)}, ${bindingList}, ${readsIfBound});`,
+    code`${lastExplanation} = ${constants.runtime("explainCondition")}(${EVENT}.id, ${lit(check.when)}, ${bindingList}, ${readsIfBound});`,
+    code`if (${explanation} === undefined) ${explanation} = ${lastExplanation};`,
     code`}`,
     code`}`,
     ...record,
@@ -568,7 +587,12 @@ export function lowerCondition(j: number, check: ConditionCheck, constants: Cons
     fields,
     step,
     clause: code`${constants.runtime("conditionClause")}({ ${clauseBase(check)}, eaches: ${eaches}, failed: ${failed}, failedCitations: ${failedCitations}, explanation: ${explanation} })`,
-    violation: { when: code`${failed}.length > 0`, cited: code`${failed}.length`, ids: code`[...new Set(${failedCitations})]` },
+    violation: {
+      when: code`${failed}.length > 0`,
+      cited: code`${failed}.length`,
+      ids: code`[...new Set(${failedCitations})]`,
+      explanation: lastExplanation,
+    },
   };
 }
 

@@ -330,7 +330,7 @@ return [${join(checks.map((c) => c.clause))}];
       return [
         code`if (${both(v.when, code`${reported(j)} < ${v.cited}`)}) {`,
         code`${reported(j)} = ${v.cited};`,
-        code`found(${index}, ${j}, ${v.ids});`,
+        v.explanation === undefined ? code`found(${index}, ${j}, ${v.ids});` : code`found(${index}, ${j}, ${v.ids}, ${v.explanation});`,
         code`}`,
       ];
     }),

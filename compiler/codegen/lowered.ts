@@ -29,6 +29,8 @@ export interface Violation {
   cited: Code;
   /** Those events' ids. */
   ids: Code;
+  /** Why, for the newest event reported: checks that can say so (ordering with on/fresh, pairing within, condition). */
+  explanation?: Code;
 }
 
 /** A check that can be owed something at the end (docs/FORMATS.md §9). */

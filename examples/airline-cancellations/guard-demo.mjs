@@ -38,7 +38,11 @@ function call(name, args) {
   const refused = monitor.check(event);
   if (refused.length > 0) {
     console.log(`refused ${name}(${JSON.stringify(args)}):`);
-    for (const v of refused) console.log(`  ${v.rule}: "${v.quote}" [${v.eventIds.join(", ")}]`);
+    for (const v of refused) {
+      console.log(`  ${v.rule}: "${v.quote}" [${v.eventIds.join(", ")}]`);
+      // What the rule expected and the values it compared: what the host can tell the agent.
+      if (v.explanation !== undefined) console.log(`  why: ${v.explanation}`);
+    }
     return undefined;
   }
   monitor.push(event);

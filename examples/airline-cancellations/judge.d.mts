@@ -117,6 +117,13 @@ export interface Violation {
   type: CheckType;
   quote: string;
   eventIds: string[];
+  /**
+   * What was expected of the newest event reported and what came instead, for
+   * the checks that can say so (ordering with `on` or `fresh`, pairing with
+   * `within`, condition: its expression, the bound events and the values
+   * compared); absent for the others, whose quote and events say it.
+   */
+  explanation?: string;
 }
 
 /** What a triggered rule still needs (a follower, a required match, a count below `min`), with the events that created it. */

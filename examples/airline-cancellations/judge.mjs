@@ -559,8 +559,10 @@ function startMonitor(judge, rawHeader, options) {
   let count = 0;
   let ended = false;
   let out = [];
-  const found = (rule, check, eventIds) => {
-    out.push(entry(judge, rule, check, eventIds));
+  const found = (rule, check, eventIds, explanation) => {
+    const violation = entry(judge, rule, check, eventIds);
+    if (explanation !== void 0) violation.explanation = explanation;
+    out.push(violation);
   };
   const violationsNow = () => {
     out = [];
@@ -1090,13 +1092,18 @@ function unique(citations) {
 function keyed(key, value) {
   return value === null || value === void 0 ? `no ${key}` : `${key} ${JSON.stringify(value)}`;
 }
+function orderingExplanation(failed, failedKey, key, fresh) {
+  const sameKey = key === void 0 ? "" : ` with the same ${key}`;
+  const own = key === void 0 ? "" : ` (${keyed(key, failedKey)})`;
+  const when = fresh ? `since the previous event matching \`before\`${key === void 0 ? "" : ` of that ${key}`}` : "before it";
+  return key !== void 0 && (failedKey === null || failedKey === void 0) ? `${failed} matches \`before\` but has no ${key}, so no event matching \`first\` can share it` : `${failed} matches \`before\`${own}, and no event matching \`first\`${sameKey} came ${when}`;
+}
 function keyedOrderingClause(state) {
   const { quote, complete, pairs, failed, key, fresh } = state;
   if (failed !== void 0) {
     const sameKey = key === void 0 ? "" : ` with the same ${key}`;
     const own = key === void 0 ? "" : ` (${keyed(key, state.failedKey)})`;
-    const when = fresh ? `since the previous event matching \`before\`${key === void 0 ? "" : ` of that ${key}`}` : "before it";
-    const explanation = key !== void 0 && (state.failedKey === null || state.failedKey === void 0) ? `${failed} matches \`before\` but has no ${key}, so no event matching \`first\` can share it` : `${failed} matches \`before\`${own}, and no event matching \`first\`${sameKey} came ${when}`;
+    const explanation = orderingExplanation(failed, state.failedKey, key, fresh);
     return predicate(
       "ordering",
       quote,
@@ -1368,7 +1375,12 @@ var Rule0 = class {
     if (!this.triggered) return;
     if (this.failed0 !== void 0 && this.reported0 < 1) {
       this.reported0 = 1;
-      found(0, 0, [this.failed0]);
+      found(
+        0,
+        0,
+        [this.failed0],
+        orderingExplanation(this.failed0, this.failedKey0, "reservation_id", false)
+      );
     }
   }
   obligations(found) {
@@ -1403,6 +1415,7 @@ var Rule1 = class {
   failed0 = [];
   failedCitations0 = [];
   explanation0 = void 0;
+  lastExplanation0 = "";
   bound0_0 = new Keyed();
   reported0 = 0;
   step(e) {
@@ -1415,17 +1428,17 @@ var Rule1 = class {
         this.failed0.push(e.id);
         this.failedCitations0.push(e.id);
         if (b0_0 !== void 0) this.failedCitations0.push(b0_0.id);
-        if (this.explanation0 === void 0)
-          this.explanation0 = explainCondition(
-            e.id,
-            'r.cabin == "business" || r.created_at >= "2024-05-14T15:00:00" || r.insurance == "yes"',
-            [["r", b0_0]],
-            b0_0 !== void 0 ? [
-              ["r.cabin", metadataValue(b0_0, "cabin")],
-              ["r.created_at", metadataValue(b0_0, "created_at")],
-              ["r.insurance", metadataValue(b0_0, "insurance")]
-            ] : void 0
-          );
+        this.lastExplanation0 = explainCondition(
+          e.id,
+          'r.cabin == "business" || r.created_at >= "2024-05-14T15:00:00" || r.insurance == "yes"',
+          [["r", b0_0]],
+          b0_0 !== void 0 ? [
+            ["r.cabin", metadataValue(b0_0, "cabin")],
+            ["r.created_at", metadataValue(b0_0, "created_at")],
+            ["r.insurance", metadataValue(b0_0, "insurance")]
+          ] : void 0
+        );
+        if (this.explanation0 === void 0) this.explanation0 = this.lastExplanation0;
       }
     }
     if (e.action === "get_reservation_details_result") {
@@ -1450,7 +1463,7 @@ var Rule1 = class {
     if (!this.triggered) return;
     if (this.failed0.length > 0 && this.reported0 < this.failed0.length) {
       this.reported0 = this.failed0.length;
-      found(1, 0, [...new Set(this.failedCitations0)]);
+      found(1, 0, [...new Set(this.failedCitations0)], this.lastExplanation0);
     }
   }
   obligations(found) {
@@ -1461,6 +1474,7 @@ var Rule1 = class {
   saved_failed0 = 0;
   saved_failedCitations0 = 0;
   saved_explanation0 = void 0;
+  saved_lastExplanation0 = "";
   saved_reported0 = 0;
   save() {
     this.saved_triggered = this.triggered;
@@ -1468,6 +1482,7 @@ var Rule1 = class {
     this.saved_failed0 = this.failed0.length;
     this.saved_failedCitations0 = this.failedCitations0.length;
     this.saved_explanation0 = this.explanation0;
+    this.saved_lastExplanation0 = this.lastExplanation0;
     this.bound0_0.save();
     this.saved_reported0 = this.reported0;
   }
@@ -1479,6 +1494,7 @@ var Rule1 = class {
     this.bound0_0.restore();
     this.triggered = this.saved_triggered;
     this.explanation0 = this.saved_explanation0;
+    this.lastExplanation0 = this.saved_lastExplanation0;
     this.reported0 = this.saved_reported0;
   }
 };
@@ -1519,7 +1535,7 @@ var Rule2 = class {
     if (!this.triggered) return;
     if (this.failed0 !== void 0 && this.reported0 < 1) {
       this.reported0 = 1;
-      found(2, 0, [this.failed0]);
+      found(2, 0, [this.failed0], orderingExplanation(this.failed0, null, void 0, true));
     }
   }
   obligations(found) {

@@ -559,8 +559,10 @@ function startMonitor(judge, rawHeader, options) {
   let count = 0;
   let ended = false;
   let out = [];
-  const found = (rule, check, eventIds) => {
-    out.push(entry(judge, rule, check, eventIds));
+  const found = (rule, check, eventIds, explanation) => {
+    const violation = entry(judge, rule, check, eventIds);
+    if (explanation !== void 0) violation.explanation = explanation;
+    out.push(violation);
   };
   const violationsNow = () => {
     out = [];

@@ -20,6 +20,8 @@ import {
   readInstant,
   inRange,
   keyedOrderingClause,
+  orderingExplanation,
+  withinExplanation,
   extendedPairingClause,
   keyedRequiredClause,
   keyedForbiddenClause,
@@ -234,6 +236,7 @@ class Rule1 implements RuleStepper {
   failed2: string[] = [];
   failedCitations2: string[] = [];
   explanation2: string | undefined = undefined;
+  lastExplanation2: string = "";
   bound2_0: Keyed<StepEvent> = new Keyed();
   bound2_1: Keyed<StepEvent> = new Keyed();
   reported2: number = 0;
@@ -286,24 +289,24 @@ class Rule1 implements RuleStepper {
         this.failedCitations2.push(e.id);
         if (b2_0 !== undefined) this.failedCitations2.push(b2_0.id);
         if (b2_1 !== undefined) this.failedCitations2.push(b2_1.id);
-        if (this.explanation2 === undefined)
-          this.explanation2 = explainCondition(
-            e.id,
-            'r.cabin == "business" || r.insurance == "yes" || (r.created_at >= "2024-05-14T15:00:00" && count(r.flights.*) <= 2 && u.membership in ["gold", "silver"])',
-            [
-              ["r", b2_0],
-              ["u", b2_1],
-            ],
-            b2_0 !== undefined && b2_1 !== undefined
-              ? [
-                  ["r.cabin", metadataValue(b2_0, "cabin")],
-                  ["r.insurance", metadataValue(b2_0, "insurance")],
-                  ["r.created_at", metadataValue(b2_0, "created_at")],
-                  ["count(r.flights.*)", countIndexed(b2_0, "flights")],
-                  ["u.membership", metadataValue(b2_1, "membership")],
-                ]
-              : undefined,
-          );
+        this.lastExplanation2 = explainCondition(
+          e.id,
+          'r.cabin == "business" || r.insurance == "yes" || (r.created_at >= "2024-05-14T15:00:00" && count(r.flights.*) <= 2 && u.membership in ["gold", "silver"])',
+          [
+            ["r", b2_0],
+            ["u", b2_1],
+          ],
+          b2_0 !== undefined && b2_1 !== undefined
+            ? [
+                ["r.cabin", metadataValue(b2_0, "cabin")],
+                ["r.insurance", metadataValue(b2_0, "insurance")],
+                ["r.created_at", metadataValue(b2_0, "created_at")],
+                ["count(r.flights.*)", countIndexed(b2_0, "flights")],
+                ["u.membership", metadataValue(b2_1, "membership")],
+              ]
+            : undefined,
+        );
+        if (this.explanation2 === undefined) this.explanation2 = this.lastExplanation2;
       }
     }
     if (e.action === "get_reservation_details_result") {
@@ -352,15 +355,20 @@ class Rule1 implements RuleStepper {
     if (!this.triggered) return;
     if (this.failed0 !== undefined && this.reported0 < 1) {
       this.reported0 = 1;
-      found(1, 0, [this.failed0!]);
+      found(
+        1,
+        0,
+        [this.failed0!],
+        orderingExplanation(this.failed0!, this.failedKey0, "reservation_id", false),
+      );
     }
     if (this.failed1 !== undefined && this.reported1 < 1) {
       this.reported1 = 1;
-      found(1, 1, [this.failed1!]);
+      found(1, 1, [this.failed1!], orderingExplanation(this.failed1!, null, undefined, true));
     }
     if (this.failed2.length > 0 && this.reported2 < this.failed2.length) {
       this.reported2 = this.failed2.length;
-      found(1, 2, [...new Set(this.failedCitations2)]);
+      found(1, 2, [...new Set(this.failedCitations2)], this.lastExplanation2);
     }
   }
 
@@ -382,6 +390,7 @@ class Rule1 implements RuleStepper {
   saved_failed2 = 0;
   saved_failedCitations2 = 0;
   saved_explanation2: string | undefined = undefined;
+  saved_lastExplanation2: string = "";
   saved_reported2: number = 0;
 
   save(): void {
@@ -399,6 +408,7 @@ class Rule1 implements RuleStepper {
     this.saved_failed2 = this.failed2.length;
     this.saved_failedCitations2 = this.failedCitations2.length;
     this.saved_explanation2 = this.explanation2;
+    this.saved_lastExplanation2 = this.lastExplanation2;
     this.bound2_0.save();
     this.bound2_1.save();
     this.saved_reported2 = this.reported2;
@@ -422,6 +432,7 @@ class Rule1 implements RuleStepper {
     this.memo1 = this.saved_memo1;
     this.reported1 = this.saved_reported1;
     this.explanation2 = this.saved_explanation2;
+    this.lastExplanation2 = this.saved_lastExplanation2;
     this.reported2 = this.saved_reported2;
   }
 }
@@ -672,6 +683,7 @@ class Rule3 implements RuleStepper {
   servedAhead2: Keyed<true, number> = new Keyed();
   failedEach2: number[] = [];
   failedAt2: string | undefined = undefined;
+  lastFailedAt2: string = "";
   expireFrom2: number = 0;
   position2: number = 0;
   reported2: number = 0;
@@ -733,6 +745,7 @@ class Rule3 implements RuleStepper {
       else {
         this.failedEach2.push(expired2);
         if (this.failedAt2 === undefined) this.failedAt2 = e.id;
+        this.lastFailedAt2 = e.id;
       }
     }
     if (e.action === "lookup") {
@@ -811,6 +824,13 @@ class Rule3 implements RuleStepper {
         3,
         2,
         this.failedEach2.map((k) => this.each2[k]!),
+        withinExplanation(
+          this.each2[this.failedEach2[this.failedEach2.length - 1]!]!,
+          this.eachKeys2[this.failedEach2[this.failedEach2.length - 1]!],
+          "id",
+          2,
+          this.lastFailedAt2,
+        ),
       );
     }
   }
@@ -842,6 +862,7 @@ class Rule3 implements RuleStepper {
   saved_eachAt2 = 0;
   saved_failedEach2 = 0;
   saved_failedAt2: string | undefined = undefined;
+  saved_lastFailedAt2: string = "";
   saved_expireFrom2: number = 0;
   saved_position2: number = 0;
   saved_reported2: number = 0;
@@ -871,6 +892,7 @@ class Rule3 implements RuleStepper {
     this.servedAhead2.save();
     this.saved_failedEach2 = this.failedEach2.length;
     this.saved_failedAt2 = this.failedAt2;
+    this.saved_lastFailedAt2 = this.lastFailedAt2;
     this.saved_expireFrom2 = this.expireFrom2;
     this.saved_position2 = this.position2;
     this.saved_reported2 = this.reported2;
@@ -909,6 +931,7 @@ class Rule3 implements RuleStepper {
     this.overCited1 = this.saved_overCited1;
     this.reported1 = this.saved_reported1;
     this.failedAt2 = this.saved_failedAt2;
+    this.lastFailedAt2 = this.saved_lastFailedAt2;
     this.expireFrom2 = this.saved_expireFrom2;
     this.position2 = this.saved_position2;
     this.reported2 = this.saved_reported2;
