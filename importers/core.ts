@@ -347,6 +347,21 @@ export function contentText(value: unknown): string {
   return String(value);
 }
 
+/**
+ * The text of a result given as a list of text parts (`[{type: "text",
+ * text}]`, `input_text`, `output_text`): the parts joined as contentText
+ * joins them, so `[{type: "text", text: "{\"status\": \"found\"}"}]` is
+ * read (and its JSON flattened) exactly as the string it holds; so is one
+ * text part alone. Undefined for
+ * anything else: a list with an image or a non-part element is no text.
+ */
+export function textPartsText(value: unknown): string | undefined {
+  const isTextPart = (part: unknown): boolean => isRecord(part) && TEXT_PARTS.has(part.type as string) && typeof part.text === "string";
+  if (isTextPart(value)) return (value as { text: string }).text;
+  if (!Array.isArray(value) || value.length === 0 || !value.every(isTextPart)) return undefined;
+  return contentText(value);
+}
+
 /** Items in arrival order under a key; `first` skips (and forgets) those no longer open, so each is passed over once. */
 export class KeyedQueues<T> {
   private readonly queues = new Map<string, { items: T[]; head: number }>();
@@ -557,9 +572,12 @@ export class TrajectoryBuilder {
     }
     if (opts.inline !== true) this.last = "tool";
     const metadata: Record<string, string> = {};
-    const structured = opts.fields ?? (typeof content === "string" ? parseJson(content) : content);
+    // A result given as text parts (MCP, Claude Agent SDK, every chat API allows it) is read as the text they join to.
+    const partsText = textPartsText(content);
+    const asText = typeof content === "string" ? content : partsText;
+    const structured = opts.fields ?? (asText !== undefined ? parseJson(asText) : content);
     if (opts.fields !== undefined) checkNesting(opts.fields, opts.path ?? "");
-    else if (typeof content === "string") checkParsedNesting(structured, opts.path ?? "", `result of ${name}`);
+    else if (asText !== undefined) checkParsedNesting(structured, opts.path ?? "", `result of ${name}`);
     else checkNesting(content, opts.path ?? "");
     if (isRecord(structured) && !isContentPart(structured))
       flattenInto(metadata, structured, "", (c) => this.warn(opts.path ?? "", collisionWarning(c, `result of ${name}`)));

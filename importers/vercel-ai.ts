@@ -146,7 +146,8 @@ function toolOutput(part: Record<string, unknown>): { content: unknown; error: b
       case "error-json":
         return { content: output.value, error: true };
       case "content":
-        return { content: Array.isArray(output.value) ? contentText(output.value.map(mediaPart)) : output.value, error };
+        // Parts go to the builder as parts: text parts alone are read (and flattened) as the text they join to.
+        return { content: Array.isArray(output.value) ? output.value.map(mediaPart) : output.value, error };
       default:
         break;
     }

@@ -2,9 +2,14 @@
  * Issue 22, "Defects in today's importers": each defect of the existing
  * importers, reproduced on the shape that showed it.
  */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { fromAnthropic, fromOpenAIChat, fromOpenAIResponses } from "../../importers/index.js";
+import { fromAnthropic, fromOpenAIChat, fromOpenAIResponses, fromVercelAI } from "../../importers/index.js";
 import type { Trajectory } from "../../importers/index.js";
+import { runCli } from "../support/cli.js";
+import { IMPORTER_FIXTURES } from "../support/importer-fixtures.js";
 
 function only(result: { trajectories: Trajectory[]; errors: unknown[] }): Trajectory {
   expect(result.errors).toEqual([]);
@@ -64,5 +69,121 @@ describe("defect 4: whitespace-only text is no agent message", () => {
       }),
     );
     expect(actions(responses)).toEqual(["user/message"]);
+  });
+});
+
+describe("defect 1: a tool result given as text parts is flattened as the string it holds", () => {
+  const FOUND = '{"status": "found", "order": {"id": "A-1"}}';
+  const expectFlattened = (t: Trajectory): void => {
+    const result = t.events.find((e) => e.action === "get_order_result")!;
+    expect(result.content).toBe(FOUND);
+    expect(result.metadata).toMatchObject({ status: "found", "order.id": "A-1" });
+  };
+  const chatLog = [
+    { role: "user", content: "Refund order A-1." },
+    {
+      role: "assistant",
+      content: null,
+      tool_calls: [{ id: "c1", type: "function", function: { name: "get_order", arguments: '{"order_id": "A-1"}' } }],
+    },
+    { role: "tool", tool_call_id: "c1", content: [{ type: "text", text: FOUND }] },
+    {
+      role: "assistant",
+      content: null,
+      tool_calls: [{ id: "c2", type: "function", function: { name: "issue_refund", arguments: '{"order_id": "A-1", "amount": 20}' } }],
+    },
+    { role: "tool", tool_call_id: "c2", content: '{"status": "denied"}' },
+    { role: "assistant", content: "The refund was denied." },
+  ];
+
+  test("openai-chat: role tool with content [{type: text}]", () => {
+    expectFlattened(only(fromOpenAIChat(chatLog)));
+  });
+
+  test("anthropic: tool_result content [{type: text}] (MCP and Claude Agent SDK results)", () => {
+    expectFlattened(
+      only(
+        fromAnthropic([
+          { role: "user", content: "Refund order A-1." },
+          { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "get_order", input: { order_id: "A-1" } }] },
+          { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: [{ type: "text", text: FOUND }] }] },
+          { role: "assistant", content: [{ type: "text", text: "Found it." }] },
+        ]),
+      ),
+    );
+  });
+
+  test("openai-responses: function_call_output output [{type: input_text}]", () => {
+    expectFlattened(
+      only(
+        fromOpenAIResponses([
+          { role: "user", content: "Refund order A-1." },
+          { type: "function_call", id: "fc_1", call_id: "call_1", name: "get_order", arguments: '{"order_id": "A-1"}' },
+          { type: "function_call_output", call_id: "call_1", output: [{ type: "input_text", text: FOUND }] },
+          { type: "message", role: "assistant", content: [{ type: "output_text", text: "Found it." }] },
+        ]),
+      ),
+    );
+  });
+
+  test("vercel-ai (already right) reads its content output the same way", () => {
+    expectFlattened(
+      only(
+        fromVercelAI([
+          { role: "user", content: "Refund order A-1." },
+          {
+            role: "assistant",
+            content: [{ type: "tool-call", toolCallId: "c1", toolName: "get_order", input: { order_id: "A-1" } }],
+          },
+          {
+            role: "tool",
+            content: [
+              {
+                type: "tool-result",
+                toolCallId: "c1",
+                toolName: "get_order",
+                output: { type: "content", value: [{ type: "text", text: FOUND }] },
+              },
+            ],
+          },
+        ]),
+      ),
+    );
+  });
+
+  test("a list with an image besides the text is text only (no fields)", () => {
+    const t = only(
+      fromAnthropic([
+        { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "get_order", input: {} }] },
+        {
+          role: "user",
+          content: [
+            {
+              type: "tool_result",
+              tool_use_id: "t1",
+              content: [
+                { type: "image", source: { type: "base64", media_type: "image/png", data: "" } },
+                { type: "text", text: FOUND },
+              ],
+            },
+          ],
+        },
+      ]),
+    );
+    const result = t.events.find((e) => e.action === "get_order_result")!;
+    expect(result.content).toBe(`[image]\n${FOUND}`);
+    expect(result.metadata!.status).toBeUndefined();
+  });
+
+  test("judge: the lookup-before-refund rule passes on the chat log whose lookup result is text parts", () => {
+    const dir = mkdtempSync(join(tmpdir(), "bj-parts-result-"));
+    const file = join(dir, "chat.json");
+    writeFileSync(file, JSON.stringify(chatLog));
+    const run = runCli(["judge", join(IMPORTER_FIXTURES, "refund-rules.judge.yaml"), file, "--no-verify", "--no-web", "--json"]);
+    expect(run.stderr).toBe("");
+    const judgments = JSON.parse(run.stdout) as { verdict: string; metaBehaviors: { name: string; verdict: string }[] }[];
+    expect(judgments.flatMap((j) => j.metaBehaviors.filter((m) => m.name === "Look the order up before refunding"))).toMatchObject([
+      { verdict: "true" },
+    ]);
   });
 });
