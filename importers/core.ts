@@ -474,9 +474,14 @@ export class TrajectoryBuilder {
   }
 
   user(text: string, meta?: Meta): void {
+    this.userEvent("message", text, meta);
+  }
+
+  /** A user event other than a message (a command the user ran in the agent's own interface): `user` / `action`, in the user's turn. */
+  userEvent(action: string, text: string, meta?: Meta): void {
     if (this.last !== "user") this.currentTurn++;
     this.last = "user";
-    this.push("user", "message", text, TrajectoryBuilder.withFacts({}, meta, this.currentTurn));
+    this.push("user", action, text, TrajectoryBuilder.withFacts({}, meta, this.currentTurn));
   }
 
   /**

@@ -17,6 +17,7 @@ import { detectLangChain, fromLangChain } from "./langchain.js";
 import { detectBedrock, fromBedrock } from "./bedrock.js";
 import { detectLangfuse, fromLangfuse } from "./langfuse.js";
 import { detectPydanticAI, fromPydanticAI } from "./pydantic-ai.js";
+import { detectClaudeCode, fromClaudeCode } from "./claude-code.js";
 
 export interface Format {
   /** The `--from` value. */
@@ -73,6 +74,12 @@ export const FORMATS: readonly Format[] = [
     description: "Pydantic AI message histories (ModelMessagesTypeAdapter JSON)",
     importer: fromPydanticAI,
     detect: detectPydanticAI,
+  },
+  {
+    name: "claude-code",
+    description: "Claude Code session transcripts (~/.claude/projects/…/<session>.jsonl, sub-agents included)",
+    importer: fromClaudeCode,
+    detect: detectClaudeCode,
   },
 ];
 

@@ -22,3 +22,5 @@ export { detectLangChain, fromLangChain } from "./langchain.js";
 export { detectBedrock, fromBedrock } from "./bedrock.js";
 export { detectLangfuse, fromLangfuse } from "./langfuse.js";
 export { detectPydanticAI, fromPydanticAI } from "./pydantic-ai.js";
+export { CLAUDE_CODE_FACT, detectClaudeCode, fromClaudeCode, fromClaudeCodeHook } from "./claude-code.js";
+export type { ClaudeCodeHookToolCall } from "./claude-code.js";
