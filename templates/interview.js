@@ -20,8 +20,10 @@
     required: ["match"],
     forbidden: ["match"],
     count: ["match"],
+    condition: ["each"],
   };
-  var TYPES = ["ordering", "pairing", "required", "forbidden", "count"];
+  var TYPES = ["ordering", "pairing", "required", "forbidden", "count", "condition"];
+  var WINDOWED = { required: true, forbidden: true, count: true };
   var ROLE_HELP = {
     first: "first: what must happen first",
     before: "before: what it must come before",
@@ -349,7 +351,11 @@
   // The structured edit
 
   function emptyMatcher() {
-    return { action: "", actor: "", contentIncludes: "", metadata: "" };
+    return { action: "", actor: "", contentIncludes: "", content: "", metadata: "" };
+  }
+
+  function emptyBinding() {
+    return { name: "", side: "latest", pattern: [emptyMatcher()], on: "" };
   }
 
   function copy(value) {
@@ -373,15 +379,12 @@
       })[0];
       if (spare) after = spare;
     }
-    return {
-      kind: "check",
-      type: type,
-      patterns: patterns,
-      after: ROLES[type].length === 1 ? after : [],
-      min: form.min,
-      max: form.max,
-      distinctBy: form.distinctBy,
-    };
+    // The other fields stay as they are (on, bounds, names, …); the server writes those of the new type only.
+    var next = copy(form);
+    next.type = type;
+    next.patterns = patterns;
+    next.after = ROLES[type].length === 1 ? after : [];
+    return next;
   }
 
   function currentForm() {
@@ -454,10 +457,10 @@
   }
 
   // One pattern: its alternatives (any of them matches), each with action, actor, content and metadata.
-  function patternFieldset(role, matchers, optional) {
+  function patternFieldset(role, matchers, optional, legend) {
     var set = el("fieldset", "pattern");
     set.setAttribute("data-role", role);
-    set.appendChild(el("legend", "", ROLE_HELP[role] || role));
+    set.appendChild(el("legend", "", legend || ROLE_HELP[role] || role));
     matchers.forEach(function (m, i) {
       var path = role + "[" + i + "]";
       var row = el("div", "alternative");
@@ -465,7 +468,7 @@
       row.appendChild(
         textInput(path + ".action", "action", m.action, function (v) {
           m.action = v;
-        }, { list: "sample-actions", size: 18 }),
+        }, { list: "sample-actions", size: 18, placeholder: "name, or {in: [a, b]}" }),
       );
       row.appendChild(
         selectInput(
@@ -490,9 +493,14 @@
         }, { size: 16 }),
       );
       row.appendChild(
+        textInput(path + ".content", "content", m.content, function (v) {
+          m.content = v;
+        }, { placeholder: '{matches: "re", flags: i}', size: 16 }),
+      );
+      row.appendChild(
         textInput(path + ".metadata", "metadata", m.metadata, function (v) {
           m.metadata = v;
-        }, { placeholder: "key: value, …", size: 20 }),
+        }, { placeholder: "key: value, key: {gt: 500}, …", size: 24 }),
       );
       if (matchers.length > 1 || optional) {
         row.appendChild(
@@ -577,10 +585,10 @@
     ROLES[form.type].forEach(function (role) {
       box.appendChild(patternFieldset(role, form.patterns[role], false));
     });
-    if (ROLES[form.type].length === 1) box.appendChild(patternFieldset("after", form.after, true));
+    if (WINDOWED[form.type]) box.appendChild(patternFieldset("after", form.after, true));
     if (form.type === "count") {
       var bounds = el("fieldset", "bounds");
-      bounds.appendChild(el("legend", "", "bounds: how many matching events"));
+      bounds.appendChild(el("legend", "", "bounds: how many matching events (or their sum)"));
       bounds.appendChild(
         textInput("min", "min", form.min, function (v) {
           form.min = v;
@@ -596,8 +604,107 @@
           form.distinctBy = v;
         }, { placeholder: "content or metadata.<key>", size: 22 }),
       );
+      bounds.appendChild(
+        textInput("per", "per", form.per, function (v) {
+          form.per = v;
+        }, { placeholder: "metadata.<key>: bounds for each value", size: 22 }),
+      );
+      bounds.appendChild(
+        textInput("sum", "sum of", form.sum, function (v) {
+          form.sum = v;
+        }, { placeholder: "metadata.<key>: bound the sum", size: 22 }),
+      );
       box.appendChild(bounds);
     }
+    if (form.type === "condition") {
+      form["with"].forEach(function (binding, i) {
+        box.appendChild(bindingFieldset(form["with"], binding, i));
+      });
+      box.appendChild(
+        button(form["with"].length === 0 ? "Name an earlier event" : "Name another earlier event", function () {
+          form["with"].push(emptyBinding());
+          renderForm();
+          changed();
+        }),
+      );
+      box.appendChild(
+        textInput("when", "when (the expression that must hold)", form.when, function (v) {
+          form.when = v;
+        }, { multiline: true, placeholder: 'r.status == "ok" && event.amount <= 500' }),
+      );
+      return;
+    }
+    var more = el("fieldset", "bounds");
+    more.appendChild(el("legend", "", "the same value, and more"));
+    more.appendChild(
+      textInput("on", "on", form.on, function (v) {
+        form.on = v;
+      }, { placeholder: "metadata.<key>: both events share its value", size: 30 }),
+    );
+    if (form.type === "ordering") {
+      var fresh = [
+        { value: "", label: "not given" },
+        { value: "true", label: "true: a new first event for every before event" },
+        { value: "false", label: "false" },
+      ];
+      if (["", "true", "false"].indexOf(form.fresh) < 0) fresh.push({ value: form.fresh, label: form.fresh });
+      more.appendChild(
+        selectInput("fresh", "fresh", form.fresh, fresh, function (v) {
+          form.fresh = v;
+          changed();
+        }),
+      );
+    }
+    if (form.type === "pairing") {
+      more.appendChild(
+        textInput("within", "within", form.within, function (v) {
+          form.within = v;
+        }, { placeholder: "N events", size: 6 }),
+      );
+    }
+    box.appendChild(more);
+  }
+
+  // One name of a condition: the latest (or first) earlier event matching a pattern, optionally sharing a key.
+  function bindingFieldset(bindings, binding, i) {
+    var set = el("fieldset", "binding");
+    var at = "with." + (binding.name.trim() === "" ? "[" + i + "]" : binding.name.trim());
+    set.appendChild(el("legend", "", "with: a name for an earlier event"));
+    set.appendChild(
+      textInput(at, "name", binding.name, function (v) {
+        binding.name = v;
+      }, { size: 10 }),
+    );
+    set.appendChild(
+      selectInput(
+        at,
+        "bound to the",
+        binding.side,
+        [
+          { value: "latest", label: "latest earlier event" },
+          { value: "first", label: "first earlier event" },
+        ],
+        function (v) {
+          binding.side = v;
+          renderForm();
+          changed();
+        },
+      ),
+    );
+    set.appendChild(patternFieldset(at + "." + (binding.side || "latest"), binding.pattern, false, "matching any of"));
+    set.appendChild(
+      textInput(at + ".on", "on", binding.on, function (v) {
+        binding.on = v;
+      }, { placeholder: "metadata.<key>: the same value as the each event", size: 30 }),
+    );
+    set.appendChild(
+      button("Remove the name", function () {
+        bindings.splice(i, 1);
+        renderForm();
+        changed();
+      }),
+    );
+    return set;
   }
 
   // Asks the server's parser about the edit as it stands; an answer to an older question is ignored.

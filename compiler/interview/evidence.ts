@@ -5,9 +5,9 @@
  * what the samples actually contain; a pattern that matches nothing is the
  * most common drafting mistake, so roles without matches are reported too.
  *
- * Matching follows the compiled judge exactly (docs/FORMATS.md §3): every given
- * field of a matcher must hold, a pattern is any-of, metadata values compare
- * as exact strings, absent content is "".
+ * Matching follows the compiled judge exactly (docs/FORMATS.md §3, §10): every
+ * given field of a matcher must hold, a pattern is any-of, a value matcher
+ * reads values as the judge does, absent content is "".
  */
 import type { Actor, Trajectory, TrajectoryEvent } from "../../runtime/types.js";
 import { matcherHolds, patternHolds } from "../ir/value-eval.js";
@@ -73,6 +73,11 @@ export function checkPatterns(check: Check): { role: string; pattern: Pattern }[
     case "count":
       add("match", check.match);
       add("after", check.after);
+      break;
+    case "condition":
+      add("each", check.each);
+      // Each name's pattern, under the name: the events it may be bound to.
+      for (const [name, binding] of Object.entries(check.with ?? {})) add(`with.${name}`, binding.latest ?? binding.first);
       break;
   }
   return roles;

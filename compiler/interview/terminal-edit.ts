@@ -7,14 +7,19 @@ import type { CheckType } from "../../runtime/types.js";
 import { formatDiagnostic } from "../diagnostics.js";
 import {
   CHECK_TYPES,
+  emptyBinding,
   emptyMatcher,
-  formSnippet,
+  isEmptyBinding,
   isEmptyMatcher,
+  isWindowed,
   PATTERN_ROLES,
   retype,
+  type BindingFields,
+  type CheckForm,
   type ClauseForm,
   type MatcherFields,
 } from "./fields.js";
+import { formSnippet } from "./form-snippet.js";
 import { parseClauseSnippet } from "./snippet.js";
 import type { InterviewAction, InterviewState } from "./state.js";
 import type { LineReader } from "./terminal-lines.js";
@@ -27,6 +32,8 @@ export type Write = (text: string) => void;
 /** One field of the form: where it is (the parser's path for it), and how to read and set it. */
 interface Field {
   path: string;
+  /** What stays the same while the field is edited (a name's fields move with the name): the path unless given. */
+  id?: string;
   hint?: string;
   get(): string;
   set(value: string): void;
@@ -76,7 +83,7 @@ export async function editByField(
         continue;
       }
       // Go on after this field in the form as it is now; a field the answer took away (semantic: no) is not skipped past.
-      const at = formFields(form, view, (next) => (form = next)).findIndex((f) => f.path === field.path);
+      const at = formFields(form, view, (next) => (form = next)).findIndex((f) => (f.id ?? f.path) === (field.id ?? field.path));
       i = at >= 0 ? at : i - 1;
     }
     form = withoutClearedAlternatives(form);
@@ -125,7 +132,8 @@ function withoutClearedAlternatives(form: Form): Form {
   if (form.kind !== "check") return form;
   const patterns: Record<string, MatcherFields[]> = {};
   for (const [role, matchers] of Object.entries(form.patterns)) patterns[role] = prune(matchers);
-  return { ...form, patterns, after: form.after.filter((m) => !isEmptyMatcher(m)) };
+  const bindings = form.with.filter((b) => !isEmptyBinding(b)).map((b) => ({ ...b, pattern: prune(b.pattern) }));
+  return { ...form, patterns, after: form.after.filter((m) => !isEmptyMatcher(m)), with: bindings };
 }
 
 /** The fields of a form in the order they are asked. `replace` swaps the whole form (a change of type or kind). */
@@ -193,40 +201,101 @@ function formFields(form: Form, view: QuestionView, replace: (form: Form) => voi
       ),
     ];
   if (!CHECK_TYPES.includes(form.type)) return [typeField];
-  const fields = [typeField];
+  return [typeField, ...checkFields(form, text)];
+}
+
+type TextField = (path: string, get: () => string, set: (v: string) => void, hint?: string) => Field;
+
+/** A check's fields after its type: its patterns, its window, and the fields of its type. */
+function checkFields(form: CheckForm, text: TextField): Field[] {
+  const fields: Field[] = [];
+  const own = (key: "on" | "fresh" | "within" | "per" | "sum" | "min" | "max" | "distinctBy" | "when", hint: string) =>
+    fields.push(
+      text(
+        key,
+        () => form[key],
+        (v) => (form[key] = v),
+        hint,
+      ),
+    );
   for (const role of PATTERN_ROLES[form.type]) fields.push(...matcherFields(role, form.patterns[role]!));
-  if (PATTERN_ROLES[form.type].length === 1) {
+  if (isWindowed(form.type)) {
     // No window yet: one empty alternative to fill in, left out again when it stays empty.
     if (form.after.length === 0) form.after.push(emptyMatcher());
     fields.push(...matcherFields("after", form.after, "a window: only events after its first match count; empty for none"));
   }
+  if (form.type === "condition") {
+    // One empty name to fill in, left out again when it stays empty.
+    if (!form.with.some(isEmptyBinding)) form.with.push(emptyBinding());
+    form.with.forEach((binding, i) => fields.push(...bindingFields(binding, i, text)));
+    own("when", 'the expression over the names, e.g. r.status == "ok" && event.amount <= 500');
+    return fields;
+  }
+  const sides = form.type === "ordering" ? "first, before" : form.type === "pairing" ? "each, followedBy" : "after, match";
+  own("on", `metadata.<key>: both events share its value; or {${sides}: metadata.<key>} each side its own; empty for none`);
+  if (form.type === "ordering") own("fresh", "true: every before event needs its own first event since the previous one");
+  if (form.type === "pairing") own("within", "N: the follower is one of the next N events");
   if (form.type === "count") {
-    fields.push(
-      text(
-        "min",
-        () => form.min,
-        (v) => (form.min = v),
-      ),
-      text(
-        "max",
-        () => form.max,
-        (v) => (form.max = v),
-      ),
-      text(
-        "distinctBy",
-        () => form.distinctBy,
-        (v) => (form.distinctBy = v),
-        "content or metadata.<key>",
-      ),
-    );
+    own("min", "at least this many");
+    own("max", "at most this many");
+    own("distinctBy", "content or metadata.<key>");
+    own("per", "metadata.<key>: the bounds hold for each of its values");
+    own("sum", "metadata.<key>: bound the sum of its values, not the number of events");
   }
   return fields;
 }
 
+/** A condition's name: its name first; once it has one, the side, the pattern and `on`. */
+function bindingFields(binding: BindingFields, i: number, text: TextField): Field[] {
+  const name = binding.name.trim();
+  const at = `with.${name === "" ? `[${i}]` : name}`;
+  const fields: Field[] = [
+    {
+      ...text(
+        at,
+        () => binding.name,
+        (v) => (binding.name = v),
+        name === "" ? "a new name for an earlier event; empty for none" : "the name",
+      ),
+      id: `with[${i}]`,
+    },
+  ];
+  if (name === "") return fields;
+  fields.push({
+    ...text(
+      at,
+      () => binding.side,
+      (v) => (binding.side = v),
+      "latest or first: which earlier event the name is bound to",
+    ),
+    id: `with[${i}].side`,
+  });
+  const side = binding.side.trim() === "" ? "latest" : binding.side.trim();
+  fields.push(...matcherFields(`${at}.${side}`, binding.pattern).map((f, k) => ({ ...f, id: `with[${i}].pattern.${k}` })));
+  fields.push({
+    ...text(
+      `${at}.on`,
+      () => binding.on,
+      (v) => (binding.on = v),
+      "metadata.<key>: shares the each event's value; empty for none",
+    ),
+    id: `with[${i}].on`,
+  });
+  return fields;
+}
+
+const MATCHER_HINTS: Record<keyof MatcherFields, string> = {
+  action: 'a name, or {in: [a, b]}, {matches: "^re"}, {not: a}',
+  actor: "user, agent or tool",
+  contentIncludes: "text the content contains",
+  content: 'the whole content: {matches: "re", flags: i}, {equals: "yes"}',
+  metadata: "key: value, key: {gt: 500}, key: {exists: false}, …",
+};
+
 function matcherFields(role: string, matchers: MatcherFields[], hint?: string): Field[] {
   return matchers.flatMap((matcher, i) =>
-    (["action", "actor", "contentIncludes", "metadata"] as const).map((key, k): Field => {
-      const fieldHint = key === "actor" ? "user, agent or tool" : key === "metadata" ? "key: value, …" : k === 0 ? hint : undefined;
+    (["action", "actor", "contentIncludes", "content", "metadata"] as const).map((key, k): Field => {
+      const fieldHint = k === 0 && hint !== undefined ? hint : MATCHER_HINTS[key];
       return {
         path: `${role}[${i}].${key}`,
         get: () => matcher[key],

@@ -4,10 +4,10 @@
  * about an edit, the choices) or the final review. Pure functions of the state.
  */
 import { previewJudge, previewRule, type PreviewClauseRef, type PreviewWarningKind, type VerdictSamples } from "../generate/preview.js";
-import { exactValue } from "../ir/values.js";
+import { exactValue, keyOf } from "../ir/values.js";
 import { quoteOccurs } from "../generate/offline/words.js";
 import { didYouMean } from "../ir/did-you-mean.js";
-import type { MetaBehavior, Pattern } from "../ir/types.js";
+import type { Check, MetaBehavior, Pattern } from "../ir/types.js";
 import { patternData } from "../ir/serialize.js";
 import { formFromClause, newCheckForm, type ClauseForm } from "./fields.js";
 import { checkPatterns, clauseEvidence, type Evidence, type InterviewClause } from "./evidence.js";
@@ -409,8 +409,7 @@ function clauseWarnings(input: InterviewInput, ruleName: string, clause: Intervi
       if (keys.length > 0 && !keys.includes(key)) warnings.push(unknownWord("metadata key", key, keys));
     }
   }
-  if (clause.kind === "check" && clause.check.type === "count" && clause.check.distinctBy?.startsWith("metadata.")) {
-    const key = clause.check.distinctBy.slice("metadata.".length);
+  for (const key of clause.kind === "check" ? keysNamed(clause.check) : []) {
     if (keys.length > 0 && !keys.includes(key)) warnings.push(unknownWord("metadata key", key, keys));
   }
   const quote = clause.kind === "check" ? clause.check.quote : clause.kind === "semanticCheck" ? clause.semanticCheck.quote : undefined;
@@ -419,6 +418,20 @@ function clauseWarnings(input: InterviewInput, ruleName: string, clause: Intervi
     warnings.push(`the quote is not verbatim in the section ${JSON.stringify(ruleName)}`);
   }
   return [...new Set(warnings)];
+}
+
+/** The metadata keys a check names outside its patterns: `distinctBy`, `per`, `sum`, and each side of every `on`. */
+function keysNamed(check: Check): string[] {
+  const refs: (string | undefined)[] = [];
+  const fields = check as unknown as Record<string, unknown>;
+  const onRefs = (on: unknown) => (typeof on === "string" ? [on] : on !== null && typeof on === "object" ? Object.values(on) : []);
+  refs.push(...onRefs(fields.on).map(String));
+  if (check.type === "count") refs.push(check.distinctBy, check.per, check.sum);
+  if (check.type === "condition") for (const binding of Object.values(check.with ?? {})) refs.push(...onRefs(binding.on).map(String));
+  return refs.flatMap((ref) => {
+    const key = keyOf(ref);
+    return key === undefined ? [] : [key];
+  });
 }
 
 function unknownWord(what: string, word: string, known: string[]): string {

@@ -19,7 +19,8 @@ import { SECURITY_HEADERS, authorizedUrl, listenOnLoopback, newToken, refuse, se
 import { escapeHtml, fillSlots, pageContentSecurityPolicy, pageTemplates } from "../web/page.js";
 import { interviewResult, startInterview, step, currentQuote } from "./state.js";
 import { currentView, previewEdit } from "./view.js";
-import { CHECK_TYPES, formSnippet, PATTERN_ROLES, type ClauseForm, type MatcherFields } from "./fields.js";
+import { CHECK_TYPES, PATTERN_ROLES, type BindingFields, type ClauseForm, type MatcherFields } from "./fields.js";
+import { formSnippet } from "./form-snippet.js";
 import type { CheckType } from "../../runtime/types.js";
 import type { ClauseRef } from "../generate/types.js";
 import type { InterviewAction, InterviewState } from "./state.js";
@@ -230,19 +231,38 @@ function readString(raw: Record<string, unknown>, key: string): string | undefin
   return typeof raw[key] === "string" ? raw[key] : undefined;
 }
 
+const MATCHER_FIELDS = ["action", "actor", "contentIncludes", "content", "metadata"] as const;
+
 function readMatchers(raw: unknown, where: string): MatcherFields[] | string {
   if (!Array.isArray(raw) || raw.length > MAX_ALTERNATIVES) return `${where} must be a list of matchers`;
   const matchers: MatcherFields[] = [];
   for (const item of raw) {
     if (!isObject(item)) return `${where} must be a list of matchers`;
-    const [action, actor, contentIncludes, metadata] = ["action", "actor", "contentIncludes", "metadata"].map((k) => readString(item, k));
-    if (action === undefined || actor === undefined || contentIncludes === undefined || metadata === undefined) {
+    const [action, actor, contentIncludes, content, metadata] = MATCHER_FIELDS.map((k) => readString(item, k));
+    if (action === undefined || actor === undefined || contentIncludes === undefined || content === undefined || metadata === undefined) {
       return `${where}: every field is text`;
     }
-    matchers.push({ action, actor, contentIncludes, metadata });
+    matchers.push({ action, actor, contentIncludes, content, metadata });
   }
   return matchers;
 }
+
+/** A condition's names from the page: each a name, a side, a pattern and an `on`, all text. */
+function readBindings(raw: unknown): BindingFields[] | string {
+  if (!Array.isArray(raw) || raw.length > MAX_ALTERNATIVES) return "form.with must be a list of names";
+  const bindings: BindingFields[] = [];
+  for (const [i, item] of raw.entries()) {
+    if (!isObject(item)) return "form.with must be a list of names";
+    const [name, side, on] = ["name", "side", "on"].map((k) => readString(item, k));
+    if (name === undefined || side === undefined || on === undefined) return `form.with[${i}]: name, side and on are text`;
+    const pattern = readMatchers(item.pattern ?? [], `form.with[${i}].pattern`);
+    if (typeof pattern === "string") return pattern;
+    bindings.push({ name, side, pattern, on });
+  }
+  return bindings;
+}
+
+const CHECK_TEXT_FIELDS = ["min", "max", "distinctBy", "on", "fresh", "within", "per", "sum", "when"] as const;
 
 /** A form from the page: its shape checked here, its values by the parser. */
 export function readForm(raw: unknown): ClauseForm | string {
@@ -271,9 +291,16 @@ export function readForm(raw: unknown): ClauseForm | string {
       }
       const after = readMatchers(raw.after ?? [], "form.after");
       if (typeof after === "string") return after;
-      const [min, max, distinctBy] = ["min", "max", "distinctBy"].map((k) => readString(raw, k));
-      if (min === undefined || max === undefined || distinctBy === undefined) return "form.min, max and distinctBy must be text";
-      return { kind: "check", type, patterns, after, min, max, distinctBy };
+      const text: Partial<Record<(typeof CHECK_TEXT_FIELDS)[number], string>> = {};
+      for (const key of CHECK_TEXT_FIELDS) {
+        const value = readString(raw, key);
+        if (value === undefined) return `form.${key} must be text`;
+        text[key] = value;
+      }
+      const bindings = readBindings(raw.with ?? []);
+      if (typeof bindings === "string") return bindings;
+      const { min = "", max = "", distinctBy = "", on = "", fresh = "", within = "", per = "", sum = "", when = "" } = text;
+      return { kind: "check", type, patterns, after, min, max, distinctBy, on, fresh, within, per, sum, with: bindings, when };
     }
     default:
       return "form.kind must be trigger, check or semanticCheck";

@@ -4,7 +4,8 @@
  * in a field reaches the parser as typed, and its messages name the field.
  */
 import { describe, expect, it } from "vitest";
-import { formFromClause, formSnippet, newCheckForm, retype, type ClauseForm } from "../../compiler/interview/fields.js";
+import { formFromClause, newCheckForm, retype, type ClauseForm } from "../../compiler/interview/fields.js";
+import { formSnippet } from "../../compiler/interview/form-snippet.js";
 import { parseClauseSnippet } from "../../compiler/interview/snippet.js";
 import { EXAMPLE_DIRS, HELD_OUT_2026_DIRS, loadReferenceCase } from "../generate/drafting-fixtures.js";
 import { draftIR } from "./fixture.js";
@@ -85,10 +86,10 @@ describe("what a person types in a field", () => {
     });
     // An alternative with every field cleared is pointed at, not silently dropped.
     const cleared = newCheckForm("ordering");
-    cleared.patterns.first = [{ action: "a", actor: "", contentIncludes: "", metadata: "" }];
+    cleared.patterns.first = [{ action: "a", actor: "", contentIncludes: "", content: "", metadata: "" }];
     cleared.patterns.before = [
-      { action: "b", actor: "", contentIncludes: "", metadata: "" },
-      { action: "", actor: "", contentIncludes: "", metadata: "" },
+      { action: "b", actor: "", contentIncludes: "", content: "", metadata: "" },
+      { action: "", actor: "", contentIncludes: "", content: "", metadata: "" },
     ];
     expect(parseClauseSnippet("check", formSnippet(cleared, "q"))).toMatchObject({
       ok: false,

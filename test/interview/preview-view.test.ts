@@ -6,7 +6,8 @@
  * semantic question becomes an event check and back with its quote kept.
  */
 import { describe, expect, it } from "vitest";
-import { formFromClause, formSnippet } from "../../compiler/interview/fields.js";
+import { formFromClause } from "../../compiler/interview/fields.js";
+import { formSnippet } from "../../compiler/interview/form-snippet.js";
 import { interviewOutcome, startInterview, step } from "../../compiler/interview/state.js";
 import type { InterviewAction, InterviewState } from "../../compiler/interview/state.js";
 import { currentView, previewEdit, type QuestionView, type ReviewView } from "../../compiler/interview/view.js";
@@ -133,7 +134,7 @@ describe("a semantic question and an event check, either way", () => {
     expect(form).toMatchObject({ kind: "check", type: "required" });
     if (form.kind !== "check") return;
     form.type = "forbidden";
-    form.patterns = { match: [{ action: "message", actor: "agent", contentIncludes: "on its way", metadata: "" }] };
+    form.patterns = { match: [{ action: "message", actor: "agent", contentIncludes: "on its way", content: "", metadata: "" }] };
     state = run(state, { type: "edit", as: "check", text: formSnippet(form, quote) });
     let rule = interviewOutcome(state).ir.metaBehaviors[1]!;
     expect(rule.semanticChecks).toEqual([]);

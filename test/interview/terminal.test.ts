@@ -172,7 +172,7 @@ describe("the terminal interview", () => {
 
   it("shows the verdict preview and its warnings, edits field by field through the parser, turns a semantic question into an event check, and widens a trigger", async () => {
     const out = capture();
-    const keep4 = ["", "", "", ""];
+    const keep5 = ["", "", "", "", ""];
     const result = await runTerminalInterview(interviewInput(), {
       input: answers(
         "", // lookup trigger
@@ -182,15 +182,21 @@ describe("the terminal interview", () => {
         "robot", // first[0].actor: refused by the parser, asked again …
         "", // … and kept
         "", // first[0].contentIncludes
+        "", // first[0].content
         "status: missing", // first[0].metadata
-        ...keep4, // before[0]
+        ...keep5, // before[0]
+        "", // on
+        "", // fresh
         "e", // the preview warns: the fields again
         "",
         "",
         "",
         "",
+        "",
         "status: found, order_id: A-1",
-        ...keep4,
+        ...keep5,
+        "", // on
+        "", // fresh
         "", // save
         "", // confirm trigger
         "", // pairing
@@ -200,11 +206,14 @@ describe("the terminal interview", () => {
         "agent",
         "on its way",
         "",
-        ...keep4, // after[0]: no window
+        "",
+        ...keep5, // after[0]: no window
+        "", // on
         "y",
         "e", // the escalation trigger, narrowed to where its checks' events are not
         "",
         "get_order",
+        "",
         "",
         "",
         "",
@@ -281,6 +290,7 @@ describe("the terminal interview", () => {
         "issue_refund_result",
         "",
         "",
+        "", // content
         "status: approved",
         "", // save
       ),
@@ -290,7 +300,9 @@ describe("the terminal interview", () => {
     expect(out.text()).toContain(
       "  !! WARNING: the rule is n.a. on every sample: its trigger is a question for a model, so the preview cannot show how the rule judges them; if an event marks the situation, make the trigger match it\n",
     );
-    expect(out.text()).toContain("  semantic (no: match events instead) [yes]: no\n  match[0].action []: issue_refund_result\n");
+    expect(out.text()).toContain(
+      '  semantic (no: match events instead) [yes]: no\n  match[0].action (a name, or {in: [a, b]}, {matches: "^re"}, {not: a}) []: issue_refund_result\n',
+    );
     expect(result.ir.metaBehaviors[1]!.trigger).toEqual({
       description: "A refund is approved.",
       match: [{ action: "issue_refund_result", metadata: { status: "approved" } }],

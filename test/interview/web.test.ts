@@ -213,12 +213,23 @@ describe("the interview server", () => {
     ).toEqual({
       kind: "check",
       type: "count",
-      patterns: { match: [{ action: "a", actor: "", contentIncludes: "", metadata: "" }] },
+      patterns: { match: [{ action: "a", actor: "", contentIncludes: "", content: "", metadata: "" }] },
       after: [],
       min: "1",
       max: "",
       distinctBy: "",
+      on: "",
+      fresh: "",
+      within: "",
+      per: "",
+      sum: "",
+      with: [],
+      when: "",
     });
+    expect(readForm({ kind: "check", type: "condition", patterns: { each: [] }, with: [{ name: "r", side: 1 }] })).toBe(
+      "form.with[0]: name, side and on are text",
+    );
+    expect(readForm({ kind: "check", type: "condition", patterns: { each: [] }, when: ["x"] })).toBe("form.when must be text");
     expect(readForm({ kind: "check", type: "required", patterns: { match: [{ action: 1 }] } })).toBe(
       "form.patterns.match: every field is text",
     );
