@@ -70,6 +70,8 @@ export const FACT = {
   redacted: "@redacted",
   /** "true" on a message the agent framework sent the model to ask it to try again (Pydantic AI's retry-prompt with no tool). */
   retry: "@retry",
+  /** The exit code a shell-like tool reported (codex: `metadata.exit_code`, `Exit code: N`, `Process exited with code N`). */
+  exitCode: "@exit_code",
 } as const;
 
 export function isRecord(value: unknown): value is Record<string, unknown> {

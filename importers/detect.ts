@@ -18,6 +18,7 @@ import { detectBedrock, fromBedrock } from "./bedrock.js";
 import { detectLangfuse, fromLangfuse } from "./langfuse.js";
 import { detectPydanticAI, fromPydanticAI } from "./pydantic-ai.js";
 import { detectClaudeCode, fromClaudeCode } from "./claude-code.js";
+import { detectCodex, fromCodex } from "./codex.js";
 
 export interface Format {
   /** The `--from` value. */
@@ -81,6 +82,7 @@ export const FORMATS: readonly Format[] = [
     importer: fromClaudeCode,
     detect: detectClaudeCode,
   },
+  { name: "codex", description: "OpenAI Codex CLI session rollouts (rollout-*.jsonl)", importer: fromCodex, detect: detectCodex },
 ];
 
 /** The `--from` values: every format, `auto`, and `trajectory` (the judge's own format, read as is). */

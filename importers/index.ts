@@ -24,3 +24,4 @@ export { detectLangfuse, fromLangfuse } from "./langfuse.js";
 export { detectPydanticAI, fromPydanticAI } from "./pydantic-ai.js";
 export { CLAUDE_CODE_FACT, detectClaudeCode, fromClaudeCode, fromClaudeCodeHook } from "./claude-code.js";
 export type { ClaudeCodeHookToolCall } from "./claude-code.js";
+export { detectCodex, fromCodex } from "./codex.js";

@@ -216,7 +216,7 @@ const OUTPUT_ITEMS = new Set([
 ]);
 
 /** Arguments of a built-in call: what the model asked for. */
-function builtInArguments(item: Record<string, unknown>): unknown {
+export function builtInArguments(item: Record<string, unknown>): unknown {
   switch (item.type) {
     case "web_search_call":
       return item.action ?? {};
@@ -232,7 +232,7 @@ function builtInArguments(item: Record<string, unknown>): unknown {
 }
 
 /** The result a built-in call carries in its own item, if it does. */
-function builtInResult(item: Record<string, unknown>): unknown {
+export function builtInResult(item: Record<string, unknown>): unknown {
   switch (item.type) {
     case "web_search_call": {
       const action = isRecord(item.action) ? item.action : {};
@@ -263,6 +263,11 @@ function mcpErrorText(error: unknown): string {
   if (typeof error === "string") return error;
   if (isRecord(error)) return typeof error.message === "string" ? error.message : contentText(error.content ?? error);
   return "";
+}
+
+/** Maps one Responses item (of a request's input or a response's output) onto the builder; the codex importer reuses it. */
+export function responsesItem(b: TrajectoryBuilder, value: unknown, path: string): void {
+  item(b, value, path, false);
 }
 
 /** Maps one item. */
