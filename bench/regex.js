@@ -4,7 +4,7 @@
 // 100 KB, over ten 100 KB texts, and over 1 MB. Linear means the last two agree
 // (the ratio near 1); JS RegExp would not finish several of these.
 //   npm run build:cli && node bench/regex.js
-import { compileRegex } from "../dist/compiler/codegen/regex.js";
+import { compileRegex } from "../dist/compiler/ir/regex-program.js";
 import { regexTest } from "../dist/runtime/regex.js";
 
 const CASES = [

@@ -3,7 +3,7 @@
  *
  * JS RegExp backtracks: `(a+)+$` on a long run of `a`s never finishes, and a
  * judge runs on content we do not control. So patterns are compiled at build
- * time (compiler/codegen/regex.ts) into a small NFA program, and the judge
+ * time (compiler/ir/regex-program.ts) into a small NFA program, and the judge
  * runs every live NFA state together, one code point at a time (Thompson's
  * construction, simulated as a set of states). Each set of states met is
  * remembered as one state of a DFA, built lazily, with its transitions per

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Writes compiler/codegen/regex-case-fold.ts: the classes of code points that a
+// Writes compiler/ir/regex-case-fold.ts: the classes of code points that a
 // JS RegExp with the `iu` flags treats as the same letter (Unicode simple case
 // folding, as the running Node's ICU has it). The regex compiler resolves the
 // `i` flag with it at build time, so judges carry no table, and a build gives
@@ -20,7 +20,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const OUT = join(root, "compiler/codegen/regex-case-fold.ts");
+const OUT = join(root, "compiler/ir/regex-case-fold.ts");
 
 const codePoints = (text) => Array.from(text, (ch) => ch.codePointAt(0));
 const sameUnderIU = (a, b) => new RegExp(`^\\u{${a.toString(16)}}$`, "iu").test(String.fromCodePoint(b));

@@ -14,12 +14,13 @@
 import type { Check, ConditionCheck, CountCheck, ForbiddenCheck, OrderingCheck, PairingCheck, RequiredCheck } from "../ir/types.js";
 import { keyOf, sidesOf } from "../ir/values.js";
 import { parseWhen } from "../ir/when.js";
+import { compileRegex } from "../ir/regex-program.js";
 import { code, join, lit, name, name2, type Code } from "./code.js";
 import type { Constants } from "./constants.js";
 import { lowerWhen, WHEN_RUNTIME_NAMES } from "./lower-when.js";
 import { clauseBase, keyed, list, lowerWindow, self, value, type Field, type LoweredCheck } from "./lowered.js";
 import { EVENT, lowerPattern } from "./match.js";
-import { compileRegex, regexLiteral } from "./regex.js";
+import { regexLiteral } from "./regex.js";
 
 /** True when the check uses a form version 1 does not have (a value matcher alone does not count: patterns lower the same way). */
 export function isExtended(check: Check): boolean {

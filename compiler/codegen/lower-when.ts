@@ -27,7 +27,7 @@ export interface WhenScope {
   bound: (name: string) => Code;
   /**
    * The identifier of a hoisted constant holding the compiled regex program
-   * (compileRegex, then regexLiteral, of compiler/codegen/regex.ts; parseWhen
+   * (compileRegex of ir/regex-program.ts, then regexLiteral of codegen/regex.ts; parseWhen
    * has already checked that compileRegex accepts it). The test calls `regexTest(<it>, text)`.
    */
   regex: (source: string, flags: string) => Code;

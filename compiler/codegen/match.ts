@@ -3,11 +3,12 @@
  * current event `e`. User text enters only through `lit`.
  */
 import type { Bound, Matcher, Pattern, RangeOperator, ValueMatcher } from "../ir/types.js";
+import { compileRegex } from "../ir/regex-program.js";
 import { valueTest } from "../ir/values.js";
 import { toInstant } from "../../runtime/values.js";
 import { code, join, lit, type Code } from "./code.js";
 import type { Constants } from "./constants.js";
-import { compileRegex, regexLiteral } from "./regex.js";
+import { regexLiteral } from "./regex.js";
 import type { RegexProgram } from "../../runtime/regex.js";
 
 /** The schema refused every regex that does not compile, so a failure here is a bug. */

@@ -22,7 +22,7 @@ import {
 import type { Binding, Pattern } from "./types.js";
 import { METADATA_PREFIX, RANGE_OPERATORS, VALUE_OPERATORS } from "./values.js";
 import { parseWhen } from "./when.js";
-import { compileRegex } from "../codegen/regex.js";
+import { compileRegex } from "./regex-program.js";
 
 /** Where a value matcher stands: `exists` means something only for metadata keys. */
 export type ValueSite = "action" | "content" | "metadata";

@@ -9,7 +9,7 @@ import { regexTest, type RegexProgram } from "../../runtime/regex.js";
 import { inRange, readDecimal, readInstant } from "../../runtime/matchers.js";
 import { toInstant } from "../../runtime/values.js";
 import type { TrajectoryEvent } from "../../runtime/types.js";
-import { compileRegex } from "../codegen/regex.js";
+import { compileRegex } from "./regex-program.js";
 import type { Bound, Matcher, Pattern, RangeOperator, ValueMatcher } from "./types.js";
 import { valueTest } from "./values.js";
 

@@ -7,7 +7,7 @@
  * whole, so every such problem is reported at once.
  */
 import { toInstant, toNumber } from "../../runtime/values.js";
-import { compileRegex } from "../codegen/regex.js";
+import { compileRegex } from "./regex-program.js";
 import { didYouMean } from "./did-you-mean.js";
 import { parseWhenSyntax, type WhenError, type WhenNode } from "./when-syntax.js";
 

@@ -1,8 +1,9 @@
 /** Build time for `matches`: refusals with located messages, the program as a safe literal, and the case-fold table. */
 import { describe, expect, test } from "vitest";
 import { lit } from "../../compiler/codegen/code.js";
-import { compileRegex, MAX_INSTRUCTIONS, MAX_SET_BOUNDS, regexLiteral } from "../../compiler/codegen/regex.js";
-import { CASE_FOLD_CLASSES, CASE_FOLD_UNICODE_VERSION } from "../../compiler/codegen/regex-case-fold.js";
+import { regexLiteral } from "../../compiler/codegen/regex.js";
+import { compileRegex, MAX_INSTRUCTIONS, MAX_SET_BOUNDS } from "../../compiler/ir/regex-program.js";
+import { CASE_FOLD_CLASSES, CASE_FOLD_UNICODE_VERSION } from "../../compiler/ir/regex-case-fold.js";
 import { regexTest, type RegexProgram } from "../../runtime/regex.js";
 // @ts-expect-error: a plain JS script without types
 import { caseFoldClasses } from "../../scripts/gen-regex-case-fold.js";

@@ -4,7 +4,7 @@
  * backtracking engine explode.
  */
 import { describe, expect, test } from "vitest";
-import { compileRegex } from "../../compiler/codegen/regex.js";
+import { compileRegex } from "../../compiler/ir/regex-program.js";
 import { regexTest, type RegexProgram } from "../../runtime/regex.js";
 
 function compiled(pattern: string, flags = ""): RegexProgram {

@@ -13,7 +13,8 @@ import { parseWhen, type WhenNode } from "../../compiler/ir/when.js";
 import type { StepEvent } from "../../runtime/stepper.js";
 import * as values from "../../runtime/values.js";
 import { regexTest, type RegexProgram } from "../../runtime/regex.js";
-import { compileRegex, regexLiteral } from "../../compiler/codegen/regex.js";
+import { regexLiteral } from "../../compiler/codegen/regex.js";
+import { compileRegex } from "../../compiler/ir/regex-program.js";
 
 /** The program of a regex parseWhen accepted (so compileRegex accepts it too). */
 function compiled(source: string, flags: string): RegexProgram {
