@@ -146,6 +146,10 @@ export function rulePatterns(rule: MetaBehavior): { clause: ClauseRef; pattern: 
       const pattern = fields[key] as Pattern | undefined;
       if (pattern !== undefined) out.push({ clause: { kind: "check", index }, pattern });
     }
+    // A condition's names match events too.
+    if (check.type === "condition")
+      for (const binding of Object.values(check.with ?? {}))
+        out.push({ clause: { kind: "check", index }, pattern: binding.latest ?? binding.first });
   });
   return out;
 }
