@@ -19,6 +19,7 @@ import { detectLangfuse, fromLangfuse } from "./langfuse.js";
 import { detectPydanticAI, fromPydanticAI } from "./pydantic-ai.js";
 import { detectClaudeCode, fromClaudeCode } from "./claude-code.js";
 import { detectCodex, fromCodex } from "./codex.js";
+import { detectAdk, fromAdk } from "./adk.js";
 
 export interface Format {
   /** The `--from` value. */
@@ -83,6 +84,12 @@ export const FORMATS: readonly Format[] = [
     detect: detectClaudeCode,
   },
   { name: "codex", description: "OpenAI Codex CLI session rollouts (rollout-*.jsonl)", importer: fromCodex, detect: detectCodex },
+  {
+    name: "adk",
+    description: "Google ADK sessions and events, Gemini API contents",
+    importer: fromAdk,
+    detect: detectAdk,
+  },
 ];
 
 /** The `--from` values: every format, `auto`, and `trajectory` (the judge's own format, read as is). */

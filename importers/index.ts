@@ -25,3 +25,4 @@ export { detectPydanticAI, fromPydanticAI } from "./pydantic-ai.js";
 export { CLAUDE_CODE_FACT, detectClaudeCode, fromClaudeCode, fromClaudeCodeHook } from "./claude-code.js";
 export type { ClaudeCodeHookToolCall } from "./claude-code.js";
 export { detectCodex, fromCodex } from "./codex.js";
+export { detectAdk, fromAdk } from "./adk.js";

@@ -121,6 +121,18 @@ function readPart(part: unknown, msg: Message, texts: string[]): void {
     msg.results.push({ id: str(fnResponse.id), name: str(fnResponse.name), content: response ?? "", error });
     return;
   }
+  // Gemini's code execution: the code it ran is a call of `code_execution`, its outcome that call's result.
+  const code = part.executableCode ?? part.executable_code;
+  if (isRecord(code)) {
+    msg.calls.push({ id: undefined, name: "code_execution", args: jsonText({ language: code.language, code: code.code }) });
+    return;
+  }
+  const outcome = part.codeExecutionResult ?? part.code_execution_result;
+  if (isRecord(outcome)) {
+    const ok = outcome.outcome === undefined || outcome.outcome === "OUTCOME_OK";
+    msg.results.push({ id: undefined, name: "code_execution", content: contentText(outcome.output), error: !ok });
+    return;
+  }
   const inline = part.inlineData ?? part.inline_data ?? part.fileData ?? part.file_data;
   if (isRecord(inline)) {
     texts.push(mediaPlaceholder(inline));
@@ -180,8 +192,17 @@ function readPart(part: unknown, msg: Message, texts: string[]): void {
   if (text !== "") texts.push(text);
 }
 
-/** A message with a `role`, whatever API or framework wrote it. */
-function roleMessage(m: Record<string, unknown>): Message {
+/** What one content part or Gemini part holds (its text, reasoning, call or result), as a message of `role`. */
+export function partMessage(part: unknown, role: string): Message {
+  const msg = emptyMessage(role);
+  const texts: string[] = [];
+  readPart(part, msg, texts);
+  msg.text = texts.join("\n");
+  return msg;
+}
+
+/** A message with a `role`, whatever API or framework wrote it (a Gemini `Content` too: `{role, parts}`). */
+export function roleMessage(m: Record<string, unknown>): Message {
   const role = ROLE.get(String(m.role).toLowerCase()) ?? String(m.role);
   const msg = emptyMessage(role);
   const texts: string[] = [];

@@ -6,7 +6,7 @@
  * linear import takes about 4 times as long, a quadratic one about 16.
  */
 import { describe, expect, test } from "vitest";
-import { fromLangChain, fromLangfuse, fromOtel } from "../../importers/index.js";
+import { fromAdk, fromLangChain, fromLangfuse, fromOtel } from "../../importers/index.js";
 
 const hex = (i: number): string => i.toString(16).padStart(16, "0");
 const s = (v: string) => ({ stringValue: v });
@@ -126,6 +126,18 @@ function langfuseTrace(n: number): unknown {
   return { trace: { id: "t" }, observations: observations.reverse() };
 }
 
+/** An ADK session: every call first (Gemini's, without ids, one per model event), then one event answering them all, in order, by name. */
+function adkSession(n: number): unknown {
+  const events: unknown[] = [];
+  const responses: unknown[] = [];
+  for (let i = 0; 2 * (i + 1) <= n; i++) {
+    events.push({ author: "desk", content: { role: "model", parts: [{ functionCall: { name: "lookup", args: { q: i } } }] } });
+    responses.push({ functionResponse: { name: "lookup", response: { n: i } } });
+  }
+  events.push({ author: "desk", content: { role: "user", parts: responses } });
+  return { id: "s", appName: "desk", userId: "u", events };
+}
+
 /** The fastest of three runs, in ms (the machine is shared: the fastest is the least disturbed). */
 function fastest(run: () => void): number {
   let best = Number.POSITIVE_INFINITY;
@@ -142,6 +154,7 @@ describe("item 10: imports linear in overlapping tool spans", () => {
     ["otel", otelTrace, fromOtel],
     ["langchain", langchainTree, fromLangChain],
     ["langfuse", langfuseTrace, fromLangfuse],
+    ["adk", adkSession, fromAdk],
   ] as const) {
     test(`${name}: 16,000 spans cost about 4 times 4,000, not 16 times; every result follows its own call`, () => {
       const small = make(4000);
