@@ -175,17 +175,11 @@ export function readToolRun(o: Observation): Tool {
   const output = message !== undefined ? message.content : o.output;
   const callId = fromSpan?.callId ?? str(message?.tool_call_id);
   const args = fromSpan !== undefined && fromSpan.args !== "" ? fromSpan.args : argsText(o.input);
-  let content = textParts(fromSpan?.result ?? output);
+  // A result of text parts (MCP's form) is read by the builder as the text they hold.
+  let content = fromSpan?.result ?? output;
   const error = o.error || message?.status === "error";
   if ((content === undefined || content === null || content === "") && error) content = o.statusMessage ?? "";
   return { name, callId, args, content: content ?? "", error };
-}
-
-/** A result written as text parts (`[{type: "text", text}]`, MCP's form) is the text it holds, so JSON in it is flattened as a string result's is. */
-function textParts(value: unknown): unknown {
-  if (!Array.isArray(value) || value.length === 0) return value;
-  if (!value.every((p) => isRecord(p) && p.type === "text" && typeof p.text === "string")) return value;
-  return value.map((p) => (p as { text: string }).text).join("\n");
 }
 
 export interface ModelRead {
