@@ -116,8 +116,8 @@ function importConversation(conversation: Conversation, index: number, count: nu
     if (typeof content !== "string" && !Array.isArray(content))
       throw new ImportError(path, content === undefined ? "missing content" : "content must be a string or an array of blocks");
     if (message.role === "user") {
-      user(b, content, path);
-      endedNormally = false;
+      // Results reopen the agent's turn; a user's word after the last reply leaves nothing pending (docs/IMPORTERS.md "What completes a trace").
+      if (user(b, content, path)) endedNormally = false;
     } else {
       endedNormally = assistant(b, content, path, stop);
     }
@@ -126,9 +126,13 @@ function importConversation(conversation: Conversation, index: number, count: nu
   return b;
 }
 
-/** A user message: its text (and images, documents) as one user event per run of such blocks; tool_result blocks as results. */
-function user(b: TrajectoryBuilder, content: string | unknown[], path: string): void {
-  if (typeof content === "string") return b.user(content);
+/** A user message: its text (and images, documents) as one user event per run of such blocks; tool_result blocks as results. Returns whether it held a result. */
+function user(b: TrajectoryBuilder, content: string | unknown[], path: string): boolean {
+  if (typeof content === "string") {
+    b.user(content);
+    return false;
+  }
+  let results = false;
   let pending: unknown[] = [];
   const flush = (): void => {
     if (pending.length > 0) b.user(contentText(pending));
@@ -140,11 +144,13 @@ function user(b: TrajectoryBuilder, content: string | unknown[], path: string): 
       flush();
       const id = requireString(block, "tool_use_id", blockPath);
       b.result(id, block.content, { error: block.is_error === true, path: blockPath });
+      results = true;
     } else {
       pending.push(block);
     }
   });
   flush();
+  return results;
 }
 
 /** An assistant message; returns whether it ended the conversation normally. */

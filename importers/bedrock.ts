@@ -161,7 +161,8 @@ function importEntries(b: TrajectoryBuilder, entries: readonly Entry[]): Traject
       throw new ImportError(path, content === undefined ? "missing content" : "content must be an array of content blocks");
     if (message.role === "user") {
       user(b, content, path, meta);
-      endedNormally = false;
+      // Results reopen the agent's turn; a user's word after the last reply leaves nothing pending (docs/IMPORTERS.md "What completes a trace").
+      if (content.some((block) => isRecord(block) && "toolResult" in block)) endedNormally = false;
     } else {
       const calls = assistant(b, content, path, meta, stop === "guardrail_intervened");
       endedNormally = calls === 0 && (stop === undefined || stop === null || normalStop(stop));

@@ -245,6 +245,10 @@ function addMessage(b: TrajectoryBuilder, m: Message, state: { agent: string | u
   }
 }
 
+function isUserMessage(m: Message): boolean {
+  return m.kind === "human" || (m.kind === "chat" && (m.role === "user" || m.role === "human"));
+}
+
 function importMessages(list: unknown[], basePath: string, options: ImportOptions, index: number, count: number): TrajectoryBuilder {
   const b = new TrajectoryBuilder(traceId(options, undefined, index, count), options);
   const state = { agent: undefined as string | undefined };
@@ -253,9 +257,9 @@ function importMessages(list: unknown[], basePath: string, options: ImportOption
     const path = `${basePath}[${i}]`;
     const m = readMessage(value, path);
     addMessage(b, m, state, path);
-    if (m.kind !== "system" && m.kind !== "remove") last = m;
+    if (m.kind !== "system" && m.kind !== "remove" && !isUserMessage(m)) last = m;
   });
-  // Ended normally: the agent spoke last, and its reply was not cut short.
+  // Ended normally: the agent spoke last (a user's word after it leaves nothing pending), and its reply was not cut short.
   b.finish(last !== undefined && last.kind === "ai" && (last.finish === undefined || !CUT_SHORT.has(last.finish)));
   return b;
 }

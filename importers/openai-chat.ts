@@ -123,8 +123,8 @@ function importConversation(conversation: Conversation, index: number, count: nu
       case "developer":
         continue; // instructions, not conduct (IMPORTERS.md: dropped)
       case "user":
+        // A user's word after the last reply ("thanks, bye") leaves nothing pending (docs/IMPORTERS.md "What completes a trace").
         b.user(contentText(message.content));
-        endedNormally = false;
         break;
       case "assistant":
         endedNormally = assistant(b, message, path, finish);

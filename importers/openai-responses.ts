@@ -383,10 +383,23 @@ function importChain(chain: Chain, index: number, count: number, options: Import
   return b;
 }
 
-/** Without a response object, a conversation ended normally when its last item is an assistant message. */
+/**
+ * Without a response object, a conversation ended normally when its last
+ * item other than user (or system) messages is an assistant message: a
+ * user's word after the last reply leaves nothing pending (docs/IMPORTERS.md
+ * "What completes a trace").
+ */
 function lastIsAnswer(ex: Exchange): boolean {
-  const last = ex.output.at(-1) ?? ex.input.at(-1)?.item;
-  return isRecord(last) && (last.type === "message" || last.type === undefined) && last.role === "assistant";
+  const items = (function* () {
+    for (let i = ex.output.length - 1; i >= 0; i--) yield ex.output[i];
+    for (let i = ex.input.length - 1; i >= 0; i--) yield ex.input[i]!.item;
+  })();
+  for (const item of items) {
+    const message = isRecord(item) && (item.type === "message" || item.type === undefined) ? item.role : undefined;
+    if (message === "user" || message === "system" || message === "developer") continue;
+    return message === "assistant";
+  }
+  return false;
 }
 
 /** Imports Responses API logs: one trajectory per conversation (chain of exchanges). */

@@ -285,8 +285,8 @@ function messages(b: TrajectoryBuilder, list: unknown[], basePath: string): bool
       case "system":
         return;
       case "user":
+        // A user's word after the last reply leaves nothing pending (docs/IMPORTERS.md "What completes a trace").
         b.user(typeof content === "string" ? content : Array.isArray(content) ? contentText(content.map(mediaPart)) : contentText(content));
-        endedNormally = false;
         return;
       case "assistant": {
         b.turn();

@@ -6,7 +6,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { fromAnthropic, fromOpenAIChat, fromOpenAIResponses, fromVercelAI } from "../../importers/index.js";
+import { fromAnthropic, fromBedrock, fromLangChain, fromOpenAIChat, fromOpenAIResponses, fromVercelAI } from "../../importers/index.js";
+import type { ImportResult } from "../../importers/index.js";
 import type { Trajectory } from "../../importers/index.js";
 import { runCli } from "../support/cli.js";
 import { IMPORTER_FIXTURES } from "../support/importer-fixtures.js";
@@ -186,4 +187,163 @@ describe("defect 1: a tool result given as text parts is flattened as the string
       { verdict: "true" },
     ]);
   });
+});
+
+describe('defect 6: what completes a chat log (docs/IMPORTERS.md "What completes a trace")', () => {
+  /** One conversation in each chat format, built from the same script of turns. */
+  type Turn = { user: string } | { reply: string } | { call: string; result?: string };
+  interface Format {
+    name: string;
+    write(turns: Turn[]): unknown;
+    read(input: unknown): ImportResult;
+  }
+  const args = { order_id: "A-1" };
+  const FORMATS: Format[] = [
+    {
+      name: "openai-chat",
+      read: fromOpenAIChat,
+      write: (turns) =>
+        turns.flatMap((t, i): unknown[] =>
+          "user" in t
+            ? [{ role: "user", content: t.user }]
+            : "reply" in t
+              ? [{ role: "assistant", content: t.reply }]
+              : [
+                  {
+                    role: "assistant",
+                    content: null,
+                    tool_calls: [{ id: `c${i}`, type: "function", function: { name: t.call, arguments: JSON.stringify(args) } }],
+                  },
+                  ...(t.result === undefined ? [] : [{ role: "tool", tool_call_id: `c${i}`, content: t.result }]),
+                ],
+        ),
+    },
+    {
+      name: "anthropic",
+      read: fromAnthropic,
+      write: (turns) =>
+        turns.flatMap((t, i): unknown[] =>
+          "user" in t
+            ? [{ role: "user", content: t.user }]
+            : "reply" in t
+              ? [{ role: "assistant", content: [{ type: "text", text: t.reply }] }]
+              : [
+                  { role: "assistant", content: [{ type: "tool_use", id: `t${i}`, name: t.call, input: args }] },
+                  ...(t.result === undefined
+                    ? []
+                    : [{ role: "user", content: [{ type: "tool_result", tool_use_id: `t${i}`, content: t.result }] }]),
+                ],
+        ),
+    },
+    {
+      name: "openai-responses",
+      read: fromOpenAIResponses,
+      write: (turns) =>
+        turns.flatMap((t, i): unknown[] =>
+          "user" in t
+            ? [{ type: "message", role: "user", content: t.user }]
+            : "reply" in t
+              ? [{ type: "message", role: "assistant", content: [{ type: "output_text", text: t.reply }] }]
+              : [
+                  { type: "function_call", call_id: `call_${i}`, name: t.call, arguments: JSON.stringify(args) },
+                  ...(t.result === undefined ? [] : [{ type: "function_call_output", call_id: `call_${i}`, output: t.result }]),
+                ],
+        ),
+    },
+    {
+      name: "vercel-ai",
+      read: fromVercelAI,
+      write: (turns) =>
+        turns.flatMap((t, i): unknown[] =>
+          "user" in t
+            ? [{ role: "user", content: t.user }]
+            : "reply" in t
+              ? [{ role: "assistant", content: [{ type: "text", text: t.reply }] }]
+              : [
+                  { role: "assistant", content: [{ type: "tool-call", toolCallId: `c${i}`, toolName: t.call, input: args }] },
+                  ...(t.result === undefined
+                    ? []
+                    : [
+                        {
+                          role: "tool",
+                          content: [
+                            { type: "tool-result", toolCallId: `c${i}`, toolName: t.call, output: { type: "text", value: t.result } },
+                          ],
+                        },
+                      ]),
+                ],
+        ),
+    },
+    {
+      name: "langchain",
+      read: fromLangChain,
+      write: (turns) =>
+        turns.flatMap((t, i): unknown[] =>
+          "user" in t
+            ? [{ type: "human", data: { content: t.user } }]
+            : "reply" in t
+              ? [{ type: "ai", data: { content: t.reply } }]
+              : [
+                  { type: "ai", data: { content: "", tool_calls: [{ id: `c${i}`, name: t.call, args }] } },
+                  ...(t.result === undefined ? [] : [{ type: "tool", data: { content: t.result, tool_call_id: `c${i}` } }]),
+                ],
+        ),
+    },
+    {
+      name: "bedrock",
+      read: fromBedrock,
+      write: (turns) =>
+        turns.flatMap((t, i): unknown[] =>
+          "user" in t
+            ? [{ role: "user", content: [{ text: t.user }] }]
+            : "reply" in t
+              ? [{ role: "assistant", content: [{ text: t.reply }] }]
+              : [
+                  { role: "assistant", content: [{ toolUse: { toolUseId: `t${i}`, name: t.call, input: args } }] },
+                  ...(t.result === undefined
+                    ? []
+                    : [{ role: "user", content: [{ toolResult: { toolUseId: `t${i}`, content: [{ text: t.result }] } }] }]),
+                ],
+        ),
+    },
+  ];
+  const LOGS: { name: string; turns: Turn[]; complete: boolean }[] = [
+    {
+      name: 'ends with the reply ("done")',
+      turns: [{ user: "Refund A-1." }, { call: "get_order", result: "found" }, { reply: "Done, refunded." }],
+      complete: true,
+    },
+    {
+      name: 'ends with a user message after the reply ("thanks, bye")',
+      turns: [{ user: "Refund A-1." }, { call: "get_order", result: "found" }, { reply: "Done, refunded." }, { user: "thanks, bye" }],
+      complete: true,
+    },
+    {
+      name: "ends with several user messages after the reply",
+      turns: [{ user: "Refund A-1." }, { reply: "Done." }, { user: "thanks" }, { user: "###STOP###" }],
+      complete: true,
+    },
+    {
+      name: "ends with a tool result the agent never answered",
+      turns: [{ user: "Refund A-1." }, { call: "get_order", result: "found" }],
+      complete: false,
+    },
+    {
+      name: "ends with a user message after a result the agent never answered",
+      turns: [{ user: "Refund A-1." }, { call: "get_order", result: "found" }, { user: "hello?" }],
+      complete: false,
+    },
+    {
+      name: "ends with a call left without a result, then a user message",
+      turns: [{ user: "Refund A-1." }, { call: "get_order" }, { user: "hello?" }],
+      complete: false,
+    },
+    { name: "holds user messages only (no reply yet)", turns: [{ user: "Refund A-1." }, { user: "anyone?" }], complete: false },
+  ];
+
+  for (const format of FORMATS)
+    for (const { name, turns, complete } of LOGS)
+      test(`${format.name}: a log that ${name} is ${complete ? "complete" : "incomplete"}`, () => {
+        expect(only(format.read(format.write(turns))).complete).toBe(complete);
+      });
 });
