@@ -1,0 +1,319 @@
+/**
+ * The offline drafter's clause readers: one clause of a rule sentence to an
+ * ordering, pairing, count, forbidden or required check, or to a semantic
+ * question (saying why) when no reading fits. draft.ts assembles a rule's
+ * checks, trigger and notes from them.
+ */
+import type { Check, Pattern, SemanticCheck } from "../../ir/types.js";
+import { exactValue } from "../../ir/values.js";
+import { followsInSamples, keyNamedBy, namesAgentAction, resolvePattern, type Lexicon } from "./lexicon.js";
+import { parseCount } from "./words.js";
+import {
+  boundsCount,
+  COUNT,
+  DUTY,
+  forbids,
+  isQualifier,
+  limitsOf,
+  MODAL,
+  NEGATION,
+  PARTICIPLE,
+  PASSIVE,
+  PROHIBITION,
+  PURPOSE,
+  RELATIONAL,
+  SESSION_SUBJECT,
+  STRONG_CUE,
+  type Grammar,
+  type SentenceShape,
+} from "./shape.js";
+
+/** A clause the drafter turned into a check, or could not. */
+export type ClauseOutcome =
+  { kind: "check"; check: Check } | { kind: "semantic"; semantic: SemanticCheck; reason: string } | { kind: "skip" };
+
+export interface ClauseContext {
+  lexicon: Lexicon;
+  grammar: Grammar;
+  shape: SentenceShape;
+  /** Index of the clause in the sentence; the first one's quote includes the condition. */
+  index: number;
+}
+
+/** "… applies no further migrations and sends the person a message": the second verb keeps the first subject. */
+export function continuesAgentClause(context: ClauseContext, clause: string): boolean {
+  const verb = /^(?!(?:the|a|an|it|this|that|its|is|was|has|does|as|always|sometimes)\b)[a-z]+s\b/.test(clause);
+  // "… must alert the lead and must not carry on": a bare modal continues the subject as well.
+  if (context.index === 0 || !(verb || new RegExp(`^${MODAL}\\b`, "i").test(clause))) return false;
+  const previous = context.shape.clauses[context.index - 1] ?? "";
+  return context.grammar.agentSubject.test(previous) || continuesAgentClause({ ...context, index: context.index - 1 }, previous);
+}
+
+/** Whether the agent is the one acting in the clause. */
+export function agentActs(context: ClauseContext, clause: string): boolean {
+  return (
+    context.grammar.agentSubject.test(clause.replace(context.grammar.timeFrame, "")) ||
+    namesAgentAction(context.lexicon, clause) ||
+    continuesAgentClause(context, clause)
+  );
+}
+
+/**
+ * Whether the clause has the agent do something, with it as the subject or without a subject:
+ * "the session has to include a `save_progress` call" (a session includes what the agent does in
+ * it); and, within a situation, a passive naming no one who does it ("the supervisor gets paged")
+ * whose verb phrase is some agent action's.
+ */
+export function agentDoes(context: ClauseContext, clause: string): boolean {
+  if (agentActs(context, clause) || SESSION_SUBJECT.test(clause)) return true;
+  const situated = context.shape.condition !== undefined && context.shape.condition.kind !== "before";
+  const passive = new RegExp(`\\b${PASSIVE}\\s+(${PARTICIPLE}\\b(?!\\s+by\\b).*)$`, "i").exec(clause);
+  // Only a verb phrase that names some agent action: "that robot is finished working for now" names none.
+  return situated && passive !== null && resolvePattern(context.lexicon, passive[1]!, { agentOnly: true }) !== undefined;
+}
+
+/** The verbatim quote for a clause: the first clause carries the sentence's condition with it. */
+export function quoteFor(context: ClauseContext, clause: string): string {
+  const { shape } = context;
+  if (shape.clauses.length === 1) return shape.sentence.replace(PURPOSE, "");
+  if (context.index === 0 && shape.condition !== undefined) {
+    const end = shape.sentence.indexOf(clause) + clause.length;
+    return shape.sentence.slice(0, end).replace(PURPOSE, "");
+  }
+  return clause.replace(PURPOSE, "");
+}
+
+export function semanticFor(quote: string, forbidding: boolean, reason: string): ClauseOutcome {
+  const question = forbidding
+    ? `Judging by this session, did the agent avoid what this forbids: "${quote}"?`
+    : `Judging by this session, did the agent do what this requires: "${quote}"?`;
+  return { kind: "semantic", semantic: { quote, question }, reason };
+}
+
+/** The pattern of the sentence's leading condition, when it sets an "after" window. */
+export function afterWindow(context: ClauseContext): Pattern | undefined | "unresolved" {
+  const condition = context.shape.condition;
+  if (condition === undefined || (condition.kind !== "after" && condition.kind !== "if")) return undefined;
+  if (NEGATION.test(condition.phrase)) return "unresolved";
+  return resolvePattern(context.lexicon, condition.phrase) ?? "unresolved";
+}
+
+export function withWindow<T extends Check>(check: T, window: Pattern | undefined): T {
+  return window === undefined ? check : { ...check, after: window };
+}
+
+/** Verbs that only say an event takes place: they name no action of their own. */
+export const OCCUR = /^(?:come|happen|occur|follow|appear|take place|be)$/i;
+/** "once" that starts a clause ("once the checker has replied"), not a count ("once per session", "once a day"). */
+export const ONCE_CLAUSE = /^(?!(?:per|a|an|every|each|in|during|more|again|only)\b)\S/i;
+
+/**
+ * "Y may only appear after X", "Y can only be banned once X", "Y is only submitted after X",
+ * "Y only goes to a robot once X": the later event (subject and verb phrase) and the first one.
+ */
+export function laterEvent(clause: string): { later: string; first: string } | undefined {
+  const modal = /^(.*?)\s+(?:must|should|may|can)\s+(?:only\s+)?(?:be\s+)?(\w+(?:\s+place)?)\s+(?:only\s+)?(after|once)\s+(.+)$/i.exec(
+    clause,
+  );
+  const only = /^(.*?)\s+(?:(?:is|are)\s+)?only\s+(.*?)\s*\b(after|once)\s+(.+)$/i.exec(clause);
+  const match = modal ?? only;
+  if (match === null || match[1]!.trim() === "") return undefined;
+  if (match[3]!.toLowerCase() === "once" && !ONCE_CLAUSE.test(match[4]!)) return undefined;
+  const verb = OCCUR.test(match[2]!) ? "" : match[2]!;
+  return { later: `${match[1]!} ${verb}`.trim(), first: match[4]! };
+}
+
+export function orderingFrom(context: ClauseContext, clause: string, quote: string): ClauseOutcome | undefined {
+  const { lexicon, shape } = context;
+  let firstPhrase: string | undefined;
+  let beforePhrase: string | undefined;
+  const inner = /^(.*?)\s*,?\s+before\s+(.+)$/i.exec(clause);
+  // "Y must come after X", "the agent does Y only after X": X is what comes first.
+  // "A user can only be banned once they have been warned": the participle is the later event.
+  // "An expense is only submitted after X", "a solution may only appear after X", "a job only goes
+  // to a robot once X": whatever the verb phrase between the modal or "only" and "after", it is Y's.
+  const mustFollow = laterEvent(clause);
+  const firstThen = /^first\s+(.+?),?\s+(?:and\s+)?then\s+(.+)$/i.exec(clause);
+  // "No migration may be applied until X", "the agent never drops a table unless X", "never X without having Y".
+  const until = /^(.*?)\s+(?:until|unless|without\s+(?:first\s+)?(?:having\s+)?(?=\w+(?:ed|en|ing)\b))\s*(.+)$/i.exec(clause);
+  if (until !== null && NEGATION.test(until[1]!))
+    [firstPhrase, beforePhrase] = [until[2]!, until[1]!.replace(/\b(?:must|may|can|should)?\s*(?:never|not|no)\b/gi, " ")];
+  else if (inner !== null && (context.grammar.agentSubject.test(inner[1]!) || namesAgentAction(lexicon, inner[1]!)))
+    [firstPhrase, beforePhrase] = [inner[1]!, inner[2]!];
+  else if (mustFollow !== undefined) [firstPhrase, beforePhrase] = [mustFollow.first, mustFollow.later];
+  else if (firstThen !== null) [firstPhrase, beforePhrase] = [firstThen[1]!, firstThen[2]!];
+  else if (shape.condition?.kind === "before" && context.index === 0) [firstPhrase, beforePhrase] = [clause, shape.condition.phrase];
+  if (firstPhrase === undefined || beforePhrase === undefined) return undefined;
+  let before = resolvePattern(lexicon, beforePhrase);
+  let first = resolvePattern(lexicon, firstPhrase.replace(COUNT, " "));
+  // "runs a migration in dry-run mode before it applies it": the pronoun borrows the other side's action.
+  const pronoun = /\b(?:it|them|this|that one)\b/i;
+  if (before === undefined && first !== undefined && pronoun.test(beforePhrase))
+    before = resolvePattern(lexicon, `${beforePhrase} ${actionWords(first)}`);
+  if (first === undefined && before !== undefined && pronoun.test(firstPhrase))
+    first = resolvePattern(lexicon, `${firstPhrase} ${actionWords(before)}`);
+  if (before === undefined || first === undefined || samePattern(first, before)) {
+    return semanticFor(quote, false, "the drafter could not tell which sample events each side of this ordering is");
+  }
+  return { kind: "check", check: { type: "ordering", quote, first, before } };
+}
+
+export function pairingFrom(context: ClauseContext, clause: string, quote: string): ClauseOutcome | undefined {
+  const { lexicon, shape } = context;
+  let eachPhrase: string | undefined;
+  let followerPhrase: string | undefined;
+  const each =
+    /^(?:each|every)\s+(.+?)\s+(?:gets|receives|needs|requires|must get|must be followed by|is followed by|is answered by|must be answered by)\s+(.+)$/i.exec(
+      clause,
+    );
+  // "Every email classified as urgent is forwarded to a human afterwards": the passive verb is the follower.
+  // "Each lock has to be matched by an unlock later", "every answer is sent to the checker": any auxiliary.
+  const passive = new RegExp(`^(?:each|every)\\s+(.+?)\\s+${PASSIVE}\\s+(${PARTICIPLE}\\b.*)$`, "i").exec(clause);
+  let tentative = false;
+  const afterEach = shape.condition?.kind === "after" && /^(?:each|every)\s+/i.test(shape.condition.phrase);
+  if (shape.condition?.kind === "whenever" || afterEach) {
+    eachPhrase = shape.condition!.phrase.replace(/^(?:each|every)\s+/i, "");
+    followerPhrase = clause;
+  } else if (each !== null && /\b(?:later|afterwards|after|then|followed)\b/i.test(clause)) {
+    eachPhrase = each[1]!;
+    const rest = each[2]!;
+    followerPhrase = rest.includes(":") ? rest.slice(rest.indexOf(":") + 1) : rest;
+  } else if (passive !== null) {
+    [eachPhrase, followerPhrase] = [passive[1]!, passive[2]!];
+    // Without "later" or "afterwards" the order is the samples' to say.
+    tentative = !/\b(?:later|afterwards|then)\b/i.test(passive[2]!);
+  }
+  if (eachPhrase === undefined || followerPhrase === undefined) return undefined;
+  const first = resolvePattern(lexicon, eachPhrase);
+  const follower = resolvePattern(lexicon, followerPhrase.replace(/\b(?:afterwards|later|then)\b/gi, " "));
+  if (
+    tentative &&
+    (first === undefined || follower === undefined || samePattern(first, follower) || !followsInSamples(lexicon, first, follower))
+  )
+    return undefined;
+  if (first === undefined || follower === undefined || samePattern(first, follower)) {
+    return semanticFor(quote, false, "the drafter could not tell which sample events are paired here");
+  }
+  return { kind: "check", check: { type: "pairing", quote, each: first, followedBy: follower } };
+}
+
+export function countFrom(context: ClauseContext, clause: string, quote: string): ClauseOutcome | undefined {
+  const count = COUNT.exec(clause);
+  if (count === null) return undefined;
+  const n = parseCount(count[2]!);
+  if (n === undefined) return undefined;
+  const bound = count[1]!.toLowerCase();
+  let limits = limitsOf(bound.replace(/\s+/g, " "), n);
+  // "Removing more than three posts is not allowed": a forbidden range is the complement of the allowed one.
+  const negated = forbids(clause.replace(COUNT, " "), context.grammar) && !/\b(?:no|not) (?:more|fewer|less) than\b/i.test(clause);
+  if (negated) {
+    if (limits.min !== undefined && limits.max === undefined) limits = { max: limits.min - 1 };
+    else if (limits.max !== undefined && limits.min === undefined) limits = { min: limits.max + 1 };
+    else return undefined;
+  }
+  const distinct = /\b(?:different|distinct|unique|separate)\s+([\w-]+)/i.exec(clause);
+  const match = resolvePattern(context.lexicon, clause, { agentOnly: true, ...(distinct !== null ? { ignore: distinct[1]! } : {}) });
+  const window = afterWindow(context);
+  if (match === undefined || window === "unresolved")
+    return semanticFor(quote, false, "the drafter could not tell which sample events are counted");
+  let distinctBy: string | undefined;
+  if (distinct !== null) {
+    const key = keyNamedBy(
+      context.lexicon,
+      match.flatMap((m) => {
+        const action = exactValue(m.action);
+        return action === undefined ? [] : [action];
+      }),
+      distinct[1]!,
+    );
+    distinctBy = key === undefined ? "content" : `metadata.${key}`;
+  }
+  const check: Check = { type: "count", quote, match, ...limits, ...(distinctBy !== undefined ? { distinctBy } : {}) };
+  return { kind: "check", check: withWindow(check, window) };
+}
+
+export function forbiddenFrom(context: ClauseContext, clause: string, quote: string): ClauseOutcome | undefined {
+  if (!forbids(clause, context.grammar)) return undefined;
+  // Only what the agent does can be forbidden by one pattern; "X followed by Y is a violation" needs two.
+  const byAgent = agentActs(context, clause);
+  // "never archives an email it has not read": a condition on the object needs more than one pattern.
+  const cue = PROHIBITION.exec(clause) ?? context.grammar.agentDenial.exec(clause) ?? context.grammar.verbNo.exec(clause);
+  // A parenthesis restates what is forbidden ("carry on with the lesson (no new problems)"): it adds no condition.
+  const forbiddenPart = (cue === null ? clause : clause.slice(cue.index + cue[0].length)).replace(/\([^)]*\)/g, " ");
+  const conditional =
+    NEGATION.test(forbiddenPart) ||
+    /\b(?:which|who|whose)\b|\bthat\s+(?:it|they|the agent|has|have|had|is|are|was|were)\b/i.test(forbiddenPart);
+  if (!byAgent || conditional || RELATIONAL.test(clause))
+    return semanticFor(quote, true, "the drafter could not tell which single agent action this forbids");
+  const match = resolvePattern(context.lexicon, clause, { agentOnly: true });
+  const window = afterWindow(context);
+  if (match === undefined || window === "unresolved")
+    return semanticFor(quote, true, "the drafter could not tell which sample events this forbids");
+  return { kind: "check", check: withWindow({ type: "forbidden", quote, match }, window) };
+}
+
+export function requiredFrom(context: ClauseContext, clause: string, quote: string): ClauseOutcome | undefined {
+  const window = afterWindow(context);
+  // "X's first job is to halt it": what the agent is to do is the infinitive, up to a colon that elaborates.
+  const duty = DUTY.exec(clause);
+  const demanded =
+    /\b(?:always|must|every|each|shall|is required to|(?:has|have|needs?) to)\b/i.test(clause) ||
+    duty !== null ||
+    context.grammar.timeFrame.test(clause);
+  if (!demanded && window === undefined) return undefined;
+  if (!agentDoes(context, clause) && !/^(?:always|every|each)\b/i.test(clause)) return undefined;
+  const match = resolvePattern(context.lexicon, duty?.[1]?.replace(/:.*$/, "") ?? clause, { agentOnly: true });
+  if (match === undefined || window === "unresolved")
+    return semanticFor(quote, false, "the drafter could not tell which sample event shows this");
+  return { kind: "check", check: withWindow({ type: "required", quote, match }, window) };
+}
+
+/** Whether a clause states a rule at all, rather than describing or qualifying one. */
+export function isRuleClause(context: ClauseContext, clause: string): boolean {
+  if (STRONG_CUE.test(clause) || boundsCount(clause) || forbids(clause, context.grammar)) return true;
+  const weak =
+    context.shape.condition !== undefined || context.grammar.timeFrame.test(clause) || /\b(?:before|after|afterwards|then)\b/i.test(clause);
+  return weak && agentDoes(context, clause);
+}
+
+/** One clause → a check, a semantic check, or nothing. */
+export function draftClause(context: ClauseContext, rawClause: string): ClauseOutcome {
+  const clause = rawClause.replace(PURPOSE, "");
+  const quote = quoteFor(context, rawClause);
+  // "No X until Y" and "never X unless Y" are orderings, not qualifiers.
+  if (/\b(?:until|unless|without)\b/i.test(clause) && NEGATION.test(clause.replace(/\bwithout\b.*$/i, ""))) {
+    const ordering = orderingFrom(context, clause, quote);
+    if (ordering !== undefined) return ordering;
+  }
+  if (isQualifier(clause, context.grammar) || !isRuleClause(context, clause)) return { kind: "skip" };
+  const forbidding = forbids(clause, context.grammar);
+  // An ordering context ("Before answering, … at least one …") says more than a count of one;
+  // "at least two different …" says more than the ordering, which one event satisfies.
+  const several = COUNT.exec(clause);
+  const countFirst = several !== null && /^at least$/i.test(several[1]!) && (parseCount(several[2]!) ?? 0) >= 2;
+  const attempts = forbidding
+    ? [countFrom, forbiddenFrom]
+    : context.shape.condition?.kind === "before" || /\bbefore\b/i.test(clause)
+      ? countFirst
+        ? [countFrom, orderingFrom, requiredFrom]
+        : [orderingFrom, countFrom, requiredFrom]
+      : [pairingFrom, orderingFrom, countFrom, requiredFrom];
+  for (const attempt of attempts) {
+    const outcome = attempt(context, clause, quote);
+    if (outcome !== undefined) return outcome;
+  }
+  return semanticFor(quote, forbidding, "the drafter found no deterministic shape in this clause");
+}
+
+export function actionWords(pattern: Pattern): string {
+  return pattern.map((m) => (exactValue(m.action) ?? "").replace(/[_-]+/g, " ")).join(" ");
+}
+
+export function samePattern(a: Pattern, b: Pattern): boolean {
+  const key = (p: Pattern) =>
+    p
+      .map((m) => JSON.stringify(m))
+      .sort()
+      .join("|");
+  return key(a) === key(b);
+}

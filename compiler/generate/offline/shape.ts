@@ -1,0 +1,182 @@
+/**
+ * How the offline drafter reads a rule sentence's shape: the agent's names
+ * (the grammar), a leading condition ("After X,", "Before Y,"), the clauses
+ * of the main part, and the cue words the clause readers (clauses.ts) look
+ * for: prohibitions, negations, modals, passives, count bounds.
+ */
+import type { BehaviorSpec } from "../../behavior-md/load.js";
+import { splitReportedSpeech } from "./lexicon.js";
+import { sectionSentences } from "./sentences.js";
+import { parseCount } from "./words.js";
+
+export type ConditionKind = "before" | "after" | "whenever" | "if" | "during";
+
+/** A sentence cut into its leading condition ("After X,") and its main clauses. */
+export interface SentenceShape {
+  sentence: string;
+  condition?: { kind: ConditionKind; phrase: string; text: string };
+  clauses: string[];
+}
+
+export const CONDITION = /^(before|after|once|whenever|each time|every time|if|when|during|as soon as)\s+(.+)$/i;
+export const PROHIBITION =
+  /\b(?:never|must not|mustn't|may not|should not|shouldn't|shall not|cannot|can't|no further|no more(?! than)|(?:is|are) (?:a )?violations?|(?:is|are) forbidden|(?:is|are) not (?:allowed|permitted))\b/i;
+/** Words that relate two events: a single forbidden pattern cannot say "X followed by Y". */
+export const RELATIONAL = /\b(?:followed by|before|after|afterwards|without|unless|until|even if|instead of)\b/i;
+export const NEGATION = /\b(?:not|n't|neither|nor|never|no|none|without)\b/i;
+export const STRONG_CUE =
+  /\b(?:must|never|always|every|each|whenever|at most|at least|no more than|fewer than|exactly|no further|violations?|should|shall|required|forbidden|only|(?:has|have|needs?) to)\b|^first\b.*\bthen\b/i;
+/** A passive's auxiliary: "is", "gets", "must be", "has to be". */
+export const PASSIVE = "(?:is|are|gets?|(?:must|should|shall|will|has to|have to|needs? to)\\s+(?:be|get))";
+/** A past participle, regular or one of the common irregular ones. */
+export const PARTICIPLE =
+  "(?:\\w+(?:ed|en)|sent|run|put|set|kept|held|paid|made|done|told|shown|read|built|found|left|brought|bought|met|cut|shut|sold|spent)";
+/** "the dispatcher's first job is to halt it": an obligation put as the agent's job. */
+export const DUTY = /\b(?:job|task|duty|responsibility|priority)\s+is\s+to\s+(.+)$/i;
+/** The session as a subject: "the session has to include a `save_progress` call". */
+export const SESSION_SUBJECT =
+  /^(?:the|each|every)\s+(?:session|conversation|transcript|trajectory)\s+(?:\w+\s+){0,3}?(?:include|contain|show)s?\b/i;
+/** A modal verb phrase: "must", "must not", "has to", "may only". */
+export const MODAL = "(?:must|should|shall|may|can|cannot|can't|never|has to|have to|needs? to|is required to)";
+/** The words of a count bound, longest first: "no fewer than" before "fewer than". */
+export const BOUND_WORDS =
+  "at most|at least|no more than|not more than|no fewer than|not fewer than|no less than|not less than|fewer than|less than|more than|up to|exactly|capped at|limited to|a maximum of|a minimum of";
+export const COUNT = new RegExp(`\\b(${BOUND_WORDS})\\s+(\\w+)`, "i");
+export const MIN_BOUNDS = new Set(["at least", "no fewer than", "not fewer than", "no less than", "not less than", "a minimum of"]);
+
+/** The limits a bound word sets on a count of n: "capped at three" is at most 3, "no fewer than two" at least 2. */
+export function limitsOf(bound: string, n: number): { min?: number; max?: number } {
+  if (MIN_BOUNDS.has(bound)) return { min: n };
+  if (bound === "more than") return { min: n + 1 };
+  if (bound === "fewer than" || bound === "less than") return { max: Math.max(0, n - 1) };
+  if (bound === "exactly") return { min: n, max: n };
+  return { max: n };
+}
+
+/** Whether a clause bounds a count of something: a bound word and a number. */
+export function boundsCount(clause: string): boolean {
+  const count = COUNT.exec(clause);
+  return count !== null && parseCount(count[2]!) !== undefined;
+}
+
+/** How the spec names the agent: the usual words, plus a name of its own ("Sprout", "the dispatcher"). */
+export interface Grammar {
+  /** The agent (or a pronoun for it) as the subject at the start of a clause. */
+  agentSubject: RegExp;
+  /** Where a leading condition ends: at a comma followed by the agent. */
+  mainSubject: RegExp;
+  agentDenial: RegExp;
+  /** "the assistant erases no records", "and gives no advice": a verb whose object is "no X" forbids doing it. */
+  verbNo: RegExp;
+  /** "At the end of the intake the assistant writes …": a time frame before the agent, like a condition. */
+  timeFrame: RegExp;
+  /** "… and it writes": a second clause with the agent as its subject. */
+  andAgent: string;
+}
+
+export const PRONOUNS = ["it", "they"];
+export const AGENT_NOUNS = ["the agent", "the assistant", "the bot", "the model"];
+
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** The patterns that find the agent in a clause, for the usual words and the spec's own names for it. */
+export function grammarFor(names: readonly string[] = []): Grammar {
+  const nouns = [...AGENT_NOUNS, ...names.map(escapeRegExp)].join("|");
+  const subjects = `${nouns}|${PRONOUNS.join("|")}`;
+  return {
+    agentSubject: new RegExp(`^(?:${subjects})\\b`, "i"),
+    mainSubject: new RegExp(`,\\s+(?=(?:${subjects})\\b)`, "i"),
+    agentDenial: new RegExp(`^(?:${subjects})\\s+(?:\\w+\\s+)?(?:does not|do not|doesn't|don't|never)\\b`, "i"),
+    verbNo: new RegExp(`^(?:(?:${subjects})\\s+)?[a-z]+s\\s+no\\s+(?!(?:more|fewer|less|later|earlier)\\s+than\\b)`, "i"),
+    timeFrame: new RegExp(`^(?:at|by|towards?|near)\\s+the\\s+(?:end|close|start|beginning)\\s+of\\s+[^,]*?,?\\s+(?=(?:${nouns})\\b)`, "i"),
+    andAgent: `it|the agent|${names.map(escapeRegExp).join("|")}`.replace(/\|$/, ""),
+  };
+}
+
+export const DEFAULT_GRAMMAR = grammarFor();
+
+/**
+ * A name of its own the spec gives the agent: the description says whom the rules are for
+ * ("Ground rules for Sprout, the … tutor", "Rules for the dispatcher agent that …") and the
+ * preamble opens with it as its subject ("Sprout talks to …", "The dispatcher sits …").
+ */
+export function agentNames(spec: Pick<BehaviorSpec, "description" | "preamble">): string[] {
+  const whom = /\bfor\s+(.+?)(?=\s+(?:that|who|which|with)\b|\s+[\u2014\u2013-]\s|[,;.:(]|$)/i.exec(spec.description)?.[1];
+  const opening = sectionSentences(spec.preamble)[0]?.text;
+  if (whom === undefined || opening === undefined) return [];
+  const article = /^(?:a|an|the)\s+/i.test(whom);
+  const head = whom.replace(/^(?:a|an|the)\s+/i, "").trim();
+  const candidates = [head, head.replace(/\s+(?:agent|assistant|bot|model)$/i, "")].filter((c) => c !== "");
+  for (const name of candidates) {
+    const written = article ? `the ${name}` : name;
+    if (new RegExp(`^${escapeRegExp(written)}\\b`, "i").test(opening) && !AGENT_NOUNS.includes(written.toLowerCase())) return [written];
+  }
+  return [];
+}
+
+export const PURPOSE = /,?\s+(?:so that|so the|because|since|in order to)\b.*$/i;
+
+export function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** Cuts "After the agent escalates, it issues no further refunds, and it writes a note" into its parts. */
+export function shapeSentence(sentence: string, grammar: Grammar = DEFAULT_GRAMMAR): SentenceShape {
+  let main = sentence;
+  let condition: SentenceShape["condition"];
+  const lead = CONDITION.exec(sentence);
+  if (lead !== null) {
+    const split = grammar.mainSubject.exec(sentence) ?? /,\s+/.exec(sentence);
+    if (split !== null) {
+      const word = lead[1]!.toLowerCase();
+      const kind: ConditionKind =
+        word === "before"
+          ? "before"
+          : word === "after" || word === "once" || word === "as soon as"
+            ? "after"
+            : word === "during"
+              ? "during"
+              : word === "if" || word === "when"
+                ? "if"
+                : "whenever";
+      const text = sentence.slice(0, split.index);
+      condition = { kind, phrase: text.slice(lead[1]!.length).trim(), text };
+      main = sentence.slice(split.index + split[0].length);
+    }
+  }
+  return { sentence, ...(condition !== undefined ? { condition } : {}), clauses: splitClauses(main, grammar) };
+}
+
+/** "; " always separates; ", and it …" separates unless the part is one ordering ("X, and Y, before Z"). */
+export function splitClauses(main: string, grammar: Grammar): string[] {
+  return main
+    .split(/;\s+/)
+    .flatMap((part) => {
+      if (/\bbefore\b/i.test(part) && !/\bbefore\b.*,\s+(?:and|but)\s+/i.test(part)) return [part];
+      // "… and it writes", "… and sends the person a message": a second verb phrase is a second clause.
+      // "… must alert the lead and must not carry on": a second modal verb phrase keeps the subject too.
+      return part.split(
+        new RegExp(
+          `,\\s+(?:and|but)\\s+(?!(?:${BOUND_WORDS})\\s)|\\s+and\\s+(?=(?:${grammar.andAgent})\\s)|\\s+and\\s+(?=[a-z]+s\\s+(?:the|a|an|it|them|to|no)\\s)|\\s+and\\s+(?=${MODAL}\\s)`,
+          "i",
+        ),
+      );
+    })
+    .map((c) => c.trim())
+    .filter((c) => c !== "");
+}
+
+/** Whether a clause forbids something: a prohibition, a denial by the agent, or a verb with "no" as its object. */
+export function forbids(clause: string, grammar: Grammar): boolean {
+  return PROHIBITION.test(clause) || grammar.agentDenial.test(clause) || grammar.verbNo.test(clause);
+}
+
+/** A clause that only qualifies the rule ("a lookup that comes back empty does not count"). */
+export function isQualifier(clause: string, grammar: Grammar): boolean {
+  if (forbids(clause, grammar)) return false;
+  // "no more than once" bounds a count; it negates nothing.
+  const bounds = /\b(?:no|not) (?:more|fewer|less|later|earlier) than\b/gi;
+  return NEGATION.test(splitReportedSpeech(clause).rest.replace(bounds, " "));
+}
