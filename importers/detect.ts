@@ -20,6 +20,7 @@ import { detectPydanticAI, fromPydanticAI } from "./pydantic-ai.js";
 import { detectClaudeCode, fromClaudeCode } from "./claude-code.js";
 import { detectCodex, fromCodex } from "./codex.js";
 import { detectAdk, fromAdk } from "./adk.js";
+import { detectInspect, fromInspect } from "./inspect.js";
 
 export interface Format {
   /** The `--from` value. */
@@ -90,6 +91,7 @@ export const FORMATS: readonly Format[] = [
     importer: fromAdk,
     detect: detectAdk,
   },
+  { name: "inspect", description: "Inspect AI eval logs (.json; samples[].messages)", importer: fromInspect, detect: detectInspect },
 ];
 
 /** The `--from` values: every format, `auto`, and `trajectory` (the judge's own format, read as is). */

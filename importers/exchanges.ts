@@ -187,6 +187,8 @@ export function allMessageLists(
       continue;
     }
     if (!isRecord(unit)) return undefined;
+    // An eval sample (Inspect AI: id, epoch, input beside its messages) is its own format, not a logged exchange.
+    if (Array.isArray(unit.messages) && "epoch" in unit && "input" in unit) return undefined;
     if (Array.isArray(unit.messages)) messages.push(...unit.messages);
     else if (isRecord(unit.request) && Array.isArray(unit.request.messages)) messages.push(...unit.request.messages);
     else if (unit.response === undefined) responses.push(unit);

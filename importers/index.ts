@@ -26,3 +26,4 @@ export { CLAUDE_CODE_FACT, detectClaudeCode, fromClaudeCode, fromClaudeCodeHook 
 export type { ClaudeCodeHookToolCall } from "./claude-code.js";
 export { detectCodex, fromCodex } from "./codex.js";
 export { detectAdk, fromAdk } from "./adk.js";
+export { detectInspect, fromInspect } from "./inspect.js";
