@@ -54,10 +54,14 @@ function str(value: unknown): string | undefined {
   return typeof value === "string" && value !== "" ? value : undefined;
 }
 
+const SNAKE = new Map<string, string>();
+
 /** A field in either spelling (`invocationId` / `invocation_id`). */
 function field(record: Record<string, unknown>, camel: string): unknown {
-  if (camel in record) return record[camel];
-  return record[camel.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)];
+  if (Object.hasOwn(record, camel)) return record[camel];
+  let snake = SNAKE.get(camel);
+  if (snake === undefined) SNAKE.set(camel, (snake = camel.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)));
+  return Object.hasOwn(record, snake) ? record[snake] : undefined;
 }
 
 const PART_KEYS = new Set([
