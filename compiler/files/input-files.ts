@@ -7,10 +7,11 @@
  */
 import { readdirSync, statSync } from "node:fs";
 import { open } from "node:fs/promises";
-import { extname, join } from "node:path";
+import { basename, extname, join } from "node:path";
 import { EXIT_USAGE, UserError } from "../errors.js";
 import { plural } from "../report/plural.js";
 import { printable } from "../report/printable.js";
+import { subagentFiles } from "../judge/claude-code-sessions.js";
 
 const TRAJECTORY_FILE = /\.jsonl?$/i;
 
@@ -80,7 +81,27 @@ function listDirectory(dir: string): DirectoryListing {
     else if (isFile && TRAJECTORY_FILE.test(entry.name)) listing.files.push(join(dir, entry.name));
     // A FIFO or socket named *.jsonl is not listed by its folder: pass it as an argument to read it.
   }
+  withSubagents(listing);
   return listing;
+}
+
+/**
+ * A Claude Code project folder: each `<session>.jsonl` is followed by its
+ * sub-agents' transcripts (`<session>/subagents/agent-*.jsonl`), read with
+ * it (judge/claude-code-sessions.ts); that subfolder is then not left out.
+ */
+function withSubagents(listing: DirectoryListing): void {
+  if (listing.subfolders.length === 0) return;
+  const files: string[] = [];
+  for (const file of listing.files) {
+    files.push(file);
+    const agents = subagentFiles(file);
+    if (agents.length === 0) continue;
+    files.push(...agents);
+    const folder = basename(file).replace(/\.jsonl$/i, "");
+    listing.subfolders = listing.subfolders.filter((name) => name !== folder);
+  }
+  listing.files = files;
 }
 
 /** The one notice line for what a directory argument left out, if anything. */

@@ -21,6 +21,7 @@ import {
   type JsonFileRead,
 } from "./stream-inputs.js";
 import { elementCases, importedCases, importsWhole, readsInPlace, type TraceReadOptions } from "./trace-inputs.js";
+import { groupSessions, sessionCases } from "./claude-code-sessions.js";
 
 /** A case's labels; read by the test helpers' reader, so calibrate and a test suite accept the same label files. */
 export type Expected = ExpectedLabels;
@@ -333,8 +334,10 @@ export function* traceLinesCases(
  * detected by default; see trace-inputs.ts).
  */
 export async function* readCases(files: readonly string[], options: TraceReadOptions = {}): AsyncGenerator<InputCase> {
-  for (const file of files) {
-    if (file === STDIN) yield* readStdinCases(options);
+  for (const { file, companions } of groupSessions(files, options)) {
+    // A Claude Code session given with its sub-agents' files: read as one trace.
+    if (companions.length > 0) yield* sessionCases({ file, companions }, options);
+    else if (file === STDIN) yield* readStdinCases(options);
     else if (/\.jsonl$/i.test(file)) yield* readJsonlFile(file, options);
     // A pipe with no .json name (`<(cat f)`, a FIFO): read once as a stream, as stdin is, never at an offset.
     else if (!/\.json$/i.test(file) && isStreamPath(file)) yield* readPipeCases(file, options);

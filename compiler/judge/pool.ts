@@ -26,6 +26,7 @@ import { createReadStream, statSync } from "node:fs";
 import { Worker } from "node:worker_threads";
 import { printable } from "../report/printable.js";
 import { byteLines, readCases, readError, readJsonlLine, traceLinesCases, type InputCase, type TraceReadOptions } from "./inputs.js";
+import { groupSessions } from "./claude-code-sessions.js";
 import type { MetaBehaviorJudgment, NaReason, TrajectoryJudgment, Verdict } from "../../runtime/types.js";
 import { judgeCases, type CaseResult, type JudgedCase, type OutputRender, type RunOptions } from "./judge-cases.js";
 import type { JudgeCode, JudgeModule } from "./load.js";
@@ -346,10 +347,12 @@ async function* steps(files: readonly string[], pool: WorkerPool, read: TraceRea
     groupBytes = 0;
     return { kind: "file", outcome: pool.run(job) };
   };
-  for (const file of files) {
+  for (const { file, companions } of groupSessions(files, read)) {
     const jsonl = /\.jsonl$/i.test(file);
     if (group.length > 0 && (jsonl || file === STDIN)) yield flush();
-    if (jsonl) yield* jsonlSteps(file, pool, options);
+    // A Claude Code session with its sub-agents' files is one trace: read here, as one.
+    if (companions.length > 0) yield { kind: "here", cases: () => readCases([file, ...companions], read) };
+    else if (jsonl) yield* jsonlSteps(file, pool, options);
     else if (file === STDIN) yield { kind: "here", cases: () => readCases([file], read) };
     else {
       group.push(file);

@@ -268,7 +268,127 @@ function killedMidCall() {
   write("killed-mid-call.jsonl", s.records);
 }
 
+/**
+ * Sub-agents in the session's own file (the in-file sidechain layout): two
+ * parallel Task calls, one whose records carry its agentId (named by the
+ * result's toolUseResult.agentId), one whose records carry none (found by its
+ * prompt), and a background Task whose transcript is written after its
+ * launch result. The second sub-agent writes a file.
+ */
+function subagentsInline() {
+  const s = session(4, "2025-11-24T08:30:00.000Z");
+  const side = (agentId) => {
+    let parent = null;
+    let k = 0;
+    const add = (type, extra, ms = 1200) => {
+      const uuid = `${agentId ?? "side"}-${String(++k).padStart(4, "0")}-4000-8000-000000000000`;
+      const record = {
+        parentUuid: parent,
+        isSidechain: true,
+        userType: "external",
+        cwd: CWD,
+        sessionId: s.sessionId,
+        version: VERSION,
+        gitBranch: "main",
+        ...(agentId === undefined ? {} : { agentId }),
+        ...extra,
+        type,
+        uuid,
+        timestamp: s.stamp(ms),
+      };
+      parent = uuid;
+      s.raw(record);
+      return record;
+    };
+    let requests = 0;
+    return {
+      prompt: (content) => add("user", { message: { role: "user", content } }),
+      block: (id, block, stop = null) =>
+        add("assistant", {
+          message: { model: "claude-haiku-4-5-20251001", id, type: "message", role: "assistant", content: [block], stop_reason: stop, stop_sequence: null, usage: { input_tokens: 3, output_tokens: 40 } },
+          requestId: `req_011CW${agentId ?? "side"}${++requests}`,
+        }),
+      result: (call, content, toolUseResult) =>
+        add("user", { message: { role: "user", content: [{ tool_use_id: call.message.content[0].id, type: "tool_result", content }] }, toolUseResult }, 400),
+    };
+  };
+  s.prompt("Refunds in other currencies come out wrong. Find where refunds are computed and add a currency check.");
+  let m = s.message("msg_01Sa1Tb2Uc3Vd4We5Xf6Yg7Z");
+  m(text("I'll look for the refund code and the supported currencies in parallel."));
+  const findPrompt = "Find where refunds are computed and report the file and function.";
+  const listPrompt = "List the currencies the shop supports and write them to notes/currencies.md.";
+  const t1 = m(toolUse("toolu_01Ta2Ub3Vc4Wd5Xe6Yf7Zg8A", "Task", { description: "Find the refund code", prompt: findPrompt, subagent_type: "Explore" }));
+  const t2 = m(toolUse("toolu_01Ub3Vc4Wd5Xe6Yf7Zg8Ah9B", "Task", { description: "List currencies", prompt: listPrompt, subagent_type: "general-purpose" }), "tool_use");
+  const a = side("a1b2c3d4");
+  a.prompt(findPrompt);
+  const grep = a.block("msg_01Va4Wb5Xc6Yd7Ze8Af9Bg0C", toolUse("toolu_01Wb5Xc6Yd7Ze8Af9Bg0Ch1D", "Grep", { pattern: "refund", path: "src", output_mode: "files_with_matches" }), "tool_use");
+  a.result(grep, "Found 2 files\nsrc/refunds.ts\nsrc/refunds.test.ts", { mode: "files_with_matches", filenames: ["src/refunds.ts", "src/refunds.test.ts"], numFiles: 2 });
+  const read = a.block("msg_01Xc6Yd7Ze8Af9Bg0Ch1Di2E", toolUse("toolu_01Yd7Ze8Af9Bg0Ch1Di2Ej3F", "Read", { file_path: `${CWD}/src/refunds.ts` }), "tool_use");
+  const refunds = ["export function refund(order: Order, amount: number): Refund {", "  return { orderId: order.id, amount, currency: \"USD\" };", "}"];
+  a.result(read, catN(refunds), { type: "text", file: { filePath: `${CWD}/src/refunds.ts`, content: refunds.join("\n"), numLines: 3, startLine: 1, totalLines: 3 } });
+  a.block("msg_01Ze8Af9Bg0Ch1Di2Ej3Fk4G", text("Refunds are computed by `refund` in src/refunds.ts; it always sets the currency to USD."), "end_turn");
+  const b = side(undefined);
+  b.prompt(listPrompt);
+  const w = b.block("msg_01Af9Bg0Ch1Di2Ej3Fk4Gl5H", toolUse("toolu_01Bg0Ch1Di2Ej3Fk4Gl5Hm6I", "Write", { file_path: `${CWD}/notes/currencies.md`, content: "USD\nEUR\nGBP\n" }), "tool_use");
+  b.result(w, `File created successfully at: ${CWD}/notes/currencies.md`, { type: "create", filePath: `${CWD}/notes/currencies.md`, content: "USD\nEUR\nGBP\n", structuredPatch: [] });
+  b.block("msg_01Ch1Di2Ej3Fk4Gl5Hm6In7J", text("The shop supports USD, EUR and GBP (written to notes/currencies.md)."), "end_turn");
+  const answer = "Refunds are computed by `refund` in src/refunds.ts; it always sets the currency to USD.";
+  s.result(t1, [text(answer), text("agentId: a1b2c3d4 (for resuming to continue this agent's work if needed)")], {
+    status: "completed",
+    prompt: findPrompt,
+    agentId: "a1b2c3d4",
+    content: [text(answer)],
+    totalDurationMs: 7310,
+    totalTokens: 20154,
+    totalToolUseCount: 2,
+  });
+  s.result(t2, [text("The shop supports USD, EUR and GBP (written to notes/currencies.md).")], {
+    status: "completed",
+    prompt: listPrompt,
+    content: [text("The shop supports USD, EUR and GBP (written to notes/currencies.md).")],
+    totalDurationMs: 4120,
+    totalTokens: 9812,
+    totalToolUseCount: 1,
+  });
+  m = s.message("msg_01Di2Ej3Fk4Gl5Hm6In7Jo8K");
+  const r = m(toolUse("toolu_01Ej3Fk4Gl5Hm6In7Jo8Kp9L", "Read", { file_path: `${CWD}/src/refunds.ts` }), "tool_use");
+  s.result(r, catN(refunds), { type: "text", file: { filePath: `${CWD}/src/refunds.ts`, content: refunds.join("\n"), numLines: 3, startLine: 1, totalLines: 3 } });
+  m = s.message("msg_01Fk4Gl5Hm6In7Jo8Kp9Lq0M");
+  const fixed = "  return { orderId: order.id, amount, currency: order.currency };";
+  const e = m(toolUse("toolu_01Gl5Hm6In7Jo8Kp9Lq0Mr1N", "Edit", { file_path: `${CWD}/src/refunds.ts`, old_string: refunds[1], new_string: fixed }), "tool_use");
+  s.result(e, `The file ${CWD}/src/refunds.ts has been updated.`, {
+    filePath: `${CWD}/src/refunds.ts`,
+    oldString: refunds[1],
+    newString: fixed,
+    originalFile: refunds.join("\n"),
+    structuredPatch: [{ oldStart: 2, oldLines: 1, newStart: 2, newLines: 1, lines: [`-${refunds[1]}`, `+${fixed}`] }],
+    userModified: false,
+    replaceAll: false,
+  });
+  m = s.message("msg_01Hm6In7Jo8Kp9Lq0Mr1Ns2O");
+  const bgPrompt = "Run the whole test suite and report any failure.";
+  const t3 = m(toolUse("toolu_01In7Jo8Kp9Lq0Mr1Ns2Ot3P", "Task", { description: "Run the tests", prompt: bgPrompt, subagent_type: "general-purpose", run_in_background: true }), "tool_use");
+  s.result(t3, [text("Async agent launched successfully.\nagentId: bg01e5f6 (use TaskOutput to read its output)")], {
+    isAsync: true,
+    status: "async_launched",
+    agentId: "bg01e5f6",
+    description: "Run the tests",
+    prompt: bgPrompt,
+  });
+  const c = side("bg01e5f6");
+  c.prompt(bgPrompt);
+  const run = c.block("msg_01Jo8Kp9Lq0Mr1Ns2Ot3Pu4Q", toolUse("toolu_01Kp9Lq0Mr1Ns2Ot3Pu4Qv5R", "Bash", { command: "npm test", description: "Run the test suite" }), "tool_use");
+  const pass = "PASS  src/refunds.test.ts\nPASS  src/invoice.test.ts\n\nTests: 9 passed, 9 total";
+  c.result(run, pass, { stdout: pass, stderr: "", interrupted: false, isImage: false });
+  c.block("msg_01Lq0Mr1Ns2Ot3Pu4Qv5Rw6S", text("All 9 tests pass."), "end_turn");
+  s.prompt("<task-notification>\n<task-id>bg01e5f6</task-id>\n<status>completed</status>\n<summary>Agent \"Run the tests\" completed</summary>\n<result>All 9 tests pass.</result>\n</task-notification>");
+  m = s.message("msg_01Mr1Ns2Ot3Pu4Qv5Rw6Sx7T");
+  m(text("Refunds now keep the order's currency instead of USD, and the test suite passes."), "end_turn");
+  write("subagents-inline.jsonl", s.records);
+}
+
 mkdirSync(out, { recursive: true });
 parallelCallsAndErrors();
 interruptedForcePush();
 killedMidCall();
+subagentsInline();
