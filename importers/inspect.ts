@@ -236,7 +236,8 @@ function importSample(
         // A user message that carries a tool's payload (a screenshot) names its calls.
         const ids = Array.isArray(raw.tool_call_id) ? raw.tool_call_id.filter((id) => typeof id === "string") : [];
         b.user(contentOf(raw.content, files, at), ids.length > 0 ? { ...meta, [FACT.callId]: ids.join(",") } : meta);
-        endedNormally = false;
+        // A user's last word after a finished answer leaves it finished; a tool's payload waits for the model.
+        if (ids.length > 0) endedNormally = false;
         break;
       }
       case "assistant":

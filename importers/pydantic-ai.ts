@@ -120,9 +120,11 @@ function callId(part: Record<string, unknown>): string | undefined {
 }
 
 /**
- * A request's parts; returns whether it asks the model for more (a user
- * prompt, a retry): tool returns only answer the calls of the response
- * before, so a run that ended there still ended.
+ * A request's parts; returns whether it asks the model for more (a retry).
+ * Tool returns only answer the calls of the response before, and a user's
+ * last word after a finished answer ("thanks, bye") asks for nothing the
+ * agent left undone (docs/IMPORTERS.md "What completes a trace"), so a run
+ * that ended there still ended.
  */
 function request(b: TrajectoryBuilder, parts: unknown[], path: string): boolean {
   let asks = false;
@@ -134,7 +136,6 @@ function request(b: TrajectoryBuilder, parts: unknown[], path: string): boolean 
         return; // instructions, not conduct
       case "user-prompt":
         b.user(promptText(part.content));
-        asks = true;
         break;
       case "tool-return":
         b.result(callId(part), returnContent(part.content), { name: requireName(part, at), path: at });

@@ -123,6 +123,13 @@ describe("inspect shapes", () => {
     expect(fromInspect([sample(1, [user("a")]), sample(2, [user("b")])]).trajectories).toHaveLength(2);
   });
 
+  test("the user's last word after the answer keeps a sample complete; a tool payload in a user message waits for the model", () => {
+    const ends = (messages: unknown[]) => fromInspect(log([sample(1, messages)])).trajectories[0]!.complete;
+    expect(ends([user("x"), assistant("done"), user("thanks, bye")])).toBe(true);
+    expect(ends([user("x"), assistant("done"), { role: "user", content: "[screenshot]", tool_call_id: ["c1"] }])).toBe(false);
+    expect(ends([user("x")])).toBe(false);
+  });
+
   test("detection: eval logs, samples and sample lists are inspect; a chat log is not", () => {
     expect(detectFormat(log([])).format).toBe("inspect");
     expect(detectFormat([sample(1, [user("hi")])]).format).toBe("inspect");

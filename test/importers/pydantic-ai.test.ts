@@ -82,6 +82,12 @@ describe("pydantic-ai shapes", () => {
     expect(complete([req(prompt("x")), res([call("lookup", {}, "a")]), req(ret("lookup", "1", "a"))])).toBe(false);
   });
 
+  test("the user's last word after a finished answer keeps the history complete; a history with no response is not", () => {
+    expect(complete([req(prompt("x")), res([say("done")], "stop"), req(prompt("thanks, bye"))])).toBe(true);
+    expect(complete([req(prompt("x"))])).toBe(false);
+    expect(complete([req(prompt("x")), res([say("About a month.")]), req({ part_kind: "retry-prompt", content: "a number" })])).toBe(false);
+  });
+
   test("a retry-prompt naming a tool is that call's error result; after it the model must answer again", () => {
     const t = fromPydanticAI([
       req(prompt("x")),
