@@ -62,6 +62,11 @@ export function list(fieldName: Code, type: Code = code`string[]`): Field {
   return { name: fieldName, type, init: code`[]`, kind: "list" };
 }
 
+/** The event's value of metadata key `key`: `unknown`, since an inherited member may answer (`toString`). */
+export function metadataOf(key: string): Code {
+  return code`${EVENT}.metadata?.[${lit(key)}]`;
+}
+
 /** The options every clause builder takes first. */
 export function clauseBase(check: Check): Code {
   return code`quote: ${lit(check.quote)}, complete`;
