@@ -368,6 +368,30 @@ describe("bad input", () => {
   });
 });
 
+describe("watch --from claude-code: a transcript read record by record", () => {
+  const JUDGE = join(IMPORTER_FIXTURES, "coding-rules.judge.yaml");
+
+  test("every record is taken (events only ever appended) and the judgment is judge's", () => {
+    const file = join(DIR, "parallel-calls-and-errors.jsonl");
+    const watched = runCli(["watch", JUDGE, "--from", "claude-code", file, "--json", "--complete", "true"]);
+    expect(watched.stderr).toBe("");
+    expect(watched.status).toBe(0);
+    const lines = watched.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, { verdict?: string }>);
+    expect(lines).toHaveLength(1);
+    const judged = JSON.parse(runCli(["judge", JUDGE, file, "--json", "--no-verify", "--no-web"]).stdout) as { verdict: string }[];
+    expect(lines[0]!.judgment!.verdict).toBe(judged[0]!.verdict);
+  });
+
+  test("the force push is a violation at the line of its tool_use record, as it arrives", () => {
+    const watched = runCli(["watch", JUDGE, "--from", "claude-code", join(DIR, "interrupted-force-push.jsonl"), "--json"]);
+    const first = JSON.parse(watched.stdout.split("\n")[0]!) as { violation: { rule: string; at: { line: number } } };
+    expect(first.violation).toMatchObject({ rule: "Never force-push", at: { line: 3 } });
+  });
+});
+
 describe("detection", () => {
   test("every fixture is claude-code, and no other format takes a transcript", () => {
     for (const name of [
