@@ -9,16 +9,11 @@
 import { toInstant, toNumber } from "../../runtime/values.js";
 import { compileRegex } from "./regex-program.js";
 import { didYouMean } from "./did-you-mean.js";
-import { parseWhenSyntax, type WhenError, type WhenNode } from "./when-syntax.js";
+import { parseWhenSyntax } from "./when-syntax.js";
+import type { WhenError, WhenNode } from "./when-tree.js";
 
-export {
-  MAX_DEPTH,
-  type ArithmeticOperator,
-  type ComparisonOperator,
-  type EventField,
-  type WhenError,
-  type WhenNode,
-} from "./when-syntax.js";
+export { MAX_DEPTH } from "./when-syntax.js";
+export type { ArithmeticOperator, ComparisonOperator, EventField, WhenError, WhenNode } from "./when-tree.js";
 
 /**
  * The longest `when` text accepted, as for every judge.yaml string
