@@ -104,15 +104,16 @@ export function findFormat(name: string): Format | undefined {
 }
 
 /**
- * Whether a value is (meant as) a trajectory of docs/FORMATS.md §2: an object whose
- * `events` are the judge's own events (they have an `actor` or an `action`).
- * Such a value is judged as is, and its mistakes reported by the validator.
- * A LangSmith run also has `events`, but its events have neither key.
+ * Whether a value is a trajectory of docs/FORMATS.md §2: an object whose
+ * `events` are the judge's own events (one at least has an `actor` and an
+ * `action`). Such a value is judged as is, and its mistakes reported by the
+ * validator. Other formats have `events` too (a LangSmith run, an ADK
+ * session, whose events have `author` and `actions`): those are traces.
  */
 export function looksLikeTrajectory(value: unknown): boolean {
   if (!isRecord(value) || !Array.isArray(value.events)) return false;
   if (value.events.length === 0) return "complete" in value || "id" in value;
-  return value.events.some((e) => isRecord(e) && ("actor" in e || "action" in e));
+  return value.events.some((e) => isRecord(e) && "actor" in e && "action" in e);
 }
 
 export interface Detection {

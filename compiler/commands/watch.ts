@@ -8,16 +8,16 @@
 import type { Stats } from "node:fs";
 import { open, stat, type FileHandle } from "node:fs/promises";
 import { basename, extname } from "node:path";
-import { importTrace, looksLikeTrajectory } from "../../importers/index.js";
+import { importTrace } from "../../importers/index.js";
 import { JudgeLoadError, UserError } from "../errors.js";
 import { decodeUtf8, describeInvalidUtf8, readUtf8File } from "../files/utf8.js";
 import { byteLines } from "../judge/inputs.js";
+import { isNativeCase } from "../judge/trace-inputs.js";
 import { loadJudge, type BuiltJudge } from "../judge/load.js";
 import { watchLines, type ViolationAt, type WatchLine } from "../judge/watch.js";
 import { printable } from "../report/printable.js";
 import { renderTrajectoryText } from "../report/text.js";
 import type { Violation } from "../../runtime/types.js";
-import { isObject } from "../../runtime/is-object.js";
 import { openRun, type RunFlags } from "./run-options.js";
 import type { TraceCommandOptions } from "./trace-flags.js";
 
@@ -156,7 +156,7 @@ async function wholeJsonFile(path: string, from: string): Promise<WatchLine[]> {
   } catch (error) {
     throw new UserError(`${path}: invalid JSON: ${(error as Error).message}`);
   }
-  const native = looksLikeTrajectory(value) || (isObject(value) && "trajectory" in value);
+  const native = isNativeCase(value, { from });
   if (from === "trajectory" || (from === "auto" && native)) return [{ line: 1, text: JSON.stringify(value) }];
   const imported = importTrace(value, { from });
   const trajectory = imported.trajectories[0];

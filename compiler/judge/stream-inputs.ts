@@ -81,7 +81,7 @@ async function checkArray(file: string, options: TraceReadOptions): Promise<"str
   let count = 0;
   for await (const item of fileElements(file)) {
     if (item.kind === "error") return item;
-    if (from !== "trajectory" && !isNativeCase(item.value)) return "whole";
+    if (from !== "trajectory" && !isNativeCase(item.value, options)) return "whole";
     count++;
   }
   // An empty array is read whole by a named importer (importsWhole); it is tiny anyway.
@@ -139,7 +139,7 @@ async function* streamedArrayCases(file: string, chunks: AsyncIterable<Uint8Arra
   let collected: { value: unknown; line: number }[] | undefined;
   for await (const item of jsonArrayElements(chunks)) {
     if (item.kind === "error") return yield located(file, collected === undefined ? index : 0, item);
-    if (index === 0 && collected === undefined && from !== "trajectory" && !isNativeCase(item.value)) collected = [];
+    if (index === 0 && collected === undefined && from !== "trajectory" && !isNativeCase(item.value, options)) collected = [];
     if (collected !== undefined) {
       collected.push(item);
       continue;

@@ -5,7 +5,7 @@
  * detected), so `judge`, `calibrate`, `generate` and `import` read agent
  * traces with no conversion step. Trajectories pass through untouched.
  */
-import { detectFormat, detectionError, formatIssue, importTrace, looksLikeTrajectory } from "../../importers/index.js";
+import { detectFormat, detectionError, findFormat, formatIssue, importTrace, looksLikeTrajectory } from "../../importers/index.js";
 import type { ImportIssue, ImportTraceOptions } from "../../importers/index.js";
 import { isObject } from "../../runtime/is-object.js";
 import type { CaseOrigin, InputCase } from "./inputs.js";
@@ -21,20 +21,49 @@ export interface TraceReadOptions {
   onWarning?: (message: string) => void;
 }
 
-/** A trajectory, or a labeled case (whose `trajectory` is imported later if it needs to be). */
-export function isNativeCase(value: unknown): boolean {
-  return looksLikeTrajectory(value) || (isObject(value) && "trajectory" in value);
+/**
+ * A trajectory, or a labeled case (whose `trajectory` is imported later if it
+ * needs to be). A `trajectory` key alone does not make a case (IMPORTERS.md):
+ * with `expected` it is one; without, it is one only when no format reads
+ * the object whole, since traces keep their own `trajectory` field (a
+ * SWE-agent `.traj` holds its steps there). Unlabeled, such a case still
+ * reaches calibrate, which names it, so a misspelled `expected` surfaces.
+ */
+export function isNativeCase(value: unknown, options: TraceReadOptions = {}): boolean {
+  if (looksLikeTrajectory(value)) return true;
+  if (!isObject(value) || !("trajectory" in value)) return false;
+  return "expected" in value || !readAsTrace(value, options);
+}
+
+/** Whether a format reads `value` as a trace: the `--from` one's shape test passes, or under auto detection finds one (or several). */
+function readAsTrace(value: unknown, options: TraceReadOptions): boolean {
+  const from = options.from ?? "auto";
+  if (from === "trajectory") return false;
+  if (from !== "auto") {
+    try {
+      return findFormat(from)?.detect(value) === true;
+    } catch {
+      return false;
+    }
+  }
+  return detectFormat(value, importOptions(options)).candidates.length > 0;
 }
 
 /** Whether a JSONL line is read in place as a trajectory (or labeled case), rather than kept for the importers. */
 export function readsInPlace(value: unknown, options: TraceReadOptions): boolean {
   const from = options.from ?? "auto";
-  return from === "trajectory" || isNativeCase(value) || (from === "auto" && meantAsTrajectory(value));
+  return from === "trajectory" || isNativeCase(value, options) || (from === "auto" && meantAsTrajectory(value, options));
 }
 
-/** Something meant as a trajectory that the validator should explain (a missing field), rather than an unknown trace. */
-function meantAsTrajectory(value: unknown): boolean {
-  return isObject(value) && ("events" in value || "complete" in value || ("id" in value && Object.keys(value).length <= 4));
+/**
+ * Something meant as a trajectory that the validator should explain (a
+ * missing field), rather than an unknown trace: it has `events`, `complete`
+ * or an `id` among few keys, and no format reads it (an ADK session has
+ * `id` and `events` too, but its events are ADK's).
+ */
+function meantAsTrajectory(value: unknown, options: TraceReadOptions): boolean {
+  if (!isObject(value) || !("events" in value || "complete" in value || ("id" in value && Object.keys(value).length <= 4))) return false;
+  return !readAsTrace(value, options);
 }
 
 function importOptions(options: TraceReadOptions): ImportTraceOptions {
@@ -49,8 +78,9 @@ function importOptions(options: TraceReadOptions): ImportTraceOptions {
 export function importsWhole(value: unknown, options: TraceReadOptions): boolean {
   const from = options.from ?? "auto";
   if (from === "trajectory") return false;
-  if (from !== "auto") return !isNativeCase(value) && !(Array.isArray(value) && value.length > 0 && value.every(isNativeCase));
-  if (isNativeCase(value) || (Array.isArray(value) && value.every(isNativeCase))) return false;
+  const native = (v: unknown): boolean => isNativeCase(v, options);
+  if (from !== "auto") return !native(value) && !(Array.isArray(value) && value.length > 0 && value.every(native));
+  if (native(value) || (Array.isArray(value) && value.every(native))) return false;
   return detectFormat(value, importOptions(options)).format !== undefined;
 }
 
@@ -114,15 +144,18 @@ export function* elementCases(
 ): Generator<InputCase> {
   const from = options.from ?? "auto";
   if (from === "trajectory") return yield toCase(value, origin);
-  if (isNativeCase(value)) {
+  if (isNativeCase(value, options)) {
     const c = toCase(value, origin);
-    if (c.error === undefined && c.labeled === true && !looksLikeTrajectory(c.trajectory) && !meantAsTrajectory(c.trajectory))
+    if (c.error === undefined && c.labeled === true && !looksLikeTrajectory(c.trajectory) && !meantAsTrajectory(c.trajectory, options))
       return yield labeledImport(c, options);
     return yield c;
   }
-  if (from === "auto" && meantAsTrajectory(value)) return yield toCase(value, origin);
-  if (from === "auto" && detectFormat(value, importOptions(options)).format === undefined) {
-    return yield { ...origin, error: detectionError(detectFormat(value, importOptions(options))) };
+  if (from === "auto") {
+    const detection = detectFormat(value, importOptions(options));
+    if (detection.format === undefined)
+      return yield detection.candidates.length === 0 && meantAsTrajectory(value, options)
+        ? toCase(value, origin)
+        : { ...origin, error: detectionError(detection) };
   }
   yield* importedCases(value, origin.file, origin.index, options, undefined, origin.line);
 }
@@ -132,6 +165,13 @@ function labeledImport(c: InputCase, options: TraceReadOptions): InputCase {
   const result = importTrace(c.trajectory, importOptions(options));
   const { trajectory: _raw, ...rest } = c;
   void _raw;
+  // Unlabeled, and neither the object nor its `trajectory` is a trace any format knows: the object is what is unknown.
+  if (result.errors.length > 0 && c.expected === undefined && result.format === undefined && (options.from ?? "auto") === "auto")
+    return {
+      ...rest,
+      labeled: false,
+      error: `${detectionError({ candidates: [] })} (an object with a "trajectory" key is a labeled case only with "expected")`,
+    };
   if (result.errors.length > 0)
     return { ...rest, error: `trajectory: ${result.format === undefined ? "" : `${result.format}: `}${formatIssue(result.errors[0]!)}` };
   if (result.trajectories.length !== 1)

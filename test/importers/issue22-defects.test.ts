@@ -2,13 +2,15 @@
  * Issue 22, "Defects in today's importers": each defect of the existing
  * importers, reproduced on the shape that showed it.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { fromAnthropic, fromBedrock, fromLangChain, fromOpenAIChat, fromOpenAIResponses, fromVercelAI } from "../../importers/index.js";
 import type { ImportResult } from "../../importers/index.js";
 import type { Trajectory } from "../../importers/index.js";
+import { readCases, type InputCase } from "../../compiler/judge/inputs.js";
+import { validateTrajectory } from "../../runtime/trajectory.js";
 import { runCli } from "../support/cli.js";
 import { IMPORTER_FIXTURES } from "../support/importer-fixtures.js";
 
@@ -346,4 +348,83 @@ describe('defect 6: what completes a chat log (docs/IMPORTERS.md "What completes
       test(`${format.name}: a log that ${name} is ${complete ? "complete" : "incomplete"}`, () => {
         expect(only(format.read(format.write(turns))).complete).toBe(complete);
       });
+});
+
+describe("defect 2: a `trajectory` or `events` key alone does not make a labeled case or a trajectory", () => {
+  const adkSession = JSON.parse(readFileSync(join(IMPORTER_FIXTURES, "adk", "refund-session.api.json"), "utf8")) as Record<string, unknown>;
+  const chat = [
+    { role: "user", content: "Refund A-1." },
+    { role: "assistant", content: "Done." },
+  ];
+
+  async function casesOf(files: Record<string, string>, from?: string): Promise<InputCase[]> {
+    const dir = mkdtempSync(join(tmpdir(), "bj-case-keys-"));
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+    const cases: InputCase[] = [];
+    for await (const c of readCases(
+      Object.keys(files).map((name) => join(dir, name)),
+      from === undefined ? {} : { from },
+    ))
+      cases.push({ ...c, file: c.file.slice(dir.length + 1) });
+    return cases;
+  }
+  /** Each case's error, or the id of its trajectory as the judge's validator reads it (a raw trace fails there). */
+  const ids = (cases: InputCase[]): unknown[] =>
+    cases.map((c) => {
+      if (c.error !== undefined) return c.error;
+      try {
+        return validateTrajectory(c.trajectory).id;
+      } catch (error) {
+        return `invalid: ${(error as Error).message}`;
+      }
+    });
+
+  test("an ADK session (id and events, ADK's events) on a JSONL line is imported, not validated as a trajectory", async () => {
+    const cases = await casesOf({ "sessions.jsonl": `${JSON.stringify(adkSession)}\n${JSON.stringify({ ...adkSession, id: "s2" })}\n` });
+    expect(ids(cases)).toEqual([adkSession.id, "s2"]);
+  });
+
+  test("a labeled case wrapping an ADK session imports the session", async () => {
+    const cases = await casesOf({ "case.json": JSON.stringify({ trajectory: adkSession, expected: { verdict: "true" } }) });
+    expect(ids(cases)).toEqual([adkSession.id]);
+    expect(cases[0]!.expected).toMatchObject({ verdict: "true" });
+  });
+
+  test("an object whose own field is called trajectory, and no expected, is a trace when a format reads it (auto and --from)", async () => {
+    const line = JSON.stringify({ id: "run-17", trajectory: "refund-desk/run-17", messages: chat });
+    for (const from of [undefined, "openai-chat"]) {
+      const cases = await casesOf({ "export.json": line, "export.jsonl": `${line}\n` }, from);
+      expect(ids(cases)).toEqual(["run-17", "run-17"]);
+      expect(cases.every((c) => c.labeled !== true)).toBe(true);
+    }
+  });
+
+  test("with expected it is a labeled case, its trajectory imported", async () => {
+    const cases = await casesOf({
+      "case.json": JSON.stringify({ trajectory: { id: "c1", messages: chat }, expected: { verdict: "true" } }),
+    });
+    expect(ids(cases)).toEqual(["c1"]);
+    expect(cases[0]!.labeled).toBe(true);
+  });
+
+  test("unlabeled {trajectory: <a trajectory>} stays a case (so a misspelled expected still shows)", async () => {
+    const native = { id: "t1", complete: true, events: [{ id: "e1", actor: "agent", action: "act" }] };
+    const cases = await casesOf({ "a.json": JSON.stringify({ trajectory: native, expeted: { verdict: "true" } }) });
+    expect(ids(cases)).toEqual(["t1"]);
+    expect(cases[0]!.labeled).toBe(true);
+  });
+
+  test("a shape no format knows with a trajectory field (a .traj whose importer is missing) is an unknown trace, said of the object", async () => {
+    const cases = await casesOf({ "run.traj.json": JSON.stringify({ trajectory: [{ step: 1, observation: "ls" }], info: {} }) });
+    expect(cases).toHaveLength(1);
+    expect(cases[0]!.error).toMatch(/^unknown trace format: .*a labeled case only with "expected"/);
+  });
+
+  test("a trajectory with a mistake (no complete, no actor) is still read as one, for the validator to explain", async () => {
+    const cases = await casesOf({
+      "a.json": JSON.stringify({ id: "t1", events: [{ id: "e1", actor: "agent", action: "act" }] }),
+      "b.json": JSON.stringify({ id: "t2", complete: true, events: [{ id: "e1", action: "act" }] }),
+    });
+    expect(ids(cases)).toEqual(["invalid: complete must be true or false", "invalid: events[0].actor must be user, agent, or tool"]);
+  });
 });
