@@ -62,6 +62,14 @@ function clipText(text: string, max: number): string {
   return flat.length > max ? `${flat.slice(0, Math.max(0, max - 1))}…` : flat;
 }
 
+/** Free text on one line, outside quotes: control characters escaped as in clipText, quotes kept as they are. */
+function clipLine(text: string, max: number): string {
+  const flat = JSON.stringify(text)
+    .slice(1, -1)
+    .replace(/\\(\\|")/g, (escape, char: string) => (char === '"' ? '"' : escape));
+  return flat.length > max ? `${flat.slice(0, Math.max(0, max - 1))}…` : flat;
+}
+
 function clauseType(clause: Clause): string {
   if (clause.kind === "semantic") return clause.check === "trigger" ? "semantic trigger" : "semantic question";
   return clause.check ?? "predicate";
@@ -100,7 +108,7 @@ function formatClause(clause: Clause, events: ReadonlyMap<string, CitedEvent>, c
   const state = reason !== undefined ? `undecided (${reason})` : clause.verdict;
   return [
     `    ${clauseType(clause)} [${state}]: "${clipText(clause.quote, 400)}"`,
-    ...(clause.explanation === undefined ? [] : [`      expected: ${clipText(clause.explanation, 600)}`]),
+    ...(clause.explanation === undefined ? [] : [`      expected: ${clipLine(clause.explanation, 600)}`]),
     ...citationLines(clause, events, clip).map((line) => `      ${line}`),
   ];
 }

@@ -45,7 +45,7 @@ export function createJudge(definition: JudgeDefinition): Pick<JudgeModule, "jud
       name: rule.name,
       semanticTrigger: rule.trigger.kind === "semantic",
       triggerDescription: rule.trigger.description,
-      checks: rule.checks.map((c) => ({ type: c.type, quote: c.quote })),
+      checks: rule.checks.map((c) => ({ type: c.type, quote: c.quote, expected: c.expected })),
       semanticChecks: rule.semanticChecks.map((c) => ({ quote: c.quote, question: c.question })),
     })),
     steppers: definition.steppers,

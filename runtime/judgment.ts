@@ -34,7 +34,7 @@ export interface JudgeRule {
   readonly name: string;
   readonly semanticTrigger: boolean;
   readonly triggerDescription: string;
-  readonly checks: readonly { readonly type: CheckType; readonly quote: string }[];
+  readonly checks: readonly { readonly type: CheckType; readonly quote: string; readonly expected: string | undefined }[];
   readonly semanticChecks: readonly { readonly quote: string; readonly question: string }[];
 }
 
@@ -181,7 +181,17 @@ function* judgeRule(ctx: RuleContext, rule: JudgeRule, stepper: RuleStepper): St
   const finished = stepper.finish(complete);
   if (finished === null) return meta(rule.name, "na", absentReason(complete), false, []);
   const clauses: Clause[] = [];
-  for (const clause of finished) clauses.push(clause.verdict === "false" ? yield* verifyFalse(ctx, rule, clause) : clause);
+  for (let c = 0; c < finished.length; c++) {
+    const clause = finished[c]!;
+    if (clause.verdict !== "false") {
+      clauses.push(clause);
+      continue;
+    }
+    // A failure says what its check looked for, when it cannot say more (docs/FORMATS.md §5).
+    const expected = rule.checks[c]!.expected;
+    if (clause.explanation === undefined && expected !== undefined) clause.explanation = expected;
+    clauses.push(yield* verifyFalse(ctx, rule, clause));
+  }
   if (!clauses.some((c) => c.verdict === "false")) {
     for (const check of rule.semanticChecks) {
       const outcome = yield ask(ctx, { kind: "check", rule: rule.name, quote: check.quote, question: check.question });

@@ -4,6 +4,7 @@
  * terminators, line breaks and script tags build, load, and come back exactly.
  */
 import { describe, expect, test } from "vitest";
+import { describeCheck } from "../compiler/ir/describe-check.js";
 import { compileIR } from "../compiler/build/compile.js";
 import { serializeJudgeYaml, parseJudgeYaml } from "../compiler/ir/index.js";
 import type { JudgeIR } from "../compiler/ir/types.js";
@@ -75,9 +76,10 @@ describe("hostile user text", () => {
         expect(judge.rules[0]).toEqual({
           name: `rule ${text}`,
           trigger: { description: `trigger ${text}`, kind: "match" },
+          // What each check looks for, built from the same hostile text, arrives intact.
           checks: [
-            { type: "required", quote: `quote ${text}` },
-            { type: "count", quote: `count ${text}` },
+            { type: "required", quote: `quote ${text}`, expected: describeCheck(ir.metaBehaviors[0]!.checks[0]!) },
+            { type: "count", quote: `count ${text}`, expected: describeCheck(ir.metaBehaviors[0]!.checks[1]!) },
           ],
           semanticChecks: [{ quote: `semantic ${text}`, question: `question ${text}?` }],
         });
@@ -91,6 +93,9 @@ describe("hostile user text", () => {
           [`count ${text}`, "false"],
         ]);
         expect(rule.clauses[0]!.citations[0]!.eventId).toBe(`e1 ${text}`);
+        expect(rule.clauses[1]!.explanation).toBe(
+          `at most 0 of any event (content including ${JSON.stringify(text)}), counting distinct key ${text}`,
+        );
       }
     });
   }

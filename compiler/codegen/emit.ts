@@ -2,6 +2,7 @@
  * IR → judge.ts. Every piece of code is a `Code` (code.ts), so user text
  * reaches it only through `lit`; prettier gives it a stable, readable layout.
  */
+import { describeCheck } from "../ir/describe-check.js";
 import type { JudgeIR, MetaBehavior } from "../ir/types.js";
 import { VERSION } from "../version.js";
 import { code, comment, join, lit, name, type Code } from "./code.js";
@@ -41,7 +42,9 @@ function banner(options: GenerateOptions): Code {
 function ruleInfoLiteral(rule: MetaBehavior, origin: RuleOrigin): Code {
   const line = (at: number | undefined) => (at === undefined ? code`` : code`, line: ${at}`);
   const trigger = code`{ description: ${lit(rule.trigger.description)}, kind: ${lit(rule.trigger.semantic ? "semantic" : "match")} }`;
-  const checks = rule.checks.map((c, j) => code`{ type: ${lit(c.type)}, quote: ${lit(c.quote)}${line(origin.checkLines[j])} }`);
+  const checks = rule.checks.map(
+    (c, j) => code`{ type: ${lit(c.type)}, quote: ${lit(c.quote)}, expected: ${lit(describeCheck(c))}${line(origin.checkLines[j])} }`,
+  );
   const semanticChecks = rule.semanticChecks.map((c) => code`{ quote: ${lit(c.quote)}, question: ${lit(c.question)} }`);
   return code`{ name: ${lit(rule.name)}${line(origin.line)}, trigger: ${trigger}, checks: [${join(checks)}], semanticChecks: [${join(semanticChecks)}] }`;
 }

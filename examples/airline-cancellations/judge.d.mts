@@ -104,7 +104,8 @@ export interface RuleInfo {
   /** The judge.yaml line the rule starts on (absent when built from an IR without positions). */
   readonly line?: number;
   readonly trigger: { readonly description: string; readonly kind: "match" | "semantic" };
-  readonly checks: readonly { readonly type: CheckType; readonly quote: string; readonly line?: number }[];
+  /** Each check's type, quote, what it looks for in words (shown under a false clause that has no explanation of its own), and line. */
+  readonly checks: readonly { readonly type: CheckType; readonly quote: string; readonly expected?: string; readonly line?: number }[];
   readonly semanticChecks: readonly { readonly quote: string; readonly question: string }[];
 }
 

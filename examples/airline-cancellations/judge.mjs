@@ -355,7 +355,16 @@ function* judgeRule(ctx, rule, stepper) {
   const finished = stepper.finish(complete);
   if (finished === null) return meta(rule.name, "na", absentReason(complete), false, []);
   const clauses = [];
-  for (const clause of finished) clauses.push(clause.verdict === "false" ? yield* verifyFalse(ctx, rule, clause) : clause);
+  for (let c = 0; c < finished.length; c++) {
+    const clause = finished[c];
+    if (clause.verdict !== "false") {
+      clauses.push(clause);
+      continue;
+    }
+    const expected = rule.checks[c].expected;
+    if (clause.explanation === void 0 && expected !== void 0) clause.explanation = expected;
+    clauses.push(yield* verifyFalse(ctx, rule, clause));
+  }
   if (!clauses.some((c) => c.verdict === "false")) {
     for (const check of rule.semanticChecks) {
       const outcome = yield ask(ctx, { kind: "check", rule: rule.name, quote: check.quote, question: check.question });
@@ -618,7 +627,7 @@ function createJudge(definition) {
       name: rule.name,
       semanticTrigger: rule.trigger.kind === "semantic",
       triggerDescription: rule.trigger.description,
-      checks: rule.checks.map((c) => ({ type: c.type, quote: c.quote })),
+      checks: rule.checks.map((c) => ({ type: c.type, quote: c.quote, expected: c.expected })),
       semanticChecks: rule.semanticChecks.map((c) => ({ quote: c.quote, question: c.question }))
     })),
     steppers: definition.steppers
@@ -1024,6 +1033,10 @@ function clipText(text, max) {
   const flat = JSON.stringify(text).slice(1, -1);
   return flat.length > max ? `${flat.slice(0, Math.max(0, max - 1))}\u2026` : flat;
 }
+function clipLine(text, max) {
+  const flat = JSON.stringify(text).slice(1, -1).replace(/\\(\\|")/g, (escape, char) => char === '"' ? '"' : escape);
+  return flat.length > max ? `${flat.slice(0, Math.max(0, max - 1))}\u2026` : flat;
+}
 function clauseType(clause) {
   if (clause.kind === "semantic") return clause.check === "trigger" ? "semantic trigger" : "semantic question";
   return clause.check ?? "predicate";
@@ -1048,7 +1061,7 @@ function formatClause(clause, events, clip) {
   const state = reason !== void 0 ? `undecided (${reason})` : clause.verdict;
   return [
     `    ${clauseType(clause)} [${state}]: "${clipText(clause.quote, 400)}"`,
-    ...clause.explanation === void 0 ? [] : [`      expected: ${clipText(clause.explanation, 600)}`],
+    ...clause.explanation === void 0 ? [] : [`      expected: ${clipLine(clause.explanation, 600)}`],
     ...citationLines(clause, events, clip).map((line) => `      ${line}`)
   ];
 }
@@ -1272,6 +1285,7 @@ var rules = [
       {
         type: "ordering",
         quote: "every cancellation is preceded by the details of that same reservation",
+        expected: "get_reservation_details_result with the same reservation_id before every cancel_reservation",
         line: 11
       }
     ],
@@ -1285,6 +1299,7 @@ var rules = [
       {
         type: "condition",
         quote: "A reservation may be cancelled when it is in business class, when it was booked within the last 24 hours, or when its travel insurance was bought",
+        expected: 'for every cancel_reservation: r.cabin == "business" || r.created_at >= "2024-05-14T15:00:00" || r.insurance == "yes"',
         line: 21
       }
     ],
@@ -1298,6 +1313,7 @@ var rules = [
       {
         type: "ordering",
         quote: "gets an explicit yes from the user; one yes covers one change",
+        expected: 'a fresh any event (actor user, content matching /^\\W*yes\\b/i) before every any event (action one of "book_reservation", "cancel_reservation", "update_reservation_flights", "update_reservation_baggages", "update_reservation_passengers")',
         line: 33
       }
     ],
@@ -1307,7 +1323,14 @@ var rules = [
     name: "One tool call at a time",
     line: 39,
     trigger: { description: "The agent calls a tool.", kind: "match" },
-    checks: [{ type: "count", quote: "The agent makes at most one tool call per turn.", line: 44 }],
+    checks: [
+      {
+        type: "count",
+        quote: "The agent makes at most one tool call per turn.",
+        expected: 'at most 1 of any event (action not "message", actor agent), per @turn',
+        line: 44
+      }
+    ],
     semanticChecks: []
   }
 ];

@@ -355,7 +355,16 @@ function* judgeRule(ctx, rule, stepper) {
   const finished = stepper.finish(complete);
   if (finished === null) return meta(rule.name, "na", absentReason(complete), false, []);
   const clauses = [];
-  for (const clause of finished) clauses.push(clause.verdict === "false" ? yield* verifyFalse(ctx, rule, clause) : clause);
+  for (let c = 0; c < finished.length; c++) {
+    const clause = finished[c];
+    if (clause.verdict !== "false") {
+      clauses.push(clause);
+      continue;
+    }
+    const expected = rule.checks[c].expected;
+    if (clause.explanation === void 0 && expected !== void 0) clause.explanation = expected;
+    clauses.push(yield* verifyFalse(ctx, rule, clause));
+  }
   if (!clauses.some((c) => c.verdict === "false")) {
     for (const check of rule.semanticChecks) {
       const outcome = yield ask(ctx, { kind: "check", rule: rule.name, quote: check.quote, question: check.question });
@@ -618,7 +627,7 @@ function createJudge(definition) {
       name: rule.name,
       semanticTrigger: rule.trigger.kind === "semantic",
       triggerDescription: rule.trigger.description,
-      checks: rule.checks.map((c) => ({ type: c.type, quote: c.quote })),
+      checks: rule.checks.map((c) => ({ type: c.type, quote: c.quote, expected: c.expected })),
       semanticChecks: rule.semanticChecks.map((c) => ({ quote: c.quote, question: c.question }))
     })),
     steppers: definition.steppers
@@ -736,6 +745,10 @@ function clipText(text, max) {
   const flat = JSON.stringify(text).slice(1, -1);
   return flat.length > max ? `${flat.slice(0, Math.max(0, max - 1))}\u2026` : flat;
 }
+function clipLine(text, max) {
+  const flat = JSON.stringify(text).slice(1, -1).replace(/\\(\\|")/g, (escape, char) => char === '"' ? '"' : escape);
+  return flat.length > max ? `${flat.slice(0, Math.max(0, max - 1))}\u2026` : flat;
+}
 function clauseType(clause) {
   if (clause.kind === "semantic") return clause.check === "trigger" ? "semantic trigger" : "semantic question";
   return clause.check ?? "predicate";
@@ -760,7 +773,7 @@ function formatClause(clause, events, clip) {
   const state = reason !== void 0 ? `undecided (${reason})` : clause.verdict;
   return [
     `    ${clauseType(clause)} [${state}]: "${clipText(clause.quote, 400)}"`,
-    ...clause.explanation === void 0 ? [] : [`      expected: ${clipText(clause.explanation, 600)}`],
+    ...clause.explanation === void 0 ? [] : [`      expected: ${clipLine(clause.explanation, 600)}`],
     ...citationLines(clause, events, clip).map((line) => `      ${line}`)
   ];
 }
@@ -799,6 +812,7 @@ var rules = [
       {
         type: "ordering",
         quote: "Before the agent issues a refund or store credit, it retrieves the order from the order system and the lookup finds it",
+        expected: 'get_order_result (actor tool, status "found") before the first issue_refund or issue_store_credit',
         line: 11
       }
     ],
@@ -812,6 +826,7 @@ var rules = [
       {
         type: "pairing",
         quote: "Whenever the payment processor approves a refund, the agent afterwards sends the customer the refund confirmation email",
+        expected: 'every issue_refund_result (status "approved") followed later by send_email (template "refund_confirmation")',
         line: 37
       }
     ],
@@ -825,9 +840,15 @@ var rules = [
       {
         type: "forbidden",
         quote: "it issues no further refunds or store credit in that session",
+        expected: "no issue_refund or issue_store_credit after the first escalate_to_supervisor",
         line: 61
       },
-      { type: "required", quote: "it writes a handover note for the supervisor", line: 68 }
+      {
+        type: "required",
+        quote: "it writes a handover note for the supervisor",
+        expected: 'add_case_note (kind "handover") after the first escalate_to_supervisor',
+        line: 68
+      }
     ],
     semanticChecks: []
   },
@@ -842,6 +863,7 @@ var rules = [
       {
         type: "count",
         quote: "The agent refunds at most three different orders in one session",
+        expected: "at most 3 of issue_refund, counting distinct order_id",
         line: 90
       }
     ],

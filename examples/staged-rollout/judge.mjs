@@ -355,7 +355,16 @@ function* judgeRule(ctx, rule, stepper) {
   const finished = stepper.finish(complete);
   if (finished === null) return meta(rule.name, "na", absentReason(complete), false, []);
   const clauses = [];
-  for (const clause of finished) clauses.push(clause.verdict === "false" ? yield* verifyFalse(ctx, rule, clause) : clause);
+  for (let c = 0; c < finished.length; c++) {
+    const clause = finished[c];
+    if (clause.verdict !== "false") {
+      clauses.push(clause);
+      continue;
+    }
+    const expected = rule.checks[c].expected;
+    if (clause.explanation === void 0 && expected !== void 0) clause.explanation = expected;
+    clauses.push(yield* verifyFalse(ctx, rule, clause));
+  }
   if (!clauses.some((c) => c.verdict === "false")) {
     for (const check of rule.semanticChecks) {
       const outcome = yield ask(ctx, { kind: "check", rule: rule.name, quote: check.quote, question: check.question });
@@ -618,7 +627,7 @@ function createJudge(definition) {
       name: rule.name,
       semanticTrigger: rule.trigger.kind === "semantic",
       triggerDescription: rule.trigger.description,
-      checks: rule.checks.map((c) => ({ type: c.type, quote: c.quote })),
+      checks: rule.checks.map((c) => ({ type: c.type, quote: c.quote, expected: c.expected })),
       semanticChecks: rule.semanticChecks.map((c) => ({ quote: c.quote, question: c.question }))
     })),
     steppers: definition.steppers
@@ -725,6 +734,10 @@ function clipText(text, max) {
   const flat = JSON.stringify(text).slice(1, -1);
   return flat.length > max ? `${flat.slice(0, Math.max(0, max - 1))}\u2026` : flat;
 }
+function clipLine(text, max) {
+  const flat = JSON.stringify(text).slice(1, -1).replace(/\\(\\|")/g, (escape, char) => char === '"' ? '"' : escape);
+  return flat.length > max ? `${flat.slice(0, Math.max(0, max - 1))}\u2026` : flat;
+}
 function clauseType(clause) {
   if (clause.kind === "semantic") return clause.check === "trigger" ? "semantic trigger" : "semantic question";
   return clause.check ?? "predicate";
@@ -749,7 +762,7 @@ function formatClause(clause, events, clip) {
   const state = reason !== void 0 ? `undecided (${reason})` : clause.verdict;
   return [
     `    ${clauseType(clause)} [${state}]: "${clipText(clause.quote, 400)}"`,
-    ...clause.explanation === void 0 ? [] : [`      expected: ${clipText(clause.explanation, 600)}`],
+    ...clause.explanation === void 0 ? [] : [`      expected: ${clipLine(clause.explanation, 600)}`],
     ...citationLines(clause, events, clip).map((line) => `      ${line}`)
   ];
 }
@@ -788,6 +801,7 @@ var rules = [
       {
         type: "ordering",
         quote: "The agent acquires the service's deploy lock, and the lock is granted, before it deploys to any stage",
+        expected: 'acquire_lock_result (status "granted") before the first deploy',
         line: 10
       }
     ],
@@ -801,6 +815,7 @@ var rules = [
       {
         type: "pairing",
         quote: "Each failing health-check result gets a response later in the session: either a rollback or another health-check result",
+        expected: 'every health_check_result (status "failing") followed later by rollback or health_check_result',
         line: 34
       }
     ],
@@ -811,10 +826,16 @@ var rules = [
     line: 51,
     trigger: { description: "The agent rolls a stage back.", kind: "match" },
     checks: [
-      { type: "count", quote: "it starts at most one more canary deploy in the session", line: 57 },
+      {
+        type: "count",
+        quote: "it starts at most one more canary deploy in the session",
+        expected: 'at most 1 of deploy (stage "canary") after the first rollback',
+        line: 57
+      },
       {
         type: "required",
         quote: "it posts a release-channel update saying the build was rolled back",
+        expected: 'post_update (content including "rolled back") after the first rollback',
         line: 66
       }
     ],
@@ -828,11 +849,13 @@ var rules = [
       {
         type: "count",
         quote: "the agent posts at least two different updates to the release channel",
+        expected: "at least 2 of post_update, counting distinct content",
         line: 87
       },
       {
         type: "required",
         quote: "the agent afterwards posts an update saying the rollout is paused",
+        expected: 'post_update (content including "paused") after the first any event (actor user, content including "pause")',
         line: 93
       }
     ],

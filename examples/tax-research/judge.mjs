@@ -355,7 +355,16 @@ function* judgeRule(ctx, rule, stepper) {
   const finished = stepper.finish(complete);
   if (finished === null) return meta(rule.name, "na", absentReason(complete), false, []);
   const clauses = [];
-  for (const clause of finished) clauses.push(clause.verdict === "false" ? yield* verifyFalse(ctx, rule, clause) : clause);
+  for (let c = 0; c < finished.length; c++) {
+    const clause = finished[c];
+    if (clause.verdict !== "false") {
+      clauses.push(clause);
+      continue;
+    }
+    const expected = rule.checks[c].expected;
+    if (clause.explanation === void 0 && expected !== void 0) clause.explanation = expected;
+    clauses.push(yield* verifyFalse(ctx, rule, clause));
+  }
   if (!clauses.some((c) => c.verdict === "false")) {
     for (const check of rule.semanticChecks) {
       const outcome = yield ask(ctx, { kind: "check", rule: rule.name, quote: check.quote, question: check.question });
@@ -618,7 +627,7 @@ function createJudge(definition) {
       name: rule.name,
       semanticTrigger: rule.trigger.kind === "semantic",
       triggerDescription: rule.trigger.description,
-      checks: rule.checks.map((c) => ({ type: c.type, quote: c.quote })),
+      checks: rule.checks.map((c) => ({ type: c.type, quote: c.quote, expected: c.expected })),
       semanticChecks: rule.semanticChecks.map((c) => ({ quote: c.quote, question: c.question }))
     })),
     steppers: definition.steppers
@@ -693,6 +702,10 @@ function clipText(text, max) {
   const flat = JSON.stringify(text).slice(1, -1);
   return flat.length > max ? `${flat.slice(0, Math.max(0, max - 1))}\u2026` : flat;
 }
+function clipLine(text, max) {
+  const flat = JSON.stringify(text).slice(1, -1).replace(/\\(\\|")/g, (escape, char) => char === '"' ? '"' : escape);
+  return flat.length > max ? `${flat.slice(0, Math.max(0, max - 1))}\u2026` : flat;
+}
 function clauseType(clause) {
   if (clause.kind === "semantic") return clause.check === "trigger" ? "semantic trigger" : "semantic question";
   return clause.check ?? "predicate";
@@ -717,7 +730,7 @@ function formatClause(clause, events, clip) {
   const state = reason !== void 0 ? `undecided (${reason})` : clause.verdict;
   return [
     `    ${clauseType(clause)} [${state}]: "${clipText(clause.quote, 400)}"`,
-    ...clause.explanation === void 0 ? [] : [`      expected: ${clipText(clause.explanation, 600)}`],
+    ...clause.explanation === void 0 ? [] : [`      expected: ${clipLine(clause.explanation, 600)}`],
     ...citationLines(clause, events, clip).map((line) => `      ${line}`)
   ];
 }
@@ -759,6 +772,7 @@ var rules = [
       {
         type: "ordering",
         quote: "the agent asks the user which year before it gives its final answer",
+        expected: 'ask_user (topic "tax_year") before the first final_answer',
         line: 9
       }
     ],
@@ -772,6 +786,7 @@ var rules = [
       {
         type: "ordering",
         quote: "Before answering, the agent fetches at least one official source",
+        expected: 'fetch_document_result (official "yes") before the first final_answer',
         line: 31
       }
     ],
@@ -790,6 +805,7 @@ var rules = [
       {
         type: "required",
         quote: "Every final answer tells the user that it is general information, not individual tax advice",
+        expected: 'final_answer (content including "not individual tax advice")',
         line: 55
       }
     ],

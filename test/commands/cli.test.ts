@@ -126,6 +126,7 @@ describe("judge", () => {
               citations: [{ eventId: "e1", description: expect.any(String) }],
               check: "ordering",
               verification: "unverified",
+              explanation: "run_tests before the first deploy",
             },
           ],
         },

@@ -31,14 +31,28 @@ export const rules: readonly RuleInfo[] = [
     name: "Ordering with a pattern list",
     line: 5,
     trigger: { description: "The agent ships something.", kind: "match" },
-    checks: [{ type: "ordering", quote: "tests pass before anything ships", line: 12 }],
+    checks: [
+      {
+        type: "ordering",
+        quote: "tests pass before anything ships",
+        expected: 'run_tests_result (status "passed") before the first deploy or publish',
+        line: 12,
+      },
+    ],
     semanticChecks: [],
   },
   {
     name: "Pairing",
     line: 21,
     trigger: { description: "A deploy happens.", kind: "match" },
-    checks: [{ type: "pairing", quote: "every deploy is followed by a health check", line: 27 }],
+    checks: [
+      {
+        type: "pairing",
+        quote: "every deploy is followed by a health check",
+        expected: "every deploy followed later by health_check_result",
+        line: 27,
+      },
+    ],
     semanticChecks: [],
   },
   {
@@ -46,8 +60,20 @@ export const rules: readonly RuleInfo[] = [
     line: 33,
     trigger: { description: "The user says stop.", kind: "match" },
     checks: [
-      { type: "required", quote: "the agent acknowledges the stop", line: 40 },
-      { type: "forbidden", quote: "no more tool calls after a stop", line: 48 },
+      {
+        type: "required",
+        quote: "the agent acknowledges the stop",
+        expected:
+          'send_message (actor agent) after the first any event (actor user, content including "stop")',
+        line: 40,
+      },
+      {
+        type: "forbidden",
+        quote: "no more tool calls after a stop",
+        expected:
+          'no run_command (actor agent) after the first any event (actor user, content including "stop")',
+        line: 48,
+      },
     ],
     semanticChecks: [],
   },
@@ -56,11 +82,18 @@ export const rules: readonly RuleInfo[] = [
     line: 56,
     trigger: { description: "Any session.", kind: "match" },
     checks: [
-      { type: "count", quote: "at most two retries", line: 62 },
-      { type: "count", quote: "at least three distinct hosts", line: 67 },
+      { type: "count", quote: "at most two retries", expected: "at most 2 of retry", line: 62 },
+      {
+        type: "count",
+        quote: "at least three distinct hosts",
+        expected: "at least 3 of health_check_result, counting distinct host",
+        line: 67,
+      },
       {
         type: "count",
         quote: "between one and four distinct messages after the greeting",
+        expected:
+          "between 1 and 4 of send_message (actor agent), counting distinct content after the first greet",
         line: 73,
       },
     ],

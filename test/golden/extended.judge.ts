@@ -53,9 +53,26 @@ export const rules: readonly RuleInfo[] = [
     line: 5,
     trigger: { description: "Any agent event.", kind: "match" },
     checks: [
-      { type: "forbidden", quote: "no refund over $500 without a reason", line: 10 },
-      { type: "forbidden", quote: "nothing outside the window", line: 17 },
-      { type: "required", quote: "the agent says goodbye", line: 23 },
+      {
+        type: "forbidden",
+        quote: "no refund over $500 without a reason",
+        expected:
+          'no event (action one of "issue_refund", "issue_credit", amount > 500, reason absent)',
+        line: 10,
+      },
+      {
+        type: "forbidden",
+        quote: "nothing outside the window",
+        expected:
+          'no event (at ≥ "2024-05-14T15:00:00Z" and < "2024-06-01", region not matching /^(eu|us)-/i)',
+        line: 17,
+      },
+      {
+        type: "required",
+        quote: "the agent says goodbye",
+        expected: "any event (actor agent, content matching /\\b(bye|goodbye)\\b/i)",
+        line: 23,
+      },
     ],
     semanticChecks: [],
   },
@@ -64,12 +81,25 @@ export const rules: readonly RuleInfo[] = [
     line: 26,
     trigger: { description: "A cancellation.", kind: "match" },
     checks: [
-      { type: "ordering", quote: "the reservation it cancels is one it looked up", line: 31 },
-      { type: "ordering", quote: "a fresh yes before every cancellation", line: 36 },
+      {
+        type: "ordering",
+        quote: "the reservation it cancels is one it looked up",
+        expected:
+          "get_reservation_details_result with the same reservation_id before every cancel_reservation",
+        line: 31,
+      },
+      {
+        type: "ordering",
+        quote: "a fresh yes before every cancellation",
+        expected: 'a fresh any event (actor user, content "yes") before every cancel_reservation',
+        line: 36,
+      },
       {
         type: "condition",
         quote:
           "basic economy or economy flights can be cancelled only if travel insurance is bought",
+        expected:
+          'for every cancel_reservation: r.cabin == "business" || r.insurance == "yes" || (r.created_at >= "2024-05-14T15:00:00" && count(r.flights.*) <= 2 && u.membership in ["gold", "silver"])',
         line: 41,
       },
     ],
@@ -80,9 +110,26 @@ export const rules: readonly RuleInfo[] = [
     line: 48,
     trigger: { description: "An order is opened.", kind: "match" },
     checks: [
-      { type: "required", quote: "every opened order is confirmed", line: 53 },
-      { type: "forbidden", quote: "a closed order is never charged", line: 58 },
-      { type: "count", quote: "at most three items per order", line: 63 },
+      {
+        type: "required",
+        quote: "every opened order is confirmed",
+        expected:
+          "confirm_order after the first open_order of each order_id, with the same order_id",
+        line: 53,
+      },
+      {
+        type: "forbidden",
+        quote: "a closed order is never charged",
+        expected: "no charge after the first close_order of each order_id, with the same order",
+        line: 58,
+      },
+      {
+        type: "count",
+        quote: "at most three items per order",
+        expected:
+          "at most 3 of add_item after the first open_order of each order_id, with the same order_id",
+        line: 63,
+      },
     ],
     semanticChecks: [],
   },
@@ -91,11 +138,22 @@ export const rules: readonly RuleInfo[] = [
     line: 69,
     trigger: { description: "Any agent event.", kind: "match" },
     checks: [
-      { type: "count", quote: "at most one tool call per turn", line: 74 },
-      { type: "count", quote: "refunds total at most $1000 per customer", line: 79 },
+      {
+        type: "count",
+        quote: "at most one tool call per turn",
+        expected: "at most 1 of any event (actor agent, @turn present), per @turn",
+        line: 74,
+      },
+      {
+        type: "count",
+        quote: "refunds total at most $1000 per customer",
+        expected: "a total amount of at most 1000 over issue_refund, per customer_id",
+        line: 79,
+      },
       {
         type: "pairing",
         quote: "each lookup is answered within two events, for the same id",
+        expected: "every lookup followed within 2 events by lookup_result with the same id",
         line: 85,
       },
     ],

@@ -35,6 +35,8 @@ export const rules: readonly RuleInfo[] = [
       {
         type: "forbidden",
         quote: "never `${process.exit(1)}` */ process.exit(1) \\ \u2029 end",
+        expected:
+          'no event (content including "*/ process.exit(1); /*", key"with`quote "value\\nwith\u2028breaks")',
         line: 12,
       },
     ],

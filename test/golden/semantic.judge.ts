@@ -31,7 +31,14 @@ export const rules: readonly RuleInfo[] = [
     name: "Answer from primary sources",
     line: 5,
     trigger: { description: "The agent answers a tax question.", kind: "semantic" },
-    checks: [{ type: "ordering", quote: "it reads the primary source before answering", line: 10 }],
+    checks: [
+      {
+        type: "ordering",
+        quote: "it reads the primary source before answering",
+        expected: 'open_url_result (sourceType "primary") before the first final_answer',
+        line: 10,
+      },
+    ],
     semanticChecks: [
       {
         quote: "bases its conclusion on that source",

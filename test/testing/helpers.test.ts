@@ -51,6 +51,8 @@ describe("formatJudgment", () => {
       "FAIL refund-support: trajectory credit-before-lookup is false",
       "  ✗ Look up the order before paying anything out: false",
       `    ordering [false]: "${LOOKUP_QUOTE}"`,
+      // What the check looked for, in words (issue 24).
+      '      expected: get_order_result (actor tool, status "found") before the first issue_refund or issue_store_credit',
       '      - e3 agent/issue_store_credit "Store credit of $15…" (event matching `before` with no earlier event matching `first`)',
     ]);
   });
