@@ -466,9 +466,10 @@ describe("size", () => {
     return lines;
   }
 
+  /** The fastest of five runs: the machine is shared, the fastest is the least disturbed. */
   function fastest(run: () => void): number {
     let best = Infinity;
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 5; i++) {
       const start = performance.now();
       run();
       best = Math.min(best, performance.now() - start);
@@ -484,6 +485,6 @@ describe("size", () => {
     expect(ev.filter((e) => e.metadata?.status === "error")).toHaveLength(25_000);
     const small = session(5_000);
     const large = session(20_000);
-    expect(fastest(() => fromGeminiCli(large)) / fastest(() => fromGeminiCli(small))).toBeLessThan(8);
+    expect(fastest(() => fromGeminiCli(large)) / fastest(() => fromGeminiCli(small))).toBeLessThan(10); // linear: about 4; quadratic: about 16
   });
 });
