@@ -21,6 +21,7 @@ import { detectClaudeCode, fromClaudeCode } from "./claude-code.js";
 import { detectCodex, fromCodex } from "./codex.js";
 import { detectAdk, fromAdk } from "./adk.js";
 import { detectInspect, fromInspect } from "./inspect.js";
+import { detectGeminiCli, fromGeminiCli } from "./gemini-cli.js";
 
 export interface Format {
   /** The `--from` value. */
@@ -92,6 +93,12 @@ export const FORMATS: readonly Format[] = [
     detect: detectAdk,
   },
   { name: "inspect", description: "Inspect AI eval logs (.json; samples[].messages)", importer: fromInspect, detect: detectInspect },
+  {
+    name: "gemini-cli",
+    description: "Gemini CLI chat sessions (session-*.json, session-*.jsonl)",
+    importer: fromGeminiCli,
+    detect: detectGeminiCli,
+  },
 ];
 
 /** The `--from` values: every format, `auto`, and `trajectory` (the judge's own format, read as is). */

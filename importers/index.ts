@@ -27,3 +27,4 @@ export type { ClaudeCodeHookToolCall } from "./claude-code.js";
 export { detectCodex, fromCodex } from "./codex.js";
 export { detectAdk, fromAdk } from "./adk.js";
 export { detectInspect, fromInspect } from "./inspect.js";
+export { detectGeminiCli, fromGeminiCli } from "./gemini-cli.js";

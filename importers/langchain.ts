@@ -129,6 +129,8 @@ function isRun(value: unknown): value is Record<string, unknown> {
 export function detectLangChain(input: unknown): boolean {
   if (isRun(input)) return true;
   if (isRecord(input)) {
+    // A Gemini CLI session record is {sessionId, projectHash, messages}; its user-only messages look like {type, content}.
+    if (typeof input.sessionId === "string" && typeof input.projectHash === "string") return false;
     const messages = isRecord(input.values) ? input.values.messages : input.messages;
     return Array.isArray(messages) && messages.length > 0 && messages.every(isMessage);
   }

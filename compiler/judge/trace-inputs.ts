@@ -59,10 +59,17 @@ export function readsInPlace(value: unknown, options: TraceReadOptions): boolean
  * Something meant as a trajectory that the validator should explain (a
  * missing field), rather than an unknown trace: it has `events`, `complete`
  * or an `id` among few keys, and no format reads it (an ADK session has
- * `id` and `events` too, but its events are ADK's).
+ * `id` and `events` too, but its events are ADK's). A small object with an
+ * id and `content` is a trace's message record (a Gemini CLI session line
+ * `{id, timestamp, type, content}`), never a trajectory: trajectories have
+ * no `content`.
  */
 function meantAsTrajectory(value: unknown, options: TraceReadOptions): boolean {
-  if (!isObject(value) || !("events" in value || "complete" in value || ("id" in value && Object.keys(value).length <= 4))) return false;
+  if (
+    !isObject(value) ||
+    !("events" in value || "complete" in value || ("id" in value && !("content" in value) && Object.keys(value).length <= 4))
+  )
+    return false;
   return !readAsTrace(value, options);
 }
 

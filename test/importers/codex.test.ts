@@ -463,9 +463,10 @@ describe("size", () => {
     return lines;
   }
 
+  /** The fastest of five runs: the machine is shared, the fastest is the least disturbed. */
   function fastest(run: () => void): number {
     let best = Infinity;
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 5; i++) {
       const start = performance.now();
       run();
       best = Math.min(best, performance.now() - start);
@@ -482,7 +483,7 @@ describe("size", () => {
     const small = rollout(10_000);
     const large = rollout(40_000);
     const ratio = fastest(() => fromCodex(large)) / fastest(() => fromCodex(small));
-    expect(ratio).toBeLessThan(8);
+    expect(ratio).toBeLessThan(10); // linear: about 4; quadratic: about 16
   });
 
   test("a 5 MB command output is one result event, its exit code read from the header", () => {

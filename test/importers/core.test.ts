@@ -8,6 +8,7 @@ import {
   flattenInto,
   formatIssue,
   importEach,
+  parseJson,
   requireString,
   traceId,
 } from "../../importers/core.js";
@@ -255,5 +256,14 @@ describe("importEach and helpers", () => {
     expect(traceId({}, undefined, 1, 3)).toBe("trace-2");
     expect(traceId({ id: "mine" }, "native", 0, 1)).toBe("mine");
     expect(traceId({ id: "mine" }, "native", 2, 3)).toBe("mine-3");
+  });
+});
+
+describe("parseJson", () => {
+  test("every JSON value parses, after JSON whitespace; plain text is undefined without a parse attempt", () => {
+    for (const text of ['{"a":1}', " \n\t[1, 2]", '"s"', "-1.5", "0", "true", "false", "null", "\r\n  {}"])
+      expect(parseJson(text)).toEqual(JSON.parse(text));
+    for (const text of ["", "   ", "Exit code: 1\nOutput:\n", "Output: (empty)", "{oops", "\u00a0{}", "\ufeff{}", "undefined"])
+      expect(parseJson(text)).toBeUndefined();
   });
 });
