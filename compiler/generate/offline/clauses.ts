@@ -6,15 +6,13 @@
  */
 import type { Check, Pattern, SemanticCheck } from "../../ir/types.js";
 import { exactValue } from "../../ir/values.js";
-import { followsInSamples, keyNamedBy, namesAgentAction, resolvePattern, type Lexicon } from "./lexicon.js";
-import { parseCount } from "./words.js";
+import { amountsIn, withAmounts, withoutAmounts } from "./amounts.js";
+import { correlationOf } from "./keys.js";
+import { followsInSamples, namesAgentAction, resolvePattern, type Lexicon, type ResolveOptions } from "./lexicon.js";
 import {
-  boundsCount,
   COUNT,
   DUTY,
   forbids,
-  isQualifier,
-  limitsOf,
   MODAL,
   NEGATION,
   PARTICIPLE,
@@ -23,14 +21,14 @@ import {
   PURPOSE,
   RELATIONAL,
   SESSION_SUBJECT,
-  STRONG_CUE,
   type Grammar,
   type SentenceShape,
 } from "./shape.js";
 
 /** A clause the drafter turned into a check, or could not. */
 export type ClauseOutcome =
-  { kind: "check"; check: Check } | { kind: "semantic"; semantic: SemanticCheck; reason: string } | { kind: "skip" };
+  /** `note`: what the person should check in the drafted check. */
+  { kind: "check"; check: Check; note?: string } | { kind: "semantic"; semantic: SemanticCheck; reason: string } | { kind: "skip" };
 
 export interface ClauseContext {
   lexicon: Lexicon;
@@ -90,16 +88,55 @@ export function semanticFor(quote: string, forbidding: boolean, reason: string):
   return { kind: "semantic", semantic: { quote, question }, reason };
 }
 
+/** A phrase's pattern, with the amounts it writes ("a refund over $500") on the amount key of each of its actions (amounts.ts). */
+export function resolve(lexicon: Lexicon, phrase: string, options?: ResolveOptions): Pattern | undefined {
+  const amounts = amountsIn(phrase);
+  const pattern = resolvePattern(lexicon, withoutAmounts(phrase, amounts), options);
+  return pattern === undefined ? undefined : withAmounts(lexicon, pattern, amounts, phrase);
+}
+
+/**
+ * The check tied by the key its quote asks to be the same on both events
+ * ("the same order": keys.ts). Without a key for it on both sides the check
+ * stays untied, with a note saying so: the person adds the key.
+ */
+export function correlated<A extends string, B extends string>(
+  context: ClauseContext,
+  check: Check,
+  quote: string,
+  sides: { [S in A | B]: Pattern },
+  names: [A, B],
+): ClauseOutcome {
+  const correlation = correlationOf(context.lexicon, quote, sides, names);
+  if (correlation === undefined) return { kind: "check", check };
+  if ("unknown" in correlation) {
+    const note = `no sample shows a metadata key for "the same ${correlation.unknown}" on both sides' events, so the check does not tie them: add on: metadata.<key> if the traces have one`;
+    return { kind: "check", check, note };
+  }
+  return { kind: "check", check: { ...check, on: correlation.on } as Check };
+}
+
 /** The pattern of the sentence's leading condition, when it sets an "after" window. */
 export function afterWindow(context: ClauseContext): Pattern | undefined | "unresolved" {
   const condition = context.shape.condition;
   if (condition === undefined || (condition.kind !== "after" && condition.kind !== "if")) return undefined;
   if (NEGATION.test(condition.phrase)) return "unresolved";
-  return resolvePattern(context.lexicon, condition.phrase) ?? "unresolved";
+  return resolve(context.lexicon, condition.phrase) ?? "unresolved";
 }
 
 export function withWindow<T extends Check>(check: T, window: Pattern | undefined): T {
   return window === undefined ? check : { ...check, after: window };
+}
+
+/** A required, forbidden or count check in its window, tied per key when the quote asks for the same thing in both. */
+export function windowed(
+  context: ClauseContext,
+  check: Extract<Check, { type: "required" | "forbidden" | "count" }>,
+  window: Pattern | undefined,
+  quote: string,
+): ClauseOutcome {
+  if (window === undefined) return { kind: "check", check };
+  return correlated(context, withWindow(check, window), quote, { after: window, match: check.match }, ["after", "match"]);
 }
 
 /** Verbs that only say an event takes place: they name no action of their own. */
@@ -144,18 +181,18 @@ export function orderingFrom(context: ClauseContext, clause: string, quote: stri
   else if (firstThen !== null) [firstPhrase, beforePhrase] = [firstThen[1]!, firstThen[2]!];
   else if (shape.condition?.kind === "before" && context.index === 0) [firstPhrase, beforePhrase] = [clause, shape.condition.phrase];
   if (firstPhrase === undefined || beforePhrase === undefined) return undefined;
-  let before = resolvePattern(lexicon, beforePhrase);
-  let first = resolvePattern(lexicon, firstPhrase.replace(COUNT, " "));
+  let before = resolve(lexicon, beforePhrase);
+  let first = resolve(lexicon, firstPhrase.replace(COUNT, " "));
   // "runs a migration in dry-run mode before it applies it": the pronoun borrows the other side's action.
   const pronoun = /\b(?:it|them|this|that one)\b/i;
   if (before === undefined && first !== undefined && pronoun.test(beforePhrase))
-    before = resolvePattern(lexicon, `${beforePhrase} ${actionWords(first)}`);
+    before = resolve(lexicon, `${beforePhrase} ${actionWords(first)}`);
   if (first === undefined && before !== undefined && pronoun.test(firstPhrase))
-    first = resolvePattern(lexicon, `${firstPhrase} ${actionWords(before)}`);
+    first = resolve(lexicon, `${firstPhrase} ${actionWords(before)}`);
   if (before === undefined || first === undefined || samePattern(first, before)) {
     return semanticFor(quote, false, "the drafter could not tell which sample events each side of this ordering is");
   }
-  return { kind: "check", check: { type: "ordering", quote, first, before } };
+  return correlated(context, { type: "ordering", quote, first, before }, quote, { first, before }, ["first", "before"]);
 }
 
 export function pairingFrom(context: ClauseContext, clause: string, quote: string): ClauseOutcome | undefined {
@@ -184,8 +221,8 @@ export function pairingFrom(context: ClauseContext, clause: string, quote: strin
     tentative = !/\b(?:later|afterwards|then)\b/i.test(passive[2]!);
   }
   if (eachPhrase === undefined || followerPhrase === undefined) return undefined;
-  const first = resolvePattern(lexicon, eachPhrase);
-  const follower = resolvePattern(lexicon, followerPhrase.replace(/\b(?:afterwards|later|then)\b/gi, " "));
+  const first = resolve(lexicon, eachPhrase);
+  const follower = resolve(lexicon, followerPhrase.replace(/\b(?:afterwards|later|then)\b/gi, " "));
   if (
     tentative &&
     (first === undefined || follower === undefined || samePattern(first, follower) || !followsInSamples(lexicon, first, follower))
@@ -194,42 +231,8 @@ export function pairingFrom(context: ClauseContext, clause: string, quote: strin
   if (first === undefined || follower === undefined || samePattern(first, follower)) {
     return semanticFor(quote, false, "the drafter could not tell which sample events are paired here");
   }
-  return { kind: "check", check: { type: "pairing", quote, each: first, followedBy: follower } };
-}
-
-export function countFrom(context: ClauseContext, clause: string, quote: string): ClauseOutcome | undefined {
-  const count = COUNT.exec(clause);
-  if (count === null) return undefined;
-  const n = parseCount(count[2]!);
-  if (n === undefined) return undefined;
-  const bound = count[1]!.toLowerCase();
-  let limits = limitsOf(bound.replace(/\s+/g, " "), n);
-  // "Removing more than three posts is not allowed": a forbidden range is the complement of the allowed one.
-  const negated = forbids(clause.replace(COUNT, " "), context.grammar) && !/\b(?:no|not) (?:more|fewer|less) than\b/i.test(clause);
-  if (negated) {
-    if (limits.min !== undefined && limits.max === undefined) limits = { max: limits.min - 1 };
-    else if (limits.max !== undefined && limits.min === undefined) limits = { min: limits.max + 1 };
-    else return undefined;
-  }
-  const distinct = /\b(?:different|distinct|unique|separate)\s+([\w-]+)/i.exec(clause);
-  const match = resolvePattern(context.lexicon, clause, { agentOnly: true, ...(distinct !== null ? { ignore: distinct[1]! } : {}) });
-  const window = afterWindow(context);
-  if (match === undefined || window === "unresolved")
-    return semanticFor(quote, false, "the drafter could not tell which sample events are counted");
-  let distinctBy: string | undefined;
-  if (distinct !== null) {
-    const key = keyNamedBy(
-      context.lexicon,
-      match.flatMap((m) => {
-        const action = exactValue(m.action);
-        return action === undefined ? [] : [action];
-      }),
-      distinct[1]!,
-    );
-    distinctBy = key === undefined ? "content" : `metadata.${key}`;
-  }
-  const check: Check = { type: "count", quote, match, ...limits, ...(distinctBy !== undefined ? { distinctBy } : {}) };
-  return { kind: "check", check: withWindow(check, window) };
+  const pairing: Check = { type: "pairing", quote, each: first, followedBy: follower };
+  return correlated(context, pairing, quote, { each: first, followedBy: follower }, ["each", "followedBy"]);
 }
 
 export function forbiddenFrom(context: ClauseContext, clause: string, quote: string): ClauseOutcome | undefined {
@@ -245,11 +248,11 @@ export function forbiddenFrom(context: ClauseContext, clause: string, quote: str
     /\b(?:which|who|whose)\b|\bthat\s+(?:it|they|the agent|has|have|had|is|are|was|were)\b/i.test(forbiddenPart);
   if (!byAgent || conditional || RELATIONAL.test(clause))
     return semanticFor(quote, true, "the drafter could not tell which single agent action this forbids");
-  const match = resolvePattern(context.lexicon, clause, { agentOnly: true });
+  const match = resolve(context.lexicon, clause, { agentOnly: true });
   const window = afterWindow(context);
   if (match === undefined || window === "unresolved")
     return semanticFor(quote, true, "the drafter could not tell which sample events this forbids");
-  return { kind: "check", check: withWindow({ type: "forbidden", quote, match }, window) };
+  return windowed(context, { type: "forbidden", quote, match }, window, quote);
 }
 
 export function requiredFrom(context: ClauseContext, clause: string, quote: string): ClauseOutcome | undefined {
@@ -262,47 +265,10 @@ export function requiredFrom(context: ClauseContext, clause: string, quote: stri
     context.grammar.timeFrame.test(clause);
   if (!demanded && window === undefined) return undefined;
   if (!agentDoes(context, clause) && !/^(?:always|every|each)\b/i.test(clause)) return undefined;
-  const match = resolvePattern(context.lexicon, duty?.[1]?.replace(/:.*$/, "") ?? clause, { agentOnly: true });
+  const match = resolve(context.lexicon, duty?.[1]?.replace(/:.*$/, "") ?? clause, { agentOnly: true });
   if (match === undefined || window === "unresolved")
     return semanticFor(quote, false, "the drafter could not tell which sample event shows this");
-  return { kind: "check", check: withWindow({ type: "required", quote, match }, window) };
-}
-
-/** Whether a clause states a rule at all, rather than describing or qualifying one. */
-export function isRuleClause(context: ClauseContext, clause: string): boolean {
-  if (STRONG_CUE.test(clause) || boundsCount(clause) || forbids(clause, context.grammar)) return true;
-  const weak =
-    context.shape.condition !== undefined || context.grammar.timeFrame.test(clause) || /\b(?:before|after|afterwards|then)\b/i.test(clause);
-  return weak && agentDoes(context, clause);
-}
-
-/** One clause → a check, a semantic check, or nothing. */
-export function draftClause(context: ClauseContext, rawClause: string): ClauseOutcome {
-  const clause = rawClause.replace(PURPOSE, "");
-  const quote = quoteFor(context, rawClause);
-  // "No X until Y" and "never X unless Y" are orderings, not qualifiers.
-  if (/\b(?:until|unless|without)\b/i.test(clause) && NEGATION.test(clause.replace(/\bwithout\b.*$/i, ""))) {
-    const ordering = orderingFrom(context, clause, quote);
-    if (ordering !== undefined) return ordering;
-  }
-  if (isQualifier(clause, context.grammar) || !isRuleClause(context, clause)) return { kind: "skip" };
-  const forbidding = forbids(clause, context.grammar);
-  // An ordering context ("Before answering, … at least one …") says more than a count of one;
-  // "at least two different …" says more than the ordering, which one event satisfies.
-  const several = COUNT.exec(clause);
-  const countFirst = several !== null && /^at least$/i.test(several[1]!) && (parseCount(several[2]!) ?? 0) >= 2;
-  const attempts = forbidding
-    ? [countFrom, forbiddenFrom]
-    : context.shape.condition?.kind === "before" || /\bbefore\b/i.test(clause)
-      ? countFirst
-        ? [countFrom, orderingFrom, requiredFrom]
-        : [orderingFrom, countFrom, requiredFrom]
-      : [pairingFrom, orderingFrom, countFrom, requiredFrom];
-  for (const attempt of attempts) {
-    const outcome = attempt(context, clause, quote);
-    if (outcome !== undefined) return outcome;
-  }
-  return semanticFor(quote, forbidding, "the drafter found no deterministic shape in this clause");
+  return windowed(context, { type: "required", quote, match }, window, quote);
 }
 
 export function actionWords(pattern: Pattern): string {

@@ -11,13 +11,41 @@
  */
 import type { Trajectory } from "../../../runtime/types.js";
 import type { Check, MetaBehavior, Pattern, SemanticCheck, Trigger } from "../../ir/types.js";
+import { describeValue, exactValue } from "../../ir/values.js";
 import type { BehaviorSpec, SpecSection } from "../../behavior-md/load.js";
 import { buildLexicon, resolvePattern, type Lexicon } from "./lexicon.js";
 import { sectionSentences, type SpecSentence } from "./sentences.js";
 import type { Draft, DraftNote, Vocabulary } from "../types.js";
 import { previewRule } from "../preview.js";
-import { draftClause, semanticFor, type ClauseOutcome } from "./clauses.js";
-import { agentNames, capitalize, DEFAULT_GRAMMAR, grammarFor, NEGATION, shapeSentence, type Grammar, type SentenceShape } from "./shape.js";
+import {
+  agentDoes,
+  forbiddenFrom,
+  orderingFrom,
+  pairingFrom,
+  quoteFor,
+  requiredFrom,
+  semanticFor,
+  type ClauseContext,
+  type ClauseOutcome,
+} from "./clauses.js";
+import { countFrom, groupedCount, sumFrom } from "./counts.js";
+import {
+  agentNames,
+  boundsCount,
+  capitalize,
+  COUNT,
+  DEFAULT_GRAMMAR,
+  forbids,
+  grammarFor,
+  isQualifier,
+  NEGATION,
+  PURPOSE,
+  shapeSentence,
+  STRONG_CUE,
+  type Grammar,
+  type SentenceShape,
+} from "./shape.js";
+import { parseCount } from "./words.js";
 
 export { agentNames, grammarFor, shapeSentence };
 
@@ -26,6 +54,43 @@ export interface OfflineDraftInput {
   vocabulary: Vocabulary;
   /** The sample trajectories: their contents supply `contentIncludes` text. */
   samples: readonly Trajectory[];
+}
+
+/** Whether a clause states a rule at all, rather than describing or qualifying one. */
+function isRuleClause(context: ClauseContext, clause: string): boolean {
+  if (STRONG_CUE.test(clause) || boundsCount(clause) || groupedCount(clause) || forbids(clause, context.grammar)) return true;
+  const weak =
+    context.shape.condition !== undefined || context.grammar.timeFrame.test(clause) || /\b(?:before|after|afterwards|then)\b/i.test(clause);
+  return weak && agentDoes(context, clause);
+}
+
+/** One clause → a check, a semantic check, or nothing. */
+function draftClause(context: ClauseContext, rawClause: string): ClauseOutcome {
+  const clause = rawClause.replace(PURPOSE, "");
+  const quote = quoteFor(context, rawClause);
+  // "No X until Y" and "never X unless Y" are orderings, not qualifiers.
+  if (/\b(?:until|unless|without)\b/i.test(clause) && NEGATION.test(clause.replace(/\bwithout\b.*$/i, ""))) {
+    const ordering = orderingFrom(context, clause, quote);
+    if (ordering !== undefined) return ordering;
+  }
+  if (isQualifier(clause, context.grammar) || !isRuleClause(context, clause)) return { kind: "skip" };
+  const forbidding = forbids(clause, context.grammar);
+  // An ordering context ("Before answering, … at least one …") says more than a count of one;
+  // "at least two different …" says more than the ordering, which one event satisfies.
+  const several = COUNT.exec(clause);
+  const countFirst = several !== null && /^at least$/i.test(several[1]!) && (parseCount(several[2]!) ?? 0) >= 2;
+  const attempts = forbidding
+    ? [sumFrom, countFrom, forbiddenFrom]
+    : context.shape.condition?.kind === "before" || /\bbefore\b/i.test(clause)
+      ? countFirst
+        ? [sumFrom, countFrom, orderingFrom, requiredFrom]
+        : [orderingFrom, sumFrom, countFrom, requiredFrom]
+      : [pairingFrom, orderingFrom, sumFrom, countFrom, requiredFrom];
+  for (const attempt of attempts) {
+    const outcome = attempt(context, clause, quote);
+    if (outcome !== undefined) return outcome;
+  }
+  return semanticFor(quote, forbidding, "the drafter found no deterministic shape in this clause");
 }
 
 /** The trigger: the occurrence line, else the first condition, else the first check's own subject. */
@@ -66,8 +131,9 @@ function draftTrigger(
 /** "A deploy event" / "An issue_refund or issue_store_credit event" for trigger descriptions. */
 function describePattern(pattern: Pattern): string {
   const parts = pattern.map((m) => {
-    const what = m.action ?? (m.actor === undefined ? "matching" : `${m.actor}`);
-    const facts = Object.entries(m.metadata ?? {}).map(([k, v]) => `${k} ${v}`);
+    const what =
+      m.action === undefined ? (m.actor === undefined ? "matching" : `${m.actor}`) : (exactValue(m.action) ?? describeValue(m.action));
+    const facts = Object.entries(m.metadata ?? {}).map(([k, v]) => `${k} ${exactValue(v) ?? describeValue(v)}`);
     if (m.contentIncludes !== undefined) facts.push(`mentioning "${m.contentIncludes}"`);
     return facts.length === 0 ? what : `${what} (${facts.join(", ")})`;
   });
@@ -127,8 +193,11 @@ export function draftSection(
     // a condition whose own sentence demands nothing sets up the situation the next sentences are about.
     if (written.condition !== undefined) situation = outcomes.every((o) => o.kind === "skip") ? shape.condition : undefined;
     outcomes.forEach((outcome) => {
-      if (outcome.kind === "check") checks.push(outcome.check);
-      else if (outcome.kind === "semantic") {
+      if (outcome.kind === "check") {
+        if (outcome.note !== undefined)
+          notes.push({ clause: { kind: "check", index: checks.length }, kind: "unmapped-clause", message: outcome.note });
+        checks.push(outcome.check);
+      } else if (outcome.kind === "semantic") {
         notes.push({
           clause: { kind: "semanticCheck", index: semanticChecks.length },
           kind: "unmapped-clause",
@@ -182,7 +251,12 @@ function plausible(drafted: { rule: MetaBehavior; notes: Omit<DraftNote, "rule">
     const check = rule.checks[worst]!;
     const demoted = semanticFor(check.quote, check.type === "forbidden", "") as Extract<ClauseOutcome, { kind: "semantic" }>;
     const message = `read as a ${check.type} check, it failed ${fails[worst]} of the ${preview.triggered.length} samples the rule applies to and the rule passed none, so it became a semantic question: edit it or map it to events`;
-    notes = [...notes, { clause: { kind: "semanticCheck", index: rule.semanticChecks.length }, kind: "unmapped-clause", message }];
+    // The notes on the check go with it; those on later checks move up one.
+    const kept = notes.flatMap((note) => {
+      if (note.clause?.kind !== "check" || note.clause.index < worst) return [note];
+      return note.clause.index === worst ? [] : [{ ...note, clause: { kind: "check" as const, index: note.clause.index - 1 } }];
+    });
+    notes = [...kept, { clause: { kind: "semanticCheck", index: rule.semanticChecks.length }, kind: "unmapped-clause", message }];
     rule = { ...rule, checks: rule.checks.filter((_, i) => i !== worst), semanticChecks: [...rule.semanticChecks, demoted.semantic] };
   }
 }

@@ -132,9 +132,23 @@ function namesValue(value: string, action: LexiconAction, phrase: PhraseWords): 
   if (stems.some((s) => phrase.stems.has(s))) return true;
   if (action.resultLogged && value.length >= 3 && phrase.words.has(value.toLowerCase())) return true;
   // Up to its root: "receipts must be validated" names `status: valid` (never `invalid`).
-  if (action.resultLogged && nameStems(value).some((s) => !action.stems.includes(s) && sharesRoot(s, phrase.stems))) return true;
+  if (action.resultLogged && nameStems(value).some((s) => namesByRoot(s, action, phrase))) return true;
   const outcome = outcomeClass(value);
   return outcome !== undefined && phrase.outcomes.size === 1 && phrase.outcomes.has(outcome);
+}
+
+/**
+ * A value's stem the phrase names up to its root. A value that only restates
+ * the action's own verb (`status: cancelled` on `cancel_reservation_result`,
+ * `status: valid` on `validate_receipt_result`) is named by a participle,
+ * which speaks of the result's state ("receipts must be validated"), not by
+ * the verb that does it ("the agent cancels a reservation" is the call).
+ */
+function namesByRoot(stem: string, action: LexiconAction, phrase: PhraseWords): boolean {
+  const own = new Set(action.stems);
+  if (own.has(stem) || !sharesRoot(stem, phrase.stems)) return false;
+  if (!sharesRoot(stem, own)) return true;
+  return [...phrase.words].some((w) => /(?:ed|en)$/.test(w) && sharesRoot(stem, new Set([canonical(w)])));
 }
 
 /** Metadata constraints the phrase names for this action: categorical values it mentions, and flags whose key it names. */

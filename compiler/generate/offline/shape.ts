@@ -41,7 +41,11 @@ export const MODAL = "(?:must|should|shall|may|can|cannot|can't|never|has to|hav
 /** The words of a count bound, longest first: "no fewer than" before "fewer than". */
 export const BOUND_WORDS =
   "at most|at least|no more than|not more than|no fewer than|not fewer than|no less than|not less than|fewer than|less than|more than|up to|exactly|capped at|limited to|a maximum of|a minimum of";
-export const COUNT = new RegExp(`\\b(${BOUND_WORDS})\\s+(\\w+)`, "i");
+/** A number the bound words are about, unless it is an amount ("more than 20 percent", "at most $500": amounts.ts reads those). */
+export const COUNT = new RegExp(
+  `\\b(${BOUND_WORDS})\\s+(\\w+)(?![\\d.,]*\\s?(?:%|(?:percent|per cent|dollars?|euros?|pounds?|usd|eur|gbp|k)\\b))`,
+  "i",
+);
 export const MIN_BOUNDS = new Set(["at least", "no fewer than", "not fewer than", "no less than", "not less than", "a minimum of"]);
 
 /** The limits a bound word sets on a count of n: "capped at three" is at most 3, "no fewer than two" at least 2. */

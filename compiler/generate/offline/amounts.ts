@@ -1,0 +1,138 @@
+/**
+ * Amounts in rule sentences (docs/FORMATS.md §10.1): "a refund over $500",
+ * "a discount of more than 20 percent", "$500 or more", "below 5%". Each
+ * becomes a comparison on the metadata key that holds the amount, for the
+ * events the phrase names: `metadata: {amount: {gt: 500}}`. Only money and
+ * percentages are read as amounts; "more than three refunds" stays a count
+ * (shape.ts reads those bounds). The key is one the samples show with
+ * decimal values on that action, picked by the unit ("$" → amount, price,
+ * total…; "%" → percent, rate…) or by the phrase's own word for it.
+ */
+import type { Matcher, Pattern, RangeOperator } from "../../ir/types.js";
+import type { Lexicon } from "./lexicon.js";
+import { nameStems, stemSet } from "./words.js";
+
+export type AmountUnit = "money" | "percent";
+
+export interface Amount {
+  /** The comparison the words ask for. */
+  range: RangeOperator;
+  unit: AmountUnit;
+  /** Where the words are, so the rest of the phrase can be read without them. */
+  start: number;
+  end: number;
+}
+
+const MONEY = String.raw`(?:[$€£]\s?\d[\d,]*(?:\.\d+)?(?:\s?[kK]\b)?|\d[\d,]*(?:\.\d+)?\s?(?:dollars?|euros?|pounds?|usd|eur|gbp)\b)`;
+const PERCENT = String.raw`(?:\d+(?:\.\d+)?\s?(?:%|percent\b|per cent\b))`;
+const AMOUNT = `(${MONEY}|${PERCENT})`;
+
+/** Words before an amount, and the comparison each means. */
+const BEFORE: readonly [RegExp, keyof RangeOperator][] = [
+  [/(?:over|above|more than|greater than|higher than|larger than|bigger than|exceeding|in excess of|exceeds?)/, "gt"],
+  [/(?:at least|no less than|not less than|a minimum of|minimum of)/, "gte"],
+  [/(?:under|below|less than|lower than|smaller than|beneath)/, "lt"],
+  [/(?:at most|no more than|not more than|up to|a maximum of|maximum of|not above|not exceeding|capped at|limited to)/, "lte"],
+];
+/** Words after an amount: "$500 or more". */
+const AFTER: readonly [RegExp, keyof RangeOperator][] = [
+  [/(?:or more|or above|or higher|and above|and up|or over)/, "gte"],
+  [/(?:or less|or below|or lower|or under|and below)/, "lte"],
+];
+
+/** Words that stand for the key of each unit, in the order they are preferred. */
+const UNIT_KEYS: Record<AmountUnit, readonly string[]> = {
+  money: ["amount", "price", "total", "cost", "fee", "value", "sum", "charge", "balance", "refund"],
+  percent: ["percent", "percentage", "pct", "rate", "discount", "ratio"],
+};
+
+/** The number an amount's text writes: "$1,000" → 1000, "$2.5k" → 2500, "20 percent" → 20. */
+function amountValue(text: string): number | undefined {
+  const digits = /\d[\d,]*(?:\.\d+)?/.exec(text)?.[0].replace(/,/g, "");
+  if (digits === undefined) return undefined;
+  const value = Number(digits) * (/\d\s?[kK]\b/.test(text) ? 1000 : 1);
+  return Number.isFinite(value) ? value : undefined;
+}
+
+/** Every amount the text writes with a comparison word, in order. */
+export function amountsIn(text: string): Amount[] {
+  const found: Amount[] = [];
+  for (const [words, op] of BEFORE) {
+    const re = new RegExp(String.raw`\b${words.source}\s+${AMOUNT}`, "gi");
+    for (const m of text.matchAll(re)) add(found, m, op);
+  }
+  for (const [words, op] of AFTER) {
+    const re = new RegExp(String.raw`${AMOUNT}\s+${words.source}\b`, "gi");
+    for (const m of text.matchAll(re)) add(found, m, op);
+  }
+  return found.sort((a, b) => a.start - b.start).filter((a, i, all) => i === 0 || a.start >= all[i - 1]!.end);
+}
+
+function add(found: Amount[], match: RegExpMatchArray, op: keyof RangeOperator): void {
+  const written = match[1]!;
+  const value = amountValue(written);
+  if (value === undefined) return;
+  const start = match.index!;
+  found.push({
+    range: { [op]: value },
+    unit: /%|percent|per cent/i.test(written) ? "percent" : "money",
+    start,
+    end: start + match[0].length,
+  });
+}
+
+/** The text without its amounts: what is left names the events. */
+export function withoutAmounts(text: string, amounts: readonly Amount[]): string {
+  let out = text;
+  for (const amount of [...amounts].reverse()) out = `${out.slice(0, amount.start)} ${out.slice(amount.end)}`;
+  return out;
+}
+
+/** Whether every value the samples show for the key is a decimal number. */
+function numeric(values: readonly { value: string }[]): boolean {
+  return values.length > 0 && values.every((v) => /^-?\d+(?:\.\d+)?$/.test(v.value.trim()));
+}
+
+/**
+ * The key of `action` that holds the amount: among the keys the samples show
+ * with decimal values on it, one the phrase names ("a price over $2000"),
+ * else the first of the unit's words a key's name has, else the only one.
+ */
+export function amountKey(lexicon: Lexicon, action: string, unit: AmountUnit, phrase: string): string | undefined {
+  // Not the importers' own keys (`@turn`) nor identifiers, whatever their values look like.
+  const keys = (lexicon.actions.find((a) => a.name === action)?.metadata ?? [])
+    .filter((m) => numeric(m.values) && !m.key.startsWith("@") && !nameStems(m.key).includes("id"))
+    .map((m) => m.key);
+  if (keys.length === 0) return undefined;
+  const said = stemSet(phrase);
+  const named = keys.find((key) => nameStems(key).some((s) => s.length >= 3 && said.has(s)));
+  if (named !== undefined) return named;
+  for (const word of UNIT_KEYS[unit]) {
+    const key = keys.find((k) => nameStems(k).includes(word) || k.toLowerCase().includes(word));
+    if (key !== undefined) return key;
+  }
+  return keys.length === 1 ? keys[0] : undefined;
+}
+
+/**
+ * The pattern with the amounts put on each of its actions' amount key; the
+ * amounts are the phrase's. Undefined when an action has no key for an
+ * amount: the amount cannot be left out (the check would then be about
+ * every such event), so the caller says it could not map the clause.
+ */
+export function withAmounts(lexicon: Lexicon, pattern: Pattern, amounts: readonly Amount[], phrase: string): Pattern | undefined {
+  if (amounts.length === 0) return pattern;
+  const out: Matcher[] = [];
+  for (const matcher of pattern) {
+    if (typeof matcher.action !== "string") return undefined;
+    const metadata = { ...(matcher.metadata ?? {}) };
+    for (const amount of amounts) {
+      const key = amountKey(lexicon, matcher.action, amount.unit, phrase);
+      if (key === undefined) return undefined;
+      const before = metadata[key];
+      metadata[key] = typeof before === "object" && before !== null ? { ...before, ...amount.range } : { ...amount.range };
+    }
+    out.push({ ...matcher, metadata });
+  }
+  return out;
+}

@@ -1,0 +1,126 @@
+/**
+ * The offline drafter's count readers: "at most two refunds", "at least
+ * three different orders", "no more than one tool call per turn" (`per:`
+ * the turn key, keys.ts), "one refund per order", and sums of amounts,
+ * "refunds to one customer total at most $800" (`sum:` the amount key,
+ * amounts.ts).
+ */
+import type { CountCheck, Pattern, RangeOperator } from "../../ir/types.js";
+import { exactValue } from "../../ir/values.js";
+import { amountKey, amountsIn, withoutAmounts } from "./amounts.js";
+import { afterWindow, resolve, semanticFor, windowed, type ClauseContext, type ClauseOutcome } from "./clauses.js";
+import { groupingKey, groupingWords } from "./keys.js";
+import { keyNamedBy } from "./lexicon.js";
+import { COUNT, forbids, limitsOf } from "./shape.js";
+import { parseCount } from "./words.js";
+
+/** The agent's tool calls in general: "at most one tool call per turn" counts every agent event of the turn. */
+const TOOL_CALLS = /\b(?:tool[- ]?calls?|tool uses?|function calls?|tools?|actions?)\b/i;
+/** A number said without a bound word, in a count grouped by something: "one tool call per turn" is at most one. */
+const BARE_NUMBER = /\b(?:only|just)?\s*(\d+|one|two|three|four|five|six|seven|eight|nine|ten|a single|single)\b/i;
+/** Words that make an amount a bound on the sum: "total at most $800", "$800 in total". */
+const SUM = /\b(?:total(?:s|led|ling|ing)?|in total|combined|altogether|all together|sum(?:s|med)? to|add(?:s|ed)? up to)\b/i;
+
+/** The counted events: the agent's events for "tool calls", else what the phrase names, amounts included. */
+function countedPattern(context: ClauseContext, phrase: string, ignore?: string): Pattern | undefined {
+  if (TOOL_CALLS.test(phrase) && resolve(context.lexicon, phrase, { agentOnly: true }) === undefined) return [{ actor: "agent" }];
+  if (/\btool[- ]?calls?\b|\bfunction calls?\b/i.test(phrase)) return [{ actor: "agent" }];
+  return resolve(context.lexicon, phrase, { agentOnly: true, ...(ignore !== undefined ? { ignore } : {}) });
+}
+
+function actionsOf(pattern: Pattern): string[] {
+  return pattern.flatMap((m) => {
+    const action = exactValue(m.action);
+    return action === undefined ? [] : [action];
+  });
+}
+
+/** The `per:` of a count, or a reason it has none it can take: the group's noun names no key of the counted events. */
+function perOf(context: ClauseContext, clause: string, match: Pattern): { per?: string } | { unknown: string } {
+  const words = groupingWords(clause);
+  if (words === undefined) return {};
+  const grouping = groupingKey(context.lexicon, words, match);
+  if ("unknown" in grouping) return grouping;
+  return grouping.per === undefined ? {} : { per: grouping.per };
+}
+
+/** The count check, in its window and grouped: or a semantic question when the group's key is not in the samples. */
+function finish(context: ClauseContext, check: CountCheck, clause: string, quote: string): ClauseOutcome {
+  const window = afterWindow(context);
+  if (window === "unresolved") return semanticFor(quote, false, "the drafter could not tell which sample events are counted");
+  const per = perOf(context, clause, check.match);
+  if (!("unknown" in per)) return windowed(context, { ...check, ...per }, window, quote);
+  // Counted over the whole session instead, and said: the person adds the key the samples did not show.
+  const outcome = windowed(context, check, window, quote);
+  const note = `no sample shows a metadata key for each ${per.unknown} on the counted events, so the bounds are for the whole session: add per: metadata.<key> if the traces have one`;
+  return outcome.kind === "check" ? { ...outcome, note } : outcome;
+}
+
+/** Whether a clause counts something per group with a bare number: "one tool call per turn". */
+export function groupedCount(clause: string): boolean {
+  const grouping = groupingWords(clause);
+  return grouping !== undefined && BARE_NUMBER.test(clause.replace(grouping.phrase, " "));
+}
+
+export function countFrom(context: ClauseContext, clause: string, quote: string): ClauseOutcome | undefined {
+  const grouping = groupingWords(clause);
+  // "per order" names the group, not what is counted.
+  const counted = grouping === undefined ? clause : clause.replace(grouping.phrase, " ");
+  const count = COUNT.exec(counted);
+  const bare = count === null && grouping !== undefined ? BARE_NUMBER.exec(counted) : null;
+  if (count === null && bare === null) return undefined;
+  const n = count !== null ? parseCount(count[2]!) : /single/i.test(bare![1]!) ? 1 : parseCount(bare![1]!);
+  if (n === undefined) return undefined;
+  const bound = count === null ? "at most" : count[1]!.toLowerCase();
+  let limits = limitsOf(bound.replace(/\s+/g, " "), n);
+  // "Removing more than three posts is not allowed": a forbidden range is the complement of the allowed one.
+  const negated = forbids(counted.replace(COUNT, " "), context.grammar) && !/\b(?:no|not) (?:more|fewer|less) than\b/i.test(counted);
+  if (negated && count !== null) {
+    if (limits.min !== undefined && limits.max === undefined) limits = { max: limits.min - 1 };
+    else if (limits.max !== undefined && limits.min === undefined) limits = { min: limits.max + 1 };
+    else return undefined;
+  }
+  const distinct = /\b(?:different|distinct|unique|separate)\s+([\w-]+)/i.exec(counted);
+  const match = countedPattern(context, counted, distinct?.[1]);
+  if (match === undefined) return semanticFor(quote, false, "the drafter could not tell which sample events are counted");
+  let distinctBy: string | undefined;
+  if (distinct !== null) {
+    const key = keyNamedBy(context.lexicon, actionsOf(match), distinct[1]!);
+    distinctBy = key === undefined ? "content" : `metadata.${key}`;
+  }
+  const check: CountCheck = { type: "count", quote, match, ...limits, ...(distinctBy !== undefined ? { distinctBy } : {}) };
+  return finish(context, check, clause, quote);
+}
+
+/**
+ * The bounds on a sum an amount's words set. A sum's bounds are inclusive
+ * integers: "at most $800" is max 800, and, where the sentence forbids it,
+ * "more than $800" is max 800 too. Undefined for what they cannot say
+ * exactly ("more than $800" allowed, "$99.50").
+ */
+function sumLimits(range: RangeOperator, negated: boolean): { min?: number; max?: number } | undefined {
+  const [op, value] = Object.entries(range)[0] as [keyof RangeOperator, number];
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 0) return undefined;
+  if (!negated) return op === "lte" ? { max: value } : op === "gte" ? { min: value } : undefined;
+  return op === "gt" ? { max: value } : op === "lt" ? { min: value } : undefined;
+}
+
+/** "Refunds to one customer total at most $800": a count of the refunds' amounts, per customer. */
+export function sumFrom(context: ClauseContext, clause: string, quote: string): ClauseOutcome | undefined {
+  const amounts = amountsIn(clause);
+  if (amounts.length !== 1 || !SUM.test(clause)) return undefined;
+  const amount = amounts[0]!;
+  const grouping = groupingWords(clause);
+  let rest = withoutAmounts(clause, amounts).replace(SUM, " ");
+  if (grouping !== undefined) rest = rest.replace(grouping.phrase, " ");
+  const match = resolve(context.lexicon, rest, { agentOnly: true });
+  if (match === undefined) return semanticFor(quote, false, "the drafter could not tell which sample events are summed");
+  const keys = [...new Set(actionsOf(match).map((action) => amountKey(context.lexicon, action, amount.unit, clause)))];
+  const key = keys.length === 1 ? keys[0] : undefined;
+  if (key === undefined || actionsOf(match).length !== match.length)
+    return semanticFor(quote, false, "the drafter could not tell which metadata key holds the amount summed");
+  const limits = sumLimits(amount.range, forbids(withoutAmounts(clause, amounts), context.grammar));
+  if (limits === undefined) return semanticFor(quote, false, "the drafter cannot bound a sum exactly as this says");
+  const check: CountCheck = { type: "count", quote, match, sum: `metadata.${key}`, ...limits };
+  return finish(context, check, clause, quote);
+}

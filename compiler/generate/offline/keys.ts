@@ -1,0 +1,109 @@
+/**
+ * The metadata keys a rule sentence groups or ties events by
+ * (docs/FORMATS.md §10.2, §10.3): "the same reservation" is `on:
+ * metadata.reservation_id`, "per turn" is `per: metadata.@turn`, "per order"
+ * or "to one customer" is `per:` the key that names orders or customers on
+ * the counted action. A key is always one the samples show on the actions
+ * concerned (the turn key, which importers give every event of a turn, is
+ * taken when some sample event has it).
+ */
+import type { On, Pattern } from "../../ir/types.js";
+import type { Lexicon } from "./lexicon.js";
+import { canonical, nameStems } from "./words.js";
+
+/** The key importers number turns with. */
+export const TURN_KEY = "@turn";
+
+/** Nouns that mean one turn of the conversation. */
+const TURN_WORDS = new Set(["turn", "reply", "response", "round", "step"]);
+/** Nouns that mean the whole session: a count over it needs no grouping. */
+const SESSION_WORDS = new Set(["session", "conversation", "chat", "trajectory", "transcript", "run", "call", "interaction"]);
+
+/** "per turn", "each turn", "in a single turn", "for each order", "to one customer": the noun a count is grouped by. */
+const PER =
+  /\b(?:per|in\s+(?:a\s+single|the\s+same|a|one|any|each|every)|(?:for|to|of|on)\s+(?:a\s+single|any\s+one|the\s+same|each|every|one))\s+([a-z]+)\b/i;
+/** "each turn" and "every turn" only name a group when the noun means one: "each refund" is what is counted. */
+const EACH = /\b(?:each|every)\s+([a-z]+)\b/gi;
+
+/** What the samples call the key's events: the actions that carry it. */
+function actionKeys(lexicon: Lexicon, action: string): string[] {
+  return (lexicon.actions.find((a) => a.name === action)?.metadata ?? []).map((m) => m.key);
+}
+
+function patternActions(pattern: Pattern): string[] {
+  return pattern.flatMap((m) => (typeof m.action === "string" ? [m.action] : []));
+}
+
+/** Whether some sample event carries the key. */
+function samplesHave(lexicon: Lexicon, key: string): boolean {
+  return lexicon.samples.some((t) => t.events.some((e) => e.metadata !== undefined && Object.hasOwn(e.metadata, key)));
+}
+
+/** The key a noun names among those every action of the pattern carries ("order" → `order_id`). */
+function keyForNoun(lexicon: Lexicon, pattern: Pattern, noun: string): string | undefined {
+  const stem = canonical(noun.toLowerCase());
+  const actions = patternActions(pattern);
+  if (actions.length === 0) return undefined;
+  const shared = actions.map((a) => actionKeys(lexicon, a)).reduce((a, b) => a.filter((k) => b.includes(k)));
+  return shared.find((key) => nameStems(key).includes(stem));
+}
+
+/** The words that group a count ("per order") and the noun they group by. */
+export interface GroupingWords {
+  noun: string;
+  phrase: string;
+}
+
+/** "per turn", "in a single turn", "for each order", "to one customer" in a count's clause. */
+export function groupingWords(clause: string): GroupingWords | undefined {
+  const per = PER.exec(clause);
+  const found = per ?? [...clause.matchAll(EACH)].find((m) => TURN_WORDS.has(canonical(m[1]!.toLowerCase())));
+  return found === undefined || found === null ? undefined : { noun: canonical(found[1]!.toLowerCase()), phrase: found[0] };
+}
+
+/**
+ * The key a count groups by: the turn key for a turn, none for the whole
+ * session, else the key that names the noun on the counted actions;
+ * `unknown` when there is none (the caller must not count over the whole
+ * session instead).
+ */
+export function groupingKey(lexicon: Lexicon, words: GroupingWords, match: Pattern): { per: string | undefined } | { unknown: string } {
+  if (SESSION_WORDS.has(words.noun)) return { per: undefined };
+  if (TURN_WORDS.has(words.noun))
+    return samplesHave(lexicon, TURN_KEY) || lexicon.samples.length === 0 ? { per: `metadata.${TURN_KEY}` } : { unknown: words.noun };
+  const key = keyForNoun(lexicon, match, words.noun);
+  return key === undefined ? { unknown: words.noun } : { per: `metadata.${key}` };
+}
+
+/** Words that ask for the same thing on both events: "the same order", "that same reservation", "the matching customer". */
+const SAME = /\b(?:the|that|this|a)\s+(?:same|very|matching|identical)\s+([a-z]+)\b/i;
+/** "for that order", "of that customer": a demonstrative pointing back at the other event's thing. */
+const THAT = /\b(?:for|of|on|to|with|about)\s+(?:that|this)\s+([a-z]+)\b/i;
+
+/**
+ * The correlation a sentence asks for between two patterns, `on:` as judge.yaml
+ * writes it with the sides named `a` and `b`: one key when both carry it, each
+ * side's own when they name it differently (`order_id`, `id`). Undefined when
+ * the sentence asks for none (or only for "the same session"); `unknown` when
+ * it says "the same X" but the samples show no key for X on both sides.
+ */
+export function correlationOf<A extends string, B extends string>(
+  lexicon: Lexicon,
+  sentence: string,
+  sides: { [S in A | B]: Pattern },
+  names: [A, B],
+): { on: On<A | B> } | { unknown: string } | undefined {
+  const same = SAME.exec(sentence);
+  const that = same === null ? THAT.exec(sentence) : null;
+  const said = same ?? that;
+  // "in the same session", "later in the same run": one trajectory is one session already.
+  if (said === null || SESSION_WORDS.has(canonical(said[1]!.toLowerCase()))) return undefined;
+  const noun = said[1]!;
+  const [a, b] = names;
+  const keyA = keyForNoun(lexicon, sides[a], noun);
+  const keyB = keyForNoun(lexicon, sides[b], noun);
+  // "for this applicant" may mean the session's one applicant: only "the same X" insists on a key.
+  if (keyA === undefined || keyB === undefined) return that !== null ? undefined : { unknown: noun };
+  if (keyA === keyB) return { on: `metadata.${keyA}` };
+  return { on: { [a]: `metadata.${keyA}`, [b]: `metadata.${keyB}` } as { [S in A | B]: string } };
+}
