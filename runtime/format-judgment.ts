@@ -4,6 +4,7 @@
  * imports nothing outside this folder and no `node:` module, so a repo that
  * ships only judge.mjs gets the same message as `behavior-judge/testing`.
  */
+import { citationsInOrder, eventOrigin, eventPositions } from "./citations.js";
 import { NO_MODEL_REASONING } from "./semantic.js";
 import type { Clause, MetaBehaviorJudgment, TrajectoryInput, TrajectoryJudgment } from "./types.js";
 
@@ -83,19 +84,31 @@ function undecidedNote(clauses: readonly Clause[]): string {
 /** An event as the messages show it: id, actor, action and content. */
 export type CitedEvent = TrajectoryInput["events"][number];
 
+/** `e4 (call call_9)` for an imported event, else its id. */
+function idWithOrigin(event: CitedEvent): string {
+  const origin = eventOrigin(event);
+  return origin === undefined ? clipText(event.id, 80) : `${clipText(event.id, 80)} (${clipText(origin, 200)})`;
+}
+
 /**
- * A clause's cited events, one line each (`- e3 agent/issue_refund "Refund o…" (why)`):
- * the first CITATIONS_SHOWN, then `… and N more`. An event missing from
- * `events` is shown by its id. Shared with the JUnit report.
+ * A clause's cited events, one line each (`- e3 (call call_7) agent/issue_refund "Refund o…" (why)`):
+ * the first CITATIONS_SHOWN in trajectory order (`positions`; without it, the
+ * judgment's order), then `… and N more`. An event missing from `events` is
+ * shown by its id. Shared with the JUnit report.
  */
-export function citationLines(clause: Clause, events: ReadonlyMap<string, CitedEvent>, clip = 80): string[] {
+export function citationLines(
+  clause: Clause,
+  events: ReadonlyMap<string, CitedEvent>,
+  clip = 80,
+  positions?: ReadonlyMap<string, number>,
+): string[] {
   const lines: string[] = [];
-  for (const citation of clause.citations.slice(0, CITATIONS_SHOWN)) {
+  for (const citation of citationsInOrder(clause.citations, positions, CITATIONS_SHOWN)) {
     const event = events.get(citation.eventId);
     const shown =
       event === undefined
         ? `${clipText(citation.eventId, 80)}`
-        : `${clipText(event.id, 80)} ${clipText(event.actor, 20)}/${clipText(event.action, 80)} "${clipText(event.content ?? "", clip)}"`;
+        : `${idWithOrigin(event)} ${clipText(event.actor, 20)}/${clipText(event.action, 80)} "${clipText(event.content ?? "", clip)}"`;
     lines.push(`- ${shown}${citation.description !== "" ? ` (${clipText(citation.description, 200)})` : ""}`);
   }
   const hidden = clause.citations.length - CITATIONS_SHOWN;
@@ -103,13 +116,19 @@ export function citationLines(clause: Clause, events: ReadonlyMap<string, CitedE
   return lines;
 }
 
-function formatClause(clause: Clause, events: ReadonlyMap<string, CitedEvent>, clip: number): string[] {
+/** A trajectory's events by id, and where each sits (citations are listed in trajectory order). */
+interface Events {
+  byId: ReadonlyMap<string, CitedEvent>;
+  positions: ReadonlyMap<string, number>;
+}
+
+function formatClause(clause: Clause, events: Events, clip: number): string[] {
   const reason = undecidedReason(clause);
   const state = reason !== undefined ? `undecided (${reason})` : clause.verdict;
   return [
     `    ${clauseType(clause)} [${state}]: "${clipText(clause.quote, 400)}"`,
     ...(clause.explanation === undefined ? [] : [`      expected: ${clipLine(clause.explanation, 600)}`]),
-    ...citationLines(clause, events, clip).map((line) => `      ${line}`),
+    ...citationLines(clause, events.byId, clip, events.positions).map((line) => `      ${line}`),
   ];
 }
 
@@ -124,7 +143,8 @@ function worthShowing(rule: MetaBehaviorJudgment): boolean {
  */
 export function formatJudgment(judgment: TrajectoryJudgment, options: FormatJudgmentOptions = {}): string {
   const clip = options.clip ?? 80;
-  const events = new Map((options.trajectory?.events ?? []).map((e) => [e.id, e] as const));
+  const given = options.trajectory?.events ?? [];
+  const events: Events = { byId: new Map(given.map((e) => [e.id, e] as const)), positions: eventPositions(given) };
   const headline = judgment.verdict === "false" ? "FAIL" : judgment.verdict === "true" ? "PASS" : "N/A";
   const note = undecidedNote(judgment.metaBehaviors.flatMap((m) => m.clauses));
   const lines = [

@@ -10,7 +10,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import type { Clause, TrajectoryJudgment } from "../../runtime/types.js";
 import { elementHead, lineHead } from "../report/json.js";
 import { printable } from "../report/printable.js";
-import { renderTrajectoryText } from "../report/text.js";
+import { renderTrajectoryText, trajectoryEvents } from "../report/text.js";
 import { readCases, readJsonlLine, type InputCase, type TraceReadOptions } from "./inputs.js";
 import { judgeOne, type CaseResult, type JudgeCaseOptions, type OutputRender, type RenderedCase } from "./judge-cases.js";
 import { importJudgeCode, type JudgeCode, type JudgeModule } from "./load.js";
@@ -194,7 +194,9 @@ async function* filesOf(job: FileJob, read: TraceReadOptions, place: ReadingPlac
 /** What is sent back of a result: the trajectory only when a report will show it; with `render`, the stdout instead of the whole judgment. */
 function sendable(result: CaseResult, setup: WorkerSetup, ruleNames: readonly string[], oneFile: boolean): SentResult {
   const rendered =
-    setup.render !== undefined && result.kind === "judged" ? renderedCase(result.judgment, result.input.file, setup.render) : undefined;
+    setup.render !== undefined && result.kind === "judged"
+      ? renderedCase(result.judgment, result.input.file, setup.render, result.input.trajectory)
+      : undefined;
   if (rendered !== undefined && result.kind === "judged" && result.usage === undefined) {
     const code = tallyCode(result.judgment, ruleNames);
     if (code !== undefined) {
@@ -245,8 +247,8 @@ function tallyCode(judgment: TrajectoryJudgment, ruleNames: readonly string[]): 
 }
 
 /** Workers never have a model (pool.ts), so the text is rendered as a run without one renders it. */
-function renderedCase(judgment: TrajectoryJudgment, file: string, render: OutputRender): RenderedCase | undefined {
-  if (render === "text") return { text: renderTrajectoryText(judgment, file, { model: false }) };
+function renderedCase(judgment: TrajectoryJudgment, file: string, render: OutputRender, trajectory: unknown): RenderedCase | undefined {
+  if (render === "text") return { text: renderTrajectoryText(judgment, file, { model: false, events: trajectoryEvents(trajectory) }) };
   if (render === "jsonl") {
     const head = lineHead(judgment, file);
     return head === undefined ? undefined : { lineHead: head };

@@ -15,6 +15,7 @@ import type {
   Verdict,
 } from "../../runtime/types.js";
 import type { RuleInfo } from "../../runtime/judge.js";
+import { citationsInOrder, eventOrigin } from "../../runtime/citations.js";
 import { CITATIONS_SHOWN, groupDigits, moreCitations, undecidedSummary } from "../../runtime/format-judgment.js";
 import { escapeHtml as escapeMarkup, fillSlots, pageContentSecurityPolicy, pageTemplates } from "../web/page.js";
 import { visibleFormatting } from "./printable.js";
@@ -419,7 +420,7 @@ function clauseItem(clause: Clause, rule: RuleInfo | undefined, events: EventInd
   if (clause.error !== undefined && clause.error !== "") {
     parts.push(`<p class="clause-error"><span class="label">Model error</span> ${escapeHtml(clause.error)}</p>`);
   }
-  parts.push(evidencePanel(clause, events.byId), followedPanel(clause, rule, events), `</li>`);
+  parts.push(evidencePanel(clause, events), followedPanel(clause, rule, events), `</li>`);
   return parts.filter((p) => p !== "").join("\n");
 }
 
@@ -433,12 +434,13 @@ function verificationLine(clause: Clause): string {
   return `<p class="verification ${escapeHtml(clause.verification)}"><span class="label">Verification</span> ${escapeHtml(text)}</p>`;
 }
 
-function evidencePanel(clause: Clause, events: ReadonlyMap<string, TrajectoryEvent>): string {
+/** The first CITATIONS_SHOWN cited events in trajectory order (without a trajectory, in the judgment's). */
+function evidencePanel(clause: Clause, events: EventIndex): string {
   if (clause.citations.length === 0) return "";
-  const items = clause.citations
-    .slice(0, CITATIONS_SHOWN)
+  const positions = events.ordered.length === 0 ? undefined : events.position;
+  const items = citationsInOrder(clause.citations, positions, CITATIONS_SHOWN)
     .map((citation) => {
-      const event = events.get(citation.eventId);
+      const event = events.byId.get(citation.eventId);
       const cite = citation.description === "" ? "" : `\n<p class="cite">${escapeHtml(citation.description)}</p>`;
       return `<li class="event">${event === undefined ? missingEvent(citation.eventId) : eventDetails(event)}${cite}\n</li>`;
     })
@@ -488,7 +490,10 @@ function missingEvent(eventId: string): string {
 }
 
 function eventDetails(event: TrajectoryEvent): string {
-  const head = `<div class="event-head"><code class="event-id">${escapeHtml(event.id)}</code> <span class="actor">${escapeHtml(event.actor)}</span> <span class="action">${escapeHtml(event.action)}</span></div>`;
+  const origin = eventOrigin(event);
+  // Where an imported event came from, beside its synthetic id: the native call, span or item id.
+  const from = origin === undefined ? "" : ` <span class="origin">${escapeHtml(origin)}</span>`;
+  const head = `<div class="event-head"><code class="event-id">${escapeHtml(event.id)}</code>${from} <span class="actor">${escapeHtml(event.actor)}</span> <span class="action">${escapeHtml(event.action)}</span></div>`;
   // The newline after <pre> is eaten by the HTML parser, so content that starts with one keeps it.
   const content = event.content === "" ? "" : `\n<pre class="content">\n${escapeHtml(event.content)}</pre>`;
   const entries = Object.entries(event.metadata ?? {});

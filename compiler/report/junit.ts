@@ -5,6 +5,7 @@
  * testsuite > testcase > failure | error | skipped), with `time="0"` because
  * the output must not depend on the clock.
  */
+import { eventPositions } from "../../runtime/citations.js";
 import { citationLines, undecidedReason, undecidedSummary, type CitedEvent } from "../../runtime/format-judgment.js";
 import type { Clause, MetaBehaviorJudgment, Trajectory, TrajectoryJudgment } from "../../runtime/types.js";
 import type { CaseError } from "./html.js";
@@ -49,10 +50,11 @@ export function renderJunit(input: JunitInput): string {
   ].join("\n");
 }
 
-/** A judgment with the events it may cite, by id. */
+/** A judgment with the events it may cite, by id, and where each sits (citations are listed in trajectory order). */
 interface Judged {
   judgment: TrajectoryJudgment;
   events: ReadonlyMap<string, CitedEvent>;
+  positions: ReadonlyMap<string, number> | undefined;
 }
 
 interface Suite {
@@ -80,7 +82,12 @@ function suitesFor(input: JunitInput): Suite[] {
     const suite = suiteFor(entry.file);
     entry.judgments.forEach((judgment, i) => {
       const events = entry.trajectories?.[i]?.events;
-      suite.judged.push({ judgment, events: events === undefined ? NO_EVENTS : new Map(events.map((e) => [e.id, e] as const)) });
+      suite.judged.push({
+        judgment,
+        events: events === undefined ? NO_EVENTS : new Map(events.map((e) => [e.id, e] as const)),
+        // Without the trajectory the judgment's order is all there is: citations keep it.
+        positions: events === undefined ? undefined : eventPositions(events),
+      });
     });
   }
   for (const error of input.errors ?? []) suiteFor(error.file).errors.push(error);
@@ -104,7 +111,9 @@ interface TestCase {
 function renderSuite(suite: Suite, model: boolean): { xml: string; counts: Counts } {
   const overturned = suite.judged.reduce((n, j) => n + countVerifications(emptyVerifyCounts(), j.judgment).overturned, 0);
   const cases = [
-    ...suite.judged.flatMap(({ judgment, events }) => judgment.metaBehaviors.map((meta) => ruleCase(judgment, meta, { events, model }))),
+    ...suite.judged.flatMap(({ judgment, events, positions }) =>
+      judgment.metaBehaviors.map((meta) => ruleCase(judgment, meta, { events, positions, model })),
+    ),
     ...suite.errors.map(caseErrorCase),
   ];
   const counts: Counts = {
@@ -128,6 +137,7 @@ function renderSuite(suite: Suite, model: boolean): { xml: string; counts: Count
 /** How clauses are described: the events they may cite, and whether a model could have verified a failure. */
 interface Describe {
   events: ReadonlyMap<string, CitedEvent>;
+  positions: ReadonlyMap<string, number> | undefined;
   model: boolean;
 }
 
@@ -194,7 +204,7 @@ function ruleResult(meta: MetaBehaviorJudgment, how: Describe): { outcome: Outco
  * first few; the rest counted), as the test helpers show them.
  */
 function describeClause(clause: Clause, how: Describe): string {
-  const cited = citationLines(clause, how.events);
+  const cited = citationLines(clause, how.events, 80, how.positions);
   const lines = [
     `${verdictLabel(clause.verdict, clause.naReason)} [${clause.check ?? clause.kind}]`,
     `  quote: ${clause.quote}`,

@@ -1,5 +1,7 @@
 /** The plain-text report of `judge`: per trajectory, per rule, per clause, with cited event ids. */
+import { citationsInOrder, eventOrigin, eventPositions, type LocatedEvent } from "../../runtime/citations.js";
 import { CITATIONS_SHOWN, moreCitations, undecidedSummary } from "../../runtime/format-judgment.js";
+import { isObject } from "../../runtime/is-object.js";
 import type { Clause, MetaBehaviorJudgment, TrajectoryJudgment, Verdict } from "../../runtime/types.js";
 import { printable } from "./printable.js";
 import { isModelError, type RunTotals } from "../judge/tally.js";
@@ -32,13 +34,47 @@ export interface TextOptions {
    * failure: only then does an unchecked failure say `(unverified)`.
    */
   model: boolean;
+  /**
+   * The judged trajectory's events: citations are then listed in trajectory
+   * order, an imported event with its native ids (`e4 (call call_9)`).
+   * Without them (watch keeps no events) the judgment's order is kept, which
+   * is the order its checks cited them in.
+   */
+  events?: readonly LocatedEvent[] | undefined;
 }
 
-/** The cited event ids, the first CITATIONS_SHOWN of them and a count of the rest. */
-function citationList(clause: Clause): string {
+/** The events of a raw trajectory a judge accepted (so each has a string id), or undefined when it has none to read. */
+export function trajectoryEvents(trajectory: unknown): LocatedEvent[] | undefined {
+  if (!isObject(trajectory) || !Array.isArray(trajectory.events)) return undefined;
+  return trajectory.events.filter((e): e is LocatedEvent => isObject(e) && typeof e.id === "string");
+}
+
+/** The trajectory's events by id and by position, built once per trajectory and only when a clause cites something. */
+interface EventLookup {
+  byId: ReadonlyMap<string, LocatedEvent>;
+  positions: ReadonlyMap<string, number>;
+}
+
+function lookupOf(events: readonly LocatedEvent[] | undefined): () => EventLookup | undefined {
+  let lookup: EventLookup | undefined;
+  return () => {
+    if (events === undefined) return undefined;
+    lookup ??= { byId: new Map(events.map((e) => [e.id, e] as const)), positions: eventPositions(events) };
+    return lookup;
+  };
+}
+
+function citedId(eventId: string, lookup: EventLookup | undefined): string {
+  const origin = eventOrigin(lookup?.byId.get(eventId));
+  return origin === undefined ? printable(eventId) : `${printable(eventId)} (${printable(origin)})`;
+}
+
+/** The cited event ids in trajectory order, the first CITATIONS_SHOWN of them and a count of the rest. */
+function citationList(clause: Clause, events: () => EventLookup | undefined): string {
   const count = clause.citations.length;
   if (count === 0) return "";
-  const shown = clause.citations.slice(0, CITATIONS_SHOWN).map((c) => printable(c.eventId));
+  const lookup = events();
+  const shown = citationsInOrder(clause.citations, lookup?.positions, CITATIONS_SHOWN).map((c) => citedId(c.eventId, lookup));
   if (count > CITATIONS_SHOWN) shown.push(moreCitations(count - CITATIONS_SHOWN));
   return ` [${shown.join(", ")}]`;
 }
@@ -47,9 +83,9 @@ function naSuffix(reason: string | null): string {
   return reason === null ? "" : ` (${reason})`;
 }
 
-function clauseLine(clause: Clause, options: TextOptions): string {
+function clauseLine(clause: Clause, options: TextOptions, events: () => EventLookup | undefined): string {
   const kind = clause.kind === "semantic" ? `semantic ${clause.check ?? ""}`.trimEnd() : (clause.check ?? "predicate");
-  const cites = citationList(clause);
+  const cites = citationList(clause, events);
   // Without a model nothing could have verified a failure: "(unverified)" would only be noise.
   const verification =
     clause.verification !== undefined && (clause.verification !== "unverified" || options.model) ? ` (${clause.verification})` : "";
@@ -67,7 +103,7 @@ function clauseLine(clause: Clause, options: TextOptions): string {
   return lines.join("\n");
 }
 
-function metaLines(meta: MetaBehaviorJudgment, options: TextOptions): string[] {
+function metaLines(meta: MetaBehaviorJudgment, options: TextOptions, events: () => EventLookup | undefined): string[] {
   const trigger = meta.triggered ? "" : " — not triggered";
   // Also beside a FAIL (a failed verify call): a failed model call must catch the eye wherever it is.
   const errors = meta.clauses.filter((c) => c.error !== undefined).length;
@@ -75,7 +111,7 @@ function metaLines(meta: MetaBehaviorJudgment, options: TextOptions): string[] {
     errors > 0 ? ` — ${errors} ${plural(errors, "clause")} without a valid model answer${isModelError(meta) ? "" : " (ERROR)"}` : "";
   return [
     `  ${labelWithUndecided(meta, meta.clauses).padEnd(5)} ${printable(meta.name)}${naSuffix(meta.naReason)}${trigger}${flagged}`,
-    ...meta.clauses.map((clause) => clauseLine(clause, options)),
+    ...meta.clauses.map((clause) => clauseLine(clause, options, events)),
   ];
 }
 
@@ -85,9 +121,10 @@ export function renderTrajectoryText(judgment: TrajectoryJudgment, source: strin
     judgment,
     judgment.metaBehaviors.flatMap((m) => m.clauses),
   );
+  const events = lookupOf(options.events);
   return [
     `${headline}  ${printable(judgment.trajectoryId)}  (${printable(source)})`,
-    ...judgment.metaBehaviors.flatMap((meta) => metaLines(meta, options)),
+    ...judgment.metaBehaviors.flatMap((meta) => metaLines(meta, options, events)),
     "",
   ].join("\n");
 }
@@ -113,7 +150,8 @@ export function textSink(write: Write, options: { usage: boolean }): OutputSink 
       const cost = result.usage;
       const rendered = result.rendered !== undefined && "text" in result.rendered ? result.rendered.text : undefined;
       write(
-        (rendered ?? renderTrajectoryText(result.judgment, result.input.file, textOptions)) +
+        (rendered ??
+          renderTrajectoryText(result.judgment, result.input.file, { ...textOptions, events: trajectoryEvents(result.input.trajectory) })) +
           (cost !== undefined ? `  ${renderUsageLine(cost)}\n` : "") +
           "\n",
       );

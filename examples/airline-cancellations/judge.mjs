@@ -1006,6 +1006,48 @@ function regexTest(program, text) {
   return acceptsAtEnd(engine, state);
 }
 
+// runtime/citations.ts
+function eventPositions(events) {
+  return new Map(events.map((e, i) => [e.id, i]));
+}
+function rank(citations, positions, i) {
+  return positions.get(citations[i].eventId) ?? Number.POSITIVE_INFINITY;
+}
+function citationsInOrder(citations, positions, limit) {
+  if (positions === void 0 || inOrder(citations, positions)) return citations.slice(0, limit);
+  const kept = [];
+  for (let i = 0; i < citations.length; i++) {
+    const at = rank(citations, positions, i);
+    if (kept.length === limit && at >= rank(citations, positions, kept[kept.length - 1])) continue;
+    let slot = kept.length;
+    while (slot > 0 && rank(citations, positions, kept[slot - 1]) > at) slot--;
+    kept.splice(slot, 0, i);
+    if (kept.length > limit) kept.pop();
+  }
+  return kept.map((i) => citations[i]);
+}
+function inOrder(citations, positions) {
+  for (let i = 1; i < citations.length; i++) {
+    if (rank(citations, positions, i - 1) > rank(citations, positions, i)) return false;
+  }
+  return true;
+}
+var ORIGIN_FACTS = [
+  ["@call_id", "call"],
+  ["@span_id", "span"],
+  ["@item_id", "item"]
+];
+function eventOrigin(event) {
+  const metadata = event?.metadata;
+  if (metadata === void 0) return void 0;
+  const parts = [];
+  for (const [key, label] of ORIGIN_FACTS) {
+    const value = Object.hasOwn(metadata, key) ? metadata[key] : void 0;
+    if (typeof value === "string" && value !== "") parts.push(`${label} ${value}`);
+  }
+  return parts.length === 0 ? void 0 : parts.join(", ");
+}
+
 // runtime/format-judgment.ts
 function undecidedReason(clause) {
   if (clause.kind !== "semantic" || clause.verdict !== "na") return void 0;
@@ -1045,11 +1087,15 @@ function undecidedNote(clauses) {
   const summary = undecidedSummary(clauses);
   return summary === void 0 ? "" : ` (${summary})`;
 }
-function citationLines(clause, events, clip = 80) {
+function idWithOrigin(event) {
+  const origin = eventOrigin(event);
+  return origin === void 0 ? clipText(event.id, 80) : `${clipText(event.id, 80)} (${clipText(origin, 200)})`;
+}
+function citationLines(clause, events, clip = 80, positions) {
   const lines = [];
-  for (const citation of clause.citations.slice(0, CITATIONS_SHOWN)) {
+  for (const citation of citationsInOrder(clause.citations, positions, CITATIONS_SHOWN)) {
     const event = events.get(citation.eventId);
-    const shown2 = event === void 0 ? `${clipText(citation.eventId, 80)}` : `${clipText(event.id, 80)} ${clipText(event.actor, 20)}/${clipText(event.action, 80)} "${clipText(event.content ?? "", clip)}"`;
+    const shown2 = event === void 0 ? `${clipText(citation.eventId, 80)}` : `${idWithOrigin(event)} ${clipText(event.actor, 20)}/${clipText(event.action, 80)} "${clipText(event.content ?? "", clip)}"`;
     lines.push(`- ${shown2}${citation.description !== "" ? ` (${clipText(citation.description, 200)})` : ""}`);
   }
   const hidden = clause.citations.length - CITATIONS_SHOWN;
@@ -1062,7 +1108,7 @@ function formatClause(clause, events, clip) {
   return [
     `    ${clauseType(clause)} [${state}]: "${clipText(clause.quote, 400)}"`,
     ...clause.explanation === void 0 ? [] : [`      expected: ${clipLine(clause.explanation, 600)}`],
-    ...citationLines(clause, events, clip).map((line) => `      ${line}`)
+    ...citationLines(clause, events.byId, clip, events.positions).map((line) => `      ${line}`)
   ];
 }
 function worthShowing(rule) {
@@ -1070,7 +1116,8 @@ function worthShowing(rule) {
 }
 function formatJudgment(judgment, options = {}) {
   const clip = options.clip ?? 80;
-  const events = new Map((options.trajectory?.events ?? []).map((e) => [e.id, e]));
+  const given = options.trajectory?.events ?? [];
+  const events = { byId: new Map(given.map((e) => [e.id, e])), positions: eventPositions(given) };
   const headline = judgment.verdict === "false" ? "FAIL" : judgment.verdict === "true" ? "PASS" : "N/A";
   const note = undecidedNote(judgment.metaBehaviors.flatMap((m) => m.clauses));
   const lines = [

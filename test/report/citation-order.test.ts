@@ -1,0 +1,135 @@
+/**
+ * Issue 24, "Failures that explain themselves": cited events are listed in
+ * trajectory order in every output (a condition clause cited `[e10, e5]`),
+ * and an imported event shows the native id it came from next to its
+ * synthetic one (`e4 (call call_9)`). The judgment itself keeps its order.
+ */
+import { describe, expect, test } from "vitest";
+import { citationsInOrder, eventOrigin } from "../../runtime/citations.js";
+import { formatJudgment } from "../../runtime/format-judgment.js";
+import type { Clause, Trajectory, TrajectoryJudgment } from "../../runtime/types.js";
+import { renderHtmlReport } from "../../compiler/report/html.js";
+import { renderJunit } from "../../compiler/report/junit.js";
+import { renderTrajectoryText } from "../../compiler/report/text.js";
+import { runCli } from "../support/cli.js";
+
+const AIRLINE = "examples/airline-cancellations";
+
+const trajectory: Trajectory = {
+  id: "t1",
+  description: "",
+  complete: true,
+  events: [
+    { id: "a", actor: "user", action: "message", content: "cancel both" },
+    { id: "b", actor: "agent", action: "lookup", content: "{}", metadata: { "@call_id": "call_7", "@turn": "2" } },
+    { id: "c", actor: "tool", action: "lookup_result", content: "ok", metadata: { "@call_id": "call_7", "@span_id": "span9" } },
+    { id: "d", actor: "agent", action: "cancel", content: "{}", metadata: { status: "x" } },
+  ],
+};
+
+const clause: Clause = {
+  kind: "predicate",
+  check: "condition",
+  quote: "cancel only what the fare allows",
+  verdict: "false",
+  naReason: null,
+  citations: [
+    { eventId: "d", description: "the cancel" },
+    { eventId: "b", description: "the lookup" },
+    { eventId: "c", description: "its result" },
+  ],
+};
+
+const judgment: TrajectoryJudgment = {
+  behavior: "airline",
+  trajectoryId: "t1",
+  verdict: "false",
+  metaBehaviors: [{ name: "Fare rule", verdict: "false", naReason: null, triggered: true, clauses: [clause] }],
+};
+
+describe("citationsInOrder", () => {
+  const positions = new Map([
+    ["a", 0],
+    ["b", 1],
+    ["c", 2],
+    ["d", 3],
+  ]);
+
+  test("sorts by the event's position, keeps the judgment's order without positions, and events not in the trajectory go last", () => {
+    expect(citationsInOrder(clause.citations, positions, 10).map((c) => c.eventId)).toEqual(["b", "c", "d"]);
+    expect(citationsInOrder(clause.citations, undefined, 10).map((c) => c.eventId)).toEqual(["d", "b", "c"]);
+    const withUnknown = [{ eventId: "zz", description: "" }, ...clause.citations];
+    expect(citationsInOrder(withUnknown, positions, 10).map((c) => c.eventId)).toEqual(["b", "c", "d", "zz"]);
+  });
+
+  test("shows the first `limit` in trajectory order, not the first `limit` cited", () => {
+    const many = Array.from({ length: 30 }, (_, i) => ({ eventId: `e${29 - i}`, description: "" }));
+    const order = new Map(Array.from({ length: 30 }, (_, i) => [`e${i}`, i] as const));
+    expect(citationsInOrder(many, order, 3).map((c) => c.eventId)).toEqual(["e0", "e1", "e2"]);
+  });
+
+  test("the origin is the native call, span and item id, and nothing for an event no importer wrote", () => {
+    expect(eventOrigin(trajectory.events[2])).toBe("call call_7, span span9");
+    expect(eventOrigin({ id: "x", metadata: { "@item_id": "msg_1" } })).toBe("item msg_1");
+    expect(eventOrigin(trajectory.events[3])).toBeUndefined();
+    expect(eventOrigin(trajectory.events[0])).toBeUndefined();
+  });
+});
+
+describe("every output lists citations in trajectory order, with the native ids", () => {
+  test("the text report", () => {
+    const text = renderTrajectoryText(judgment, "t.json", { model: false, events: trajectory.events });
+    expect(text).toContain(`[b (call call_7), c (call call_7, span span9), d]`);
+    // Without the trajectory (watch keeps no events), the judgment's order, and no origins.
+    expect(renderTrajectoryText(judgment, "t.json", { model: false })).toContain(` [d, b, c]`);
+  });
+
+  test("the HTML report", () => {
+    const html = renderHtmlReport({ rules: [], results: [{ file: "t.json", judgment, trajectory }] });
+    const evidence = html.slice(html.indexOf(`<details class="evidence"`));
+    const ids = [...evidence.matchAll(/<code class="event-id">([^<]*)<\/code>/g)].map((m) => m[1]);
+    expect(ids.slice(0, 3)).toEqual(["b", "c", "d"]);
+    expect(evidence).toContain(`<code class="event-id">c</code> <span class="origin">call call_7, span span9</span> <span class="actor">`);
+    expect(evidence).toContain(`<code class="event-id">d</code> <span class="actor">`);
+  });
+
+  test("the JUnit report", () => {
+    const xml = renderJunit({ files: [{ file: "t.json", judgments: [judgment], trajectories: [trajectory] }], model: false });
+    const lines = xml.split("\n").filter((l) => /^\s+- /.test(l));
+    expect(lines.map((l) => l.trim().replace(/<\/failure>$/, ""))).toEqual([
+      `- b (call call_7) agent/lookup "{}" (the lookup)`,
+      `- c (call call_7, span span9) tool/lookup_result "ok" (its result)`,
+      `- d agent/cancel "{}" (the cancel)`,
+    ]);
+  });
+
+  test("formatJudgment, and without a trajectory the judgment's order", () => {
+    const message = formatJudgment(judgment, { trajectory });
+    expect(message).toMatch(/- b \(call call_7\) agent\/lookup[^\n]*\n\s+- c \(call call_7, span span9\)[^\n]*\n\s+- d agent\/cancel/);
+    const bare = formatJudgment(judgment);
+    expect(bare.split("\n").filter((l) => l.trim().startsWith("- "))).toEqual([
+      "      - d (the cancel)",
+      "      - b (the lookup)",
+      "      - c (its result)",
+    ]);
+    // The judgment itself is not reordered: only what is printed.
+    expect(clause.citations.map((c) => c.eventId)).toEqual(["d", "b", "c"]);
+  });
+});
+
+describe("through the command, on the main thread and on worker threads", () => {
+  const run = (workers: string) =>
+    runCli(["judge", `${AIRLINE}/judge.mjs`, `${AIRLINE}/trajectories/task41-run41.json`, "--no-web", "--workers", workers]);
+
+  test.each(["1", "2"])("--workers %s: a condition clause cited [e10, e5] is listed [e5, e10], each with its call id", (workers) => {
+    const { stdout } = run(workers);
+    expect(stdout).toContain(`[e5 (call call_5daiGzHrLJhKKy6URqKDvO1G), e10 (call call_HpnsUVr01FHdHv0sjv83BNfk)]`);
+  });
+
+  test("--json keeps the judgment's own order", () => {
+    const json = runCli(["judge", `${AIRLINE}/judge.mjs`, `${AIRLINE}/trajectories/task41-run41.json`, "--json"]);
+    const [result] = JSON.parse(json.stdout) as TrajectoryJudgment[];
+    const condition = result!.metaBehaviors.flatMap((m) => m.clauses).find((c) => c.check === "condition");
+    expect(condition!.citations.map((c) => c.eventId)).toEqual(["e10", "e5"]);
+  });
+});
