@@ -39,71 +39,13 @@ import {
   requireString,
   traceId,
 } from "./core.js";
-import type { ImportIssue, ImportOptions, ImportResult, TrajectoryEvent } from "./core.js";
-import { type AgentPlan, CLAUDE_CODE_FACT, agentMeta, planAgents } from "./claude-code-agents.js";
+import type { ImportIssue, ImportOptions, ImportResult } from "./core.js";
+import { type AgentPlan, CLAUDE_CODE_FACT, planAgents } from "./claude-code-agents.js";
+import { COMMAND, CUT_OFF, QUIET_TYPES, classifyUserText, description, holdsCalls, sessionId } from "./claude-code-records.js";
 
 export { CLAUDE_CODE_FACT };
-
-/** Record types that hold no conversation: read for the description or skipped, without a word. */
-const QUIET_TYPES = new Set([
-  "system",
-  "summary",
-  "custom-title",
-  "ai-title",
-  "file-history-snapshot",
-  "progress",
-  "queue-operation",
-  "last-prompt",
-  "mode",
-  "permission-mode",
-  "tag",
-  "pr-link",
-  "agent-setting",
-  "agent-name",
-  "cost-state",
-]);
-
-const INTERRUPTION = /^\[Request interrupted by user( for tool use)?\]$/;
-
-/** Text Claude Code injects as a user record that no person typed: dropped as context. */
-const INJECTED = /^\s*<(local-command-stdout|local-command-stderr|local-command-caveat|bash-stdout|bash-stderr|task-notification)>/;
-
-/** A slash command (`<command-name>/review</command-name>`) or a shell command (`<bash-input>`) the user ran: a user event that asks for no reply. */
-const COMMAND = /<command-name>\s*([^<]*?)\s*<\/command-name>/;
-const BASH_INPUT = /^\s*<bash-input>/;
-
-/** Stop reasons of a reply that was cut off. */
-const CUT_OFF = new Set(["max_tokens", "model_context_window_exceeded"]);
-
-/** A record in the shape only Claude Code writes: a user or assistant record with its envelope fields. */
-function isConversationRecord(value: Record<string, unknown>): boolean {
-  return (
-    (value.type === "user" || value.type === "assistant") &&
-    isRecord(value.message) &&
-    ("uuid" in value || "sessionId" in value || "parentUuid" in value || "isSidechain" in value)
-  );
-}
-
-/** Top-level keys of other formats' records: an element with one is no transcript record. */
-const FOREIGN_KEYS = ["role", "messages", "events", "resourceSpans", "trajectory", "payload", "run_type", "lc", "steps", "object"];
-
-/**
- * A cheap shape test: transcript records (a JSONL file's lines), at least one
- * of them a user or assistant record with Claude Code's envelope, and none
- * shaped like another format's. A line that is no object, or an object that
- * is none of Claude Code's, does not stop the file from being a transcript:
- * the importer names it as a located error and reads the others.
- */
-export function detectClaudeCode(input: unknown): boolean {
-  const records = Array.isArray(input) ? input : [input];
-  let conversation = false;
-  for (const record of records) {
-    if (!isRecord(record)) continue;
-    if (FOREIGN_KEYS.some((key) => key in record)) return false;
-    if (!conversation && isConversationRecord(record)) conversation = true;
-  }
-  return conversation;
-}
+export { detectClaudeCode } from "./claude-code-records.js";
+export { fromClaudeCodeHook, type ClaudeCodeHookToolCall } from "./claude-code-hook.js";
 
 /** One record to import: where it is in the input and what it holds. */
 export interface SessionRecord {
@@ -259,15 +201,6 @@ function assistant(reading: Reading, record: SessionRecord): void {
   reading.endedBadly = typeof stop === "string" && CUT_OFF.has(stop);
 }
 
-/** What one text of a user record is. */
-function classifyUserText(text: string): "none" | "interruption" | "injected" | "command" | "prompt" {
-  if (text.trim() === "") return "none";
-  if (INTERRUPTION.test(text.trim())) return "interruption";
-  if (INJECTED.test(text)) return "injected";
-  if (COMMAND.test(text) || BASH_INPUT.test(text)) return "command";
-  return "prompt";
-}
-
 /** A user record: the user's words (one event per run of text and images), an interruption, or tool results. */
 function user(reading: Reading, record: SessionRecord): void {
   const { b } = reading;
@@ -367,16 +300,6 @@ function attachment(reading: Reading, record: SessionRecord): void {
   reading.awaiting = true;
 }
 
-/** Whether an unknown record could have held calls the trace now lacks. */
-function holdsCalls(value: Record<string, unknown>): boolean {
-  const message = value.message;
-  return (
-    isRecord(message) &&
-    Array.isArray(message.content) &&
-    message.content.some((b) => isRecord(b) && (b.type === "tool_use" || b.type === "tool_result"))
-  );
-}
-
 /** Reads one record into the trajectory; a bad record is a located error and the others still count. */
 function readRecord(reading: Reading, record: SessionRecord): void {
   try {
@@ -412,28 +335,6 @@ function unknownWarnings(reading: Reading): void {
     const held = seen.calls === 0 ? "" : `; ${seen.calls} of them hold tool_use or tool_result blocks, which the trace lacks`;
     reading.b.warn(seen.path, `skipped ${seen.count} record${seen.count === 1 ? "" : "s"} of unknown type ${JSON.stringify(type)}${held}`);
   }
-}
-
-/** The trajectory's description: the session's title or summary, when it has one. */
-function description(records: readonly SessionRecord[]): string {
-  let title: string | undefined;
-  let aiTitle: string | undefined;
-  let summary: string | undefined;
-  for (const { value } of records) {
-    if (value.type === "custom-title" && typeof value.customTitle === "string") title = value.customTitle;
-    else if (value.type === "ai-title" && typeof value.aiTitle === "string") aiTitle = value.aiTitle;
-    else if (value.type === "summary" && typeof value.summary === "string" && summary === undefined) summary = value.summary;
-  }
-  return title ?? aiTitle ?? summary ?? "";
-}
-
-/** The session's id: the `sessionId` of its last record that has one (a resumed session's file starts with the records it continues). */
-function sessionId(records: readonly SessionRecord[]): string | undefined {
-  for (let i = records.length - 1; i >= 0; i--) {
-    const id = records[i]!.value.sessionId ?? records[i]!.value.session_id;
-    if (typeof id === "string" && id !== "") return id;
-  }
-  return undefined;
 }
 
 /** Reads a transcript's records into `reading`; a sub-agent's transcript is read into the same builder where its call says. */
@@ -514,40 +415,3 @@ function newReading(b: TrajectoryBuilder, plan: AgentPlan, facts: Record<string,
 }
 
 export type { Reading };
-
-/** A tool call as a Claude Code hook sees it (`PreToolUse` and later hook input). */
-export interface ClaudeCodeHookToolCall {
-  tool_name: string;
-  tool_input?: unknown;
-  tool_use_id?: string | undefined;
-  /** Set by Claude Code when the call comes from a sub-agent. */
-  agent_id?: string | undefined;
-  agent_type?: string | undefined;
-}
-
-/**
- * The event a hook's tool call is: the same `agent` / `<tool_name>` event,
- * content and metadata this importer gives the call's `tool_use` block in the
- * transcript (flattened arguments, `@call_id`, and `@agent` / `@agent_id` from
- * a sub-agent), so a guard can push it to a judge's monitor after the events
- * imported from the transcript so far. `id` and `turn` are the ones it would
- * get there (default `e1` and 1); `itemId` the `message.id` when known.
- */
-export function fromClaudeCodeHook(
-  payload: ClaudeCodeHookToolCall,
-  options: { id?: string | undefined; turn?: number | undefined; itemId?: string | undefined } = {},
-): TrajectoryEvent {
-  if (!isRecord(payload)) throw new ImportError("", "hook input must be an object");
-  const name = requireString(payload as unknown as Record<string, unknown>, "tool_name", "");
-  const callId = typeof payload.tool_use_id === "string" && payload.tool_use_id !== "" ? payload.tool_use_id : undefined;
-  checkNesting(payload.tool_input, "tool_input");
-  const b = new TrajectoryBuilder("hook");
-  const facts: Record<string, string> = {};
-  if (options.itemId !== undefined) facts[FACT.itemId] = options.itemId;
-  Object.assign(facts, agentMeta(payload.agent_type, payload.agent_id));
-  b.call(name, jsonText(payload.tool_input ?? {}), callId, facts, "tool_input");
-  const event = b.finish(false).events[0]!;
-  const metadata = { ...event.metadata };
-  metadata[FACT.turn] = String(options.turn ?? 1);
-  return { ...event, id: options.id ?? event.id, metadata };
-}
