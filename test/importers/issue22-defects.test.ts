@@ -9,7 +9,7 @@ import { describe, expect, test } from "vitest";
 import { fromAnthropic, fromBedrock, fromLangChain, fromOpenAIChat, fromOpenAIResponses, fromVercelAI } from "../../importers/index.js";
 import type { ImportResult } from "../../importers/index.js";
 import type { Trajectory } from "../../importers/index.js";
-import { readCases, type InputCase } from "../../compiler/judge/inputs.js";
+import { readCases, type InputCase } from "../../compiler/inputs/inputs.js";
 import { validateTrajectory } from "../../runtime/trajectory.js";
 import { runCli } from "../support/cli.js";
 import { IMPORTER_FIXTURES } from "../support/importer-fixtures.js";
