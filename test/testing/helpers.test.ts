@@ -16,7 +16,7 @@ import { AssertionError, assertBehavior, compareLabels, labelsAgree } from "../.
 import { behaviorScorer, verdictScore } from "../../testing/braintrust.js";
 import "../../testing/vitest.js";
 import { compareCase } from "../../compiler/analyses/calibrate.js";
-import { toCase } from "../../compiler/inputs/inputs.js";
+import { toCase } from "../../compiler/inputs/case.js";
 import { ROOT } from "../support/cli.js";
 import { createOpenAIAdapter } from "../../compiler/model/openai.js";
 import { inOrder, startChatServer, type ChatServer, type Script } from "../support/chat-server.js";
