@@ -62,7 +62,7 @@ async function update(dir: string, interview: (ir: JudgeIR) => JudgeIR) {
 describe("issue 21: generate --update on a judge.yaml using every extended form", () => {
   it("the fixture is the golden judge of every form, written by hand with sources", () => {
     expect(forms(parsed(HAND))).toEqual(forms(parsed(GOLDEN)));
-  });
+  }, 180_000);
 
   it("an unchanged spec carries the file over byte for byte: no question, no model call", async () => {
     const dir = copy();
@@ -70,7 +70,7 @@ describe("issue 21: generate --update on a judge.yaml using every extended form"
     expect(text).toBe(HAND);
     expect(result).toMatchObject({ rules: 4, carried: 4, questionsAsked: 0, modelCalls: 0 });
     expect(notices.filter((n) => /could not|dropped/.test(n))).toEqual([]);
-  });
+  }, 180_000);
 
   it("through the command too", () => {
     const dir = copy();
@@ -78,7 +78,7 @@ describe("issue 21: generate --update on a judge.yaml using every extended form"
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/4 rules \(0 confirmed in the interview, 4 carried over unchanged\)\nquestions asked: 0; model calls: 0/);
     expect(readFileSync(join(dir, "judge.yaml"), "utf8")).toBe(HAND);
-  });
+  }, 180_000);
 
   it("a one-sentence edit changes the edited clause's lines and the source's, every other byte kept", async () => {
     const dir = copy();
@@ -126,5 +126,5 @@ describe("issue 21: generate --update on a judge.yaml using every extended form"
         `The agent makes at most one tool call per turn. Refunds total at most $1000 per customer. ${after}.`,
       ],
     ]);
-  });
+  }, 180_000);
 });
