@@ -178,6 +178,32 @@ function program(): Command {
   addModelOptions(watchCommand, { noModel: true, concurrency: false });
   addFromOption(watchCommand);
 
+  cli
+    .command("guard")
+    .description("refuse, before it runs, a tool call that would break a rule: a Claude Code hook (--claude-code) or an MCP proxy (--mcp)")
+    .argument("<judge>", "judge.mjs (built) or judge.yaml (compiled in memory)")
+    .argument("[server...]", "with --mcp: the MCP server's command and arguments, after --")
+    .option("--claude-code", "a Claude Code / Claude Agent SDK hook: read the hook's JSON on stdin, answer as hooks do")
+    .option("--mcp", "a stdio MCP server that forwards to the server command given after --")
+    .option(
+      "--fail-closed",
+      "when the guard cannot decide (bad input, unreadable transcript, a judge that fails to load), block instead of allowing",
+    )
+    .option(
+      "--cache-dir <dir>",
+      "where each session's memory and the refusal log are kept (default .cache/behavior-judge/guard in the project)",
+    )
+    .action(
+      async (
+        judgePath: string,
+        server: string[],
+        opts: { claudeCode?: boolean; mcp?: boolean; failClosed?: boolean; cacheDir?: string },
+      ) => {
+        const { runGuardCommand } = await import("./commands/guard.js");
+        process.exitCode = await runGuardCommand(judgePath, server, opts);
+      },
+    );
+
   const calibrateCommand = cli
     .command("calibrate")
     .description("compare a judge's verdicts with labeled trajectories; exit 1 on any disagreement")
