@@ -362,7 +362,14 @@ function* judgeRule(ctx, rule, stepper) {
       continue;
     }
     const expected = rule.checks[c].expected;
-    if (clause.explanation === void 0 && expected !== void 0) clause.explanation = expected;
+    if (clause.explanation === void 0 && expected !== void 0) {
+      clause.explanation = expected;
+      const found = clause.found;
+      if (found !== void 0) {
+        delete clause.found;
+        clause.found = found;
+      }
+    }
     clauses.push(yield* verifyFalse(ctx, rule, clause));
   }
   if (!clauses.some((c) => c.verdict === "false")) {
@@ -1108,6 +1115,7 @@ function formatClause(clause, events, clip) {
   return [
     `    ${clauseType(clause)} [${state}]: "${clipText(clause.quote, 400)}"`,
     ...clause.explanation === void 0 ? [] : [`      expected: ${clipLine(clause.explanation, 600)}`],
+    ...clause.found === void 0 ? [] : [`      found: ${clipLine(clause.found, 600)}`],
     ...citationLines(clause, events.byId, clip, events.positions).map((line) => `      ${line}`)
   ];
 }

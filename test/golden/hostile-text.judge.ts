@@ -13,6 +13,7 @@ import {
   type RuleStepper,
   type StepEvent,
   type Steppers,
+  eventFacts,
 } from "behavior-judge/runtime";
 
 export { TrajectoryError, formatJudgment } from "behavior-judge/runtime";
@@ -49,6 +50,7 @@ class Rule0 implements RuleStepper {
   triggered: boolean = false;
   // checks[0]: forbidden (hostile-text.yaml:12)
   matches0: string[] = [];
+  facts0: string[] = [];
   reported0: number = 0;
 
   step(e: StepEvent): void {
@@ -56,8 +58,11 @@ class Rule0 implements RuleStepper {
     if (
       e.content?.includes("*/ process.exit(1); /*") === true &&
       Object.is(e.metadata?.['key"with`quote'], "value\nwith\u2028breaks")
-    )
+    ) {
       this.matches0.push(e.id);
+      if (this.facts0.length < 3)
+        this.facts0.push(eventFacts(e, ["content", 'metadata.key"with`quote']));
+    }
   }
 
   finish(complete: boolean): Clause[] | null {
@@ -67,6 +72,7 @@ class Rule0 implements RuleStepper {
         quote: "never `${process.exit(1)}` */ process.exit(1) \\ \u2029 end",
         complete,
         matches: this.matches0,
+        facts: this.facts0,
       }),
     ];
   }
@@ -86,16 +92,19 @@ class Rule0 implements RuleStepper {
   // What save() keeps for restore(): values as they were, lists and sets by their size.
   saved_triggered: boolean = false;
   saved_matches0 = 0;
+  saved_facts0 = 0;
   saved_reported0: number = 0;
 
   save(): void {
     this.saved_triggered = this.triggered;
     this.saved_matches0 = this.matches0.length;
+    this.saved_facts0 = this.facts0.length;
     this.saved_reported0 = this.reported0;
   }
 
   restore(): void {
     if (this.matches0.length !== this.saved_matches0) this.matches0.length = this.saved_matches0;
+    if (this.facts0.length !== this.saved_facts0) this.facts0.length = this.saved_facts0;
     this.triggered = this.saved_triggered;
     this.reported0 = this.saved_reported0;
   }

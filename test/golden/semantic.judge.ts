@@ -13,6 +13,7 @@ import {
   type RuleStepper,
   type StepEvent,
   type Steppers,
+  eventFacts,
 } from "behavior-judge/runtime";
 
 export { TrajectoryError, formatJudgment } from "behavior-judge/runtime";
@@ -62,16 +63,26 @@ class Rule0 implements RuleStepper {
   // checks[0]: ordering (semantic.yaml:10)
   first0: string | undefined = undefined;
   before0: string | undefined = undefined;
+  beforeFacts0: string | undefined = undefined;
+  nearMisses0: string[] = [];
+  missed0: number = 0;
 
   step(e: StepEvent): void {
     if (this.before0 === undefined) {
-      if (e.action === "final_answer") this.before0 = e.id;
-      else if (
+      if (e.action === "final_answer") {
+        this.before0 = e.id;
+        this.beforeFacts0 = eventFacts(e, []);
+      } else if (
         this.first0 === undefined &&
         e.action === "open_url_result" &&
         Object.is(e.metadata?.["sourceType"], "primary")
       )
         this.first0 = e.id;
+      else if (this.first0 === undefined && e.action === "open_url_result") {
+        this.missed0++;
+        if (this.nearMisses0.length < 3)
+          this.nearMisses0.push(eventFacts(e, ["metadata.sourceType"]));
+      }
     }
   }
 
@@ -82,6 +93,10 @@ class Rule0 implements RuleStepper {
         complete,
         first: this.first0,
         before: this.before0,
+        beforeFacts: this.beforeFacts0,
+        nearMisses: this.nearMisses0,
+        missed: this.missed0,
+        nearActions: ["open_url_result"],
       }),
     ];
   }
@@ -97,15 +112,25 @@ class Rule0 implements RuleStepper {
   // What save() keeps for restore(): values as they were, lists and sets by their size.
   saved_first0: string | undefined = undefined;
   saved_before0: string | undefined = undefined;
+  saved_beforeFacts0: string | undefined = undefined;
+  saved_nearMisses0 = 0;
+  saved_missed0: number = 0;
 
   save(): void {
     this.saved_first0 = this.first0;
     this.saved_before0 = this.before0;
+    this.saved_beforeFacts0 = this.beforeFacts0;
+    this.saved_nearMisses0 = this.nearMisses0.length;
+    this.saved_missed0 = this.missed0;
   }
 
   restore(): void {
+    if (this.nearMisses0.length !== this.saved_nearMisses0)
+      this.nearMisses0.length = this.saved_nearMisses0;
     this.first0 = this.saved_first0;
     this.before0 = this.saved_before0;
+    this.beforeFacts0 = this.saved_beforeFacts0;
+    this.missed0 = this.saved_missed0;
   }
 }
 
