@@ -1022,6 +1022,20 @@ class Rule3 implements RuleStepper {
   }
 }
 
+/** The group of `Rules.step` each action some rule's patterns name belongs to. */
+const routes: ReadonlyMap<string, number> = new Map([
+  ["open_order", 0],
+  ["confirm_order", 0],
+  ["charge", 0],
+  ["close_order", 0],
+  ["add_item", 0],
+]);
+/** Each group's rules (indexes), those stepped at every event included; the last entry is for any other action. */
+const concerned: readonly (readonly number[])[] = [
+  [0, 1, 2, 3],
+  [0, 1, 3],
+];
+
 /** Every rule's stepper, in judge.yaml order (`Rule<n>` is `rules[n]`). */
 class Rules implements Steppers {
   readonly rule0: RuleStepper = new Rule0();
@@ -1030,11 +1044,25 @@ class Rules implements Steppers {
   readonly rule3: RuleStepper = new Rule3();
   readonly all: readonly RuleStepper[] = [this.rule0, this.rule1, this.rule2, this.rule3];
 
+  /** Steps the rules the event's action concerns. */
   step(e: StepEvent): void {
+    switch (e.action) {
+      case "open_order":
+      case "confirm_order":
+      case "charge":
+      case "close_order":
+      case "add_item":
+        this.rule2.step(e);
+        break;
+    }
+    // Rules with a pattern that names no fixed action: every event.
     this.rule0.step(e);
     this.rule1.step(e);
-    this.rule2.step(e);
     this.rule3.step(e);
+  }
+
+  concerned(action: string): readonly number[] {
+    return concerned[routes.get(action) ?? 1]!;
   }
 }
 
