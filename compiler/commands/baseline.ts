@@ -7,18 +7,18 @@ import type { TrajectoryJudgment } from "../../runtime/types.js";
 import { UsageError } from "../errors.js";
 import { renderBaselineReport, type JudgedRuns } from "../report/runs.js";
 import { createHostModel, NO_MODEL_NOTICE } from "../model/index.js";
-import { judgeBaseline, type BaselineJudgment } from "../judge/baseline.js";
-import { readCases } from "../judge/inputs.js";
-import { loadJudge, type JudgeModule } from "../judge/load.js";
-import { failureLine, judgeCases, type RunOptions } from "../judge/judge-cases.js";
-import { Tally } from "../judge/tally.js";
-import { calibrateRuns, collectRuns, summarizeRuns } from "../judge/repeated-runs.js";
+import { judgeBaseline, type BaselineJudgment } from "../analyses/baseline.js";
+import { readCases } from "../inputs/inputs.js";
+import { loadJudge, type JudgeModule } from "../run/load.js";
+import { failureLine, judgeCases, type RunOptions } from "../run/judge-cases.js";
+import { Tally } from "../analyses/tally.js";
+import { calibrateRuns, collectRuns, summarizeRuns } from "../analyses/repeated-runs.js";
 import { loadBehaviorSpec, type BehaviorSpec } from "../behavior-md/load.js";
 import { plural } from "../report/plural.js";
 import { hostModelOptions } from "./model.js";
 import { runOptions, type RunFlags } from "./run-options.js";
 import { traceReadOptions, type TraceCommandOptions } from "./trace-flags.js";
-import type { TraceReadOptions } from "../judge/inputs.js";
+import type { TraceReadOptions } from "../inputs/trace-inputs.js";
 
 export interface BaselineCommandOptions extends RunFlags, TraceCommandOptions {
   runs?: number;

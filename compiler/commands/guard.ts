@@ -8,7 +8,7 @@ import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join, resolve } from "node:path";
 import { answerClaudeCodeHook, hookFailure, readHookInput, type HookAnswer, type HookCache } from "../../guard/claude-code.js";
 import type { GuardJudge } from "../../guard/session.js";
-import { loadJudge } from "../judge/load.js";
+import { loadJudge } from "../run/load.js";
 import { UserError } from "../errors.js";
 
 export interface GuardCommandOptions {

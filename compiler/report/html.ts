@@ -19,7 +19,7 @@ import { citationsInOrder, eventOrigin } from "../../runtime/citations.js";
 import { CITATIONS_SHOWN, groupDigits, moreCitations, undecidedSummary } from "../../runtime/format-judgment.js";
 import { escapeHtml as escapeMarkup, fillSlots, pageContentSecurityPolicy, pageTemplates } from "../web/page.js";
 import { visibleFormatting } from "./printable.js";
-import { countVerifications, emptyVerifyCounts, isModelError, summarizeByRule, type RuleSummaryRow } from "../judge/tally.js";
+import { countVerifications, emptyVerifyCounts, isModelError, summarizeByRule, type RuleSummaryRow } from "../analyses/tally.js";
 import { fileNaReason, summaryColumns, verdictLabel } from "./summary.js";
 import { plural } from "./plural.js";
 
@@ -411,6 +411,9 @@ function clauseItem(clause: Clause, rule: RuleInfo | undefined, events: EventInd
   ];
   if (clause.explanation !== undefined) {
     parts.push(`<p class="explanation"><span class="label">Expected</span> ${escapeHtml(clause.explanation)}</p>`);
+  }
+  if (clause.found !== undefined) {
+    parts.push(`<p class="explanation found"><span class="label">Found</span> ${escapeHtml(clause.found)}</p>`);
   }
   if (clause.reasoning !== undefined && clause.reasoning !== "") {
     parts.push(`<p class="reasoning"><span class="label">Model reasoning</span> ${escapeHtml(clause.reasoning)}</p>`);
