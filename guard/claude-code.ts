@@ -249,3 +249,32 @@ function stop(judge: GuardJudge, input: ClaudeCodeHookInput, events: TrajectoryE
   if (input.stop_hook_active === true) return json({ systemMessage: reason });
   return json({ decision: "block", reason, systemMessage: reason });
 }
+
+/** What a Claude Agent SDK hook callback returns: the hook output, as an object ({} allows in silence). */
+export type HookOutput = Record<string, unknown>;
+
+/**
+ * The same guard as a Claude Agent SDK hook callback (`options.hooks:
+ * { PreToolUse: [{ hooks: [callback] }], PostToolUse: …, Stop: … }`): the
+ * hook input object in, the answer the command would print, as an object.
+ * The SDK has no exit codes: a failure is logged (one line, `log`, default
+ * `console.warn`) and, with `failClosed`, answered as a denial (or a blocked
+ * stop) naming it; otherwise the call goes on.
+ */
+export function claudeAgentHook(
+  judge: GuardJudge,
+  options: HookOptions & { log?: (line: string) => void },
+): (input: unknown) => Promise<HookOutput> {
+  const log = options.log ?? ((line: string) => console.warn(line));
+  return async (input) => {
+    const answer = answerClaudeCodeHook(judge, JSON.stringify(input) ?? "", options);
+    if (answer.exitCode === 0) return answer.stdout === "" ? {} : (JSON.parse(answer.stdout) as HookOutput);
+    const line = answer.stderr.trim();
+    log(line);
+    if (answer.exitCode !== 2) return {};
+    const event = isRecord(input) ? input.hook_event_name : undefined;
+    if (event === "PreToolUse")
+      return { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: line } };
+    return { decision: "block", reason: line };
+  };
+}

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, test } from "vitest";
-import { answerClaudeCodeHook, type HookCache } from "../../guard/claude-code.js";
+import { answerClaudeCodeHook, claudeAgentHook, type HookCache } from "../../guard/claude-code.js";
 import type { GuardJudge } from "../../guard/session.js";
 import { runCli } from "../support/cli.js";
 
@@ -130,6 +130,25 @@ describe("PostToolUse and Stop", () => {
     expect(shown.decision).toBeUndefined();
     expect(shown.systemMessage).toBe(blocked.reason);
     expect(answer(stopInput(20))).toEqual({ exitCode: 0, stdout: "", stderr: "" });
+  });
+});
+
+describe("as a Claude Agent SDK hook callback", () => {
+  test("the same answers as objects; a failure fails open ({}) or, fail-closed, denies naming it", async () => {
+    const hook = claudeAgentHook(judge, { readTranscript: read });
+    const stdin = pre(prefix(16), "Bash", "toolu_01Bash0000000000000003");
+    expect(await hook(JSON.parse(stdin))).toEqual(JSON.parse(answer(stdin).stdout));
+    expect(await hook(JSON.parse(pre(prefix(18), "Bash", "toolu_01Bash0000000000000004")))).toEqual({});
+
+    const missing = JSON.parse(pre(join(dir, "no-such.jsonl"), "Bash", "toolu_01Bash0000000000000003"));
+    const logged: string[] = [];
+    expect(await claudeAgentHook(judge, { readTranscript: read, log: (l) => logged.push(l) })(missing)).toEqual({});
+    const closed = await claudeAgentHook(judge, { readTranscript: read, failClosed: true, log: (l) => logged.push(l) })(missing);
+    expect(closed).toEqual({
+      hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: logged[1] },
+    });
+    expect(logged[0]).toMatch(/^behavior-judge guard: cannot read the transcript .*failing open/);
+    expect(logged[1]).toMatch(/failing closed: the call is blocked\)$/);
   });
 });
 
