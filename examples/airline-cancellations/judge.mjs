@@ -1191,7 +1191,7 @@ function groupedCountClause(state) {
     figures.set(group, (figures.get(group) ?? 0) + (countedAmounts === void 0 ? 1 : countedAmounts[k]));
   }
   for (const group of state.emptyGroups) if (!figures.has(group)) figures.set(group, 0);
-  const figureText = (figure) => names.sum === void 0 ? `${figure} match${figure === 1 ? "" : "es"}` : `a sum of ${names.sum} of ${figure}`;
+  const figureText = (group, figure) => names.sum === void 0 ? `${describeGroup(group)} has ${figure} match${figure === 1 ? "" : "es"}` : `the sum of ${names.sum} ${names.per === void 0 && names.on === void 0 ? "over all matches" : `for ${describeGroup(group)}`} is ${figure}`;
   let above;
   let below;
   for (const [group, figure] of figures) {
@@ -1219,7 +1219,7 @@ function groupedCountClause(state) {
       "false",
       null,
       groupCitations(above),
-      `${describeGroup(above)} has ${figureText(figures.get(above))}, above the max of ${max}`
+      `${figureText(above, figures.get(above))}, above the max of ${max}`
     );
   }
   if (below !== void 0) {
@@ -1230,7 +1230,7 @@ function groupedCountClause(state) {
       "false",
       null,
       groupCitations(below),
-      `${describeGroup(below)} has ${figureText(figures.get(below))}, below the min of ${min}`
+      `${figureText(below, figures.get(below))}, below the min of ${min}`
     );
   }
   return predicate(

@@ -10,8 +10,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { jsonArrayElements, type ArrayStreamItem } from "../../compiler/files/json-array-stream.js";
-import { arrayElementLines, jsonFileCases, readCases, type InputCase } from "../../compiler/judge/inputs.js";
-import { readStdinCases } from "../../compiler/judge/stream-inputs.js";
+import { arrayElementLines, jsonFileCases, readCases, type InputCase } from "../../compiler/inputs/inputs.js";
+import { readStdinCases } from "../../compiler/inputs/stream-inputs.js";
 
 async function* chunked(bytes: Uint8Array, size: number): AsyncGenerator<Uint8Array> {
   // A fresh buffer per chunk, as a file or pipe read gives.

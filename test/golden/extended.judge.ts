@@ -22,6 +22,7 @@ import {
   keyedOrderingClause,
   orderingExplanation,
   withinExplanation,
+  eventsInstead,
   extendedPairingClause,
   keyedRequiredClause,
   keyedForbiddenClause,
@@ -740,8 +741,9 @@ class Rule3 implements RuleStepper {
   eachAt2: number[] = [];
   servedAhead2: Keyed<true, number> = new Keyed();
   failedEach2: number[] = [];
-  failedAt2: string | undefined = undefined;
-  lastFailedAt2: string = "";
+  recent2: Keyed<StepEvent, number> = new Keyed();
+  firstInstead2: string = "";
+  lastInstead2: string = "";
   expireFrom2: number = 0;
   position2: number = 0;
   reported2: number = 0;
@@ -782,6 +784,7 @@ class Rule3 implements RuleStepper {
     }
     const at2 = this.position2;
     this.position2 = at2 + 1;
+    if (this.expireFrom2 < this.each2.length) this.recent2.set(at2 % 2, e);
     if (e.action === "lookup_result") {
       const keyFollower2 = e.metadata?.["id"];
       if (typeof keyFollower2 === "string") {
@@ -802,8 +805,8 @@ class Rule3 implements RuleStepper {
       if (this.servedAhead2.has(expired2)) this.servedAhead2.delete(expired2);
       else {
         this.failedEach2.push(expired2);
-        if (this.failedAt2 === undefined) this.failedAt2 = e.id;
-        this.lastFailedAt2 = e.id;
+        this.lastInstead2 = eventsInstead(this.recent2, this.eachAt2[expired2]!, at2, "id");
+        if (this.failedEach2.length === 1) this.firstInstead2 = this.lastInstead2;
       }
     }
     if (e.action === "lookup") {
@@ -850,7 +853,7 @@ class Rule3 implements RuleStepper {
         servedIndex: this.servedIndex2,
         servedBy: this.servedBy2,
         failed: this.failedEach2,
-        failedAt: this.failedAt2,
+        instead: this.firstInstead2,
         within: 2,
         eachKeys: this.eachKeys2,
         key: "id",
@@ -887,7 +890,7 @@ class Rule3 implements RuleStepper {
           this.eachKeys2[this.failedEach2[this.failedEach2.length - 1]!],
           "id",
           2,
-          this.lastFailedAt2,
+          this.lastInstead2,
         ),
       );
     }
@@ -919,8 +922,8 @@ class Rule3 implements RuleStepper {
   saved_eachKeys2 = 0;
   saved_eachAt2 = 0;
   saved_failedEach2 = 0;
-  saved_failedAt2: string | undefined = undefined;
-  saved_lastFailedAt2: string = "";
+  saved_firstInstead2: string = "";
+  saved_lastInstead2: string = "";
   saved_expireFrom2: number = 0;
   saved_position2: number = 0;
   saved_reported2: number = 0;
@@ -949,8 +952,9 @@ class Rule3 implements RuleStepper {
     this.saved_eachAt2 = this.eachAt2.length;
     this.servedAhead2.save();
     this.saved_failedEach2 = this.failedEach2.length;
-    this.saved_failedAt2 = this.failedAt2;
-    this.saved_lastFailedAt2 = this.lastFailedAt2;
+    this.recent2.save();
+    this.saved_firstInstead2 = this.firstInstead2;
+    this.saved_lastInstead2 = this.lastInstead2;
     this.saved_expireFrom2 = this.expireFrom2;
     this.saved_position2 = this.position2;
     this.saved_reported2 = this.reported2;
@@ -981,6 +985,7 @@ class Rule3 implements RuleStepper {
     this.servedAhead2.restore();
     if (this.failedEach2.length !== this.saved_failedEach2)
       this.failedEach2.length = this.saved_failedEach2;
+    this.recent2.restore();
     this.triggered = this.saved_triggered;
     this.over0 = this.saved_over0;
     this.overCited0 = this.saved_overCited0;
@@ -988,8 +993,8 @@ class Rule3 implements RuleStepper {
     this.over1 = this.saved_over1;
     this.overCited1 = this.saved_overCited1;
     this.reported1 = this.saved_reported1;
-    this.failedAt2 = this.saved_failedAt2;
-    this.lastFailedAt2 = this.saved_lastFailedAt2;
+    this.firstInstead2 = this.saved_firstInstead2;
+    this.lastInstead2 = this.saved_lastInstead2;
     this.expireFrom2 = this.saved_expireFrom2;
     this.position2 = this.saved_position2;
     this.reported2 = this.saved_reported2;

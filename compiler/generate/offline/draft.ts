@@ -17,6 +17,7 @@ import { buildLexicon, resolvePattern, type Lexicon } from "./lexicon.js";
 import { sectionSentences, type SpecSentence } from "./sentences.js";
 import type { Draft, DraftNote, Vocabulary } from "../types.js";
 import { previewRule } from "../preview.js";
+import { coverageNotes } from "../coverage.js";
 import {
   agentDoes,
   forbiddenFrom,
@@ -270,6 +271,7 @@ export function draftOffline(input: OfflineDraftInput, sections: readonly SpecSe
   const metaBehaviors = sections.map((section, rule) => {
     const drafted = plausible(draftSection(lexicon, section, grammar), input.samples);
     for (const note of drafted.notes) notes.push({ rule, ...note });
+    for (const note of coverageNotes(drafted.rule, section.body)) notes.push({ rule, ...note });
     return drafted.rule;
   });
   return { ir: { version: 1, behavior: input.spec.name, metaBehaviors }, notes, origins: metaBehaviors.map(() => "offline" as const) };

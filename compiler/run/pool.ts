@@ -25,12 +25,20 @@
 import { createReadStream, statSync } from "node:fs";
 import { Worker } from "node:worker_threads";
 import { printable } from "../report/printable.js";
-import { byteLines, readCases, readError, readJsonlLine, traceLinesCases, type InputCase, type TraceReadOptions } from "./inputs.js";
-import { groupSessions } from "./claude-code-sessions.js";
+import {
+  byteLines,
+  readCases,
+  readError,
+  readJsonlLine,
+  traceLinesCases,
+  type InputCase,
+  type TraceReadOptions,
+} from "../inputs/inputs.js";
+import { groupSessions } from "../inputs/claude-code-sessions.js";
 import type { MetaBehaviorJudgment, NaReason, TrajectoryJudgment, Verdict } from "../../runtime/types.js";
 import { judgeCases, type CaseResult, type JudgedCase, type OutputRender, type RunOptions } from "./judge-cases.js";
 import type { JudgeCode, JudgeModule } from "./load.js";
-import { STDIN } from "./stream-inputs.js";
+import { STDIN } from "../inputs/stream-inputs.js";
 import {
   crashMessage,
   NA_REASON_CODES,
@@ -79,7 +87,7 @@ const FILES_PER_JOB = 32;
  * setup compiles dist/ first).
  */
 function workerEntry(): URL {
-  if (import.meta.url.endsWith(".ts")) return new URL("../../dist/compiler/judge/pool-worker.js", import.meta.url);
+  if (import.meta.url.endsWith(".ts")) return new URL("../../dist/compiler/run/pool-worker.js", import.meta.url);
   return new URL("./pool-worker.js", import.meta.url);
 }
 

@@ -21,7 +21,7 @@ import type { JudgeOptions } from "../../runtime/judgment.js";
 import { isObject } from "../../runtime/is-object.js";
 import type { Monitor, TrajectoryJudgment, Violation } from "../../runtime/types.js";
 import { findJsonSyntaxError } from "../files/json-syntax.js";
-import type { BuiltJudge } from "./load.js";
+import type { BuiltJudge } from "../run/load.js";
 import { readyBatches, WatchedRecords, type WatchRecord } from "./watch-records.js";
 
 /** One line of input: its 1-based number and its text. */

@@ -22,10 +22,10 @@
 import type { ChatMessage, SemanticAdapter } from "../../runtime/semantic.js";
 import { answerCacheKey, readCachedAnswer, type AnswerCacheOptions } from "../model/answer-cache.js";
 import { UNLABELED } from "./calibrate.js";
-import type { InputCase } from "./inputs.js";
-import { judgeOne, locatedMessage, type CaseResult } from "./judge-cases.js";
-import type { JudgeModule } from "./load.js";
-import { caseInSample } from "./sample.js";
+import type { InputCase } from "../inputs/inputs.js";
+import { judgeOne, locatedMessage, type CaseResult } from "../run/judge-cases.js";
+import type { JudgeModule } from "../run/load.js";
+import { caseInSample } from "../run/sample.js";
 
 /** A count that depends on answers the dry run cannot know. */
 export interface Range {

@@ -8,7 +8,7 @@
 import { emptyUsage, type SemanticUsage } from "../../runtime/semantic.js";
 import type { MetaBehaviorJudgment, TrajectoryJudgment, Verdict } from "../../runtime/types.js";
 import { addUsage } from "../model/usage.js";
-import type { CaseResult } from "./judge-cases.js";
+import type { CaseResult } from "../run/judge-cases.js";
 
 /**
  * Whether a rule or trajectory verdict counts (and shows) as ERROR: it carries
