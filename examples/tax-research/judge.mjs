@@ -586,7 +586,8 @@ function startMonitor(judge, rawHeader, options) {
   };
   return {
     push(raw) {
-      const event = keptCopy(read(raw));
+      const checked = read(raw);
+      const event = kept !== void 0 || judge.keepsEvents ? keptCopy(checked) : checked;
       ids.add(event.id);
       if (kept !== void 0) kept.push(event);
       count++;
@@ -631,7 +632,8 @@ function createJudge(definition) {
       checks: rule.checks.map((c) => ({ type: c.type, quote: c.quote, expected: c.expected })),
       semanticChecks: rule.semanticChecks.map((c) => ({ quote: c.quote, question: c.question }))
     })),
-    steppers: definition.steppers
+    steppers: definition.steppers,
+    keepsEvents: definition.keepsEvents === true
   };
   return {
     async judgeTrajectory(input, options = {}) {

@@ -1049,4 +1049,5 @@ export const { judgeTrajectory, createMonitor } = createJudge({
   behavior,
   rules,
   steppers: () => new Rules(),
+  keepsEvents: true,
 });
