@@ -44,6 +44,8 @@ export interface Judge {
   readonly rules: readonly JudgeRule[];
   /** A fresh set of steppers, one per rule, in their initial state. */
   readonly steppers: () => Steppers;
+  /** Whether a stepper keeps events themselves (a condition's bindings), not only their ids. */
+  readonly keepsEvents: boolean;
 }
 
 interface RuleContext {

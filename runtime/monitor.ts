@@ -67,8 +67,10 @@ export function startMonitor(judge: Judge, rawHeader: unknown, options: JudgeOpt
 
   return {
     push(raw: unknown): Violation[] {
-      // The steppers may keep the event itself (a condition's bound events): a copy the caller cannot change later.
-      const event = keptCopy(read(raw));
+      // A stepper that keeps the event itself (a condition's bound events), and the model's prompts,
+      // need a copy the caller cannot change later; steppers that keep ids need none.
+      const checked = read(raw);
+      const event = kept !== undefined || judge.keepsEvents ? keptCopy(checked) : checked;
       ids.add(event.id);
       if (kept !== undefined) kept.push(event);
       count++;

@@ -125,6 +125,13 @@ return concerned[routes.get(action) ?? ${routes.groups.length}]!;
 }`;
 }
 
+/** Whether a stepper keeps events, not only ids: a condition's `with` binds earlier events (lower-condition.ts). */
+function keepsEvents(ir: JudgeIR): boolean {
+  return ir.metaBehaviors.some((rule) =>
+    rule.checks.some((check) => check.type === "condition" && Object.keys(check.with ?? {}).length > 0),
+  );
+}
+
 /**
  * Generates the unformatted judge.ts for a checked IR, as one text built in
  * one go (adding nodes to a ts-morph file one by one re-parses it each time,
@@ -164,7 +171,7 @@ export function generateJudgeModule(ir: JudgeIR, options: GenerateOptions): Gene
       code``,
       rulesClass(ir.metaBehaviors.length, routes),
       code``,
-      code`export const { judgeTrajectory, createMonitor } = createJudge({ behavior, rules, steppers: () => new Rules() });`,
+      code`export const { judgeTrajectory, createMonitor } = createJudge({ behavior, rules, steppers: () => new Rules()${keepsEvents(ir) ? code`, keepsEvents: true` : code``} });`,
     ],
     code`\n`,
   );

@@ -593,7 +593,8 @@ function startMonitor(judge, rawHeader, options) {
   };
   return {
     push(raw) {
-      const event = keptCopy(read(raw));
+      const checked = read(raw);
+      const event = kept !== void 0 || judge.keepsEvents ? keptCopy(checked) : checked;
       ids.add(event.id);
       if (kept !== void 0) kept.push(event);
       count++;
@@ -638,7 +639,8 @@ function createJudge(definition) {
       checks: rule.checks.map((c) => ({ type: c.type, quote: c.quote, expected: c.expected })),
       semanticChecks: rule.semanticChecks.map((c) => ({ quote: c.quote, question: c.question }))
     })),
-    steppers: definition.steppers
+    steppers: definition.steppers,
+    keepsEvents: definition.keepsEvents === true
   };
   return {
     async judgeTrajectory(input, options = {}) {

@@ -1070,4 +1070,5 @@ export const { judgeTrajectory, createMonitor } = createJudge({
   behavior,
   rules,
   steppers: () => new Rules(),
+  keepsEvents: true,
 });
