@@ -32,6 +32,7 @@ export type * from "./types.js";
 export { formatJudgment, undecidedClauses, undecidedReason, type FormatJudgmentOptions } from "./format-judgment.js";
 export {
   conditionClause,
+  eventsInstead,
   explainCondition,
   extendedPairingClause,
   groupLabel,

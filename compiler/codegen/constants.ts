@@ -25,6 +25,7 @@ const EXTENDED_RUNTIME = {
   keyedOrderingClause: code`keyedOrderingClause`,
   orderingExplanation: code`orderingExplanation`,
   withinExplanation: code`withinExplanation`,
+  eventsInstead: code`eventsInstead`,
   extendedPairingClause: code`extendedPairingClause`,
   keyedRequiredClause: code`keyedRequiredClause`,
   keyedForbiddenClause: code`keyedForbiddenClause`,

@@ -19,7 +19,7 @@ import { citationsInOrder, eventOrigin } from "../../runtime/citations.js";
 import { CITATIONS_SHOWN, groupDigits, moreCitations, undecidedSummary } from "../../runtime/format-judgment.js";
 import { escapeHtml as escapeMarkup, fillSlots, pageContentSecurityPolicy, pageTemplates } from "../web/page.js";
 import { visibleFormatting } from "./printable.js";
-import { countVerifications, emptyVerifyCounts, isModelError, summarizeByRule, type RuleSummaryRow } from "../judge/tally.js";
+import { countVerifications, emptyVerifyCounts, isModelError, summarizeByRule, type RuleSummaryRow } from "../analyses/tally.js";
 import { fileNaReason, summaryColumns, verdictLabel } from "./summary.js";
 import { plural } from "./plural.js";
 

@@ -9,7 +9,7 @@ import { eventPositions } from "../../runtime/citations.js";
 import { citationLines, undecidedReason, undecidedSummary, type CitedEvent } from "../../runtime/format-judgment.js";
 import type { Clause, MetaBehaviorJudgment, Trajectory, TrajectoryJudgment } from "../../runtime/types.js";
 import type { CaseError } from "./html.js";
-import { countVerifications, emptyVerifyCounts } from "../judge/tally.js";
+import { countVerifications, emptyVerifyCounts } from "../analyses/tally.js";
 import { verdictLabel } from "./summary.js";
 import { plural } from "./plural.js";
 import { visibleFormatting } from "./printable.js";

@@ -4,7 +4,7 @@ import { CITATIONS_SHOWN, moreCitations, undecidedSummary } from "../../runtime/
 import { isObject } from "../../runtime/is-object.js";
 import type { Clause, MetaBehaviorJudgment, TrajectoryJudgment, Verdict } from "../../runtime/types.js";
 import { printable } from "./printable.js";
-import { isModelError, type RunTotals } from "../judge/tally.js";
+import { isModelError, type RunTotals } from "../analyses/tally.js";
 import { plural } from "./plural.js";
 import type { OutputSink, Write } from "./sink.js";
 import { renderRunSummary, renderSummaryTable, renderUsageLine } from "./summary.js";

@@ -580,9 +580,9 @@ function startMonitor(judge, rawHeader, options) {
     if (explanation !== void 0) violation.explanation = explanation;
     out.push(violation);
   };
-  const violationsNow = () => {
+  const violationsNow = (rules2) => {
     out = [];
-    for (let r = 0; r < all.length; r++) all[r].violations(found);
+    for (let k = 0; k < rules2.length; k++) all[rules2[k]].violations(found);
     return out;
   };
   const read = (raw) => {
@@ -598,14 +598,15 @@ function startMonitor(judge, rawHeader, options) {
       if (kept !== void 0) kept.push(event);
       count++;
       steppers.step(event);
-      return violationsNow();
+      return violationsNow(steppers.concerned(event.action));
     },
     check(raw) {
       const event = read(raw);
-      for (let r = 0; r < all.length; r++) all[r].save();
+      const rules2 = steppers.concerned(event.action);
+      for (let k = 0; k < rules2.length; k++) all[rules2[k]].save();
       steppers.step(event);
-      const would = violationsNow();
-      for (let r = 0; r < all.length; r++) all[r].restore();
+      const would = violationsNow(rules2);
+      for (let k = 0; k < rules2.length; k++) all[rules2[k]].restore();
       return would;
     },
     pending() {
@@ -1198,7 +1199,7 @@ function groupedCountClause(state) {
     figures.set(group, (figures.get(group) ?? 0) + (countedAmounts === void 0 ? 1 : countedAmounts[k]));
   }
   for (const group of state.emptyGroups) if (!figures.has(group)) figures.set(group, 0);
-  const figureText = (figure) => names.sum === void 0 ? `${figure} match${figure === 1 ? "" : "es"}` : `a sum of ${names.sum} of ${figure}`;
+  const figureText = (group, figure) => names.sum === void 0 ? `${describeGroup(group)} has ${figure} match${figure === 1 ? "" : "es"}` : `the sum of ${names.sum} ${names.per === void 0 && names.on === void 0 ? "over all matches" : `for ${describeGroup(group)}`} is ${figure}`;
   let above;
   let below;
   for (const [group, figure] of figures) {
@@ -1226,7 +1227,7 @@ function groupedCountClause(state) {
       "false",
       null,
       groupCitations(above),
-      `${describeGroup(above)} has ${figureText(figures.get(above))}, above the max of ${max}`
+      `${figureText(above, figures.get(above))}, above the max of ${max}`
     );
   }
   if (below !== void 0) {
@@ -1237,7 +1238,7 @@ function groupedCountClause(state) {
       "false",
       null,
       groupCitations(below),
-      `${describeGroup(below)} has ${figureText(figures.get(below))}, below the min of ${min}`
+      `${figureText(below, figures.get(below))}, below the min of ${min}`
     );
   }
   return predicate(
@@ -1721,17 +1722,34 @@ var Rule3 = class {
     this.reported0 = this.saved_reported0;
   }
 };
+var routes = /* @__PURE__ */ new Map([
+  ["cancel_reservation", 0],
+  ["get_reservation_details_result", 0]
+]);
+var concerned = [
+  [0, 1, 2, 3],
+  [2, 3]
+];
 var Rules = class {
   rule0 = new Rule0();
   rule1 = new Rule1();
   rule2 = new Rule2();
   rule3 = new Rule3();
   all = [this.rule0, this.rule1, this.rule2, this.rule3];
+  /** Steps the rules the event's action concerns. */
   step(e) {
-    this.rule0.step(e);
-    this.rule1.step(e);
+    switch (e.action) {
+      case "cancel_reservation":
+      case "get_reservation_details_result":
+        this.rule0.step(e);
+        this.rule1.step(e);
+        break;
+    }
     this.rule2.step(e);
     this.rule3.step(e);
+  }
+  concerned(action) {
+    return concerned[routes.get(action) ?? 1];
   }
 };
 var { judgeTrajectory, createMonitor } = createJudge({

@@ -580,9 +580,9 @@ function startMonitor(judge, rawHeader, options) {
     if (explanation !== void 0) violation.explanation = explanation;
     out.push(violation);
   };
-  const violationsNow = () => {
+  const violationsNow = (rules2) => {
     out = [];
-    for (let r = 0; r < all.length; r++) all[r].violations(found);
+    for (let k = 0; k < rules2.length; k++) all[rules2[k]].violations(found);
     return out;
   };
   const read = (raw) => {
@@ -598,14 +598,15 @@ function startMonitor(judge, rawHeader, options) {
       if (kept !== void 0) kept.push(event);
       count++;
       steppers.step(event);
-      return violationsNow();
+      return violationsNow(steppers.concerned(event.action));
     },
     check(raw) {
       const event = read(raw);
-      for (let r = 0; r < all.length; r++) all[r].save();
+      const rules2 = steppers.concerned(event.action);
+      for (let k = 0; k < rules2.length; k++) all[rules2[k]].save();
       steppers.step(event);
-      const would = violationsNow();
-      for (let r = 0; r < all.length; r++) all[r].restore();
+      const would = violationsNow(rules2);
+      for (let k = 0; k < rules2.length; k++) all[rules2[k]].restore();
       return would;
     },
     pending() {
@@ -1244,17 +1245,49 @@ var Rule3 = class {
     this.reported0 = this.saved_reported0;
   }
 };
+var routes = /* @__PURE__ */ new Map([
+  ["issue_refund", 0],
+  ["issue_store_credit", 1],
+  ["get_order_result", 2],
+  ["issue_refund_result", 3],
+  ["send_email", 3],
+  ["escalate_to_supervisor", 4],
+  ["add_case_note", 4]
+]);
+var concerned = [[0, 2, 3], [0, 2], [0], [1], [2], []];
 var Rules = class {
   rule0 = new Rule0();
   rule1 = new Rule1();
   rule2 = new Rule2();
   rule3 = new Rule3();
   all = [this.rule0, this.rule1, this.rule2, this.rule3];
+  /** Steps the rules the event's action concerns. */
   step(e) {
-    this.rule0.step(e);
-    this.rule1.step(e);
-    this.rule2.step(e);
-    this.rule3.step(e);
+    switch (e.action) {
+      case "issue_refund":
+        this.rule0.step(e);
+        this.rule2.step(e);
+        this.rule3.step(e);
+        break;
+      case "issue_store_credit":
+        this.rule0.step(e);
+        this.rule2.step(e);
+        break;
+      case "get_order_result":
+        this.rule0.step(e);
+        break;
+      case "issue_refund_result":
+      case "send_email":
+        this.rule1.step(e);
+        break;
+      case "escalate_to_supervisor":
+      case "add_case_note":
+        this.rule2.step(e);
+        break;
+    }
+  }
+  concerned(action) {
+    return concerned[routes.get(action) ?? 5];
   }
 };
 var { judgeTrajectory, createMonitor } = createJudge({

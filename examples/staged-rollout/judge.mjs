@@ -580,9 +580,9 @@ function startMonitor(judge, rawHeader, options) {
     if (explanation !== void 0) violation.explanation = explanation;
     out.push(violation);
   };
-  const violationsNow = () => {
+  const violationsNow = (rules2) => {
     out = [];
-    for (let r = 0; r < all.length; r++) all[r].violations(found);
+    for (let k = 0; k < rules2.length; k++) all[rules2[k]].violations(found);
     return out;
   };
   const read = (raw) => {
@@ -598,14 +598,15 @@ function startMonitor(judge, rawHeader, options) {
       if (kept !== void 0) kept.push(event);
       count++;
       steppers.step(event);
-      return violationsNow();
+      return violationsNow(steppers.concerned(event.action));
     },
     check(raw) {
       const event = read(raw);
-      for (let r = 0; r < all.length; r++) all[r].save();
+      const rules2 = steppers.concerned(event.action);
+      for (let k = 0; k < rules2.length; k++) all[rules2[k]].save();
       steppers.step(event);
-      const would = violationsNow();
-      for (let r = 0; r < all.length; r++) all[r].restore();
+      const would = violationsNow(rules2);
+      for (let k = 0; k < rules2.length; k++) all[rules2[k]].restore();
       return would;
     },
     pending() {
@@ -1245,17 +1246,52 @@ var Rule3 = class {
     this.after1 = this.saved_after1;
   }
 };
+var routes = /* @__PURE__ */ new Map([
+  ["deploy", 0],
+  ["acquire_lock_result", 1],
+  ["health_check_result", 2],
+  ["rollback", 3],
+  ["post_update", 4]
+]);
+var concerned = [
+  [0, 2, 3],
+  [0, 3],
+  [1, 3],
+  [1, 2, 3],
+  [2, 3],
+  [3]
+];
 var Rules = class {
   rule0 = new Rule0();
   rule1 = new Rule1();
   rule2 = new Rule2();
   rule3 = new Rule3();
   all = [this.rule0, this.rule1, this.rule2, this.rule3];
+  /** Steps the rules the event's action concerns. */
   step(e) {
-    this.rule0.step(e);
-    this.rule1.step(e);
-    this.rule2.step(e);
+    switch (e.action) {
+      case "deploy":
+        this.rule0.step(e);
+        this.rule2.step(e);
+        break;
+      case "acquire_lock_result":
+        this.rule0.step(e);
+        break;
+      case "health_check_result":
+        this.rule1.step(e);
+        break;
+      case "rollback":
+        this.rule1.step(e);
+        this.rule2.step(e);
+        break;
+      case "post_update":
+        this.rule2.step(e);
+        break;
+    }
     this.rule3.step(e);
+  }
+  concerned(action) {
+    return concerned[routes.get(action) ?? 5];
   }
 };
 var { judgeTrajectory, createMonitor } = createJudge({

@@ -580,9 +580,9 @@ function startMonitor(judge, rawHeader, options) {
     if (explanation !== void 0) violation.explanation = explanation;
     out.push(violation);
   };
-  const violationsNow = () => {
+  const violationsNow = (rules2) => {
     out = [];
-    for (let r = 0; r < all.length; r++) all[r].violations(found);
+    for (let k = 0; k < rules2.length; k++) all[rules2[k]].violations(found);
     return out;
   };
   const read = (raw) => {
@@ -598,14 +598,15 @@ function startMonitor(judge, rawHeader, options) {
       if (kept !== void 0) kept.push(event);
       count++;
       steppers.step(event);
-      return violationsNow();
+      return violationsNow(steppers.concerned(event.action));
     },
     check(raw) {
       const event = read(raw);
-      for (let r = 0; r < all.length; r++) all[r].save();
+      const rules2 = steppers.concerned(event.action);
+      for (let k = 0; k < rules2.length; k++) all[rules2[k]].save();
       steppers.step(event);
-      const would = violationsNow();
-      for (let r = 0; r < all.length; r++) all[r].restore();
+      const would = violationsNow(rules2);
+      for (let k = 0; k < rules2.length; k++) all[rules2[k]].restore();
       return would;
     },
     pending() {
@@ -1078,15 +1079,35 @@ var Rule2 = class {
     this.match0 = this.saved_match0;
   }
 };
+var routes = /* @__PURE__ */ new Map([
+  ["ask_user", 0],
+  ["final_answer", 1],
+  ["fetch_document_result", 2]
+]);
+var concerned = [[0], [0, 1, 2], [1], []];
 var Rules = class {
   rule0 = new Rule0();
   rule1 = new Rule1();
   rule2 = new Rule2();
   all = [this.rule0, this.rule1, this.rule2];
+  /** Steps the rules the event's action concerns. */
   step(e) {
-    this.rule0.step(e);
-    this.rule1.step(e);
-    this.rule2.step(e);
+    switch (e.action) {
+      case "ask_user":
+        this.rule0.step(e);
+        break;
+      case "final_answer":
+        this.rule0.step(e);
+        this.rule1.step(e);
+        this.rule2.step(e);
+        break;
+      case "fetch_document_result":
+        this.rule1.step(e);
+        break;
+    }
+  }
+  concerned(action) {
+    return concerned[routes.get(action) ?? 3];
   }
 };
 var { judgeTrajectory, createMonitor } = createJudge({

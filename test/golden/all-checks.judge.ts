@@ -482,6 +482,21 @@ class Rule3 implements RuleStepper {
   }
 }
 
+/** The group of `Rules.step` each action some rule's patterns name belongs to. */
+const routes: ReadonlyMap<string, number> = new Map([
+  ["deploy", 0],
+  ["publish", 1],
+  ["run_tests_result", 1],
+  ["health_check_result", 2],
+]);
+/** Each group's rules (indexes), those stepped at every event included; the last entry is for any other action. */
+const concerned: readonly (readonly number[])[] = [
+  [0, 1, 2, 3],
+  [0, 2, 3],
+  [1, 2, 3],
+  [2, 3],
+];
+
 /** Every rule's stepper, in judge.yaml order (`Rule<n>` is `rules[n]`). */
 class Rules implements Steppers {
   readonly rule0: RuleStepper = new Rule0();
@@ -490,11 +505,28 @@ class Rules implements Steppers {
   readonly rule3: RuleStepper = new Rule3();
   readonly all: readonly RuleStepper[] = [this.rule0, this.rule1, this.rule2, this.rule3];
 
+  /** Steps the rules the event's action concerns. */
   step(e: StepEvent): void {
-    this.rule0.step(e);
-    this.rule1.step(e);
+    switch (e.action) {
+      case "deploy":
+        this.rule0.step(e);
+        this.rule1.step(e);
+        break;
+      case "publish":
+      case "run_tests_result":
+        this.rule0.step(e);
+        break;
+      case "health_check_result":
+        this.rule1.step(e);
+        break;
+    }
+    // Rules with a pattern that names no fixed action: every event.
     this.rule2.step(e);
     this.rule3.step(e);
+  }
+
+  concerned(action: string): readonly number[] {
+    return concerned[routes.get(action) ?? 3]!;
   }
 }
 

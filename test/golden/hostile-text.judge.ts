@@ -110,13 +110,24 @@ class Rule0 implements RuleStepper {
   }
 }
 
+/** The group of `Rules.step` each action some rule's patterns name belongs to. */
+const routes: ReadonlyMap<string, number> = new Map([]);
+/** Each group's rules (indexes), those stepped at every event included; the last entry is for any other action. */
+const concerned: readonly (readonly number[])[] = [[0]];
+
 /** Every rule's stepper, in judge.yaml order (`Rule<n>` is `rules[n]`). */
 class Rules implements Steppers {
   readonly rule0: RuleStepper = new Rule0();
   readonly all: readonly RuleStepper[] = [this.rule0];
 
+  /** Steps the rules the event's action concerns. */
   step(e: StepEvent): void {
+    // Rules with a pattern that names no fixed action: every event.
     this.rule0.step(e);
+  }
+
+  concerned(action: string): readonly number[] {
+    return concerned[routes.get(action) ?? 0]!;
   }
 }
 

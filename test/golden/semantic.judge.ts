@@ -168,15 +168,36 @@ class Rule1 implements RuleStepper {
   }
 }
 
+/** The group of `Rules.step` each action some rule's patterns name belongs to. */
+const routes: ReadonlyMap<string, number> = new Map([
+  ["open_url_result", 0],
+  ["final_answer", 0],
+  ["send_message", 1],
+]);
+/** Each group's rules (indexes), those stepped at every event included; the last entry is for any other action. */
+const concerned: readonly (readonly number[])[] = [[0], [1], []];
+
 /** Every rule's stepper, in judge.yaml order (`Rule<n>` is `rules[n]`). */
 class Rules implements Steppers {
   readonly rule0: RuleStepper = new Rule0();
   readonly rule1: RuleStepper = new Rule1();
   readonly all: readonly RuleStepper[] = [this.rule0, this.rule1];
 
+  /** Steps the rules the event's action concerns. */
   step(e: StepEvent): void {
-    this.rule0.step(e);
-    this.rule1.step(e);
+    switch (e.action) {
+      case "open_url_result":
+      case "final_answer":
+        this.rule0.step(e);
+        break;
+      case "send_message":
+        this.rule1.step(e);
+        break;
+    }
+  }
+
+  concerned(action: string): readonly number[] {
+    return concerned[routes.get(action) ?? 2]!;
   }
 }
 

@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
-import type { BuiltJudge } from "../../compiler/judge/load.js";
+import type { BuiltJudge } from "../../compiler/run/load.js";
 import type { TrajectoryError } from "../../runtime/trajectory.js";
 import { compileYaml, importBundled } from "../support/judges.js";
 
