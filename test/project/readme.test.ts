@@ -97,7 +97,8 @@ test("the README's agent-repo commands are the newcomer path the pack test runs:
 
 describe("the five-minute README (issue 23)", () => {
   test("is under 200 lines", () => {
-    expect(README.split("\n").length).toBeLessThan(200);
+    // Counted as `wc -l` counts them.
+    expect(README.trimEnd().split("\n").length).toBeLessThan(200);
   });
 
   test("states the seed's head-to-head figures", () => {
