@@ -22,7 +22,7 @@ import { loadBehaviorSpec, type BehaviorSpec, type SpecSection } from "../behavi
 import { draftOffline } from "./offline/draft.js";
 import { proposeDraft } from "./propose.js";
 import { loadSamples } from "./samples.js";
-import type { TraceReadOptions } from "../inputs/inputs.js";
+import type { TraceReadOptions } from "../inputs/trace-inputs.js";
 import type { Draft, InterviewInput, InterviewResult, Interviewer, Vocabulary } from "./types.js";
 import { draftUpdate, planUpdate, type SectionDrafter } from "./update.js";
 import { buildVocabulary, guessVocabulary } from "./vocabulary.js";

@@ -412,6 +412,9 @@ function clauseItem(clause: Clause, rule: RuleInfo | undefined, events: EventInd
   if (clause.explanation !== undefined) {
     parts.push(`<p class="explanation"><span class="label">Expected</span> ${escapeHtml(clause.explanation)}</p>`);
   }
+  if (clause.found !== undefined) {
+    parts.push(`<p class="explanation found"><span class="label">Found</span> ${escapeHtml(clause.found)}</p>`);
+  }
   if (clause.reasoning !== undefined && clause.reasoning !== "") {
     parts.push(`<p class="reasoning"><span class="label">Model reasoning</span> ${escapeHtml(clause.reasoning)}</p>`);
   }
