@@ -109,6 +109,20 @@ describe("links in README.md and docs/", () => {
     expect(broken).toEqual([]);
   }, 60_000);
 
+  test("every document they cite by name (FORMATS.md §9, docs/SCALE.md) exists and is in the package", () => {
+    const packed = packedFiles();
+    /** Files of the user's, not ours. */
+    const theirs = new Set(["BEHAVIOR.md", "AGENTS.md", "CLAUDE.md", "GEMINI.md"]);
+    const missing: string[] = [];
+    for (const file of DOCS)
+      for (const m of readFileSync(join(ROOT, file), "utf8").matchAll(/(?<![\w/.-])((?:docs\/)?([A-Z][A-Z_-]*\.md))\b/g)) {
+        if (theirs.has(m[2]!)) continue;
+        const candidates = m[1]!.startsWith("docs/") ? [m[1]!] : [`docs/${m[2]}`, m[2]!];
+        if (!candidates.some((c) => packed.has(c))) missing.push(`${file}: ${m[1]}`);
+      }
+    expect(missing).toEqual([]);
+  }, 60_000);
+
   test("every link into the repository by URL names a path that exists here", () => {
     const broken: string[] = [];
     for (const { file, line, target } of links) {

@@ -14,6 +14,7 @@ import { parseBehaviorMd } from "../../compiler/behavior-md/load.js";
 import { fromChoices } from "../../compiler/commands/trace-flags.js";
 import { compileYaml, importBundled } from "../support/judges.js";
 import { ROOT, runCli } from "../support/cli.js";
+import "../../testing/vitest.js";
 
 const read = (path: string) => readFileSync(join(ROOT, path), "utf8");
 const README = read("README.md");
@@ -97,7 +98,8 @@ test("the README's agent-repo commands are the newcomer path the pack test runs:
 
 describe("the five-minute README (issue 23)", () => {
   test("is under 200 lines", () => {
-    expect(README.split("\n").length).toBeLessThan(200);
+    // Counted as `wc -l` counts them.
+    expect(README.trimEnd().split("\n").length).toBeLessThan(200);
   });
 
   test("states the seed's head-to-head figures", () => {
@@ -159,6 +161,24 @@ describe("the five-minute README (issue 23)", () => {
     });
     expect(economy.metaBehaviors[2]!.verdict).toBe("false");
     expect(FLAT).toContain('r.cabin = "economy"; r.insurance = "no"');
+  });
+
+  test("its test and guard snippets do what they say with the refund example's judge", async () => {
+    const judge = (await import(join(ROOT, "examples", "refund-support", "judge.mjs"))) as {
+      createMonitor: (header: { id: string }) => { check: (e: object) => { rule: string; quote: string }[] };
+      behavior: string;
+    };
+    // The test: the recorded log, a trace, fails the judge with the rule it breaks.
+    expect(block("js", 'import { expect, test } from "vitest";')).toContain("await expect(chatLog).toSatisfyBehavior(judge);");
+    const chatLog = JSON.parse(read("examples/refund-support/traces/chat-log.json"));
+    await expect(expect(chatLog).toSatisfyBehavior(judge as never)).rejects.toThrow(/Email a confirmation for every approved refund/);
+    // The guard: a refund before any lookup is refused, naming the rule and its quote, and nothing changed.
+    const snippet = block("js", 'import { createMonitor } from "./judge.mjs";');
+    const call = JSON.parse(/const call = (\{.*\});/.exec(snippet)![1]!.replace(/(\w+):/g, '"$1":'));
+    const monitor = judge.createMonitor({ id: "session-7" });
+    const violations = monitor.check(call);
+    expect(violations.map((v) => v.rule)).toEqual(["Look up the order before paying anything out"]);
+    expect(monitor.check(call)).toEqual(violations);
   });
 
   test("its command list names every command the CLI has, init included", () => {
