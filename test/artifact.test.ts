@@ -4,7 +4,7 @@
  * fails the build loudly.
  */
 import { execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ModuleKind, ModuleResolutionKind, Project, ScriptTarget } from "ts-morph";
 import { describe, expect, test } from "vitest";
@@ -152,8 +152,9 @@ ${exportNames.map((k) => `export type Export_${k} = [Assert<Exports["${k}"] exte
     // Throws (exit 1) when the committed file is not the generator's output.
     execFileSync(process.execPath, [join(root, "scripts", "judge-dts.js"), "--check"], { cwd: root, stdio: "pipe" });
     const template = readFileSync(join(root, "templates", "judge.d.ts"), "utf8");
-    for (const example of ["airline-cancellations", "refund-support", "staged-rollout", "tax-research"])
-      expect(readFileSync(join(root, "examples", example, "judge.d.mts"), "utf8")).toBe(template);
+    const examples = readdirSync(join(root, "examples")).filter((name) => existsSync(join(root, "examples", name, "judge.d.mts")));
+    expect(examples.length).toBeGreaterThan(0);
+    for (const example of examples) expect(readFileSync(join(root, "examples", example, "judge.d.mts"), "utf8")).toBe(template);
     // A field of the runtime reaches the declaration: the runtime's own words are there.
     expect(template).toContain(readFileSync(join(root, "runtime", "types.ts"), "utf8").match(/export type CheckType = [^;]+;/)![0]);
   });

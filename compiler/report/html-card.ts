@@ -120,7 +120,7 @@ export function trajectoryCard(result: ReportResult, index: number, options: Car
   );
   return `<article class="card" id="trajectory-${index}" data-verdict="${escapeHtml(judgment.verdict)}"${errorAttribute(judgment)}>
 <header class="card-head">${badge(judgment.verdict, fileVerdictNa, judgment.error)}${undecided} <h2>${escapeHtml(judgment.trajectoryId)}</h2>${incomplete} <span class="file">${escapeHtml(result.file)}</span></header>
-${description}${metas === "" ? `<p class="empty">No rule was judged.</p>` : metas}
+${description}${metas === "" ? `<p class="empty">No rule was judged.</p>` : metas}${wholeTrajectory(judgment, events)}
 </article>`;
 }
 
@@ -181,6 +181,9 @@ function clauseItem(clause: Clause, rule: RuleInfo | undefined, events: EventInd
   if (clause.explanation !== undefined) {
     parts.push(`<p class="explanation"><span class="label">Expected</span> ${escapeHtml(clause.explanation)}</p>`);
   }
+  if (clause.found !== undefined) {
+    parts.push(`<p class="explanation found"><span class="label">Found</span> ${escapeHtml(clause.found)}</p>`);
+  }
   if (clause.reasoning !== undefined && clause.reasoning !== "") {
     parts.push(`<p class="reasoning"><span class="label">Model reasoning</span> ${escapeHtml(clause.reasoning)}</p>`);
   }
@@ -224,6 +227,39 @@ ${items}${moreItem(count - CITATIONS_SHOWN)}
 </details>`;
 }
 
+/**
+ * Events listed in a card's whole trajectory; the rest are counted. A report
+ * of a million-event trace must still open.
+ */
+export const TRAJECTORY_SHOWN = 500;
+
+/**
+ * Every event of the case, in order, closed until asked for, each cited one
+ * marked: what came between the cited events is often the explanation.
+ */
+function wholeTrajectory(judgment: TrajectoryJudgment, events: EventIndex): string {
+  const total = events.ordered.length;
+  if (total === 0) return "";
+  const cited = new Set<string>();
+  for (const meta of judgment.metaBehaviors) for (const clause of meta.clauses) for (const c of clause.citations) cited.add(c.eventId);
+  const citedHere = events.ordered.reduce((n, e) => n + (cited.has(e.id) ? 1 : 0), 0);
+  const items = events.ordered
+    .slice(0, TRAJECTORY_SHOWN)
+    .map((event) => {
+      const mark = cited.has(event.id);
+      const tag = mark ? ` <span class="cited-mark" title="cited by a clause above">cited</span>` : "";
+      return `<li class="step${mark ? " cited" : ""}">${eventDetails(event, tag)}</li>`;
+    })
+    .join("\n");
+  return `
+<details class="trajectory">
+<summary>Whole trajectory: ${groupDigits(total)} ${plural(total, "event")}, ${groupDigits(citedHere)} cited</summary>
+<ol class="steps">
+${items}${moreItem(total - TRAJECTORY_SHOWN)}
+</ol>
+</details>`;
+}
+
 /** The list item standing for `hidden` events not shown, or nothing. */
 function moreItem(hidden: number): string {
   return hidden > 0 ? `\n<li class="more">${escapeHtml(moreCitations(hidden))}</li>` : "";
@@ -258,13 +294,16 @@ function missingEvent(eventId: string): string {
   return `<div class="event-head"><code class="event-id">${escapeHtml(eventId)}</code> <span class="missing">not in the trajectory shown</span></div>`;
 }
 
-function eventDetails(event: TrajectoryEvent): string {
+/** An event's id, origin, actor, action, content and metadata; `tag`: markup after the head's text (already escaped). */
+function eventDetails(event: TrajectoryEvent, tag = ""): string {
   const origin = eventOrigin(event);
   // Where an imported event came from, beside its synthetic id: the native call, span or item id.
   const from = origin === undefined ? "" : ` <span class="origin">${escapeHtml(origin)}</span>`;
-  const head = `<div class="event-head"><code class="event-id">${escapeHtml(event.id)}</code>${from} <span class="actor">${escapeHtml(event.actor)}</span> <span class="action">${escapeHtml(event.action)}</span></div>`;
+  const head = `<div class="event-head"><code class="event-id">${escapeHtml(event.id)}</code>${from} <span class="actor">${escapeHtml(event.actor)}</span> <span class="action">${escapeHtml(event.action)}</span>${tag}</div>`;
   // The newline after <pre> is eaten by the HTML parser, so content that starts with one keeps it.
-  const content = event.content === "" ? "" : `\n<pre class="content">\n${escapeHtml(event.content)}</pre>`;
+  // An event with no content says so: an empty box read as a rendering fault.
+  const content =
+    (event.content ?? "") === "" ? `\n<p class="no-content">no content</p>` : `\n<pre class="content">\n${escapeHtml(event.content)}</pre>`;
   const entries = Object.entries(event.metadata ?? {});
   const metadata =
     entries.length === 0

@@ -15,6 +15,7 @@ import { fileNaReason, summaryColumns } from "./summary.js";
 import { plural } from "./plural.js";
 
 export type { ReportResult };
+export { TRAJECTORY_SHOWN } from "./html-card.js";
 
 /** What the report knows about a rule: the compiled judge's `rules` export. */
 export type { RuleInfo };
@@ -209,13 +210,23 @@ function failingLinks(results: readonly ReportResult[], names: readonly string[]
   return links;
 }
 
+/** The rule index of an anchor ruleAnchor made. */
+function ruleOf(anchor: string): string {
+  return anchor.slice(anchor.lastIndexOf("-") + 1);
+}
+
 /** The first CITATIONS_SHOWN failing trajectories as links to the rule in their cards, then how many more. */
 function failingCell(links: readonly RuleLink[]): string {
   const shown = links
     .slice(0, CITATIONS_SHOWN)
     .map((l) => `<a href="#${l.anchor}">${escapeHtml(l.trajectoryId)}</a>`)
     .join(", ");
-  const more = links.length > CITATIONS_SHOWN ? `, ${escapeHtml(moreCitations(links.length - CITATIONS_SHOWN))}` : "";
+  // The rest are a link too: to the next failing card, and (report.js) to the view of every card where the rule failed.
+  const next = links[CITATIONS_SHOWN];
+  const more =
+    next === undefined
+      ? ""
+      : `, <a class="more" href="#${next.anchor}" data-rule="${ruleOf(next.anchor)}">${escapeHtml(moreCitations(links.length - CITATIONS_SHOWN))}</a>`;
   return `<td class="failing-in">${shown}${more}</td>`;
 }
 
