@@ -24,7 +24,7 @@
  */
 import { describe, expect, test } from "vitest";
 import type { JudgeIR } from "../compiler/ir/types.js";
-import type { BuiltJudge } from "../compiler/judge/load.js";
+import type { BuiltJudge } from "../compiler/run/load.js";
 import type { Trajectory, TrajectoryJudgment, Violation } from "../runtime/types.js";
 import { oracleJudge } from "./oracle/evaluate.js";
 import { mulberry32, randomExtendedTrajectory, type Rng } from "./oracle/random-extended.js";

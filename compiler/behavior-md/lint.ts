@@ -3,7 +3,8 @@
  * beside it (or given) lines up with it (after warnings about empty sections
  * and setext headings, which Markdown shows as H2s that are not sections): rule names that are not headings,
  * quotes the section does not contain (up to whitespace), sections no rule
- * covers, rules whose `source:` is stale, and, given sample trajectories,
+ * covers, sentences stating an obligation no clause quotes (`uncovered-sentence`),
+ * rules whose `source:` is stale, and, given sample trajectories,
  * every action or metadata key they never show. Every finding is located.
  */
 import { existsSync } from "node:fs";
@@ -16,6 +17,7 @@ import { parseJudgeYaml, type IRPositions } from "../ir/parse.js";
 import type { JudgeIR } from "../ir/types.js";
 import { vocabularyWarnings } from "../ir/warnings.js";
 import { normalizeWhitespace, quoteOccurs } from "../generate/offline/words.js";
+import { ruleQuotes, uncoveredObligations } from "../generate/coverage.js";
 import { readJudgeYaml } from "../build/judge-yaml.js";
 import { readBehaviorSpec, resolveSpecPath, setextHeadingLines, type BehaviorSpec } from "./load.js";
 
@@ -155,6 +157,18 @@ export function compareWithSpec(spec: BehaviorSpec, ir: JudgeIR, positions: IRPo
     rule.semanticChecks.forEach((c, j) =>
       quoteProblem(c.quote, where?.semanticChecks[j], `metaBehaviors[${i}].semanticChecks[${j}].quote`),
     );
+    // What the section demands that no clause quotes is judged by nothing: said, not dropped silently.
+    for (const obligation of uncoveredObligations(section.body, ruleQuotes(rule))) {
+      findings.push(
+        finding("warning", "uncovered-sentence", {
+          file: judgeFile,
+          line: where?.line ?? 1,
+          path: `metaBehaviors[${i}]`,
+          message: `no clause of ${JSON.stringify(rule.name)} quotes ${JSON.stringify(obligation.text)}`,
+          hint: "add a check or a semantic question that quotes it, or leave it out knowingly",
+        }),
+      );
+    }
     if (rule.source !== undefined && normalizeWhitespace(rule.source) !== normalizeWhitespace(section.body)) {
       findings.push(
         finding("warning", "source-stale", {

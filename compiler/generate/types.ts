@@ -50,7 +50,17 @@ export interface DraftNote {
   /** Index into `ir.metaBehaviors`. */
   rule: number;
   clause?: ClauseRef;
-  kind: "unknown-action" | "unknown-metadata-key" | "unmapped-clause" | "quote-not-verbatim" | "model-retry" | "model-redraft";
+  kind:
+    | "unknown-action"
+    | "unknown-metadata-key"
+    | "unmapped-clause"
+    | "quote-not-verbatim"
+    | "model-retry"
+    | "model-redraft"
+    /** A sentence (or sub-clause) of the section that states an obligation no clause quotes (coverage.ts). */
+    | "uncovered-sentence"
+    /** A name or `key: value` the spec writes in backticks, used as written though no sample shows it. */
+    | "not-in-samples";
   message: string;
 }
 

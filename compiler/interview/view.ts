@@ -6,6 +6,7 @@
 import { previewJudge, previewRule, type PreviewClauseRef, type PreviewWarningKind, type VerdictSamples } from "../generate/preview.js";
 import { exactValue, keyOf } from "../ir/values.js";
 import { quoteOccurs } from "../generate/offline/words.js";
+import { ruleQuotes, uncoveredObligations } from "../generate/coverage.js";
 import { didYouMean } from "../ir/did-you-mean.js";
 import type { Check, MetaBehavior, Pattern } from "../ir/types.js";
 import { patternData } from "../ir/serialize.js";
@@ -165,7 +166,7 @@ function questionView(state: InterviewState, index: number): QuestionView {
     editOneLine: JSON.stringify(clauseData(editable)),
     suggestedQuestion: suggestedQuestion(question, decision),
     evidence: clauseEvidence(shownClause, input.samples),
-    notes: notesFor(input, question),
+    notes: [...notesFor(input, question), ...notCovered(state, question.rule).map((text) => `not covered: ${JSON.stringify(text)}`)],
     warnings:
       decision === undefined || decision.action === "accept" || current === undefined ? [] : clauseWarnings(input, rule.name, current),
     choices: choicesFor(question, decision),
@@ -273,7 +274,7 @@ function reviewView(state: InterviewState): ReviewView {
   return {
     kind: "review",
     yaml: outcome.yaml,
-    notices: outcome.notices,
+    notices: [...outcome.notices, ...reviewNotCovered(state)],
     problems: outcome.problems,
     canConfirm: outcome.problems.length === 0 && !state.confirmed,
     confirmed: state.confirmed,
@@ -378,8 +379,31 @@ export function defaultSemanticQuestion(quote: string): string {
   return `Is this satisfied in the trajectory: "${quote.trim()}"?`;
 }
 
+/**
+ * The section's obligations that no clause of the rule, as the answers so far leave it, quotes
+ * (coverage.ts): shown with every question of the rule and in the review, so dropping a clause
+ * never drops a sentence of the spec without a word.
+ */
+export function notCovered(state: InterviewState, ruleIndex: number): string[] {
+  const decided = ruleAsDecided(state, ruleIndex);
+  const body = sectionBody(state.input, state.input.draft.ir.metaBehaviors[ruleIndex]!.name);
+  if (decided.rule === undefined || body === undefined) return [];
+  return uncoveredObligations(body, ruleQuotes(decided.rule)).map((o) => o.text);
+}
+
+function reviewNotCovered(state: InterviewState): string[] {
+  const rules = [...new Set(state.questions.map((q) => q.rule))];
+  return rules.flatMap((r) =>
+    notCovered(state, r).map(
+      (text) => `Not covered in ${JSON.stringify(state.input.draft.ir.metaBehaviors[r]!.name)}: ${JSON.stringify(text)}.`,
+    ),
+  );
+}
+
 function notesFor(input: InterviewInput, question: Question): string[] {
+  // The drafter's coverage notes are recomputed from the answers (notCovered), not repeated.
   return input.draft.notes
+    .filter((note) => note.kind !== "uncovered-sentence")
     .filter((note) => note.rule === question.rule && sameClause(note.clause ?? { kind: "trigger" }, question.clause))
     .map((note) => note.message);
 }

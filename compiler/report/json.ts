@@ -3,7 +3,7 @@
  * input case i; `judge --jsonl`: the same elements, one line each.
  */
 import type { TrajectoryJudgment } from "../../runtime/types.js";
-import type { CaseResult, FailedCase } from "../judge/judge-cases.js";
+import type { CaseResult, FailedCase } from "../run/judge-cases.js";
 import { caseErrorOf } from "./outputs.js";
 import type { OutputSink, Write } from "./sink.js";
 import { renderRunSummary } from "./summary.js";

@@ -71,10 +71,27 @@ describe("lintSpec", () => {
     ]);
   });
 
+  // The hand-written judges leave qualifiers and explanations unquoted: lint says so (issue 25), and nothing else.
+  const uncovered: Record<string, string[]> = {
+    "refund-support": [
+      "The first payout of the session must come after a successful order lookup",
+      "a lookup that comes back empty, or the customer's own description of the order, does not count",
+      "A declined refund needs no confirmation",
+      "a customer with more disputed orders is escalated instead",
+    ],
+    "staged-rollout": [
+      "A re-check that fails again is a response to the earlier failure, but it is a failing result too and needs its own response",
+      "A second retry after a rollback needs a human decision, not another automatic attempt",
+      "posting the same text again does not count twice",
+    ],
+    "tax-research": ["Questions whose answer does not depend on the year need no such question"],
+  };
   it.each(["refund-support", "staged-rollout", "tax-research"])("finds nothing wrong with the %s example", async (name) => {
     const dir = join(ROOT, "examples", name);
     const result = await lintSpec(dir, { samples: await loadSamples(samplesOf(dir)) });
-    expect(result.findings).toEqual([]);
+    expect(result.findings.filter((f) => f.code !== "uncovered-sentence")).toEqual([]);
+    expect(result.findings.map((f) => /quotes "(.*)"$/.exec(f.message)?.[1])).toEqual(uncovered[name]);
+    expect(result.errors).toBe(0);
   });
 });
 
@@ -91,7 +108,11 @@ describe("behavior-judge lint", () => {
     const run = runCli(["lint", dir, "--samples", ...samplesOf(dir)]);
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
-    expect(run.stdout).toMatch(/^ok: checked /);
+    // Its only warnings: sentences its hand-written judge does not quote (issue 25).
+    expect(run.stdout).toMatch(/^0 errors, 3 warnings: checked /m);
+    expect(run.stdout.split("\n").filter((l) => /:\d+:\d+ (?:error|warning): /.test(l) && !/warning: uncovered-sentence:/.test(l))).toEqual(
+      [],
+    );
   });
 
   it("checks the name against the folder also when run from inside .agents/behaviors/<name>/", () => {

@@ -17,8 +17,13 @@ describe("the held-out-2026 specs", () => {
   for (const dir of HELD_OUT_2026_DIRS) {
     it(`${basename(dir)}: the hand-written judge lints clean and agrees with every label`, async () => {
       const lint = await runInProcess("lint", join(dir, "BEHAVIOR.md"), join(dir, "judge.yaml"));
-      expect(lint.stdout).toMatch(/^ok: checked /);
-      expect(lint.stdout + lint.stderr).not.toMatch(/ (error|warning): /);
+      // Lint's only warnings on a hand-written judge: sentences it leaves unquoted (issue 25).
+      expect(lint.stdout).toMatch(/^(?:ok|0 errors, \d+ warnings?): checked /m);
+      expect(
+        (lint.stdout + lint.stderr)
+          .split("\n")
+          .filter((l) => /:\d+:\d+ (?:error|warning): /.test(l) && !/warning: uncovered-sentence:/.test(l)),
+      ).toEqual([]);
       expect(lint.code).toBe(0);
       const run = await runInProcess("calibrate", join(dir, "judge.yaml"), ...trajectoryFiles(dir));
       expect(run.stdout).toMatch(/meta agreement (\d+)\/\1, file agreement (\d+)\/\2/);
