@@ -9,7 +9,8 @@
 //    PreToolUse answer for the last call of a session of N events, which
 //    reads the transcript, imports it with the claude-code importer, replays
 //    the events into a fresh monitor and checks the call; split into those
-//    parts.
+//    parts. Then the same call from the checkpoint the previous call left
+//    (guard/claude-code-checkpoint.ts), as the command runs it.
 // 2. The same, as Claude Code runs it: `behavior-judge guard judge.mjs
 //    --claude-code` as a new process per call (node's start-up included).
 // 3. The library guard (SessionGuard, as guardTools / guardAgent use it) in a
@@ -170,6 +171,25 @@ const replay = time(RUNS, () => {
 });
 console.log(
   `hook, in process: ${fmt(whole)} per call (read+parse ${fmt(readParse)}, import ${fmt(importing)}, replay ${events.length} events + check ${fmt(replay)})`,
+);
+
+// 1b. The same call from the checkpoint the command keeps between calls: the previous call saw
+// the transcript without its last two records.
+const earlier = text.trim().split("\n").slice(0, -2).join("\n") + "\n";
+const earlierPath = join(dir, "earlier.jsonl");
+writeFileSync(earlierPath, earlier);
+const cache = { refused: {} };
+answerClaudeCodeHook(judge, JSON.stringify({ ...hook, transcript_path: earlierPath, tool_use_id: "none" }), {
+  readTranscript: read,
+  cache,
+});
+cache.checkpoint.path = path;
+const stored = JSON.stringify(cache);
+const readFrom = (p, from) => readFileSync(p).subarray(from).toString("utf8");
+const fromCheckpoint = time(RUNS, () => answerClaudeCodeHook(judge, stdin, { readTranscript: read, readTranscriptFrom: readFrom, cache }));
+const cacheRead = time(RUNS, () => JSON.parse(stored));
+console.log(
+  `hook, in process, from the checkpoint (${cache.checkpoint.events.length} events kept, ${(stored.length / 1024).toFixed(0)} KiB): ${fmt(fromCheckpoint)} per call, + reading the session's memory ${fmt(cacheRead)}`,
 );
 
 // 2. As Claude Code runs it: a new process per call.
