@@ -25,10 +25,11 @@
  * which blocks the call (and a stop) and gives Claude the line.
  */
 import { FACT, flattenInto, isRecord, jsonText } from "../importers/core.js";
-import { fromClaudeCode, fromClaudeCodeHook } from "../importers/claude-code.js";
+import { fromClaudeCodeHook } from "../importers/claude-code.js";
 import type { TrajectoryEvent, Violation } from "../runtime/types.js";
 import { REFUSAL_MARK, feedbackMessage, refusalMessage } from "./refusal.js";
 import type { GuardJudge } from "./session.js";
+import { importTranscript, type TranscriptCheckpoint } from "./claude-code-checkpoint.js";
 
 /** The hook input fields read here (Claude Code's hooks reference). */
 export interface ClaudeCodeHookInput {
@@ -55,12 +56,16 @@ export interface HookAnswer {
 export interface HookCache {
   /** tool_use ids this guard denied, with the rules: left out of the events even when the transcript does not show the refusal. */
   refused: Record<string, string[]>;
+  /** Where the next call may start importing the transcript (claude-code-checkpoint.ts). */
+  checkpoint?: (TranscriptCheckpoint & { path: string }) | undefined;
 }
 
 export interface HookOptions {
   failClosed?: boolean;
   /** The transcript's text (throws when it cannot be read). */
   readTranscript: (path: string) => string;
+  /** The transcript's text from a byte offset on: given, a call from a checkpoint reads only the bytes after it. */
+  readTranscriptFrom?: (path: string, fromByte: number) => string;
   cache?: HookCache;
 }
 
@@ -91,27 +96,18 @@ export function readHookInput(text: string): ClaudeCodeHookInput {
   return value as unknown as ClaudeCodeHookInput;
 }
 
-/** The transcript's records: one JSON value per complete line (a line still being written is not read yet). */
-function transcriptRecords(text: string): unknown[] {
-  const end = text.endsWith("\n") ? text.length : text.lastIndexOf("\n") + 1;
-  const records: unknown[] = [];
-  for (const line of text.slice(0, end).split("\n")) {
-    if (line.trim() === "") continue;
-    try {
-      records.push(JSON.parse(line));
-    } catch {
-      // A line that is no JSON is the importer's to reject, located, as any other bad record.
-      records.push(line);
-    }
-  }
-  return records;
-}
-
 /** The session's events, and the call ids whose results are this guard's refusals. */
 function sessionEvents(input: ClaudeCodeHookInput, options: HookOptions): { events: TrajectoryEvent[]; refused: Set<string> } {
-  const text = options.readTranscript(input.transcript_path);
-  const imported = fromClaudeCode(transcriptRecords(text), { id: input.session_id });
-  const events = (imported.trajectories[0]?.events ?? []) as TrajectoryEvent[];
+  const path = input.transcript_path;
+  const from = options.readTranscriptFrom;
+  const stored = options.cache?.checkpoint;
+  const { events, checkpoint } = importTranscript(
+    from !== undefined ? (byte: number) => from(path, byte) : options.readTranscript(path),
+    input.session_id,
+    stored !== undefined && stored.path === input.transcript_path ? stored : undefined,
+  );
+  if (options.cache !== undefined && checkpoint !== undefined && checkpoint !== stored)
+    options.cache.checkpoint = { ...checkpoint, path: input.transcript_path };
   const refused = new Set(Object.keys(options.cache?.refused ?? {}));
   for (const e of events)
     if (e.actor === "tool" && e.metadata?.status === "error" && (e.content ?? "").includes(REFUSAL_MARK)) {

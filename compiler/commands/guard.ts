@@ -4,7 +4,7 @@
  * command (guard/claude-code.ts); `--mcp` a stdio MCP server in front of
  * another (guard/mcp.ts).
  */
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { answerClaudeCodeHook, hookFailure, readHookInput, type HookAnswer, type HookCache } from "../../guard/claude-code.js";
 import type { GuardJudge } from "../../guard/session.js";
@@ -46,11 +46,29 @@ function readCache(path: string): HookCache {
   try {
     const value = JSON.parse(readFileSync(path, "utf8")) as Partial<HookCache>;
     if (value !== null && typeof value === "object" && typeof value.refused === "object" && value.refused !== null)
-      return { refused: { ...value.refused } };
+      return { refused: { ...value.refused }, checkpoint: value.checkpoint };
   } catch {
     // No memory yet, or a broken file: the transcript still shows the refusals.
   }
   return { refused: {} };
+}
+
+/** A file's bytes from `from` on, as text: what a call from a checkpoint reads. */
+function readFrom(path: string, from: number): string {
+  const fd = openSync(path, "r");
+  try {
+    const size = fstatSync(fd).size;
+    const buffer = Buffer.alloc(Math.max(0, size - from));
+    let read = 0;
+    while (read < buffer.length) {
+      const n = readSync(fd, buffer, read, buffer.length - read, from + read);
+      if (n === 0) break;
+      read += n;
+    }
+    return buffer.subarray(0, read).toString("utf8");
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** One Claude Code hook call: stdin in, the hook's answer out. Never lets an error through as a crash. */
@@ -72,15 +90,22 @@ async function claudeCodeHook(judgePath: string, options: GuardCommandOptions): 
   }
   const file = sessionId === undefined ? undefined : sessionFile(dir, sessionId);
   const cache = file === undefined ? { refused: {} } : readCache(file);
-  const before = JSON.stringify(cache);
-  const answer = answerClaudeCodeHook(judge, stdin, { failClosed, cache, readTranscript: (path) => readFileSync(path, "utf8") });
-  if (file !== undefined && JSON.stringify(cache) !== before) {
+  const refusedBefore = Object.keys(cache.refused).length;
+  const checkpointBefore = cache.checkpoint;
+  const answer = answerClaudeCodeHook(judge, stdin, {
+    failClosed,
+    cache,
+    readTranscript: (path) => readFileSync(path, "utf8"),
+    readTranscriptFrom: readFrom,
+  });
+  const refused = Object.keys(cache.refused).length !== refusedBefore;
+  if (file !== undefined && (refused || cache.checkpoint !== checkpointBefore)) {
     try {
       mkdirSync(dir, { recursive: true });
       writeFileSync(file, `${JSON.stringify(cache)}\n`);
       // The log a person reads: one line per refusal, in the project's cache.
-      const reason = (JSON.parse(answer.stdout) as { systemMessage?: string }).systemMessage ?? "";
-      appendFileSync(join(dir, "guard.log"), `${new Date().toISOString()} session ${sessionId} denied: ${reason}\n`);
+      const reason = refused ? ((JSON.parse(answer.stdout) as { systemMessage?: string }).systemMessage ?? "") : "";
+      if (refused) appendFileSync(join(dir, "guard.log"), `${new Date().toISOString()} session ${sessionId} denied: ${reason}\n`);
     } catch {
       // The decision stands without its memory: the transcript keeps the refusal's mark.
     }

@@ -161,9 +161,11 @@ describe("the command", () => {
     });
     expect(run.status).toBe(0);
     expect(JSON.parse(run.stdout).hookSpecificOutput.permissionDecision).toBe("deny");
-    expect(JSON.parse(read(join(cacheDir, `${SESSION}.json`)))).toEqual({
-      refused: { toolu_01Bash0000000000000003: ["Never force-push"] },
-    });
+    const memory = JSON.parse(read(join(cacheDir, `${SESSION}.json`))) as HookCache;
+    expect(memory.refused).toEqual({ toolu_01Bash0000000000000003: ["Never force-push"] });
+    // Where the next call starts importing: a checkpoint in this transcript, before the call.
+    expect(memory.checkpoint!.offset).toBeGreaterThan(0);
+    expect(memory.checkpoint!.events.length).toBeLessThan(16);
     expect(read(join(cacheDir, "guard.log"))).toContain(`session ${SESSION} denied: [behavior-judge guard] Bash was not run`);
   });
 
