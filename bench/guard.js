@@ -3,7 +3,7 @@
 // is shared, so read the ratios within one run, not the absolute figures across runs.
 //
 //   npm run build:cli && node bench/guard.js             # judges of 1, 2, 100 and 1,000 rules
-//   node bench/guard.js --rules 1,100 --events 20000     # other sizes
+//   node bench/guard.js --rules 1,100 --events 20000 --rounds 2   # other sizes, fewer rounds
 //
 // Each judge is built from a judge.yaml written here (`guardJudgeYaml`): rule i is about a
 // vocabulary of its own (lookup_i, refund_i, refund_i_result, notify_i) with an ordering, a
@@ -166,6 +166,7 @@ if (main) await run();
 async function run() {
   const sizes = argument("--rules", "1,2,100,1000").split(",").map(Number);
   const count = Number(argument("--events", "10000"));
+  const rounds = Number(argument("--rounds", "3"));
   const folder = mkdtempSync(join(tmpdir(), "bj-guard-"));
   console.log(`node ${process.version}, ${process.platform}/${process.arch}; judges built in ${folder}\n`);
   const built = new Map(sizes.map((rules) => [rules, build(rules, folder)]));
@@ -179,7 +180,7 @@ async function run() {
     console.log(`   ${String(rules).padStart(5)}  ${cols(push)}   ${cols(check)}   (${timer})`);
   }
 
-  console.log("\n2. judgeTrajectory, ns per event by CPU time (best of 3 rounds, each in a fresh process)");
+  console.log(`\n2. judgeTrajectory, ns per event by CPU time (best of ${rounds} rounds, each in a fresh process)`);
   console.log("   rules   events   all tools   tools 0-1 only   (tools 0-1 only) / (2-rule judge)");
   const measure = (path, size, tools) =>
     Number(
@@ -189,7 +190,7 @@ async function run() {
     );
   for (const size of [1_000, 100_000]) {
     const rows = new Map();
-    for (let round = 0; round < 3; round++) {
+    for (let round = 0; round < rounds; round++) {
       for (const rules of sizes) {
         const row = rows.get(rules) ?? { all: Infinity, two: Infinity };
         row.all = Math.min(row.all, measure(built.get(rules), size, rules));

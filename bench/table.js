@@ -3,6 +3,7 @@
 //
 //   npm run build:cli && node bench/table.js            # prints the table as Markdown
 //   node bench/table.js --quick                         # 1 and 100 rules only, shorter stretches
+//   node bench/table.js --rules 1,100 --types mixed,count   # some rows only
 //
 // Every figure is one core's: each measurement runs in a process of its own, by CPU time
 // (user + system), the best of a few stretches, so load from other jobs weighs on it less
@@ -117,16 +118,21 @@ const rate = (ns) => {
 };
 
 const folder = mkdtempSync(join(tmpdir(), "bj-table-"));
-const sizes = quick ? [1, 100] : [1, 100, 1000];
+const flag = (name) => {
+  const at = process.argv.indexOf(name);
+  return at > 0 ? process.argv[at + 1] : undefined;
+};
+const sizes = (flag("--rules") ?? (quick ? "1,100" : "1,100,1000")).split(",").map(Number);
+const types = (flag("--types") ?? "mixed,ordering,pairing,required,forbidden,count").split(",");
 const cpu = cpus()[0]?.model ?? "unknown CPU";
 console.log(`Machine: ${cpus().length} × ${cpu}, node ${process.version}, load average ${loadavg()[0].toFixed(1)} at the start.`);
-console.log(`Command: node bench/table.js${quick ? " --quick" : ""} (${EVENTS.toLocaleString("en")} events per trajectory)\n`);
+console.log(`Command: node bench/table.js ${process.argv.slice(2).join(" ")} (${EVENTS.toLocaleString("en")} events per trajectory)\n`);
 
 console.log("| judge | rules | events/s per core, objects | with JSON.parse | ns/event, objects | with JSON.parse |");
 console.log("|---|---:|---:|---:|---:|---:|");
 const floor = best("floor", 100, "json");
 console.log(`| JSON.parse alone (the floor) | – | – | ${rate(floor)} | – | ${floor.toFixed(1)} |`);
-for (const type of ["mixed", "ordering", "pairing", "required", "forbidden", "count"]) {
+for (const type of types) {
   for (const rules of sizes) {
     const yaml = type === "mixed" ? guardJudgeYaml(rules) : oneTypeYaml(type, rules);
     const path = buildJudge(yaml, folder, `${type}-${rules}`);
