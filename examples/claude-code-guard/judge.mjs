@@ -580,9 +580,9 @@ function startMonitor(judge, rawHeader, options) {
     if (explanation !== void 0) violation.explanation = explanation;
     out.push(violation);
   };
-  const violationsNow = (rules2) => {
+  const violationsNow = (concerned2) => {
     out = [];
-    for (let k = 0; k < rules2.length; k++) all[rules2[k]].violations(found);
+    for (let k = 0; k < concerned2.length; k++) all[concerned2[k]].violations(found);
     return out;
   };
   const read = (raw) => {
@@ -603,11 +603,11 @@ function startMonitor(judge, rawHeader, options) {
     },
     check(raw) {
       const event = read(raw);
-      const rules2 = steppers.concerned(event.action);
-      for (let k = 0; k < rules2.length; k++) all[rules2[k]].save();
+      const concerned2 = steppers.concerned(event.action);
+      for (let k = 0; k < concerned2.length; k++) all[concerned2[k]].save();
       steppers.step(event);
-      const would = violationsNow(rules2);
-      for (let k = 0; k < rules2.length; k++) all[rules2[k]].restore();
+      const would = violationsNow(concerned2);
+      for (let k = 0; k < concerned2.length; k++) all[concerned2[k]].restore();
       return would;
     },
     pending() {
