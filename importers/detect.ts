@@ -160,7 +160,7 @@ export function detectFormat(input: unknown, options: ImportOptions = {}): Detec
 export function detectionError(detection: Detection): string {
   const from = `pass --from with one of: ${formatNames().join(", ")} (or trajectory)`;
   if (detection.candidates.length > 1) return `ambiguous trace format: it could be ${detection.candidates.join(" or ")}; ${from}`;
-  return `unknown trace format: not a trajectory (id, complete, events with actor and action) and not a shape any importer knows; ${from}`;
+  return `unknown trace format: not a trajectory (docs/FORMATS.md §2: id, complete, events with actor and action) and not a shape any importer knows; ${from}`;
 }
 
 export interface ImportTraceOptions extends ImportOptions {

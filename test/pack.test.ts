@@ -8,7 +8,7 @@
  * Slow (one npm install): kept to one test.
  */
 import { spawnSync, type SpawnSyncReturns } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "vitest";
@@ -21,12 +21,12 @@ const BRAINTRUST = "braintrust@3.35.0";
 const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
 const hasNpm = spawnSync("npm", ["--version"], { encoding: "utf8", env }).status === 0;
 
-function run(cmd: string, args: string[], cwd: string): SpawnSyncReturns<string> & { ms: number } {
+function run(cmd: string, args: string[], cwd: string, extraEnv: Record<string, string> = {}): SpawnSyncReturns<string> & { ms: number } {
   const start = Date.now();
   const result = spawnSync(cmd, args, {
     cwd,
     encoding: "utf8",
-    env: { ...env, BRAINTRUST_API_KEY: "", OPENAI_API_KEY: "" },
+    env: { ...env, BRAINTRUST_API_KEY: "", OPENAI_API_KEY: "", ...extraEnv },
     input: "",
     timeout: 240_000,
   });
@@ -108,6 +108,9 @@ test.skipIf(!hasNpm)(
     expect(red.status).not.toBe(0);
     expect(red.stdout).toContain(`ordering [false]: "${QUOTE}"`);
     expect(red.stdout).toContain('e2 agent/delete_file "rm notes.txt"');
+    // What the check looked for, and what it found (issue 24).
+    expect(red.stdout).toContain("expected: ask_confirmation (actor agent) before the first delete_file");
+    expect(red.stdout).toContain("found: before delete_file at e2: no ask_confirmation");
     const ciRed = run(
       "npx",
       [
@@ -123,6 +126,19 @@ test.skipIf(!hasNpm)(
       project,
     );
     expect(ciRed.status).toBe(1);
+
+    // Judging only: the model and Redis clients are optional peers, left out, and --model says what to install.
+    const judgeOnly = join(dir, "judge-only");
+    mkdirSync(judgeOnly);
+    ok(run("npm", ["init", "-y"], judgeOnly), "npm init");
+    ok(run("npm", ["install", join(dir, packed[0]!.filename), "--no-audit", "--no-fund", "--prefer-offline"], judgeOnly), "npm install");
+    for (const name of ["openai", "ioredis"]) expect(existsSync(join(judgeOnly, "node_modules", name)), name).toBe(false);
+    const judgeArgs = ["behavior-judge", "judge", join(behavior, "judge.mjs"), join(behavior, "trajectories"), "--no-web"];
+    expect(run("npx", judgeArgs, judgeOnly).stdout).toContain(QUOTE);
+    // A key that is never used: the missing client is found before any request.
+    const noClient = run("npx", [...judgeArgs, "--model", "gpt-4o-mini"], judgeOnly, { OPENAI_API_KEY: "sk-unused" });
+    expect(noClient.status).toBe(2);
+    expect(noClient.stderr).toContain("needs the openai package, which a plain install of behavior-judge leaves out: run `npm i openai`");
 
     // The scorer inside the real braintrust Eval: no API key, logs not sent.
     writeFileSync(

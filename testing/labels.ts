@@ -1,8 +1,9 @@
 /**
  * The label comparison `calibrate` runs (docs/FORMATS.md §7), as a function of a
  * judgment and its `expected` block. Every rule's verdict is compared with the
- * label of the same name (a missing label is a mismatch), the file verdict
- * with `expected.verdict`, and labels naming no rule are listed. A verdict
+ * label of the same name, the file verdict with `expected.verdict`, and
+ * labels naming no rule are listed. A rule the labels leave out is not
+ * compared: a case may label only the rules a person has checked. A verdict
  * resting on a failed model call never agrees, whatever the label.
  */
 import { isObject } from "../runtime/is-object.js";
@@ -21,8 +22,8 @@ const VERDICTS: readonly unknown[] = ["true", "false", "na"];
  * Reads an `expected` block (docs/FORMATS.md §7): the one label reader, used
  * by `calibrate` for label files and by the test helpers, so both accept and
  * refuse the same labels. Returns the typed labels or the error text. A
- * missing `metaBehaviorVerdicts` is no rule labels (each rule is then a
- * mismatch); verdicts are the strings "true", "false" and "na", never booleans.
+ * missing `metaBehaviorVerdicts` is no rule labels (no rule is then
+ * compared); verdicts are the strings "true", "false" and "na", never booleans.
  */
 export function readExpected(value: unknown): ExpectedLabels | string {
   if (!isObject(value)) return "expected must be an object with verdict and metaBehaviorVerdicts";
@@ -43,6 +44,8 @@ export interface VerdictComparison {
   agree: boolean;
   /** Set when the verdict rests on a failed model call: never an agreement, whatever the label. */
   error?: true;
+  /** Set when the case has no label for this rule: not compared, so neither an agreement nor a disagreement (`agree` is true). */
+  unlabeled?: true;
 }
 
 export interface LabelComparison {
@@ -50,6 +53,8 @@ export interface LabelComparison {
   metaBehaviors: VerdictComparison[];
   /** Labels naming no rule of this judge: a typo in the label file. */
   unknownLabels: string[];
+  /** The rules the case has no label for, in the judgment's order: not compared. */
+  unlabeled: string[];
 }
 
 function compare<E extends Verdict | null>(
@@ -62,15 +67,17 @@ function compare<E extends Verdict | null>(
 
 export function compareLabels(expected: ExpectedLabels, judgment: TrajectoryJudgment): LabelComparison {
   const labels = expected.metaBehaviorVerdicts;
-  const metaBehaviors = judgment.metaBehaviors.map((m) => ({
-    name: m.name,
-    ...compare(Object.hasOwn(labels, m.name) ? labels[m.name]! : null, m),
-  }));
+  const metaBehaviors: VerdictComparison[] = judgment.metaBehaviors.map((m) =>
+    Object.hasOwn(labels, m.name)
+      ? { name: m.name, ...compare(labels[m.name]!, m) }
+      : { name: m.name, expected: null, actual: m.verdict, agree: true, unlabeled: true },
+  );
   const judged = new Set(judgment.metaBehaviors.map((m) => m.name));
   return {
     verdict: compare(expected.verdict, judgment),
     metaBehaviors,
     unknownLabels: Object.keys(labels).filter((name) => !judged.has(name)),
+    unlabeled: metaBehaviors.filter((m) => m.unlabeled === true).map((m) => m.name),
   };
 }
 

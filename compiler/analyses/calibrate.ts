@@ -1,7 +1,8 @@
 /**
  * calibrate (docs/FORMATS.md §7): labeled cases against the compiled judge.
  * Every meta-behavior verdict is compared with the label of the same name
- * (a missing label is a mismatch) and the file verdict with `expected.verdict`.
+ * (a rule without one is not compared, only counted as unlabeled) and the
+ * file verdict with `expected.verdict`.
  */
 import type { TrajectoryJudgment } from "../../runtime/types.js";
 import { compareLabels, labelsAgree, type LabelComparison } from "../../testing/labels.js";
@@ -24,6 +25,8 @@ export interface CaseComparison {
   metaBehaviors: LabelComparison["metaBehaviors"];
   /** Labels naming no rule of this judge: a typo in the label file. */
   unknownLabels: string[];
+  /** The rules this case has no label for: not compared. */
+  unlabeled: string[];
 }
 
 export interface CalibrationTotals {
@@ -48,7 +51,7 @@ export interface CalibrationResult {
 }
 
 export function compareCase(input: InputCase, judgment: TrajectoryJudgment): CaseComparison {
-  const { verdict, metaBehaviors, unknownLabels } = compareLabels(input.expected!, judgment);
+  const { verdict, metaBehaviors, unknownLabels, unlabeled } = compareLabels(input.expected!, judgment);
   return {
     file: input.file,
     caseIndex: input.index,
@@ -57,6 +60,7 @@ export function compareCase(input: InputCase, judgment: TrajectoryJudgment): Cas
     verdict,
     metaBehaviors,
     unknownLabels,
+    unlabeled,
   };
 }
 
@@ -105,8 +109,10 @@ export async function calibrateResults(
     result.comparisons.push(comparison);
     result.judgments.push(judgment);
     const t = result.totals;
-    t.metaTotal += comparison.metaBehaviors.length;
-    t.metaAgree += comparison.metaBehaviors.filter((m) => m.agree).length;
+    // Only the labeled rules count: a case may label some rules and leave the rest.
+    const labeled = comparison.metaBehaviors.filter((m) => m.unlabeled !== true);
+    t.metaTotal += labeled.length;
+    t.metaAgree += labeled.filter((m) => m.agree).length;
     t.fileTotal++;
     if (comparison.verdict.agree) t.fileAgree++;
     t.errors += comparison.unknownLabels.length > 0 ? 1 : 0;

@@ -20,6 +20,9 @@ import {
 import type { TraceReadOptions } from "./trace-inputs.js";
 import { groupSessions, sessionCases } from "./claude-code-sessions.js";
 
+const CSV =
+  "a .csv file: behavior-judge reads trajectories as JSON or JSONL (docs/FORMATS.md §2) and traces in the formats docs/IMPORTERS.md lists, not CSV";
+
 async function* readJsonFile(file: string, options: TraceReadOptions): AsyncGenerator<InputCase> {
   let read: JsonFileRead;
   try {
@@ -44,6 +47,8 @@ export async function* readCases(files: readonly string[], options: TraceReadOpt
     if (companions.length > 0) yield* sessionCases({ file, companions }, options);
     else if (file === STDIN) yield* readStdinCases(options);
     else if (/\.jsonl$/i.test(file)) yield* readJsonlFile(file, options);
+    // Read as JSON, a CSV export fails at 1:1 with a syntax error that does not say what is wrong.
+    else if (/\.csv$/i.test(file)) yield { file, index: 0, error: CSV };
     // A pipe with no .json name (`<(cat f)`, a FIFO): read once as a stream, as stdin is, never at an offset.
     else if (!/\.json$/i.test(file) && isStreamPath(file)) yield* readPipeCases(file, options);
     else yield* readJsonFile(file, options);

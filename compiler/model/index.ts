@@ -4,6 +4,7 @@
  * answer cache in front of it. Without a configured model there is no
  * adapter, and the judge's semantic parts come out na.
  */
+import { requireInstalled } from "../optional.js";
 import type { SemanticAdapter } from "../../runtime/semantic.js";
 import { defaultCacheDir, withAnswerCache, type AnswerCacheOptions } from "./answer-cache.js";
 import { describeModelConfig, loadEnvironment, resolveModelConfig, type Environment, type ModelConfig, type ModelFlags } from "./config.js";
@@ -61,6 +62,7 @@ export function planHostModel(options: HostModelOptions = {}): HostModelPlan | u
 export async function createHostModel(options: HostModelOptions = {}): Promise<HostModel> {
   const plan = planHostModel(options);
   if (plan === undefined) return { adapter: undefined };
+  requireInstalled("openai");
   const transport = createOpenAIAdapter(plan.config, options);
   const adapter = plan.cache === undefined ? transport : withAnswerCache(transport, plan.cache);
   return { adapter, config: plan.config, description: plan.description };

@@ -8,6 +8,7 @@
  * cannot write or acknowledge must stop, and whatever it had not acknowledged
  * stays pending in the consumer group for another worker to claim.
  */
+import { requireInstalled } from "../optional.js";
 import type { Redis } from "ioredis";
 import { UserError } from "../errors.js";
 
@@ -43,6 +44,7 @@ function messageOf(error: unknown): string {
 export async function connectRedis(url: string): Promise<RedisConnection> {
   const where = redactRedisUrl(url);
   if (!/^rediss?:\/\//i.test(url)) throw new RedisQueueError(`--redis ${where}: expected a redis:// or rediss:// URL`);
+  requireInstalled("ioredis");
   const { Redis } = await import("ioredis");
   let lastError: string | undefined;
   const client = new Redis(url, {

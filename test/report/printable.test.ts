@@ -114,6 +114,7 @@ describe("names and the per-rule table", () => {
       verdict: { expected: "true", actual: "true", agree: true },
       metaBehaviors: [],
       unknownLabels: ["R\u202e\u0085"],
+      unlabeled: [],
     });
     expect(line).not.toMatch(ACTIVE);
     expect(line).toContain("R\\u202e\\u0085");

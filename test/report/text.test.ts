@@ -52,6 +52,7 @@ describe("text report", () => {
       verdict: { expected: "true", actual: "true", agree: true },
       metaBehaviors: [],
       unknownLabels: [],
+      unlabeled: [],
     });
     expect(line).not.toMatch(ACTIVE);
     expect(line.split("\n")).toHaveLength(1);

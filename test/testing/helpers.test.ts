@@ -188,7 +188,8 @@ describe("assertBehavior", () => {
     const error = await failure(assertBehavior(refund, refundCase("credit-before-lookup").trajectory, { expected: wrong }));
     expect(error.message).toContain("  file verdict: expected true, got false");
     expect(error.message).toContain("  Look up the order before paying anything out: expected true, got false");
-    expect(error.message).toContain("  Email a confirmation for every approved refund: expected (no label), got true");
+    // A rule without a label is not compared (partial labels, issue 24).
+    expect(error.message).not.toContain("Email a confirmation for every approved refund");
     expect(error.message).toContain('  label "No such rule" names no rule of this judge');
   });
 
@@ -218,11 +219,11 @@ describe("assertBehavior", () => {
   test("compareLabels is the comparison calibrate runs", async () => {
     const c = refundCase("credit-before-lookup");
     const judgment = await refund.judgeTrajectory(c.trajectory);
-    const { verdict, metaBehaviors, unknownLabels } = compareCase(
+    const { verdict, metaBehaviors, unknownLabels, unlabeled } = compareCase(
       { file: "f", index: 0, trajectory: c.trajectory, expected: c.expected, labeled: true } as never,
       judgment,
     );
-    expect(compareLabels(c.expected, judgment)).toEqual({ verdict, metaBehaviors, unknownLabels });
+    expect(compareLabels(c.expected, judgment)).toEqual({ verdict, metaBehaviors, unknownLabels, unlabeled });
     expect(labelsAgree(compareLabels(c.expected, judgment))).toBe(true);
     expect(labelsAgree(compareLabels({ ...c.expected, verdict: "true" }, judgment))).toBe(false);
   });
@@ -275,10 +276,12 @@ describe("labels are read as calibrate reads them", () => {
     await expect(expect(trajectory).not.toSatisfyBehavior(refund, { expected: expected as never })).rejects.toThrow(message);
   });
 
-  test("item 19: labels without metaBehaviorVerdicts are read as calibrate reads them (every rule unlabeled)", async () => {
+  test("item 19: labels without metaBehaviorVerdicts are read as calibrate reads them (every rule unlabeled, only the verdict compared)", async () => {
     const { trajectory } = refundCase("credit-before-lookup");
-    const error = await failure(assertBehavior(refund, { trajectory, expected: { verdict: "false" } }));
-    expect(error.message).toContain(`  ${LOOKUP}: expected (no label), got false`);
+    await assertBehavior(refund, { trajectory, expected: { verdict: "false" } });
+    const error = await failure(assertBehavior(refund, { trajectory, expected: { verdict: "true" } }));
+    expect(error.message).toContain("  file verdict: expected true, got false");
+    expect(error.message).not.toContain("(no label)");
   });
 
   test("item 19: rules: [] is refused, not a pass for a failing trajectory; so are rule names that are not strings", async () => {

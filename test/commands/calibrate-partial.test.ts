@@ -1,0 +1,59 @@
+/**
+ * Issue 24, "Labels without glue": a case may label only some rules.
+ * calibrate counts agreement on the labeled rules alone, says how many rules
+ * each case left unlabeled, and never prints "1 errors". The test helpers
+ * compare labels the same way.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect, test } from "vitest";
+import { ROOT, runCli } from "../support/cli.js";
+import * as refund from "../../examples/refund-support/judge.mjs";
+import { assertBehavior } from "../../testing/index.js";
+
+const JUDGE = join(ROOT, "examples/refund-support/judge.mjs");
+const LOOKUP = "Look up the order before paying anything out";
+
+function labeled(name: string, expected: unknown): string {
+  const { trajectory } = JSON.parse(readFileSync(join(ROOT, `examples/refund-support/trajectories/${name}.json`), "utf8"));
+  const dir = mkdtempSync(join(tmpdir(), "bj-partial-"));
+  const file = join(dir, `${name}.json`);
+  writeFileSync(file, JSON.stringify({ trajectory, expected }));
+  return file;
+}
+
+test("a case labeling one rule of four: agreement counts that rule only, and the three unlabeled are said", () => {
+  const file = labeled("refund-after-empty-lookup", { verdict: "false", metaBehaviorVerdicts: { [LOOKUP]: "false" } });
+  const run = runCli(["calibrate", JUDGE, file]);
+  expect(run.status, run.stderr).toBe(0);
+  expect(run.stdout).toContain("ok   refund-after-empty-lookup");
+  expect(run.stdout).toContain("3 of 4 rules unlabeled, not counted");
+  expect(run.stdout).toContain("meta agreement 1/1, file agreement 1/1");
+  expect(run.stdout).not.toMatch(/\b1 errors\b/);
+
+  const json = JSON.parse(runCli(["calibrate", JUDGE, file, "--json"]).stdout);
+  expect(json.totals).toMatchObject({ metaAgree: 1, metaTotal: 1, fileAgree: 1, fileTotal: 1, errors: 0 });
+  expect(json.comparisons[0].unlabeled).toEqual([
+    "Email a confirmation for every approved refund",
+    "Stop paying out once escalated",
+    "Refund at most three orders per session",
+  ]);
+});
+
+test("a wrong label on a labeled rule still disagrees; one label naming no rule is '1 error'", () => {
+  const file = labeled("refund-after-empty-lookup", {
+    verdict: "false",
+    metaBehaviorVerdicts: { [LOOKUP]: "true", "No such rule": "na" },
+  });
+  const run = runCli(["calibrate", JUDGE, file]);
+  expect(run.status).toBe(1);
+  expect(run.stdout).toContain(`${LOOKUP}: expected true, got false`);
+  expect(run.stdout).toContain("meta agreement 0/1, file agreement 1/1, 1 error");
+  expect(run.stdout).not.toContain("1 errors");
+});
+
+test("assertBehavior compares partial labels as calibrate does", async () => {
+  const { trajectory } = JSON.parse(readFileSync(join(ROOT, "examples/refund-support/trajectories/credit-before-lookup.json"), "utf8"));
+  await assertBehavior(refund, trajectory, { expected: { verdict: "false", metaBehaviorVerdicts: { [LOOKUP]: "false" } } });
+});
