@@ -1,220 +1,208 @@
 #!/usr/bin/env node
-// The guard's own cost per tool call (issue 27). Not a test: machines here
-// are shared and noisy, so read the figures as orders of size; each is the
-// median of its runs.
+// Guard latency and cost per event as a judge grows (issue 26). Not a test: the machine
+// is shared, so read the ratios within one run, not the absolute figures across runs.
 //
-//   npm run build:cli && node bench/guard.js [--events 1000] [--runs 20]
+//   npm run build:cli && node bench/guard.js             # judges of 1, 2, 100 and 1,000 rules
+//   node bench/guard.js --rules 1,100 --events 20000     # other sizes
 //
-// 1. Claude Code hook, in process (guard/claude-code.ts through dist/): one
-//    PreToolUse answer for the last call of a session of N events, which
-//    reads the transcript, imports it with the claude-code importer, replays
-//    the events into a fresh monitor and checks the call; split into those
-//    parts. Then the same call from the checkpoint the previous call left
-//    (guard/claude-code-checkpoint.ts), as the command runs it.
-// 2. The same, as Claude Code runs it: `behavior-judge guard judge.mjs
-//    --claude-code` as a new process per call (node's start-up included).
-// 3. The library guard (SessionGuard, as guardTools / guardAgent use it) in a
-//    session that already holds N events: one call checked and recorded.
+// Each judge is built from a judge.yaml written here (`guardJudgeYaml`): rule i is about a
+// vocabulary of its own (lookup_i, refund_i, refund_i_result, notify_i) with an ordering, a
+// pairing and, in turn, a count or a forbidden check, so an event's action concerns one rule.
+// The events are a support session over that vocabulary: user messages (which no rule
+// names) and, for a tool picked at random, lookup, refund, the processor's answer and a
+// notification.
+//
+//   1. monitor.push and monitor.check: p50, p99 and p99.9 of each call, in ns, over a
+//      session that picks among all the judge's rules (a fresh monitor per round; the
+//      first round warms up and is not counted). The timer's own cost is printed too.
+//   2. judgeTrajectory: ns per event over the same kind of session, and over one whose
+//      events concern only rules 0 and 1 (so a judge of 100 or 1,000 rules should cost
+//      what one of 2 rules does), each measurement in a process of its own.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(name);
-  return i === -1 ? fallback : Number(process.argv[i + 1]);
+const argument = (flag, fallback) => {
+  const at = process.argv.indexOf(flag);
+  return at > 0 ? process.argv[at + 1] : fallback;
 };
-const EVENTS = arg("--events", 1000);
-const RUNS = arg("--runs", 20);
-const judgePath = join(root, "examples", "claude-code-guard", "judge.mjs");
-const judge = await import(pathToFileURL(judgePath).href);
-const { answerClaudeCodeHook } = await import(pathToFileURL(join(root, "dist", "guard", "claude-code.js")).href);
-const { fromClaudeCode } = await import(pathToFileURL(join(root, "dist", "importers", "claude-code.js")).href);
-const { SessionGuard } = await import(pathToFileURL(join(root, "dist", "guard", "session.js")).href);
 
-/** A Claude Code transcript of about `events` events: a prompt, then Read/Edit/Bash calls with their results, and a word now and then. */
-function transcript(events) {
-  const lines = [];
-  let n = 0;
-  let parent = null;
-  const record = (type, message, extra = {}) => {
-    n++;
-    const uuid = `b0000000-0000-4000-8000-${String(n).padStart(12, "0")}`;
-    lines.push(
-      JSON.stringify({
-        parentUuid: parent,
-        isSidechain: false,
-        userType: "external",
-        cwd: "/repo",
-        sessionId: "bench",
-        version: "2.1.63",
-        message,
-        type,
-        uuid,
-        timestamp: "2026-11-02T09:00:00.000Z",
-        ...extra,
-      }),
+/** A judge.yaml of `rules` rules, rule i about its own tool i. */
+export function guardJudgeYaml(rules) {
+  const out = ["version: 1\nbehavior: guard-bench\nmetaBehaviors:\n"];
+  for (let i = 0; i < rules; i++) {
+    const third =
+      i % 2 === 0
+        ? `      - type: count\n        quote: "at most three orders on tool ${i}"\n        match: {action: refund_${i}}\n        max: 3\n        distinctBy: metadata.order_id\n`
+        : `      - type: forbidden\n        quote: "no refund on tool ${i} once it declined"\n        match: {action: refund_${i}}\n        after: {action: refund_${i}_result, metadata: {status: declined}}\n`;
+    out.push(
+      `  - name: "Tool ${i}"\n    trigger:\n      description: "The agent refunds with tool ${i}."\n      match: {action: refund_${i}}\n    checks:\n` +
+        `      - type: ordering\n        quote: "look up before refunding on tool ${i}"\n        first: {action: lookup_${i}, metadata: {status: found}}\n        before: {action: refund_${i}}\n` +
+        `      - type: pairing\n        quote: "notify after each approval on tool ${i}"\n        each: {action: refund_${i}_result, metadata: {status: approved}}\n        followedBy: {action: notify_${i}}\n` +
+        third,
     );
-    parent = uuid;
+  }
+  return out.join("");
+}
+
+/** A deterministic session of `size` events over tools 0 … tools-1 (xorshift, so every run judges the same events). */
+export function guardEvents(size, tools, idPrefix = "e") {
+  let seed = 2463534242;
+  const random = () => {
+    seed ^= seed << 13;
+    seed ^= seed >>> 17;
+    seed ^= seed << 5;
+    return (seed >>> 0) / 4294967296;
   };
-  record("user", { role: "user", content: "Tidy up every module and keep the tests green." });
-  let count = 1;
-  let k = 0;
-  const tools = [
-    (i) => ["Read", { file_path: `/repo/src/m${i}.js` }, `     1\texport const m${i} = ${i};\n`.repeat(20)],
-    (i) => [
-      "Edit",
-      { file_path: `/repo/src/m${i}.js`, old_string: `${i};`, new_string: `${i} + 0;` },
-      `The file /repo/src/m${i}.js has been updated.`,
-    ],
-    () => ["Bash", { command: "npm test", description: "Run the tests" }, "42 passing"],
-  ];
-  while (count < events - 2) {
-    k++;
-    const [name, input, output] = tools[k % 3](Math.floor(k / 3));
-    const id = `toolu_bench${String(k).padStart(6, "0")}`;
-    const content = [];
-    if (k % 10 === 0) {
-      content.push({ type: "text", text: `Done with module ${Math.floor(k / 3)}; moving on.` });
-      count++;
+  const events = [];
+  const push = (actor, action, content, metadata) =>
+    events.push(
+      metadata === undefined
+        ? { id: `${idPrefix}${events.length + 1}`, actor, action, content }
+        : { id: `${idPrefix}${events.length + 1}`, actor, action, content, metadata },
+    );
+  while (events.length < size) {
+    const k = Math.floor(random() * tools);
+    const order = `A-${Math.floor(random() * 5)}`;
+    push("user", "message", "My order arrived damaged, can I get a refund?");
+    push("tool", `lookup_${k}`, "Order found", { status: random() < 0.9 ? "found" : "missing", order_id: order });
+    push("agent", `refund_${k}`, "Refunding", { order_id: order, amount: "19.00" });
+    push("tool", `refund_${k}_result`, "Done", { status: random() < 0.8 ? "approved" : "declined", order_id: order });
+    push("agent", `notify_${k}`, "Your refund is on its way");
+  }
+  events.length = size;
+  return events;
+}
+
+/** Builds `yamlText` into `folder`/`base`.mjs with the CLI; returns the judge.mjs path. */
+export function buildJudge(yamlText, folder, base) {
+  const yaml = join(folder, `${base}.yaml`);
+  const mjs = join(folder, `${base}.mjs`);
+  writeFileSync(yaml, yamlText);
+  execFileSync(process.execPath, [join(root, "bin", "behavior-judge.js"), "build", yaml, "-o", mjs], { stdio: "ignore" });
+  return mjs;
+}
+
+function build(rules, folder) {
+  return buildJudge(guardJudgeYaml(rules), folder, `guard-${rules}`);
+}
+
+function percentile(sorted, p) {
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+}
+
+/** Latency of each push and each check, in ns, over `events` events of a session over all the judge's rules. */
+export function latency(judge, rules, count, rounds) {
+  const events = guardEvents(count, rules);
+  const probes = guardEvents(count, rules, "c");
+  const push = [];
+  const check = [];
+  for (let round = 0; round <= rounds; round++) {
+    const monitor = judge.createMonitor({ id: `guard-${round}` });
+    for (let i = 0; i < events.length; i++) {
+      // A check of the next event (its own id, so it is new), then the push of the event itself.
+      const a = process.hrtime.bigint();
+      monitor.check(probes[i]);
+      const b = process.hrtime.bigint();
+      monitor.push(events[i]);
+      const c = process.hrtime.bigint();
+      if (round > 0) {
+        check.push(Number(b - a));
+        push.push(Number(c - b));
+      }
     }
-    content.push({ type: "tool_use", id, name, input });
-    record("assistant", {
-      model: "claude-sonnet-4-5-20250929",
-      id: `msg_bench${k}`,
-      type: "message",
-      role: "assistant",
-      content,
-      stop_reason: "tool_use",
-    });
-    record("user", { role: "user", content: [{ tool_use_id: id, type: "tool_result", content: output }] });
-    count += 2;
   }
-  const last = "toolu_bench_last";
-  const input = { command: "git push origin HEAD", description: "Push" };
-  record("assistant", {
-    model: "claude-sonnet-4-5-20250929",
-    id: "msg_bench_last",
-    type: "message",
-    role: "assistant",
-    content: [{ type: "tool_use", id: last, name: "Bash", input }],
-    stop_reason: "tool_use",
-  });
-  return {
-    text: `${lines.join("\n")}\n`,
-    hook: {
-      session_id: "bench",
-      transcript_path: "",
-      hook_event_name: "PreToolUse",
-      tool_name: "Bash",
-      tool_input: input,
-      tool_use_id: last,
-    },
+  const timer = [];
+  for (let i = 0; i < 100_000; i++) {
+    const a = process.hrtime.bigint();
+    timer.push(Number(process.hrtime.bigint() - a));
+  }
+  const summary = (list) => {
+    list.sort((x, y) => x - y);
+    return [0.5, 0.99, 0.999].map((p) => percentile(list, p));
   };
+  return { push: summary(push), check: summary(check), timer: summary(timer)[0] };
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-function time(runs, fn) {
-  const ms = [];
-  for (let i = 0; i < runs; i++) {
-    const t = performance.now();
-    fn();
-    ms.push(performance.now() - t);
+/** `--measure <judge.mjs> <events> <tools> <ms>`: best ns per event of judgeTrajectory, by CPU time, in a process of its own. */
+async function measureAlone() {
+  const at = process.argv.indexOf("--measure");
+  const [path, size, tools, ms] = [
+    process.argv[at + 1],
+    Number(process.argv[at + 2]),
+    Number(process.argv[at + 3]),
+    Number(process.argv[at + 4]),
+  ];
+  const judge = await import(pathToFileURL(path).href);
+  const trajectory = { id: "t", complete: true, events: guardEvents(size, tools) };
+  const stretch = async (limit) => {
+    const start = process.cpuUsage();
+    let runs = 0;
+    let elapsed = 0;
+    do {
+      await judge.judgeTrajectory(trajectory);
+      runs++;
+      const used = process.cpuUsage(start);
+      elapsed = (used.user + used.system) / 1000;
+    } while (elapsed < limit);
+    return (elapsed * 1e6) / runs / size;
+  };
+  await stretch(ms / 2);
+  let best = Infinity;
+  for (let k = 0; k < 4; k++) best = Math.min(best, await stretch(ms / 4));
+  process.stdout.write(`${best}\n`);
+}
+
+const main = process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1];
+if (main && process.argv.includes("--measure")) {
+  await measureAlone();
+  process.exit(0);
+}
+if (main) await run();
+
+async function run() {
+  const sizes = argument("--rules", "1,2,100,1000").split(",").map(Number);
+  const count = Number(argument("--events", "10000"));
+  const folder = mkdtempSync(join(tmpdir(), "bj-guard-"));
+  console.log(`node ${process.version}, ${process.platform}/${process.arch}; judges built in ${folder}\n`);
+  const built = new Map(sizes.map((rules) => [rules, build(rules, folder)]));
+
+  console.log(`1. monitor latency per call, ns (${count} events per round, 5 rounds pooled, after a warm-up round)`);
+  console.log("   rules   push p50    p99  p99.9   check p50    p99  p99.9   (timer alone p50)");
+  for (const rules of sizes) {
+    const judge = await import(pathToFileURL(built.get(rules)).href);
+    const { push, check, timer } = latency(judge, rules, count, 5);
+    const cols = (list) => list.map((n, k) => String(n).padStart(k === 0 ? 9 : 6)).join(" ");
+    console.log(`   ${String(rules).padStart(5)}  ${cols(push)}   ${cols(check)}   (${timer})`);
   }
-  return median(ms);
+
+  console.log("\n2. judgeTrajectory, ns per event by CPU time (best of 3 rounds, each in a fresh process)");
+  console.log("   rules   events   all tools   tools 0-1 only   (tools 0-1 only) / (2-rule judge)");
+  const measure = (path, size, tools) =>
+    Number(
+      execFileSync(process.execPath, [fileURLToPath(import.meta.url), "--measure", path, String(size), String(tools), "600"], {
+        encoding: "utf8",
+      }).trim(),
+    );
+  for (const size of [1_000, 100_000]) {
+    const rows = new Map();
+    for (let round = 0; round < 3; round++) {
+      for (const rules of sizes) {
+        const row = rows.get(rules) ?? { all: Infinity, two: Infinity };
+        row.all = Math.min(row.all, measure(built.get(rules), size, rules));
+        row.two = Math.min(row.two, measure(built.get(rules), size, Math.min(2, rules)));
+        rows.set(rules, row);
+      }
+    }
+    const base = rows.get(2)?.two;
+    for (const [rules, row] of rows) {
+      const ratio = base === undefined ? "" : `${(row.two / base).toFixed(2)}x`;
+      console.log(
+        `   ${String(rules).padStart(5)}  ${String(size).padStart(7)}  ${row.all.toFixed(1).padStart(10)}  ${row.two.toFixed(1).padStart(15)}   ${ratio.padStart(10)}`,
+      );
+    }
+  }
 }
-const fmt = (ms) => (ms < 1 ? `${(ms * 1000).toFixed(0)} µs` : `${ms.toFixed(1)} ms`);
-
-const dir = mkdtempSync(join(tmpdir(), "bench-guard-"));
-const { text, hook } = transcript(EVENTS);
-const path = join(dir, "session.jsonl");
-writeFileSync(path, text);
-hook.transcript_path = path;
-const stdin = JSON.stringify(hook);
-const read = (p) => readFileSync(p, "utf8");
-
-const imported = fromClaudeCode(
-  text
-    .trim()
-    .split("\n")
-    .map((l) => JSON.parse(l)),
-  { id: "bench" },
-).trajectories[0];
-const answer = answerClaudeCodeHook(judge, stdin, { readTranscript: read });
-if (answer.exitCode !== 0 || answer.stdout !== "") throw new Error(`the bench's last call should be allowed: ${JSON.stringify(answer)}`);
-console.log(
-  `session: ${imported.events.length} events, ${text.split("\n").length - 1} transcript lines, ${(text.length / 1024).toFixed(0)} KiB`,
-);
-
-// 1. In process, and its parts.
-time(3, () => answerClaudeCodeHook(judge, stdin, { readTranscript: read }));
-const whole = time(RUNS, () => answerClaudeCodeHook(judge, stdin, { readTranscript: read }));
-const readParse = time(RUNS, () =>
-  read(path)
-    .trim()
-    .split("\n")
-    .map((l) => JSON.parse(l)),
-);
-const records = read(path)
-  .trim()
-  .split("\n")
-  .map((l) => JSON.parse(l));
-const importing = time(RUNS, () => fromClaudeCode(records, { id: "bench" }));
-const events = imported.events.slice(0, -1);
-const replay = time(RUNS, () => {
-  const m = judge.createMonitor({ id: "bench", description: "" });
-  for (const e of events) m.push(e);
-  m.check(imported.events.at(-1));
-});
-console.log(
-  `hook, in process: ${fmt(whole)} per call (read+parse ${fmt(readParse)}, import ${fmt(importing)}, replay ${events.length} events + check ${fmt(replay)})`,
-);
-
-// 1b. The same call from the checkpoint the command keeps between calls: the previous call saw
-// the transcript without its last two records.
-const earlier = text.trim().split("\n").slice(0, -2).join("\n") + "\n";
-const earlierPath = join(dir, "earlier.jsonl");
-writeFileSync(earlierPath, earlier);
-const cache = { refused: {} };
-answerClaudeCodeHook(judge, JSON.stringify({ ...hook, transcript_path: earlierPath, tool_use_id: "none" }), {
-  readTranscript: read,
-  cache,
-});
-cache.checkpoint.path = path;
-const stored = JSON.stringify(cache);
-const readFrom = (p, from) => readFileSync(p).subarray(from).toString("utf8");
-const fromCheckpoint = time(RUNS, () => answerClaudeCodeHook(judge, stdin, { readTranscript: read, readTranscriptFrom: readFrom, cache }));
-const cacheRead = time(RUNS, () => JSON.parse(stored));
-console.log(
-  `hook, in process, from the checkpoint (${cache.checkpoint.events.length} events kept, ${(stored.length / 1024).toFixed(0)} KiB): ${fmt(fromCheckpoint)} per call, + reading the session's memory ${fmt(cacheRead)}`,
-);
-
-// 2. As Claude Code runs it: a new process per call.
-const cli = join(root, "bin", "behavior-judge.js");
-const spawnRuns = Math.max(3, Math.min(RUNS, 7));
-const spawned = time(spawnRuns, () =>
-  execFileSync(process.execPath, [cli, "guard", judgePath, "--claude-code", "--cache-dir", join(dir, "cache")], { input: stdin }),
-);
-const bare = time(spawnRuns, () => execFileSync(process.execPath, ["-e", ""]));
-console.log(`hook command, new process per call: ${fmt(spawned)} (node starting and exiting alone: ${fmt(bare)})`);
-
-// 3. The library guard with N events already in the session.
-const guard = new SessionGuard(judge, { id: "bench", log: false });
-guard.user("Tidy up every module.");
-let i = 0;
-while (guard.trajectory().events.length < EVENTS) {
-  i++;
-  guard.call("Read", { file_path: `/repo/src/m${i}.js` }, `r${i}`);
-  guard.result(`r${i}`, "ok");
-}
-const perCall = time(RUNS * 50, () => {
-  i++;
-  guard.call("Read", { file_path: `/repo/src/m${i}.js` }, `r${i}`);
-  guard.result(`r${i}`, "ok");
-});
-console.log(
-  `library guard (guardTools / guardAgent), session of ${EVENTS}+ events: ${fmt(perCall)} per call checked and its result recorded`,
-);

@@ -275,6 +275,7 @@ function program(): Command {
     .option("--offline", "draft without a model, from the spec's wording and the samples")
     .addOption(new Option("--no-web", "ask in the terminal instead of the browser"))
     .option("--update <judge.yaml>", "update this judge.yaml: carry over unchanged sections, ask only about what changed")
+    .option("--fail-on-warning", "exit 1 when any written rule carries a warning (a clause not covered, a name no sample shows, …)")
     .action(async (specPath: string, samples: string[], opts: GenerateCommandOptions) => {
       const { runGenerateCommand } = await import("./commands/generate.js");
       // Without samples the vocabulary is guessed from the spec; given, they are read as judge reads its files.

@@ -31,7 +31,8 @@ export { buildJudgeFile, declarationPath, defaultJudgePath } from "./commands/bu
 export { compileIR, compileJudgeYamlFile, compileJudgeYamlText, sha256, type CompiledJudge, type CompileOptions } from "./build/compile.js";
 export { importJudgeSource, loadJudge, type JudgeModule } from "./run/load.js";
 
-export { describeOrigin, readCases, type CaseOrigin, type Expected, type InputCase } from "./inputs/inputs.js";
+export { describeOrigin, type CaseOrigin, type Expected, type InputCase } from "./inputs/case.js";
+export { readCases } from "./inputs/inputs.js";
 export {
   judgeCases,
   judgeOne,

@@ -216,6 +216,8 @@ export function allMessageLists(
     if (!isRecord(unit)) return undefined;
     // An eval sample (Inspect AI: id, epoch, input beside its messages) is its own format, not a logged exchange.
     if (Array.isArray(unit.messages) && "epoch" in unit && "input" in unit) return undefined;
+    // Nor is a mini-swe-agent trajectory (its messages beside trajectory_format and the run's info).
+    if (Array.isArray(unit.messages) && typeof unit.trajectory_format === "string") return undefined;
     if (Array.isArray(unit.messages)) messages.push(...unit.messages);
     else if (isRecord(unit.request) && Array.isArray(unit.request.messages)) messages.push(...unit.request.messages);
     else if (unit.response === undefined) responses.push(unit);

@@ -18,6 +18,12 @@ export interface JudgeDefinition {
   readonly rules: readonly RuleInfo[];
   /** A fresh set of steppers, one per rule, in their initial state. */
   readonly steppers: () => Steppers;
+  /**
+   * Whether a stepper keeps events themselves (a condition's bindings), not
+   * only their ids: a monitor then copies each pushed event, so the caller
+   * cannot change what a later event is judged against. Absent: false.
+   */
+  readonly keepsEvents?: boolean;
 }
 
 /** What every judge.mjs exports (judge.d.mts declares the same, checked by test/artifact.test.ts). */
@@ -49,6 +55,7 @@ export function createJudge(definition: JudgeDefinition): Pick<JudgeModule, "jud
       semanticChecks: rule.semanticChecks.map((c) => ({ quote: c.quote, question: c.question })),
     })),
     steppers: definition.steppers,
+    keepsEvents: definition.keepsEvents === true,
   };
   // Methods, not named functions: the names are the exports' own, with no twin in the bundle for esbuild to rename.
   return {

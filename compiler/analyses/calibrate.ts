@@ -6,7 +6,7 @@
 import type { TrajectoryJudgment } from "../../runtime/types.js";
 import { compareLabels, labelsAgree, type LabelComparison } from "../../testing/labels.js";
 import type { SemanticUsage } from "../../runtime/semantic.js";
-import type { InputCase } from "../inputs/inputs.js";
+import type { InputCase } from "../inputs/case.js";
 import type { JudgeModule } from "../run/load.js";
 import { failureLine, judgeCases, type CaseResult, type JudgedCase, type RunOptions } from "../run/judge-cases.js";
 import { Tally } from "./tally.js";

@@ -22,7 +22,7 @@
 import type { ChatMessage, SemanticAdapter } from "../../runtime/semantic.js";
 import { answerCacheKey, readCachedAnswer, type AnswerCacheOptions } from "../model/answer-cache.js";
 import { UNLABELED } from "./calibrate.js";
-import type { InputCase } from "../inputs/inputs.js";
+import type { InputCase } from "../inputs/case.js";
 import { judgeOne, locatedMessage, type CaseResult } from "../run/judge-cases.js";
 import type { JudgeModule } from "../run/load.js";
 import { caseInSample } from "../run/sample.js";

@@ -7,7 +7,9 @@
  */
 import type { SemanticUsage } from "../../runtime/semantic.js";
 import type { MetaBehaviorJudgment, Verdict } from "../../runtime/types.js";
-import { describeOrigin, readCases, type InputCase, type TraceReadOptions } from "../inputs/inputs.js";
+import { describeOrigin, type InputCase } from "../inputs/case.js";
+import { readCases } from "../inputs/inputs.js";
+import type { TraceReadOptions } from "../inputs/trace-inputs.js";
 import type { JudgeModule } from "../run/load.js";
 import { judgeCases, type RunOptions } from "../run/judge-cases.js";
 import { Tally, type VerifyCounts } from "./tally.js";

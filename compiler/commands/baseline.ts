@@ -18,7 +18,7 @@ import { plural } from "../report/plural.js";
 import { hostModelOptions } from "./model.js";
 import { runOptions, type RunFlags } from "./run-options.js";
 import { traceReadOptions, type TraceCommandOptions } from "./trace-flags.js";
-import type { TraceReadOptions } from "../inputs/inputs.js";
+import type { TraceReadOptions } from "../inputs/trace-inputs.js";
 
 export interface BaselineCommandOptions extends RunFlags, TraceCommandOptions {
   runs?: number;

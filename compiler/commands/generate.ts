@@ -22,6 +22,8 @@ export interface GenerateCommandOptions extends ModelCommandOptions, TraceComman
   /** Commander's --no-web: false asks in the terminal. */
   web: boolean;
   update?: string;
+  /** Exit 1 when any written rule carries a warning (for scripted use). */
+  failOnWarning?: boolean;
 }
 
 /**
@@ -35,8 +37,10 @@ export async function generateTarget(specPath: string, opts: Pick<GenerateComman
   return join(dirname(await resolveSpecPath(specPath)), "judge.yaml");
 }
 
-function summary(result: GenerateResult): string {
+function summary(result: GenerateResult, reviewed: boolean): string {
   const interviewed = result.rules - result.carried;
+  // Input that is not a terminal takes every default: nobody looked at the draft.
+  const confirmed = reviewed ? "confirmed in the interview" : "accepted without review";
   const carried = result.carried > 0 ? `, ${result.carried} carried over unchanged` : "";
   const how =
     result.drafter === "model"
@@ -47,7 +51,7 @@ function summary(result: GenerateResult): string {
           : "drafted offline"
         : "nothing to draft";
   return [
-    `wrote ${result.out}: ${result.rules} ${plural(result.rules, "rule")} (${interviewed} confirmed in the interview${carried})`,
+    `wrote ${result.out}: ${result.rules} ${plural(result.rules, "rule")} (${interviewed} ${confirmed}${carried})`,
     `questions asked: ${result.questionsAsked}; model calls: ${result.modelCalls} (${how})`,
     ...(result.backup !== undefined ? [`the previous ${result.out} is kept as ${result.backup}`] : []),
   ].join("\n");
@@ -83,6 +87,17 @@ export async function runGenerateCommand(specPath: string, sampleFiles: string[]
     notice,
     usage: emptyUsage(),
   });
-  process.stdout.write(`${summary(result)}\n`);
+  const reviewed = (opts.web && canShowBrowser()) || process.stdin.isTTY === true;
+  process.stdout.write(`${summary(result, reviewed)}\n`);
+  if (!reviewed || opts.failOnWarning === true) {
+    for (const { rule, messages } of result.warnings) {
+      process.stdout.write(printableLines(`warnings on ${JSON.stringify(rule)}:\n${messages.map((m) => `  - ${m}\n`).join("")}`));
+    }
+  }
+  if (opts.failOnWarning === true && result.warnings.length > 0) {
+    const n = result.warnings.length;
+    notice(`${n} ${plural(n, "rule")} ${n === 1 ? "carries" : "carry"} warnings (--fail-on-warning)`);
+    return 1;
+  }
   return 0;
 }

@@ -5,7 +5,7 @@
  * all start here.
  */
 import type { SemanticAdapter } from "../../runtime/semantic.js";
-import type { TraceReadOptions } from "../inputs/inputs.js";
+import type { TraceReadOptions } from "../inputs/trace-inputs.js";
 import type { RunOptions } from "../run/judge-cases.js";
 import type { HostModelOptions } from "../model/index.js";
 import type { ModelCommandOptions } from "./model-flags.js";

@@ -11,7 +11,7 @@ import { basename, extname } from "node:path";
 import { importTrace } from "../../importers/index.js";
 import { JudgeLoadError, UserError } from "../errors.js";
 import { decodeUtf8, describeInvalidUtf8, readUtf8File } from "../files/utf8.js";
-import { byteLines } from "../inputs/inputs.js";
+import { byteLines } from "../files/byte-lines.js";
 import { isNativeCase } from "../inputs/trace-inputs.js";
 import { loadJudge, type BuiltJudge } from "../run/load.js";
 import { watchLines, type ViolationAt, type WatchLine } from "../watch/watch.js";

@@ -20,9 +20,11 @@ import type { JudgeIR } from "../ir/types.js";
 import { readJudgeYaml } from "../build/judge-yaml.js";
 import { loadBehaviorSpec, type BehaviorSpec, type SpecSection } from "../behavior-md/load.js";
 import { draftOffline } from "./offline/draft.js";
+import { previewJudge } from "./preview.js";
+import { ruleQuotes, uncoveredObligations } from "./coverage.js";
 import { proposeDraft } from "./propose.js";
 import { loadSamples } from "./samples.js";
-import type { TraceReadOptions } from "../inputs/inputs.js";
+import type { TraceReadOptions } from "../inputs/trace-inputs.js";
 import type { Draft, InterviewInput, InterviewResult, Interviewer, Vocabulary } from "./types.js";
 import { draftUpdate, planUpdate, type SectionDrafter } from "./update.js";
 import { buildVocabulary, guessVocabulary } from "./vocabulary.js";
@@ -70,6 +72,27 @@ export interface GenerateResult {
   fallback?: string;
   /** Where the judge.yaml that was replaced now is. */
   backup?: string;
+  /**
+   * The written rules that carry warnings, each with them: the drafter's notes on the rule (a
+   * clause it could not map, a name no sample shows), the section's obligations no clause quotes,
+   * and the preview's warnings on the samples. `generate` lists them when nobody reviewed the draft.
+   */
+  warnings: { rule: string; messages: string[] }[];
+}
+
+/** What is worth a look in each written rule, as GenerateResult.warnings says. */
+export function ruleWarnings(ir: JudgeIR, draft: Draft, spec: BehaviorSpec, samples: readonly Trajectory[]): GenerateResult["warnings"] {
+  const preview = samples.length === 0 ? undefined : previewJudge(ir, samples);
+  return ir.metaBehaviors.flatMap((rule, r) => {
+    const drafted = draft.ir.metaBehaviors.findIndex((d) => d.name === rule.name);
+    const notes = draft.notes.filter((n) => n.rule === drafted && n.kind !== "uncovered-sentence").map((n) => n.message);
+    const body = spec.sections.find((s) => s.heading === rule.name)?.body;
+    const uncovered =
+      body === undefined ? [] : uncoveredObligations(body, ruleQuotes(rule)).map((o) => `not covered: ${JSON.stringify(o.text)}`);
+    const previewed = preview?.rules[r]?.warnings.map((w) => w.message) ?? [];
+    const messages = [...new Set([...notes, ...uncovered, ...previewed])];
+    return messages.length === 0 ? [] : [{ rule: rule.name, messages }];
+  });
 }
 
 function sectionDrafter(
@@ -262,5 +285,6 @@ export async function generateJudgeYaml(options: GenerateOptions): Promise<Gener
     drafter,
     ...(drafted.fallback !== undefined ? { fallback: drafted.fallback } : {}),
     ...(backup !== undefined ? { backup } : {}),
+    warnings: ruleWarnings(written, drafted.draft, spec, samples),
   };
 }

@@ -14,7 +14,9 @@ import { createReadStream } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { formatIssue, importTrace } from "../../importers/index.js";
 import type { ImportIssue } from "../../importers/index.js";
-import { byteLines, readError, readJsonlLine, type InputCase } from "./inputs.js";
+import { byteLines } from "../files/byte-lines.js";
+import { readError, type InputCase } from "./case.js";
+import { readJsonlLine } from "./jsonl.js";
 import type { TraceReadOptions } from "./trace-inputs.js";
 
 const AGENT_FILE = /^agent-[^/\\]+\.jsonl$/i;

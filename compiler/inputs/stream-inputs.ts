@@ -1,12 +1,14 @@
 /**
  * Inputs read without holding them whole (docs/SCALE.md "Streams"): a .json
  * file past JSON_STREAM_BYTES whose top level is an array is read element by
- * element, and stdin (`-`) as it comes; everything else about reading cases
- * is in inputs.ts.
+ * element, and stdin (`-`) as it comes. A file read whole is json-file.ts's,
+ * JSON Lines are jsonl.ts's; inputs.ts chooses among them.
  */
 import { closeSync, createReadStream, fstatSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { jsonArrayElements, type ArrayStreamItem } from "../files/json-array-stream.js";
-import { jsonFileCases, parsedCases, readError, readJsonlLines, toCase, type InputCase } from "./inputs.js";
+import { readError, type InputCase } from "./case.js";
+import { jsonFileCases, parsedCases } from "./json-file.js";
+import { readJsonlLines } from "./jsonl.js";
 import { elementCases, isNativeCase, type TraceReadOptions } from "./trace-inputs.js";
 import { sniffStream } from "./stream-shape.js";
 import { printable } from "../report/printable.js";
@@ -109,7 +111,7 @@ export async function* readLargeJsonArray(file: string, options: TraceReadOption
     for await (const item of fileElements(file)) {
       // An error now means the file changed since it was checked.
       if (item.kind === "error") return yield located(file, index, item);
-      yield* elementCases(item.value, { file, index: index++, line: item.line }, toCase, options);
+      yield* elementCases(item.value, { file, index: index++, line: item.line }, options);
     }
   } catch (error) {
     // A read that fails midway (an I/O error) ends this file only.
@@ -144,7 +146,7 @@ async function* streamedArrayCases(file: string, chunks: AsyncIterable<Uint8Arra
       collected.push(item);
       continue;
     }
-    yield* elementCases(item.value, { file, index: index++, line: item.line }, toCase, options);
+    yield* elementCases(item.value, { file, index: index++, line: item.line }, options);
   }
   if (collected !== undefined) {
     const elements = collected;

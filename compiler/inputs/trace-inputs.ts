@@ -8,7 +8,7 @@
 import { detectFormat, detectionError, findFormat, formatIssue, importTrace, looksLikeTrajectory } from "../../importers/index.js";
 import type { ImportIssue, ImportTraceOptions } from "../../importers/index.js";
 import { isObject } from "../../runtime/is-object.js";
-import type { CaseOrigin, InputCase } from "./inputs.js";
+import { toCase, type CaseOrigin, type InputCase } from "./case.js";
 
 export interface TraceReadOptions {
   /** "auto" (default): import what is not a trajectory; "trajectory": read as is; else an importer's name. */
@@ -143,12 +143,7 @@ export function* importedCases(
  * left to the validator when it was meant as a trajectory, else an error
  * naming the formats.
  */
-export function* elementCases(
-  value: unknown,
-  origin: CaseOrigin,
-  toCase: (value: unknown, origin: CaseOrigin) => InputCase,
-  options: TraceReadOptions,
-): Generator<InputCase> {
+export function* elementCases(value: unknown, origin: CaseOrigin, options: TraceReadOptions): Generator<InputCase> {
   const from = options.from ?? "auto";
   if (from === "trajectory") return yield toCase(value, origin);
   if (isNativeCase(value, options)) {

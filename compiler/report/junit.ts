@@ -209,6 +209,7 @@ function describeClause(clause: Clause, how: Describe): string {
     `${verdictLabel(clause.verdict, clause.naReason)} [${clause.check ?? clause.kind}]`,
     `  quote: ${clause.quote}`,
     ...(clause.explanation === undefined ? [] : [`  expected: ${clause.explanation}`]),
+    ...(clause.found === undefined ? [] : [`  found: ${clause.found}`]),
     ...(cited.length === 0 ? ["  cited events: (none)"] : ["  cited events:", ...cited.map((line) => `    ${line}`)]),
   ];
   if (clause.reasoning !== undefined && clause.reasoning !== "") lines.push(`  reasoning: ${clause.reasoning}`);

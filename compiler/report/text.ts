@@ -94,6 +94,7 @@ function clauseLine(clause: Clause, options: TextOptions, events: () => EventLoo
     `      ${clause.verdict.padEnd(5)} ${kind}: ${printable(JSON.stringify(clause.quote))}${naSuffix(clause.naReason)}${cites}${verification}${error}`,
   ];
   if (clause.explanation !== undefined) lines.push(`            expected: ${printable(clause.explanation.replace(/\s+/g, " "))}`);
+  if (clause.found !== undefined) lines.push(`            found: ${printable(clause.found.replace(/\s+/g, " "))}`);
   if (clause.reasoning !== undefined && clause.error === undefined)
     lines.push(`            ${printable(clause.reasoning.replace(/\s+/g, " "))}`);
   // An overturn rests on a model's word alone, and text in the trajectory may have asked for it: never only a parenthesis.

@@ -6,7 +6,7 @@
 import type { JudgeOptions } from "../../runtime/judge.js";
 import { emptyUsage, type SemanticUsage } from "../../runtime/semantic.js";
 import type { TrajectoryJudgment } from "../../runtime/types.js";
-import { describeOrigin, type CaseOrigin, type InputCase } from "../inputs/inputs.js";
+import { describeOrigin, type CaseOrigin, type InputCase } from "../inputs/case.js";
 import { printable } from "../report/printable.js";
 import type { JudgeModule } from "./load.js";
 import { caseInSample } from "./sample.js";

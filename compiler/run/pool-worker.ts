@@ -11,7 +11,10 @@ import type { Clause, TrajectoryJudgment } from "../../runtime/types.js";
 import { elementHead, lineHead } from "../report/json.js";
 import { printable } from "../report/printable.js";
 import { renderTrajectoryText, trajectoryEvents } from "../report/text.js";
-import { readCases, readJsonlLine, type InputCase, type TraceReadOptions } from "../inputs/inputs.js";
+import type { InputCase } from "../inputs/case.js";
+import { readCases } from "../inputs/inputs.js";
+import type { TraceReadOptions } from "../inputs/trace-inputs.js";
+import { readJsonlLine } from "../inputs/jsonl.js";
 import { judgeOne, type CaseResult, type JudgeCaseOptions, type OutputRender, type RenderedCase } from "./judge-cases.js";
 import { importJudgeCode, type JudgeCode, type JudgeModule } from "./load.js";
 

@@ -25,15 +25,11 @@
 import { createReadStream, statSync } from "node:fs";
 import { Worker } from "node:worker_threads";
 import { printable } from "../report/printable.js";
-import {
-  byteLines,
-  readCases,
-  readError,
-  readJsonlLine,
-  traceLinesCases,
-  type InputCase,
-  type TraceReadOptions,
-} from "../inputs/inputs.js";
+import { byteLines } from "../files/byte-lines.js";
+import { readError, type InputCase } from "../inputs/case.js";
+import { readCases } from "../inputs/inputs.js";
+import type { TraceReadOptions } from "../inputs/trace-inputs.js";
+import { readJsonlLine, traceLinesCases } from "../inputs/jsonl.js";
 import { groupSessions } from "../inputs/claude-code-sessions.js";
 import type { MetaBehaviorJudgment, NaReason, TrajectoryJudgment, Verdict } from "../../runtime/types.js";
 import { judgeCases, type CaseResult, type JudgedCase, type OutputRender, type RunOptions } from "./judge-cases.js";

@@ -35,8 +35,10 @@ export interface Clause {
   predicateVerdict?: Verdict;
   check?: CheckType | "trigger" | "question";
   error?: string;
-  /** On a false clause of the extended rule language: what was expected and what was found. */
+  /** On a false deterministic clause: what the check looked for (for the extended rule language, also what it found). */
   explanation?: string;
+  /** On a false ordering, forbidden or count clause: what it found (the `before` event and the near misses before it, or the matches), in one sentence. */
+  found?: string;
 }
 
 export interface MetaBehaviorJudgment {

@@ -10,7 +10,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { jsonArrayElements, type ArrayStreamItem } from "../../compiler/files/json-array-stream.js";
-import { arrayElementLines, jsonFileCases, readCases, type InputCase } from "../../compiler/inputs/inputs.js";
+import type { InputCase } from "../../compiler/inputs/case.js";
+import { readCases } from "../../compiler/inputs/inputs.js";
+import { jsonFileCases } from "../../compiler/inputs/json-file.js";
+import { arrayElementLines } from "../../compiler/inputs/json-text.js";
 import { readStdinCases } from "../../compiler/inputs/stream-inputs.js";
 
 async function* chunked(bytes: Uint8Array, size: number): AsyncGenerator<Uint8Array> {

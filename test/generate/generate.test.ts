@@ -114,8 +114,9 @@ describe("behavior-judge generate", () => {
     });
     expect(run.stderr).not.toContain("Error");
     expect(run.status).toBe(0);
+    // Piped answers are no review: the summary says so and lists what is worth a look (issue 25).
     expect(run.stdout).toMatch(
-      /^wrote .*judge\.yaml: 4 rules \(4 confirmed in the interview\)\nquestions asked: \d+; model calls: 0 \(drafted offline\)\n$/,
+      /^wrote .*judge\.yaml: 4 rules \(4 accepted without review\)\nquestions asked: \d+; model calls: 0 \(drafted offline\)\n(?:warnings on "[^"]+":\n(?: {2}- .*\n)+)*$/,
     );
     const build = runCli(["build", out]);
     expect(build.status).toBe(0);
@@ -123,6 +124,32 @@ describe("behavior-judge generate", () => {
     const calibrate = runCli(["calibrate", join(dir, "judge.mjs"), ...refundCases]);
     expect(calibrate.stdout).toContain("meta agreement 48/48, file agreement 12/12");
     expect(calibrate.status).toBe(0);
+  });
+
+  it("without a terminal, lists the rules that carry warnings, and --fail-on-warning exits 1 when any does", () => {
+    const dir = temp();
+    writeFileSync(
+      join(dir, "BEHAVIOR.md"),
+      "---\nname: pushes\ndescription: Rules for the agent.\n---\nThe agent pushes code.\n\n## Never to main\n\nThe agent never pushes to `branch: main`. It must sign every push with `sign_commit`; a signature that is merely promised does not count.\n",
+    );
+    const samples = join(dir, "samples.json");
+    writeFileSync(
+      samples,
+      JSON.stringify([
+        { id: "a", complete: true, events: [{ id: "e1", actor: "agent", action: "git_push", metadata: { branch: "feature" } }] },
+        { id: "b", complete: true, events: [{ id: "e1", actor: "agent", action: "git_push", metadata: { branch: "main" } }] },
+      ]),
+    );
+    const args = ["generate", join(dir, "BEHAVIOR.md"), samples, "--offline", "--no-web", "-o", join(dir, "judge.yaml")];
+    const run = runCli(args);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain("1 rule (1 accepted without review)");
+    expect(run.stdout).toContain('warnings on "Never to main":\n');
+    expect(run.stdout).toContain("`sign_commit` is used as the spec writes it, though no sample shows it");
+    expect(run.stdout).toContain('not covered: "a signature that is merely promised does not count"');
+    const strict = runCli([...args, "--fail-on-warning"]);
+    expect(strict.status).toBe(1);
+    expect(strict.stderr).toContain("1 rule carries warnings (--fail-on-warning)");
   });
 
   it("drafts offline with a notice when no model is configured", () => {
@@ -159,7 +186,7 @@ describe("behavior-judge generate", () => {
     writeFileSync(spec, readFileSync(spec, "utf8").replace("at most three different orders", "at most two different orders"));
     const run = runCli(["generate", spec, ...refundCases, "--offline", "--no-web", "--update", join(dir, "judge.yaml")]);
     expect(run.status).toBe(0);
-    expect(run.stdout).toMatch(/4 rules \(1 confirmed in the interview, 3 carried over unchanged\)\nquestions asked: [12]; model calls: 0/);
+    expect(run.stdout).toMatch(/4 rules \(1 accepted without review, 3 carried over unchanged\)\nquestions asked: [12]; model calls: 0/);
     const parsed = parseJudgeYaml(readFileSync(join(dir, "judge.yaml"), "utf8"));
     expect(parsed.ok && parsed.ir.metaBehaviors[3]!.checks).toEqual([expect.objectContaining({ type: "count", max: 2 })]);
   });

@@ -13,6 +13,7 @@ import {
   type RuleStepper,
   type StepEvent,
   type Steppers,
+  eventFacts,
   Keyed,
   type RegexProgram,
   regexTest,
@@ -195,9 +196,11 @@ class Rule0 implements RuleStepper {
   triggered: boolean = false;
   // checks[0]: forbidden (extended.yaml:10)
   matches0: string[] = [];
+  facts0: string[] = [];
   reported0: number = 0;
   // checks[1]: forbidden (extended.yaml:17)
   matches1: string[] = [];
+  facts1: string[] = [];
   reported1: number = 0;
   // checks[2]: required (extended.yaml:23)
   match2: string | undefined = undefined;
@@ -208,13 +211,19 @@ class Rule0 implements RuleStepper {
       values0.has(e.action) &&
       inRange(readDecimal(e.metadata?.["amount"]), 500, false, undefined, false) &&
       typeof e.metadata?.["reason"] !== "string"
-    )
+    ) {
       this.matches0.push(e.id);
+      if (this.facts0.length < 3)
+        this.facts0.push(eventFacts(e, ["metadata.amount", "metadata.reason"]));
+    }
     if (
       inRange(readInstant(e.metadata?.["at"]), 1715698800000, true, 1717200000000, false) &&
       !(typeof e.metadata?.["region"] === "string" && regexTest(regex0, e.metadata?.["region"]))
-    )
+    ) {
       this.matches1.push(e.id);
+      if (this.facts1.length < 3)
+        this.facts1.push(eventFacts(e, ["metadata.at", "metadata.region"]));
+    }
     if (this.match2 === undefined && e.actor === "agent" && regexTest(regex1, e.content ?? ""))
       this.match2 = e.id;
   }
@@ -226,8 +235,14 @@ class Rule0 implements RuleStepper {
         quote: "no refund over $500 without a reason",
         complete,
         matches: this.matches0,
+        facts: this.facts0,
       }),
-      forbiddenClause({ quote: "nothing outside the window", complete, matches: this.matches1 }),
+      forbiddenClause({
+        quote: "nothing outside the window",
+        complete,
+        matches: this.matches1,
+        facts: this.facts1,
+      }),
       requiredClause({ quote: "the agent says goodbye", complete, match: this.match2 }),
     ];
   }
@@ -252,23 +267,29 @@ class Rule0 implements RuleStepper {
   // What save() keeps for restore(): values as they were, lists and sets by their size.
   saved_triggered: boolean = false;
   saved_matches0 = 0;
+  saved_facts0 = 0;
   saved_reported0: number = 0;
   saved_matches1 = 0;
+  saved_facts1 = 0;
   saved_reported1: number = 0;
   saved_match2: string | undefined = undefined;
 
   save(): void {
     this.saved_triggered = this.triggered;
     this.saved_matches0 = this.matches0.length;
+    this.saved_facts0 = this.facts0.length;
     this.saved_reported0 = this.reported0;
     this.saved_matches1 = this.matches1.length;
+    this.saved_facts1 = this.facts1.length;
     this.saved_reported1 = this.reported1;
     this.saved_match2 = this.match2;
   }
 
   restore(): void {
     if (this.matches0.length !== this.saved_matches0) this.matches0.length = this.saved_matches0;
+    if (this.facts0.length !== this.saved_facts0) this.facts0.length = this.saved_facts0;
     if (this.matches1.length !== this.saved_matches1) this.matches1.length = this.saved_matches1;
+    if (this.facts1.length !== this.saved_facts1) this.facts1.length = this.saved_facts1;
     this.triggered = this.saved_triggered;
     this.reported0 = this.saved_reported0;
     this.reported1 = this.saved_reported1;
@@ -1001,6 +1022,20 @@ class Rule3 implements RuleStepper {
   }
 }
 
+/** The group of `Rules.step` each action some rule's patterns name belongs to. */
+const routes: ReadonlyMap<string, number> = new Map([
+  ["open_order", 0],
+  ["confirm_order", 0],
+  ["charge", 0],
+  ["close_order", 0],
+  ["add_item", 0],
+]);
+/** Each group's rules (indexes), those stepped at every event included; the last entry is for any other action. */
+const concerned: readonly (readonly number[])[] = [
+  [0, 1, 2, 3],
+  [0, 1, 3],
+];
+
 /** Every rule's stepper, in judge.yaml order (`Rule<n>` is `rules[n]`). */
 class Rules implements Steppers {
   readonly rule0: RuleStepper = new Rule0();
@@ -1009,11 +1044,25 @@ class Rules implements Steppers {
   readonly rule3: RuleStepper = new Rule3();
   readonly all: readonly RuleStepper[] = [this.rule0, this.rule1, this.rule2, this.rule3];
 
+  /** Steps the rules the event's action concerns. */
   step(e: StepEvent): void {
+    switch (e.action) {
+      case "open_order":
+      case "confirm_order":
+      case "charge":
+      case "close_order":
+      case "add_item":
+        this.rule2.step(e);
+        break;
+    }
+    // Rules with a pattern that names no fixed action: every event.
     this.rule0.step(e);
     this.rule1.step(e);
-    this.rule2.step(e);
     this.rule3.step(e);
+  }
+
+  concerned(action: string): readonly number[] {
+    return concerned[routes.get(action) ?? 1]!;
   }
 }
 
@@ -1021,4 +1070,5 @@ export const { judgeTrajectory, createMonitor } = createJudge({
   behavior,
   rules,
   steppers: () => new Rules(),
+  keepsEvents: true,
 });

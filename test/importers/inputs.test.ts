@@ -4,7 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { formatNames } from "../../importers/index.js";
-import { readCases, type InputCase, type TraceReadOptions } from "../../compiler/inputs/inputs.js";
+import type { InputCase } from "../../compiler/inputs/case.js";
+import { readCases } from "../../compiler/inputs/inputs.js";
+import type { TraceReadOptions } from "../../compiler/inputs/trace-inputs.js";
 
 const trajectory = (id: string) => ({ id, complete: true, events: [{ id: "e1", actor: "agent", action: "act" }] });
 const chat = (text: string) => ({

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { renderComparison } from "../../compiler/report/calibration.js";
-import { describeOrigin } from "../../compiler/inputs/inputs.js";
+import { describeOrigin } from "../../compiler/inputs/case.js";
 import { printable, printableLines } from "../../compiler/report/printable.js";
 import { renderSummaryTable } from "../../compiler/report/summary.js";
 import { renderTrajectoryText } from "../../compiler/report/text.js";

@@ -7,6 +7,7 @@
 import type { Check, Pattern, SemanticCheck } from "../../ir/types.js";
 import { exactValue } from "../../ir/values.js";
 import { amountsIn, withAmounts, withoutAmounts } from "./amounts.js";
+import { asWritten } from "./backticks.js";
 import { correlationOf } from "./keys.js";
 import { followsInSamples, namesAgentAction, resolvePattern, type Lexicon, type ResolveOptions } from "./lexicon.js";
 import {
@@ -92,7 +93,9 @@ export function semanticFor(quote: string, forbidding: boolean, reason: string):
 export function resolve(lexicon: Lexicon, phrase: string, options?: ResolveOptions): Pattern | undefined {
   const amounts = amountsIn(phrase);
   const pattern = resolvePattern(lexicon, withoutAmounts(phrase, amounts), options);
-  return pattern === undefined ? undefined : withAmounts(lexicon, pattern, amounts, phrase);
+  // What the phrase writes in backticks wins over what its other words resemble (backticks.ts).
+  const written = asWritten(lexicon, phrase, pattern);
+  return written === undefined ? undefined : withAmounts(lexicon, written, amounts, phrase);
 }
 
 /**

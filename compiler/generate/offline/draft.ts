@@ -13,7 +13,8 @@ import type { Trajectory } from "../../../runtime/types.js";
 import type { Check, MetaBehavior, Pattern, SemanticCheck, Trigger } from "../../ir/types.js";
 import { describeValue, exactValue } from "../../ir/values.js";
 import type { BehaviorSpec, SpecSection } from "../../behavior-md/load.js";
-import { buildLexicon, resolvePattern, type Lexicon } from "./lexicon.js";
+import { buildLexicon, withSpecActions, type Lexicon } from "./lexicon.js";
+import { applyOutcome, isOutcomeClause, notInSamplesNotes, specActionNames } from "./backticks.js";
 import { sectionSentences, type SpecSentence } from "./sentences.js";
 import type { Draft, DraftNote, Vocabulary } from "../types.js";
 import { previewRule } from "../preview.js";
@@ -25,6 +26,7 @@ import {
   pairingFrom,
   quoteFor,
   requiredFrom,
+  resolve,
   semanticFor,
   type ClauseContext,
   type ClauseOutcome,
@@ -107,14 +109,14 @@ function draftTrigger(
     const subject = occurrence.text
       .replace(/^(?:each|every)\s+/i, "")
       .replace(/\s+(?:is|counts as|are)\s+(?:one|an|a single)\s+occurrences?.*$/i, "");
-    const match = resolvePattern(lexicon, subject);
+    const match = resolve(lexicon, subject);
     if (match !== undefined) return { description: `${occurrence.text}.`, match };
   }
   // Only the opening sentence's condition says when the whole rule applies.
   const condition = shapes[0]?.condition;
   if (condition !== undefined) {
     // "When … and the user has not said …" describes an absence: no event can mark it.
-    const match = NEGATION.test(condition.phrase) ? undefined : resolvePattern(lexicon, condition.phrase);
+    const match = NEGATION.test(condition.phrase) ? undefined : resolve(lexicon, condition.phrase);
     if (match !== undefined) return { description: `${capitalize(condition.phrase)}.`, match };
     if (condition.kind === "if") return { description: `${capitalize(condition.phrase)}.`, semantic: true };
   }
@@ -172,6 +174,44 @@ function inSituation(shape: SentenceShape, situation: SentenceShape["condition"]
   return shape;
 }
 
+/** The pattern fields of a check, in the order an outcome is looked for in them. */
+const SIDES = {
+  ordering: ["first", "before"],
+  pairing: ["each", "followedBy"],
+  required: ["match"],
+  forbidden: ["match"],
+  count: ["match"],
+} as const;
+
+/**
+ * "Patch runs the tests before it commits, and the run has to come back `status: passed`": a
+ * clause that only states the outcome of what the clause before it names refines that check
+ * (the call becomes its result with the value) and its quote reaches over both, instead of
+ * standing alone as a question about nothing the samples show.
+ */
+function withOutcomes(lexicon: Lexicon, shape: SentenceShape, outcomes: ClauseOutcome[]): ClauseOutcome[] {
+  const out = outcomes.slice();
+  shape.clauses.forEach((clause, i) => {
+    const previous = out[i - 1];
+    if (i === 0 || previous?.kind !== "check" || out[i]!.kind === "check" || !isOutcomeClause(clause)) return;
+    const check = previous.check;
+    const sides = (SIDES as Record<string, readonly string[]>)[check.type] ?? [];
+    for (const side of sides) {
+      const pattern = (check as unknown as Record<string, Pattern | undefined>)[side];
+      const refined = pattern === undefined ? undefined : applyOutcome(lexicon, pattern, clause);
+      if (refined === undefined) continue;
+      const start = shape.sentence.indexOf(check.quote);
+      const end = shape.sentence.indexOf(clause, Math.max(start, 0));
+      if (start < 0 || end < 0) return;
+      const quote = shape.sentence.slice(start, end + clause.length);
+      out[i - 1] = { ...previous, check: { ...check, quote, [side]: refined } as Check };
+      out[i] = { kind: "skip" };
+      return;
+    }
+  });
+  return out;
+}
+
 /** Drafts one meta-behavior from its section. */
 export function draftSection(
   lexicon: Lexicon,
@@ -189,7 +229,11 @@ export function draftSection(
   for (const written of shapes) {
     const shape = inSituation(written, situation, last);
     last = shape.condition ?? last;
-    const outcomes = shape.clauses.map((clause, index) => draftClause({ lexicon, grammar, shape, index }, clause));
+    const outcomes = withOutcomes(
+      lexicon,
+      shape,
+      shape.clauses.map((clause, index) => draftClause({ lexicon, grammar, shape, index }, clause)),
+    );
     // "When a status result reports the battery as low, that robot is finished working for now.":
     // a condition whose own sentence demands nothing sets up the situation the next sentences are about.
     if (written.condition !== undefined) situation = outcomes.every((o) => o.kind === "skip") ? shape.condition : undefined;
@@ -242,12 +286,24 @@ export function draftSection(
  * "never replies". While the drafted rule passes no sample and fails several, the check that
  * fails the most samples goes back to being a question, with a note saying why.
  */
-function plausible(drafted: { rule: MetaBehavior; notes: Omit<DraftNote, "rule">[] }, samples: readonly Trajectory[]): typeof drafted {
+function plausible(
+  drafted: { rule: MetaBehavior; notes: Omit<DraftNote, "rule">[] },
+  samples: readonly Trajectory[],
+  vocabulary: Vocabulary,
+): typeof drafted {
   let { rule, notes } = drafted;
   for (;;) {
     const preview = previewRule(rule, samples);
     if (rule.checks.length === 0 || preview.rule.pass.length > 0 || preview.rule.fail.length < 2) return { rule, notes };
-    const fails = preview.clauses.filter((c) => c.clause.kind === "check").map((c) => c.samples.fail.length);
+    // A check on a name the spec writes but no sample shows cannot be judged implausible by them: it stays as written.
+    const fails = preview.clauses
+      .filter((c) => c.clause.kind === "check")
+      .map((c, i) =>
+        notInSamplesNotes({ ...rule, trigger: { description: "", semantic: true }, checks: [rule.checks[i]!] }, vocabulary).length > 0
+          ? -1
+          : c.samples.fail.length,
+      );
+    if (Math.max(...fails) < 0) return { rule, notes };
     const worst = fails.indexOf(Math.max(...fails));
     const check = rule.checks[worst]!;
     const demoted = semanticFor(check.quote, check.type === "forbidden", "") as Extract<ClauseOutcome, { kind: "semantic" }>;
@@ -265,13 +321,15 @@ function plausible(drafted: { rule: MetaBehavior; notes: Omit<DraftNote, "rule">
 /** Drafts a whole judge.yaml from the spec and the samples, without a model. */
 export function draftOffline(input: OfflineDraftInput, sections: readonly SpecSection[] = input.spec.sections): Draft {
   const names = agentNames(input.spec);
-  const lexicon = { ...buildLexicon(input.vocabulary, input.samples), agentNames: names };
+  // The action names the spec writes in backticks are used as written, in the samples or not.
+  const lexicon = withSpecActions({ ...buildLexicon(input.vocabulary, input.samples), agentNames: names }, specActionNames(input.spec));
   const grammar = grammarFor(names);
   const notes: DraftNote[] = [];
   const metaBehaviors = sections.map((section, rule) => {
-    const drafted = plausible(draftSection(lexicon, section, grammar), input.samples);
+    const drafted = plausible(draftSection(lexicon, section, grammar), input.samples, input.vocabulary);
     for (const note of drafted.notes) notes.push({ rule, ...note });
     for (const note of coverageNotes(drafted.rule, section.body)) notes.push({ rule, ...note });
+    for (const note of notInSamplesNotes(drafted.rule, input.vocabulary)) notes.push({ rule, ...note });
     return drafted.rule;
   });
   return { ir: { version: 1, behavior: input.spec.name, metaBehaviors }, notes, origins: metaBehaviors.map(() => "offline" as const) };

@@ -87,6 +87,32 @@ export function buildLexicon(vocabulary: Vocabulary, samples: readonly Trajector
   };
 }
 
+/**
+ * The lexicon with the action names the spec writes in backticks that no sample shows: the
+ * drafter may use them as written (backticks.ts), with a note, rather than swap in a sample
+ * action with other words.
+ */
+export function withSpecActions(lexicon: Lexicon, names: readonly string[]): Lexicon {
+  const known = new Set(lexicon.actions.map((a) => a.name));
+  const added: LexiconAction[] = names
+    .filter((name) => !known.has(name))
+    .map((name) => {
+      const stems = nameStems(name);
+      const isResult = stems.at(-1) === "result" && stems.length > 1;
+      return {
+        name,
+        stems: stems.filter((s) => s !== "result"),
+        isResult,
+        resultLogged: false,
+        actors: [isResult ? "tool" : "agent"],
+        count: 0,
+        metadata: [],
+        contents: [],
+      };
+    });
+  return added.length === 0 ? lexicon : { ...lexicon, actions: [...lexicon.actions, ...added] };
+}
+
 /** A matcher against one sample event, as a judge reads it: every field it sets must hold. */
 function matches(event: Trajectory["events"][number], matcher: Matcher): boolean {
   if (matcher.action !== undefined && event.action !== matcher.action) return false;
