@@ -36,8 +36,11 @@ export interface JudgeModule {
   readonly judgeYamlSha256: string;
   /** The same hash under its first name; it hashes the judge.yaml text, not the IR. */
   readonly irSha256: string;
+  /** Each rule as judge.yaml states it: name, line, trigger, checks. */
   readonly rules: readonly RuleInfo[];
+  /** The judgment of one trajectory (docs/FORMATS.md §2), validated first: a bad one throws TrajectoryError. */
   judgeTrajectory(trajectory: unknown, options?: JudgeOptions): Promise<TrajectoryJudgment>;
+  /** A monitor for one trajectory, given its header; `options` as for `judgeTrajectory`. */
   createMonitor(header: MonitorHeader, options?: JudgeOptions): Monitor;
   readonly TrajectoryError: typeof TrajectoryError;
   readonly formatJudgment: typeof formatJudgment;

@@ -2,7 +2,7 @@
  * `watch`: runs a judge's monitor over a stream of events (a JSONL file, a
  * file that is still being written with --follow, or stdin), printing each
  * violation as it becomes certain and the judgment at the end. The stream's
- * shape is compiler/judge/watch.ts's; docs/FORMATS.md §9 says when a
+ * shape is compiler/watch/watch.ts's; docs/FORMATS.md §9 says when a
  * violation is certain.
  */
 import type { Stats } from "node:fs";

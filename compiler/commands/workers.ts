@@ -1,7 +1,7 @@
 /**
  * `--workers N` of `judge` and `calibrate`: how many threads judge, and the
  * results of a run from either path. One thread is judgeCases over
- * readCases, exactly as before; more is judge/pool.ts. The outputs cannot
+ * readCases, exactly as before; more is run/pool.ts. The outputs cannot
  * tell them apart.
  */
 import { statSync } from "node:fs";

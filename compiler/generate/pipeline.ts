@@ -20,10 +20,11 @@ import type { JudgeIR } from "../ir/types.js";
 import { readJudgeYaml } from "../build/judge-yaml.js";
 import { loadBehaviorSpec, type BehaviorSpec, type SpecSection } from "../behavior-md/load.js";
 import { draftOffline } from "./offline/draft.js";
+import type { RuleLabels } from "./offline/synthesize.js";
 import { previewJudge } from "./preview.js";
 import { ruleQuotes, uncoveredObligations } from "./coverage.js";
 import { proposeDraft } from "./propose.js";
-import { loadSamples } from "./samples.js";
+import { loadLabeledSamples } from "./samples.js";
 import type { TraceReadOptions } from "../inputs/trace-inputs.js";
 import type { Draft, InterviewInput, InterviewResult, Interviewer, Vocabulary } from "./types.js";
 import { draftUpdate, planUpdate, type SectionDrafter } from "./update.js";
@@ -100,9 +101,14 @@ function sectionDrafter(
   vocabulary: Vocabulary,
   samples: readonly Trajectory[],
   options: GenerateOptions,
+  labels?: RuleLabels,
 ): SectionDrafter {
   const { adapter } = options;
-  if (adapter === undefined) return async (sections) => ({ draft: draftOffline({ spec, vocabulary, samples }, sections), calls: 0 });
+  if (adapter === undefined)
+    return async (sections) => ({
+      draft: draftOffline({ spec, vocabulary, samples, ...(labels !== undefined ? { labels } : {}) }, sections),
+      calls: 0,
+    });
   return async (sections) => {
     const outcome = await proposeDraft({ spec, vocabulary, samples, adapter, sections, usage: options.usage });
     if (outcome.redrafted !== undefined)
@@ -244,10 +250,13 @@ export async function generateJudgeYaml(options: GenerateOptions): Promise<Gener
     ]);
   }
   // Without samples the vocabulary is guessed from the spec, and there is nothing to preview a draft on.
-  const samples = options.samples.length === 0 ? [] : await loadSamples(options.samples, options.read);
+  const loaded = options.samples.length === 0 ? { samples: [], labels: {} } : await loadLabeledSamples(options.samples, options.read);
+  const { samples } = loaded;
+  // Labeled cases steer the offline drafter: a rule that disagrees with its labels is re-read from them.
+  const labels = Object.keys(loaded.labels).length > 0 ? loaded.labels : undefined;
   const vocabulary = samples.length === 0 ? guessVocabulary(spec) : buildVocabulary(samples);
   if (samples.length === 0) options.notice?.(NO_SAMPLES_NOTICE);
-  const drafted = await draftAll(spec, sectionDrafter(spec, vocabulary, samples, options), options);
+  const drafted = await draftAll(spec, sectionDrafter(spec, vocabulary, samples, options, labels), options);
   if (drafted.fallback !== undefined) options.notice?.(`drafted offline instead: ${drafted.fallback}`);
   const input: InterviewInput = {
     spec,

@@ -12,7 +12,16 @@ import { SamplesError } from "../errors.js";
 
 /** Reads and validates every case of every file; throws SamplesError listing all problems. */
 export async function loadSamples(files: readonly string[], read: TraceReadOptions = {}): Promise<Trajectory[]> {
+  return (await loadLabeledSamples(files, read)).samples;
+}
+
+/** The samples, and the rule verdicts their labeled cases give (by sample id, then rule name). */
+export async function loadLabeledSamples(
+  files: readonly string[],
+  read: TraceReadOptions = {},
+): Promise<{ samples: Trajectory[]; labels: Record<string, Record<string, "true" | "false" | "na">> }> {
   const samples: Trajectory[] = [];
+  const labels: Record<string, Record<string, "true" | "false" | "na">> = {};
   const problems: string[] = [];
   for await (const item of readCases(files, read)) {
     if (item.error !== undefined) {
@@ -20,7 +29,10 @@ export async function loadSamples(files: readonly string[], read: TraceReadOptio
       continue;
     }
     try {
-      samples.push(validateTrajectory(item.trajectory));
+      const sample = validateTrajectory(item.trajectory);
+      samples.push(sample);
+      const verdicts = item.expected?.metaBehaviorVerdicts;
+      if (verdicts !== undefined && Object.keys(verdicts).length > 0) labels[sample.id] = { ...verdicts };
     } catch (error) {
       const prefix = item.labeled === true && error instanceof TrajectoryError && error.field !== "" ? "trajectory." : "";
       problems.push(`${describeOrigin(item)}: ${prefix}${error instanceof Error ? error.message : String(error)}`);
@@ -28,5 +40,5 @@ export async function loadSamples(files: readonly string[], read: TraceReadOptio
   }
   if (problems.length > 0) throw new SamplesError(problems);
   if (samples.length === 0) throw new SamplesError(["no sample trajectories: the files hold no cases"]);
-  return samples;
+  return { samples, labels };
 }

@@ -60,7 +60,9 @@ export interface DraftNote {
     /** A sentence (or sub-clause) of the section that states an obligation no clause quotes (coverage.ts). */
     | "uncovered-sentence"
     /** A name or `key: value` the spec writes in backticks, used as written though no sample shows it. */
-    | "not-in-samples";
+    | "not-in-samples"
+    /** How the rule agrees with the labels given, its runner-up readings, and the verdict question that separates them. */
+    | "labels";
   message: string;
 }
 

@@ -47,7 +47,7 @@ function elementText(value: JsonJudgment | JsonCaseError): string {
 
 /**
  * A judged case's element without its last field, `case`, which a worker
- * thread may not know (judge/pool.ts): `elementWithCase` completes it to
+ * thread may not know (run/pool.ts): `elementWithCase` completes it to
  * the bytes of `elementText`. Undefined when a judgment has a `file` or
  * `case` field of its own, which would move them.
  */

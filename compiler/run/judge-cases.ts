@@ -19,7 +19,7 @@ export interface JudgedCase {
   /** What this case's model calls cost (with a model only): beside the judgment, never in it. */
   usage?: SemanticUsage;
   /**
-   * Set by a worker thread (judge/pool.ts) when stdout is text or JSON and no
+   * Set by a worker thread (run/pool.ts) when stdout is text or JSON and no
    * report is asked for: the case's stdout, rendered there. `judgment` then
    * holds only what the run's tally reads (verdicts, na reasons, error
    * markers; no clause evidence), so the main thread neither receives nor

@@ -2,7 +2,7 @@
  * A JSON array read element by element (files/json-array-stream.ts) against
  * the whole-text reader: the same elements on the same lines, and a mistake
  * located at the same file:line:col with the same words, wherever the chunks
- * are cut. Large .json files (judge/stream-inputs.ts) give the same cases as
+ * are cut. Large .json files (inputs/stream-inputs.ts) give the same cases as
  * small ones, and stdin (`-`) reads JSON Lines or an array as it comes.
  */
 import { mkdtempSync, writeFileSync } from "node:fs";

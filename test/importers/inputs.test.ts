@@ -1,4 +1,4 @@
-/** The input reader's importer hook (compiler/judge/trace-inputs.ts): what is read as is, what is imported, and in which order. */
+/** The input reader's importer hook (compiler/inputs/trace-inputs.ts): what is read as is, what is imported, and in which order. */
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -1,5 +1,5 @@
 /**
- * `--workers N` (judge/pool.ts): the outputs of a run on worker threads are
+ * `--workers N` (run/pool.ts): the outputs of a run on worker threads are
  * byte for byte those of the single-threaded run, on the examples, on JSONL
  * files that mix every kind of line, and on judges of the differential
  * corpus; a worker that dies on a case costs that case only. The workers run

@@ -18,7 +18,8 @@ import { applyOutcome, isOutcomeClause, notInSamplesNotes, specActionNames } fro
 import { sectionSentences, type SpecSentence } from "./sentences.js";
 import type { Draft, DraftNote, Vocabulary } from "../types.js";
 import { previewRule } from "../preview.js";
-import { coverageNotes } from "../coverage.js";
+import { coverageNotes, obligations } from "../coverage.js";
+import { synthesizeRule, type RuleLabels } from "./synthesize.js";
 import {
   agentDoes,
   forbiddenFrom,
@@ -57,6 +58,11 @@ export interface OfflineDraftInput {
   vocabulary: Vocabulary;
   /** The sample trajectories: their contents supply `contentIncludes` text. */
   samples: readonly Trajectory[];
+  /**
+   * Rule verdicts some samples are labeled with (by sample id, then rule name): a rule whose
+   * phrase reading disagrees with them is re-read by a search over the samples (synthesize.ts).
+   */
+  labels?: RuleLabels;
 }
 
 /** Whether a clause states a rule at all, rather than describing or qualifying one. */
@@ -318,6 +324,44 @@ function plausible(
   }
 }
 
+/** The rule re-read from the labels when its phrase reading disagrees with them, with notes saying how it agrees. */
+function withLabels(
+  drafted: { rule: MetaBehavior; notes: Omit<DraftNote, "rule">[] },
+  lexicon: Lexicon,
+  section: SpecSection,
+  samples: readonly Trajectory[],
+  labels: RuleLabels,
+): typeof drafted {
+  const found = synthesizeRule(
+    lexicon,
+    drafted.rule,
+    section.body,
+    obligations(section.body).map((o) => o.text),
+    samples,
+    labels,
+  );
+  if (found.total === 0) return drafted;
+  const notes: Omit<DraftNote, "rule">[] = found.changed
+    ? // The clause notes were about the phrase reading, which the labels replaced.
+      drafted.notes.filter((n) => n.clause === undefined)
+    : drafted.notes.slice();
+  const how = found.changed ? "re-read from the labels: " : "";
+  notes.push({ kind: "labels", message: `${how}agrees with ${found.agree} of the ${found.total} labels given for this rule` });
+  if (found.runnerUps.length > 0) {
+    const fit = found.agree === found.total ? "every label" : "as many labels";
+    const where =
+      found.separating.length === 0 ? "they judge the labeled samples alike" : `they disagree on ${found.separating.join(", ")}`;
+    notes.push({ kind: "labels", message: `${found.runnerUps.length + 1} readings fit ${fit}; ${where}` });
+    const sample = found.separating[0];
+    if (sample !== undefined)
+      notes.push({
+        kind: "labels",
+        message: `In ${sample}, did the agent follow ${JSON.stringify(drafted.rule.name)}? y/n/n.a. (label it to settle the reading)`,
+      });
+  }
+  return { rule: found.rule, notes };
+}
+
 /** Drafts a whole judge.yaml from the spec and the samples, without a model. */
 export function draftOffline(input: OfflineDraftInput, sections: readonly SpecSection[] = input.spec.sections): Draft {
   const names = agentNames(input.spec);
@@ -326,7 +370,8 @@ export function draftOffline(input: OfflineDraftInput, sections: readonly SpecSe
   const grammar = grammarFor(names);
   const notes: DraftNote[] = [];
   const metaBehaviors = sections.map((section, rule) => {
-    const drafted = plausible(draftSection(lexicon, section, grammar), input.samples, input.vocabulary);
+    let drafted = plausible(draftSection(lexicon, section, grammar), input.samples, input.vocabulary);
+    if (input.labels !== undefined) drafted = withLabels(drafted, lexicon, section, input.samples, input.labels);
     for (const note of drafted.notes) notes.push({ rule, ...note });
     for (const note of coverageNotes(drafted.rule, section.body)) notes.push({ rule, ...note });
     for (const note of notInSamplesNotes(drafted.rule, input.vocabulary)) notes.push({ rule, ...note });
