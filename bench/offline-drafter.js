@@ -144,9 +144,9 @@ const { previewJudge } = await dist("compiler/generate/preview.js");
 const { validateTrajectory } = await dist("runtime/trajectory.js");
 const { serializeJudgeYaml } = await dist("compiler/ir/serialize.js");
 const { compileJudgeYamlText } = await dist("compiler/build/compile.js");
-const { importJudgeSource } = await dist("compiler/judge/load.js");
-const { calibrate } = await dist("compiler/judge/calibrate.js");
-const { readCases } = await dist("compiler/judge/inputs.js");
+const { importJudgeSource } = await dist("compiler/run/load.js");
+const { calibrate } = await dist("compiler/analyses/calibrate.js");
+const { readCases } = await dist("compiler/inputs/inputs.js");
 
 const specs = [
   ["examples", join(root, "examples/refund-support")],

@@ -52,7 +52,11 @@ function program(): Command {
     .description("Compile Agent Behavior specs into deterministic trajectory judges.")
     .version(VERSION)
     .exitOverride()
-    .configureOutput({ outputError: (text, write) => write(text) });
+    .configureOutput({ outputError: (text, write) => write(text) })
+    // The command list names each command's own usage line where it has one (`enqueue --redis <url> …`): a required option is shown as required.
+    .configureHelp({
+      subcommandTerm: (cmd) => `${cmd.name()} ${cmd.usage()}`.replace(/ \[options\](?= |$)/, cmd.options.length > 0 ? " [options]" : ""),
+    });
 
   cli
     .command("build")
@@ -60,7 +64,7 @@ function program(): Command {
     .argument("<judge.yaml>", "the judge to compile")
     .option("-o, --out <judge.mjs>", "where to write the judge (default: beside the yaml)")
     .option("--ts <judge.ts>", "also write the generated TypeScript")
-    .option("--samples <files...>", "sample trajectories: warn about actions and metadata keys they never use")
+    .option("--samples <files...>", "sample trajectory files or folders: warn about actions and metadata keys they never use")
     .action(async (yamlPath: string, opts: { out?: string; ts?: string; samples?: string[] }) => {
       const { buildJudgeFile } = await import("./commands/build.js");
       const { formatDiagnostic } = await import("./diagnostics.js");
@@ -81,7 +85,7 @@ function program(): Command {
   const importCommand = cli
     .command("import")
     .description("convert agent traces (OpenAI, Anthropic, AI SDK logs…) into trajectories, one JSON line each")
-    .argument("<files...>", "trace files (.json or .jsonl)")
+    .argument("<files...>", "trace files (.json or .jsonl), or folders of them; - reads stdin")
     .option("-o, --out <file>", "write here instead of stdout (.json: one JSON document; otherwise JSON Lines)")
     .addOption(new Option("--complete <bool>", "override whether the traces ended normally").choices(["true", "false"]))
     .option("--reasoning", "keep the model's reasoning as agent/reasoning events")
@@ -95,7 +99,7 @@ function program(): Command {
     .command("judge")
     .description("judge trajectories with a judge.mjs or judge.yaml")
     .argument("<judge>", "judge.mjs (built) or judge.yaml (compiled in memory)")
-    .argument("<trajectories...>", ".json or .jsonl trajectory files, or agent traces (see --from); - reads stdin")
+    .argument("<trajectories...>", ".json or .jsonl trajectory files, or agent traces (see --from), or folders of them; - reads stdin")
     .option("--json", "print the judgments as JSON (docs/FORMATS.md §6)")
     .addOption(
       new Option("--jsonl", "print each judgment as one JSON line as soon as it is judged, in input order (docs/SCALE.md)").conflicts(
@@ -171,14 +175,40 @@ function program(): Command {
         process.exitCode = await runWatchCommand(judgePath, events, opts);
       },
     );
-  addModelOptions(watchCommand, { noModel: true });
+  addModelOptions(watchCommand, { noModel: true, concurrency: false });
   addFromOption(watchCommand);
+
+  cli
+    .command("guard")
+    .description("refuse, before it runs, a tool call that would break a rule: a Claude Code hook (--claude-code) or an MCP proxy (--mcp)")
+    .argument("<judge>", "judge.mjs (built) or judge.yaml (compiled in memory)")
+    .argument("[server...]", "with --mcp: the MCP server's command and arguments, after --")
+    .option("--claude-code", "a Claude Code / Claude Agent SDK hook: read the hook's JSON on stdin, answer as hooks do")
+    .option("--mcp", "a stdio MCP server that forwards to the server command given after --")
+    .option(
+      "--fail-closed",
+      "when the guard cannot decide (bad input, unreadable transcript, a judge that fails to load), block instead of allowing",
+    )
+    .option(
+      "--cache-dir <dir>",
+      "where each session's memory and the refusal log are kept (default .cache/behavior-judge/guard in the project)",
+    )
+    .action(
+      async (
+        judgePath: string,
+        server: string[],
+        opts: { claudeCode?: boolean; mcp?: boolean; failClosed?: boolean; cacheDir?: string },
+      ) => {
+        const { runGuardCommand } = await import("./commands/guard.js");
+        process.exitCode = await runGuardCommand(judgePath, server, opts);
+      },
+    );
 
   const calibrateCommand = cli
     .command("calibrate")
     .description("compare a judge's verdicts with labeled trajectories; exit 1 on any disagreement")
     .argument("<judge>", "judge.mjs (built) or judge.yaml (compiled in memory)")
-    .argument("<labeled...>", "files of {trajectory, expected} cases; - reads stdin")
+    .argument("<labeled...>", "files of {trajectory, expected} cases, or folders of them; - reads stdin")
     .option("--json", "print {comparisons, judgments, totals} as JSON")
     .option(
       "--fail-on-overturned",
@@ -212,7 +242,7 @@ function program(): Command {
     .command("baseline")
     .description("judge labeled trajectories with a one-call LLM judge over the whole spec and report the same figures as calibrate --runs")
     .argument("<BEHAVIOR.md>", "the spec (or the folder that holds it)")
-    .argument("<labeled...>", "files of {trajectory, expected} cases")
+    .argument("<labeled...>", "files of {trajectory, expected} cases, or folders of them; - reads stdin")
     .addOption(new Option("--runs <n>", "how many runs (default 1); answers are never cached").argParser(positiveInteger))
     .option("--judge <judge>", "also run this judge.mjs or judge.yaml N times and show both side by side")
     .addOption(new Option("--no-verify", "with --judge: do not ask a model to confirm deterministic failures"))
@@ -221,19 +251,23 @@ function program(): Command {
       async (
         specPath: string,
         files: string[],
-        opts: { json?: boolean; verify: boolean; runs?: number; judge?: string } & ModelCommandOptions,
+        opts: { json?: boolean; verify: boolean; runs?: number; judge?: string } & ModelCommandOptions & TraceCommandOptions,
       ) => {
         const { runBaselineCommand } = await import("./commands/baseline.js");
-        process.exitCode = await runBaselineCommand(specPath, files, opts);
+        process.exitCode = await runBaselineCommand(specPath, await inputFiles(files, "labeled cases"), opts);
       },
     );
   addModelOptions(baselineCommand, { cache: false });
+  addFromOption(baselineCommand);
 
   const generateCommand = cli
     .command("generate")
     .description("draft judge.yaml from a spec and sample trajectories, then confirm each rule in the browser (or the terminal)")
     .argument("<BEHAVIOR.md>", "the spec (or the folder that holds it)")
-    .argument("[samples...]", "sample trajectory files (.json or .jsonl); without them the vocabulary is guessed from the spec")
+    .argument(
+      "[samples...]",
+      "sample trajectory files (.json or .jsonl, or agent traces), or folders of them; without them the vocabulary is guessed from the spec",
+    )
     .option(
       "-o, --out <judge.yaml>",
       "where to write (default: judge.yaml beside the spec; an existing file is replaced after the review and kept as .bak)",
@@ -247,17 +281,21 @@ function program(): Command {
       // Without samples the vocabulary is guessed from the spec; given, they are read as judge reads its files.
       process.exitCode = await runGenerateCommand(specPath, samples.length === 0 ? [] : await inputFiles(samples, "samples"), opts);
     });
-  addModelOptions(generateCommand);
+  addModelOptions(generateCommand, { concurrency: false });
   addFromOption(generateCommand);
 
   const queueFlags = (command: Command): Command =>
-    command.requiredOption("--redis <url>", "the Redis server, e.g. redis://127.0.0.1:6379 (a password in the URL is never printed)");
+    command.requiredOption(
+      "--redis <url>",
+      "required: the Redis server, e.g. redis://127.0.0.1:6379 (a password in the URL is never printed)",
+    );
 
   const enqueueCommand = queueFlags(
     cli
       .command("enqueue")
+      .usage("--redis <url> [options] <trajectories...>")
       .description("append trajectories to a Redis stream, one entry each, for `worker` to judge")
-      .argument("<trajectories...>", ".json or .jsonl trajectory files, or agent traces (see --from)")
+      .argument("<trajectories...>", ".json or .jsonl trajectory files, or agent traces (see --from), or folders of them")
       .option("--stream <name>", "the stream to append to", "trajectories"),
   ).action(async (files: string[], opts: { redis: string; stream: string } & TraceCommandOptions) => {
     const { runEnqueueCommand } = await import("./commands/queue.js");
@@ -268,6 +306,7 @@ function program(): Command {
   const workerCommand = queueFlags(
     cli
       .command("worker")
+      .usage("--redis <url> [options] <judge>")
       .description(
         "judge trajectories from a Redis stream with a consumer group; write each judgment to the results stream, then acknowledge",
       )
@@ -299,6 +338,7 @@ function program(): Command {
   queueFlags(
     cli
       .command("collect")
+      .usage("--redis <url> [options]")
       .description("write one judgment per trajectory from the results stream as JSON Lines (duplicates from redelivery dropped by key)")
       .option("--results <name>", "the results stream", "verdicts")
       .option("-o, --out <file>", "write here instead of stdout")
@@ -314,9 +354,12 @@ function program(): Command {
   cli
     .command("init")
     .description(
-      "scaffold a behavior in this repo: spec, judge, a passing sample, a test, a test script if none, and a CI workflow (never overwrites)",
+      "scaffold a new behavior of your own in this repo: a one-rule starter spec, its judge, a passing sample, a test, a test script if none, and a CI workflow (never overwrites)",
     )
-    .argument("[name]", "the behavior's name (default: from package.json; asked on a terminal)")
+    .argument(
+      "[name]",
+      "the name of the new behavior, e.g. checkout-agent (lowercase words joined by -; default: package.json's name, asked on a terminal); every name starts from the same one-rule template",
+    )
     .action(async (name: string | undefined) => {
       const { runInit } = await import("./commands/init.js");
       await runInit(name);
@@ -327,7 +370,7 @@ function program(): Command {
     .description("check a spec, and how a judge.yaml lines up with it (quotes, rule names) and with sample trajectories")
     .argument("<BEHAVIOR.md>", "the spec (or the folder that holds it)")
     .argument("[judge.yaml]", "the judge to check (default: judge.yaml beside the spec, if any)")
-    .option("--samples <files...>", "sample trajectories: flag actions and metadata keys they never use")
+    .option("--samples <files...>", "sample trajectory files or folders: flag actions and metadata keys they never use")
     .action(async (specPath: string, judgePath: string | undefined, opts: { samples?: string[] }) => {
       const { runLintCommand } = await import("./commands/lint.js");
       const samples = opts.samples === undefined ? {} : { samples: await inputFiles(opts.samples, "samples") };

@@ -9,7 +9,7 @@
  * The two errors that carry located diagnostics, JudgeYamlError and SpecError,
  * live beside their formatter in diagnostics.ts. runtime/'s TrajectoryError is
  * not a UserError: judge.mjs inlines runtime/ and cannot import the compiler,
- * so the commands recognise it by its name and `field` (judge/judge-cases.ts).
+ * so the commands recognise it by its name and `field` (run/judge-cases.ts).
  *
  * This file imports nothing: cli.ts loads it up front to tell user errors from
  * bugs with `instanceof`, and every command is still loaded lazily after it.

@@ -29,9 +29,10 @@ export type * from "./ir/types.js";
 
 export { buildJudgeFile, declarationPath, defaultJudgePath } from "./commands/build.js";
 export { compileIR, compileJudgeYamlFile, compileJudgeYamlText, sha256, type CompiledJudge, type CompileOptions } from "./build/compile.js";
-export { importJudgeSource, loadJudge, type JudgeModule } from "./judge/load.js";
+export { importJudgeSource, loadJudge, type JudgeModule } from "./run/load.js";
 
-export { describeOrigin, readCases, type CaseOrigin, type Expected, type InputCase } from "./judge/inputs.js";
+export { describeOrigin, type CaseOrigin, type Expected, type InputCase } from "./inputs/case.js";
+export { readCases } from "./inputs/inputs.js";
 export {
   judgeCases,
   judgeOne,
@@ -40,10 +41,10 @@ export {
   type FailedCase,
   type JudgedCase,
   type RunOptions,
-} from "./judge/judge-cases.js";
-export { Tally, type RunTotals, type RuleSummaryRow, type VerifyCounts } from "./judge/tally.js";
-export { calibrate, calibrationPassed, type CalibrationResult, type CalibrationTotals, type CaseComparison } from "./judge/calibrate.js";
-export { calibrateRuns, summarizeRuns, wilsonInterval, type RunStatistics } from "./judge/repeated-runs.js";
+} from "./run/judge-cases.js";
+export { Tally, type RunTotals, type RuleSummaryRow, type VerifyCounts } from "./analyses/tally.js";
+export { calibrate, calibrationPassed, type CalibrationResult, type CalibrationTotals, type CaseComparison } from "./analyses/calibrate.js";
+export { calibrateRuns, summarizeRuns, wilsonInterval, type RunStatistics } from "./analyses/repeated-runs.js";
 
 export { createHostModel, type HostModel, type HostModelOptions } from "./model/index.js";
 export { loadBehaviorSpec, parseBehaviorMd, type BehaviorSpec, type SpecSection } from "./behavior-md/load.js";

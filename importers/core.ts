@@ -618,14 +618,15 @@ export class TrajectoryBuilder {
   }
 
   /**
-   * Closes the open calls named `name` without a result event: a tool whose
+   * Closes the open calls named `name` (or whose name it accepts) without a result event: a tool whose
    * call is itself the answer (Pydantic AI's structured-output `final_result`)
    * never gets a result, and is not a call left waiting. Returns how many.
    */
-  closeWithoutResult(name: string): number {
+  closeWithoutResult(name: string | ((name: string) => boolean)): number {
     let closed = 0;
+    const matches = typeof name === "string" ? (n: string) => n === name : name;
     for (const call of [...this.open])
-      if (call.name === name) {
+      if (matches(call.name)) {
         this.open.delete(call);
         closed++;
       }

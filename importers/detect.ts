@@ -22,6 +22,7 @@ import { detectCodex, fromCodex } from "./codex.js";
 import { detectAdk, fromAdk } from "./adk.js";
 import { detectInspect, fromInspect } from "./inspect.js";
 import { detectGeminiCli, fromGeminiCli } from "./gemini-cli.js";
+import { detectSweAgent, fromSweAgent } from "./swe-agent.js";
 
 export interface Format {
   /** The `--from` value. */
@@ -98,6 +99,12 @@ export const FORMATS: readonly Format[] = [
     description: "Gemini CLI chat sessions (session-*.json, session-*.jsonl)",
     importer: fromGeminiCli,
     detect: detectGeminiCli,
+  },
+  {
+    name: "swe-agent",
+    description: "SWE-agent .traj and mini-swe-agent .traj.json trajectories",
+    importer: fromSweAgent,
+    detect: detectSweAgent,
   },
 ];
 

@@ -82,8 +82,32 @@ function withResponse(conversation: Conversation, response: Record<string, unkno
 }
 
 /**
+ * A message's JSON as a log compares it with the copy a later request sends
+ * back: object keys sorted and null fields left out (the Python SDKs dump a
+ * response's blocks in their models' field order, with `citations: null`),
+ * and a `content` of one plain text part written as that text (a reply
+ * sent back as a string). Undefined past the importers' nesting limit.
+ */
+export function messageJson(item: unknown): string | undefined {
+  if (boundedJson(item) === undefined) return undefined;
+  return JSON.stringify(item, (key, value: unknown) => {
+    if (key === "content" && Array.isArray(value) && value.length === 1) {
+      const part: unknown = value[0];
+      if (isRecord(part) && part.type === "text" && typeof part.text === "string") {
+        const extra = Object.keys(part).filter((k) => k !== "type" && k !== "text" && part[k] !== null);
+        if (extra.length === 0) return part.text;
+      }
+    }
+    if (!isRecord(value)) return value;
+    const sorted: Record<string, unknown> = {};
+    for (const k of Object.keys(value).sort()) if (value[k] !== null) sorted[k] = value[k];
+    return sorted;
+  });
+}
+
+/**
  * Keys of a list's prefixes: `keys[L]` stands for the first L items, compared
- * by their JSON (the same SDK writes the same object the same way). A hash
+ * by their JSON as messageJson writes it (the same message the same way). A hash
  * keeps a batch of thousands of exchanges linear; a key names the length too,
  * and a hit is confirmed on the JSON itself, so a collision never merges two
  * conversations.
@@ -101,7 +125,7 @@ export class PrefixKeys {
   extend(items: readonly unknown[]): void {
     for (const item of items) {
       // A message nested past the importers' limit matches nothing (its conversation is then an error of its own).
-      const text = boundedJson(item) ?? `\u0000too deep ${PrefixKeys.unique++}`;
+      const text = messageJson(item) ?? `\u0000too deep ${PrefixKeys.unique++}`;
       let { a, b } = this;
       for (let k = 0; k < text.length; k++) {
         const c = text.charCodeAt(k);
@@ -126,8 +150,8 @@ export class PrefixKeys {
 /**
  * The conversations of an input. A list whose elements are messages is one
  * conversation; a list of logged exchanges is several, except that an exchange
- * whose messages start with the whole of an earlier one (its messages plus its
- * response) and go on continues it (an identical copy does not: datasets repeat): a log of every call of one agent loop gives one
+ * whose messages start with the whole of another one (its messages plus its
+ * response, compared as messageJson writes them) and go on continues it (an identical copy does not: datasets repeat): a log of every call of one agent loop gives one
  * conversation, read from its last exchange. An element that is no
  * conversation comes back as its ImportError, in its place, so the others
  * still import.
@@ -147,16 +171,11 @@ export function conversations(input: unknown, rules: ShapeRules, format: string)
       new ImportError(`[${i}]`, `not a ${format} conversation: expected a message list, {messages}, {request, response} or a response`)
     );
   });
-  // Drop each exchange that a later one continues (its full history is a proper prefix of the later one's messages).
+  // Drop each exchange that another one continues (its full history is a proper prefix of the other's messages), in whatever order the lines came.
   const wholes = new Map<string, { index: number; keys: PrefixKeys }[]>();
   const continued = new Set<number>();
   found.forEach((current, i) => {
     if (current instanceof ImportError) return;
-    const mine = new PrefixKeys(current.messages);
-    for (let length = 1; length < current.messages.length; length++) {
-      for (const earlier of wholes.get(mine.keys[length]!) ?? [])
-        if (!continued.has(earlier.index) && earlier.keys.samePrefix(mine, length)) continued.add(earlier.index);
-    }
     const whole = [...current.messages, ...(current.response === undefined ? [] : rules.responseMessages(current.response))];
     if (whole.length === 0) return;
     const keys = new PrefixKeys(whole);
@@ -164,6 +183,14 @@ export function conversations(input: unknown, rules: ShapeRules, format: string)
     const list = wholes.get(key);
     if (list === undefined) wholes.set(key, [{ index: i, keys }]);
     else list.push({ index: i, keys });
+  });
+  found.forEach((current) => {
+    if (current instanceof ImportError || current.messages.length < 2) return;
+    const mine = new PrefixKeys(current.messages);
+    for (let length = 1; length < current.messages.length; length++) {
+      for (const other of wholes.get(mine.keys[length]!) ?? [])
+        if (!continued.has(other.index) && other.keys.samePrefix(mine, length)) continued.add(other.index);
+    }
   });
   const kept = found.filter((_, i) => !continued.has(i));
   return kept;
@@ -189,6 +216,8 @@ export function allMessageLists(
     if (!isRecord(unit)) return undefined;
     // An eval sample (Inspect AI: id, epoch, input beside its messages) is its own format, not a logged exchange.
     if (Array.isArray(unit.messages) && "epoch" in unit && "input" in unit) return undefined;
+    // Nor is a mini-swe-agent trajectory (its messages beside trajectory_format and the run's info).
+    if (Array.isArray(unit.messages) && typeof unit.trajectory_format === "string") return undefined;
     if (Array.isArray(unit.messages)) messages.push(...unit.messages);
     else if (isRecord(unit.request) && Array.isArray(unit.request.messages)) messages.push(...unit.request.messages);
     else if (unit.response === undefined) responses.push(unit);

@@ -28,3 +28,4 @@ export { detectCodex, fromCodex } from "./codex.js";
 export { detectAdk, fromAdk } from "./adk.js";
 export { detectInspect, fromInspect } from "./inspect.js";
 export { detectGeminiCli, fromGeminiCli } from "./gemini-cli.js";
+export { detectSweAgent, fromSweAgent } from "./swe-agent.js";

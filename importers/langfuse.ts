@@ -58,6 +58,7 @@ import {
 } from "./core.js";
 import { readPayload } from "./payloads.js";
 import { CUT_SHORT, agentName } from "./otel.js";
+import { isOutputTool } from "./pydantic-ai.js";
 import { CallIndex, MinHeap, SeenTexts, cycleWarning, spanForest, walkDepthFirst } from "./spans.js";
 import { readModelCall, readObservation, readToolRun, roleOf, type Observation, type Tool } from "./langfuse-observations.js";
 
@@ -322,7 +323,7 @@ function importUnit(unit: Unit, options: ImportOptions, index: number, count: nu
     !lastModelFailed &&
     !cutShort(finish);
   // Pydantic AI answers through its output tool: the final_result call is the answer, and no tool run follows it.
-  b.closeWithoutResult("final_result");
+  b.closeWithoutResult(isOutputTool);
   b.finish(endedNormally);
   return b;
 }

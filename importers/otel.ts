@@ -34,6 +34,9 @@
  * starts after it ended), so parallel calls come first and their results
  * follow in the order they finished. A call answered by no tool span takes
  * its result from the next model call's input messages, when that is there.
+ * Gemini's calls carry no id (ADK's GenAI conventions fill in
+ * `<name>_<index>`) while ADK's tool spans carry ids of its own: a span whose
+ * id matches no call pairs by name with such a call, same arguments first.
  * Entering an agent whose name differs from the agent in charge adds a
  * `handoff` event (`from`, `to`). User messages are those of the
  * conversation's own model calls; an agent run inside a tool (an agent used
@@ -62,6 +65,7 @@ import {
   type ImportOptions,
   type ImportResult,
 } from "./core.js";
+import { isOutputTool } from "./pydantic-ai.js";
 import { CallIndex, MinHeap, SeenTexts, cycleWarning, spanForest, walkDepthFirst } from "./spans.js";
 
 type Attrs = Record<string, unknown>;
@@ -240,6 +244,14 @@ function readSpan(raw: Record<string, unknown>, traceId: string, path: string, i
     )
     .find((m) => typeof m === "string");
   const status = raw.status;
+  const attrs = attributes(raw.attributes, `${path}.attributes`);
+  // GenAI conventions before 1.28 put the prompt and completion on span events; read them as the attributes they carried.
+  events.forEach((e, j) => {
+    if (!isRecord(e) || (e.name !== "gen_ai.content.prompt" && e.name !== "gen_ai.content.completion")) return;
+    const carried = attributes(e.attributes, `${path}.events[${j}].attributes`);
+    for (const key of ["gen_ai.prompt", "gen_ai.completion"])
+      if (attrs[key] === undefined && carried[key] !== undefined) attrs[key] = carried[key];
+  });
   const span: Span = {
     traceId,
     spanId: normalizeId(raw.spanId, 16),
@@ -249,7 +261,7 @@ function readSpan(raw: Record<string, unknown>, traceId: string, path: string, i
     end: nanos(raw.endTimeUnixNano),
     error: isErrorStatus(status),
     errorMessage: (isRecord(status) ? str(status.message) : undefined) ?? (exception as string | undefined),
-    attrs: attributes(raw.attributes, `${path}.attributes`),
+    attrs,
     path,
     index,
     children: [],
@@ -269,17 +281,28 @@ export function kindOf(span: Span): Kind {
   if (op === "execute_tool" || oi === "TOOL" || aiOp === "ai.toolCall") return "tool";
   if ((typeof op === "string" && MODEL_OPERATIONS.has(op)) || oi === "LLM" || /^ai\.\w+\.do(Generate|Stream)$/.test(aiOp)) return "model";
   if (op === "invoke_agent" || oi === "AGENT" || aiOp === "ai.generateText" || aiOp === "ai.streamText") return "agent";
+  // No operation named: Pydantic AI's `running tool` spans name their tool, its `<agent> run` spans their agent.
+  if (op === undefined && oi === undefined) {
+    if (str(a["gen_ai.tool.name"]) !== undefined) return "tool";
+    if (str(a["gen_ai.agent.name"]) !== undefined || str(a["agent_name"]) !== undefined) return "agent";
+  }
   return "other";
 }
 
+/**
+ * The agent's name: its attribute (`gen_ai.agent.name`, OpenInference's
+ * `agent.name`, Pydantic AI's `agent_name`, the AI SDK's function id), else
+ * what the span name holds besides the operation: `invoke_agent <name>`, and
+ * `agent_run [<name>]` of the OpenInference ADK instrumentation. An
+ * OpenInference agent span is otherwise named after its agent.
+ */
 export function agentName(span: Span): string | undefined {
   const a = span.attrs;
-  return (
-    str(a["gen_ai.agent.name"]) ??
-    str(a["agent.name"]) ??
-    str(a["ai.telemetry.functionId"]) ??
-    (a["openinference.span.kind"] === "AGENT" ? str(span.name) : undefined)
-  );
+  const named = str(a["gen_ai.agent.name"]) ?? str(a["agent.name"]) ?? str(a["agent_name"]) ?? str(a["ai.telemetry.functionId"]);
+  if (named !== undefined) return named;
+  const bracketed = /^agent_run \[(.+)\]$/.exec(span.name) ?? /^invoke_agent (.+)$/.exec(span.name);
+  if (bracketed !== null) return bracketed[1];
+  return a["openinference.span.kind"] === "AGENT" ? str(span.name) : undefined;
 }
 
 /** One message of a model call, whatever vocabulary it came in. */
@@ -479,9 +502,44 @@ export function readModel(span: Span): ModelCall {
   const oiInput = messages("llm.input_messages", true);
   const oiOutput = messages("llm.output_messages", true);
   if (oiInput.length > 0 || oiOutput.length > 0) return { input: oiInput, output: oiOutput, finish, model };
+  if (a["gen_ai.prompt"] !== undefined || a["gen_ai.completion"] !== undefined) {
+    const completion = olderPayload(a["gen_ai.completion"], { span, key: "gen_ai.completion" }, "assistant");
+    finish ??= completion.finish;
+    return {
+      input: olderPayload(a["gen_ai.prompt"], { span, key: "gen_ai.prompt" }, "user").messages,
+      output: completion.messages,
+      finish,
+      model,
+    };
+  }
   const completion = list(unflatten(span, "gen_ai.completion")).filter(isRecord);
   finish ??= completion.map((c) => str(c.finish_reason)).find((r) => r !== undefined);
   return { input: messages("gen_ai.prompt", false), output: completion.map(chatMessage), finish, model };
+}
+
+/**
+ * The GenAI conventions' payloads before 1.28: `gen_ai.prompt` and
+ * `gen_ai.completion` hold JSON chat messages (`[{role, content,
+ * tool_calls}]`, roles in any case), typed-part messages, or plain text
+ * (the `role` given).
+ */
+function olderPayload(value: unknown, where: Where, role: string): { messages: Message[]; finish: string | undefined } {
+  if (value === undefined) return { messages: [], finish: undefined };
+  const parsed = structured(value, where);
+  if (typeof value === "string" && parsed === undefined)
+    return { messages: [{ ...chatMessage({ role, content: value }) }], finish: undefined };
+  const items = Array.isArray(parsed) ? parsed : [parsed];
+  if (items.some((m) => isRecord(m) && Array.isArray(m.parts))) return { messages: genAiMessages(items, where), finish: undefined };
+  let finish: string | undefined;
+  const messages: Message[] = [];
+  for (const m of items) {
+    if (typeof m === "string") messages.push(chatMessage({ role, content: m }));
+    if (!isRecord(m)) continue;
+    const message = isRecord(m.message) ? m.message : m; // a choice: {message, finish_reason}
+    finish = str(m.finish_reason)?.toLowerCase() ?? finish;
+    messages.push(chatMessage({ ...message, role: String(message.role ?? role).toLowerCase() }));
+  }
+  return { messages, finish };
 }
 
 export interface ToolRun {
@@ -493,17 +551,41 @@ export interface ToolRun {
 
 export function readTool(span: Span): ToolRun {
   const a = span.attrs;
+  // Without a name attribute, the span name says it: `execute_tool <name>` in the GenAI conventions.
   const name =
     str(a["gen_ai.tool.name"]) ??
     str(a["tool.name"]) ??
     str(a["ai.toolCall.name"]) ??
-    (a["openinference.span.kind"] !== undefined ? str(span.name) : undefined);
+    str(span.name.replace(/^(execute_tool|running tool:?)\s+/, ""));
   if (name === undefined)
-    throw new ImportError(`${span.path}.attributes`, "missing the tool's name (gen_ai.tool.name, tool.name or ai.toolCall.name)");
-  const callId = str(a["gen_ai.tool.call.id"]) ?? str(a["tool_call.id"]) ?? str(a["ai.toolCall.id"]);
-  const args = a["gen_ai.tool.call.arguments"] ?? a["ai.toolCall.args"] ?? a["ai.toolCall.input"] ?? a["input.value"];
-  const result = a["gen_ai.tool.call.result"] ?? a["ai.toolCall.result"] ?? a["ai.toolCall.output"] ?? a["output.value"];
+    throw new ImportError(
+      `${span.path}.attributes`,
+      "missing the tool's name (gen_ai.tool.name, tool.name, ai.toolCall.name or the span name)",
+    );
+  // ADK writes `<not specified>` when it has no id.
+  const callId = [a["gen_ai.tool.call.id"], a["tool_call.id"], a["ai.toolCall.id"]]
+    .map(str)
+    .find((id) => id !== undefined && id !== "<not specified>");
+  const args =
+    a["gen_ai.tool.call.arguments"] ??
+    a["ai.toolCall.args"] ??
+    a["ai.toolCall.input"] ??
+    a["tool_arguments"] ??
+    a["gcp.vertex.agent.tool_call_args"] ??
+    a["input.value"];
+  const result =
+    a["gen_ai.tool.call.result"] ??
+    a["ai.toolCall.result"] ??
+    a["ai.toolCall.output"] ??
+    a["tool_response"] ??
+    a["gcp.vertex.agent.tool_response"] ??
+    a["output.value"];
   return { name, callId, args: jsonText(args), result: resultValue(result) };
+}
+
+/** ADK's id for a Gemini call that had none: `<name>_<index of the part>` (its experimental GenAI conventions). */
+function isStandInId(id: string, name: string): boolean {
+  return id.startsWith(`${name}_`) && /^\d+$/.test(id.slice(name.length + 1));
 }
 
 const byStart = (x: Span, y: Span): number => (x.start < y.start ? -1 : x.start > y.start ? 1 : x.index - y.index);
@@ -542,9 +624,11 @@ function importTrace(id: string, spans: Span[], options: ImportOptions, index: n
   // Results wait for their span's end in a heap, taken in (end, file order): linear in the spans however many overlap.
   const deferred = new MinHeap<Pending>((x, y) => x.end < y.end || (x.end === y.end && x.index < y.index));
   /** Calls the model emitted, by id and name; `covered` once a tool span ran them, `answered` once a result was written. */
-  const calls = new CallIndex<{ id: string | undefined; name: string; args: string; covered: boolean; answered: boolean }>(
-    (c) => !c.covered && !c.answered,
-  );
+  type Call = { id: string | undefined; name: string; args: string; covered: boolean; answered: boolean };
+  const open = (c: Call): boolean => !c.covered && !c.answered;
+  const calls = new CallIndex<Call>(open);
+  // Gemini's calls often carry no id (or ADK's stand-in `<name>_<index>`) while the tool spans carry the framework's own: such a span pairs by name.
+  const idless = new CallIndex<Call>(open);
   const users = new SeenTexts();
   let finish: string | undefined;
   let lastAgent: string | undefined;
@@ -581,7 +665,7 @@ function importTrace(id: string, spans: Span[], options: ImportOptions, index: n
         for (const msg of m.input) {
           for (const r of msg.results) {
             // A result the model was sent, for a call no tool span ran: it arrived by now.
-            const call = r.id === undefined ? undefined : calls.byId(r.id);
+            const call = r.id !== undefined ? calls.byId(r.id) : r.name !== undefined ? idless.byName(r.name, "") : undefined;
             if (call === undefined) continue;
             call.answered = true;
             b.result(call.id, resultValue(r.content), {
@@ -592,7 +676,10 @@ function importTrace(id: string, spans: Span[], options: ImportOptions, index: n
             });
           }
         }
-        if (!nested) for (const text of users.fresh(m.input.filter((msg) => msg.role === "user").map((msg) => msg.text))) b.user(text);
+        // A user message of tool responses only (Gemini's role for them) has no text of the user's.
+        if (!nested)
+          for (const text of users.fresh(m.input.filter((msg) => msg.role === "user").map((msg) => msg.text)))
+            if (text !== "") b.user(text);
         const facts = meta(agent, m.model === undefined ? {} : { [FACT.model]: m.model });
         for (const out of m.output) {
           if (out.reasoning !== "") b.reasoning(out.reasoning, { ...facts });
@@ -600,7 +687,9 @@ function importTrace(id: string, spans: Span[], options: ImportOptions, index: n
           for (const c of out.calls) {
             if (c.name === "") throw new ImportError(`${span.path}.attributes`, "a tool call in the model's output has no name");
             b.call(c.name, c.args, c.id, meta(agent), `${span.path}.attributes`);
-            calls.add({ ...c, covered: false, answered: false });
+            const call: Call = { ...c, covered: false, answered: false };
+            calls.add(call);
+            if (c.id === undefined || isStandInId(c.id, c.name)) idless.add(call);
           }
         }
         if (m.finish !== undefined) finish = m.finish;
@@ -608,18 +697,21 @@ function importTrace(id: string, spans: Span[], options: ImportOptions, index: n
       }
       case "tool": {
         const t = readTool(span);
-        // The model's call this span ran: same call id, else same name and arguments, else same name.
-        const call = t.callId !== undefined ? calls.byId(t.callId) : calls.byName(t.name, t.args);
+        // The model's call this span ran: same call id (else an id-less call of that name), else same name and arguments, else same name.
+        const call = t.callId !== undefined ? (calls.byId(t.callId) ?? idless.byName(t.name, t.args)) : calls.byName(t.name, t.args);
         if (call !== undefined) call.covered = true;
         else b.call(t.name, t.args, t.callId, meta(agent), `${span.path}.attributes`);
-        const callId = call?.id ?? t.callId;
+        // Paired by name with a call that had no id: the builder pairs it the same way, and the span's own id is kept as a fact.
+        const byName = call !== undefined && call.id === undefined;
+        const facts = meta(agent, span.spanId === undefined ? {} : { [FACT.spanId]: span.spanId });
+        if (byName && t.callId !== undefined) facts[FACT.callId] = t.callId;
         const content = t.result ?? (span.error ? (span.errorMessage ?? "") : "");
         deferred.push({
-          callId,
-          name: t.name,
+          callId: byName ? undefined : (call?.id ?? t.callId),
+          name: call?.name ?? t.name,
           content,
           error: span.error,
-          meta: meta(agent, span.spanId === undefined ? {} : { [FACT.spanId]: span.spanId }),
+          meta: facts,
           end: span.end,
           index: span.index,
           path: span.path,
@@ -635,6 +727,8 @@ function importTrace(id: string, spans: Span[], options: ImportOptions, index: n
   walkDepthFirst(roots, { agent: undefined as string | undefined, nested: false }, (span, c) => visit(span, c.agent, c.nested));
   flushUntil(NEVER);
   const endedNormally = roots.length > 0 && roots.every((r) => !r.error) && (finish === undefined || !CUT_SHORT.has(finish));
+  // Pydantic AI answers through its output tool: the final_result call is the answer, and no tool span follows it.
+  b.closeWithoutResult(isOutputTool);
   b.finish(endedNormally);
   return b;
 }

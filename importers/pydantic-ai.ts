@@ -33,7 +33,7 @@ export function detectPydanticAI(input: unknown): boolean {
 }
 
 /** The output tools Pydantic AI names itself: `final_result`, or `final_result_<Type>` for a union of output types. */
-function isOutputTool(name: string): boolean {
+export function isOutputTool(name: string): boolean {
   return name === "final_result" || name.startsWith("final_result_");
 }
 
@@ -243,7 +243,7 @@ function importHistory(
     }
   });
   // The output tool's call is the run's answer, not a call left waiting.
-  for (const name of outputs) b.closeWithoutResult(name);
+  b.closeWithoutResult((name) => outputs.has(name));
   b.finish(endedNormally);
   return b;
 }

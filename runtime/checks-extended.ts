@@ -10,6 +10,7 @@
  * found: the key and its value, the bound events and the values compared.
  */
 import { absentReason } from "./fold.js";
+import type { Keyed } from "./keyed.js";
 import type { StepEvent } from "./stepper.js";
 import type { CheckType, Citation, Clause, NaReason, Verdict } from "./types.js";
 
@@ -102,24 +103,59 @@ export interface ExtendedPairingState {
   readonly servedBy: readonly string[];
   /** Indexes of `each` events whose N following events held no follower (with `within`). */
   readonly failed: readonly number[];
-  /** The event at which the first of them failed. */
-  readonly failedAt?: string | undefined;
+  /** The events that came instead of a follower to the first of them, in words (eventsInstead). */
+  readonly instead?: string;
   readonly within?: number;
   /** With `on`: each `each` event's key value (null: none), and the key. */
   readonly eachKeys?: readonly (string | null)[];
   readonly key?: string;
 }
 
-/** Why a pairing with `within` is false: `each`'s next `within` events, up to `upTo`, held no follower. */
+/** How many of the events that came instead an explanation lists, at most: the first ones and the last. */
+const INSTEAD_SHOWN = 6;
+
+/**
+ * The events at positions `from + 1 … to` (the `within` events after an
+ * `each` event at `from`), from the last `within` events kept by position
+ * modulo `within`: `e2 (ask, id "B"), e3 (other)`, each with its value of the
+ * follower's key when the pairing has `on`. A long window shows its first and
+ * last events and how many between.
+ */
+export function eventsInstead(recent: Keyed<StepEvent, number>, from: number, to: number, key: string | undefined): string {
+  const within = to - from;
+  const shown = (position: number): string => {
+    const event = recent.get(position % within);
+    if (event === undefined) return "?";
+    const value: unknown = key === undefined ? undefined : event.metadata?.[key];
+    return `${event.id} (${event.action}${typeof value === "string" ? `, ${keyed(key!, value)}` : ""})`;
+  };
+  const parts: string[] = [];
+  if (within <= INSTEAD_SHOWN) for (let p = from + 1; p <= to; p++) parts.push(shown(p));
+  else {
+    const head = INSTEAD_SHOWN - 2;
+    for (let p = from + 1; p <= from + head; p++) parts.push(shown(p));
+    parts.push(`… ${within - INSTEAD_SHOWN} more …`);
+    for (let p = to - 1; p <= to; p++) parts.push(shown(p));
+  }
+  return parts.join(", ");
+}
+
+/**
+ * Why a pairing with `within` is false: `each`'s next `within` events (`instead`,
+ * from eventsInstead) held no follower.
+ */
 export function withinExplanation(
   each: string,
   eachKey: string | null | undefined,
   key: string | undefined,
   within: number,
-  upTo: string,
+  instead: string,
 ): string {
   const sameKey = key === undefined ? "" : ` (${keyed(key, eachKey)})`;
-  return `${each}${sameKey} was followed by ${within} event${within === 1 ? "" : "s"} (up to ${upTo}) and none matched \`followedBy\`${key === undefined ? "" : ` with the same ${key}`}`;
+  const follower = `\`followedBy\`${key === undefined ? "" : ` with the same ${key}`}`;
+  return within === 1
+    ? `${each}${sameKey} was followed by ${instead}, which does not match ${follower}`
+    : `${each}${sameKey} was followed by ${within} events, ${instead}, and none of them matched ${follower}`;
 }
 
 /** Pairing with `on` and/or `within`: every `each` event needs its own (keyed, near) follower. */
@@ -143,7 +179,7 @@ export function extendedPairingClause(state: ExtendedPairingState): Clause {
     const first = bad[0]!;
     const explanation =
       within !== undefined && failedSet.has(first)
-        ? withinExplanation(each[first]!, state.eachKeys?.[first], key, within, state.failedAt!)
+        ? withinExplanation(each[first]!, state.eachKeys?.[first], key, within, state.instead ?? "")
         : `${each[first]}${sameKey(first)} has no ${near} event matching \`followedBy\`${key === undefined ? "" : ` with the same ${key}`}`;
     return predicate("pairing", quote, "false", null, bad.map(unmatched), explanation);
   }
@@ -254,8 +290,11 @@ export function groupedCountClause(state: GroupedCountState): Clause {
     figures.set(group, (figures.get(group) ?? 0) + (countedAmounts === undefined ? 1 : countedAmounts[k]!));
   }
   for (const group of state.emptyGroups) if (!figures.has(group)) figures.set(group, 0);
-  const figureText = (figure: number) =>
-    names.sum === undefined ? `${figure} match${figure === 1 ? "" : "es"}` : `a sum of ${names.sum} of ${figure}`;
+  // `@turn "3" has 2 matches`; `the sum of amount for order_id "B" is 600` (over all matches, without per or on).
+  const figureText = (group: string, figure: number) =>
+    names.sum === undefined
+      ? `${describeGroup(group)} has ${figure} match${figure === 1 ? "" : "es"}`
+      : `the sum of ${names.sum} ${names.per === undefined && names.on === undefined ? "over all matches" : `for ${describeGroup(group)}`} is ${figure}`;
   let above: string | undefined;
   let below: string | undefined;
   for (const [group, figure] of figures) {
@@ -285,7 +324,7 @@ export function groupedCountClause(state: GroupedCountState): Clause {
       "false",
       null,
       groupCitations(above),
-      `${describeGroup(above)} has ${figureText(figures.get(above)!)}, above the max of ${max}`,
+      `${figureText(above, figures.get(above)!)}, above the max of ${max}`,
     );
   }
   if (below !== undefined) {
@@ -296,7 +335,7 @@ export function groupedCountClause(state: GroupedCountState): Clause {
       "false",
       null,
       groupCitations(below),
-      `${describeGroup(below)} has ${figureText(figures.get(below)!)}, below the min of ${min}`,
+      `${figureText(below, figures.get(below)!)}, below the min of ${min}`,
     );
   }
   return predicate(

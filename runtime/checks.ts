@@ -8,6 +8,7 @@
  * continuation of the trajectory can change the verdict (ordering, forbidden,
  * count above `max`): the monitor's violations rest on that.
  */
+import { boundsText, countFound, factsList, orderingFound } from "./evidence.js";
 import { absentReason } from "./fold.js";
 import type { CheckType, Citation, Clause, NaReason, Verdict } from "./types.js";
 
@@ -18,6 +19,12 @@ function cite(eventId: string, description: string): Citation {
 function predicate(check: CheckType, quote: string, verdict: Verdict, naReason: NaReason | null, citations: Citation[]): Clause {
   const clause: Clause = { kind: "predicate", quote, verdict, naReason, citations, check };
   if (verdict === "false") clause.verification = "unverified";
+  return clause;
+}
+
+/** A false clause with what it found (`Clause.found`), when its stepper described the events. */
+function withFound(clause: Clause, found: string | undefined): Clause {
+  if (found !== undefined) clause.found = found;
   return clause;
 }
 
@@ -41,10 +48,21 @@ export interface OrderingState extends ClauseBase {
   readonly first: string | undefined;
   /** The first `before` match. */
   readonly before: string | undefined;
+  /**
+   * Evidence (runtime/evidence.ts), from judges built since it was added:
+   * the `before` match described, the first events before it with the action
+   * of `first` that did not match it, how many there were, and the actions
+   * looked for.
+   */
+  readonly beforeFacts?: string | undefined;
+  readonly nearMisses?: readonly string[];
+  readonly missed?: number;
+  readonly nearActions?: readonly string[];
 }
 
 /** `first` must come before `before`. */
-export function orderingClause({ quote, complete, first, before }: OrderingState): Clause {
+export function orderingClause(state: OrderingState): Clause {
+  const { quote, complete, first, before } = state;
   if (before === undefined) return na("ordering", quote, absentReason(complete));
   if (first !== undefined) {
     return predicate("ordering", quote, "true", null, [
@@ -52,7 +70,11 @@ export function orderingClause({ quote, complete, first, before }: OrderingState
       cite(before, "first event matching `before`"),
     ]);
   }
-  return predicate("ordering", quote, "false", null, [cite(before, "event matching `before` with no earlier event matching `first`")]);
+  const { beforeFacts, nearMisses = [], missed = 0, nearActions = [] } = state;
+  return withFound(
+    predicate("ordering", quote, "false", null, [cite(before, "event matching `before` with no earlier event matching `first`")]),
+    beforeFacts === undefined ? undefined : orderingFound(beforeFacts, nearMisses, missed, nearActions),
+  );
 }
 
 export interface PairingState extends ClauseBase {
@@ -108,17 +130,22 @@ export function requiredClause({ quote, complete, windowOpen = true, match }: Re
 export interface ForbiddenState extends ClauseBase, Windowed {
   /** Every match inside the window. */
   readonly matches: readonly string[];
+  /** The first matches described (runtime/evidence.ts), from judges built since it was added. */
+  readonly facts?: readonly string[];
 }
 
-export function forbiddenClause({ quote, complete, windowOpen = true, matches }: ForbiddenState): Clause {
+export function forbiddenClause({ quote, complete, windowOpen = true, matches, facts }: ForbiddenState): Clause {
   if (!windowOpen) return na("forbidden", quote, absentReason(complete));
   if (matches.length === 0) return predicate("forbidden", quote, "true", null, []);
-  return predicate(
-    "forbidden",
-    quote,
-    "false",
-    null,
-    matches.map((id) => cite(id, "forbidden match")),
+  return withFound(
+    predicate(
+      "forbidden",
+      quote,
+      "false",
+      null,
+      matches.map((id) => cite(id, "forbidden match")),
+    ),
+    facts === undefined ? undefined : factsList(facts, matches.length),
   );
 }
 
@@ -128,16 +155,19 @@ export interface CountState extends ClauseBase, Windowed {
   /** The bounds judge.yaml gives (at least one). */
   readonly min?: number;
   readonly max?: number;
+  /** The first counted matches described (runtime/evidence.ts), from judges built since it was added. */
+  readonly facts?: readonly string[];
 }
 
-export function countClause({ quote, complete, windowOpen = true, counted, min, max }: CountState): Clause {
+export function countClause({ quote, complete, windowOpen = true, counted, min, max, facts }: CountState): Clause {
   if (!windowOpen) return na("count", quote, absentReason(complete));
   const n = counted.length;
   const citations = () => counted.map((id) => cite(id, "counted match"));
-  if (max !== undefined && n > max) return predicate("count", quote, "false", null, citations());
+  const found = (tooFew: boolean) => (facts === undefined ? undefined : countFound(n, tooFew, boundsText(min, max), facts));
+  if (max !== undefined && n > max) return withFound(predicate("count", quote, "false", null, citations()), found(false));
   if (min !== undefined && n < min) {
     if (!complete) return na("count", quote, "insufficient_evidence");
-    return predicate("count", quote, "false", null, citations());
+    return withFound(predicate("count", quote, "false", null, citations()), found(true));
   }
   return predicate("count", quote, "true", null, citations());
 }

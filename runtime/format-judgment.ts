@@ -128,6 +128,7 @@ function formatClause(clause: Clause, events: Events, clip: number): string[] {
   return [
     `    ${clauseType(clause)} [${state}]: "${clipText(clause.quote, 400)}"`,
     ...(clause.explanation === undefined ? [] : [`      expected: ${clipLine(clause.explanation, 600)}`]),
+    ...(clause.found === undefined ? [] : [`      found: ${clipLine(clause.found, 600)}`]),
     ...citationLines(clause, events.byId, clip, events.positions).map((line) => `      ${line}`),
   ];
 }

@@ -5,6 +5,7 @@
 export { createJudge, type JudgeDefinition, type JudgeModule } from "./judge.js";
 export type { JudgeOptions } from "./judgment.js";
 export type { Found, RuleStepper, StepEvent, Steppers } from "./stepper.js";
+export { eventFacts } from "./evidence.js";
 export { countClause, forbiddenClause, orderingClause, pairingClause, requiredClause } from "./checks.js";
 export { TrajectoryError, validateTrajectory } from "./trajectory.js";
 export {
@@ -31,6 +32,7 @@ export type * from "./types.js";
 export { formatJudgment, undecidedClauses, undecidedReason, type FormatJudgmentOptions } from "./format-judgment.js";
 export {
   conditionClause,
+  eventsInstead,
   explainCondition,
   extendedPairingClause,
   groupLabel,

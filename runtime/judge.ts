@@ -18,6 +18,12 @@ export interface JudgeDefinition {
   readonly rules: readonly RuleInfo[];
   /** A fresh set of steppers, one per rule, in their initial state. */
   readonly steppers: () => Steppers;
+  /**
+   * Whether a stepper keeps events themselves (a condition's bindings), not
+   * only their ids: a monitor then copies each pushed event, so the caller
+   * cannot change what a later event is judged against. Absent: false.
+   */
+  readonly keepsEvents?: boolean;
 }
 
 /** What every judge.mjs exports (judge.d.mts declares the same, checked by test/artifact.test.ts). */
@@ -30,8 +36,11 @@ export interface JudgeModule {
   readonly judgeYamlSha256: string;
   /** The same hash under its first name; it hashes the judge.yaml text, not the IR. */
   readonly irSha256: string;
+  /** Each rule as judge.yaml states it: name, line, trigger, checks. */
   readonly rules: readonly RuleInfo[];
+  /** The judgment of one trajectory (docs/FORMATS.md §2), validated first: a bad one throws TrajectoryError. */
   judgeTrajectory(trajectory: unknown, options?: JudgeOptions): Promise<TrajectoryJudgment>;
+  /** A monitor for one trajectory, given its header; `options` as for `judgeTrajectory`. */
   createMonitor(header: MonitorHeader, options?: JudgeOptions): Monitor;
   readonly TrajectoryError: typeof TrajectoryError;
   readonly formatJudgment: typeof formatJudgment;
@@ -49,6 +58,7 @@ export function createJudge(definition: JudgeDefinition): Pick<JudgeModule, "jud
       semanticChecks: rule.semanticChecks.map((c) => ({ quote: c.quote, question: c.question })),
     })),
     steppers: definition.steppers,
+    keepsEvents: definition.keepsEvents === true,
   };
   // Methods, not named functions: the names are the exports' own, with no twin in the bundle for esbuild to rename.
   return {

@@ -44,6 +44,8 @@ export interface Judge {
   readonly rules: readonly JudgeRule[];
   /** A fresh set of steppers, one per rule, in their initial state. */
   readonly steppers: () => Steppers;
+  /** Whether a stepper keeps events themselves (a condition's bindings), not only their ids. */
+  readonly keepsEvents: boolean;
 }
 
 interface RuleContext {
@@ -189,7 +191,15 @@ function* judgeRule(ctx: RuleContext, rule: JudgeRule, stepper: RuleStepper): St
     }
     // A failure says what its check looked for, when it cannot say more (docs/FORMATS.md §5).
     const expected = rule.checks[c]!.expected;
-    if (clause.explanation === undefined && expected !== undefined) clause.explanation = expected;
+    if (clause.explanation === undefined && expected !== undefined) {
+      clause.explanation = expected;
+      // What it found reads after what it expected, in the JSON too.
+      const found = clause.found;
+      if (found !== undefined) {
+        delete clause.found;
+        clause.found = found;
+      }
+    }
     clauses.push(yield* verifyFalse(ctx, rule, clause));
   }
   if (!clauses.some((c) => c.verdict === "false")) {

@@ -50,9 +50,10 @@ export function startMonitor(judge: Judge, rawHeader: unknown, options: JudgeOpt
     if (explanation !== undefined) violation.explanation = explanation;
     out.push(violation);
   };
-  const violationsNow = (): Violation[] => {
+  // Only a rule the event changed can have something new to report, so only those are asked.
+  const violationsNow = (rules: readonly number[]): Violation[] => {
     out = [];
-    for (let r = 0; r < all.length; r++) all[r]!.violations(found);
+    for (let k = 0; k < rules.length; k++) all[rules[k]!]!.violations(found);
     return out;
   };
 
@@ -66,21 +67,25 @@ export function startMonitor(judge: Judge, rawHeader: unknown, options: JudgeOpt
 
   return {
     push(raw: unknown): Violation[] {
-      // The steppers may keep the event itself (a condition's bound events): a copy the caller cannot change later.
-      const event = keptCopy(read(raw));
+      // A stepper that keeps the event itself (a condition's bound events), and the model's prompts,
+      // need a copy the caller cannot change later; steppers that keep ids need none.
+      const checked = read(raw);
+      const event = kept !== undefined || judge.keepsEvents ? keptCopy(checked) : checked;
       ids.add(event.id);
       if (kept !== undefined) kept.push(event);
       count++;
       steppers.step(event);
-      return violationsNow();
+      return violationsNow(steppers.concerned(event.action));
     },
 
     check(raw: unknown): Violation[] {
       const event = read(raw);
-      for (let r = 0; r < all.length; r++) all[r]!.save();
+      // The step leaves every other rule as it was: only these need saving.
+      const rules = steppers.concerned(event.action);
+      for (let k = 0; k < rules.length; k++) all[rules[k]!]!.save();
       steppers.step(event);
-      const would = violationsNow();
-      for (let r = 0; r < all.length; r++) all[r]!.restore();
+      const would = violationsNow(rules);
+      for (let k = 0; k < rules.length; k++) all[rules[k]!]!.restore();
       return would;
     },
 

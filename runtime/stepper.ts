@@ -56,6 +56,12 @@ export interface RuleStepper {
 export interface Steppers {
   /** The rules' steppers, in judge.yaml order. */
   readonly all: readonly RuleStepper[];
-  /** Steps every rule with one event. */
+  /** Steps with one event the rules its action concerns (a rule whose patterns cannot match it stays as it was). */
   step(e: StepEvent): void;
+  /**
+   * The indexes, ascending, of the rules an event with this action may
+   * change: the ones `step` steps. Every other rule is left as it was, so a
+   * monitor asks only these what the event changed.
+   */
+  concerned(action: string): readonly number[];
 }

@@ -78,6 +78,13 @@ export interface Clause {
    * its value, the events that came instead of a follower), in one sentence.
    */
   explanation?: string;
+  /**
+   * Extension: what a false ordering, forbidden or count clause found, in one
+   * sentence (runtime/evidence.ts): the `before` event and the earlier events
+   * of `first`'s action that did not match it, or the matches, each with the
+   * fields its pattern tests.
+   */
+  found?: string;
 }
 
 export interface MetaBehaviorJudgment {

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Builds the library entries (package.json exports) that must not load the
 // compiler: `behavior-judge/importers` (importers/index.ts), and the test
-// helpers `behavior-judge/testing`, `/vitest` and `/braintrust` (testing/).
+// helpers `behavior-judge/testing`, `/vitest` and `/braintrust` (testing/), and
+// the guards `behavior-judge/guard` (guard/).
 // Each is one ESM file with no imports at all (the vitest entry imports only
 // `vitest`), so it runs in Node, Deno, Bun, browsers and edge runtimes, and
 // can be copied next to a shipped judge.mjs. Types are tsc's dist/<dir>/*.d.ts.
@@ -39,6 +40,12 @@ export const LIBRARIES = [
     out: "braintrust.mjs",
     external: [],
     header: "behavior-judge/braintrust: a compiled judge as a Braintrust scorer",
+  },
+  {
+    source: "guard/index.ts",
+    out: "guard.mjs",
+    external: [],
+    header: "behavior-judge/guard: a judge's monitor refusing tool calls where agents run (GUARDS.md)",
   },
 ];
 

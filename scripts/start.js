@@ -42,7 +42,7 @@ for (const name of examples) {
     outcomes.push(`${name}: DIFF on the labels only a model can decide (no model key set; expected, see above)`);
   } else if (semantic) {
     console.log(
-      "\n^ DIFF: the model's answers disagree with these labels. A model is not deterministic: `calibrate --runs 5` shows how often (README, calibrate).",
+      "\n^ DIFF: the model's answers disagree with these labels. A model is not deterministic: `calibrate --runs 5` shows how often (docs/CLI.md, calibrate).",
     );
     outcomes.push(`${name}: the model disagreed with some labels (see above)`);
   } else {

@@ -60,6 +60,16 @@
       target.scrollIntoView();
     }
 
+    // "… and N more" in the failed-in column: every card where that rule
+    // failed, by the filters (the link's own target is the next of them).
+    document.querySelectorAll(".failing-in a.more").forEach(function (more) {
+      more.addEventListener("click", function () {
+        ruleFilter.value = more.getAttribute("data-rule") || "";
+        onlyFailures.checked = true;
+        apply();
+      });
+    });
+
     onlyFailures.addEventListener("change", apply);
     ruleFilter.addEventListener("change", apply);
     window.addEventListener("hashchange", reveal);

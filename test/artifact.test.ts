@@ -3,7 +3,8 @@
  * describe what it exports, and a generated judge.ts that does not type-check
  * fails the build loudly.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ModuleKind, ModuleResolutionKind, Project, ScriptTarget } from "ts-morph";
 import { describe, expect, test } from "vitest";
@@ -66,8 +67,8 @@ export { v, names, lines, s, e, found, quotes, owed, end, bad };
 
 describe("judge.d.mts and the runtime describe the same judge", () => {
   /**
-   * judge.d.mts is the template templates/judge.d.ts; the runtime defines the
-   * same types for its own code. Each is checked against the other here, so
+   * judge.d.mts is templates/judge.d.ts, which scripts/judge-dts.js writes
+   * from the runtime's declarations. Each is checked against the other here, so
    * neither can drift: the module's exports against the runtime's
    * JudgeModule, and every declared type against the runtime's type of the
    * same name, for identity (same members, same optionality, same readonly).
@@ -144,6 +145,18 @@ ${exportNames.map((k) => `export type Export_${k} = [Assert<Exports["${k}"] exte
     changed.addSourceFileAtPath(join(dir, "check.mts"));
     changed.resolveSourceFileDependencies();
     expect(changed.getPreEmitDiagnostics().filter((d) => d.getSourceFile()?.getBaseName() === "check.mts").length).toBeGreaterThan(0);
+  });
+
+  test("templates/judge.d.ts is what scripts/judge-dts.js writes from the runtime's types, and so is every example's judge.d.mts", () => {
+    const root = join(import.meta.dirname, "..");
+    // Throws (exit 1) when the committed file is not the generator's output.
+    execFileSync(process.execPath, [join(root, "scripts", "judge-dts.js"), "--check"], { cwd: root, stdio: "pipe" });
+    const template = readFileSync(join(root, "templates", "judge.d.ts"), "utf8");
+    const examples = readdirSync(join(root, "examples")).filter((name) => existsSync(join(root, "examples", name, "judge.d.mts")));
+    expect(examples.length).toBeGreaterThan(0);
+    for (const example of examples) expect(readFileSync(join(root, "examples", example, "judge.d.mts"), "utf8")).toBe(template);
+    // A field of the runtime reaches the declaration: the runtime's own words are there.
+    expect(template).toContain(readFileSync(join(root, "runtime", "types.ts"), "utf8").match(/export type CheckType = [^;]+;/)![0]);
   });
 
   test("judge.mjs keeps the runtime's names: no clash for esbuild to rename", async () => {

@@ -86,7 +86,7 @@ describe("the refund guard", () => {
     ]);
   });
 
-  test("the demo runs as the README shows", () => {
+  test("the demo runs as docs/MONITOR.md shows", () => {
     const out = execFileSync(process.execPath, [join(GUARD, "demo.mjs")], { encoding: "utf8" });
     expect(out).toContain("refused issue_refund: Look up the order before paying anything out");
     expect(out).toContain("refused issue_refund: Stop paying out once escalated");

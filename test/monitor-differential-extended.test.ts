@@ -24,7 +24,7 @@
  */
 import { describe, expect, test } from "vitest";
 import type { JudgeIR } from "../compiler/ir/types.js";
-import type { BuiltJudge } from "../compiler/judge/load.js";
+import type { BuiltJudge } from "../compiler/run/load.js";
 import type { Trajectory, TrajectoryJudgment, Violation } from "../runtime/types.js";
 import { oracleJudge } from "./oracle/evaluate.js";
 import { mulberry32, randomExtendedTrajectory, type Rng } from "./oracle/random-extended.js";
@@ -81,9 +81,12 @@ function withoutExplanation(v: Violation): Violation {
 
 /**
  * A violation says why exactly when its check can (ordering with on or fresh,
- * pairing with within, condition), and then about one of the events it cites.
+ * pairing with within, condition), and then about one of the events it cites;
+ * a pairing with within names, in order, the `within` events that came after
+ * its newest unanswered `each` event instead of a follower (the first four
+ * and the last two of a longer window).
  */
-function expectExplained(ir: JudgeIR, v: Violation): void {
+function expectExplained(ir: JudgeIR, v: Violation, pushed: readonly { id: string }[]): void {
   const rule = ir.metaBehaviors.find((m) => m.name === v.rule)!;
   const check = rule.checks[v.checkIndex]! as { type: string; on?: unknown; fresh?: boolean; within?: number };
   const explains =
@@ -96,6 +99,15 @@ function expectExplained(ir: JudgeIR, v: Violation): void {
       v.eventIds.some((id) => v.explanation!.includes(id)),
       JSON.stringify(v),
     ).toBe(true);
+  if (check.type === "pairing" && check.within !== undefined) {
+    const within = check.within;
+    const at = pushed.findIndex((e) => e.id === v.eventIds[v.eventIds.length - 1]);
+    const window = pushed.slice(at + 1, at + 1 + within).map((e) => e.id);
+    expect(window.length, JSON.stringify(v)).toBe(within);
+    const named = within <= 6 ? window : [...window.slice(0, 4), ...window.slice(-2)];
+    const listed = [...v.explanation!.matchAll(/(?:by|events,|,) ([^ ,()]+) \(/g)].map((m) => m[1]);
+    expect(listed, JSON.stringify(v)).toEqual(named);
+  }
 }
 
 /** The oracle's clauses carry no `check`; the type comes from the IR. */
@@ -158,7 +170,7 @@ async function monitorPair(ir: JudgeIR, judge: BuiltJudge, trajectory: Trajector
     const names = new Set([...skip].map((key) => `${ir.metaBehaviors[Number(key.split("/")[0])]!.name}/${key.split("/")[1]}`));
     // Explanations are free text (the differential compares them nowhere); what they must say is checked below.
     const timed = reported.filter((v) => !names.has(`${v.rule}/${v.checkIndex}`)).map(withoutExplanation);
-    for (const v of reported) expectExplained(ir, v);
+    for (const v of reported) expectExplained(ir, v, events.slice(0, k + 1));
     const expected = expectedViolations(before, after, skip);
     if (JSON.stringify(timed) !== JSON.stringify(expected)) {
       expect({ yaml: ir, trajectory, k, reported: timed }).toEqual({ yaml: ir, trajectory, k, reported: expected });

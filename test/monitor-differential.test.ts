@@ -18,7 +18,7 @@
  *   index with the monitor unchanged.
  */
 import { describe, expect, test } from "vitest";
-import type { BuiltJudge } from "../compiler/judge/load.js";
+import type { BuiltJudge } from "../compiler/run/load.js";
 import type { ChatMessage } from "../runtime/semantic.js";
 import type { Obligation, Trajectory, TrajectoryJudgment, Violation } from "../runtime/types.js";
 import { mulberry32, randomCase, type Rng } from "./oracle/random.js";

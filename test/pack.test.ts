@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { expect, test } from "vitest";
 import { ROOT } from "./support/cli.js";
 
-/** The braintrust release the scorer is tested inside (README, "Braintrust"). */
+/** The braintrust release the scorer is tested inside (docs/LIBRARY.md, "In a Braintrust eval"). */
 const BRAINTRUST = "braintrust@3.35.0";
 
 /** The environment without the npm_* variables of an outer `npm test`, which would point npm at this package. */
@@ -58,7 +58,7 @@ test.skipIf(!hasNpm)(
     const project = join(dir, "agent-repo");
     mkdirSync(project);
     ok(run("npm", ["init", "-y"], project), "npm init");
-    // Pinned: the scorer is checked inside the Eval the README names, and a new release cannot turn CI red.
+    // Pinned: the scorer is checked inside the Eval docs/LIBRARY.md names, and a new release cannot turn CI red.
     ok(
       run("npm", ["install", "-D", join(dir, packed[0]!.filename), BRAINTRUST, "--no-audit", "--no-fund", "--prefer-offline"], project),
       "npm install",

@@ -40,7 +40,10 @@ export function sha256(text: string): string {
 
 let dtsTemplate: string | undefined;
 
-/** judge.d.ts is the same for every judge: the API does not depend on the rules. */
+/**
+ * judge.d.ts is the same for every judge: the API does not depend on the rules.
+ * scripts/judge-dts.js writes it from the runtime's own types at build time.
+ */
 export function judgeDts(): string {
   dtsTemplate ??= readFileSync(join(TEMPLATES_DIR, "judge.d.ts"), "utf8");
   return dtsTemplate;

@@ -10,10 +10,12 @@ import { code, join, name, type Code } from "./code.js";
 export type ConstantPrefix = "values" | "regex";
 
 /**
- * The runtime names only the extended forms use, imported by judge.ts when
- * used: a judge of version 1's forms imports exactly what it always did.
+ * The runtime names only some judges use (the extended forms, the evidence of
+ * a false clause), imported by judge.ts when used.
  */
 const EXTENDED_RUNTIME = {
+  // What a false ordering, forbidden or count found (runtime/evidence.ts).
+  eventFacts: code`eventFacts`,
   Keyed: code`Keyed`,
   RegexProgram: code`type RegexProgram`,
   regexTest: code`regexTest`,
@@ -23,6 +25,7 @@ const EXTENDED_RUNTIME = {
   keyedOrderingClause: code`keyedOrderingClause`,
   orderingExplanation: code`orderingExplanation`,
   withinExplanation: code`withinExplanation`,
+  eventsInstead: code`eventsInstead`,
   extendedPairingClause: code`extendedPairingClause`,
   keyedRequiredClause: code`keyedRequiredClause`,
   keyedForbiddenClause: code`keyedForbiddenClause`,

@@ -8,6 +8,7 @@ import { VERSION } from "../version.js";
 import { code, comment, join, lit, name, type Code } from "./code.js";
 import { Constants } from "./constants.js";
 import { lowerRule, type RuleOrigin } from "./lower.js";
+import { routeRules, type Routes } from "./routes.js";
 
 /** The module specifier generated code imports the runtime from; the bundler and type-checker map it. */
 export const RUNTIME_SPECIFIER = "behavior-judge/runtime";
@@ -53,16 +54,58 @@ function ruleInfoLiteral(rule: MetaBehavior, origin: RuleOrigin): Code {
 const RUNTIME_IMPORTS = code`createJudge, countClause, forbiddenClause, orderingClause, pairingClause, requiredClause, type Clause, type Found, type RuleInfo, type RuleStepper, type StepEvent, type Steppers`;
 
 /**
+ * Up to this many actions, `Rules.step` switches on the action itself (V8
+ * compares case by case, which beats a hash lookup for a few); past it, on
+ * the action's group number from the `routes` table (one lookup, then a jump).
+ */
+export const SWITCH_ON_ACTION_LIMIT = 16;
+
+/**
+ * The routing tables: each action a rule's patterns name, and its group
+ * (`routes`); each group's rules, those stepped at every event included, with
+ * a last entry for an action no pattern names (`concerned`). A monitor asks
+ * them which rules an event may have changed.
+ */
+function routingTables(routes: Routes): Code {
+  const entries = routes.groups.flatMap((group, g) => group.actions.map((action) => code`[${lit(action)}, ${g}]`));
+  const merged = [...routes.groups.map((group) => [...group.rules, ...routes.every].sort((a, b) => a - b)), routes.every];
+  return code`/** The group of \`Rules.step\` each action some rule's patterns name belongs to. */
+const routes: ReadonlyMap<string, number> = new Map([${join(entries)}]);
+/** Each group's rules (indexes), those stepped at every event included; the last entry is for any other action. */
+const concerned: readonly (readonly number[])[] = [${join(merged.map((rules) => code`[${join(rules.map((r) => code`${r}`))}]`))}];`;
+}
+
+/**
  * The class `Rules`: every rule's stepper, stepped together. The runtime
  * validates each event once and calls `step`: that is the fused loop of
- * `judgeTrajectory`, and what a monitor's `push` runs. The fields are typed
- * as the interface: `all` as a literal of hundreds of class types made
- * TypeScript compare each class with every other (union subtype reduction),
- * seconds at 300 rules.
+ * `judgeTrajectory`, and what a monitor's `push` runs. `step` calls only
+ * the steppers the event's action concerns (routes.ts), so an event costs
+ * the rules about it, not every rule. The fields are typed as the interface:
+ * `all` as a literal of hundreds of class types made TypeScript compare each
+ * class with every other (union subtype reduction), seconds at 300 rules.
  */
-function rulesClass(count: number): Code {
+function rulesClass(count: number, routes: Routes): Code {
   const indexes = Array.from({ length: count }, (_, r) => r);
   const field = (r: number) => name("rule", r);
+  const calls = (rules: readonly number[]) => rules.map((r) => code`this.${field(r)}.step(e);`);
+  const actionCount = routes.groups.reduce((n, group) => n + group.actions.length, 0);
+  const byAction = actionCount <= SWITCH_ON_ACTION_LIMIT;
+  const cases = routes.groups.map(
+    (group, g) =>
+      code`${join(
+        byAction ? group.actions.map((action) => code`case ${lit(action)}:`) : [code`case ${g}:`],
+        code`\n`,
+      )}\n${join(calls(group.rules), code`\n`)}\nbreak;`,
+  );
+  const routed =
+    routes.groups.length === 0
+      ? []
+      : [code`switch (${byAction ? code`e.action` : code`routes.get(e.action)`}) {\n${join(cases, code`\n`)}\n}`];
+  const body = [
+    ...routed,
+    ...(routes.every.length === 0 ? [] : [comment("Rules with a pattern that names no fixed action: every event.")]),
+    ...calls(routes.every),
+  ];
   return code`/** Every rule's stepper, in judge.yaml order (\`Rule<n>\` is \`rules[n]\`). */
 class Rules implements Steppers {
 ${join(
@@ -71,13 +114,22 @@ ${join(
 )}
 readonly all: readonly RuleStepper[] = [${join(indexes.map((r) => code`this.${field(r)}`))}];
 
+/** Steps the rules the event's action concerns. */
 step(e: StepEvent): void {
-${join(
-  indexes.map((r) => code`this.${field(r)}.step(e);`),
-  code`\n`,
-)}
+${join(body, code`\n`)}
+}
+
+concerned(action: string): readonly number[] {
+return concerned[routes.get(action) ?? ${routes.groups.length}]!;
 }
 }`;
+}
+
+/** Whether a stepper keeps events, not only ids: a condition's `with` binds earlier events (lower-condition.ts). */
+function keepsEvents(ir: JudgeIR): boolean {
+  return ir.metaBehaviors.some((rule) =>
+    rule.checks.some((check) => check.type === "condition" && Object.keys(check.with ?? {}).length > 0),
+  );
 }
 
 /**
@@ -93,6 +145,7 @@ export function generateJudgeModule(ir: JudgeIR, options: GenerateOptions): Gene
   });
   const constants = new Constants();
   const lowered = ir.metaBehaviors.map((rule, r) => lowerRule(rule, r, origins[r]!, constants));
+  const routes = routeRules(ir.metaBehaviors);
   const extended = constants.runtimeImports();
   const declarations = constants.declarations();
   const module = join(
@@ -114,9 +167,11 @@ export function generateJudgeModule(ir: JudgeIR, options: GenerateOptions): Gene
       ...(declarations.length === 0 ? [] : [code``, code`// What matchers use at every event, built once.`, ...declarations]),
       ...lowered.flatMap((rule) => [code``, rule]),
       code``,
-      rulesClass(ir.metaBehaviors.length),
+      routingTables(routes),
       code``,
-      code`export const { judgeTrajectory, createMonitor } = createJudge({ behavior, rules, steppers: () => new Rules() });`,
+      rulesClass(ir.metaBehaviors.length, routes),
+      code``,
+      code`export const { judgeTrajectory, createMonitor } = createJudge({ behavior, rules, steppers: () => new Rules()${keepsEvents(ir) ? code`, keepsEvents: true` : code``} });`,
     ],
     code`\n`,
   );

@@ -25,8 +25,9 @@ export function lowerExtendedPairing(j: number, check: PairingCheck, constants: 
   const prevWaiting = self(name("prevWaiting", j));
   const servedAhead = self(name("servedAhead", j));
   const failed = self(name("failedEach", j));
-  const failedAt = self(name("failedAt", j));
-  const lastFailedAt = self(name("lastFailedAt", j));
+  const recent = self(name("recent", j));
+  const firstInstead = self(name("firstInstead", j));
+  const lastInstead = self(name("lastInstead", j));
   const expireFrom = self(name("expireFrom", j));
   const position = self(name("position", j));
   const at = name("at", j);
@@ -49,9 +50,11 @@ export function lowerExtendedPairing(j: number, check: PairingCheck, constants: 
       // The served `each` events the expiry has not passed yet: at most `within` of them, whatever the trajectory's length.
       keyed(name("servedAhead", j), code`true`, constants, code`number`),
       list(name("failedEach", j), code`number[]`),
-      value(name("failedAt", j), code`string | undefined`, code`undefined`),
-      // The event at which the newest failed one failed: what a monitor's violation explains.
-      value(name("lastFailedAt", j), code`string`, code`""`),
+      // The last `within` events while an `each` event waits, by position modulo `within`: what came instead of a follower.
+      keyed(name("recent", j), code`StepEvent`, constants, code`number`),
+      // Those events, in words, for the first failed `each` event (the clause) and the newest (a monitor's violation).
+      value(name("firstInstead", j), code`string`, code`""`),
+      value(name("lastInstead", j), code`string`, code`""`),
       value(name("expireFrom", j), code`number`, code`0`),
       value(name("position", j), code`number`, code`0`),
     );
@@ -72,7 +75,13 @@ export function lowerExtendedPairing(j: number, check: PairingCheck, constants: 
           code`${servedBy}.push(${EVENT}.id);`,
         ];
   const step: Code[] = [
-    ...(within === undefined ? [] : [code`const ${at} = ${position};`, code`${position} = ${at} + 1;`]),
+    ...(within === undefined
+      ? []
+      : [
+          code`const ${at} = ${position};`,
+          code`${position} = ${at} + 1;`,
+          code`if (${expireFrom} < ${each}.length) ${recent}.set(${at} % ${within}, ${EVENT});`,
+        ]),
     code`if ${lowerPattern(check.followedBy, constants)} {`,
     code`const ${keyFollower} = ${followerKey};`,
     code`if (typeof ${keyFollower} === "string") {`,
@@ -95,8 +104,8 @@ export function lowerExtendedPairing(j: number, check: PairingCheck, constants: 
       code`if (${servedAhead}.has(${expired})) ${servedAhead}.delete(${expired});`,
       code`else {`,
       code`${failed}.push(${expired});`,
-      code`if (${failedAt} === undefined) ${failedAt} = ${EVENT}.id;`,
-      code`${lastFailedAt} = ${EVENT}.id;`,
+      code`${lastInstead} = ${constants.runtime("eventsInstead")}(${recent}, ${eachAt}[${expired}]!, ${at}, ${sides === undefined ? code`undefined` : lit(sides.followedBy)});`,
+      code`if (${failed}.length === 1) ${firstInstead} = ${lastInstead};`,
       code`}`,
       code`}`,
     );
@@ -121,7 +130,7 @@ export function lowerExtendedPairing(j: number, check: PairingCheck, constants: 
     code`servedIndex: ${servedIndex}`,
     code`servedBy: ${servedBy}`,
     code`failed: ${failedList}`,
-    ...(within === undefined ? [] : [code`failedAt: ${failedAt}`, code`within: ${within}`]),
+    ...(within === undefined ? [] : [code`instead: ${firstInstead}`, code`within: ${within}`]),
     ...(sides === undefined ? [] : [code`eachKeys: ${eachKeys}`, code`key: ${lit(sides.each)}`]),
   ];
   const lowered: LoweredCheck = {
@@ -140,7 +149,7 @@ export function lowerExtendedPairing(j: number, check: PairingCheck, constants: 
       when: code`${failed}.length > 0`,
       cited: code`${failed}.length`,
       ids: code`${failed}.map((k) => ${each}[k]!)`,
-      explanation: code`${constants.runtime("withinExplanation")}(${each}[${newest}]!, ${sides === undefined ? code`undefined` : code`${eachKeys}[${newest}]`}, ${sides === undefined ? code`undefined` : lit(sides.each)}, ${within}, ${lastFailedAt})`,
+      explanation: code`${constants.runtime("withinExplanation")}(${each}[${newest}]!, ${sides === undefined ? code`undefined` : code`${eachKeys}[${newest}]`}, ${sides === undefined ? code`undefined` : lit(sides.each)}, ${within}, ${lastInstead})`,
     };
   }
   return lowered;

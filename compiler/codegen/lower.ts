@@ -12,27 +12,84 @@ import type { Constants } from "./constants.js";
 import { isExtended, lowerExtended } from "./lower-extended.js";
 import { both, clauseBase, list, lowerWindow, self, value, type Field, type LoweredCheck } from "./lowered.js";
 import { EVENT, lowerPattern } from "./match.js";
+import { EVIDENCE_SHOWN } from "../../runtime/evidence.js";
 
 export type { Field, LoweredCheck } from "./lowered.js";
+
+/**
+ * The fields a pattern tests besides the action, as runtime/evidence.ts names
+ * them (`actor`, `content`, `metadata.<key>`): what an event's description
+ * shows, so a near miss or a match shows the value that decided.
+ */
+function testedFields(pattern: Pattern): string[] {
+  const fields = new Set<string>();
+  for (const m of pattern) if (m.actor !== undefined) fields.add("actor");
+  for (const m of pattern) if (m.content !== undefined || m.contentIncludes !== undefined) fields.add("content");
+  for (const m of pattern) for (const key of Object.keys(m.metadata ?? {})) fields.add(`metadata.${key}`);
+  return [...fields];
+}
+
+/** The action names a pattern's matchers state literally (a string, `equals`, `in`): what a near miss shares. */
+function statedActions(pattern: Pattern): string[] {
+  const actions = new Set<string>();
+  for (const { action } of pattern) {
+    if (typeof action === "string") actions.add(action);
+    else if (action !== undefined && "equals" in action) actions.add(action.equals);
+    else if (action !== undefined && "in" in action) for (const a of action.in) actions.add(a);
+  }
+  return [...actions];
+}
+
+/** `eventFacts(e, ["actor", "metadata.status"])`: the event described (runtime/evidence.ts). */
+function describeEvent(fields: readonly string[], constants: Constants): Code {
+  return code`${constants.runtime("eventFacts")}(${EVENT}, [${join(fields.map((f) => lit(f)))}])`;
+}
+
+/** Describes the event into `facts` while it holds fewer than EVIDENCE_SHOWN (with `also`: a count's `distinctBy`). */
+function noteFacts(facts: Code, pattern: Pattern, constants: Constants, also?: string): Code {
+  const fields = testedFields(pattern);
+  if (also !== undefined && !fields.includes(also)) fields.push(also);
+  return code`if (${facts}.length < ${EVIDENCE_SHOWN}) ${facts}.push(${describeEvent(fields, constants)});`;
+}
 
 export function lowerOrdering(j: number, check: OrderingCheck, constants: Constants): LoweredCheck {
   const first = self(name("first", j));
   const before = self(name("before", j));
+  const beforeFacts = self(name("beforeFacts", j));
+  const nearMisses = self(name("nearMisses", j));
+  const missed = self(name("missed", j));
+  const actions = statedActions(check.first);
+  // A near miss: an event of `first`'s action that is not a `first` match, before the `before` match.
+  const nearMiss =
+    actions.length === 0
+      ? []
+      : [
+          code`else if (${first} === undefined && ${lowerPattern([{ action: actions.length === 1 ? actions[0]! : { in: actions } }], constants)}) {`,
+          code`${missed}++;`,
+          noteFacts(nearMisses, check.first, constants),
+          code`}`,
+        ];
   return {
     type: "ordering",
     fields: [
       value(name("first", j), code`string | undefined`, code`undefined`),
       value(name("before", j), code`string | undefined`, code`undefined`),
+      value(name("beforeFacts", j), code`string | undefined`, code`undefined`),
+      list(name("nearMisses", j)),
+      value(name("missed", j), code`number`, code`0`),
     ],
     // Only the first `before` match matters, and a `first` match only before it
     // (an event matching both is not its own earlier `first`).
     step: [
       code`if (${before} === undefined) {`,
-      code`if ${lowerPattern(check.before, constants)} ${before} = ${EVENT}.id;`,
-      code`else if (${first} === undefined && ${lowerPattern(check.first, constants)}) ${first} = ${EVENT}.id;`,
+      code`if ${lowerPattern(check.before, constants)} {`,
+      code`${before} = ${EVENT}.id;`,
+      code`${beforeFacts} = ${describeEvent([], constants)};`,
+      code`} else if (${first} === undefined && ${lowerPattern(check.first, constants)}) ${first} = ${EVENT}.id;`,
+      ...nearMiss,
       code`}`,
     ],
-    clause: code`orderingClause({ ${clauseBase(check)}, first: ${first}, before: ${before} })`,
+    clause: code`orderingClause({ ${clauseBase(check)}, first: ${first}, before: ${before}, beforeFacts: ${beforeFacts}, nearMisses: ${nearMisses}, missed: ${missed}, nearActions: [${join(actions.map((a) => lit(a)))}] })`,
     violation: { when: code`${before} !== undefined && ${first} === undefined`, cited: code`1`, ids: code`[${before}]` },
   };
 }
@@ -76,12 +133,23 @@ export function lowerRequired(j: number, check: RequiredCheck, constants: Consta
 
 export function lowerForbidden(j: number, check: ForbiddenCheck, constants: Constants): LoweredCheck {
   const matches = self(name("matches", j));
-  const window = lowerWindow(j, check.after, [code`if ${lowerPattern(check.match, constants)} ${matches}.push(${EVENT}.id);`], constants);
+  const facts = self(name("facts", j));
+  const window = lowerWindow(
+    j,
+    check.after,
+    [
+      code`if ${lowerPattern(check.match, constants)} {`,
+      code`${matches}.push(${EVENT}.id);`,
+      noteFacts(facts, check.match, constants),
+      code`}`,
+    ],
+    constants,
+  );
   return {
     type: "forbidden",
-    fields: [list(name("matches", j)), ...window.fields],
+    fields: [list(name("matches", j)), list(name("facts", j)), ...window.fields],
     step: window.step,
-    clause: code`forbiddenClause({ ${clauseBase(check)}${window.option}, matches: ${matches} })`,
+    clause: code`forbiddenClause({ ${clauseBase(check)}${window.option}, matches: ${matches}, facts: ${facts} })`,
     // Matches are only ever recorded inside the window: any one makes the clause false.
     violation: { cited: code`${matches}.length`, ids: code`${matches}.slice()` },
   };
@@ -93,7 +161,8 @@ function countStatements(j: number, check: CountCheck, constants: Constants): Co
   const seen = self(name("seen", j));
   const added = self(name("added", j));
   const match = lowerPattern(check.match, constants);
-  if (check.distinctBy === undefined) return [code`if ${match} ${counted}.push(${EVENT}.id);`];
+  const facts = noteFacts(self(name("facts", j)), check.match, constants, check.distinctBy);
+  if (check.distinctBy === undefined) return [code`if ${match} {`, code`${counted}.push(${EVENT}.id);`, facts, code`}`];
   const distinct = name("distinct", j);
   // Matches without the key are dropped; `typeof` also rejects inherited members such as `toString`.
   const [read, fresh] =
@@ -110,6 +179,7 @@ function countStatements(j: number, check: CountCheck, constants: Constants): Co
     code`${seen}.add(${distinct});`,
     code`${added} = ${distinct};`,
     code`${counted}.push(${EVENT}.id);`,
+    facts,
     code`}`,
     code`}`,
   ];
@@ -118,7 +188,7 @@ function countStatements(j: number, check: CountCheck, constants: Constants): Co
 export function lowerCount(j: number, check: CountCheck, constants: Constants): LoweredCheck {
   const counted = self(name("counted", j));
   const window = lowerWindow(j, check.after, countStatements(j, check, constants), constants);
-  const fields = [list(name("counted", j))];
+  const fields = [list(name("counted", j)), list(name("facts", j))];
   if (check.distinctBy !== undefined) {
     fields.push({ name: name("seen", j), type: code`Set<string>`, init: code`new Set()`, kind: "set", added: name("added", j) });
     fields.push(value(name("added", j), code`string`, code`""`));
@@ -131,7 +201,7 @@ export function lowerCount(j: number, check: CountCheck, constants: Constants): 
     type: "count",
     fields: [...fields, ...window.fields],
     step: window.step,
-    clause: code`countClause({ ${clauseBase(check)}${window.option}, counted: ${counted}${join(bounds, code``)} })`,
+    clause: code`countClause({ ${clauseBase(check)}${window.option}, counted: ${counted}${join(bounds, code``)}, facts: ${self(name("facts", j))} })`,
   };
   // Counted matches are only ever inside the window, so more than `max` is false for good.
   if (check.max !== undefined)

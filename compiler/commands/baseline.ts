@@ -7,18 +7,20 @@ import type { TrajectoryJudgment } from "../../runtime/types.js";
 import { UsageError } from "../errors.js";
 import { renderBaselineReport, type JudgedRuns } from "../report/runs.js";
 import { createHostModel, NO_MODEL_NOTICE } from "../model/index.js";
-import { judgeBaseline, type BaselineJudgment } from "../judge/baseline.js";
-import { readCases } from "../judge/inputs.js";
-import { loadJudge, type JudgeModule } from "../judge/load.js";
-import { failureLine, judgeCases, type RunOptions } from "../judge/judge-cases.js";
-import { Tally } from "../judge/tally.js";
-import { calibrateRuns, collectRuns, summarizeRuns } from "../judge/repeated-runs.js";
+import { judgeBaseline, type BaselineJudgment } from "../analyses/baseline.js";
+import { readCases } from "../inputs/inputs.js";
+import { loadJudge, type JudgeModule } from "../run/load.js";
+import { failureLine, judgeCases, type RunOptions } from "../run/judge-cases.js";
+import { Tally } from "../analyses/tally.js";
+import { calibrateRuns, collectRuns, summarizeRuns } from "../analyses/repeated-runs.js";
 import { loadBehaviorSpec, type BehaviorSpec } from "../behavior-md/load.js";
 import { plural } from "../report/plural.js";
 import { hostModelOptions } from "./model.js";
 import { runOptions, type RunFlags } from "./run-options.js";
+import { traceReadOptions, type TraceCommandOptions } from "./trace-flags.js";
+import type { TraceReadOptions } from "../inputs/trace-inputs.js";
 
-export interface BaselineCommandOptions extends RunFlags {
+export interface BaselineCommandOptions extends RunFlags, TraceCommandOptions {
   runs?: number;
   /** A judge.mjs or judge.yaml to run over the same cases, side by side. */
   judge?: string;
@@ -66,7 +68,13 @@ function asJudgment(spec: BehaviorSpec, judged: BaselineJudgment): TrajectoryJud
   };
 }
 
-async function runBaseline(spec: BehaviorSpec, files: readonly string[], runs: number, options: RunOptions): Promise<JudgedRuns> {
+async function runBaseline(
+  spec: BehaviorSpec,
+  files: readonly string[],
+  runs: number,
+  options: RunOptions,
+  read: TraceReadOptions,
+): Promise<JudgedRuns> {
   const judge = baselineModule(spec);
   // Over all runs: what the calls cost.
   const tally = new Tally();
@@ -74,7 +82,7 @@ async function runBaseline(spec: BehaviorSpec, files: readonly string[], runs: n
     runs,
     judge.rules.map((r) => r.name),
     async function* (run) {
-      for await (const result of judgeCases(judge, readCases(files), options)) {
+      for await (const result of judgeCases(judge, readCases(files, read), options)) {
         tally.add(result);
         if (result.kind === "failed") process.stderr.write(`baseline run ${run + 1}: error: ${failureLine(result)}\n`);
         const verdicts = result.kind === "judged" ? new Map(result.judgment.metaBehaviors.map((m) => [m.name, m.verdict])) : undefined;
@@ -92,11 +100,13 @@ export async function runBaselineCommand(specPath: string, files: readonly strin
   if (adapter === undefined) throw new UsageError(`baseline needs a model; ${NO_MODEL_NOTICE.replace(/:.*$/, "")}`);
   process.stderr.write(`baseline: ${runs} ${plural(runs, "run")} with ${description}\n`);
   const run = runOptions(options, adapter);
-  const baseline = await runBaseline(spec, files, runs, run);
+  // `--from`: the same files, read the same way, for both judges.
+  const read = traceReadOptions(options);
+  const baseline = await runBaseline(spec, files, runs, run, read);
   let compiled: JudgedRuns | undefined;
   if (options.judge !== undefined) {
     const judge = await loadJudge(options.judge);
-    compiled = await calibrateRuns(judge, files, runs, run);
+    compiled = await calibrateRuns(judge, files, runs, { ...run, read });
   }
   if (options.json === true) {
     const judged = compiled !== undefined ? { judge: compiled } : {};

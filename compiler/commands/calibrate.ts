@@ -1,14 +1,14 @@
 /** `calibrate`: labeled cases against the compiled judge; exit 1 on any disagreement or error. */
-import { calibrateResults, calibrationPassed } from "../judge/calibrate.js";
+import { calibrateResults, calibrationPassed } from "../analyses/calibrate.js";
 import { renderCalibrationTotals, renderComparison } from "../report/calibration.js";
-import { loadJudgeCode, type JudgeModule } from "../judge/load.js";
+import { loadJudgeCode, type JudgeModule } from "../run/load.js";
 import { renderRunSummary, renderUsageLine } from "../report/summary.js";
-import { allRunsPerfect, calibrateRuns } from "../judge/repeated-runs.js";
+import { allRunsPerfect, calibrateRuns } from "../analyses/repeated-runs.js";
 import { renderCalibrateRuns } from "../report/runs.js";
 import { openRun, type RunFlags } from "./run-options.js";
 import type { TraceCommandOptions } from "./trace-flags.js";
 import { judgedFiles, threadCount, type WorkersFlags } from "./workers.js";
-import { NOTHING_JUDGED } from "../judge/tally.js";
+import { NOTHING_JUDGED } from "../analyses/tally.js";
 
 export interface CalibrateCommandOptions extends RunFlags, TraceCommandOptions, WorkersFlags {
   json?: boolean;

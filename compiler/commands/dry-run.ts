@@ -3,9 +3,9 @@
  * same flags would make, counted from the answer cache, with no request sent
  * and no judgment printed. Exit 1 when a case cannot be read or judged.
  */
-import { countModelCalls, timesRuns } from "../judge/dry-run.js";
-import { readCases } from "../judge/inputs.js";
-import type { JudgeModule } from "../judge/load.js";
+import { countModelCalls, timesRuns } from "../analyses/dry-run.js";
+import { readCases } from "../inputs/inputs.js";
+import type { JudgeModule } from "../run/load.js";
 import { planHostModel, type HostModelPlan } from "../model/index.js";
 import { dryRunReport, renderDryRun, type DryRunContext } from "../report/dry-run.js";
 import { hostModelOptions } from "./model.js";

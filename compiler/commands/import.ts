@@ -7,8 +7,8 @@
  */
 import { writeFile } from "node:fs/promises";
 import { validateTrajectory } from "../../runtime/trajectory.js";
-import { readCases } from "../judge/inputs.js";
-import { failureMessage, locatedMessage } from "../judge/judge-cases.js";
+import { readCases } from "../inputs/inputs.js";
+import { failureMessage, locatedMessage } from "../run/judge-cases.js";
 import { traceReadOptions, type TraceCommandOptions } from "./trace-flags.js";
 import { plural } from "../report/plural.js";
 

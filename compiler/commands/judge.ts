@@ -1,7 +1,7 @@
 /** `judge`: run a judge over trajectory files and report as text or JSON (and HTML, JUnit, the browser). */
-import type { JudgeModule } from "../judge/load.js";
-import { loadJudgeCode } from "../judge/load.js";
-import { NOTHING_JUDGED, Tally } from "../judge/tally.js";
+import type { JudgeModule } from "../run/load.js";
+import { loadJudgeCode } from "../run/load.js";
+import { NOTHING_JUDGED, Tally } from "../analyses/tally.js";
 import { jsonlSink, jsonSink } from "../report/json.js";
 import { reportSinks } from "../report/outputs.js";
 import { progressSink } from "../report/progress.js";

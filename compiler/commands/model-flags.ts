@@ -67,12 +67,21 @@ function nonNegativeNumber(value: string): number {
 }
 
 /**
- * Adds --model, --base-url, --concurrency, --temperature and --timeout, and
- * unless `cache` is false (a command that never caches) --cache/--no-cache.
+ * Adds --model, --base-url, --temperature, --timeout and --rpm; unless `cache`
+ * is false (a command that never caches) --cache/--no-cache; and unless
+ * `concurrency` is false (a command that asks one question at a time: watch
+ * judges one trajectory, generate drafts one request after another)
+ * --concurrency. A flag a command would ignore is not offered: commander
+ * then refuses it as unknown, instead of listing it in --help for nothing.
  */
 export function addModelOptions(
   command: Command,
-  { cache = true, noModel = false, sample = false }: { cache?: boolean; noModel?: boolean; sample?: boolean } = {},
+  {
+    cache = true,
+    noModel = false,
+    sample = false,
+    concurrency = true,
+  }: { cache?: boolean; noModel?: boolean; sample?: boolean; concurrency?: boolean } = {},
 ): Command {
   command.addOption(
     new Option("--model <name>", "model for semantic calls (default: BRAINTRUST_JUDGE_MODEL, BRAINTRUST_MODEL, gpt-5-mini)"),
@@ -96,10 +105,12 @@ export function addModelOptions(
       .addOption(new Option("--cache <dir>", "answer cache folder (default: .cache/behavior-judge/answers in the project)"))
       .addOption(new Option("--no-cache", "neither read nor write the answer cache"));
   }
-  return command
-    .addOption(
+  if (concurrency) {
+    command.addOption(
       new Option("--concurrency <n>", "trajectories (and model requests) in flight at once (default 4)").argParser(positiveInteger),
-    )
+    );
+  }
+  return command
     .addOption(new Option("--temperature <t>", "sampling temperature; not sent unless given").argParser(nonNegativeNumber))
     .addOption(new Option("--timeout <seconds>", "per-request timeout, whole response included (default 120)").argParser(positiveNumber))
     .addOption(

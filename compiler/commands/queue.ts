@@ -4,9 +4,9 @@
  */
 import { createWriteStream } from "node:fs";
 import { once } from "node:events";
-import { readCases } from "../judge/inputs.js";
-import { locatedMessage } from "../judge/judge-cases.js";
-import { loadJudge } from "../judge/load.js";
+import { readCases } from "../inputs/inputs.js";
+import { locatedMessage } from "../run/judge-cases.js";
+import { loadJudge } from "../run/load.js";
 import { connectRedis } from "../queue/redis.js";
 import { plural } from "../report/plural.js";
 import { openJudgeModel } from "./model.js";

@@ -5,8 +5,8 @@
  * all start here.
  */
 import type { SemanticAdapter } from "../../runtime/semantic.js";
-import type { TraceReadOptions } from "../judge/inputs.js";
-import type { RunOptions } from "../judge/judge-cases.js";
+import type { TraceReadOptions } from "../inputs/trace-inputs.js";
+import type { RunOptions } from "../run/judge-cases.js";
 import type { HostModelOptions } from "../model/index.js";
 import type { ModelCommandOptions } from "./model-flags.js";
 import { DEFAULT_CONCURRENCY, openJudgeModel } from "./model.js";

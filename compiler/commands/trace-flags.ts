@@ -5,7 +5,7 @@
  */
 import { Option, type Command } from "commander";
 import { formatNames } from "../../importers/detect.js";
-import type { TraceReadOptions } from "../judge/trace-inputs.js";
+import type { TraceReadOptions } from "../inputs/trace-inputs.js";
 
 export interface TraceCommandOptions {
   from?: string;

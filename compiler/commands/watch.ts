@@ -2,7 +2,7 @@
  * `watch`: runs a judge's monitor over a stream of events (a JSONL file, a
  * file that is still being written with --follow, or stdin), printing each
  * violation as it becomes certain and the judgment at the end. The stream's
- * shape is compiler/judge/watch.ts's; docs/FORMATS.md §9 says when a
+ * shape is compiler/watch/watch.ts's; docs/FORMATS.md §9 says when a
  * violation is certain.
  */
 import type { Stats } from "node:fs";
@@ -11,10 +11,10 @@ import { basename, extname } from "node:path";
 import { importTrace } from "../../importers/index.js";
 import { JudgeLoadError, UserError } from "../errors.js";
 import { decodeUtf8, describeInvalidUtf8, readUtf8File } from "../files/utf8.js";
-import { byteLines } from "../judge/inputs.js";
-import { isNativeCase } from "../judge/trace-inputs.js";
-import { loadJudge, type BuiltJudge } from "../judge/load.js";
-import { watchLines, type ViolationAt, type WatchLine } from "../judge/watch.js";
+import { byteLines } from "../files/byte-lines.js";
+import { isNativeCase } from "../inputs/trace-inputs.js";
+import { loadJudge, type BuiltJudge } from "../run/load.js";
+import { watchLines, type ViolationAt, type WatchLine } from "../watch/watch.js";
 import { printable } from "../report/printable.js";
 import { renderTrajectoryText } from "../report/text.js";
 import type { Violation } from "../../runtime/types.js";

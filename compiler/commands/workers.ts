@@ -1,16 +1,16 @@
 /**
  * `--workers N` of `judge` and `calibrate`: how many threads judge, and the
  * results of a run from either path. One thread is judgeCases over
- * readCases, exactly as before; more is judge/pool.ts. The outputs cannot
+ * readCases, exactly as before; more is run/pool.ts. The outputs cannot
  * tell them apart.
  */
 import { statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { Option, type Command } from "commander";
-import { readCases } from "../judge/inputs.js";
-import { judgeCases, type CaseResult, type OutputRender } from "../judge/judge-cases.js";
-import { STDIN } from "../judge/stream-inputs.js";
-import type { JudgeCode, JudgeModule } from "../judge/load.js";
+import { readCases } from "../inputs/inputs.js";
+import { judgeCases, type CaseResult, type OutputRender } from "../run/judge-cases.js";
+import { STDIN } from "../inputs/stream-inputs.js";
+import type { JudgeCode, JudgeModule } from "../run/load.js";
 import { positiveInteger } from "./model-flags.js";
 import type { CommandRun } from "./run-options.js";
 
@@ -102,6 +102,6 @@ export async function* judgedFiles(
     yield* judgeCases(loaded.judge, readCases(files, run.read), run.options);
     return;
   }
-  const { judgeInWorkers } = await import("../judge/pool.js");
+  const { judgeInWorkers } = await import("../run/pool.js");
   yield* judgeInWorkers(loaded.judge, loaded.code, files, run.read, run.options, { workers: threads, ...needs });
 }

@@ -11,7 +11,7 @@ import { basename, extname, join } from "node:path";
 import { EXIT_USAGE, UserError } from "../errors.js";
 import { plural } from "../report/plural.js";
 import { printable } from "../report/printable.js";
-import { subagentFiles } from "../judge/claude-code-sessions.js";
+import { subagentFiles } from "../inputs/claude-code-sessions.js";
 
 const TRAJECTORY_FILE = /\.jsonl?$/i;
 

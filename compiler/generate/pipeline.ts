@@ -25,7 +25,7 @@ import { previewJudge } from "./preview.js";
 import { ruleQuotes, uncoveredObligations } from "./coverage.js";
 import { proposeDraft } from "./propose.js";
 import { loadLabeledSamples } from "./samples.js";
-import type { TraceReadOptions } from "../judge/inputs.js";
+import type { TraceReadOptions } from "../inputs/trace-inputs.js";
 import type { Draft, InterviewInput, InterviewResult, Interviewer, Vocabulary } from "./types.js";
 import { draftUpdate, planUpdate, type SectionDrafter } from "./update.js";
 import { buildVocabulary, guessVocabulary } from "./vocabulary.js";

@@ -9,7 +9,7 @@ import { describeValue, exactValue } from "../ir/values.js";
 import type { Check, MetaBehavior, Pattern, ValueMatcher } from "../ir/types.js";
 import { sharesRoot } from "./offline/lexicon.js";
 import { canonical, STOPWORDS, stemSet, words } from "./offline/words.js";
-import type { PreviewClauseRef, PreviewWarning, RulePreview, VerdictSamples } from "./preview.js";
+import type { PreviewClauseRef, PreviewWarning, RulePreview, VerdictSamples } from "./preview-types.js";
 
 /** The events a check is about: without them it has nothing to judge. */
 function subjectPatterns(check: Check): Pattern[] {

@@ -18,72 +18,20 @@ import { foldVerdicts } from "../../runtime/fold.js";
 import { validateTrajectory } from "../../runtime/trajectory.js";
 import type { Trajectory, Verdict } from "../../runtime/types.js";
 import { patternMatches } from "../interview/evidence.js";
-import type { JudgeIR, MetaBehavior, Pattern } from "../ir/types.js";
+import type { JudgeIR, MetaBehavior } from "../ir/types.js";
 import { checkClauses } from "./preview-eval.js";
 import { failsNoSample, ruleWarnings } from "./preview-warnings.js";
+import type { ClausePreview, JudgePreview, RulePreview, VerdictSamples } from "./preview-types.js";
 
-export type PreviewClauseRef =
-  { kind: "rule" } | { kind: "trigger" } | { kind: "check"; index: number } | { kind: "semanticCheck"; index: number };
-
-/** Sample ids by verdict. */
-export interface VerdictSamples {
-  pass: string[];
-  fail: string[];
-  na: string[];
-}
-
-export interface ClausePreview {
-  clause: PreviewClauseRef;
-  /** As the judge reports it: on a sample where the trigger does not fire, the clause is not judged (na). */
-  samples: VerdictSamples;
-}
-
-export type PreviewWarningKind =
-  | "fails-every-sample"
-  | "passes-no-sample"
-  | "trigger-misses-check-events"
-  | "window-never-opens"
-  | "unused-action"
-  | "unused-metadata-value"
-  | "clauses-always-agree"
-  | "trigger-never-fires"
-  | "trigger-matches-any-event"
-  | "no-event-check"
-  | "fails-most-samples"
-  | "never-judged"
-  | "fails-no-sample"
-  | "quote-names-other-action";
-
-export interface PreviewWarning {
-  kind: PreviewWarningKind;
-  /** The clause the warning is about; for clauses-always-agree, the first of the two. */
-  clause: PreviewClauseRef;
-  /**
-   * For clauses-always-agree: the second clause; for trigger-misses-check-events: the check never
-   * judged; for quote-names-other-action: the trigger, when it matches the same action as the check.
-   */
-  other?: PreviewClauseRef;
-  message: string;
-}
-
-export interface RulePreview {
-  name: string;
-  /** Samples on which the trigger fires (a semantic trigger fires nowhere without a model). */
-  triggered: string[];
-  rule: VerdictSamples;
-  clauses: ClausePreview[];
-  warnings: PreviewWarning[];
-  /**
-   * With a trigger-misses-check-events warning: the trigger's pattern widened
-   * (any-of) by the events of each check it never lets be judged, so that it
-   * fires wherever those checks have something to judge. The front ends offer it.
-   */
-  widenedTrigger?: Pattern;
-}
-
-export interface JudgePreview {
-  rules: RulePreview[];
-}
+export type {
+  ClausePreview,
+  JudgePreview,
+  PreviewClauseRef,
+  PreviewWarning,
+  PreviewWarningKind,
+  RulePreview,
+  VerdictSamples,
+} from "./preview-types.js";
 
 function verdictSamples(): VerdictSamples {
   return { pass: [], fail: [], na: [] };

@@ -3,7 +3,9 @@
  * `judge` reads (docs/FORMATS.md §2), labeled or not. A bad sample is an error
  * naming file, case and field, and every bad sample is reported at once.
  */
-import { describeOrigin, readCases, type TraceReadOptions } from "../judge/inputs.js";
+import { describeOrigin } from "../inputs/case.js";
+import { readCases } from "../inputs/inputs.js";
+import type { TraceReadOptions } from "../inputs/trace-inputs.js";
 import { TrajectoryError, validateTrajectory } from "../../runtime/trajectory.js";
 import type { Trajectory } from "../../runtime/types.js";
 import { SamplesError } from "../errors.js";

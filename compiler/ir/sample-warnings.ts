@@ -11,7 +11,7 @@ import type { Diagnostic } from "../diagnostics.js";
 import type { IRPositions } from "./parse.js";
 import type { Check, JudgeIR, Matcher, Pattern, ValueMatcher } from "./types.js";
 import { metadataString, patternHolds, rangeIsDates, valueHolds } from "./value-eval.js";
-import { describeValue, valueTest } from "./values.js";
+import { describeValue, keyOf, valueTest } from "./values.js";
 
 /** The pattern fields of a check, by name, as written. */
 function patternsOf(check: Check): [string, Pattern][] {
@@ -73,6 +73,35 @@ function valueSiteWarnings(site: ValueSite, events: readonly TrajectoryEvent[], 
   }
 }
 
+/**
+ * A count's `sum` adds the decimal values of its key over the matches; a sample
+ * match whose value is missing or not a decimal number counts 0 (LANGUAGE.md §3),
+ * which is rarely what the rule means: `"$80"`, `"80 EUR"`.
+ */
+function sumWarnings(
+  match: Pattern,
+  key: string | undefined,
+  events: readonly TrajectoryEvent[],
+  warn: (code: string, message: string) => void,
+): void {
+  if (key === undefined) return;
+  const matches = events.filter((e) => patternHolds(e, match));
+  const values = matches.map((e) => metadataString(e, key));
+  const missing = values.filter((v) => v === undefined).length;
+  const words = values.filter((v): v is string => v !== undefined && readDecimal(v) === undefined);
+  if (missing + words.length === 0) return;
+  const parts = [
+    ...(words.length > 0
+      ? [`${words.length} ${words.length === 1 ? "is" : "are"} not a decimal number (e.g. ${JSON.stringify(words[0])})`]
+      : []),
+    ...(missing > 0 ? [`${missing} ${missing === 1 ? "has" : "have"} no ${key}`] : []),
+  ];
+  warn(
+    "sum-not-numeric",
+    `sum: metadata.${key}: of ${matches.length} sample match${matches.length === 1 ? "" : "es"}, ${parts.join(" and ")}; such a value counts 0`,
+  );
+}
+
 export function sampleValueWarnings(
   ir: JudgeIR,
   positions: IRPositions | undefined,
@@ -93,6 +122,7 @@ export function sampleValueWarnings(
           for (const site of valueSites(matcher, pattern.length === 1 ? field : `${field}[${m}]`)) valueSiteWarnings(site, events, warn);
         });
       }
+      if (check.type === "count" && check.sum !== undefined) sumWarnings(check.match, keyOf(check.sum), events, warn);
       if (check.type !== "condition") return;
       for (const [bindingName, binding] of Object.entries(check.with ?? {})) {
         const pattern = binding.latest ?? binding.first!;

@@ -8,7 +8,7 @@
  * then), and a batch is sent once it holds BATCH_BYTES of them or
  * BATCH_ENTRIES entries, whichever comes first. One batch is in flight.
  */
-import type { InputCase } from "../judge/inputs.js";
+import type { InputCase } from "../inputs/case.js";
 import { checkedReplies, type RedisConnection } from "./redis.js";
 import { trajectoryEntryFields } from "./records.js";
 

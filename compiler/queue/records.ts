@@ -7,7 +7,7 @@
  * enqueued twice, yields the same key and `collect` keeps one.
  */
 import { createHash } from "node:crypto";
-import type { InputCase } from "../judge/inputs.js";
+import type { InputCase } from "../inputs/case.js";
 
 export const TRAJECTORY_FIELD = "trajectory";
 

@@ -19,8 +19,8 @@
  */
 import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
-import { failureLine, judgeCases, type CaseResult, type RunOptions } from "../judge/judge-cases.js";
-import type { JudgeModule } from "../judge/load.js";
+import { failureLine, judgeCases, type CaseResult, type RunOptions } from "../run/judge-cases.js";
+import type { JudgeModule } from "../run/load.js";
 import { jsonElement } from "../report/json.js";
 import { checkedReplies, fieldsOf, type RedisConnection, type StreamEntry } from "./redis.js";
 import { inputCaseOfEntry, judgesKey, resultJudge, resultKey, type ResultJudge } from "./records.js";

@@ -1,6 +1,6 @@
 /** `calibrate` for a person: each case that disagrees, and the agreement totals. */
-import { caseAgrees, type CalibrationTotals, type CaseComparison } from "../judge/calibrate.js";
-import { describeOrigin } from "../judge/inputs.js";
+import { caseAgrees, type CalibrationTotals, type CaseComparison } from "../analyses/calibrate.js";
+import { describeOrigin } from "../inputs/case.js";
 import { printable } from "./printable.js";
 
 export function renderComparison(c: CaseComparison): string {

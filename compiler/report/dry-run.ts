@@ -3,7 +3,7 @@
  * text or one JSON object. No judgment is shown: the answers it used are
  * supposed, not the model's.
  */
-import type { DryRunCounts, Range } from "../judge/dry-run.js";
+import type { DryRunCounts, Range } from "../analyses/dry-run.js";
 import { plural } from "./plural.js";
 import { printable } from "./printable.js";
 

@@ -3,7 +3,7 @@
  * input case i; `judge --jsonl`: the same elements, one line each.
  */
 import type { TrajectoryJudgment } from "../../runtime/types.js";
-import type { CaseResult, FailedCase } from "../judge/judge-cases.js";
+import type { CaseResult, FailedCase } from "../run/judge-cases.js";
 import { caseErrorOf } from "./outputs.js";
 import type { OutputSink, Write } from "./sink.js";
 import { renderRunSummary } from "./summary.js";
@@ -47,7 +47,7 @@ function elementText(value: JsonJudgment | JsonCaseError): string {
 
 /**
  * A judged case's element without its last field, `case`, which a worker
- * thread may not know (judge/pool.ts): `elementWithCase` completes it to
+ * thread may not know (run/pool.ts): `elementWithCase` completes it to
  * the bytes of `elementText`. Undefined when a judgment has a `file` or
  * `case` field of its own, which would move them.
  */

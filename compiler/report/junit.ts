@@ -9,7 +9,7 @@ import { eventPositions } from "../../runtime/citations.js";
 import { citationLines, undecidedReason, undecidedSummary, type CitedEvent } from "../../runtime/format-judgment.js";
 import type { Clause, MetaBehaviorJudgment, Trajectory, TrajectoryJudgment } from "../../runtime/types.js";
 import type { CaseError } from "./html.js";
-import { countVerifications, emptyVerifyCounts } from "../judge/tally.js";
+import { countVerifications, emptyVerifyCounts } from "../analyses/tally.js";
 import { verdictLabel } from "./summary.js";
 import { plural } from "./plural.js";
 import { visibleFormatting } from "./printable.js";
@@ -209,6 +209,7 @@ function describeClause(clause: Clause, how: Describe): string {
     `${verdictLabel(clause.verdict, clause.naReason)} [${clause.check ?? clause.kind}]`,
     `  quote: ${clause.quote}`,
     ...(clause.explanation === undefined ? [] : [`  expected: ${clause.explanation}`]),
+    ...(clause.found === undefined ? [] : [`  found: ${clause.found}`]),
     ...(cited.length === 0 ? ["  cited events: (none)"] : ["  cited events:", ...cited.map((line) => `    ${line}`)]),
   ];
   if (clause.reasoning !== undefined && clause.reasoning !== "") lines.push(`  reasoning: ${clause.reasoning}`);

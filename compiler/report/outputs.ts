@@ -9,7 +9,7 @@ import { dirname } from "node:path";
 import type { RuleInfo } from "../../runtime/judge.js";
 import { validateTrajectory } from "../../runtime/trajectory.js";
 import type { Trajectory } from "../../runtime/types.js";
-import { failureLine, type CaseResult, type FailedCase } from "../judge/judge-cases.js";
+import { failureLine, type CaseResult, type FailedCase } from "../run/judge-cases.js";
 import type { CaseError, ReportInput, ReportResult } from "./html.js";
 import type { ProgressEvent } from "./serve.js";
 import type { OutputSink } from "./sink.js";

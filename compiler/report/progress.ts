@@ -1,5 +1,5 @@
 /** stderr during a run: how far it got, for a person watching a terminal, and every case that could not be judged, located. */
-import { failureLine } from "../judge/judge-cases.js";
+import { failureLine } from "../run/judge-cases.js";
 import type { OutputSink, Write } from "./sink.js";
 
 /** `tty`: whether a person watches stderr; only then is the count shown (and cleared before any other line). */

@@ -3,8 +3,8 @@
  * person: one judge's block, or several judges side by side.
  */
 import type { SemanticUsage } from "../../runtime/semantic.js";
-import type { RunStatistics } from "../judge/repeated-runs.js";
-import type { VerifyCounts } from "../judge/tally.js";
+import type { RunStatistics } from "../analyses/repeated-runs.js";
+import type { VerifyCounts } from "../analyses/tally.js";
 import { plural } from "./plural.js";
 import { printable } from "./printable.js";
 import { renderUsageLine, renderVerifyLine } from "./summary.js";

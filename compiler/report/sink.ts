@@ -4,8 +4,8 @@
  * JUnit files, the browser report. The command picks its sinks once, adds
  * every result to each, and finishes them with the run's Tally.
  */
-import type { CaseResult } from "../judge/judge-cases.js";
-import type { Tally } from "../judge/tally.js";
+import type { CaseResult } from "../run/judge-cases.js";
+import type { Tally } from "../analyses/tally.js";
 
 export interface OutputSink {
   add(result: CaseResult): void;

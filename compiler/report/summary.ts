@@ -6,7 +6,7 @@
 import { foldNaReason } from "../../runtime/fold.js";
 import type { SemanticUsage } from "../../runtime/semantic.js";
 import type { NaReason, TrajectoryJudgment, Verdict } from "../../runtime/types.js";
-import { isModelError, type RuleSummaryRow, type Tally, type VerifyCounts } from "../judge/tally.js";
+import { isModelError, type RuleSummaryRow, type Tally, type VerifyCounts } from "../analyses/tally.js";
 import { plural } from "./plural.js";
 import { printable } from "./printable.js";
 

@@ -4,7 +4,7 @@ import { CITATIONS_SHOWN, moreCitations, undecidedSummary } from "../../runtime/
 import { isObject } from "../../runtime/is-object.js";
 import type { Clause, MetaBehaviorJudgment, TrajectoryJudgment, Verdict } from "../../runtime/types.js";
 import { printable } from "./printable.js";
-import { isModelError, type RunTotals } from "../judge/tally.js";
+import { isModelError, type RunTotals } from "../analyses/tally.js";
 import { plural } from "./plural.js";
 import type { OutputSink, Write } from "./sink.js";
 import { renderRunSummary, renderSummaryTable, renderUsageLine } from "./summary.js";
@@ -94,6 +94,7 @@ function clauseLine(clause: Clause, options: TextOptions, events: () => EventLoo
     `      ${clause.verdict.padEnd(5)} ${kind}: ${printable(JSON.stringify(clause.quote))}${naSuffix(clause.naReason)}${cites}${verification}${error}`,
   ];
   if (clause.explanation !== undefined) lines.push(`            expected: ${printable(clause.explanation.replace(/\s+/g, " "))}`);
+  if (clause.found !== undefined) lines.push(`            found: ${printable(clause.found.replace(/\s+/g, " "))}`);
   if (clause.reasoning !== undefined && clause.error === undefined)
     lines.push(`            ${printable(clause.reasoning.replace(/\s+/g, " "))}`);
   // An overturn rests on a model's word alone, and text in the trajectory may have asked for it: never only a parenthesis.

@@ -362,7 +362,14 @@ function* judgeRule(ctx, rule, stepper) {
       continue;
     }
     const expected = rule.checks[c].expected;
-    if (clause.explanation === void 0 && expected !== void 0) clause.explanation = expected;
+    if (clause.explanation === void 0 && expected !== void 0) {
+      clause.explanation = expected;
+      const found = clause.found;
+      if (found !== void 0) {
+        delete clause.found;
+        clause.found = found;
+      }
+    }
     clauses.push(yield* verifyFalse(ctx, rule, clause));
   }
   if (!clauses.some((c) => c.verdict === "false")) {
@@ -573,9 +580,9 @@ function startMonitor(judge, rawHeader, options) {
     if (explanation !== void 0) violation.explanation = explanation;
     out.push(violation);
   };
-  const violationsNow = () => {
+  const violationsNow = (rules2) => {
     out = [];
-    for (let r = 0; r < all.length; r++) all[r].violations(found);
+    for (let k = 0; k < rules2.length; k++) all[rules2[k]].violations(found);
     return out;
   };
   const read = (raw) => {
@@ -586,19 +593,21 @@ function startMonitor(judge, rawHeader, options) {
   };
   return {
     push(raw) {
-      const event = keptCopy(read(raw));
+      const checked = read(raw);
+      const event = kept !== void 0 || judge.keepsEvents ? keptCopy(checked) : checked;
       ids.add(event.id);
       if (kept !== void 0) kept.push(event);
       count++;
       steppers.step(event);
-      return violationsNow();
+      return violationsNow(steppers.concerned(event.action));
     },
     check(raw) {
       const event = read(raw);
-      for (let r = 0; r < all.length; r++) all[r].save();
+      const rules2 = steppers.concerned(event.action);
+      for (let k = 0; k < rules2.length; k++) all[rules2[k]].save();
       steppers.step(event);
-      const would = violationsNow();
-      for (let r = 0; r < all.length; r++) all[r].restore();
+      const would = violationsNow(rules2);
+      for (let k = 0; k < rules2.length; k++) all[rules2[k]].restore();
       return would;
     },
     pending() {
@@ -630,7 +639,8 @@ function createJudge(definition) {
       checks: rule.checks.map((c) => ({ type: c.type, quote: c.quote, expected: c.expected })),
       semanticChecks: rule.semanticChecks.map((c) => ({ quote: c.quote, question: c.question }))
     })),
-    steppers: definition.steppers
+    steppers: definition.steppers,
+    keepsEvents: definition.keepsEvents === true
   };
   return {
     async judgeTrajectory(input, options = {}) {
@@ -1108,6 +1118,7 @@ function formatClause(clause, events, clip) {
   return [
     `    ${clauseType(clause)} [${state}]: "${clipText(clause.quote, 400)}"`,
     ...clause.explanation === void 0 ? [] : [`      expected: ${clipLine(clause.explanation, 600)}`],
+    ...clause.found === void 0 ? [] : [`      found: ${clipLine(clause.found, 600)}`],
     ...citationLines(clause, events.byId, clip, events.positions).map((line) => `      ${line}`)
   ];
 }
@@ -1190,7 +1201,7 @@ function groupedCountClause(state) {
     figures.set(group, (figures.get(group) ?? 0) + (countedAmounts === void 0 ? 1 : countedAmounts[k]));
   }
   for (const group of state.emptyGroups) if (!figures.has(group)) figures.set(group, 0);
-  const figureText = (figure) => names.sum === void 0 ? `${figure} match${figure === 1 ? "" : "es"}` : `a sum of ${names.sum} of ${figure}`;
+  const figureText = (group, figure) => names.sum === void 0 ? `${describeGroup(group)} has ${figure} match${figure === 1 ? "" : "es"}` : `the sum of ${names.sum} ${names.per === void 0 && names.on === void 0 ? "over all matches" : `for ${describeGroup(group)}`} is ${figure}`;
   let above;
   let below;
   for (const [group, figure] of figures) {
@@ -1218,7 +1229,7 @@ function groupedCountClause(state) {
       "false",
       null,
       groupCitations(above),
-      `${describeGroup(above)} has ${figureText(figures.get(above))}, above the max of ${max}`
+      `${figureText(above, figures.get(above))}, above the max of ${max}`
     );
   }
   if (below !== void 0) {
@@ -1229,7 +1240,7 @@ function groupedCountClause(state) {
       "false",
       null,
       groupCitations(below),
-      `${describeGroup(below)} has ${figureText(figures.get(below))}, below the min of ${min}`
+      `${figureText(below, figures.get(below))}, below the min of ${min}`
     );
   }
   return predicate(
@@ -1713,23 +1724,41 @@ var Rule3 = class {
     this.reported0 = this.saved_reported0;
   }
 };
+var routes = /* @__PURE__ */ new Map([
+  ["cancel_reservation", 0],
+  ["get_reservation_details_result", 0]
+]);
+var concerned = [
+  [0, 1, 2, 3],
+  [2, 3]
+];
 var Rules = class {
   rule0 = new Rule0();
   rule1 = new Rule1();
   rule2 = new Rule2();
   rule3 = new Rule3();
   all = [this.rule0, this.rule1, this.rule2, this.rule3];
+  /** Steps the rules the event's action concerns. */
   step(e) {
-    this.rule0.step(e);
-    this.rule1.step(e);
+    switch (e.action) {
+      case "cancel_reservation":
+      case "get_reservation_details_result":
+        this.rule0.step(e);
+        this.rule1.step(e);
+        break;
+    }
     this.rule2.step(e);
     this.rule3.step(e);
+  }
+  concerned(action) {
+    return concerned[routes.get(action) ?? 1];
   }
 };
 var { judgeTrajectory, createMonitor } = createJudge({
   behavior,
   rules,
-  steppers: () => new Rules()
+  steppers: () => new Rules(),
+  keepsEvents: true
 });
 export {
   TrajectoryError,

@@ -362,7 +362,14 @@ function* judgeRule(ctx, rule, stepper) {
       continue;
     }
     const expected = rule.checks[c].expected;
-    if (clause.explanation === void 0 && expected !== void 0) clause.explanation = expected;
+    if (clause.explanation === void 0 && expected !== void 0) {
+      clause.explanation = expected;
+      const found = clause.found;
+      if (found !== void 0) {
+        delete clause.found;
+        clause.found = found;
+      }
+    }
     clauses.push(yield* verifyFalse(ctx, rule, clause));
   }
   if (!clauses.some((c) => c.verdict === "false")) {
@@ -573,9 +580,9 @@ function startMonitor(judge, rawHeader, options) {
     if (explanation !== void 0) violation.explanation = explanation;
     out.push(violation);
   };
-  const violationsNow = () => {
+  const violationsNow = (rules2) => {
     out = [];
-    for (let r = 0; r < all.length; r++) all[r].violations(found);
+    for (let k = 0; k < rules2.length; k++) all[rules2[k]].violations(found);
     return out;
   };
   const read = (raw) => {
@@ -586,19 +593,21 @@ function startMonitor(judge, rawHeader, options) {
   };
   return {
     push(raw) {
-      const event = keptCopy(read(raw));
+      const checked = read(raw);
+      const event = kept !== void 0 || judge.keepsEvents ? keptCopy(checked) : checked;
       ids.add(event.id);
       if (kept !== void 0) kept.push(event);
       count++;
       steppers.step(event);
-      return violationsNow();
+      return violationsNow(steppers.concerned(event.action));
     },
     check(raw) {
       const event = read(raw);
-      for (let r = 0; r < all.length; r++) all[r].save();
+      const rules2 = steppers.concerned(event.action);
+      for (let k = 0; k < rules2.length; k++) all[rules2[k]].save();
       steppers.step(event);
-      const would = violationsNow();
-      for (let r = 0; r < all.length; r++) all[r].restore();
+      const would = violationsNow(rules2);
+      for (let k = 0; k < rules2.length; k++) all[rules2[k]].restore();
       return would;
     },
     pending() {
@@ -630,7 +639,8 @@ function createJudge(definition) {
       checks: rule.checks.map((c) => ({ type: c.type, quote: c.quote, expected: c.expected })),
       semanticChecks: rule.semanticChecks.map((c) => ({ quote: c.quote, question: c.question }))
     })),
-    steppers: definition.steppers
+    steppers: definition.steppers,
+    keepsEvents: definition.keepsEvents === true
   };
   return {
     async judgeTrajectory(input, options = {}) {
@@ -646,6 +656,43 @@ function createJudge(definition) {
   };
 }
 
+// runtime/evidence.ts
+var CONTENT_SHOWN = 60;
+function quoted(value, max) {
+  const flat = JSON.stringify(value);
+  return flat.length > max + 2 ? `${flat.slice(0, max + 1)}\u2026"` : flat;
+}
+function eventFacts(e, fields) {
+  const facts = [];
+  for (const field of fields) {
+    if (field === "actor") facts.push(`actor ${e.actor}`);
+    else if (field === "content") facts.push(`content ${quoted(e.content ?? "", CONTENT_SHOWN)}`);
+    else {
+      const key = field.slice("metadata.".length);
+      const metadata = e.metadata;
+      const value = metadata !== void 0 && Object.hasOwn(metadata, key) ? metadata[key] : void 0;
+      facts.push(typeof value === "string" ? `${key} ${quoted(value, CONTENT_SHOWN)}` : `no ${key}`);
+    }
+  }
+  return `${e.action} at ${e.id}${facts.length === 0 ? "" : ` with ${facts.join(", ")}`}`;
+}
+function factsList(described, total) {
+  const more = total - described.length;
+  return `${described.join("; ")}${more > 0 ? ` (and ${more} more)` : ""}`;
+}
+function orderingFound(before, nearMisses, missed, actions) {
+  const seen = missed > 0 ? factsList(nearMisses, missed) : actions.length > 0 ? `no ${actions.join(" or ")}` : "no event matching `first`";
+  return `before ${before}: ${seen}`;
+}
+function boundsText(min, max) {
+  if (min !== void 0 && max !== void 0) return min === max ? `exactly ${min}` : `between ${min} and ${max}`;
+  return max !== void 0 ? `at most ${max}` : `at least ${min ?? 0}`;
+}
+function countFound(counted, tooFew, bounds, described) {
+  if (counted === 0) return `none counted, ${bounds}`;
+  return `${tooFew ? "only " : ""}${counted} counted, ${bounds}: ${factsList(described, counted)}`;
+}
+
 // runtime/checks.ts
 function cite(eventId, description) {
   return { eventId, description };
@@ -655,10 +702,15 @@ function predicate(check, quote, verdict, naReason, citations) {
   if (verdict === "false") clause.verification = "unverified";
   return clause;
 }
+function withFound(clause, found) {
+  if (found !== void 0) clause.found = found;
+  return clause;
+}
 function na(check, quote, reason) {
   return predicate(check, quote, "na", reason, []);
 }
-function orderingClause({ quote, complete, first, before }) {
+function orderingClause(state) {
+  const { quote, complete, first, before } = state;
   if (before === void 0) return na("ordering", quote, absentReason(complete));
   if (first !== void 0) {
     return predicate("ordering", quote, "true", null, [
@@ -666,7 +718,11 @@ function orderingClause({ quote, complete, first, before }) {
       cite(before, "first event matching `before`")
     ]);
   }
-  return predicate("ordering", quote, "false", null, [cite(before, "event matching `before` with no earlier event matching `first`")]);
+  const { beforeFacts, nearMisses = [], missed = 0, nearActions = [] } = state;
+  return withFound(
+    predicate("ordering", quote, "false", null, [cite(before, "event matching `before` with no earlier event matching `first`")]),
+    beforeFacts === void 0 ? void 0 : orderingFound(beforeFacts, nearMisses, missed, nearActions)
+  );
 }
 function pairingClause({ quote, complete, each, followers }) {
   if (each.length === 0) return na("pairing", quote, absentReason(complete));
@@ -695,14 +751,15 @@ function requiredClause({ quote, complete, windowOpen = true, match }) {
   if (!complete) return na("required", quote, "insufficient_evidence");
   return predicate("required", quote, "false", null, []);
 }
-function countClause({ quote, complete, windowOpen = true, counted, min, max }) {
+function countClause({ quote, complete, windowOpen = true, counted, min, max, facts }) {
   if (!windowOpen) return na("count", quote, absentReason(complete));
   const n = counted.length;
   const citations = () => counted.map((id) => cite(id, "counted match"));
-  if (max !== void 0 && n > max) return predicate("count", quote, "false", null, citations());
+  const found = (tooFew) => facts === void 0 ? void 0 : countFound(n, tooFew, boundsText(min, max), facts);
+  if (max !== void 0 && n > max) return withFound(predicate("count", quote, "false", null, citations()), found(false));
   if (min !== void 0 && n < min) {
     if (!complete) return na("count", quote, "insufficient_evidence");
-    return predicate("count", quote, "false", null, citations());
+    return withFound(predicate("count", quote, "false", null, citations()), found(true));
   }
   return predicate("count", quote, "true", null, citations());
 }
@@ -809,6 +866,7 @@ function formatClause(clause, events, clip) {
   return [
     `    ${clauseType(clause)} [${state}]: "${clipText(clause.quote, 400)}"`,
     ...clause.explanation === void 0 ? [] : [`      expected: ${clipLine(clause.explanation, 600)}`],
+    ...clause.found === void 0 ? [] : [`      found: ${clipLine(clause.found, 600)}`],
     ...citationLines(clause, events.byId, clip, events.positions).map((line) => `      ${line}`)
   ];
 }
@@ -914,13 +972,22 @@ var Rule0 = class {
   // checks[0]: ordering (judge.yaml:10)
   first0 = void 0;
   before0 = void 0;
+  beforeFacts0 = void 0;
+  nearMisses0 = [];
+  missed0 = 0;
   reported0 = 0;
   step(e) {
     if (!this.triggered && e.action === "deploy") this.triggered = true;
     if (this.before0 === void 0) {
-      if (e.action === "deploy") this.before0 = e.id;
-      else if (this.first0 === void 0 && e.action === "acquire_lock_result" && Object.is(e.metadata?.["status"], "granted"))
+      if (e.action === "deploy") {
+        this.before0 = e.id;
+        this.beforeFacts0 = eventFacts(e, []);
+      } else if (this.first0 === void 0 && e.action === "acquire_lock_result" && Object.is(e.metadata?.["status"], "granted"))
         this.first0 = e.id;
+      else if (this.first0 === void 0 && e.action === "acquire_lock_result") {
+        this.missed0++;
+        if (this.nearMisses0.length < 3) this.nearMisses0.push(eventFacts(e, ["metadata.status"]));
+      }
     }
   }
   finish(complete) {
@@ -930,7 +997,11 @@ var Rule0 = class {
         quote: "The agent acquires the service's deploy lock, and the lock is granted, before it deploys to any stage",
         complete,
         first: this.first0,
-        before: this.before0
+        before: this.before0,
+        beforeFacts: this.beforeFacts0,
+        nearMisses: this.nearMisses0,
+        missed: this.missed0,
+        nearActions: ["acquire_lock_result"]
       })
     ];
   }
@@ -947,17 +1018,27 @@ var Rule0 = class {
   saved_triggered = false;
   saved_first0 = void 0;
   saved_before0 = void 0;
+  saved_beforeFacts0 = void 0;
+  saved_nearMisses0 = 0;
+  saved_missed0 = 0;
   saved_reported0 = 0;
   save() {
     this.saved_triggered = this.triggered;
     this.saved_first0 = this.first0;
     this.saved_before0 = this.before0;
+    this.saved_beforeFacts0 = this.beforeFacts0;
+    this.saved_nearMisses0 = this.nearMisses0.length;
+    this.saved_missed0 = this.missed0;
     this.saved_reported0 = this.reported0;
   }
   restore() {
+    if (this.nearMisses0.length !== this.saved_nearMisses0)
+      this.nearMisses0.length = this.saved_nearMisses0;
     this.triggered = this.saved_triggered;
     this.first0 = this.saved_first0;
     this.before0 = this.saved_before0;
+    this.beforeFacts0 = this.saved_beforeFacts0;
+    this.missed0 = this.saved_missed0;
     this.reported0 = this.saved_reported0;
   }
 };
@@ -1013,6 +1094,7 @@ var Rule2 = class {
   triggered = false;
   // checks[0]: count (judge.yaml:57)
   counted0 = [];
+  facts0 = [];
   after0 = void 0;
   reported0 = 0;
   // checks[1]: required (judge.yaml:66)
@@ -1021,8 +1103,10 @@ var Rule2 = class {
   step(e) {
     if (!this.triggered && e.action === "rollback") this.triggered = true;
     if (this.after0 !== void 0) {
-      if (e.action === "deploy" && Object.is(e.metadata?.["stage"], "canary"))
+      if (e.action === "deploy" && Object.is(e.metadata?.["stage"], "canary")) {
         this.counted0.push(e.id);
+        if (this.facts0.length < 3) this.facts0.push(eventFacts(e, ["metadata.stage"]));
+      }
     } else if (e.action === "rollback") this.after0 = e.id;
     if (this.after1 !== void 0) {
       if (this.match1 === void 0 && e.action === "post_update" && e.content?.includes("rolled back") === true)
@@ -1037,7 +1121,8 @@ var Rule2 = class {
         complete,
         windowOpen: this.after0 !== void 0,
         counted: this.counted0,
-        max: 1
+        max: 1,
+        facts: this.facts0
       }),
       requiredClause({
         quote: "it posts a release-channel update saying the build was rolled back",
@@ -1061,6 +1146,7 @@ var Rule2 = class {
   // What save() keeps for restore(): values as they were, lists and sets by their size.
   saved_triggered = false;
   saved_counted0 = 0;
+  saved_facts0 = 0;
   saved_after0 = void 0;
   saved_reported0 = 0;
   saved_match1 = void 0;
@@ -1068,6 +1154,7 @@ var Rule2 = class {
   save() {
     this.saved_triggered = this.triggered;
     this.saved_counted0 = this.counted0.length;
+    this.saved_facts0 = this.facts0.length;
     this.saved_after0 = this.after0;
     this.saved_reported0 = this.reported0;
     this.saved_match1 = this.match1;
@@ -1075,6 +1162,7 @@ var Rule2 = class {
   }
   restore() {
     if (this.counted0.length !== this.saved_counted0) this.counted0.length = this.saved_counted0;
+    if (this.facts0.length !== this.saved_facts0) this.facts0.length = this.saved_facts0;
     this.triggered = this.saved_triggered;
     this.after0 = this.saved_after0;
     this.reported0 = this.saved_reported0;
@@ -1086,6 +1174,7 @@ var Rule3 = class {
   triggered = false;
   // checks[0]: count (judge.yaml:87)
   counted0 = [];
+  facts0 = [];
   seen0 = /* @__PURE__ */ new Set();
   added0 = "";
   // checks[1]: required (judge.yaml:93)
@@ -1099,6 +1188,7 @@ var Rule3 = class {
         this.seen0.add(distinct0);
         this.added0 = distinct0;
         this.counted0.push(e.id);
+        if (this.facts0.length < 3) this.facts0.push(eventFacts(e, ["content"]));
       }
     }
     if (this.after1 !== void 0) {
@@ -1113,7 +1203,8 @@ var Rule3 = class {
         quote: "the agent posts at least two different updates to the release channel",
         complete,
         counted: this.counted0,
-        min: 2
+        min: 2,
+        facts: this.facts0
       }),
       requiredClause({
         quote: "the agent afterwards posts an update saying the rollout is paused",
@@ -1133,6 +1224,7 @@ var Rule3 = class {
   // What save() keeps for restore(): values as they were, lists and sets by their size.
   saved_triggered = false;
   saved_counted0 = 0;
+  saved_facts0 = 0;
   saved_seen0 = 0;
   saved_added0 = "";
   saved_match1 = void 0;
@@ -1140,6 +1232,7 @@ var Rule3 = class {
   save() {
     this.saved_triggered = this.triggered;
     this.saved_counted0 = this.counted0.length;
+    this.saved_facts0 = this.facts0.length;
     this.saved_seen0 = this.seen0.size;
     this.saved_added0 = this.added0;
     this.saved_match1 = this.match1;
@@ -1147,6 +1240,7 @@ var Rule3 = class {
   }
   restore() {
     if (this.counted0.length !== this.saved_counted0) this.counted0.length = this.saved_counted0;
+    if (this.facts0.length !== this.saved_facts0) this.facts0.length = this.saved_facts0;
     if (this.seen0.size !== this.saved_seen0) this.seen0.delete(this.added0);
     this.triggered = this.saved_triggered;
     this.added0 = this.saved_added0;
@@ -1154,17 +1248,52 @@ var Rule3 = class {
     this.after1 = this.saved_after1;
   }
 };
+var routes = /* @__PURE__ */ new Map([
+  ["deploy", 0],
+  ["acquire_lock_result", 1],
+  ["health_check_result", 2],
+  ["rollback", 3],
+  ["post_update", 4]
+]);
+var concerned = [
+  [0, 2, 3],
+  [0, 3],
+  [1, 3],
+  [1, 2, 3],
+  [2, 3],
+  [3]
+];
 var Rules = class {
   rule0 = new Rule0();
   rule1 = new Rule1();
   rule2 = new Rule2();
   rule3 = new Rule3();
   all = [this.rule0, this.rule1, this.rule2, this.rule3];
+  /** Steps the rules the event's action concerns. */
   step(e) {
-    this.rule0.step(e);
-    this.rule1.step(e);
-    this.rule2.step(e);
+    switch (e.action) {
+      case "deploy":
+        this.rule0.step(e);
+        this.rule2.step(e);
+        break;
+      case "acquire_lock_result":
+        this.rule0.step(e);
+        break;
+      case "health_check_result":
+        this.rule1.step(e);
+        break;
+      case "rollback":
+        this.rule1.step(e);
+        this.rule2.step(e);
+        break;
+      case "post_update":
+        this.rule2.step(e);
+        break;
+    }
     this.rule3.step(e);
+  }
+  concerned(action) {
+    return concerned[routes.get(action) ?? 5];
   }
 };
 var { judgeTrajectory, createMonitor } = createJudge({

@@ -362,7 +362,14 @@ function* judgeRule(ctx, rule, stepper) {
       continue;
     }
     const expected = rule.checks[c].expected;
-    if (clause.explanation === void 0 && expected !== void 0) clause.explanation = expected;
+    if (clause.explanation === void 0 && expected !== void 0) {
+      clause.explanation = expected;
+      const found = clause.found;
+      if (found !== void 0) {
+        delete clause.found;
+        clause.found = found;
+      }
+    }
     clauses.push(yield* verifyFalse(ctx, rule, clause));
   }
   if (!clauses.some((c) => c.verdict === "false")) {
@@ -573,9 +580,9 @@ function startMonitor(judge, rawHeader, options) {
     if (explanation !== void 0) violation.explanation = explanation;
     out.push(violation);
   };
-  const violationsNow = () => {
+  const violationsNow = (rules2) => {
     out = [];
-    for (let r = 0; r < all.length; r++) all[r].violations(found);
+    for (let k = 0; k < rules2.length; k++) all[rules2[k]].violations(found);
     return out;
   };
   const read = (raw) => {
@@ -586,19 +593,21 @@ function startMonitor(judge, rawHeader, options) {
   };
   return {
     push(raw) {
-      const event = keptCopy(read(raw));
+      const checked = read(raw);
+      const event = kept !== void 0 || judge.keepsEvents ? keptCopy(checked) : checked;
       ids.add(event.id);
       if (kept !== void 0) kept.push(event);
       count++;
       steppers.step(event);
-      return violationsNow();
+      return violationsNow(steppers.concerned(event.action));
     },
     check(raw) {
       const event = read(raw);
-      for (let r = 0; r < all.length; r++) all[r].save();
+      const rules2 = steppers.concerned(event.action);
+      for (let k = 0; k < rules2.length; k++) all[rules2[k]].save();
       steppers.step(event);
-      const would = violationsNow();
-      for (let r = 0; r < all.length; r++) all[r].restore();
+      const would = violationsNow(rules2);
+      for (let k = 0; k < rules2.length; k++) all[rules2[k]].restore();
       return would;
     },
     pending() {
@@ -630,7 +639,8 @@ function createJudge(definition) {
       checks: rule.checks.map((c) => ({ type: c.type, quote: c.quote, expected: c.expected })),
       semanticChecks: rule.semanticChecks.map((c) => ({ quote: c.quote, question: c.question }))
     })),
-    steppers: definition.steppers
+    steppers: definition.steppers,
+    keepsEvents: definition.keepsEvents === true
   };
   return {
     async judgeTrajectory(input, options = {}) {
@@ -646,6 +656,35 @@ function createJudge(definition) {
   };
 }
 
+// runtime/evidence.ts
+var CONTENT_SHOWN = 60;
+function quoted(value, max) {
+  const flat = JSON.stringify(value);
+  return flat.length > max + 2 ? `${flat.slice(0, max + 1)}\u2026"` : flat;
+}
+function eventFacts(e, fields) {
+  const facts = [];
+  for (const field of fields) {
+    if (field === "actor") facts.push(`actor ${e.actor}`);
+    else if (field === "content") facts.push(`content ${quoted(e.content ?? "", CONTENT_SHOWN)}`);
+    else {
+      const key = field.slice("metadata.".length);
+      const metadata = e.metadata;
+      const value = metadata !== void 0 && Object.hasOwn(metadata, key) ? metadata[key] : void 0;
+      facts.push(typeof value === "string" ? `${key} ${quoted(value, CONTENT_SHOWN)}` : `no ${key}`);
+    }
+  }
+  return `${e.action} at ${e.id}${facts.length === 0 ? "" : ` with ${facts.join(", ")}`}`;
+}
+function factsList(described, total) {
+  const more = total - described.length;
+  return `${described.join("; ")}${more > 0 ? ` (and ${more} more)` : ""}`;
+}
+function orderingFound(before, nearMisses, missed, actions) {
+  const seen = missed > 0 ? factsList(nearMisses, missed) : actions.length > 0 ? `no ${actions.join(" or ")}` : "no event matching `first`";
+  return `before ${before}: ${seen}`;
+}
+
 // runtime/checks.ts
 function cite(eventId, description) {
   return { eventId, description };
@@ -655,10 +694,15 @@ function predicate(check, quote, verdict, naReason, citations) {
   if (verdict === "false") clause.verification = "unverified";
   return clause;
 }
+function withFound(clause, found) {
+  if (found !== void 0) clause.found = found;
+  return clause;
+}
 function na(check, quote, reason) {
   return predicate(check, quote, "na", reason, []);
 }
-function orderingClause({ quote, complete, first, before }) {
+function orderingClause(state) {
+  const { quote, complete, first, before } = state;
   if (before === void 0) return na("ordering", quote, absentReason(complete));
   if (first !== void 0) {
     return predicate("ordering", quote, "true", null, [
@@ -666,7 +710,11 @@ function orderingClause({ quote, complete, first, before }) {
       cite(before, "first event matching `before`")
     ]);
   }
-  return predicate("ordering", quote, "false", null, [cite(before, "event matching `before` with no earlier event matching `first`")]);
+  const { beforeFacts, nearMisses = [], missed = 0, nearActions = [] } = state;
+  return withFound(
+    predicate("ordering", quote, "false", null, [cite(before, "event matching `before` with no earlier event matching `first`")]),
+    beforeFacts === void 0 ? void 0 : orderingFound(beforeFacts, nearMisses, missed, nearActions)
+  );
 }
 function requiredClause({ quote, complete, windowOpen = true, match }) {
   if (!windowOpen) return na("required", quote, absentReason(complete));
@@ -777,6 +825,7 @@ function formatClause(clause, events, clip) {
   return [
     `    ${clauseType(clause)} [${state}]: "${clipText(clause.quote, 400)}"`,
     ...clause.explanation === void 0 ? [] : [`      expected: ${clipLine(clause.explanation, 600)}`],
+    ...clause.found === void 0 ? [] : [`      found: ${clipLine(clause.found, 600)}`],
     ...citationLines(clause, events.byId, clip, events.positions).map((line) => `      ${line}`)
   ];
 }
@@ -863,11 +912,20 @@ var Rule0 = class {
   // checks[0]: ordering (judge.yaml:9)
   first0 = void 0;
   before0 = void 0;
+  beforeFacts0 = void 0;
+  nearMisses0 = [];
+  missed0 = 0;
   step(e) {
     if (this.before0 === void 0) {
-      if (e.action === "final_answer") this.before0 = e.id;
-      else if (this.first0 === void 0 && e.action === "ask_user" && Object.is(e.metadata?.["topic"], "tax_year"))
+      if (e.action === "final_answer") {
+        this.before0 = e.id;
+        this.beforeFacts0 = eventFacts(e, []);
+      } else if (this.first0 === void 0 && e.action === "ask_user" && Object.is(e.metadata?.["topic"], "tax_year"))
         this.first0 = e.id;
+      else if (this.first0 === void 0 && e.action === "ask_user") {
+        this.missed0++;
+        if (this.nearMisses0.length < 3) this.nearMisses0.push(eventFacts(e, ["metadata.topic"]));
+      }
     }
   }
   finish(complete) {
@@ -876,7 +934,11 @@ var Rule0 = class {
         quote: "the agent asks the user which year before it gives its final answer",
         complete,
         first: this.first0,
-        before: this.before0
+        before: this.before0,
+        beforeFacts: this.beforeFacts0,
+        nearMisses: this.nearMisses0,
+        missed: this.missed0,
+        nearActions: ["ask_user"]
       })
     ];
   }
@@ -887,13 +949,23 @@ var Rule0 = class {
   // What save() keeps for restore(): values as they were, lists and sets by their size.
   saved_first0 = void 0;
   saved_before0 = void 0;
+  saved_beforeFacts0 = void 0;
+  saved_nearMisses0 = 0;
+  saved_missed0 = 0;
   save() {
     this.saved_first0 = this.first0;
     this.saved_before0 = this.before0;
+    this.saved_beforeFacts0 = this.beforeFacts0;
+    this.saved_nearMisses0 = this.nearMisses0.length;
+    this.saved_missed0 = this.missed0;
   }
   restore() {
+    if (this.nearMisses0.length !== this.saved_nearMisses0)
+      this.nearMisses0.length = this.saved_nearMisses0;
     this.first0 = this.saved_first0;
     this.before0 = this.saved_before0;
+    this.beforeFacts0 = this.saved_beforeFacts0;
+    this.missed0 = this.saved_missed0;
   }
 };
 var Rule1 = class {
@@ -901,13 +973,23 @@ var Rule1 = class {
   // checks[0]: ordering (judge.yaml:31)
   first0 = void 0;
   before0 = void 0;
+  beforeFacts0 = void 0;
+  nearMisses0 = [];
+  missed0 = 0;
   reported0 = 0;
   step(e) {
     if (!this.triggered && e.action === "final_answer") this.triggered = true;
     if (this.before0 === void 0) {
-      if (e.action === "final_answer") this.before0 = e.id;
-      else if (this.first0 === void 0 && e.action === "fetch_document_result" && Object.is(e.metadata?.["official"], "yes"))
+      if (e.action === "final_answer") {
+        this.before0 = e.id;
+        this.beforeFacts0 = eventFacts(e, []);
+      } else if (this.first0 === void 0 && e.action === "fetch_document_result" && Object.is(e.metadata?.["official"], "yes"))
         this.first0 = e.id;
+      else if (this.first0 === void 0 && e.action === "fetch_document_result") {
+        this.missed0++;
+        if (this.nearMisses0.length < 3)
+          this.nearMisses0.push(eventFacts(e, ["metadata.official"]));
+      }
     }
   }
   finish(complete) {
@@ -917,7 +999,11 @@ var Rule1 = class {
         quote: "Before answering, the agent fetches at least one official source",
         complete,
         first: this.first0,
-        before: this.before0
+        before: this.before0,
+        beforeFacts: this.beforeFacts0,
+        nearMisses: this.nearMisses0,
+        missed: this.missed0,
+        nearActions: ["fetch_document_result"]
       })
     ];
   }
@@ -934,17 +1020,27 @@ var Rule1 = class {
   saved_triggered = false;
   saved_first0 = void 0;
   saved_before0 = void 0;
+  saved_beforeFacts0 = void 0;
+  saved_nearMisses0 = 0;
+  saved_missed0 = 0;
   saved_reported0 = 0;
   save() {
     this.saved_triggered = this.triggered;
     this.saved_first0 = this.first0;
     this.saved_before0 = this.before0;
+    this.saved_beforeFacts0 = this.beforeFacts0;
+    this.saved_nearMisses0 = this.nearMisses0.length;
+    this.saved_missed0 = this.missed0;
     this.saved_reported0 = this.reported0;
   }
   restore() {
+    if (this.nearMisses0.length !== this.saved_nearMisses0)
+      this.nearMisses0.length = this.saved_nearMisses0;
     this.triggered = this.saved_triggered;
     this.first0 = this.saved_first0;
     this.before0 = this.saved_before0;
+    this.beforeFacts0 = this.saved_beforeFacts0;
+    this.missed0 = this.saved_missed0;
     this.reported0 = this.saved_reported0;
   }
 };
@@ -985,15 +1081,35 @@ var Rule2 = class {
     this.match0 = this.saved_match0;
   }
 };
+var routes = /* @__PURE__ */ new Map([
+  ["ask_user", 0],
+  ["final_answer", 1],
+  ["fetch_document_result", 2]
+]);
+var concerned = [[0], [0, 1, 2], [1], []];
 var Rules = class {
   rule0 = new Rule0();
   rule1 = new Rule1();
   rule2 = new Rule2();
   all = [this.rule0, this.rule1, this.rule2];
+  /** Steps the rules the event's action concerns. */
   step(e) {
-    this.rule0.step(e);
-    this.rule1.step(e);
-    this.rule2.step(e);
+    switch (e.action) {
+      case "ask_user":
+        this.rule0.step(e);
+        break;
+      case "final_answer":
+        this.rule0.step(e);
+        this.rule1.step(e);
+        this.rule2.step(e);
+        break;
+      case "fetch_document_result":
+        this.rule1.step(e);
+        break;
+    }
+  }
+  concerned(action) {
+    return concerned[routes.get(action) ?? 3];
   }
 };
 var { judgeTrajectory, createMonitor } = createJudge({

@@ -109,7 +109,7 @@ describe("generator fingerprint", () => {
     expect(files).not.toContain("compiler/report/text.ts");
     expect(files).not.toContain("compiler/cli.ts");
     // The judge stage loads what build/ compiles; it does not shape judge.mjs.
-    expect(files).not.toContain("compiler/judge/load.ts");
+    expect(files).not.toContain("compiler/run/load.ts");
     const names = inputs.packages.map((p) => p.slice(0, p.lastIndexOf("@")));
     for (const name of ["prettier", "esbuild", "ts-morph", "@ts-morph/common", "yaml", "zod"]) expect(names).toContain(name);
     expect(inputs.packages).toContain(

@@ -127,6 +127,7 @@ describe("judge", () => {
               check: "ordering",
               verification: "unverified",
               explanation: "run_tests before the first deploy",
+              found: "before deploy at e1: no run_tests",
             },
           ],
         },

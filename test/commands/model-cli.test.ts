@@ -334,6 +334,25 @@ describe("baseline", () => {
     expect(table).toMatch(/unanimous verdicts +21\/21 +21\/21/);
   });
 
+  it("reads a folder of labeled cases, and --from as judge does (issue 24)", async () => {
+    const s = await serve(baselineScript());
+    const folder = await run("baseline", example, join(example, "trajectories"), "--base-url", s.baseURL);
+    expect(folder.code).toBe(0);
+    expect(s.requests).toHaveLength(files.length);
+    expect(folder.stdout).toContain("one-call baseline (tax-research): 1 run over 21 verdict slots");
+  });
+
+  it("--from: a recorded chat log is imported by default, and refused with --from trajectory", async () => {
+    const chatLog = join(example, "..", "refund-support", "traces", "chat-log.json");
+    const s = await serve(inOrder({ reply: "{}" }, { reply: "{}" }));
+    const strict = await run("baseline", example, chatLog, "--from", "trajectory", "--base-url", s.baseURL);
+    expect(s.requests).toHaveLength(0);
+    expect(strict.stderr).toMatch(/^baseline run 1: error: .*chat-log\.json/m);
+    await run("baseline", example, chatLog, "--base-url", s.baseURL);
+    expect(s.requests.length).toBeGreaterThan(0);
+    expect(s.requests[0]!.body.messages[1]!.content).toContain("issue_refund");
+  });
+
   it("books the calls of a case that got no valid answer", async () => {
     const s = await serve(inOrder({ reply: "{}", usage: { prompt_tokens: 10, completion_tokens: 1 } }));
     const result = await run("baseline", example, files[0]!, "--base-url", s.baseURL);

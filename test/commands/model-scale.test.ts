@@ -6,7 +6,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { inSample } from "../../compiler/judge/sample.js";
+import { inSample } from "../../compiler/run/sample.js";
 import { createPacer } from "../../compiler/model/openai.js";
 import { startChatServer, type ChatServer } from "../support/chat-server.js";
 import { runInProcess as run } from "../support/in-process.js";

@@ -10,8 +10,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, test } from "vitest";
-import type { BuiltJudge } from "../../compiler/judge/load.js";
-import { watchLines, type ViolationAt } from "../../compiler/judge/watch.js";
+import type { BuiltJudge } from "../../compiler/run/load.js";
+import { watchLines, type ViolationAt } from "../../compiler/watch/watch.js";
 import type { TrajectoryJudgment } from "../../runtime/types.js";
 import { BIN, ROOT, runCli } from "../support/cli.js";
 

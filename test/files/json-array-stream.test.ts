@@ -2,7 +2,7 @@
  * A JSON array read element by element (files/json-array-stream.ts) against
  * the whole-text reader: the same elements on the same lines, and a mistake
  * located at the same file:line:col with the same words, wherever the chunks
- * are cut. Large .json files (judge/stream-inputs.ts) give the same cases as
+ * are cut. Large .json files (inputs/stream-inputs.ts) give the same cases as
  * small ones, and stdin (`-`) reads JSON Lines or an array as it comes.
  */
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -10,8 +10,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { jsonArrayElements, type ArrayStreamItem } from "../../compiler/files/json-array-stream.js";
-import { arrayElementLines, jsonFileCases, readCases, type InputCase } from "../../compiler/judge/inputs.js";
-import { readStdinCases } from "../../compiler/judge/stream-inputs.js";
+import type { InputCase } from "../../compiler/inputs/case.js";
+import { readCases } from "../../compiler/inputs/inputs.js";
+import { jsonFileCases } from "../../compiler/inputs/json-file.js";
+import { arrayElementLines } from "../../compiler/inputs/json-text.js";
+import { readStdinCases } from "../../compiler/inputs/stream-inputs.js";
 
 async function* chunked(bytes: Uint8Array, size: number): AsyncGenerator<Uint8Array> {
   // A fresh buffer per chunk, as a file or pipe read gives.

@@ -9,7 +9,7 @@ import { previewJudge, previewRule, type PreviewWarningKind, type RulePreview } 
 import { parseJudgeYaml } from "../../compiler/ir/parse.js";
 import type { MetaBehavior } from "../../compiler/ir/types.js";
 import { compileJudgeYamlText } from "../../compiler/build/compile.js";
-import { importJudgeSource } from "../../compiler/judge/load.js";
+import { importJudgeSource } from "../../compiler/run/load.js";
 import type { Trajectory } from "../../runtime/types.js";
 import { EXAMPLE_DIRS, HELD_OUT_2026_DIRS, loadReferenceCase } from "./drafting-fixtures.js";
 

@@ -13,6 +13,7 @@ import {
   type RuleStepper,
   type StepEvent,
   type Steppers,
+  eventFacts,
 } from "behavior-judge/runtime";
 
 export { TrajectoryError, formatJudgment } from "behavior-judge/runtime";
@@ -107,18 +108,27 @@ class Rule0 implements RuleStepper {
   // checks[0]: ordering (all-checks.yaml:12)
   first0: string | undefined = undefined;
   before0: string | undefined = undefined;
+  beforeFacts0: string | undefined = undefined;
+  nearMisses0: string[] = [];
+  missed0: number = 0;
   reported0: number = 0;
 
   step(e: StepEvent): void {
     if (!this.triggered && (e.action === "deploy" || e.action === "publish")) this.triggered = true;
     if (this.before0 === undefined) {
-      if (e.action === "deploy" || e.action === "publish") this.before0 = e.id;
-      else if (
+      if (e.action === "deploy" || e.action === "publish") {
+        this.before0 = e.id;
+        this.beforeFacts0 = eventFacts(e, []);
+      } else if (
         this.first0 === undefined &&
         e.action === "run_tests_result" &&
         Object.is(e.metadata?.["status"], "passed")
       )
         this.first0 = e.id;
+      else if (this.first0 === undefined && e.action === "run_tests_result") {
+        this.missed0++;
+        if (this.nearMisses0.length < 3) this.nearMisses0.push(eventFacts(e, ["metadata.status"]));
+      }
     }
   }
 
@@ -130,6 +140,10 @@ class Rule0 implements RuleStepper {
         complete,
         first: this.first0,
         before: this.before0,
+        beforeFacts: this.beforeFacts0,
+        nearMisses: this.nearMisses0,
+        missed: this.missed0,
+        nearActions: ["run_tests_result"],
       }),
     ];
   }
@@ -150,19 +164,29 @@ class Rule0 implements RuleStepper {
   saved_triggered: boolean = false;
   saved_first0: string | undefined = undefined;
   saved_before0: string | undefined = undefined;
+  saved_beforeFacts0: string | undefined = undefined;
+  saved_nearMisses0 = 0;
+  saved_missed0: number = 0;
   saved_reported0: number = 0;
 
   save(): void {
     this.saved_triggered = this.triggered;
     this.saved_first0 = this.first0;
     this.saved_before0 = this.before0;
+    this.saved_beforeFacts0 = this.beforeFacts0;
+    this.saved_nearMisses0 = this.nearMisses0.length;
+    this.saved_missed0 = this.missed0;
     this.saved_reported0 = this.reported0;
   }
 
   restore(): void {
+    if (this.nearMisses0.length !== this.saved_nearMisses0)
+      this.nearMisses0.length = this.saved_nearMisses0;
     this.triggered = this.saved_triggered;
     this.first0 = this.saved_first0;
     this.before0 = this.saved_before0;
+    this.beforeFacts0 = this.saved_beforeFacts0;
+    this.missed0 = this.saved_missed0;
     this.reported0 = this.saved_reported0;
   }
 }
@@ -231,6 +255,7 @@ class Rule2 implements RuleStepper {
   after0: string | undefined = undefined;
   // checks[1]: forbidden (all-checks.yaml:48)
   matches1: string[] = [];
+  facts1: string[] = [];
   after1: string | undefined = undefined;
   reported1: number = 0;
 
@@ -242,7 +267,10 @@ class Rule2 implements RuleStepper {
         this.match0 = e.id;
     } else if (e.actor === "user" && e.content?.includes("stop") === true) this.after0 = e.id;
     if (this.after1 !== undefined) {
-      if (e.action === "run_command" && e.actor === "agent") this.matches1.push(e.id);
+      if (e.action === "run_command" && e.actor === "agent") {
+        this.matches1.push(e.id);
+        if (this.facts1.length < 3) this.facts1.push(eventFacts(e, ["actor"]));
+      }
     } else if (e.actor === "user" && e.content?.includes("stop") === true) this.after1 = e.id;
   }
 
@@ -260,6 +288,7 @@ class Rule2 implements RuleStepper {
         complete,
         windowOpen: this.after1 !== undefined,
         matches: this.matches1,
+        facts: this.facts1,
       }),
     ];
   }
@@ -282,6 +311,7 @@ class Rule2 implements RuleStepper {
   saved_match0: string | undefined = undefined;
   saved_after0: string | undefined = undefined;
   saved_matches1 = 0;
+  saved_facts1 = 0;
   saved_after1: string | undefined = undefined;
   saved_reported1: number = 0;
 
@@ -290,12 +320,14 @@ class Rule2 implements RuleStepper {
     this.saved_match0 = this.match0;
     this.saved_after0 = this.after0;
     this.saved_matches1 = this.matches1.length;
+    this.saved_facts1 = this.facts1.length;
     this.saved_after1 = this.after1;
     this.saved_reported1 = this.reported1;
   }
 
   restore(): void {
     if (this.matches1.length !== this.saved_matches1) this.matches1.length = this.saved_matches1;
+    if (this.facts1.length !== this.saved_facts1) this.facts1.length = this.saved_facts1;
     this.triggered = this.saved_triggered;
     this.match0 = this.saved_match0;
     this.after0 = this.saved_after0;
@@ -309,13 +341,16 @@ class Rule3 implements RuleStepper {
   triggered: boolean = false;
   // checks[0]: count (all-checks.yaml:62)
   counted0: string[] = [];
+  facts0: string[] = [];
   reported0: number = 0;
   // checks[1]: count (all-checks.yaml:67)
   counted1: string[] = [];
+  facts1: string[] = [];
   seen1: Set<string> = new Set();
   added1: string = "";
   // checks[2]: count (all-checks.yaml:73)
   counted2: string[] = [];
+  facts2: string[] = [];
   seen2: Set<string> = new Set();
   added2: string = "";
   after2: string | undefined = undefined;
@@ -323,13 +358,17 @@ class Rule3 implements RuleStepper {
 
   step(e: StepEvent): void {
     if (!this.triggered && e.actor === "user") this.triggered = true;
-    if (e.action === "retry") this.counted0.push(e.id);
+    if (e.action === "retry") {
+      this.counted0.push(e.id);
+      if (this.facts0.length < 3) this.facts0.push(eventFacts(e, []));
+    }
     if (e.action === "health_check_result") {
       const distinct1 = e.metadata?.["host"];
       if (typeof distinct1 === "string" && !this.seen1.has(distinct1)) {
         this.seen1.add(distinct1);
         this.added1 = distinct1;
         this.counted1.push(e.id);
+        if (this.facts1.length < 3) this.facts1.push(eventFacts(e, ["metadata.host"]));
       }
     }
     if (this.after2 !== undefined) {
@@ -339,6 +378,7 @@ class Rule3 implements RuleStepper {
           this.seen2.add(distinct2);
           this.added2 = distinct2;
           this.counted2.push(e.id);
+          if (this.facts2.length < 3) this.facts2.push(eventFacts(e, ["actor", "content"]));
         }
       }
     } else if (e.action === "greet") this.after2 = e.id;
@@ -347,12 +387,19 @@ class Rule3 implements RuleStepper {
   finish(complete: boolean): Clause[] | null {
     if (!this.triggered) return null;
     return [
-      countClause({ quote: "at most two retries", complete, counted: this.counted0, max: 2 }),
+      countClause({
+        quote: "at most two retries",
+        complete,
+        counted: this.counted0,
+        max: 2,
+        facts: this.facts0,
+      }),
       countClause({
         quote: "at least three distinct hosts",
         complete,
         counted: this.counted1,
         min: 3,
+        facts: this.facts1,
       }),
       countClause({
         quote: "between one and four distinct messages after the greeting",
@@ -361,6 +408,7 @@ class Rule3 implements RuleStepper {
         counted: this.counted2,
         min: 1,
         max: 4,
+        facts: this.facts2,
       }),
     ];
   }
@@ -386,11 +434,14 @@ class Rule3 implements RuleStepper {
   // What save() keeps for restore(): values as they were, lists and sets by their size.
   saved_triggered: boolean = false;
   saved_counted0 = 0;
+  saved_facts0 = 0;
   saved_reported0: number = 0;
   saved_counted1 = 0;
+  saved_facts1 = 0;
   saved_seen1 = 0;
   saved_added1: string = "";
   saved_counted2 = 0;
+  saved_facts2 = 0;
   saved_seen2 = 0;
   saved_added2: string = "";
   saved_after2: string | undefined = undefined;
@@ -399,11 +450,14 @@ class Rule3 implements RuleStepper {
   save(): void {
     this.saved_triggered = this.triggered;
     this.saved_counted0 = this.counted0.length;
+    this.saved_facts0 = this.facts0.length;
     this.saved_reported0 = this.reported0;
     this.saved_counted1 = this.counted1.length;
+    this.saved_facts1 = this.facts1.length;
     this.saved_seen1 = this.seen1.size;
     this.saved_added1 = this.added1;
     this.saved_counted2 = this.counted2.length;
+    this.saved_facts2 = this.facts2.length;
     this.saved_seen2 = this.seen2.size;
     this.saved_added2 = this.added2;
     this.saved_after2 = this.after2;
@@ -412,9 +466,12 @@ class Rule3 implements RuleStepper {
 
   restore(): void {
     if (this.counted0.length !== this.saved_counted0) this.counted0.length = this.saved_counted0;
+    if (this.facts0.length !== this.saved_facts0) this.facts0.length = this.saved_facts0;
     if (this.counted1.length !== this.saved_counted1) this.counted1.length = this.saved_counted1;
+    if (this.facts1.length !== this.saved_facts1) this.facts1.length = this.saved_facts1;
     if (this.seen1.size !== this.saved_seen1) this.seen1.delete(this.added1);
     if (this.counted2.length !== this.saved_counted2) this.counted2.length = this.saved_counted2;
+    if (this.facts2.length !== this.saved_facts2) this.facts2.length = this.saved_facts2;
     if (this.seen2.size !== this.saved_seen2) this.seen2.delete(this.added2);
     this.triggered = this.saved_triggered;
     this.reported0 = this.saved_reported0;
@@ -425,6 +482,21 @@ class Rule3 implements RuleStepper {
   }
 }
 
+/** The group of `Rules.step` each action some rule's patterns name belongs to. */
+const routes: ReadonlyMap<string, number> = new Map([
+  ["deploy", 0],
+  ["publish", 1],
+  ["run_tests_result", 1],
+  ["health_check_result", 2],
+]);
+/** Each group's rules (indexes), those stepped at every event included; the last entry is for any other action. */
+const concerned: readonly (readonly number[])[] = [
+  [0, 1, 2, 3],
+  [0, 2, 3],
+  [1, 2, 3],
+  [2, 3],
+];
+
 /** Every rule's stepper, in judge.yaml order (`Rule<n>` is `rules[n]`). */
 class Rules implements Steppers {
   readonly rule0: RuleStepper = new Rule0();
@@ -433,11 +505,28 @@ class Rules implements Steppers {
   readonly rule3: RuleStepper = new Rule3();
   readonly all: readonly RuleStepper[] = [this.rule0, this.rule1, this.rule2, this.rule3];
 
+  /** Steps the rules the event's action concerns. */
   step(e: StepEvent): void {
-    this.rule0.step(e);
-    this.rule1.step(e);
+    switch (e.action) {
+      case "deploy":
+        this.rule0.step(e);
+        this.rule1.step(e);
+        break;
+      case "publish":
+      case "run_tests_result":
+        this.rule0.step(e);
+        break;
+      case "health_check_result":
+        this.rule1.step(e);
+        break;
+    }
+    // Rules with a pattern that names no fixed action: every event.
     this.rule2.step(e);
     this.rule3.step(e);
+  }
+
+  concerned(action: string): readonly number[] {
+    return concerned[routes.get(action) ?? 3]!;
   }
 }
 

@@ -13,6 +13,7 @@ import {
   type RuleStepper,
   type StepEvent,
   type Steppers,
+  eventFacts,
   Keyed,
   type RegexProgram,
   regexTest,
@@ -22,6 +23,7 @@ import {
   keyedOrderingClause,
   orderingExplanation,
   withinExplanation,
+  eventsInstead,
   extendedPairingClause,
   keyedRequiredClause,
   keyedForbiddenClause,
@@ -194,9 +196,11 @@ class Rule0 implements RuleStepper {
   triggered: boolean = false;
   // checks[0]: forbidden (extended.yaml:10)
   matches0: string[] = [];
+  facts0: string[] = [];
   reported0: number = 0;
   // checks[1]: forbidden (extended.yaml:17)
   matches1: string[] = [];
+  facts1: string[] = [];
   reported1: number = 0;
   // checks[2]: required (extended.yaml:23)
   match2: string | undefined = undefined;
@@ -207,13 +211,19 @@ class Rule0 implements RuleStepper {
       values0.has(e.action) &&
       inRange(readDecimal(e.metadata?.["amount"]), 500, false, undefined, false) &&
       typeof e.metadata?.["reason"] !== "string"
-    )
+    ) {
       this.matches0.push(e.id);
+      if (this.facts0.length < 3)
+        this.facts0.push(eventFacts(e, ["metadata.amount", "metadata.reason"]));
+    }
     if (
       inRange(readInstant(e.metadata?.["at"]), 1715698800000, true, 1717200000000, false) &&
       !(typeof e.metadata?.["region"] === "string" && regexTest(regex0, e.metadata?.["region"]))
-    )
+    ) {
       this.matches1.push(e.id);
+      if (this.facts1.length < 3)
+        this.facts1.push(eventFacts(e, ["metadata.at", "metadata.region"]));
+    }
     if (this.match2 === undefined && e.actor === "agent" && regexTest(regex1, e.content ?? ""))
       this.match2 = e.id;
   }
@@ -225,8 +235,14 @@ class Rule0 implements RuleStepper {
         quote: "no refund over $500 without a reason",
         complete,
         matches: this.matches0,
+        facts: this.facts0,
       }),
-      forbiddenClause({ quote: "nothing outside the window", complete, matches: this.matches1 }),
+      forbiddenClause({
+        quote: "nothing outside the window",
+        complete,
+        matches: this.matches1,
+        facts: this.facts1,
+      }),
       requiredClause({ quote: "the agent says goodbye", complete, match: this.match2 }),
     ];
   }
@@ -251,23 +267,29 @@ class Rule0 implements RuleStepper {
   // What save() keeps for restore(): values as they were, lists and sets by their size.
   saved_triggered: boolean = false;
   saved_matches0 = 0;
+  saved_facts0 = 0;
   saved_reported0: number = 0;
   saved_matches1 = 0;
+  saved_facts1 = 0;
   saved_reported1: number = 0;
   saved_match2: string | undefined = undefined;
 
   save(): void {
     this.saved_triggered = this.triggered;
     this.saved_matches0 = this.matches0.length;
+    this.saved_facts0 = this.facts0.length;
     this.saved_reported0 = this.reported0;
     this.saved_matches1 = this.matches1.length;
+    this.saved_facts1 = this.facts1.length;
     this.saved_reported1 = this.reported1;
     this.saved_match2 = this.match2;
   }
 
   restore(): void {
     if (this.matches0.length !== this.saved_matches0) this.matches0.length = this.saved_matches0;
+    if (this.facts0.length !== this.saved_facts0) this.facts0.length = this.saved_facts0;
     if (this.matches1.length !== this.saved_matches1) this.matches1.length = this.saved_matches1;
+    if (this.facts1.length !== this.saved_facts1) this.facts1.length = this.saved_facts1;
     this.triggered = this.saved_triggered;
     this.reported0 = this.saved_reported0;
     this.reported1 = this.saved_reported1;
@@ -740,8 +762,9 @@ class Rule3 implements RuleStepper {
   eachAt2: number[] = [];
   servedAhead2: Keyed<true, number> = new Keyed();
   failedEach2: number[] = [];
-  failedAt2: string | undefined = undefined;
-  lastFailedAt2: string = "";
+  recent2: Keyed<StepEvent, number> = new Keyed();
+  firstInstead2: string = "";
+  lastInstead2: string = "";
   expireFrom2: number = 0;
   position2: number = 0;
   reported2: number = 0;
@@ -782,6 +805,7 @@ class Rule3 implements RuleStepper {
     }
     const at2 = this.position2;
     this.position2 = at2 + 1;
+    if (this.expireFrom2 < this.each2.length) this.recent2.set(at2 % 2, e);
     if (e.action === "lookup_result") {
       const keyFollower2 = e.metadata?.["id"];
       if (typeof keyFollower2 === "string") {
@@ -802,8 +826,8 @@ class Rule3 implements RuleStepper {
       if (this.servedAhead2.has(expired2)) this.servedAhead2.delete(expired2);
       else {
         this.failedEach2.push(expired2);
-        if (this.failedAt2 === undefined) this.failedAt2 = e.id;
-        this.lastFailedAt2 = e.id;
+        this.lastInstead2 = eventsInstead(this.recent2, this.eachAt2[expired2]!, at2, "id");
+        if (this.failedEach2.length === 1) this.firstInstead2 = this.lastInstead2;
       }
     }
     if (e.action === "lookup") {
@@ -850,7 +874,7 @@ class Rule3 implements RuleStepper {
         servedIndex: this.servedIndex2,
         servedBy: this.servedBy2,
         failed: this.failedEach2,
-        failedAt: this.failedAt2,
+        instead: this.firstInstead2,
         within: 2,
         eachKeys: this.eachKeys2,
         key: "id",
@@ -887,7 +911,7 @@ class Rule3 implements RuleStepper {
           this.eachKeys2[this.failedEach2[this.failedEach2.length - 1]!],
           "id",
           2,
-          this.lastFailedAt2,
+          this.lastInstead2,
         ),
       );
     }
@@ -919,8 +943,8 @@ class Rule3 implements RuleStepper {
   saved_eachKeys2 = 0;
   saved_eachAt2 = 0;
   saved_failedEach2 = 0;
-  saved_failedAt2: string | undefined = undefined;
-  saved_lastFailedAt2: string = "";
+  saved_firstInstead2: string = "";
+  saved_lastInstead2: string = "";
   saved_expireFrom2: number = 0;
   saved_position2: number = 0;
   saved_reported2: number = 0;
@@ -949,8 +973,9 @@ class Rule3 implements RuleStepper {
     this.saved_eachAt2 = this.eachAt2.length;
     this.servedAhead2.save();
     this.saved_failedEach2 = this.failedEach2.length;
-    this.saved_failedAt2 = this.failedAt2;
-    this.saved_lastFailedAt2 = this.lastFailedAt2;
+    this.recent2.save();
+    this.saved_firstInstead2 = this.firstInstead2;
+    this.saved_lastInstead2 = this.lastInstead2;
     this.saved_expireFrom2 = this.expireFrom2;
     this.saved_position2 = this.position2;
     this.saved_reported2 = this.reported2;
@@ -981,6 +1006,7 @@ class Rule3 implements RuleStepper {
     this.servedAhead2.restore();
     if (this.failedEach2.length !== this.saved_failedEach2)
       this.failedEach2.length = this.saved_failedEach2;
+    this.recent2.restore();
     this.triggered = this.saved_triggered;
     this.over0 = this.saved_over0;
     this.overCited0 = this.saved_overCited0;
@@ -988,13 +1014,27 @@ class Rule3 implements RuleStepper {
     this.over1 = this.saved_over1;
     this.overCited1 = this.saved_overCited1;
     this.reported1 = this.saved_reported1;
-    this.failedAt2 = this.saved_failedAt2;
-    this.lastFailedAt2 = this.saved_lastFailedAt2;
+    this.firstInstead2 = this.saved_firstInstead2;
+    this.lastInstead2 = this.saved_lastInstead2;
     this.expireFrom2 = this.saved_expireFrom2;
     this.position2 = this.saved_position2;
     this.reported2 = this.saved_reported2;
   }
 }
+
+/** The group of `Rules.step` each action some rule's patterns name belongs to. */
+const routes: ReadonlyMap<string, number> = new Map([
+  ["open_order", 0],
+  ["confirm_order", 0],
+  ["charge", 0],
+  ["close_order", 0],
+  ["add_item", 0],
+]);
+/** Each group's rules (indexes), those stepped at every event included; the last entry is for any other action. */
+const concerned: readonly (readonly number[])[] = [
+  [0, 1, 2, 3],
+  [0, 1, 3],
+];
 
 /** Every rule's stepper, in judge.yaml order (`Rule<n>` is `rules[n]`). */
 class Rules implements Steppers {
@@ -1004,11 +1044,25 @@ class Rules implements Steppers {
   readonly rule3: RuleStepper = new Rule3();
   readonly all: readonly RuleStepper[] = [this.rule0, this.rule1, this.rule2, this.rule3];
 
+  /** Steps the rules the event's action concerns. */
   step(e: StepEvent): void {
+    switch (e.action) {
+      case "open_order":
+      case "confirm_order":
+      case "charge":
+      case "close_order":
+      case "add_item":
+        this.rule2.step(e);
+        break;
+    }
+    // Rules with a pattern that names no fixed action: every event.
     this.rule0.step(e);
     this.rule1.step(e);
-    this.rule2.step(e);
     this.rule3.step(e);
+  }
+
+  concerned(action: string): readonly number[] {
+    return concerned[routes.get(action) ?? 1]!;
   }
 }
 
@@ -1016,4 +1070,5 @@ export const { judgeTrajectory, createMonitor } = createJudge({
   behavior,
   rules,
   steppers: () => new Rules(),
+  keepsEvents: true,
 });

@@ -13,6 +13,7 @@ import {
   type RuleStepper,
   type StepEvent,
   type Steppers,
+  eventFacts,
 } from "behavior-judge/runtime";
 
 export { TrajectoryError, formatJudgment } from "behavior-judge/runtime";
@@ -49,6 +50,7 @@ class Rule0 implements RuleStepper {
   triggered: boolean = false;
   // checks[0]: forbidden (hostile-text.yaml:12)
   matches0: string[] = [];
+  facts0: string[] = [];
   reported0: number = 0;
 
   step(e: StepEvent): void {
@@ -56,8 +58,11 @@ class Rule0 implements RuleStepper {
     if (
       e.content?.includes("*/ process.exit(1); /*") === true &&
       Object.is(e.metadata?.['key"with`quote'], "value\nwith\u2028breaks")
-    )
+    ) {
       this.matches0.push(e.id);
+      if (this.facts0.length < 3)
+        this.facts0.push(eventFacts(e, ["content", 'metadata.key"with`quote']));
+    }
   }
 
   finish(complete: boolean): Clause[] | null {
@@ -67,6 +72,7 @@ class Rule0 implements RuleStepper {
         quote: "never `${process.exit(1)}` */ process.exit(1) \\ \u2029 end",
         complete,
         matches: this.matches0,
+        facts: this.facts0,
       }),
     ];
   }
@@ -86,28 +92,42 @@ class Rule0 implements RuleStepper {
   // What save() keeps for restore(): values as they were, lists and sets by their size.
   saved_triggered: boolean = false;
   saved_matches0 = 0;
+  saved_facts0 = 0;
   saved_reported0: number = 0;
 
   save(): void {
     this.saved_triggered = this.triggered;
     this.saved_matches0 = this.matches0.length;
+    this.saved_facts0 = this.facts0.length;
     this.saved_reported0 = this.reported0;
   }
 
   restore(): void {
     if (this.matches0.length !== this.saved_matches0) this.matches0.length = this.saved_matches0;
+    if (this.facts0.length !== this.saved_facts0) this.facts0.length = this.saved_facts0;
     this.triggered = this.saved_triggered;
     this.reported0 = this.saved_reported0;
   }
 }
+
+/** The group of `Rules.step` each action some rule's patterns name belongs to. */
+const routes: ReadonlyMap<string, number> = new Map([]);
+/** Each group's rules (indexes), those stepped at every event included; the last entry is for any other action. */
+const concerned: readonly (readonly number[])[] = [[0]];
 
 /** Every rule's stepper, in judge.yaml order (`Rule<n>` is `rules[n]`). */
 class Rules implements Steppers {
   readonly rule0: RuleStepper = new Rule0();
   readonly all: readonly RuleStepper[] = [this.rule0];
 
+  /** Steps the rules the event's action concerns. */
   step(e: StepEvent): void {
+    // Rules with a pattern that names no fixed action: every event.
     this.rule0.step(e);
+  }
+
+  concerned(action: string): readonly number[] {
+    return concerned[routes.get(action) ?? 0]!;
   }
 }
 

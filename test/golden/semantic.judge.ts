@@ -13,6 +13,7 @@ import {
   type RuleStepper,
   type StepEvent,
   type Steppers,
+  eventFacts,
 } from "behavior-judge/runtime";
 
 export { TrajectoryError, formatJudgment } from "behavior-judge/runtime";
@@ -62,16 +63,26 @@ class Rule0 implements RuleStepper {
   // checks[0]: ordering (semantic.yaml:10)
   first0: string | undefined = undefined;
   before0: string | undefined = undefined;
+  beforeFacts0: string | undefined = undefined;
+  nearMisses0: string[] = [];
+  missed0: number = 0;
 
   step(e: StepEvent): void {
     if (this.before0 === undefined) {
-      if (e.action === "final_answer") this.before0 = e.id;
-      else if (
+      if (e.action === "final_answer") {
+        this.before0 = e.id;
+        this.beforeFacts0 = eventFacts(e, []);
+      } else if (
         this.first0 === undefined &&
         e.action === "open_url_result" &&
         Object.is(e.metadata?.["sourceType"], "primary")
       )
         this.first0 = e.id;
+      else if (this.first0 === undefined && e.action === "open_url_result") {
+        this.missed0++;
+        if (this.nearMisses0.length < 3)
+          this.nearMisses0.push(eventFacts(e, ["metadata.sourceType"]));
+      }
     }
   }
 
@@ -82,6 +93,10 @@ class Rule0 implements RuleStepper {
         complete,
         first: this.first0,
         before: this.before0,
+        beforeFacts: this.beforeFacts0,
+        nearMisses: this.nearMisses0,
+        missed: this.missed0,
+        nearActions: ["open_url_result"],
       }),
     ];
   }
@@ -97,15 +112,25 @@ class Rule0 implements RuleStepper {
   // What save() keeps for restore(): values as they were, lists and sets by their size.
   saved_first0: string | undefined = undefined;
   saved_before0: string | undefined = undefined;
+  saved_beforeFacts0: string | undefined = undefined;
+  saved_nearMisses0 = 0;
+  saved_missed0: number = 0;
 
   save(): void {
     this.saved_first0 = this.first0;
     this.saved_before0 = this.before0;
+    this.saved_beforeFacts0 = this.beforeFacts0;
+    this.saved_nearMisses0 = this.nearMisses0.length;
+    this.saved_missed0 = this.missed0;
   }
 
   restore(): void {
+    if (this.nearMisses0.length !== this.saved_nearMisses0)
+      this.nearMisses0.length = this.saved_nearMisses0;
     this.first0 = this.saved_first0;
     this.before0 = this.saved_before0;
+    this.beforeFacts0 = this.saved_beforeFacts0;
+    this.missed0 = this.saved_missed0;
   }
 }
 
@@ -143,15 +168,36 @@ class Rule1 implements RuleStepper {
   }
 }
 
+/** The group of `Rules.step` each action some rule's patterns name belongs to. */
+const routes: ReadonlyMap<string, number> = new Map([
+  ["open_url_result", 0],
+  ["final_answer", 0],
+  ["send_message", 1],
+]);
+/** Each group's rules (indexes), those stepped at every event included; the last entry is for any other action. */
+const concerned: readonly (readonly number[])[] = [[0], [1], []];
+
 /** Every rule's stepper, in judge.yaml order (`Rule<n>` is `rules[n]`). */
 class Rules implements Steppers {
   readonly rule0: RuleStepper = new Rule0();
   readonly rule1: RuleStepper = new Rule1();
   readonly all: readonly RuleStepper[] = [this.rule0, this.rule1];
 
+  /** Steps the rules the event's action concerns. */
   step(e: StepEvent): void {
-    this.rule0.step(e);
-    this.rule1.step(e);
+    switch (e.action) {
+      case "open_url_result":
+      case "final_answer":
+        this.rule0.step(e);
+        break;
+      case "send_message":
+        this.rule1.step(e);
+        break;
+    }
+  }
+
+  concerned(action: string): readonly number[] {
+    return concerned[routes.get(action) ?? 2]!;
   }
 }
 

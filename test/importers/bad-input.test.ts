@@ -306,7 +306,7 @@ describe("otel", () => {
       { path: `resourceSpans[0].scopeSpans[0].spans[${last}]`, message: "missing traceId" },
       {
         path: `resourceSpans[0].scopeSpans[0].spans[${tool}].attributes`,
-        message: "missing the tool's name (gen_ai.tool.name, tool.name or ai.toolCall.name)",
+        message: "missing the tool's name (gen_ai.tool.name, tool.name, ai.toolCall.name or the span name)",
         trace: 0,
       },
     ]);

@@ -60,7 +60,7 @@ for (const format of formats) {
         expect(result.trajectories.length).toBeGreaterThan(0);
         for (const t of result.trajectories) expect(validateTrajectory(t)).toEqual(t);
         const text = render(result.trajectories);
-        const goldenPath = join(GOLDEN, format, file.replace(/\.jsonl?$/, ".jsonl"));
+        const goldenPath = join(GOLDEN, format, file.replace(/\.(jsonl?|traj)$/, ".jsonl"));
         if (update) {
           mkdirSync(join(GOLDEN, format), { recursive: true });
           writeFileSync(goldenPath, text);

@@ -1,10 +1,12 @@
-/** The input reader's importer hook (compiler/judge/trace-inputs.ts): what is read as is, what is imported, and in which order. */
+/** The input reader's importer hook (compiler/inputs/trace-inputs.ts): what is read as is, what is imported, and in which order. */
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { formatNames } from "../../importers/index.js";
-import { readCases, type InputCase, type TraceReadOptions } from "../../compiler/judge/inputs.js";
+import type { InputCase } from "../../compiler/inputs/case.js";
+import { readCases } from "../../compiler/inputs/inputs.js";
+import type { TraceReadOptions } from "../../compiler/inputs/trace-inputs.js";
 
 const trajectory = (id: string) => ({ id, complete: true, events: [{ id: "e1", actor: "agent", action: "act" }] });
 const chat = (text: string) => ({

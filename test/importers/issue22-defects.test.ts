@@ -9,7 +9,8 @@ import { describe, expect, test } from "vitest";
 import { fromAnthropic, fromBedrock, fromLangChain, fromOpenAIChat, fromOpenAIResponses, fromVercelAI } from "../../importers/index.js";
 import type { ImportResult } from "../../importers/index.js";
 import type { Trajectory } from "../../importers/index.js";
-import { readCases, type InputCase } from "../../compiler/judge/inputs.js";
+import type { InputCase } from "../../compiler/inputs/case.js";
+import { readCases } from "../../compiler/inputs/inputs.js";
 import { validateTrajectory } from "../../runtime/trajectory.js";
 import { runCli } from "../support/cli.js";
 import { IMPORTER_FIXTURES } from "../support/importer-fixtures.js";
@@ -426,5 +427,98 @@ describe("defect 2: a `trajectory` or `events` key alone does not make a labeled
       "b.json": JSON.stringify({ id: "t2", complete: true, events: [{ id: "e1", action: "act" }] }),
     });
     expect(ids(cases)).toEqual(["invalid: complete must be true or false", "invalid: events[0].actor must be user, agent, or tool"]);
+  });
+});
+
+describe("defect 5: Anthropic request/response pairs of one agent loop chain into one trajectory", () => {
+  // The API's responses, as a proxy or an SDK hook logs them.
+  const r1 = {
+    id: "msg_01",
+    type: "message",
+    role: "assistant",
+    model: "claude-sonnet-4-5",
+    content: [
+      { type: "text", text: "Let me look that order up." },
+      { type: "tool_use", id: "toolu_01", name: "lookup_order", input: { order: "A-1" } },
+    ],
+    stop_reason: "tool_use",
+    stop_sequence: null,
+  };
+  const r2 = {
+    id: "msg_02",
+    type: "message",
+    role: "assistant",
+    model: "claude-sonnet-4-5",
+    content: [{ type: "tool_use", id: "toolu_02", name: "issue_refund", input: { order: "A-1", amount: 20 } }],
+    stop_reason: "tool_use",
+    stop_sequence: null,
+  };
+  const r3 = {
+    id: "msg_03",
+    type: "message",
+    role: "assistant",
+    model: "claude-sonnet-4-5",
+    content: [{ type: "text", text: "Refunded $20." }],
+    stop_reason: "end_turn",
+    stop_sequence: null,
+  };
+  const user = { role: "user", content: "Refund order A-1, it arrived broken." };
+  const result = (id: string, text: string) => ({ role: "user", content: [{ type: "tool_result", tool_use_id: id, content: text }] });
+  // The Python SDK sends the response's content blocks back as its models dump them: fields in declaration order, `citations: null`.
+  const resent1 = {
+    role: "assistant",
+    content: [
+      { citations: null, text: "Let me look that order up.", type: "text" },
+      { id: "toolu_01", input: { order: "A-1" }, name: "lookup_order", type: "tool_use" },
+    ],
+  };
+  const resent2 = {
+    role: "assistant",
+    content: [{ id: "toolu_02", input: { order: "A-1", amount: 20 }, name: "issue_refund", type: "tool_use" }],
+  };
+  const exchange = (messages: unknown[], response: unknown) => ({
+    request: { model: "claude-sonnet-4-5", max_tokens: 1024, messages },
+    response,
+  });
+  const log = [
+    exchange([user], r1),
+    exchange([user, resent1, result("toolu_01", '{"status": "found"}')], r2),
+    exchange([user, resent1, result("toolu_01", '{"status": "found"}'), resent2, result("toolu_02", '{"status": "refunded"}')], r3),
+  ];
+  const WHOLE = [
+    "user/message",
+    "agent/message",
+    "agent/lookup_order",
+    "tool/lookup_order_result",
+    "agent/issue_refund",
+    "tool/issue_refund_result",
+    "agent/message",
+  ];
+
+  test("each request repeats the history as the SDK re-serialized it: one trajectory, the user message once, complete", () => {
+    const t = only(fromAnthropic(log));
+    expect(actions(t)).toEqual(WHOLE);
+    expect(t.id).toBe("msg_03");
+    expect(t.complete).toBe(true);
+  });
+
+  test("in any order of the lines, and with a one-text reply sent back as a string", () => {
+    const stringReply = [
+      exchange([user], { ...r3, id: "msg_a" }),
+      exchange([user, { role: "assistant", content: "Refunded $20." }, { role: "user", content: "Thanks! And order B-2?" }], {
+        ...r3,
+        id: "msg_b",
+        content: [{ type: "text", text: "B-2 is on its way." }],
+      }),
+    ];
+    expect(actions(only(fromAnthropic(stringReply)))).toEqual(["user/message", "agent/message", "user/message", "agent/message"]);
+    expect(actions(only(fromAnthropic([log[2], log[0], log[1]])))).toEqual(WHOLE);
+  });
+
+  test("two loops in one log stay two trajectories", () => {
+    const other = { role: "user", content: "Cancel order C-3." };
+    const result2 = fromAnthropic([...log, exchange([other], { ...r3, id: "msg_c", content: [{ type: "text", text: "Cancelled." }] })]);
+    expect(result2.errors).toEqual([]);
+    expect(result2.trajectories.map((t) => t.id)).toEqual(["msg_03", "msg_c"]);
   });
 });

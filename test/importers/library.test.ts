@@ -30,6 +30,17 @@ describe("behavior-judge/importers", () => {
     }
   });
 
+  test("every format's importer and shape test are exported by name (claude-code … swe-agent included)", () => {
+    const exported = new Set(Object.values(source));
+    for (const format of source.FORMATS) {
+      expect(exported.has(format.importer), `${format.name}: importer`).toBe(true);
+      expect(exported.has(format.detect), `${format.name}: detect`).toBe(true);
+    }
+    expect(source.FORMATS.map((f) => f.name)).toEqual(
+      expect.arrayContaining(["claude-code", "codex", "langfuse", "adk", "gemini-cli", "bedrock", "pydantic-ai", "inspect", "swe-agent"]),
+    );
+  });
+
   test("the bundle has no import, require or node: left, and runs alone in a folder without node_modules", async () => {
     const bundle = await bundleImporters();
     expect(bundle).not.toMatch(/^\s*import[\s{]|\bimport\s*\(|\brequire\s*\(|["']node:/m);

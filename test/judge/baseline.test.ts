@@ -1,6 +1,6 @@
 /** The one-call baseline's answer checks: every rule once, each entry as strict as a semantic answer. */
 import { describe, expect, it } from "vitest";
-import { baselineMessages, judgeBaseline, readBaselineAnswer } from "../../compiler/judge/baseline.js";
+import { baselineMessages, judgeBaseline, readBaselineAnswer } from "../../compiler/analyses/baseline.js";
 import { parseBehaviorMd, type BehaviorSpec } from "../../compiler/behavior-md/load.js";
 import { FENCE_CLOSE, FENCE_OPEN } from "../../runtime/semantic.js";
 import { validateTrajectory } from "../../runtime/trajectory.js";

@@ -3,9 +3,11 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { byteLines, describeOrigin, readCases, type InputCase } from "../../compiler/judge/inputs.js";
+import { byteLines } from "../../compiler/files/byte-lines.js";
+import { describeOrigin, type InputCase } from "../../compiler/inputs/case.js";
+import { readCases } from "../../compiler/inputs/inputs.js";
 import { findJsonSyntaxError } from "../../compiler/files/json-syntax.js";
-import { failureMessage, locatedMessage } from "../../compiler/judge/judge-cases.js";
+import { failureMessage, locatedMessage } from "../../compiler/run/judge-cases.js";
 import { TrajectoryError } from "../../runtime/trajectory.js";
 
 const trajectory = { id: "t1", complete: true, events: [{ id: "e1", actor: "agent", action: "act" }] };

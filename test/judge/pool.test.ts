@@ -1,5 +1,5 @@
 /**
- * `--workers N` (judge/pool.ts): the outputs of a run on worker threads are
+ * `--workers N` (run/pool.ts): the outputs of a run on worker threads are
  * byte for byte those of the single-threaded run, on the examples, on JSONL
  * files that mix every kind of line, and on judges of the differential
  * corpus; a worker that dies on a case costs that case only. The workers run
@@ -12,10 +12,10 @@ import { pathToFileURL } from "node:url";
 import { describe, expect, test } from "vitest";
 import { compileIR } from "../../compiler/build/compile.js";
 import { THREADS_FROM_BYTES, threadCount } from "../../compiler/commands/workers.js";
-import { readCases } from "../../compiler/judge/inputs.js";
-import { judgeCases, type CaseResult } from "../../compiler/judge/judge-cases.js";
-import { loadJudgeCode } from "../../compiler/judge/load.js";
-import { judgeInWorkers } from "../../compiler/judge/pool.js";
+import { readCases } from "../../compiler/inputs/inputs.js";
+import { judgeCases, type CaseResult } from "../../compiler/run/judge-cases.js";
+import { loadJudgeCode } from "../../compiler/run/load.js";
+import { judgeInWorkers } from "../../compiler/run/pool.js";
 import { mulberry32, randomCase } from "../oracle/random.js";
 import { JUDGES, SEED, TRAJECTORIES_PER_JUDGE } from "../support/differential.js";
 import { runCli } from "../support/cli.js";

@@ -1,6 +1,6 @@
 /** The run statistics of `calibrate --runs N` and `baseline`. */
 import { describe, expect, it } from "vitest";
-import { summarizeRuns, wilsonInterval, type VerdictSlot } from "../../compiler/judge/repeated-runs.js";
+import { summarizeRuns, wilsonInterval, type VerdictSlot } from "../../compiler/analyses/repeated-runs.js";
 import { renderSideBySide } from "../../compiler/report/runs.js";
 
 describe("wilsonInterval", () => {

@@ -2,8 +2,8 @@
 import { describe, expect, it } from "vitest";
 import { emptyUsage } from "../../runtime/semantic.js";
 import type { Clause, MetaBehaviorJudgment, TrajectoryJudgment, Verdict } from "../../runtime/types.js";
-import type { CaseResult } from "../../compiler/judge/judge-cases.js";
-import { Tally } from "../../compiler/judge/tally.js";
+import type { CaseResult } from "../../compiler/run/judge-cases.js";
+import { Tally } from "../../compiler/analyses/tally.js";
 
 const input = { file: "t.jsonl", index: 0 };
 

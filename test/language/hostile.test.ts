@@ -13,7 +13,7 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { compileIR } from "../../compiler/build/compile.js";
 import { parseJudgeYaml, type Diagnostic } from "../../compiler/ir/index.js";
-import type { BuiltJudge } from "../../compiler/judge/load.js";
+import type { BuiltJudge } from "../../compiler/run/load.js";
 import { importBundled } from "../support/judges.js";
 
 const CANARY = "__bjHostileCanary";

@@ -3,8 +3,9 @@
  * examples/airline-cancellations covers value matchers, `on` (ordering and
  * condition), `fresh`, `per` and `condition` on real tau-bench gpt-4o
  * sessions; test/fixtures/real-forms/judge.yaml writes the other forms
- * (`sum`, `gt`, pairing `within` with `on`, keyed `after:` count and
- * required windows, `exists`) over the same eight real sessions. The
+ * (`sum`, `gt`, pairing `within` with `on`, keyed `after:` count, required
+ * and forbidden windows, `exists`, a date range with and without a zone)
+ * over the same eight real sessions. The
  * verdicts below were worked out by hand from the sessions (the refunds are
  * each session's `payment_history.0.amount`: 104, 104, 104, 280, 280, 3720,
  * 507 and 12531), and the compiled judge must agree with the independent
@@ -46,17 +47,21 @@ test("every remaining form judges the real airline sessions as worked out by han
     verdicts[file] = judgment.metaBehaviors.map((m) => m.verdict).join(" ");
   }
   // Rules: sum per customer <= 5000; no refund > 10000; lookups answered within 2; one cancellation
-  // per looked-up reservation; every cancellation gets its result and names its reservation.
+  // per looked-up reservation; every cancellation gets its result and names its reservation; nothing
+  // is done to a reservation after its cancellation went through (each session ends with it); no
+  // cancellation of a reservation booked on 14 May (the sessions' created_at: 05-03 three times,
+  // 05-02 twice, 05-06, and 05-14 in task47-run197 and task47-run47).
   expect(verdicts).toEqual({
-    "task39-run139.json": "true true true true true",
-    "task39-run189.json": "true true true true true",
-    "task39-run89.json": "true true true true true",
+    "task39-run139.json": "true true true true true true true",
+    "task39-run189.json": "true true true true true true true",
+    "task39-run89.json": "true true true true true true true",
     // No lookup in this session: the lookup rules are not applicable.
-    "task41-run141.json": "true true na na true",
-    "task41-run41.json": "true true true true true",
-    "task47-run147.json": "true true true true true",
-    "task47-run197.json": "true true true true true",
-    // One refund of $12,531: above the $5,000 total and the $10,000 single refund.
-    "task47-run47.json": "false false true true true",
+    "task41-run141.json": "true true na na true true true",
+    "task41-run41.json": "true true true true true true true",
+    "task47-run147.json": "true true true true true true true",
+    // Booked 2024-05-14T07:35:03 (no zone: UTC), inside [2024-05-14, 2024-05-15T00:00:00Z).
+    "task47-run197.json": "true true true true true true false",
+    // One refund of $12,531: above the $5,000 total and the $10,000 single refund; booked 2024-05-14T11:06:55.
+    "task47-run47.json": "false false true true true true false",
   });
 });

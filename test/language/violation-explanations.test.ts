@@ -61,7 +61,7 @@ test("ordering with on: the before event without its same-key first, and its key
   expect(v!.explanation).toBe('e3 matches `before` (id "B"), and no event matching `first` with the same id came before it');
 });
 
-test("pairing within: the newest each event that went unanswered, and the event where its window ran out", async () => {
+test("pairing within: the newest each event that went unanswered, and the events that came instead of its follower", async () => {
   const monitor = await monitorOf({
     type: "pairing",
     quote: "answered within two events",
@@ -74,10 +74,14 @@ test("pairing within: the newest each event that went unanswered, and the event 
   monitor.push(ev("e2", "ask", { id: "B" }));
   const late = monitor.push(ev("e3", "other"));
   expect(late[0]!.eventIds).toEqual(["e1"]);
-  expect(late[0]!.explanation).toBe('e1 (id "A") was followed by 2 events (up to e3) and none matched `followedBy` with the same id');
+  expect(late[0]!.explanation).toBe(
+    'e1 (id "A") was followed by 2 events, e2 (ask, id "B"), e3 (other), and none of them matched `followedBy` with the same id',
+  );
   const later = monitor.push(ev("e4", "answer", { id: "A" }));
   expect(later[0]!.eventIds).toEqual(["e1", "e2"]);
-  expect(later[0]!.explanation).toBe('e2 (id "B") was followed by 2 events (up to e4) and none matched `followedBy` with the same id');
+  expect(later[0]!.explanation).toBe(
+    'e2 (id "B") was followed by 2 events, e3 (other), e4 (answer, id "A"), and none of them matched `followedBy` with the same id',
+  );
 });
 
 test("the v1 checks carry no explanation (their quote and events say it)", async () => {

@@ -159,7 +159,7 @@ describeWithRedis("Redis Streams: enqueue, worker, collect", () => {
       expect(fromQueue.size).toBe(N);
       expect(direct.size).toBe(N);
       for (const [id, judgment] of direct) expect(fromQueue.get(id), id).toEqual(judgment);
-      // The figures the README quotes.
+      // The figures docs/SCALE.md quotes.
       console.log(
         `[redis kill test] ${N} trajectories, workers a+b (a SIGKILLed holding ${heldByDeadWorker} entries) + c (claimed ${claimed}); enqueue→collect ${elapsedMs} ms; ${dropped} duplicates dropped`,
       );

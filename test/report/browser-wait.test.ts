@@ -12,8 +12,8 @@ import { delimiter, join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { reportSinks } from "../../compiler/report/outputs.js";
 import { runSinks } from "../../compiler/report/sink.js";
-import { Tally } from "../../compiler/judge/tally.js";
-import type { CaseResult } from "../../compiler/judge/judge-cases.js";
+import { Tally } from "../../compiler/analyses/tally.js";
+import type { CaseResult } from "../../compiler/run/judge-cases.js";
 import { BIN, ROOT } from "../support/cli.js";
 
 const dir = mkdtempSync(join(tmpdir(), "bj-browser-wait-"));

@@ -4,6 +4,7 @@
  * report show the first few citations and count the rest, while `--json`
  * keeps them all. Run through the real command on a generated trajectory.
  */
+import { TRAJECTORY_SHOWN } from "../../compiler/report/html.js";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -72,8 +73,11 @@ describe(`a passing pairing clause over ${EVENTS.toLocaleString("en-US")} events
     expect(page).toContain("<summary>Evidence: 100,000 cited events</summary>");
     expect(page).toContain(`<li class="more">… and 99,990 more</li>`);
     expect(page.match(/<li class="event">/g)).toHaveLength(CITATIONS_SHOWN);
-    // The page is its template (style and script, ~15 KB) and ten events, not 100,000.
-    expect(statSync(html).size).toBeLessThan(40_000);
+    // The whole trajectory: its first TRAJECTORY_SHOWN events, the rest counted.
+    expect(page.match(/<li class="step/g)).toHaveLength(TRAJECTORY_SHOWN);
+    expect(page).toContain(`<li class="more">… and 99,500 more</li>`);
+    // The page is its template (style and script, ~15 KB), ten cited events and 500 of the trajectory, not 100,000.
+    expect(statSync(html).size).toBeLessThan(40_000 + TRAJECTORY_SHOWN * 300);
     expect(statSync(junit).size).toBeLessThan(2_000);
 
     // Megabytes of JSON: more than runCli's pipe buffer holds.

@@ -650,7 +650,8 @@ describeWithBrowser("the HTML report in chromium", () => {
     expect(await page.locator(".event .content").textContent()).toBe(PAYLOAD);
     expect(await page.locator(".rule h3").textContent()).toBe(`${PAYLOAD}rule`);
     expect(await page.locator(".quote").textContent()).toBe(`${PAYLOAD}quote`);
-    expect(await page.locator(".metadata dd").textContent()).toBe(`${PAYLOAD}value`);
+    expect(await page.locator(".evidence .metadata dd").textContent()).toBe(`${PAYLOAD}value`);
+    expect(await page.locator(".trajectory .metadata dd").textContent()).toBe(`${PAYLOAD}value`);
     expect(await page.title()).toBe(`${PAYLOAD}behavior: behavior-judge report`);
     expect(await page.locator("main img").count()).toBe(0);
     expect(await page.locator("script").count()).toBe(1);
@@ -716,7 +717,8 @@ describeWithBrowser("the HTML report in chromium", () => {
       ],
     };
     const { page } = await openReport("whitespace.html", input);
-    expect(await page.locator(".content").textContent()).toBe(content);
+    expect(await page.locator(".evidence .content").textContent()).toBe(content);
+    expect(await page.locator(".trajectory .content").textContent()).toBe(content);
     await page.close();
   });
 

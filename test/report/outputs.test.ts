@@ -12,9 +12,9 @@ vi.mock("node:child_process", () => ({
   },
 }));
 import { progressEvent, reportSinks } from "../../compiler/report/outputs.js";
-import { Tally } from "../../compiler/judge/tally.js";
+import { Tally } from "../../compiler/analyses/tally.js";
 import { runSinks } from "../../compiler/report/sink.js";
-import type { CaseResult } from "../../compiler/judge/judge-cases.js";
+import type { CaseResult } from "../../compiler/run/judge-cases.js";
 import type { MetaBehaviorJudgment, TrajectoryJudgment } from "../../runtime/types.js";
 
 const dir = mkdtempSync(join(tmpdir(), "bj-outputs-"));

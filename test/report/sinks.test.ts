@@ -2,8 +2,8 @@
 import { describe, expect, it } from "vitest";
 import { emptyUsage } from "../../runtime/semantic.js";
 import type { TrajectoryJudgment } from "../../runtime/types.js";
-import type { CaseResult } from "../../compiler/judge/judge-cases.js";
-import { Tally } from "../../compiler/judge/tally.js";
+import type { CaseResult } from "../../compiler/run/judge-cases.js";
+import { Tally } from "../../compiler/analyses/tally.js";
 import { jsonlSink, jsonSink } from "../../compiler/report/json.js";
 import { progressSink } from "../../compiler/report/progress.js";
 import { runSinks, type OutputSink } from "../../compiler/report/sink.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { summarizeByRule } from "../../compiler/judge/tally.js";
+import { summarizeByRule } from "../../compiler/analyses/tally.js";
 import { renderSummaryTable, verdictLabel } from "../../compiler/report/summary.js";
 import type { MetaBehaviorJudgment, TrajectoryJudgment, Verdict, NaReason } from "../../runtime/types.js";
 

@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
-import type { BuiltJudge } from "../../compiler/judge/load.js";
+import type { BuiltJudge } from "../../compiler/run/load.js";
 import type { TrajectoryError } from "../../runtime/trajectory.js";
 import { compileYaml, importBundled } from "../support/judges.js";
 
@@ -211,5 +211,46 @@ describe("the events a monitor keeps", () => {
     expect(viaMonitor).toEqual(viaJudge);
     expect(viaMonitor.join("")).toContain("as pushed");
     expect(JSON.stringify(judged)).toBe(JSON.stringify(expected));
+  });
+});
+
+describe("events the caller changes after push (issue 26: only a judge that keeps events copies them)", () => {
+  test("a judge that keeps only ids: the judgment is that of the events as pushed", async () => {
+    const monitor = judge.createMonitor({ id: "t" });
+    const events = [found("e1"), refund("e2", "A-1"), refund("e3", "A-2")];
+    for (const e of events) monitor.push(e);
+    // Rewriting what was pushed: the monitor judged it already, and keeps only its ids.
+    for (const e of events) Object.assign(e, { id: "x", action: "issue_store_credit", metadata: { status: "missing" } });
+    const expected = await judge.judgeTrajectory({
+      id: "t",
+      complete: true,
+      events: [found("e1"), refund("e2", "A-1"), refund("e3", "A-2")],
+    });
+    expect(await monitor.end({ complete: true })).toEqual(expected);
+  });
+
+  test("a condition binds earlier events: it sees them as they were pushed", async () => {
+    const yaml = `version: 1
+behavior: kept
+metaBehaviors:
+  - name: Refund what was looked up
+    trigger: {description: d, match: {action: refund}}
+    checks:
+      - type: condition
+        quote: q
+        each: {action: refund}
+        with:
+          lookup: {latest: {action: lookup}}
+        when: lookup.amount >= event.amount
+    semanticChecks: []
+`;
+    const { compiled } = await compileYaml(yaml);
+    expect(compiled.judgeTs).toContain("keepsEvents: true");
+    const kept = await importBundled(compiled);
+    const lookup = { id: "e1", actor: "tool", action: "lookup", metadata: { amount: "50" } };
+    const monitor = kept.createMonitor({ id: "t" });
+    monitor.push(lookup);
+    lookup.metadata.amount = "5";
+    expect(monitor.push({ id: "e2", actor: "agent", action: "refund", metadata: { amount: "20" } })).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { JudgeIR } from "../../compiler/ir/types.js";
-import type { JudgeModule } from "../../compiler/judge/load.js";
+import type { JudgeModule } from "../../compiler/run/load.js";
 import type { TrajectoryJudgment, Verdict } from "../../runtime/types.js";
 import { compileYaml, importBundled, importGeneratedTs } from "./judges.js";
 

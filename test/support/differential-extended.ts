@@ -10,7 +10,7 @@ import { isDeepStrictEqual } from "node:util";
 import { compileIR } from "../../compiler/build/compile.js";
 import { formatDiagnostic, parseJudgeYaml, serializeJudgeYaml } from "../../compiler/ir/index.js";
 import type { JudgeIR } from "../../compiler/ir/types.js";
-import type { BuiltJudge } from "../../compiler/judge/load.js";
+import type { BuiltJudge } from "../../compiler/run/load.js";
 import type { Trajectory } from "../../runtime/types.js";
 import { mulberry32, randomExtendedIr, randomExtendedTrajectory, type ExtendedTally } from "../oracle/random-extended.js";
 import { importBundled } from "./judges.js";

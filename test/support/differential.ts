@@ -6,7 +6,7 @@
  */
 import { compileIR } from "../../compiler/build/compile.js";
 import type { JudgeIR } from "../../compiler/ir/types.js";
-import type { BuiltJudge } from "../../compiler/judge/load.js";
+import type { BuiltJudge } from "../../compiler/run/load.js";
 import type { Trajectory } from "../../runtime/types.js";
 import { mulberry32, randomCase } from "../oracle/random.js";
 import { importBundled } from "./judges.js";

@@ -21,6 +21,6 @@ export function fixtureFiles(format: string): string[] {
   const dir = join(IMPORTER_FIXTURES, format);
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
-    .filter((f) => /\.jsonl?$/.test(f))
+    .filter((f) => /\.(jsonl?|traj)$/.test(f))
     .sort();
 }

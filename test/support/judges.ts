@@ -10,7 +10,7 @@ import { pathToFileURL } from "node:url";
 import { compileIR, type CompiledJudge } from "../../compiler/build/compile.js";
 import { parseJudgeYaml, formatDiagnostic } from "../../compiler/ir/index.js";
 import type { JudgeIR } from "../../compiler/ir/types.js";
-import type { BuiltJudge as JudgeModule } from "../../compiler/judge/load.js";
+import type { BuiltJudge as JudgeModule } from "../../compiler/run/load.js";
 
 export function parseOrThrow(text: string, file = "judge.yaml") {
   const parsed = parseJudgeYaml(text, { file });

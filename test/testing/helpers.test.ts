@@ -15,8 +15,8 @@ import * as tax from "../../examples/tax-research/judge.mjs";
 import { AssertionError, assertBehavior, compareLabels, labelsAgree } from "../../testing/index.js";
 import { behaviorScorer, verdictScore } from "../../testing/braintrust.js";
 import "../../testing/vitest.js";
-import { compareCase } from "../../compiler/judge/calibrate.js";
-import { toCase } from "../../compiler/judge/inputs.js";
+import { compareCase } from "../../compiler/analyses/calibrate.js";
+import { toCase } from "../../compiler/inputs/case.js";
 import { ROOT } from "../support/cli.js";
 import { createOpenAIAdapter } from "../../compiler/model/openai.js";
 import { inOrder, startChatServer, type ChatServer, type Script } from "../support/chat-server.js";
@@ -53,6 +53,8 @@ describe("formatJudgment", () => {
       `    ordering [false]: "${LOOKUP_QUOTE}"`,
       // What the check looked for, in words (issue 24).
       '      expected: get_order_result (actor tool, status "found") before the first issue_refund or issue_store_credit',
+      // What it found instead: the payout, and no lookup before it.
+      "      found: before issue_store_credit at e3: no get_order_result",
       '      - e3 agent/issue_store_credit "Store credit of $15…" (event matching `before` with no earlier event matching `first`)',
     ]);
   });

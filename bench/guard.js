@@ -1,0 +1,209 @@
+#!/usr/bin/env node
+// Guard latency and cost per event as a judge grows (issue 26). Not a test: the machine
+// is shared, so read the ratios within one run, not the absolute figures across runs.
+//
+//   npm run build:cli && node bench/guard.js             # judges of 1, 2, 100 and 1,000 rules
+//   node bench/guard.js --rules 1,100 --events 20000 --rounds 2   # other sizes, fewer rounds
+//
+// Each judge is built from a judge.yaml written here (`guardJudgeYaml`): rule i is about a
+// vocabulary of its own (lookup_i, refund_i, refund_i_result, notify_i) with an ordering, a
+// pairing and, in turn, a count or a forbidden check, so an event's action concerns one rule.
+// The events are a support session over that vocabulary: user messages (which no rule
+// names) and, for a tool picked at random, lookup, refund, the processor's answer and a
+// notification.
+//
+//   1. monitor.push and monitor.check: p50, p99 and p99.9 of each call, in ns, over a
+//      session that picks among all the judge's rules (a fresh monitor per round; the
+//      first round warms up and is not counted). The timer's own cost is printed too.
+//   2. judgeTrajectory: ns per event over the same kind of session, and over one whose
+//      events concern only rules 0 and 1 (so a judge of 100 or 1,000 rules should cost
+//      what one of 2 rules does), each measurement in a process of its own.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const argument = (flag, fallback) => {
+  const at = process.argv.indexOf(flag);
+  return at > 0 ? process.argv[at + 1] : fallback;
+};
+
+/** A judge.yaml of `rules` rules, rule i about its own tool i. */
+export function guardJudgeYaml(rules) {
+  const out = ["version: 1\nbehavior: guard-bench\nmetaBehaviors:\n"];
+  for (let i = 0; i < rules; i++) {
+    const third =
+      i % 2 === 0
+        ? `      - type: count\n        quote: "at most three orders on tool ${i}"\n        match: {action: refund_${i}}\n        max: 3\n        distinctBy: metadata.order_id\n`
+        : `      - type: forbidden\n        quote: "no refund on tool ${i} once it declined"\n        match: {action: refund_${i}}\n        after: {action: refund_${i}_result, metadata: {status: declined}}\n`;
+    out.push(
+      `  - name: "Tool ${i}"\n    trigger:\n      description: "The agent refunds with tool ${i}."\n      match: {action: refund_${i}}\n    checks:\n` +
+        `      - type: ordering\n        quote: "look up before refunding on tool ${i}"\n        first: {action: lookup_${i}, metadata: {status: found}}\n        before: {action: refund_${i}}\n` +
+        `      - type: pairing\n        quote: "notify after each approval on tool ${i}"\n        each: {action: refund_${i}_result, metadata: {status: approved}}\n        followedBy: {action: notify_${i}}\n` +
+        third,
+    );
+  }
+  return out.join("");
+}
+
+/** A deterministic session of `size` events over tools 0 … tools-1 (xorshift, so every run judges the same events). */
+export function guardEvents(size, tools, idPrefix = "e") {
+  let seed = 2463534242;
+  const random = () => {
+    seed ^= seed << 13;
+    seed ^= seed >>> 17;
+    seed ^= seed << 5;
+    return (seed >>> 0) / 4294967296;
+  };
+  const events = [];
+  const push = (actor, action, content, metadata) =>
+    events.push(
+      metadata === undefined
+        ? { id: `${idPrefix}${events.length + 1}`, actor, action, content }
+        : { id: `${idPrefix}${events.length + 1}`, actor, action, content, metadata },
+    );
+  while (events.length < size) {
+    const k = Math.floor(random() * tools);
+    const order = `A-${Math.floor(random() * 5)}`;
+    push("user", "message", "My order arrived damaged, can I get a refund?");
+    push("tool", `lookup_${k}`, "Order found", { status: random() < 0.9 ? "found" : "missing", order_id: order });
+    push("agent", `refund_${k}`, "Refunding", { order_id: order, amount: "19.00" });
+    push("tool", `refund_${k}_result`, "Done", { status: random() < 0.8 ? "approved" : "declined", order_id: order });
+    push("agent", `notify_${k}`, "Your refund is on its way");
+  }
+  events.length = size;
+  return events;
+}
+
+/** Builds `yamlText` into `folder`/`base`.mjs with the CLI; returns the judge.mjs path. */
+export function buildJudge(yamlText, folder, base) {
+  const yaml = join(folder, `${base}.yaml`);
+  const mjs = join(folder, `${base}.mjs`);
+  writeFileSync(yaml, yamlText);
+  execFileSync(process.execPath, [join(root, "bin", "behavior-judge.js"), "build", yaml, "-o", mjs], { stdio: "ignore" });
+  return mjs;
+}
+
+function build(rules, folder) {
+  return buildJudge(guardJudgeYaml(rules), folder, `guard-${rules}`);
+}
+
+function percentile(sorted, p) {
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+}
+
+/** Latency of each push and each check, in ns, over `events` events of a session over all the judge's rules. */
+export function latency(judge, rules, count, rounds) {
+  const events = guardEvents(count, rules);
+  const probes = guardEvents(count, rules, "c");
+  const push = [];
+  const check = [];
+  for (let round = 0; round <= rounds; round++) {
+    const monitor = judge.createMonitor({ id: `guard-${round}` });
+    for (let i = 0; i < events.length; i++) {
+      // A check of the next event (its own id, so it is new), then the push of the event itself.
+      const a = process.hrtime.bigint();
+      monitor.check(probes[i]);
+      const b = process.hrtime.bigint();
+      monitor.push(events[i]);
+      const c = process.hrtime.bigint();
+      if (round > 0) {
+        check.push(Number(b - a));
+        push.push(Number(c - b));
+      }
+    }
+  }
+  const timer = [];
+  for (let i = 0; i < 100_000; i++) {
+    const a = process.hrtime.bigint();
+    timer.push(Number(process.hrtime.bigint() - a));
+  }
+  const summary = (list) => {
+    list.sort((x, y) => x - y);
+    return [0.5, 0.99, 0.999].map((p) => percentile(list, p));
+  };
+  return { push: summary(push), check: summary(check), timer: summary(timer)[0] };
+}
+
+/** `--measure <judge.mjs> <events> <tools> <ms>`: best ns per event of judgeTrajectory, by CPU time, in a process of its own. */
+async function measureAlone() {
+  const at = process.argv.indexOf("--measure");
+  const [path, size, tools, ms] = [
+    process.argv[at + 1],
+    Number(process.argv[at + 2]),
+    Number(process.argv[at + 3]),
+    Number(process.argv[at + 4]),
+  ];
+  const judge = await import(pathToFileURL(path).href);
+  const trajectory = { id: "t", complete: true, events: guardEvents(size, tools) };
+  const stretch = async (limit) => {
+    const start = process.cpuUsage();
+    let runs = 0;
+    let elapsed = 0;
+    do {
+      await judge.judgeTrajectory(trajectory);
+      runs++;
+      const used = process.cpuUsage(start);
+      elapsed = (used.user + used.system) / 1000;
+    } while (elapsed < limit);
+    return (elapsed * 1e6) / runs / size;
+  };
+  await stretch(ms / 2);
+  let best = Infinity;
+  for (let k = 0; k < 4; k++) best = Math.min(best, await stretch(ms / 4));
+  process.stdout.write(`${best}\n`);
+}
+
+const main = process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1];
+if (main && process.argv.includes("--measure")) {
+  await measureAlone();
+  process.exit(0);
+}
+if (main) await run();
+
+async function run() {
+  const sizes = argument("--rules", "1,2,100,1000").split(",").map(Number);
+  const count = Number(argument("--events", "10000"));
+  const rounds = Number(argument("--rounds", "3"));
+  const folder = mkdtempSync(join(tmpdir(), "bj-guard-"));
+  console.log(`node ${process.version}, ${process.platform}/${process.arch}; judges built in ${folder}\n`);
+  const built = new Map(sizes.map((rules) => [rules, build(rules, folder)]));
+
+  console.log(`1. monitor latency per call, ns (${count} events per round, 5 rounds pooled, after a warm-up round)`);
+  console.log("   rules   push p50    p99  p99.9   check p50    p99  p99.9   (timer alone p50)");
+  for (const rules of sizes) {
+    const judge = await import(pathToFileURL(built.get(rules)).href);
+    const { push, check, timer } = latency(judge, rules, count, 5);
+    const cols = (list) => list.map((n, k) => String(n).padStart(k === 0 ? 9 : 6)).join(" ");
+    console.log(`   ${String(rules).padStart(5)}  ${cols(push)}   ${cols(check)}   (${timer})`);
+  }
+
+  console.log(`\n2. judgeTrajectory, ns per event by CPU time (best of ${rounds} rounds, each in a fresh process)`);
+  console.log("   rules   events   all tools   tools 0-1 only   (tools 0-1 only) / (2-rule judge)");
+  const measure = (path, size, tools) =>
+    Number(
+      execFileSync(process.execPath, [fileURLToPath(import.meta.url), "--measure", path, String(size), String(tools), "600"], {
+        encoding: "utf8",
+      }).trim(),
+    );
+  for (const size of [1_000, 100_000]) {
+    const rows = new Map();
+    for (let round = 0; round < rounds; round++) {
+      for (const rules of sizes) {
+        const row = rows.get(rules) ?? { all: Infinity, two: Infinity };
+        row.all = Math.min(row.all, measure(built.get(rules), size, rules));
+        row.two = Math.min(row.two, measure(built.get(rules), size, Math.min(2, rules)));
+        rows.set(rules, row);
+      }
+    }
+    const base = rows.get(2)?.two;
+    for (const [rules, row] of rows) {
+      const ratio = base === undefined ? "" : `${(row.two / base).toFixed(2)}x`;
+      console.log(
+        `   ${String(rules).padStart(5)}  ${String(size).padStart(7)}  ${row.all.toFixed(1).padStart(10)}  ${row.two.toFixed(1).padStart(15)}   ${ratio.padStart(10)}`,
+      );
+    }
+  }
+}

@@ -1,0 +1,179 @@
+#!/usr/bin/env node
+// The benchmark table of docs/SCALE.md ("Speed of a judge"), in one command (issue 26):
+//
+//   npm run build:cli && node bench/table.js            # prints the table as Markdown
+//   node bench/table.js --quick                         # 1 and 100 rules only, shorter stretches
+//   node bench/table.js --rules 1,100 --types mixed,count   # some rows only
+//
+// Every figure is one core's: each measurement runs in a process of its own, by CPU time
+// (user + system), the best of a few stretches, so load from other jobs weighs on it less
+// than on wall time. The judges are built here from generated judge.yaml files (rule i is
+// about a vocabulary of its own, bench/guard.js), the trajectory is a support session over
+// all their tools (10,000 events), and "with JSON" includes JSON.parse of the trajectory's
+// text, whose cost alone is the floor row.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { buildJudge, guardEvents, guardJudgeYaml, latency } from "./guard.js";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const quick = process.argv.includes("--quick");
+const EVENTS = 10_000;
+
+/** A judge.yaml of `rules` rules of one check type, rule i about tool i. */
+function oneTypeYaml(type, rules) {
+  const check = (i) => {
+    switch (type) {
+      case "ordering":
+        return `      - type: ordering\n        quote: "q${i}"\n        first: {action: lookup_${i}, metadata: {status: found}}\n        before: {action: refund_${i}}\n`;
+      case "pairing":
+        return `      - type: pairing\n        quote: "q${i}"\n        each: {action: refund_${i}_result, metadata: {status: approved}}\n        followedBy: {action: notify_${i}}\n`;
+      case "required":
+        return `      - type: required\n        quote: "q${i}"\n        match: {action: notify_${i}}\n        after: {action: refund_${i}}\n`;
+      case "forbidden":
+        return `      - type: forbidden\n        quote: "q${i}"\n        match: {action: refund_${i}}\n        after: {action: refund_${i}_result, metadata: {status: declined}}\n`;
+      default:
+        return `      - type: count\n        quote: "q${i}"\n        match: {action: refund_${i}}\n        max: 3\n        distinctBy: metadata.order_id\n`;
+    }
+  };
+  const out = ["version: 1\nbehavior: table-bench\nmetaBehaviors:\n"];
+  for (let i = 0; i < rules; i++)
+    out.push(
+      `  - name: "Tool ${i}"\n    trigger:\n      description: "Tool ${i}."\n      match: {action: refund_${i}}\n    checks:\n${check(i)}`,
+    );
+  return out.join("");
+}
+
+/** The refund example's vocabulary, as bench/run.js makes it: what the version 1 and extended refund judges read. */
+function refundEvents(size) {
+  const events = [];
+  const push = (actor, action, content, metadata) => events.push({ id: `e${events.length + 1}`, actor, action, content, metadata });
+  for (let k = 0; events.length + 6 <= size - 3; k++) {
+    const order = `A-${k % 3}`;
+    push("user", "message", "My order arrived damaged, can I get a refund?");
+    push("agent", "get_order", order, { order_id: order });
+    push("tool", "get_order_result", "Order found", { status: "found", order_id: order });
+    push("agent", "issue_refund", "Refunding", { order_id: order, amount: "19.00" });
+    push("tool", "issue_refund_result", "Approved", { status: k % 5 === 0 ? "declined" : "approved", order_id: order });
+    push("agent", "send_email", "Your refund is on its way", { template: "refund_confirmation" });
+  }
+  while (events.length < size - 3) push("user", "message", "Thanks.");
+  push("agent", "escalate_to_supervisor", "Escalating");
+  push("agent", "add_case_note", "Handover", { kind: "handover" });
+  push("agent", "send_message", "A supervisor will follow up.");
+  return events;
+}
+
+/** `--measure <judge.mjs | floor> <tools> <json|objects> <ms>`: best ns per event, in this process. */
+async function measureAlone() {
+  const at = process.argv.indexOf("--measure");
+  const [what, tools, mode, ms] = [process.argv[at + 1], Number(process.argv[at + 2]), process.argv[at + 3], Number(process.argv[at + 4])];
+  // tools 0: the refund example's vocabulary.
+  const trajectory = { id: "t", complete: true, events: tools === 0 ? refundEvents(EVENTS) : guardEvents(EVENTS, tools) };
+  const text = JSON.stringify(trajectory);
+  const judge = what === "floor" ? undefined : await import(pathToFileURL(what).href);
+  const once =
+    judge === undefined
+      ? () => JSON.parse(text)
+      : mode === "json"
+        ? () => judge.judgeTrajectory(JSON.parse(text))
+        : () => judge.judgeTrajectory(trajectory);
+  const stretch = async (limit) => {
+    const start = process.cpuUsage();
+    let runs = 0;
+    let elapsed = 0;
+    do {
+      await once();
+      runs++;
+      const used = process.cpuUsage(start);
+      elapsed = (used.user + used.system) / 1000;
+    } while (elapsed < limit);
+    return (elapsed * 1e6) / runs / EVENTS;
+  };
+  await stretch(ms / 2);
+  let best = Infinity;
+  for (let k = 0; k < 4; k++) best = Math.min(best, await stretch(ms / 4));
+  process.stdout.write(`${best}\n`);
+}
+
+if (process.argv.includes("--measure")) {
+  await measureAlone();
+  process.exit(0);
+}
+
+const ms = quick ? 400 : 1000;
+const measure = (what, tools, mode) =>
+  Number(
+    execFileSync(process.execPath, [fileURLToPath(import.meta.url), "--measure", what, String(tools), mode, String(ms)], {
+      encoding: "utf8",
+    }).trim(),
+  );
+/** Best of three fresh processes. */
+const best = (what, tools, mode) => Math.min(measure(what, tools, mode), measure(what, tools, mode), measure(what, tools, mode));
+const rate = (ns) => {
+  const perSecond = 1e9 / ns;
+  return perSecond >= 1e6 ? `${(perSecond / 1e6).toFixed(1)} M` : `${(perSecond / 1e3).toFixed(0)} k`;
+};
+
+const folder = mkdtempSync(join(tmpdir(), "bj-table-"));
+const flag = (name) => {
+  const at = process.argv.indexOf(name);
+  return at > 0 ? process.argv[at + 1] : undefined;
+};
+const sizes = (flag("--rules") ?? (quick ? "1,100" : "1,100,1000")).split(",").map(Number);
+const types = (flag("--types") ?? "mixed,ordering,pairing,required,forbidden,count").split(",");
+const cpu = cpus()[0]?.model ?? "unknown CPU";
+console.log(`Machine: ${cpus().length} × ${cpu}, node ${process.version}, load average ${loadavg()[0].toFixed(1)} at the start.`);
+console.log(`Command: node bench/table.js ${process.argv.slice(2).join(" ")} (${EVENTS.toLocaleString("en")} events per trajectory)\n`);
+
+console.log("| judge | rules | events/s per core, objects | with JSON.parse | ns/event, objects | with JSON.parse |");
+console.log("|---|---:|---:|---:|---:|---:|");
+const floor = best("floor", 100, "json");
+console.log(`| JSON.parse alone (the floor) | – | – | ${rate(floor)} | – | ${floor.toFixed(1)} |`);
+for (const type of types) {
+  for (const rules of sizes) {
+    const yaml = type === "mixed" ? guardJudgeYaml(rules) : oneTypeYaml(type, rules);
+    const path = buildJudge(yaml, folder, `${type}-${rules}`);
+    const objects = best(path, rules, "objects");
+    const json = best(path, rules, "json");
+    const label = type === "mixed" ? "ordering + pairing + count or forbidden" : type;
+    console.log(`| ${label} | ${rules} | ${rate(objects)} | ${rate(json)} | ${objects.toFixed(1)} | ${json.toFixed(1)} |`);
+  }
+}
+
+// The extended language: the refund policy of bench/refund-extended.yaml (keyed ordering, a
+// condition, pairing within, a value matcher, a sum per order, a regex) beside the version 1
+// refund judge, on bench/run.js's refund session.
+{
+  const path = join(folder, "refund-extended.mjs");
+  execFileSync(
+    process.execPath,
+    [join(root, "bin", "behavior-judge.js"), "build", join(root, "bench", "refund-extended.yaml"), "-o", path],
+    {
+      stdio: "ignore",
+    },
+  );
+  const v1 = join(root, "examples", "refund-support", "judge.mjs");
+  for (const [label, judge] of [
+    ["refund-support (4 rules, version 1 checks)", v1],
+    ["bench/refund-extended.yaml (extended checks)", path],
+  ]) {
+    const objects = best(judge, 0, "objects");
+    const json = best(judge, 0, "json");
+    console.log(`| ${label} | – | ${rate(objects)} | ${rate(json)} | ${objects.toFixed(1)} | ${json.toFixed(1)} |`);
+  }
+}
+
+console.log("\n| guard (monitor) | rules | push p50 | p99 | check p50 | p99 |");
+console.log("|---|---:|---:|---:|---:|---:|");
+for (const rules of sizes) {
+  const judge = await import(pathToFileURL(buildJudge(guardJudgeYaml(rules), folder, `guard-${rules}`)).href);
+  const { push, check } = latency(judge, rules, quick ? 3000 : 10_000, 5);
+  const us = (ns) => `${(ns / 1000).toFixed(2)} µs`;
+  console.log(
+    `| ordering + pairing + count or forbidden | ${rules} | ${us(push[0])} | ${us(push[1])} | ${us(check[0])} | ${us(check[1])} |`,
+  );
+}
+console.log(`\nLoad average ${loadavg()[0].toFixed(1)} at the end.`);

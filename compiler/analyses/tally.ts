@@ -1,0 +1,153 @@
+/**
+ * The running totals of a run, kept in one place: verdict counts, cases that
+ * could not be judged, clauses without a valid model answer, what
+ * verify-on-false did, what the model calls cost, and the counts per rule.
+ * `judge`, `calibrate`, `calibrate --runs` and `baseline` add every result to
+ * a Tally; the reports render from it.
+ */
+import { emptyUsage, type SemanticUsage } from "../../runtime/semantic.js";
+import type { MetaBehaviorJudgment, TrajectoryJudgment, Verdict } from "../../runtime/types.js";
+import { addUsage } from "../model/usage.js";
+import type { CaseResult } from "../run/judge-cases.js";
+
+/**
+ * Whether a rule or trajectory verdict counts (and shows) as ERROR: it carries
+ * the error marker and no clause failed (a failure stands even beside a
+ * failed call; docs/FORMATS.md §4). Its verdict is then na, which must not read as
+ * "no evidence" or "didn't apply": a model call failed.
+ */
+export function isModelError(judged: { verdict: Verdict; error?: true }): boolean {
+  return judged.error === true && judged.verdict !== "false";
+}
+
+/** What verify-on-false did in one judgment or a whole run: failures the model confirmed, and failures it overturned. */
+export interface VerifyCounts {
+  confirmed: number;
+  overturned: number;
+}
+
+export function emptyVerifyCounts(): VerifyCounts {
+  return { confirmed: 0, overturned: 0 };
+}
+
+/** Adds a judgment's confirmed and overturned clauses to `into`. */
+export function countVerifications(into: VerifyCounts, judgment: TrajectoryJudgment | undefined): VerifyCounts {
+  for (const meta of judgment?.metaBehaviors ?? []) {
+    for (const clause of meta.clauses) {
+      if (clause.verification === "confirmed") into.confirmed++;
+      else if (clause.verification === "overturned") into.overturned++;
+    }
+  }
+  return into;
+}
+
+/** Trajectory verdicts over a run. */
+export interface RunTotals {
+  judged: number;
+  true: number;
+  false: number;
+  na: number;
+  /** Judged, but na because a model call failed (shown ERROR); not counted in `na`. */
+  modelErrors: number;
+  /** Cases that could not be judged. */
+  errors: number;
+}
+
+export interface RuleSummaryRow {
+  name: string;
+  passed: number;
+  failed: number;
+  /** na with reason `not_applicable`: the rule's condition never arose. */
+  notApplicable: number;
+  /** na with reason `insufficient_evidence` (incomplete trace, or no model available). */
+  noVerdict: number;
+  /** na because a model call failed (the rule carries `error`). */
+  modelErrors: number;
+}
+
+/**
+ * Per rule, how many trajectories passed, failed, didn't apply or got no
+ * verdict. Rows follow `ruleOrder` (so rules nobody triggered still show up),
+ * then any other rule in order of first appearance.
+ */
+class RuleCounts {
+  private readonly rows = new Map<string, RuleSummaryRow>();
+
+  constructor(ruleOrder: readonly string[]) {
+    for (const name of ruleOrder) this.rowFor(name);
+  }
+
+  private rowFor(name: string): RuleSummaryRow {
+    let row = this.rows.get(name);
+    if (row === undefined) {
+      row = { name, passed: 0, failed: 0, notApplicable: 0, noVerdict: 0, modelErrors: 0 };
+      this.rows.set(name, row);
+    }
+    return row;
+  }
+
+  add(meta: MetaBehaviorJudgment): void {
+    const row = this.rowFor(meta.name);
+    if (isModelError(meta)) row.modelErrors++;
+    else if (meta.verdict === "true") row.passed++;
+    else if (meta.verdict === "false") row.failed++;
+    else if (meta.naReason === "not_applicable") row.notApplicable++;
+    else row.noVerdict++;
+  }
+
+  list(): RuleSummaryRow[] {
+    return [...this.rows.values()];
+  }
+}
+
+/** The per-rule rows over many judgments (see RuleCounts). */
+export function summarizeByRule(judgments: readonly TrajectoryJudgment[], ruleOrder: readonly string[] = []): RuleSummaryRow[] {
+  const counts = new RuleCounts(ruleOrder);
+  for (const judgment of judgments) for (const meta of judgment.metaBehaviors) counts.add(meta);
+  return counts.list();
+}
+
+export class Tally {
+  readonly totals: RunTotals = { judged: 0, true: 0, false: 0, na: 0, modelErrors: 0, errors: 0 };
+  /** Semantic clauses the model could not answer validly (or a verification that failed). */
+  clauseErrors = 0;
+  readonly verifications: VerifyCounts = emptyVerifyCounts();
+  /** What the model calls of every case cost, failed cases included. */
+  readonly usage: SemanticUsage = emptyUsage();
+  private readonly rules: RuleCounts;
+
+  /** `ruleOrder`: the judge's rules, so the per-rule rows list every rule, triggered or not. */
+  constructor(ruleOrder: readonly string[] = []) {
+    this.rules = new RuleCounts(ruleOrder);
+  }
+
+  add(result: CaseResult): void {
+    addUsage(this.usage, result.usage);
+    if (result.kind === "failed") {
+      this.totals.errors++;
+      return;
+    }
+    const { judgment } = result;
+    this.totals.judged++;
+    if (isModelError(judgment)) this.totals.modelErrors++;
+    else this.totals[judgment.verdict]++;
+    countVerifications(this.verifications, judgment);
+    for (const meta of judgment.metaBehaviors) {
+      this.rules.add(meta);
+      for (const clause of meta.clauses) if (clause.error !== undefined) this.clauseErrors++;
+    }
+  }
+
+  /** Cases seen so far, judged or not. */
+  get cases(): number {
+    return this.totals.judged + this.totals.errors;
+  }
+
+  /** The per-rule rows so far. */
+  ruleRows(): RuleSummaryRow[] {
+    return this.rules.list();
+  }
+}
+
+/** Said when a run that must judge something (`--fail-on-false`, calibrate) read no trajectory at all. */
+export const NOTHING_JUDGED = "no trajectories were judged: the inputs hold none (an empty file, [] or empty stdin)";

@@ -1,0 +1,43 @@
+/**
+ * The lines of a byte stream with the file offset of each, split where
+ * readline splits ("\n", "\r\n", or a lone "\r"). Bytes, not text: each line
+ * is decoded on its own, so an invalid sequence is one line's error. A line
+ * that spans chunks is joined once, at its end.
+ */
+export async function* byteLines(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<{ bytes: Uint8Array; offset: number }> {
+  let pending: Uint8Array[] = [];
+  let offset = 0;
+  // The previous chunk ended with "\r": a "\n" opening this one ends the same line.
+  let afterCr = false;
+  for await (const chunk of chunks) {
+    if (chunk.length === 0) continue;
+    let start = 0;
+    if (afterCr && chunk[0] === 0x0a) {
+      start = 1;
+      offset++;
+    }
+    afterCr = false;
+    // Next "\n" and "\r" at or after `start`, each searched for again only once passed.
+    let lf = chunk.indexOf(0x0a, start);
+    let cr = chunk.indexOf(0x0d, start);
+    for (;;) {
+      const end = cr === -1 ? lf : lf === -1 ? cr : Math.min(lf, cr);
+      if (end === -1) break;
+      const tail = chunk.subarray(start, end);
+      const bytes = pending.length === 0 ? tail : Buffer.concat([...pending, tail]);
+      pending = [];
+      yield { bytes, offset };
+      let next = end + 1;
+      if (end === cr) {
+        if (next === chunk.length) afterCr = true;
+        else if (chunk[next] === 0x0a) next++;
+      }
+      offset += bytes.length + (next - end);
+      start = next;
+      if (lf !== -1 && lf < start) lf = chunk.indexOf(0x0a, start);
+      if (cr !== -1 && cr < start) cr = chunk.indexOf(0x0d, start);
+    }
+    if (start < chunk.length) pending.push(chunk.subarray(start));
+  }
+  if (pending.length > 0) yield { bytes: pending.length === 1 ? pending[0]! : Buffer.concat(pending), offset };
+}

@@ -1,0 +1,114 @@
+/**
+ * A `.jsonl` file (or stdin read as JSON Lines), streamed line by line: each
+ * line a case, a located error, or a trace kept for the importers until the
+ * end (a trace may span several lines).
+ */
+import { createReadStream } from "node:fs";
+import { byteLines } from "../files/byte-lines.js";
+import { decodeUtf8, describeInvalidUtf8 } from "../files/utf8.js";
+import { readError, toCase, type InputCase } from "./case.js";
+import { BOM, invalidJson } from "./json-text.js";
+import { elementCases, importedCases, importsWhole, readsInPlace, type TraceReadOptions } from "./trace-inputs.js";
+
+export async function* readJsonlFile(file: string, options: TraceReadOptions): AsyncGenerator<InputCase> {
+  const stream = createReadStream(file);
+  const opened = new Promise<void>((resolve, reject) => {
+    stream.once("open", () => resolve());
+    stream.once("error", reject);
+  });
+  try {
+    await opened;
+  } catch (error) {
+    yield { file, index: 0, error: readError(error) };
+    return;
+  }
+  try {
+    yield* readJsonlLines(file, stream, options);
+  } finally {
+    stream.destroy();
+  }
+}
+
+/** The cases of JSON Lines read from `chunks` (a file, or stdin), streamed line by line. */
+export async function* readJsonlLines(
+  file: string,
+  chunks: AsyncIterable<Uint8Array>,
+  options: TraceReadOptions,
+): AsyncGenerator<InputCase> {
+  let lineNumber = 0;
+  let index = 0;
+  // Lines that are not trajectories are kept and imported together at the end: a trace may span
+  // several lines (a Responses API log, one exchange per line). Trajectory lines still stream.
+  const traces: unknown[] = [];
+  const traceLines: number[] = [];
+  try {
+    for await (const { bytes, offset } of byteLines(chunks)) {
+      lineNumber++;
+      const read = readJsonlLine(bytes, offset, { file, index, line: lineNumber }, options);
+      if (read.kind === "blank") continue;
+      if (read.kind === "trace") {
+        traces.push(read.value);
+        traceLines.push(lineNumber);
+        continue;
+      }
+      index++;
+      yield* read.cases;
+    }
+  } catch (error) {
+    // A read that fails mid-file (a folder named *.jsonl, an I/O error) ends this file only.
+    yield { file, index, line: lineNumber + 1, error: readError(error) };
+  }
+  yield* traceLinesCases(traces, traceLines, file, index, options);
+}
+
+/**
+ * What one line of a JSONL file holds: nothing (a blank line), a trace kept
+ * for the importers until the file's end, or its cases (one line takes one
+ * index, `origin.index`; an invalid line is one located error case). The
+ * worker threads (pool-worker.ts) read lines with this too.
+ */
+export type JsonlLine = { kind: "blank" } | { kind: "trace"; value: unknown } | { kind: "cases"; cases: Iterable<InputCase> };
+
+export function readJsonlLine(
+  bytes: Uint8Array,
+  offset: number,
+  origin: { file: string; index: number; line: number },
+  options: TraceReadOptions,
+): JsonlLine {
+  const decoded = decodeUtf8(bytes);
+  if (!decoded.ok) {
+    return { kind: "cases", cases: [{ ...origin, col: decoded.invalid.col, error: describeInvalidUtf8(decoded.invalid, offset) }] };
+  }
+  const raw = decoded.text;
+  const line = origin.line === 1 && raw.startsWith(BOM) ? raw.slice(1) : raw;
+  if (line.trim() === "") return { kind: "blank" };
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch (error) {
+    return { kind: "cases", cases: [{ ...origin, ...invalidJson(line, error, origin.line) }] };
+  }
+  if (!readsInPlace(value, options)) return { kind: "trace", value };
+  return { kind: "cases", cases: elementCases(value, origin, options) };
+}
+
+/**
+ * The lines of a JSONL file that are not trajectories, imported together
+ * once the file is read (a trace may span several lines), their cases
+ * numbered from `index`.
+ */
+export function* traceLinesCases(
+  traces: readonly unknown[],
+  traceLines: readonly number[],
+  file: string,
+  index: number,
+  options: TraceReadOptions,
+): Generator<InputCase> {
+  if (traces.length === 0) return;
+  if (importsWhole(traces, options)) {
+    yield* importedCases(traces, file, index, options, traceLines);
+    return;
+  }
+  // No format fits the lines together: each line on its own (imported, or a located error).
+  for (let i = 0; i < traces.length; i++) yield* elementCases(traces[i], { file, index: index++, line: traceLines[i]! }, options);
+}

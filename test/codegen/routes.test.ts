@@ -1,0 +1,78 @@
+/**
+ * Routing by action (issue 26): which rules an event's action concerns.
+ */
+import { describe, expect, test } from "vitest";
+import { routeRules, ruleActions } from "../../compiler/codegen/routes.js";
+import { compileYaml, importBundled, parseOrThrow } from "../support/judges.js";
+
+const yaml = (rules: string) => `version: 1\nbehavior: routes\nmetaBehaviors:\n${rules}`;
+const rule = (name: string, trigger: string, checks: string) =>
+  `  - name: ${name}\n    trigger:\n      description: d\n      match: ${trigger}\n    checks:\n${checks}    semanticChecks: []\n`;
+const forbidden = (match: string) => `      - type: forbidden\n        quote: q\n        match: ${match}\n`;
+
+describe("ruleActions", () => {
+  test("the actions every pattern names, from strings, equals and in", () => {
+    const { ir } = parseOrThrow(
+      yaml(rule("a", "{action: pay}", forbidden("[{action: {in: [x, y]}}, {action: {equals: z}, actor: agent}]"))),
+    );
+    expect([...(ruleActions(ir.metaBehaviors[0]!) as Set<string>)]).toEqual(["pay", "x", "y", "z"]);
+  });
+
+  test.each([
+    ["a matcher without an action", "{actor: agent}"],
+    ["a regex on the action", "{action: {matches: '^pa'}}"],
+    ["a negated action", "{action: {not: pay}}"],
+  ])("%s makes the rule see every event", (_, match) => {
+    const { ir } = parseOrThrow(yaml(rule("a", "{action: pay}", forbidden(match))));
+    expect(ruleActions(ir.metaBehaviors[0]!)).toBe("every");
+  });
+
+  test("pairing within counts every event", () => {
+    const check = `      - type: pairing\n        quote: q\n        each: {action: pay}\n        followedBy: {action: mail}\n        within: 3\n`;
+    const { ir } = parseOrThrow(yaml(rule("a", "{action: pay}", check)));
+    expect(ruleActions(ir.metaBehaviors[0]!)).toBe("every");
+  });
+
+  test("rules with the same actions share a group; a semantic-only rule is in none", () => {
+    const semantic = `  - name: s\n    trigger:\n      description: d\n      semantic: true\n    checks: []\n    semanticChecks: [{quote: q, question: Is it?}]\n`;
+    const { ir } = parseOrThrow(
+      yaml(
+        rule("a", "{action: pay}", forbidden("{action: pay}")) +
+          rule("b", "{action: pay}", forbidden("{actor: user}")) +
+          semantic +
+          rule("c", "{action: mail}", forbidden("{action: pay}")),
+      ),
+    );
+    expect(routeRules(ir.metaBehaviors)).toEqual({
+      groups: [
+        { actions: ["pay"], rules: [0, 3] },
+        { actions: ["mail"], rules: [3] },
+      ],
+      every: [1],
+    });
+  });
+});
+
+describe("a routed judge", () => {
+  test("past 16 actions it switches on the routes table, and judges and monitors as before", async () => {
+    const rules = Array.from({ length: 20 }, (_, i) =>
+      rule(`r${i}`, `{action: pay_${i}}`, forbidden(`{action: pay_${i}, metadata: {status: bad}}`)),
+    );
+    const { compiled } = await compileYaml(yaml(rules.join("")));
+    expect(compiled.judgeTs).toMatch(/switch \(routes\.get\(e\.action\)\)/);
+    const judge = await importBundled(compiled);
+    const events = [
+      { id: "e1", actor: "agent" as const, action: "pay_3" },
+      { id: "e2", actor: "agent" as const, action: "pay_7", metadata: { status: "bad" } },
+      { id: "e3", actor: "agent" as const, action: "other" },
+    ];
+    const judgment = await judge.judgeTrajectory({ id: "t", complete: true, events });
+    expect(judgment.metaBehaviors.map((m) => m.verdict).filter((v) => v !== "na")).toEqual(["true", "false"]);
+    expect(judgment.metaBehaviors[7]!.verdict).toBe("false");
+    const monitor = judge.createMonitor({ id: "t" });
+    expect(monitor.push(events[0])).toEqual([]);
+    expect(monitor.check(events[1]).map((v) => v.rule)).toEqual(["r7"]);
+    expect(monitor.push(events[1]).map((v) => v.rule)).toEqual(["r7"]);
+    expect(monitor.push(events[2])).toEqual([]);
+  });
+});
