@@ -92,7 +92,9 @@ function evaluate(c: Candidate, s: SampleIndex): Verdict {
         if (w === undefined) return na;
         start = w;
       }
-      const n = h[c.match]!.filter((i) => i > start).length;
+      const hits = h[c.match]!;
+      let n = 0;
+      for (let k = hits.length - 1; k >= 0 && hits[k]! > start; k--) n++;
       if (c.type === "forbidden") return n > 0 ? "false" : "true";
       if (c.type === "required") return n > 0 ? "true" : s.complete ? "false" : na;
       if (c.type !== "count") return na;
@@ -274,18 +276,26 @@ export function synthesizeRule(
   });
   const gated = previewRule(rule, samples);
   const draftTrigger: boolean[] = samples.map((s) => gated.triggered.includes(s.id));
+  const anyEvent = samples.map((s) => s.events.length > 0);
+  const fired = matchers.map((_, m) => index.map((x) => x.hits[m]!.length > 0));
   const triggerVector = (t: Reading["trigger"]): boolean[] =>
-    "drafted" in t
-      ? draftTrigger
-      : t.matcher === "any"
-        ? samples.map((s) => s.events.length > 0)
-        : index.map((x) => x.hits[t.matcher as number]!.length > 0);
+    "drafted" in t ? draftTrigger : t.matcher === "any" ? anyEvent : fired[t.matcher]!;
+  // Each candidate is evaluated once per sample; a reading folds the vectors of its parts.
+  const cache = new Map<Candidate, Vector>();
+  const partVector = (p: Reading["parts"][number]): Vector => {
+    if ("drafted" in p) return draftedVectors[p.drafted]!;
+    let v = cache.get(p.candidate);
+    if (v === undefined) {
+      const c = p.candidate;
+      v = index.map((x) => evaluate(c, x));
+      cache.set(c, v);
+    }
+    return v;
+  };
   const vectorOf = (parts: Reading["parts"], trigger: Reading["trigger"]): Vector => {
     const fires = triggerVector(trigger);
-    return samples.map((_, i) => {
-      if (!fires[i]) return "na";
-      return fold(parts.map((p) => ("drafted" in p ? draftedVectors[p.drafted]![i]! : evaluate(p.candidate, index[i]!))));
-    });
+    const vectors = parts.map(partVector);
+    return samples.map((_, i) => (fires[i] ? fold(vectors.map((v) => v[i]!)) : "na"));
   };
   const agreement = (v: Vector) => labeled.filter((x) => v[x.i] === x.label).length;
   const readingScore = (parts: Reading["parts"]) =>
