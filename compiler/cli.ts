@@ -8,7 +8,7 @@ import { addModelOptions, deliveryLimit, DRY_RUN_HELP, positiveInteger, type Mod
 import { printableLines } from "./report/printable.js";
 import type { GenerateCommandOptions } from "./commands/generate.js";
 import { EXIT_INVALID, EXIT_USAGE, UserError } from "./errors.js";
-import { addFromOption, type TraceCommandOptions } from "./commands/trace-flags.js";
+import { addFromOption, addIdOption, type TraceCommandOptions } from "./commands/trace-flags.js";
 import { addWorkersOption, type WorkersFlags } from "./commands/workers.js";
 import { VERSION } from "./version.js";
 
@@ -89,11 +89,12 @@ function program(): Command {
     .option("-o, --out <file>", "write here instead of stdout (.json: one JSON document; otherwise JSON Lines)")
     .addOption(new Option("--complete <bool>", "override whether the traces ended normally").choices(["true", "false"]))
     .option("--reasoning", "keep the model's reasoning as agent/reasoning events")
-    .action(async (files: string[], opts: { out?: string; complete?: string; reasoning?: boolean; from?: string }) => {
+    .action(async (files: string[], opts: { out?: string; complete?: string; reasoning?: boolean; from?: string; id?: string }) => {
       const { runImportCommand } = await import("./commands/import.js");
       process.exitCode = await runImportCommand(await inputFiles(files, "traces"), opts);
     });
   addFromOption(importCommand);
+  addIdOption(importCommand);
 
   const judgeCommand = cli
     .command("judge")
@@ -137,6 +138,7 @@ function program(): Command {
     );
   addModelOptions(judgeCommand, { noModel: true, sample: true });
   addFromOption(judgeCommand);
+  addIdOption(judgeCommand);
   addWorkersOption(judgeCommand);
 
   const watchCommand = cli
@@ -236,6 +238,7 @@ function program(): Command {
     );
   addModelOptions(calibrateCommand, { noModel: true });
   addFromOption(calibrateCommand);
+  addIdOption(calibrateCommand);
   addWorkersOption(calibrateCommand);
 
   const baselineCommand = cli

@@ -28,8 +28,10 @@ export class ImportError extends Error {
 }
 
 export interface ImportOptions {
-  /** Trajectory id (default: the native id, else `trace-<n>`, 1-based); with several traces, `<id>-<n>`. */
+  /** Trajectory id (default: the native id, else `defaultId`, else `trace-<n>`, 1-based); with several traces, `<id>-<n>`. */
   id?: string | undefined;
+  /** The id of a trace without a native one (the CLI passes the file's name); with several traces, `<defaultId>-<n>`. */
+  defaultId?: string | undefined;
   /** Overrides the detected completeness (`--complete true|false`). */
   complete?: boolean | undefined;
   /** Keep reasoning as `agent` / `reasoning` events (default: dropped). */
@@ -645,11 +647,17 @@ function isContentPart(value: Record<string, unknown>): boolean {
   return typeof value.type === "string" && (TEXT_PARTS.has(value.type) || PLACEHOLDERS.has(value.type));
 }
 
-/** The id of trace `index` of `count`: options.id (suffixed `-<n>` when there are several), else the native id, else `trace-<n>`. */
+/**
+ * The id of trace `index` of `count`: options.id (suffixed `-<n>` when there
+ * are several), else the native id, else options.defaultId (the file's name,
+ * suffixed likewise), else `trace-<n>`.
+ */
 export function traceId(options: ImportOptions, nativeId: unknown, index: number, count: number): string {
-  if (options.id !== undefined && options.id !== "") return count === 1 ? options.id : `${options.id}-${index + 1}`;
+  const named = (id: string): string => (count === 1 ? id : `${id}-${index + 1}`);
+  if (options.id !== undefined && options.id !== "") return named(options.id);
   if (typeof nativeId === "string" && nativeId !== "") return nativeId;
   if (typeof nativeId === "number") return String(nativeId);
+  if (options.defaultId !== undefined && options.defaultId !== "") return named(options.defaultId);
   return `trace-${index + 1}`;
 }
 

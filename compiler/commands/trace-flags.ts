@@ -9,6 +9,8 @@ import type { TraceReadOptions } from "../inputs/trace-inputs.js";
 
 export interface TraceCommandOptions {
   from?: string;
+  /** `--id`: the id of the imported trajectories (watch has its own). */
+  id?: string;
 }
 
 export function fromChoices(): string[] {
@@ -26,7 +28,25 @@ export function addFromOption(command: Command): Command {
   );
 }
 
+/**
+ * `--id`: the id imported traces get instead of their native id or their
+ * file's name (`<id>-<n>` when one input holds several), as watch's `--id`
+ * names its one trajectory. Trajectories read as they are keep their own.
+ */
+export function addIdOption(command: Command): Command {
+  return command.option(
+    "--id <id>",
+    "the id of the imported trajectories (default: the trace's own id, else the file name; -<n> appended when an input holds several)",
+  );
+}
+
 /** Importer warnings go to stderr, located; they never fail a run. */
 export function traceReadOptions(opts: TraceCommandOptions, extra: Omit<TraceReadOptions, "from" | "onWarning"> = {}): TraceReadOptions {
-  return { from: opts.from ?? "auto", ...extra, onWarning: (message) => void process.stderr.write(`warning: ${message}\n`) };
+  const read: TraceReadOptions = {
+    from: opts.from ?? "auto",
+    ...extra,
+    onWarning: (message) => void process.stderr.write(`warning: ${message}\n`),
+  };
+  if (opts.id !== undefined) read.id = opts.id;
+  return read;
 }

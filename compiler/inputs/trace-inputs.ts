@@ -17,6 +17,8 @@ export interface TraceReadOptions {
   complete?: boolean | undefined;
   /** Keep reasoning as agent/reasoning events. */
   reasoning?: boolean | undefined;
+  /** `--id`: the id of every imported trajectory (`<id>-<n>` for several in one input), instead of the native id or the file's name. */
+  id?: string | undefined;
   /** Receives each importer warning, located (`file: trace 0: path: message`). */
   onWarning?: (message: string) => void;
 }
@@ -73,12 +75,27 @@ function meantAsTrajectory(value: unknown, options: TraceReadOptions): boolean {
   return !readAsTrace(value, options);
 }
 
-function importOptions(options: TraceReadOptions): ImportTraceOptions {
+function importOptions(options: TraceReadOptions, defaultId?: string): ImportTraceOptions {
   return {
     from: options.from ?? "auto",
     complete: options.complete,
     reasoning: options.reasoning,
+    id: options.id,
+    defaultId,
   };
+}
+
+/**
+ * The id of a trace without a native one: its file's name without the
+ * extension (`run-7.jsonl` → `run-7`, `astropy-12907.traj.json` →
+ * `astropy-12907`), and, for one element of a file (a JSONL line, an array
+ * element), `-<n>` with its 1-based index. Stdin has no name: `trace-<n>`.
+ */
+export function fileTraceId(file: string, element?: number): string | undefined {
+  if (file === "-" || file === "") return undefined;
+  const name = (file.split(/[\\/]/).pop() ?? file).replace(/(\.traj)?(\.jsonl?|\.traj)$/i, "");
+  if (name === "") return undefined;
+  return element === undefined ? name : `${name}-${element + 1}`;
 }
 
 /** Whether the reader should import `value` (a whole file's value, or the non-trajectory lines of a JSONL file) as one input. */
@@ -115,7 +132,7 @@ export function* importedCases(
   lines?: readonly number[],
   line?: number,
 ): Generator<InputCase> {
-  const result = importTrace(value, importOptions(options));
+  const result = importTrace(value, importOptions(options, fileTraceId(file, line === undefined ? undefined : firstIndex)));
   // Cases come in trace order: each error takes the place of the trace it stopped.
   const errors = [...result.errors].sort((a, b) => (a.trace ?? 0) - (b.trace ?? 0));
   const at = (index: number, where: number | undefined): CaseOrigin =>
@@ -164,7 +181,7 @@ export function* elementCases(value: unknown, origin: CaseOrigin, options: Trace
 
 /** A labeled case wrapping a trace: it must import to exactly one trajectory. */
 function labeledImport(c: InputCase, options: TraceReadOptions): InputCase {
-  const result = importTrace(c.trajectory, importOptions(options));
+  const result = importTrace(c.trajectory, importOptions(options, fileTraceId(c.file, c.line === undefined ? undefined : c.index)));
   const { trajectory: _raw, ...rest } = c;
   void _raw;
   // Unlabeled, and neither the object nor its `trajectory` is a trace any format knows: the object is what is unknown.

@@ -45,7 +45,7 @@ describe("behavior-judge import", () => {
         .trim()
         .split("\n")
         .map((l) => (JSON.parse(l) as { id: string }).id),
-    ).toEqual(["trace-1", "trace-3"]);
+    ).toEqual(["chats-1", "chats-3"]); // no native id: the file's name and the line's case number (issue 22, defect 7)
   });
 
   test("importing twice gives identical bytes; -o x.json writes one JSON document", () => {
@@ -159,7 +159,12 @@ describe("judge, calibrate and generate read traces directly", () => {
 
   test("generate's samples (and lint's) are read the same way", async () => {
     const samples = await loadSamples([CHAT, join(IMPORTER_FIXTURES, "vercel-ai", "v7-several-conversations.jsonl")]);
-    expect(samples.map((s) => s.id)).toEqual(["chatcmpl-rec0004", "trace-1", "trace-2", "trace-3"]);
+    expect(samples.map((s) => s.id)).toEqual([
+      "chatcmpl-rec0004",
+      "v7-several-conversations-1",
+      "v7-several-conversations-2",
+      "v7-several-conversations-3",
+    ]);
     expect(samples[0]!.events.some((e) => e.action === "get_order_result" && e.metadata?.status === "found")).toBe(true);
   });
 });

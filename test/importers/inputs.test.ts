@@ -34,8 +34,8 @@ describe("readCases with importers", () => {
       [0, 1, undefined, "t1"],
       [1, 2, undefined, "t2"],
       [2, 4, undefined, "t3"],
-      [3, undefined, undefined, "trace-1"],
-      [4, undefined, undefined, "trace-2"],
+      [3, undefined, undefined, "mixed-1"],
+      [4, undefined, undefined, "mixed-2"],
     ]);
     // The broken one is handed to the judge as it is (which reports the missing events): no importer guessed at it.
     expect(cases[1]!.trajectory).toEqual({ id: "t2", complete: true });
@@ -45,7 +45,7 @@ describe("readCases with importers", () => {
     const cases = await read("mixed.json", JSON.stringify([trajectory("t1"), [{ role: "user", content: "hi" }], trajectory("t2")]));
     expect(summary(cases)).toEqual([
       [0, 1, "t1"],
-      [1, 1, "trace-1"],
+      [1, 1, "mixed-2"],
       [2, 1, "t2"],
     ]);
   });
@@ -61,7 +61,7 @@ describe("readCases with importers", () => {
     const [asIs] = await read("chat.json", JSON.stringify(chat("hi")), { from: "trajectory" });
     expect(asIs!.trajectory).toEqual(chat("hi"));
     const named = await read("chat.json", JSON.stringify([{ role: "user", content: "hi" }]), { from: "anthropic" });
-    expect(summary(named)).toEqual([[0, undefined, "trace-1"]]);
+    expect(summary(named)).toEqual([[0, undefined, "chat"]]);
   });
 
   test("importer warnings reach onWarning, located", async () => {

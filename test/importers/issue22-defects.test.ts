@@ -522,3 +522,43 @@ describe("defect 5: Anthropic request/response pairs of one agent loop chain int
     expect(result2.trajectories.map((t) => t.id)).toEqual(["msg_03", "msg_c"]);
   });
 });
+
+describe("defect 7: traces without a native id are named after their file; --id names them", () => {
+  const chat = (text: string) => [
+    { role: "user", content: text },
+    { role: "assistant", content: "Done." },
+  ];
+  const dir = mkdtempSync(join(tmpdir(), "bj-ids-"));
+  writeFileSync(join(dir, "monday.json"), JSON.stringify(chat("Refund A-1.")));
+  writeFileSync(join(dir, "tuesday.json"), JSON.stringify(chat("Refund B-2.")));
+  writeFileSync(join(dir, "week.jsonl"), [chat("one"), chat("two")].map((c) => JSON.stringify(c)).join("\n") + "\n");
+  const idsOf = (stdout: string) =>
+    stdout
+      .trim()
+      .split("\n")
+      .map((line) => (JSON.parse(line) as Trajectory).id);
+
+  test("import: each file's name, -<n> for the traces of a file holding several; no two alike", () => {
+    const run = runCli(["import", join(dir, "monday.json"), join(dir, "tuesday.json"), join(dir, "week.jsonl")]);
+    expect(run.status).toBe(0);
+    expect(idsOf(run.stdout)).toEqual(["monday", "tuesday", "week-1", "week-2"]);
+  });
+
+  test("a native id still wins, and stdin, which has no name, keeps trace-<n>", () => {
+    const native = join(dir, "native.json");
+    writeFileSync(native, JSON.stringify({ messages: chat("hi"), response: undefined, id: "req-42" }));
+    expect(idsOf(runCli(["import", native]).stdout)).toEqual(["req-42"]);
+    expect(idsOf(runCli(["import", "-"], { input: JSON.stringify(chat("hi")) }).stdout)).toEqual(["trace-1"]);
+  });
+
+  test("--id on import and on judge: that id, -<n> for several", () => {
+    expect(idsOf(runCli(["import", join(dir, "monday.json"), "--id", "ticket-7"]).stdout)).toEqual(["ticket-7"]);
+    expect(idsOf(runCli(["import", join(dir, "week.jsonl"), "--id", "ticket-7"]).stdout)).toEqual(["ticket-7-1", "ticket-7-2"]);
+    const judge = join(IMPORTER_FIXTURES, "refund-rules.judge.yaml");
+    const run = runCli(["judge", judge, join(dir, "monday.json"), "--id", "ticket-7", "--json", "--no-verify", "--no-web"]);
+    expect(run.stderr).toBe("");
+    expect((JSON.parse(run.stdout) as { trajectoryId: string }[]).map((j) => j.trajectoryId)).toEqual(["ticket-7"]);
+    const plain = runCli(["judge", judge, join(dir, "monday.json"), join(dir, "tuesday.json"), "--json", "--no-verify", "--no-web"]);
+    expect((JSON.parse(plain.stdout) as { trajectoryId: string }[]).map((j) => j.trajectoryId)).toEqual(["monday", "tuesday"]);
+  });
+});
