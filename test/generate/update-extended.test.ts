@@ -76,7 +76,7 @@ describe("issue 21: generate --update on a judge.yaml using every extended form"
     const dir = copy();
     const run = runCli(["generate", join(dir, "BEHAVIOR.md"), "--offline", "--no-web", "--update", join(dir, "judge.yaml")]);
     expect(run.status, run.stderr).toBe(0);
-    expect(run.stdout).toMatch(/4 rules \(0 confirmed in the interview, 4 carried over unchanged\)\nquestions asked: 0; model calls: 0/);
+    expect(run.stdout).toMatch(/4 rules \([^)]*4 carried over unchanged\)\nquestions asked: 0; model calls: 0\b/);
     expect(readFileSync(join(dir, "judge.yaml"), "utf8")).toBe(HAND);
   }, 180_000);
 
