@@ -45,7 +45,7 @@ function pre(transcript: string, tool: string, id: string, input = toolUse(id).i
   return JSON.stringify({
     session_id: SESSION,
     transcript_path: transcript,
-    cwd: "/home/dev/shop",
+    cwd: "/srv/shop",
     permission_mode: "default",
     hook_event_name: "PreToolUse",
     tool_name: tool,
@@ -112,7 +112,7 @@ describe("PostToolUse and Stop", () => {
     const stdin = JSON.stringify({
       ...JSON.parse(pre(prefix(8), "Edit", "toolu_01Edit0000000000000002")),
       hook_event_name: "PostToolUse",
-      tool_response: { filePath: "/home/dev/shop/src/discount.js" },
+      tool_response: { filePath: "/srv/shop/src/discount.js" },
     });
     const out = JSON.parse(answer(stdin).stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
     expect(out.hookSpecificOutput.hookEventName).toBe("PostToolUse");
