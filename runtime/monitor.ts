@@ -51,9 +51,9 @@ export function startMonitor(judge: Judge, rawHeader: unknown, options: JudgeOpt
     out.push(violation);
   };
   // Only a rule the event changed can have something new to report, so only those are asked.
-  const violationsNow = (concerned: readonly number[]): Violation[] => {
+  const violationsNow = (affected: readonly number[]): Violation[] => {
     out = [];
-    for (let k = 0; k < concerned.length; k++) all[concerned[k]!]!.violations(found);
+    for (let k = 0; k < affected.length; k++) all[affected[k]!]!.violations(found);
     return out;
   };
 
@@ -81,11 +81,11 @@ export function startMonitor(judge: Judge, rawHeader: unknown, options: JudgeOpt
     check(raw: unknown): Violation[] {
       const event = read(raw);
       // The step leaves every other rule as it was: only these need saving.
-      const concerned = steppers.concerned(event.action);
-      for (let k = 0; k < concerned.length; k++) all[concerned[k]!]!.save();
+      const affected = steppers.concerned(event.action);
+      for (let k = 0; k < affected.length; k++) all[affected[k]!]!.save();
       steppers.step(event);
-      const would = violationsNow(concerned);
-      for (let k = 0; k < concerned.length; k++) all[concerned[k]!]!.restore();
+      const would = violationsNow(affected);
+      for (let k = 0; k < affected.length; k++) all[affected[k]!]!.restore();
       return would;
     },
 

@@ -580,9 +580,9 @@ function startMonitor(judge, rawHeader, options) {
     if (explanation !== void 0) violation.explanation = explanation;
     out.push(violation);
   };
-  const violationsNow = (concerned2) => {
+  const violationsNow = (affected) => {
     out = [];
-    for (let k = 0; k < concerned2.length; k++) all[concerned2[k]].violations(found);
+    for (let k = 0; k < affected.length; k++) all[affected[k]].violations(found);
     return out;
   };
   const read = (raw) => {
@@ -603,11 +603,11 @@ function startMonitor(judge, rawHeader, options) {
     },
     check(raw) {
       const event = read(raw);
-      const concerned2 = steppers.concerned(event.action);
-      for (let k = 0; k < concerned2.length; k++) all[concerned2[k]].save();
+      const affected = steppers.concerned(event.action);
+      for (let k = 0; k < affected.length; k++) all[affected[k]].save();
       steppers.step(event);
-      const would = violationsNow(concerned2);
-      for (let k = 0; k < concerned2.length; k++) all[concerned2[k]].restore();
+      const would = violationsNow(affected);
+      for (let k = 0; k < affected.length; k++) all[affected[k]].restore();
       return would;
     },
     pending() {
