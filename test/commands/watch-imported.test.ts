@@ -12,8 +12,8 @@ import { IMPORTER_FIXTURES } from "../support/importer-fixtures.js";
 
 type Judgment = Record<string, unknown> & { verdict: string };
 
-function watched(judge: string, from: string, file: string): { violations: Record<string, unknown>[]; judgment: Judgment } {
-  const run = runCli(["watch", judge, "--from", from, file, "--json", "--no-verify"]);
+function watched(judge: string, from: string | undefined, file: string): { violations: Record<string, unknown>[]; judgment: Judgment } {
+  const run = runCli(["watch", judge, ...(from === undefined ? [] : ["--from", from]), file, "--json", "--no-verify"]);
   expect(run.stderr).toBe("");
   expect(run.status).toBe(0);
   const out = run.stdout
@@ -71,6 +71,17 @@ describe("watch --from over recorded coding-agent sessions", () => {
       const file = join(IMPORTER_FIXTURES, "codex", name);
       const { judgment } = watched(judge, "codex", file);
       expect(judgment, name).toEqual(judged(judge, file));
+    }
+  });
+
+  test("without --from, the format is detected from the first record (each line was refused as a bad event)", () => {
+    for (const [format, judgeFile, name] of [
+      ["codex", "coding-agent.judge.yaml", "interrupted-rebuild.jsonl"],
+      ["claude-code", "coding-rules.judge.yaml", "interrupted-force-push.jsonl"],
+    ] as const) {
+      const judge = join(IMPORTER_FIXTURES, judgeFile);
+      const file = join(IMPORTER_FIXTURES, format, name);
+      expect(watched(judge, undefined, file)).toEqual(watched(judge, format, file));
     }
   });
 });
