@@ -131,37 +131,48 @@ async function feedRecords(
   return undefined;
 }
 
+/** How many records `watch` without `--from` reads before deciding that the lines are events. */
+const DETECT_RECORDS = 8;
+
 /**
- * With `from` "auto": the format of the first line when it is a trace format's
- * record (a Claude Code, Codex or Gemini CLI session line) rather than an event,
- * header, end line or whole trajectory; else undefined (the lines are events).
+ * With `from` "auto": a line that decides the lines are events (an event,
+ * header, end line or whole trajectory, or not a JSON object), else the
+ * parsed record, for detection.
  */
-function detectedFrom(text: string): string | undefined {
+function recordOf(text: string): Record<string, unknown> | undefined {
   const parsed = parseJson(text);
   if (!parsed.ok || !isObject(parsed.value)) return undefined;
   const value = parsed.value;
   if (isEndLine(value) || isHeaderLine(value) || ("actor" in value && "action" in value)) return undefined;
   if (looksLikeTrajectory("trajectory" in value ? value.trajectory : value)) return undefined;
-  return detectFormat([value]).format;
+  return value;
 }
 
-/** Reads up to the first non-blank line; returns the format it detects and the lines, that one included. */
+/**
+ * Reads the first records, up to DETECT_RECORDS, until a trace format is
+ * detected from them (a Claude Code, Codex or Gemini CLI session line) or a
+ * line shows the input is events; returns that format (or undefined) and the
+ * lines, those read included.
+ */
 async function detectFirst(lines: AsyncIterable<WatchLine>): Promise<{ from: string | undefined; lines: AsyncIterable<WatchLine> }> {
   const iterator = lines[Symbol.asyncIterator]();
   const seen: WatchLine[] = [];
+  const records: Record<string, unknown>[] = [];
   let from: string | undefined;
   let done = false;
-  for (;;) {
+  while (records.length < DETECT_RECORDS) {
     const next = await iterator.next();
     if (next.done === true) {
       done = true;
       break;
     }
     seen.push(next.value);
-    if (next.value.text.trim() !== "") {
-      from = detectedFrom(next.value.text);
-      break;
-    }
+    if (next.value.text.trim() === "") continue;
+    const record = recordOf(next.value.text);
+    if (record === undefined) break;
+    records.push(record);
+    from = detectFormat(records).format;
+    if (from !== undefined) break;
   }
   async function* rest(): AsyncGenerator<WatchLine> {
     yield* seen;

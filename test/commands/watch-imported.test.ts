@@ -74,10 +74,12 @@ describe("watch --from over recorded coding-agent sessions", () => {
     }
   });
 
-  test("without --from, the format is detected from the first record (each line was refused as a bad event)", () => {
+  test("without --from, the format is detected from the first records (each line was refused as a bad event)", () => {
     for (const [format, judgeFile, name] of [
       ["codex", "coding-agent.judge.yaml", "interrupted-rebuild.jsonl"],
       ["claude-code", "coding-rules.judge.yaml", "interrupted-force-push.jsonl"],
+      // Its first line, a file-history-snapshot, does not tell the format: the next one does.
+      ["claude-code", "coding-rules.judge.yaml", "parallel-calls-and-errors.jsonl"],
     ] as const) {
       const judge = join(IMPORTER_FIXTURES, judgeFile);
       const file = join(IMPORTER_FIXTURES, format, name);
