@@ -210,7 +210,7 @@ export function allMessageLists(
   const responses: unknown[] = [];
   for (const unit of units) {
     if (Array.isArray(unit)) {
-      messages.push(...unit);
+      for (const message of unit) messages.push(message);
       continue;
     }
     if (!isRecord(unit)) return undefined;
@@ -218,8 +218,10 @@ export function allMessageLists(
     if (Array.isArray(unit.messages) && "epoch" in unit && "input" in unit) return undefined;
     // Nor is a mini-swe-agent trajectory (its messages beside trajectory_format and the run's info).
     if (Array.isArray(unit.messages) && typeof unit.trajectory_format === "string") return undefined;
-    if (Array.isArray(unit.messages)) messages.push(...unit.messages);
-    else if (isRecord(unit.request) && Array.isArray(unit.request.messages)) messages.push(...unit.request.messages);
+    // One at a time: a spread of a long list (over about 100,000 messages) overflows the stack.
+    if (Array.isArray(unit.messages)) for (const message of unit.messages) messages.push(message);
+    else if (isRecord(unit.request) && Array.isArray(unit.request.messages))
+      for (const message of unit.request.messages) messages.push(message);
     else if (unit.response === undefined) responses.push(unit);
     if (unit.response !== undefined) responses.push(unit.response);
   }

@@ -177,7 +177,7 @@ function chains(exchanges: Exchange[]): Chain[] {
     }
     chain.exchanges.push(ex);
     const added = [...ex.input.map((x) => x.item), ...ex.output];
-    chain.history.push(...added);
+    for (const item of added) chain.history.push(item); // not push(...added): a long input overflows the stack
     if (typeof ex.response?.id === "string") byResponseId.set(ex.response.id, chain);
     if (chain.history.length > 0) {
       if (chain.keys === undefined) chain.keys = new PrefixKeys(chain.history);

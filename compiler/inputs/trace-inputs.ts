@@ -75,13 +75,20 @@ function meantAsTrajectory(value: unknown, options: TraceReadOptions): boolean {
   return !readAsTrace(value, options);
 }
 
-function importOptions(options: TraceReadOptions, defaultId?: string): ImportTraceOptions {
+/**
+ * Import options for the whole of `file`, or for its element `element` (a
+ * JSONL line, an array element): the ids of an element's traces are numbered
+ * as the file name is, so `--id` given for a file of several cases names each
+ * apart (`ticket-7-1`, `ticket-7-2`), as it does a file imported whole.
+ */
+function importOptions(options: TraceReadOptions, file?: string, element?: number): ImportTraceOptions {
+  const id = options.id === undefined || options.id === "" || element === undefined ? options.id : `${options.id}-${element + 1}`;
   return {
     from: options.from ?? "auto",
     complete: options.complete,
     reasoning: options.reasoning,
-    id: options.id,
-    defaultId,
+    id,
+    defaultId: file === undefined ? undefined : fileTraceId(file, element),
   };
 }
 
@@ -132,7 +139,7 @@ export function* importedCases(
   lines?: readonly number[],
   line?: number,
 ): Generator<InputCase> {
-  const result = importTrace(value, importOptions(options, fileTraceId(file, line === undefined ? undefined : firstIndex)));
+  const result = importTrace(value, importOptions(options, file, line === undefined ? undefined : firstIndex));
   // Cases come in trace order: each error takes the place of the trace it stopped.
   const errors = [...result.errors].sort((a, b) => (a.trace ?? 0) - (b.trace ?? 0));
   const at = (index: number, where: number | undefined): CaseOrigin =>
@@ -181,7 +188,7 @@ export function* elementCases(value: unknown, origin: CaseOrigin, options: Trace
 
 /** A labeled case wrapping a trace: it must import to exactly one trajectory. */
 function labeledImport(c: InputCase, options: TraceReadOptions): InputCase {
-  const result = importTrace(c.trajectory, importOptions(options, fileTraceId(c.file, c.line === undefined ? undefined : c.index)));
+  const result = importTrace(c.trajectory, importOptions(options, c.file, c.line === undefined ? undefined : c.index));
   const { trajectory: _raw, ...rest } = c;
   void _raw;
   // Unlabeled, and neither the object nor its `trajectory` is a trace any format knows: the object is what is unknown.

@@ -16,7 +16,7 @@
  * incomplete unless `complete` says otherwise (for an imported trace, as the
  * importer detected): a stream that stops may have been cut off.
  */
-import { looksLikeTrajectory } from "../../importers/index.js";
+import { detectFormat, looksLikeTrajectory } from "../../importers/index.js";
 import type { JudgeOptions } from "../../runtime/judgment.js";
 import { isObject } from "../../runtime/is-object.js";
 import type { Monitor, TrajectoryJudgment, Violation } from "../../runtime/types.js";
@@ -131,12 +131,78 @@ async function feedRecords(
   return undefined;
 }
 
+/** How many records `watch` without `--from` reads before deciding that the lines are events. */
+const DETECT_RECORDS = 8;
+
+/**
+ * With `from` "auto": a line that decides the lines are events (an event,
+ * header, end line or whole trajectory, or not a JSON object), else the
+ * parsed record, for detection.
+ */
+function recordOf(text: string): Record<string, unknown> | undefined {
+  const parsed = parseJson(text);
+  if (!parsed.ok || !isObject(parsed.value)) return undefined;
+  const value = parsed.value;
+  if (isEndLine(value) || isHeaderLine(value) || ("actor" in value && "action" in value)) return undefined;
+  if (looksLikeTrajectory("trajectory" in value ? value.trajectory : value)) return undefined;
+  return value;
+}
+
+/**
+ * Reads the first records, up to DETECT_RECORDS, until a trace format is
+ * detected from them (a Claude Code, Codex or Gemini CLI session line) or a
+ * line shows the input is events; returns that format (or undefined) and the
+ * lines, those read included.
+ */
+async function detectFirst(lines: AsyncIterable<WatchLine>): Promise<{ from: string | undefined; lines: AsyncIterable<WatchLine> }> {
+  const iterator = lines[Symbol.asyncIterator]();
+  const seen: WatchLine[] = [];
+  const records: Record<string, unknown>[] = [];
+  let from: string | undefined;
+  let done = false;
+  while (records.length < DETECT_RECORDS) {
+    const next = await iterator.next();
+    if (next.done === true) {
+      done = true;
+      break;
+    }
+    seen.push(next.value);
+    if (next.value.text.trim() === "") continue;
+    const record = recordOf(next.value.text);
+    if (record === undefined) break;
+    records.push(record);
+    from = detectFormat(records).format;
+    if (from !== undefined) break;
+  }
+  async function* rest(): AsyncGenerator<WatchLine> {
+    yield* seen;
+    if (done) return;
+    try {
+      for (;;) {
+        const next = await iterator.next();
+        if (next.done === true) return;
+        yield next.value;
+      }
+    } finally {
+      void iterator.return?.();
+    }
+  }
+  return { from, lines: rest() };
+}
+
 export async function watchLines(
   judge: BuiltJudge,
-  lines: AsyncIterable<WatchLine>,
-  options: WatchOptions,
+  input: AsyncIterable<WatchLine>,
+  given: WatchOptions,
   handlers: WatchHandlers,
 ): Promise<WatchResult> {
+  let lines = input;
+  let options = given;
+  if (options.from === undefined || options.from === "auto") {
+    const first = await detectFirst(input);
+    lines = first.lines;
+    if (first.from !== undefined) options = { ...options, from: first.from };
+  }
   const importing = options.from !== undefined && options.from !== "auto" && options.from !== "trajectory";
   let header: { id: string; description: string } | undefined = options.id === undefined ? undefined : { id: options.id, description: "" };
   let monitor: Monitor | undefined;
