@@ -88,7 +88,12 @@ describe("item 20: what people pipe into stdin", () => {
     const fromFile = runCli(["judge", JUDGE, file, "--json"]);
     const fromStdin = runCli(["judge", JUDGE, "-", "--json"], { input: text });
     expect(fromStdin.stderr).toBe("");
-    const strip = (stdout: string) => (JSON.parse(stdout) as { file: string }[]).map(({ file: _file, ...rest }) => rest);
+    // Traces without a native id are named after their file (issue 22, defect 7); stdin has no name.
+    const ids = (stdout: string) => (JSON.parse(stdout) as { trajectoryId: string }[]).map((j) => j.trajectoryId);
+    expect(ids(fromFile.stdout)).toEqual(["chats-1", "chats-2"]);
+    expect(ids(fromStdin.stdout)).toEqual(["trace-1", "trace-2"]);
+    const strip = (stdout: string) =>
+      (JSON.parse(stdout) as { file: string; trajectoryId: string }[]).map(({ file: _file, trajectoryId: _id, ...rest }) => rest);
     expect(strip(fromStdin.stdout)).toEqual(strip(fromFile.stdout));
     expect(verdicts(fromStdin.stdout)).toEqual(["false", "na"]);
     // A one-line array with nothing after it is still one array of trajectories.

@@ -21,6 +21,8 @@ export function runCli(
     env: { ...process.env, BRAINTRUST_API_KEY: "", OPENAI_API_KEY: "", ...options.env },
     input: options.input ?? "",
     timeout: 60_000,
+    // Reports of a few thousand cases pass spawnSync's default 1 MiB, which kills the child.
+    maxBuffer: 256 << 20,
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
