@@ -41,7 +41,7 @@ for (const { name } of lib.FORMATS) {
     continue;
   }
   const inputs = dir
-    .filter((f) => /\.jsonl?$/.test(f))
+    .filter((f) => /\.(jsonl?|traj)$/.test(f))
     .sort()
     .map((f) => read(join(fixtures, name, f)));
   if (inputs.length > 0) sets.push({ name, inputs });

@@ -201,8 +201,11 @@ function importRun(value: unknown, path: string, options: ImportOptions, index: 
 
   const answer = (call: Call | undefined, text: string, message: Obj | undefined, where: string, raw?: unknown): void => {
     const code = message === undefined ? undefined : returnCode(message, text);
-    const fields: Record<string, unknown> | undefined = code === undefined ? undefined : { returncode: code };
     const content = raw !== undefined ? raw : text;
+    // The exit code joins the fields a JSON object result has of its own.
+    const parsed = typeof content === "string" ? parseJson(content) : undefined;
+    const fields: Record<string, unknown> | undefined =
+      code === undefined ? undefined : { ...(isRecord(parsed) ? parsed : {}), returncode: code };
     b.result(call?.id, content, { name: call?.name, error: code !== undefined && code !== 0, fields, path: where });
   };
 

@@ -6,7 +6,7 @@
  * linear import takes about 4 times as long, a quadratic one about 16.
  */
 import { describe, expect, test } from "vitest";
-import { fromAdk, fromLangChain, fromLangfuse, fromOtel } from "../../importers/index.js";
+import { fromAdk, fromLangChain, fromLangfuse, fromOtel, fromSweAgent } from "../../importers/index.js";
 
 const hex = (i: number): string => i.toString(16).padStart(16, "0");
 const s = (v: string) => ({ stringValue: v });
@@ -138,6 +138,22 @@ function adkSession(n: number): unknown {
   return { id: "s", appName: "desk", userId: "u", events };
 }
 
+/** A mini-swe-agent run with tool calls: one reply makes every call, then each observation answers one on its tool_call_id. */
+function sweAgentRun(n: number): unknown {
+  const calls: unknown[] = [];
+  const results: unknown[] = [];
+  for (let i = 0; 2 * (i + 1) <= n; i++) {
+    const id = `call_${i}`;
+    calls.push({ id, type: "function", function: { name: "lookup", arguments: JSON.stringify({ q: i }) } });
+    results.push({ role: "tool", tool_call_id: id, content: `{"n":${i}}`, extra: { returncode: 0 } });
+  }
+  return {
+    info: { exit_status: "Submitted" },
+    messages: [{ role: "assistant", content: null, tool_calls: calls }, ...results],
+    trajectory_format: "mini-swe-agent-1.1",
+  };
+}
+
 /** The fastest of three runs, in ms (the machine is shared: the fastest is the least disturbed). */
 function fastest(run: () => void): number {
   let best = Number.POSITIVE_INFINITY;
@@ -155,6 +171,7 @@ describe("item 10: imports linear in overlapping tool spans", () => {
     ["langchain", langchainTree, fromLangChain],
     ["langfuse", langfuseTrace, fromLangfuse],
     ["adk", adkSession, fromAdk],
+    ["swe-agent", sweAgentRun, fromSweAgent],
   ] as const) {
     test(`${name}: 16,000 spans cost about 4 times 4,000, not 16 times; every result follows its own call`, () => {
       const small = make(4000);
