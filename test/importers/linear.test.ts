@@ -3,7 +3,8 @@
  * many tool spans overlap (each one's result waits until time passes its end).
  * A filter of the waiting results and of the model's calls at every span made
  * 100,000 spans take minutes. The test compares 4,000 spans with 16,000: a
- * linear import takes about 4 times as long, a quadratic one about 16.
+ * linear import takes about 4 times as long, a quadratic one about 16; the test
+ * allows 10, the fastest of five runs each, so a loaded machine does not fail it.
  */
 import { describe, expect, test } from "vitest";
 import { fromAdk, fromLangChain, fromLangfuse, fromOtel, fromSweAgent } from "../../importers/index.js";
@@ -154,10 +155,10 @@ function sweAgentRun(n: number): unknown {
   };
 }
 
-/** The fastest of three runs, in ms (the machine is shared: the fastest is the least disturbed). */
+/** The fastest of five runs, in ms (the machine is shared: the fastest is the least disturbed). */
 function fastest(run: () => void): number {
   let best = Number.POSITIVE_INFINITY;
-  for (let k = 0; k < 3; k++) {
+  for (let k = 0; k < 5; k++) {
     const t0 = performance.now();
     run();
     best = Math.min(best, performance.now() - t0);
@@ -183,7 +184,7 @@ describe("item 10: imports linear in overlapping tool spans", () => {
       expect(results.every((e, i) => e.metadata!.n === String(i) && e.action === "lookup_result")).toBe(true);
       importer(small); // warm up
       const ratio = fastest(() => importer(large)) / fastest(() => importer(small));
-      expect(ratio).toBeLessThan(8);
+      expect(ratio).toBeLessThan(10);
     });
   }
 });
