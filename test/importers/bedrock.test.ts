@@ -10,6 +10,7 @@ import { describe, expect, test } from "vitest";
 import { detectFormat, fromBedrock } from "../../importers/index.js";
 import { parsePythonDict } from "../../importers/python-literal.js";
 import { IMPORTER_FIXTURES, readFixture } from "../support/importer-fixtures.js";
+import { fastestOf } from "../support/timing.js";
 
 const fixture = (file: string): unknown => readFixture(join(IMPORTER_FIXTURES, "bedrock", file));
 const shape = (events: readonly { actor: string; action: string }[]): string[] => events.map((e) => `${e.actor}:${e.action}`);
@@ -241,16 +242,7 @@ describe("bedrock import is linear in the calls", () => {
     messages.push({ role: "assistant", content: [{ text: "done" }] });
     return messages;
   };
-  // Best of five: on a shared machine one quiet run of each size is what the ratio needs.
-  const fastest = (run: () => void): number => {
-    let best = Number.POSITIVE_INFINITY;
-    for (let k = 0; k < 5; k++) {
-      const t0 = performance.now();
-      run();
-      best = Math.min(best, performance.now() - t0);
-    }
-    return best;
-  };
+  const fastest = (run: () => void): number => fastestOf(run, 5);
 
   test("100,000 calls cost about 4 times 25,000, not 16 times; every result follows its own call", () => {
     const small = conversation(25_000);

@@ -18,6 +18,7 @@ import {
   importTrace,
   type ImportResult,
 } from "../../importers/index.js";
+import { fastestOf } from "../support/timing.js";
 
 const PARALLEL = 4;
 
@@ -143,16 +144,7 @@ function openaiAgents(n: number): unknown {
   return { data: items };
 }
 
-/** The fastest of three runs, in ms (the machine is shared: the fastest is the least disturbed). */
-function fastest(run: () => void): number {
-  let best = Number.POSITIVE_INFINITY;
-  for (let k = 0; k < 3; k++) {
-    const t0 = performance.now();
-    run();
-    best = Math.min(best, performance.now() - t0);
-  }
-  return best;
-}
+const fastest = (run: () => void): number => fastestOf(run, 3);
 
 describe("chat and agent imports are linear in the calls, parallel ones included", () => {
   for (const [name, make, importer] of [

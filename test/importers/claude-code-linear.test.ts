@@ -8,6 +8,7 @@
  */
 import { expect, test } from "vitest";
 import { fromClaudeCode } from "../../importers/index.js";
+import { fastestOf } from "../support/timing.js";
 
 /** A session of `n` calls; every 50th message is a Task whose sub-agent makes two calls of its own. */
 function session(n: number): unknown[] {
@@ -106,15 +107,7 @@ function session(n: number): unknown[] {
   return [...main, ...agents];
 }
 
-function fastest(run: () => void): number {
-  let best = Number.POSITIVE_INFINITY;
-  for (let k = 0; k < 3; k++) {
-    const t0 = performance.now();
-    run();
-    best = Math.min(best, performance.now() - t0);
-  }
-  return best;
-}
+const fastest = (run: () => void): number => fastestOf(run, 3);
 
 test("claude-code: 100,000 calls cost about 4 times 25,000, not 16 times; parallel calls share a turn, sub-agents sit under their Task", () => {
   const small = session(25_000);

@@ -14,6 +14,7 @@ import { detectFormat, fromCodex, fromOpenAIResponses, importTrace } from "../..
 import type { ImportResult, TrajectoryEvent } from "../../importers/index.js";
 import { runCli } from "../support/cli.js";
 import { IMPORTER_FIXTURES } from "../support/importer-fixtures.js";
+import { fastestOf } from "../support/timing.js";
 
 const line = (type: string, payload: unknown) => ({ timestamp: "2025-11-20T09:14:02.118Z", type, payload });
 const item = (payload: unknown) => line("response_item", payload);
@@ -463,16 +464,7 @@ describe("size", () => {
     return lines;
   }
 
-  /** The fastest of five runs: the machine is shared, the fastest is the least disturbed. */
-  function fastest(run: () => void): number {
-    let best = Infinity;
-    for (let i = 0; i < 5; i++) {
-      const start = performance.now();
-      run();
-      best = Math.min(best, performance.now() - start);
-    }
-    return best;
-  }
+  const fastest = (run: () => void): number => fastestOf(run, 5);
 
   test("100,000 calls import, every output after its call; 4 times the calls cost about 4 times the time, not 16", () => {
     const big = fromCodex(rollout(100_000));

@@ -14,6 +14,7 @@ import { describe, expect, test } from "vitest";
 import { detectFormat, fromGeminiCli } from "../../importers/index.js";
 import type { ImportResult, TrajectoryEvent } from "../../importers/index.js";
 import { runCli } from "../support/cli.js";
+import { fastestOf } from "../support/timing.js";
 
 const meta = { sessionId: "s-1", projectHash: "abc123", startTime: "2026-05-12T14:02:00.000Z", lastUpdated: "2026-05-12T14:02:00.000Z" };
 const user = (id: string, text: string, extra: object = {}) => ({ id, timestamp: "t", type: "user", content: [{ text }], ...extra });
@@ -466,16 +467,7 @@ describe("size", () => {
     return lines;
   }
 
-  /** The fastest of five runs: the machine is shared, the fastest is the least disturbed. */
-  function fastest(run: () => void): number {
-    let best = Infinity;
-    for (let i = 0; i < 5; i++) {
-      const start = performance.now();
-      run();
-      best = Math.min(best, performance.now() - start);
-    }
-    return best;
-  }
+  const fastest = (run: () => void): number => fastestOf(run, 5);
 
   test("100,000 calls (each message written three times, rewinds between): every result after its call; linear", () => {
     const big = fromGeminiCli(session(100_000));

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { detectFormat, fromInspect } from "../../importers/index.js";
 import { IMPORTER_FIXTURES, readFixture } from "../support/importer-fixtures.js";
+import { fastestOf } from "../support/timing.js";
 
 const fixture = (file: string): unknown => readFixture(join(IMPORTER_FIXTURES, "inspect", file));
 const sample = (id: unknown, messages: unknown[], extra: Record<string, unknown> = {}) => ({
@@ -173,15 +174,7 @@ describe("inspect import is linear in the calls", () => {
     messages.push(assistant("done"));
     return log([sample(1, messages)]);
   };
-  const fastest = (run: () => void): number => {
-    let best = Number.POSITIVE_INFINITY;
-    for (let k = 0; k < 3; k++) {
-      const t0 = performance.now();
-      run();
-      best = Math.min(best, performance.now() - t0);
-    }
-    return best;
-  };
+  const fastest = (run: () => void): number => fastestOf(run, 3);
 
   test("100,000 calls cost about 4 times 25,000, not 16 times; every result follows its own call", () => {
     const small = big(25_000);

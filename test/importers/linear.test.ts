@@ -8,6 +8,7 @@
  */
 import { describe, expect, test } from "vitest";
 import { fromAdk, fromLangChain, fromLangfuse, fromOtel, fromSweAgent } from "../../importers/index.js";
+import { fastestOf } from "../support/timing.js";
 
 const hex = (i: number): string => i.toString(16).padStart(16, "0");
 const s = (v: string) => ({ stringValue: v });
@@ -155,16 +156,7 @@ function sweAgentRun(n: number): unknown {
   };
 }
 
-/** The fastest of five runs, in ms (the machine is shared: the fastest is the least disturbed). */
-function fastest(run: () => void): number {
-  let best = Number.POSITIVE_INFINITY;
-  for (let k = 0; k < 5; k++) {
-    const t0 = performance.now();
-    run();
-    best = Math.min(best, performance.now() - t0);
-  }
-  return best;
-}
+const fastest = (run: () => void): number => fastestOf(run, 5);
 
 describe("item 10: imports linear in overlapping tool spans", () => {
   for (const [name, make, importer] of [

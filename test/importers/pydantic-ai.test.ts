@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { detectFormat, fromPydanticAI } from "../../importers/index.js";
 import { IMPORTER_FIXTURES, readFixture } from "../support/importer-fixtures.js";
+import { fastestOf } from "../support/timing.js";
 
 const fixture = (file: string): unknown => readFixture(join(IMPORTER_FIXTURES, "pydantic-ai", file));
 const req = (...parts: unknown[]) => ({ kind: "request", parts });
@@ -166,15 +167,7 @@ describe("pydantic-ai import is linear in the calls", () => {
     messages.push(res([call("final_result", { ok: true }, "final")], "tool_call"));
     return messages;
   };
-  const fastest = (run: () => void): number => {
-    let best = Number.POSITIVE_INFINITY;
-    for (let k = 0; k < 3; k++) {
-      const t0 = performance.now();
-      run();
-      best = Math.min(best, performance.now() - t0);
-    }
-    return best;
-  };
+  const fastest = (run: () => void): number => fastestOf(run, 3);
 
   test("100,000 calls cost about 4 times 25,000, not 16 times; every result follows its own call", () => {
     const small = history(25_000);

@@ -6,6 +6,7 @@
 import { describe, expect, test } from "vitest";
 import { compileRegex } from "../../compiler/ir/regex-program.js";
 import { regexTest, type RegexProgram } from "../../runtime/regex.js";
+import { fastestOf } from "../support/timing.js";
 
 function compiled(pattern: string, flags = ""): RegexProgram {
   const result = compileRegex(pattern, flags);
@@ -310,16 +311,7 @@ describe("regexTest against new RegExp(p, f + 'u') (differential, seeded)", () =
 // ---------------------------------------------------------------------------
 // Linear time on hostile content.
 
-/** The fastest of three runs of `run`, in milliseconds (the minimum is the least noisy figure). */
-function fastest(run: () => void): number {
-  let best = Infinity;
-  for (let k = 0; k < 3; k++) {
-    const start = performance.now();
-    run();
-    best = Math.min(best, performance.now() - start);
-  }
-  return best;
-}
+const fastest = (run: () => void): number => fastestOf(run, 3);
 
 describe("case folding against new RegExp(p, 'iu') over the whole code space (differential, seeded)", () => {
   // Code points where case lives (Latin, Greek, Cyrillic, Armenian, Georgian, Cherokee, Latin Extended
