@@ -4,30 +4,16 @@
  * the answer is saved as a labeled case beside judge.yaml and re-chooses the draft. Scripted use
  * (no terminal) asks nothing and keeps the question as a note.
  */
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { PassThrough, Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { generateJudgeYaml } from "../../compiler/generate/pipeline.js";
 import { runTerminalInterview } from "../../compiler/interview/terminal.js";
 import { runCli } from "../support/cli.js";
-import { DOORS_SPEC, draft, labelsFor, RULE, samples, truth, TWO_LABELED, verdicts } from "../generate/verdict-fixture.js";
+import { doorsProject, draft, labelsFor, RULE, truth, TWO_LABELED, verdicts } from "../generate/verdict-fixture.js";
 
 const QUESTION = draft(labelsFor(TWO_LABELED)).questions![0]!;
-
-/** A folder with the spec and the samples, the two of TWO_LABELED as labeled cases. */
-export function doorsProject(): { dir: string; spec: string; files: string[] } {
-  const dir = mkdtempSync(join(tmpdir(), "bj-ask-"));
-  const spec = join(dir, "BEHAVIOR.md");
-  writeFileSync(spec, DOORS_SPEC);
-  const cases = samples.map((s) =>
-    TWO_LABELED.includes(s.id) ? { trajectory: s, expected: { verdict: truth[s.id], metaBehaviorVerdicts: { [RULE]: truth[s.id] } } } : s,
-  );
-  const file = join(dir, "samples.json");
-  writeFileSync(file, JSON.stringify(cases));
-  return { dir, spec, files: [file] };
-}
 
 function capture(): { stream: Writable; text: () => string } {
   let text = "";
