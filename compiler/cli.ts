@@ -279,6 +279,10 @@ function program(): Command {
     .addOption(new Option("--no-web", "ask in the terminal instead of the browser"))
     .option("--update <judge.yaml>", "update this judge.yaml: carry over unchanged sections, ask only about what changed")
     .option("--fail-on-warning", "exit 1 when any written rule carries a warning (a clause not covered, a name no sample shows, …)")
+    .option(
+      "--labels <dir>",
+      "where answers to the interview's verdict questions are saved as labeled cases (default: labels/ beside judge.yaml)",
+    )
     .action(async (specPath: string, samples: string[], opts: GenerateCommandOptions) => {
       const { runGenerateCommand } = await import("./commands/generate.js");
       // Without samples the vocabulary is guessed from the spec; given, they are read as judge reads its files.
