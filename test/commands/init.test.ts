@@ -19,6 +19,7 @@ import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, test } from "vitest";
+import { parse as parseYaml } from "yaml";
 import { defaultBehaviorName, runInit } from "../../compiler/commands/init.js";
 import { ROOT, runCli } from "../support/cli.js";
 
@@ -147,6 +148,35 @@ describe("init", () => {
     expect(red.status).not.toBe(0);
     expect(red.stdout).toContain("# tests 8");
     expect(red.stdout).toMatch(/trajectories\/broken\.json:1:3: case 0: invalid JSON/);
+  });
+
+  test("the workflow's judge step runs (and writes JUnit) also when npm test failed, and the upload finds that file", async () => {
+    const dir = repo(NPM_INIT);
+    await runInit(undefined, { ...quiet, cwd: dir });
+    const workflow = parseYaml(readFileSync(join(dir, ".github/workflows/behavior-shop-bot.yml"), "utf8")) as {
+      jobs: Record<string, { steps: { name?: string; run?: string; uses?: string; if?: string; with?: Record<string, unknown> }[] }>;
+    };
+    const steps = Object.values(workflow.jobs)[0]!.steps;
+    const test = steps.findIndex((s) => s.run === "npm test");
+    const judge = steps.findIndex((s) => s.run?.startsWith("npx behavior-judge judge ") === true);
+    const upload = steps.findIndex((s) => s.uses?.startsWith("actions/upload-artifact@") === true);
+    expect(test).toBeGreaterThan(0);
+    // After a failed step, GitHub skips every later step without an if: always().
+    expect(judge > test ? steps[judge]!.if : "always()").toBe("always()");
+    expect(upload).toBeGreaterThan(judge);
+    expect(steps[upload]!.if).toBe("always()");
+    const args = steps[judge]!.run!.split(/\s+/);
+    const junit = args[args.indexOf("--junit") + 1];
+    expect(junit).toBe("behavior-shop-bot.junit.xml");
+    // Both steps run in the checkout's root (no working-directory): the upload's path is the judge's output.
+    expect(steps[judge]).not.toHaveProperty("working-directory");
+    expect(steps[upload]!.with!.path).toBe(junit);
+    // The judge and folder it names are the ones init wrote.
+    for (const path of args.slice(3, 5)) expect(existsSync(join(dir, path)), path).toBe(true);
+    // Run as the step runs it, from the repo root: the JUnit file lands where the upload looks.
+    const run = runCli(args.slice(2), { cwd: dir });
+    expect(run.status, run.stderr).toBe(0);
+    expect(readFileSync(join(dir, junit!), "utf8")).toContain("<testsuite");
   });
 
   test("vitest in devDependencies: a vitest test file and `vitest run`; a lock file makes CI use npm ci", async () => {
