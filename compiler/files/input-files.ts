@@ -16,17 +16,24 @@ import { subagentFiles } from "../inputs/claude-code-sessions.js";
 /** What a folder stands for: JSON, JSONL, and SWE-agent's `.traj` (JSON under its own extension). */
 const TRAJECTORY_FILE = /\.(jsonl?|traj)$/i;
 
+/** What a misplaced file is, and (for the CLI) which argument it belongs to. */
+interface MisplacedKind {
+  kind: string;
+  /** Which command argument takes it: a CLI hint, left out of the library's messages. */
+  argument: string;
+}
+
 /**
  * What a non-JSON argument is, from its name and first bytes; undefined when
  * it may be JSON. A pipe's (`regular` false) first bytes are not looked at:
  * it cannot be read at an offset, and what is read is gone for the reader.
  */
-async function misplacedKind(path: string, regular: boolean): Promise<string | undefined> {
+async function misplacedKind(path: string, regular: boolean): Promise<MisplacedKind | undefined> {
   const ext = extname(path).toLowerCase();
   if (ext === ".yaml" || ext === ".yml")
-    return "a judge.yaml (the judge): pass it as the first argument of judge or calibrate, or to build";
+    return { kind: "a judge.yaml (the judge)", argument: "pass it as the first argument of judge or calibrate, or to build" };
   if (ext === ".mjs" || ext === ".js" || ext === ".cjs" || ext === ".ts")
-    return "a JavaScript module (a built judge?): pass a judge.mjs as the first argument of judge or calibrate";
+    return { kind: "a JavaScript module (a built judge?)", argument: "pass a judge.mjs as the first argument of judge or calibrate" };
   if (TRAJECTORY_FILE.test(path) || !regular) return undefined;
   const handle = await open(path, "r");
   try {
@@ -36,7 +43,10 @@ async function misplacedKind(path: string, regular: boolean): Promise<string | u
       .toString("utf8")
       .replace(/^\uFEFF/, "");
     if (ext === ".md" || ext === ".markdown" || /^---\r?\n/.test(head) || /^#\s/.test(head)) {
-      return "a Markdown file (a BEHAVIOR.md spec?), not trajectories: a spec is the first argument of generate, lint and baseline";
+      return {
+        kind: "a Markdown file (a BEHAVIOR.md spec?), not trajectories",
+        argument: "a spec is the first argument of generate, lint and baseline",
+      };
     }
   } finally {
     await handle.close();
@@ -129,6 +139,8 @@ export async function resolveInputFiles(
   paths: readonly string[],
   what = "trajectories",
   notice: (message: string) => void = () => {},
+  /** Whether messages say which command argument a misplaced file belongs to (the CLI's; the library leaves it out). */
+  argumentHints = true,
 ): Promise<string[]> {
   const files: string[] = [];
   for (const path of paths) {
@@ -158,9 +170,11 @@ export async function resolveInputFiles(
       files.push(...listing.files);
       continue;
     }
-    const kind = await misplacedKind(path, regular);
-    if (kind !== undefined)
+    const misplaced = await misplacedKind(path, regular);
+    if (misplaced !== undefined) {
+      const kind = argumentHints ? `${misplaced.kind}: ${misplaced.argument}` : misplaced.kind;
       throw new UserError(`${printable(path)} looks like ${kind}; ${what} are .json or .jsonl files (or agent traces)`);
+    }
     files.push(path);
   }
   return files;
