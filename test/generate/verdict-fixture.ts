@@ -11,6 +11,8 @@ import type { RuleLabels } from "../../compiler/generate/offline/synthesize.js";
 import { previewJudge } from "../../compiler/generate/preview.js";
 import { buildVocabulary } from "../../compiler/generate/vocabulary.js";
 import type { JudgeIR } from "../../compiler/ir/types.js";
+import type { VerdictQuestion } from "../../compiler/generate/types.js";
+import { withAnswer } from "../../compiler/generate/verdicts.js";
 import type { Trajectory } from "../../runtime/types.js";
 
 export const DOORS_SPEC = `---
@@ -83,4 +85,18 @@ export function doorsProject(): { dir: string; spec: string; files: string[] } {
   const file = join(dir, "samples.json");
   writeFileSync(file, JSON.stringify(cases));
   return { dir, spec, files: [file] };
+}
+
+/**
+ * The verdict questions asked, in order, when every one is answered truly (as verdictAsking asks:
+ * at most three a rule), starting from the labels of `ids`.
+ */
+export function truthfulQuestions(ids: string[]): VerdictQuestion[] {
+  let labels = labelsFor(ids);
+  const asked: VerdictQuestion[] = [];
+  for (let q = draft(labels).questions?.[0]; q !== undefined && asked.length < 3; q = draft(labels).questions?.[0]) {
+    asked.push(q);
+    labels = withAnswer(labels, q, truth[q.sample]!);
+  }
+  return asked;
 }

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateJudgeYaml } from "../../compiler/generate/pipeline.js";
 import { parseVerdictRequest, startWebInterview, type WebInterview } from "../../compiler/interview/web.js";
 import { describeWithBrowser, launchChromium, watchPage } from "../support/browser.js";
-import { doorsProject, draft, labelsFor, RULE, truth, TWO_LABELED, verdicts } from "../generate/verdict-fixture.js";
+import { doorsProject, draft, labelsFor, RULE, truth, truthfulQuestions, TWO_LABELED, verdicts } from "../generate/verdict-fixture.js";
 
 const QUESTION = draft(labelsFor(TWO_LABELED)).questions![0]!;
 const ANSWER = truth[QUESTION.sample]!;
@@ -65,7 +65,8 @@ describe("the verdict endpoint", () => {
     const right = await post(server, "/verdict", { sample: QUESTION.sample, rule: RULE, answer: ANSWER });
     expect(right.status).toBe(200);
     const reply = (await right.json()) as { view: { kind: string }; previous: string };
-    expect(reply.view.kind).toBe("question");
+    // The next verdict question, if the answer leaves one, else the first clause.
+    expect(reply.view.kind).toBe(truthfulQuestions(TWO_LABELED).length > 1 ? "verdict" : "question");
     expect(reply.previous).toContain(`saved to ${join(project.dir, "labels", `${QUESTION.sample}.json`)}`);
     await server.close();
     await expect(run).rejects.toThrow();
@@ -98,6 +99,14 @@ describeWithBrowser("the verdict question in chromium", () => {
     const saved = join(project.dir, "labels", `${QUESTION.sample}.json`);
     await page.locator("#notice", { hasText: `saved to ${saved}` }).waitFor({ timeout: 10_000 });
     expect(await page.locator("#notice").textContent()).toContain("agrees with 3 of the 3 labels given for this rule");
+    // Any question that follows, answered truly too, until the clause questions start.
+    const asked = truthfulQuestions(TWO_LABELED);
+    for (const next of asked.slice(1)) {
+      await page.locator("#verdict-text", { hasText: next.text }).waitFor({ timeout: 10_000 });
+      await page.click(`#verdict-${truth[next.sample]}`);
+      await page.locator("#notice", { hasText: `${next.sample}: ` }).waitFor({ timeout: 10_000 });
+    }
+    await page.locator("#progress", { hasText: /^Question 1 of \d+$/ }).waitFor({ timeout: 10_000 });
     expect(await page.locator("#verdict").isHidden()).toBe(true);
     // The clause questions are about the re-drafted rule; accept them all and write.
     for (let i = 0; i < 10; i++) {
