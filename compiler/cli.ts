@@ -387,7 +387,7 @@ function program(): Command {
   cli
     .command("init")
     .description(
-      "scaffold a new behavior of your own in this repo: a one-rule starter spec, its judge, a passing sample, a test, a test script if none, and a CI workflow (never overwrites)",
+      "scaffold a new behavior of your own in this repo: a one-rule starter spec, its judge, a passing sample, a test, a test script that runs it, and a CI workflow (never overwrites a file)",
     )
     .argument(
       "[name]",
