@@ -241,6 +241,32 @@ function program(): Command {
   addIdOption(calibrateCommand);
   addWorkersOption(calibrateCommand);
 
+  const labelCommand = cli
+    .command("label")
+    .usage("-o <dir> [options] <judge> <traces...>")
+    .description(
+      "start labels from a judge's verdicts: write one {trajectory, expected} file per case for a person to correct and calibrate to read",
+    )
+    .argument("<judge>", "judge.mjs (built) or judge.yaml (compiled in memory)")
+    .argument("<traces...>", ".json or .jsonl trajectory files, or agent traces (see --from), or folders of them; - reads stdin")
+    .requiredOption("-o, --out <dir>", "required: the folder to write the labeled case files to (created if missing)")
+    .option("--force", "replace files that exist (default: keep them and say which)")
+    .addOption(new Option("--no-verify", "do not ask a model to confirm deterministic failures"))
+    .action(
+      async (
+        judgePath: string,
+        files: string[],
+        opts: { out: string; force?: boolean; verify: boolean } & ModelCommandOptions & TraceCommandOptions & WorkersFlags,
+      ) => {
+        const { runLabelCommand } = await import("./commands/label.js");
+        process.exitCode = await runLabelCommand(judgePath, await inputFiles(files), opts);
+      },
+    );
+  addModelOptions(labelCommand, { noModel: true });
+  addFromOption(labelCommand);
+  addIdOption(labelCommand);
+  addWorkersOption(labelCommand);
+
   const baselineCommand = cli
     .command("baseline")
     .description("judge labeled trajectories with a one-call LLM judge over the whole spec and report the same figures as calibrate --runs")
@@ -279,6 +305,10 @@ function program(): Command {
     .addOption(new Option("--no-web", "ask in the terminal instead of the browser"))
     .option("--update <judge.yaml>", "update this judge.yaml: carry over unchanged sections, ask only about what changed")
     .option("--fail-on-warning", "exit 1 when any written rule carries a warning (a clause not covered, a name no sample shows, …)")
+    .option(
+      "--labels <dir>",
+      "where answers to the interview's verdict questions are saved as labeled cases (default: labels/ beside judge.yaml)",
+    )
     .action(async (specPath: string, samples: string[], opts: GenerateCommandOptions) => {
       const { runGenerateCommand } = await import("./commands/generate.js");
       // Without samples the vocabulary is guessed from the spec; given, they are read as judge reads its files.

@@ -497,32 +497,36 @@ const concerned: readonly (readonly number[])[] = [
   [2, 3],
 ];
 
-/** Every rule's stepper, in judge.yaml order (`Rule<n>` is `rules[n]`). */
+/** Each rule's stepper class, in judge.yaml order (`Rule<n>` is `rules[n]`). */
+const ruleClasses: readonly (new () => RuleStepper)[] = [Rule0, Rule1, Rule2, Rule3];
+
+/** Every rule's stepper, in judge.yaml order, each made when an event first concerns its rule. */
 class Rules implements Steppers {
-  readonly rule0: RuleStepper = new Rule0();
-  readonly rule1: RuleStepper = new Rule1();
-  readonly rule2: RuleStepper = new Rule2();
-  readonly rule3: RuleStepper = new Rule3();
-  readonly all: readonly RuleStepper[] = [this.rule0, this.rule1, this.rule2, this.rule3];
+  readonly all: (RuleStepper | undefined)[] = new Array<RuleStepper | undefined>(4).fill(undefined);
 
   /** Steps the rules the event's action concerns. */
   step(e: StepEvent): void {
+    const all = this.all;
     switch (e.action) {
       case "deploy":
-        this.rule0.step(e);
-        this.rule1.step(e);
+        (all[0] ??= new Rule0()).step(e);
+        (all[1] ??= new Rule1()).step(e);
         break;
       case "publish":
       case "run_tests_result":
-        this.rule0.step(e);
+        (all[0] ??= new Rule0()).step(e);
         break;
       case "health_check_result":
-        this.rule1.step(e);
+        (all[1] ??= new Rule1()).step(e);
         break;
     }
     // Rules with a pattern that names no fixed action: every event.
-    this.rule2.step(e);
-    this.rule3.step(e);
+    (all[2] ??= new Rule2()).step(e);
+    (all[3] ??= new Rule3()).step(e);
+  }
+
+  stepper(r: number): RuleStepper {
+    return (this.all[r] ??= new ruleClasses[r]!());
   }
 
   concerned(action: string): readonly number[] {
