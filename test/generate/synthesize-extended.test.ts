@@ -97,6 +97,23 @@ describe("the search from labels tries the extended forms", () => {
     expect(verdictsOf(labeled.ir, REFUNDS)).toEqual(truthOf(REFUNDS));
   });
 
+  it("reads 'that booking' as the same key rather than a fresh lookup when the labels fit both", () => {
+    // The other half: no label tells the two apart (cancel-other, the only case that does, is not given).
+    const odd: RuleLabels = Object.fromEntries(
+      cases.flatMap((c, i) => (i % 2 === 1 ? [[samples[i]!.id, c.expected.metaBehaviorVerdicts]] : [])),
+    );
+    const labeled = draft(odd);
+    expect(ruleNamed(labeled.ir, CANCELS).checks).toEqual([
+      expect.objectContaining({ type: "ordering", before: [{ action: "cancel_reservation" }], on: "metadata.reservation_id" }),
+    ]);
+    expect(labeled.notes).toContainEqual(
+      expect.objectContaining({
+        kind: "labels",
+        message: expect.stringMatching(/readings fit every label; they disagree on .*cancel-other/),
+      }),
+    );
+  });
+
   it("is deterministic: two runs give byte-identical drafts", () => {
     expect(JSON.stringify(draft(half))).toBe(JSON.stringify(draft(half)));
   });

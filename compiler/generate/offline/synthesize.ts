@@ -335,6 +335,26 @@ interface Vocab {
   relevanceOf: (m: Matcher) => number;
   keys: Map<string, KeyFacts[]>;
   said: number[];
+  /** The forms the rule's words hint at, each a small bonus in the ranking. */
+  cues: Cues;
+  words: Set<string>;
+}
+
+interface Cues {
+  same: boolean;
+  fresh: boolean;
+  within: boolean;
+  per: boolean;
+}
+
+/** Words that hint at an extended form: "that booking", "each time", "straight after", "per order". */
+function cuesIn(text: string): Cues {
+  return {
+    same: /\b(?:same|that|this|matching|identical|corresponding)\s+[a-z]+/i.test(text),
+    fresh: /\b(?:fresh|each time|every time|again|new|its own|anew)\b/i.test(text),
+    within: /\b(?:immediately|right after|right away|straight after|straight away|next|at once|within)\b/i.test(text),
+    per: /\b(?:per|each|every|for any one|for a single)\s+[a-z]+/i.test(text),
+  };
 }
 
 /** The matchers worth trying: the draft's own, then sample actions and the values the rule's words name or the samples show. */
@@ -433,7 +453,7 @@ function candidateMatchers(
     add(m);
   }
   const matchers = [...seen.values()];
-  return { matchers, relevance: matchers.map(relevanceOf), relevanceOf, keys, said };
+  return { matchers, relevance: matchers.map(relevanceOf), relevanceOf, keys, said, cues: cuesIn(text), words };
 }
 
 /** Numbers the rule's words give, for count bounds ("no more than three", "twice", "once"). */
@@ -629,7 +649,19 @@ function score(c: Candidate, vocab: Vocab): number {
     const bind = vocab.matchers[c.bind]!;
     words += vocab.relevanceOf({ ...bind, metadata: { [c.key]: c.test } }) - vocab.relevance[c.bind]!;
   }
-  return words - 0.1 * used.length - 0.15 * extensions(c);
+  return words + cueBonus(c, vocab) - 0.1 * used.length - 0.15 * extensions(c);
+}
+
+/** A form the words hint at scores a little more; a key the words name, more ("the same order": `order_id`). */
+function cueBonus(c: Candidate, vocab: Vocab): number {
+  const { cues } = vocab;
+  const named = (key: string | undefined) => (key !== undefined && nameStems(key).some((s) => s !== "id" && vocab.words.has(s)) ? 0.15 : 0);
+  let bonus = 0;
+  if ("on" in c && c.on !== undefined) bonus += (cues.same ? 0.1 : 0) + named(c.on);
+  if (c.type === "ordering" && c.fresh && cues.fresh) bonus += 0.1;
+  if (c.type === "pairing" && c.within !== undefined && cues.within) bonus += 0.1;
+  if (c.type === "count" && c.per !== undefined) bonus += (cues.per ? 0.1 : 0) + named(c.per);
+  return bonus;
 }
 
 /** The matchers of a rule's search and where each occurs in every sample. */
