@@ -5,7 +5,7 @@ import { NOTHING_JUDGED, Tally } from "../analyses/tally.js";
 import { jsonlSink, jsonSink } from "../report/json.js";
 import { reportSinks } from "../report/outputs.js";
 import { progressSink } from "../report/progress.js";
-import { chunkedWriter, runSinks, type OutputSink } from "../report/sink.js";
+import { chunkedWriter, fileWrite, runSinks, type OutputSink } from "../report/sink.js";
 import { textSink } from "../report/text.js";
 import { canShowBrowser } from "../web/display.js";
 import { openRun, type RunFlags } from "./run-options.js";
@@ -32,7 +32,7 @@ export interface JudgeCommandOptions extends RunFlags, TraceCommandOptions, Work
 /** The judgments on stdout: text, one JSON array, or JSON Lines (with JSON, the summary lines go to stderr). */
 function stdoutSink(options: JudgeCommandOptions, usage: boolean): OutputSink {
   // In large chunks: a write per case cost more than rendering it (issue 26).
-  const out = chunkedWriter(process.stdout);
+  const out = chunkedWriter(process.stdout, fileWrite(process.stdout));
   const stdout = out.write;
   const stderr = (text: string) => void process.stderr.write(text);
   const sink =

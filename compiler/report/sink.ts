@@ -4,6 +4,7 @@
  * JUnit files, the browser report. The command picks its sinks once, adds
  * every result to each, and finishes them with the run's Tally.
  */
+import { fstatSync, writeSync } from "node:fs";
 import type { CaseResult } from "../run/judge-cases.js";
 import type { Tally } from "../analyses/tally.js";
 
@@ -92,7 +93,10 @@ export const CHUNK_CHARS = 1 << 16;
  * anything (a setImmediate runs only then), so a filter between two pipes
  * still answers each line as soon as it is judged; `flush` writes the rest.
  */
-export function chunkedWriter(stream: ChunkStream): { write: Write; flush: () => void; drained: () => Promise<void> | undefined } {
+export function chunkedWriter(
+  stream: ChunkStream,
+  writeText: Write = (text) => void stream.write(text),
+): { write: Write; flush: () => void; drained: () => Promise<void> | undefined } {
   let parts: string[] = [];
   let size = 0;
   let scheduled = false;
@@ -101,7 +105,7 @@ export function chunkedWriter(stream: ChunkStream): { write: Write; flush: () =>
     const text = parts.length === 1 ? parts[0]! : parts.join("");
     parts = [];
     size = 0;
-    stream.write(text);
+    writeText(text);
   };
   const later = () => {
     scheduled = false;
@@ -121,4 +125,22 @@ export function chunkedWriter(stream: ChunkStream): { write: Write; flush: () =>
     flush,
     drained: () => whenDrained(stream),
   };
+}
+
+/**
+ * For a stream on a file or a character device that is no terminal
+ * (/dev/null), which Node writes synchronously: a write of the text on its
+ * descriptor, as the stream does after first copying the text into a
+ * Buffer (a twentieth of a run). Undefined for a pipe or a terminal.
+ */
+export function fileWrite(stream: { fd?: unknown; isTTY?: boolean }): Write | undefined {
+  const fd = stream.fd;
+  if (typeof fd !== "number" || stream.isTTY === true) return undefined;
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile() && !stats.isCharacterDevice()) return undefined;
+  } catch {
+    return undefined;
+  }
+  return (text) => void writeSync(fd, text);
 }
