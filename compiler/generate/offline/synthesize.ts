@@ -808,45 +808,64 @@ export function synthesizeRule(
     quotes.set(c, best);
     return best;
   };
-  let current = drafted;
-  let pool: Reading[] = [drafted];
   const spent = () => searched.readings >= budget.readings;
-  for (let round = 0; round < MAX_ROUNDS && current.agree < labeled.length && !spent(); round++) {
-    const next: Reading[] = [];
-    const triggers = (c: Candidate | undefined): Reading["trigger"][] => {
-      const t: Reading["trigger"][] = [current.trigger];
-      if (c !== undefined) t.push({ matcher: subjectOf(c) });
-      return t;
-    };
-    // Every reading counts against the budget; none is judged past it.
-    const tryReading = (parts: Reading["parts"], t: Reading["trigger"]) => {
-      if (!spent()) next.push(make(parts, t));
-    };
-    current.parts.forEach((_, k) => {
-      const without = current.parts.filter((__, j) => j !== k);
-      if (without.length > 0) for (const t of triggers(undefined)) tryReading(without, t);
-    });
-    for (const c of all) {
-      if (spent()) break;
-      const replacedBy = (k: number) => {
-        const p = current.parts[k]!;
-        return { candidate: c, quote: "drafted" in p ? quoteFor(p.drafted, c) : p.quote };
+  /** Rounds of changes from the draft over the given candidates: the best reading, and the readings as good. */
+  const search = (tried: readonly Candidate[]): { current: Reading; pool: Reading[] } => {
+    let current = drafted;
+    let pool: Reading[] = [drafted];
+    for (let round = 0; round < MAX_ROUNDS && current.agree < labeled.length && !spent(); round++) {
+      const next: Reading[] = [];
+      const triggers = (c: Candidate | undefined): Reading["trigger"][] => {
+        const t: Reading["trigger"][] = [current.trigger];
+        if (c !== undefined) t.push({ matcher: subjectOf(c) });
+        return t;
       };
-      for (const t of triggers(c)) {
-        current.parts.forEach((_, k) =>
-          tryReading(
-            current.parts.map((p, j) => (j === k ? replacedBy(k) : p)),
-            t,
-          ),
-        );
-        tryReading([...current.parts, { candidate: c, quote: quoteFor(undefined, c) }], t);
+      // Every reading counts against the budget; none is judged past it.
+      const tryReading = (parts: Reading["parts"], t: Reading["trigger"]) => {
+        if (!spent()) next.push(make(parts, t));
+      };
+      current.parts.forEach((_, k) => {
+        const without = current.parts.filter((__, j) => j !== k);
+        if (without.length > 0) for (const t of triggers(undefined)) tryReading(without, t);
+      });
+      for (const c of tried) {
+        if (spent()) break;
+        const replacedBy = (k: number) => {
+          const p = current.parts[k]!;
+          return { candidate: c, quote: "drafted" in p ? quoteFor(p.drafted, c) : p.quote };
+        };
+        for (const t of triggers(c)) {
+          current.parts.forEach((_, k) =>
+            tryReading(
+              current.parts.map((p, j) => (j === k ? replacedBy(k) : p)),
+              t,
+            ),
+          );
+          tryReading([...current.parts, { candidate: c, quote: quoteFor(undefined, c) }], t);
+        }
       }
+      next.sort(compareReadings);
+      const best = next[0];
+      if (best === undefined || best.agree <= current.agree) break;
+      current = best;
+      pool = next.filter((r) => r.agree === best.agree);
     }
-    next.sort(compareReadings);
-    const best = next[0];
-    if (best === undefined || best.agree <= current.agree) break;
-    current = best;
-    pool = next.filter((r) => r.agree === best.agree);
+    return { current, pool };
+  };
+  // The plain forms over exact matchers first; the extended ones only when those leave a label unmet
+  // or need more checks than one (simplicity): an extended reading must fit more labels, or as many
+  // with fewer checks.
+  const plainMatcher = matchers.map(
+    (m) =>
+      (m.action === undefined || exactValue(m.action) !== undefined) &&
+      Object.values(m.metadata ?? {}).every((v) => exactValue(v) !== undefined),
+  );
+  const plain = all.filter((c) => extensions(c) === 0 && usedMatchers(c).every((i) => plainMatcher[i]));
+  let { current, pool } = search(plain);
+  if ((current.agree < labeled.length || current.parts.length > 1) && plain.length < all.length && !spent()) {
+    const extended = search(all);
+    const better = extended.current.agree - current.agree || current.parts.length - extended.current.parts.length;
+    if (better > 0) ({ current, pool } = extended);
   }
   if (current === drafted) return result(drafted, []);
   // Runner-ups: other readings as good on the labels, that judge some sample differently.
