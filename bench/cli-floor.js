@@ -11,8 +11,9 @@
 // Two corpora of the refund example's vocabulary are written to the temp folder (deleted at
 // the end): (a) 100,000 small trajectories (10 events each) as JSON Lines, (b) a .json array
 // of 5,000 trajectories of 48 events (one element per line, about 24 MB). For each, the floor
-// is one process that reads the file, JSON.parses each trajectory, judges it with
-// judgeTrajectory and JSON.stringifies the judgment, written to /dev/null in large chunks;
+// is one process that reads the file (JSONL streamed in 1 MB reads, the array whole),
+// JSON.parses each trajectory, judges it with judgeTrajectory and JSON.stringifies the
+// judgment, written to /dev/null in 64 KB chunks;
 // then `behavior-judge judge` in each output mode (text, --json, --jsonl; --junit if asked) with
 // --workers 1, stdout to /dev/null. Every row is a fresh child process; figures are wall
 // time and CPU time (user + system of every thread), the best of --runs, and the ratio to
@@ -81,19 +82,31 @@ function writeLines(path, count, line, head = "", between = "\n", tail = "\n") {
 }
 
 // The floor: read, parse, judge, stringify, in one process, one thread. `jsonl`: split the file
-// into lines; `array`: JSON.parse the whole file. Output in chunks of about 1 MB to stdout.
+// into lines; `array`: JSON.parse the whole file. Output in chunks of about 64 KB to stdout.
 const FLOOR = `
-import { readFileSync, writeSync } from "node:fs";
+import { closeSync, openSync, readFileSync, readSync, writeSync } from "node:fs";
 const judge = await import(process.argv[2]);
 const [file, kind] = [process.argv[1], process.argv[3]];
-const text = readFileSync(file, "utf8");
 let out = "";
 const one = async (t) => {
   out += JSON.stringify(await judge.judgeTrajectory(t)) + "\\n";
-  if (out.length > 1 << 20) { writeSync(1, out); out = ""; }
+  if (out.length > 1 << 16) { writeSync(1, out); out = ""; }
 };
-if (kind === "jsonl") { for (const line of text.split("\\n")) if (line !== "") await one(JSON.parse(line)); }
-else for (const t of JSON.parse(text)) await one(t);
+if (kind === "jsonl") {
+  // Streamed: 1 MB reads, split at each line break, each line decoded and parsed on its own.
+  const fd = openSync(file, "r");
+  const chunk = Buffer.alloc(1 << 20);
+  let rest = Buffer.alloc(0);
+  for (let read; (read = readSync(fd, chunk, 0, chunk.length, null)) > 0; ) {
+    const bytes = rest.length === 0 ? chunk.subarray(0, read) : Buffer.concat([rest, chunk.subarray(0, read)]);
+    let start = 0;
+    for (let end; (end = bytes.indexOf(10, start)) !== -1; start = end + 1)
+      if (end > start) await one(JSON.parse(bytes.toString("utf8", start, end)));
+    rest = Buffer.from(bytes.subarray(start));
+  }
+  if (rest.length > 0) await one(JSON.parse(rest.toString("utf8")));
+  closeSync(fd);
+} else for (const t of JSON.parse(readFileSync(file, "utf8"))) await one(t);
 writeSync(1, out);
 `;
 

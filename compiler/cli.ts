@@ -212,6 +212,8 @@ function program(): Command {
     .argument("<judge>", "judge.mjs (built) or judge.yaml (compiled in memory)")
     .argument("<labeled...>", "files of {trajectory, expected} cases, or folders of them; - reads stdin")
     .option("--json", "print {comparisons, judgments, totals} as JSON")
+    .option("--html <report.html>", "also write the report as one self-contained HTML file, each verdict beside its label")
+    .option("--junit <report.xml>", "also write a JUnit XML report (a disagreement with a label is a failure)")
     .option(
       "--fail-on-overturned",
       "exit 1 when a model overturned any deterministic failure (verify-on-false), even if the verdicts agree",
@@ -228,7 +230,15 @@ function program(): Command {
       async (
         judgePath: string,
         files: string[],
-        opts: { json?: boolean; failOnOverturned?: boolean; verify: boolean; runs?: number; dryRun?: boolean } & ModelCommandOptions &
+        opts: {
+          json?: boolean;
+          html?: string;
+          junit?: string;
+          failOnOverturned?: boolean;
+          verify: boolean;
+          runs?: number;
+          dryRun?: boolean;
+        } & ModelCommandOptions &
           TraceCommandOptions &
           WorkersFlags,
       ) => {
@@ -387,7 +397,7 @@ function program(): Command {
   cli
     .command("init")
     .description(
-      "scaffold a new behavior of your own in this repo: a one-rule starter spec, its judge, a passing sample, a test, a test script if none, and a CI workflow (never overwrites)",
+      "scaffold a new behavior of your own in this repo: a one-rule starter spec, its judge, a passing sample, a test, a test script that runs it, and a CI workflow (never overwrites a file)",
     )
     .argument(
       "[name]",

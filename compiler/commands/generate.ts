@@ -15,6 +15,7 @@ import type { ModelCommandOptions } from "./model-flags.js";
 import { hostModelOptions } from "./model.js";
 import { traceReadOptions, type TraceCommandOptions } from "./trace-flags.js";
 import { plural } from "../report/plural.js";
+import { checkSpecArgument } from "../files/argument-kind.js";
 
 export interface GenerateCommandOptions extends ModelCommandOptions, TraceCommandOptions {
   out?: string;
@@ -61,6 +62,8 @@ function summary(result: GenerateResult, reviewed: boolean): string {
 
 /** Returns the exit code. */
 export async function runGenerateCommand(specPath: string, sampleFiles: string[], opts: GenerateCommandOptions): Promise<number> {
+  // A judge.yaml (or a built judge, or trajectories) in place of the spec: one line saying which file goes where.
+  await checkSpecArgument(specPath);
   const out = await generateTarget(specPath, opts);
   // Notices and errors quote the spec, samples and model replies: escaped.
   const notice = (message: string) => void process.stderr.write(`behavior-judge: ${printableLines(message)}\n`);

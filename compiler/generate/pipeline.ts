@@ -116,7 +116,15 @@ function sectionDrafter(
       calls: 0,
     });
   return async (sections) => {
-    const outcome = await proposeDraft({ spec, vocabulary, samples, adapter, sections, usage: options.usage });
+    const outcome = await proposeDraft({
+      spec,
+      vocabulary,
+      samples,
+      adapter,
+      sections,
+      usage: options.usage,
+      ...(labels !== undefined ? { labels } : {}),
+    });
     if (outcome.redrafted !== undefined)
       options.notice?.(
         `the preview on the samples sent ${outcome.redrafted.map((name) => JSON.stringify(name)).join(", ")} back to the model once; the interview shows why`,
@@ -267,7 +275,8 @@ export async function generateJudgeYaml(options: GenerateOptions): Promise<Gener
   // The verdict questions the labels leave: each answer is saved as a labeled case and re-drafts its rule.
   let draft = drafted.draft;
   const verdicts =
-    labels === undefined || options.adapter !== undefined
+    // Only the offline drafter asks (a model's draft carries no questions; its fallback may).
+    labels === undefined
       ? undefined
       : verdictAsking({
           spec,

@@ -1427,9 +1427,10 @@ var Rule0 = class {
   memo0 = new Keyed();
   reported0 = 0;
   step(e) {
-    if (!this.triggered && e.action === "cancel_reservation") this.triggered = true;
+    const pattern0 = e.action === "cancel_reservation";
+    if (!this.triggered && pattern0) this.triggered = true;
     if (this.failed0 === void 0) {
-      if (e.action === "cancel_reservation") {
+      if (pattern0) {
         const keyBefore0 = e.metadata?.["reservation_id"];
         const found0 = typeof keyBefore0 === "string" ? this.memo0.get(keyBefore0) : void 0;
         if (found0 === void 0) {
@@ -1507,8 +1508,9 @@ var Rule1 = class {
   bound0_0 = new Keyed();
   reported0 = 0;
   step(e) {
-    if (!this.triggered && e.action === "cancel_reservation") this.triggered = true;
-    if (e.action === "cancel_reservation") {
+    const pattern0 = e.action === "cancel_reservation";
+    if (!this.triggered && pattern0) this.triggered = true;
+    if (pattern0) {
       const keyEach0_0 = e.metadata?.["reservation_id"];
       const b0_0 = typeof keyEach0_0 === "string" ? this.bound0_0.get(keyEach0_0) : void 0;
       this.eaches0.push(e.id);
@@ -1594,9 +1596,10 @@ var Rule2 = class {
   memo0 = void 0;
   reported0 = 0;
   step(e) {
-    if (!this.triggered && values0.has(e.action)) this.triggered = true;
+    const pattern0 = values0.has(e.action);
+    if (!this.triggered && pattern0) this.triggered = true;
     if (this.failed0 === void 0) {
-      if (values0.has(e.action)) {
+      if (pattern0) {
         if (this.memo0 === void 0) this.failed0 = e.id;
         else {
           this.pairs0.push(this.memo0, e.id);
@@ -1659,8 +1662,9 @@ var Rule3 = class {
   overCited0 = 0;
   reported0 = 0;
   step(e) {
-    if (!this.triggered && !(e.action === "message") && e.actor === "agent") this.triggered = true;
-    if (!(e.action === "message") && e.actor === "agent") {
+    const pattern0 = !(e.action === "message") && e.actor === "agent";
+    if (!this.triggered && pattern0) this.triggered = true;
+    if (pattern0) {
       const perValue0 = e.metadata?.["@turn"];
       if (typeof perValue0 === "string") {
         const group0 = perValue0;

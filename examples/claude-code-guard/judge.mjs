@@ -714,15 +714,17 @@ function pairingClause({ quote, complete, each, followers }) {
     }
     return predicate("pairing", quote, "false", null, unmatched);
   }
-  const citations = [];
+  const citations = new Array(each.length * 2);
+  let cited = 0;
   let lastFollower;
   for (let k = 0; k < each.length; k++) {
     const match = each[k];
     const follower = followers[k];
-    if (match !== lastFollower) citations.push(cite(match, "event matching `each`"));
-    if (follower !== lastFollower) citations.push(cite(follower, "first later event matching `followedBy`"));
+    if (match !== lastFollower) citations[cited++] = cite(match, "event matching `each`");
+    if (follower !== lastFollower) citations[cited++] = cite(follower, "first later event matching `followedBy`");
     lastFollower = follower;
   }
+  citations.length = cited;
   return predicate("pairing", quote, "true", null, citations);
 }
 function requiredClause({ quote, complete, windowOpen = true, match }) {
@@ -1439,9 +1441,10 @@ var Rule0 = class {
   memo0 = new Keyed();
   reported0 = 0;
   step(e) {
-    if (!this.triggered && values0.has(e.action)) this.triggered = true;
+    const pattern0 = values0.has(e.action);
+    if (!this.triggered && pattern0) this.triggered = true;
     if (this.failed0 === void 0) {
-      if (values0.has(e.action)) {
+      if (pattern0) {
         const keyBefore0 = e.metadata?.["file_path"];
         const found0 = typeof keyBefore0 === "string" ? this.memo0.get(keyBefore0) : void 0;
         if (found0 === void 0) {
@@ -1565,11 +1568,12 @@ var Rule2 = class {
   match0 = void 0;
   after0 = void 0;
   step(e) {
-    if (!this.triggered && values1.has(e.action)) this.triggered = true;
+    const pattern0 = values1.has(e.action);
+    if (!this.triggered && pattern0) this.triggered = true;
     if (this.after0 !== void 0) {
       if (this.match0 === void 0 && e.action === "Bash" && typeof e.metadata?.["command"] === "string" && regexTest(regex1, e.metadata?.["command"]))
         this.match0 = e.id;
-    } else if (values1.has(e.action)) this.after0 = e.id;
+    } else if (pattern0) this.after0 = e.id;
   }
   finish(complete) {
     if (!this.triggered) return null;
@@ -1609,13 +1613,12 @@ var Rule3 = class {
   each0 = [];
   followers0 = [];
   step(e) {
-    if (!this.triggered && e.action === "Bash_result" && Object.is(e.metadata?.["status"], "error"))
-      this.triggered = true;
+    const pattern0 = e.action === "Bash_result" && Object.is(e.metadata?.["status"], "error");
+    if (!this.triggered && pattern0) this.triggered = true;
     if (this.followers0.length < this.each0.length && e.action === "message" && e.actor === "agent") {
       while (this.followers0.length < this.each0.length) this.followers0.push(e.id);
     }
-    if (e.action === "Bash_result" && Object.is(e.metadata?.["status"], "error"))
-      this.each0.push(e.id);
+    if (pattern0) this.each0.push(e.id);
   }
   finish(complete) {
     if (!this.triggered) return null;

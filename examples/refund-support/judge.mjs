@@ -741,15 +741,17 @@ function pairingClause({ quote, complete, each, followers }) {
     }
     return predicate("pairing", quote, "false", null, unmatched);
   }
-  const citations = [];
+  const citations = new Array(each.length * 2);
+  let cited = 0;
   let lastFollower;
   for (let k = 0; k < each.length; k++) {
     const match = each[k];
     const follower = followers[k];
-    if (match !== lastFollower) citations.push(cite(match, "event matching `each`"));
-    if (follower !== lastFollower) citations.push(cite(follower, "first later event matching `followedBy`"));
+    if (match !== lastFollower) citations[cited++] = cite(match, "event matching `each`");
+    if (follower !== lastFollower) citations[cited++] = cite(follower, "first later event matching `followedBy`");
     lastFollower = follower;
   }
+  citations.length = cited;
   return predicate("pairing", quote, "true", null, citations);
 }
 function requiredClause({ quote, complete, windowOpen = true, match }) {
@@ -995,10 +997,10 @@ var Rule0 = class {
   missed0 = 0;
   reported0 = 0;
   step(e) {
-    if (!this.triggered && (e.action === "issue_refund" || e.action === "issue_store_credit"))
-      this.triggered = true;
+    const pattern0 = e.action === "issue_refund" || e.action === "issue_store_credit";
+    if (!this.triggered && pattern0) this.triggered = true;
     if (this.before0 === void 0) {
-      if (e.action === "issue_refund" || e.action === "issue_store_credit") {
+      if (pattern0) {
         this.before0 = e.id;
         this.beforeFacts0 = eventFacts(e, []);
       } else if (this.first0 === void 0 && e.action === "get_order_result" && e.actor === "tool" && Object.is(e.metadata?.["status"], "found"))
@@ -1068,13 +1070,12 @@ var Rule1 = class {
   each0 = [];
   followers0 = [];
   step(e) {
-    if (!this.triggered && e.action === "issue_refund_result" && Object.is(e.metadata?.["status"], "approved"))
-      this.triggered = true;
+    const pattern0 = e.action === "issue_refund_result" && Object.is(e.metadata?.["status"], "approved");
+    if (!this.triggered && pattern0) this.triggered = true;
     if (this.followers0.length < this.each0.length && e.action === "send_email" && Object.is(e.metadata?.["template"], "refund_confirmation")) {
       while (this.followers0.length < this.each0.length) this.followers0.push(e.id);
     }
-    if (e.action === "issue_refund_result" && Object.is(e.metadata?.["status"], "approved"))
-      this.each0.push(e.id);
+    if (pattern0) this.each0.push(e.id);
   }
   finish(complete) {
     if (!this.triggered) return null;
@@ -1121,17 +1122,18 @@ var Rule2 = class {
   match1 = void 0;
   after1 = void 0;
   step(e) {
-    if (!this.triggered && e.action === "escalate_to_supervisor") this.triggered = true;
+    const pattern0 = e.action === "escalate_to_supervisor";
+    if (!this.triggered && pattern0) this.triggered = true;
     if (this.after0 !== void 0) {
       if (e.action === "issue_refund" || e.action === "issue_store_credit") {
         this.matches0.push(e.id);
         if (this.facts0.length < 3) this.facts0.push(eventFacts(e, []));
       }
-    } else if (e.action === "escalate_to_supervisor") this.after0 = e.id;
+    } else if (pattern0) this.after0 = e.id;
     if (this.after1 !== void 0) {
       if (this.match1 === void 0 && e.action === "add_case_note" && Object.is(e.metadata?.["kind"], "handover"))
         this.match1 = e.id;
-    } else if (e.action === "escalate_to_supervisor") this.after1 = e.id;
+    } else if (pattern0) this.after1 = e.id;
   }
   finish(complete) {
     if (!this.triggered) return null;
@@ -1198,8 +1200,9 @@ var Rule3 = class {
   added0 = "";
   reported0 = 0;
   step(e) {
-    if (!this.triggered && e.action === "issue_refund") this.triggered = true;
-    if (e.action === "issue_refund") {
+    const pattern0 = e.action === "issue_refund";
+    if (!this.triggered && pattern0) this.triggered = true;
+    if (pattern0) {
       const distinct0 = e.metadata?.["order_id"];
       if (typeof distinct0 === "string" && !this.seen0.has(distinct0)) {
         this.seen0.add(distinct0);

@@ -741,15 +741,17 @@ function pairingClause({ quote, complete, each, followers }) {
     }
     return predicate("pairing", quote, "false", null, unmatched);
   }
-  const citations = [];
+  const citations = new Array(each.length * 2);
+  let cited = 0;
   let lastFollower;
   for (let k = 0; k < each.length; k++) {
     const match = each[k];
     const follower = followers[k];
-    if (match !== lastFollower) citations.push(cite(match, "event matching `each`"));
-    if (follower !== lastFollower) citations.push(cite(follower, "first later event matching `followedBy`"));
+    if (match !== lastFollower) citations[cited++] = cite(match, "event matching `each`");
+    if (follower !== lastFollower) citations[cited++] = cite(follower, "first later event matching `followedBy`");
     lastFollower = follower;
   }
+  citations.length = cited;
   return predicate("pairing", quote, "true", null, citations);
 }
 function requiredClause({ quote, complete, windowOpen = true, match }) {
@@ -984,9 +986,10 @@ var Rule0 = class {
   missed0 = 0;
   reported0 = 0;
   step(e) {
-    if (!this.triggered && e.action === "deploy") this.triggered = true;
+    const pattern0 = e.action === "deploy";
+    if (!this.triggered && pattern0) this.triggered = true;
     if (this.before0 === void 0) {
-      if (e.action === "deploy") {
+      if (pattern0) {
         this.before0 = e.id;
         this.beforeFacts0 = eventFacts(e, []);
       } else if (this.first0 === void 0 && e.action === "acquire_lock_result" && Object.is(e.metadata?.["status"], "granted"))
@@ -1055,13 +1058,12 @@ var Rule1 = class {
   each0 = [];
   followers0 = [];
   step(e) {
-    if (!this.triggered && e.action === "health_check_result" && Object.is(e.metadata?.["status"], "failing"))
-      this.triggered = true;
+    const pattern0 = e.action === "health_check_result" && Object.is(e.metadata?.["status"], "failing");
+    if (!this.triggered && pattern0) this.triggered = true;
     if (this.followers0.length < this.each0.length && (e.action === "rollback" || e.action === "health_check_result")) {
       while (this.followers0.length < this.each0.length) this.followers0.push(e.id);
     }
-    if (e.action === "health_check_result" && Object.is(e.metadata?.["status"], "failing"))
-      this.each0.push(e.id);
+    if (pattern0) this.each0.push(e.id);
   }
   finish(complete) {
     if (!this.triggered) return null;
@@ -1108,17 +1110,18 @@ var Rule2 = class {
   match1 = void 0;
   after1 = void 0;
   step(e) {
-    if (!this.triggered && e.action === "rollback") this.triggered = true;
+    const pattern0 = e.action === "rollback";
+    if (!this.triggered && pattern0) this.triggered = true;
     if (this.after0 !== void 0) {
       if (e.action === "deploy" && Object.is(e.metadata?.["stage"], "canary")) {
         this.counted0.push(e.id);
         if (this.facts0.length < 3) this.facts0.push(eventFacts(e, ["metadata.stage"]));
       }
-    } else if (e.action === "rollback") this.after0 = e.id;
+    } else if (pattern0) this.after0 = e.id;
     if (this.after1 !== void 0) {
       if (this.match1 === void 0 && e.action === "post_update" && e.content?.includes("rolled back") === true)
         this.match1 = e.id;
-    } else if (e.action === "rollback") this.after1 = e.id;
+    } else if (pattern0) this.after1 = e.id;
   }
   finish(complete) {
     if (!this.triggered) return null;

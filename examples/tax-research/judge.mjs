@@ -985,9 +985,10 @@ var Rule1 = class {
   missed0 = 0;
   reported0 = 0;
   step(e) {
-    if (!this.triggered && e.action === "final_answer") this.triggered = true;
+    const pattern0 = e.action === "final_answer";
+    if (!this.triggered && pattern0) this.triggered = true;
     if (this.before0 === void 0) {
-      if (e.action === "final_answer") {
+      if (pattern0) {
         this.before0 = e.id;
         this.beforeFacts0 = eventFacts(e, []);
       } else if (this.first0 === void 0 && e.action === "fetch_document_result" && Object.is(e.metadata?.["official"], "yes"))

@@ -20,7 +20,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, test } from "vitest";
 import { parse as parseYaml } from "yaml";
-import { defaultBehaviorName, runInit } from "../../compiler/commands/init.js";
+import { defaultBehaviorName, planTestScript, runInit } from "../../compiler/commands/init.js";
 import { ROOT, runCli } from "../support/cli.js";
 
 function repo(pkg?: object): string {
@@ -179,6 +179,71 @@ describe("init", () => {
     expect(readFileSync(join(dir, junit!), "utf8")).toContain("<testsuite");
   });
 
+  test("a second behavior's init adds its test to the script init wrote; a third run changes nothing; npm test runs both", async () => {
+    const dir = repo(NPM_INIT);
+    await runInit("shop-bot", { ...quiet, cwd: dir });
+    const lines: string[] = [];
+    const second = await runInit("billing", { interactive: false, cwd: dir, log: (l) => lines.push(l) });
+    const both = "node --test test/behavior-shop-bot.test.mjs test/behavior-billing.test.mjs";
+    expect(second.testScript).toBe(both);
+    const pkgText = readFileSync(join(dir, "package.json"), "utf8");
+    expect(JSON.parse(pkgText)).toEqual({ ...NPM_INIT, scripts: { test: both } });
+    expect(lines).toContain(`added test/behavior-billing.test.mjs to the test script: "test": ${JSON.stringify(both)} in package.json`);
+    expect(lines.join("\n")).not.toContain("make sure");
+    // Idempotent: a third run (either behavior) leaves package.json byte for byte.
+    for (const name of ["billing", "shop-bot"]) {
+      const again: string[] = [];
+      const third = await runInit(name, { interactive: false, cwd: dir, log: (l) => again.push(l) });
+      expect(third.testScript).toBeUndefined();
+      expect(third.written).toEqual([]);
+      expect(again).toContain(`kept the test script ${JSON.stringify(both)} (it runs test/behavior-${name}.test.mjs)`);
+      expect(readFileSync(join(dir, "package.json"), "utf8")).toBe(pkgText);
+    }
+    // The script runs both behaviors' tests.
+    if (!existsSync(join(dir, "node_modules/behavior-judge"))) {
+      mkdirSync(join(dir, "node_modules"), { recursive: true });
+      symlinkSync(ROOT, join(dir, "node_modules/behavior-judge"), "dir");
+    }
+    const run = spawnSync(process.execPath, ["--test-reporter=tap", ...both.split(" ").slice(1)], { cwd: dir, encoding: "utf8" });
+    expect(run.status, `${run.stdout}${run.stderr}`).toBe(0);
+    expect(run.stdout).toContain("- shop-bot: trajectories/asks-before-deleting.json: case 0");
+    expect(run.stdout).toContain("- billing: trajectories/asks-before-deleting.json: case 0");
+    expect(run.stdout).toContain("# pass 2");
+  });
+
+  test("a user's own test script is never rewritten: kept byte for byte, and said so; vitest run already runs every test", async () => {
+    for (const script of [
+      "jest",
+      "node --test test/unit.test.mjs && eslint .",
+      "node --test --watch test/a.test.mjs",
+      "vitest run --coverage",
+    ]) {
+      const dir = repo({ name: "x", scripts: { test: script } });
+      const before = readFileSync(join(dir, "package.json"), "utf8");
+      const lines: string[] = [];
+      const result = await runInit("triage", { interactive: false, cwd: dir, log: (l) => lines.push(l) });
+      expect(result.testScript).toBeUndefined();
+      expect(readFileSync(join(dir, "package.json"), "utf8"), script).toBe(before);
+      expect(lines.join("\n")).toContain(`kept the test script ${JSON.stringify(script)} as it is (your own command): make sure it runs`);
+    }
+    // A plain node --test list the user wrote is extended, and the line says so.
+    const listed = repo({ name: "x", scripts: { test: "node --test test/unit.test.mjs" } });
+    const lines: string[] = [];
+    await runInit("triage", { interactive: false, cwd: listed, log: (l) => lines.push(l) });
+    expect(JSON.parse(readFileSync(join(listed, "package.json"), "utf8")).scripts.test).toBe(
+      "node --test test/unit.test.mjs test/behavior-triage.test.mjs",
+    );
+    expect(lines.join("\n")).toContain("added test/behavior-triage.test.mjs to the test script");
+    // vitest run finds every *.test.mjs: a second behavior needs nothing.
+    const vitestRepo = repo({ name: "x", devDependencies: { vitest: "^4" } });
+    await runInit("triage", { ...quiet, cwd: vitestRepo });
+    const vitestLines: string[] = [];
+    await runInit("billing", { interactive: false, cwd: vitestRepo, log: (l) => vitestLines.push(l) });
+    expect(vitestLines).toContain('kept the test script "vitest run" (it runs test/behavior-billing.test.mjs)');
+    // `node --test` alone runs every test file it finds.
+    expect(planTestScript("node --test", "node:test", "test/behavior-x.test.mjs").script).toBeUndefined();
+  });
+
   test("vitest in devDependencies: a vitest test file and `vitest run`; a lock file makes CI use npm ci", async () => {
     const dir = repo({ name: "x", devDependencies: { vitest: "^4" } });
     writeFileSync(join(dir, "package-lock.json"), "{}");
@@ -200,7 +265,9 @@ describe("init", () => {
     expect(readFileSync(join(dir, ".agents/behaviors/triage/BEHAVIOR.md"), "utf8")).toBe("mine");
     expect(readFileSync(join(dir, "package.json"), "utf8")).toBe(before);
     expect(lines).toContain("kept .agents/behaviors/triage/BEHAVIOR.md (exists)");
-    expect(lines.join("\n")).toContain('kept the test script "jest": make sure it runs test/behavior-triage.test.mjs');
+    expect(lines.join("\n")).toContain(
+      'kept the test script "jest" as it is (your own command): make sure it runs test/behavior-triage.test.mjs too, e.g. add " && node --test test/behavior-triage.test.mjs"',
+    );
     // A second run writes nothing.
     expect((await runInit("triage", { ...quiet, cwd: dir })).written).toEqual([]);
   });

@@ -2,12 +2,17 @@
  * A one-rule spec whose phrase reading is wrong and whose labels leave two readings: the door
  * assistant (the fixture of synthesize.test.ts), shared by the verdict-question tests (issue 25).
  */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { parseBehaviorMd } from "../../compiler/behavior-md/load.js";
 import { draftOffline } from "../../compiler/generate/offline/draft.js";
 import type { RuleLabels } from "../../compiler/generate/offline/synthesize.js";
 import { previewJudge } from "../../compiler/generate/preview.js";
 import { buildVocabulary } from "../../compiler/generate/vocabulary.js";
 import type { JudgeIR } from "../../compiler/ir/types.js";
+import type { VerdictQuestion } from "../../compiler/generate/types.js";
+import { withAnswer } from "../../compiler/generate/verdicts.js";
 import type { Trajectory } from "../../runtime/types.js";
 
 export const DOORS_SPEC = `---
@@ -67,4 +72,31 @@ export function verdicts(ir: JudgeIR): Record<string, string> {
   return Object.fromEntries(
     samples.map((s) => [s.id, rule.rule.pass.includes(s.id) ? "true" : rule.rule.fail.includes(s.id) ? "false" : "na"]),
   );
+}
+
+/** A folder with the spec and the samples, the two of TWO_LABELED as labeled cases. */
+export function doorsProject(): { dir: string; spec: string; files: string[] } {
+  const dir = mkdtempSync(join(tmpdir(), "bj-ask-"));
+  const spec = join(dir, "BEHAVIOR.md");
+  writeFileSync(spec, DOORS_SPEC);
+  const cases = samples.map((s) =>
+    TWO_LABELED.includes(s.id) ? { trajectory: s, expected: { verdict: truth[s.id], metaBehaviorVerdicts: { [RULE]: truth[s.id] } } } : s,
+  );
+  const file = join(dir, "samples.json");
+  writeFileSync(file, JSON.stringify(cases));
+  return { dir, spec, files: [file] };
+}
+
+/**
+ * The verdict questions asked, in order, when every one is answered truly (as verdictAsking asks:
+ * at most three a rule), starting from the labels of `ids`.
+ */
+export function truthfulQuestions(ids: string[]): VerdictQuestion[] {
+  let labels = labelsFor(ids);
+  const asked: VerdictQuestion[] = [];
+  for (let q = draft(labels).questions?.[0]; q !== undefined && asked.length < 3; q = draft(labels).questions?.[0]) {
+    asked.push(q);
+    labels = withAnswer(labels, q, truth[q.sample]!);
+  }
+  return asked;
 }

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadLabeledSamples } from "../../compiler/generate/samples.js";
 import { labelFileName, readVerdictAnswer, saveLabel, verdictAsking, withAnswer } from "../../compiler/generate/verdicts.js";
-import { draft, labelsFor, RULE, samples, spec, truth, TWO_LABELED, verdicts, vocabulary } from "./verdict-fixture.js";
+import { draft, labelsFor, RULE, samples, spec, truth, truthfulQuestions, TWO_LABELED, verdicts, vocabulary } from "./verdict-fixture.js";
 
 describe("verdict questions from draftOffline", () => {
   it("returns the question on an unlabeled sample where the readings that fit every label disagree", () => {
@@ -33,13 +33,22 @@ describe("verdict questions from draftOffline", () => {
     const other = draft(withAnswer(labels, question, question.readings.other));
     expect(verdicts(other.ir)[question.sample]).toBe(question.readings.other);
     for (const id of TWO_LABELED) expect(verdicts(other.ir)[id]).toBe(truth[id]);
-    // The true answer settles the rule: every sample judged as the person would, nothing left to ask.
+    // The true answer: the draft agrees with it; a question that follows is about another sample.
     const settled = draft(withAnswer(labels, question, truth[question.sample]!));
-    expect(verdicts(settled.ir)).toEqual(truth);
-    expect(settled.questions).toBeUndefined();
+    expect(verdicts(settled.ir)[question.sample]).toBe(truth[question.sample]);
     expect(settled.notes.filter((n) => n.kind === "labels").map((n) => n.message)).toContain(
       "re-read from the labels: agrees with 3 of the 3 labels given for this rule",
     );
+    for (const next of settled.questions ?? []) expect([...TWO_LABELED, question.sample]).not.toContain(next.sample);
+  });
+
+  it("answered truly until no question is left, the rule judges every sample as the person would", () => {
+    const asked = truthfulQuestions(TWO_LABELED);
+    expect(asked.length).toBeGreaterThan(0);
+    expect(asked.length).toBeLessThanOrEqual(3);
+    const labels = asked.reduce((l, q) => withAnswer(l, q, truth[q.sample]!), labelsFor(TWO_LABELED));
+    expect(draft(labels).questions).toBeUndefined();
+    expect(verdicts(draft(labels).ir)).toEqual(truth);
   });
 
   it("reads y / n / n.a. answers", () => {
@@ -76,12 +85,12 @@ describe("answers kept as labeled cases", () => {
     const question = asking.questions[0]!;
     const answered = await asking.answer(question, truth[question.sample]!);
     expect(answered.savedTo).toBe(join(dir, "labels", labelFileName(question.sample)));
-    expect(verdicts(answered.draft.ir)).toEqual(truth);
-    expect(answered.questions).toEqual([]);
-    expect(answered.draft.notes.filter((n) => n.kind === "labels").map((n) => n.message)).toEqual([
+    expect(verdicts(answered.draft.ir)[question.sample]).toBe(truth[question.sample]);
+    expect(answered.questions).toEqual(draft(withAnswer(labels, question, truth[question.sample]!)).questions ?? []);
+    expect(answered.draft.notes.filter((n) => n.kind === "labels").map((n) => n.message)[0]).toBe(
       "re-read from the labels: agrees with 3 of the 3 labels given for this rule",
-    ]);
-    expect(seen).toEqual([JSON.stringify(truth)]);
+    );
+    expect(seen).toEqual([JSON.stringify(verdicts(answered.draft.ir))]);
     const saved = JSON.parse(readFileSync(answered.savedTo!, "utf8"));
     expect(saved.expected).toEqual({ verdict: truth[question.sample], metaBehaviorVerdicts: { [RULE]: truth[question.sample] } });
     expect(saved.trajectory.id).toBe(question.sample);

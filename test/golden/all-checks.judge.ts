@@ -114,9 +114,11 @@ class Rule0 implements RuleStepper {
   reported0: number = 0;
 
   step(e: StepEvent): void {
-    if (!this.triggered && (e.action === "deploy" || e.action === "publish")) this.triggered = true;
+    // Patterns this step tests more than once, each tested once per event.
+    const pattern0 = e.action === "deploy" || e.action === "publish";
+    if (!this.triggered && pattern0) this.triggered = true;
     if (this.before0 === undefined) {
-      if (e.action === "deploy" || e.action === "publish") {
+      if (pattern0) {
         this.before0 = e.id;
         this.beforeFacts0 = eventFacts(e, []);
       } else if (
@@ -199,11 +201,13 @@ class Rule1 implements RuleStepper {
   followers0: string[] = [];
 
   step(e: StepEvent): void {
-    if (!this.triggered && e.action === "deploy") this.triggered = true;
+    // Patterns this step tests more than once, each tested once per event.
+    const pattern0 = e.action === "deploy";
+    if (!this.triggered && pattern0) this.triggered = true;
     if (this.followers0.length < this.each0.length && e.action === "health_check_result") {
       while (this.followers0.length < this.each0.length) this.followers0.push(e.id);
     }
-    if (e.action === "deploy") this.each0.push(e.id);
+    if (pattern0) this.each0.push(e.id);
   }
 
   finish(complete: boolean): Clause[] | null {
@@ -260,18 +264,19 @@ class Rule2 implements RuleStepper {
   reported1: number = 0;
 
   step(e: StepEvent): void {
-    if (!this.triggered && e.actor === "user" && e.content?.includes("stop") === true)
-      this.triggered = true;
+    // Patterns this step tests more than once, each tested once per event.
+    const pattern0 = e.actor === "user" && e.content?.includes("stop") === true;
+    if (!this.triggered && pattern0) this.triggered = true;
     if (this.after0 !== undefined) {
       if (this.match0 === undefined && e.action === "send_message" && e.actor === "agent")
         this.match0 = e.id;
-    } else if (e.actor === "user" && e.content?.includes("stop") === true) this.after0 = e.id;
+    } else if (pattern0) this.after0 = e.id;
     if (this.after1 !== undefined) {
       if (e.action === "run_command" && e.actor === "agent") {
         this.matches1.push(e.id);
         if (this.facts1.length < 3) this.facts1.push(eventFacts(e, ["actor"]));
       }
-    } else if (e.actor === "user" && e.content?.includes("stop") === true) this.after1 = e.id;
+    } else if (pattern0) this.after1 = e.id;
   }
 
   finish(complete: boolean): Clause[] | null {

@@ -322,9 +322,12 @@ class Rule1 implements RuleStepper {
   reported2: number = 0;
 
   step(e: StepEvent): void {
-    if (!this.triggered && e.action === "cancel_reservation") this.triggered = true;
+    // Patterns this step tests more than once, each tested once per event.
+    const pattern0 = e.action === "cancel_reservation";
+    const pattern1 = e.action === "get_reservation_details_result";
+    if (!this.triggered && pattern0) this.triggered = true;
     if (this.failed0 === undefined) {
-      if (e.action === "cancel_reservation") {
+      if (pattern0) {
         const keyBefore0 = e.metadata?.["reservation_id"];
         const found0 = typeof keyBefore0 === "string" ? this.memo0.get(keyBefore0) : undefined;
         if (found0 === undefined) {
@@ -333,14 +336,14 @@ class Rule1 implements RuleStepper {
         } else {
           this.pairs0.push(found0, e.id);
         }
-      } else if (e.action === "get_reservation_details_result") {
+      } else if (pattern1) {
         const keyFirst0 = e.metadata?.["reservation_id"];
         if (typeof keyFirst0 === "string" && !this.memo0.has(keyFirst0))
           this.memo0.set(keyFirst0, e.id);
       }
     }
     if (this.failed1 === undefined) {
-      if (e.action === "cancel_reservation") {
+      if (pattern0) {
         if (this.memo1 === undefined) this.failed1 = e.id;
         else {
           this.pairs1.push(this.memo1, e.id);
@@ -350,7 +353,7 @@ class Rule1 implements RuleStepper {
         if (this.memo1 === undefined) this.memo1 = e.id;
       }
     }
-    if (e.action === "cancel_reservation") {
+    if (pattern0) {
       const keyEach2_0 = e.metadata?.["reservation_id"];
       const b2_0 = typeof keyEach2_0 === "string" ? this.bound2_0.get(keyEach2_0) : undefined;
       const keyEach2_1 = e.metadata?.["user_id"];
@@ -389,7 +392,7 @@ class Rule1 implements RuleStepper {
         if (this.explanation2 === undefined) this.explanation2 = this.lastExplanation2;
       }
     }
-    if (e.action === "get_reservation_details_result") {
+    if (pattern1) {
       const keyBound2_0 = e.metadata?.["reservation_id"];
       if (typeof keyBound2_0 === "string") this.bound2_0.set(keyBound2_0, e);
     }
@@ -546,7 +549,9 @@ class Rule2 implements RuleStepper {
   reported2: number = 0;
 
   step(e: StepEvent): void {
-    if (!this.triggered && e.action === "open_order") this.triggered = true;
+    // Patterns this step tests more than once, each tested once per event.
+    const pattern0 = e.action === "open_order";
+    if (!this.triggered && pattern0) this.triggered = true;
     const keyMatch0 = e.metadata?.["order_id"];
     if (
       typeof keyMatch0 === "string" &&
@@ -557,7 +562,7 @@ class Rule2 implements RuleStepper {
       this.matched0.set(keyMatch0, e.id);
       this.matchedCount0++;
     }
-    if (e.action === "open_order") {
+    if (pattern0) {
       const keyAfter0 = e.metadata?.["order_id"];
       if (typeof keyAfter0 === "string" && !this.opened0.has(keyAfter0)) {
         this.opened0.set(keyAfter0, e.id);
@@ -592,7 +597,7 @@ class Rule2 implements RuleStepper {
         this.overCited2 = this.countedGroups2.filter((g) => g === group2).length;
       }
     }
-    if (e.action === "open_order") {
+    if (pattern0) {
       const keyAfter2 = e.metadata?.["order_id"];
       if (typeof keyAfter2 === "string" && !this.opened2.has(keyAfter2)) {
         this.opened2.set(keyAfter2, e.id);

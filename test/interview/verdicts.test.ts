@@ -4,30 +4,16 @@
  * the answer is saved as a labeled case beside judge.yaml and re-chooses the draft. Scripted use
  * (no terminal) asks nothing and keeps the question as a note.
  */
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { PassThrough, Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { generateJudgeYaml } from "../../compiler/generate/pipeline.js";
 import { runTerminalInterview } from "../../compiler/interview/terminal.js";
 import { runCli } from "../support/cli.js";
-import { DOORS_SPEC, draft, labelsFor, RULE, samples, truth, TWO_LABELED, verdicts } from "../generate/verdict-fixture.js";
+import { doorsProject, draft, labelsFor, RULE, truth, truthfulQuestions, TWO_LABELED, verdicts } from "../generate/verdict-fixture.js";
 
 const QUESTION = draft(labelsFor(TWO_LABELED)).questions![0]!;
-
-/** A folder with the spec and the samples, the two of TWO_LABELED as labeled cases. */
-export function doorsProject(): { dir: string; spec: string; files: string[] } {
-  const dir = mkdtempSync(join(tmpdir(), "bj-ask-"));
-  const spec = join(dir, "BEHAVIOR.md");
-  writeFileSync(spec, DOORS_SPEC);
-  const cases = samples.map((s) =>
-    TWO_LABELED.includes(s.id) ? { trajectory: s, expected: { verdict: truth[s.id], metaBehaviorVerdicts: { [RULE]: truth[s.id] } } } : s,
-  );
-  const file = join(dir, "samples.json");
-  writeFileSync(file, JSON.stringify(cases));
-  return { dir, spec, files: [file] };
-}
 
 function capture(): { stream: Writable; text: () => string } {
   let text = "";
@@ -57,8 +43,10 @@ async function generateIn(project: ReturnType<typeof doorsProject>, ...lines: st
 describe("the verdict question in the terminal interview", () => {
   it("asks about the sample, keeps the answer as a saved label, and re-drafts the rule with it", async () => {
     const project = doorsProject();
-    const answer = truth[QUESTION.sample] === "false" ? "n" : truth[QUESTION.sample] === "true" ? "y" : "n.a.";
-    const { result, transcript } = await generateIn(project, "maybe", answer);
+    // Every question answered truly (the first after a non-answer): the labels leave one reading.
+    const asked = truthfulQuestions(TWO_LABELED);
+    const answers = asked.map((q) => ({ true: "y", false: "n", na: "n.a." })[truth[q.sample]!]);
+    const { result, transcript } = await generateIn(project, "maybe", ...answers);
     const saved = join(project.dir, "labels", `${QUESTION.sample}.json`);
     // The question names the sample and the rule, shows the sample's events, and refuses a non-answer.
     expect(transcript).toContain(`In ${QUESTION.sample}, did the agent follow "${RULE}"? y/n/n.a.`);
@@ -71,10 +59,12 @@ describe("the verdict question in the terminal interview", () => {
     expect(JSON.parse(readFileSync(saved, "utf8")).expected.metaBehaviorVerdicts).toEqual({ [RULE]: truth[QUESTION.sample] });
     // The clause interview and the written judge are the re-drafted rule: right on every sample.
     expect(verdicts(result.ir)).toEqual(truth);
-    expect(result.questionsAsked).toBeGreaterThan(1);
+    for (const q of asked) expect(transcript).toContain(q.text);
+    expect(result.questionsAsked).toBeGreaterThan(asked.length);
     expect(result.warnings.flatMap((w) => w.messages).join("\n")).not.toContain("did the agent follow");
     // The next run with the labels folder reads the answer: nothing left to ask.
-    const again = await generateIn({ ...project, files: [...project.files, saved] });
+    const savedFiles = [...new Set(asked.map((q) => join(project.dir, "labels", `${q.sample}.json`)))];
+    const again = await generateIn({ ...project, files: [...project.files, ...savedFiles] });
     expect(again.transcript).not.toContain("did the agent follow");
     expect(verdicts(again.result.ir)).toEqual(truth);
   });
