@@ -810,7 +810,7 @@ export function synthesizeRule(
   };
   const spent = () => searched.readings >= budget.readings;
   /** Rounds of changes from the draft over the given candidates: the best reading, and the readings as good. */
-  const search = (tried: readonly Candidate[]): { current: Reading; pool: Reading[] } => {
+  const search = (tried: readonly Candidate[], fewerFirst: boolean): { current: Reading; pool: Reading[] } => {
     let current = drafted;
     let pool: Reading[] = [drafted];
     for (let round = 0; round < MAX_ROUNDS && current.agree < labeled.length && !spent(); round++) {
@@ -844,7 +844,7 @@ export function synthesizeRule(
           tryReading([...current.parts, { candidate: c, quote: quoteFor(undefined, c) }], t);
         }
       }
-      next.sort(compareReadings);
+      next.sort(fewerFirst ? (a, b) => b.agree - a.agree || a.parts.length - b.parts.length || compareReadings(a, b) : compareReadings);
       const best = next[0];
       if (best === undefined || best.agree <= current.agree) break;
       current = best;
@@ -861,9 +861,10 @@ export function synthesizeRule(
       Object.values(m.metadata ?? {}).every((v) => exactValue(v) !== undefined),
   );
   const plain = all.filter((c) => extensions(c) === 0 && usedMatchers(c).every((i) => plainMatcher[i]));
-  let { current, pool } = search(plain);
+  let { current, pool } = search(plain, false);
   if ((current.agree < labeled.length || current.parts.length > 1) && plain.length < all.length && !spent()) {
-    const extended = search(all);
+    // Among the extended readings, fewer checks first: one check with `on:` over a plain one plus a patch.
+    const extended = search(all, true);
     const better = extended.current.agree - current.agree || current.parts.length - extended.current.parts.length;
     if (better > 0) ({ current, pool } = extended);
   }
