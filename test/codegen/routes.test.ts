@@ -76,3 +76,34 @@ describe("a routed judge", () => {
     expect(monitor.push(events[2])).toEqual([]);
   });
 });
+
+describe("steppers made when an event first concerns their rule", () => {
+  test("untouched rules are untriggered, a semantic-trigger rule still gets its clauses, and a monitor agrees", async () => {
+    const semantic =
+      `  - name: s\n    trigger:\n      description: d\n      semantic: true\n    checks:\n` +
+      `      - type: required\n        quote: needs a note\n        match: {action: note}\n    semanticChecks: []\n`;
+    const rules = Array.from({ length: 30 }, (_, i) => rule(`r${i}`, `{action: pay_${i}}`, forbidden(`{action: void_${i}}`)));
+    const { compiled } = await compileYaml(yaml(rules.join("") + semantic));
+    expect(compiled.judgeTs).toContain("(all[4] ??= new Rule4()).step(e);");
+    const judge = await importBundled(compiled);
+    const events = [
+      { id: "e1", actor: "agent" as const, action: "pay_4" },
+      { id: "e2", actor: "agent" as const, action: "void_4" },
+    ];
+    const judgment = await judge.judgeTrajectory({ id: "t", complete: true, events });
+    const byName = new Map(judgment.metaBehaviors.map((m) => [m.name, m]));
+    expect(judgment.metaBehaviors).toHaveLength(31);
+    expect(byName.get("r4")).toMatchObject({ verdict: "false", triggered: true });
+    expect(byName.get("r5")).toEqual({ name: "r5", verdict: "na", naReason: "not_applicable", triggered: false, clauses: [] });
+    // No event concerns the semantic rule's check: its stepper is made at the end, in its initial state.
+    expect(byName.get("s")!.clauses.map((c) => c.verdict)).toEqual(["na"]);
+
+    const monitor = judge.createMonitor({ id: "t" });
+    expect(monitor.check({ id: "c1", actor: "agent", action: "void_9" })).toEqual([]);
+    expect(monitor.push(events[0])).toEqual([]);
+    expect(monitor.check({ id: "c2", actor: "agent", action: "void_4" }).map((v) => v.rule)).toEqual(["r4"]);
+    expect(monitor.pending()).toEqual([]);
+    expect(monitor.push(events[1]).map((v) => v.rule)).toEqual(["r4"]);
+    expect(JSON.stringify(await monitor.end({ complete: true }))).toBe(JSON.stringify(judgment));
+  });
+});
