@@ -212,6 +212,8 @@ function program(): Command {
     .argument("<judge>", "judge.mjs (built) or judge.yaml (compiled in memory)")
     .argument("<labeled...>", "files of {trajectory, expected} cases, or folders of them; - reads stdin")
     .option("--json", "print {comparisons, judgments, totals} as JSON")
+    .option("--html <report.html>", "also write the report as one self-contained HTML file, each verdict beside its label")
+    .option("--junit <report.xml>", "also write a JUnit XML report (a disagreement with a label is a failure)")
     .option(
       "--fail-on-overturned",
       "exit 1 when a model overturned any deterministic failure (verify-on-false), even if the verdicts agree",
@@ -228,7 +230,15 @@ function program(): Command {
       async (
         judgePath: string,
         files: string[],
-        opts: { json?: boolean; failOnOverturned?: boolean; verify: boolean; runs?: number; dryRun?: boolean } & ModelCommandOptions &
+        opts: {
+          json?: boolean;
+          html?: string;
+          junit?: string;
+          failOnOverturned?: boolean;
+          verify: boolean;
+          runs?: number;
+          dryRun?: boolean;
+        } & ModelCommandOptions &
           TraceCommandOptions &
           WorkersFlags,
       ) => {
@@ -240,6 +250,32 @@ function program(): Command {
   addFromOption(calibrateCommand);
   addIdOption(calibrateCommand);
   addWorkersOption(calibrateCommand);
+
+  const labelCommand = cli
+    .command("label")
+    .usage("-o <dir> [options] <judge> <traces...>")
+    .description(
+      "start labels from a judge's verdicts: write one {trajectory, expected} file per case for a person to correct and calibrate to read",
+    )
+    .argument("<judge>", "judge.mjs (built) or judge.yaml (compiled in memory)")
+    .argument("<traces...>", ".json or .jsonl trajectory files, or agent traces (see --from), or folders of them; - reads stdin")
+    .requiredOption("-o, --out <dir>", "required: the folder to write the labeled case files to (created if missing)")
+    .option("--force", "replace files that exist (default: keep them and say which)")
+    .addOption(new Option("--no-verify", "do not ask a model to confirm deterministic failures"))
+    .action(
+      async (
+        judgePath: string,
+        files: string[],
+        opts: { out: string; force?: boolean; verify: boolean } & ModelCommandOptions & TraceCommandOptions & WorkersFlags,
+      ) => {
+        const { runLabelCommand } = await import("./commands/label.js");
+        process.exitCode = await runLabelCommand(judgePath, await inputFiles(files), opts);
+      },
+    );
+  addModelOptions(labelCommand, { noModel: true });
+  addFromOption(labelCommand);
+  addIdOption(labelCommand);
+  addWorkersOption(labelCommand);
 
   const baselineCommand = cli
     .command("baseline")
@@ -279,6 +315,10 @@ function program(): Command {
     .addOption(new Option("--no-web", "ask in the terminal instead of the browser"))
     .option("--update <judge.yaml>", "update this judge.yaml: carry over unchanged sections, ask only about what changed")
     .option("--fail-on-warning", "exit 1 when any written rule carries a warning (a clause not covered, a name no sample shows, …)")
+    .option(
+      "--labels <dir>",
+      "where answers to the interview's verdict questions are saved as labeled cases (default: labels/ beside judge.yaml)",
+    )
     .action(async (specPath: string, samples: string[], opts: GenerateCommandOptions) => {
       const { runGenerateCommand } = await import("./commands/generate.js");
       // Without samples the vocabulary is guessed from the spec; given, they are read as judge reads its files.

@@ -34,7 +34,7 @@ export const LIBRARIES = [
     source: "testing/files.ts",
     out: "files.mjs",
     // Node only: it reads files, as the CLI does; nothing else is imported.
-    external: ["node:fs", "node:fs/promises", "node:path", "node:url"],
+    external: ["node:buffer", "node:fs", "node:fs/promises", "node:path", "node:url"],
     header: "behavior-judge/files: readCaseFiles, trajectory files read as the CLI reads them (Node)",
   },
   {

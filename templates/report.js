@@ -26,11 +26,16 @@
         card.querySelectorAll(".rule").forEach(function (section) {
           var visible =
             (rule === "" || section.getAttribute("data-rule") === rule) &&
-            (!failuresOnly || section.getAttribute("data-verdict") === "false" || section.hasAttribute("data-error"));
+            (!failuresOnly ||
+              section.getAttribute("data-verdict") === "false" ||
+              section.hasAttribute("data-error") ||
+              section.hasAttribute("data-disagree"));
           section.hidden = !visible;
           if (visible) anyRuleShown = true;
         });
-        card.hidden = filtering && !anyRuleShown;
+        // A case whose own verdict disagrees with its label stays, though every rule agrees.
+        var cardDisagrees = failuresOnly && rule === "" && card.hasAttribute("data-disagree");
+        card.hidden = filtering && !anyRuleShown && !cardDisagrees;
         if (!card.hidden) shown++;
       });
       if (shownCount) {

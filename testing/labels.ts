@@ -12,7 +12,8 @@ import type { TrajectoryJudgment, Verdict } from "../runtime/types.js";
 import { printable } from "../compiler/report/printable.js";
 
 export interface ExpectedLabels {
-  verdict: Verdict;
+  /** The trajectory verdict; left out, it is not compared (as a rule without a label). */
+  verdict?: Verdict;
   metaBehaviorVerdicts: Record<string, Verdict>;
 }
 
@@ -23,18 +24,24 @@ const VERDICTS: readonly unknown[] = ["true", "false", "na"];
  * by `calibrate` for label files and by the test helpers, so both accept and
  * refuse the same labels. Returns the typed labels or the error text. A
  * missing `metaBehaviorVerdicts` is no rule labels (no rule is then
- * compared); verdicts are the strings "true", "false" and "na", never booleans.
+ * compared), a missing `verdict` leaves the trajectory verdict uncompared
+ * (but labels must label something); verdicts are the strings "true", "false" and "na", never booleans.
  */
 export function readExpected(value: unknown): ExpectedLabels | string {
   if (!isObject(value)) return "expected must be an object with verdict and metaBehaviorVerdicts";
-  if (!VERDICTS.includes(value.verdict)) return 'expected.verdict must be "true", "false", or "na"';
+  if (value.verdict !== undefined && !VERDICTS.includes(value.verdict)) return 'expected.verdict must be "true", "false", or "na"';
   const metas = value.metaBehaviorVerdicts ?? {};
   if (!isObject(metas)) return "expected.metaBehaviorVerdicts must be an object of rule name: verdict";
   for (const [name, verdict] of Object.entries(metas)) {
     if (!VERDICTS.includes(verdict))
       return `expected.metaBehaviorVerdicts[${printable(JSON.stringify(name))}] must be "true", "false", or "na"`;
   }
-  return { verdict: value.verdict as Verdict, metaBehaviorVerdicts: metas as Record<string, Verdict> };
+  // Labels that label nothing compare nothing: a failing trajectory would pass.
+  if (value.verdict === undefined && Object.keys(metas).length === 0)
+    return "expected labels nothing: give expected.verdict or a rule's label";
+  const labels: ExpectedLabels = { metaBehaviorVerdicts: metas as Record<string, Verdict> };
+  if (value.verdict !== undefined) labels.verdict = value.verdict as Verdict;
+  return labels;
 }
 
 export interface VerdictComparison {
@@ -49,7 +56,8 @@ export interface VerdictComparison {
 }
 
 export interface LabelComparison {
-  verdict: { expected: Verdict; actual: Verdict; agree: boolean; error?: true };
+  /** The trajectory verdict; `unlabeled` (and `expected: null`, `agree: true`) when the labels leave it out. */
+  verdict: { expected: Verdict | null; actual: Verdict; agree: boolean; error?: true; unlabeled?: true };
   metaBehaviors: VerdictComparison[];
   /** Labels naming no rule of this judge: a typo in the label file. */
   unknownLabels: string[];
@@ -74,7 +82,10 @@ export function compareLabels(expected: ExpectedLabels, judgment: TrajectoryJudg
   );
   const judged = new Set(judgment.metaBehaviors.map((m) => m.name));
   return {
-    verdict: compare(expected.verdict, judgment),
+    verdict:
+      expected.verdict === undefined
+        ? { expected: null, actual: judgment.verdict, agree: true, unlabeled: true }
+        : compare(expected.verdict, judgment),
     metaBehaviors,
     unknownLabels: Object.keys(labels).filter((name) => !judged.has(name)),
     unlabeled: metaBehaviors.filter((m) => m.unlabeled === true).map((m) => m.name),

@@ -113,8 +113,11 @@ export async function calibrateResults(
     const labeled = comparison.metaBehaviors.filter((m) => m.unlabeled !== true);
     t.metaTotal += labeled.length;
     t.metaAgree += labeled.filter((m) => m.agree).length;
-    t.fileTotal++;
-    if (comparison.verdict.agree) t.fileAgree++;
+    // A case may leave its trajectory verdict unlabeled too (`label` does when the judge could not decide it).
+    if (comparison.verdict.unlabeled !== true) {
+      t.fileTotal++;
+      if (comparison.verdict.agree) t.fileAgree++;
+    }
     t.errors += comparison.unknownLabels.length > 0 ? 1 : 0;
     t.overturned = tally.verifications.overturned;
     onCase?.(comparison);
@@ -136,8 +139,8 @@ function unlabeled(judged: JudgedCase): CaseResult {
   };
 }
 
-/** Everything agrees, and there was something to compare: zero cases (an empty file, a wrong glob) proves nothing. */
+/** Everything agrees, and there was something to compare: zero cases (an empty file, a wrong glob), or cases without a single label, prove nothing. */
 export function calibrationPassed(result: CalibrationResult): boolean {
   const t = result.totals;
-  return t.errors === 0 && t.fileTotal > 0 && t.metaAgree === t.metaTotal && t.fileAgree === t.fileTotal;
+  return t.errors === 0 && t.fileTotal + t.metaTotal > 0 && t.metaAgree === t.metaTotal && t.fileAgree === t.fileTotal;
 }

@@ -21,7 +21,7 @@ export interface VerdictSlot {
   origin: string;
   trajectoryId: string;
   rule: string;
-  /** The label, or null when the case has none for this rule (always a disagreement). */
+  /** The label, or null when the case has none for this rule: not compared, as in calibrate (partial labels). */
   expected: Verdict | null;
 }
 
@@ -37,6 +37,8 @@ export interface RunAgreement {
 export interface RunStatistics {
   runs: number;
   slots: number;
+  /** Slots with a label: the only ones compared (a run's `total`). */
+  labeledSlots: number;
   perRun: RunAgreement[];
   pooled: { agree: number; total: number; accuracy: number; low: number; high: number };
   /** Runs in which every slot agreed with its label. */
@@ -69,12 +71,14 @@ export function wilsonInterval(k: number, n: number, z = Z95): { low: number; hi
 }
 
 export function summarizeRuns(slots: readonly VerdictSlot[], runs: readonly RunResult[]): RunStatistics {
+  // A slot without a label is not compared: neither an agreement nor a disagreement (calibrate's partial labels).
+  const labeledSlots = slots.filter((slot) => slot.expected !== null).length;
   const perRun = runs.map((run) => {
     let agree = 0;
     slots.forEach((slot, i) => {
       if (slot.expected !== null && run.values[i] === slot.expected) agree++;
     });
-    return { agree, total: slots.length, errors: run.errors, clauseErrors: run.clauseErrors ?? 0 };
+    return { agree, total: labeledSlots, errors: run.errors, clauseErrors: run.clauseErrors ?? 0 };
   });
   const agree = perRun.reduce((sum, r) => sum + r.agree, 0);
   const total = perRun.reduce((sum, r) => sum + r.total, 0);
@@ -82,6 +86,7 @@ export function summarizeRuns(slots: readonly VerdictSlot[], runs: readonly RunR
   return {
     runs: runs.length,
     slots: slots.length,
+    labeledSlots,
     perRun,
     pooled: { agree, total, accuracy: total === 0 ? 0 : agree / total, ...wilsonInterval(agree, total) },
     perfectRuns: perRun.filter((r) => r.agree === r.total && r.errors === 0 && r.clauseErrors === 0).length,

@@ -1,5 +1,9 @@
 /** `calibrate`: labeled cases against the compiled judge; exit 1 on any disagreement or error. */
-import { calibrateResults, calibrationPassed } from "../analyses/calibrate.js";
+import { calibrateResults, calibrationPassed, UNLABELED } from "../analyses/calibrate.js";
+import { caseErrorOf, judgedTrajectory, writeReportFiles } from "../report/outputs.js";
+import type { CaseError, ReportResult } from "../report/html.js";
+import type { CaseResult } from "../run/judge-cases.js";
+import { compareLabels } from "../../testing/labels.js";
 import { renderCalibrationTotals, renderComparison } from "../report/calibration.js";
 import { loadJudgeCode, type JudgeModule } from "../run/load.js";
 import { renderRunSummary, renderUsageLine } from "../report/summary.js";
@@ -18,6 +22,10 @@ export interface CalibrateCommandOptions extends RunFlags, TraceCommandOptions, 
   failOnOverturned?: boolean;
   /** Count the model calls the run would make; judge nothing for real, send nothing. */
   dryRun?: boolean;
+  /** Write the HTML report here: each verdict beside its label, disagreements marked. */
+  html?: string;
+  /** Write a JUnit XML report here: a disagreement with a label is a failure. */
+  junit?: string;
 }
 
 export async function runCalibrateCommand(judgePath: string, files: readonly string[], options: CalibrateCommandOptions): Promise<number> {
@@ -28,7 +36,10 @@ export async function runCalibrateCommand(judgePath: string, files: readonly str
   const text = options.json !== true;
   const run = await openRun(options, judge.rules);
   const threads = threadCount(options, files, run.model !== undefined, (line) => void process.stderr.write(`${line}\n`));
-  const result = await calibrateResults(judge, judgedFiles(loaded, files, run, threads, { keepTrajectories: false }), {
+  const reports = options.html !== undefined || options.junit !== undefined;
+  const collected = reports ? new ReportCases() : undefined;
+  const judged = judgedFiles(loaded, files, run, threads, { keepTrajectories: reports });
+  const result = await calibrateResults(judge, collected === undefined ? judged : collected.tap(judged), {
     ...run.options,
     onCase: (c) => {
       if (typeof c === "string") process.stderr.write(`error: ${c}\n`);
@@ -36,6 +47,10 @@ export async function runCalibrateCommand(judgePath: string, files: readonly str
     },
   });
   const { tally } = result;
+  if (collected !== undefined) {
+    const input = { behavior: judge.behavior, rules: judge.rules, ...collected.input(), model: run.model !== undefined };
+    for (const path of await writeReportFiles(input, options)) process.stderr.write(`wrote ${path}\n`);
+  }
   if (text) {
     process.stdout.write(`${renderCalibrationTotals(result.totals)}\n`);
     for (const line of renderRunSummary(tally, { usage: run.model !== undefined })) process.stdout.write(`${line}\n`);
@@ -51,6 +66,43 @@ export async function runCalibrateCommand(judgePath: string, files: readonly str
   }
   if (options.failOnOverturned === true && result.totals.overturned > 0) return 1;
   return calibrationPassed(result) && tally.clauseErrors === 0 ? 0 : 1;
+}
+
+/** What `--html` and `--junit` show: every judged case with its labels compared, and the cases calibrate could not compare. */
+class ReportCases {
+  private readonly results: ReportResult[] = [];
+  private readonly errors: CaseError[] = [];
+
+  async *tap(results: AsyncIterable<CaseResult>): AsyncGenerator<CaseResult> {
+    for await (const result of results) {
+      this.add(result);
+      yield result;
+    }
+  }
+
+  private add(result: CaseResult): void {
+    if (result.kind === "failed") {
+      this.errors.push(caseErrorOf(result));
+      return;
+    }
+    const { input, judgment } = result;
+    // A case without labels is one calibrate cannot compare: an error, as on stderr.
+    if (input.expected === undefined) {
+      this.errors.push(caseErrorOf({ kind: "failed", input, message: UNLABELED }));
+      return;
+    }
+    const trajectory = judgedTrajectory(input.trajectory);
+    this.results.push({
+      file: input.file,
+      judgment,
+      labels: compareLabels(input.expected, judgment),
+      ...(trajectory !== undefined ? { trajectory } : {}),
+    });
+  }
+
+  input(): { results: ReportResult[]; errors: CaseError[] } {
+    return { results: this.results, errors: this.errors };
+  }
 }
 
 /** `--runs N`: fresh answers every run (the cache would make every run the first). */

@@ -1,7 +1,7 @@
 /**
  * The trajectory arguments of judge, calibrate, import and generate, checked
  * before anything runs: a missing path is one line (not a run that judged
- * nothing), a directory stands for its .json and .jsonl files, and a file
+ * nothing), a directory stands for its .json, .jsonl and .traj files, and a file
  * that is plainly something else (a BEHAVIOR.md, a judge.yaml, a judge.mjs)
  * says what it is and which argument it belongs to.
  */
@@ -13,7 +13,8 @@ import { plural } from "../report/plural.js";
 import { printable } from "../report/printable.js";
 import { subagentFiles } from "../inputs/claude-code-sessions.js";
 
-const TRAJECTORY_FILE = /\.jsonl?$/i;
+/** What a folder stands for: JSON, JSONL, and SWE-agent's `.traj` (JSON under its own extension). */
+const TRAJECTORY_FILE = /\.(jsonl?|traj)$/i;
 
 /** What a misplaced file is, and (for the CLI) which argument it belongs to. */
 interface MisplacedKind {
@@ -61,7 +62,7 @@ interface DirectoryListing {
 }
 
 /**
- * The .json/.jsonl files directly inside `dir`, sorted by name. A symlink is
+ * The .json/.jsonl/.traj files directly inside `dir`, sorted by name. A symlink is
  * followed (stat, not lstat): one to a file is read like the file, one to a
  * folder counts as a subfolder, and one that cannot be followed (dangling, or
  * a loop: the kernel's ELOOP bounds the chain) is listed as unreadable.
@@ -127,7 +128,7 @@ function skippedNotice(dir: string, listing: DirectoryListing): string | undefin
 }
 
 /**
- * The files to read, in order: each directory replaced by its .json/.jsonl
+ * The files to read, in order: each directory replaced by its .json/.jsonl/.traj
  * files (sorted by name; symlinks followed), and `-` (stdin) kept as it is.
  * What a directory leaves out (subfolders, symlinks that lead nowhere) is
  * told to `notice`, one line per directory. Throws a one-line UserError for
@@ -163,7 +164,7 @@ export async function resolveInputFiles(
       const skipped = skippedNotice(path, listing);
       if (listing.files.length === 0)
         throw new UserError(
-          `${printable(path)} is a directory with no .json or .jsonl files (${what} are read from those)${skipped === undefined ? "" : `; ${skipped}`}`,
+          `${printable(path)} is a directory with no .json, .jsonl or .traj files (${what} are read from those)${skipped === undefined ? "" : `; ${skipped}`}`,
         );
       if (skipped !== undefined) notice(skipped);
       files.push(...listing.files);

@@ -7,7 +7,10 @@ import { printable } from "./printable.js";
 export function renderComparison(c: CaseComparison): string {
   const mark = caseAgrees(c) ? "ok  " : "DIFF";
   const total = c.metaBehaviors.length;
-  const unlabeled = c.unlabeled.length === 0 ? "" : ` — ${c.unlabeled.length} of ${total} ${plural(total, "rule")} unlabeled, not counted`;
+  const rules = c.unlabeled.length === 0 ? [] : [`${c.unlabeled.length} of ${total} ${plural(total, "rule")} unlabeled`];
+  const file = c.verdict.unlabeled === true ? ["file verdict unlabeled"] : [];
+  const left = [...rules, ...file];
+  const unlabeled = left.length === 0 ? "" : ` — ${left.join(", ")}, not counted`;
   const lines = [
     `${mark} ${printable(c.trajectoryId)} (${describeOrigin({ file: c.file, index: c.caseIndex, ...(c.line !== undefined ? { line: c.line } : {}) })})${unlabeled}`,
   ];
@@ -25,6 +28,6 @@ function errorNote(c: { error?: true }): string {
 
 export function renderCalibrationTotals(t: CalibrationTotals): string {
   const errors = t.errors > 0 ? `, ${t.errors} ${plural(t.errors, "error")}` : "";
-  const empty = t.fileTotal === 0 && t.errors === 0 ? " (no labeled cases: nothing was compared)" : "";
+  const empty = t.fileTotal + t.metaTotal === 0 && t.errors === 0 ? " (no labeled cases: nothing was compared)" : "";
   return `meta agreement ${t.metaAgree}/${t.metaTotal}, file agreement ${t.fileAgree}/${t.fileTotal}${errors}${empty}`;
 }

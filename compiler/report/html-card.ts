@@ -20,6 +20,7 @@ import { visibleFormatting } from "./printable.js";
 import { isModelError } from "../analyses/tally.js";
 import { fileNaReason, verdictLabel } from "./summary.js";
 import { plural } from "./plural.js";
+import { labelsAgree, type LabelComparison } from "../../testing/labels.js";
 
 /**
  * Every text of the report is HTML-escaped, and its bidi and invisible
@@ -36,7 +37,27 @@ export interface ReportResult {
   readonly judgment: TrajectoryJudgment;
   /** The judged trajectory; without it the evidence panel can only list event ids. */
   readonly trajectory?: Trajectory;
+  /** `calibrate`: the case's labels against the verdicts; each verdict then shows its label, disagreements marked. */
+  readonly labels?: LabelComparison;
 }
+
+/** `Label: Fail`, and `— disagrees` when the verdict beside it is not the label (a model error never agrees); nothing without labels. */
+function labelMark(label: { expected: Verdict | null; agree: boolean; unlabeled?: true } | undefined): string {
+  if (label === undefined) return "";
+  if (label.unlabeled === true || label.expected === null) return ` <span class="label-check unlabeled">No label</span>`;
+  const text = `Label: ${LABEL_NAMES[label.expected]}`;
+  return label.agree
+    ? ` <span class="label-check agree" title="The label agrees with the verdict">${escapeHtml(text)}</span>`
+    : ` <span class="label-check disagree" title="The label disagrees with the verdict">${escapeHtml(text)} — disagrees</span>`;
+}
+
+/** Marks what disagrees with its label, for the "only failures, errors and disagreements" filter. */
+function disagreeAttribute(label: { agree: boolean } | undefined): string {
+  return label !== undefined && !label.agree ? ` data-disagree="true"` : "";
+}
+
+/** A label as the report names it (a label of na carries no reason). */
+const LABEL_NAMES: Record<Verdict, string> = { true: "Pass", false: "Fail", na: "N/A" };
 
 export function ruleAnchor(trajectoryIndex: number, ruleIndex: number): string {
   return `trajectory-${trajectoryIndex}-rule-${ruleIndex}`;
@@ -110,6 +131,7 @@ export function trajectoryCard(result: ReportResult, index: number, options: Car
         ruleAnchor(index, ruleIndex),
         events,
         options.model,
+        result.labels?.metaBehaviors.find((m) => m.name === meta.name),
       );
     })
     .join("\n");
@@ -118,9 +140,15 @@ export function trajectoryCard(result: ReportResult, index: number, options: Car
     judgment.error,
     judgment.metaBehaviors.flatMap((m) => m.clauses),
   );
-  return `<article class="card" id="trajectory-${index}" data-verdict="${escapeHtml(judgment.verdict)}"${errorAttribute(judgment)}>
-<header class="card-head">${badge(judgment.verdict, fileVerdictNa, judgment.error)}${undecided} <h2>${escapeHtml(judgment.trajectoryId)}</h2>${incomplete} <span class="file">${escapeHtml(result.file)}</span></header>
-${description}${metas === "" ? `<p class="empty">No rule was judged.</p>` : metas}${wholeTrajectory(judgment, events)}
+  const labels = result.labels;
+  const disagrees = labels !== undefined && !labelsAgree(labels);
+  const unknown =
+    labels === undefined || labels.unknownLabels.length === 0
+      ? ""
+      : `<p class="label-check disagree unknown-labels">Labels naming no rule of this judge: ${labels.unknownLabels.map((n) => `<code>${escapeHtml(n)}</code>`).join(", ")}</p>\n`;
+  return `<article class="card" id="trajectory-${index}" data-verdict="${escapeHtml(judgment.verdict)}"${errorAttribute(judgment)}${disagrees ? ` data-disagree="true"` : ""}>
+<header class="card-head">${badge(judgment.verdict, fileVerdictNa, judgment.error)}${labelMark(labels?.verdict)}${undecided} <h2>${escapeHtml(judgment.trajectoryId)}</h2>${incomplete} <span class="file">${escapeHtml(result.file)}</span></header>
+${description}${unknown}${metas === "" ? `<p class="empty">No rule was judged.</p>` : metas}${wholeTrajectory(judgment, events)}
 </article>`;
 }
 
@@ -131,6 +159,7 @@ function ruleSection(
   anchor: string,
   events: EventIndex,
   model: boolean,
+  label?: LabelComparison["metaBehaviors"][number],
 ): string {
   const trigger =
     rule === undefined
@@ -141,8 +170,8 @@ function ruleSection(
     meta.clauses.length === 0
       ? ""
       : `<ol class="clauses">\n${meta.clauses.map((c) => clauseItem(c, rule, events, model)).join("\n")}\n</ol>`;
-  return `<section class="rule" id="${anchor}" data-rule="${ruleIndex}" data-verdict="${escapeHtml(meta.verdict)}"${errorAttribute(meta)}>
-<header class="rule-head">${badge(meta.verdict, meta.naReason, meta.error)}${undecidedNote(meta.verdict, meta.error, meta.clauses)} <h3>${escapeHtml(meta.name)}</h3></header>
+  return `<section class="rule" id="${anchor}" data-rule="${ruleIndex}" data-verdict="${escapeHtml(meta.verdict)}"${errorAttribute(meta)}${disagreeAttribute(label)}>
+<header class="rule-head">${badge(meta.verdict, meta.naReason, meta.error)}${labelMark(label)}${undecidedNote(meta.verdict, meta.error, meta.clauses)} <h3>${escapeHtml(meta.name)}</h3></header>
 ${trigger}${notTriggered}${clauses}
 </section>`;
 }

@@ -13,6 +13,7 @@ import { countVerifications, emptyVerifyCounts, isModelError, summarizeByRule, t
 import { escapeHtml, ruleAnchor, trajectoryCard, verdictClass, type CardOptions, type ReportResult } from "./html-card.js";
 import { fileNaReason, summaryColumns } from "./summary.js";
 import { plural } from "./plural.js";
+import { labelsAgree } from "../../testing/labels.js";
 
 export type { ReportResult };
 export { TRAJECTORY_SHOWN } from "./html-card.js";
@@ -118,11 +119,13 @@ function reportBody(input: ReportInput): string {
     `<header class="page-head">`,
     `<h1>${escapeHtml(behaviorName(input) || "behavior-judge report")}</h1>`,
     totalsLine(input.results, errors.length),
+    calibrationLine(input.results),
     `</header>`,
     toolbar(
       names,
       input.results.length,
-      input.results.some((r) => hasFailure(r.judgment)),
+      input.results.some((r) => hasFailure(r.judgment) || (r.labels !== undefined && !labelsAgree(r.labels))),
+      input.results.some((r) => r.labels !== undefined),
     ),
     `<main>`,
     errorsPanel(errors),
@@ -161,16 +164,34 @@ function totalsLine(results: readonly ReportResult[], errorCount: number): strin
   return `<p class="totals" id="totals">${unit}: ${parts.join(" · ")}</p>`;
 }
 
+/**
+ * `calibrate --html`: how the labels and the verdicts agree, counted as
+ * calibrate counts them (labeled verdicts only); nothing without labels.
+ */
+function calibrationLine(results: readonly ReportResult[]): string {
+  const labeled = results.filter((r) => r.labels !== undefined).map((r) => r.labels!);
+  if (labeled.length === 0) return "";
+  const metas = labeled.flatMap((l) => l.metaBehaviors.filter((m) => m.unlabeled !== true));
+  const files = labeled.filter((l) => l.verdict.unlabeled !== true);
+  const disagreeing = labeled.filter((l) => !labelsAgree(l)).length;
+  const parts = [
+    `rule labels agree ${metas.filter((m) => m.agree).length}/${metas.length}`,
+    `trajectory labels agree ${files.filter((l) => l.verdict.agree).length}/${files.length}`,
+  ];
+  const cases = `${disagreeing} of ${labeled.length} labeled ${plural(labeled.length, "case")} ${disagreeing === 1 ? "disagrees" : "disagree"}`;
+  return `<p class="totals calibration" id="calibration"><span class="${disagreeing > 0 ? "v-fail" : "v-pass"}">${escapeHtml(cases)}</span> · ${escapeHtml(parts.join(" · "))}</p>`;
+}
+
 /** Whether the "only failures and errors" filter would keep a rule of this trajectory. */
 function hasFailure(judgment: TrajectoryJudgment): boolean {
   return judgment.metaBehaviors.some((m) => m.verdict === "false" || isModelError(m));
 }
 
 /** "Only failures" starts on when there is one: that is what a reader opens the report for. */
-function toolbar(names: readonly string[], total: number, failures: boolean): string {
+function toolbar(names: readonly string[], total: number, failures: boolean, labeled: boolean): string {
   const options = names.map((name, i) => `<option value="${i}">${escapeHtml(name)}</option>`).join("");
   return `<nav class="toolbar" aria-label="Filters">
-<label><input type="checkbox" id="only-failures"${failures ? " checked" : ""}> Only failures and errors</label>
+<label><input type="checkbox" id="only-failures"${failures ? " checked" : ""}> ${labeled ? "Only failures, errors and disagreements" : "Only failures and errors"}</label>
 <label>Rule <select id="rule-filter"><option value="">All rules</option>${options}</select></label>
 <span id="shown-count" class="shown-count">Showing ${total} of ${total} ${plural(total, "trajectory", "trajectories")}</span>
 </nav>`;

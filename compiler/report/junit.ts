@@ -13,6 +13,7 @@ import { countVerifications, emptyVerifyCounts } from "../analyses/tally.js";
 import { verdictLabel } from "./summary.js";
 import { plural } from "./plural.js";
 import { visibleFormatting } from "./printable.js";
+import type { LabelComparison, VerdictComparison } from "../../testing/labels.js";
 
 export interface JunitFile {
   readonly file: string;
@@ -22,6 +23,13 @@ export interface JunitFile {
    * events are then shown by action and clipped content, not by id alone.
    */
   readonly trajectories?: readonly (Trajectory | undefined)[];
+  /**
+   * `calibrate --junit`: `labels[i]` compares `judgments[i]` with its labels.
+   * A labeled case's test cases pass when the verdict agrees with the label
+   * and fail when it disagrees, whatever the verdict; its trajectory verdict
+   * is a test case of its own.
+   */
+  readonly labels?: readonly (LabelComparison | undefined)[];
 }
 
 export interface JunitInput {
@@ -53,6 +61,7 @@ export function renderJunit(input: JunitInput): string {
 /** A judgment with the events it may cite, by id, and where each sits (citations are listed in trajectory order). */
 interface Judged {
   judgment: TrajectoryJudgment;
+  labels?: LabelComparison | undefined;
   events: ReadonlyMap<string, CitedEvent>;
   positions: ReadonlyMap<string, number> | undefined;
 }
@@ -84,6 +93,7 @@ function suitesFor(input: JunitInput): Suite[] {
       const events = entry.trajectories?.[i]?.events;
       suite.judged.push({
         judgment,
+        labels: entry.labels?.[i],
         events: events === undefined ? NO_EVENTS : new Map(events.map((e) => [e.id, e] as const)),
         // Without the trajectory the judgment's order is all there is: citations keep it.
         positions: events === undefined ? undefined : eventPositions(events),
@@ -111,8 +121,10 @@ interface TestCase {
 function renderSuite(suite: Suite, model: boolean): { xml: string; counts: Counts } {
   const overturned = suite.judged.reduce((n, j) => n + countVerifications(emptyVerifyCounts(), j.judgment).overturned, 0);
   const cases = [
-    ...suite.judged.flatMap(({ judgment, events, positions }) =>
-      judgment.metaBehaviors.map((meta) => ruleCase(judgment, meta, { events, positions, model })),
+    ...suite.judged.flatMap(({ judgment, labels, events, positions }) =>
+      labels === undefined
+        ? judgment.metaBehaviors.map((meta) => ruleCase(judgment, meta, { events, positions, model }))
+        : labeledCases(judgment, labels, { events, positions, model }),
     ),
     ...suite.errors.map(caseErrorCase),
   ];
@@ -170,6 +182,60 @@ function ruleCase(judgment: TrajectoryJudgment, meta: MetaBehaviorJudgment, how:
   return {
     outcome,
     xml: children.length === 0 ? `${open}/>` : `${open}>\n${children.map((c) => `      ${c}`).join("\n")}\n    </testcase>`,
+  };
+}
+
+const VERDICT_NAMES = { true: "Pass", false: "Fail", na: "N/A" } as const;
+
+/**
+ * `calibrate --junit`: one test case per rule and one for the trajectory
+ * verdict, each passing when the verdict agrees with its label; a
+ * disagreement is a <failure>, a verdict resting on a failed model call an
+ * <error> (it never agrees), a verdict without a label <skipped>, and each
+ * label naming no rule of the judge an <error>.
+ */
+function labeledCases(judgment: TrajectoryJudgment, labels: LabelComparison, how: Describe): TestCase[] {
+  const open = (name: string) =>
+    `    <testcase name="${escapeXmlAttribute(`${judgment.trajectoryId} › ${name}`)}" classname="${escapeXmlAttribute(judgment.behavior)}" time="0"`;
+  const testCase = (name: string, result: { outcome: Outcome; element?: string }): TestCase => ({
+    outcome: result.outcome,
+    xml: result.element === undefined ? `${open(name)}/>` : `${open(name)}>\n      ${result.element}\n    </testcase>`,
+  });
+  const rules = judgment.metaBehaviors.map((meta) => {
+    const label = labels.metaBehaviors.find((m) => m.name === meta.name);
+    const body = meta.clauses.map((c) => describeClause(c, how)).join("\n\n");
+    return testCase(meta.name, label === undefined ? { outcome: "passed" } : labelResult(label, body));
+  });
+  const verdict = testCase("trajectory verdict", labelResult(labels.verdict, ""));
+  const unknown = labels.unknownLabels.map((name) =>
+    testCase(`label ${JSON.stringify(name)}`, {
+      outcome: "error",
+      element: `<error message="${escapeXmlAttribute(`label ${JSON.stringify(name)} names no rule of this judge`)}" type="unknown-label"/>`,
+    }),
+  );
+  return [...rules, verdict, ...unknown];
+}
+
+function labelResult(
+  label: Pick<VerdictComparison, "expected" | "actual" | "agree" | "error" | "unlabeled">,
+  body: string,
+): { outcome: Outcome; element?: string } {
+  const actual = VERDICT_NAMES[label.actual];
+  if (label.unlabeled === true || label.expected === null)
+    return { outcome: "skipped", element: `<skipped message="${escapeXmlAttribute(`no label (the judge said ${actual})`)}"/>` };
+  const expected = VERDICT_NAMES[label.expected];
+  if (label.error === true) {
+    const message = `label says ${expected}; the judge's verdict rests on a failed model call`;
+    return {
+      outcome: "error",
+      element: `<error message="${escapeXmlAttribute(message)}" type="model-error">${escapeXmlText(body)}</error>`,
+    };
+  }
+  if (label.agree) return { outcome: "passed" };
+  const message = `label says ${expected}, the judge said ${actual}`;
+  return {
+    outcome: "failure",
+    element: `<failure message="${escapeXmlAttribute(message)}" type="label-disagreement">${escapeXmlText(body)}</failure>`,
   };
 }
 

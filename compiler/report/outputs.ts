@@ -116,7 +116,7 @@ export function progressEvent(done: number, result: CaseResult): ProgressEvent {
  * evidence panel shows what was judged. Undefined if a judge built by another
  * version accepted what this runtime would not: the panel then lists ids only.
  */
-function judgedTrajectory(raw: unknown): Trajectory | undefined {
+export function judgedTrajectory(raw: unknown): Trajectory | undefined {
   try {
     return validateTrajectory(raw);
   } catch {
@@ -179,15 +179,15 @@ function fileSink(path: string, render: () => Promise<string>): OutputSink {
   };
 }
 
-async function renderHtml(collection: ReportCollection): Promise<string> {
+async function renderHtml(input: ReportInput): Promise<string> {
   const { renderHtmlReport } = await import("./html.js");
-  return renderHtmlReport(collection.input());
+  return renderHtmlReport(input);
 }
 
 /** JUnit groups the judgments by file: one testsuite each. */
-async function renderJunitReport(collection: ReportCollection): Promise<string> {
+async function renderJunitReport(input: ReportInput): Promise<string> {
   const { renderJunit } = await import("./junit.js");
-  const { results, errors, model } = collection.input();
+  const { results, errors, model } = input;
   const byFile = new Map<string, ReportResult[]>();
   for (const r of results) {
     const group = byFile.get(r.file);
@@ -198,6 +198,7 @@ async function renderJunitReport(collection: ReportCollection): Promise<string> 
     file,
     judgments: group.map((r) => r.judgment),
     trajectories: group.map((r) => r.trajectory),
+    ...(group.some((r) => r.labels !== undefined) ? { labels: group.map((r) => r.labels) } : {}),
   }));
   return renderJunit({ files, errors: errors ?? [], ...(model !== undefined ? { model } : {}) });
 }
@@ -251,8 +252,25 @@ export async function reportSinks(behavior: string, rules: readonly RuleInfo[], 
   const collection = new ReportCollection(behavior, rules, options.modelConfigured !== false);
   return [
     collection,
-    ...(options.html !== undefined ? [fileSink(options.html, () => renderHtml(collection))] : []),
-    ...(options.junit !== undefined ? [fileSink(options.junit, () => renderJunitReport(collection))] : []),
+    ...(options.html !== undefined ? [fileSink(options.html, () => renderHtml(collection.input()))] : []),
+    ...(options.junit !== undefined ? [fileSink(options.junit, () => renderJunitReport(collection.input()))] : []),
     ...(options.web === true ? [await browserSink(behavior, collection, options.browserWaitMs ?? BROWSER_WAIT_MS)] : []),
   ];
+}
+
+/** `calibrate --html/--junit`: the report files of a run collected whole (results with their labels); returns the paths written. */
+export async function writeReportFiles(
+  input: ReportInput,
+  paths: { html?: string | undefined; junit?: string | undefined },
+): Promise<string[]> {
+  const written: string[] = [];
+  if (paths.html !== undefined) {
+    await writeText(paths.html, await renderHtml(input));
+    written.push(paths.html);
+  }
+  if (paths.junit !== undefined) {
+    await writeText(paths.junit, await renderJunitReport(input));
+    written.push(paths.junit);
+  }
+  return written;
 }

@@ -15,7 +15,9 @@ function percent(x: number): string {
 
 /** The figures, one per line, for one judge over one suite. */
 export function renderRunStatistics(title: string, stats: RunStatistics): string {
-  const lines = [`${printable(title)}: ${stats.runs} ${plural(stats.runs, "run")} over ${stats.slots} verdict slots`];
+  const unlabeled = stats.slots - stats.labeledSlots;
+  const note = unlabeled > 0 ? ` (${unlabeled} unlabeled, not counted)` : "";
+  const lines = [`${printable(title)}: ${stats.runs} ${plural(stats.runs, "run")} over ${stats.slots} verdict slots${note}`];
   stats.perRun.forEach((r, i) => {
     const notes = [
       ...(r.errors > 0 ? [`${r.errors} cases not judged`] : []),

@@ -57,3 +57,19 @@ test("assertBehavior compares partial labels as calibrate does", async () => {
   const { trajectory } = JSON.parse(readFileSync(join(ROOT, "examples/refund-support/trajectories/credit-before-lookup.json"), "utf8"));
   await assertBehavior(refund, trajectory, { expected: { verdict: "false", metaBehaviorVerdicts: { [LOOKUP]: "false" } } });
 });
+
+test("calibrate --runs N: an unlabeled rule is not a disagreement; the labeled one still is", () => {
+  const file = labeled("refund-after-empty-lookup", { verdict: "false", metaBehaviorVerdicts: { [LOOKUP]: "false" } });
+  const run = runCli(["calibrate", JUDGE, file, "--runs", "2"]);
+  expect(run.status, run.stdout + run.stderr).toBe(0);
+  expect(run.stdout).toContain("2 runs over 4 verdict slots (3 unlabeled, not counted)");
+  expect(run.stdout).toContain("run 1: 1/1 rule verdicts agree");
+  expect(run.stdout).toContain("perfect runs: 2/2");
+  const json = JSON.parse(runCli(["calibrate", JUDGE, file, "--runs", "2", "--json"]).stdout);
+  expect(json.statistics).toMatchObject({ slots: 4, labeledSlots: 1, perfectRuns: 2, pooled: { agree: 2, total: 2 } });
+
+  const wrong = labeled("refund-after-empty-lookup", { verdict: "false", metaBehaviorVerdicts: { [LOOKUP]: "true" } });
+  const failing = runCli(["calibrate", JUDGE, wrong, "--runs", "2"]);
+  expect(failing.status).toBe(1);
+  expect(failing.stdout).toContain("run 1: 0/1 rule verdicts agree");
+});

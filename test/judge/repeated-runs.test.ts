@@ -38,10 +38,22 @@ describe("summarizeRuns", () => {
     expect(stats.unanimousSlots).toBe(2);
   });
 
-  it("counts a missing label and a case that could not be judged as disagreements", () => {
+  it("counts a case that could not be judged as a disagreement; a missing label is not compared (issue 24, partial labels)", () => {
     const stats = summarizeRuns(slots, [{ values: ["true", "na", "error", "error"], errors: 1 }]);
-    expect(stats.perRun[0]).toEqual({ agree: 2, total: 4, errors: 1, clauseErrors: 0 });
+    expect(stats.perRun[0]).toEqual({ agree: 2, total: 3, errors: 1, clauseErrors: 0 });
+    expect(stats.labeledSlots).toBe(3);
     expect(stats.perfectRuns).toBe(0);
+  });
+
+  it("a run that agrees on every labeled slot is perfect, whatever the unlabeled slot got (issue 24)", () => {
+    const stats = summarizeRuns(slots, [
+      { values: ["true", "na", "false", "true"], errors: 0 },
+      { values: ["true", "na", "false", "false"], errors: 0 },
+    ]);
+    expect(stats.perRun.map((r) => `${r.agree}/${r.total}`)).toEqual(["3/3", "3/3"]);
+    expect(stats.pooled).toMatchObject({ agree: 6, total: 6, accuracy: 1 });
+    expect(stats.perfectRuns).toBe(2);
+    expect(stats.slots).toBe(4);
   });
 
   it("unanimity is about the runs agreeing with each other, right or wrong", () => {
