@@ -4,7 +4,7 @@ import { looksLikeTrajectory } from "../../importers/index.js";
 import { isObject } from "../../runtime/is-object.js";
 import { type InputCase } from "./case.js";
 import { arrayElementLines, BOM, invalidJson } from "./json-text.js";
-import { elementCases, importedCases, importsWhole, type TraceReadOptions } from "./trace-inputs.js";
+import { elementCases, formatMismatch, importedCases, importsWhole, type TraceReadOptions } from "./trace-inputs.js";
 
 /** A .json file's cases once its value is parsed; `lines` gives the line of each element of an array. */
 export function* parsedCases(
@@ -13,6 +13,12 @@ export function* parsedCases(
   lines: () => readonly number[],
   options: TraceReadOptions,
 ): Generator<InputCase> {
+  // A format given that the file plainly does not have: one line naming the one it looks like.
+  const mismatch = formatMismatch(value, options);
+  if (mismatch !== undefined) {
+    yield { file, index: 0, error: mismatch };
+    return;
+  }
   // A trace file of another format (a chat log, a span export) is imported as a whole.
   if (importsWhole(value, options)) {
     // Paths such as `[3].messages[2]` stay as they are: in a JSON file they point into the value.

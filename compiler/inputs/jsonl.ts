@@ -8,7 +8,7 @@ import { byteLines } from "../files/byte-lines.js";
 import { decodeUtf8, describeInvalidUtf8 } from "../files/utf8.js";
 import { readError, toCase, type InputCase } from "./case.js";
 import { BOM, invalidJson } from "./json-text.js";
-import { elementCases, importedCases, importsWhole, readsInPlace, type TraceReadOptions } from "./trace-inputs.js";
+import { elementCases, formatMismatch, importedCases, importsWhole, readsInPlace, type TraceReadOptions } from "./trace-inputs.js";
 
 export async function* readJsonlFile(file: string, options: TraceReadOptions): AsyncGenerator<InputCase> {
   const stream = createReadStream(file);
@@ -105,6 +105,12 @@ export function* traceLinesCases(
   options: TraceReadOptions,
 ): Generator<InputCase> {
   if (traces.length === 0) return;
+  // A format given that the lines plainly do not have (a chat log under --from trajectory): one line for them all.
+  const mismatch = formatMismatch(traces, options);
+  if (mismatch !== undefined) {
+    yield { file, index, line: traceLines[0]!, error: mismatch };
+    return;
+  }
   if (importsWhole(traces, options)) {
     yield* importedCases(traces, file, index, options, traceLines);
     return;

@@ -9,7 +9,7 @@ import { jsonArrayElements, type ArrayStreamItem } from "../files/json-array-str
 import { readError, type InputCase } from "./case.js";
 import { jsonFileCases, parsedCases } from "./json-file.js";
 import { readJsonlLines } from "./jsonl.js";
-import { elementCases, isNativeCase, type TraceReadOptions } from "./trace-inputs.js";
+import { elementCases, isNativeCase, readsInPlace, type TraceReadOptions } from "./trace-inputs.js";
 import { sniffStream } from "./stream-shape.js";
 import { printable } from "../report/printable.js";
 
@@ -78,12 +78,22 @@ function fileElements(file: string): AsyncGenerator<ArrayStreamItem> {
  * invalid UTF-8 sequence after that mistake, which the whole-file reader
  * would name first, is not looked for).
  */
+/**
+ * Whether an array element is read in place as the array streams: a
+ * trajectory or labeled case; with `from` "trajectory", also what is meant
+ * as one. Anything else makes the array be read whole, as a small file's
+ * value is (imported, or, under "trajectory", named as the format it looks like).
+ */
+function streamsInPlace(value: unknown, options: TraceReadOptions): boolean {
+  return (options.from ?? "auto") === "trajectory" ? readsInPlace(value, options) : isNativeCase(value, options);
+}
+
 async function checkArray(file: string, options: TraceReadOptions): Promise<"stream" | "whole" | ArrayStreamError> {
   const from = options.from ?? "auto";
   let count = 0;
   for await (const item of fileElements(file)) {
     if (item.kind === "error") return item;
-    if (from !== "trajectory" && !isNativeCase(item.value, options)) return "whole";
+    if (!streamsInPlace(item.value, options)) return "whole";
     count++;
   }
   // An empty array is read whole by a named importer (importsWhole); it is tiny anyway.
@@ -136,12 +146,11 @@ export const STDIN = "-";
  * and read as a whole .json file's value would be.
  */
 async function* streamedArrayCases(file: string, chunks: AsyncIterable<Uint8Array>, options: TraceReadOptions): AsyncGenerator<InputCase> {
-  const from = options.from ?? "auto";
   let index = 0;
   let collected: { value: unknown; line: number }[] | undefined;
   for await (const item of jsonArrayElements(chunks)) {
     if (item.kind === "error") return yield located(file, collected === undefined ? index : 0, item);
-    if (index === 0 && collected === undefined && from !== "trajectory" && !isNativeCase(item.value, options)) collected = [];
+    if (index === 0 && collected === undefined && !streamsInPlace(item.value, options)) collected = [];
     if (collected !== undefined) {
       collected.push(item);
       continue;

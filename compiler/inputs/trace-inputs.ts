@@ -53,10 +53,47 @@ function readAsTrace(value: unknown, options: TraceReadOptions): boolean {
   return detectFormat(value, importOptions(options)).candidates.length > 0;
 }
 
-/** Whether a JSONL line is read in place as a trajectory (or labeled case), rather than kept for the importers. */
+/**
+ * Whether a JSONL line is read in place as a trajectory (or labeled case),
+ * rather than kept until the file's end: for the importers, or, with `from`
+ * "trajectory", to tell a chat log's lines apart as one mismatch.
+ */
 export function readsInPlace(value: unknown, options: TraceReadOptions): boolean {
   const from = options.from ?? "auto";
-  return from === "trajectory" || isNativeCase(value, options) || (from === "auto" && meantAsTrajectory(value, options));
+  return isNativeCase(value, options) || ((from === "auto" || from === "trajectory") && meantAsTrajectory(value, options));
+}
+
+function safeDetect(detect: (value: unknown) => boolean, value: unknown): boolean {
+  try {
+    return detect(value);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A format given (`--from`, the `from` option) that the input plainly does
+ * not have: one error naming the format it looks like (auto-detection), for
+ * the whole file, instead of an error per message or element. Undefined when
+ * the input fits the given format, holds trajectories, or looks like no
+ * known format (the reader then says what is wrong where).
+ */
+export function formatMismatch(value: unknown, options: TraceReadOptions): string | undefined {
+  const from = options.from ?? "auto";
+  if (from === "auto") return undefined;
+  const inPlace = (v: unknown) => isNativeCase(v, options) || meantAsTrajectory(v, options);
+  if (inPlace(value) || (Array.isArray(value) && value.some(inPlace))) return undefined;
+  if (from !== "trajectory") {
+    const format = findFormat(from);
+    if (format === undefined || safeDetect(format.detect, value)) return undefined;
+    if (Array.isArray(value) && value.length > 0 && value.every((v) => safeDetect(format.detect, v))) return undefined;
+  }
+  const detected = detectFormat(value, importOptions({ ...options, from: "auto" })).format;
+  if (detected === undefined || detected === from) return undefined;
+  const looks = `looks like ${detected} (${findFormat(detected)!.description})${from === "trajectory" ? ", not trajectories (docs/FORMATS.md §2)" : ""}`;
+  return options.formatSetting === "--from"
+    ? `--from ${from} does not fit: the file ${looks}; pass --from ${detected}, or --from auto`
+    : `from ${JSON.stringify(from)} does not fit: the file ${looks}; set the from option to ${JSON.stringify(detected)}, or "auto"`;
 }
 
 /**

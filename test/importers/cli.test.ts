@@ -80,10 +80,12 @@ describe("behavior-judge import", () => {
     expect(usage.stderr).toContain("Allowed choices are auto, trajectory, openai-responses");
   });
 
-  test("--from trajectory reads files as trajectories only (the validator's message)", () => {
+  test("--from trajectory never imports: a chat log is one line naming the format it looks like (issue 24), not the validator's message per message", () => {
     const run = runCli(["import", CHAT, "--from", "trajectory"]);
     expect(run.status).toBe(1);
-    expect(run.stderr).toContain("case 0: id must be a non-empty string");
+    expect(run.stderr).toContain("case 0: --from trajectory does not fit: the file looks like openai-chat");
+    expect(run.stderr).not.toContain("id must be a non-empty string");
+    expect(run.stderr.trim().split("\n")).toHaveLength(1);
   });
 });
 

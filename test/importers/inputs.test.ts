@@ -61,8 +61,14 @@ describe("readCases with importers", () => {
   });
 
   test("--from trajectory never imports; a named format imports even what auto would not guess", async () => {
-    const [asIs] = await read("chat.json", JSON.stringify(chat("hi")), { from: "trajectory" });
-    expect(asIs!.trajectory).toEqual(chat("hi"));
+    // Not imported: one error naming the format it looks like (issue 24), instead of the validator's errors.
+    const asIs = await read("chat.json", JSON.stringify(chat("hi")), { from: "trajectory" });
+    expect(asIs).toHaveLength(1);
+    expect(asIs[0]!.trajectory).toBeUndefined();
+    expect(asIs[0]!.error).toMatch(/^from "trajectory" does not fit: the file looks like openai-chat /);
+    // Something meant as a trajectory is still read as is, for the validator to explain.
+    const [meant] = await read("t.json", JSON.stringify({ id: "t", events: [] }), { from: "trajectory" });
+    expect(meant!.trajectory).toEqual({ id: "t", events: [] });
     const named = await read("chat.json", JSON.stringify([{ role: "user", content: "hi" }]), { from: "anthropic" });
     expect(summary(named)).toEqual([[0, undefined, "chat"]]);
   });
