@@ -4,6 +4,7 @@
 //
 //   npm run build:cli && node bench/guard.js             # judges of 1, 2, 100 and 1,000 rules
 //   node bench/guard.js --rules 1,100 --events 20000 --rounds 2   # other sizes, fewer rounds
+//   node bench/guard.js --before /tmp/old   # also an older build: /tmp/old/guard-<rules>.mjs, alternated
 //
 // Each judge is built from a judge.yaml written here (`guardJudgeYaml`): rule i is about a
 // vocabulary of its own (lookup_i, refund_i, refund_i_result, notify_i) with an ordering, a
@@ -170,14 +171,25 @@ async function run() {
   const folder = mkdtempSync(join(tmpdir(), "bj-guard-"));
   console.log(`node ${process.version}, ${process.platform}/${process.arch}; judges built in ${folder}\n`);
   const built = new Map(sizes.map((rules) => [rules, build(rules, folder)]));
+  // --before: the same judges built by another version of the compiler, measured beside these.
+  const beforeFolder = argument("--before", undefined);
+  const judges = (rules) =>
+    beforeFolder === undefined
+      ? [["", built.get(rules)]]
+      : [
+          ["before ", join(beforeFolder, `guard-${rules}.mjs`)],
+          ["after  ", built.get(rules)],
+        ];
 
   console.log(`1. monitor latency per call, ns (${count} events per round, 5 rounds pooled, after a warm-up round)`);
   console.log("   rules   push p50    p99  p99.9   check p50    p99  p99.9   (timer alone p50)");
   for (const rules of sizes) {
-    const judge = await import(pathToFileURL(built.get(rules)).href);
-    const { push, check, timer } = latency(judge, rules, count, 5);
-    const cols = (list) => list.map((n, k) => String(n).padStart(k === 0 ? 9 : 6)).join(" ");
-    console.log(`   ${String(rules).padStart(5)}  ${cols(push)}   ${cols(check)}   (${timer})`);
+    for (const [label, path] of judges(rules)) {
+      const judge = await import(pathToFileURL(path).href);
+      const { push, check, timer } = latency(judge, rules, count, 5);
+      const cols = (list) => list.map((n, k) => String(n).padStart(k === 0 ? 9 : 6)).join(" ");
+      console.log(`   ${label}${String(rules).padStart(5)}  ${cols(push)}   ${cols(check)}   (${timer})`);
+    }
   }
 
   console.log(`\n2. judgeTrajectory, ns per event by CPU time (best of ${rounds} rounds, each in a fresh process)`);
@@ -192,17 +204,20 @@ async function run() {
     const rows = new Map();
     for (let round = 0; round < rounds; round++) {
       for (const rules of sizes) {
-        const row = rows.get(rules) ?? { all: Infinity, two: Infinity };
-        row.all = Math.min(row.all, measure(built.get(rules), size, rules));
-        row.two = Math.min(row.two, measure(built.get(rules), size, Math.min(2, rules)));
-        rows.set(rules, row);
+        for (const [label, path] of judges(rules)) {
+          const key = `${label}${rules}`;
+          const row = rows.get(key) ?? { label, rules, all: Infinity, two: Infinity };
+          row.all = Math.min(row.all, measure(path, size, rules));
+          row.two = Math.min(row.two, measure(path, size, Math.min(2, rules)));
+          rows.set(key, row);
+        }
       }
     }
-    const base = rows.get(2)?.two;
-    for (const [rules, row] of rows) {
+    for (const row of rows.values()) {
+      const base = rows.get(`${row.label}2`)?.two;
       const ratio = base === undefined ? "" : `${(row.two / base).toFixed(2)}x`;
       console.log(
-        `   ${String(rules).padStart(5)}  ${String(size).padStart(7)}  ${row.all.toFixed(1).padStart(10)}  ${row.two.toFixed(1).padStart(15)}   ${ratio.padStart(10)}`,
+        `   ${row.label}${String(row.rules).padStart(5)}  ${String(size).padStart(7)}  ${row.all.toFixed(1).padStart(10)}  ${row.two.toFixed(1).padStart(15)}   ${ratio.padStart(10)}`,
       );
     }
   }

@@ -315,6 +315,10 @@ function program(): Command {
     .addOption(new Option("--no-web", "ask in the terminal instead of the browser"))
     .option("--update <judge.yaml>", "update this judge.yaml: carry over unchanged sections, ask only about what changed")
     .option("--fail-on-warning", "exit 1 when any written rule carries a warning (a clause not covered, a name no sample shows, …)")
+    .option(
+      "--labels <dir>",
+      "where answers to the interview's verdict questions are saved as labeled cases (default: labels/ beside judge.yaml)",
+    )
     .action(async (specPath: string, samples: string[], opts: GenerateCommandOptions) => {
       const { runGenerateCommand } = await import("./commands/generate.js");
       // Without samples the vocabulary is guessed from the spec; given, they are read as judge reads its files.
@@ -393,7 +397,7 @@ function program(): Command {
   cli
     .command("init")
     .description(
-      "scaffold a new behavior of your own in this repo: a one-rule starter spec, its judge, a passing sample, a test, a test script if none, and a CI workflow (never overwrites)",
+      "scaffold a new behavior of your own in this repo: a one-rule starter spec, its judge, a passing sample, a test, a test script that runs it, and a CI workflow (never overwrites a file)",
     )
     .argument(
       "[name]",

@@ -53,6 +53,7 @@ export { lintSpec, type LintResult } from "./behavior-md/lint.js";
 export { generateJudgeYaml, type GenerateOptions, type GenerateResult } from "./generate/pipeline.js";
 export { buildVocabulary } from "./generate/vocabulary.js";
 export { draftOffline } from "./generate/offline/draft.js";
+export { saveLabel, verdictAsking, withAnswer } from "./generate/verdicts.js";
 export { proposeDraft } from "./generate/propose.js";
 export { planUpdate, type UpdatePlan } from "./generate/update.js";
 export { runInterview } from "./interview/index.js";

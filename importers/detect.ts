@@ -156,9 +156,22 @@ export function detectFormat(input: unknown, options: ImportOptions = {}): Detec
   return { candidates: names };
 }
 
-/** The error text for an input no format (or more than one) fits. */
-export function detectionError(detection: Detection): string {
-  const from = `pass --from with one of: ${formatNames().join(", ")} (or trajectory)`;
+/**
+ * How a message names the setting that picks the format: the library's
+ * `from` option (importTrace, assertBehavior, readCaseFiles…), or the CLI's
+ * `--from` flag.
+ */
+export type FormatSetting = "from" | "--from";
+
+/** The hint that ends a message about the format: which setting to give, and its values. */
+export function formatHint(setting: FormatSetting = "from"): string {
+  const names = `${formatNames().join(", ")} (or trajectory)`;
+  return setting === "--from" ? `pass --from with one of: ${names}` : `set the from option to one of: ${names}`;
+}
+
+/** The error text for an input no format (or more than one) fits; `setting` is how the hint names the format setting (default: the library's `from` option). */
+export function detectionError(detection: Detection, setting: FormatSetting = "from"): string {
+  const from = formatHint(setting);
   if (detection.candidates.length > 1) return `ambiguous trace format: it could be ${detection.candidates.join(" or ")}; ${from}`;
   return `unknown trace format: not a trajectory (docs/FORMATS.md §2: id, complete, events with actor and action) and not a shape any importer knows; ${from}`;
 }
@@ -166,11 +179,13 @@ export function detectionError(detection: Detection): string {
 export interface ImportTraceOptions extends ImportOptions {
   /** A format name, or "auto" (the default). */
   from?: string | undefined;
+  /** How an unknown or ambiguous format's error names the setting: the `from` option (default), or the CLI's `--from`. */
+  formatSetting?: FormatSetting | undefined;
 }
 
 /** Imports `input` in the given format, or the detected one; an unknown or ambiguous shape is one error naming the candidates. */
 export function importTrace(input: unknown, options: ImportTraceOptions = {}): ImportResult & { format?: string } {
-  const { from = "auto", ...rest } = options;
+  const { from = "auto", formatSetting, ...rest } = options;
   if (from !== "auto") {
     const format = findFormat(from);
     if (format === undefined)
@@ -178,6 +193,7 @@ export function importTrace(input: unknown, options: ImportTraceOptions = {}): I
     return { ...format.importer(input, rest), format: format.name };
   }
   const detection = detectFormat(input, rest);
-  if (detection.format === undefined) return { trajectories: [], errors: [{ path: "", message: detectionError(detection) }], warnings: [] };
+  if (detection.format === undefined)
+    return { trajectories: [], errors: [{ path: "", message: detectionError(detection, formatSetting) }], warnings: [] };
   return { ...findFormat(detection.format)!.importer(input, rest), format: detection.format };
 }

@@ -10,8 +10,8 @@
  */
 export { FACT, ImportError, MAX_NESTING, TrajectoryBuilder, contentText, flattenInto, formatIssue } from "./core.js";
 export type { Actor, ImportIssue, ImportOptions, ImportResult, Importer, Trajectory, TrajectoryEvent } from "./core.js";
-export { FORMATS, detectFormat, detectionError, findFormat, formatNames, importTrace, looksLikeTrajectory } from "./detect.js";
-export type { Detection, Format, ImportTraceOptions } from "./detect.js";
+export { FORMATS, detectFormat, detectionError, findFormat, formatHint, formatNames, importTrace, looksLikeTrajectory } from "./detect.js";
+export type { Detection, Format, FormatSetting, ImportTraceOptions } from "./detect.js";
 export { detectOpenAIChat, fromOpenAIChat } from "./openai-chat.js";
 export { detectOpenAIResponses, fromOpenAIResponses } from "./openai-responses.js";
 export { detectAnthropic, fromAnthropic } from "./anthropic.js";

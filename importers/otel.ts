@@ -283,6 +283,7 @@ export function kindOf(span: Span): Kind {
   if (op === "invoke_agent" || oi === "AGENT" || aiOp === "ai.generateText" || aiOp === "ai.streamText") return "agent";
   // No operation named: Pydantic AI's `running tool` spans name their tool, its `<agent> run` spans their agent.
   if (op === undefined && oi === undefined) {
+    if (adkPayload(a[ADK_REQUEST]) !== undefined) return "model";
     if (str(a["gen_ai.tool.name"]) !== undefined) return "tool";
     if (str(a["gen_ai.agent.name"]) !== undefined || str(a["agent_name"]) !== undefined) return "agent";
   }
@@ -465,6 +466,83 @@ export interface ModelCall {
   output: Message[];
   finish: string | undefined;
   model: string | undefined;
+  /** Attributes that held the call's messages but could not be read (ADK writes `<not serializable>`): warned, never dropped silently. */
+  unreadable?: string[];
+}
+
+/** Google ADK's own model-call attributes (its `call_llm` span): the request and the response as JSON texts. */
+const ADK_REQUEST = "gcp.vertex.agent.llm_request";
+const ADK_RESPONSE = "gcp.vertex.agent.llm_response";
+
+/** An ADK payload attribute that holds something: ADK writes `{}` on its tool spans (its web UI expects the key). */
+function adkPayload(value: unknown): unknown {
+  return value === undefined || value === "{}" || value === "" ? undefined : value;
+}
+
+/** A field in either spelling: ADK dumps pydantic models in snake_case, Gemini's REST API writes camelCase. */
+function either(record: Record<string, unknown>, snake: string, camel: string): unknown {
+  return record[snake] ?? record[camel];
+}
+
+/**
+ * Gemini `Content`s (`[{role: user|model, parts: [{text, thought}, {function_call}, {function_response}, …]}]`):
+ * `model` is the assistant; a thought part is reasoning; code and file parts are shown as placeholders.
+ */
+export function geminiContents(value: unknown): Message[] {
+  return list(value)
+    .filter(isRecord)
+    .map((c) => {
+      const role = String(c.role ?? "");
+      const msg: Message = { role: role === "model" ? "assistant" : role, text: "", reasoning: "", calls: [], results: [] };
+      const texts: string[] = [];
+      for (const part of list(c.parts)) {
+        if (!isRecord(part)) continue;
+        const call = either(part, "function_call", "functionCall");
+        const response = either(part, "function_response", "functionResponse");
+        if (typeof part.text === "string") {
+          if (part.thought === true) msg.reasoning += part.text;
+          else texts.push(part.text);
+        } else if (isRecord(call)) msg.calls.push({ id: str(call.id), name: String(call.name ?? ""), args: jsonText(call.args) });
+        else if (isRecord(response))
+          msg.results.push({ id: str(response.id), name: str(response.name), content: response.response, error: false });
+        else if (either(part, "executable_code", "executableCode") !== undefined) texts.push("[code]");
+        else if (either(part, "code_execution_result", "codeExecutionResult") !== undefined) texts.push("[code result]");
+        else if (either(part, "file_data", "fileData") !== undefined || either(part, "inline_data", "inlineData") !== undefined)
+          texts.push("[file]");
+      }
+      msg.text = texts.filter((t) => t !== "").join("\n");
+      return msg;
+    });
+}
+
+/**
+ * ADK's `call_llm` span: `gcp.vertex.agent.llm_request` is `{model, config, contents}` (the whole conversation so far)
+ * and `gcp.vertex.agent.llm_response` an LlmResponse (`{content, finish_reason, usage_metadata, …}`; some exporters
+ * write a GenerateContentResponse's `{candidates: [{content, finish_reason}]}` instead). Either may be ADK's
+ * `<not serializable>` stand-in: it is named in `unreadable`.
+ */
+function readAdkModel(span: Span, model: string | undefined, finish: string | undefined): ModelCall {
+  const a = span.attrs;
+  const unreadable: string[] = [];
+  const payload = (key: string): Record<string, unknown> | undefined => {
+    const value = adkPayload(a[key]);
+    if (value === undefined) return undefined;
+    const parsed = structured(value, { span, key });
+    if (!isRecord(parsed)) unreadable.push(key);
+    return isRecord(parsed) ? parsed : undefined;
+  };
+  const request = payload(ADK_REQUEST);
+  const response = payload(ADK_RESPONSE);
+  const candidate = response === undefined ? undefined : list(response.candidates).find(isRecord);
+  const answer = response === undefined ? undefined : (response.content ?? candidate?.content);
+  const reason = response === undefined ? undefined : (either(response, "finish_reason", "finishReason") ?? candidate?.finish_reason);
+  return {
+    input: geminiContents(request?.contents),
+    output: geminiContents(isRecord(answer) ? [answer] : []),
+    finish: finish ?? str(reason)?.toLowerCase(),
+    model: model ?? str(request?.model),
+    ...(unreadable.length > 0 ? { unreadable } : {}),
+  };
 }
 
 export function readModel(span: Span): ModelCall {
@@ -494,6 +572,7 @@ export function readModel(span: Span): ModelCall {
     }
     return { input: aiSdkMessages(a["ai.prompt.messages"], { span, key: "ai.prompt.messages" }), output: [out], finish, model };
   }
+  if (adkPayload(a[ADK_REQUEST]) !== undefined || adkPayload(a[ADK_RESPONSE]) !== undefined) return readAdkModel(span, model, finish);
   // OpenInference (`llm.input_messages`) or the older GenAI attributes (`gen_ai.prompt.N`, `gen_ai.completion.N`).
   const messages = (prefix: string, inner: boolean): Message[] =>
     list(unflatten(span, prefix))
@@ -661,6 +740,11 @@ function importTrace(id: string, spans: Span[], options: ImportOptions, index: n
       }
       case "model": {
         const m = readModel(span);
+        for (const key of m.unreadable ?? [])
+          b.warn(
+            `${span.path}.attributes`,
+            `attribute ${key} holds no JSON (${JSON.stringify(String(span.attrs[key]).slice(0, 40))}): this model call's messages are missing`,
+          );
         b.turn();
         for (const msg of m.input) {
           for (const r of msg.results) {

@@ -103,15 +103,19 @@ export function pairingClause({ quote, complete, each, followers }: PairingState
   // an `each` match comes as an `each` right after its last appearance as a
   // follower (it answered every earlier `each`). So a repeat is always equal
   // to the last follower cited.
-  const citations: Citation[] = [];
+  // Sized once for the most there can be, then cut: a long trace cites tens of thousands of
+  // events, and a list grown push by push is reallocated and copied as it grows.
+  const citations = new Array<Citation>(each.length * 2);
+  let cited = 0;
   let lastFollower: string | undefined;
   for (let k = 0; k < each.length; k++) {
     const match = each[k]!;
     const follower = followers[k]!;
-    if (match !== lastFollower) citations.push(cite(match, "event matching `each`"));
-    if (follower !== lastFollower) citations.push(cite(follower, "first later event matching `followedBy`"));
+    if (match !== lastFollower) citations[cited++] = cite(match, "event matching `each`");
+    if (follower !== lastFollower) citations[cited++] = cite(follower, "first later event matching `followedBy`");
     lastFollower = follower;
   }
+  citations.length = cited;
   return predicate("pairing", quote, "true", null, citations);
 }
 

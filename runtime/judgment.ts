@@ -223,7 +223,16 @@ function* judgeRules(
     for (const rule of judge.rules) metaBehaviors.push(meta(rule.name, "na", "insufficient_evidence", false, []));
   } else {
     const ctx: RuleContext = { trajectory, options, usage: options.usage };
-    for (let r = 0; r < judge.rules.length; r++) metaBehaviors.push(yield* judgeRule(ctx, judge.rules[r]!, steppers.all[r]!));
+    for (let r = 0; r < judge.rules.length; r++) {
+      const rule = judge.rules[r]!;
+      // A rule with a match trigger that no event concerned was never stepped, so never triggered:
+      // its judgment is known without running its steps (a judge of many rules, a short trajectory).
+      if (!rule.semanticTrigger && steppers.all[r] === undefined) {
+        metaBehaviors.push(meta(rule.name, "na", absentReason(trajectory.complete), false, []));
+        continue;
+      }
+      metaBehaviors.push(yield* judgeRule(ctx, rule, steppers.stepper(r)));
+    }
   }
   const verdict = foldVerdicts(metaBehaviors);
   // The trajectory carries the marker when any rule does; without one, the reference's shape.

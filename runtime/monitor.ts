@@ -35,7 +35,6 @@ function entry(judge: Judge, rule: number, check: number, eventIds: string[]): V
 export function startMonitor(judge: Judge, rawHeader: unknown, options: JudgeOptions): Monitor {
   const { id, description } = readMonitorHeader(rawHeader);
   const steppers = judge.steppers();
-  const all = steppers.all;
   const ids = new EventIds();
   // The events themselves are needed only for the model's prompts; citations
   // need only the ids, which the steppers hold. Without an adapter no prompt is built.
@@ -53,7 +52,7 @@ export function startMonitor(judge: Judge, rawHeader: unknown, options: JudgeOpt
   // Only a rule the event changed can have something new to report, so only those are asked.
   const violationsNow = (affected: readonly number[]): Violation[] => {
     out = [];
-    for (let k = 0; k < affected.length; k++) all[affected[k]!]!.violations(found);
+    for (let k = 0; k < affected.length; k++) steppers.stepper(affected[k]!).violations(found);
     return out;
   };
 
@@ -82,10 +81,10 @@ export function startMonitor(judge: Judge, rawHeader: unknown, options: JudgeOpt
       const event = read(raw);
       // The step leaves every other rule as it was: only these need saving.
       const affected = steppers.concerned(event.action);
-      for (let k = 0; k < affected.length; k++) all[affected[k]!]!.save();
+      for (let k = 0; k < affected.length; k++) steppers.stepper(affected[k]!).save();
       steppers.step(event);
       const would = violationsNow(affected);
-      for (let k = 0; k < affected.length; k++) all[affected[k]!]!.restore();
+      for (let k = 0; k < affected.length; k++) steppers.stepper(affected[k]!).restore();
       return would;
     },
 
@@ -94,7 +93,9 @@ export function startMonitor(judge: Judge, rawHeader: unknown, options: JudgeOpt
       const add: Found = (rule, check, eventIds) => {
         owed.push(entry(judge, rule, check, eventIds));
       };
-      for (let r = 0; r < all.length; r++) all[r]!.obligations(add);
+      // A rule no event concerned has no stepper yet: untriggered, it owes nothing.
+      const all = steppers.all;
+      for (let r = 0; r < all.length; r++) all[r]?.obligations(add);
       return owed;
     },
 

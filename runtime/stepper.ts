@@ -54,8 +54,15 @@ export interface RuleStepper {
 
 /** Every rule's stepper of one judge, stepped together. */
 export interface Steppers {
-  /** The rules' steppers, in judge.yaml order. */
-  readonly all: readonly RuleStepper[];
+  /**
+   * The rules' steppers, in judge.yaml order. A rule's stepper is made when
+   * an event first concerns the rule: until then its entry is undefined and
+   * the rule's state is the initial one (untriggered, nothing found, nothing
+   * owed), so a short trajectory costs a large judge only the rules it touches.
+   */
+  readonly all: readonly (RuleStepper | undefined)[];
+  /** The stepper of rule `r`, made now (in its initial state) if no event has concerned the rule yet. */
+  stepper(r: number): RuleStepper;
   /** Steps with one event the rules its action concerns (a rule whose patterns cannot match it stays as it was). */
   step(e: StepEvent): void;
   /**

@@ -2,7 +2,8 @@
 // Builds the library entries (package.json exports) that must not load the
 // compiler: `behavior-judge/importers` (importers/index.ts), and the test
 // helpers `behavior-judge/testing`, `/vitest` and `/braintrust` (testing/), and
-// the guards `behavior-judge/guard` (guard/).
+// the guards `behavior-judge/guard` (guard/), and `behavior-judge/files`, the
+// CLI's file reader for test suites (Node only: it imports node: builtins).
 // Each is one ESM file with no imports at all (the vitest entry imports only
 // `vitest`), so it runs in Node, Deno, Bun, browsers and edge runtimes, and
 // can be copied next to a shipped judge.mjs. Types are tsc's dist/<dir>/*.d.ts.
@@ -28,6 +29,13 @@ export const LIBRARIES = [
     out: "testing.mjs",
     external: [],
     header: "behavior-judge/testing: assertBehavior, formatJudgment, compareLabels",
+  },
+  {
+    source: "testing/files.ts",
+    out: "files.mjs",
+    // Node only: it reads files, as the CLI does; nothing else is imported.
+    external: ["node:buffer", "node:fs", "node:fs/promises", "node:path", "node:url"],
+    header: "behavior-judge/files: readCaseFiles, trajectory files read as the CLI reads them (Node)",
   },
   {
     source: "testing/vitest.ts",

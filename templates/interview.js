@@ -90,6 +90,7 @@
     if (busy || !view) return Promise.resolve(false);
     busy = true;
     setBusy(true);
+    showNotice("");
     var at = view.kind === "review" ? "review" : view.question;
     return request("action", {
       method: "POST",
@@ -136,7 +137,9 @@
   function render(next) {
     view = next;
     closePanels();
-    if (next.kind === "review") renderReview(next);
+    $("verdict").hidden = next.kind !== "verdict";
+    if (next.kind === "verdict") renderVerdict(next);
+    else if (next.kind === "review") renderReview(next);
     else renderQuestion(next);
     window.scrollTo(0, 0);
   }
@@ -173,6 +176,79 @@
     setEnabled($("back"), q.canBack);
     setEnabled($("forward"), true);
     $("forward").textContent = q.decision === undefined ? "Skip ahead →" : "Keep my answer →";
+  }
+
+  // A verdict question: the sample's events and the rule's section, answered yes / no / n.a. / skip.
+  function renderVerdict(v) {
+    $("review").hidden = true;
+    $("question").hidden = true;
+    $("progress").textContent = "Verdict question " + v.number + " (" + v.open + " open)";
+    $("verdict-rule").textContent = v.rule.name;
+    $("verdict-text").textContent = v.text;
+    $("verdict-section").textContent = v.rule.section;
+    var s = v.sample;
+    var total = s.events.length + s.omitted;
+    $("verdict-sample").textContent = s.id + (s.complete ? "" : " (incomplete)") + ": " + total + (total === 1 ? " event" : " events");
+    var box = $("verdict-events");
+    clear(box);
+    var table = el("table", "events");
+    var head = el("tr");
+    ["Event", "Actor", "Action", "Content", "Metadata"].forEach(function (h) {
+      head.appendChild(el("th", "", h));
+    });
+    table.appendChild(head);
+    s.events.forEach(function (event) {
+      var row = el("tr", "event");
+      row.appendChild(el("td", "event-id", event.id));
+      row.appendChild(el("td", "", event.actor));
+      row.appendChild(el("td", "", event.action));
+      row.appendChild(el("td", "content", event.excerpt));
+      row.appendChild(
+        el(
+          "td",
+          "",
+          Object.keys(event.metadata)
+            .map(function (key) {
+              return key + ": " + event.metadata[key];
+            })
+            .join(", "),
+        ),
+      );
+      table.appendChild(row);
+    });
+    box.appendChild(table);
+    if (s.omitted > 0) box.appendChild(el("p", "muted", "… and " + s.omitted + " more"));
+    $("verdict-readings").textContent =
+      "The draft reads the rule as " + v.readings.draft + " here; another reading that fits every label, as " + v.readings.other + ".";
+  }
+
+  function answerVerdict(answer) {
+    if (busy || !view || view.kind !== "verdict") return;
+    busy = true;
+    setBusy(true);
+    request("verdict", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ sample: view.sample.id, rule: view.rule.name, answer: answer }),
+    })
+      .then(function (reply) {
+        busy = false;
+        setBusy(false);
+        var data = reply.data;
+        if (data.view) render(data.view);
+        showNotice(data.previous || "");
+        showError(reply.status === 200 ? "" : data.error || "The server refused that (status " + reply.status + ").");
+      })
+      .catch(function () {
+        busy = false;
+        setBusy(false);
+        showError("The interview server is not reachable. Is behavior-judge still running?");
+      });
+  }
+
+  function showNotice(message) {
+    $("notice").textContent = message;
+    $("notice").hidden = !message;
   }
 
   function originLabel(origin) {
@@ -791,6 +867,7 @@
   }
 
   function showDone() {
+    $("verdict").hidden = true;
     $("question").hidden = true;
     $("review").hidden = true;
     $("done").hidden = false;
@@ -821,6 +898,11 @@
     markInvalid(diagnostics);
   }
 
+  ["true", "false", "na", "skip"].forEach(function (answer) {
+    $("verdict-" + answer).addEventListener("click", function () {
+      answerVerdict(answer);
+    });
+  });
   $("choice-accept").addEventListener("click", function () {
     send({ type: "accept" });
   });
@@ -870,6 +952,7 @@
   $("cancel").addEventListener("click", function () {
     request("cancel", { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" }).then(function (reply) {
       if (!reply.data.cancelled) return showError("The server refused that (status " + reply.status + ").");
+      $("verdict").hidden = true;
       $("question").hidden = true;
       $("review").hidden = true;
       $("cancelled").hidden = false;

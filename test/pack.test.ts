@@ -1,8 +1,9 @@
 /**
  * The newcomer's path, end to end with the packed package (issue 13, Tests):
  * npm pack → install the tarball into a fresh npm-init project → `init` →
- * that project's `npm test` is green → a violating trajectory makes it fail
- * with the rule's quote. The same project runs the CI workflow's judge
+ * that project's `npm test` is green, also with a .json array of several
+ * cases and a second behavior's init → a violating trajectory makes it fail
+ * with the rule's quote and the expected pattern. The same project runs the CI workflow's judge
  * command, and the Braintrust scorer inside the real `braintrust` package's
  * Eval (logging off, no network but the npm registry for the install).
  * Slow (one npm install): kept to one test.
@@ -41,7 +42,7 @@ function ok(result: SpawnSyncReturns<string>, what: string): string {
 const QUOTE = "Before the agent deletes a file, it asks the user to confirm the deletion";
 
 test.skipIf(!hasNpm)(
-  `packed package: install, init, npm test green, a violation fails with the rule's quote, CI judge, Braintrust Eval${hasNpm ? "" : " (SKIPPED: npm is not on PATH)"}`,
+  `packed package: install, init, npm test green (an array file, a second init), a violation fails with the rule's quote and expected pattern, CI judge, Braintrust Eval${hasNpm ? "" : " (SKIPPED: npm is not on PATH)"}`,
   { timeout: 600_000 },
   () => {
     const dir = mkdtempSync(join(tmpdir(), "bj-pack-"));
@@ -71,6 +72,27 @@ test.skipIf(!hasNpm)(
     expect(green.stdout).toContain("# pass 1");
 
     const behavior = join(project, ".agents/behaviors/agent-repo");
+    // A .json array of several cases is several tests, as the judge step reads it (issue 24: it failed npm test).
+    const sample = JSON.parse(readFileSync(join(behavior, "trajectories/asks-before-deleting.json"), "utf8")) as { id: string };
+    writeFileSync(join(behavior, "trajectories/batch.json"), JSON.stringify([1, 2].map((n) => ({ ...sample, id: `batch-${n}` }))));
+    const batch = run("npm", ["test"], project);
+    ok(batch, "npm test with an array file");
+    expect(batch.stdout).toContain("# pass 3");
+    expect(batch.stdout).toMatch(/^ok \d+ - agent-repo: trajectories\/batch\.json:1: case 1$/m);
+
+    // A second behavior: its init adds its test to the script, and npm test runs both.
+    const second = ok(run("npx", ["behavior-judge", "init", "billing"], project), "second init");
+    expect(second).toContain(
+      'added test/behavior-billing.test.mjs to the test script: "test": "node --test test/behavior-agent-repo.test.mjs test/behavior-billing.test.mjs" in package.json',
+    );
+    const both = run("npm", ["test"], project);
+    ok(both, "npm test with two behaviors");
+    expect(both.stdout).toContain("# pass 4");
+    expect(both.stdout).toContain("- billing: trajectories/asks-before-deleting.json: case 0");
+    // A third run changes nothing.
+    const pkg = readFileSync(join(project, "package.json"), "utf8");
+    expect(ok(run("npx", ["behavior-judge", "init", "billing"], project), "third init")).toContain("kept the test script");
+    expect(readFileSync(join(project, "package.json"), "utf8")).toBe(pkg);
     // The workflow's judge step, as CI runs it (a directory stands for its .json files).
     const workflow = readFileSync(join(project, ".github/workflows/behavior-agent-repo.yml"), "utf8");
     expect(workflow).toContain("--fail-on-false --junit behavior-agent-repo.junit.xml");
@@ -106,6 +128,8 @@ test.skipIf(!hasNpm)(
     );
     const red = run("npm", ["test"], project);
     expect(red.status).not.toBe(0);
+    expect(red.stdout).toMatch(/^not ok \d+ - agent-repo: trajectories\/deletes-without-asking\.json: case 0$/m);
+    expect(red.stdout).toContain("# fail 1");
     expect(red.stdout).toContain(`ordering [false]: "${QUOTE}"`);
     expect(red.stdout).toContain('e2 agent/delete_file "rm notes.txt"');
     // What the check looked for, and what it found (issue 24).

@@ -92,6 +92,55 @@ export class Constants {
     return used.length === 0 ? undefined : join(used.map((n) => EXTENDED_RUNTIME[n]));
   }
 
+  /**
+   * The pattern tests of the rule being lowered (lowerRule): counted on a
+   * first lowering, then, on the second, each test that `step` makes more
+   * than once is named by a local evaluated once at its top.
+   */
+  #patterns: { counts: Map<string, number>; names: Map<string, Code> | undefined } | undefined;
+
+  /** Starts counting the pattern tests of one rule's lowering. */
+  countPatterns(): void {
+    this.#patterns = { counts: new Map(), names: undefined };
+  }
+
+  /**
+   * The tests counted more than once, in order of first use, each with its
+   * local's name (`pattern0`, …); from now on `patternTest` answers with those names.
+   */
+  sharePatterns(): { test: Code; local: Code }[] {
+    const scope = this.#patterns;
+    if (scope === undefined) throw new Error("internal: sharePatterns outside a rule");
+    const shared: { test: Code; local: Code }[] = [];
+    scope.names = new Map();
+    for (const [key, count] of scope.counts) {
+      if (count < 2) continue;
+      const local = name("pattern", shared.length);
+      scope.names.set(key, code`(${local})`);
+      shared.push({ test: this.#tests.get(key)!, local });
+    }
+    return shared;
+  }
+
+  /** Ends the rule: pattern tests are written in place again. */
+  endPatterns(): void {
+    this.#patterns = undefined;
+    this.#tests.clear();
+  }
+
+  readonly #tests = new Map<string, Code>();
+
+  /** A pattern's test as `step` writes it: in place, or the local it was hoisted to (sharePatterns). */
+  patternTest(test: Code): Code {
+    const scope = this.#patterns;
+    if (scope === undefined) return test;
+    const key = String(test);
+    if (scope.names !== undefined) return scope.names.get(key) ?? test;
+    scope.counts.set(key, (scope.counts.get(key) ?? 0) + 1);
+    this.#tests.set(key, test);
+    return test;
+  }
+
   /** The declarations, in the order the constants were first asked for. */
   declarations(): readonly Code[] {
     return this.#declarations;

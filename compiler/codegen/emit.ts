@@ -80,14 +80,16 @@ const concerned: readonly (readonly number[])[] = [${join(merged.map((rules) => 
  * validates each event once and calls `step`: that is the fused loop of
  * `judgeTrajectory`, and what a monitor's `push` runs. `step` calls only
  * the steppers the event's action concerns (routes.ts), so an event costs
- * the rules about it, not every rule. The fields are typed as the interface:
- * `all` as a literal of hundreds of class types made TypeScript compare each
- * class with every other (union subtype reduction), seconds at 300 rules.
+ * the rules about it, not every rule. A stepper is made when an event first
+ * concerns its rule (`all[r] ??= new Rule<r>()`): until then the rule's
+ * state is the initial one, so a short trajectory pays for the rules it
+ * touches, not for every rule of a large judge. `all` is typed with the
+ * interface: a literal of hundreds of class types made TypeScript compare
+ * each class with every other (union subtype reduction), seconds at 300 rules.
  */
 function rulesClass(count: number, routes: Routes): Code {
   const indexes = Array.from({ length: count }, (_, r) => r);
-  const field = (r: number) => name("rule", r);
-  const calls = (rules: readonly number[]) => rules.map((r) => code`this.${field(r)}.step(e);`);
+  const calls = (rules: readonly number[]) => rules.map((r) => code`(all[${r}] ??= new ${name("Rule", r)}()).step(e);`);
   const actionCount = routes.groups.reduce((n, group) => n + group.actions.length, 0);
   const byAction = actionCount <= SWITCH_ON_ACTION_LIMIT;
   const cases = routes.groups.map(
@@ -102,21 +104,25 @@ function rulesClass(count: number, routes: Routes): Code {
       ? []
       : [code`switch (${byAction ? code`e.action` : code`routes.get(e.action)`}) {\n${join(cases, code`\n`)}\n}`];
   const body = [
+    ...(routed.length === 0 && routes.every.length === 0 ? [] : [code`const all = this.all;`]),
     ...routed,
     ...(routes.every.length === 0 ? [] : [comment("Rules with a pattern that names no fixed action: every event.")]),
     ...calls(routes.every),
   ];
-  return code`/** Every rule's stepper, in judge.yaml order (\`Rule<n>\` is \`rules[n]\`). */
+  return code`/** Each rule's stepper class, in judge.yaml order (\`Rule<n>\` is \`rules[n]\`). */
+const ruleClasses: readonly (new () => RuleStepper)[] = [${join(indexes.map((r) => name("Rule", r)))}];
+
+/** Every rule's stepper, in judge.yaml order, each made when an event first concerns its rule. */
 class Rules implements Steppers {
-${join(
-  indexes.map((r) => code`readonly ${field(r)}: RuleStepper = new ${name("Rule", r)}();`),
-  code`\n`,
-)}
-readonly all: readonly RuleStepper[] = [${join(indexes.map((r) => code`this.${field(r)}`))}];
+readonly all: (RuleStepper | undefined)[] = new Array<RuleStepper | undefined>(${count}).fill(undefined);
 
 /** Steps the rules the event's action concerns. */
 step(e: StepEvent): void {
 ${join(body, code`\n`)}
+}
+
+stepper(r: number): RuleStepper {
+return (this.all[r] ??= new ruleClasses[r]!());
 }
 
 concerned(action: string): readonly number[] {

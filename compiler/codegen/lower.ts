@@ -334,6 +334,26 @@ function method(spec: MethodSpec): Code[] {
  * at the end, so its rule reports nothing while running.
  */
 export function lowerRule(rule: MetaBehavior, index: number, origin: RuleOrigin, constants: Constants): Code {
+  // Lowered twice: first to count the pattern tests `step` makes, then with
+  // each test made more than once (a trigger that is also a check's pattern,
+  // two checks on the same events) evaluated once, at the top of `step`. Not
+  // when `step` is split into parts, whose bodies would not see the locals.
+  const split = groupsOf(rule.checks).length > 1;
+  constants.countPatterns();
+  if (!split) lowerRuleOnce(rule, index, origin, constants, []);
+  const shared = split ? [] : constants.sharePatterns();
+  const lowered = lowerRuleOnce(rule, index, origin, constants, shared);
+  constants.endPatterns();
+  return lowered;
+}
+
+function lowerRuleOnce(
+  rule: MetaBehavior,
+  index: number,
+  origin: RuleOrigin,
+  constants: Constants,
+  shared: readonly { test: Code; local: Code }[],
+): Code {
   const checks = rule.checks.map((check, j) => lowerCheck(j, check, constants));
   const groups = groupsOf(rule.checks);
   const matchTrigger = rule.trigger.match;
@@ -363,7 +383,13 @@ export function lowerRule(rule: MetaBehavior, index: number, origin: RuleOrigin,
     name: "step",
     params: code`${EVENT}: StepEvent`,
     args: EVENT,
-    head: matchTrigger === undefined ? [] : [code`if (!this.triggered && ${lowerPattern(matchTrigger, constants)}) this.triggered = true;`],
+    head: [
+      ...(shared.length === 0 ? [] : [comment("Patterns this step tests more than once, each tested once per event.")]),
+      ...shared.map(({ test, local }) => code`const ${local} = ${test};`),
+      ...(matchTrigger === undefined
+        ? []
+        : [code`if (!this.triggered && ${lowerPattern(matchTrigger, constants)}) this.triggered = true;`]),
+    ],
     perCheck: checks.map((lowered) => lowered.step),
     groups,
     tail: [],

@@ -138,13 +138,19 @@ export function withoutRedundantMatchers(pattern: Pattern): Pattern {
   });
 }
 
-/** Any-of: a pattern matches when one of its matchers does. */
+/**
+ * Any-of: a pattern matches when one of its matchers does. Parenthesized; a
+ * test a rule's step makes more than once is a local computed once per event
+ * (Constants.patternTest).
+ */
 export function lowerPattern(pattern: Pattern, constants: Constants): Code {
   if (pattern.length === 0) throw new Error("internal: an empty pattern reached codegen");
   const matchers = withoutRedundantMatchers(pattern);
-  if (matchers.length === 1) return code`(${lowerMatcher(matchers[0]!, constants)})`;
-  return code`(${join(
-    matchers.map((m) => code`(${lowerMatcher(m, constants)})`),
-    code` || `,
-  )})`;
+  if (matchers.length === 1) return constants.patternTest(code`(${lowerMatcher(matchers[0]!, constants)})`);
+  return constants.patternTest(
+    code`(${join(
+      matchers.map((m) => code`(${lowerMatcher(m, constants)})`),
+      code` || `,
+    )})`,
+  );
 }

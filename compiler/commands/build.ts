@@ -6,6 +6,7 @@ import { compareDiagnostics, type Diagnostic } from "../diagnostics.js";
 import { judgeWarnings, vocabularyWarnings } from "../ir/warnings.js";
 import { compileJudgeYamlText } from "../build/compile.js";
 import { readJudgeYaml } from "../build/judge-yaml.js";
+import { checkBuildArgument } from "../files/argument-kind.js";
 
 /** `foo/judge.yaml` → `foo/judge.mjs`. */
 export function defaultJudgePath(yamlPath: string): string {
@@ -34,6 +35,8 @@ export async function buildJudgeFile(
     warn?: (warning: Diagnostic) => void;
   } = {},
 ): Promise<string[]> {
+  // A spec, a built judge or trajectories in place of the judge.yaml: one line saying which file goes where.
+  await checkBuildArgument(yamlPath);
   const text = await readJudgeYaml(yamlPath);
   const { ir, positions, compiled } = await compileJudgeYamlText(text, yamlPath);
   const warnings = [

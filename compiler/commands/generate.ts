@@ -15,6 +15,7 @@ import type { ModelCommandOptions } from "./model-flags.js";
 import { hostModelOptions } from "./model.js";
 import { traceReadOptions, type TraceCommandOptions } from "./trace-flags.js";
 import { plural } from "../report/plural.js";
+import { checkSpecArgument } from "../files/argument-kind.js";
 
 export interface GenerateCommandOptions extends ModelCommandOptions, TraceCommandOptions {
   out?: string;
@@ -24,6 +25,8 @@ export interface GenerateCommandOptions extends ModelCommandOptions, TraceComman
   update?: string;
   /** Exit 1 when any written rule carries a warning (for scripted use). */
   failOnWarning?: boolean;
+  /** Where answers to verdict questions are saved (default: labels/ beside judge.yaml). */
+  labels?: string;
 }
 
 /**
@@ -59,6 +62,8 @@ function summary(result: GenerateResult, reviewed: boolean): string {
 
 /** Returns the exit code. */
 export async function runGenerateCommand(specPath: string, sampleFiles: string[], opts: GenerateCommandOptions): Promise<number> {
+  // A judge.yaml (or a built judge, or trajectories) in place of the spec: one line saying which file goes where.
+  await checkSpecArgument(specPath);
   const out = await generateTarget(specPath, opts);
   // Notices and errors quote the spec, samples and model replies: escaped.
   const notice = (message: string) => void process.stderr.write(`behavior-judge: ${printableLines(message)}\n`);
@@ -73,7 +78,14 @@ export async function runGenerateCommand(specPath: string, sampleFiles: string[]
     // Without a display nobody can open the page, and the server would wait forever: ask in the terminal, as `judge` skips its browser report.
     const web = opts.web && canShowBrowser();
     if (opts.web && !web) notice("no display to show the interview page (DISPLAY and WAYLAND_DISPLAY are unset): asking in the terminal");
-    return runInterview(input, { web, input: process.stdin, output: process.stderr });
+    // Scripted input takes every default: no verdict question is asked (each stays a note on its rule).
+    const { verdicts, ...unasked } = input;
+    const asked = web || process.stdin.isTTY === true ? input : unasked;
+    if (verdicts !== undefined && asked === unasked)
+      notice(
+        `${verdicts.questions.length} verdict ${plural(verdicts.questions.length, "question")} not asked (no terminal): see the rules' notes`,
+      );
+    return runInterview(asked, { web, input: process.stdin, output: process.stderr });
   };
   // Bad samples and a cancelled interview are UserErrors: the CLI prints them and exits 1.
   const result = await generateJudgeYaml({
@@ -82,6 +94,7 @@ export async function runGenerateCommand(specPath: string, sampleFiles: string[]
     read: traceReadOptions(opts),
     out,
     update: opts.update,
+    ...(opts.labels !== undefined ? { labelsDir: opts.labels } : {}),
     adapter,
     interviewer,
     notice,

@@ -2,8 +2,9 @@
  * `init [name]`: scaffolds a working behavior in the current repo: the spec
  * (.agents/behaviors/<name>/BEHAVIOR.md), its judge.yaml and built judge.mjs,
  * a passing sample trajectory, a test for the repo's test runner (vitest when
- * it is a dependency, node:test otherwise), a `test` script when the repo has
- * none, a GitHub Actions workflow, and `.cache/` in .gitignore (appended
+ * it is a dependency, node:test otherwise), a `test` script that runs it (set
+ * when the repo has none, extended when it is init's `node --test` list of
+ * files, left alone and said so when it is the user's own), a GitHub Actions workflow, and `.cache/` in .gitignore (appended
  * to the repo's, or a new one). An existing file is never replaced: it is
  * kept and reported, so `init` can be rerun safely. Everything that could
  * stop it half-way (a package.json that is no object, a folder that is a
@@ -187,6 +188,52 @@ function checkWritable(cwd: string, rel: string, behaviorDir: string): void {
   }
 }
 
+/** `node --test` followed by test files only (the script init writes, and extends): each argument a .js/.mjs/.cjs path. */
+const NODE_TEST_FILES = /^node --test((?: +[^\s"'&|;<>()$`]+\.[cm]?js)*) *$/;
+/** `vitest` or `vitest run` alone: every test file of the repo, init's included. */
+const VITEST_ALL = /^(npx +)?vitest( +run)? *$/;
+
+interface TestScriptPlan {
+  /** The new `test` script, when package.json is to be written. */
+  script?: string;
+  /** The line that says what was done (`created`: package.json did not exist). */
+  message: (created: boolean) => string;
+}
+
+/**
+ * What becomes of package.json's `test` script so that `npm test` runs
+ * init's test file: set when there is none (or npm's placeholder); kept
+ * when it already runs the file (`vitest run`, or `node --test` naming it);
+ * extended when it is a `node --test` list of files (a second behavior's
+ * init adds its file: the script init wrote for the first); otherwise
+ * (the user's own command) kept as it is, saying so, with what to add.
+ */
+export function planTestScript(current: unknown, runner: InitResult["runner"], ownTest: string): TestScriptPlan {
+  if (typeof current !== "string" || current.trim() === "" || NPM_PLACEHOLDER_TEST.test(current.trim())) {
+    const script = runner === "vitest" ? "vitest run" : `node --test ${ownTest}`;
+    return {
+      script,
+      message: (created) => `${created ? "wrote package.json with" : "set"} "test": ${JSON.stringify(script)} in package.json`,
+    };
+  }
+  const trimmed = current.trim();
+  const kept = `kept the test script ${JSON.stringify(current)}`;
+  if (VITEST_ALL.test(trimmed) && runner === "vitest") return { message: () => `${kept} (it runs ${ownTest})` };
+  const files = NODE_TEST_FILES.exec(trimmed);
+  if (files !== null) {
+    const listed = files[1]!
+      .trim()
+      .split(/ +/)
+      .filter((f) => f !== "");
+    // `node --test` alone runs every test file it finds, init's included.
+    if (listed.length === 0 || listed.includes(ownTest)) return { message: () => `${kept} (it runs ${ownTest})` };
+    const script = `${trimmed} ${ownTest}`;
+    return { script, message: () => `added ${ownTest} to the test script: "test": ${JSON.stringify(script)} in package.json` };
+  }
+  const add = runner === "node:test" ? `, e.g. add " && node --test ${ownTest}"` : "";
+  return { message: () => `${kept} as it is (your own command): make sure it runs ${ownTest} too${add}` };
+}
+
 async function template(file: string, values: Record<string, string>): Promise<string> {
   const text = await readFile(join(TEMPLATES_DIR, "init", file), "utf8");
   return text.replace(/\{\{(\w+)\}\}/g, (_, key: string) => values[key] ?? "");
@@ -254,16 +301,15 @@ export async function runInit(nameArg: string | undefined, options: InitOptions 
   else log(`kept .gitignore (it already ignores ${CACHE_IGNORE})`);
 
   const current = found?.pkg.scripts?.test;
-  if (typeof current !== "string" || current.trim() === "" || NPM_PLACEHOLDER_TEST.test(current.trim())) {
-    const script = runner === "vitest" ? "vitest run" : `node --test ${testFile.split("\\").join("/")}`;
+  const ownTest = testFile.split("\\").join("/");
+  const plan = planTestScript(current, runner, ownTest);
+  if (plan.script !== undefined) {
     const pkg: PackageJson = found?.pkg ?? ({ name, private: true } as PackageJson);
-    pkg.scripts = { ...pkg.scripts, test: script };
+    pkg.scripts = { ...pkg.scripts, test: plan.script };
     await writeFile(pkgPath, `${found?.bom ?? ""}${JSON.stringify(pkg, null, found?.indent ?? "  ")}\n`, "utf8");
-    result.testScript = script;
-    log(`${found === undefined ? "wrote package.json with" : "set"} "test": ${JSON.stringify(script)} in package.json`);
-  } else {
-    log(`kept the test script ${JSON.stringify(current)}: make sure it runs ${testFile.split("\\").join("/")}`);
+    result.testScript = plan.script;
   }
+  log(plan.message(found === undefined));
   log("");
   log(
     `next: npm test, then record your agent's sessions into ${join(behaviorDir, "trajectories")}/ and edit ${join(behaviorDir, "BEHAVIOR.md")}`,

@@ -6,7 +6,7 @@ import { NOTHING_JUDGED, Tally } from "../analyses/tally.js";
 import { jsonlSink, jsonSink } from "../report/json.js";
 import { reportSinks } from "../report/outputs.js";
 import { progressSink } from "../report/progress.js";
-import { runSinks, whenDrained, type OutputSink } from "../report/sink.js";
+import { chunkedWriter, fileWrite, runSinks, type OutputSink } from "../report/sink.js";
 import { textSink } from "../report/text.js";
 import { canShowBrowser } from "../web/display.js";
 import { openRun, type RunFlags } from "./run-options.js";
@@ -32,7 +32,9 @@ export interface JudgeCommandOptions extends RunFlags, TraceCommandOptions, Work
 
 /** The judgments on stdout: text, one JSON array, or JSON Lines (with JSON, the summary lines go to stderr). */
 function stdoutSink(options: JudgeCommandOptions, usage: boolean): OutputSink {
-  const stdout = (text: string) => void process.stdout.write(text);
+  // In large chunks: a write per case cost more than rendering it (issue 26).
+  const out = chunkedWriter(process.stdout, fileWrite(process.stdout));
+  const stdout = out.write;
   const stderr = (text: string) => void process.stderr.write(text);
   const sink =
     options.jsonl === true
@@ -41,7 +43,11 @@ function stdoutSink(options: JudgeCommandOptions, usage: boolean): OutputSink {
         ? jsonSink(stdout, stderr, { usage })
         : textSink(stdout, { usage });
   // A slow reader of stdout holds the run back rather than letting output pile up in memory.
-  return { ...sink, drained: () => whenDrained(process.stdout) };
+  return {
+    ...sink,
+    drained: out.drained,
+    flush: out.flush,
+  };
 }
 
 /**

@@ -41,10 +41,15 @@ export function addIdOption(command: Command): Command {
 }
 
 /** Importer warnings go to stderr, located; they never fail a run. */
-export function traceReadOptions(opts: TraceCommandOptions, extra: Omit<TraceReadOptions, "from" | "onWarning"> = {}): TraceReadOptions {
+export function traceReadOptions(
+  opts: TraceCommandOptions,
+  extra: Omit<TraceReadOptions, "from" | "onWarning" | "formatSetting"> = {},
+): TraceReadOptions {
   const read: TraceReadOptions = {
     from: opts.from ?? "auto",
     ...extra,
+    // Messages name the flag the user can pass; the library's readers name their `from` option.
+    formatSetting: "--from",
     onWarning: (message) => void process.stderr.write(`warning: ${message}\n`),
   };
   if (opts.id !== undefined) read.id = opts.id;

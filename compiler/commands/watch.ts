@@ -158,7 +158,7 @@ async function wholeJsonFile(path: string, from: string): Promise<WatchLine[]> {
   }
   const native = isNativeCase(value, { from });
   if (from === "trajectory" || (from === "auto" && native)) return [{ line: 1, text: JSON.stringify(value) }];
-  const imported = importTrace(value, { from });
+  const imported = importTrace(value, { from, formatSetting: "--from" });
   const trajectory = imported.trajectories[0];
   if (trajectory === undefined) throw new UserError(`${path}: ${imported.errors.map((e) => e.message).join("; ") || "no trace found"}`);
   return [{ line: 1, text: JSON.stringify(trajectory) }];

@@ -5,7 +5,7 @@
  * tell them apart.
  */
 import { statSync } from "node:fs";
-import { availableParallelism } from "node:os";
+import { availableParallelism, loadavg } from "node:os";
 import { Option, type Command } from "commander";
 import { readCases } from "../inputs/inputs.js";
 import { judgeCases, type CaseResult, type OutputRender } from "../run/judge-cases.js";
@@ -29,7 +29,7 @@ export function addWorkersOption(command: Command): Command {
   return command.addOption(
     new Option(
       "--workers <n>",
-      "judge on N threads (default: the cores available; one for inputs under 8 MB); with a model, judging stays on one thread, where --concurrency overlaps the calls",
+      "judge on N threads (default: one per core free of other work, when at least two are free and the input is a JSONL file or several .json files of 8 MB or more; else one); with a model, judging stays on one thread, where --concurrency overlaps the calls",
     ).argParser(positiveInteger),
   );
 }
@@ -49,8 +49,39 @@ function inputBytes(files: readonly string[]): number {
 }
 
 /**
- * How many threads judge: what --workers says, else the cores available
- * when the input is large enough to repay starting them. A model keeps it
+ * Whether the inputs can be shared among threads at all: a JSONL file is
+ * sent to them in batches of lines, and .json files a group at a time, so
+ * one .json file (however large) or standard input alone is one thread's
+ * work whatever the thread count, and workers would only add their start
+ * and a copy of every result.
+ */
+function splittable(files: readonly string[]): boolean {
+  let json = 0;
+  for (const file of files) {
+    if (file === STDIN) continue;
+    if (/\.jsonl$/i.test(file)) return true;
+    json++;
+  }
+  return json >= 2;
+}
+
+/**
+ * The cores other work leaves free, from the load average of the last
+ * minute (runnable tasks, averaged): on a 2-core machine a load of 1 leaves
+ * one core, and 2 or more leaves none. Rounded to the nearest core, so a
+ * load of 0.3 still leaves both.
+ */
+export function freeCores(cores: number, load: number): number {
+  return Math.max(0, Math.min(cores, Math.round(cores - load)));
+}
+
+/**
+ * How many threads judge: what --workers says, else, by default, what pays
+ * (docs/SPEED.md "Threads: what pays"): one thread unless the input is
+ * large enough to repay starting workers, can be shared among them (a JSONL
+ * file, several .json files), and at least two cores are free of other
+ * work; then a thread per free core. Workers on busy cores only add copying:
+ * they judged slower than one thread on a loaded machine. A model keeps it
  * to one: its calls wait on the network, not the CPU, and the request rate
  * and the answer cache are one thread's to keep. Judging is CPU-bound, so
  * more threads than cores only add a heap each and contention (--workers 64
@@ -63,6 +94,7 @@ export function threadCount(
   model: boolean,
   notice: (line: string) => void,
   cores: number = availableParallelism(),
+  load: number = loadavg()[0]!,
 ): number {
   if (model) {
     if (flags.workers !== undefined && flags.workers > 1)
@@ -76,7 +108,9 @@ export function threadCount(
     );
     return cores;
   }
-  return inputBytes(files) < THREADS_FROM_BYTES ? 1 : cores;
+  if (!splittable(files) || inputBytes(files) < THREADS_FROM_BYTES) return 1;
+  const free = freeCores(cores, load);
+  return free < 2 ? 1 : free;
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * The trajectory arguments of judge, calibrate, import and generate, checked
  * before anything runs: a missing path is one line (not a run that judged
- * nothing), a directory stands for its .json and .jsonl files, and a file
+ * nothing), a directory stands for its .json, .jsonl and .traj files, and a file
  * that is plainly something else (a BEHAVIOR.md, a judge.yaml, a judge.mjs)
  * says what it is and which argument it belongs to.
  */
@@ -13,19 +13,27 @@ import { plural } from "../report/plural.js";
 import { printable } from "../report/printable.js";
 import { subagentFiles } from "../inputs/claude-code-sessions.js";
 
-const TRAJECTORY_FILE = /\.jsonl?$/i;
+/** What a folder stands for: JSON, JSONL, and SWE-agent's `.traj` (JSON under its own extension). */
+const TRAJECTORY_FILE = /\.(jsonl?|traj)$/i;
+
+/** What a misplaced file is, and (for the CLI) which argument it belongs to. */
+interface MisplacedKind {
+  kind: string;
+  /** Which command argument takes it: a CLI hint, left out of the library's messages. */
+  argument: string;
+}
 
 /**
  * What a non-JSON argument is, from its name and first bytes; undefined when
  * it may be JSON. A pipe's (`regular` false) first bytes are not looked at:
  * it cannot be read at an offset, and what is read is gone for the reader.
  */
-async function misplacedKind(path: string, regular: boolean): Promise<string | undefined> {
+async function misplacedKind(path: string, regular: boolean): Promise<MisplacedKind | undefined> {
   const ext = extname(path).toLowerCase();
   if (ext === ".yaml" || ext === ".yml")
-    return "a judge.yaml (the judge): pass it as the first argument of judge or calibrate, or to build";
+    return { kind: "a judge.yaml (the judge)", argument: "pass it as the first argument of judge or calibrate, or to build" };
   if (ext === ".mjs" || ext === ".js" || ext === ".cjs" || ext === ".ts")
-    return "a JavaScript module (a built judge?): pass a judge.mjs as the first argument of judge or calibrate";
+    return { kind: "a JavaScript module (a built judge?)", argument: "pass a judge.mjs as the first argument of judge or calibrate" };
   if (TRAJECTORY_FILE.test(path) || !regular) return undefined;
   const handle = await open(path, "r");
   try {
@@ -35,7 +43,10 @@ async function misplacedKind(path: string, regular: boolean): Promise<string | u
       .toString("utf8")
       .replace(/^\uFEFF/, "");
     if (ext === ".md" || ext === ".markdown" || /^---\r?\n/.test(head) || /^#\s/.test(head)) {
-      return "a Markdown file (a BEHAVIOR.md spec?), not trajectories: a spec is the first argument of generate, lint and baseline";
+      return {
+        kind: "a Markdown file (a BEHAVIOR.md spec?), not trajectories",
+        argument: "a spec is the first argument of generate, lint and baseline",
+      };
     }
   } finally {
     await handle.close();
@@ -51,7 +62,7 @@ interface DirectoryListing {
 }
 
 /**
- * The .json/.jsonl files directly inside `dir`, sorted by name. A symlink is
+ * The .json/.jsonl/.traj files directly inside `dir`, sorted by name. A symlink is
  * followed (stat, not lstat): one to a file is read like the file, one to a
  * folder counts as a subfolder, and one that cannot be followed (dangling, or
  * a loop: the kernel's ELOOP bounds the chain) is listed as unreadable.
@@ -117,7 +128,7 @@ function skippedNotice(dir: string, listing: DirectoryListing): string | undefin
 }
 
 /**
- * The files to read, in order: each directory replaced by its .json/.jsonl
+ * The files to read, in order: each directory replaced by its .json/.jsonl/.traj
  * files (sorted by name; symlinks followed), and `-` (stdin) kept as it is.
  * What a directory leaves out (subfolders, symlinks that lead nowhere) is
  * told to `notice`, one line per directory. Throws a one-line UserError for
@@ -128,6 +139,8 @@ export async function resolveInputFiles(
   paths: readonly string[],
   what = "trajectories",
   notice: (message: string) => void = () => {},
+  /** Whether messages say which command argument a misplaced file belongs to (the CLI's; the library leaves it out). */
+  argumentHints = true,
 ): Promise<string[]> {
   const files: string[] = [];
   for (const path of paths) {
@@ -151,15 +164,17 @@ export async function resolveInputFiles(
       const skipped = skippedNotice(path, listing);
       if (listing.files.length === 0)
         throw new UserError(
-          `${printable(path)} is a directory with no .json or .jsonl files (${what} are read from those)${skipped === undefined ? "" : `; ${skipped}`}`,
+          `${printable(path)} is a directory with no .json, .jsonl or .traj files (${what} are read from those)${skipped === undefined ? "" : `; ${skipped}`}`,
         );
       if (skipped !== undefined) notice(skipped);
       files.push(...listing.files);
       continue;
     }
-    const kind = await misplacedKind(path, regular);
-    if (kind !== undefined)
+    const misplaced = await misplacedKind(path, regular);
+    if (misplaced !== undefined) {
+      const kind = argumentHints ? `${misplaced.kind}: ${misplaced.argument}` : misplaced.kind;
       throw new UserError(`${printable(path)} looks like ${kind}; ${what} are .json or .jsonl files (or agent traces)`);
+    }
     files.push(path);
   }
   return files;

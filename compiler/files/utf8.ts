@@ -4,6 +4,7 @@
  * U+FFFD, so two different invalid ids could read as the same one; here an
  * invalid sequence is an error that says where it is.
  */
+import { isUtf8 } from "node:buffer";
 import { readFile } from "node:fs/promises";
 
 /** Keeps a byte order mark as U+FEFF, as Node's "utf8" does, so callers handle it as before. */
@@ -24,6 +25,15 @@ export interface InvalidUtf8 {
 export type DecodedUtf8 = { ok: true; text: string } | { ok: false; invalid: InvalidUtf8 };
 
 export function decodeUtf8(bytes: Uint8Array): DecodedUtf8 {
+  // Checked first, then decoded by Buffer's own path: the strict decoder took a fifth of reading a large file.
+  try {
+    if (isUtf8(bytes)) {
+      const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      return { ok: true, text: buffer.toString("utf8") };
+    }
+  } catch {
+    // A text too long for one string: the strict decoder says so as before.
+  }
   try {
     return { ok: true, text: strictDecoder.decode(bytes) };
   } catch {

@@ -10,7 +10,7 @@
  */
 import { existsSync } from "node:fs";
 import { copyFile, mkdir, writeFile } from "node:fs/promises";
-import { basename, dirname } from "node:path";
+import { basename, dirname, join } from "node:path";
 import type { SemanticAdapter, SemanticUsage } from "../../runtime/semantic.js";
 import type { Trajectory } from "../../runtime/types.js";
 import { JudgeYamlError, SpecError } from "../diagnostics.js";
@@ -30,6 +30,7 @@ import type { Draft, InterviewInput, InterviewResult, Interviewer, Vocabulary } 
 import { draftUpdate, planUpdate, type SectionDrafter } from "./update.js";
 import { buildVocabulary, guessVocabulary } from "./vocabulary.js";
 import { editJudgeYaml } from "./yaml-edit.js";
+import { verdictAsking } from "./verdicts.js";
 
 /** Said once when `generate` runs without sample trajectories. */
 export const NO_SAMPLES_NOTICE =
@@ -54,6 +55,11 @@ export interface GenerateOptions {
   notice?: (message: string) => void;
   /** Model usage is booked here. */
   usage?: SemanticUsage | undefined;
+  /**
+   * Where the answers to verdict questions are saved, as labeled cases (one file a sample);
+   * default: `labels/` beside `out`.
+   */
+  labelsDir?: string | undefined;
   /** Compile the result before writing (default true); only tests of other steps turn it off. */
   compile?: boolean;
 }
@@ -110,7 +116,15 @@ function sectionDrafter(
       calls: 0,
     });
   return async (sections) => {
-    const outcome = await proposeDraft({ spec, vocabulary, samples, adapter, sections, usage: options.usage });
+    const outcome = await proposeDraft({
+      spec,
+      vocabulary,
+      samples,
+      adapter,
+      sections,
+      usage: options.usage,
+      ...(labels !== undefined ? { labels } : {}),
+    });
     if (outcome.redrafted !== undefined)
       options.notice?.(
         `the preview on the samples sent ${outcome.redrafted.map((name) => JSON.stringify(name)).join(", ")} back to the model once; the interview shows why`,
@@ -258,17 +272,36 @@ export async function generateJudgeYaml(options: GenerateOptions): Promise<Gener
   if (samples.length === 0) options.notice?.(NO_SAMPLES_NOTICE);
   const drafted = await draftAll(spec, sectionDrafter(spec, vocabulary, samples, options, labels), options);
   if (drafted.fallback !== undefined) options.notice?.(`drafted offline instead: ${drafted.fallback}`);
+  // The verdict questions the labels leave: each answer is saved as a labeled case and re-drafts its rule.
+  let draft = drafted.draft;
+  const verdicts =
+    // Only the offline drafter asks (a model's draft carries no questions; its fallback may).
+    labels === undefined
+      ? undefined
+      : verdictAsking({
+          spec,
+          vocabulary,
+          samples,
+          labels,
+          draft,
+          ask: drafted.ask,
+          labelsDir: options.labelsDir ?? join(dirname(options.out), "labels"),
+          onDraft: (next) => {
+            draft = next;
+          },
+        });
   const input: InterviewInput = {
     spec,
-    draft: drafted.draft,
+    draft,
     vocabulary,
     samples,
     ...(drafted.ask !== undefined ? { ask: drafted.ask } : {}),
     ...(drafted.settled !== undefined && drafted.settled.length > 0 ? { settled: drafted.settled } : {}),
+    ...(verdicts !== undefined ? { verdicts } : {}),
   };
   // An update that changed nothing has nothing to ask: no interview at all.
   const result: InterviewResult =
-    drafted.ask !== undefined && drafted.ask.length === 0 ? { ir: drafted.draft.ir, questionsAsked: 0 } : await options.interviewer(input);
+    drafted.ask !== undefined && drafted.ask.length === 0 ? { ir: draft.ir, questionsAsked: 0 } : await options.interviewer(input);
   if (result.ir.metaBehaviors.length === 0) throw new Error("every rule was dropped in the interview: there is no judge.yaml to write");
   const ir = withSources({ ...result.ir, behavior: spec.name }, spec.sections);
   const yaml = judgeYamlText(ir, drafted.previousText, options.notice);
@@ -278,9 +311,7 @@ export async function generateJudgeYaml(options: GenerateOptions): Promise<Gener
   const backup = existsSync(options.out) ? `${options.out}.bak` : undefined;
   if (backup !== undefined) await copyFile(options.out, backup);
   await writeFile(options.out, yaml, "utf8");
-  const askedNames = new Set(
-    (drafted.ask ?? drafted.draft.ir.metaBehaviors.map((_, i) => i)).map((i) => drafted.draft.ir.metaBehaviors[i]?.name),
-  );
+  const askedNames = new Set((drafted.ask ?? draft.ir.metaBehaviors.map((_, i) => i)).map((i) => draft.ir.metaBehaviors[i]?.name));
   const drafter =
     drafted.draftedSections === 0 ? "none" : options.adapter === undefined || drafted.fallback !== undefined ? "offline" : "model";
   return {
@@ -294,6 +325,7 @@ export async function generateJudgeYaml(options: GenerateOptions): Promise<Gener
     drafter,
     ...(drafted.fallback !== undefined ? { fallback: drafted.fallback } : {}),
     ...(backup !== undefined ? { backup } : {}),
-    warnings: ruleWarnings(written, drafted.draft, spec, samples),
+    // The notes of the draft the person saw last (after any verdict answers).
+    warnings: ruleWarnings(written, draft, spec, samples),
   };
 }

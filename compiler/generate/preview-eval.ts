@@ -85,7 +85,7 @@ export function checkClauses(checks: readonly Check[], trajectory: Trajectory): 
   if (checks.length === 0) return [];
   const steppers = steppersFor(checks)();
   readEvents(trajectory.events, steppers);
-  const clauses = steppers.all[0]!.finish(trajectory.complete);
+  const clauses = steppers.stepper(0).finish(trajectory.complete);
   if (clauses === null) throw new Error("internal: a rule with a semantic trigger gated its clauses");
   return clauses;
 }

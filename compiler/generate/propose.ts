@@ -24,6 +24,7 @@ import { proposalMessages, proposalRetryMessage } from "./prompt.js";
 import { quoteOccurs } from "./offline/words.js";
 import { plural } from "../report/plural.js";
 import { previewRule, type RulePreview, type VerdictSamples } from "./preview.js";
+import type { RuleLabels, Verdict } from "./offline/synthesize.js";
 
 export interface ProposeInput {
   spec: BehaviorSpec;
@@ -34,6 +35,12 @@ export interface ProposeInput {
   sections?: readonly SpecSection[];
   /** Model calls are booked here (each retry counts). */
   usage?: SemanticUsage | undefined;
+  /**
+   * Rule verdicts some samples are labeled with (by sample id, then rule name): a model rule that
+   * judges a labeled sample otherwise goes back to the model once with those samples, and every
+   * rule's notes say how it agrees with its labels (issue 25).
+   */
+  labels?: RuleLabels;
 }
 
 export interface ProposalOutcome {
@@ -266,7 +273,7 @@ export async function proposeDraft(input: ProposeInput): Promise<ProposalOutcome
   if (firstCheck.ok) {
     await first.accept();
     const draft = assembleDraft(input, sections, firstCheck.ir, firstCheck.notes);
-    const checked = await selfCheck(input, sections, draft, [...messages, { role: "assistant", content: first.text }], ask);
+    const checked = await labelChecked(input, sections, draft, [...messages, { role: "assistant", content: first.text }], ask);
     return { draft: checked.draft, calls, ...redraftedField(checked.redrafted) };
   }
   const retry: ChatMessage[] = [...messages, { role: "assistant", content: first.text }, proposalRetryMessage(firstCheck.problems)];
@@ -288,7 +295,7 @@ export async function proposeDraft(input: ProposeInput): Promise<ProposalOutcome
   }
   await second.accept();
   const draft = assembleDraft(input, sections, secondCheck.ir, secondCheck.notes);
-  const checked = await selfCheck(input, sections, draft, [...retry, { role: "assistant", content: second.text }], ask);
+  const checked = await labelChecked(input, sections, draft, [...retry, { role: "assistant", content: second.text }], ask);
   return { draft: checked.draft, calls, retried: true, ...redraftedField(checked.redrafted) };
 }
 
@@ -332,12 +339,17 @@ export function ruleEvidence(rule: MetaBehavior, preview: RulePreview, samples: 
   return lines.join("\n");
 }
 
-/** The follow-up that sends flagged rules back to the model with the preview's evidence. */
-export function redraftMessage(evidence: readonly string[], names: readonly string[], samples: number): ChatMessage {
+/** The follow-up that sends flagged rules back to the model with the preview's evidence (and the labels they disagree with). */
+export function redraftMessage(evidence: readonly string[], names: readonly string[], samples: number, labeled = false): ChatMessage {
   return {
     role: "user",
     content: [
       `Your judge.yaml was run on the ${samples} sample ${plural(samples, "trajectory", "trajectories")}. The samples mix sessions that follow the rules and sessions that break them, so a check that fails every sample, or a trigger that never fires, has most likely misread the spec (a pattern on the wrong event, a call where the spec means its result, a forbidden action that is allowed in other contexts).`,
+      ...(labeled
+        ? [
+            "A person labeled some samples with the verdict each rule should give (followed, broken, or not applicable); a rule that judges a labeled sample otherwise has misread the spec. The labeled samples it disagrees with are shown with their events.",
+          ]
+        : []),
       "",
       evidence.join("\n\n"),
       "",
@@ -345,6 +357,25 @@ export function redraftMessage(evidence: readonly string[], names: readonly stri
       ...names.map((name) => `- ${JSON.stringify(name)}`),
     ].join("\n"),
   };
+}
+
+/** selfCheck, then each model rule's agreement with its labels as notes. */
+async function labelChecked(
+  input: ProposeInput,
+  sections: readonly SpecSection[],
+  draft: Draft,
+  conversation: ChatMessage[],
+  ask: (conversation: ChatMessage[]) => Promise<AdapterAnswer>,
+): Promise<{ draft: Draft; redrafted: string[] }> {
+  const labels = input.labels ?? {};
+  const sentBack = new Set(
+    draft.ir.metaBehaviors
+      .filter((rule, i) => draft.origins[i] === "model" && (labelAgreement(rule, input.samples, labels)?.disagree.length ?? 0) > 0)
+      .map((rule) => rule.name),
+  );
+  const checked = await selfCheck(input, sections, draft, conversation, ask);
+  if (input.labels === undefined || input.samples.length === 0) return checked;
+  return { ...checked, draft: labelNotes(checked.draft, input.samples, labels, sentBack) };
 }
 
 /**
@@ -364,11 +395,21 @@ async function selfCheck(
   const flagged: { index: number; problems: string[]; evidence: string }[] = [];
   // Without samples there is nothing to preview.
   if (input.samples.length === 0) return { draft, redrafted: [] };
+  const labels = input.labels ?? {};
+  let labeled = false;
   draft.ir.metaBehaviors.forEach((rule, index) => {
     if (draft.origins[index] !== "model") return;
     const preview = previewRule(rule, input.samples);
     const problems = selfCheckProblems(preview, rule, input.samples.length);
-    if (problems.length > 0) flagged.push({ index, problems, evidence: ruleEvidence(rule, preview, input.samples.length, problems) });
+    const disagreement = labelAgreement(rule, input.samples, labels);
+    if (disagreement !== undefined && disagreement.disagree.length > 0) problems.push(disagreementProblem(disagreement));
+    if (problems.length === 0) return;
+    let evidence = ruleEvidence(rule, preview, input.samples.length, problems);
+    if (disagreement !== undefined && disagreement.disagree.length > 0) {
+      labeled = true;
+      evidence += `\n${labelEvidence(disagreement, input.samples)}`;
+    }
+    flagged.push({ index, problems, evidence });
   });
   if (flagged.length === 0) return { draft, redrafted: [] };
   const names = flagged.map((f) => draft.ir.metaBehaviors[f.index]!.name);
@@ -395,6 +436,7 @@ async function selfCheck(
         flagged.map((f) => f.evidence),
         names,
         input.samples.length,
+        labeled,
       ),
     ]);
   } catch (error) {
@@ -440,6 +482,90 @@ async function selfCheck(
     },
     redrafted: [...replaced].map((i) => metaBehaviors[i]!.name),
   };
+}
+
+/** How a rule judges the samples labeled for it: agreements, and each disagreement. */
+export interface LabelAgreement {
+  agree: number;
+  total: number;
+  disagree: { sample: string; label: Verdict; verdict: Verdict }[];
+}
+
+const VERDICT_WORDS: Record<Verdict, string> = { true: "followed", false: "broken", na: "not applicable" };
+
+/**
+ * The rule's verdicts on the samples labeled for it, by the judge's own code. Undefined when no
+ * sample is labeled for it, or when a model decides part of it (a semantic trigger or check):
+ * then no verdict here is the judge's.
+ */
+export function labelAgreement(rule: MetaBehavior, samples: readonly Trajectory[], labels: RuleLabels): LabelAgreement | undefined {
+  if (rule.trigger.semantic === true || rule.semanticChecks.length > 0) return undefined;
+  const labeled = samples.filter((s) => labels[s.id]?.[rule.name] !== undefined);
+  if (labeled.length === 0) return undefined;
+  const preview = previewRule(rule, labeled);
+  const verdictOf = (id: string): Verdict => (preview.rule.pass.includes(id) ? "true" : preview.rule.fail.includes(id) ? "false" : "na");
+  const disagree = labeled.flatMap((s) => {
+    const label = labels[s.id]![rule.name]!;
+    const verdict = verdictOf(s.id);
+    return verdict === label ? [] : [{ sample: s.id, label, verdict }];
+  });
+  return { agree: labeled.length - disagree.length, total: labeled.length, disagree };
+}
+
+function disagreementList(found: LabelAgreement): string {
+  return found.disagree
+    .map((d) => `${d.sample} is labeled ${VERDICT_WORDS[d.label]} but the rule judges it ${VERDICT_WORDS[d.verdict]}`)
+    .join("; ");
+}
+
+function disagreementProblem(found: LabelAgreement): string {
+  return `it disagrees with ${found.disagree.length} of the ${found.total} labels given for it: ${disagreementList(found)}`;
+}
+
+/** Events shown per disagreeing sample, and samples shown per rule. */
+const LABEL_EVENTS = 40;
+const LABEL_SAMPLES = 3;
+
+/** The disagreeing labeled samples, with their events, for the model. */
+function labelEvidence(found: LabelAgreement, samples: readonly Trajectory[]): string {
+  const lines = ["Labeled samples it disagrees with:"];
+  for (const d of found.disagree.slice(0, LABEL_SAMPLES)) {
+    const sample = samples.find((s) => s.id === d.sample)!;
+    lines.push(`- ${d.sample} (labeled ${VERDICT_WORDS[d.label]}; the rule says ${VERDICT_WORDS[d.verdict]}), events:`);
+    for (const e of sample.events.slice(0, LABEL_EVENTS)) {
+      const metadata = Object.entries(e.metadata ?? {})
+        .map(([k, v]) => `${k}: ${String(v)}`)
+        .join(", ");
+      const content = typeof e.content === "string" && e.content !== "" ? ` ${JSON.stringify(e.content.slice(0, 80))}` : "";
+      lines.push(`  ${e.id} ${e.actor} ${e.action}${metadata === "" ? "" : ` {${metadata}}`}${content}`);
+    }
+    if (sample.events.length > LABEL_EVENTS) lines.push(`  … ${sample.events.length - LABEL_EVENTS} more events`);
+  }
+  if (found.disagree.length > LABEL_SAMPLES) lines.push(`- … and ${found.disagree.length - LABEL_SAMPLES} more`);
+  return lines.join("\n");
+}
+
+/**
+ * A note on every model rule with labels saying how it agrees with them; a rule that was sent back
+ * for them and still disagrees says so (it is kept, not sent back again: the person decides).
+ */
+function labelNotes(draft: Draft, samples: readonly Trajectory[], labels: RuleLabels, sentBack: ReadonlySet<string>): Draft {
+  const notes: DraftNote[] = [];
+  draft.ir.metaBehaviors.forEach((rule, index) => {
+    if (draft.origins[index] !== "model") return;
+    const found = labelAgreement(rule, samples, labels);
+    if (found === undefined) return;
+    notes.push({ rule: index, kind: "labels", message: `agrees with ${found.agree} of the ${found.total} labels given for this rule` });
+    if (found.disagree.length > 0)
+      notes.push({
+        rule: index,
+        kind: "labels",
+        message: sentBack.has(rule.name)
+          ? `still disagrees with the labels after it went back to the model once: ${disagreementList(found)}; check the rule or the labels`
+          : `disagrees with the labels: ${disagreementList(found)}`,
+      });
+  });
+  return notes.length === 0 ? draft : { ...draft, notes: [...draft.notes, ...notes] };
 }
 
 function describe(error: unknown): string {

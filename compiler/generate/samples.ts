@@ -2,6 +2,8 @@
  * Sample trajectories for `generate` and `lint --samples`: the same files
  * `judge` reads (docs/FORMATS.md §2), labeled or not. A bad sample is an error
  * naming file, case and field, and every bad sample is reported at once.
+ * The same trajectory given twice (a sample and its labeled case in a labels
+ * folder) is one sample with the labels of both.
  */
 import { describeOrigin } from "../inputs/case.js";
 import { readCases } from "../inputs/inputs.js";
@@ -23,6 +25,7 @@ export async function loadLabeledSamples(
   const samples: Trajectory[] = [];
   const labels: Record<string, Record<string, "true" | "false" | "na">> = {};
   const problems: string[] = [];
+  const seen = new Set<string>();
   for await (const item of readCases(files, read)) {
     if (item.error !== undefined) {
       problems.push(`${describeOrigin(item)}: ${item.error}`);
@@ -30,9 +33,14 @@ export async function loadLabeledSamples(
     }
     try {
       const sample = validateTrajectory(item.trajectory);
-      samples.push(sample);
       const verdicts = item.expected?.metaBehaviorVerdicts;
-      if (verdicts !== undefined && Object.keys(verdicts).length > 0) labels[sample.id] = { ...verdicts };
+      // A labels folder (verdicts.ts) repeats samples given unlabeled too: the same trajectory is one sample, its labels added.
+      const key = JSON.stringify(sample);
+      if (!seen.has(key)) {
+        seen.add(key);
+        samples.push(sample);
+      }
+      if (verdicts !== undefined && Object.keys(verdicts).length > 0) labels[sample.id] = { ...labels[sample.id], ...verdicts };
     } catch (error) {
       const prefix = item.labeled === true && error instanceof TrajectoryError && error.field !== "" ? "trajectory." : "";
       problems.push(`${describeOrigin(item)}: ${prefix}${error instanceof Error ? error.message : String(error)}`);

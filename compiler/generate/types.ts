@@ -72,6 +72,29 @@ export interface Draft {
   notes: DraftNote[];
   /** Who drafted each rule, by rule index: the model, the offline drafter, or carried over by --update. */
   origins: ("model" | "offline" | "carried")[];
+  /**
+   * Verdict questions that would settle a reading (issue 25): for a rule re-read from labels, an
+   * unlabeled sample on which the readings that fit the labels disagree. The answer is a label:
+   * draft again with it (verdicts.ts: withAnswer) and the rule is re-chosen among the readings
+   * that agree with it. Only the offline drafter with labels sets it.
+   */
+  questions?: VerdictQuestion[];
+}
+
+/** A rule verdict a person gives a sample: followed, broken, or not applicable. */
+export type LabelVerdict = "true" | "false" | "na";
+
+/** "In refund-7, did the agent follow 'Look up the order first'? y/n/n.a.": a question about a sample, not about YAML. */
+export interface VerdictQuestion {
+  /** Index into the draft's rules. */
+  rule: number;
+  ruleName: string;
+  /** The sample's trajectory id. */
+  sample: string;
+  /** The question as asked: `In <sample>, did the agent follow "<rule>"? y/n/n.a.` */
+  text: string;
+  /** The drafted reading's verdict on the sample, and the runner-up's: the answer picks between them (or neither). */
+  readings: { draft: LabelVerdict; other: LabelVerdict };
 }
 
 /** What the interview needs to show a person. */
@@ -93,6 +116,21 @@ export interface InterviewInput {
    * front ends that ignore it ask about the whole rule.
    */
   settled?: { rule: number; clause: ClauseRef }[];
+  /**
+   * Verdict questions to ask before the clauses (issue 25), and what to do with an answer. A front
+   * end without a person to ask (scripted use) leaves it alone: the questions stay notes.
+   */
+  verdicts?: VerdictAsking;
+}
+
+/** The verdict questions of a draft, and the answer's effect: the rule re-drafted, the label kept. */
+export interface VerdictAsking {
+  questions: VerdictQuestion[];
+  /**
+   * Keeps the answer as a label (saved where `savedTo` says) and re-drafts the question's rule
+   * with it; resolves with the whole draft and the questions still open, for the rules asked.
+   */
+  answer(question: VerdictQuestion, verdict: LabelVerdict): Promise<{ draft: Draft; questions: VerdictQuestion[]; savedTo?: string }>;
 }
 
 /** A person's decision on one clause. */

@@ -1,6 +1,8 @@
 /** A `.json` file read whole (docs/FORMATS.md §2): one trajectory, one labeled case, an array of either, or one trace to import. */
 import { decodeUtf8, describeInvalidUtf8 } from "../files/utf8.js";
-import { toCase, type InputCase } from "./case.js";
+import { looksLikeTrajectory } from "../../importers/index.js";
+import { isObject } from "../../runtime/is-object.js";
+import { type InputCase } from "./case.js";
 import { arrayElementLines, BOM, invalidJson } from "./json-text.js";
 import { elementCases, importedCases, importsWhole, type TraceReadOptions } from "./trace-inputs.js";
 
@@ -16,14 +18,48 @@ export function* parsedCases(
     // Paths such as `[3].messages[2]` stay as they are: in a JSON file they point into the value.
     yield* importedCases(value, file, 0, options);
   } else if (Array.isArray(value)) {
-    const starts = lines();
+    // The lines of the elements are found only if a case asks for one (an error names it): one pass, then kept.
+    let starts: readonly number[] | undefined;
+    const lineAt = (i: number): number | undefined => (starts ??= lines())[i];
+    const plain = (options.from ?? "auto") === "trajectory" ? (v: unknown) => !isLabeled(v) : plainTrajectory;
     for (let i = 0; i < value.length; i++) {
-      const line = starts[i];
-      yield* elementCases(value[i], line === undefined ? { file, index: i } : { file, index: i, line }, options);
+      const element: unknown = value[i];
+      if (plain(element)) {
+        yield lazyLineCase(file, i, lineAt, element);
+        continue;
+      }
+      const line = lineAt(i);
+      yield* elementCases(element, line === undefined ? { file, index: i } : { file, index: i, line }, options);
     }
   } else {
     yield* elementCases(value, { file, index: 0 }, options);
   }
+}
+
+function isLabeled(value: unknown): boolean {
+  return isObject(value) && "trajectory" in value;
+}
+
+/** A trajectory as it is (no import, no label): elementCases would give `toCase(value, origin)`. */
+function plainTrajectory(value: unknown): boolean {
+  return looksLikeTrajectory(value) && !isLabeled(value);
+}
+
+/**
+ * The case `toCase(value, {file, index, line})` gives, with `line` an
+ * enumerable getter: read (or spread, or cloned to a thread) only when
+ * something needs it, mostly an error's place.
+ */
+function lazyLineCase(file: string, index: number, lineAt: (i: number) => number | undefined, trajectory: unknown): InputCase {
+  return {
+    file,
+    index,
+    get line() {
+      // Every element of an array JSON.parse accepted has one; were it not found, it reads as absent.
+      return lineAt(index) as number;
+    },
+    trajectory,
+  };
 }
 
 /** The cases of a whole .json file's bytes. */

@@ -6,7 +6,7 @@
  * traces with no conversion step. Trajectories pass through untouched.
  */
 import { detectFormat, detectionError, findFormat, formatIssue, importTrace, looksLikeTrajectory } from "../../importers/index.js";
-import type { ImportIssue, ImportTraceOptions } from "../../importers/index.js";
+import type { FormatSetting, ImportIssue, ImportTraceOptions } from "../../importers/index.js";
 import { isObject } from "../../runtime/is-object.js";
 import { toCase, type CaseOrigin, type InputCase } from "./case.js";
 
@@ -19,6 +19,8 @@ export interface TraceReadOptions {
   reasoning?: boolean | undefined;
   /** `--id`: the id of every imported trajectory (`<id>-<n>` for several in one input), instead of the native id or the file's name. */
   id?: string | undefined;
+  /** How a message about an unknown format names the setting: the library's `from` option (default), or the CLI's `--from`. */
+  formatSetting?: FormatSetting | undefined;
   /** Receives each importer warning, located (`file: trace 0: path: message`). */
   onWarning?: (message: string) => void;
 }
@@ -89,6 +91,7 @@ function importOptions(options: TraceReadOptions, file?: string, element?: numbe
     reasoning: options.reasoning,
     id,
     defaultId: file === undefined ? undefined : fileTraceId(file, element),
+    formatSetting: options.formatSetting,
   };
 }
 
@@ -181,7 +184,7 @@ export function* elementCases(value: unknown, origin: CaseOrigin, options: Trace
     if (detection.format === undefined)
       return yield detection.candidates.length === 0 && meantAsTrajectory(value, options)
         ? toCase(value, origin)
-        : { ...origin, error: detectionError(detection) };
+        : { ...origin, error: detectionError(detection, options.formatSetting) };
   }
   yield* importedCases(value, origin.file, origin.index, options, undefined, origin.line);
 }
@@ -196,7 +199,7 @@ function labeledImport(c: InputCase, options: TraceReadOptions): InputCase {
     return {
       ...rest,
       labeled: false,
-      error: `${detectionError({ candidates: [] })} (an object with a "trajectory" key is a labeled case only with "expected")`,
+      error: `${detectionError({ candidates: [] }, options.formatSetting)} (an object with a "trajectory" key is a labeled case only with "expected")`,
     };
   if (result.errors.length > 0)
     return { ...rest, error: `trajectory: ${result.format === undefined ? "" : `${result.format}: `}${formatIssue(result.errors[0]!)}` };

@@ -7,6 +7,33 @@ import type { VerdictSamples } from "../generate/preview.js";
 import { plural } from "../report/plural.js";
 import { excerpt, type Evidence } from "./evidence.js";
 import type { ClausePreviewView, QuestionView, ReviewView } from "./view.js";
+import type { VerdictView } from "./verdicts.js";
+
+export const VERDICT_INTRO =
+  "\n── Verdict questions ── the labels given fit more than one reading of a rule: say what a sample\nshould get, and your answer is kept as a label and picks the reading.\n";
+
+/** A verdict question: the rule's section, the sample's events, what the readings say, then the question. */
+export function formatVerdictQuestion(view: VerdictView): string {
+  const { sample } = view;
+  const out = [
+    "",
+    `── Verdict question ${view.number} (${view.open} open) ── rule: ${view.rule.name}`,
+    "  the spec section:",
+    indent(view.rule.section === "" ? "(empty)" : view.rule.section, "    "),
+    `  ${sample.id}${sample.complete ? "" : " (incomplete)"}, ${sample.events.length + sample.omitted} ${plural(sample.events.length + sample.omitted, "event")}:`,
+  ];
+  for (const event of sample.events) {
+    const metadata = Object.entries(event.metadata)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(" ");
+    const content = event.excerpt === "" ? "" : ` ${JSON.stringify(excerpt(event.excerpt, 80))}`;
+    out.push(`    ${event.id} ${event.actor} ${event.action}${metadata === "" ? "" : ` {${metadata}}`}${content}`);
+  }
+  if (sample.omitted > 0) out.push(`    … ${sample.omitted} more`);
+  out.push(`  the draft reads the rule as ${view.readings.draft} here; another reading that fits every label, as ${view.readings.other}`);
+  out.push(view.text);
+  return `${out.join("\n")}\n`;
+}
 
 /** The question as the terminal shows it: rule, clause, quote, the drafted YAML, evidence, notes. */
 export function formatQuestion(view: QuestionView): string {

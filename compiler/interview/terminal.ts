@@ -28,13 +28,19 @@
  *     f   | forward          on to the next question, keeping the current answer
  *     ?   | help             print this list
  *
+ *   At a verdict question (asked first, when labels leave a rule with several readings):
+ *     y | n | n.a.           the rule was followed / broken / does not apply in that sample:
+ *                            kept as a label (saved, the interview says where) and the rule
+ *                            is drafted again with it
+ *     ""  | s | skip         leave the sample unlabeled (the default); the question stays a note
+ *
  *   At the final review, after the judge.yaml is printed:
  *     ""  | y | yes          write it
  *     n   | no               write nothing (runInterview rejects with InterviewCancelledError)
  *     b   | back             back to the last question
  *
- * When the input ends, every remaining question takes its default (accept,
- * or the answer already given) and the review is confirmed, so
+ * When the input ends, every remaining question takes its default (skip,
+ * accept, or the answer already given) and the review is confirmed, so
  * `yes "" | … --no-web` and `< /dev/null` both accept the whole draft.
  */
 import { printableLines } from "../report/printable.js";
@@ -45,7 +51,9 @@ import { interviewResult, startInterview, step } from "./state.js";
 import type { InterviewAction, InterviewState, StepOutcome } from "./state.js";
 import { editByField, type Write } from "./terminal-edit.js";
 import { LineReader } from "./terminal-lines.js";
-import { formatQuestion, formatReview } from "./terminal-screens.js";
+import { formatQuestion, formatReview, formatVerdictQuestion, VERDICT_INTRO } from "./terminal-screens.js";
+import { VerdictSession } from "./verdicts.js";
+import { readVerdictAnswer } from "../generate/verdicts.js";
 import { currentView, type QuestionView, type ReviewView } from "./view.js";
 
 export interface TerminalInterviewOptions {
@@ -81,12 +89,15 @@ export async function runTerminalInterview(input: InterviewInput, options: Termi
   // Trajectory, spec and model text is untrusted: an escape sequence in an event could rewrite the person's terminal.
   const write = (text: string) => void out.write(printableLines(text));
   try {
-    let state = startInterview(input);
+    const verdicts = new VerdictSession(input);
+    if (!verdicts.done) await verdictTurns(verdicts, lines, write);
+    let state = startInterview(verdicts.clauseInput());
     while (!state.confirmed) {
       const view = currentView(state);
       state = view.kind === "review" ? await reviewTurn(state, view, lines, write) : await questionTurn(state, view, lines, write);
     }
-    return interviewResult(state);
+    const result = interviewResult(state);
+    return { ...result, questionsAsked: result.questionsAsked + verdicts.shown };
   } finally {
     lines.close();
   }
@@ -158,6 +169,35 @@ async function questionAction(
     }
     default:
       return undefined;
+  }
+}
+
+const VERDICT_PROMPT = "[y]es / [n]o / n.a. / [s]kip (default s): ";
+
+/** The verdict questions, before the clauses: each answer is kept as a label and its rule drafted again. */
+async function verdictTurns(session: VerdictSession, lines: LineReader, write: Write): Promise<void> {
+  write(VERDICT_INTRO);
+  for (let view = session.current(); view !== undefined; view = session.current()) {
+    write(formatVerdictQuestion(view));
+    session.markShown();
+    for (;;) {
+      write(VERDICT_PROMPT);
+      const line = await lines.next();
+      if (line === undefined) {
+        write("(end of input: skipped; the questions stay notes)\n");
+        session.skipRest();
+        return;
+      }
+      const answer = line.trim().toLowerCase();
+      const verdict = answer === "" || answer === "s" || answer === "skip" ? "skip" : readVerdictAnswer(answer);
+      if (verdict === undefined) {
+        write(`unknown answer ${JSON.stringify(line.trim())}: y (followed), n (broken), n.a. (does not apply) or s (skip)\n`);
+        continue;
+      }
+      await session.answer(verdict);
+      write(`${session.previous}\n`);
+      break;
+    }
   }
 }
 

@@ -19,6 +19,7 @@ import { SECURITY_HEADERS, authorizedUrl, listenOnLoopback, newToken, refuse, se
 import { escapeHtml, fillSlots, pageContentSecurityPolicy, pageTemplates } from "../web/page.js";
 import { interviewResult, startInterview, step, currentQuote } from "./state.js";
 import { currentView, previewEdit } from "./view.js";
+import { VerdictSession, type VerdictAnswer } from "./verdicts.js";
 import { CHECK_TYPES, PATTERN_ROLES, type BindingFields, type ClauseForm, type MatcherFields } from "./fields.js";
 import { formSnippet } from "./form-snippet.js";
 import type { CheckType } from "../../runtime/types.js";
@@ -45,7 +46,10 @@ export async function startWebInterview(input: InterviewInput, options: WebInter
   const token = newToken();
   const expectedToken = Buffer.from(token, "utf8");
   const page = renderInterviewPage(input.draft.ir.behavior);
-  let state = startInterview(input);
+  // Verdict questions come first (verdicts.ts); the clause interview starts on the draft their answers leave.
+  const verdicts = new VerdictSession(input);
+  let state = startInterview(verdicts.clauseInput());
+  const view = () => verdicts.current() ?? currentView(state);
   let port = 0;
   let settle: { resolve: (r: InterviewResult) => void; reject: (e: Error) => void } | undefined;
   const result = new Promise<InterviewResult>((resolve, reject) => {
@@ -58,7 +62,15 @@ export async function startWebInterview(input: InterviewInput, options: WebInter
     const url = authorizedUrl(req, port, expectedToken);
     if (url === undefined) return refuse(res, 403);
     if (url.pathname === "/" && isRead(req)) return sendPage(res, req.method === "HEAD", page, interviewContentSecurityPolicy());
-    if (url.pathname === "/state" && isRead(req)) return sendJson(res, 200, { view: currentView(state) });
+    if (url.pathname === "/state" && isRead(req)) {
+      if (!verdicts.done) verdicts.markShown();
+      return sendJson(res, 200, { view: view() });
+    }
+    if (url.pathname === "/verdict" && req.method === "POST") {
+      return void handleVerdict(req, res, port).catch(() => {
+        if (!res.headersSent) refuse(res, 500);
+      });
+    }
     if (url.pathname === "/action" && req.method === "POST") {
       return void handleAction(req, res, port).catch(() => {
         if (!res.headersSent) refuse(res, 500);
@@ -70,9 +82,36 @@ export async function startWebInterview(input: InterviewInput, options: WebInter
         if (!res.headersSent) refuse(res, 500);
       });
     }
-    if (["/", "/state", "/action", "/cancel", "/preview"].includes(url.pathname)) return refuse(res, 405);
+    if (["/", "/state", "/action", "/cancel", "/preview", "/verdict"].includes(url.pathname)) return refuse(res, 405);
     return refuse(res, 404);
   });
+
+  /**
+   * The answer to the verdict question shown: `{sample, rule, answer}` with answer "true",
+   * "false", "na" or "skip". An answer meant for another question (another tab) is refused with
+   * the current view. The reply says where the label went; after the last one, the first clause.
+   */
+  let answering = false;
+  async function handleVerdict(req: IncomingMessage, res: ServerResponse, ownPort: number): Promise<void> {
+    if (!sameOrigin(req, ownPort)) return refuse(res, 403);
+    if (!isJson(req)) return refuse(res, 415);
+    const body = await readBody(req);
+    if (body === undefined) return refuse(res, 413);
+    const request = parseVerdictRequest(body);
+    if (typeof request === "string") return sendJson(res, 400, { error: request, view: view() });
+    const shown = verdicts.current();
+    if (answering || shown === undefined || shown.sample.id !== request.sample || shown.rule.name !== request.rule)
+      return sendJson(res, 409, { error: "that question is no longer asked; this is where the interview is now", view: view() });
+    answering = true;
+    try {
+      await verdicts.answer(request.answer);
+    } finally {
+      answering = false;
+    }
+    if (verdicts.done) state = startInterview(verdicts.clauseInput());
+    else verdicts.markShown();
+    sendJson(res, 200, { view: view(), previous: verdicts.previous });
+  }
 
   /** The person ends the interview without writing: `result` rejects with InterviewCancelledError. */
   function handleCancel(req: IncomingMessage, res: ServerResponse, ownPort: number): void {
@@ -115,7 +154,8 @@ export async function startWebInterview(input: InterviewInput, options: WebInter
     const body = await readBody(req);
     if (body === undefined) return refuse(res, 413);
     const parsed = parseActionRequest(body);
-    if (typeof parsed === "string") return sendJson(res, 400, { error: parsed, view: currentView(state) });
+    if (typeof parsed === "string") return sendJson(res, 400, { error: parsed, view: view() });
+    if (!verdicts.done) return sendJson(res, 409, { error: "answer the verdict questions first", view: view() });
     const fromForm = parsed.action.type === "edit-form";
     // A form is written with the clause's quote as it stands: the page never sends one.
     const request: ActionRequest = {
@@ -147,7 +187,8 @@ export async function startWebInterview(input: InterviewInput, options: WebInter
       });
     }
     if (!state.confirmed) return sendJson(res, 200, { view: currentView(state) });
-    const confirmed = interviewResult(state);
+    const done = interviewResult(state);
+    const confirmed = { ...done, questionsAsked: done.questionsAsked + verdicts.shown };
     res.on("finish", () => {
       void shutDown().then(() => settle?.resolve(confirmed));
     });
@@ -305,6 +346,21 @@ export function readForm(raw: unknown): ClauseForm | string {
     default:
       return "form.kind must be trigger, check or semanticCheck";
   }
+}
+
+/** A verdict answer from the page, checked by hand. */
+export function parseVerdictRequest(body: string): { sample: string; rule: string; answer: VerdictAnswer } | string {
+  let data: unknown;
+  try {
+    data = JSON.parse(body);
+  } catch {
+    return "the request body is not JSON";
+  }
+  if (!isObject(data) || typeof data.sample !== "string" || typeof data.rule !== "string") return "expected {sample, rule, answer}";
+  const answer = data.answer;
+  if (answer !== "true" && answer !== "false" && answer !== "na" && answer !== "skip")
+    return 'answer must be "true", "false", "na" or "skip"';
+  return { sample: data.sample, rule: data.rule, answer };
 }
 
 /** Checks the page's JSON by hand: the body is untrusted input like any other. */

@@ -40,9 +40,19 @@ export function jsonElement(result: CaseResult): JsonJudgment | JsonCaseError {
   return { ...result.judgment, file: result.input.file, case: result.input.index };
 }
 
-/** An element of the array as JsonArrayWriter writes it: indented one level. */
+/**
+ * An element of the array as JsonArrayWriter writes it: indented one level.
+ * Stringified inside an array, which indents it so in the same pass (a
+ * replace of every line break after it was a second pass over the text):
+ * `[\n  ` before it, `\n]` after.
+ */
 function elementText(value: JsonJudgment | JsonCaseError): string {
-  return JSON.stringify(value, null, 2).replace(/\n/g, "\n  ");
+  return indentedElement(value);
+}
+
+function indentedElement(value: object): string {
+  const text = JSON.stringify([value], null, 2);
+  return text.slice(4, -2);
 }
 
 /**
@@ -53,9 +63,9 @@ function elementText(value: JsonJudgment | JsonCaseError): string {
  */
 export function elementHead(judgment: TrajectoryJudgment, file: string): string | undefined {
   if (Object.hasOwn(judgment, "file") || Object.hasOwn(judgment, "case")) return undefined;
-  const text = JSON.stringify({ ...judgment, file }, null, 2);
-  // It ends "\n}": the closing brace goes, the `case` line and the brace come back in elementWithCase.
-  return text.slice(0, -2).replace(/\n/g, "\n  ");
+  const text = indentedElement({ ...judgment, file });
+  // It ends "\n  }": the closing brace goes, the `case` line and the brace come back in elementWithCase.
+  return text.slice(0, -4);
 }
 
 export function elementWithCase(head: string, index: number): string {

@@ -4,6 +4,7 @@
  * JUnit files, the browser report. The command picks its sinks once, adds
  * every result to each, and finishes them with the run's Tally.
  */
+import { fstatSync, writeSync } from "node:fs";
 import type { CaseResult } from "../run/judge-cases.js";
 import type { Tally } from "../analyses/tally.js";
 
@@ -17,6 +18,8 @@ export interface OutputSink {
    * so what waits to be written stays bounded.
    */
   drained?(): Promise<void> | undefined;
+  /** Writes out what this output holds back (chunkedWriter), also when the run stops on an error. */
+  flush?(): void;
 }
 
 /** Text goes to a writer (process.stdout or stderr in the CLI, a string in tests). */
@@ -60,12 +63,84 @@ export async function runSinks(
   sinks: readonly OutputSink[],
   tally: Tally,
 ): Promise<string[]> {
-  for await (const result of results) {
-    tally.add(result);
-    for (const sink of sinks) sink.add(result);
-    for (const sink of sinks) await sink.drained?.();
+  try {
+    for await (const result of results) {
+      tally.add(result);
+      for (const sink of sinks) sink.add(result);
+      for (const sink of sinks) await sink.drained?.();
+    }
+    const written: string[] = [];
+    for (const sink of sinks) written.push(...(await sink.finish(tally)));
+    return written;
+  } finally {
+    for (const sink of sinks) sink.flush?.();
   }
-  const written: string[] = [];
-  for (const sink of sinks) written.push(...(await sink.finish(tally)));
-  return written;
+}
+
+/** What `chunkedWriter` needs of a stream (process.stdout in the CLI). */
+export interface ChunkStream extends DrainableStream {
+  write(text: string): unknown;
+}
+
+/** Text is handed to the stream once this much is waiting, or when the run next waits (for input, for a reader). */
+export const CHUNK_CHARS = 1 << 16;
+
+/**
+ * Writes to `stream` in large chunks rather than a call per case: a write
+ * is a system call (a file, /dev/null) or a request to the I/O threads (a
+ * pipe), which cost more than rendering a small case. What is waiting goes
+ * out once CHUNK_CHARS have gathered, and whenever the run waits for
+ * anything (a setImmediate runs only then), so a filter between two pipes
+ * still answers each line as soon as it is judged; `flush` writes the rest.
+ */
+export function chunkedWriter(
+  stream: ChunkStream,
+  writeText: Write = (text) => void stream.write(text),
+): { write: Write; flush: () => void; drained: () => Promise<void> | undefined } {
+  let parts: string[] = [];
+  let size = 0;
+  let scheduled = false;
+  const flush = () => {
+    if (size === 0) return;
+    const text = parts.length === 1 ? parts[0]! : parts.join("");
+    parts = [];
+    size = 0;
+    writeText(text);
+  };
+  const later = () => {
+    scheduled = false;
+    flush();
+  };
+  return {
+    write(text) {
+      if (text.length === 0) return;
+      parts.push(text);
+      size += text.length;
+      if (size >= CHUNK_CHARS) flush();
+      else if (!scheduled) {
+        scheduled = true;
+        setImmediate(later);
+      }
+    },
+    flush,
+    drained: () => whenDrained(stream),
+  };
+}
+
+/**
+ * For a stream on a file or a character device that is no terminal
+ * (/dev/null), which Node writes synchronously: a write of the text on its
+ * descriptor, as the stream does after first copying the text into a
+ * Buffer (a twentieth of a run). Undefined for a pipe or a terminal.
+ */
+export function fileWrite(stream: { fd?: unknown; isTTY?: boolean }): Write | undefined {
+  const fd = stream.fd;
+  if (typeof fd !== "number" || stream.isTTY === true) return undefined;
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile() && !stats.isCharacterDevice()) return undefined;
+  } catch {
+    return undefined;
+  }
+  return (text) => void writeSync(fd, text);
 }

@@ -203,9 +203,13 @@ function sendable(result: CaseResult, setup: WorkerSetup, ruleNames: readonly st
   if (rendered !== undefined && result.kind === "judged" && result.usage === undefined) {
     const code = tallyCode(result.judgment, ruleNames);
     if (code !== undefined) {
-      // A lines job's cases share its file, which the main thread knows.
-      const { file, trajectory: _trajectory, ...input } = result.input;
-      return { kind: "compact", input: oneFile ? input : { file, ...input }, rendered, trajectoryId: result.judgment.trajectoryId, code };
+      // A lines job's cases share its file, which the main thread knows. Nothing reads a rendered case's
+      // line, which an array element finds only when asked (inputs/json-file.ts): it is not asked here.
+      const { file, index, expected, labeled } = result.input;
+      const input: CompactCase["input"] = oneFile ? { index } : { file, index };
+      if (expected !== undefined) input.expected = expected;
+      if (labeled !== undefined) input.labeled = labeled;
+      return { kind: "compact", input, rendered, trajectoryId: result.judgment.trajectoryId, code };
     }
   }
   const sent = rendered === undefined || result.kind !== "judged" ? result : { ...result, judgment: tallied(result.judgment), rendered };

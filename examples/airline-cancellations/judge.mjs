@@ -386,7 +386,14 @@ function* judgeRules(judge, trajectory, eventCount, steppers, options) {
     for (const rule of judge.rules) metaBehaviors.push(meta(rule.name, "na", "insufficient_evidence", false, []));
   } else {
     const ctx = { trajectory, options, usage: options.usage };
-    for (let r = 0; r < judge.rules.length; r++) metaBehaviors.push(yield* judgeRule(ctx, judge.rules[r], steppers.all[r]));
+    for (let r = 0; r < judge.rules.length; r++) {
+      const rule = judge.rules[r];
+      if (!rule.semanticTrigger && steppers.all[r] === void 0) {
+        metaBehaviors.push(meta(rule.name, "na", absentReason(trajectory.complete), false, []));
+        continue;
+      }
+      metaBehaviors.push(yield* judgeRule(ctx, rule, steppers.stepper(r)));
+    }
   }
   const verdict = foldVerdicts(metaBehaviors);
   return metaBehaviors.some(hasError) ? { behavior: judge.behavior, trajectoryId: trajectory.id, verdict, error: true, metaBehaviors } : { behavior: judge.behavior, trajectoryId: trajectory.id, verdict, metaBehaviors };
@@ -569,7 +576,6 @@ function entry(judge, rule, check, eventIds) {
 function startMonitor(judge, rawHeader, options) {
   const { id, description } = readMonitorHeader(rawHeader);
   const steppers = judge.steppers();
-  const all = steppers.all;
   const ids = new EventIds();
   const kept = options.complete === void 0 ? void 0 : [];
   let count = 0;
@@ -582,7 +588,7 @@ function startMonitor(judge, rawHeader, options) {
   };
   const violationsNow = (affected) => {
     out = [];
-    for (let k = 0; k < affected.length; k++) all[affected[k]].violations(found);
+    for (let k = 0; k < affected.length; k++) steppers.stepper(affected[k]).violations(found);
     return out;
   };
   const read = (raw) => {
@@ -604,10 +610,10 @@ function startMonitor(judge, rawHeader, options) {
     check(raw) {
       const event = read(raw);
       const affected = steppers.concerned(event.action);
-      for (let k = 0; k < affected.length; k++) all[affected[k]].save();
+      for (let k = 0; k < affected.length; k++) steppers.stepper(affected[k]).save();
       steppers.step(event);
       const would = violationsNow(affected);
-      for (let k = 0; k < affected.length; k++) all[affected[k]].restore();
+      for (let k = 0; k < affected.length; k++) steppers.stepper(affected[k]).restore();
       return would;
     },
     pending() {
@@ -615,7 +621,8 @@ function startMonitor(judge, rawHeader, options) {
       const add = (rule, check, eventIds) => {
         owed.push(entry(judge, rule, check, eventIds));
       };
-      for (let r = 0; r < all.length; r++) all[r].obligations(add);
+      const all = steppers.all;
+      for (let r = 0; r < all.length; r++) all[r]?.obligations(add);
       return owed;
     },
     end(endOptions) {
@@ -1420,9 +1427,10 @@ var Rule0 = class {
   memo0 = new Keyed();
   reported0 = 0;
   step(e) {
-    if (!this.triggered && e.action === "cancel_reservation") this.triggered = true;
+    const pattern0 = e.action === "cancel_reservation";
+    if (!this.triggered && pattern0) this.triggered = true;
     if (this.failed0 === void 0) {
-      if (e.action === "cancel_reservation") {
+      if (pattern0) {
         const keyBefore0 = e.metadata?.["reservation_id"];
         const found0 = typeof keyBefore0 === "string" ? this.memo0.get(keyBefore0) : void 0;
         if (found0 === void 0) {
@@ -1500,8 +1508,9 @@ var Rule1 = class {
   bound0_0 = new Keyed();
   reported0 = 0;
   step(e) {
-    if (!this.triggered && e.action === "cancel_reservation") this.triggered = true;
-    if (e.action === "cancel_reservation") {
+    const pattern0 = e.action === "cancel_reservation";
+    if (!this.triggered && pattern0) this.triggered = true;
+    if (pattern0) {
       const keyEach0_0 = e.metadata?.["reservation_id"];
       const b0_0 = typeof keyEach0_0 === "string" ? this.bound0_0.get(keyEach0_0) : void 0;
       this.eaches0.push(e.id);
@@ -1587,9 +1596,10 @@ var Rule2 = class {
   memo0 = void 0;
   reported0 = 0;
   step(e) {
-    if (!this.triggered && values0.has(e.action)) this.triggered = true;
+    const pattern0 = values0.has(e.action);
+    if (!this.triggered && pattern0) this.triggered = true;
     if (this.failed0 === void 0) {
-      if (values0.has(e.action)) {
+      if (pattern0) {
         if (this.memo0 === void 0) this.failed0 = e.id;
         else {
           this.pairs0.push(this.memo0, e.id);
@@ -1652,8 +1662,9 @@ var Rule3 = class {
   overCited0 = 0;
   reported0 = 0;
   step(e) {
-    if (!this.triggered && !(e.action === "message") && e.actor === "agent") this.triggered = true;
-    if (!(e.action === "message") && e.actor === "agent") {
+    const pattern0 = !(e.action === "message") && e.actor === "agent";
+    if (!this.triggered && pattern0) this.triggered = true;
+    if (pattern0) {
       const perValue0 = e.metadata?.["@turn"];
       if (typeof perValue0 === "string") {
         const group0 = perValue0;
@@ -1732,23 +1743,24 @@ var concerned = [
   [0, 1, 2, 3],
   [2, 3]
 ];
+var ruleClasses = [Rule0, Rule1, Rule2, Rule3];
 var Rules = class {
-  rule0 = new Rule0();
-  rule1 = new Rule1();
-  rule2 = new Rule2();
-  rule3 = new Rule3();
-  all = [this.rule0, this.rule1, this.rule2, this.rule3];
+  all = new Array(4).fill(void 0);
   /** Steps the rules the event's action concerns. */
   step(e) {
+    const all = this.all;
     switch (e.action) {
       case "cancel_reservation":
       case "get_reservation_details_result":
-        this.rule0.step(e);
-        this.rule1.step(e);
+        (all[0] ??= new Rule0()).step(e);
+        (all[1] ??= new Rule1()).step(e);
         break;
     }
-    this.rule2.step(e);
-    this.rule3.step(e);
+    (all[2] ??= new Rule2()).step(e);
+    (all[3] ??= new Rule3()).step(e);
+  }
+  stepper(r) {
+    return this.all[r] ??= new ruleClasses[r]();
   }
   concerned(action) {
     return concerned[routes.get(action) ?? 1];

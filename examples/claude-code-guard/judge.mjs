@@ -386,7 +386,14 @@ function* judgeRules(judge, trajectory, eventCount, steppers, options) {
     for (const rule of judge.rules) metaBehaviors.push(meta(rule.name, "na", "insufficient_evidence", false, []));
   } else {
     const ctx = { trajectory, options, usage: options.usage };
-    for (let r = 0; r < judge.rules.length; r++) metaBehaviors.push(yield* judgeRule(ctx, judge.rules[r], steppers.all[r]));
+    for (let r = 0; r < judge.rules.length; r++) {
+      const rule = judge.rules[r];
+      if (!rule.semanticTrigger && steppers.all[r] === void 0) {
+        metaBehaviors.push(meta(rule.name, "na", absentReason(trajectory.complete), false, []));
+        continue;
+      }
+      metaBehaviors.push(yield* judgeRule(ctx, rule, steppers.stepper(r)));
+    }
   }
   const verdict = foldVerdicts(metaBehaviors);
   return metaBehaviors.some(hasError) ? { behavior: judge.behavior, trajectoryId: trajectory.id, verdict, error: true, metaBehaviors } : { behavior: judge.behavior, trajectoryId: trajectory.id, verdict, metaBehaviors };
@@ -569,7 +576,6 @@ function entry(judge, rule, check, eventIds) {
 function startMonitor(judge, rawHeader, options) {
   const { id, description } = readMonitorHeader(rawHeader);
   const steppers = judge.steppers();
-  const all = steppers.all;
   const ids = new EventIds();
   const kept = options.complete === void 0 ? void 0 : [];
   let count = 0;
@@ -582,7 +588,7 @@ function startMonitor(judge, rawHeader, options) {
   };
   const violationsNow = (affected) => {
     out = [];
-    for (let k = 0; k < affected.length; k++) all[affected[k]].violations(found);
+    for (let k = 0; k < affected.length; k++) steppers.stepper(affected[k]).violations(found);
     return out;
   };
   const read = (raw) => {
@@ -604,10 +610,10 @@ function startMonitor(judge, rawHeader, options) {
     check(raw) {
       const event = read(raw);
       const affected = steppers.concerned(event.action);
-      for (let k = 0; k < affected.length; k++) all[affected[k]].save();
+      for (let k = 0; k < affected.length; k++) steppers.stepper(affected[k]).save();
       steppers.step(event);
       const would = violationsNow(affected);
-      for (let k = 0; k < affected.length; k++) all[affected[k]].restore();
+      for (let k = 0; k < affected.length; k++) steppers.stepper(affected[k]).restore();
       return would;
     },
     pending() {
@@ -615,7 +621,8 @@ function startMonitor(judge, rawHeader, options) {
       const add = (rule, check, eventIds) => {
         owed.push(entry(judge, rule, check, eventIds));
       };
-      for (let r = 0; r < all.length; r++) all[r].obligations(add);
+      const all = steppers.all;
+      for (let r = 0; r < all.length; r++) all[r]?.obligations(add);
       return owed;
     },
     end(endOptions) {
@@ -707,15 +714,17 @@ function pairingClause({ quote, complete, each, followers }) {
     }
     return predicate("pairing", quote, "false", null, unmatched);
   }
-  const citations = [];
+  const citations = new Array(each.length * 2);
+  let cited = 0;
   let lastFollower;
   for (let k = 0; k < each.length; k++) {
     const match = each[k];
     const follower = followers[k];
-    if (match !== lastFollower) citations.push(cite(match, "event matching `each`"));
-    if (follower !== lastFollower) citations.push(cite(follower, "first later event matching `followedBy`"));
+    if (match !== lastFollower) citations[cited++] = cite(match, "event matching `each`");
+    if (follower !== lastFollower) citations[cited++] = cite(follower, "first later event matching `followedBy`");
     lastFollower = follower;
   }
+  citations.length = cited;
   return predicate("pairing", quote, "true", null, citations);
 }
 function requiredClause({ quote, complete, windowOpen = true, match }) {
@@ -1432,9 +1441,10 @@ var Rule0 = class {
   memo0 = new Keyed();
   reported0 = 0;
   step(e) {
-    if (!this.triggered && values0.has(e.action)) this.triggered = true;
+    const pattern0 = values0.has(e.action);
+    if (!this.triggered && pattern0) this.triggered = true;
     if (this.failed0 === void 0) {
-      if (values0.has(e.action)) {
+      if (pattern0) {
         const keyBefore0 = e.metadata?.["file_path"];
         const found0 = typeof keyBefore0 === "string" ? this.memo0.get(keyBefore0) : void 0;
         if (found0 === void 0) {
@@ -1558,11 +1568,12 @@ var Rule2 = class {
   match0 = void 0;
   after0 = void 0;
   step(e) {
-    if (!this.triggered && values1.has(e.action)) this.triggered = true;
+    const pattern0 = values1.has(e.action);
+    if (!this.triggered && pattern0) this.triggered = true;
     if (this.after0 !== void 0) {
       if (this.match0 === void 0 && e.action === "Bash" && typeof e.metadata?.["command"] === "string" && regexTest(regex1, e.metadata?.["command"]))
         this.match0 = e.id;
-    } else if (values1.has(e.action)) this.after0 = e.id;
+    } else if (pattern0) this.after0 = e.id;
   }
   finish(complete) {
     if (!this.triggered) return null;
@@ -1602,13 +1613,12 @@ var Rule3 = class {
   each0 = [];
   followers0 = [];
   step(e) {
-    if (!this.triggered && e.action === "Bash_result" && Object.is(e.metadata?.["status"], "error"))
-      this.triggered = true;
+    const pattern0 = e.action === "Bash_result" && Object.is(e.metadata?.["status"], "error");
+    if (!this.triggered && pattern0) this.triggered = true;
     if (this.followers0.length < this.each0.length && e.action === "message" && e.actor === "agent") {
       while (this.followers0.length < this.each0.length) this.followers0.push(e.id);
     }
-    if (e.action === "Bash_result" && Object.is(e.metadata?.["status"], "error"))
-      this.each0.push(e.id);
+    if (pattern0) this.each0.push(e.id);
   }
   finish(complete) {
     if (!this.triggered) return null;
@@ -1654,35 +1664,36 @@ var routes = /* @__PURE__ */ new Map([
   ["message", 4]
 ]);
 var concerned = [[0, 2], [0], [1, 2], [2], [3], []];
+var ruleClasses = [Rule0, Rule1, Rule2, Rule3];
 var Rules = class {
-  rule0 = new Rule0();
-  rule1 = new Rule1();
-  rule2 = new Rule2();
-  rule3 = new Rule3();
-  all = [this.rule0, this.rule1, this.rule2, this.rule3];
+  all = new Array(4).fill(void 0);
   /** Steps the rules the event's action concerns. */
   step(e) {
+    const all = this.all;
     switch (e.action) {
       case "Edit":
       case "MultiEdit":
-        this.rule0.step(e);
-        this.rule2.step(e);
+        (all[0] ??= new Rule0()).step(e);
+        (all[2] ??= new Rule2()).step(e);
         break;
       case "Read":
-        this.rule0.step(e);
+        (all[0] ??= new Rule0()).step(e);
         break;
       case "Bash":
-        this.rule1.step(e);
-        this.rule2.step(e);
+        (all[1] ??= new Rule1()).step(e);
+        (all[2] ??= new Rule2()).step(e);
         break;
       case "Write":
-        this.rule2.step(e);
+        (all[2] ??= new Rule2()).step(e);
         break;
       case "Bash_result":
       case "message":
-        this.rule3.step(e);
+        (all[3] ??= new Rule3()).step(e);
         break;
     }
+  }
+  stepper(r) {
+    return this.all[r] ??= new ruleClasses[r]();
   }
   concerned(action) {
     return concerned[routes.get(action) ?? 5];

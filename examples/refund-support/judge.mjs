@@ -386,7 +386,14 @@ function* judgeRules(judge, trajectory, eventCount, steppers, options) {
     for (const rule of judge.rules) metaBehaviors.push(meta(rule.name, "na", "insufficient_evidence", false, []));
   } else {
     const ctx = { trajectory, options, usage: options.usage };
-    for (let r = 0; r < judge.rules.length; r++) metaBehaviors.push(yield* judgeRule(ctx, judge.rules[r], steppers.all[r]));
+    for (let r = 0; r < judge.rules.length; r++) {
+      const rule = judge.rules[r];
+      if (!rule.semanticTrigger && steppers.all[r] === void 0) {
+        metaBehaviors.push(meta(rule.name, "na", absentReason(trajectory.complete), false, []));
+        continue;
+      }
+      metaBehaviors.push(yield* judgeRule(ctx, rule, steppers.stepper(r)));
+    }
   }
   const verdict = foldVerdicts(metaBehaviors);
   return metaBehaviors.some(hasError) ? { behavior: judge.behavior, trajectoryId: trajectory.id, verdict, error: true, metaBehaviors } : { behavior: judge.behavior, trajectoryId: trajectory.id, verdict, metaBehaviors };
@@ -569,7 +576,6 @@ function entry(judge, rule, check, eventIds) {
 function startMonitor(judge, rawHeader, options) {
   const { id, description } = readMonitorHeader(rawHeader);
   const steppers = judge.steppers();
-  const all = steppers.all;
   const ids = new EventIds();
   const kept = options.complete === void 0 ? void 0 : [];
   let count = 0;
@@ -582,7 +588,7 @@ function startMonitor(judge, rawHeader, options) {
   };
   const violationsNow = (affected) => {
     out = [];
-    for (let k = 0; k < affected.length; k++) all[affected[k]].violations(found);
+    for (let k = 0; k < affected.length; k++) steppers.stepper(affected[k]).violations(found);
     return out;
   };
   const read = (raw) => {
@@ -604,10 +610,10 @@ function startMonitor(judge, rawHeader, options) {
     check(raw) {
       const event = read(raw);
       const affected = steppers.concerned(event.action);
-      for (let k = 0; k < affected.length; k++) all[affected[k]].save();
+      for (let k = 0; k < affected.length; k++) steppers.stepper(affected[k]).save();
       steppers.step(event);
       const would = violationsNow(affected);
-      for (let k = 0; k < affected.length; k++) all[affected[k]].restore();
+      for (let k = 0; k < affected.length; k++) steppers.stepper(affected[k]).restore();
       return would;
     },
     pending() {
@@ -615,7 +621,8 @@ function startMonitor(judge, rawHeader, options) {
       const add = (rule, check, eventIds) => {
         owed.push(entry(judge, rule, check, eventIds));
       };
-      for (let r = 0; r < all.length; r++) all[r].obligations(add);
+      const all = steppers.all;
+      for (let r = 0; r < all.length; r++) all[r]?.obligations(add);
       return owed;
     },
     end(endOptions) {
@@ -734,15 +741,17 @@ function pairingClause({ quote, complete, each, followers }) {
     }
     return predicate("pairing", quote, "false", null, unmatched);
   }
-  const citations = [];
+  const citations = new Array(each.length * 2);
+  let cited = 0;
   let lastFollower;
   for (let k = 0; k < each.length; k++) {
     const match = each[k];
     const follower = followers[k];
-    if (match !== lastFollower) citations.push(cite(match, "event matching `each`"));
-    if (follower !== lastFollower) citations.push(cite(follower, "first later event matching `followedBy`"));
+    if (match !== lastFollower) citations[cited++] = cite(match, "event matching `each`");
+    if (follower !== lastFollower) citations[cited++] = cite(follower, "first later event matching `followedBy`");
     lastFollower = follower;
   }
+  citations.length = cited;
   return predicate("pairing", quote, "true", null, citations);
 }
 function requiredClause({ quote, complete, windowOpen = true, match }) {
@@ -988,10 +997,10 @@ var Rule0 = class {
   missed0 = 0;
   reported0 = 0;
   step(e) {
-    if (!this.triggered && (e.action === "issue_refund" || e.action === "issue_store_credit"))
-      this.triggered = true;
+    const pattern0 = e.action === "issue_refund" || e.action === "issue_store_credit";
+    if (!this.triggered && pattern0) this.triggered = true;
     if (this.before0 === void 0) {
-      if (e.action === "issue_refund" || e.action === "issue_store_credit") {
+      if (pattern0) {
         this.before0 = e.id;
         this.beforeFacts0 = eventFacts(e, []);
       } else if (this.first0 === void 0 && e.action === "get_order_result" && e.actor === "tool" && Object.is(e.metadata?.["status"], "found"))
@@ -1061,13 +1070,12 @@ var Rule1 = class {
   each0 = [];
   followers0 = [];
   step(e) {
-    if (!this.triggered && e.action === "issue_refund_result" && Object.is(e.metadata?.["status"], "approved"))
-      this.triggered = true;
+    const pattern0 = e.action === "issue_refund_result" && Object.is(e.metadata?.["status"], "approved");
+    if (!this.triggered && pattern0) this.triggered = true;
     if (this.followers0.length < this.each0.length && e.action === "send_email" && Object.is(e.metadata?.["template"], "refund_confirmation")) {
       while (this.followers0.length < this.each0.length) this.followers0.push(e.id);
     }
-    if (e.action === "issue_refund_result" && Object.is(e.metadata?.["status"], "approved"))
-      this.each0.push(e.id);
+    if (pattern0) this.each0.push(e.id);
   }
   finish(complete) {
     if (!this.triggered) return null;
@@ -1114,17 +1122,18 @@ var Rule2 = class {
   match1 = void 0;
   after1 = void 0;
   step(e) {
-    if (!this.triggered && e.action === "escalate_to_supervisor") this.triggered = true;
+    const pattern0 = e.action === "escalate_to_supervisor";
+    if (!this.triggered && pattern0) this.triggered = true;
     if (this.after0 !== void 0) {
       if (e.action === "issue_refund" || e.action === "issue_store_credit") {
         this.matches0.push(e.id);
         if (this.facts0.length < 3) this.facts0.push(eventFacts(e, []));
       }
-    } else if (e.action === "escalate_to_supervisor") this.after0 = e.id;
+    } else if (pattern0) this.after0 = e.id;
     if (this.after1 !== void 0) {
       if (this.match1 === void 0 && e.action === "add_case_note" && Object.is(e.metadata?.["kind"], "handover"))
         this.match1 = e.id;
-    } else if (e.action === "escalate_to_supervisor") this.after1 = e.id;
+    } else if (pattern0) this.after1 = e.id;
   }
   finish(complete) {
     if (!this.triggered) return null;
@@ -1191,8 +1200,9 @@ var Rule3 = class {
   added0 = "";
   reported0 = 0;
   step(e) {
-    if (!this.triggered && e.action === "issue_refund") this.triggered = true;
-    if (e.action === "issue_refund") {
+    const pattern0 = e.action === "issue_refund";
+    if (!this.triggered && pattern0) this.triggered = true;
+    if (pattern0) {
       const distinct0 = e.metadata?.["order_id"];
       if (typeof distinct0 === "string" && !this.seen0.has(distinct0)) {
         this.seen0.add(distinct0);
@@ -1257,36 +1267,37 @@ var routes = /* @__PURE__ */ new Map([
   ["add_case_note", 4]
 ]);
 var concerned = [[0, 2, 3], [0, 2], [0], [1], [2], []];
+var ruleClasses = [Rule0, Rule1, Rule2, Rule3];
 var Rules = class {
-  rule0 = new Rule0();
-  rule1 = new Rule1();
-  rule2 = new Rule2();
-  rule3 = new Rule3();
-  all = [this.rule0, this.rule1, this.rule2, this.rule3];
+  all = new Array(4).fill(void 0);
   /** Steps the rules the event's action concerns. */
   step(e) {
+    const all = this.all;
     switch (e.action) {
       case "issue_refund":
-        this.rule0.step(e);
-        this.rule2.step(e);
-        this.rule3.step(e);
+        (all[0] ??= new Rule0()).step(e);
+        (all[2] ??= new Rule2()).step(e);
+        (all[3] ??= new Rule3()).step(e);
         break;
       case "issue_store_credit":
-        this.rule0.step(e);
-        this.rule2.step(e);
+        (all[0] ??= new Rule0()).step(e);
+        (all[2] ??= new Rule2()).step(e);
         break;
       case "get_order_result":
-        this.rule0.step(e);
+        (all[0] ??= new Rule0()).step(e);
         break;
       case "issue_refund_result":
       case "send_email":
-        this.rule1.step(e);
+        (all[1] ??= new Rule1()).step(e);
         break;
       case "escalate_to_supervisor":
       case "add_case_note":
-        this.rule2.step(e);
+        (all[2] ??= new Rule2()).step(e);
         break;
     }
+  }
+  stepper(r) {
+    return this.all[r] ??= new ruleClasses[r]();
   }
   concerned(action) {
     return concerned[routes.get(action) ?? 5];

@@ -386,7 +386,14 @@ function* judgeRules(judge, trajectory, eventCount, steppers, options) {
     for (const rule of judge.rules) metaBehaviors.push(meta(rule.name, "na", "insufficient_evidence", false, []));
   } else {
     const ctx = { trajectory, options, usage: options.usage };
-    for (let r = 0; r < judge.rules.length; r++) metaBehaviors.push(yield* judgeRule(ctx, judge.rules[r], steppers.all[r]));
+    for (let r = 0; r < judge.rules.length; r++) {
+      const rule = judge.rules[r];
+      if (!rule.semanticTrigger && steppers.all[r] === void 0) {
+        metaBehaviors.push(meta(rule.name, "na", absentReason(trajectory.complete), false, []));
+        continue;
+      }
+      metaBehaviors.push(yield* judgeRule(ctx, rule, steppers.stepper(r)));
+    }
   }
   const verdict = foldVerdicts(metaBehaviors);
   return metaBehaviors.some(hasError) ? { behavior: judge.behavior, trajectoryId: trajectory.id, verdict, error: true, metaBehaviors } : { behavior: judge.behavior, trajectoryId: trajectory.id, verdict, metaBehaviors };
@@ -569,7 +576,6 @@ function entry(judge, rule, check, eventIds) {
 function startMonitor(judge, rawHeader, options) {
   const { id, description } = readMonitorHeader(rawHeader);
   const steppers = judge.steppers();
-  const all = steppers.all;
   const ids = new EventIds();
   const kept = options.complete === void 0 ? void 0 : [];
   let count = 0;
@@ -582,7 +588,7 @@ function startMonitor(judge, rawHeader, options) {
   };
   const violationsNow = (affected) => {
     out = [];
-    for (let k = 0; k < affected.length; k++) all[affected[k]].violations(found);
+    for (let k = 0; k < affected.length; k++) steppers.stepper(affected[k]).violations(found);
     return out;
   };
   const read = (raw) => {
@@ -604,10 +610,10 @@ function startMonitor(judge, rawHeader, options) {
     check(raw) {
       const event = read(raw);
       const affected = steppers.concerned(event.action);
-      for (let k = 0; k < affected.length; k++) all[affected[k]].save();
+      for (let k = 0; k < affected.length; k++) steppers.stepper(affected[k]).save();
       steppers.step(event);
       const would = violationsNow(affected);
-      for (let k = 0; k < affected.length; k++) all[affected[k]].restore();
+      for (let k = 0; k < affected.length; k++) steppers.stepper(affected[k]).restore();
       return would;
     },
     pending() {
@@ -615,7 +621,8 @@ function startMonitor(judge, rawHeader, options) {
       const add = (rule, check, eventIds) => {
         owed.push(entry(judge, rule, check, eventIds));
       };
-      for (let r = 0; r < all.length; r++) all[r].obligations(add);
+      const all = steppers.all;
+      for (let r = 0; r < all.length; r++) all[r]?.obligations(add);
       return owed;
     },
     end(endOptions) {
@@ -978,9 +985,10 @@ var Rule1 = class {
   missed0 = 0;
   reported0 = 0;
   step(e) {
-    if (!this.triggered && e.action === "final_answer") this.triggered = true;
+    const pattern0 = e.action === "final_answer";
+    if (!this.triggered && pattern0) this.triggered = true;
     if (this.before0 === void 0) {
-      if (e.action === "final_answer") {
+      if (pattern0) {
         this.before0 = e.id;
         this.beforeFacts0 = eventFacts(e, []);
       } else if (this.first0 === void 0 && e.action === "fetch_document_result" && Object.is(e.metadata?.["official"], "yes"))
@@ -1087,26 +1095,28 @@ var routes = /* @__PURE__ */ new Map([
   ["fetch_document_result", 2]
 ]);
 var concerned = [[0], [0, 1, 2], [1], []];
+var ruleClasses = [Rule0, Rule1, Rule2];
 var Rules = class {
-  rule0 = new Rule0();
-  rule1 = new Rule1();
-  rule2 = new Rule2();
-  all = [this.rule0, this.rule1, this.rule2];
+  all = new Array(3).fill(void 0);
   /** Steps the rules the event's action concerns. */
   step(e) {
+    const all = this.all;
     switch (e.action) {
       case "ask_user":
-        this.rule0.step(e);
+        (all[0] ??= new Rule0()).step(e);
         break;
       case "final_answer":
-        this.rule0.step(e);
-        this.rule1.step(e);
-        this.rule2.step(e);
+        (all[0] ??= new Rule0()).step(e);
+        (all[1] ??= new Rule1()).step(e);
+        (all[2] ??= new Rule2()).step(e);
         break;
       case "fetch_document_result":
-        this.rule1.step(e);
+        (all[1] ??= new Rule1()).step(e);
         break;
     }
+  }
+  stepper(r) {
+    return this.all[r] ??= new ruleClasses[r]();
   }
   concerned(action) {
     return concerned[routes.get(action) ?? 3];

@@ -1,20 +1,23 @@
-// Judges every trajectory in .agents/behaviors/{{name}}/trajectories with the
-// compiled judge. A trajectory passes when no rule is false; a labeled case
+// Judges the trajectories in .agents/behaviors/{{name}}/trajectories with the
+// compiled judge, reading the folder exactly as `behavior-judge judge` does: a
+// .json file holds one trajectory, one labeled case or an array of them, a
+// .jsonl file one per line, and agent traces of any supported format are
+// imported. A trajectory passes when no rule is false; a labeled case
 // ({"trajectory": …, "expected": …}) passes when the verdicts match its labels.
 // Written by `behavior-judge init`; edit freely.
 import { test } from "node:test";
-import { readFileSync, readdirSync } from "node:fs";
+import { readCaseFiles } from "behavior-judge/files";
 import { assertBehavior } from "behavior-judge/testing";
 import * as judge from "../.agents/behaviors/{{name}}/judge.mjs";
 
-const dir = new URL("../.agents/behaviors/{{name}}/trajectories/", import.meta.url);
+const cases = await readCaseFiles("trajectories", {
+  cwd: new URL("../.agents/behaviors/{{name}}/", import.meta.url),
+  onWarning: (message) => console.warn(`warning: ${message}`),
+});
 
-for (const file of readdirSync(dir).filter((f) => /\.jsonl?$/.test(f)).sort()) {
-  const text = readFileSync(new URL(file, dir), "utf8");
-  const cases = file.endsWith(".jsonl") ? text.split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l)) : [JSON.parse(text)];
-  cases.forEach((trajectory, i) => {
-    test(`{{name}}: ${file}${cases.length > 1 ? ` #${i + 1}` : ""}`, async () => {
-      await assertBehavior(judge, trajectory);
-    });
+for (const c of cases) {
+  test(`{{name}}: ${c.where}`, async () => {
+    if (c.error !== undefined) throw new Error(`${c.where}: ${c.error}`);
+    await assertBehavior(judge, c);
   });
 }

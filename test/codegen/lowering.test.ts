@@ -48,3 +48,45 @@ describe("a rule split into parts", () => {
     expect(JSON.stringify(await monitor.end({ complete: true }))).toBe(JSON.stringify(judgment));
   }, 300_000);
 });
+
+describe("a pattern the step tests more than once", () => {
+  test("is tested once per event, in a local at the top of step, and judges as before", async () => {
+    const pay = [{ action: "pay" }, { action: "credit" }];
+    const ir: JudgeIR = {
+      version: 1,
+      behavior: "b",
+      metaBehaviors: [
+        {
+          name: "r",
+          trigger: { description: "d", match: pay },
+          checks: [
+            { type: "forbidden", quote: "f", match: pay, after: [{ action: "escalate" }] },
+            { type: "count", quote: "c", match: pay, max: 1 },
+            { type: "required", quote: "q", match: [{ action: "note" }], after: [{ action: "escalate" }] },
+          ],
+          semanticChecks: [],
+        },
+      ],
+    };
+    const compiled = await compileIR(ir, "x");
+    const step = compiled.judgeTs.slice(compiled.judgeTs.indexOf("step(e: StepEvent)"));
+    expect(step).toMatch(/const pattern0 = e\.action === "pay" \|\| e\.action === "credit";/);
+    expect(step).toMatch(/const pattern1 = e\.action === "escalate";/);
+    // Each test is written once: in its local, nowhere else.
+    expect(step.slice(0, step.indexOf("finish(")).match(/e\.action === "pay"/g)).toHaveLength(1);
+    expect(step).toContain("if (!this.triggered && pattern0) this.triggered = true;");
+    const judge = await importBundled(compiled);
+    const events = [
+      { id: "e1", actor: "agent", action: "pay" },
+      { id: "e2", actor: "agent", action: "escalate" },
+      { id: "e3", actor: "agent", action: "credit" },
+      { id: "e4", actor: "agent", action: "note" },
+    ];
+    const judgment = await judge.judgeTrajectory({ id: "t", complete: true, events });
+    expect(judgment.metaBehaviors[0]!.clauses.map((c) => [c.quote, c.verdict, c.citations.map((x) => x.eventId)])).toEqual([
+      ["f", "false", ["e3"]],
+      ["c", "false", ["e1", "e3"]],
+      ["q", "true", ["e4"]],
+    ]);
+  });
+});

@@ -182,6 +182,35 @@ describe("judge", () => {
     expect(elements[1]).toMatchObject({ file: join(dir, "pair.json"), case: 1, caseError: "complete must be true or false" });
   });
 
+  test("an error in the 4,000th element of a .json array, or on a JSONL line, names its line (found only when needed, issue 26)", () => {
+    const dir = setup();
+    // Elements over several lines (pretty-printed), so a line is not an index plus one; element 3999 is invalid.
+    const elements = Array.from({ length: 4_500 }, (_, i) =>
+      i === 3_999
+        ? { id: "bad", complete: true, events: [{ id: "e1", actor: "robot", action: "deploy" }] }
+        : trajectory(`t${i}`, ["deploy"]),
+    );
+    const text = JSON.stringify(elements, null, 1);
+    writeFileSync(join(dir, "big.json"), text);
+    const line = text.slice(0, text.indexOf('"id": "bad"')).split("\n").length - 1;
+    expect(line).toBeGreaterThan(4_000 * 3);
+    const lines = elements.map((e) => JSON.stringify(e));
+    lines.splice(10, 0, "", "   ");
+    writeFileSync(join(dir, "big.jsonl"), lines.join("\n") + "\n");
+    for (const workers of ["1", "2"]) {
+      const run = runCli(["judge", join(dir, "judge.mjs"), join(dir, "big.json"), "--jsonl", "--workers", workers]);
+      expect(run.status).toBe(1);
+      expect(run.stderr).toContain(`big.json:${line}: case 3999: events[0].actor must be user, agent, or tool`);
+      expect(run.stdout.split("\n")[3_999]).toBe(
+        JSON.stringify({ file: join(dir, "big.json"), case: 3_999, line, caseError: "events[0].actor must be user, agent, or tool" }),
+      );
+      const jsonl = runCli(["judge", join(dir, "judge.mjs"), join(dir, "big.jsonl"), "--json", "--workers", workers]);
+      expect(jsonl.status).toBe(1);
+      expect(jsonl.stderr).toContain("big.jsonl:4002: case 3999: events[0].actor must be user, agent, or tool");
+      expect((JSON.parse(jsonl.stdout) as Record<string, unknown>[])[3_999]).toMatchObject({ case: 3_999, line: 4_002 });
+    }
+  });
+
   test("a metadata value nested 200,000 deep is a located error, not a stack overflow; the other case is judged", () => {
     const dir = setup();
     const deep = `${"[".repeat(200_000)}${"]".repeat(200_000)}`;

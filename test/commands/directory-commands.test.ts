@@ -38,3 +38,24 @@ describeWithRedis("item 22: enqueue takes a directory", () => {
     }
   });
 });
+
+describe("a folder stands for its .traj files too", () => {
+  // SWE-agent writes `<instance>.traj` (JSON under its own extension); a
+  // folder of them used to be read as its .json files only, and the .traj
+  // runs were left out without a word.
+  test("judge reads every SWE-agent run of a folder, .traj and .traj.json", () => {
+    const dir = mkdtempSync(join(tmpdir(), "bj-traj-dir-"));
+    const judge = join(dir, "judge.mjs");
+    expect(runCli(["build", join("test", "fixtures", "importers", "swe-agent.judge.yaml"), "-o", judge]).status).toBe(0);
+    const folder = join("test", "fixtures", "importers", "swe-agent");
+    const runs = readdirSync(folder).filter((name) => /\.traj(\.json)?$/.test(name));
+    expect(runs.length).toBe(5);
+    const run = runCli(["judge", judge, folder, "--jsonl"]);
+    const ids = run.stdout
+      .trim()
+      .split("\n")
+      .map((line) => (JSON.parse(line) as { id: string }).id);
+    expect(ids.length).toBe(runs.length);
+    expect(run.stderr).not.toContain("not read");
+  });
+});

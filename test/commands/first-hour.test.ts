@@ -33,7 +33,7 @@ describe("trajectory arguments", () => {
     expect(run.stdout.indexOf("clean-single-refund")).toBeLessThan(run.stdout.indexOf("credit-before-lookup"));
     const empty = mkdtempSync(join(tmpdir(), "bj-empty-"));
     expect(runCli(["judge", JUDGE, empty, "--no-web"]).stderr).toBe(
-      `behavior-judge: ${empty} is a directory with no .json or .jsonl files (trajectories are read from those)\n`,
+      `behavior-judge: ${empty} is a directory with no .json, .jsonl or .traj files (trajectories are read from those)\n`,
     );
   });
 
@@ -62,7 +62,7 @@ describe("trajectory arguments", () => {
     const onlyLinks = mkdtempSync(join(tmpdir(), "bj-only-"));
     symlinkSync(join(elsewhere, "gone.json"), join(onlyLinks, "x.json"));
     expect(runCli(["calibrate", JUDGE, onlyLinks]).stderr).toBe(
-      `behavior-judge: ${onlyLinks} is a directory with no .json or .jsonl files (labeled cases are read from those); ${onlyLinks}: not read: x.json (a broken symlink)\n`,
+      `behavior-judge: ${onlyLinks} is a directory with no .json, .jsonl or .traj files (labeled cases are read from those); ${onlyLinks}: not read: x.json (a broken symlink)\n`,
     );
   });
 

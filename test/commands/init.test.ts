@@ -15,11 +15,13 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
+import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, test } from "vitest";
-import { defaultBehaviorName, runInit } from "../../compiler/commands/init.js";
-import { runCli } from "../support/cli.js";
+import { parse as parseYaml } from "yaml";
+import { defaultBehaviorName, planTestScript, runInit } from "../../compiler/commands/init.js";
+import { ROOT, runCli } from "../support/cli.js";
 
 function repo(pkg?: object): string {
   const dir = mkdtempSync(join(tmpdir(), "bj-init-"));
@@ -28,6 +30,26 @@ function repo(pkg?: object): string {
 }
 const NPM_INIT = { name: "shop-bot", version: "1.0.0", scripts: { test: 'echo "Error: no test specified" && exit 1' } };
 const quiet = { interactive: false, log: () => {} };
+
+/** Runs the repo's `node --test` file with behavior-judge resolved to this checkout (its dist/, built by the global setup). */
+function runWrittenTest(dir: string, file: string) {
+  if (!existsSync(join(dir, "node_modules/behavior-judge"))) {
+    mkdirSync(join(dir, "node_modules"), { recursive: true });
+    symlinkSync(ROOT, join(dir, "node_modules/behavior-judge"), "dir");
+  }
+  const run = spawnSync(process.execPath, ["--test", "--test-reporter=tap", file], { cwd: dir, encoding: "utf8", timeout: 60_000 });
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+const trajectory = (id: string, events: object[]) => ({ id, complete: true, events });
+const DELETES_WITHOUT_ASKING = trajectory("deletes-without-asking", [
+  { id: "e1", actor: "user", action: "message", content: "tidy up" },
+  { id: "e2", actor: "agent", action: "delete_file", content: "rm notes.txt" },
+]);
+const ASKS = trajectory("asks-first", [
+  { id: "e1", actor: "agent", action: "ask_confirmation", content: "Delete notes.txt?" },
+  { id: "e2", actor: "agent", action: "delete_file", content: "rm notes.txt" },
+]);
 
 describe("init", () => {
   test("scaffolds spec, judge, sample, node:test file, test script and workflow in an npm-init repo; the judge passes the sample", async () => {
@@ -63,6 +85,165 @@ describe("init", () => {
     expect(lint.status).toBe(0);
   });
 
+  test("the written test reads the trajectories folder as `judge` does: an array file is several cases, JSONL lines, a chat log imported, a labeled case", async () => {
+    const dir = repo(NPM_INIT);
+    await runInit(undefined, { ...quiet, cwd: dir });
+    const folder = join(dir, ".agents/behaviors/shop-bot/trajectories");
+    // Before issue 24 the test parsed this file as one trajectory and failed `npm test`, while CI's judge step read two cases.
+    writeFileSync(join(folder, "batch.json"), JSON.stringify([ASKS, { ...ASKS, id: "asks-again" }], null, 2));
+    writeFileSync(
+      join(folder, "lines.jsonl"),
+      `${JSON.stringify({ ...ASKS, id: "line-1" })}\n${JSON.stringify({ ...ASKS, id: "line-2" })}\n`,
+    );
+    writeFileSync(
+      join(folder, "labeled.json"),
+      JSON.stringify({
+        trajectory: DELETES_WITHOUT_ASKING,
+        expected: { verdict: "false", metaBehaviorVerdicts: { "Ask before deleting a file": "false" } },
+      }),
+    );
+    // An OpenAI chat log: imported, as judge imports it (the tool call is a delete_file action).
+    writeFileSync(
+      join(folder, "chat.json"),
+      JSON.stringify([
+        { role: "user", content: "remove notes.txt" },
+        { role: "assistant", content: "Delete notes.txt?" },
+        { role: "user", content: "yes" },
+        {
+          role: "assistant",
+          content: null,
+          tool_calls: [{ id: "c1", type: "function", function: { name: "delete_file", arguments: "{}" } }],
+        },
+        { role: "tool", tool_call_id: "c1", content: "ok" },
+      ]),
+    );
+    const green = runWrittenTest(dir, "test/behavior-shop-bot.test.mjs");
+    expect(green.stdout).toContain("# tests 7");
+    expect(green.stdout).toContain("# pass 6");
+    // The chat log's agent asked in a message, not with ask_confirmation: it fails, as `judge` says it does.
+    expect(green.stdout).toMatch(/^not ok \d+ - shop-bot: trajectories\/chat\.json: case 0$/m);
+    for (const name of [
+      "batch.json:2: case 0",
+      "batch.json:20: case 1",
+      "labeled.json: case 0",
+      "lines.jsonl:1: case 0",
+      "lines.jsonl:2: case 1",
+    ])
+      expect(green.stdout).toContain(`- shop-bot: trajectories/${name}`);
+    const judge = runCli(
+      ["judge", ".agents/behaviors/shop-bot/judge.mjs", ".agents/behaviors/shop-bot/trajectories", "--jsonl", "--no-web"],
+      {
+        cwd: dir,
+      },
+    );
+    const verdicts = judge.stdout
+      .trim()
+      .split("\n")
+      .flatMap((l) => (JSON.parse(l) as { verdict?: string }).verdict ?? []);
+    expect(verdicts).toEqual(["true", "true", "true", "false", "false", "true", "true"]);
+
+    // A broken file fails its own test, located; the others still run.
+    writeFileSync(join(folder, "broken.json"), "{ oops");
+    const red = runWrittenTest(dir, "test/behavior-shop-bot.test.mjs");
+    expect(red.status).not.toBe(0);
+    expect(red.stdout).toContain("# tests 8");
+    expect(red.stdout).toMatch(/trajectories\/broken\.json:1:3: case 0: invalid JSON/);
+  });
+
+  test("the workflow's judge step runs (and writes JUnit) also when npm test failed, and the upload finds that file", async () => {
+    const dir = repo(NPM_INIT);
+    await runInit(undefined, { ...quiet, cwd: dir });
+    const workflow = parseYaml(readFileSync(join(dir, ".github/workflows/behavior-shop-bot.yml"), "utf8")) as {
+      jobs: Record<string, { steps: { name?: string; run?: string; uses?: string; if?: string; with?: Record<string, unknown> }[] }>;
+    };
+    const steps = Object.values(workflow.jobs)[0]!.steps;
+    const test = steps.findIndex((s) => s.run === "npm test");
+    const judge = steps.findIndex((s) => s.run?.startsWith("npx behavior-judge judge ") === true);
+    const upload = steps.findIndex((s) => s.uses?.startsWith("actions/upload-artifact@") === true);
+    expect(test).toBeGreaterThan(0);
+    // After a failed step, GitHub skips every later step without an if: always().
+    expect(judge > test ? steps[judge]!.if : "always()").toBe("always()");
+    expect(upload).toBeGreaterThan(judge);
+    expect(steps[upload]!.if).toBe("always()");
+    const args = steps[judge]!.run!.split(/\s+/);
+    const junit = args[args.indexOf("--junit") + 1];
+    expect(junit).toBe("behavior-shop-bot.junit.xml");
+    // Both steps run in the checkout's root (no working-directory): the upload's path is the judge's output.
+    expect(steps[judge]).not.toHaveProperty("working-directory");
+    expect(steps[upload]!.with!.path).toBe(junit);
+    // The judge and folder it names are the ones init wrote.
+    for (const path of args.slice(3, 5)) expect(existsSync(join(dir, path)), path).toBe(true);
+    // Run as the step runs it, from the repo root: the JUnit file lands where the upload looks.
+    const run = runCli(args.slice(2), { cwd: dir });
+    expect(run.status, run.stderr).toBe(0);
+    expect(readFileSync(join(dir, junit!), "utf8")).toContain("<testsuite");
+  });
+
+  test("a second behavior's init adds its test to the script init wrote; a third run changes nothing; npm test runs both", async () => {
+    const dir = repo(NPM_INIT);
+    await runInit("shop-bot", { ...quiet, cwd: dir });
+    const lines: string[] = [];
+    const second = await runInit("billing", { interactive: false, cwd: dir, log: (l) => lines.push(l) });
+    const both = "node --test test/behavior-shop-bot.test.mjs test/behavior-billing.test.mjs";
+    expect(second.testScript).toBe(both);
+    const pkgText = readFileSync(join(dir, "package.json"), "utf8");
+    expect(JSON.parse(pkgText)).toEqual({ ...NPM_INIT, scripts: { test: both } });
+    expect(lines).toContain(`added test/behavior-billing.test.mjs to the test script: "test": ${JSON.stringify(both)} in package.json`);
+    expect(lines.join("\n")).not.toContain("make sure");
+    // Idempotent: a third run (either behavior) leaves package.json byte for byte.
+    for (const name of ["billing", "shop-bot"]) {
+      const again: string[] = [];
+      const third = await runInit(name, { interactive: false, cwd: dir, log: (l) => again.push(l) });
+      expect(third.testScript).toBeUndefined();
+      expect(third.written).toEqual([]);
+      expect(again).toContain(`kept the test script ${JSON.stringify(both)} (it runs test/behavior-${name}.test.mjs)`);
+      expect(readFileSync(join(dir, "package.json"), "utf8")).toBe(pkgText);
+    }
+    // The script runs both behaviors' tests.
+    if (!existsSync(join(dir, "node_modules/behavior-judge"))) {
+      mkdirSync(join(dir, "node_modules"), { recursive: true });
+      symlinkSync(ROOT, join(dir, "node_modules/behavior-judge"), "dir");
+    }
+    const run = spawnSync(process.execPath, ["--test-reporter=tap", ...both.split(" ").slice(1)], { cwd: dir, encoding: "utf8" });
+    expect(run.status, `${run.stdout}${run.stderr}`).toBe(0);
+    expect(run.stdout).toContain("- shop-bot: trajectories/asks-before-deleting.json: case 0");
+    expect(run.stdout).toContain("- billing: trajectories/asks-before-deleting.json: case 0");
+    expect(run.stdout).toContain("# pass 2");
+  });
+
+  test("a user's own test script is never rewritten: kept byte for byte, and said so; vitest run already runs every test", async () => {
+    for (const script of [
+      "jest",
+      "node --test test/unit.test.mjs && eslint .",
+      "node --test --watch test/a.test.mjs",
+      "vitest run --coverage",
+    ]) {
+      const dir = repo({ name: "x", scripts: { test: script } });
+      const before = readFileSync(join(dir, "package.json"), "utf8");
+      const lines: string[] = [];
+      const result = await runInit("triage", { interactive: false, cwd: dir, log: (l) => lines.push(l) });
+      expect(result.testScript).toBeUndefined();
+      expect(readFileSync(join(dir, "package.json"), "utf8"), script).toBe(before);
+      expect(lines.join("\n")).toContain(`kept the test script ${JSON.stringify(script)} as it is (your own command): make sure it runs`);
+    }
+    // A plain node --test list the user wrote is extended, and the line says so.
+    const listed = repo({ name: "x", scripts: { test: "node --test test/unit.test.mjs" } });
+    const lines: string[] = [];
+    await runInit("triage", { interactive: false, cwd: listed, log: (l) => lines.push(l) });
+    expect(JSON.parse(readFileSync(join(listed, "package.json"), "utf8")).scripts.test).toBe(
+      "node --test test/unit.test.mjs test/behavior-triage.test.mjs",
+    );
+    expect(lines.join("\n")).toContain("added test/behavior-triage.test.mjs to the test script");
+    // vitest run finds every *.test.mjs: a second behavior needs nothing.
+    const vitestRepo = repo({ name: "x", devDependencies: { vitest: "^4" } });
+    await runInit("triage", { ...quiet, cwd: vitestRepo });
+    const vitestLines: string[] = [];
+    await runInit("billing", { interactive: false, cwd: vitestRepo, log: (l) => vitestLines.push(l) });
+    expect(vitestLines).toContain('kept the test script "vitest run" (it runs test/behavior-billing.test.mjs)');
+    // `node --test` alone runs every test file it finds.
+    expect(planTestScript("node --test", "node:test", "test/behavior-x.test.mjs").script).toBeUndefined();
+  });
+
   test("vitest in devDependencies: a vitest test file and `vitest run`; a lock file makes CI use npm ci", async () => {
     const dir = repo({ name: "x", devDependencies: { vitest: "^4" } });
     writeFileSync(join(dir, "package-lock.json"), "{}");
@@ -84,7 +265,9 @@ describe("init", () => {
     expect(readFileSync(join(dir, ".agents/behaviors/triage/BEHAVIOR.md"), "utf8")).toBe("mine");
     expect(readFileSync(join(dir, "package.json"), "utf8")).toBe(before);
     expect(lines).toContain("kept .agents/behaviors/triage/BEHAVIOR.md (exists)");
-    expect(lines.join("\n")).toContain('kept the test script "jest": make sure it runs test/behavior-triage.test.mjs');
+    expect(lines.join("\n")).toContain(
+      'kept the test script "jest" as it is (your own command): make sure it runs test/behavior-triage.test.mjs too, e.g. add " && node --test test/behavior-triage.test.mjs"',
+    );
     // A second run writes nothing.
     expect((await runInit("triage", { ...quiet, cwd: dir })).written).toEqual([]);
   });

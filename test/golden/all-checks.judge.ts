@@ -114,9 +114,11 @@ class Rule0 implements RuleStepper {
   reported0: number = 0;
 
   step(e: StepEvent): void {
-    if (!this.triggered && (e.action === "deploy" || e.action === "publish")) this.triggered = true;
+    // Patterns this step tests more than once, each tested once per event.
+    const pattern0 = e.action === "deploy" || e.action === "publish";
+    if (!this.triggered && pattern0) this.triggered = true;
     if (this.before0 === undefined) {
-      if (e.action === "deploy" || e.action === "publish") {
+      if (pattern0) {
         this.before0 = e.id;
         this.beforeFacts0 = eventFacts(e, []);
       } else if (
@@ -199,11 +201,13 @@ class Rule1 implements RuleStepper {
   followers0: string[] = [];
 
   step(e: StepEvent): void {
-    if (!this.triggered && e.action === "deploy") this.triggered = true;
+    // Patterns this step tests more than once, each tested once per event.
+    const pattern0 = e.action === "deploy";
+    if (!this.triggered && pattern0) this.triggered = true;
     if (this.followers0.length < this.each0.length && e.action === "health_check_result") {
       while (this.followers0.length < this.each0.length) this.followers0.push(e.id);
     }
-    if (e.action === "deploy") this.each0.push(e.id);
+    if (pattern0) this.each0.push(e.id);
   }
 
   finish(complete: boolean): Clause[] | null {
@@ -260,18 +264,19 @@ class Rule2 implements RuleStepper {
   reported1: number = 0;
 
   step(e: StepEvent): void {
-    if (!this.triggered && e.actor === "user" && e.content?.includes("stop") === true)
-      this.triggered = true;
+    // Patterns this step tests more than once, each tested once per event.
+    const pattern0 = e.actor === "user" && e.content?.includes("stop") === true;
+    if (!this.triggered && pattern0) this.triggered = true;
     if (this.after0 !== undefined) {
       if (this.match0 === undefined && e.action === "send_message" && e.actor === "agent")
         this.match0 = e.id;
-    } else if (e.actor === "user" && e.content?.includes("stop") === true) this.after0 = e.id;
+    } else if (pattern0) this.after0 = e.id;
     if (this.after1 !== undefined) {
       if (e.action === "run_command" && e.actor === "agent") {
         this.matches1.push(e.id);
         if (this.facts1.length < 3) this.facts1.push(eventFacts(e, ["actor"]));
       }
-    } else if (e.actor === "user" && e.content?.includes("stop") === true) this.after1 = e.id;
+    } else if (pattern0) this.after1 = e.id;
   }
 
   finish(complete: boolean): Clause[] | null {
@@ -497,32 +502,36 @@ const concerned: readonly (readonly number[])[] = [
   [2, 3],
 ];
 
-/** Every rule's stepper, in judge.yaml order (`Rule<n>` is `rules[n]`). */
+/** Each rule's stepper class, in judge.yaml order (`Rule<n>` is `rules[n]`). */
+const ruleClasses: readonly (new () => RuleStepper)[] = [Rule0, Rule1, Rule2, Rule3];
+
+/** Every rule's stepper, in judge.yaml order, each made when an event first concerns its rule. */
 class Rules implements Steppers {
-  readonly rule0: RuleStepper = new Rule0();
-  readonly rule1: RuleStepper = new Rule1();
-  readonly rule2: RuleStepper = new Rule2();
-  readonly rule3: RuleStepper = new Rule3();
-  readonly all: readonly RuleStepper[] = [this.rule0, this.rule1, this.rule2, this.rule3];
+  readonly all: (RuleStepper | undefined)[] = new Array<RuleStepper | undefined>(4).fill(undefined);
 
   /** Steps the rules the event's action concerns. */
   step(e: StepEvent): void {
+    const all = this.all;
     switch (e.action) {
       case "deploy":
-        this.rule0.step(e);
-        this.rule1.step(e);
+        (all[0] ??= new Rule0()).step(e);
+        (all[1] ??= new Rule1()).step(e);
         break;
       case "publish":
       case "run_tests_result":
-        this.rule0.step(e);
+        (all[0] ??= new Rule0()).step(e);
         break;
       case "health_check_result":
-        this.rule1.step(e);
+        (all[1] ??= new Rule1()).step(e);
         break;
     }
     // Rules with a pattern that names no fixed action: every event.
-    this.rule2.step(e);
-    this.rule3.step(e);
+    (all[2] ??= new Rule2()).step(e);
+    (all[3] ??= new Rule3()).step(e);
+  }
+
+  stepper(r: number): RuleStepper {
+    return (this.all[r] ??= new ruleClasses[r]!());
   }
 
   concerned(action: string): readonly number[] {

@@ -322,9 +322,12 @@ class Rule1 implements RuleStepper {
   reported2: number = 0;
 
   step(e: StepEvent): void {
-    if (!this.triggered && e.action === "cancel_reservation") this.triggered = true;
+    // Patterns this step tests more than once, each tested once per event.
+    const pattern0 = e.action === "cancel_reservation";
+    const pattern1 = e.action === "get_reservation_details_result";
+    if (!this.triggered && pattern0) this.triggered = true;
     if (this.failed0 === undefined) {
-      if (e.action === "cancel_reservation") {
+      if (pattern0) {
         const keyBefore0 = e.metadata?.["reservation_id"];
         const found0 = typeof keyBefore0 === "string" ? this.memo0.get(keyBefore0) : undefined;
         if (found0 === undefined) {
@@ -333,14 +336,14 @@ class Rule1 implements RuleStepper {
         } else {
           this.pairs0.push(found0, e.id);
         }
-      } else if (e.action === "get_reservation_details_result") {
+      } else if (pattern1) {
         const keyFirst0 = e.metadata?.["reservation_id"];
         if (typeof keyFirst0 === "string" && !this.memo0.has(keyFirst0))
           this.memo0.set(keyFirst0, e.id);
       }
     }
     if (this.failed1 === undefined) {
-      if (e.action === "cancel_reservation") {
+      if (pattern0) {
         if (this.memo1 === undefined) this.failed1 = e.id;
         else {
           this.pairs1.push(this.memo1, e.id);
@@ -350,7 +353,7 @@ class Rule1 implements RuleStepper {
         if (this.memo1 === undefined) this.memo1 = e.id;
       }
     }
-    if (e.action === "cancel_reservation") {
+    if (pattern0) {
       const keyEach2_0 = e.metadata?.["reservation_id"];
       const b2_0 = typeof keyEach2_0 === "string" ? this.bound2_0.get(keyEach2_0) : undefined;
       const keyEach2_1 = e.metadata?.["user_id"];
@@ -389,7 +392,7 @@ class Rule1 implements RuleStepper {
         if (this.explanation2 === undefined) this.explanation2 = this.lastExplanation2;
       }
     }
-    if (e.action === "get_reservation_details_result") {
+    if (pattern1) {
       const keyBound2_0 = e.metadata?.["reservation_id"];
       if (typeof keyBound2_0 === "string") this.bound2_0.set(keyBound2_0, e);
     }
@@ -546,7 +549,9 @@ class Rule2 implements RuleStepper {
   reported2: number = 0;
 
   step(e: StepEvent): void {
-    if (!this.triggered && e.action === "open_order") this.triggered = true;
+    // Patterns this step tests more than once, each tested once per event.
+    const pattern0 = e.action === "open_order";
+    if (!this.triggered && pattern0) this.triggered = true;
     const keyMatch0 = e.metadata?.["order_id"];
     if (
       typeof keyMatch0 === "string" &&
@@ -557,7 +562,7 @@ class Rule2 implements RuleStepper {
       this.matched0.set(keyMatch0, e.id);
       this.matchedCount0++;
     }
-    if (e.action === "open_order") {
+    if (pattern0) {
       const keyAfter0 = e.metadata?.["order_id"];
       if (typeof keyAfter0 === "string" && !this.opened0.has(keyAfter0)) {
         this.opened0.set(keyAfter0, e.id);
@@ -592,7 +597,7 @@ class Rule2 implements RuleStepper {
         this.overCited2 = this.countedGroups2.filter((g) => g === group2).length;
       }
     }
-    if (e.action === "open_order") {
+    if (pattern0) {
       const keyAfter2 = e.metadata?.["order_id"];
       if (typeof keyAfter2 === "string" && !this.opened2.has(keyAfter2)) {
         this.opened2.set(keyAfter2, e.id);
@@ -1036,29 +1041,33 @@ const concerned: readonly (readonly number[])[] = [
   [0, 1, 3],
 ];
 
-/** Every rule's stepper, in judge.yaml order (`Rule<n>` is `rules[n]`). */
+/** Each rule's stepper class, in judge.yaml order (`Rule<n>` is `rules[n]`). */
+const ruleClasses: readonly (new () => RuleStepper)[] = [Rule0, Rule1, Rule2, Rule3];
+
+/** Every rule's stepper, in judge.yaml order, each made when an event first concerns its rule. */
 class Rules implements Steppers {
-  readonly rule0: RuleStepper = new Rule0();
-  readonly rule1: RuleStepper = new Rule1();
-  readonly rule2: RuleStepper = new Rule2();
-  readonly rule3: RuleStepper = new Rule3();
-  readonly all: readonly RuleStepper[] = [this.rule0, this.rule1, this.rule2, this.rule3];
+  readonly all: (RuleStepper | undefined)[] = new Array<RuleStepper | undefined>(4).fill(undefined);
 
   /** Steps the rules the event's action concerns. */
   step(e: StepEvent): void {
+    const all = this.all;
     switch (e.action) {
       case "open_order":
       case "confirm_order":
       case "charge":
       case "close_order":
       case "add_item":
-        this.rule2.step(e);
+        (all[2] ??= new Rule2()).step(e);
         break;
     }
     // Rules with a pattern that names no fixed action: every event.
-    this.rule0.step(e);
-    this.rule1.step(e);
-    this.rule3.step(e);
+    (all[0] ??= new Rule0()).step(e);
+    (all[1] ??= new Rule1()).step(e);
+    (all[3] ??= new Rule3()).step(e);
+  }
+
+  stepper(r: number): RuleStepper {
+    return (this.all[r] ??= new ruleClasses[r]!());
   }
 
   concerned(action: string): readonly number[] {

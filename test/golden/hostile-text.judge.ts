@@ -115,15 +115,22 @@ const routes: ReadonlyMap<string, number> = new Map([]);
 /** Each group's rules (indexes), those stepped at every event included; the last entry is for any other action. */
 const concerned: readonly (readonly number[])[] = [[0]];
 
-/** Every rule's stepper, in judge.yaml order (`Rule<n>` is `rules[n]`). */
+/** Each rule's stepper class, in judge.yaml order (`Rule<n>` is `rules[n]`). */
+const ruleClasses: readonly (new () => RuleStepper)[] = [Rule0];
+
+/** Every rule's stepper, in judge.yaml order, each made when an event first concerns its rule. */
 class Rules implements Steppers {
-  readonly rule0: RuleStepper = new Rule0();
-  readonly all: readonly RuleStepper[] = [this.rule0];
+  readonly all: (RuleStepper | undefined)[] = new Array<RuleStepper | undefined>(1).fill(undefined);
 
   /** Steps the rules the event's action concerns. */
   step(e: StepEvent): void {
+    const all = this.all;
     // Rules with a pattern that names no fixed action: every event.
-    this.rule0.step(e);
+    (all[0] ??= new Rule0()).step(e);
+  }
+
+  stepper(r: number): RuleStepper {
+    return (this.all[r] ??= new ruleClasses[r]!());
   }
 
   concerned(action: string): readonly number[] {

@@ -177,23 +177,29 @@ const routes: ReadonlyMap<string, number> = new Map([
 /** Each group's rules (indexes), those stepped at every event included; the last entry is for any other action. */
 const concerned: readonly (readonly number[])[] = [[0], [1], []];
 
-/** Every rule's stepper, in judge.yaml order (`Rule<n>` is `rules[n]`). */
+/** Each rule's stepper class, in judge.yaml order (`Rule<n>` is `rules[n]`). */
+const ruleClasses: readonly (new () => RuleStepper)[] = [Rule0, Rule1];
+
+/** Every rule's stepper, in judge.yaml order, each made when an event first concerns its rule. */
 class Rules implements Steppers {
-  readonly rule0: RuleStepper = new Rule0();
-  readonly rule1: RuleStepper = new Rule1();
-  readonly all: readonly RuleStepper[] = [this.rule0, this.rule1];
+  readonly all: (RuleStepper | undefined)[] = new Array<RuleStepper | undefined>(2).fill(undefined);
 
   /** Steps the rules the event's action concerns. */
   step(e: StepEvent): void {
+    const all = this.all;
     switch (e.action) {
       case "open_url_result":
       case "final_answer":
-        this.rule0.step(e);
+        (all[0] ??= new Rule0()).step(e);
         break;
       case "send_message":
-        this.rule1.step(e);
+        (all[1] ??= new Rule1()).step(e);
         break;
     }
+  }
+
+  stepper(r: number): RuleStepper {
+    return (this.all[r] ??= new ruleClasses[r]!());
   }
 
   concerned(action: string): readonly number[] {

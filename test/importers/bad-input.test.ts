@@ -366,19 +366,19 @@ describe("detection", () => {
     expect(result.errors).toEqual([
       {
         path: "",
-        message: `ambiguous trace format: it could be openai-chat or anthropic or langchain; pass --from with one of: ${formatNames().join(", ")} (or trajectory)`,
+        message: `ambiguous trace format: it could be openai-chat or anthropic or langchain; set the from option to one of: ${formatNames().join(", ")} (or trajectory)`,
       },
     ]);
     // Naming the format settles it.
     expect(importTrace(mixed, { from: "openai-chat" }).trajectories[0]!.events.map((e) => e.action)).toEqual(["message", "get_order"]);
   });
 
-  test("an unknown shape is one error naming every --from value", () => {
+  test("an unknown shape is one error naming every value of the from option (the library's name for it, not the CLI's --from)", () => {
     const result = importTrace({ hello: "world" });
     expect(result.errors).toHaveLength(1);
     expect(result.errors[0]!.message).toMatch(/^unknown trace format: /);
     // Every format is named, whichever formats the build has.
-    expect(result.errors[0]!.message.endsWith(`pass --from with one of: ${formatNames().join(", ")} (or trajectory)`)).toBe(true);
+    expect(result.errors[0]!.message.endsWith(`set the from option to one of: ${formatNames().join(", ")} (or trajectory)`)).toBe(true);
   });
 
   test("a plain text chat fits several chat formats, which import it alike: no ambiguity", () => {

@@ -51,10 +51,13 @@ describe("readCases with importers", () => {
   });
 
   test("something that is neither a trajectory nor a known trace: an error naming the --from values", async () => {
-    const [c] = await read("odd.json", JSON.stringify({ rows: [1, 2, 3] }));
+    const [c] = await read("odd.json", JSON.stringify({ rows: [1, 2, 3] }), { formatSetting: "--from" });
     expect(c!.error).toMatch(/^unknown trace format: /);
     // Every format is named, whichever formats the build has.
     expect(c!.error!.endsWith(`pass --from with one of: ${formatNames().join(", ")} (or trajectory)`)).toBe(true);
+    // Read by the library (no formatSetting), the message names its from option.
+    const [library] = await read("odd.json", JSON.stringify({ rows: [1, 2, 3] }));
+    expect(library!.error!.endsWith(`set the from option to one of: ${formatNames().join(", ")} (or trajectory)`)).toBe(true);
   });
 
   test("--from trajectory never imports; a named format imports even what auto would not guess", async () => {

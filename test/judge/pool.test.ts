@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, test } from "vitest";
 import { compileIR } from "../../compiler/build/compile.js";
-import { THREADS_FROM_BYTES, threadCount } from "../../compiler/commands/workers.js";
+import { freeCores, THREADS_FROM_BYTES, threadCount } from "../../compiler/commands/workers.js";
 import { readCases } from "../../compiler/inputs/inputs.js";
 import { judgeCases, type CaseResult } from "../../compiler/run/judge-cases.js";
 import { loadJudgeCode } from "../../compiler/run/load.js";
@@ -368,11 +368,28 @@ describe("how many threads", () => {
     expect((JSON.parse(got.stdout) as unknown[]).length).toBe(1);
   });
 
-  test("a large input gets the cores available", () => {
+  test("a large input that can be shared gets a thread per free core, when two or more are free (issue 26)", () => {
     const dir = tempDir();
     const big = join(dir, "big.jsonl");
     writeFileSync(big, Buffer.alloc(THREADS_FROM_BYTES, 0x20));
-    expect(threadCount({}, [big], false, () => {})).toBe(availableParallelism());
+    const bigJson = join(dir, "big.json");
+    writeFileSync(bigJson, Buffer.alloc(THREADS_FROM_BYTES, 0x20));
+    const none = () => {};
+    // Idle cores: one thread each.
+    expect(threadCount({}, [big], false, none, 2, 0)).toBe(2);
+    expect(threadCount({}, [big], false, none, 8, 0.3)).toBe(8);
+    // Other work leaves fewer cores: fewer threads, and one when fewer than two are free.
+    expect(threadCount({}, [big], false, none, 8, 3)).toBe(5);
+    expect(threadCount({}, [big], false, none, 2, 1)).toBe(1);
+    expect(threadCount({}, [big], false, none, 2, 18)).toBe(1);
+    // One .json file is one job, whatever its size: workers could only wait for it.
+    expect(threadCount({}, [bigJson], false, none, 2, 0)).toBe(1);
+    expect(threadCount({}, [bigJson, small], false, none, 2, 0)).toBe(2);
+    // --workers N is obeyed whatever the load.
+    expect(threadCount({ workers: 2 }, [big], false, none, 2, 18)).toBe(2);
+    expect(freeCores(2, 0.4)).toBe(2);
+    expect(freeCores(2, 0.6)).toBe(1);
+    expect(freeCores(4, 9)).toBe(0);
   });
 
   test("a judge no worker can load stops the run with why, rather than hanging", async () => {

@@ -1,4 +1,7 @@
 /** The stdout and stderr sinks of `judge`: what each writes per result and at the end, from the results and the Tally alone. */
+import { closeSync, mkdtempSync, openSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { emptyUsage } from "../../runtime/semantic.js";
 import type { TrajectoryJudgment } from "../../runtime/types.js";
@@ -6,7 +9,7 @@ import type { CaseResult } from "../../compiler/run/judge-cases.js";
 import { Tally } from "../../compiler/analyses/tally.js";
 import { jsonlSink, jsonSink } from "../../compiler/report/json.js";
 import { progressSink } from "../../compiler/report/progress.js";
-import { runSinks, type OutputSink } from "../../compiler/report/sink.js";
+import { CHUNK_CHARS, chunkedWriter, fileWrite, runSinks, type OutputSink } from "../../compiler/report/sink.js";
 import { textSink } from "../../compiler/report/text.js";
 
 const judgment = (id: string, verdict: TrajectoryJudgment["verdict"]): TrajectoryJudgment => ({
@@ -144,5 +147,56 @@ describe("progressSink", () => {
     sink.add(results[1]!);
     await sink.finish(new Tally());
     expect(err).toBe("\rjudged 100 trajectories…\r\x1b[K" + "error: b.jsonl:2: case 1: events must be an array\n" + "\r\x1b[K");
+  });
+});
+
+describe("chunkedWriter (issue 26)", () => {
+  const stream = () => {
+    const writes: string[] = [];
+    return {
+      writes,
+      writableNeedDrain: false,
+      destroyed: false,
+      once: () => {},
+      off: () => {},
+      write: (text: string) => void writes.push(text),
+    };
+  };
+
+  it("gathers small writes into one, written once the run waits, and flushes the rest", async () => {
+    const s = stream();
+    const out = chunkedWriter(s);
+    out.write("a");
+    out.write("b");
+    expect(s.writes).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(s.writes).toEqual(["ab"]);
+    out.write("c");
+    out.flush();
+    out.flush();
+    expect(s.writes).toEqual(["ab", "c"]);
+  });
+
+  it("writes as soon as CHUNK_CHARS have gathered, every character in order", () => {
+    const s = stream();
+    const out = chunkedWriter(s);
+    const pieces = Array.from({ length: 3000 }, (_, i) => `${i},`.repeat(20));
+    for (const piece of pieces) out.write(piece);
+    expect(s.writes.length).toBeGreaterThan(1);
+    expect(s.writes.every((w) => w.length >= CHUNK_CHARS)).toBe(true);
+    out.flush();
+    expect(s.writes.join("")).toBe(pieces.join(""));
+  });
+
+  it("fileWrite writes on a file's descriptor, and leaves pipes and terminals to the stream", () => {
+    const path = join(mkdtempSync(join(tmpdir(), "bj-sink-")), "out.txt");
+    const fd = openSync(path, "w");
+    const write = fileWrite({ fd, isTTY: false })!;
+    write("é, ");
+    write("then more\n");
+    closeSync(fd);
+    expect(readFileSync(path, "utf8")).toBe("é, then more\n");
+    expect(fileWrite({ fd: 1, isTTY: true })).toBeUndefined();
+    expect(fileWrite({})).toBeUndefined();
   });
 });

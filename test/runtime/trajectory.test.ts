@@ -109,7 +109,11 @@ describe("createJudge", () => {
     const rules = [{ name: "r", trigger: { description: "d", kind: "match" as const }, checks: [], semanticChecks }];
     const noChecks = { step() {}, finish: () => [], violations() {}, obligations() {}, save() {}, restore() {} };
     const asked: string[] = [];
-    const judge = createJudge({ behavior: "b", rules, steppers: () => ({ all: [noChecks], step() {}, concerned: () => [0] }) });
+    const judge = createJudge({
+      behavior: "b",
+      rules,
+      steppers: () => ({ all: [noChecks], stepper: () => noChecks, step() {}, concerned: () => [0] }),
+    });
     semanticChecks[0]!.question = "Tampered?";
     rules[0]!.name = "renamed";
     const judgment = await judge.judgeTrajectory(

@@ -16,7 +16,7 @@ import type { BehaviorSpec, SpecSection } from "../../behavior-md/load.js";
 import { buildLexicon, withSpecActions, type Lexicon } from "./lexicon.js";
 import { applyOutcome, isOutcomeClause, notInSamplesNotes, specActionNames } from "./backticks.js";
 import { sectionSentences, type SpecSentence } from "./sentences.js";
-import type { Draft, DraftNote, Vocabulary } from "../types.js";
+import type { Draft, DraftNote, LabelVerdict, VerdictQuestion, Vocabulary } from "../types.js";
 import { previewRule } from "../preview.js";
 import { coverageNotes, obligations } from "../coverage.js";
 import { synthesizeRule, type RuleLabels } from "./synthesize.js";
@@ -331,7 +331,7 @@ function withLabels(
   section: SpecSection,
   samples: readonly Trajectory[],
   labels: RuleLabels,
-): typeof drafted {
+): typeof drafted & { question?: Omit<VerdictQuestion, "rule"> } {
   const found = synthesizeRule(
     lexicon,
     drafted.rule,
@@ -353,13 +353,21 @@ function withLabels(
       found.separating.length === 0 ? "they judge the labeled samples alike" : `they disagree on ${found.separating.join(", ")}`;
     notes.push({ kind: "labels", message: `${found.runnerUps.length + 1} readings fit ${fit}; ${where}` });
     const sample = found.separating[0];
-    if (sample !== undefined)
-      notes.push({
-        kind: "labels",
-        message: `In ${sample}, did the agent follow ${JSON.stringify(drafted.rule.name)}? y/n/n.a. (label it to settle the reading)`,
-      });
+    if (sample !== undefined) {
+      const text = `In ${sample}, did the agent follow ${JSON.stringify(drafted.rule.name)}? y/n/n.a.`;
+      notes.push({ kind: "labels", message: `${text} (label it to settle the reading)` });
+      const on = samples.filter((s) => s.id === sample);
+      const readings = { draft: ruleVerdict(found.rule, on), other: ruleVerdict(found.runnerUps[0]!, on) };
+      return { rule: found.rule, notes, question: { ruleName: drafted.rule.name, sample, text, readings } };
+    }
   }
   return { rule: found.rule, notes };
+}
+
+/** A rule's verdict on one sample, by the judge's own code. */
+function ruleVerdict(rule: MetaBehavior, sample: readonly Trajectory[]): LabelVerdict {
+  const preview = previewRule(rule, sample);
+  return preview.rule.pass.length > 0 ? "true" : preview.rule.fail.length > 0 ? "false" : "na";
 }
 
 /** Drafts a whole judge.yaml from the spec and the samples, without a model. */
@@ -369,13 +377,23 @@ export function draftOffline(input: OfflineDraftInput, sections: readonly SpecSe
   const lexicon = withSpecActions({ ...buildLexicon(input.vocabulary, input.samples), agentNames: names }, specActionNames(input.spec));
   const grammar = grammarFor(names);
   const notes: DraftNote[] = [];
+  const questions: VerdictQuestion[] = [];
   const metaBehaviors = sections.map((section, rule) => {
     let drafted = plausible(draftSection(lexicon, section, grammar), input.samples, input.vocabulary);
-    if (input.labels !== undefined) drafted = withLabels(drafted, lexicon, section, input.samples, input.labels);
+    if (input.labels !== undefined) {
+      const found = withLabels(drafted, lexicon, section, input.samples, input.labels);
+      if (found.question !== undefined) questions.push({ rule, ...found.question });
+      drafted = found;
+    }
     for (const note of drafted.notes) notes.push({ rule, ...note });
     for (const note of coverageNotes(drafted.rule, section.body)) notes.push({ rule, ...note });
     for (const note of notInSamplesNotes(drafted.rule, input.vocabulary)) notes.push({ rule, ...note });
     return drafted.rule;
   });
-  return { ir: { version: 1, behavior: input.spec.name, metaBehaviors }, notes, origins: metaBehaviors.map(() => "offline" as const) };
+  return {
+    ir: { version: 1, behavior: input.spec.name, metaBehaviors },
+    notes,
+    origins: metaBehaviors.map(() => "offline" as const),
+    ...(questions.length > 0 ? { questions } : {}),
+  };
 }

@@ -1,0 +1,197 @@
+#!/usr/bin/env node
+// The CLI against its floor (issue 26, docs/SPEED.md "The CLI at its floor"), in one run:
+//
+//   npm run build:cli && node bench/cli-floor.js            # both corpora, every output mode, one thread
+//   node bench/cli-floor.js --runs 3                         # best of 3 per row (default 2)
+//   node bench/cli-floor.js --only jsonl                     # one corpus: jsonl or array
+//   node bench/cli-floor.js --junit                          # also --junit (it collects every case: slow)
+//   node bench/cli-floor.js --workers                        # also the default thread count and --workers 2
+//   node bench/cli-floor.js --workers --load                 # the same with a busy loop on one core meanwhile
+//
+// Two corpora of the refund example's vocabulary are written to the temp folder (deleted at
+// the end): (a) 100,000 small trajectories (10 events each) as JSON Lines, (b) a .json array
+// of 5,000 trajectories of 48 events (one element per line, about 24 MB). For each, the floor
+// is one process that reads the file (JSONL streamed in 1 MB reads, the array whole),
+// JSON.parses each trajectory, judges it with judgeTrajectory and JSON.stringifies the
+// judgment, written to /dev/null in 64 KB chunks;
+// then `behavior-judge judge` in each output mode (text, --json, --jsonl; --junit if asked) with
+// --workers 1, stdout to /dev/null. Every row is a fresh child process; figures are wall
+// time and CPU time (user + system of every thread), the best of --runs, and the ratio to
+// the floor's. On a shared machine compare the ratios of one run, not figures across runs.
+import { spawn } from "node:child_process";
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const BIN = join(ROOT, "bin", "behavior-judge.js");
+const USAGE = join(ROOT, "bench", "usage-at-exit.mjs");
+const JUDGE = join(ROOT, "examples", "refund-support", "judge.mjs");
+
+const flag = (name) => {
+  const at = process.argv.indexOf(name);
+  return at > 0 ? process.argv[at + 1] : undefined;
+};
+const RUNS = Number(flag("--runs") ?? 2);
+const ONLY = flag("--only");
+const WORKERS = process.argv.includes("--workers");
+const LOAD = process.argv.includes("--load");
+const JUNIT = process.argv.includes("--junit");
+
+/** A support session of `size` events in the refund vocabulary (as bench/run.js makes them), with id `id`. */
+function session(id, size, k0) {
+  const events = [];
+  const push = (actor, action, content, metadata) =>
+    events.push(
+      metadata === undefined
+        ? { id: `e${events.length + 1}`, actor, action, content }
+        : { id: `e${events.length + 1}`, actor, action, content, metadata },
+    );
+  for (let k = k0; events.length + 6 <= size - 3; k++) {
+    const order = `A-${k % 3}`;
+    push("user", "message", "My order arrived damaged, can I get a refund?");
+    push("agent", "get_order", order, { order_id: order });
+    push("tool", "get_order_result", "Order found", { status: "found", order_id: order });
+    push("agent", "issue_refund", "Refunding", { order_id: order, amount: "19.00" });
+    push("tool", "issue_refund_result", "Approved", { status: k % 5 === 0 ? "declined" : "approved", order_id: order });
+    push("agent", "send_email", "Your refund is on its way", { template: "refund_confirmation" });
+  }
+  while (events.length < size - 3) push("user", "message", "Thanks.");
+  push("agent", "escalate_to_supervisor", "Escalating");
+  push("agent", "add_case_note", "Handover", { kind: "handover" });
+  push("agent", "send_message", "A supervisor will follow up.");
+  return { id, complete: true, events };
+}
+
+/** Writes `count` lines from `line(i)` to `path` in large chunks; returns the bytes. */
+function writeLines(path, count, line, head = "", between = "\n", tail = "\n") {
+  const fd = openSync(path, "w");
+  let bytes = 0;
+  let chunk = head;
+  for (let i = 0; i < count; i++) {
+    chunk += (i === 0 ? "" : between) + line(i);
+    if (chunk.length > 1 << 20) {
+      bytes += writeSync(fd, chunk);
+      chunk = "";
+    }
+  }
+  bytes += writeSync(fd, chunk + tail);
+  closeSync(fd);
+  return bytes;
+}
+
+// The floor: read, parse, judge, stringify, in one process, one thread. `jsonl`: split the file
+// into lines; `array`: JSON.parse the whole file. Output in chunks of about 64 KB to stdout.
+const FLOOR = `
+import { closeSync, openSync, readFileSync, readSync, writeSync } from "node:fs";
+const judge = await import(process.argv[2]);
+const [file, kind] = [process.argv[1], process.argv[3]];
+let out = "";
+const one = async (t) => {
+  out += JSON.stringify(await judge.judgeTrajectory(t)) + "\\n";
+  if (out.length > 1 << 16) { writeSync(1, out); out = ""; }
+};
+if (kind === "jsonl") {
+  // Streamed: 1 MB reads, split at each line break, each line decoded and parsed on its own.
+  const fd = openSync(file, "r");
+  const chunk = Buffer.alloc(1 << 20);
+  let rest = Buffer.alloc(0);
+  for (let read; (read = readSync(fd, chunk, 0, chunk.length, null)) > 0; ) {
+    const bytes = rest.length === 0 ? chunk.subarray(0, read) : Buffer.concat([rest, chunk.subarray(0, read)]);
+    let start = 0;
+    for (let end; (end = bytes.indexOf(10, start)) !== -1; start = end + 1)
+      if (end > start) await one(JSON.parse(bytes.toString("utf8", start, end)));
+    rest = Buffer.from(bytes.subarray(start));
+  }
+  if (rest.length > 0) await one(JSON.parse(rest.toString("utf8")));
+  closeSync(fd);
+} else for (const t of JSON.parse(readFileSync(file, "utf8"))) await one(t);
+writeSync(1, out);
+`;
+
+/** Runs node with `args`, stdout to /dev/null; wall seconds and the whole process's CPU seconds. */
+function measure(args, usageFile) {
+  const started = process.hrtime.bigint();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", USAGE, ...args], {
+      stdio: ["ignore", "ignore", "pipe"],
+      env: { ...process.env, BENCH_USAGE_OUT: usageFile, OPENAI_API_KEY: "", BRAINTRUST_API_KEY: "" },
+    });
+    let stderr = "";
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    child.on("error", reject);
+    child.on("exit", (code) => {
+      const wall = Number(process.hrtime.bigint() - started) / 1e9;
+      if (code !== 0 && code !== 1) return reject(new Error(`${args.join(" ")} exited ${code}: ${stderr.slice(0, 2000)}`));
+      const usage = JSON.parse(readFileSync(usageFile, "utf8"));
+      resolve({ wall, cpu: (usage.userCPUTime + usage.systemCPUTime) / 1e6 });
+    });
+  });
+}
+
+const dir = mkdtempSync(join(tmpdir(), "bj-cli-floor-"));
+/** A busy loop on one core, for --load. */
+const loader = LOAD ? spawn(process.execPath, ["-e", "for(;;){}"], { stdio: "ignore" }) : undefined;
+try {
+  const corpora = [];
+  if (ONLY === undefined || ONLY === "jsonl") {
+    const path = join(dir, "small.jsonl");
+    const bytes = writeLines(path, 100_000, (i) => JSON.stringify(session(`s-${i}`, 10, i)));
+    corpora.push({ name: `100,000 trajectories of 10 events, JSONL (${(bytes / 1e6).toFixed(0)} MB)`, path, kind: "jsonl" });
+  }
+  if (ONLY === undefined || ONLY === "array") {
+    const path = join(dir, "large.json");
+    const bytes = writeLines(path, 5_000, (i) => JSON.stringify(session(`l-${i}`, 48, i)), "[\n", ",\n", "\n]\n");
+    corpora.push({ name: `5,000 trajectories of 48 events, one .json array (${(bytes / 1e6).toFixed(0)} MB)`, path, kind: "array" });
+  }
+  const cpu = cpus()[0]?.model ?? "unknown CPU";
+  console.log(
+    `Machine: ${availableParallelism()} × ${cpu}, node ${process.version}, load average ${loadavg()[0].toFixed(1)} at the start${LOAD ? ", a busy loop on one core throughout" : ""}.`,
+  );
+  console.log(`Command: node bench/cli-floor.js ${process.argv.slice(2).join(" ")} (best of ${RUNS} per row)\n`);
+  const usage = join(dir, "usage.json");
+  const judgeArgs = (path, ...more) => [BIN, "judge", JUDGE, path, ...more];
+  for (const corpus of corpora) {
+    const rows = [
+      [
+        "floor: read + JSON.parse + judgeTrajectory + JSON.stringify",
+        ["--input-type=module", "-e", FLOOR, corpus.path, JUDGE, corpus.kind],
+      ],
+      ["judge --workers 1 (text)", judgeArgs(corpus.path, "--workers", "1")],
+      ["judge --workers 1 --json", judgeArgs(corpus.path, "--workers", "1", "--json")],
+      ["judge --workers 1 --jsonl", judgeArgs(corpus.path, "--workers", "1", "--jsonl")],
+    ];
+    if (JUNIT)
+      rows.push(["judge --workers 1 --junit (and text)", judgeArgs(corpus.path, "--workers", "1", "--junit", join(dir, "junit.xml"))]);
+    if (WORKERS)
+      rows.push(
+        ["judge --jsonl (default threads)", judgeArgs(corpus.path, "--jsonl")],
+        ["judge --workers 2 --jsonl", judgeArgs(corpus.path, "--workers", "2", "--jsonl")],
+        ["judge --json (default threads)", judgeArgs(corpus.path, "--json")],
+        ["judge --workers 2 --json", judgeArgs(corpus.path, "--workers", "2", "--json")],
+      );
+    const best = rows.map(() => ({ wall: Infinity, cpu: Infinity }));
+    // Alternated, so a burst of load from elsewhere falls on several rows rather than one.
+    for (let run = 0; run < RUNS; run++)
+      for (let i = 0; i < rows.length; i++) {
+        const m = await measure(rows[i][1], usage);
+        best[i] = { wall: Math.min(best[i].wall, m.wall), cpu: Math.min(best[i].cpu, m.cpu) };
+      }
+    console.log(`${corpus.name}:\n`);
+    console.log("| run | wall | CPU | wall / floor | CPU / floor |");
+    console.log("|---|---:|---:|---:|---:|");
+    const floor = best[0];
+    rows.forEach(([name], i) => {
+      const m = best[i];
+      console.log(
+        `| ${name} | ${m.wall.toFixed(2)} s | ${m.cpu.toFixed(2)} s | ${(m.wall / floor.wall).toFixed(2)}× | ${(m.cpu / floor.cpu).toFixed(2)}× |`,
+      );
+    });
+    console.log("");
+  }
+  console.log(`Load average ${loadavg()[0].toFixed(1)} at the end.`);
+} finally {
+  loader?.kill();
+  rmSync(dir, { recursive: true, force: true });
+}
