@@ -7,6 +7,82 @@
     followProgress();
   } else {
     setUpFilters();
+    setUpRelabel();
+  }
+
+  // "Verdict is wrong?": a card's labels, corrected by a person, saved as a
+  // labeled case file {trajectory, expected, proposedBy} that calibrate reads.
+  // The file is made in the page (a Blob); nothing is sent anywhere.
+  function setUpRelabel() {
+    document.querySelectorAll("details.relabel").forEach(function (panel) {
+      var data;
+      try {
+        data = JSON.parse(panel.getAttribute("data-case") || "");
+      } catch (e) {
+        return;
+      }
+      var verdict = panel.querySelector("select.verdict-label");
+      var rules = Array.prototype.slice.call(panel.querySelectorAll("select[data-rule-index]"));
+      var button = panel.querySelector("button.save-label");
+      var status = panel.querySelector(".save-status");
+      var verdictTouched = false;
+      function mark(select) {
+        select.classList.toggle("changed", select.value !== select.getAttribute("data-proposed"));
+      }
+      // The trajectory verdict follows the rule labels as the judge folds verdicts (any Fail fails; all N/A
+      // is N/A; else Pass; unlabeled rules left out) until it is set by hand.
+      function fold() {
+        if (verdictTouched) return;
+        var values = rules
+          .map(function (r) {
+            return r.value;
+          })
+          .filter(function (v) {
+            return v !== "";
+          });
+        if (values.length === 0) verdict.value = verdict.getAttribute("data-proposed") || "";
+        else if (values.indexOf("false") >= 0) verdict.value = "false";
+        else if (values.indexOf("true") >= 0) verdict.value = "true";
+        else verdict.value = "na";
+        mark(verdict);
+      }
+      rules.forEach(function (select) {
+        select.addEventListener("change", function () {
+          mark(select);
+          fold();
+        });
+      });
+      verdict.addEventListener("change", function () {
+        verdictTouched = true;
+        mark(verdict);
+      });
+      button.addEventListener("click", function () {
+        var expected = {};
+        if (verdict.value !== "") expected.verdict = verdict.value;
+        expected.metaBehaviorVerdicts = {};
+        rules.forEach(function (select) {
+          var name = data.rules[Number(select.getAttribute("data-rule-index"))];
+          if (select.value !== "" && typeof name === "string") expected.metaBehaviorVerdicts[name] = select.value;
+        });
+        if (!("verdict" in expected) && Object.keys(expected.metaBehaviorVerdicts).length === 0) {
+          status.textContent = "Nothing is labeled: choose a label first.";
+          return;
+        }
+        var file = { trajectory: data.trajectory, expected: expected, proposedBy: data.proposedBy };
+        var blob = new Blob([JSON.stringify(file, null, 2) + "\n"], { type: "application/json" });
+        var url = URL.createObjectURL(blob);
+        var link = document.createElement("a");
+        link.href = url;
+        link.download = panel.getAttribute("data-file") || "case.json";
+        document.body.appendChild(link);
+        link.click();
+        link.remove();
+        setTimeout(function () {
+          URL.revokeObjectURL(url);
+        }, 0);
+        status.textContent = "Saved " + link.download + ": put it with your labeled cases for calibrate.";
+      });
+    });
   }
 
   function setUpFilters() {

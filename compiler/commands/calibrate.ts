@@ -4,6 +4,7 @@ import { caseErrorOf, judgedTrajectory, writeReportFiles } from "../report/outpu
 import type { CaseError, ReportResult } from "../report/html.js";
 import type { CaseResult } from "../run/judge-cases.js";
 import { compareLabels } from "../../testing/labels.js";
+import { proposedBy } from "../analyses/label.js";
 import { renderCalibrationTotals, renderComparison } from "../report/calibration.js";
 import { loadJudgeCode, type JudgeModule } from "../run/load.js";
 import { renderRunSummary, renderUsageLine } from "../report/summary.js";
@@ -48,7 +49,13 @@ export async function runCalibrateCommand(judgePath: string, files: readonly str
   });
   const { tally } = result;
   if (collected !== undefined) {
-    const input = { behavior: judge.behavior, rules: judge.rules, ...collected.input(), model: run.model !== undefined };
+    const input = {
+      behavior: judge.behavior,
+      rules: judge.rules,
+      ...collected.input(),
+      model: run.model !== undefined,
+      proposedBy: { ...proposedBy(judge) },
+    };
     for (const path of await writeReportFiles(input, options)) process.stderr.write(`wrote ${path}\n`);
   }
   if (text) {

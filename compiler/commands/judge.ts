@@ -1,6 +1,7 @@
 /** `judge`: run a judge over trajectory files and report as text or JSON (and HTML, JUnit, the browser). */
 import type { JudgeModule } from "../run/load.js";
 import { loadJudgeCode } from "../run/load.js";
+import { proposedBy } from "../analyses/label.js";
 import { NOTHING_JUDGED, Tally } from "../analyses/tally.js";
 import { jsonlSink, jsonSink } from "../report/json.js";
 import { reportSinks } from "../report/outputs.js";
@@ -59,7 +60,7 @@ async function openSinks(judge: JudgeModule, options: JudgeCommandOptions, usage
   return [
     progressSink(stderr, { tty: process.stderr.isTTY === true }),
     stdoutSink(options, usage),
-    ...(await reportSinks(judge.behavior, judge.rules, { ...options, web, modelConfigured: usage })),
+    ...(await reportSinks(judge.behavior, judge.rules, { ...options, web, modelConfigured: usage, proposedBy: { ...proposedBy(judge) } })),
   ];
 }
 

@@ -16,6 +16,8 @@ import type { RuleInfo } from "../../runtime/judge.js";
 import { citationsInOrder, eventOrigin } from "../../runtime/citations.js";
 import { CITATIONS_SHOWN, groupDigits, moreCitations, undecidedSummary } from "../../runtime/format-judgment.js";
 import { escapeHtml as escapeMarkup } from "../web/page.js";
+import { proposeLabels } from "../analyses/label.js";
+import { safeStem } from "../files/case-file-names.js";
 import { visibleFormatting } from "./printable.js";
 import { isModelError } from "../analyses/tally.js";
 import { fileNaReason, verdictLabel } from "./summary.js";
@@ -86,6 +88,8 @@ export interface CardOptions {
   readonly names: readonly string[];
   /** A model was configured (see ReportInput.model). */
   readonly model: boolean;
+  /** The judge, as a saved labeled case names it (`proposedBy`); without it, the behavior's name alone. */
+  readonly proposedBy?: Readonly<Record<string, string>>;
 }
 
 /** The events of the judged trajectory, by id and in order (a failed pairing shows what followed). */
@@ -148,7 +152,7 @@ export function trajectoryCard(result: ReportResult, index: number, options: Car
       : `<p class="label-check disagree unknown-labels">Labels naming no rule of this judge: ${labels.unknownLabels.map((n) => `<code>${escapeHtml(n)}</code>`).join(", ")}</p>\n`;
   return `<article class="card" id="trajectory-${index}" data-verdict="${escapeHtml(judgment.verdict)}"${errorAttribute(judgment)}${disagrees ? ` data-disagree="true"` : ""}>
 <header class="card-head">${badge(judgment.verdict, fileVerdictNa, judgment.error)}${labelMark(labels?.verdict)}${undecided} <h2>${escapeHtml(judgment.trajectoryId)}</h2>${incomplete} <span class="file">${escapeHtml(result.file)}</span></header>
-${description}${unknown}${metas === "" ? `<p class="empty">No rule was judged.</p>` : metas}${wholeTrajectory(judgment, events)}
+${description}${unknown}${metas === "" ? `<p class="empty">No rule was judged.</p>` : metas}${wholeTrajectory(judgment, events)}${relabelPanel(result, options)}
 </article>`;
 }
 
@@ -286,6 +290,69 @@ function wholeTrajectory(judgment: TrajectoryJudgment, events: EventIndex): stri
 <ol class="steps">
 ${items}${moreItem(total - TRAJECTORY_SHOWN)}
 </ol>
+</details>`;
+}
+
+/**
+ * Events a card embeds, as JSON, to save the case as a labeled case from the
+ * page; a larger trajectory is left to `behavior-judge label`, so the page of
+ * a million-event trace stays small.
+ */
+export const RELABEL_EVENTS = 10_000;
+
+const LABEL_OPTIONS: readonly [string, string][] = [
+  ["", "No label"],
+  ["true", "Pass"],
+  ["false", "Fail"],
+  ["na", "N/A"],
+];
+
+/**
+ * JSON with every character outside ASCII written as a `\uXXXX` escape:
+ * JSON.parse gives back the same text, and the page holds no bidi or
+ * invisible character even where nobody sees it.
+ */
+function asciiJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+function labelSelect(attributes: string, proposed: Verdict | undefined): string {
+  const options = LABEL_OPTIONS.map(
+    ([value, text]) => `<option value="${value}"${value === (proposed ?? "") ? " selected" : ""}>${text}</option>`,
+  ).join("");
+  return `<select ${attributes} data-proposed="${proposed ?? ""}">${options}</select>`;
+}
+
+/**
+ * "Verdict is wrong?": each rule's label and the trajectory verdict's,
+ * starting from the verdicts (what the judge did not decide starts
+ * unlabeled, as `label` writes it), and a button that saves the case as a
+ * labeled case file `{trajectory, expected, proposedBy}` for calibrate, in
+ * the page (report.js makes the file; nothing is sent). The trajectory is
+ * embedded as JSON, escaped for the attribute but otherwise exact.
+ */
+function relabelPanel(result: ReportResult, options: CardOptions): string {
+  const { judgment, trajectory } = result;
+  if (trajectory === undefined) return "";
+  if (trajectory.events.length > RELABEL_EVENTS)
+    return `\n<p class="relabel-note">This trajectory is too long to save from the page: <code>behavior-judge label</code> writes its labeled case.</p>`;
+  const proposal = proposeLabels(judgment);
+  const rules = judgment.metaBehaviors.map((m) => m.name);
+  const data = { rules, trajectory, proposedBy: options.proposedBy ?? { judge: judgment.behavior } };
+  const rows = judgment.metaBehaviors
+    .map(
+      (meta, i) =>
+        `<tr><th scope="row">${escapeHtml(meta.name)}</th><td>${labelSelect(`data-rule-index="${i}" aria-label="Label of ${escapeHtml(meta.name)}"`, proposal.expected.metaBehaviorVerdicts[meta.name])}</td></tr>`,
+    )
+    .join("\n");
+  return `
+<details class="relabel" data-case="${escapeMarkup(asciiJson(data))}" data-file="${escapeMarkup(`${safeStem(judgment.trajectoryId)}.json`)}">
+<summary>Verdict is wrong? Correct the labels and save this case</summary>
+<table class="relabel-rules">
+<tr><th scope="row">Trajectory verdict</th><td>${labelSelect(`class="verdict-label" aria-label="Label of the trajectory verdict"`, proposal.expected.verdict)}</td></tr>
+${rows}
+</table>
+<p><button type="button" class="save-label">Save labeled case</button> <span class="save-status" role="status"></span></p>
 </details>`;
 }
 

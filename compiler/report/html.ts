@@ -40,6 +40,8 @@ export interface ReportInput {
    * failure (default true): without one, failures do not say "Unverified".
    */
   readonly model?: boolean;
+  /** The judge, as a case saved from the page names it (`proposedBy`: name, version, judge.yaml sha256). */
+  readonly proposedBy?: Readonly<Record<string, string>>;
 }
 
 /** Which page to render: the full report, or the live-progress page served while judging. */
@@ -114,7 +116,12 @@ function reportBody(input: ReportInput): string {
     names,
   );
   const errors = input.errors ?? [];
-  const options: CardOptions = { rules: input.rules, names, model: input.model !== false };
+  const options: CardOptions = {
+    rules: input.rules,
+    names,
+    model: input.model !== false,
+    ...(input.proposedBy !== undefined ? { proposedBy: input.proposedBy } : {}),
+  };
   return [
     `<header class="page-head">`,
     `<h1>${escapeHtml(behaviorName(input) || "behavior-judge report")}</h1>`,

@@ -24,6 +24,8 @@ export interface ReportOutputOptions {
   browserWaitMs?: number;
   /** A model was configured, so verify-on-false could have checked failures (the reports then say which went unverified). */
   modelConfigured?: boolean;
+  /** The judge, as a case saved from the HTML report names it. */
+  proposedBy?: Readonly<Record<string, string>>;
 }
 
 async function writeText(path: string, text: string): Promise<void> {
@@ -147,6 +149,7 @@ class ReportCollection implements OutputSink {
     private readonly behavior: string,
     private readonly rules: readonly RuleInfo[],
     private readonly model: boolean,
+    private readonly proposedBy?: Readonly<Record<string, string>>,
   ) {}
 
   add(result: CaseResult): void {
@@ -164,7 +167,14 @@ class ReportCollection implements OutputSink {
   }
 
   input(): ReportInput {
-    return { behavior: this.behavior, rules: this.rules, results: this.results, errors: this.errors, model: this.model };
+    return {
+      behavior: this.behavior,
+      rules: this.rules,
+      results: this.results,
+      errors: this.errors,
+      model: this.model,
+      ...(this.proposedBy !== undefined ? { proposedBy: this.proposedBy } : {}),
+    };
   }
 }
 
@@ -249,7 +259,7 @@ async function browserSink(behavior: string, collection: ReportCollection, waitM
  */
 export async function reportSinks(behavior: string, rules: readonly RuleInfo[], options: ReportOutputOptions): Promise<OutputSink[]> {
   if (options.html === undefined && options.junit === undefined && options.web !== true) return [];
-  const collection = new ReportCollection(behavior, rules, options.modelConfigured !== false);
+  const collection = new ReportCollection(behavior, rules, options.modelConfigured !== false, options.proposedBy);
   return [
     collection,
     ...(options.html !== undefined ? [fileSink(options.html, () => renderHtml(collection.input()))] : []),
