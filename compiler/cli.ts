@@ -223,7 +223,10 @@ function program(): Command {
       new Option(
         "--runs <n>",
         "run the judge N times (cache off) and report agreement per run, pooled accuracy, perfect runs and unanimous verdicts",
-      ).argParser(positiveInteger),
+      )
+        .argParser(positiveInteger)
+        // Its report is the runs' statistics; the per-case reports would show one run of N.
+        .conflicts(["html", "junit"]),
     )
     .option("--dry-run", DRY_RUN_HELP)
     .action(

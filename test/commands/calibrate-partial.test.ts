@@ -73,3 +73,12 @@ test("calibrate --runs N: an unlabeled rule is not a disagreement; the labeled o
   expect(failing.status).toBe(1);
   expect(failing.stdout).toContain("run 1: 0/1 rule verdicts agree");
 });
+
+test("calibrate --runs refuses --html and --junit in one line instead of ignoring them", () => {
+  const file = labeled("refund-after-empty-lookup", { verdict: "false", metaBehaviorVerdicts: { [LOOKUP]: "false" } });
+  for (const flag of ["--html", "--junit"]) {
+    const run = runCli(["calibrate", JUDGE, file, "--runs", "2", flag, join(mkdtempSync(join(tmpdir(), "bj-runs-")), "out")]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(new RegExp(`cannot be used with option '${flag} `));
+  }
+});
