@@ -1,0 +1,432 @@
+/**
+ * The candidates of the search from labels (issue 25): the matchers a rule's search may use (the
+ * draft's own, the samples' actions and values, thresholds from the rule's numbers or cuts between
+ * sample values), every candidate check over them in a fixed order, its score by the rule's words,
+ * and the check it becomes.
+ */
+import type { Trajectory } from "../../../runtime/types.js";
+import type { Check, Matcher, MetaBehavior, Pattern, RangeOperator, ValueMatcher } from "../../ir/types.js";
+import { exactValue, valueTest } from "../../ir/values.js";
+import { amountsIn } from "./amounts.js";
+import type { Lexicon } from "./lexicon.js";
+import { extensions, usedMatchers, type Candidate, type Verdict } from "./synthesize-eval.js";
+import { nameStems, parseCount, stemSet } from "./words.js";
+
+/** Matchers the search may use. */
+const MAX_MATCHERS = 22;
+/** Thresholds per numeric key: from the rule's words, and cuts between sample values. */
+const MAX_WORD_NUMBERS = 4;
+const MAX_SAMPLE_CUTS = 3;
+/** Keys tried per pair of matchers for `on:`, per counted matcher for `per:`. */
+const MAX_KEYS = 2;
+/** Keys with more distinct values than this are identifiers, not categories. */
+const MAX_CATEGORY_VALUES = 6;
+
+/** Numbers the rule's sentences write ("over $500", "more than 500 points", "between 10 and 20"), in order. */
+function numbersIn(text: string): number[] {
+  const found: number[] = [];
+  for (const m of text.matchAll(/(?<![\w.])\d[\d,]*(?:\.\d+)?(?![\w.]*\w)/g)) {
+    const n = Number(m[0].replace(/,/g, ""));
+    if (Number.isFinite(n) && !found.includes(n)) found.push(n);
+  }
+  for (const a of amountsIn(text)) for (const b of Object.values(a.range)) if (typeof b === "number" && !found.includes(b)) found.push(b);
+  return found.slice(0, MAX_WORD_NUMBERS);
+}
+
+const isDecimal = (v: string) => /^-?\d+(?:\.\d+)?$/.test(v.trim());
+
+interface KeyFacts {
+  key: string;
+  /** Distinct values the samples show, in code-point order. */
+  values: string[];
+  numeric: boolean;
+  /** For a numeric key: where to cut its values. */
+  cuts: number[];
+}
+
+/** Per action, the metadata keys the samples show on it and their values. */
+function keysByAction(samples: readonly Trajectory[], labelOf: (i: number) => Verdict | undefined): Map<string, KeyFacts[]> {
+  const seen = new Map<string, Map<string, Set<string>>>();
+  for (const t of samples)
+    for (const e of t.events)
+      for (const [key, value] of Object.entries(e.metadata ?? {})) {
+        if (typeof value !== "string") continue;
+        let keys = seen.get(e.action);
+        if (keys === undefined) seen.set(e.action, (keys = new Map()));
+        let values = keys.get(key);
+        if (values === undefined) keys.set(key, (values = new Set()));
+        values.add(value);
+      }
+  const out = new Map<string, KeyFacts[]>();
+  for (const [action, keys] of seen)
+    out.set(
+      action,
+      [...keys]
+        .map(([key, values]) => {
+          const list = [...values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+          const numeric = list.every(isDecimal);
+          return { key, values: list, numeric, cuts: numeric ? cutsOf(samples, labelOf, action, key, list) : [] };
+        })
+        .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)),
+    );
+  return out;
+}
+
+function cutsOf(
+  samples: readonly Trajectory[],
+  labelOf: (i: number) => Verdict | undefined,
+  action: string,
+  key: string,
+  values: readonly string[],
+): number[] {
+  const labeled = samples.flatMap((t, i) => {
+    const label = labelOf(i);
+    const shown = t.events.flatMap((e) => (e.action === action && isDecimal(e.metadata?.[key] ?? "") ? [Number(e.metadata![key])] : []));
+    return label === undefined || shown.length === 0 ? [] : [{ values: shown, label }];
+  });
+  return sampleCuts(values.map(Number), labeled);
+}
+
+/** A key that names a thing (an order, a reservation) rather than a category or an amount. */
+const identifying = (k: KeyFacts) => nameStems(k.key).includes("id") || (!k.numeric && k.values.length > MAX_CATEGORY_VALUES);
+const isAmountKey = (k: KeyFacts) => k.numeric && !k.key.startsWith("@") && !nameStems(k.key).includes("id") && k.values.length >= 2;
+
+/** The roundest number in [low, high): 500 between 480 and 520, so that a cut reads as a person would write it. */
+export function roundestIn(low: number, high: number): number {
+  for (let k = Math.ceil(Math.log10(Math.max(Math.abs(low), Math.abs(high), 1))) + 1; k >= -3; k--)
+    for (const m of [5, 2, 1]) {
+      const step = m * 10 ** k;
+      const r = Math.ceil(low / step) * step;
+      if (r >= low && r < high) return Number(r.toPrecision(12));
+    }
+  return low;
+}
+
+/**
+ * Where to cut a numeric key's sample values: between neighbouring values whose samples the
+ * labels judge differently (each labeled sample by the largest and the smallest value it shows),
+ * else evenly over the values; each cut at the roundest number of its gap.
+ */
+function sampleCuts(values: readonly number[], labeled: readonly { values: number[]; label: Verdict }[]): number[] {
+  const gaps: [number, number][] = [];
+  for (const pick of [(v: number[]) => Math.max(...v), (v: number[]) => Math.min(...v)]) {
+    const points = labeled.map((x) => ({ v: pick(x.values), label: x.label })).sort((a, b) => a.v - b.v);
+    for (let i = 0; i + 1 < points.length; i++) {
+      const [a, b] = [points[i]!, points[i + 1]!];
+      if (a.v < b.v && a.label !== b.label && !gaps.some(([lo, hi]) => lo === a.v && hi === b.v)) gaps.push([a.v, b.v]);
+    }
+  }
+  if (gaps.length === 0) {
+    const sorted = [...new Set(values)].sort((a, b) => a - b);
+    const step = Math.max(1, Math.ceil((sorted.length - 1) / MAX_SAMPLE_CUTS));
+    for (let i = 0; i + 1 < sorted.length; i += step) gaps.push([sorted[i]!, sorted[i + 1]!]);
+  }
+  return [...new Set(gaps.slice(0, MAX_SAMPLE_CUTS).map(([lo, hi]) => roundestIn(lo, hi)))];
+}
+
+/** The comparisons worth trying on a numeric key: the rule's thresholds (four ways and as ranges), then cuts between sample values. */
+function thresholds(said: readonly number[], cuts: readonly number[]): RangeOperator[] {
+  const out: RangeOperator[] = [];
+  for (const n of said) out.push({ gt: n }, { gte: n }, { lt: n }, { lte: n });
+  const sorted = said.slice().sort((a, b) => a - b);
+  for (let i = 0; i + 1 < sorted.length; i++) out.push({ gte: sorted[i]!, lte: sorted[i + 1]! });
+  for (const cut of cuts) if (!said.includes(cut)) out.push({ gt: cut }, { lte: cut });
+  return out;
+}
+
+export interface Vocab {
+  matchers: Matcher[];
+  relevance: number[];
+  /** The relevance of any matcher, for a condition's tested value. */
+  relevanceOf: (m: Matcher) => number;
+  keys: Map<string, KeyFacts[]>;
+  said: number[];
+  /** The forms the rule's words hint at, each a small bonus in the ranking. */
+  cues: Cues;
+  words: Set<string>;
+}
+
+interface Cues {
+  same: boolean;
+  fresh: boolean;
+  within: boolean;
+  per: boolean;
+}
+
+/** Words that hint at an extended form: "that booking", "each time", "straight after", "per order". */
+function cuesIn(text: string): Cues {
+  return {
+    same: /\b(?:same|that|this|matching|identical|corresponding)\s+[a-z]+/i.test(text),
+    fresh: /\b(?:fresh|each time|every time|again|new|its own|anew)\b/i.test(text),
+    within: /\b(?:immediately|right after|right away|straight after|straight away|next|at once|within)\b/i.test(text),
+    per: /\b(?:per|each|every|for any one|for a single)\s+[a-z]+/i.test(text),
+  };
+}
+
+/** The matchers worth trying: the draft's own, then sample actions and the values the rule's words name or the samples show. */
+export function candidateMatchers(
+  lexicon: Lexicon,
+  rule: MetaBehavior,
+  text: string,
+  samples: readonly Trajectory[],
+  labelOf: (i: number) => Verdict | undefined,
+): Vocab {
+  const words = stemSet(text);
+  const written = new Set([...text.matchAll(/`([^`\n]+)`/g)].map((m) => m[1]!.trim()));
+  const said = numbersIn(text);
+  const stated = amountsIn(text).map((a) => JSON.stringify(a.range));
+  const valueRelevance = (k: string, v: ValueMatcher): number => {
+    const test = valueTest(v);
+    const keyNamed = nameStems(k).some((s) => words.has(s)) ? 0.25 : 0;
+    switch (test.op) {
+      case "equals":
+        if (written.has(`${k}: ${test.value}`)) return 2;
+        return nameStems(test.value).some((s) => words.has(s)) ? 0.5 : -0.25;
+      case "in":
+        return test.values.filter((x) => nameStems(x).some((s) => words.has(s))).length * 0.3 - 0.35;
+      case "not":
+        return valueRelevance(k, test.inner) - 0.15;
+      case "range": {
+        // A threshold the sentence writes counts as its words; the comparison it states, a little more.
+        const bounds = Object.values(test.range).filter((b): b is number => typeof b === "number");
+        const fromWords = bounds.length > 0 && bounds.every((b) => said.includes(b));
+        return (fromWords ? 1 : -0.3) + (stated.includes(JSON.stringify(test.range)) ? 0.5 : 0) + keyNamed;
+      }
+      default:
+        return -0.25;
+    }
+  };
+  const known = new Map<string, number>();
+  const relevanceOf = (m: Matcher): number => {
+    const id = JSON.stringify(m);
+    let r = known.get(id);
+    if (r === undefined) known.set(id, (r = matcherRelevance(m)));
+    return r;
+  };
+  const matcherRelevance = (m: Matcher): number => {
+    const action = exactValue(m.action) ?? "";
+    const stems = nameStems(action).filter((s) => s !== "result");
+    let score = stems.filter((s) => words.has(s)).length / Math.max(1, stems.length);
+    if (written.has(action)) score += 2;
+    for (const [k, v] of Object.entries(m.metadata ?? {})) score += valueRelevance(k, v);
+    if (action.endsWith("_result") && !/\b(?:result|comes? back|returns?|reports?|flag|found|pass|fail|verified|approved)/i.test(text))
+      score -= 0.25;
+    return score;
+  };
+  const keys = keysByAction(samples, labelOf);
+  const seen = new Map<string, Matcher>();
+  const add = (m: Matcher) => {
+    const key = JSON.stringify(m);
+    if (!seen.has(key)) seen.set(key, m);
+  };
+  const own: Matcher[] = [];
+  const collect = (p: Pattern | undefined) => p?.forEach((m) => own.push(m));
+  collect(rule.trigger.match);
+  for (const c of rule.checks) {
+    if (c.type === "ordering") [c.first, c.before].forEach(collect);
+    else if (c.type === "pairing") [c.each, c.followedBy].forEach(collect);
+    else if (c.type !== "condition") [c.match, c.after].forEach(collect);
+  }
+  const pool: Matcher[] = [];
+  const extended: Matcher[] = [];
+  for (const a of lexicon.actions) {
+    if (a.name === "message") continue;
+    pool.push({ action: a.name });
+    for (const meta of a.metadata) {
+      if (meta.distinct > MAX_CATEGORY_VALUES || meta.distinct < 2) continue;
+      for (const v of meta.values) pool.push({ action: a.name, metadata: { [meta.key]: v.value } });
+    }
+    for (const k of keys.get(a.name) ?? []) {
+      if (isAmountKey(k)) {
+        for (const range of thresholds(said, k.cuts)) extended.push({ action: a.name, metadata: { [k.key]: range } });
+      } else if (!k.numeric && k.values.length >= 3 && k.values.length <= MAX_CATEGORY_VALUES) {
+        for (const v of k.values) extended.push({ action: a.name, metadata: { [k.key]: { not: v } } });
+        for (let i = 0; i < k.values.length; i++)
+          for (let j = i + 1; j < k.values.length; j++)
+            extended.push({ action: a.name, metadata: { [k.key]: { in: [k.values[i]!, k.values[j]!] } } });
+      }
+    }
+  }
+  const ranked = [...pool, ...extended]
+    .map((m, i) => ({ m, i, r: relevanceOf(m) }))
+    // Words the rule shares first; the rest of the vocabulary fills what the cap leaves, so that
+    // labels can find what the wording does not name.
+    .sort((a, b) => b.r - a.r || a.i - b.i);
+  // The draft's own matchers first, but not content tests: the search reasons about events' names and values.
+  for (const m of own) if (m.contentIncludes === undefined && m.content === undefined) add(m);
+  for (const { m } of ranked) {
+    if (seen.size >= MAX_MATCHERS) break;
+    add(m);
+  }
+  const matchers = [...seen.values()];
+  return { matchers, relevance: matchers.map(relevanceOf), relevanceOf, keys, said, cues: cuesIn(text), words };
+}
+
+/** Numbers the rule's words give, for count bounds ("no more than three", "twice", "once"). */
+export function boundsIn(text: string): number[] {
+  const found = new Set<number>();
+  for (const w of text.toLowerCase().split(/[^a-z0-9]+/)) {
+    const n = w === "once" ? 1 : w === "twice" ? 2 : w === "thrice" ? 3 : parseCount(w);
+    if (n !== undefined && n >= 0 && n <= 20) found.add(n);
+  }
+  return [...found].sort((a, b) => a - b);
+}
+
+/** Keys the samples show on the matcher's action (one action by name), with their facts. */
+function keysOf(vocab: Vocab, m: Matcher): KeyFacts[] {
+  const action = exactValue(m.action);
+  return action === undefined ? [] : (vocab.keys.get(action) ?? []);
+}
+
+/** Keys both matchers' events carry that may tie two events to one thing (an id, a zone), identifiers first. */
+function sharedKeys(vocab: Vocab, a: Matcher, b: Matcher): string[] {
+  const theirs = new Map(keysOf(vocab, b).map((k) => [k.key, k]));
+  const shared = keysOf(vocab, a).filter((k) => {
+    const other = theirs.get(k.key);
+    return other !== undefined && !k.key.startsWith("@") && !isAmountKey(k) && k.values.length >= 2 && other.values.length >= 2;
+  });
+  const ids = shared.filter((k) => identifying(k) || identifying(theirs.get(k.key)!));
+  return [...ids, ...shared.filter((k) => !ids.includes(k))].map((k) => k.key).slice(0, MAX_KEYS);
+}
+
+/** Keys a count may group by: the turn, then the identifiers of the counted events. */
+function groupKeys(vocab: Vocab, m: Matcher): string[] {
+  const keys = keysOf(vocab, m);
+  return [...keys.filter((k) => k.key === "@turn"), ...keys.filter((k) => k.key !== "@turn" && identifying(k))]
+    .map((k) => k.key)
+    .slice(0, MAX_KEYS);
+}
+
+/** The tests a condition may put on the bound event's key: its categorical values, its thresholds. */
+function conditionTests(vocab: Vocab, bind: Matcher): { key: string; test: ValueMatcher }[] {
+  const out: { key: string; test: ValueMatcher }[] = [];
+  for (const k of keysOf(vocab, bind)) {
+    if (k.key.startsWith("@")) continue;
+    if (isAmountKey(k)) for (const range of thresholds(vocab.said, k.cuts)) out.push({ key: k.key, test: range });
+    else if (k.values.length >= 2 && k.values.length <= MAX_CATEGORY_VALUES)
+      for (const v of k.values) out.push({ key: k.key, test: v }, { key: k.key, test: { not: v } });
+  }
+  return out;
+}
+
+/** Every candidate check over the matchers, in a fixed order: the plain forms, then the extended ones. */
+export function candidates(vocab: Vocab, bounds: number[]): Candidate[] {
+  const { matchers } = vocab;
+  const count = matchers.length;
+  const out: Candidate[] = [];
+  const withins = [1, ...bounds.filter((n) => n >= 2 && n <= 5)];
+  // "At most one per order" when the words give no number.
+  const countBounds = bounds.some((n) => n >= 1) ? bounds.filter((n) => n >= 1) : [1];
+  for (let a = 0; a < count; a++) {
+    out.push({ type: "required", match: a }, { type: "forbidden", match: a });
+    for (const n of bounds) out.push({ type: "count", match: a, max: n });
+    for (const per of groupKeys(vocab, matchers[a]!)) for (const n of countBounds) out.push({ type: "count", match: a, max: n, per });
+    for (let b = 0; b < count; b++) {
+      if (a === b || overlapping(matchers[a]!, matchers[b]!)) continue;
+      out.push({ type: "ordering", first: a, before: b }, { type: "pairing", each: a, followedBy: b });
+      out.push({ type: "required", match: a, after: b }, { type: "forbidden", match: a, after: b });
+      out.push({ type: "ordering", first: a, before: b, fresh: true });
+      for (const within of withins) out.push({ type: "pairing", each: a, followedBy: b, within });
+      for (const on of sharedKeys(vocab, matchers[a]!, matchers[b]!))
+        out.push(
+          { type: "ordering", first: a, before: b, on },
+          { type: "pairing", each: a, followedBy: b, on },
+          { type: "required", match: a, after: b, on },
+          { type: "forbidden", match: a, after: b, on },
+        );
+      // A condition binds a plain action's latest event and tests one of its values.
+      if (matchers[b]!.metadata === undefined && exactValue(matchers[b]!.action) !== undefined)
+        for (const on of [undefined, ...sharedKeys(vocab, matchers[a]!, matchers[b]!)])
+          for (const { key, test } of conditionTests(vocab, matchers[b]!))
+            out.push({ type: "condition", each: a, bind: b, key, test, ...(on !== undefined ? { on } : {}) });
+    }
+  }
+  return out;
+}
+
+/**
+ * Two matchers on one action that may match the same event ("a refund" and "a refund over 500"):
+ * a check between them says little. Exact, different values of one key name different events.
+ */
+function overlapping(a: Matcher, b: Matcher): boolean {
+  const action = exactValue(a.action);
+  if (action === undefined || action !== exactValue(b.action)) return false;
+  for (const [key, value] of Object.entries(a.metadata ?? {})) {
+    const other = b.metadata?.[key];
+    const x = exactValue(value);
+    const y = other === undefined ? undefined : exactValue(other);
+    if (x !== undefined && y !== undefined && x !== y) return false;
+  }
+  return true;
+}
+
+const metadataRef = (key: string) => `metadata.${key}`;
+
+/** The `when` expression that tests the bound event `r`'s key as the value matcher does. */
+function whenOf(key: string, test: ValueMatcher): string {
+  const ref = /^[A-Za-z_][A-Za-z0-9_]*$/.test(key) ? `r.${key}` : `r[${JSON.stringify(key)}]`;
+  const t = valueTest(test);
+  if (t.op === "equals") return `${ref} == ${JSON.stringify(t.value)}`;
+  if (t.op === "not") return `${ref} != ${JSON.stringify(exactValue(t.inner) ?? "")}`;
+  if (t.op !== "range") throw new Error("internal: a condition tests equality or a range");
+  const symbols = { gt: ">", gte: ">=", lt: "<", lte: "<=" } as const;
+  return (Object.keys(symbols) as (keyof typeof symbols)[])
+    .flatMap((op) => (t.range[op] === undefined ? [] : [`${ref} ${symbols[op]} ${String(t.range[op])}`]))
+    .join(" && ");
+}
+
+export function toCheck(c: Candidate, matchers: Matcher[], quote: string): Check {
+  const p = (i: number): Pattern => [matchers[i]!];
+  const on = "on" in c && c.on !== undefined ? { on: metadataRef(c.on) } : {};
+  switch (c.type) {
+    case "ordering":
+      return { type: "ordering", quote, first: p(c.first), before: p(c.before), ...on, ...(c.fresh ? { fresh: true } : {}) };
+    case "pairing":
+      return {
+        type: "pairing",
+        quote,
+        each: p(c.each),
+        followedBy: p(c.followedBy),
+        ...on,
+        ...(c.within !== undefined ? { within: c.within } : {}),
+      };
+    case "count":
+      return {
+        type: "count",
+        quote,
+        match: p(c.match),
+        ...(c.min !== undefined ? { min: c.min } : {}),
+        ...(c.max !== undefined ? { max: c.max } : {}),
+        ...(c.after !== undefined ? { after: p(c.after) } : {}),
+        ...(c.per !== undefined ? { per: metadataRef(c.per) } : {}),
+      };
+    case "condition":
+      return { type: "condition", quote, each: p(c.each), with: { r: { latest: p(c.bind), ...on } }, when: whenOf(c.key, c.test) };
+    default:
+      return { type: c.type, quote, match: p(c.match), ...(c.after !== undefined ? { after: p(c.after) } : {}), ...on };
+  }
+}
+
+export function score(c: Candidate, vocab: Vocab): number {
+  const used = usedMatchers(c);
+  // Words first; each extra matcher or form costs a little (simplicity).
+  let words = used.reduce((sum, i) => sum + vocab.relevance[i]!, 0);
+  if (c.type === "condition") {
+    // The tested value scores as a matcher of the bound action carrying it would.
+    const bind = vocab.matchers[c.bind]!;
+    words += vocab.relevanceOf({ ...bind, metadata: { [c.key]: c.test } }) - vocab.relevance[c.bind]!;
+  }
+  return words + cueBonus(c, vocab) - 0.1 * used.length - 0.15 * extensions(c);
+}
+
+/** A form the words hint at scores a little more; a key the words name, more ("the same order": `order_id`). */
+function cueBonus(c: Candidate, vocab: Vocab): number {
+  const { cues } = vocab;
+  const named = (key: string | undefined) => (key !== undefined && nameStems(key).some((s) => s !== "id" && vocab.words.has(s)) ? 0.15 : 0);
+  let bonus = 0;
+  if ("on" in c && c.on !== undefined) bonus += (cues.same ? 0.1 : 0) + named(c.on);
+  if (c.type === "ordering" && c.fresh && cues.fresh) bonus += 0.1;
+  if (c.type === "pairing" && c.within !== undefined && cues.within) bonus += 0.1;
+  if (c.type === "count" && c.per !== undefined) bonus += (cues.per ? 0.1 : 0) + named(c.per);
+  return bonus;
+}
