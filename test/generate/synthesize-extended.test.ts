@@ -97,6 +97,20 @@ describe("the search from labels tries the extended forms", () => {
     expect(verdictsOf(labeled.ir, REFUNDS)).toEqual(truthOf(REFUNDS));
   });
 
+  it("takes no cut between sample values where the words speak of no size and name no such key", () => {
+    // The same labels, for a rule that says nothing of how big a refund is: no threshold from the samples.
+    const sizeless = specOf(
+      behavior
+        .replace("## Large refunds need a supervisor", "## Refunds need a supervisor")
+        .replace("A refund bigger than 500", "A refund"),
+    );
+    const renamed: RuleLabels = Object.fromEntries(
+      Object.entries(half).map(([id, v]) => [id, { ...v, "Refunds need a supervisor": v[REFUNDS]! }]),
+    );
+    const rule = ruleNamed(draft(renamed, sizeless).ir, "Refunds need a supervisor");
+    expect(JSON.stringify(rule.checks)).not.toContain('"amount"');
+  });
+
   it("reads 'that booking' as the same key rather than a fresh lookup when the labels fit both", () => {
     // Labels that no plain reading fits and that do not tell `on:` from `fresh` apart.
     const odd: RuleLabels = Object.fromEntries(

@@ -153,6 +153,10 @@ interface Cues {
   per: boolean;
 }
 
+/** Words that speak of a size without writing it: "a big refund", "large amounts", "an expensive booking". */
+const SIZE_WORDS =
+  /\b(?:big|bigger|biggest|large|larger|largest|small|smaller|smallest|high|higher|low|lower|huge|tiny|expensive|cheap|costly|excessive|substantial|significant|amounts?|sums?|prices?|costs?|values?|totals?|sizes?|thresholds?)\b/i;
+
 /** Words that hint at an extended form: "that booking", "each time", "straight after", "per order". */
 function cuesIn(text: string): Cues {
   return {
@@ -214,6 +218,11 @@ export function candidateMatchers(
     return score;
   };
   const keys = keysByAction(samples, labelOf);
+  // A cut between sample values reads a size the words speak of without a number ("a big refund").
+  // Where they speak of none and name no such key, a cut only fits the labels: a rule that says
+  // "at most two orders" is not re-read as "no refund over 30" because one stale label says so.
+  if (!SIZE_WORDS.test(text))
+    for (const facts of keys.values()) for (const k of facts) if (!nameStems(k.key).some((s) => words.has(s))) k.cuts = [];
   const seen = new Map<string, Matcher>();
   const add = (m: Matcher) => {
     const key = JSON.stringify(m);
