@@ -65,6 +65,8 @@ import {
   type ImportOptions,
   type ImportResult,
 } from "./core.js";
+// payloads.ts imports this module's message readers too; both only call each other from functions, never at load.
+import { roleMessage } from "./payloads.js";
 import { isOutputTool } from "./pydantic-ai.js";
 import { CallIndex, MinHeap, SeenTexts, cycleWarning, spanForest, walkDepthFirst } from "./spans.js";
 
@@ -479,42 +481,6 @@ function adkPayload(value: unknown): unknown {
   return value === undefined || value === "{}" || value === "" ? undefined : value;
 }
 
-/** A field in either spelling: ADK dumps pydantic models in snake_case, Gemini's REST API writes camelCase. */
-function either(record: Record<string, unknown>, snake: string, camel: string): unknown {
-  return record[snake] ?? record[camel];
-}
-
-/**
- * Gemini `Content`s (`[{role: user|model, parts: [{text, thought}, {function_call}, {function_response}, …]}]`):
- * `model` is the assistant; a thought part is reasoning; code and file parts are shown as placeholders.
- */
-export function geminiContents(value: unknown): Message[] {
-  return list(value)
-    .filter(isRecord)
-    .map((c) => {
-      const role = String(c.role ?? "");
-      const msg: Message = { role: role === "model" ? "assistant" : role, text: "", reasoning: "", calls: [], results: [] };
-      const texts: string[] = [];
-      for (const part of list(c.parts)) {
-        if (!isRecord(part)) continue;
-        const call = either(part, "function_call", "functionCall");
-        const response = either(part, "function_response", "functionResponse");
-        if (typeof part.text === "string") {
-          if (part.thought === true) msg.reasoning += part.text;
-          else texts.push(part.text);
-        } else if (isRecord(call)) msg.calls.push({ id: str(call.id), name: String(call.name ?? ""), args: jsonText(call.args) });
-        else if (isRecord(response))
-          msg.results.push({ id: str(response.id), name: str(response.name), content: response.response, error: false });
-        else if (either(part, "executable_code", "executableCode") !== undefined) texts.push("[code]");
-        else if (either(part, "code_execution_result", "codeExecutionResult") !== undefined) texts.push("[code result]");
-        else if (either(part, "file_data", "fileData") !== undefined || either(part, "inline_data", "inlineData") !== undefined)
-          texts.push("[file]");
-      }
-      msg.text = texts.filter((t) => t !== "").join("\n");
-      return msg;
-    });
-}
-
 /**
  * ADK's `call_llm` span: `gcp.vertex.agent.llm_request` is `{model, config, contents}` (the whole conversation so far)
  * and `gcp.vertex.agent.llm_response` an LlmResponse (`{content, finish_reason, usage_metadata, …}`; some exporters
@@ -535,10 +501,11 @@ function readAdkModel(span: Span, model: string | undefined, finish: string | un
   const response = payload(ADK_RESPONSE);
   const candidate = response === undefined ? undefined : list(response.candidates).find(isRecord);
   const answer = response === undefined ? undefined : (response.content ?? candidate?.content);
-  const reason = response === undefined ? undefined : (either(response, "finish_reason", "finishReason") ?? candidate?.finish_reason);
+  const reason = response === undefined ? undefined : (response.finish_reason ?? response.finishReason ?? candidate?.finish_reason);
+  // Gemini Contents, read part by part as every importer reads them (payloads.ts: text, thoughts, calls, results, code, files).
   return {
-    input: geminiContents(request?.contents),
-    output: geminiContents(isRecord(answer) ? [answer] : []),
+    input: list(request?.contents).filter(isRecord).map(roleMessage),
+    output: isRecord(answer) ? [roleMessage(answer)] : [],
     finish: finish ?? str(reason)?.toLowerCase(),
     model: model ?? str(request?.model),
     ...(unreadable.length > 0 ? { unreadable } : {}),
