@@ -11,42 +11,7 @@
 import { describe, expect, test } from "vitest";
 import { fromOtel } from "../../importers/index.js";
 import type { Trajectory } from "../../importers/index.js";
-
-const TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
-const ns = (ms: number) => String(BigInt(1_760_000_000_000 + ms) * 1_000_000n);
-
-interface SpanSpec {
-  id: string;
-  parent?: string;
-  name: string;
-  start: number;
-  end: number;
-  attrs: Record<string, string>;
-}
-
-function otlp(spans: SpanSpec[]): unknown {
-  return {
-    resourceSpans: [
-      {
-        scopeSpans: [
-          {
-            scope: { name: "gcp.vertex.agent" },
-            spans: spans.map((s) => ({
-              traceId: TRACE,
-              spanId: s.id.padStart(16, "0"),
-              ...(s.parent === undefined ? {} : { parentSpanId: s.parent.padStart(16, "0") }),
-              name: s.name,
-              startTimeUnixNano: ns(s.start),
-              endTimeUnixNano: ns(s.end),
-              attributes: Object.entries(s.attrs).map(([key, v]) => ({ key, value: { stringValue: v } })),
-              status: { code: 0 },
-            })),
-          },
-        ],
-      },
-    ],
-  };
-}
+import { otlp, type SpanSpec } from "../support/otlp.js";
 
 const user = { role: "user", parts: [{ text: "Please refund order 1234, it arrived broken." }] };
 const asksLookup = { role: "model", parts: [{ function_call: { name: "lookup_order", args: { order_id: "1234" } } }] };
@@ -165,7 +130,7 @@ describe("ADK's call_llm spans", () => {
 
   test("a response ADK could not serialize is a warning naming the span, not a silent gap", () => {
     const span = callLlm("7", 61, 90, [user], {});
-    span.attrs["gcp.vertex.agent.llm_response"] = "<not serializable>";
+    span.attrs!["gcp.vertex.agent.llm_response"] = "<not serializable>";
     const result = fromOtel(run(span));
     expect(result.warnings.map((w) => w.message)).toEqual([
       expect.stringContaining('attribute gcp.vertex.agent.llm_response holds no JSON ("<not serializable>")'),
