@@ -23,10 +23,10 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } fro
 import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { measureNode, refundEvents } from "./common.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const BIN = join(ROOT, "bin", "behavior-judge.js");
-const USAGE = join(ROOT, "bench", "usage-at-exit.mjs");
 const JUDGE = join(ROOT, "examples", "refund-support", "judge.mjs");
 
 const flag = (name) => {
@@ -39,30 +39,8 @@ const WORKERS = process.argv.includes("--workers");
 const LOAD = process.argv.includes("--load");
 const JUNIT = process.argv.includes("--junit");
 
-/** A support session of `size` events in the refund vocabulary (as bench/run.js makes them), with id `id`. */
-function session(id, size, k0) {
-  const events = [];
-  const push = (actor, action, content, metadata) =>
-    events.push(
-      metadata === undefined
-        ? { id: `e${events.length + 1}`, actor, action, content }
-        : { id: `e${events.length + 1}`, actor, action, content, metadata },
-    );
-  for (let k = k0; events.length + 6 <= size - 3; k++) {
-    const order = `A-${k % 3}`;
-    push("user", "message", "My order arrived damaged, can I get a refund?");
-    push("agent", "get_order", order, { order_id: order });
-    push("tool", "get_order_result", "Order found", { status: "found", order_id: order });
-    push("agent", "issue_refund", "Refunding", { order_id: order, amount: "19.00" });
-    push("tool", "issue_refund_result", "Approved", { status: k % 5 === 0 ? "declined" : "approved", order_id: order });
-    push("agent", "send_email", "Your refund is on its way", { template: "refund_confirmation" });
-  }
-  while (events.length < size - 3) push("user", "message", "Thanks.");
-  push("agent", "escalate_to_supervisor", "Escalating");
-  push("agent", "add_case_note", "Handover", { kind: "handover" });
-  push("agent", "send_message", "A supervisor will follow up.");
-  return { id, complete: true, events };
-}
+/** A support session of `size` events in the refund vocabulary, with id `id`. */
+const session = (id, size, k0) => ({ id, complete: true, events: refundEvents(size, k0) });
 
 /** Writes `count` lines from `line(i)` to `path` in large chunks; returns the bytes. */
 function writeLines(path, count, line, head = "", between = "\n", tail = "\n") {
@@ -110,26 +88,6 @@ if (kind === "jsonl") {
 writeSync(1, out);
 `;
 
-/** Runs node with `args`, stdout to /dev/null; wall seconds and the whole process's CPU seconds. */
-function measure(args, usageFile) {
-  const started = process.hrtime.bigint();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", USAGE, ...args], {
-      stdio: ["ignore", "ignore", "pipe"],
-      env: { ...process.env, BENCH_USAGE_OUT: usageFile, OPENAI_API_KEY: "", BRAINTRUST_API_KEY: "" },
-    });
-    let stderr = "";
-    child.stderr.on("data", (chunk) => (stderr += chunk));
-    child.on("error", reject);
-    child.on("exit", (code) => {
-      const wall = Number(process.hrtime.bigint() - started) / 1e9;
-      if (code !== 0 && code !== 1) return reject(new Error(`${args.join(" ")} exited ${code}: ${stderr.slice(0, 2000)}`));
-      const usage = JSON.parse(readFileSync(usageFile, "utf8"));
-      resolve({ wall, cpu: (usage.userCPUTime + usage.systemCPUTime) / 1e6 });
-    });
-  });
-}
-
 const dir = mkdtempSync(join(tmpdir(), "bj-cli-floor-"));
 /** A busy loop on one core, for --load. */
 const loader = LOAD ? spawn(process.execPath, ["-e", "for(;;){}"], { stdio: "ignore" }) : undefined;
@@ -175,7 +133,7 @@ try {
     // Alternated, so a burst of load from elsewhere falls on several rows rather than one.
     for (let run = 0; run < RUNS; run++)
       for (let i = 0; i < rows.length; i++) {
-        const m = await measure(rows[i][1], usage);
+        const m = await measureNode(rows[i][1], usage);
         best[i] = { wall: Math.min(best[i].wall, m.wall), cpu: Math.min(best[i].cpu, m.cpu) };
       }
     console.log(`${corpus.name}:\n`);

@@ -27,6 +27,7 @@ import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { refundEvents } from "./common.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const quick = process.argv.includes("--quick");
@@ -36,32 +37,8 @@ const beforeAt = process.argv.indexOf("--before");
 const beforePath = beforeAt > 0 ? resolve(process.argv[beforeAt + 1]) : undefined;
 const before = beforePath === undefined ? undefined : await import(pathToFileURL(beforePath).href);
 
-/**
- * A long support session in the refund example's vocabulary: lookups, refunds over a few
- * orders, approvals with confirmation emails, chat, and an escalation with a handover note
- * near the end. Deterministic, so every run judges the same events.
- */
-function makeTrajectory(size) {
-  const events = [];
-  const push = (actor, action, content, metadata) => events.push({ id: `e${events.length + 1}`, actor, action, content, metadata });
-  let k = 0;
-  // Blocks of six, leaving room for the three closing events so every rule is triggered.
-  while (events.length + 6 <= size - 3) {
-    const order = `A-${k % 3}`;
-    push("user", "message", "My order arrived damaged, can I get a refund?");
-    push("agent", "get_order", order, { order_id: order });
-    push("tool", "get_order_result", "Order found", { status: "found", order_id: order });
-    push("agent", "issue_refund", "Refunding", { order_id: order, amount: "19.00" });
-    push("tool", "issue_refund_result", "Approved", { status: k % 5 === 0 ? "declined" : "approved", order_id: order });
-    push("agent", "send_email", "Your refund is on its way", { template: "refund_confirmation" });
-    k++;
-  }
-  while (events.length < size - 3) push("user", "message", "Thanks.");
-  push("agent", "escalate_to_supervisor", "Escalating");
-  push("agent", "add_case_note", "Handover", { kind: "handover" });
-  push("agent", "send_message", "A supervisor will follow up.");
-  return { id: `bench-${size}`, complete: true, events };
-}
+/** A long support session in the refund example's vocabulary (bench/common.js). Deterministic, so every run judges the same events. */
+const makeTrajectory = (size) => ({ id: `bench-${size}`, complete: true, events: refundEvents(size) });
 
 /**
  * The same four rules written by hand as one loop over raw events: the ceiling a

@@ -8,15 +8,14 @@
 //
 //   npm run build:cli && node bench/scale.js 200MB
 //   node bench/scale.js 1GB 1,2,4      # the thread counts to measure
-import { spawn } from "node:child_process";
 import { createWriteStream, readdirSync, readFileSync, rmSync, statSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { measureNode } from "./common.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const BIN = join(ROOT, "bin", "behavior-judge.js");
-const USAGE = join(ROOT, "bench", "usage-at-exit.mjs");
 const REFUND = join(ROOT, "examples", "refund-support");
 
 function parseSize(text) {
@@ -60,26 +59,6 @@ for await (const line of createInterface({ input: createReadStream(process.argv[
 process.stderr.write(n + " lines\\n");
 `;
 
-/** Runs node with `args`, stdout to /dev/null; returns wall seconds and the child's own usage. */
-function measure(args, usageFile) {
-  const started = process.hrtime.bigint();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", USAGE, ...args], {
-      stdio: ["ignore", "ignore", "pipe"],
-      env: { ...process.env, BENCH_USAGE_OUT: usageFile, OPENAI_API_KEY: "", BRAINTRUST_API_KEY: "" },
-    });
-    let stderr = "";
-    child.stderr.on("data", (chunk) => (stderr += chunk));
-    child.on("error", reject);
-    child.on("exit", (code) => {
-      const wall = Number(process.hrtime.bigint() - started) / 1e9;
-      if (code !== 0 && code !== 1) return reject(new Error(`${args.join(" ")} exited ${code}: ${stderr.slice(0, 2000)}`));
-      const usage = JSON.parse(readFileSync(usageFile, "utf8"));
-      resolve({ wall, cpu: (usage.userCPUTime + usage.systemCPUTime) / 1e6, maxRssMb: usage.maxRSS / 1024 });
-    });
-  });
-}
-
 const dir = mkdtempSync(join(tmpdir(), "bj-scale-"));
 try {
   const corpus = join(dir, "corpus.jsonl");
@@ -95,7 +74,7 @@ try {
   ];
   const rows = [];
   for (const [name, args] of runs) {
-    const m = await measure(args, join(dir, "usage.json"));
+    const m = await measureNode(args, join(dir, "usage.json"));
     rows.push({ name, ...m });
     process.stdout.write(
       `${name.padEnd(32)} ${m.wall.toFixed(2).padStart(7)} s  ${(events / m.wall / 1e6).toFixed(2).padStart(6)} M events/s  ${(bytes / m.wall / 1e6).toFixed(0).padStart(5)} MB/s  CPU/wall ${(m.cpu / m.wall).toFixed(2)}  peak RSS ${m.maxRssMb.toFixed(0)} MB\n`,

@@ -16,6 +16,7 @@ import { mkdtempSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { refundEvents } from "./common.js";
 import { buildJudge, guardEvents, guardJudgeYaml, latency } from "./guard.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -44,26 +45,6 @@ function oneTypeYaml(type, rules) {
       `  - name: "Tool ${i}"\n    trigger:\n      description: "Tool ${i}."\n      match: {action: refund_${i}}\n    checks:\n${check(i)}`,
     );
   return out.join("");
-}
-
-/** The refund example's vocabulary, as bench/run.js makes it: what the version 1 and extended refund judges read. */
-function refundEvents(size) {
-  const events = [];
-  const push = (actor, action, content, metadata) => events.push({ id: `e${events.length + 1}`, actor, action, content, metadata });
-  for (let k = 0; events.length + 6 <= size - 3; k++) {
-    const order = `A-${k % 3}`;
-    push("user", "message", "My order arrived damaged, can I get a refund?");
-    push("agent", "get_order", order, { order_id: order });
-    push("tool", "get_order_result", "Order found", { status: "found", order_id: order });
-    push("agent", "issue_refund", "Refunding", { order_id: order, amount: "19.00" });
-    push("tool", "issue_refund_result", "Approved", { status: k % 5 === 0 ? "declined" : "approved", order_id: order });
-    push("agent", "send_email", "Your refund is on its way", { template: "refund_confirmation" });
-  }
-  while (events.length < size - 3) push("user", "message", "Thanks.");
-  push("agent", "escalate_to_supervisor", "Escalating");
-  push("agent", "add_case_note", "Handover", { kind: "handover" });
-  push("agent", "send_message", "A supervisor will follow up.");
-  return events;
 }
 
 /** `--measure <judge.mjs | floor> <tools> <json|objects> <ms>`: best ns per event, in this process. */
