@@ -5,67 +5,8 @@
  * readings that fit them disagree, the verdict question on that sample.
  */
 import { describe, expect, it } from "vitest";
-import { draftOffline } from "../../compiler/generate/offline/draft.js";
-import { buildVocabulary } from "../../compiler/generate/vocabulary.js";
-import { parseBehaviorMd } from "../../compiler/behavior-md/load.js";
-import { previewJudge } from "../../compiler/generate/preview.js";
-import type { Trajectory } from "../../runtime/types.js";
-import type { RuleLabels } from "../../compiler/generate/offline/synthesize.js";
-
-const parsed = parseBehaviorMd(`---
-name: doors
-description: Rules for the door assistant.
----
-The assistant answers the doorbell.
-
-## Verify before opening
-
-Visitors are let in only after they have been checked.
-`);
-if (!parsed.ok) throw new Error("spec");
-const spec = parsed.spec;
-const RULE = "Verify before opening";
-
-type Step = [Trajectory["events"][number]["actor"], string, Record<string, string>?];
-function session(id: string, ...steps: Step[]): Trajectory {
-  return {
-    id,
-    description: "",
-    complete: true,
-    events: steps.map(([actor, action, metadata], i) => ({ id: `e${i + 1}`, actor, action, ...(metadata ? { metadata } : {}) })),
-  };
-}
-const verify: Step[] = [
-  ["agent", "verify_identity"],
-  ["tool", "verify_identity_result", { status: "verified" }],
-];
-const unlock: Step = ["agent", "unlock_door", { door: "front" }];
-const lock: Step = ["agent", "lock_door", { door: "front" }];
-const samples = [
-  session("verified-then-open", ["user", "message"], ...verify, unlock, lock),
-  session("open-unverified", ["user", "message"], unlock, ...verify, lock),
-  session("lock-only", ["user", "message"], lock),
-  session("open-no-check", ["user", "message"], unlock, lock),
-  session("verified-no-open", ["user", "message"], ...verify, lock),
-  session("verified-open-twice", ["user", "message"], ...verify, unlock, lock, unlock, lock),
-];
-const truth: Record<string, "true" | "false" | "na"> = {
-  "verified-then-open": "true",
-  "open-unverified": "false",
-  "lock-only": "na",
-  "open-no-check": "false",
-  "verified-no-open": "na",
-  "verified-open-twice": "true",
-};
-const labelsFor = (ids: string[]): RuleLabels => Object.fromEntries(ids.map((id) => [id, { [RULE]: truth[id]! }]));
-const draft = (labels?: RuleLabels) =>
-  draftOffline({ spec, vocabulary: buildVocabulary(samples), samples, ...(labels !== undefined ? { labels } : {}) });
-const verdicts = (ir: ReturnType<typeof draft>["ir"]) => {
-  const rule = previewJudge(ir, samples).rules[0]!;
-  return Object.fromEntries(
-    samples.map((s) => [s.id, rule.rule.pass.includes(s.id) ? "true" : rule.rule.fail.includes(s.id) ? "false" : "na"]),
-  );
-};
+// The door assistant: "unlocked" read as lock_door by the phrase rules, its six samples and their true verdicts.
+import { RULE, draft, labelsFor, samples, truth, verdicts } from "./verdict-fixture.js";
 
 describe("synthesis from labels", () => {
   it("finds from labels a rule the phrase reading gets wrong, and agrees with the unlabeled samples too", () => {
