@@ -8,6 +8,7 @@ import type { Trajectory } from "../../runtime/types.js";
 import type { JudgeIR } from "../../compiler/ir/types.js";
 import type { Draft, InterviewInput, Vocabulary } from "../../compiler/generate/types.js";
 import type { BehaviorSpec } from "../../compiler/behavior-md/load.js";
+import { Writable } from "node:stream";
 
 /** Text that would run as script if any front end wrote it as HTML. */
 export const HOSTILE = `<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>`;
@@ -226,3 +227,15 @@ export const proportionSamples: Trajectory[] = [
     ],
   },
 ];
+
+/** A stream a terminal interview writes to, and the text it wrote so far. */
+export function capture(): { stream: Writable; text: () => string } {
+  let text = "";
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      text += chunk.toString("utf8");
+      done();
+    },
+  });
+  return { stream, text: () => text };
+}

@@ -1,27 +1,16 @@
 import { spawn } from "node:child_process";
-import { PassThrough, Writable } from "node:stream";
+import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { InterviewCancelledError, runInterview } from "../../compiler/interview/index.js";
 import { runTerminalInterview } from "../../compiler/interview/terminal.js";
 import { serializeJudgeYaml } from "../../compiler/ir/index.js";
-import { draftIR, interviewInput, proportionSamples } from "./fixture.js";
+import { capture, draftIR, interviewInput, proportionSamples } from "./fixture.js";
 
 /** An answer stream holding exactly these lines, then the end of input. */
 function answers(...lines: string[]): PassThrough {
   const stream = new PassThrough();
   stream.end(lines.length === 0 ? "" : `${lines.join("\n")}\n`);
   return stream;
-}
-
-function capture(): { stream: Writable; text: () => string } {
-  let text = "";
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      text += chunk.toString("utf8");
-      done();
-    },
-  });
-  return { stream, text: () => text };
 }
 
 const editedOrdering = {

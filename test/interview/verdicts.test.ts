@@ -6,25 +6,15 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { PassThrough, Writable } from "node:stream";
+import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { generateJudgeYaml } from "../../compiler/generate/pipeline.js";
 import { runTerminalInterview } from "../../compiler/interview/terminal.js";
 import { runCli } from "../support/cli.js";
+import { capture } from "./fixture.js";
 import { doorsProject, draft, labelsFor, RULE, truth, truthfulQuestions, TWO_LABELED, verdicts } from "../generate/verdict-fixture.js";
 
 const QUESTION = draft(labelsFor(TWO_LABELED)).questions![0]!;
-
-function capture(): { stream: Writable; text: () => string } {
-  let text = "";
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      text += chunk.toString("utf8");
-      done();
-    },
-  });
-  return { stream, text: () => text };
-}
 
 async function generateIn(project: ReturnType<typeof doorsProject>, ...lines: string[]) {
   const out = capture();
