@@ -368,8 +368,10 @@ export function judgeTrajectory(trajectory, options) {
       const large = peak(corpus, "large");
       // Holding the corpus's text alone would cost its size, parsed several times that; what is in flight, a batch
       // and a trajectory or two, costs what it costs on the head, give or take when the collector runs (16 MB: 121 MiB,
-      // 100 MB: 148-163 MiB here, against 183 and 646 MiB with batches of 500 cases).
-      expect(large).toBeLessThan(baseline + 0.5 * size);
+      // 100 MB: 148-165 MiB here, against 183 and 646 MiB with batches of 500 cases). The bound is the claim itself,
+      // less than the head's peak plus the corpus's text: half the text (the bound until stop 30) left 50 MiB for
+      // the collector's timing, and a CI run used 52.
+      expect(large).toBeLessThan(baseline + size);
       const client = new Redis(redis.url);
       expect(await client.xlen("large")).toBe(count);
       client.disconnect();
