@@ -503,21 +503,38 @@ var EventIds = class {
   #set;
   /** @throws TrajectoryError when `id` (of the event at `index`) was seen before. Changes nothing. */
   assertNew(id, index) {
-    if (this.#set === void 0) {
-      if (shortlexBefore(this.#last, id)) return;
-      this.#set = new Set(this.#list);
-      this.#list = void 0;
-    }
-    if (this.#set.has(id)) throw duplicateId(index, id);
+    const list = this.#list;
+    if (list !== void 0) {
+      if (shortlexBefore(this.#last, id) || !sortedHas(list, id)) return;
+    } else if (!this.#set.has(id)) return;
+    throw duplicateId(index, id);
   }
   add(id) {
-    if (this.#set !== void 0) this.#set.add(id);
-    else {
-      this.#list.push(id);
+    const list = this.#list;
+    if (list !== void 0 && shortlexBefore(this.#last, id)) {
+      list.push(id);
       this.#last = id;
+      return;
     }
+    if (this.#set === void 0) {
+      this.#set = new Set(list);
+      this.#list = void 0;
+    }
+    this.#set.add(id);
   }
 };
+function sortedHas(list, id) {
+  let low = 0;
+  let high = list.length - 1;
+  while (low <= high) {
+    const middle = low + high >>> 1;
+    const item = list[middle];
+    if (item === id) return true;
+    if (shortlexBefore(item, id)) low = middle + 1;
+    else high = middle - 1;
+  }
+  return false;
+}
 function readDescription(value) {
   const description = value ?? "";
   if (typeof description !== "string") throw new TrajectoryError("description", "must be a string");
