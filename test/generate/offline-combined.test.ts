@@ -59,6 +59,13 @@ const world: Trajectory[] = [
     ["agent", "check_recall", { batch_id: "B4" }],
     ["tool", "check_recall_result", { batch_id: "B4", status: "pending" }],
   ]),
+  session("s4", [
+    ["user", "message"],
+    ["agent", "dispense_stock", { fridge_id: "F4", ward: "Surgery", batch_id: "B5" }],
+    ["agent", "check_recall", { batch_id: "B5" }],
+    ["tool", "check_recall_result", { batch_id: "B5", status: "recalled" }],
+    ["agent", "page_pharmacist", { fridge_id: "F4" }],
+  ]),
 ];
 const vocabulary = buildVocabulary(world);
 
@@ -102,5 +109,53 @@ describe("issue 25: clause boundaries", () => {
       "The agent dispenses only from a fridge it has read, and every dispensing is followed by a recall check so that a pharmacist sees it before the ward does.",
     );
     expect(rule.checks.map((c) => c.type)).toContain("pairing");
+  });
+});
+
+describe("issue 25: lists of values", () => {
+  it("a list after a colon is one `in:` on the key whose value it names, every item kept in the key's style", () => {
+    const rule = ruleFor("The agent never dispenses stock to the restricted wards: Oncology, Paediatrics and Maternity.");
+    expect(rule.checks.map(({ quote: _q, ...rest }) => rest)).toEqual([
+      { type: "forbidden", match: [{ action: "dispense_stock", metadata: { ward: { in: ["Oncology", "Paediatrics", "Maternity"] } } }] },
+    ]);
+    expect(rule.trigger.match).toEqual([{ action: "dispense_stock" }]);
+  });
+
+  it("'comes back recalled or pending' is the result with either value, not two alternatives", () => {
+    expect(checksOf("After a recall check comes back recalled or pending, the agent must page the pharmacist.")).toEqual([
+      {
+        type: "required",
+        match: [{ action: "page_pharmacist" }],
+        after: [{ action: "check_recall_result", metadata: { status: { in: ["recalled", "pending"] } } }],
+      },
+    ]);
+  });
+});
+
+describe("issue 25: the same thing across the window and the action", () => {
+  it("'that batch' ties a forbidden to its window by the key both carry", () => {
+    expect(checksOf("Once a batch is recalled or pending, the agent must not dispense that batch.")).toEqual([
+      {
+        type: "forbidden",
+        match: [{ action: "dispense_stock" }],
+        after: [{ action: "check_recall_result", metadata: { status: { in: ["recalled", "pending"] } } }],
+        on: "metadata.batch_id",
+      },
+    ]);
+  });
+
+  it("a passive prohibition ('that fridge must not be used for dispensing afterwards') forbids the agent action, tied and windowed", () => {
+    expect(checksOf("If a probe reading is above 8 °C, that fridge must not be used for dispensing afterwards.")).toEqual([
+      {
+        type: "forbidden",
+        match: [{ action: "dispense_stock" }],
+        after: [{ action: "read_probe_result", metadata: { temp_c: { gt: 8 } } }],
+        on: "metadata.fridge_id",
+      },
+    ]);
+  });
+
+  it("a demonstrative whose noun no key on both sides names ties nothing", () => {
+    expect(checksOf("Once a batch is recalled, the agent must not dispense stock to that ward.")[0]).not.toHaveProperty("on");
   });
 });
