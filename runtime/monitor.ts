@@ -79,13 +79,19 @@ export function startMonitor(judge: Judge, rawHeader: unknown, options: JudgeOpt
 
     check(raw: unknown): Violation[] {
       const event = read(raw);
-      // The step leaves every other rule as it was: only these need saving.
+      // The step leaves every other rule as it was, and a rule's violations depend on its own
+      // state only: so each concerned rule in turn is saved, stepped, asked and restored (one
+      // routing of the event, and each rule's state touched once).
       const affected = steppers.concerned(event.action);
-      for (let k = 0; k < affected.length; k++) steppers.stepper(affected[k]!).save();
-      steppers.step(event);
-      const would = violationsNow(affected);
-      for (let k = 0; k < affected.length; k++) steppers.stepper(affected[k]!).restore();
-      return would;
+      out = [];
+      for (let k = 0; k < affected.length; k++) {
+        const stepper = steppers.stepper(affected[k]!);
+        stepper.save();
+        stepper.step(event);
+        stepper.violations(found);
+        stepper.restore();
+      }
+      return out;
     },
 
     pending(): Obligation[] {

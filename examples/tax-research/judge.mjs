@@ -627,11 +627,15 @@ function startMonitor(judge, rawHeader, options) {
     check(raw) {
       const event = read(raw);
       const affected = steppers.concerned(event.action);
-      for (let k = 0; k < affected.length; k++) steppers.stepper(affected[k]).save();
-      steppers.step(event);
-      const would = violationsNow(affected);
-      for (let k = 0; k < affected.length; k++) steppers.stepper(affected[k]).restore();
-      return would;
+      out = [];
+      for (let k = 0; k < affected.length; k++) {
+        const stepper = steppers.stepper(affected[k]);
+        stepper.save();
+        stepper.step(event);
+        stepper.violations(found);
+        stepper.restore();
+      }
+      return out;
     },
     pending() {
       const owed = [];
