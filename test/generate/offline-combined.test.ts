@@ -230,3 +230,18 @@ describe("issue 25: combined forms", () => {
     expect(rule.trigger.match).toEqual([{ action: "dispense_stock" }]);
   });
 });
+
+describe("issue 25: the search from labels reaches the combined forms", () => {
+  it("labels that a second dispensing on one reading breaks the rule give a fresh ordering tied by the fridge", () => {
+    const parsed = parseBehaviorMd(
+      "---\nname: pharmacy\ndescription: Stock desk rules.\n---\n\n## Rule\n\nStock is dispensed from a fridge only after a probe reading of that same fridge.\n",
+    );
+    if (!parsed.ok) throw new Error("bad test spec");
+    const labels = { s1: { Rule: "true" }, s3: { Rule: "false" }, s4: { Rule: "false" } } as const;
+    const run = () => draftOffline({ spec: parsed.spec, vocabulary, samples: world, labels });
+    const rule = run().ir.metaBehaviors[0]!;
+    const ordering = rule.checks.find((c) => c.type === "ordering");
+    expect(ordering).toMatchObject({ fresh: true, on: "metadata.fridge_id" });
+    expect(JSON.stringify(run())).toBe(JSON.stringify(run()));
+  });
+});
