@@ -66,6 +66,15 @@ const world: Trajectory[] = [
     ["tool", "check_recall_result", { batch_id: "B5", status: "recalled" }],
     ["agent", "page_pharmacist", { fridge_id: "F4" }],
   ]),
+  session("s5", [
+    ["user", "message"],
+    ["agent", "check_recall", { batch_id: "B6" }],
+    ["tool", "check_recall_result", { batch_id: "B6", status: "clear" }],
+    ["agent", "dispense_stock", { fridge_id: "F5", ward: "Surgery", batch_id: "B6" }],
+    ["agent", "lock_fridge", { fridge_id: "F5" }],
+    ["tool", "lock_fridge_result", { status: "locked" }],
+    ["agent", "page_pharmacist", { fridge_id: "F5" }],
+  ]),
 ];
 const vocabulary = buildVocabulary(world);
 
@@ -157,5 +166,82 @@ describe("issue 25: the same thing across the window and the action", () => {
 
   it("a demonstrative whose noun no key on both sides names ties nothing", () => {
     expect(checksOf("Once a batch is recalled, the agent must not dispense stock to that ward.")[0]).not.toHaveProperty("on");
+  });
+});
+
+describe("issue 25: combined forms", () => {
+  it("'within the next two events' on a pairing tied by 'that same fridge'", () => {
+    expect(
+      checksOf("Every lock of a fridge is followed by a page to the pharmacist for that same fridge within the next two events."),
+    ).toEqual([
+      {
+        type: "pairing",
+        each: [{ action: "lock_fridge" }],
+        followedBy: [{ action: "page_pharmacist" }],
+        on: "metadata.fridge_id",
+        within: 2,
+      },
+    ]);
+  });
+
+  it("a condition's required event 'within three events of' it is a pairing of the two with that window", () => {
+    expect(checksOf("When a probe reading is above 8 °C, the pharmacist must be paged within three events of the reading.")).toEqual([
+      {
+        type: "pairing",
+        each: [{ action: "read_probe_result", metadata: { temp_c: { gt: 8 } } }],
+        followedBy: [{ action: "page_pharmacist" }],
+        within: 3,
+      },
+    ]);
+  });
+
+  it("a clause asking for a fresh one makes the ordering before it fresh and tied, its quote over both", () => {
+    const sentence =
+      "Stock is dispensed from a fridge only after its probe has been read, and the reading has to be a fresh one: a reading taken before an earlier dispensing from that same fridge does not count";
+    const rule = ruleFor(`${sentence}.`);
+    expect(rule.checks).toEqual([
+      {
+        type: "ordering",
+        quote: sentence,
+        first: [{ action: "read_probe" }],
+        before: [{ action: "dispense_stock" }],
+        on: "metadata.fridge_id",
+        fresh: true,
+      },
+    ]);
+  });
+
+  it("'is preceded by … of the same fridge' is an ordering, the 'by' side first", () => {
+    expect(checksOf("Every dispensing is preceded by a probe reading of the same fridge.")).toEqual([
+      { type: "ordering", first: [{ action: "read_probe" }], before: [{ action: "dispense_stock" }], on: "metadata.fridge_id" },
+    ]);
+  });
+
+  it("'only if the latest … shows it as clear' is a condition on the latest earlier result, tied by the id both carry", () => {
+    const rule = ruleFor("Stock may be dispensed only if the latest recall check for that batch shows it as clear.");
+    expect(rule.checks.map(({ quote: _q, ...rest }) => rest)).toEqual([
+      {
+        type: "condition",
+        each: [{ action: "dispense_stock" }],
+        with: { r: { latest: [{ action: "check_recall_result" }], on: "metadata.batch_id" } },
+        when: 'r.status == "clear"',
+      },
+    ]);
+    expect(rule.trigger.match).toEqual([{ action: "dispense_stock" }]);
+  });
+});
+
+describe("issue 25: the search from labels reaches the combined forms", () => {
+  it("labels that a second dispensing on one reading breaks the rule give a fresh ordering tied by the fridge", () => {
+    const parsed = parseBehaviorMd(
+      "---\nname: pharmacy\ndescription: Stock desk rules.\n---\n\n## Rule\n\nStock is dispensed from a fridge only after a probe reading of that same fridge.\n",
+    );
+    if (!parsed.ok) throw new Error("bad test spec");
+    const labels = { s1: { Rule: "true" }, s3: { Rule: "false" }, s4: { Rule: "false" } } as const;
+    const run = () => draftOffline({ spec: parsed.spec, vocabulary, samples: world, labels });
+    const rule = run().ir.metaBehaviors[0]!;
+    const ordering = rule.checks.find((c) => c.type === "ordering");
+    expect(ordering).toMatchObject({ fresh: true, on: "metadata.fridge_id" });
+    expect(JSON.stringify(run())).toBe(JSON.stringify(run()));
   });
 });

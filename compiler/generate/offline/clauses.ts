@@ -181,7 +181,13 @@ export function orderingFrom(context: ClauseContext, clause: string, quote: stri
   const firstThen = /^first\s+(.+?),?\s+(?:and\s+)?then\s+(.+)$/i.exec(clause);
   // "No migration may be applied until X", "the agent never drops a table unless X", "never X without having Y".
   const until = /^(.*?)\s+(?:until|unless|without\s+(?:first\s+)?(?:having\s+)?(?=\w+(?:ed|en|ing)\b))\s*(.+)$/i.exec(clause);
-  if (until !== null && NEGATION.test(until[1]!))
+  // "Every cancellation is preceded by the details of that same reservation": the agent of "by" comes first.
+  const preceded =
+    /^(?:each|every|any|all)?\s*(.+?)\s+(?:is|are|must be|has to be|have to be|should be|needs? to be)\s+(?:always\s+)?preceded\s+by\s+(.+)$/i.exec(
+      clause,
+    );
+  if (preceded !== null) [firstPhrase, beforePhrase] = [preceded[2]!, preceded[1]!];
+  else if (until !== null && NEGATION.test(until[1]!))
     [firstPhrase, beforePhrase] = [until[2]!, until[1]!.replace(/\b(?:must|may|can|should)?\s*(?:never|not|no)\b/gi, " ")];
   else if (inner !== null && (context.grammar.agentSubject.test(inner[1]!) || namesAgentAction(lexicon, inner[1]!)))
     [firstPhrase, beforePhrase] = [inner[1]!, inner[2]!];
@@ -213,7 +219,9 @@ export function pairingFrom(context: ClauseContext, clause: string, quote: strin
     );
   // "Every email classified as urgent is forwarded to a human afterwards": the passive verb is the follower.
   // "Each lock has to be matched by an unlock later", "every answer is sent to the checker": any auxiliary.
-  const passive = new RegExp(`^(?:each|every)\\s+(.+?)\\s+${PASSIVE}\\s+(${PARTICIPLE}\\b.*)$`, "i").exec(clause);
+  const passive = /\bpreceded\s+by\b/i.test(clause)
+    ? null
+    : new RegExp(`^(?:each|every)\\s+(.+?)\\s+${PASSIVE}\\s+(${PARTICIPLE}\\b.*)$`, "i").exec(clause);
   let tentative = false;
   const afterEach = shape.condition?.kind === "after" && /^(?:each|every)\s+/i.test(shape.condition.phrase);
   if (shape.condition?.kind === "whenever" || afterEach) {

@@ -159,8 +159,9 @@ export function splitClauses(main: string, grammar: Grammar): string[] {
   return main
     .split(/;\s+/)
     .flatMap((part) => {
-      // Only a "before" of the rule itself keeps the part whole, not one in its purpose ("so that … before it lands").
-      const core = part.replace(PURPOSE, "");
+      // Only a "before" of the rule itself keeps the part whole, not one in its purpose ("so that … before it lands")
+      // or in what a colon elaborates ("… a fresh one: a reading taken before an earlier release …").
+      const core = part.replace(PURPOSE, "").replace(/:\s.*$/, "");
       if (/\bbefore\b/i.test(core) && !/\bbefore\b.*,\s+(?:and|but)\s+/i.test(core)) return [part];
       // "… and it writes", "… and sends the person a message": a second verb phrase is a second clause.
       // "… must alert the lead and must not carry on": a second modal verb phrase keeps the subject too.
