@@ -7,8 +7,8 @@
 import { statSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
 import { Option, type Command } from "commander";
-import { readCases } from "../inputs/inputs.js";
-import { judgeCases, type CaseResult, type OutputRender } from "../run/judge-cases.js";
+import { readCaseBatches } from "../inputs/inputs.js";
+import { judgeCaseBatches, type CaseResult, type OutputRender } from "../run/judge-cases.js";
 import { STDIN } from "../inputs/stream-inputs.js";
 import type { JudgeCode, JudgeModule } from "../run/load.js";
 import { positiveInteger } from "./model-flags.js";
@@ -132,8 +132,29 @@ export async function* judgedFiles(
   threads: number,
   needs: OutputNeeds,
 ): AsyncGenerator<CaseResult> {
+  for await (const results of judgedBatches(loaded, files, run, threads, needs)) {
+    if (isBatch(results)) yield* results;
+    else yield results;
+  }
+}
+
+function isBatch(results: CaseResult | readonly CaseResult[]): results is readonly CaseResult[] {
+  return Array.isArray(results);
+}
+
+/**
+ * judgedFiles as it comes: on one thread, batches of results (judgeCaseBatches),
+ * from worker threads, a result at a time.
+ */
+export async function* judgedBatches(
+  loaded: { judge: JudgeModule; code: JudgeCode },
+  files: readonly string[],
+  run: CommandRun,
+  threads: number,
+  needs: OutputNeeds,
+): AsyncGenerator<CaseResult | readonly CaseResult[]> {
   if (threads <= 1) {
-    yield* judgeCases(loaded.judge, readCases(files, run.read), run.options);
+    yield* judgeCaseBatches(loaded.judge, readCaseBatches(files, run.read), run.options);
     return;
   }
   const { judgeInWorkers } = await import("../run/pool.js");

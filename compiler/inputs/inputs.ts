@@ -6,7 +6,7 @@
  */
 import { readError, type InputCase } from "./case.js";
 import { jsonFileCases } from "./json-file.js";
-import { readJsonlFile } from "./jsonl.js";
+import { readJsonlFileBatches } from "./jsonl.js";
 import {
   isStreamPath,
   jsonStreamBytes,
@@ -23,16 +23,34 @@ import { groupSessions, sessionCases } from "./claude-code-sessions.js";
 const CSV =
   "a .csv file: behavior-judge reads trajectories as JSON or JSONL (docs/FORMATS.md §2) and traces in the formats docs/IMPORTERS.md lists, not CSV";
 
-async function* readJsonFile(file: string, options: TraceReadOptions): AsyncGenerator<InputCase> {
-  let read: JsonFileRead;
+/** A .json file read whole, or one to stream (a large array); when it cannot be read, the case that says why. */
+function openJson(file: string): JsonFileRead | InputCase {
   try {
-    read = openJsonFile(file, jsonStreamBytes());
+    return openJsonFile(file, jsonStreamBytes());
   } catch (error) {
-    yield { file, index: 0, error: readError(error) };
-    return;
+    return { file, index: 0, error: readError(error) };
   }
-  if (read.kind === "large-array") yield* readLargeJsonArray(file, options);
-  else yield* jsonFileCases(file, read.bytes, options);
+}
+
+/** How many cases of a file read whole go in one batch: enough that a batch costs nothing per case, few enough to hold. */
+const BATCH_CASES = 512;
+
+/** The cases of a synchronous reader in batches of BATCH_CASES. */
+function* inBatches(cases: Iterable<InputCase>): Generator<InputCase[]> {
+  let batch: InputCase[] = [];
+  for (const c of cases) {
+    batch.push(c);
+    if (batch.length === BATCH_CASES) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
+}
+
+/** The cases of an asynchronous reader, one per batch: each as soon as it is read. */
+async function* oneByOne(cases: AsyncIterable<InputCase>): AsyncGenerator<InputCase[]> {
+  for await (const c of cases) yield [c];
 }
 
 /**
@@ -42,15 +60,30 @@ async function* readJsonFile(file: string, options: TraceReadOptions): AsyncGene
  * detected by default; see trace-inputs.ts).
  */
 export async function* readCases(files: readonly string[], options: TraceReadOptions = {}): AsyncGenerator<InputCase> {
+  for await (const batch of readCaseBatches(files, options)) yield* batch;
+}
+
+/**
+ * The cases of readCases in batches, each ready to judge in one synchronous
+ * pass: a JSONL file's lines a chunk read at a time, a .json file read whole
+ * BATCH_CASES at a time, and a case at a time what arrives as it comes
+ * (stdin, a pipe, a large array streamed), so no case waits for the next.
+ */
+export async function* readCaseBatches(files: readonly string[], options: TraceReadOptions = {}): AsyncGenerator<InputCase[]> {
   for (const { file, companions } of groupSessions(files, options)) {
     // A Claude Code session given with its sub-agents' files: read as one trace.
-    if (companions.length > 0) yield* sessionCases({ file, companions }, options);
-    else if (file === STDIN) yield* readStdinCases(options);
-    else if (/\.jsonl$/i.test(file)) yield* readJsonlFile(file, options);
+    if (companions.length > 0) yield* oneByOne(sessionCases({ file, companions }, options));
+    else if (file === STDIN) yield* oneByOne(readStdinCases(options));
+    else if (/\.jsonl$/i.test(file)) yield* readJsonlFileBatches(file, options);
     // Read as JSON, a CSV export fails at 1:1 with a syntax error that does not say what is wrong.
-    else if (/\.csv$/i.test(file)) yield { file, index: 0, error: CSV };
+    else if (/\.csv$/i.test(file)) yield [{ file, index: 0, error: CSV }];
     // A pipe with no .json name (`<(cat f)`, a FIFO): read once as a stream, as stdin is, never at an offset.
-    else if (!/\.json$/i.test(file) && isStreamPath(file)) yield* readPipeCases(file, options);
-    else yield* readJsonFile(file, options);
+    else if (!/\.json$/i.test(file) && isStreamPath(file)) yield* oneByOne(readPipeCases(file, options));
+    else {
+      const read = openJson(file);
+      if (!("kind" in read)) yield [read];
+      else if (read.kind === "large-array") yield* oneByOne(readLargeJsonArray(file, options));
+      else yield* inBatches(jsonFileCases(file, read.bytes, options));
+    }
   }
 }

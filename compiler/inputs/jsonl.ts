@@ -4,13 +4,18 @@
  * end (a trace may span several lines).
  */
 import { createReadStream } from "node:fs";
-import { byteLines } from "../files/byte-lines.js";
+import { byteLineBatches } from "../files/byte-lines.js";
 import { decodeUtf8, describeInvalidUtf8 } from "../files/utf8.js";
 import { readError, toCase, type InputCase } from "./case.js";
 import { BOM, invalidJson } from "./json-text.js";
 import { elementCases, formatMismatch, importedCases, importsWhole, readsInPlace, type TraceReadOptions } from "./trace-inputs.js";
 
 export async function* readJsonlFile(file: string, options: TraceReadOptions): AsyncGenerator<InputCase> {
+  for await (const batch of readJsonlFileBatches(file, options)) yield* batch;
+}
+
+/** The cases of a `.jsonl` file as readJsonlFile gives them, a batch per chunk read. */
+export async function* readJsonlFileBatches(file: string, options: TraceReadOptions): AsyncGenerator<InputCase[]> {
   const stream = createReadStream(file);
   const opened = new Promise<void>((resolve, reject) => {
     stream.once("open", () => resolve());
@@ -19,11 +24,11 @@ export async function* readJsonlFile(file: string, options: TraceReadOptions): A
   try {
     await opened;
   } catch (error) {
-    yield { file, index: 0, error: readError(error) };
+    yield [{ file, index: 0, error: readError(error) }];
     return;
   }
   try {
-    yield* readJsonlLines(file, stream, options);
+    yield* readJsonlBatches(file, stream, options);
   } finally {
     stream.destroy();
   }
@@ -35,30 +40,53 @@ export async function* readJsonlLines(
   chunks: AsyncIterable<Uint8Array>,
   options: TraceReadOptions,
 ): AsyncGenerator<InputCase> {
+  for await (const batch of readJsonlBatches(file, chunks, options)) yield* batch;
+}
+
+/**
+ * The cases of JSON Lines as readJsonlLines gives them, a batch per chunk
+ * read (byteLineBatches): the lines of a chunk become cases in one
+ * synchronous pass, with no promise per line.
+ */
+export async function* readJsonlBatches(
+  file: string,
+  chunks: AsyncIterable<Uint8Array>,
+  options: TraceReadOptions,
+): AsyncGenerator<InputCase[]> {
   let lineNumber = 0;
   let index = 0;
   // Lines that are not trajectories are kept and imported together at the end: a trace may span
   // several lines (a Responses API log, one exchange per line). Trajectory lines still stream.
   const traces: unknown[] = [];
   const traceLines: number[] = [];
+  let batch: InputCase[] = [];
   try {
-    for await (const { bytes, offset } of byteLines(chunks)) {
-      lineNumber++;
-      const read = readJsonlLine(bytes, offset, { file, index, line: lineNumber }, options);
-      if (read.kind === "blank") continue;
-      if (read.kind === "trace") {
-        traces.push(read.value);
-        traceLines.push(lineNumber);
-        continue;
+    for await (const lines of byteLineBatches(chunks)) {
+      for (const { bytes, offset } of lines) {
+        lineNumber++;
+        const read = readJsonlLine(bytes, offset, { file, index, line: lineNumber }, options);
+        if (read.kind === "blank") continue;
+        if (read.kind === "trace") {
+          traces.push(read.value);
+          traceLines.push(lineNumber);
+          continue;
+        }
+        index++;
+        for (const c of read.cases) batch.push(c);
       }
-      index++;
-      yield* read.cases;
+      if (batch.length > 0) {
+        const ready = batch;
+        batch = [];
+        yield ready;
+      }
     }
   } catch (error) {
-    // A read that fails mid-file (a folder named *.jsonl, an I/O error) ends this file only.
-    yield { file, index, line: lineNumber + 1, error: readError(error) };
+    // A read that fails mid-file (a folder named *.jsonl, an I/O error) ends this file only, after the cases before it.
+    batch.push({ file, index, line: lineNumber + 1, error: readError(error) });
+    yield batch;
   }
-  yield* traceLinesCases(traces, traceLines, file, index, options);
+  const imported = [...traceLinesCases(traces, traceLines, file, index, options)];
+  if (imported.length > 0) yield imported;
 }
 
 /**

@@ -50,6 +50,19 @@ function elementText(value: JsonJudgment | JsonCaseError): string {
   return indentedElement(value);
 }
 
+/**
+ * Whether a judgment's JSON, with `file` and `case` written after its last
+ * field, is the JSON of jsonElement's `{...judgment, file, case}`: it is a
+ * plain object without fields of those names (nor a toJSON, which the copy
+ * would not keep). Then the judgment is stringified as it is, without the
+ * copy, which made stringifying it twice as slow (issue 26).
+ */
+function appendable(judgment: TrajectoryJudgment): boolean {
+  return (
+    !Object.hasOwn(judgment, "file") && !Object.hasOwn(judgment, "case") && typeof (judgment as { toJSON?: unknown }).toJSON !== "function"
+  );
+}
+
 function indentedElement(value: object): string {
   const text = JSON.stringify([value], null, 2);
   return text.slice(4, -2);
@@ -59,13 +72,14 @@ function indentedElement(value: object): string {
  * A judged case's element without its last field, `case`, which a worker
  * thread may not know (run/pool.ts): `elementWithCase` completes it to
  * the bytes of `elementText`. Undefined when a judgment has a `file` or
- * `case` field of its own, which would move them.
+ * `case` field of its own, which would move them (or a toJSON).
  */
 export function elementHead(judgment: TrajectoryJudgment, file: string): string | undefined {
-  if (Object.hasOwn(judgment, "file") || Object.hasOwn(judgment, "case")) return undefined;
-  const text = indentedElement({ ...judgment, file });
-  // It ends "\n  }": the closing brace goes, the `case` line and the brace come back in elementWithCase.
-  return text.slice(0, -4);
+  if (!appendable(judgment)) return undefined;
+  const text = indentedElement(judgment);
+  // A judgment with fields ends "\n  }": the brace goes, `file` follows the last field; `case` and the brace come in elementWithCase.
+  if (text.endsWith("\n  }")) return `${text.slice(0, -4)},\n    "file": ${JSON.stringify(file)}`;
+  return indentedElement({ ...judgment, file }).slice(0, -4);
 }
 
 export function elementWithCase(head: string, index: number): string {
@@ -74,13 +88,27 @@ export function elementWithCase(head: string, index: number): string {
 
 /** As elementHead, for a `--jsonl` line: the compact element without `case` and its closing brace. */
 export function lineHead(judgment: TrajectoryJudgment, file: string): string | undefined {
-  if (Object.hasOwn(judgment, "file") || Object.hasOwn(judgment, "case")) return undefined;
+  if (!appendable(judgment)) return undefined;
+  const text = JSON.stringify(judgment);
+  if (text.length > 2 && text.endsWith("}")) return `${text.slice(0, -1)},"file":${JSON.stringify(file)}`;
   return JSON.stringify({ ...judgment, file }).slice(0, -1);
 }
 
 /** Completes a lineHead to the bytes `JSON.stringify(jsonElement(result))` gives. */
 export function lineWithCase(head: string, index: number): string {
   return `${head},"case":${JSON.stringify(index)}}`;
+}
+
+/** `--jsonl`'s line of a case, without its line break: `JSON.stringify(jsonElement(result))`. */
+export function jsonLine(result: CaseResult): string {
+  const head = result.kind === "judged" ? lineHead(result.judgment, result.input.file) : undefined;
+  return head !== undefined ? lineWithCase(head, result.input.index) : JSON.stringify(jsonElement(result));
+}
+
+/** `--json`'s element of a case, indented one level: `elementText(jsonElement(result))`. */
+function jsonArrayElement(result: CaseResult): string {
+  const head = result.kind === "judged" ? elementHead(result.judgment, result.input.file) : undefined;
+  return head !== undefined ? elementWithCase(head, result.input.index) : elementText(jsonElement(result));
 }
 
 /**
@@ -90,9 +118,6 @@ export function lineWithCase(head: string, index: number): string {
 class JsonArrayWriter {
   private count = 0;
   constructor(private readonly write: Write) {}
-  push(value: JsonJudgment | JsonCaseError): void {
-    this.pushText(elementText(value));
-  }
   pushText(body: string): void {
     this.write(`${this.count === 0 ? "[\n  " : ",\n  "}${body}`);
     this.count++;
@@ -113,7 +138,7 @@ export function jsonSink(write: Write, writeSummary: Write, options: { usage: bo
     add(result) {
       if (result.kind === "judged" && result.rendered !== undefined && "jsonHead" in result.rendered)
         array.pushText(elementWithCase(result.rendered.jsonHead, result.input.index));
-      else array.push(jsonElement(result));
+      else array.pushText(jsonArrayElement(result));
     },
     async finish(tally) {
       array.end();
@@ -133,7 +158,7 @@ export function jsonlSink(write: Write, writeSummary: Write, options: { usage: b
     add(result) {
       if (result.kind === "judged" && result.rendered !== undefined && "lineHead" in result.rendered)
         write(`${lineWithCase(result.rendered.lineHead, result.input.index)}\n`);
-      else write(`${JSON.stringify(jsonElement(result))}\n`);
+      else write(`${jsonLine(result)}\n`);
     },
     async finish(tally) {
       for (const line of renderRunSummary(tally, options)) writeSummary(`${line}\n`);

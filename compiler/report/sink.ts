@@ -56,18 +56,27 @@ export function whenDrained(stream: DrainableStream): Promise<void> | undefined 
 /**
  * Adds each result to the tally, then to every sink, in order; once all are
  * in, finishes the sinks in order. Returns the files they wrote. A sink that
- * is not ready for more (`drained`) holds back the next result.
+ * is not ready for more (`drained`) holds back the next result, or the next
+ * batch: `results` may come a batch at a time (judgeCaseBatches), added in
+ * one pass.
  */
 export async function runSinks(
-  results: AsyncIterable<CaseResult> | Iterable<CaseResult>,
+  results: AsyncIterable<CaseResult | readonly CaseResult[]> | Iterable<CaseResult | readonly CaseResult[]>,
   sinks: readonly OutputSink[],
   tally: Tally,
 ): Promise<string[]> {
+  const add = (result: CaseResult) => {
+    tally.add(result);
+    for (const sink of sinks) sink.add(result);
+  };
   try {
-    for await (const result of results) {
-      tally.add(result);
-      for (const sink of sinks) sink.add(result);
-      for (const sink of sinks) await sink.drained?.();
+    for await (const item of results) {
+      if (isBatch(item)) for (const result of item) add(result);
+      else add(item);
+      for (const sink of sinks) {
+        const wait = sink.drained?.();
+        if (wait !== undefined) await wait;
+      }
     }
     const written: string[] = [];
     for (const sink of sinks) written.push(...(await sink.finish(tally)));
@@ -75,6 +84,10 @@ export async function runSinks(
   } finally {
     for (const sink of sinks) sink.flush?.();
   }
+}
+
+function isBatch(item: CaseResult | readonly CaseResult[]): item is readonly CaseResult[] {
+  return Array.isArray(item);
 }
 
 /** What `chunkedWriter` needs of a stream (process.stdout in the CLI). */

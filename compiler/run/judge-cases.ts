@@ -144,3 +144,33 @@ export async function* judgeCases(
     void inputs.return?.()?.catch(() => {});
   }
 }
+
+/**
+ * judgeCases over batches of cases (readCaseBatches), a batch of results per
+ * batch of cases. Without a model a judgment waits on nothing, so the cases
+ * of a batch are judged one after the other and their results yielded
+ * together: no race and no promise per case between reader, judge and
+ * outputs, which cost more than judging a small trajectory. With a model
+ * (`complete`), cases overlap up to `concurrency` and each result is yielded
+ * as soon as it is ready, as judgeCases does.
+ */
+export async function* judgeCaseBatches(
+  judge: JudgeModule,
+  batches: AsyncIterable<readonly InputCase[]>,
+  options: RunOptions = {},
+): AsyncGenerator<CaseResult[]> {
+  if (options.complete !== undefined) {
+    for await (const result of judgeCases(judge, flatten(batches), options)) yield [result];
+    return;
+  }
+  const { concurrency: _concurrency, ...judgeOptions } = options;
+  for await (const batch of batches) {
+    const results: CaseResult[] = [];
+    for (const input of batch) results.push(await judgeOne(judge, input, judgeOptions));
+    yield results;
+  }
+}
+
+async function* flatten<T>(batches: AsyncIterable<readonly T[]>): AsyncGenerator<T> {
+  for await (const batch of batches) yield* batch;
+}

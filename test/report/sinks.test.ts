@@ -7,7 +7,7 @@ import { emptyUsage } from "../../runtime/semantic.js";
 import type { TrajectoryJudgment } from "../../runtime/types.js";
 import type { CaseResult } from "../../compiler/run/judge-cases.js";
 import { Tally } from "../../compiler/analyses/tally.js";
-import { jsonlSink, jsonSink } from "../../compiler/report/json.js";
+import { elementHead, elementWithCase, jsonElement, jsonlSink, jsonSink, lineHead, lineWithCase } from "../../compiler/report/json.js";
 import { progressSink } from "../../compiler/report/progress.js";
 import { CHUNK_CHARS, chunkedWriter, fileWrite, runSinks, type OutputSink } from "../../compiler/report/sink.js";
 import { textSink } from "../../compiler/report/text.js";
@@ -86,6 +86,112 @@ describe("jsonlSink", () => {
     expect(writes).toHaveLength(1);
     sink.add(results[1]!);
     expect(writes).toHaveLength(2);
+  });
+});
+
+describe("JSON of judgments of any shape (issue 26: stringified without copying)", () => {
+  // What a judge.mjs could return: its own `file` or `case`, a toJSON, nothing at all, an inherited field.
+  const odd: Record<string, unknown>[] = [
+    { ...judgment("plain", "true") },
+    { ...judgment("own-file", "true"), file: "mine.json" },
+    { case: 7, ...judgment("own-case", "false") },
+    { ...judgment("to-json", "true"), toJSON: () => ({ replaced: true }) },
+    Object.assign(Object.create({ toJSON: () => "inherited" }) as object, judgment("inherited-to-json", "na")),
+    Object.assign(Object.create({ file: "proto.json" }) as object, judgment("inherited-file", "na")),
+    {},
+    { verdict: "true", nested: { file: "deep", list: [], empty: {} } },
+  ];
+  const oddResults: CaseResult[] = odd.map((j, index) => ({
+    kind: "judged",
+    input: { file: `dir/"quoted"\u2028.json`, index },
+    judgment: j as unknown as TrajectoryJudgment,
+  }));
+
+  it("--jsonl writes JSON.stringify of the copy with file and case, line by line", async () => {
+    let out = "";
+    const sink = jsonlSink(
+      (t) => (out += t),
+      () => {},
+      { usage: false },
+    );
+    // Added as runSinks adds them (the tally needs real judgments).
+    for (const r of oddResults) sink.add(r);
+    expect(await sink.finish(new Tally())).toEqual([]);
+    expect(out).toBe(oddResults.map((r) => `${JSON.stringify(jsonElement(r))}\n`).join(""));
+  });
+
+  it("--json writes JSON.stringify(all, null, 2) of the copies", async () => {
+    let out = "";
+    const sink = jsonSink(
+      (t) => (out += t),
+      () => {},
+      { usage: false },
+    );
+    // Added as runSinks adds them (the tally needs real judgments).
+    for (const r of oddResults) sink.add(r);
+    expect(await sink.finish(new Tally())).toEqual([]);
+    expect(out).toBe(`${JSON.stringify(oddResults.map(jsonElement), null, 2)}\n`);
+  });
+
+  it("what a worker thread renders (lineHead, elementHead) completes to the same bytes, or is left to the main thread", () => {
+    for (const r of oddResults) {
+      if (r.kind !== "judged") continue;
+      const line = lineHead(r.judgment, r.input.file);
+      if (line !== undefined) expect(lineWithCase(line, r.input.index)).toBe(JSON.stringify(jsonElement(r)));
+      const head = elementHead(r.judgment, r.input.file);
+      if (head !== undefined) expect(elementWithCase(head, r.input.index)).toBe(JSON.stringify([jsonElement(r)], null, 2).slice(4, -2));
+    }
+    // A judgment's own file or case, or a toJSON, is rendered from the copy on the main thread.
+    expect(odd.slice(1, 5).map((j) => lineHead(j as unknown as TrajectoryJudgment, "f"))).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+  });
+});
+
+describe("runSinks over batches (issue 26)", () => {
+  it("adds a batch's results in order, as the same results one by one", async () => {
+    const flat = await drive((o, e) => jsonlSink(o, e, { usage: true }));
+    let out = "";
+    let err = "";
+    const sink = jsonlSink(
+      (t) => (out += t),
+      (t) => (err += t),
+      { usage: true },
+    );
+    const tally = new Tally(["R"]);
+    expect(await runSinks([[results[0]!, results[1]!], results[2]!], [sink], tally)).toEqual([]);
+    expect({ out, err }).toEqual(flat);
+    expect(tally.totals).toMatchObject({ judged: 2, errors: 1 });
+  });
+
+  it("holds back the next batch, not the rest of this one, while a sink is not drained", async () => {
+    let pulled = 0;
+    const added: number[] = [];
+    async function* source(): AsyncGenerator<CaseResult[]> {
+      pulled++;
+      yield [results[0]!, results[1]!];
+      pulled++;
+      yield [results[2]!];
+    }
+    let release: () => void = () => {};
+    let blocked = true;
+    const sink: OutputSink = {
+      add: (r) => void added.push(r.input.index),
+      async finish() {
+        return [];
+      },
+      drained: () => (blocked ? new Promise<void>((resolve) => (release = resolve)) : undefined),
+    };
+    const run = runSinks(source(), [sink], new Tally());
+    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+    expect([pulled, added]).toEqual([1, [0, 1]]);
+    blocked = false;
+    release();
+    expect(await run).toEqual([]);
+    expect([pulled, added]).toEqual([2, [0, 1, 2]]);
   });
 });
 

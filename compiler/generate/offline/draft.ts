@@ -161,9 +161,20 @@ function checkSubject(check: Check): Pattern | undefined {
       // A trigger on the counted event itself could never let "too few" fail: none is too few.
       return check.after ?? ((check.min ?? 0) > 0 ? [{ actor: "agent" }] : check.match);
     case "required":
-    case "forbidden":
       return check.after ?? [{ actor: "agent" }];
+    case "forbidden":
+      return check.after ?? actionsOnly(check.match) ?? [{ actor: "agent" }];
   }
+}
+
+/**
+ * "Never sets the thermostat above 26 degrees", "never releases to Marlow or Eastvale": a forbidden
+ * narrowed by a value is about the sessions where the action occurs at all, whatever its value.
+ */
+function actionsOnly(pattern: Pattern): Pattern | undefined {
+  if (!pattern.some((m) => m.metadata !== undefined) || !pattern.every((m) => exactValue(m.action) !== undefined)) return undefined;
+  const actions = [...new Set(pattern.map((m) => exactValue(m.action)!))];
+  return actions.map((action) => ({ action }));
 }
 
 /** A condition that only points back ("After that, …"): the situation of the sentence before. */
