@@ -6,6 +6,7 @@
 //   node bench/guard.js --rules 1,100 --events 20000 --rounds 2   # other sizes, fewer rounds
 //   node bench/guard.js --before /tmp/old   # also an older build: /tmp/old/guard-<rules>.mjs, alternated
 //   node bench/guard.js --warm 0            # latency right after one round only (no steady-state rows)
+//   node bench/guard.js --processes 3       # section 1: each judge in 3 fresh processes, alternated; medians
 //
 // Each judge is built from a judge.yaml written here (`guardJudgeYaml`): rule i is about a
 // vocabulary of its own (lookup_i, refund_i, refund_i_result, notify_i) with an ordering, a
@@ -165,7 +166,22 @@ async function measureAlone() {
   process.stdout.write(`${best}\n`);
 }
 
+/** `first` and (with `warm` events per rule more) `steady` latency of the judge at `path`, in this process. */
+async function latencyAlone(path, rules, count, warm) {
+  const judge = await import(pathToFileURL(path).href);
+  const first = latency(judge, rules, count, 5);
+  const steady = warm > 0 ? latency(judge, rules, count, 5, Math.ceil((warm * rules) / count)) : undefined;
+  return { first, steady, timer: first.timer };
+}
+
 const main = process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1];
+if (main && process.argv.includes("--latency")) {
+  // `--latency <judge.mjs> <rules> <events> <warm>`: one process's figures, as JSON.
+  const at = process.argv.indexOf("--latency");
+  const [path, rules, count, warm] = process.argv.slice(at + 1, at + 5);
+  process.stdout.write(JSON.stringify(await latencyAlone(path, Number(rules), Number(count), Number(warm))));
+  process.exit(0);
+}
 if (main && process.argv.includes("--measure")) {
   await measureAlone();
   process.exit(0);
@@ -190,18 +206,35 @@ async function run() {
         ];
 
   const warm = Number(argument("--warm", "6000"));
+  const processes = Number(argument("--processes", "1"));
   console.log(`1. monitor latency per call, ns (${count} events per round, 5 rounds pooled, after a warm-up round;`);
-  console.log(`   steady: after ${warm} more events per rule)`);
+  console.log(`   steady: after ${warm} more events per rule${processes > 1 ? `; median of ${processes} processes, alternated` : ""})`);
   console.log("   rules          push p50    p99  p99.9   check p50    p99  p99.9   (timer alone p50)");
+  const cols = (list) => list.map((n, k) => String(n).padStart(k === 0 ? 9 : 6)).join(" ");
   for (const rules of sizes) {
-    for (const [label, path] of judges(rules)) {
-      const judge = await import(pathToFileURL(path).href);
-      const cols = (list) => list.map((n, k) => String(n).padStart(k === 0 ? 9 : 6)).join(" ");
-      const row = (state, { push, check, timer }) =>
-        console.log(`   ${label}${String(rules).padStart(5)} ${state}  ${cols(push)}   ${cols(check)}   (${timer})`);
-      row("first ", latency(judge, rules, count, 5));
-      // The same module, so the warm-up adds to what V8 has seen of the judge's code.
-      if (warm > 0) row("steady", latency(judge, rules, count, 5, Math.ceil((warm * rules) / count)));
+    // Each measurement: `first`, then (the same module, so the warm-up adds to what V8 has seen) `steady`.
+    const measured = new Map(judges(rules).map(([label]) => [label, []]));
+    for (let p = 0; p < processes; p++) {
+      for (const [label, path] of judges(rules)) {
+        const args = [fileURLToPath(import.meta.url), "--latency", path, String(rules), String(count), String(warm)];
+        measured
+          .get(label)
+          .push(
+            processes === 1
+              ? await latencyAlone(path, rules, count, warm)
+              : JSON.parse(execFileSync(process.execPath, args, { encoding: "utf8" })),
+          );
+      }
+    }
+    for (const [label, runs] of measured) {
+      for (const state of warm > 0 ? ["first", "steady"] : ["first"]) {
+        // Each percentile's median over the processes.
+        const median = (call, k) => runs.map((run) => run[state][call][k]).sort((a, b) => a - b)[Math.floor(runs.length / 2)];
+        const figures = (call) => [0, 1, 2].map((k) => median(call, k));
+        console.log(
+          `   ${label}${String(rules).padStart(5)} ${state.padEnd(6)}  ${cols(figures("push"))}   ${cols(figures("check"))}   (${runs[0].timer})`,
+        );
+      }
     }
   }
 

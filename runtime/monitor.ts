@@ -79,10 +79,10 @@ export function startMonitor(judge: Judge, rawHeader: unknown, options: JudgeOpt
 
     check(raw: unknown): Violation[] {
       const event = read(raw);
-      // The step leaves every other rule as it was, and a rule's violations depend on its own
-      // state only: so each concerned rule in turn is saved, stepped, asked and restored (one
-      // routing of the event, and each rule's state touched once).
-      const affected = steppers.concerned(event.action);
+      // A rule's violations depend on its own state only, and only the rules the event may make
+      // report anything need asking (most events, such as a lookup, can make no rule certainly
+      // false): so each of those in turn is saved, stepped, asked and restored.
+      const affected = steppers.reporting(event.action);
       out = [];
       for (let k = 0; k < affected.length; k++) {
         const stepper = steppers.stepper(affected[k]!);

@@ -626,7 +626,7 @@ function startMonitor(judge, rawHeader, options) {
     },
     check(raw) {
       const event = read(raw);
-      const affected = steppers.concerned(event.action);
+      const affected = steppers.reporting(event.action);
       out = [];
       for (let k = 0; k < affected.length; k++) {
         const stepper = steppers.stepper(affected[k]);
@@ -1764,6 +1764,14 @@ var concerned = [
   [0, 1, 2, 3],
   [2, 3]
 ];
+var reporting = /* @__PURE__ */ new Map([
+  ["cancel_reservation", 0],
+  ["get_reservation_details_result", 0]
+]);
+var reporters = [
+  [0, 1, 2, 3],
+  [2, 3]
+];
 var ruleClasses = [Rule0, Rule1, Rule2, Rule3];
 var Rules = class {
   all = new Array(4).fill(void 0);
@@ -1785,6 +1793,9 @@ var Rules = class {
   }
   concerned(action) {
     return concerned[routes.get(action) ?? 1];
+  }
+  reporting(action) {
+    return reporters[reporting.get(action) ?? 1];
   }
 };
 var { judgeTrajectory, createMonitor } = createJudge({

@@ -626,7 +626,7 @@ function startMonitor(judge, rawHeader, options) {
     },
     check(raw) {
       const event = read(raw);
-      const affected = steppers.concerned(event.action);
+      const affected = steppers.reporting(event.action);
       out = [];
       for (let k = 0; k < affected.length; k++) {
         const stepper = steppers.stepper(affected[k]);
@@ -1685,6 +1685,13 @@ var routes = /* @__PURE__ */ new Map([
   ["message", 4]
 ]);
 var concerned = [[0, 2], [0], [1, 2], [2], [3], []];
+var reporting = /* @__PURE__ */ new Map([
+  ["Edit", 0],
+  ["MultiEdit", 0],
+  ["Read", 0],
+  ["Bash", 1]
+]);
+var reporters = [[0], [1], []];
 var ruleClasses = [Rule0, Rule1, Rule2, Rule3];
 var Rules = class {
   all = new Array(4).fill(void 0);
@@ -1718,6 +1725,9 @@ var Rules = class {
   }
   concerned(action) {
     return concerned[routes.get(action) ?? 5];
+  }
+  reporting(action) {
+    return reporters[reporting.get(action) ?? 2];
   }
 };
 var { judgeTrajectory, createMonitor } = createJudge({

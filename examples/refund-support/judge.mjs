@@ -626,7 +626,7 @@ function startMonitor(judge, rawHeader, options) {
     },
     check(raw) {
       const event = read(raw);
-      const affected = steppers.concerned(event.action);
+      const affected = steppers.reporting(event.action);
       out = [];
       for (let k = 0; k < affected.length; k++) {
         const stepper = steppers.stepper(affected[k]);
@@ -1288,6 +1288,12 @@ var routes = /* @__PURE__ */ new Map([
   ["add_case_note", 4]
 ]);
 var concerned = [[0, 2, 3], [0, 2], [0], [1], [2], []];
+var reporting = /* @__PURE__ */ new Map([
+  ["issue_refund", 0],
+  ["issue_store_credit", 1],
+  ["escalate_to_supervisor", 2]
+]);
+var reporters = [[0, 2, 3], [0, 2], [2], []];
 var ruleClasses = [Rule0, Rule1, Rule2, Rule3];
 var Rules = class {
   all = new Array(4).fill(void 0);
@@ -1322,6 +1328,9 @@ var Rules = class {
   }
   concerned(action) {
     return concerned[routes.get(action) ?? 5];
+  }
+  reporting(action) {
+    return reporters[reporting.get(action) ?? 3];
   }
 };
 var { judgeTrajectory, createMonitor } = createJudge({

@@ -626,7 +626,7 @@ function startMonitor(judge, rawHeader, options) {
     },
     check(raw) {
       const event = read(raw);
-      const affected = steppers.concerned(event.action);
+      const affected = steppers.reporting(event.action);
       out = [];
       for (let k = 0; k < affected.length; k++) {
         const stepper = steppers.stepper(affected[k]);
@@ -1294,6 +1294,11 @@ var concerned = [
   [2, 3],
   [3]
 ];
+var reporting = /* @__PURE__ */ new Map([
+  ["deploy", 0],
+  ["rollback", 1]
+]);
+var reporters = [[0, 2], [2], []];
 var ruleClasses = [Rule0, Rule1, Rule2, Rule3];
 var Rules = class {
   all = new Array(4).fill(void 0);
@@ -1326,6 +1331,9 @@ var Rules = class {
   }
   concerned(action) {
     return concerned[routes.get(action) ?? 5];
+  }
+  reporting(action) {
+    return reporters[reporting.get(action) ?? 2];
   }
 };
 var { judgeTrajectory, createMonitor } = createJudge({

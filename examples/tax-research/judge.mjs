@@ -626,7 +626,7 @@ function startMonitor(judge, rawHeader, options) {
     },
     check(raw) {
       const event = read(raw);
-      const affected = steppers.concerned(event.action);
+      const affected = steppers.reporting(event.action);
       out = [];
       for (let k = 0; k < affected.length; k++) {
         const stepper = steppers.stepper(affected[k]);
@@ -1116,6 +1116,8 @@ var routes = /* @__PURE__ */ new Map([
   ["fetch_document_result", 2]
 ]);
 var concerned = [[0], [0, 1, 2], [1], []];
+var reporting = /* @__PURE__ */ new Map([["final_answer", 0]]);
+var reporters = [[1], []];
 var ruleClasses = [Rule0, Rule1, Rule2];
 var Rules = class {
   all = new Array(3).fill(void 0);
@@ -1141,6 +1143,9 @@ var Rules = class {
   }
   concerned(action) {
     return concerned[routes.get(action) ?? 3];
+  }
+  reporting(action) {
+    return reporters[reporting.get(action) ?? 1];
   }
 };
 var { judgeTrajectory, createMonitor } = createJudge({

@@ -112,7 +112,7 @@ describe("createJudge", () => {
     const judge = createJudge({
       behavior: "b",
       rules,
-      steppers: () => ({ all: [noChecks], stepper: () => noChecks, step() {}, concerned: () => [0] }),
+      steppers: () => ({ all: [noChecks], stepper: () => noChecks, step() {}, concerned: () => [0], reporting: () => [0] }),
     });
     semanticChecks[0]!.question = "Tampered?";
     rules[0]!.name = "renamed";
