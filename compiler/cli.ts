@@ -9,7 +9,7 @@ import { printableLines } from "./report/printable.js";
 import type { GenerateCommandOptions } from "./commands/generate.js";
 import { EXIT_INVALID, EXIT_USAGE, UserError } from "./errors.js";
 import { addFromOption, addIdOption, type TraceCommandOptions } from "./commands/trace-flags.js";
-import { addWorkersOption, type WorkersFlags } from "./commands/workers.js";
+import { addWorkersOption, type WorkersFlags } from "./commands/workers-flag.js";
 import { VERSION } from "./version.js";
 
 /** Prints an error for the person at the terminal and sets the exit code. Messages quote input: escaped. */

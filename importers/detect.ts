@@ -5,7 +5,8 @@
  * conversation in every chat format); if they do not, the shape is ambiguous
  * and the error names the candidates.
  */
-import { ImportError, isRecord } from "./core.js";
+import { ImportError } from "./core.js";
+import { FORMAT_LIST, formatNames, looksLikeTrajectory, type FormatName } from "./formats.js";
 import type { ImportOptions, ImportResult, Importer } from "./core.js";
 import { detectAnthropic, fromAnthropic } from "./anthropic.js";
 import { detectOpenAIChat, fromOpenAIChat } from "./openai-chat.js";
@@ -33,101 +34,37 @@ export interface Format {
   detect: (input: unknown) => boolean;
 }
 
-/** Every format, in the order detection tries them (more specific shapes first). */
-export const FORMATS: readonly Format[] = [
-  {
-    name: "openai-responses",
-    description: "OpenAI Responses API items / request-response pairs",
-    importer: fromOpenAIResponses,
-    detect: detectOpenAIResponses,
-  },
-  { name: "vercel-ai", description: "Vercel AI SDK steps or response messages", importer: fromVercelAI, detect: detectVercelAI },
-  {
-    name: "openai-chat",
-    description: "OpenAI Chat Completions messages (plus a response)",
-    importer: fromOpenAIChat,
-    detect: detectOpenAIChat,
-  },
-  { name: "anthropic", description: "Anthropic Messages API messages (plus a response)", importer: fromAnthropic, detect: detectAnthropic },
-  {
-    name: "openai-agents",
-    description: "OpenAI Agents SDK trace export (traces and spans)",
-    importer: fromOpenAIAgents,
-    detect: detectOpenAIAgents,
-  },
-  { name: "otel", description: "OTLP/JSON spans (GenAI conventions, OpenInference, AI SDK ai.*)", importer: fromOtel, detect: detectOtel },
-  {
-    name: "langchain",
-    description: "LangChain / LangGraph messages or LangSmith run trees",
-    importer: fromLangChain,
-    detect: detectLangChain,
-  },
-  {
-    name: "bedrock",
-    description: "AWS Bedrock Converse messages, invocation logs, Strands Agents sessions",
-    importer: fromBedrock,
-    detect: detectBedrock,
-  },
-  {
-    name: "langfuse",
-    description: "Langfuse trace export ({trace, observations}, GET /api/public/traces/{id})",
-    importer: fromLangfuse,
-    detect: detectLangfuse,
-  },
-  {
-    name: "pydantic-ai",
-    description: "Pydantic AI message histories (ModelMessagesTypeAdapter JSON)",
-    importer: fromPydanticAI,
-    detect: detectPydanticAI,
-  },
-  {
-    name: "claude-code",
-    description: "Claude Code session transcripts (~/.claude/projects/…/<session>.jsonl, sub-agents included)",
-    importer: fromClaudeCode,
-    detect: detectClaudeCode,
-  },
-  { name: "codex", description: "OpenAI Codex CLI session rollouts (rollout-*.jsonl)", importer: fromCodex, detect: detectCodex },
-  {
-    name: "adk",
-    description: "Google ADK sessions and events, Gemini API contents",
-    importer: fromAdk,
-    detect: detectAdk,
-  },
-  { name: "inspect", description: "Inspect AI eval logs (.json; samples[].messages)", importer: fromInspect, detect: detectInspect },
-  {
-    name: "gemini-cli",
-    description: "Gemini CLI chat sessions (session-*.json, session-*.jsonl)",
-    importer: fromGeminiCli,
-    detect: detectGeminiCli,
-  },
-  {
-    name: "swe-agent",
-    description: "SWE-agent .traj and mini-swe-agent .traj.json trajectories",
-    importer: fromSweAgent,
-    detect: detectSweAgent,
-  },
-];
+/** Each format's importer and shape test, by name. */
+const IMPLEMENTATIONS: Record<FormatName, Pick<Format, "importer" | "detect">> = {
+  "openai-responses": { importer: fromOpenAIResponses, detect: detectOpenAIResponses },
+  "vercel-ai": { importer: fromVercelAI, detect: detectVercelAI },
+  "openai-chat": { importer: fromOpenAIChat, detect: detectOpenAIChat },
+  anthropic: { importer: fromAnthropic, detect: detectAnthropic },
+  "openai-agents": { importer: fromOpenAIAgents, detect: detectOpenAIAgents },
+  otel: { importer: fromOtel, detect: detectOtel },
+  langchain: { importer: fromLangChain, detect: detectLangChain },
+  bedrock: { importer: fromBedrock, detect: detectBedrock },
+  langfuse: { importer: fromLangfuse, detect: detectLangfuse },
+  "pydantic-ai": { importer: fromPydanticAI, detect: detectPydanticAI },
+  "claude-code": { importer: fromClaudeCode, detect: detectClaudeCode },
+  codex: { importer: fromCodex, detect: detectCodex },
+  adk: { importer: fromAdk, detect: detectAdk },
+  inspect: { importer: fromInspect, detect: detectInspect },
+  "gemini-cli": { importer: fromGeminiCli, detect: detectGeminiCli },
+  "swe-agent": { importer: fromSweAgent, detect: detectSweAgent },
+};
 
-/** The `--from` values: every format, `auto`, and `trajectory` (the judge's own format, read as is). */
-export function formatNames(): string[] {
-  return FORMATS.map((f) => f.name);
-}
+/** Every format, in the order detection tries them (more specific shapes first; formats.ts lists them). */
+export const FORMATS: readonly Format[] = FORMAT_LIST.map((f) => ({
+  name: f.name,
+  description: f.description,
+  ...IMPLEMENTATIONS[f.name],
+}));
+
+export { formatNames, looksLikeTrajectory };
 
 export function findFormat(name: string): Format | undefined {
   return FORMATS.find((f) => f.name === name);
-}
-
-/**
- * Whether a value is a trajectory of docs/FORMATS.md §2: an object whose
- * `events` are the judge's own events (one at least has an `actor` and an
- * `action`). Such a value is judged as is, and its mistakes reported by the
- * validator. Other formats have `events` too (a LangSmith run, an ADK
- * session, whose events have `author` and `actions`): those are traces.
- */
-export function looksLikeTrajectory(value: unknown): boolean {
-  if (!isRecord(value) || !Array.isArray(value.events)) return false;
-  if (value.events.length === 0) return "complete" in value || "id" in value;
-  return value.events.some((e) => isRecord(e) && "actor" in e && "action" in e);
 }
 
 export interface Detection {

@@ -4,7 +4,7 @@
  * format names; the importers themselves load with the input reader.
  */
 import { Option, type Command } from "commander";
-import { formatNames } from "../../importers/detect.js";
+import { formatNames } from "../../importers/formats.js";
 import type { TraceReadOptions } from "../inputs/trace-inputs.js";
 
 export interface TraceCommandOptions {

@@ -12,6 +12,7 @@ import { importTrace } from "../../importers/index.js";
 import { JudgeLoadError, UserError } from "../errors.js";
 import { decodeUtf8, describeInvalidUtf8, readUtf8File } from "../files/utf8.js";
 import { byteLines } from "../files/byte-lines.js";
+import { loadImporters, needsImporters } from "../inputs/importers.js";
 import { isNativeCase } from "../inputs/trace-inputs.js";
 import { loadJudge, type BuiltJudge } from "../run/load.js";
 import { watchLines, type ViolationAt, type WatchLine } from "../watch/watch.js";
@@ -156,6 +157,7 @@ async function wholeJsonFile(path: string, from: string): Promise<WatchLine[]> {
   } catch (error) {
     throw new UserError(`${path}: invalid JSON: ${(error as Error).message}`);
   }
+  if (needsImporters(value)) await loadImporters();
   const native = isNativeCase(value, { from });
   if (from === "trajectory" || (from === "auto" && native)) return [{ line: 1, text: JSON.stringify(value) }];
   const imported = importTrace(value, { from, formatSetting: "--from" });

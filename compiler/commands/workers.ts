@@ -6,17 +6,14 @@
  */
 import { statSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
-import { Option, type Command } from "commander";
 import { readCaseBatches } from "../inputs/inputs.js";
 import { judgeCaseBatches, type CaseResult, type OutputRender } from "../run/judge-cases.js";
 import { STDIN } from "../inputs/stream-inputs.js";
 import type { JudgeCode, JudgeModule } from "../run/load.js";
-import { positiveInteger } from "./model-flags.js";
 import type { CommandRun } from "./run-options.js";
+import type { WorkersFlags } from "./workers-flag.js";
 
-export interface WorkersFlags {
-  workers?: number;
-}
+export { addWorkersOption, type WorkersFlags } from "./workers-flag.js";
 
 /**
  * Below this many bytes of input the default starts no threads: a worker
@@ -24,15 +21,6 @@ export interface WorkersFlags {
  * thread spends judging several megabytes.
  */
 export const THREADS_FROM_BYTES = 8 << 20;
-
-export function addWorkersOption(command: Command): Command {
-  return command.addOption(
-    new Option(
-      "--workers <n>",
-      "judge on N threads (default: one per core free of other work, when at least two are free and the input is a JSONL file or several .json files of 8 MB or more; else one); with a model, judging stays on one thread, where --concurrency overlaps the calls",
-    ).argParser(positiveInteger),
-  );
-}
 
 /** The inputs' size in bytes, as far as it is known (standard input and unreadable files count nothing). */
 function inputBytes(files: readonly string[]): number {

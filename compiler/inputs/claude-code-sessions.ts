@@ -12,10 +12,10 @@
 import { closeSync, existsSync, openSync, readSync, readdirSync, statSync } from "node:fs";
 import { createReadStream } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { formatIssue, importTrace } from "../../importers/index.js";
 import type { ImportIssue } from "../../importers/index.js";
 import { byteLines } from "../files/byte-lines.js";
 import { readError, type InputCase } from "./case.js";
+import { loadImporters } from "./importers.js";
 import { readJsonlLine } from "./jsonl.js";
 import type { TraceReadOptions } from "./trace-inputs.js";
 
@@ -126,6 +126,8 @@ interface RecordOrigin {
  * is no JSON is its own located error, as in any JSONL file.
  */
 export async function* sessionCases(group: SessionGroup, options: TraceReadOptions): AsyncGenerator<InputCase> {
+  // A session is always imported: the importers are loaded before its lines are read.
+  const { formatIssue, importTrace } = await loadImporters();
   const values: unknown[] = [];
   const origins: RecordOrigin[] = [];
   let index = 0;

@@ -83,7 +83,7 @@ export async function* readCaseBatches(files: readonly string[], options: TraceR
       const read = openJson(file);
       if (!("kind" in read)) yield [read];
       else if (read.kind === "large-array") yield* oneByOne(readLargeJsonArray(file, options));
-      else yield* inBatches(jsonFileCases(file, read.bytes, options));
+      else yield* inBatches(await jsonFileCases(file, read.bytes, options));
     }
   }
 }

@@ -1,8 +1,9 @@
 /** A `.json` file read whole (docs/FORMATS.md §2): one trajectory, one labeled case, an array of either, or one trace to import. */
 import { decodeUtf8, describeInvalidUtf8 } from "../files/utf8.js";
-import { looksLikeTrajectory } from "../../importers/index.js";
+import { looksLikeTrajectory } from "../../importers/formats.js";
 import { isObject } from "../../runtime/is-object.js";
 import { type InputCase } from "./case.js";
+import { loadImporters, needsImporters } from "./importers.js";
 import { arrayElementLines, BOM, invalidJson } from "./json-text.js";
 import { elementCases, formatMismatch, importedCases, importsWhole, type TraceReadOptions } from "./trace-inputs.js";
 
@@ -68,23 +69,29 @@ function lazyLineCase(file: string, index: number, lineAt: (i: number) => number
   };
 }
 
-/** The cases of a whole .json file's bytes. */
-export function* jsonFileCases(file: string, bytes: Uint8Array, options: TraceReadOptions): Generator<InputCase> {
+/** A .json file's value and its text, or the one case that says why it has none. */
+export type ParsedJsonFile = { kind: "parsed"; value: unknown; text: string } | { kind: "failed"; failure: InputCase };
+
+export function parseJsonFile(file: string, bytes: Uint8Array): ParsedJsonFile {
   const decoded = decodeUtf8(bytes);
   if (!decoded.ok) {
     const { invalid } = decoded;
-    yield { file, index: 0, line: invalid.line, col: invalid.col, error: describeInvalidUtf8(invalid) };
-    return;
+    return { kind: "failed", failure: { file, index: 0, line: invalid.line, col: invalid.col, error: describeInvalidUtf8(invalid) } };
   }
   let text = decoded.text;
   // A byte order mark (Windows editors write one) is not JSON; RFC 8259 lets readers ignore it.
   if (text.startsWith(BOM)) text = text.slice(1);
-  let value: unknown;
   try {
-    value = JSON.parse(text);
+    return { kind: "parsed", value: JSON.parse(text), text };
   } catch (error) {
-    yield { file, index: 0, ...invalidJson(text, error) };
-    return;
+    return { kind: "failed", failure: { file, index: 0, ...invalidJson(text, error) } };
   }
-  yield* parsedCases(value, file, () => arrayElementLines(text), options);
+}
+
+/** The cases of a whole .json file's bytes, once the importers are loaded if its value may need them (importers.ts). */
+export async function jsonFileCases(file: string, bytes: Uint8Array, options: TraceReadOptions): Promise<Iterable<InputCase>> {
+  const parsed = parseJsonFile(file, bytes);
+  if (parsed.kind === "failed") return [parsed.failure];
+  if (needsImporters(parsed.value)) await loadImporters();
+  return parsedCases(parsed.value, file, () => arrayElementLines(parsed.text), options);
 }

@@ -7,6 +7,7 @@ import { createReadStream } from "node:fs";
 import { byteLineBatches } from "../files/byte-lines.js";
 import { decodeUtf8, describeInvalidUtf8 } from "../files/utf8.js";
 import { readError, toCase, type InputCase } from "./case.js";
+import { loadImporters, needsImporters } from "./importers.js";
 import { BOM, invalidJson } from "./json-text.js";
 import { elementCases, formatMismatch, importedCases, importsWhole, readsInPlace, type TraceReadOptions } from "./trace-inputs.js";
 
@@ -64,7 +65,10 @@ export async function* readJsonlBatches(
     for await (const lines of byteLineBatches(chunks)) {
       for (const { bytes, offset } of lines) {
         lineNumber++;
-        const read = readJsonlLine(bytes, offset, { file, index, line: lineNumber }, options);
+        const origin = { file, index, line: lineNumber };
+        const parsed = parseJsonlLine(bytes, offset, origin);
+        if (parsed.kind === "value" && needsImporters(parsed.value)) await loadImporters();
+        const read = parsed.kind === "value" ? jsonlValue(parsed.value, origin, options) : parsed;
         if (read.kind === "blank") continue;
         if (read.kind === "trace") {
           traces.push(read.value);
@@ -103,6 +107,16 @@ export function readJsonlLine(
   origin: { file: string; index: number; line: number },
   options: TraceReadOptions,
 ): JsonlLine {
+  const parsed = parseJsonlLine(bytes, offset, origin);
+  return parsed.kind === "value" ? jsonlValue(parsed.value, origin, options) : parsed;
+}
+
+/** A line's JSON value, or what readJsonlLine makes of a line that has none (blank, or one located error). */
+export function parseJsonlLine(
+  bytes: Uint8Array,
+  offset: number,
+  origin: { file: string; index: number; line: number },
+): Exclude<JsonlLine, { kind: "trace" }> | { kind: "value"; value: unknown } {
   const decoded = decodeUtf8(bytes);
   if (!decoded.ok) {
     return { kind: "cases", cases: [{ ...origin, col: decoded.invalid.col, error: describeInvalidUtf8(decoded.invalid, offset) }] };
@@ -110,12 +124,15 @@ export function readJsonlLine(
   const raw = decoded.text;
   const line = origin.line === 1 && raw.startsWith(BOM) ? raw.slice(1) : raw;
   if (line.trim() === "") return { kind: "blank" };
-  let value: unknown;
   try {
-    value = JSON.parse(line);
+    return { kind: "value", value: JSON.parse(line) };
   } catch (error) {
     return { kind: "cases", cases: [{ ...origin, ...invalidJson(line, error, origin.line) }] };
   }
+}
+
+/** What a line's value is: a trace kept for the end, or its cases (the importers loaded if needsImporters says so). */
+export function jsonlValue(value: unknown, origin: { file: string; index: number; line: number }, options: TraceReadOptions): JsonlLine {
   if (!readsInPlace(value, options)) return { kind: "trace", value };
   return { kind: "cases", cases: elementCases(value, origin, options) };
 }

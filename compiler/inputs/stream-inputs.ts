@@ -7,6 +7,7 @@
 import { closeSync, createReadStream, fstatSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { jsonArrayElements, type ArrayStreamItem } from "../files/json-array-stream.js";
 import { readError, type InputCase } from "./case.js";
+import { loadImporters, needsImporters } from "./importers.js";
 import { jsonFileCases, parsedCases } from "./json-file.js";
 import { readJsonlLines } from "./jsonl.js";
 import { elementCases, isNativeCase, readsInPlace, type TraceReadOptions } from "./trace-inputs.js";
@@ -93,6 +94,7 @@ async function checkArray(file: string, options: TraceReadOptions): Promise<"str
   let count = 0;
   for await (const item of fileElements(file)) {
     if (item.kind === "error") return item;
+    if (needsImporters(item.value)) await loadImporters();
     if (!streamsInPlace(item.value, options)) return "whole";
     count++;
   }
@@ -111,7 +113,7 @@ export async function* readLargeJsonArray(file: string, options: TraceReadOption
   try {
     const check = await checkArray(file, options);
     if (check === "whole") {
-      yield* jsonFileCases(file, readFileSync(file), options);
+      yield* await jsonFileCases(file, readFileSync(file), options);
       return;
     }
     if (check !== "stream") {
@@ -121,6 +123,7 @@ export async function* readLargeJsonArray(file: string, options: TraceReadOption
     for await (const item of fileElements(file)) {
       // An error now means the file changed since it was checked.
       if (item.kind === "error") return yield located(file, index, item);
+      if (needsImporters(item.value)) await loadImporters();
       yield* elementCases(item.value, { file, index: index++, line: item.line }, options);
     }
   } catch (error) {
@@ -150,6 +153,7 @@ async function* streamedArrayCases(file: string, chunks: AsyncIterable<Uint8Arra
   let collected: { value: unknown; line: number }[] | undefined;
   for await (const item of jsonArrayElements(chunks)) {
     if (item.kind === "error") return yield located(file, collected === undefined ? index : 0, item);
+    if (needsImporters(item.value)) await loadImporters();
     if (index === 0 && collected === undefined && !streamsInPlace(item.value, options)) collected = [];
     if (collected !== undefined) {
       collected.push(item);
@@ -159,6 +163,7 @@ async function* streamedArrayCases(file: string, chunks: AsyncIterable<Uint8Arra
   }
   if (collected !== undefined) {
     const elements = collected;
+    if (needsImporters(elements.map((e) => e.value))) await loadImporters();
     yield* parsedCases(
       elements.map((e) => e.value),
       file,

@@ -5,8 +5,9 @@
  * detected), so `judge`, `calibrate`, `generate` and `import` read agent
  * traces with no conversion step. Trajectories pass through untouched.
  */
-import { detectFormat, detectionError, findFormat, formatIssue, importTrace, looksLikeTrajectory } from "../../importers/index.js";
 import type { FormatSetting, ImportIssue, ImportTraceOptions } from "../../importers/index.js";
+import { looksLikeTrajectory } from "../../importers/formats.js";
+import { importers } from "./importers.js";
 import { isObject } from "../../runtime/is-object.js";
 import { toCase, type CaseOrigin, type InputCase } from "./case.js";
 
@@ -45,12 +46,12 @@ function readAsTrace(value: unknown, options: TraceReadOptions): boolean {
   if (from === "trajectory") return false;
   if (from !== "auto") {
     try {
-      return findFormat(from)?.detect(value) === true;
+      return importers().findFormat(from)?.detect(value) === true;
     } catch {
       return false;
     }
   }
-  return detectFormat(value, importOptions(options)).candidates.length > 0;
+  return importers().detectFormat(value, importOptions(options)).candidates.length > 0;
 }
 
 /**
@@ -84,13 +85,13 @@ export function formatMismatch(value: unknown, options: TraceReadOptions): strin
   const inPlace = (v: unknown) => isNativeCase(v, options) || meantAsTrajectory(v, options);
   if (inPlace(value) || (Array.isArray(value) && value.some(inPlace))) return undefined;
   if (from !== "trajectory") {
-    const format = findFormat(from);
+    const format = importers().findFormat(from);
     if (format === undefined || safeDetect(format.detect, value)) return undefined;
     if (Array.isArray(value) && value.length > 0 && value.every((v) => safeDetect(format.detect, v))) return undefined;
   }
-  const detected = detectFormat(value, importOptions({ ...options, from: "auto" })).format;
+  const detected = importers().detectFormat(value, importOptions({ ...options, from: "auto" })).format;
   if (detected === undefined || detected === from) return undefined;
-  const looks = `looks like ${detected} (${findFormat(detected)!.description})${from === "trajectory" ? ", not trajectories (docs/FORMATS.md §2)" : ""}`;
+  const looks = `looks like ${detected} (${importers().findFormat(detected)!.description})${from === "trajectory" ? ", not trajectories (docs/FORMATS.md §2)" : ""}`;
   return options.formatSetting === "--from"
     ? `--from ${from} does not fit: the file ${looks}; pass --from ${detected}, or --from auto`
     : `from ${JSON.stringify(from)} does not fit: the file ${looks}; set the from option to ${JSON.stringify(detected)}, or "auto"`;
@@ -152,7 +153,7 @@ export function importsWhole(value: unknown, options: TraceReadOptions): boolean
   const native = (v: unknown): boolean => isNativeCase(v, options);
   if (from !== "auto") return !native(value) && !(Array.isArray(value) && value.length > 0 && value.every(native));
   if (native(value) || (Array.isArray(value) && value.every(native))) return false;
-  return detectFormat(value, importOptions(options)).format !== undefined;
+  return importers().detectFormat(value, importOptions(options)).format !== undefined;
 }
 
 /** `[3].messages[2]` in a JSONL batch: the line of element 3, and the path after it. */
@@ -161,9 +162,9 @@ function locate(issue: ImportIssue, lines: readonly number[] | undefined): { lin
   if (match !== null && lines![Number(match[1])] !== undefined) {
     const rest = { ...issue, path: match[2]! };
     delete rest.trace;
-    return { line: lines![Number(match[1])]!, text: formatIssue(rest) };
+    return { line: lines![Number(match[1])]!, text: importers().formatIssue(rest) };
   }
-  return { text: formatIssue(issue) };
+  return { text: importers().formatIssue(issue) };
 }
 
 /**
@@ -179,7 +180,7 @@ export function* importedCases(
   lines?: readonly number[],
   line?: number,
 ): Generator<InputCase> {
-  const result = importTrace(value, importOptions(options, file, line === undefined ? undefined : firstIndex));
+  const result = importers().importTrace(value, importOptions(options, file, line === undefined ? undefined : firstIndex));
   // Cases come in trace order: each error takes the place of the trace it stopped.
   const errors = [...result.errors].sort((a, b) => (a.trace ?? 0) - (b.trace ?? 0));
   const at = (index: number, where: number | undefined): CaseOrigin =>
@@ -217,18 +218,18 @@ export function* elementCases(value: unknown, origin: CaseOrigin, options: Trace
     return yield c;
   }
   if (from === "auto") {
-    const detection = detectFormat(value, importOptions(options));
+    const detection = importers().detectFormat(value, importOptions(options));
     if (detection.format === undefined)
       return yield detection.candidates.length === 0 && meantAsTrajectory(value, options)
         ? toCase(value, origin)
-        : { ...origin, error: detectionError(detection, options.formatSetting) };
+        : { ...origin, error: importers().detectionError(detection, options.formatSetting) };
   }
   yield* importedCases(value, origin.file, origin.index, options, undefined, origin.line);
 }
 
 /** A labeled case wrapping a trace: it must import to exactly one trajectory. */
 function labeledImport(c: InputCase, options: TraceReadOptions): InputCase {
-  const result = importTrace(c.trajectory, importOptions(options, c.file, c.line === undefined ? undefined : c.index));
+  const result = importers().importTrace(c.trajectory, importOptions(options, c.file, c.line === undefined ? undefined : c.index));
   const { trajectory: _raw, ...rest } = c;
   void _raw;
   // Unlabeled, and neither the object nor its `trajectory` is a trace any format knows: the object is what is unknown.
@@ -236,13 +237,18 @@ function labeledImport(c: InputCase, options: TraceReadOptions): InputCase {
     return {
       ...rest,
       labeled: false,
-      error: `${detectionError({ candidates: [] }, options.formatSetting)} (an object with a "trajectory" key is a labeled case only with "expected")`,
+      error: `${importers().detectionError({ candidates: [] }, options.formatSetting)} (an object with a "trajectory" key is a labeled case only with "expected")`,
     };
   if (result.errors.length > 0)
-    return { ...rest, error: `trajectory: ${result.format === undefined ? "" : `${result.format}: `}${formatIssue(result.errors[0]!)}` };
+    return {
+      ...rest,
+      error: `trajectory: ${result.format === undefined ? "" : `${result.format}: `}${importers().formatIssue(result.errors[0]!)}`,
+    };
   if (result.trajectories.length !== 1)
     return { ...rest, error: `trajectory: a labeled case wraps one trace; this one holds ${result.trajectories.length}` };
   for (const warning of result.warnings)
-    options.onWarning?.(`${c.file}${c.line === undefined ? "" : `:${c.line}`}: case ${c.index}: trajectory: ${formatIssue(warning)}`);
+    options.onWarning?.(
+      `${c.file}${c.line === undefined ? "" : `:${c.line}`}: case ${c.index}: trajectory: ${importers().formatIssue(warning)}`,
+    );
   return { ...rest, trajectory: result.trajectories[0] };
 }

@@ -8,7 +8,7 @@ import { requireInstalled } from "../optional.js";
 import type { SemanticAdapter } from "../../runtime/semantic.js";
 import { defaultCacheDir, withAnswerCache, type AnswerCacheOptions } from "./answer-cache.js";
 import { describeModelConfig, loadEnvironment, resolveModelConfig, type Environment, type ModelConfig, type ModelFlags } from "./config.js";
-import { createOpenAIAdapter, type TransportOptions } from "./openai.js";
+import type { TransportOptions } from "./openai.js";
 
 export { NO_MODEL_NOTICE } from "./config.js";
 export type { ModelConfig, ModelFlags } from "./config.js";
@@ -58,11 +58,12 @@ export function planHostModel(options: HostModelOptions = {}): HostModelPlan | u
   return { config, description: describeModelConfig(config), cache };
 }
 
-/** Builds the adapter the options describe; `openai` itself loads only when a request is made. */
+/** Builds the adapter the options describe; the transport's module loads only with a model configured, `openai` itself only when a request is made. */
 export async function createHostModel(options: HostModelOptions = {}): Promise<HostModel> {
   const plan = planHostModel(options);
   if (plan === undefined) return { adapter: undefined };
   requireInstalled("openai");
+  const { createOpenAIAdapter } = await import("./openai.js");
   const transport = createOpenAIAdapter(plan.config, options);
   const adapter = plan.cache === undefined ? transport : withAnswerCache(transport, plan.cache);
   return { adapter, config: plan.config, description: plan.description };

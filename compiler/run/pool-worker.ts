@@ -14,6 +14,7 @@ import { renderTrajectoryText, trajectoryEvents } from "../report/text.js";
 import type { InputCase } from "../inputs/case.js";
 import { readCases } from "../inputs/inputs.js";
 import type { TraceReadOptions } from "../inputs/trace-inputs.js";
+import { loadImporters } from "../inputs/importers.js";
 import { readJsonlLine } from "../inputs/jsonl.js";
 import { judgeOne, type CaseResult, type JudgeCaseOptions, type OutputRender, type RenderedCase } from "./judge-cases.js";
 import { importJudgeCode, type JudgeCode, type JudgeModule } from "./load.js";
@@ -318,6 +319,8 @@ async function main(): Promise<void> {
   const port = parentPort!;
   const setup = workerData as WorkerSetup;
   const judge = await importJudgeCode(setup.judge);
+  // The readers of a worker take any line as it comes (readJsonlLine): the importers are at hand from the start.
+  await loadImporters();
   const post = (message: WorkerMessage) => port.postMessage(message);
   // Jobs run one after another, in the order they came: the main thread knows which one a crash stopped.
   let chain = Promise.resolve();

@@ -29,6 +29,7 @@ import { byteLines } from "../files/byte-lines.js";
 import { readError, type InputCase } from "../inputs/case.js";
 import { readCases } from "../inputs/inputs.js";
 import type { TraceReadOptions } from "../inputs/trace-inputs.js";
+import { loadImporters } from "../inputs/importers.js";
 import { readJsonlLine, traceLinesCases } from "../inputs/jsonl.js";
 import { groupSessions } from "../inputs/claude-code-sessions.js";
 import type { MetaBehaviorJudgment, NaReason, TrajectoryJudgment, Verdict } from "../../runtime/types.js";
@@ -394,6 +395,8 @@ export async function* judgeInWorkers(
   run: RunOptions,
   options: PoolOptions,
 ): AsyncGenerator<CaseResult> {
+  // This thread reads the lines the workers keep as traces (readJsonlLine, traceLinesCases): the importers are at hand from the start.
+  await loadImporters();
   const pool = new WorkerPool(options.workers, workerSetup(code, read, run, options));
   const source = steps(files, pool, read, options);
   const window: Step[] = [];

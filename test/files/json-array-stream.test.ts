@@ -12,7 +12,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import { jsonArrayElements, type ArrayStreamItem } from "../../compiler/files/json-array-stream.js";
 import type { InputCase } from "../../compiler/inputs/case.js";
 import { readCases } from "../../compiler/inputs/inputs.js";
-import { jsonFileCases } from "../../compiler/inputs/json-file.js";
+import { jsonFileCases, parseJsonFile } from "../../compiler/inputs/json-file.js";
 import { arrayElementLines } from "../../compiler/inputs/json-text.js";
 import { readStdinCases } from "../../compiler/inputs/stream-inputs.js";
 
@@ -29,9 +29,9 @@ async function streamed(bytes: Uint8Array, size: number): Promise<ArrayStreamIte
 
 /** What the whole-text reader makes of `bytes`: the elements and their lines, or the one located error. */
 function whole(bytes: Uint8Array): { elements: unknown[]; lines: number[] } | { line?: number; col?: number; error: string } {
-  const [first] = [...jsonFileCases("f.json", bytes, { from: "trajectory" })];
-  if (first?.error !== undefined) {
-    const { line, col, error } = first;
+  const parsed = parseJsonFile("f.json", bytes);
+  if (parsed.kind === "failed") {
+    const { line, col, error = "" } = parsed.failure;
     return { ...(line !== undefined ? { line } : {}), ...(col !== undefined ? { col } : {}), error };
   }
   const text = Buffer.from(bytes)
@@ -249,7 +249,7 @@ describe("stdin (readStdinCases)", () => {
       { role: "assistant", content: "hello" },
     ];
     const fromStdin = await stdinCases(JSON.stringify(chat));
-    const fromFile = [...jsonFileCases("-", bytesOf(JSON.stringify(chat)), {})];
+    const fromFile = [...(await jsonFileCases("-", bytesOf(JSON.stringify(chat)), {}))];
     expect(fromStdin).toEqual(fromFile);
     expect(fromStdin.length).toBeGreaterThan(0);
     expect(await stdinCases("")).toEqual([]);

@@ -1,5 +1,6 @@
 // Preloaded with `node --import` in CLI tests: records every module specifier
-// the process resolves, so a test can prove `judge judge.mjs` never loads the compiler.
+// the process resolves, each followed by the URL it resolved to, so a test can
+// prove `judge judge.mjs` never loads the compiler, or which files it loads.
 import { register } from "node:module";
 
 register(
@@ -8,7 +9,9 @@ register(
       import { appendFileSync } from "node:fs";
       export async function resolve(specifier, context, next) {
         if (process.env.BJ_TRACE_FILE) appendFileSync(process.env.BJ_TRACE_FILE, specifier + "\\n");
-        return next(specifier, context);
+        const resolved = await next(specifier, context);
+        if (process.env.BJ_TRACE_FILE) appendFileSync(process.env.BJ_TRACE_FILE, resolved.url + "\\n");
+        return resolved;
       }
     `),
 );

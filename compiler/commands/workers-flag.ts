@@ -1,0 +1,20 @@
+/**
+ * The `--workers` flag of `judge`, `calibrate` and `label`, declared apart
+ * from workers.ts so that declaring it (cli.ts, at every start) loads no
+ * input reader (issue 26).
+ */
+import { Option, type Command } from "commander";
+import { positiveInteger } from "./model-flags.js";
+
+export interface WorkersFlags {
+  workers?: number;
+}
+
+export function addWorkersOption(command: Command): Command {
+  return command.addOption(
+    new Option(
+      "--workers <n>",
+      "judge on N threads (default: one per core free of other work, when at least two are free and the input is a JSONL file or several .json files of 8 MB or more; else one); with a model, judging stays on one thread, where --concurrency overlaps the calls",
+    ).argParser(positiveInteger),
+  );
+}
