@@ -231,6 +231,26 @@ describe("issue 25: combined forms", () => {
   });
 });
 
+describe("issue 25: prohibitions as policies write them", () => {
+  it("'No session should include more than two …, whatever …' bounds a count", () => {
+    expect(checksOf("No session should include more than two heater settings, whatever the probe says.")).toEqual([
+      { type: "count", match: [{ action: "set_heater" }], max: 2 },
+    ]);
+  });
+
+  it("'… and stops there: it must not …, no matter what …' is a required and a forbidden in the same window", () => {
+    const window = [{ action: "check_recall_result", metadata: { status: "recalled" } }];
+    expect(
+      checksOf(
+        "After a recall check comes back recalled, the agent pages the pharmacist and stops there: it must not dispense stock, no matter what the ward says.",
+      ),
+    ).toEqual([
+      { type: "required", match: [{ action: "page_pharmacist" }], after: window },
+      { type: "forbidden", match: [{ action: "dispense_stock" }], after: window },
+    ]);
+  });
+});
+
 describe("issue 25: the search from labels reaches the combined forms", () => {
   it("labels that a second dispensing on one reading breaks the rule give a fresh ordering tied by the fridge", () => {
     const parsed = parseBehaviorMd(

@@ -38,6 +38,7 @@ import {
   agentNames,
   boundsCount,
   capitalize,
+  CONCESSION,
   COUNT,
   DEFAULT_GRAMMAR,
   forbids,
@@ -82,7 +83,7 @@ function draftClause(context: ClauseContext, rawClause: string): ClauseOutcome {
 }
 
 function draftPlainClause(context: ClauseContext, rawClause: string, stripped?: string): ClauseOutcome {
-  const clause = stripped ?? rawClause.replace(PURPOSE, "");
+  const clause = (stripped ?? rawClause.replace(PURPOSE, "")).replace(CONCESSION, "");
   const quote = quoteFor(context, rawClause);
   // "X may be filed only if the latest lookup shows Y": a condition on the latest earlier event's value.
   const conditioned = conditionFrom(context, clause, quote);
