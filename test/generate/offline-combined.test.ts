@@ -251,6 +251,20 @@ describe("issue 25: prohibitions as policies write them", () => {
   });
 });
 
+describe("issue 25: a later clause with a condition of its own", () => {
+  it("'…; and once X, Y is done with `action`' is read as its own sentence, quoted as written", () => {
+    const rule = ruleFor("The desk keeps a paper log; and once stock is dispensed, the fridge is locked with `lock_fridge`.");
+    expect(rule.checks).toEqual([
+      {
+        type: "required",
+        quote: "once stock is dispensed, the fridge is locked with `lock_fridge`",
+        match: [{ action: "lock_fridge" }],
+        after: [{ action: "dispense_stock" }],
+      },
+    ]);
+  });
+});
+
 describe("issue 25: the search from labels reaches the combined forms", () => {
   it("labels that a second dispensing on one reading breaks the rule give a fresh ordering tied by the fridge", () => {
     const parsed = parseBehaviorMd(
