@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { parseBehaviorMd } from "../../compiler/behavior-md/load.js";
-import { draftOffline } from "../../compiler/generate/offline/draft.js";
+import { agentNames, draftOffline } from "../../compiler/generate/offline/draft.js";
 import { buildVocabulary } from "../../compiler/generate/vocabulary.js";
 import type { MetaBehavior } from "../../compiler/ir/types.js";
 import { validateTrajectory } from "../../runtime/trajectory.js";
@@ -277,5 +277,18 @@ describe("issue 25: the search from labels reaches the combined forms", () => {
     const ordering = rule.checks.find((c) => c.type === "ordering");
     expect(ordering).toMatchObject({ fresh: true, on: "metadata.fridge_id" });
     expect(JSON.stringify(run())).toBe(JSON.stringify(run()));
+  });
+});
+
+describe("issue 25: the agent's own name", () => {
+  it("a proper name that opens the preamble and that the description names is the agent, without 'for'", () => {
+    expect(
+      agentNames({
+        description: "What Juniper, the recruiting assistant, must and must not do.",
+        preamble: "Juniper works for the recruiting team. It books interviews.",
+      }),
+    ).toEqual(["Juniper"]);
+    expect(agentNames({ description: "What the assistant must do.", preamble: "The assistant works for the team." })).toEqual([]);
+    expect(agentNames({ description: "Rules for the desk.", preamble: "Juniper works for the recruiting team." })).toEqual([]);
   });
 });

@@ -115,7 +115,17 @@ export const DEFAULT_GRAMMAR = grammarFor();
 export function agentNames(spec: Pick<BehaviorSpec, "description" | "preamble">): string[] {
   const whom = /\bfor\s+(.+?)(?=\s+(?:that|who|which|with)\b|\s+[\u2014\u2013-]\s|[,;.:(]|$)/i.exec(spec.description)?.[1];
   const opening = sectionSentences(spec.preamble)[0]?.text;
-  if (whom === undefined || opening === undefined) return [];
+  if (opening === undefined) return [];
+  // "What Juniper, the recruiting assistant, must do" and "Juniper works for …": a proper name
+  // that opens the preamble and that the description names too.
+  const proper = /^([A-Z][a-z]+)\s+[a-z]+s\b/.exec(opening)?.[1];
+  if (
+    proper !== undefined &&
+    !/^(?:The|This|That|These|Those|It|Its|Each|Every|Our|We|All|Any)$/.test(proper) &&
+    new RegExp(`\\b${proper}\\b`).test(spec.description)
+  )
+    if (whom === undefined || !new RegExp(`^(?:the\\s+)?${escapeRegExp(proper)}\\b`, "i").test(whom)) return [proper];
+  if (whom === undefined) return [];
   const article = /^(?:a|an|the)\s+/i.test(whom);
   const head = whom.replace(/^(?:a|an|the)\s+/i, "").trim();
   const candidates = [head, head.replace(/\s+(?:agent|assistant|bot|model)$/i, "")].filter((c) => c !== "");
