@@ -7,6 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { parseBehaviorMd } from "../../compiler/behavior-md/load.js";
 import { agentNames, draftOffline } from "../../compiler/generate/offline/draft.js";
+import { categorical } from "../../compiler/generate/offline/synthesize-candidates.js";
 import { buildVocabulary } from "../../compiler/generate/vocabulary.js";
 import type { MetaBehavior } from "../../compiler/ir/types.js";
 import { validateTrajectory } from "../../runtime/trajectory.js";
@@ -290,5 +291,16 @@ describe("issue 25: the agent's own name", () => {
     ).toEqual(["Juniper"]);
     expect(agentNames({ description: "What the assistant must do.", preamble: "The assistant works for the team." })).toEqual([]);
     expect(agentNames({ description: "Rules for the desk.", preamble: "Juniper works for the recruiting team." })).toEqual([]);
+  });
+});
+
+describe("issue 25: the search from labels speaks of categories, not references", () => {
+  it("does not match on ids, URLs, citations or free text, which a few samples also show with few values", () => {
+    expect(categorical("url", ["https://www.irs.gov/pub/a.pdf", "https://www.irs.gov/pub/b.pdf"])).toBe(false);
+    expect(categorical("citation", ["Rev. Proc. 2024-25", "Notice 2024-80"])).toBe(false);
+    expect(categorical("batch_id", ["B1", "B2"])).toBe(false);
+    expect(categorical("note", ["the customer asked twice for it", "ok"])).toBe(false);
+    expect(categorical("status", ["clear", "recalled", "pending"])).toBe(true);
+    expect(categorical("ward", ["Oncology", "Surgery"])).toBe(true);
   });
 });
