@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { parseBehaviorMd } from "../../compiler/behavior-md/load.js";
-import { draftOffline } from "../../compiler/generate/offline/draft.js";
+import { agentNames, draftOffline } from "../../compiler/generate/offline/draft.js";
+import { categorical } from "../../compiler/generate/offline/synthesize-candidates.js";
 import { buildVocabulary } from "../../compiler/generate/vocabulary.js";
 import type { MetaBehavior } from "../../compiler/ir/types.js";
 import { validateTrajectory } from "../../runtime/trajectory.js";
@@ -231,6 +232,40 @@ describe("issue 25: combined forms", () => {
   });
 });
 
+describe("issue 25: prohibitions as policies write them", () => {
+  it("'No session should include more than two …, whatever …' bounds a count", () => {
+    expect(checksOf("No session should include more than two heater settings, whatever the probe says.")).toEqual([
+      { type: "count", match: [{ action: "set_heater" }], max: 2 },
+    ]);
+  });
+
+  it("'… and stops there: it must not …, no matter what …' is a required and a forbidden in the same window", () => {
+    const window = [{ action: "check_recall_result", metadata: { status: "recalled" } }];
+    expect(
+      checksOf(
+        "After a recall check comes back recalled, the agent pages the pharmacist and stops there: it must not dispense stock, no matter what the ward says.",
+      ),
+    ).toEqual([
+      { type: "required", match: [{ action: "page_pharmacist" }], after: window },
+      { type: "forbidden", match: [{ action: "dispense_stock" }], after: window },
+    ]);
+  });
+});
+
+describe("issue 25: a later clause with a condition of its own", () => {
+  it("'…; and once X, Y is done with `action`' is read as its own sentence, quoted as written", () => {
+    const rule = ruleFor("The desk keeps a paper log; and once stock is dispensed, the fridge is locked with `lock_fridge`.");
+    expect(rule.checks).toEqual([
+      {
+        type: "required",
+        quote: "once stock is dispensed, the fridge is locked with `lock_fridge`",
+        match: [{ action: "lock_fridge" }],
+        after: [{ action: "dispense_stock" }],
+      },
+    ]);
+  });
+});
+
 describe("issue 25: the search from labels reaches the combined forms", () => {
   it("labels that a second dispensing on one reading breaks the rule give a fresh ordering tied by the fridge", () => {
     const parsed = parseBehaviorMd(
@@ -243,5 +278,29 @@ describe("issue 25: the search from labels reaches the combined forms", () => {
     const ordering = rule.checks.find((c) => c.type === "ordering");
     expect(ordering).toMatchObject({ fresh: true, on: "metadata.fridge_id" });
     expect(JSON.stringify(run())).toBe(JSON.stringify(run()));
+  });
+});
+
+describe("issue 25: the agent's own name", () => {
+  it("a proper name that opens the preamble and that the description names is the agent, without 'for'", () => {
+    expect(
+      agentNames({
+        description: "What Juniper, the recruiting assistant, must and must not do.",
+        preamble: "Juniper works for the recruiting team. It books interviews.",
+      }),
+    ).toEqual(["Juniper"]);
+    expect(agentNames({ description: "What the assistant must do.", preamble: "The assistant works for the team." })).toEqual([]);
+    expect(agentNames({ description: "Rules for the desk.", preamble: "Juniper works for the recruiting team." })).toEqual([]);
+  });
+});
+
+describe("issue 25: the search from labels speaks of categories, not references", () => {
+  it("does not match on ids, URLs, citations or free text, which a few samples also show with few values", () => {
+    expect(categorical("url", ["https://www.irs.gov/pub/a.pdf", "https://www.irs.gov/pub/b.pdf"])).toBe(false);
+    expect(categorical("citation", ["Rev. Proc. 2024-25", "Notice 2024-80"])).toBe(false);
+    expect(categorical("batch_id", ["B1", "B2"])).toBe(false);
+    expect(categorical("note", ["the customer asked twice for it", "ok"])).toBe(false);
+    expect(categorical("status", ["clear", "recalled", "pending"])).toBe(true);
+    expect(categorical("ward", ["Oncology", "Surgery"])).toBe(true);
   });
 });

@@ -214,7 +214,9 @@ describe("the search's evaluation of each form agrees with the judge's generated
       "required on",
       "forbidden on",
       "count per",
-      "condition",
+      // A condition tests a category of the bound event: the bookings of "Cancel only what was
+      // looked up" carry only ids, which the search does not test values of.
+      ...(name === REFUNDS ? ["condition"] : []),
     ])
       expect([...forms].some((f) => f.startsWith(form))).toBe(true);
     // The combined forms: a fresh confirmation of the same thing, a prompt follower of the same thing, totals.

@@ -17,6 +17,7 @@ import {
   forbids,
   MODAL,
   NEGATION,
+  NO_SUBJECT,
   PARTICIPLE,
   PASSIVE,
   PROHIBITION,
@@ -269,7 +270,8 @@ export function forbiddenFrom(context: ClauseContext, clause: string, quote: str
     (passive !== null &&
       resolvePattern(context.lexicon, `${clause.slice(0, passive.index)} ${passive[1]!}`, { agentOnly: true }) !== undefined);
   // "never archives an email it has not read": a condition on the object needs more than one pattern.
-  const cue = PROHIBITION.exec(clause) ?? context.grammar.agentDenial.exec(clause) ?? context.grammar.verbNo.exec(clause);
+  const cue =
+    PROHIBITION.exec(clause) ?? NO_SUBJECT.exec(clause) ?? context.grammar.agentDenial.exec(clause) ?? context.grammar.verbNo.exec(clause);
   // A parenthesis restates what is forbidden ("carry on with the lesson (no new problems)"): it adds no condition.
   const forbiddenPart = (cue === null ? clause : clause.slice(cue.index + cue[0].length)).replace(/\([^)]*\)/g, " ");
   const conditional =

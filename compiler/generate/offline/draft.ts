@@ -38,6 +38,8 @@ import {
   agentNames,
   boundsCount,
   capitalize,
+  CONCESSION,
+  CONDITION,
   COUNT,
   DEFAULT_GRAMMAR,
   forbids,
@@ -76,13 +78,20 @@ function isRuleClause(context: ClauseContext, clause: string): boolean {
 
 /** One clause → a check, a semantic check, or nothing; "within the next N events" is a pairing's window. */
 function draftClause(context: ClauseContext, rawClause: string): ClauseOutcome {
+  // "…, and once the rejection is sent, the file is closed with `close_candidate`": a later clause
+  // with a condition of its own is read as a sentence of its own, quoted as written.
+  const own = rawClause.replace(/^(?:and|but|then)\s+/i, "");
+  if (context.index > 0 && CONDITION.test(own)) {
+    const sub = shapeSentence(own, context.grammar);
+    if (sub.condition !== undefined && sub.clauses.length === 1) return draftClause({ ...context, shape: sub, index: 0 }, sub.clauses[0]!);
+  }
   const window = withinOf(rawClause.replace(PURPOSE, ""));
   const outcome = draftPlainClause(context, rawClause, window?.rest);
   return window === undefined ? outcome : withWithin(outcome, window.within);
 }
 
 function draftPlainClause(context: ClauseContext, rawClause: string, stripped?: string): ClauseOutcome {
-  const clause = stripped ?? rawClause.replace(PURPOSE, "");
+  const clause = (stripped ?? rawClause.replace(PURPOSE, "")).replace(CONCESSION, "");
   const quote = quoteFor(context, rawClause);
   // "X may be filed only if the latest lookup shows Y": a condition on the latest earlier event's value.
   const conditioned = conditionFrom(context, clause, quote);

@@ -22,6 +22,11 @@ export interface SentenceShape {
 export const CONDITION = /^(before|after|once|whenever|each time|every time|if|when|during|as soon as)\s+(.+)$/i;
 export const PROHIBITION =
   /\b(?:never|must not|mustn't|may not|should not|shouldn't|shall not|cannot|can't|no further|no more(?! than)|(?:is|are) (?:a )?violations?|(?:is|are) forbidden|(?:is|are) not (?:allowed|permitted))\b/i;
+/** "No run should include …", "no refund may go …": a subject with "no" and a modal forbids it. */
+export const NO_SUBJECT = /^no\s+(?:[\w-]+\s+){1,3}?(?:should|may|must|can|shall|will)\b/i;
+/** "no matter what the customer says", "whatever the permit says": a concession adds no condition. */
+export const CONCESSION =
+  /,?\s+(?:no matter (?:what|how|who|whether|when)|whatever|however|whoever|regardless of|even if|even when|even though)\b.*$/i;
 /** Words that relate two events: a single forbidden pattern cannot say "X followed by Y". */
 export const RELATIONAL = /\b(?:followed by|before|after|afterwards|without|unless|until|even if|instead of)\b/i;
 export const NEGATION = /\b(?:not|n't|neither|nor|never|no|none|without)\b/i;
@@ -110,7 +115,17 @@ export const DEFAULT_GRAMMAR = grammarFor();
 export function agentNames(spec: Pick<BehaviorSpec, "description" | "preamble">): string[] {
   const whom = /\bfor\s+(.+?)(?=\s+(?:that|who|which|with)\b|\s+[\u2014\u2013-]\s|[,;.:(]|$)/i.exec(spec.description)?.[1];
   const opening = sectionSentences(spec.preamble)[0]?.text;
-  if (whom === undefined || opening === undefined) return [];
+  if (opening === undefined) return [];
+  // "What Juniper, the recruiting assistant, must do" and "Juniper works for …": a proper name
+  // that opens the preamble and that the description names too.
+  const proper = /^([A-Z][a-z]+)\s+[a-z]+s\b/.exec(opening)?.[1];
+  if (
+    proper !== undefined &&
+    !/^(?:The|This|That|These|Those|It|Its|Each|Every|Our|We|All|Any)$/.test(proper) &&
+    new RegExp(`\\b${proper}\\b`).test(spec.description)
+  )
+    if (whom === undefined || !new RegExp(`^(?:the\\s+)?${escapeRegExp(proper)}\\b`, "i").test(whom)) return [proper];
+  if (whom === undefined) return [];
   const article = /^(?:a|an|the)\s+/i.test(whom);
   const head = whom.replace(/^(?:a|an|the)\s+/i, "").trim();
   const candidates = [head, head.replace(/\s+(?:agent|assistant|bot|model)$/i, "")].filter((c) => c !== "");
@@ -156,29 +171,32 @@ export function shapeSentence(sentence: string, grammar: Grammar = DEFAULT_GRAMM
 
 /** "; " always separates; ", and it …" separates unless the part is one ordering ("X, and Y, before Z"). */
 export function splitClauses(main: string, grammar: Grammar): string[] {
-  return main
-    .split(/;\s+/)
-    .flatMap((part) => {
-      // Only a "before" of the rule itself keeps the part whole, not one in its purpose ("so that … before it lands")
-      // or in what a colon elaborates ("… a fresh one: a reading taken before an earlier release …").
-      const core = part.replace(PURPOSE, "").replace(/:\s.*$/, "");
-      if (/\bbefore\b/i.test(core) && !/\bbefore\b.*,\s+(?:and|but)\s+/i.test(core)) return [part];
-      // "… and it writes", "… and sends the person a message": a second verb phrase is a second clause.
-      // "… must alert the lead and must not carry on": a second modal verb phrase keeps the subject too.
-      return part.split(
-        new RegExp(
-          `,\\s+(?:and|but)\\s+(?!(?:${BOUND_WORDS})\\s)|\\s+and\\s+(?=(?:${grammar.andAgent})\\s)|\\s+and\\s+(?=[a-z]+s\\s+(?:the|a|an|it|them|to|no)\\s)|\\s+and\\s+(?=${MODAL}\\s)`,
-          "i",
-        ),
-      );
-    })
-    .map((c) => c.trim())
-    .filter((c) => c !== "");
+  return (
+    main
+      // "…and stops there: it must not open the account": a colon before the agent and a modal starts a clause.
+      .split(new RegExp(`;\\s+|:\\s+(?=(?:${grammar.andAgent})\\s+(?:must|should|shall|may|cannot|can't|never|does not|doesn't)\\b)`, "i"))
+      .flatMap((part) => {
+        // Only a "before" of the rule itself keeps the part whole, not one in its purpose ("so that … before it lands")
+        // or in what a colon elaborates ("… a fresh one: a reading taken before an earlier release …").
+        const core = part.replace(PURPOSE, "").replace(/:\s.*$/, "");
+        if (/\bbefore\b/i.test(core) && !/\bbefore\b.*,\s+(?:and|but)\s+/i.test(core)) return [part];
+        // "… and it writes", "… and sends the person a message": a second verb phrase is a second clause.
+        // "… must alert the lead and must not carry on": a second modal verb phrase keeps the subject too.
+        return part.split(
+          new RegExp(
+            `,\\s+(?:and|but)\\s+(?!(?:${BOUND_WORDS})\\s)|\\s+and\\s+(?=(?:${grammar.andAgent})\\s)|\\s+and\\s+(?=[a-z]+s\\s+(?:the|a|an|it|them|to|no)\\s)|\\s+and\\s+(?=${MODAL}\\s)`,
+            "i",
+          ),
+        );
+      })
+      .map((c) => c.trim())
+      .filter((c) => c !== "")
+  );
 }
 
 /** Whether a clause forbids something: a prohibition, a denial by the agent, or a verb with "no" as its object. */
 export function forbids(clause: string, grammar: Grammar): boolean {
-  return PROHIBITION.test(clause) || grammar.agentDenial.test(clause) || grammar.verbNo.test(clause);
+  return PROHIBITION.test(clause) || NO_SUBJECT.test(clause) || grammar.agentDenial.test(clause) || grammar.verbNo.test(clause);
 }
 
 /** A clause that only qualifies the rule ("a lookup that comes back empty does not count"). */

@@ -87,6 +87,41 @@ function cutsOf(
   return sampleCuts(values.map(Number), labeled);
 }
 
+/**
+ * Whether a key's values are categories a rule can speak of, not references to one thing (ids,
+ * URLs, paths, addresses) or free text: in a few samples those have few values too, and a value
+ * of one fits labels by chance.
+ */
+const REFERENCE_KEYS = new Set([
+  "id",
+  "url",
+  "uri",
+  "link",
+  "path",
+  "href",
+  "email",
+  "hash",
+  "token",
+  "file",
+  "citation",
+  "reference",
+  "ref",
+  "title",
+]);
+export function categorical(key: string, values: readonly (string | { value: string })[]): boolean {
+  if (
+    key
+      .toLowerCase()
+      .split(/[^a-z]+/)
+      .some((w) => REFERENCE_KEYS.has(w) || REFERENCE_KEYS.has(w.replace(/s$/, "")))
+  )
+    return false;
+  return values.every((x) => {
+    const v = typeof x === "string" ? x : x.value;
+    return !/:\/\/|^\/|@|\s\S+\s\S+\s/.test(v) && v.length <= 40;
+  });
+}
+
 /** A key that names a thing (an order, a reservation) rather than a category or an amount. */
 const identifying = (k: KeyFacts) => nameStems(k.key).includes("id") || (!k.numeric && k.values.length > MAX_CATEGORY_VALUES);
 const isAmountKey = (k: KeyFacts) => k.numeric && !k.key.startsWith("@") && !nameStems(k.key).includes("id") && k.values.length >= 2;
@@ -244,13 +279,13 @@ export function candidateMatchers(
     if (a.name === "message") continue;
     pool.push({ action: a.name });
     for (const meta of a.metadata) {
-      if (meta.distinct > MAX_CATEGORY_VALUES || meta.distinct < 2) continue;
+      if (meta.distinct > MAX_CATEGORY_VALUES || meta.distinct < 2 || !categorical(meta.key, meta.values)) continue;
       for (const v of meta.values) pool.push({ action: a.name, metadata: { [meta.key]: v.value } });
     }
     for (const k of keys.get(a.name) ?? []) {
       if (isAmountKey(k)) {
         for (const range of thresholds(said, k.cuts)) extended.push({ action: a.name, metadata: { [k.key]: range } });
-      } else if (!k.numeric && k.values.length >= 3 && k.values.length <= MAX_CATEGORY_VALUES) {
+      } else if (!k.numeric && k.values.length >= 3 && k.values.length <= MAX_CATEGORY_VALUES && categorical(k.key, k.values)) {
         for (const v of k.values) extended.push({ action: a.name, metadata: { [k.key]: { not: v } } });
         for (let i = 0; i < k.values.length; i++)
           for (let j = i + 1; j < k.values.length; j++)
@@ -322,7 +357,7 @@ function conditionTests(vocab: Vocab, bind: Matcher): { key: string; test: Value
   for (const k of keysOf(vocab, bind)) {
     if (k.key.startsWith("@")) continue;
     if (isAmountKey(k)) for (const range of thresholds(vocab.said, k.cuts)) out.push({ key: k.key, test: range });
-    else if (k.values.length >= 2 && k.values.length <= MAX_CATEGORY_VALUES)
+    else if (k.values.length >= 2 && k.values.length <= MAX_CATEGORY_VALUES && categorical(k.key, k.values))
       for (const v of k.values) out.push({ key: k.key, test: v }, { key: k.key, test: { not: v } });
   }
   return out;
