@@ -98,6 +98,25 @@ describe("reportingActions: where a monitor's check must step a rule", () => {
     expect(actionsOf("{action: go}", checks)).toEqual(expected);
   });
 
+  test("a plain check's rule reports in `violations` exactly when reportingActions names an action for it", async () => {
+    // reportingActions reads the check types; this ties it to what their lowering reports.
+    const plain = [
+      check("ordering", "first: {action: look}; before: {action: pay}"),
+      check("pairing", "each: {action: pay}; followedBy: {action: mail}"),
+      check("required", "match: {action: note}; after: {action: stop}"),
+      check("forbidden", "match: {action: pay}; after: {action: stop}"),
+      check("count", "match: {action: pay}; max: 2"),
+      check("count", "match: {action: pay}; min: 1; distinctBy: metadata.order"),
+    ];
+    const { ir } = parseOrThrow(yaml(plain.map((c, i) => rule(`r${i}`, "{action: go}", c)).join("")));
+    const { compiled } = await compileYaml(yaml(plain.map((c, i) => rule(`r${i}`, "{action: go}", c)).join("")));
+    plain.forEach((_, i) => {
+      const body = compiled.judgeTs.split(`class Rule${i} `)[1]!.split("violations(found: Found): void {")[1]!.split("\n  }\n")[0]!;
+      const actions = reportingActions(ir.metaBehaviors[i]!);
+      expect(body.includes("found("), `rule ${i}`).toBe(actions === "every" || actions.size > 0);
+    });
+  });
+
   test("a semantic trigger reports nothing while running", () => {
     const semantic = `  - name: s\n    trigger:\n      description: d\n      semantic: true\n    checks:\n${check("forbidden", "match: {action: pay}")}    semanticChecks: []\n`;
     const { ir } = parseOrThrow(yaml(semantic));
