@@ -5,6 +5,8 @@
 //   npm run build:cli && node bench/guard.js             # judges of 1, 2, 100 and 1,000 rules
 //   node bench/guard.js --rules 1,100 --events 20000 --rounds 2   # other sizes, fewer rounds
 //   node bench/guard.js --before /tmp/old   # also an older build: /tmp/old/guard-<rules>.mjs, alternated
+//   node bench/guard.js --warm 0            # latency right after one round only (no steady-state rows)
+//   node bench/guard.js --processes 3       # section 1: each judge in 3 fresh processes, alternated; medians
 //
 // Each judge is built from a judge.yaml written here (`guardJudgeYaml`): rule i is about a
 // vocabulary of its own (lookup_i, refund_i, refund_i_result, notify_i) with an ordering, a
@@ -16,6 +18,10 @@
 //   1. monitor.push and monitor.check: p50, p99 and p99.9 of each call, in ns, over a
 //      session that picks among all the judge's rules (a fresh monitor per round; the
 //      first round warms up and is not counted). The timer's own cost is printed too.
+//      Each judge twice: "first", right after that one round (each rule's class has seen
+//      about 10,000/rules events, so with many rules V8 still runs most of their code
+//      unoptimized), and "steady", after `--warm` more events per rule (default 6,000:
+//      a long-running guard's state, once V8 has optimized every rule's class).
 //   2. judgeTrajectory: ns per event over the same kind of session, and over one whose
 //      events concern only rules 0 and 1 (so a judge of 100 or 1,000 rules should cost
 //      what one of 2 rules does), each measurement in a process of its own.
@@ -95,13 +101,16 @@ function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
 }
 
-/** Latency of each push and each check, in ns, over `events` events of a session over all the judge's rules. */
-export function latency(judge, rules, count, rounds) {
+/**
+ * Latency of each push and each check, in ns, over `count` events of a session over all the
+ * judge's rules, `rounds` rounds pooled after `warmup` rounds that are not counted.
+ */
+export function latency(judge, rules, count, rounds, warmup = 1) {
   const events = guardEvents(count, rules);
   const probes = guardEvents(count, rules, "c");
   const push = [];
   const check = [];
-  for (let round = 0; round <= rounds; round++) {
+  for (let round = 1 - warmup; round <= rounds; round++) {
     const monitor = judge.createMonitor({ id: `guard-${round}` });
     for (let i = 0; i < events.length; i++) {
       // A check of the next event (its own id, so it is new), then the push of the event itself.
@@ -157,7 +166,22 @@ async function measureAlone() {
   process.stdout.write(`${best}\n`);
 }
 
+/** `first` and (with `warm` events per rule more) `steady` latency of the judge at `path`, in this process. */
+async function latencyAlone(path, rules, count, warm) {
+  const judge = await import(pathToFileURL(path).href);
+  const first = latency(judge, rules, count, 5);
+  const steady = warm > 0 ? latency(judge, rules, count, 5, Math.ceil((warm * rules) / count)) : undefined;
+  return { first, steady, timer: first.timer };
+}
+
 const main = process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1];
+if (main && process.argv.includes("--latency")) {
+  // `--latency <judge.mjs> <rules> <events> <warm>`: one process's figures, as JSON.
+  const at = process.argv.indexOf("--latency");
+  const [path, rules, count, warm] = process.argv.slice(at + 1, at + 5);
+  process.stdout.write(JSON.stringify(await latencyAlone(path, Number(rules), Number(count), Number(warm))));
+  process.exit(0);
+}
 if (main && process.argv.includes("--measure")) {
   await measureAlone();
   process.exit(0);
@@ -181,14 +205,36 @@ async function run() {
           ["after  ", built.get(rules)],
         ];
 
-  console.log(`1. monitor latency per call, ns (${count} events per round, 5 rounds pooled, after a warm-up round)`);
-  console.log("   rules   push p50    p99  p99.9   check p50    p99  p99.9   (timer alone p50)");
+  const warm = Number(argument("--warm", "6000"));
+  const processes = Number(argument("--processes", "1"));
+  console.log(`1. monitor latency per call, ns (${count} events per round, 5 rounds pooled, after a warm-up round;`);
+  console.log(`   steady: after ${warm} more events per rule${processes > 1 ? `; median of ${processes} processes, alternated` : ""})`);
+  console.log("   rules          push p50    p99  p99.9   check p50    p99  p99.9   (timer alone p50)");
+  const cols = (list) => list.map((n, k) => String(n).padStart(k === 0 ? 9 : 6)).join(" ");
   for (const rules of sizes) {
-    for (const [label, path] of judges(rules)) {
-      const judge = await import(pathToFileURL(path).href);
-      const { push, check, timer } = latency(judge, rules, count, 5);
-      const cols = (list) => list.map((n, k) => String(n).padStart(k === 0 ? 9 : 6)).join(" ");
-      console.log(`   ${label}${String(rules).padStart(5)}  ${cols(push)}   ${cols(check)}   (${timer})`);
+    // Each measurement: `first`, then (the same module, so the warm-up adds to what V8 has seen) `steady`.
+    const measured = new Map(judges(rules).map(([label]) => [label, []]));
+    for (let p = 0; p < processes; p++) {
+      for (const [label, path] of judges(rules)) {
+        const args = [fileURLToPath(import.meta.url), "--latency", path, String(rules), String(count), String(warm)];
+        measured
+          .get(label)
+          .push(
+            processes === 1
+              ? await latencyAlone(path, rules, count, warm)
+              : JSON.parse(execFileSync(process.execPath, args, { encoding: "utf8" })),
+          );
+      }
+    }
+    for (const [label, runs] of measured) {
+      for (const state of warm > 0 ? ["first", "steady"] : ["first"]) {
+        // Each percentile's median over the processes.
+        const median = (call, k) => runs.map((run) => run[state][call][k]).sort((a, b) => a - b)[Math.floor(runs.length / 2)];
+        const figures = (call) => [0, 1, 2].map((k) => median(call, k));
+        console.log(
+          `   ${label}${String(rules).padStart(5)} ${state.padEnd(6)}  ${cols(figures("push"))}   ${cols(figures("check"))}   (${runs[0].timer})`,
+        );
+      }
     }
   }
 

@@ -175,7 +175,12 @@ for (const size of [1_000, 10_000, 100_000, 1_000_000]) {
 }
 
 console.log("\n1b. refund-support monitor: createMonitor, then push (and check) events one at a time");
-{
+for (const [label, monitored] of before === undefined
+  ? [["", judge]]
+  : [
+      ["before: ", before],
+      ["judge:  ", judge],
+    ]) {
   const events = makeTrajectory(100_000).events;
   // Checked events get ids of their own (a pushed id would be a duplicate), made before the clock starts.
   const candidates = events.map((e, i) => ({ ...e, id: `c${i}` }));
@@ -185,18 +190,18 @@ console.log("\n1b. refund-support monitor: createMonitor, then push (and check) 
   let checkNs = Infinity;
   for (let round = 0; round <= rounds; round++) {
     const counted = round > 0;
-    const monitor = judge.createMonitor({ id: "bench" });
+    const monitor = monitored.createMonitor({ id: "bench" });
     let start = process.hrtime.bigint();
     for (let i = 0; i < events.length; i++) monitor.push(events[i]);
     if (counted) pushNs = Math.min(pushNs, Number(process.hrtime.bigint() - start) / events.length);
     // A check of each of the next events, none pushed: each must leave the monitor as it was.
-    const probe = judge.createMonitor({ id: "bench" });
+    const probe = monitored.createMonitor({ id: "bench" });
     for (let i = 0; i < 600; i++) probe.push(events[i]);
     start = process.hrtime.bigint();
     for (let i = 600; i < events.length; i++) probe.check(candidates[i]);
     if (counted) checkNs = Math.min(checkNs, Number(process.hrtime.bigint() - start) / (events.length - 600));
   }
-  console.log(`   ${pushNs.toFixed(0)} ns per push, ${checkNs.toFixed(0)} ns per check over 100k events, best of ${rounds}`);
+  console.log(`   ${label}${pushNs.toFixed(0)} ns per push, ${checkNs.toFixed(0)} ns per check over 100k events, best of ${rounds}`);
 }
 
 console.log("\n1c. the refund policy in the extended language (bench/refund-extended.yaml) next to the v1 judge of 1");

@@ -265,11 +265,14 @@ function program(): Command {
     .requiredOption("-o, --out <dir>", "required: the folder to write the labeled case files to (created if missing)")
     .option("--force", "replace files that exist (default: keep them and say which)")
     .addOption(new Option("--no-verify", "do not ask a model to confirm deterministic failures"))
+    .option("--dry-run", `${DRY_RUN_HELP}; write no file`)
     .action(
       async (
         judgePath: string,
         files: string[],
-        opts: { out: string; force?: boolean; verify: boolean } & ModelCommandOptions & TraceCommandOptions & WorkersFlags,
+        opts: { out: string; force?: boolean; verify: boolean; dryRun?: boolean } & ModelCommandOptions &
+          TraceCommandOptions &
+          WorkersFlags,
       ) => {
         const { runLabelCommand } = await import("./commands/label.js");
         process.exitCode = await runLabelCommand(judgePath, await inputFiles(files), opts);

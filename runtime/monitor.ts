@@ -79,13 +79,19 @@ export function startMonitor(judge: Judge, rawHeader: unknown, options: JudgeOpt
 
     check(raw: unknown): Violation[] {
       const event = read(raw);
-      // The step leaves every other rule as it was: only these need saving.
-      const affected = steppers.concerned(event.action);
-      for (let k = 0; k < affected.length; k++) steppers.stepper(affected[k]!).save();
-      steppers.step(event);
-      const would = violationsNow(affected);
-      for (let k = 0; k < affected.length; k++) steppers.stepper(affected[k]!).restore();
-      return would;
+      // A rule's violations depend on its own state only, and only the rules the event may make
+      // report anything need asking (most events, such as a lookup, can make no rule certainly
+      // false): so each of those in turn is saved, stepped, asked and restored.
+      const affected = steppers.reporting(event.action);
+      out = [];
+      for (let k = 0; k < affected.length; k++) {
+        const stepper = steppers.stepper(affected[k]!);
+        stepper.save();
+        stepper.step(event);
+        stepper.violations(found);
+        stepper.restore();
+      }
+      return out;
     },
 
     pending(): Obligation[] {

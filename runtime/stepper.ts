@@ -71,4 +71,12 @@ export interface Steppers {
    * monitor asks only these what the event changed.
    */
   concerned(action: string): readonly number[];
+  /**
+   * The indexes, ascending, of the rules an event with this action may make
+   * report a violation (a subset of `concerned`): its action is one their
+   * match trigger or a check that can become certainly false while running
+   * names. Every other rule would report nothing new, so a monitor's `check`
+   * need not step it.
+   */
+  reporting(action: string): readonly number[];
 }

@@ -60,6 +60,8 @@ const RUNTIME_IMPORTS = code`createJudge, countClause, forbiddenClause, ordering
  */
 export const SWITCH_ON_ACTION_LIMIT = 16;
 
+const ruleList = (rules: readonly number[]): Code => code`[${join(rules.map((r) => code`${r}`))}]`;
+
 /**
  * The routing tables: each action a rule's patterns name, and its group
  * (`routes`); each group's rules, those stepped at every event included, with
@@ -72,7 +74,38 @@ function routingTables(routes: Routes): Code {
   return code`/** The group of \`Rules.step\` each action some rule's patterns name belongs to. */
 const routes: ReadonlyMap<string, number> = new Map([${join(entries)}]);
 /** Each group's rules (indexes), those stepped at every event included; the last entry is for any other action. */
-const concerned: readonly (readonly number[])[] = [${join(merged.map((rules) => code`[${join(rules.map((r) => code`${r}`))}]`))}];`;
+const concerned: readonly (readonly number[])[] = [${join(merged.map(ruleList))}];
+
+${reportingTables(routes)}`;
+}
+
+/**
+ * What a monitor's \`check\` steps (routes.ts, reportingActions): the rules an
+ * event of each action may make report a violation, as an index into a list
+ * of distinct rule lists whose last entry is for any other action.
+ */
+function reportingIndex(routes: Routes): { entries: readonly [string, number][]; lists: readonly (readonly number[])[] } {
+  const lists: (readonly number[])[] = [];
+  const indexOf = new Map<string, number>();
+  const entries = routes.reporting.actions.map(({ action, rules }): [string, number] => {
+    const key = rules.join(",");
+    let at = indexOf.get(key);
+    if (at === undefined) {
+      at = lists.length;
+      lists.push(rules);
+      indexOf.set(key, at);
+    }
+    return [action, at];
+  });
+  return { entries, lists: [...lists, routes.reporting.every] };
+}
+
+function reportingTables(routes: Routes): Code {
+  const { entries, lists } = reportingIndex(routes);
+  return code`/** For a monitor's \`check\`: each action at which some rule may report a violation, and its entry in \`reporters\`. */
+const reporting: ReadonlyMap<string, number> = new Map([${join(entries.map(([action, at]) => code`[${lit(action)}, ${at}]`))}]);
+/** The rules (indexes) that may report at an event of an action; the last entry is for any other action. */
+const reporters: readonly (readonly number[])[] = [${join(lists.map(ruleList))}];`;
 }
 
 /**
@@ -127,6 +160,10 @@ return (this.all[r] ??= new ruleClasses[r]!());
 
 concerned(action: string): readonly number[] {
 return concerned[routes.get(action) ?? ${routes.groups.length}]!;
+}
+
+reporting(action: string): readonly number[] {
+return reporters[reporting.get(action) ?? ${reportingIndex(routes).lists.length - 1}]!;
 }
 }`;
 }

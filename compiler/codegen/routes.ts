@@ -9,6 +9,7 @@
  * event (pairing `within`).
  */
 import type { Check, MetaBehavior, Pattern, ValueMatcher } from "../ir/types.js";
+import { isExtended } from "./lower-extended.js";
 
 /** The actions a rule's patterns name, or "every" when an event of any action may change it. */
 export type RuleActions = ReadonlySet<string> | "every";
@@ -39,14 +40,8 @@ function patternsOf(check: Check): Pattern[] | undefined {
   }
 }
 
-/** What `ruleActions` says of a rule: the union of the actions its patterns name, or "every". */
-export function ruleActions(rule: MetaBehavior): RuleActions {
-  const patterns: Pattern[] = rule.trigger.match === undefined ? [] : [rule.trigger.match];
-  for (const check of rule.checks) {
-    const own = patternsOf(check);
-    if (own === undefined) return "every";
-    patterns.push(...own);
-  }
+/** The union of the actions `patterns` name, or "every" when a matcher names no fixed set. */
+function actionsNamed(patterns: readonly Pattern[]): RuleActions {
   const actions = new Set<string>();
   for (const pattern of patterns) {
     for (const matcher of pattern) {
@@ -58,6 +53,63 @@ export function ruleActions(rule: MetaBehavior): RuleActions {
   return actions;
 }
 
+/** What `ruleActions` says of a rule: the union of the actions its patterns name, or "every". */
+export function ruleActions(rule: MetaBehavior): RuleActions {
+  const patterns: Pattern[] = rule.trigger.match === undefined ? [] : [rule.trigger.match];
+  for (const check of rule.checks) {
+    const own = patternsOf(check);
+    if (own === undefined) return "every";
+    patterns.push(...own);
+  }
+  return actionsNamed(patterns);
+}
+
+/**
+ * The patterns at whose matches a check can become certainly false while
+ * running (docs/MONITOR.md), or undefined for every event: an ordering's
+ * `before` (a `first` match only ever helps), a forbidden check's `match`
+ * (its window opening records nothing), a count's `match` when it has a
+ * `max`; a pairing or a required check never is before the end. The
+ * extended forms are taken whole: every pattern they test.
+ */
+function reportingPatternsOf(check: Check): Pattern[] | undefined {
+  if (isExtended(check)) return patternsOf(check);
+  switch (check.type) {
+    case "ordering":
+      return [check.before];
+    case "forbidden":
+      return [check.match];
+    case "count":
+      return check.max === undefined ? [] : [check.match];
+    case "pairing":
+    case "required":
+      return [];
+    case "condition":
+      return patternsOf(check);
+  }
+}
+
+/**
+ * The actions at which a rule's `violations` can report something new: its
+ * match trigger's (a clause already false is reported when the trigger
+ * fires) and its checks' reporting patterns'. A semantic trigger fires only at
+ * the end, so such a rule reports nothing while running, nor does a rule whose
+ * checks can all fail only at the end. A monitor's `check`
+ * dry-steps only these rules: any other leaves its state as it was and would
+ * report nothing, so it need not be stepped, saved nor restored.
+ */
+export function reportingActions(rule: MetaBehavior): RuleActions {
+  if (rule.trigger.match === undefined) return new Set();
+  const patterns: Pattern[] = [];
+  for (const check of rule.checks) {
+    const own = reportingPatternsOf(check);
+    if (own === undefined) return "every";
+    patterns.push(...own);
+  }
+  // A rule none of whose checks can be certainly false while running reports nothing, trigger or not.
+  return patterns.length === 0 ? new Set() : actionsNamed([rule.trigger.match, ...patterns]);
+}
+
 /** The rules of a judge grouped by action: what `Rules.step` switches on. */
 export interface Routes {
   /**
@@ -67,6 +119,13 @@ export interface Routes {
   readonly groups: readonly { readonly actions: readonly string[]; readonly rules: readonly number[] }[];
   /** The rules stepped at every event. */
   readonly every: readonly number[];
+  /** What a monitor's `check` steps (reportingActions): the rules that may report at an event of each action. */
+  readonly reporting: {
+    /** Each action with rules besides those of `every`, and those rules (ascending, `every`'s included). */
+    readonly actions: readonly { readonly action: string; readonly rules: readonly number[] }[];
+    /** The rules that may report at an event of any action. */
+    readonly every: readonly number[];
+  };
 }
 
 /**
@@ -95,5 +154,25 @@ export function routeRules(rules: readonly MetaBehavior[]): Routes {
     if (group === undefined) groups.set(key, { actions: [action], rules: ruleIndexes });
     else group.actions.push(action);
   }
-  return { groups: [...groups.values()], every };
+  return { groups: [...groups.values()], every, reporting: routeReports(rules) };
+}
+
+function routeReports(rules: readonly MetaBehavior[]): Routes["reporting"] {
+  const byAction = new Map<string, number[]>();
+  const every: number[] = [];
+  rules.forEach((rule, r) => {
+    const actions = reportingActions(rule);
+    if (actions === "every") every.push(r);
+    else {
+      for (const action of actions) {
+        const list = byAction.get(action);
+        if (list === undefined) byAction.set(action, [r]);
+        else list.push(r);
+      }
+    }
+  });
+  return {
+    actions: [...byAction].map(([action, own]) => ({ action, rules: [...own, ...every].sort((a, b) => a - b) })),
+    every,
+  };
 }

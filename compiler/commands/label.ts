@@ -23,12 +23,19 @@ export interface LabelCommandOptions extends RunFlags, TraceCommandOptions, Work
   out: string;
   /** Replace files that exist (default: keep them, and say so). */
   force?: boolean;
+  /** Count the model calls the run would make, as `judge --dry-run` does; write nothing. */
+  dryRun?: boolean;
 }
 
-/** Exit code: 1 when a case could not be judged, or nothing was; files kept (not overwritten) are said, not failed. */
+/**
+ * Exit code: 1 when a case could not be judged, a clause got no valid model
+ * answer (as `judge` exits), or nothing was judged; files kept (not
+ * overwritten) are said, not failed.
+ */
 export async function runLabelCommand(judgePath: string, files: readonly string[], options: LabelCommandOptions): Promise<number> {
   const loaded = await loadJudgeCode(judgePath);
   const { judge } = loaded;
+  if (options.dryRun === true) return (await import("./dry-run.js")).runDryRunCommand(judge, files, options);
   const run = await openRun(options, judge.rules);
   const threads = threadCount(options, files, run.model !== undefined, (line) => void process.stderr.write(`${line}\n`));
   mkdirSync(options.out, { recursive: true });
@@ -37,6 +44,7 @@ export async function runLabelCommand(judgePath: string, files: readonly string[
   let written = 0;
   let failed = 0;
   let undecided = 0;
+  let modelErrors = 0;
   const skipped: string[] = [];
   for await (const result of judgedFiles(loaded, files, run, threads, { keepTrajectories: true })) {
     if (result.kind === "failed") {
@@ -45,6 +53,7 @@ export async function runLabelCommand(judgePath: string, files: readonly string[
       continue;
     }
     const labels = proposeLabels(result.judgment);
+    if (result.judgment.error === true) modelErrors++;
     // A file that labels nothing is one calibrate refuses (it would compare nothing): the case is named instead.
     if (labels.expected.verdict === undefined && Object.keys(labels.expected.metaBehaviorVerdicts).length === 0) {
       undecided++;
@@ -69,12 +78,13 @@ export async function runLabelCommand(judgePath: string, files: readonly string[
   if (skipped.length > 0) parts.push(`${skipped.length} ${plural(skipped.length, "file")} kept (they exist; --force replaces them)`);
   if (undecided > 0) parts.push(`${undecided} ${plural(undecided, "case")} not labeled (the judge decided none of their verdicts)`);
   if (failed > 0) parts.push(`${failed} ${plural(failed, "case")} could not be judged`);
+  if (modelErrors > 0) parts.push(`${modelErrors} ${plural(modelErrors, "case")} with a clause no model answered (left unlabeled)`);
   process.stdout.write(`${parts.join(", ")}\n`);
   if (written + skipped.length + undecided + failed === 0) {
     process.stderr.write(`behavior-judge: ${NOTHING_JUDGED}\n`);
     return 1;
   }
-  return failed > 0 ? 1 : 0;
+  return failed > 0 || modelErrors > 0 ? 1 : 0;
 }
 
 /** `wrote out/t1.json (t1.json: case 0) — unlabeled: "Rule" (no model), the trajectory verdict`. */

@@ -21,7 +21,7 @@ export interface ModelCommandOptions {
   sample?: number;
 }
 
-/** `--dry-run` on `judge` and `calibrate`. */
+/** `--dry-run` on `judge`, `calibrate` and `label`. */
 export const DRY_RUN_HELP =
   "send no request and judge nothing: count the model calls this run would make (a range, since answers decide what is asked next) from the answer cache as it is now";
 

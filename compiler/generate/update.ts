@@ -18,7 +18,7 @@
 import type { Check, JudgeIR, MetaBehavior, SemanticCheck } from "../ir/types.js";
 import type { BehaviorSpec, SpecSection } from "../behavior-md/load.js";
 import { sectionSentences } from "./offline/sentences.js";
-import type { ClauseRef, Draft, DraftNote } from "./types.js";
+import type { ClauseRef, Draft, DraftNote, VerdictQuestion } from "./types.js";
 import { normalizeWhitespace, quoteOccurs } from "./offline/words.js";
 
 export type SectionPlan =
@@ -178,6 +178,7 @@ export async function draftUpdate(spec: BehaviorSpec, plan: UpdatePlan, drafter:
   const metaBehaviors: MetaBehavior[] = [];
   const origins: Draft["origins"] = [];
   const notes: DraftNote[] = [];
+  const questions: VerdictQuestion[] = [];
   const ask: number[] = [];
   const settled: UpdateDraft["settled"] = [];
   let plannedQuestions = 0;
@@ -221,10 +222,13 @@ export async function draftUpdate(spec: BehaviorSpec, plan: UpdatePlan, drafter:
     metaBehaviors.push({ ...draftedRule, source: entry.section.body });
     origins.push(origin);
     notes.push(...draftedNotes.map((n) => ({ ...n, rule })));
+    // The rule is the fresh draft whole, so its verdict questions hold as they are (an answer re-drafts
+    // the section, which is what this rule is). A merged rule's are left: a re-draft would drop what it kept.
+    questions.push(...(drafted!.draft.questions ?? []).filter((q) => q.rule === draftedIndex).map((q) => ({ ...q, rule })));
     plannedQuestions += 1 + draftedRule.checks.length + draftedRule.semanticChecks.length;
   });
   return {
-    draft: { ir: { version: 1, behavior: spec.name, metaBehaviors }, notes, origins },
+    draft: { ir: { version: 1, behavior: spec.name, metaBehaviors }, notes, origins, ...(questions.length > 0 ? { questions } : {}) },
     ask,
     settled,
     plannedQuestions,

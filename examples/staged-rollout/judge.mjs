@@ -503,21 +503,38 @@ var EventIds = class {
   #set;
   /** @throws TrajectoryError when `id` (of the event at `index`) was seen before. Changes nothing. */
   assertNew(id, index) {
-    if (this.#set === void 0) {
-      if (shortlexBefore(this.#last, id)) return;
-      this.#set = new Set(this.#list);
-      this.#list = void 0;
-    }
-    if (this.#set.has(id)) throw duplicateId(index, id);
+    const list = this.#list;
+    if (list !== void 0) {
+      if (shortlexBefore(this.#last, id) || !sortedHas(list, id)) return;
+    } else if (!this.#set.has(id)) return;
+    throw duplicateId(index, id);
   }
   add(id) {
-    if (this.#set !== void 0) this.#set.add(id);
-    else {
-      this.#list.push(id);
+    const list = this.#list;
+    if (list !== void 0 && shortlexBefore(this.#last, id)) {
+      list.push(id);
       this.#last = id;
+      return;
     }
+    if (this.#set === void 0) {
+      this.#set = new Set(list);
+      this.#list = void 0;
+    }
+    this.#set.add(id);
   }
 };
+function sortedHas(list, id) {
+  let low = 0;
+  let high = list.length - 1;
+  while (low <= high) {
+    const middle = low + high >>> 1;
+    const item = list[middle];
+    if (item === id) return true;
+    if (shortlexBefore(item, id)) low = middle + 1;
+    else high = middle - 1;
+  }
+  return false;
+}
 function readDescription(value) {
   const description = value ?? "";
   if (typeof description !== "string") throw new TrajectoryError("description", "must be a string");
@@ -609,12 +626,16 @@ function startMonitor(judge, rawHeader, options) {
     },
     check(raw) {
       const event = read(raw);
-      const affected = steppers.concerned(event.action);
-      for (let k = 0; k < affected.length; k++) steppers.stepper(affected[k]).save();
-      steppers.step(event);
-      const would = violationsNow(affected);
-      for (let k = 0; k < affected.length; k++) steppers.stepper(affected[k]).restore();
-      return would;
+      const affected = steppers.reporting(event.action);
+      out = [];
+      for (let k = 0; k < affected.length; k++) {
+        const stepper = steppers.stepper(affected[k]);
+        stepper.save();
+        stepper.step(event);
+        stepper.violations(found);
+        stepper.restore();
+      }
+      return out;
     },
     pending() {
       const owed = [];
@@ -1273,6 +1294,11 @@ var concerned = [
   [2, 3],
   [3]
 ];
+var reporting = /* @__PURE__ */ new Map([
+  ["deploy", 0],
+  ["rollback", 1]
+]);
+var reporters = [[0, 2], [2], []];
 var ruleClasses = [Rule0, Rule1, Rule2, Rule3];
 var Rules = class {
   all = new Array(4).fill(void 0);
@@ -1305,6 +1331,9 @@ var Rules = class {
   }
   concerned(action) {
     return concerned[routes.get(action) ?? 5];
+  }
+  reporting(action) {
+    return reporters[reporting.get(action) ?? 2];
   }
 };
 var { judgeTrajectory, createMonitor } = createJudge({

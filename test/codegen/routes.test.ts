@@ -2,7 +2,7 @@
  * Routing by action (issue 26): which rules an event's action concerns.
  */
 import { describe, expect, test } from "vitest";
-import { routeRules, ruleActions } from "../../compiler/codegen/routes.js";
+import { reportingActions, routeRules, ruleActions } from "../../compiler/codegen/routes.js";
 import { compileYaml, importBundled, parseOrThrow } from "../support/judges.js";
 
 const yaml = (rules: string) => `version: 1\nbehavior: routes\nmetaBehaviors:\n${rules}`;
@@ -49,7 +49,71 @@ describe("ruleActions", () => {
         { actions: ["mail"], rules: [3] },
       ],
       every: [1],
+      reporting: {
+        actions: [
+          { action: "pay", rules: [0, 1, 3] },
+          { action: "mail", rules: [1, 3] },
+        ],
+        every: [1],
+      },
     });
+  });
+});
+
+describe("reportingActions: where a monitor's check must step a rule", () => {
+  const actionsOf = (trigger: string, checks: string) => {
+    const { ir } = parseOrThrow(yaml(rule("a", trigger, checks)));
+    const actions = reportingActions(ir.metaBehaviors[0]!);
+    return actions === "every" ? "every" : [...actions].sort();
+  };
+  const check = (type: string, fields: string) =>
+    `      - type: ${type}\n        quote: q\n${fields
+      .split("; ")
+      .map((f) => `        ${f}\n`)
+      .join("")}`;
+
+  test.each([
+    [
+      "an ordering: its `before` and the trigger, not its `first`",
+      check("ordering", "first: {action: look}; before: {action: pay}"),
+      ["go", "pay"],
+    ],
+    [
+      "a forbidden check: its `match`, not the `after` that opens its window",
+      check("forbidden", "match: {action: pay}; after: {action: stop}"),
+      ["go", "pay"],
+    ],
+    ["a count with max: its `match`", check("count", "match: {action: pay}; max: 2"), ["go", "pay"]],
+    ["a count with only min: none, trigger or not", check("count", "match: {action: pay}; min: 1"), []],
+    ["a pairing: none", check("pairing", "each: {action: pay}; followedBy: {action: mail}"), []],
+    ["a required check: none", check("required", "match: {action: note}; after: {action: stop}"), []],
+    [
+      "an extended form: every pattern it tests",
+      check("ordering", "first: {action: look}; before: {action: pay}; fresh: true"),
+      ["go", "look", "pay"],
+    ],
+    ["pairing within: every event", check("pairing", "each: {action: pay}; followedBy: {action: mail}; within: 2"), "every"],
+    ["a `before` that names no action: every event", check("ordering", "first: {action: look}; before: {actor: agent}"), "every"],
+  ])("%s", (_, checks, expected) => {
+    expect(actionsOf("{action: go}", checks)).toEqual(expected);
+  });
+
+  test("a semantic trigger reports nothing while running", () => {
+    const semantic = `  - name: s\n    trigger:\n      description: d\n      semantic: true\n    checks:\n${check("forbidden", "match: {action: pay}")}    semanticChecks: []\n`;
+    const { ir } = parseOrThrow(yaml(semantic));
+    expect([...(reportingActions(ir.metaBehaviors[0]!) as Set<string>)]).toEqual([]);
+  });
+
+  test("a clause false before its trigger fires is reported by a check of the trigger's event; a lookup's check steps nothing", async () => {
+    const checks = check("forbidden", "match: {action: pay}") + check("ordering", "first: {action: look}; before: {action: pay}");
+    const judge = await importBundled((await compileYaml(yaml(rule("a", "{action: go}", checks)))).compiled);
+    const monitor = judge.createMonitor({ id: "t" });
+    expect(monitor.push({ id: "e1", actor: "agent", action: "pay" })).toEqual([]);
+    const go = { id: "e2", actor: "agent" as const, action: "go" };
+    const would = monitor.check(go).map((v) => `${v.checkIndex}: ${v.eventIds.join(",")}`);
+    expect(would).toEqual(["0: e1", "1: e1"]);
+    expect(monitor.check({ id: "e2", actor: "tool", action: "look" })).toEqual([]);
+    expect(monitor.push(go).map((v) => `${v.checkIndex}: ${v.eventIds.join(",")}`)).toEqual(would);
   });
 });
 

@@ -377,6 +377,65 @@ describe("baseline", () => {
   });
 });
 
+describe("label with a model (issue 24)", () => {
+  it("labels what the model decided, leaves a rule it never validly answered unlabeled and named, exits 1; --dry-run writes nothing", async () => {
+    // Every question about one trajectory gets prose: invalid twice, so its clause errors; the rest are answered as scripted.
+    const broken = "assumes-current-year";
+    const answers = scriptedAnswers(scripted);
+    const s = await serve((request, index) =>
+      trajectoryIdOf(request.body.messages[1]?.content ?? "") === broken ? { reply: "I think it is fine." } : answers(request, index),
+    );
+    const out = await mkdtemp(join(tmpdir(), "bj-label-model-"));
+    try {
+      const dry = await run(
+        "label",
+        yaml,
+        ...files,
+        "-o",
+        join(out, "dry"),
+        "--base-url",
+        s.baseURL,
+        "--model",
+        "scripted",
+        "--no-cache",
+        "--dry-run",
+      );
+      expect(dry.code, dry.stderr).toBe(0);
+      expect(dry.stdout).toContain("requests");
+      expect(s.requests).toHaveLength(0);
+      expect(readdirSync(out)).toEqual([]);
+
+      const labeled = join(out, "labeled");
+      const result = await run("label", yaml, ...files, "-o", labeled, "--base-url", s.baseURL, "--model", "scripted", "--no-cache");
+      expect(result.code, result.stderr).toBe(1);
+      expect(result.stdout).toContain(`${files.length} labeled cases written to`);
+      expect(result.stdout).toContain("1 case with a clause no model answered (left unlabeled)");
+      expect(result.stdout).toMatch(new RegExp(`wrote .*${broken}\\.json .* left unlabeled: .*no valid model answer`));
+      const read = (id: string) =>
+        JSON.parse(readFileSync(join(labeled, `${id}.json`), "utf8")) as {
+          expected: { verdict?: string; metaBehaviorVerdicts: Record<string, string> };
+        };
+      // The broken case: the rule the model never answered and the verdict resting on it are not labeled, the others are.
+      const brokenCase = read(broken);
+      expect(brokenCase.expected.verdict).toBeUndefined();
+      expect(Object.keys(brokenCase.expected.metaBehaviorVerdicts)).not.toContain("Ask which tax year when the answer depends on it");
+      expect(Object.keys(brokenCase.expected.metaBehaviorVerdicts).length).toBeGreaterThan(0);
+      // A case the model answered is labeled in full, with the model-decided rules' verdicts.
+      const answered = read("asks-year-then-grounds-answer");
+      expect(answered.expected.verdict).toBeDefined();
+      expect(answered.expected.metaBehaviorVerdicts["Ask which tax year when the answer depends on it"]).toBeDefined();
+      // calibrate over what label wrote agrees with the same judge and the same answers, case for case.
+      const check = await run("calibrate", yaml, labeled, "--base-url", s.baseURL, "--model", "scripted", "--no-cache");
+      expect(check.stdout).toMatch(/^meta agreement (\d+)\/\1, file agreement (\d+)\/\2$/m);
+      expect(check.stdout).toContain(
+        `${broken} (${join(labeled, `${broken}.json`)}: case 0) — 2 of 3 rules unlabeled, file verdict unlabeled, not counted`,
+      );
+    } finally {
+      await rm(out, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("the cache folder", () => {
   it("holds answers but never the key", async () => {
     const entries = await readdir(cacheDir, { recursive: true, withFileTypes: true });

@@ -198,7 +198,9 @@ describe("the search's evaluation of each form agrees with the judge's generated
         JSON.stringify(check)
           .match(/"(gt|gte|lt|lte|in|not)"/g)
           ?.join() ?? "";
-      const kind = [check.type, ...["on", "fresh", "within", "per", "after", "max"].filter((k) => c[k] !== undefined), values].join(" ");
+      const kind = [check.type, ...["on", "fresh", "within", "per", "sum", "after", "max"].filter((k) => c[k] !== undefined), values].join(
+        " ",
+      );
       const n = kinds.get(kind) ?? 0;
       kinds.set(kind, n + 1);
       return n < 4;
@@ -215,6 +217,9 @@ describe("the search's evaluation of each form agrees with the judge's generated
       "condition",
     ])
       expect([...forms].some((f) => f.startsWith(form))).toBe(true);
+    // The combined forms: a fresh confirmation of the same thing, a prompt follower of the same thing, totals.
+    for (const combined of ["ordering on fresh", "pairing on within", "count sum"])
+      expect([...kinds.keys()].some((k) => k.startsWith(combined)) || name !== REFUNDS).toBe(true);
     for (const { check, verdicts } of picked) {
       const code = all.map((s) => checkClauses([check], s)[0]!.verdict);
       expect({ check, verdicts }).toEqual({ check, verdicts: code });

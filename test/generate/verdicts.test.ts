@@ -10,7 +10,22 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadLabeledSamples } from "../../compiler/generate/samples.js";
 import { labelFileName, readVerdictAnswer, saveLabel, verdictAsking, withAnswer } from "../../compiler/generate/verdicts.js";
-import { draft, labelsFor, RULE, samples, spec, truth, truthfulQuestions, TWO_LABELED, verdicts, vocabulary } from "./verdict-fixture.js";
+import { parseBehaviorMd, type SpecSection } from "../../compiler/behavior-md/load.js";
+import { draftOffline } from "../../compiler/generate/offline/draft.js";
+import { draftUpdate, planUpdate } from "../../compiler/generate/update.js";
+import {
+  DOORS_SPEC,
+  draft,
+  labelsFor,
+  RULE,
+  samples,
+  spec,
+  truth,
+  truthfulQuestions,
+  TWO_LABELED,
+  verdicts,
+  vocabulary,
+} from "./verdict-fixture.js";
 
 describe("verdict questions from draftOffline", () => {
   it("returns the question on an unlabeled sample where the readings that fit every label disagree", () => {
@@ -63,6 +78,36 @@ describe("verdict questions from draftOffline", () => {
       undefined,
       undefined,
     ]);
+  });
+});
+
+describe("verdict questions under generate --update", () => {
+  it("a rule the update drafts whole carries its question, at its index in the whole judge, and answering it re-drafts that rule", async () => {
+    // The spec gains the doors rule after one the previous judge.yaml already had.
+    const parsedSpec = parseBehaviorMd(
+      DOORS_SPEC.replace("## Verify before opening", "## Lock up\n\nThe assistant locks the front door.\n\n## Verify before opening"),
+    );
+    if (!parsedSpec.ok) throw new Error("spec");
+    const updatedSpec = parsedSpec.spec;
+    const lockUp = draftOffline({ spec: updatedSpec, vocabulary, samples }, [updatedSpec.sections[0]!]).ir.metaBehaviors[0]!;
+    const plan = planUpdate(updatedSpec, { version: 1, behavior: "doors", metaBehaviors: [lockUp] });
+    expect(plan.sections.map((s) => s.kind)).toEqual(["unchanged", "added"]);
+    const labels = labelsFor(TWO_LABELED);
+    const drafter = async (sections: readonly SpecSection[]) => ({
+      draft: draftOffline({ spec: updatedSpec, vocabulary, samples, labels }, sections),
+      calls: 0,
+    });
+    const updated = await draftUpdate(updatedSpec, plan, drafter);
+    const alone = draft(labels).questions![0]!;
+    expect(updated.draft.questions).toEqual([{ ...alone, rule: 1 }]);
+    // The interview asks it for the rule the update asks about, and an answer changes that rule only.
+    const asking = verdictAsking({ spec: updatedSpec, vocabulary, samples, labels, draft: updated.draft, ask: updated.ask });
+    expect(asking?.questions).toEqual([{ ...alone, rule: 1 }]);
+    const answered = await asking!.answer(asking!.questions[0]!, alone.readings.other);
+    expect(answered.draft.ir.metaBehaviors[0]).toEqual(lockUp);
+    expect(verdicts({ ...answered.draft.ir, metaBehaviors: [answered.draft.ir.metaBehaviors[1]!] })[alone.sample]).toBe(
+      alone.readings.other,
+    );
   });
 });
 

@@ -1041,6 +1041,20 @@ const concerned: readonly (readonly number[])[] = [
   [0, 1, 3],
 ];
 
+/** For a monitor's `check`: each action at which some rule may report a violation, and its entry in `reporters`. */
+const reporting: ReadonlyMap<string, number> = new Map([
+  ["open_order", 0],
+  ["confirm_order", 0],
+  ["charge", 0],
+  ["close_order", 0],
+  ["add_item", 0],
+]);
+/** The rules (indexes) that may report at an event of an action; the last entry is for any other action. */
+const reporters: readonly (readonly number[])[] = [
+  [0, 1, 2, 3],
+  [0, 1, 3],
+];
+
 /** Each rule's stepper class, in judge.yaml order (`Rule<n>` is `rules[n]`). */
 const ruleClasses: readonly (new () => RuleStepper)[] = [Rule0, Rule1, Rule2, Rule3];
 
@@ -1072,6 +1086,10 @@ class Rules implements Steppers {
 
   concerned(action: string): readonly number[] {
     return concerned[routes.get(action) ?? 1]!;
+  }
+
+  reporting(action: string): readonly number[] {
+    return reporters[reporting.get(action) ?? 1]!;
   }
 }
 

@@ -115,6 +115,11 @@ const routes: ReadonlyMap<string, number> = new Map([]);
 /** Each group's rules (indexes), those stepped at every event included; the last entry is for any other action. */
 const concerned: readonly (readonly number[])[] = [[0]];
 
+/** For a monitor's `check`: each action at which some rule may report a violation, and its entry in `reporters`. */
+const reporting: ReadonlyMap<string, number> = new Map([]);
+/** The rules (indexes) that may report at an event of an action; the last entry is for any other action. */
+const reporters: readonly (readonly number[])[] = [[0]];
+
 /** Each rule's stepper class, in judge.yaml order (`Rule<n>` is `rules[n]`). */
 const ruleClasses: readonly (new () => RuleStepper)[] = [Rule0];
 
@@ -135,6 +140,10 @@ class Rules implements Steppers {
 
   concerned(action: string): readonly number[] {
     return concerned[routes.get(action) ?? 0]!;
+  }
+
+  reporting(action: string): readonly number[] {
+    return reporters[reporting.get(action) ?? 0]!;
   }
 }
 

@@ -14,7 +14,7 @@ import { detectFormat, fromCodex, fromOpenAIResponses, importTrace } from "../..
 import type { ImportResult, TrajectoryEvent } from "../../importers/index.js";
 import { runCli } from "../support/cli.js";
 import { IMPORTER_FIXTURES } from "../support/importer-fixtures.js";
-import { fastestOf } from "../support/timing.js";
+import { calmestRatio, fastestOf } from "../support/timing.js";
 
 const line = (type: string, payload: unknown) => ({ timestamp: "2025-11-20T09:14:02.118Z", type, payload });
 const item = (payload: unknown) => line("response_item", payload);
@@ -474,7 +474,7 @@ describe("size", () => {
     expect(ev.filter((e) => e.metadata?.status === "error")).toHaveLength(25_000);
     const small = rollout(10_000);
     const large = rollout(40_000);
-    const ratio = fastest(() => fromCodex(large)) / fastest(() => fromCodex(small));
+    const ratio = calmestRatio(() => fastest(() => fromCodex(large)) / fastest(() => fromCodex(small)), 10);
     expect(ratio).toBeLessThan(10); // linear: about 4; quadratic: about 16
   });
 

@@ -1,6 +1,6 @@
 /** Trajectory validation inside every judge (docs/FORMATS.md §2): errors name the field; normal input is not copied. */
 import { describe, expect, test } from "vitest";
-import { TrajectoryError, validateTrajectory } from "../../runtime/trajectory.js";
+import { EventIds, TrajectoryError, validateTrajectory } from "../../runtime/trajectory.js";
 
 const event = (id: string, extra: Record<string, unknown> = {}) => ({ id, actor: "agent", action: "act", ...extra });
 const trajectory = (events: unknown[], extra: Record<string, unknown> = {}) => ({ id: "t", complete: true, events, ...extra });
@@ -112,7 +112,7 @@ describe("createJudge", () => {
     const judge = createJudge({
       behavior: "b",
       rules,
-      steppers: () => ({ all: [noChecks], stepper: () => noChecks, step() {}, concerned: () => [0] }),
+      steppers: () => ({ all: [noChecks], stepper: () => noChecks, step() {}, concerned: () => [0], reporting: () => [0] }),
     });
     semanticChecks[0]!.question = "Tampered?";
     rules[0]!.name = "renamed";
@@ -128,5 +128,42 @@ describe("createJudge", () => {
     expect(asked.join("")).toContain("Is it so?");
     expect(asked.join("")).not.toContain("Tampered?");
     expect(judgment.metaBehaviors[0]!.name).toBe("r");
+  });
+});
+
+describe("EventIds (a monitor's ids, one at a time)", () => {
+  const isNew = (ids: EventIds, id: string): boolean => {
+    try {
+      ids.assertNew(id, 0);
+      return true;
+    } catch (error) {
+      expect((error as Error).message).toBe(`events[0].id duplicates the id ${JSON.stringify(id)} of an earlier event`);
+      return false;
+    }
+  };
+  // Ids added in shortlex order, then asked about out of order (what a `check` of an event
+  // numbered otherwise does): every repeat is found, every other id is new, and asking changes nothing.
+  const added = ["e1", "e2", "e3", "e9", "e10", "e11", "e100", "f1"];
+  const others = ["", "a", "e", "e0", "e4", "e12", "e99", "e101", "f", "f0", "f2", "z", "c1"];
+
+  test("in order: a repeat anywhere in the list is found, and an id out of order is looked up, not added", () => {
+    const ids = new EventIds();
+    for (const id of added) {
+      expect(isNew(ids, id)).toBe(true);
+      ids.add(id);
+    }
+    for (let round = 0; round < 2; round++) {
+      for (const id of added) expect(isNew(ids, id)).toBe(false);
+      for (const id of others) expect(isNew(ids, id)).toBe(true);
+    }
+  });
+
+  test("an id added out of order: repeats of it and of every earlier id are still found", () => {
+    const ids = new EventIds();
+    for (const id of added) ids.add(id);
+    ids.add("c1");
+    ids.add("g1");
+    for (const id of [...added, "c1", "g1"]) expect(isNew(ids, id)).toBe(false);
+    for (const id of others.filter((id) => id !== "c1")) expect(isNew(ids, id)).toBe(true);
   });
 });

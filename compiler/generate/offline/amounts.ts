@@ -12,7 +12,7 @@ import type { Matcher, Pattern, RangeOperator } from "../../ir/types.js";
 import type { Lexicon } from "./lexicon.js";
 import { nameStems, stemSet } from "./words.js";
 
-export type AmountUnit = "money" | "percent";
+export type AmountUnit = "money" | "percent" | "temperature" | "days" | "hours" | "minutes" | "age" | "weight" | "distance" | "points";
 
 export interface Amount {
   /** The comparison the words ask for. */
@@ -25,7 +25,10 @@ export interface Amount {
 
 const MONEY = String.raw`(?:[$€£]\s?\d[\d,]*(?:\.\d+)?(?:\s?[kK]\b)?|\d[\d,]*(?:\.\d+)?\s?(?:dollars?|euros?|pounds?|usd|eur|gbp)\b)`;
 const PERCENT = String.raw`(?:\d+(?:\.\d+)?\s?(?:%|percent\b|per cent\b))`;
-const AMOUNT = `(${MONEY}|${PERCENT})`;
+/** Measures: "above 8 °C", "more than 90 days", "over 26 degrees", "aged 25", "more than 40 kg". */
+export const MEASURE_UNITS = String.raw`(?:°\s?[CF]?|º\s?[CF]?|degrees?(?:\s+(?:celsius|fahrenheit|C|F))?|days?|nights?|hours?|hrs?|minutes?|mins?|weeks?|months?|years?(?:\s+old)?|kg|kilos?|kilograms?|km|kilomet(?:re|er)s?|miles?|points?)(?![A-Za-z])`;
+const MEASURE = String.raw`(?:aged\s+\d+(?:\.\d+)?(?:\s?years?(?:\s+old)?(?![A-Za-z]))?|\d[\d,]*(?:\.\d+)?\s?${MEASURE_UNITS})`;
+const AMOUNT = `(${MONEY}|${PERCENT}|${MEASURE})`;
 
 /** Words before an amount, and the comparison each means. */
 const BEFORE: readonly [RegExp, keyof RangeOperator][] = [
@@ -44,13 +47,35 @@ const AFTER: readonly [RegExp, keyof RangeOperator][] = [
 const UNIT_KEYS: Record<AmountUnit, readonly string[]> = {
   money: ["amount", "price", "total", "cost", "fee", "value", "sum", "charge", "balance", "refund"],
   percent: ["percent", "percentage", "pct", "rate", "discount", "ratio"],
+  temperature: ["temp", "temperature", "celsius", "fahrenheit", "degree", "c", "f"],
+  days: ["day", "night", "duration", "length", "term", "period", "week", "month"],
+  hours: ["hour", "hr", "duration", "time", "minute"],
+  minutes: ["minute", "min", "duration", "time"],
+  age: ["age", "year", "old"],
+  weight: ["weight", "kg", "kilo", "mass"],
+  distance: ["distance", "km", "mile", "range"],
+  points: ["point", "score"],
 };
+
+/** The unit a written amount is in. */
+function unitOf(written: string): AmountUnit {
+  if (/%|percent|per cent/i.test(written)) return "percent";
+  if (/^aged\b|years?/i.test(written)) return "age";
+  if (/[°º]|degree/i.test(written)) return "temperature";
+  if (/days?|nights?|weeks?|months?/i.test(written)) return "days";
+  if (/hours?|hrs?/i.test(written)) return "hours";
+  if (/minutes?|mins?/i.test(written)) return "minutes";
+  if (/kg|kilo(?!met)/i.test(written)) return "weight";
+  if (/km|kilomet|miles?/i.test(written)) return "distance";
+  if (/points?/i.test(written)) return "points";
+  return "money";
+}
 
 /** The number an amount's text writes: "$1,000" → 1000, "$2.5k" → 2500, "20 percent" → 20. */
 function amountValue(text: string): number | undefined {
   const digits = /\d[\d,]*(?:\.\d+)?/.exec(text)?.[0].replace(/,/g, "");
   if (digits === undefined) return undefined;
-  const value = Number(digits) * (/\d\s?[kK]\b/.test(text) ? 1000 : 1);
+  const value = Number(digits) * (/^[$€£]|dollars?|euros?|pounds?|usd|eur|gbp/i.test(text) && /\d\s?[kK]\b/.test(text) ? 1000 : 1);
   return Number.isFinite(value) ? value : undefined;
 }
 
@@ -75,7 +100,7 @@ function add(found: Amount[], match: RegExpMatchArray, op: keyof RangeOperator):
   const start = match.index!;
   found.push({
     range: { [op]: value },
-    unit: /%|percent|per cent/i.test(written) ? "percent" : "money",
+    unit: unitOf(written),
     start,
     end: start + match[0].length,
   });
@@ -108,7 +133,7 @@ export function amountKey(lexicon: Lexicon, action: string, unit: AmountUnit, ph
   const named = keys.find((key) => nameStems(key).some((s) => s.length >= 3 && said.has(s)));
   if (named !== undefined) return named;
   for (const word of UNIT_KEYS[unit]) {
-    const key = keys.find((k) => nameStems(k).includes(word) || k.toLowerCase().includes(word));
+    const key = keys.find((k) => nameStems(k).includes(word) || (word.length >= 3 && k.toLowerCase().includes(word)));
     if (key !== undefined) return key;
   }
   return keys.length === 1 ? keys[0] : undefined;
@@ -123,11 +148,16 @@ export function amountKey(lexicon: Lexicon, action: string, unit: AmountUnit, ph
 export function withAmounts(lexicon: Lexicon, pattern: Pattern, amounts: readonly Amount[], phrase: string): Pattern | undefined {
   if (amounts.length === 0) return pattern;
   const out: Matcher[] = [];
-  for (const matcher of pattern) {
-    if (typeof matcher.action !== "string") return undefined;
+  for (const original of pattern) {
+    if (typeof original.action !== "string") return undefined;
+    // A call's measurement is in its result ("a reading above 8 °C" is `read_logger_result`'s `temp_c`).
+    const result = `${original.action}_result`;
+    const onCall = amounts.every((a) => amountKey(lexicon, original.action as string, a.unit, phrase) !== undefined);
+    const onResult = !onCall && amounts.every((a) => amountKey(lexicon, result, a.unit, phrase) !== undefined);
+    const matcher: Matcher = onResult ? { action: result } : original;
     const metadata = { ...(matcher.metadata ?? {}) };
     for (const amount of amounts) {
-      const key = amountKey(lexicon, matcher.action, amount.unit, phrase);
+      const key = amountKey(lexicon, matcher.action as string, amount.unit, phrase);
       if (key === undefined) return undefined;
       const before = metadata[key];
       metadata[key] = typeof before === "object" && before !== null ? { ...before, ...amount.range } : { ...amount.range };

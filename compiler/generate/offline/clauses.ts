@@ -9,6 +9,7 @@ import { exactValue } from "../../ir/values.js";
 import { amountsIn, withAmounts, withoutAmounts } from "./amounts.js";
 import { asWritten } from "./backticks.js";
 import { correlationOf } from "./keys.js";
+import { valueList, withList } from "./lists.js";
 import { followsInSamples, namesAgentAction, resolvePattern, type Lexicon, type ResolveOptions } from "./lexicon.js";
 import {
   COUNT,
@@ -91,11 +92,15 @@ export function semanticFor(quote: string, forbidding: boolean, reason: string):
 
 /** A phrase's pattern, with the amounts it writes ("a refund over $500") on the amount key of each of its actions (amounts.ts). */
 export function resolve(lexicon: Lexicon, phrase: string, options?: ResolveOptions): Pattern | undefined {
-  const amounts = amountsIn(phrase);
-  const pattern = resolvePattern(lexicon, withoutAmounts(phrase, amounts), options);
+  // A list of values ("firearms, pharmaceuticals or explosives") is one matcher's `in:`, not alternatives (lists.ts).
+  const list = valueList(lexicon, phrase);
+  const rest = list === undefined ? phrase : `${phrase.slice(0, list.start)} ${phrase.slice(list.end)}`;
+  const amounts = amountsIn(rest);
+  const pattern = resolvePattern(lexicon, withoutAmounts(rest, amounts), options);
   // What the phrase writes in backticks wins over what its other words resemble (backticks.ts).
   const written = asWritten(lexicon, phrase, pattern);
-  return written === undefined ? undefined : withAmounts(lexicon, written, amounts, phrase);
+  const listed = list === undefined ? written : withList(lexicon, written, list, rest);
+  return listed === undefined ? undefined : withAmounts(lexicon, listed, amounts, rest);
 }
 
 /**
@@ -176,7 +181,13 @@ export function orderingFrom(context: ClauseContext, clause: string, quote: stri
   const firstThen = /^first\s+(.+?),?\s+(?:and\s+)?then\s+(.+)$/i.exec(clause);
   // "No migration may be applied until X", "the agent never drops a table unless X", "never X without having Y".
   const until = /^(.*?)\s+(?:until|unless|without\s+(?:first\s+)?(?:having\s+)?(?=\w+(?:ed|en|ing)\b))\s*(.+)$/i.exec(clause);
-  if (until !== null && NEGATION.test(until[1]!))
+  // "Every cancellation is preceded by the details of that same reservation": the agent of "by" comes first.
+  const preceded =
+    /^(?:each|every|any|all)?\s*(.+?)\s+(?:is|are|must be|has to be|have to be|should be|needs? to be)\s+(?:always\s+)?preceded\s+by\s+(.+)$/i.exec(
+      clause,
+    );
+  if (preceded !== null) [firstPhrase, beforePhrase] = [preceded[2]!, preceded[1]!];
+  else if (until !== null && NEGATION.test(until[1]!))
     [firstPhrase, beforePhrase] = [until[2]!, until[1]!.replace(/\b(?:must|may|can|should)?\s*(?:never|not|no)\b/gi, " ")];
   else if (inner !== null && (context.grammar.agentSubject.test(inner[1]!) || namesAgentAction(lexicon, inner[1]!)))
     [firstPhrase, beforePhrase] = [inner[1]!, inner[2]!];
@@ -208,7 +219,9 @@ export function pairingFrom(context: ClauseContext, clause: string, quote: strin
     );
   // "Every email classified as urgent is forwarded to a human afterwards": the passive verb is the follower.
   // "Each lock has to be matched by an unlock later", "every answer is sent to the checker": any auxiliary.
-  const passive = new RegExp(`^(?:each|every)\\s+(.+?)\\s+${PASSIVE}\\s+(${PARTICIPLE}\\b.*)$`, "i").exec(clause);
+  const passive = /\bpreceded\s+by\b/i.test(clause)
+    ? null
+    : new RegExp(`^(?:each|every)\\s+(.+?)\\s+${PASSIVE}\\s+(${PARTICIPLE}\\b.*)$`, "i").exec(clause);
   let tentative = false;
   const afterEach = shape.condition?.kind === "after" && /^(?:each|every)\s+/i.test(shape.condition.phrase);
   if (shape.condition?.kind === "whenever" || afterEach) {
@@ -238,10 +251,23 @@ export function pairingFrom(context: ClauseContext, clause: string, quote: strin
   return correlated(context, pairing, quote, { each: first, followedBy: follower }, ["each", "followedBy"]);
 }
 
+/** "that shipment must not be released", "the fridge may not be used for dispensing": a passive prohibition of an agent action. */
+const PASSIVE_PROHIBITION = new RegExp(
+  `\\b(?:must|may|should|shall|can)(?:\\s+not|n't|not)?\\s+(?:never\\s+)?be\\s+(${PARTICIPLE}\\b.*)$`,
+  "i",
+);
+/** "afterwards", "from then on": pointing back at the sentence's condition, not a second event. */
+const BACK_TO_CONDITION = /,?\s+\b(?:afterwards|after that|from then on|thereafter|from that point on)\b/gi;
+
 export function forbiddenFrom(context: ClauseContext, clause: string, quote: string): ClauseOutcome | undefined {
   if (!forbids(clause, context.grammar)) return undefined;
+  if (context.shape.condition !== undefined) clause = clause.replace(BACK_TO_CONDITION, "");
   // Only what the agent does can be forbidden by one pattern; "X followed by Y is a violation" needs two.
-  const byAgent = agentActs(context, clause);
+  const passive = PASSIVE_PROHIBITION.exec(clause);
+  const byAgent =
+    agentActs(context, clause) ||
+    (passive !== null &&
+      resolvePattern(context.lexicon, `${clause.slice(0, passive.index)} ${passive[1]!}`, { agentOnly: true }) !== undefined);
   // "never archives an email it has not read": a condition on the object needs more than one pattern.
   const cue = PROHIBITION.exec(clause) ?? context.grammar.agentDenial.exec(clause) ?? context.grammar.verbNo.exec(clause);
   // A parenthesis restates what is forbidden ("carry on with the lesson (no new problems)"): it adds no condition.

@@ -32,6 +32,7 @@ import {
   type ClauseContext,
   type ClauseOutcome,
 } from "./clauses.js";
+import { conditionFrom, withFreshness, withinOf, withWithin } from "./combined.js";
 import { countFrom, groupedCount, sumFrom } from "./counts.js";
 import {
   agentNames,
@@ -73,10 +74,19 @@ function isRuleClause(context: ClauseContext, clause: string): boolean {
   return weak && agentDoes(context, clause);
 }
 
-/** One clause → a check, a semantic check, or nothing. */
+/** One clause → a check, a semantic check, or nothing; "within the next N events" is a pairing's window. */
 function draftClause(context: ClauseContext, rawClause: string): ClauseOutcome {
-  const clause = rawClause.replace(PURPOSE, "");
+  const window = withinOf(rawClause.replace(PURPOSE, ""));
+  const outcome = draftPlainClause(context, rawClause, window?.rest);
+  return window === undefined ? outcome : withWithin(outcome, window.within);
+}
+
+function draftPlainClause(context: ClauseContext, rawClause: string, stripped?: string): ClauseOutcome {
+  const clause = stripped ?? rawClause.replace(PURPOSE, "");
   const quote = quoteFor(context, rawClause);
+  // "X may be filed only if the latest lookup shows Y": a condition on the latest earlier event's value.
+  const conditioned = conditionFrom(context, clause, quote);
+  if (conditioned !== undefined) return conditioned;
   // "No X until Y" and "never X unless Y" are orderings, not qualifiers.
   if (/\b(?:until|unless|without)\b/i.test(clause) && NEGATION.test(clause.replace(/\bwithout\b.*$/i, ""))) {
     const ordering = orderingFrom(context, clause, quote);
@@ -90,7 +100,7 @@ function draftClause(context: ClauseContext, rawClause: string): ClauseOutcome {
   const countFirst = several !== null && /^at least$/i.test(several[1]!) && (parseCount(several[2]!) ?? 0) >= 2;
   const attempts = forbidding
     ? [sumFrom, countFrom, forbiddenFrom]
-    : context.shape.condition?.kind === "before" || /\bbefore\b/i.test(clause)
+    : context.shape.condition?.kind === "before" || /\bbefore\b|\bpreceded\s+by\b/i.test(clause)
       ? countFirst
         ? [sumFrom, countFrom, orderingFrom, requiredFrom]
         : [orderingFrom, sumFrom, countFrom, requiredFrom]
@@ -156,14 +166,26 @@ function checkSubject(check: Check): Pattern | undefined {
     case "ordering":
       return check.before;
     case "pairing":
+    case "condition":
       return check.each;
     case "count":
       // A trigger on the counted event itself could never let "too few" fail: none is too few.
       return check.after ?? ((check.min ?? 0) > 0 ? [{ actor: "agent" }] : check.match);
     case "required":
-    case "forbidden":
       return check.after ?? [{ actor: "agent" }];
+    case "forbidden":
+      return check.after ?? actionsOnly(check.match) ?? [{ actor: "agent" }];
   }
+}
+
+/**
+ * "Never sets the thermostat above 26 degrees", "never releases to Marlow or Eastvale": a forbidden
+ * narrowed by a value is about the sessions where the action occurs at all, whatever its value.
+ */
+function actionsOnly(pattern: Pattern): Pattern | undefined {
+  if (!pattern.some((m) => m.metadata !== undefined) || !pattern.every((m) => exactValue(m.action) !== undefined)) return undefined;
+  const actions = [...new Set(pattern.map((m) => exactValue(m.action)!))];
+  return actions.map((action) => ({ action }));
 }
 
 /** A condition that only points back ("After that, …"): the situation of the sentence before. */
@@ -235,10 +257,15 @@ export function draftSection(
   for (const written of shapes) {
     const shape = inSituation(written, situation, last);
     last = shape.condition ?? last;
-    const outcomes = withOutcomes(
+    const outcomes = withFreshness(
       lexicon,
-      shape,
-      shape.clauses.map((clause, index) => draftClause({ lexicon, grammar, shape, index }, clause)),
+      shape.sentence,
+      shape.clauses,
+      withOutcomes(
+        lexicon,
+        shape,
+        shape.clauses.map((clause, index) => draftClause({ lexicon, grammar, shape, index }, clause)),
+      ),
     );
     // "When a status result reports the battery as low, that robot is finished working for now.":
     // a condition whose own sentence demands nothing sets up the situation the next sentences are about.

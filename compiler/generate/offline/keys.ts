@@ -79,6 +79,8 @@ export function groupingKey(lexicon: Lexicon, words: GroupingWords, match: Patte
 const SAME = /\b(?:the|that|this|a)\s+(?:same|very|matching|identical)\s+([a-z]+)\b/i;
 /** "for that order", "of that customer": a demonstrative pointing back at the other event's thing. */
 const THAT = /\b(?:for|of|on|to|with|about)\s+(?:that|this)\s+([a-z]+)\b/i;
+/** "must not dispense that batch", "that shipment must not be released": any demonstrative, when both sides have its key. */
+const ANY_THAT = /\b(?:that|this)\s+([a-z]+)\b/gi;
 
 /**
  * The correlation a sentence asks for between two patterns, `on:` as judge.yaml
@@ -95,15 +97,25 @@ export function correlationOf<A extends string, B extends string>(
 ): { on: On<A | B> } | { unknown: string } | undefined {
   const same = SAME.exec(sentence);
   const that = same === null ? THAT.exec(sentence) : null;
-  const said = same ?? that;
-  // "in the same session", "later in the same run": one trajectory is one session already.
-  if (said === null || SESSION_WORDS.has(canonical(said[1]!.toLowerCase()))) return undefined;
-  const noun = said[1]!;
   const [a, b] = names;
+  // Without "same" or a preposition, a demonstrative ties the sides only through a key both carry.
+  const loose =
+    same === null && that === null
+      ? [...sentence.matchAll(ANY_THAT)].find(
+          (m) =>
+            !SESSION_WORDS.has(canonical(m[1]!.toLowerCase())) &&
+            keyForNoun(lexicon, sides[a], m[1]!) !== undefined &&
+            keyForNoun(lexicon, sides[b], m[1]!) !== undefined,
+        )
+      : undefined;
+  const said = same ?? that ?? loose;
+  // "in the same session", "later in the same run": one trajectory is one session already.
+  if (said === null || said === undefined || SESSION_WORDS.has(canonical(said[1]!.toLowerCase()))) return undefined;
+  const noun = said[1]!;
   const keyA = keyForNoun(lexicon, sides[a], noun);
   const keyB = keyForNoun(lexicon, sides[b], noun);
   // "for this applicant" may mean the session's one applicant: only "the same X" insists on a key.
-  if (keyA === undefined || keyB === undefined) return that !== null ? undefined : { unknown: noun };
+  if (keyA === undefined || keyB === undefined) return same === null ? undefined : { unknown: noun };
   if (keyA === keyB) return { on: `metadata.${keyA}` };
   return { on: { [a]: `metadata.${keyA}`, [b]: `metadata.${keyB}` } as { [S in A | B]: string } };
 }

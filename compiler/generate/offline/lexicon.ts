@@ -275,7 +275,13 @@ function scoreActions(lexicon: Lexicon, text: string, filter?: (a: LexiconAction
     const resultBonus = action.isResult ? (phrase.has("result") ? 1 : -0.5) : 0;
     // A value alone whose word also names an action is the weakest evidence: that action comes first.
     // One whose word names nothing else outweighs a name half covered by a by-word ("user" in `ban_user`).
-    const score = matched === 0 ? (ownValue === 2 ? 2.5 + resultBonus : 0.5) : matched + coverage + (evidence ? 2 : 0) + resultBonus;
+    // A value every event of the action carries tells it apart from no other event of it: weak
+    // evidence, unless it is a flag the phrase names by its key ("an official source": `official: yes`).
+    const telling = Object.entries(metadata).some(
+      ([k, v]) => (action.metadata.find((m) => m.key === k)?.distinct ?? 0) > 1 || FLAG_VALUES.has(v.toLowerCase()),
+    );
+    const bonus = evidence ? (telling ? 2 : 0.5) : 0;
+    const score = matched === 0 ? (ownValue === 2 ? 2.5 + resultBonus : 0.5) : matched + coverage + bonus + resultBonus;
     scored.push({ action, score, coverage, metadata });
   }
   return scored.sort((a, b) => b.score - a.score || b.coverage - a.coverage || (a.action.name < b.action.name ? -1 : 1));

@@ -5,6 +5,7 @@
  * for: prohibitions, negations, modals, passives, count bounds.
  */
 import type { BehaviorSpec } from "../../behavior-md/load.js";
+import { MEASURE_UNITS } from "./amounts.js";
 import { splitReportedSpeech } from "./lexicon.js";
 import { sectionSentences } from "./sentences.js";
 import { parseCount } from "./words.js";
@@ -43,7 +44,7 @@ export const BOUND_WORDS =
   "at most|at least|no more than|not more than|no fewer than|not fewer than|no less than|not less than|fewer than|less than|more than|up to|exactly|capped at|limited to|a maximum of|a minimum of";
 /** A number the bound words are about, unless it is an amount ("more than 20 percent", "at most $500": amounts.ts reads those). */
 export const COUNT = new RegExp(
-  `\\b(${BOUND_WORDS})\\s+(\\w+)(?![\\d.,]*\\s?(?:%|(?:percent|per cent|dollars?|euros?|pounds?|usd|eur|gbp|k)\\b))`,
+  `\\b(${BOUND_WORDS})\\s+(\\w+)(?![\\d.,]*\\s?(?:%|(?:percent|per cent|dollars?|euros?|pounds?|usd|eur|gbp|k)\\b|${MEASURE_UNITS}))`,
   "i",
 );
 export const MIN_BOUNDS = new Set(["at least", "no fewer than", "not fewer than", "no less than", "not less than", "a minimum of"]);
@@ -158,7 +159,10 @@ export function splitClauses(main: string, grammar: Grammar): string[] {
   return main
     .split(/;\s+/)
     .flatMap((part) => {
-      if (/\bbefore\b/i.test(part) && !/\bbefore\b.*,\s+(?:and|but)\s+/i.test(part)) return [part];
+      // Only a "before" of the rule itself keeps the part whole, not one in its purpose ("so that … before it lands")
+      // or in what a colon elaborates ("… a fresh one: a reading taken before an earlier release …").
+      const core = part.replace(PURPOSE, "").replace(/:\s.*$/, "");
+      if (/\bbefore\b/i.test(core) && !/\bbefore\b.*,\s+(?:and|but)\s+/i.test(core)) return [part];
       // "… and it writes", "… and sends the person a message": a second verb phrase is a second clause.
       // "… must alert the lead and must not carry on": a second modal verb phrase keeps the subject too.
       return part.split(

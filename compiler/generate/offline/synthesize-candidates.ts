@@ -151,6 +151,7 @@ interface Cues {
   fresh: boolean;
   within: boolean;
   per: boolean;
+  sum: boolean;
 }
 
 /** Words that speak of a size without writing it: "a big refund", "large amounts", "an expensive booking". */
@@ -163,7 +164,8 @@ function cuesIn(text: string): Cues {
     same: /\b(?:same|that|this|matching|identical|corresponding)\s+[a-z]+/i.test(text),
     fresh: /\b(?:fresh|each time|every time|again|new|its own|anew)\b/i.test(text),
     within: /\b(?:immediately|right after|right away|straight after|straight away|next|at once|within)\b/i.test(text),
-    per: /\b(?:per|each|every|for any one|for a single)\s+[a-z]+/i.test(text),
+    per: /\b(?:per|each|every|for any one|for a single|to any one|to one|for one)\s+[a-z]+/i.test(text),
+    sum: /\b(?:total|totals|totalling|totaling|in total|combined|altogether|add up|adds up|sum)\b/i.test(text),
   };
 }
 
@@ -306,6 +308,14 @@ function groupKeys(vocab: Vocab, m: Matcher): string[] {
     .slice(0, MAX_KEYS);
 }
 
+/** Amount keys whose values a count may add up. */
+function sumKeys(vocab: Vocab, m: Matcher): string[] {
+  return keysOf(vocab, m)
+    .filter(isAmountKey)
+    .map((k) => k.key)
+    .slice(0, MAX_KEYS);
+}
+
 /** The tests a condition may put on the bound event's key: its categorical values, its thresholds. */
 function conditionTests(vocab: Vocab, bind: Matcher): { key: string; test: ValueMatcher }[] {
   const out: { key: string; test: ValueMatcher }[] = [];
@@ -330,19 +340,28 @@ export function candidates(vocab: Vocab, bounds: number[]): Candidate[] {
     out.push({ type: "required", match: a }, { type: "forbidden", match: a });
     for (const n of bounds) out.push({ type: "count", match: a, max: n });
     for (const per of groupKeys(vocab, matchers[a]!)) for (const n of countBounds) out.push({ type: "count", match: a, max: n, per });
+    // Totals: the sum of an amount key of the counted events, bounded by the rule's own numbers, overall and per id.
+    for (const sum of sumKeys(vocab, matchers[a]!))
+      for (const n of vocab.said.filter((x) => Number.isInteger(x) && x > 0))
+        for (const per of [undefined, ...groupKeys(vocab, matchers[a]!)])
+          out.push({ type: "count", match: a, max: n, sum, ...(per !== undefined ? { per } : {}) });
     for (let b = 0; b < count; b++) {
       if (a === b || overlapping(matchers[a]!, matchers[b]!)) continue;
       out.push({ type: "ordering", first: a, before: b }, { type: "pairing", each: a, followedBy: b });
       out.push({ type: "required", match: a, after: b }, { type: "forbidden", match: a, after: b });
       out.push({ type: "ordering", first: a, before: b, fresh: true });
       for (const within of withins) out.push({ type: "pairing", each: a, followedBy: b, within });
-      for (const on of sharedKeys(vocab, matchers[a]!, matchers[b]!))
+      for (const on of sharedKeys(vocab, matchers[a]!, matchers[b]!)) {
         out.push(
           { type: "ordering", first: a, before: b, on },
           { type: "pairing", each: a, followedBy: b, on },
           { type: "required", match: a, after: b, on },
           { type: "forbidden", match: a, after: b, on },
         );
+        // Combined: a fresh confirmation of the same thing, a prompt follower for the same thing.
+        out.push({ type: "ordering", first: a, before: b, on, fresh: true });
+        for (const within of withins) out.push({ type: "pairing", each: a, followedBy: b, on, within });
+      }
       // A condition binds a plain action's latest event and tests one of its values.
       if (matchers[b]!.metadata === undefined && exactValue(matchers[b]!.action) !== undefined)
         for (const on of [undefined, ...sharedKeys(vocab, matchers[a]!, matchers[b]!)])
@@ -408,6 +427,7 @@ export function toCheck(c: Candidate, matchers: Matcher[], quote: string): Check
         ...(c.max !== undefined ? { max: c.max } : {}),
         ...(c.after !== undefined ? { after: p(c.after) } : {}),
         ...(c.per !== undefined ? { per: metadataRef(c.per) } : {}),
+        ...(c.sum !== undefined ? { sum: metadataRef(c.sum) } : {}),
       };
     case "condition":
       return { type: "condition", quote, each: p(c.each), with: { r: { latest: p(c.bind), ...on } }, when: whenOf(c.key, c.test) };
@@ -437,5 +457,6 @@ function cueBonus(c: Candidate, vocab: Vocab): number {
   if (c.type === "ordering" && c.fresh && cues.fresh) bonus += 0.1;
   if (c.type === "pairing" && c.within !== undefined && cues.within) bonus += 0.1;
   if (c.type === "count" && c.per !== undefined) bonus += (cues.per ? 0.1 : 0) + named(c.per);
+  if (c.type === "count" && c.sum !== undefined) bonus += (cues.sum ? 0.1 : 0) + named(c.sum);
   return bonus;
 }

@@ -25,7 +25,7 @@ export type Candidate =
   | { type: "ordering"; first: number; before: number; on?: string; fresh?: true }
   | { type: "pairing"; each: number; followedBy: number; on?: string; within?: number }
   | { type: "required" | "forbidden"; match: number; after?: number; on?: string }
-  | { type: "count"; match: number; min?: number; max?: number; after?: number; per?: string }
+  | { type: "count"; match: number; min?: number; max?: number; after?: number; per?: string; sum?: string }
   | { type: "condition"; each: number; bind: number; on?: string; key: string; test: ValueMatcher };
 
 const keyValue = (s: SampleIndex, j: number, key: string | undefined): string | undefined =>
@@ -103,13 +103,16 @@ function evaluateWindowed(c: Extract<Candidate, { type: "required" | "forbidden"
     start = w;
   }
   const hits = h[c.match]!;
-  if (c.type === "count" && c.per !== undefined) {
-    // Bounds per value of the key among the matches; matches without it are not counted.
+  if (c.type === "count" && (c.per !== undefined || c.sum !== undefined)) {
+    // Bounds per value of the key among the matches (matches without it are not counted), on their
+    // number or on the sum of a key's decimal values (a missing or non-numeric value adds 0).
     const groups = new Map<string, number>();
     for (const m of hits) {
       if (m <= start) continue;
       const value = keyValue(s, m, c.per);
-      if (value !== undefined) groups.set(value, (groups.get(value) ?? 0) + 1);
+      if (value === undefined) continue;
+      const add = c.sum === undefined ? 1 : decimal(metadataString(s.events[m]!, c.sum));
+      groups.set(value, (groups.get(value) ?? 0) + add);
     }
     if (c.max !== undefined && [...groups.values()].some((n) => n > c.max!)) return "false";
     if (c.min !== undefined && [...groups.values()].some((n) => n < c.min!)) return s.complete ? "false" : "na";
@@ -123,6 +126,10 @@ function evaluateWindowed(c: Extract<Candidate, { type: "required" | "forbidden"
   if (c.max !== undefined && n > c.max) return "false";
   if (c.min !== undefined && n < c.min) return s.complete ? "false" : "na";
   return "true";
+}
+
+function decimal(v: string | undefined): number {
+  return v !== undefined && /^\s*-?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?\s*$/i.test(v) ? Number(v) : 0;
 }
 
 function evaluateCondition(c: Extract<Candidate, { type: "condition" }>, s: SampleIndex): Verdict {
@@ -194,5 +201,6 @@ export function extensions(c: Candidate): number {
   if (c.type === "ordering" && c.fresh) n++;
   if (c.type === "pairing" && c.within !== undefined) n++;
   if (c.type === "count" && c.per !== undefined) n++;
+  if (c.type === "count" && c.sum !== undefined) n++;
   return n;
 }

@@ -1,0 +1,143 @@
+/**
+ * Forms a rule sentence combines with the basic checks (docs/FORMATS.md §10): a window of N events
+ * on a pairing ("within the next two events"), a fresh confirmation on an ordering ("the reading
+ * has to be a fresh one", "one yes covers one change"), and a condition read off the latest
+ * earlier event's value ("may be filed only if the importer's most recent lookup shows the bond as
+ * active"). clauses.ts reads the basic shapes; draft.ts applies these on top.
+ */
+import type { Check, ConditionCheck, Pattern, ValueMatcher } from "../../ir/types.js";
+import { exactValue, valueTest } from "../../ir/values.js";
+import { resolve, semanticFor, type ClauseContext, type ClauseOutcome } from "./clauses.js";
+import { correlationOf } from "./keys.js";
+import type { Lexicon } from "./lexicon.js";
+import { nameStems, parseCount, stemSet } from "./words.js";
+
+/** "within the next two events", "within three events of the booking", "within 2 steps". */
+const WITHIN = /,?\s*\bwithin\s+(?:the\s+(?:next|following)\s+)?(\w+)\s+(?:events?|steps?|actions?|messages?|moves?)(?:\s+of\s+[^,;:]+)?/i;
+
+/** The window a clause writes, and the clause without it. */
+export function withinOf(clause: string): { within: number; rest: string } | undefined {
+  const m = WITHIN.exec(clause);
+  const n = m === null ? undefined : m[1] === "one" || m[1] === "a" ? 1 : parseCount(m[1]!);
+  if (m === null || n === undefined || n < 1) return undefined;
+  return { within: n, rest: `${clause.slice(0, m.index)}${clause.slice(m.index + m[0].length)}`.trim() };
+}
+
+/**
+ * The outcome with the window: a pairing takes it; a required check in the window of the sentence's
+ * condition ("When a booking runs for more than 30 days, a deposit must be charged within three
+ * events of the booking") is a pairing of the condition's event with the required one.
+ */
+export function withWithin(outcome: ClauseOutcome, within: number): ClauseOutcome {
+  if (outcome.kind !== "check") return outcome;
+  const check = outcome.check;
+  if (check.type === "pairing") return { ...outcome, check: { ...check, within } };
+  if (check.type === "required" && check.after !== undefined) {
+    const on =
+      check.on === undefined
+        ? {}
+        : { on: typeof check.on === "string" ? check.on : { each: check.on.after!, followedBy: check.on.match! } };
+    return {
+      ...outcome,
+      check: { type: "pairing", quote: check.quote, each: check.after, followedBy: check.match, ...on, within } as Check,
+    };
+  }
+  return outcome;
+}
+
+/** Words that ask for a confirmation of its own before each event: `fresh: true`. */
+const FRESH =
+  /\b(?:fresh|its own|their own|a new one|since the (?:last|previous|most recent)|covers? (?:only )?one|(?:does not|doesn't|cannot|can't) (?:count|serve) for (?:the next|another|a second)|for each one)\b/i;
+
+export function asksFresh(text: string): boolean {
+  return FRESH.test(text);
+}
+
+/**
+ * "A shipment may be released only after its logger has been read, and the reading has to be a
+ * fresh one: …": a clause that only asks for freshness makes the ordering before it fresh, ties it
+ * when it says "that same X", and the ordering's quote reaches over both.
+ */
+export function withFreshness(lexicon: Lexicon, sentence: string, clauses: readonly string[], outcomes: ClauseOutcome[]): ClauseOutcome[] {
+  const out = outcomes.slice();
+  clauses.forEach((clause, i) => {
+    if (!asksFresh(clause)) return;
+    // The ordering of this clause, or of the nearest clause before it.
+    let k = i;
+    while (k >= 0 && !(out[k]!.kind === "check" && (out[k] as { check: Check }).check.type === "ordering")) k--;
+    if (k < 0) return;
+    const found = out[k] as Extract<ClauseOutcome, { kind: "check" }>;
+    const check = found.check as Extract<Check, { type: "ordering" }>;
+    let quote = check.quote;
+    if (k !== i) {
+      const start = sentence.indexOf(check.quote);
+      const end = sentence.indexOf(clause, Math.max(start, 0));
+      if (start < 0 || end < 0) return;
+      quote = sentence.slice(start, end + clause.length);
+      out[i] = { kind: "skip" };
+    }
+    const tie =
+      check.on === undefined ? correlationOf(lexicon, quote, { first: check.first, before: check.before }, ["first", "before"]) : undefined;
+    const on = tie !== undefined && "on" in tie ? { on: tie.on } : {};
+    out[k] = { ...found, check: { ...check, quote, ...on, fresh: true } };
+  });
+  return out;
+}
+
+/** "X may be filed only if Y shows Z", "X is allowed only when Y": the later event and the condition. */
+const ONLY_IF = /^(.*?)\s+only\s+(?:if|when|where|provided that)\s+(.+)$/i;
+const MODAL_TAIL = /\s+(?:may|can|must|should|is allowed to|are allowed to)?\s*(?:be\s+)?(?:allowed|permitted|made|done|taken|given)?\s*$/i;
+
+/** The `when` expression testing `r`'s key as a value matcher does. */
+function test(key: string, value: ValueMatcher): string | undefined {
+  const ref = /^[A-Za-z_][A-Za-z0-9_]*$/.test(key) ? `r.${key}` : `r[${JSON.stringify(key)}]`;
+  const t = valueTest(value);
+  if (t.op === "equals") return `${ref} == ${JSON.stringify(t.value)}`;
+  if (t.op === "in") return `${ref} in [${t.values.map((v) => JSON.stringify(v)).join(", ")}]`;
+  if (t.op !== "range") return undefined;
+  const symbols = { gt: ">", gte: ">=", lt: "<", lte: "<=" } as const;
+  const parts = (Object.keys(symbols) as (keyof typeof symbols)[]).flatMap((op) =>
+    t.range[op] === undefined ? [] : [`${ref} ${symbols[op]} ${String(t.range[op])}`],
+  );
+  return parts.length === 0 ? undefined : parts.join(" && ");
+}
+
+/** The identifier key both actions carry, the one the sentence names first ("the importer's" → `importer_id`). */
+function sharedId(lexicon: Lexicon, a: string, b: string, sentence: string): string | undefined {
+  const keysOf = (name: string) => (lexicon.actions.find((x) => x.name === name)?.metadata ?? []).map((m) => m.key);
+  const theirs = new Set(keysOf(b));
+  const shared = keysOf(a).filter((k) => theirs.has(k) && nameStems(k).includes("id"));
+  const said = stemSet(sentence);
+  return shared.find((k) => nameStems(k).some((s) => s !== "id" && said.has(s))) ?? (shared.length === 1 ? shared[0] : undefined);
+}
+
+/**
+ * "An entry may be filed only if the importer's most recent lookup shows the bond as active": for
+ * each filing, the latest lookup (of the same importer, when both carry its id) must have the
+ * value. Undefined when the condition names no value of an earlier event (an ordering reads it).
+ */
+export function conditionFrom(context: ClauseContext, clause: string, quote: string): ClauseOutcome | undefined {
+  const m = ONLY_IF.exec(clause);
+  if (m === null) return undefined;
+  const laterPhrase = m[1]!.replace(MODAL_TAIL, "");
+  const cond = resolve(context.lexicon, m[2]!);
+  const bound = cond?.length === 1 ? cond[0]! : undefined;
+  const action = bound === undefined ? undefined : exactValue(bound.action);
+  const entries = Object.entries(bound?.metadata ?? {});
+  if (action === undefined || entries.length === 0 || bound?.contentIncludes !== undefined) return undefined;
+  const each = resolve(context.lexicon, laterPhrase, { agentOnly: true });
+  if (each === undefined) return semanticFor(quote, false, "the drafter could not tell which sample events this condition is about");
+  const tests = entries.map(([k, v]) => test(k, v));
+  if (tests.some((t) => t === undefined)) return undefined;
+  const eachAction = each.length === 1 ? exactValue(each[0]!.action) : undefined;
+  const on = eachAction === undefined ? undefined : sharedId(context.lexicon, eachAction, action, clause);
+  const latest: Pattern = [{ action }];
+  const check: ConditionCheck = {
+    type: "condition",
+    quote,
+    each,
+    with: { r: { latest, ...(on !== undefined ? { on: `metadata.${on}` } : {}) } },
+    when: tests.join(" && "),
+  };
+  return { kind: "check", check };
+}
