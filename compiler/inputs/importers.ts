@@ -39,6 +39,11 @@ export function needsImporters(value: unknown): boolean {
   return !readAsIs(value);
 }
 
+/** A trajectory as it is (no label, no import): what every reader makes of it, whatever `from` says, is `toCase(value, origin)`. */
+export function plainTrajectory(value: unknown): boolean {
+  return isObject(value) && !("trajectory" in value) && looksLikeTrajectory(value);
+}
+
 function readAsIs(value: unknown): boolean {
   if (!isObject(value)) return false;
   if (!("trajectory" in value)) return looksLikeTrajectory(value);

@@ -7,7 +7,7 @@ import { createReadStream } from "node:fs";
 import { byteLineBatches } from "../files/byte-lines.js";
 import { decodeUtf8, describeInvalidUtf8 } from "../files/utf8.js";
 import { readError, toCase, type InputCase } from "./case.js";
-import { loadImporters, needsImporters } from "./importers.js";
+import { loadImporters, needsImporters, plainTrajectory } from "./importers.js";
 import { BOM, invalidJson } from "./json-text.js";
 import { elementCases, formatMismatch, importedCases, importsWhole, readsInPlace, type TraceReadOptions } from "./trace-inputs.js";
 
@@ -67,6 +67,12 @@ export async function* readJsonlBatches(
         lineNumber++;
         const origin = { file, index, line: lineNumber };
         const parsed = parseJsonlLine(bytes, offset, origin);
+        if (parsed.kind === "value" && plainTrajectory(parsed.value)) {
+          // The common line, read as jsonlValue would read it without asking what else it could be.
+          index++;
+          batch.push(toCase(parsed.value, origin));
+          continue;
+        }
         if (parsed.kind === "value" && needsImporters(parsed.value)) await loadImporters();
         const read = parsed.kind === "value" ? jsonlValue(parsed.value, origin, options) : parsed;
         if (read.kind === "blank") continue;
@@ -133,6 +139,7 @@ export function parseJsonlLine(
 
 /** What a line's value is: a trace kept for the end, or its cases (the importers loaded if needsImporters says so). */
 export function jsonlValue(value: unknown, origin: { file: string; index: number; line: number }, options: TraceReadOptions): JsonlLine {
+  if (plainTrajectory(value)) return { kind: "cases", cases: [toCase(value, origin)] };
   if (!readsInPlace(value, options)) return { kind: "trace", value };
   return { kind: "cases", cases: elementCases(value, origin, options) };
 }

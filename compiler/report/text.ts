@@ -49,9 +49,13 @@ export function trajectoryEvents(trajectory: unknown): LocatedEvent[] | undefine
   return trajectory.events.filter((e): e is LocatedEvent => isObject(e) && typeof e.id === "string");
 }
 
-/** The trajectory's events by id and by position, built once per trajectory and only when a clause cites something. */
+/**
+ * The trajectory's events, and the position of each id (its last event with
+ * that id), built once per trajectory and only when a clause cites
+ * something. One map serves both: an id's event is the event at its position.
+ */
 interface EventLookup {
-  byId: ReadonlyMap<string, LocatedEvent>;
+  events: readonly LocatedEvent[];
   positions: ReadonlyMap<string, number>;
 }
 
@@ -59,13 +63,14 @@ function lookupOf(events: readonly LocatedEvent[] | undefined): () => EventLooku
   let lookup: EventLookup | undefined;
   return () => {
     if (events === undefined) return undefined;
-    lookup ??= { byId: new Map(events.map((e) => [e.id, e] as const)), positions: eventPositions(events) };
+    lookup ??= { events, positions: eventPositions(events) };
     return lookup;
   };
 }
 
 function citedId(eventId: string, lookup: EventLookup | undefined): string {
-  const origin = eventOrigin(lookup?.byId.get(eventId));
+  const at = lookup?.positions.get(eventId);
+  const origin = eventOrigin(at === undefined ? undefined : lookup!.events[at]);
   return origin === undefined ? printable(eventId) : `${printable(eventId)} (${printable(origin)})`;
 }
 
