@@ -266,6 +266,15 @@ describe("issue 25: a later clause with a condition of its own", () => {
   });
 });
 
+describe("issue 25: the end of the session is no second event", () => {
+  it("'…, and the fridge is locked again before the session ends' splits off and pairs with the condition's event", () => {
+    const rule = ruleFor("Every time stock is dispensed, the desk is told, and the fridge is locked again before the session ends.");
+    expect(rule.checks.map(({ quote: _q, ...rest }) => rest)).toEqual([
+      { type: "pairing", each: [{ action: "dispense_stock" }], followedBy: [{ action: "lock_fridge" }] },
+    ]);
+  });
+});
+
 describe("issue 25: the search from labels reaches the combined forms", () => {
   it("labels that a second dispensing on one reading breaks the rule give a fresh ordering tied by the fridge", () => {
     const parsed = parseBehaviorMd(

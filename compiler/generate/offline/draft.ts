@@ -47,6 +47,7 @@ import {
   isQualifier,
   NEGATION,
   PURPOSE,
+  SESSION_END,
   shapeSentence,
   STRONG_CUE,
   type Grammar,
@@ -91,7 +92,7 @@ function draftClause(context: ClauseContext, rawClause: string): ClauseOutcome {
 }
 
 function draftPlainClause(context: ClauseContext, rawClause: string, stripped?: string): ClauseOutcome {
-  const clause = (stripped ?? rawClause.replace(PURPOSE, "")).replace(CONCESSION, "");
+  const clause = (stripped ?? rawClause.replace(PURPOSE, "")).replace(CONCESSION, "").replace(SESSION_END, "");
   const quote = quoteFor(context, rawClause);
   // "X may be filed only if the latest lookup shows Y": a condition on the latest earlier event's value.
   const conditioned = conditionFrom(context, clause, quote);

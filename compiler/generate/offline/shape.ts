@@ -27,6 +27,9 @@ export const NO_SUBJECT = /^no\s+(?:[\w-]+\s+){1,3}?(?:should|may|must|can|shall
 /** "no matter what the customer says", "whatever the permit says": a concession adds no condition. */
 export const CONCESSION =
   /,?\s+(?:no matter (?:what|how|who|whether|when)|whatever|however|whoever|regardless of|even if|even when|even though)\b.*$/i;
+/** "before the session ends", "by the end of the conversation": the end of the trace, not a second event. */
+export const SESSION_END =
+  /,?\s+\b(?:before|by)\s+(?:the\s+end\s+of\s+the\s+(?:session|conversation|chat|run|call|interaction)|the\s+(?:session|conversation|chat|run|call|interaction)\s+(?:ends|is over|closes|finishes))\b/i;
 /** Words that relate two events: a single forbidden pattern cannot say "X followed by Y". */
 export const RELATIONAL = /\b(?:followed by|before|after|afterwards|without|unless|until|even if|instead of)\b/i;
 export const NEGATION = /\b(?:not|n't|neither|nor|never|no|none|without)\b/i;
@@ -178,7 +181,10 @@ export function splitClauses(main: string, grammar: Grammar): string[] {
       .flatMap((part) => {
         // Only a "before" of the rule itself keeps the part whole, not one in its purpose ("so that … before it lands")
         // or in what a colon elaborates ("… a fresh one: a reading taken before an earlier release …").
-        const core = part.replace(PURPOSE, "").replace(/:\s.*$/, "");
+        const core = part
+          .replace(PURPOSE, "")
+          .replace(/:\s.*$/, "")
+          .replace(SESSION_END, "");
         if (/\bbefore\b/i.test(core) && !/\bbefore\b.*,\s+(?:and|but)\s+/i.test(core)) return [part];
         // "… and it writes", "… and sends the person a message": a second verb phrase is a second clause.
         // "… must alert the lead and must not carry on": a second modal verb phrase keeps the subject too.
