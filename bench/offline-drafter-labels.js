@@ -29,6 +29,8 @@
 // spec in its README. test/fixtures/blind3/ holds a third (aircraft-release, claims-desk,
 // access-requests), committed (49f5230, 64a52a7, c12963d) before the drafter was run on them;
 // measured then with the drafter of 8b9c8cd: 85/180 (47%) with no labels, 135/180 (75%) with half.
+// test/fixtures/spec/held-out-2026-12/ was written by the helper who then changed the drafter,
+// after reading it and before changing it, and measured before and after (its README).
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -57,6 +59,7 @@ const groups = [
     ? []
     : [
         ["held-out-2026 (in-sample)", under("test/fixtures/spec/held-out-2026")],
+        ["held-out-2026-12 (written by the drafter's developer before changing it)", under("test/fixtures/spec/held-out-2026-12")],
         ["blind", under("test/fixtures/blind")],
         ["blind2 (second blind set)", under("test/fixtures/blind2")],
         ["blind3 (third blind set)", under("test/fixtures/blind3")],
