@@ -6,9 +6,8 @@
  */
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { createOpenAIAdapter } from "../compiler/model/openai.js";
 import { questionKind, trajectoryIdOf } from "./support/scripted.js";
-import { answer, startChatServer, type Script } from "./support/chat-server.js";
+import { answer, startChatServer, type Script, scriptedAdapter } from "./support/chat-server.js";
 import { disagreements, isDeterministicRule, loadCorpus } from "./support/corpus.js";
 
 const UPSTREAM = join(import.meta.dirname, "fixtures", "conformance", "upstream");
@@ -64,10 +63,7 @@ describe("reference corpus with a scripted model", () => {
     };
     const server = await startChatServer(script);
     try {
-      const complete = createOpenAIAdapter(
-        { provider: "openai", apiKey: "k", baseURL: server.baseURL, model: "scripted" },
-        { backoffMs: 1, maxRetries: 0 },
-      );
+      const complete = scriptedAdapter(server);
       for (const { judge } of judges) {
         const problems: string[] = [];
         for (const c of cases) problems.push(...disagreements(c, await judge.judgeTrajectory(c.trajectory, { complete }), () => true));

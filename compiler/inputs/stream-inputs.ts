@@ -162,8 +162,8 @@ async function* streamedArrayCases(file: string, chunks: AsyncIterable<Uint8Arra
     yield* elementCases(item.value, { file, index: index++, line: item.line }, options);
   }
   if (collected !== undefined) {
+    // Each element was asked needsImporters as it came: what the whole array needs is loaded.
     const elements = collected;
-    if (needsImporters(elements.map((e) => e.value))) await loadImporters();
     yield* parsedCases(
       elements.map((e) => e.value),
       file,

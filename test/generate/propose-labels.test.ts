@@ -12,9 +12,8 @@ import { proposeDraft } from "../../compiler/generate/propose.js";
 import { runTerminalInterview } from "../../compiler/interview/terminal.js";
 import { serializeJudgeYaml } from "../../compiler/ir/serialize.js";
 import type { Check, JudgeIR } from "../../compiler/ir/types.js";
-import { createOpenAIAdapter } from "../../compiler/model/openai.js";
 import { emptyUsage } from "../../runtime/semantic.js";
-import { inOrder, startChatServer, type ChatServer, type Script } from "../support/chat-server.js";
+import { inOrder, startChatServer, type ChatServer, type Script, scriptedAdapter } from "../support/chat-server.js";
 import { doorsProject, labelsFor, RULE, samples, spec, truth, verdicts, vocabulary } from "./verdict-fixture.js";
 
 const QUOTE = "Visitors are let in only after they have been checked";
@@ -48,10 +47,7 @@ afterAll(async () => {
 async function adapterFor(script: Script) {
   const server = await startChatServer(script);
   servers.push(server);
-  const adapter = createOpenAIAdapter(
-    { provider: "openai", apiKey: "k", baseURL: server.baseURL, model: "scripted" },
-    { backoffMs: 1, maxRetries: 0 },
-  );
+  const adapter = scriptedAdapter(server);
   return { server, adapter };
 }
 

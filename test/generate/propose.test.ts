@@ -7,13 +7,12 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { createOpenAIAdapter } from "../../compiler/model/openai.js";
 import { extractYaml, proposeDraft } from "../../compiler/generate/propose.js";
 import { guessVocabulary } from "../../compiler/generate/vocabulary.js";
 import { serializeJudgeYaml } from "../../compiler/ir/serialize.js";
 import type { JudgeIR } from "../../compiler/ir/types.js";
 import { emptyUsage } from "../../runtime/semantic.js";
-import { inOrder, startChatServer, type ChatServer, type Script } from "../support/chat-server.js";
+import { inOrder, startChatServer, type ChatServer, type Script, scriptedAdapter } from "../support/chat-server.js";
 import { EXAMPLE_DIRS, loadReferenceCase } from "./drafting-fixtures.js";
 
 const refund = loadReferenceCase(EXAMPLE_DIRS[0]!);
@@ -25,10 +24,7 @@ afterAll(async () => {
 async function propose(script: Script) {
   const server = await startChatServer(script);
   servers.push(server);
-  const adapter = createOpenAIAdapter(
-    { provider: "openai", apiKey: "k", baseURL: server.baseURL, model: "scripted" },
-    { backoffMs: 1, maxRetries: 0 },
-  );
+  const adapter = scriptedAdapter(server);
   const usage = emptyUsage();
   const outcome = await proposeDraft({ spec: refund.spec, vocabulary: refund.vocabulary, samples: refund.samples, adapter, usage });
   return { server, outcome, usage };
@@ -226,10 +222,7 @@ describe("without sample trajectories", () => {
   it("tells the model the names are guessed, and neither asks again about other names nor previews", async () => {
     const server = await startChatServer(inOrder({ reply: referenceYaml() }));
     servers.push(server);
-    const adapter = createOpenAIAdapter(
-      { provider: "openai", apiKey: "k", baseURL: server.baseURL, model: "scripted" },
-      { backoffMs: 1, maxRetries: 0 },
-    );
+    const adapter = scriptedAdapter(server);
     const outcome = await proposeDraft({ spec: refund.spec, vocabulary: guessVocabulary(refund.spec), samples: [], adapter });
     expect(server.requests).toHaveLength(1);
     expect(server.requests[0]!.lastUser).toContain("No sample trajectories were given.");

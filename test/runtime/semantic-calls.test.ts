@@ -6,14 +6,13 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createOpenAIAdapter } from "../../compiler/model/openai.js";
 import { calibrate, calibrationPassed } from "../../compiler/analyses/calibrate.js";
 import { readCases } from "../../compiler/inputs/inputs.js";
 import { loadJudge, type JudgeModule } from "../../compiler/run/load.js";
 import { judgeCases } from "../../compiler/run/judge-cases.js";
 import type { SemanticAdapter } from "../../runtime/semantic.js";
 import type { TrajectoryJudgment } from "../../runtime/types.js";
-import { answer, inOrder, startChatServer, type ChatServer, type Script } from "../support/chat-server.js";
+import { answer, inOrder, startChatServer, type ChatServer, type Script, scriptedAdapter } from "../support/chat-server.js";
 import { readScriptedAnswers, scriptedAnswers } from "../support/scripted.js";
 
 const examples = join(import.meta.dirname, "..", "..", "examples");
@@ -40,10 +39,7 @@ afterAll(async () => {
 async function serve(script: Script): Promise<{ server: ChatServer; adapter: SemanticAdapter }> {
   const server = await startChatServer(script);
   servers.push(server);
-  const adapter = createOpenAIAdapter(
-    { provider: "openai", apiKey: "k", baseURL: server.baseURL, model: "scripted" },
-    { backoffMs: 1, maxRetries: 0 },
-  );
+  const adapter = scriptedAdapter(server);
   return { server, adapter };
 }
 

@@ -7,6 +7,8 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { createOpenAIAdapter } from "../../compiler/model/openai.js";
+import type { SemanticAdapter } from "../../runtime/semantic.js";
 
 export interface RecordedRequest {
   path: string;
@@ -44,6 +46,14 @@ export interface ChatServer {
   /** The most requests that were ever open at once. */
   peakInFlight(): number;
   close(): Promise<void>;
+}
+
+/** The real `openai` adapter talking to the server: no backoff to wait out and no retry, so each request is the script's. */
+export function scriptedAdapter(server: Pick<ChatServer, "baseURL">): SemanticAdapter {
+  return createOpenAIAdapter(
+    { provider: "openai", apiKey: "k", baseURL: server.baseURL, model: "scripted" },
+    { backoffMs: 1, maxRetries: 0 },
+  );
 }
 
 /** Answers in the given order; past the end, the last step repeats. */
