@@ -79,9 +79,11 @@ export async function runJudgeCommand(judgePath: string, files: readonly string[
   const run = await openRun(options, judge.rules);
   const sinks = await openSinks(judge, options, run.model !== undefined);
   const tally = new Tally(judge.rules.map((r) => r.name));
-  const threads = threadCount(options, files, run.model !== undefined, (line) => void process.stderr.write(`${line}\n`));
   // Only the reports show trajectories and whole judgments: without them, worker threads send back the stdout they rendered.
   const reports = options.html !== undefined || options.junit !== undefined || servesBrowser(options);
+  // By default, threads only where each reads its own part of the file (run/ranges.ts): without a report.
+  const notice = (line: string) => void process.stderr.write(`${line}\n`);
+  const threads = threadCount(options, files, run.model !== undefined, notice, undefined, undefined, !reports);
   const needs = reports
     ? { keepTrajectories: true }
     : {
