@@ -27,7 +27,17 @@ export async function bundleReference(dir, folder) {
     throw new Error(`--reference ${dir}: no src/core/judge.ts and src/core/ir.ts there (a checkout of the reference implementation)`);
   const entry = join(folder, "reference-entry.mjs");
   writeFileSync(entry, `export { judgeTrajectory } from ${JSON.stringify(judge)};\nexport { parseIr } from ${JSON.stringify(ir)};\n`);
-  const outfile = join(folder, "reference.mjs");
+  return bundle(entry, join(folder, "reference.mjs"));
+}
+
+/** Bundles the reference's command line (src/cli.ts) into `folder`: `node <path> judge …` runs it. */
+export async function bundleReferenceCli(dir, folder) {
+  const cli = join(dir, "src", "cli.ts");
+  if (!existsSync(cli)) throw new Error(`--reference ${dir}: no src/cli.ts there (a checkout of the reference implementation)`);
+  return bundle(cli, join(folder, "reference-cli.mjs"));
+}
+
+async function bundle(entry, outfile) {
   await build({
     entryPoints: [entry],
     bundle: true,
