@@ -11,7 +11,7 @@ import { textSink } from "../report/text.js";
 import { canShowBrowser } from "../web/display.js";
 import { openRun, type RunFlags } from "./run-options.js";
 import type { TraceCommandOptions } from "./trace-flags.js";
-import { judgedBatches, threadCount, type WorkersFlags } from "./workers.js";
+import { judgedOutput, threadCount, type WorkersFlags } from "./workers.js";
 
 export interface JudgeCommandOptions extends RunFlags, TraceCommandOptions, WorkersFlags {
   json?: boolean;
@@ -86,7 +86,7 @@ export async function runJudgeCommand(judgePath: string, files: readonly string[
         keepTrajectories: false,
         render: options.jsonl === true ? ("jsonl" as const) : options.json === true ? ("json" as const) : ("text" as const),
       };
-  const written = await runSinks(judgedBatches(loaded, files, run, threads, needs), sinks, tally);
+  const written = await runSinks(judgedOutput(loaded, files, run, threads, needs), sinks, tally);
   for (const path of written) process.stderr.write(`wrote ${path}\n`);
   // Model failures are never a silent pass: the run fails.
   if (tally.totals.errors > 0 || tally.clauseErrors > 0) return 1;

@@ -11,6 +11,7 @@ import { judgeCaseBatches, type CaseResult, type OutputRender } from "../run/jud
 import { STDIN } from "../inputs/stream-inputs.js";
 import type { JudgeCode, JudgeModule } from "../run/load.js";
 import type { CommandRun } from "./run-options.js";
+import type { RenderedRun } from "../report/sink.js";
 import type { WorkersFlags } from "./workers-flag.js";
 
 export { addWorkersOption, type WorkersFlags } from "./workers-flag.js";
@@ -128,6 +129,37 @@ export async function* judgedFiles(
 
 function isBatch(results: CaseResult | readonly CaseResult[]): results is readonly CaseResult[] {
   return Array.isArray(results);
+}
+
+/** Whether `files` can be judged in byte ranges (run/ranges.ts): one `.jsonl` file, a regular file. */
+export function rangeable(files: readonly string[]): boolean {
+  if (files.length !== 1 || files[0] === STDIN || !/\.jsonl$/i.test(files[0]!)) return false;
+  try {
+    return statSync(files[0]!).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `judge`'s results as they come: judgedBatches, or, when the workers may
+ * render stdout themselves and the input is one JSONL file, the file judged
+ * in byte ranges a worker reads each (run/ranges.ts), whose judged cases
+ * come rendered.
+ */
+export async function* judgedOutput(
+  loaded: { judge: JudgeModule; code: JudgeCode },
+  files: readonly string[],
+  run: CommandRun,
+  threads: number,
+  needs: OutputNeeds,
+): AsyncGenerator<CaseResult | readonly CaseResult[] | RenderedRun> {
+  if (threads > 1 && needs.render !== undefined && rangeable(files)) {
+    const { judgeRanges } = await import("../run/ranges.js");
+    yield* judgeRanges(loaded.judge, loaded.code, files[0]!, run.read, run.options, { workers: threads, render: needs.render });
+    return;
+  }
+  yield* judgedBatches(loaded, files, run, threads, needs);
 }
 
 /**

@@ -5,7 +5,7 @@
 import type { TrajectoryJudgment } from "../../runtime/types.js";
 import type { CaseResult, FailedCase } from "../run/judge-cases.js";
 import { caseErrorOf } from "./outputs.js";
-import type { OutputSink, Write } from "./sink.js";
+import { numberedText, type OutputSink, type Write } from "./sink.js";
 import { renderRunSummary } from "./summary.js";
 
 /**
@@ -122,6 +122,12 @@ class JsonArrayWriter {
     this.write(`${this.count === 0 ? "[\n  " : ",\n  "}${body}`);
     this.count++;
   }
+  /** `count` elements, each after its ",\n  " (a RenderedRun's text). */
+  pushElements(text: string, count: number): void {
+    if (count === 0) return;
+    this.write(this.count === 0 ? `[\n  ${text.slice(4)}` : text);
+    this.count += count;
+  }
   end(): void {
     this.write(this.count === 0 ? "[]\n" : "\n]\n");
   }
@@ -139,6 +145,9 @@ export function jsonSink(write: Write, writeSummary: Write, options: { usage: bo
       if (result.kind === "judged" && result.rendered !== undefined && "jsonHead" in result.rendered)
         array.pushText(elementWithCase(result.rendered.jsonHead, result.input.index));
       else array.pushText(jsonArrayElement(result));
+    },
+    addRendered(run) {
+      array.pushElements(numberedText(run), run.cases);
     },
     async finish(tally) {
       array.end();
@@ -159,6 +168,9 @@ export function jsonlSink(write: Write, writeSummary: Write, options: { usage: b
       if (result.kind === "judged" && result.rendered !== undefined && "lineHead" in result.rendered)
         write(`${lineWithCase(result.rendered.lineHead, result.input.index)}\n`);
       else write(`${jsonLine(result)}\n`);
+    },
+    addRendered(run) {
+      write(numberedText(run));
     },
     async finish(tally) {
       for (const line of renderRunSummary(tally, options)) writeSummary(`${line}\n`);

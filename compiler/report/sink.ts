@@ -6,10 +6,16 @@
  */
 import { fstatSync, writeSync } from "node:fs";
 import type { CaseResult } from "../run/judge-cases.js";
-import type { Tally } from "../analyses/tally.js";
+import type { Tally, TallyPart } from "../analyses/tally.js";
 
 export interface OutputSink {
   add(result: CaseResult): void;
+  /**
+   * Cases a worker thread judged and rendered itself (run/ranges.ts): only
+   * the stdout and progress sinks take them, and a run has them only when no
+   * other sink is asked for (commands/judge.ts).
+   */
+  addRendered?(run: RenderedRun): void;
   /** Ends this output once every result is in; returns the paths of the files it wrote. */
   finish(tally: Tally): Promise<string[]>;
   /**
@@ -20,6 +26,39 @@ export interface OutputSink {
   drained?(): Promise<void> | undefined;
   /** Writes out what this output holds back (chunkedWriter), also when the run stops on an error. */
   flush?(): void;
+}
+
+/**
+ * Consecutive cases a worker thread judged and rendered (run/ranges.ts):
+ * `text` is their stdout in the run's mode (text, `--json` or `--jsonl`),
+ * their numbers guessed: case i is numbered `numbered + i` at
+ * `text[cuts[2i], cuts[2i + 1])` (JSON modes; text has none), and is in
+ * fact case `first + i`. In `--json` each element comes after ",\n  ",
+ * which the array's first element replaces with "[\n  ". `tally` is what
+ * the run's Tally counts of them.
+ */
+export interface RenderedRun {
+  kind: "rendered";
+  text: string;
+  cuts: readonly number[];
+  numbered: number;
+  first: number;
+  cases: number;
+  tally: TallyPart;
+}
+
+/** A RenderedRun's text with each case's number right: as it came when the guess was right. */
+export function numberedText(run: RenderedRun): string {
+  const { text, cuts, first } = run;
+  if (cuts.length === 0 || run.numbered === first) return text;
+  const parts: string[] = [];
+  let from = 0;
+  for (let i = 0; i < cuts.length; i += 2) {
+    parts.push(text.slice(from, cuts[i]), String(first + i / 2));
+    from = cuts[i + 1]!;
+  }
+  parts.push(text.slice(from));
+  return parts.join("");
 }
 
 /** Text goes to a writer (process.stdout or stderr in the CLI, a string in tests). */
@@ -61,7 +100,7 @@ export function whenDrained(stream: DrainableStream): Promise<void> | undefined 
  * one pass.
  */
 export async function runSinks(
-  results: AsyncIterable<CaseResult | readonly CaseResult[]> | Iterable<CaseResult | readonly CaseResult[]>,
+  results: AsyncIterable<CaseResult | readonly CaseResult[] | RenderedRun> | Iterable<CaseResult | readonly CaseResult[] | RenderedRun>,
   sinks: readonly OutputSink[],
   tally: Tally,
 ): Promise<string[]> {
@@ -69,9 +108,18 @@ export async function runSinks(
     tally.add(result);
     for (const sink of sinks) sink.add(result);
   };
+  const addRendered = (run: RenderedRun) => {
+    tally.merge(run.tally);
+    for (const sink of sinks) {
+      if (sink.addRendered === undefined)
+        throw new Error("internal error: an output that needs whole judgments got rendered cases (report/sink.ts)");
+      sink.addRendered(run);
+    }
+  };
   try {
     for await (const item of results) {
       if (isBatch(item)) for (const result of item) add(result);
+      else if (item.kind === "rendered") addRendered(item);
       else add(item);
       for (const sink of sinks) {
         const wait = sink.drained?.();
@@ -86,7 +134,7 @@ export async function runSinks(
   }
 }
 
-function isBatch(item: CaseResult | readonly CaseResult[]): item is readonly CaseResult[] {
+function isBatch(item: CaseResult | readonly CaseResult[] | RenderedRun): item is readonly CaseResult[] {
   return Array.isArray(item);
 }
 
@@ -154,6 +202,11 @@ export function chunkedWriter(
  * Buffer (a twentieth of a run). Undefined for a pipe or a terminal.
  */
 export function fileWrite(stream: { fd?: unknown; isTTY?: boolean }): Write | undefined {
+  const fd = writableFd(stream);
+  return fd === undefined ? undefined : (text) => void writeSync(fd, text);
+}
+
+function writableFd(stream: { fd?: unknown; isTTY?: boolean }): number | undefined {
   const fd = stream.fd;
   if (typeof fd !== "number" || stream.isTTY === true) return undefined;
   try {
@@ -162,5 +215,5 @@ export function fileWrite(stream: { fd?: unknown; isTTY?: boolean }): Write | un
   } catch {
     return undefined;
   }
-  return (text) => void writeSync(fd, text);
+  return fd;
 }

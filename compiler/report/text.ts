@@ -162,6 +162,9 @@ export function textSink(write: Write, options: { usage: boolean }): OutputSink 
           "\n",
       );
     },
+    addRendered(run) {
+      write(run.text);
+    },
     async finish(tally) {
       write(`${renderSummaryTable(tally.ruleRows())}\n${renderTotalsLine(tally.totals)}\n`);
       // Model failures are never a silent pass: counted in the summary (and the run fails).
