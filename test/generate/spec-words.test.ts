@@ -5,6 +5,7 @@
  * (`dispense`)") find that tool when a rule speaks of "every fill".
  */
 import { describe, expect, it } from "vitest";
+import { amountsIn } from "../../compiler/generate/offline/amounts.js";
 import { draftOffline } from "../../compiler/generate/offline/draft.js";
 import { buildVocabulary } from "../../compiler/generate/vocabulary.js";
 import { parseBehaviorMd } from "../../compiler/behavior-md/load.js";
@@ -80,5 +81,50 @@ describe("the spec's own words", () => {
     );
     const rule = draft.ir.metaBehaviors[0]!;
     expect(rule.checks).toEqual([expect.objectContaining({ type: "count", match: [{ action: "grant_access" }], max: 3 })]);
+  });
+});
+
+describe("amounts a sentence compares with a key it writes in backticks", () => {
+  const samples = [
+    session(
+      ["agent", "score_fraud", { claim_id: "C1" }],
+      ["tool", "score_fraud_result", { claim_id: "C1", score: "82" }],
+      ["agent", "refer_to_siu", { claim_id: "C1" }],
+    ),
+    session(
+      ["agent", "score_fraud", { claim_id: "C2" }],
+      ["tool", "score_fraud_result", { claim_id: "C2", score: "12" }],
+      ["agent", "issue_payment", { claim_id: "C2" }],
+    ),
+    session(
+      ["agent", "score_fraud", { claim_id: "C3" }],
+      ["tool", "score_fraud_result", { claim_id: "C3", score: "75" }],
+      ["agent", "issue_payment", { claim_id: "C3" }],
+    ),
+  ];
+
+  it("reads '(`score` 70 or above)' as the key's comparison on the event that carries it", () => {
+    const draft = draftOf(
+      "The agent scores claims for fraud (`score_fraud`) and refers claims to the investigators (`refer_to_siu`).",
+      "When the fraud model scores a claim high (`score` 70 or above), the agent refers that claim to SIU.",
+      samples,
+    );
+    const rule = draft.ir.metaBehaviors[0]!;
+    expect(rule.trigger.match).toEqual([{ action: "score_fraud_result", metadata: { score: { gte: 70 } } }]);
+  });
+
+  it("reads 'warmer than 8 °C' and '8 hours at most' as comparisons", () => {
+    const warm = [
+      session(["agent", "scan_sample"], ["tool", "scan_sample_result", { temperature_c: "5" }], ["agent", "transfer_custody"]),
+      session(["agent", "scan_sample"], ["tool", "scan_sample_result", { temperature_c: "11" }], ["agent", "quarantine_sample"]),
+    ];
+    const draft = draftOf(
+      "The agent scans tubes (`scan_sample`).",
+      "If a scan shows a tube warmer than 8 °C, the agent moves that tube to quarantine (`quarantine_sample`).",
+      warm,
+    );
+    expect(draft.ir.metaBehaviors[0]!.trigger.match).toEqual([{ action: "scan_sample_result", metadata: { temperature_c: { gt: 8 } } }]);
+    expect(amountsIn("granted for 8 hours at most").map((a) => a.range)).toEqual([{ lte: 8 }]);
+    expect(amountsIn("kept 2 °C or colder, never colder than 2 °C").map((a) => a.range)).toEqual([{ lt: 2 }]);
   });
 });
