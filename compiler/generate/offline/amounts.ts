@@ -32,16 +32,22 @@ const AMOUNT = `(${MONEY}|${PERCENT}|${MEASURE})`;
 
 /** Words before an amount, and the comparison each means. */
 const BEFORE: readonly [RegExp, keyof RangeOperator][] = [
-  [/(?:over|above|more than|greater than|higher than|larger than|bigger than|exceeding|in excess of|exceeds?)/, "gt"],
+  [
+    /(?:over|above|more than|greater than|higher than|larger than|bigger than|warmer than|hotter than|longer than|exceeding|in excess of|exceeds?)/,
+    "gt",
+  ],
   [/(?:at least|no less than|not less than|a minimum of|minimum of)/, "gte"],
-  [/(?:under|below|less than|lower than|smaller than|beneath)/, "lt"],
+  [/(?:under|below|less than|lower than|smaller than|colder than|cooler than|shorter than|beneath)/, "lt"],
   [/(?:at most|no more than|not more than|up to|a maximum of|maximum of|not above|not exceeding|capped at|limited to)/, "lte"],
 ];
 /** Words after an amount: "$500 or more". */
 const AFTER: readonly [RegExp, keyof RangeOperator][] = [
-  [/(?:or more|or above|or higher|and above|and up|or over)/, "gte"],
-  [/(?:or less|or below|or lower|or under|and below)/, "lte"],
+  [/(?:or more|or above|or higher|and above|and up|or over|at least|at the least)/, "gte"],
+  [/(?:or less|or below|or lower|or under|and below|or fewer|at most|at the most)/, "lte"],
 ];
+/** A bare number compared with a key the phrase writes in backticks: "(`temperature_c` above 8)", "(`score` 70 or above)". */
+const KEYED = String.raw`(?<=\`[A-Za-z_][A-Za-z0-9_.-]*\`\s+)`;
+const BARE = String.raw`(\d[\d,]*(?:\.\d+)?)(?![\d.,]*\d)`;
 
 /** Words that stand for the key of each unit, in the order they are preferred. */
 const UNIT_KEYS: Record<AmountUnit, readonly string[]> = {
@@ -88,6 +94,14 @@ export function amountsIn(text: string): Amount[] {
   }
   for (const [words, op] of AFTER) {
     const re = new RegExp(String.raw`${AMOUNT}\s+${words.source}\b`, "gi");
+    for (const m of text.matchAll(re)) add(found, m, op);
+  }
+  for (const [words, op] of BEFORE) {
+    const re = new RegExp(String.raw`${KEYED}${words.source}\s+${BARE}`, "gi");
+    for (const m of text.matchAll(re)) add(found, m, op);
+  }
+  for (const [words, op] of AFTER) {
+    const re = new RegExp(String.raw`${KEYED}${BARE}\s+${words.source}\b`, "gi");
     for (const m of text.matchAll(re)) add(found, m, op);
   }
   return found.sort((a, b) => a.start - b.start).filter((a, i, all) => i === 0 || a.start >= all[i - 1]!.end);

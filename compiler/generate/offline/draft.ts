@@ -14,6 +14,7 @@ import type { Check, MetaBehavior, Pattern, SemanticCheck, Trigger } from "../..
 import { describeValue, exactValue } from "../../ir/values.js";
 import type { BehaviorSpec, SpecSection } from "../../behavior-md/load.js";
 import { buildLexicon, withSpecActions, type Lexicon } from "./lexicon.js";
+import { specGlosses, withGlosses } from "./glosses.js";
 import { applyOutcome, isOutcomeClause, notInSamplesNotes, specActionNames } from "./backticks.js";
 import { sectionSentences, type SpecSentence } from "./sentences.js";
 import type { Draft, DraftNote, LabelVerdict, VerdictQuestion, Vocabulary } from "../types.js";
@@ -411,7 +412,9 @@ function ruleVerdict(rule: MetaBehavior, sample: readonly Trajectory[]): LabelVe
 export function draftOffline(input: OfflineDraftInput, sections: readonly SpecSection[] = input.spec.sections): Draft {
   const names = agentNames(input.spec);
   // The action names the spec writes in backticks are used as written, in the samples or not.
-  const lexicon = withSpecActions({ ...buildLexicon(input.vocabulary, input.samples), agentNames: names }, specActionNames(input.spec));
+  const named = withSpecActions({ ...buildLexicon(input.vocabulary, input.samples), agentNames: names }, specActionNames(input.spec));
+  // And the words it calls them by in prose ("a fill (`dispense`)").
+  const lexicon = withGlosses(named, specGlosses(input.spec, named));
   const grammar = grammarFor(names);
   const notes: DraftNote[] = [];
   const questions: VerdictQuestion[] = [];

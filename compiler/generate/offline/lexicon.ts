@@ -24,6 +24,8 @@ interface LexiconAction {
   count: number;
   metadata: ActionMetadata[];
   contents: string[];
+  /** Words the spec calls the action by besides its name (glosses.ts), as stems. */
+  gloss?: string[];
 }
 
 export interface Lexicon {
@@ -94,6 +96,14 @@ export function buildLexicon(vocabulary: Vocabulary, samples: readonly Trajector
  */
 export function withSpecActions(lexicon: Lexicon, names: readonly string[]): Lexicon {
   const known = new Set(lexicon.actions.map((a) => a.name));
+  // A name the samples show as a metadata key or value ("the `beneficiary_id` on the wire",
+  // "`system: engine_controls`") is that key or value, not an action no sample shows.
+  for (const t of lexicon.samples)
+    for (const e of t.events)
+      for (const [key, value] of Object.entries(e.metadata ?? {})) {
+        known.add(key);
+        if (typeof value === "string") known.add(value);
+      }
   const added: LexiconAction[] = names
     .filter((name) => !known.has(name))
     .map((name) => {
@@ -264,13 +274,17 @@ function scoreActions(lexicon: Lexicon, text: string, filter?: (a: LexiconAction
   const scored: Scored[] = [];
   for (const action of lexicon.actions) {
     if (action.stems.length === 0 || (filter !== undefined && !filter(action))) continue;
-    const matched = action.stems.filter((s) => phrase.has(s) || sharesRoot(s, phrase) || repeats(s, phrase)).length;
+    const named = action.stems.filter((s) => phrase.has(s) || sharesRoot(s, phrase) || repeats(s, phrase)).length;
+    // A word the spec calls the action by ("every fill": `dispense`) counts as half a word of its
+    // name, once: less than any word of another action's name.
+    const glossed = named === 0 && (action.gloss ?? []).some((s) => phrase.has(s) || sharesRoot(s, phrase)) ? 0.5 : 0;
+    const matched = named + glossed;
     const metadata = metadataEvidence(action, words);
     const evidence = Object.keys(metadata).length > 0;
     // No word of the name, but a category value only this action carries: "a user appeals" is `label: appeal`.
     const ownValue = matched === 0 && evidence ? ownValueStrength(lexicon, action, metadata, words) : 0;
     if (matched === 0 && ownValue === 0) continue;
-    const coverage = matched / action.stems.length;
+    const coverage = glossed > 0 ? 0.5 : matched / action.stems.length;
     if (coverage < 0.5 && !evidence) continue;
     const resultBonus = action.isResult ? (phrase.has("result") ? 1 : -0.5) : 0;
     // A value alone whose word also names an action is the weakest evidence: that action comes first.

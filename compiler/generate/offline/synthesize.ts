@@ -51,6 +51,8 @@ export interface SearchBudget {
 }
 export const DEFAULT_BUDGET: Readonly<SearchBudget> = { candidates: 4000, readings: 60000 };
 
+/** How much agreeing with the phrase reading on every unlabeled sample adds to a reading's score. */
+const PRIOR_WEIGHT = 0.5;
 /** Rounds of changes (replace, add, drop) to the drafted rule. */
 const MAX_ROUNDS = 3;
 const ANY_EVENT: Pattern = [{ actor: "user" }, { actor: "agent" }, { actor: "tool" }];
@@ -162,15 +164,25 @@ export function synthesizeRule(
   const readingScore = (parts: Reading["parts"]) =>
     parts.reduce((sum, p) => sum + ("drafted" in p ? 1 : score(p.candidate, vocab)), 0) - 0.05 * parts.length;
   const searched = { candidates: 0, readings: 0 };
+  // Where the labels leave readings tied, the one that changes the phrase reading's verdicts on the
+  // unlabeled samples least: the words read it so, and the labels did not say otherwise.
+  const unlabeled = samples.flatMap((s, i) => (labels[s.id]?.[rule.name] === undefined ? [i] : []));
+  let phraseVector: Vector | undefined;
+  const prior = (v: Vector) =>
+    phraseVector === undefined || unlabeled.length === 0
+      ? 0
+      : (PRIOR_WEIGHT * unlabeled.filter((i) => v[i] === phraseVector![i]).length) / unlabeled.length;
   const make = (parts: Reading["parts"], trigger: Reading["trigger"]): Reading => {
     searched.readings++;
     const vector = vectorOf(parts, trigger);
-    return { parts, trigger, vector, agree: agreement(vector), score: readingScore(parts) };
+    return { parts, trigger, vector, agree: agreement(vector), score: readingScore(parts) + prior(vector) };
   };
   const drafted = make(
     rule.checks.map((_, k) => ({ drafted: k })),
     { drafted: true },
   );
+  // A rule left to the model (no check) says nothing of the samples.
+  if (rule.checks.length > 0) phraseVector = drafted.vector;
   const result = (best: Reading, runnerUps: Reading[]): Synthesis => {
     const built = buildRule(rule, best, matchers);
     const runners = runnerUps.slice(0, 3).map((r) => buildRule(rule, r, matchers));

@@ -1,0 +1,55 @@
+/**
+ * What the spec calls its actions (issue 25). A spec introduces its tools in prose with the name
+ * in parentheses: "send a fill to the dispensing robot (`dispense`)", "phone the customer back
+ * (`callback_customer`)". Its rules then speak of "every fill" and "a call-back", not of the
+ * name. The words of the clause before "(`name`" are that action's gloss: the words only it is
+ * called by (none that names another action, none that glosses another too) let a phrase find it.
+ * Only the description and the preamble introduce tools so.
+ */
+import type { BehaviorSpec } from "../../behavior-md/load.js";
+import type { Lexicon } from "./lexicon.js";
+import { stemSet } from "./words.js";
+
+/** Per action name, the stems of the words the spec calls it by, in a fixed order. */
+export function specGlosses(spec: Pick<BehaviorSpec, "description" | "preamble">, lexicon: Lexicon): Map<string, string[]> {
+  const known = new Set(lexicon.actions.map((a) => a.name));
+  // Where the spec introduces its tools; a rule's own "(`name`)" follows a whole obligation.
+  const texts = [spec.description, spec.preamble].map((t) => t.replace(/\s+/g, " "));
+  const raw = new Map<string, Set<string>>();
+  for (const text of texts)
+    for (const m of text.matchAll(/\(`([a-z][a-z0-9_]*)`/g)) {
+      const name = m[1]!;
+      if (!known.has(name)) continue;
+      // The clause before the parenthesis: back to the sentence's start, a comma, a colon or a parenthesis.
+      const before = text.slice(0, m.index);
+      const start = Math.max(...[".", ",", ";", ":", "(", ")", "!", "?"].map((d) => before.lastIndexOf(d))) + 1;
+      const clause = before.slice(start).replace(/`[^`]*`/g, " ");
+      const stems = raw.get(name) ?? new Set<string>();
+      for (const s of stemSet(clause)) if (s.length >= 3) stems.add(s);
+      raw.set(name, stems);
+    }
+  // Only the words that call one action: none another action's name has, none another's gloss has.
+  const nameStemsOf = new Map(lexicon.actions.map((a) => [a.name.replace(/_result$/, ""), new Set(a.stems)]));
+  const count = new Map<string, number>();
+  for (const stems of raw.values()) for (const s of stems) count.set(s, (count.get(s) ?? 0) + 1);
+  const out = new Map<string, string[]>();
+  for (const [name, stems] of [...raw].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const own = [...stems].filter(
+      (s) => count.get(s) === 1 && ![...nameStemsOf].some(([other, names]) => other !== name.replace(/_result$/, "") && names.has(s)),
+    );
+    if (own.length > 0) out.set(name, own);
+  }
+  return out;
+}
+
+/** The lexicon with each action's gloss (its result shares the call's). */
+export function withGlosses(lexicon: Lexicon, glosses: ReadonlyMap<string, readonly string[]>): Lexicon {
+  if (glosses.size === 0) return lexicon;
+  return {
+    ...lexicon,
+    actions: lexicon.actions.map((a) => {
+      const gloss = glosses.get(a.name) ?? glosses.get(a.name.replace(/_result$/, ""));
+      return gloss === undefined ? a : { ...a, gloss: [...gloss] };
+    }),
+  };
+}
