@@ -4,6 +4,8 @@
 //   npm run build:cli && node bench/table.js            # prints the table as Markdown
 //   node bench/table.js --quick                         # 1 and 100 rules only, shorter stretches
 //   node bench/table.js --rules 1,100 --types mixed,count   # some rows only
+//   node bench/table.js --quick --reference /tmp/ref    # the reference interpreter beside each row
+//                                                       # (a checkout of it: bench/reference.js)
 //
 // Every figure is one core's: each measurement runs in a process of its own, by CPU time
 // (user + system), the best of a few stretches, so load from other jobs weighs on it less
@@ -16,8 +18,10 @@ import { mkdtempSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { readFileSync } from "node:fs";
 import { refundEvents } from "./common.js";
 import { buildJudge, guardEvents, guardJudgeYaml, latency } from "./guard.js";
+import { bundleReference, referenceJudge, ruleVerdicts } from "./reference.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const quick = process.argv.includes("--quick");
@@ -47,14 +51,23 @@ function oneTypeYaml(type, rules) {
   return out.join("");
 }
 
-/** `--measure <judge.mjs | floor> <tools> <json|objects> <ms>`: best ns per event, in this process. */
+/** The judge of `what`: a judge.mjs path, or `reference:<bundle>:<judge.yaml>` (the reference interpreter on that judge). */
+async function loadJudge(what) {
+  if (!what.startsWith("reference:")) return import(pathToFileURL(what).href);
+  const [, bundle, yaml] = what.split(":");
+  return { judgeTrajectory: await referenceJudge(pathToFileURL(bundle).href, readFileSync(yaml, "utf8")) };
+}
+
+/** The bench's trajectory: tools 0 is the refund example's vocabulary. */
+const benchTrajectory = (tools) => ({ id: "t", complete: true, events: tools === 0 ? refundEvents(EVENTS) : guardEvents(EVENTS, tools) });
+
+/** `--measure <judge.mjs | floor | reference:…> <tools> <json|objects> <ms>`: best ns per event, in this process. */
 async function measureAlone() {
   const at = process.argv.indexOf("--measure");
   const [what, tools, mode, ms] = [process.argv[at + 1], Number(process.argv[at + 2]), process.argv[at + 3], Number(process.argv[at + 4])];
-  // tools 0: the refund example's vocabulary.
-  const trajectory = { id: "t", complete: true, events: tools === 0 ? refundEvents(EVENTS) : guardEvents(EVENTS, tools) };
+  const trajectory = benchTrajectory(tools);
   const text = JSON.stringify(trajectory);
-  const judge = what === "floor" ? undefined : await import(pathToFileURL(what).href);
+  const judge = what === "floor" ? undefined : await loadJudge(what);
   const once =
     judge === undefined
       ? () => JSON.parse(text)
@@ -83,6 +96,13 @@ if (process.argv.includes("--measure")) {
   await measureAlone();
   process.exit(0);
 }
+if (process.argv.includes("--verdicts")) {
+  // `--verdicts <judge.mjs | reference:…> <tools>`: each rule's verdict on the bench's trajectory.
+  const at = process.argv.indexOf("--verdicts");
+  const judge = await loadJudge(process.argv[at + 1]);
+  process.stdout.write(JSON.stringify(ruleVerdicts(await judge.judgeTrajectory(benchTrajectory(Number(process.argv[at + 2]))))));
+  process.exit(0);
+}
 
 const ms = quick ? 400 : 1000;
 const measure = (what, tools, mode) =>
@@ -103,6 +123,29 @@ const flag = (name) => {
   const at = process.argv.indexOf(name);
   return at > 0 ? process.argv[at + 1] : undefined;
 };
+const referenceDir = flag("--reference");
+const referenceBundle = referenceDir === undefined ? undefined : await bundleReference(referenceDir, folder);
+const verdictsOf = (what, tools) =>
+  execFileSync(process.execPath, [fileURLToPath(import.meta.url), "--verdicts", what, String(tools)], { encoding: "utf8" });
+/**
+ * The reference interpreter's row beside a compiled judge's, once both give every rule the same
+ * verdict on the bench's trajectory (a row of a judge that disagrees would compare unlike work).
+ */
+function referenceRow(label, rules, compiled, yamlPath, tools) {
+  if (referenceBundle === undefined) return;
+  const what = `reference:${referenceBundle}:${yamlPath}`;
+  const ours = verdictsOf(compiled, tools);
+  const theirs = verdictsOf(what, tools);
+  if (ours !== theirs) {
+    console.log(`| ${label}, reference interpreter | ${rules} | verdicts differ: ${theirs} vs ${ours} | | | |`);
+    return;
+  }
+  const objects = best(what, tools, "objects");
+  const json = best(what, tools, "json");
+  console.log(
+    `| ${label}, reference interpreter | ${rules} | ${rate(objects)} | ${rate(json)} | ${objects.toFixed(1)} | ${json.toFixed(1)} |`,
+  );
+}
 const sizes = (flag("--rules") ?? (quick ? "1,100" : "1,100,1000")).split(",").map(Number);
 const types = (flag("--types") ?? "mixed,ordering,pairing,required,forbidden,count").split(",");
 const cpu = cpus()[0]?.model ?? "unknown CPU";
@@ -121,6 +164,7 @@ for (const type of types) {
     const json = best(path, rules, "json");
     const label = type === "mixed" ? "ordering + pairing + count or forbidden" : type;
     console.log(`| ${label} | ${rules} | ${rate(objects)} | ${rate(json)} | ${objects.toFixed(1)} | ${json.toFixed(1)} |`);
+    referenceRow(label, rules, path, path.replace(/\.mjs$/, ".yaml"), rules);
   }
 }
 
@@ -144,6 +188,8 @@ for (const type of types) {
     const objects = best(judge, 0, "objects");
     const json = best(judge, 0, "json");
     console.log(`| ${label} | – | ${rate(objects)} | ${rate(json)} | ${objects.toFixed(1)} | ${json.toFixed(1)} |`);
+    // The reference knows only version 1 checks: it has no row for the extended judge.
+    if (judge === v1) referenceRow(label, "–", judge, join(root, "examples", "refund-support", "judge.yaml"), 0);
   }
 }
 

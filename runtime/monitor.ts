@@ -5,7 +5,7 @@
  */
 import { conclude, type Judge, type JudgeOptions } from "./judgment.js";
 import type { Found } from "./stepper.js";
-import { EventIds, readEvent, readMonitorHeader, TrajectoryError } from "./trajectory.js";
+import { EventIds, isNormalEvent, readEvent, readMonitorHeader, TrajectoryError } from "./trajectory.js";
 import type { CheckType, Monitor, Obligation, TrajectoryEvent, TrajectoryJudgment, Violation } from "./types.js";
 
 /**
@@ -59,7 +59,7 @@ export function startMonitor(judge: Judge, rawHeader: unknown, options: JudgeOpt
   /** The next event, checked: a bad event or a repeated id throws before anything changes. */
   const read = (raw: unknown): TrajectoryEvent => {
     if (ended) throw new Error("this monitor has ended: create a new one for the next trajectory");
-    const event = readEvent(raw, count);
+    const event = isNormalEvent(raw) ? raw : readEvent(raw, count);
     ids.assertNew(event.id, count);
     return event;
   };

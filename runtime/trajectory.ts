@@ -120,6 +120,28 @@ export function readEvent(raw: unknown, index: number): TrajectoryEvent {
   };
 }
 
+/**
+ * Whether `raw` is an event already in normal form, which `readEvent` would
+ * return as is: the fields read in `readEvent`'s order, with no call and no
+ * path built, so that the loop over a trajectory's events stays one tight
+ * pass. Anything else (an error to name, a value to convert) is `readEvent`'s.
+ */
+export function isNormalEvent(raw: unknown): raw is TrajectoryEvent {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return false;
+  const fields = raw as Record<string, unknown>;
+  const id = fields.id;
+  if (typeof id !== "string" || id === "") return false;
+  const actor = fields.actor;
+  if (actor !== "agent" && actor !== "tool" && actor !== "user") return false;
+  const action = fields.action;
+  if (typeof action !== "string" || action === "") return false;
+  const content = fields.content;
+  const metadata = fields.metadata;
+  if (content !== undefined && typeof content !== "string") return false;
+  if (metadata === undefined) return true;
+  return typeof metadata === "object" && metadata !== null && !Array.isArray(metadata) && isStringMap(metadata as Record<string, unknown>);
+}
+
 /** Shortlex order: shorter first, then by code units. "e9" < "e10" < "e11". */
 function shortlexBefore(a: string, b: string): boolean {
   return a.length < b.length || (a.length === b.length && a < b);
@@ -240,7 +262,7 @@ export function readEvents(rawEvents: readonly unknown[], steppers?: Steppers): 
   let previousId = "";
   for (let i = 0; i < rawEvents.length; i++) {
     const raw = rawEvents[i];
-    const event = readEvent(raw, i);
+    const event = isNormalEvent(raw) ? raw : readEvent(raw, i);
     if (idsInOrder) {
       idsInOrder = shortlexBefore(previousId, event.id);
       previousId = event.id;

@@ -98,6 +98,30 @@ class RuleCounts {
   list(): RuleSummaryRow[] {
     return [...this.rows.values()];
   }
+
+  /** Adds rows counted elsewhere (a worker thread's), by name; a rule not seen yet comes after the others. */
+  merge(rows: readonly RuleSummaryRow[]): void {
+    for (const other of rows) {
+      const row = this.rowFor(other.name);
+      row.passed += other.passed;
+      row.failed += other.failed;
+      row.notApplicable += other.notApplicable;
+      row.noVerdict += other.noVerdict;
+      row.modelErrors += other.modelErrors;
+    }
+  }
+}
+
+/**
+ * A Tally's counts as plain data (structured-cloneable): what a worker
+ * thread that judges a part of a file counted there (run/ranges.ts), for
+ * the main thread's Tally to merge. Without usage: workers have no model.
+ */
+export interface TallyPart {
+  totals: RunTotals;
+  clauseErrors: number;
+  verifications: VerifyCounts;
+  rows: RuleSummaryRow[];
 }
 
 /** The per-rule rows over many judgments (see RuleCounts). */
@@ -136,6 +160,25 @@ export class Tally {
       this.rules.add(meta);
       for (const clause of meta.clauses) if (clause.error !== undefined) this.clauseErrors++;
     }
+  }
+
+  /** The counts so far as plain data, for another thread's Tally to merge. */
+  part(): TallyPart {
+    return {
+      totals: { ...this.totals },
+      clauseErrors: this.clauseErrors,
+      verifications: { ...this.verifications },
+      rows: this.rules.list().map((row) => ({ ...row })),
+    };
+  }
+
+  /** Adds what another Tally counted (its `part()`): the sum is what one Tally given both runs' results counts. */
+  merge(part: TallyPart): void {
+    for (const key of Object.keys(this.totals) as (keyof RunTotals)[]) this.totals[key] += part.totals[key];
+    this.clauseErrors += part.clauseErrors;
+    this.verifications.confirmed += part.verifications.confirmed;
+    this.verifications.overturned += part.verifications.overturned;
+    this.rules.merge(part.rows);
   }
 
   /** Cases seen so far, judged or not. */

@@ -21,6 +21,16 @@ export function progressSink(write: Write, { tty }: { tty: boolean }): OutputSin
         write(`error: ${failureLine(result)}\n`);
       }
     },
+    addRendered(run) {
+      const before = seen;
+      seen += run.cases;
+      // Judged cases only (a worker sends failed ones whole): the count, when it passes a hundred.
+      if (tty && Math.floor(seen / 100) > Math.floor(before / 100)) {
+        write(`\rjudged ${seen - (seen % 100)} trajectories…`);
+        shown = true;
+      }
+      return true;
+    },
     async finish() {
       clear();
       return [];

@@ -483,6 +483,21 @@ function readEvent(raw, index) {
     metadata: metadata === void 0 || metadata === null ? void 0 : stringMapCopy(metadata, index)
   };
 }
+function isNormalEvent(raw) {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return false;
+  const fields = raw;
+  const id = fields.id;
+  if (typeof id !== "string" || id === "") return false;
+  const actor = fields.actor;
+  if (actor !== "agent" && actor !== "tool" && actor !== "user") return false;
+  const action = fields.action;
+  if (typeof action !== "string" || action === "") return false;
+  const content = fields.content;
+  const metadata = fields.metadata;
+  if (content !== void 0 && typeof content !== "string") return false;
+  if (metadata === void 0) return true;
+  return typeof metadata === "object" && metadata !== null && !Array.isArray(metadata) && isStringMap(metadata);
+}
 function shortlexBefore(a, b) {
   return a.length < b.length || a.length === b.length && a < b;
 }
@@ -558,7 +573,7 @@ function readEvents(rawEvents, steppers) {
   let previousId = "";
   for (let i = 0; i < rawEvents.length; i++) {
     const raw = rawEvents[i];
-    const event = readEvent(raw, i);
+    const event = isNormalEvent(raw) ? raw : readEvent(raw, i);
     if (idsInOrder) {
       idsInOrder = shortlexBefore(previousId, event.id);
       previousId = event.id;
@@ -610,7 +625,7 @@ function startMonitor(judge, rawHeader, options) {
   };
   const read = (raw) => {
     if (ended) throw new Error("this monitor has ended: create a new one for the next trajectory");
-    const event = readEvent(raw, count);
+    const event = isNormalEvent(raw) ? raw : readEvent(raw, count);
     ids.assertNew(event.id, count);
     return event;
   };

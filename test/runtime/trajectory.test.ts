@@ -60,6 +60,33 @@ describe("validateTrajectory", () => {
     expect((odd as unknown as { content: unknown }).content).toBe(7);
   });
 
+  // The validation loop takes events in normal form as they are without calling readEvent; each
+  // way of being one field off normal must still reach readEvent and come back a normalized copy.
+  test.each([
+    ["content a number", { content: 7 }, { content: "", metadata: undefined }],
+    ["content null", { content: null }, { content: "", metadata: undefined }],
+    ["metadata null", { metadata: null }, { content: "", metadata: undefined }],
+    ["a metadata value a number", { content: "c", metadata: { a: "x", n: 1 } }, { content: "c", metadata: { a: "x", n: "1" } }],
+    ["a metadata value null", { metadata: { z: null } }, { content: "", metadata: { z: "null" } }],
+    ["metadata with a null prototype", { metadata: Object.assign(Object.create(null), { k: "v" }) }, { content: "", metadata: { k: "v" } }],
+    [
+      "metadata a class instance",
+      {
+        metadata: new (class Meta {
+          k = "v";
+        })(),
+      },
+      { content: "", metadata: { k: "v" } },
+    ],
+  ])("an event with %s is copied in normal form", (_what, extra, normal) => {
+    const odd = event("e2", extra);
+    const checked = validateTrajectory(trajectory([event("e1"), odd]));
+    expect(checked.events[1]).not.toBe(odd);
+    expect({ ...checked.events[1]! }).toEqual({ id: "e2", actor: "agent", action: "act", ...normal });
+    const metadata = checked.events[1]!.metadata;
+    if (metadata !== undefined) expect(Object.getPrototypeOf(metadata)).toBe(null);
+  });
+
   test("null content, metadata and description count as absent, as in a JSON producer's output", () => {
     const checked = validateTrajectory(trajectory([event("e1", { content: null, metadata: null })]));
     expect(checked.events[0]).toEqual({ id: "e1", actor: "agent", action: "act", content: "", metadata: undefined });

@@ -1,0 +1,412 @@
+/**
+ * `judge --workers N` on one large JSONL file: each worker thread reads a
+ * byte range of the file itself (range-worker.ts), parses, judges and
+ * renders it, so the main thread does little more than write. The output
+ * is byte for byte one thread's (test/judge/ranges.test.ts).
+ *
+ * The main thread cuts the file into ranges at line breaks (planRanges), a
+ * few per worker so a worker slowed by other work on its core holds up the
+ * run less, counting the line breaks before each so the workers number
+ * lines as one thread does, and the non-blank lines, so they can guess the
+ * numbers of its cases. It writes range 0's output as it comes and each
+ * later range's once the ones before are written; only a bounded number of
+ * ranges is in flight, so what waits to be written stays bounded. Each case
+ * gets its number here, in order: a worker's guess is written as it is when
+ * it is right (always, but after a trace line or a line of Unicode white
+ * space), else corrected (report/sink.ts numberedText).
+ *
+ * Lines that need the importers come back raw and are read here in their
+ * turn (a trace line is kept for the file's end, as the reader does), so a
+ * file of traces is judged correctly, but on this thread. A worker that dies
+ * (process.exit in a judge, memory) costs the line it died on only: its
+ * range is read on by a fresh worker from the last line it sent, each line
+ * announced, and the line a worker dies on then is a failed case saying so.
+ */
+import { closeSync, openSync, readSync, statSync } from "node:fs";
+import { Worker } from "node:worker_threads";
+import type { InputCase } from "../inputs/case.js";
+import { loadImporters } from "../inputs/importers.js";
+import { readJsonlLine, traceLinesCases } from "../inputs/jsonl.js";
+import type { TraceReadOptions } from "../inputs/trace-inputs.js";
+import { printable } from "../report/printable.js";
+import type { RenderedRun } from "../report/sink.js";
+import { judgeCaseBatches, type CaseResult, type OutputRender, type RunOptions } from "./judge-cases.js";
+import type { JudgeCode, JudgeModule } from "./load.js";
+import { crashMessage, readCrashMessage } from "./pool-worker.js";
+import type { LinePlace, RangeInput, RangeItem, RangeJob, RangeMessage, RangeSetup } from "./range-worker.js";
+
+/** A range is at least this large: a range is a message round and a worker's chunk reads. */
+export const MIN_RANGE_BYTES = 1 << 20;
+/** A range is at most this large, so the output of the ranges waiting to be written stays bounded. */
+export const MAX_RANGE_BYTES = 4 << 20;
+/** Ranges per worker: enough that a worker on a busy core holds the others up less, few enough to cost nothing. */
+const RANGES_PER_WORKER = 4;
+/** Ranges read or waiting to be written, per worker: what waits in memory. */
+const WINDOW_PER_WORKER = 2;
+const SCAN_CHUNK = 1 << 20;
+
+export interface RangeOptions {
+  workers: number;
+  render: OutputRender;
+  /** The size of a range (tests cut small files into many); by default the file's size over 4 ranges a worker, within MIN_RANGE_BYTES and MAX_RANGE_BYTES. */
+  rangeBytes?: number;
+}
+
+/**
+ * Bytes `[start, end)` of the file; `firstLine` is the line it starts on;
+ * `firstCase`, the number its first case would have if every non-blank
+ * line before it took one (a guess: a trace line takes none, a line of
+ * other white space is blank).
+ */
+export interface Range {
+  start: number;
+  end: number;
+  firstLine: number;
+  firstCase: number;
+}
+
+/** Where a scan of the file stands between chunks. */
+interface ScanState {
+  /** The last chunk ended with "\r": the next one's first byte tells whether it was a lone one. */
+  cr: boolean;
+  /** The line the last chunk ended in has a byte other than a space, a tab or "\r". */
+  content: boolean;
+}
+
+/**
+ * In `chunk[0, to)`: the line breaks as byte-lines.ts splits lines ("\n",
+ * "\r\n" as one, a lone "\r"), which number the lines exactly, and the
+ * "\n"-ended lines with something other than spaces and tabs, which guess
+ * the cases (ranges.ts numbers a range's cases from this guess and checks it).
+ */
+function scanChunk(chunk: Uint8Array, to: number, state: ScanState): { breaks: number; cases: number } {
+  let breaks = 0;
+  let cases = 0;
+  if (state.cr && to > 0) {
+    if (chunk[0] !== 0x0a) breaks++;
+    state.cr = false;
+  }
+  let start = 0;
+  for (let lf = chunk.indexOf(0x0a); lf !== -1 && lf < to; lf = chunk.indexOf(0x0a, lf + 1)) {
+    breaks++;
+    let content = state.content;
+    for (let i = start; !content && i < lf; i++) {
+      const byte = chunk[i];
+      content = byte !== 0x20 && byte !== 0x09 && byte !== 0x0d;
+    }
+    if (content) cases++;
+    state.content = false;
+    start = lf + 1;
+  }
+  for (let i = start; !state.content && i < to; i++) {
+    const byte = chunk[i];
+    state.content = byte !== 0x20 && byte !== 0x09 && byte !== 0x0d;
+  }
+  for (let i = chunk.indexOf(0x0d); i !== -1 && i < to; i = chunk.indexOf(0x0d, i + 1)) {
+    if (i + 1 < to) {
+      if (chunk[i + 1] !== 0x0a) breaks++;
+    } else state.cr = true;
+  }
+  return { breaks, cases };
+}
+
+/**
+ * The file cut into ranges of about `rangeBytes`, each ending just after a
+ * "\n" (so no line, and no "\r\n", is cut in two) or at the file's end: a
+ * line longer than a range makes its range longer. Each range knows its
+ * first line, from the line breaks counted before it, and guesses its first
+ * case. Computed as they are asked for, reading each byte once.
+ */
+export function* planRanges(file: string, size: number, rangeBytes: number): Generator<Range> {
+  const fd = openSync(file, "r");
+  try {
+    const buffer = Buffer.allocUnsafe(SCAN_CHUNK);
+    let start = 0;
+    let firstLine = 1;
+    let firstCase = 0;
+    while (start < size) {
+      const target = start + Math.max(1, rangeBytes);
+      if (target >= size) {
+        yield { start, end: size, firstLine, firstCase };
+        return;
+      }
+      const state: ScanState = { cr: false, content: false };
+      let breaks = 0;
+      let cases = 0;
+      let at = start;
+      let end = size;
+      while (at < size) {
+        const read = readSync(fd, buffer, 0, Math.min(SCAN_CHUNK, size - at), at);
+        if (read === 0) break;
+        const chunk = buffer.subarray(0, read);
+        // The first "\n" at or after the target's last byte ends the range.
+        const from = Math.max(0, target - 1 - at);
+        const lf = from < read ? chunk.indexOf(0x0a, from) : -1;
+        const scanned = scanChunk(chunk, lf !== -1 ? lf + 1 : read, state);
+        breaks += scanned.breaks;
+        cases += scanned.cases;
+        if (lf !== -1) {
+          end = at + lf + 1;
+          break;
+        }
+        at += read;
+      }
+      yield { start, end, firstLine, firstCase };
+      start = end;
+      firstLine += breaks;
+      firstCase += cases;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The worker entry; under vitest, the build's (as pool.ts). */
+function workerEntry(): URL {
+  if (import.meta.url.endsWith(".ts")) return new URL("../../dist/compiler/run/range-worker.js", import.meta.url);
+  return new URL("./range-worker.js", import.meta.url);
+}
+
+/** What a range's lines gave, and, where a worker died, the line it died on. */
+type Item = RangeItem | { kind: "died"; line: number; message: string };
+
+/** A range handed to a worker: its items as they come, until it is done. */
+interface InFlight {
+  range: Range;
+  batches: Item[][];
+  done: boolean;
+  /** Where a worker that dies goes on from: the last line read (skipped then), or the range's start. */
+  resume: LinePlace & { skip: boolean };
+  /** A worker died in this range: it is read on carefully, each line announced. */
+  careful: boolean;
+  /** The line a careful worker announced it reads, or judges, now. */
+  announced?: (LinePlace & { stage: "reading" | "judging" }) | undefined;
+  wake?: (() => void) | undefined;
+}
+
+interface Thread {
+  worker: Worker;
+  ready: boolean;
+  range?: InFlight | undefined;
+  error?: Error;
+}
+
+/** Cases as one batch, for judgeCaseBatches. */
+async function* oneBatch(cases: readonly InputCase[]): AsyncGenerator<readonly InputCase[]> {
+  yield cases;
+}
+
+/**
+ * Every case of the JSONL file `file` judged on `options.workers` threads,
+ * a range each at a time, in input order: results whole where the main
+ * thread must see them (a failed case, a line for the importers), rendered
+ * runs of cases otherwise. runSinks takes both.
+ */
+export async function* judgeRanges(
+  judge: JudgeModule,
+  code: JudgeCode,
+  file: string,
+  read: TraceReadOptions,
+  run: RunOptions,
+  options: RangeOptions,
+): AsyncGenerator<CaseResult | CaseResult[] | RenderedRun> {
+  const size = statSync(file).size;
+  const rangeBytes =
+    options.rangeBytes ?? Math.min(MAX_RANGE_BYTES, Math.max(MIN_RANGE_BYTES, Math.ceil(size / (options.workers * RANGES_PER_WORKER))));
+  const plan = planRanges(file, size, rangeBytes);
+  const { onWarning: _onWarning, ...readData } = read;
+  const setup: RangeSetup = {
+    judge: code,
+    read: readData,
+    judgeOptions: run.verify !== undefined ? { verify: run.verify } : {},
+    render: options.render,
+  };
+  const threads: Thread[] = [];
+  const window: InFlight[] = [];
+  let planned = false;
+  let failure: Error | undefined;
+  let closed = false;
+  let nextId = 0;
+  /** Wakes the range being written (a batch came, a worker died, the run failed). */
+  const wake = (range: InFlight | undefined) => {
+    const waiting = range?.wake;
+    if (range !== undefined) range.wake = undefined;
+    waiting?.();
+  };
+
+  const start = (): Thread => {
+    const worker = new Worker(workerEntry(), { workerData: setup, stdout: true, stderr: true });
+    worker.stdout.on("data", (chunk: Buffer) => void process.stdout.write(chunk));
+    worker.stderr.on("data", (chunk: Buffer) => void process.stderr.write(chunk));
+    const thread: Thread = { worker, ready: false };
+    threads.push(thread);
+    worker.on("message", (message: RangeMessage) => {
+      if (message.kind === "ready") {
+        thread.ready = true;
+        return;
+      }
+      const range = thread.range!;
+      if (message.kind === "begin") {
+        range.announced = { ...message.at, stage: message.stage };
+        return;
+      }
+      range.batches.push(message.items);
+      // Rendered bytes go back to this worker once written (runSinks calls release), to be filled again.
+      for (const item of message.items)
+        if (item.kind === "rendered") releases.set(item.bytes, () => giveBack(thread, item.bytes.buffer as ArrayBuffer));
+      if (message.last !== undefined) range.resume = { ...message.last, skip: true };
+      range.announced = undefined;
+      if (message.done) {
+        range.done = true;
+        thread.range = undefined;
+        dispatch();
+      }
+      wake(range);
+    });
+    worker.on("error", (error) => (thread.error = error));
+    worker.on("exit", (code) => {
+      threads.splice(threads.indexOf(thread), 1);
+      if (closed) return;
+      const reason = thread.error?.message ?? `it exited with code ${code}`;
+      const range = thread.range;
+      if (!thread.ready) {
+        failure = new Error(`a worker thread could not start: ${reason}`);
+        for (const r of window) wake(r);
+        return;
+      }
+      if (range !== undefined) died(range, reason);
+      // The other ranges still need a thread.
+      start();
+      dispatch();
+    });
+    return thread;
+  };
+
+  const releases = new WeakMap<Uint8Array, () => void>();
+  const giveBack = (thread: Thread, buffer: ArrayBuffer) => {
+    if (closed || !threads.includes(thread)) return;
+    const spare: RangeInput = { spare: buffer };
+    thread.worker.postMessage(spare, [buffer]);
+  };
+
+  /** Ranges whose worker died, to be read on from where it was, first. */
+  const again: InFlight[] = [];
+  /**
+   * A worker died in `range`: it is read on carefully from the last line
+   * read. A careful worker said which line it died on: that line is a failed
+   * case, and the range is read on after it. One that died before it
+   * announced any line leaves nothing to blame: the rest of the range is
+   * one failed case.
+   */
+  const died = (range: InFlight, reason: string) => {
+    if (!range.careful) range.careful = true;
+    else if (range.announced !== undefined) {
+      const { line, offset, stage } = range.announced;
+      range.batches.push([{ kind: "died", line, message: stage === "reading" ? readCrashMessage("case", reason) : crashMessage(reason) }]);
+      range.resume = { line, offset, skip: true };
+    } else {
+      const line = range.resume.line + (range.resume.skip ? 1 : 0);
+      const message = `the worker thread reading this line and the rest of its part of the file (to byte ${range.range.end}) died (${printable(reason)}); they were not judged, the other lines were`;
+      range.batches.push([{ kind: "died", line, message }]);
+      range.done = true;
+      wake(range);
+      return;
+    }
+    range.announced = undefined;
+    again.push(range);
+    wake(range);
+  };
+
+  /** Hands ranges to idle threads: first those a worker died in, then the next while the window has room. */
+  const dispatch = () => {
+    for (const thread of threads) {
+      if (closed || thread.range !== undefined) continue;
+      const retry = again.shift();
+      if (retry !== undefined) {
+        thread.range = retry;
+        const { offset, line, skip } = retry.resume;
+        const job: RangeJob = {
+          id: nextId++,
+          file,
+          start: offset,
+          end: retry.range.end,
+          firstLine: line,
+          firstCase: 0,
+          skipFirst: skip,
+          careful: true,
+        };
+        thread.worker.postMessage(job);
+        continue;
+      }
+      if (planned || window.length >= options.workers * WINDOW_PER_WORKER) continue;
+      const next = plan.next();
+      if (next.done === true) {
+        planned = true;
+        continue;
+      }
+      const { start: offset, firstLine: line } = next.value;
+      const range: InFlight = { range: next.value, batches: [], done: false, resume: { offset, line, skip: false }, careful: false };
+      window.push(range);
+      thread.range = range;
+      const job: RangeJob = { id: nextId++, file, ...next.value };
+      thread.worker.postMessage(job);
+    }
+  };
+
+  let index = 0;
+  const traces: unknown[] = [];
+  const traceLines: number[] = [];
+  try {
+    for (let i = 0; i < options.workers; i++) start();
+    dispatch();
+    while (window.length > 0) {
+      const range = window[0]!;
+      for (;;) {
+        if (failure !== undefined) throw failure;
+        const items = range.batches.shift();
+        if (items !== undefined) {
+          for (const item of items) {
+            if (item.kind === "rendered") {
+              const { bytes, cuts, numbered, cases, tally } = item;
+              const release = releases.get(bytes);
+              yield { kind: "rendered", bytes, cuts, numbered, first: index, cases, tally, ...(release !== undefined ? { release } : {}) };
+              index += cases;
+            } else if (item.kind === "result") {
+              const { result } = item;
+              result.input.index = index++;
+              yield result;
+            } else if (item.kind === "warning") read.onWarning?.(item.message);
+            else if (item.kind === "died") {
+              const error = item.message;
+              yield { kind: "failed", input: { file, index: index++, line: item.line, error }, message: error };
+            } else {
+              // As the single-threaded reader reads such a line (inputs/jsonl.ts readJsonlBatches).
+              await loadImporters();
+              const line = readJsonlLine(item.bytes, item.offset, { file, index, line: item.line }, read);
+              if (line.kind === "blank") continue;
+              if (line.kind === "trace") {
+                traces.push(line.value);
+                traceLines.push(item.line);
+                continue;
+              }
+              index++;
+              for await (const results of judgeCaseBatches(judge, oneBatch([...line.cases]), run)) yield results;
+            }
+          }
+          continue;
+        }
+        if (range.done) break;
+        await new Promise<void>((resolve) => (range.wake = resolve));
+      }
+      window.shift();
+      dispatch();
+    }
+    if (failure !== undefined) throw failure;
+    const ended = [...traceLinesCases(traces, traceLines, file, index, read)];
+    if (ended.length > 0) for await (const results of judgeCaseBatches(judge, oneBatch(ended), run)) yield results;
+  } finally {
+    closed = true;
+    for (const { worker } of threads) void worker.terminate();
+    plan.return(undefined);
+  }
+}
