@@ -7,6 +7,7 @@
 //   node bench/guard.js --before /tmp/old   # also an older build: /tmp/old/guard-<rules>.mjs, alternated
 //   node bench/guard.js --warm 0            # latency right after one round only (no steady-state rows)
 //   node bench/guard.js --processes 3       # section 1: each judge in 3 fresh processes, alternated; medians
+//   node bench/guard.js --rules 100 --tail  # section 1 also says what the slowest 1% of calls are, and the machine's own tail
 //
 // Each judge is built from a judge.yaml written here (`guardJudgeYaml`): rule i is about a
 // vocabulary of its own (lookup_i, refund_i, refund_i_result, notify_i) with an ordering, a
@@ -110,8 +111,14 @@ export function latency(judge, rules, count, rounds, warmup = 1) {
   const probes = guardEvents(count, rules, "c");
   const push = [];
   const check = [];
+  // For `--tail`: each counted call's kind of event (its action with the tool's number left
+  // out) and whether it was the first of its tool in the round (the push that makes the rule's stepper).
+  const kinds = [];
+  const kindOf = events.map((e) => e.action.replace(/_\d+/, "_K"));
+  const firstOfTool = [];
   for (let round = 1 - warmup; round <= rounds; round++) {
     const monitor = judge.createMonitor({ id: `guard-${round}` });
+    const touched = new Set();
     for (let i = 0; i < events.length; i++) {
       // A check of the next event (its own id, so it is new), then the push of the event itself.
       const a = process.hrtime.bigint();
@@ -122,6 +129,10 @@ export function latency(judge, rules, count, rounds, warmup = 1) {
       if (round > 0) {
         check.push(Number(b - a));
         push.push(Number(c - b));
+        kinds.push(kindOf[i]);
+        const tool = kindOf[i] === "message" ? undefined : events[i].action.split("_")[1];
+        firstOfTool.push(tool !== undefined && !touched.has(tool));
+        if (tool !== undefined) touched.add(tool);
       }
     }
   }
@@ -130,11 +141,43 @@ export function latency(judge, rules, count, rounds, warmup = 1) {
     const a = process.hrtime.bigint();
     timer.push(Number(process.hrtime.bigint() - a));
   }
+  // The machine's own tail: the same timing around a function of fixed work (about 1 µs).
+  const trivial = [];
+  let sink = 0;
+  for (let i = 0; i < 60_000; i++) {
+    const a = process.hrtime.bigint();
+    for (let j = 0; j < 1000; j++) sink += (j * 7) % 13;
+    trivial.push(Number(process.hrtime.bigint() - a));
+  }
+  trivial.splice(0, 10_000);
   const summary = (list) => {
-    list.sort((x, y) => x - y);
-    return [0.5, 0.99, 0.999].map((p) => percentile(list, p));
+    const sorted = list.slice().sort((x, y) => x - y);
+    return [0.5, 0.99, 0.999].map((p) => percentile(sorted, p));
   };
-  return { push: summary(push), check: summary(check), timer: summary(timer)[0] };
+  // Per kind of event: share of the calls, p50, p99, and share of the slowest 1% of all calls.
+  const tail = (list) => {
+    const cut = summary(list)[1];
+    const rows = {};
+    for (const kind of [...new Set(kinds)].sort()) {
+      const own = list.filter((_, k) => kinds[k] === kind);
+      const slow = own.filter((n) => n >= cut).length;
+      rows[kind] = [own.length / list.length, ...summary(own).slice(0, 2), slow / list.filter((n) => n >= cut).length];
+    }
+    const made = list.filter((_, k) => firstOfTool[k]);
+    rows["(first of its tool)"] = [
+      made.length / list.length,
+      ...summary(made).slice(0, 2),
+      made.filter((n) => n >= cut).length / list.filter((n) => n >= cut).length,
+    ];
+    return rows;
+  };
+  return {
+    push: summary(push),
+    check: summary(check),
+    timer: summary(timer)[0],
+    machine: { timer: summary(timer), trivial: summary(trivial), sink: sink > 0 },
+    tail: { push: tail(push), check: tail(check) },
+  };
 }
 
 /** `--measure <judge.mjs> <events> <tools> <ms>`: best ns per event of judgeTrajectory, by CPU time, in a process of its own. */
@@ -207,6 +250,7 @@ async function run() {
 
   const warm = Number(argument("--warm", "6000"));
   const processes = Number(argument("--processes", "1"));
+  const showTail = process.argv.includes("--tail");
   console.log(`1. monitor latency per call, ns (${count} events per round, 5 rounds pooled, after a warm-up round;`);
   console.log(`   steady: after ${warm} more events per rule${processes > 1 ? `; median of ${processes} processes, alternated` : ""})`);
   console.log("   rules          push p50    p99  p99.9   check p50    p99  p99.9   (timer alone p50)");
@@ -234,6 +278,24 @@ async function run() {
         console.log(
           `   ${label}${String(rules).padStart(5)} ${state.padEnd(6)}  ${cols(figures("push"))}   ${cols(figures("check"))}   (${runs[0].timer})`,
         );
+      }
+    }
+    if (showTail) {
+      // What the slowest 1% are, from the first process of each build.
+      for (const [label, runs] of measured) {
+        const { machine } = runs[0].first;
+        console.log(
+          `     ${label}${rules} rules, machine: timer alone p50/p99/p99.9 ${machine.timer.join("/")} ns, ~1 µs of fixed work ${machine.trivial.join("/")} ns`,
+        );
+        for (const state of warm > 0 ? ["first", "steady"] : ["first"]) {
+          for (const call of ["check", "push"]) {
+            const rows = Object.entries(runs[0][state].tail[call]).map(
+              ([kind, [share, p50, p99, slow]]) =>
+                `${kind} ${(100 * share).toFixed(0)}% of calls, p50 ${p50} p99 ${p99}, ${(100 * slow).toFixed(0)}% of the slowest 1%`,
+            );
+            console.log(`       ${state} ${call}: ${rows.join("; ")}`);
+          }
+        }
       }
     }
   }

@@ -6,7 +6,7 @@ import { NOTHING_JUDGED, Tally } from "../analyses/tally.js";
 import { jsonlSink, jsonSink } from "../report/json.js";
 import { reportSinks } from "../report/outputs.js";
 import { progressSink } from "../report/progress.js";
-import { chunkedWriter, fileWrite, runSinks, type OutputSink } from "../report/sink.js";
+import { chunkedWriter, fileWrite, fileWriteBytes, runSinks, type OutputSink } from "../report/sink.js";
 import { textSink } from "../report/text.js";
 import { canShowBrowser } from "../web/display.js";
 import { openRun, type RunFlags } from "./run-options.js";
@@ -33,15 +33,17 @@ export interface JudgeCommandOptions extends RunFlags, TraceCommandOptions, Work
 /** The judgments on stdout: text, one JSON array, or JSON Lines (with JSON, the summary lines go to stderr). */
 function stdoutSink(options: JudgeCommandOptions, usage: boolean): OutputSink {
   // In large chunks: a write per case cost more than rendering it (issue 26).
-  const out = chunkedWriter(process.stdout, fileWrite(process.stdout));
+  const out = chunkedWriter(process.stdout, fileWrite(process.stdout), fileWriteBytes(process.stdout));
   const stdout = out.write;
   const stderr = (text: string) => void process.stderr.write(text);
+  // What worker threads render comes as bytes, written as they are (run/ranges.ts).
+  const { writeBytes } = out;
   const sink =
     options.jsonl === true
-      ? jsonlSink(stdout, stderr, { usage })
+      ? jsonlSink(stdout, stderr, { usage, writeBytes })
       : options.json === true
-        ? jsonSink(stdout, stderr, { usage })
-        : textSink(stdout, { usage });
+        ? jsonSink(stdout, stderr, { usage, writeBytes })
+        : textSink(stdout, { usage, writeBytes });
   // A slow reader of stdout holds the run back rather than letting output pile up in memory.
   return {
     ...sink,
@@ -77,9 +79,11 @@ export async function runJudgeCommand(judgePath: string, files: readonly string[
   const run = await openRun(options, judge.rules);
   const sinks = await openSinks(judge, options, run.model !== undefined);
   const tally = new Tally(judge.rules.map((r) => r.name));
-  const threads = threadCount(options, files, run.model !== undefined, (line) => void process.stderr.write(`${line}\n`));
   // Only the reports show trajectories and whole judgments: without them, worker threads send back the stdout they rendered.
   const reports = options.html !== undefined || options.junit !== undefined || servesBrowser(options);
+  // By default, threads only where each reads its own part of the file (run/ranges.ts): without a report.
+  const notice = (line: string) => void process.stderr.write(`${line}\n`);
+  const threads = threadCount(options, files, run.model !== undefined, notice, undefined, undefined, !reports);
   const needs = reports
     ? { keepTrajectories: true }
     : {

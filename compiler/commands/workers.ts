@@ -17,11 +17,13 @@ import type { WorkersFlags } from "./workers-flag.js";
 export { addWorkersOption, type WorkersFlags } from "./workers-flag.js";
 
 /**
- * Below this many bytes of input the default starts no threads: a worker
- * takes tens of milliseconds to start and load the judge, which a single
- * thread spends judging several megabytes.
+ * Below this many bytes of input the default starts no threads: each worker
+ * costs a start, the judge loaded and compiled again, and a run's worth of
+ * garbage collection of its own (0.6 to 0.7 s of CPU for two, measured),
+ * which two threads earn back only on a few tens of megabytes of small
+ * trajectories (docs/SPEED.md "Threads: what pays").
  */
-export const THREADS_FROM_BYTES = 8 << 20;
+export const THREADS_FROM_BYTES = 32 << 20;
 
 /** The inputs' size in bytes, as far as it is known (standard input and unreadable files count nothing). */
 function inputBytes(files: readonly string[]): number {
@@ -38,23 +40,6 @@ function inputBytes(files: readonly string[]): number {
 }
 
 /**
- * Whether the inputs can be shared among threads at all: a JSONL file is
- * sent to them in batches of lines, and .json files a group at a time, so
- * one .json file (however large) or standard input alone is one thread's
- * work whatever the thread count, and workers would only add their start
- * and a copy of every result.
- */
-function splittable(files: readonly string[]): boolean {
-  let json = 0;
-  for (const file of files) {
-    if (file === STDIN) continue;
-    if (/\.jsonl$/i.test(file)) return true;
-    json++;
-  }
-  return json >= 2;
-}
-
-/**
  * The cores other work leaves free, from the load average of the last
  * minute (runnable tasks, averaged): on a 2-core machine a load of 1 leaves
  * one core, and 2 or more leaves none. Rounded to the nearest core, so a
@@ -66,11 +51,13 @@ export function freeCores(cores: number, load: number): number {
 
 /**
  * How many threads judge: what --workers says, else, by default, what pays
- * (docs/SPEED.md "Threads: what pays"): one thread unless the input is
- * large enough to repay starting workers, can be shared among them (a JSONL
- * file, several .json files), and at least two cores are free of other
- * work; then a thread per free core. Workers on busy cores only add copying:
- * they judged slower than one thread on a loaded machine. A model keeps it
+ * (docs/SPEED.md "Threads: what pays"): one thread unless the run can be
+ * judged in byte ranges (`ranges`: `judge` without a report, on one JSONL
+ * file; run/ranges.ts), the file is large enough to repay starting workers,
+ * and at least two cores are free of other work; then a thread per free
+ * core. Workers on busy cores only add their own costs, and workers fed
+ * lines by the main thread (several files, calibrate, a report) did not pay
+ * even on free cores: they judged slower than one thread. A model keeps it
  * to one: its calls wait on the network, not the CPU, and the request rate
  * and the answer cache are one thread's to keep. Judging is CPU-bound, so
  * more threads than cores only add a heap each and contention (--workers 64
@@ -84,6 +71,7 @@ export function threadCount(
   notice: (line: string) => void,
   cores: number = availableParallelism(),
   load: number = loadavg()[0]!,
+  ranges = false,
 ): number {
   if (model) {
     if (flags.workers !== undefined && flags.workers > 1)
@@ -97,7 +85,7 @@ export function threadCount(
     );
     return cores;
   }
-  if (!splittable(files) || inputBytes(files) < THREADS_FROM_BYTES) return 1;
+  if (!ranges || !rangeable(files) || inputBytes(files) < THREADS_FROM_BYTES) return 1;
   const free = freeCores(cores, load);
   return free < 2 ? 1 : free;
 }

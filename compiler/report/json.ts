@@ -5,7 +5,7 @@
 import type { TrajectoryJudgment } from "../../runtime/types.js";
 import type { CaseResult, FailedCase } from "../run/judge-cases.js";
 import { caseErrorOf } from "./outputs.js";
-import { numberedText, type OutputSink, type Write } from "./sink.js";
+import { bytesAsText, renumbered, type OutputSink, type RenderedRun, type Write, type WriteBytes } from "./sink.js";
 import { renderRunSummary } from "./summary.js";
 
 /**
@@ -117,16 +117,27 @@ function jsonArrayElement(result: CaseResult): string {
  */
 class JsonArrayWriter {
   private count = 0;
-  constructor(private readonly write: Write) {}
+  constructor(
+    private readonly write: Write,
+    private readonly writeBytes: WriteBytes,
+  ) {}
   pushText(body: string): void {
     this.write(`${this.count === 0 ? "[\n  " : ",\n  "}${body}`);
     this.count++;
   }
-  /** `count` elements, each after its ",\n  " (a RenderedRun's text). */
-  pushElements(text: string, count: number): void {
-    if (count === 0) return;
-    this.write(this.count === 0 ? `[\n  ${text.slice(4)}` : text);
-    this.count += count;
+  /** A RenderedRun's elements, each after its ",\n  ". Returns whether nothing holds its bytes (WriteBytes). */
+  pushRun(run: RenderedRun): boolean {
+    if (run.cases === 0) return true;
+    const opening = this.count === 0;
+    this.count += run.cases;
+    const text = renumbered(run);
+    if (text !== undefined) {
+      this.write(opening ? `[\n  ${text.slice(4)}` : text);
+      return true;
+    }
+    if (!opening) return this.writeBytes(run.bytes);
+    this.write("[\n  ");
+    return this.writeBytes(run.bytes.subarray(4));
   }
   end(): void {
     this.write(this.count === 0 ? "[]\n" : "\n]\n");
@@ -138,8 +149,8 @@ class JsonArrayWriter {
  * lines go to `writeSummary` (stderr), so stdout stays one JSON document that
  * depends only on the inputs.
  */
-export function jsonSink(write: Write, writeSummary: Write, options: { usage: boolean }): OutputSink {
-  const array = new JsonArrayWriter(write);
+export function jsonSink(write: Write, writeSummary: Write, options: { usage: boolean; writeBytes?: WriteBytes }): OutputSink {
+  const array = new JsonArrayWriter(write, options.writeBytes ?? bytesAsText(write));
   return {
     add(result) {
       if (result.kind === "judged" && result.rendered !== undefined && "jsonHead" in result.rendered)
@@ -147,7 +158,7 @@ export function jsonSink(write: Write, writeSummary: Write, options: { usage: bo
       else array.pushText(jsonArrayElement(result));
     },
     addRendered(run) {
-      array.pushElements(numberedText(run), run.cases);
+      return array.pushRun(run);
     },
     async finish(tally) {
       array.end();
@@ -162,7 +173,8 @@ export function jsonSink(write: Write, writeSummary: Write, options: { usage: bo
  * soon as the case is judged, so the judge is a filter between two pipes.
  * Line i is input case i; the summary lines go to `writeSummary` (stderr).
  */
-export function jsonlSink(write: Write, writeSummary: Write, options: { usage: boolean }): OutputSink {
+export function jsonlSink(write: Write, writeSummary: Write, options: { usage: boolean; writeBytes?: WriteBytes }): OutputSink {
+  const writeBytes = options.writeBytes ?? bytesAsText(write);
   return {
     add(result) {
       if (result.kind === "judged" && result.rendered !== undefined && "lineHead" in result.rendered)
@@ -170,7 +182,10 @@ export function jsonlSink(write: Write, writeSummary: Write, options: { usage: b
       else write(`${jsonLine(result)}\n`);
     },
     addRendered(run) {
-      write(numberedText(run));
+      const text = renumbered(run);
+      if (text === undefined) return writeBytes(run.bytes);
+      write(text);
+      return true;
     },
     async finish(tally) {
       for (const line of renderRunSummary(tally, options)) writeSummary(`${line}\n`);

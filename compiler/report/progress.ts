@@ -29,6 +29,7 @@ export function progressSink(write: Write, { tty }: { tty: boolean }): OutputSin
         write(`\rjudged ${seen - (seen % 100)} trajectories…`);
         shown = true;
       }
+      return true;
     },
     async finish() {
       clear();

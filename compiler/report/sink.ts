@@ -13,9 +13,11 @@ export interface OutputSink {
   /**
    * Cases a worker thread judged and rendered itself (run/ranges.ts): only
    * the stdout and progress sinks take them, and a run has them only when no
-   * other sink is asked for (commands/judge.ts).
+   * other sink is asked for (commands/judge.ts). Returns true when it holds
+   * nothing of `run.bytes` (written at once, or not used): once every sink
+   * says so, they go back to the worker to be filled again.
    */
-  addRendered?(run: RenderedRun): void;
+  addRendered?(run: RenderedRun): boolean;
   /** Ends this output once every result is in; returns the paths of the files it wrote. */
   finish(tally: Tally): Promise<string[]>;
   /**
@@ -30,27 +32,34 @@ export interface OutputSink {
 
 /**
  * Consecutive cases a worker thread judged and rendered (run/ranges.ts):
- * `text` is their stdout in the run's mode (text, `--json` or `--jsonl`),
- * their numbers guessed: case i is numbered `numbered + i` at
- * `text[cuts[2i], cuts[2i + 1])` (JSON modes; text has none), and is in
- * fact case `first + i`. In `--json` each element comes after ",\n  ",
- * which the array's first element replaces with "[\n  ". `tally` is what
- * the run's Tally counts of them.
+ * `bytes` is their stdout in the run's mode (text, `--json` or `--jsonl`),
+ * UTF-8, their numbers guessed: case i is numbered `numbered + i` at
+ * characters `[cuts[2i], cuts[2i + 1])` of the text (JSON modes; text has
+ * none), and is in fact case `first + i`. In `--json` each element comes
+ * after ",\n  ", which the array's first element replaces with "[\n  ".
+ * `tally` is what the run's Tally counts of them; `release` hands the bytes
+ * back to be filled again, once nothing holds them.
  */
 export interface RenderedRun {
   kind: "rendered";
-  text: string;
+  bytes: Uint8Array;
   cuts: readonly number[];
   numbered: number;
   first: number;
   cases: number;
   tally: TallyPart;
+  release?: () => void;
 }
 
-/** A RenderedRun's text with each case's number right: as it came when the guess was right. */
-export function numberedText(run: RenderedRun): string {
-  const { text, cuts, first } = run;
-  if (cuts.length === 0 || run.numbered === first) return text;
+/**
+ * A RenderedRun's text with each case's number right, or undefined when its
+ * bytes have them right already (the guess was right): they are written as
+ * they came then.
+ */
+export function renumbered(run: RenderedRun): string | undefined {
+  const { cuts, first } = run;
+  if (cuts.length === 0 || run.numbered === first) return undefined;
+  const text = utf8(run.bytes);
   const parts: string[] = [];
   let from = 0;
   for (let i = 0; i < cuts.length; i += 2) {
@@ -63,6 +72,25 @@ export function numberedText(run: RenderedRun): string {
 
 /** Text goes to a writer (process.stdout or stderr in the CLI, a string in tests). */
 export type Write = (text: string) => void;
+
+/**
+ * Bytes (UTF-8 text) go to a writer too, where a worker thread rendered them
+ * (RenderedRun). Returns true when they are written and may be reused, false
+ * when the stream still holds them (a pipe writes later).
+ */
+export type WriteBytes = (bytes: Uint8Array) => boolean;
+
+function utf8(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
+}
+
+/** A WriteBytes for a Write: the bytes decoded (tests; the CLI writes them as they are). */
+export function bytesAsText(write: Write): WriteBytes {
+  return (bytes) => {
+    write(utf8(bytes));
+    return true;
+  };
+}
 
 /** What `whenDrained` needs of a stream (process.stdout in the CLI). */
 export interface DrainableStream {
@@ -110,11 +138,13 @@ export async function runSinks(
   };
   const addRendered = (run: RenderedRun) => {
     tally.merge(run.tally);
+    let free = true;
     for (const sink of sinks) {
       if (sink.addRendered === undefined)
         throw new Error("internal error: an output that needs whole judgments got rendered cases (report/sink.ts)");
-      sink.addRendered(run);
+      if (!sink.addRendered(run)) free = false;
     }
+    if (free) run.release?.();
   };
   try {
     for await (const item of results) {
@@ -140,7 +170,7 @@ function isBatch(item: CaseResult | readonly CaseResult[] | RenderedRun): item i
 
 /** What `chunkedWriter` needs of a stream (process.stdout in the CLI). */
 export interface ChunkStream extends DrainableStream {
-  write(text: string): unknown;
+  write(text: string | Uint8Array): unknown;
 }
 
 /**
@@ -164,7 +194,11 @@ export const CHUNK_CHARS = 1 << 15;
 export function chunkedWriter(
   stream: ChunkStream,
   writeText: Write = (text) => void stream.write(text),
-): { write: Write; flush: () => void; drained: () => Promise<void> | undefined } {
+  writeBytes: WriteBytes = (bytes) => {
+    stream.write(bytes);
+    return false;
+  },
+): { write: Write; writeBytes: WriteBytes; flush: () => void; drained: () => Promise<void> | undefined } {
   let parts: string[] = [];
   let size = 0;
   let scheduled = false;
@@ -190,6 +224,11 @@ export function chunkedWriter(
         setImmediate(later);
       }
     },
+    // Already one large piece: after what waits, as it is.
+    writeBytes(bytes) {
+      flush();
+      return bytes.length === 0 || writeBytes(bytes);
+    },
     flush,
     drained: () => whenDrained(stream),
   };
@@ -204,6 +243,16 @@ export function chunkedWriter(
 export function fileWrite(stream: { fd?: unknown; isTTY?: boolean }): Write | undefined {
   const fd = writableFd(stream);
   return fd === undefined ? undefined : (text) => void writeSync(fd, text);
+}
+
+/** As fileWrite, for bytes: every byte written (writeSync may write fewer than asked), at once. */
+export function fileWriteBytes(stream: { fd?: unknown; isTTY?: boolean }): WriteBytes | undefined {
+  const fd = writableFd(stream);
+  if (fd === undefined) return undefined;
+  return (bytes) => {
+    for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at, bytes.length - at);
+    return true;
+  };
 }
 
 function writableFd(stream: { fd?: unknown; isTTY?: boolean }): number | undefined {

@@ -6,7 +6,7 @@ import type { Clause, MetaBehaviorJudgment, TrajectoryJudgment, Verdict } from "
 import { printable } from "./printable.js";
 import { isModelError, type RunTotals } from "../analyses/tally.js";
 import { plural } from "./plural.js";
-import type { OutputSink, Write } from "./sink.js";
+import { bytesAsText, type OutputSink, type Write, type WriteBytes } from "./sink.js";
 import { renderRunSummary, renderSummaryTable, renderUsageLine } from "./summary.js";
 
 const LABEL: Record<Verdict, string> = { true: "PASS", false: "FAIL", na: "N/A" };
@@ -204,7 +204,8 @@ export function renderTotalsLine(totals: RunTotals): string {
  * (progressSink), not here. `usage`: a model was configured (so its calls
  * are counted, and an unchecked failure says `unverified`).
  */
-export function textSink(write: Write, options: { usage: boolean }): OutputSink {
+export function textSink(write: Write, options: { usage: boolean; writeBytes?: WriteBytes }): OutputSink {
+  const writeBytes = options.writeBytes ?? bytesAsText(write);
   const textOptions: TextOptions = { model: options.usage };
   return {
     add(result) {
@@ -219,7 +220,7 @@ export function textSink(write: Write, options: { usage: boolean }): OutputSink 
       );
     },
     addRendered(run) {
-      write(run.text);
+      return writeBytes(run.bytes);
     },
     async finish(tally) {
       write(`${renderSummaryTable(tally.ruleRows())}\n${renderTotalsLine(tally.totals)}\n`);

@@ -61,7 +61,7 @@ export interface RangeJob {
 /** What a range's lines gave, in their order. */
 export type RangeItem =
   /** Judged cases, rendered, the first numbered `numbered` (report/sink.ts RenderedRun). */
-  | { kind: "rendered"; text: string; cuts: number[]; numbered: number; cases: number; tally: TallyPart }
+  | { kind: "rendered"; bytes: Uint8Array; cuts: number[]; numbered: number; cases: number; tally: TallyPart }
   /** A case not rendered here, without its trajectory; its index is the main thread's to set. */
   | { kind: "result"; result: CaseResult }
   /** A line for the importers, read on the main thread in its turn. */
@@ -74,6 +74,9 @@ export interface LinePlace {
   line: number;
   offset: number;
 }
+
+/** What the main thread sends a worker: a range to judge, or rendered bytes it has written, to be filled again. */
+export type RangeInput = RangeJob | { spare: ArrayBuffer };
 
 export type RangeMessage =
   | { kind: "ready" }
@@ -91,6 +94,28 @@ export type RangeMessage =
 const READ_CHUNK = 1 << 16;
 const ITEM_CHARS = 1 << 15;
 
+/**
+ * Rendered text is encoded here, in parallel, into buffers that move to the
+ * main thread, which writes them as they are and sends them back: filled
+ * again, they cost no fresh memory. A buffer holds an item of ITEM_CHARS
+ * and the case that passed it, mostly; what does not fit gets a buffer of
+ * its own.
+ */
+const SPARE_BYTES = 1 << 16;
+const SPARE_BUFFERS = 32;
+const spares: ArrayBuffer[] = [];
+const encoder = new TextEncoder();
+
+/** `text` as UTF-8, in a spare buffer when it fits one. */
+function encoded(text: string): Uint8Array {
+  if (text.length > SPARE_BYTES) return encoder.encode(text);
+  const view = new Uint8Array(spares.pop() ?? new ArrayBuffer(SPARE_BYTES));
+  const { read, written } = encoder.encodeInto(text, view);
+  if (read === text.length) return view.subarray(0, written);
+  spares.push(view.buffer);
+  return encoder.encode(text);
+}
+
 /** The bytes of a range, read synchronously (this thread has nothing else to do meanwhile). */
 async function* rangeChunks(file: string, start: number, end: number): AsyncGenerator<Uint8Array> {
   const fd = openSync(file, "r");
@@ -101,6 +126,8 @@ async function* rangeChunks(file: string, start: number, end: number): AsyncGene
       if (read === 0) return;
       at += read;
       yield read === chunk.length ? chunk : chunk.subarray(0, read);
+      // A turn of the event loop, so the buffers the main thread has written come back meanwhile.
+      await new Promise<void>((resolve) => setImmediate(resolve));
     }
   } finally {
     closeSync(fd);
@@ -190,7 +217,8 @@ class Items {
   end(): void {
     if (this.cases === 0) return;
     const { first: numbered, cases } = this;
-    this.items.push({ kind: "rendered", text: this.parts.join(""), cuts: this.cuts, numbered, cases, tally: this.tally.part() });
+    const bytes = encoded(this.parts.join(""));
+    this.items.push({ kind: "rendered", bytes, cuts: this.cuts, numbered, cases, tally: this.tally.part() });
     this.first = this.next;
     this.parts = [];
     this.cuts = [];
@@ -261,10 +289,19 @@ async function main(): Promise<void> {
   const port = parentPort!;
   const setup = workerData as RangeSetup;
   const judge = await importJudgeCode(setup.judge);
-  const post = (message: RangeMessage) => port.postMessage(message);
+  // Rendered bytes move to the main thread rather than being copied.
+  const post = (message: RangeMessage) =>
+    port.postMessage(
+      message,
+      message.kind === "batch" ? message.items.flatMap((item) => (item.kind === "rendered" ? [item.bytes.buffer as ArrayBuffer] : [])) : [],
+    );
   let chain = Promise.resolve();
-  port.on("message", (job: RangeJob) => {
-    chain = chain.then(() => runRange(judge, setup, job, post));
+  port.on("message", (input: RangeInput) => {
+    if ("spare" in input) {
+      if (spares.length < SPARE_BUFFERS && input.spare.byteLength === SPARE_BYTES) spares.push(input.spare);
+      return;
+    }
+    chain = chain.then(() => runRange(judge, setup, input, post));
   });
   post({ kind: "ready" });
 }

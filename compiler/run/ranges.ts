@@ -33,12 +33,12 @@ import type { RenderedRun } from "../report/sink.js";
 import { judgeCaseBatches, type CaseResult, type OutputRender, type RunOptions } from "./judge-cases.js";
 import type { JudgeCode, JudgeModule } from "./load.js";
 import { crashMessage, readCrashMessage } from "./pool-worker.js";
-import type { LinePlace, RangeItem, RangeJob, RangeMessage, RangeSetup } from "./range-worker.js";
+import type { LinePlace, RangeInput, RangeItem, RangeJob, RangeMessage, RangeSetup } from "./range-worker.js";
 
 /** A range is at least this large: a range is a message round and a worker's chunk reads. */
 export const MIN_RANGE_BYTES = 1 << 20;
 /** A range is at most this large, so the output of the ranges waiting to be written stays bounded. */
-export const MAX_RANGE_BYTES = 16 << 20;
+export const MAX_RANGE_BYTES = 4 << 20;
 /** Ranges per worker: enough that a worker on a busy core holds the others up less, few enough to cost nothing. */
 const RANGES_PER_WORKER = 4;
 /** Ranges read or waiting to be written, per worker: what waits in memory. */
@@ -251,6 +251,9 @@ export async function* judgeRanges(
         return;
       }
       range.batches.push(message.items);
+      // Rendered bytes go back to this worker once written (runSinks calls release), to be filled again.
+      for (const item of message.items)
+        if (item.kind === "rendered") releases.set(item.bytes, () => giveBack(thread, item.bytes.buffer as ArrayBuffer));
       if (message.last !== undefined) range.resume = { ...message.last, skip: true };
       range.announced = undefined;
       if (message.done) {
@@ -277,6 +280,13 @@ export async function* judgeRanges(
       dispatch();
     });
     return thread;
+  };
+
+  const releases = new WeakMap<Uint8Array, () => void>();
+  const giveBack = (thread: Thread, buffer: ArrayBuffer) => {
+    if (closed || !threads.includes(thread)) return;
+    const spare: RangeInput = { spare: buffer };
+    thread.worker.postMessage(spare, [buffer]);
   };
 
   /** Ranges whose worker died, to be read on from where it was, first. */
@@ -357,8 +367,9 @@ export async function* judgeRanges(
         if (items !== undefined) {
           for (const item of items) {
             if (item.kind === "rendered") {
-              const { text, cuts, numbered, cases, tally } = item;
-              yield { kind: "rendered", text, cuts, numbered, first: index, cases, tally };
+              const { bytes, cuts, numbered, cases, tally } = item;
+              const release = releases.get(bytes);
+              yield { kind: "rendered", bytes, cuts, numbered, first: index, cases, tally, ...(release !== undefined ? { release } : {}) };
               index += cases;
             } else if (item.kind === "result") {
               const { result } = item;

@@ -368,23 +368,30 @@ describe("how many threads", () => {
     expect((JSON.parse(got.stdout) as unknown[]).length).toBe(1);
   });
 
-  test("a large input that can be shared gets a thread per free core, when two or more are free (issue 26)", () => {
+  test("a large JSONL file judge reads in ranges gets a thread per free core, when two or more are free (issue 26)", () => {
     const dir = tempDir();
     const big = join(dir, "big.jsonl");
     writeFileSync(big, Buffer.alloc(THREADS_FROM_BYTES, 0x20));
+    const smaller = join(dir, "smaller.jsonl");
+    writeFileSync(smaller, Buffer.alloc(THREADS_FROM_BYTES - 1, 0x20));
     const bigJson = join(dir, "big.json");
     writeFileSync(bigJson, Buffer.alloc(THREADS_FROM_BYTES, 0x20));
     const none = () => {};
+    const ranges = (cores: number, load: number, files = [big]) => threadCount({}, files, false, none, cores, load, true);
     // Idle cores: one thread each.
-    expect(threadCount({}, [big], false, none, 2, 0)).toBe(2);
-    expect(threadCount({}, [big], false, none, 8, 0.3)).toBe(8);
+    expect(ranges(2, 0)).toBe(2);
+    expect(ranges(8, 0.3)).toBe(8);
     // Other work leaves fewer cores: fewer threads, and one when fewer than two are free.
-    expect(threadCount({}, [big], false, none, 8, 3)).toBe(5);
-    expect(threadCount({}, [big], false, none, 2, 1)).toBe(1);
-    expect(threadCount({}, [big], false, none, 2, 18)).toBe(1);
-    // One .json file is one job, whatever its size: workers could only wait for it.
-    expect(threadCount({}, [bigJson], false, none, 2, 0)).toBe(1);
-    expect(threadCount({}, [bigJson, small], false, none, 2, 0)).toBe(2);
+    expect(ranges(8, 3)).toBe(5);
+    expect(ranges(2, 1)).toBe(1);
+    expect(ranges(2, 18)).toBe(1);
+    // Too small to repay the workers' start, or not one JSONL file: one thread.
+    expect(ranges(2, 0, [smaller])).toBe(1);
+    expect(ranges(2, 0, [bigJson])).toBe(1);
+    expect(ranges(2, 0, [bigJson, small])).toBe(1);
+    expect(ranges(2, 0, [big, small])).toBe(1);
+    // Where no range can be read (a report, calibrate, label), the default is one thread.
+    expect(threadCount({}, [big], false, none, 2, 0)).toBe(1);
     // --workers N is obeyed whatever the load.
     expect(threadCount({ workers: 2 }, [big], false, none, 2, 18)).toBe(2);
     expect(freeCores(2, 0.4)).toBe(2);
