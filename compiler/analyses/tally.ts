@@ -82,12 +82,18 @@ class RuleCounts {
     if (row === undefined) {
       row = { name, passed: 0, failed: 0, notApplicable: 0, noVerdict: 0, modelErrors: 0 };
       this.rows.set(name, row);
+      this.ordered.push(row);
     }
     return row;
   }
 
-  add(meta: MetaBehaviorJudgment): void {
-    const row = this.rowFor(meta.name);
+  /** Rows in the order they were made: a judgment's rule `at` is most often the row at `at` (a judge's rule order). */
+  private readonly ordered: RuleSummaryRow[] = [];
+
+  /** Counts `meta`, the judgment's rule number `at` (a hint: the row is found by name when it is not there). */
+  add(meta: MetaBehaviorJudgment, at = -1): void {
+    const guess = this.ordered[at];
+    const row = guess !== undefined && guess.name === meta.name ? guess : this.rowFor(meta.name);
     if (isModelError(meta)) row.modelErrors++;
     else if (meta.verdict === "true") row.passed++;
     else if (meta.verdict === "false") row.failed++;
@@ -155,10 +161,16 @@ export class Tally {
     this.totals.judged++;
     if (isModelError(judgment)) this.totals.modelErrors++;
     else this.totals[judgment.verdict]++;
-    countVerifications(this.verifications, judgment);
-    for (const meta of judgment.metaBehaviors) {
-      this.rules.add(meta);
-      for (const clause of meta.clauses) if (clause.error !== undefined) this.clauseErrors++;
+    // One pass over the clauses: what countVerifications counts, and the clauses without a valid model answer.
+    const metas = judgment.metaBehaviors;
+    for (let i = 0; i < metas.length; i++) {
+      const meta = metas[i]!;
+      this.rules.add(meta, i);
+      for (const clause of meta.clauses) {
+        if (clause.error !== undefined) this.clauseErrors++;
+        if (clause.verification === "confirmed") this.verifications.confirmed++;
+        else if (clause.verification === "overturned") this.verifications.overturned++;
+      }
     }
   }
 

@@ -30,9 +30,12 @@ function escapeOne(c: string): string {
   return SHORT_ESCAPES[c] ?? (code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, "0")}`);
 }
 
+/** Text of printable ASCII only has nothing to escape: one quick test saves the replace (issue 26). */
+const NOT_PLAIN_ASCII = /[^\x20-\x7e]/;
+
 /** For one line of output: line breaks and tabs are escaped too, so the text can neither drive the terminal nor forge a line. */
 export function printable(text: string): string {
-  return text.replace(ACTIVE, escapeOne);
+  return NOT_PLAIN_ASCII.test(text) ? text.replace(ACTIVE, escapeOne) : text;
 }
 
 /** For a message of several lines (located diagnostics, an interview screen): keeps line breaks and tabs, escapes the rest. */

@@ -16,14 +16,22 @@ function label(judged: { verdict: Verdict; error?: true }): string {
   return isModelError(judged) ? "ERROR" : LABEL[judged.verdict];
 }
 
+/** Whether some clause of `metas` may be undecided (a semantic na): only then is undecidedSummary asked. */
+function mayBeUndecided(clauses: readonly Clause[]): boolean {
+  for (const clause of clauses) if (clause.kind === "semantic" && clause.verdict === "na") return true;
+  return false;
+}
+
 /**
  * PASS or FAIL with what no model decided: `PASS (1 clause undecided: no model)`.
  * An N/A says why in its own reason, and an ERROR is already flagged.
+ * `clauses`: the clauses the verdict rests on, asked for only when it is PASS or FAIL.
  */
-function labelWithUndecided(judged: { verdict: Verdict; error?: true }, clauses: readonly Clause[]): string {
+function labelWithUndecided(judged: { verdict: Verdict; error?: true }, clauses: () => readonly Clause[]): string {
   const shown = label(judged);
   if (shown !== "PASS" && shown !== "FAIL") return shown;
-  const undecided = undecidedSummary(clauses);
+  const all = clauses();
+  const undecided = all.length === 0 ? undefined : undecidedSummary(all);
   return undecided === undefined ? shown : `${shown} (${undecided})`;
 }
 
@@ -41,6 +49,8 @@ export interface TextOptions {
    * is the order its checks cited them in.
    */
   events?: readonly LocatedEvent[] | undefined;
+  /** The raw trajectory, instead of `events`: its events (trajectoryEvents) are read only if a clause cites one. */
+  trajectory?: unknown;
 }
 
 /** The events of a raw trajectory a judge accepted (so each has a string id), or undefined when it has none to read. */
@@ -59,13 +69,18 @@ interface EventLookup {
   positions: ReadonlyMap<string, number>;
 }
 
-function lookupOf(events: readonly LocatedEvent[] | undefined): () => EventLookup | undefined {
-  let lookup: EventLookup | undefined;
-  return () => {
-    if (events === undefined) return undefined;
-    lookup ??= { events, positions: eventPositions(events) };
-    return lookup;
-  };
+class Lookup {
+  private lookup: EventLookup | undefined;
+  private read = false;
+  constructor(private readonly options: TextOptions) {}
+  get(): EventLookup | undefined {
+    if (!this.read) {
+      this.read = true;
+      const events = this.options.events ?? (this.options.trajectory !== undefined ? trajectoryEvents(this.options.trajectory) : undefined);
+      if (events !== undefined) this.lookup = { events, positions: eventPositions(events) };
+    }
+    return this.lookup;
+  }
 }
 
 function citedId(eventId: string, lookup: EventLookup | undefined): string {
@@ -75,10 +90,10 @@ function citedId(eventId: string, lookup: EventLookup | undefined): string {
 }
 
 /** The cited event ids in trajectory order, the first CITATIONS_SHOWN of them and a count of the rest. */
-function citationList(clause: Clause, events: () => EventLookup | undefined): string {
+function citationList(clause: Clause, events: Lookup): string {
   const count = clause.citations.length;
   if (count === 0) return "";
-  const lookup = events();
+  const lookup = events.get();
   const shown = citationsInOrder(clause.citations, lookup?.positions, CITATIONS_SHOWN).map((c) => citedId(c.eventId, lookup));
   if (count > CITATIONS_SHOWN) shown.push(moreCitations(count - CITATIONS_SHOWN));
   return ` [${shown.join(", ")}]`;
@@ -88,51 +103,92 @@ function naSuffix(reason: string | null): string {
   return reason === null ? "" : ` (${reason})`;
 }
 
-function clauseLine(clause: Clause, options: TextOptions, events: () => EventLookup | undefined): string {
-  const kind = clause.kind === "semantic" ? `semantic ${clause.check ?? ""}`.trimEnd() : (clause.check ?? "predicate");
+/**
+ * Text that is the same in every judgment of a run (a rule's name, a
+ * clause's quote), made printable once rather than per case (issue 26).
+ * Bounded, so a run of many distinct texts (model answers) keeps no more.
+ */
+class Printed {
+  private readonly made = new Map<string, string>();
+  constructor(private readonly make: (text: string) => string) {}
+  get(text: string): string {
+    let shown = this.made.get(text);
+    if (shown === undefined) {
+      shown = this.make(text);
+      if (this.made.size < 4096) this.made.set(text, shown);
+    }
+    return shown;
+  }
+}
+
+const RULE_NAMES = new Printed(printable);
+const QUOTES = new Printed((quote) => printable(JSON.stringify(quote)));
+
+/** A clause line's start: six spaces and its verdict padded to five. */
+function verdictColumn(verdict: string): string {
+  switch (verdict) {
+    case "true":
+      return "      true  ";
+    case "false":
+      return "      false ";
+    case "na":
+      return "      na    ";
+    default:
+      return `      ${verdict.padEnd(5)} `;
+  }
+}
+
+function clauseKind(clause: Clause): string {
+  return clause.kind === "semantic" ? `semantic ${clause.check ?? ""}`.trimEnd() : (clause.check ?? "predicate");
+}
+
+function clauseLine(clause: Clause, options: TextOptions, events: Lookup): string {
+  const verdict = verdictColumn(clause.verdict);
+  const quote = typeof clause.quote === "string" ? QUOTES.get(clause.quote) : printable(JSON.stringify(clause.quote));
   const cites = citationList(clause, events);
   // Without a model nothing could have verified a failure: "(unverified)" would only be noise.
   const verification =
     clause.verification !== undefined && (clause.verification !== "unverified" || options.model) ? ` (${clause.verification})` : "";
   const error = clause.error !== undefined ? ` ERROR: ${printable(clause.error)}` : "";
-  const lines = [
-    `      ${clause.verdict.padEnd(5)} ${kind}: ${printable(JSON.stringify(clause.quote))}${naSuffix(clause.naReason)}${cites}${verification}${error}`,
-  ];
-  if (clause.explanation !== undefined) lines.push(`            expected: ${printable(clause.explanation.replace(/\s+/g, " "))}`);
-  if (clause.found !== undefined) lines.push(`            found: ${printable(clause.found.replace(/\s+/g, " "))}`);
+  let text = `${verdict}${clauseKind(clause)}: ${quote}${naSuffix(clause.naReason)}${cites}${verification}${error}`;
+  if (clause.explanation !== undefined) text += `\n            expected: ${printable(clause.explanation.replace(/\s+/g, " "))}`;
+  if (clause.found !== undefined) text += `\n            found: ${printable(clause.found.replace(/\s+/g, " "))}`;
   if (clause.reasoning !== undefined && clause.error === undefined)
-    lines.push(`            ${printable(clause.reasoning.replace(/\s+/g, " "))}`);
+    text += `\n            ${printable(clause.reasoning.replace(/\s+/g, " "))}`;
   // An overturn rests on a model's word alone, and text in the trajectory may have asked for it: never only a parenthesis.
   if (clause.verification === "overturned") {
-    lines.push(`            OVERTURNED: the deterministic check found this clause violated; the model answered ${clause.verdict}`);
+    text += `\n            OVERTURNED: the deterministic check found this clause violated; the model answered ${clause.verdict}`;
   }
-  return lines.join("\n");
+  return text;
 }
 
-function metaLines(meta: MetaBehaviorJudgment, options: TextOptions, events: () => EventLookup | undefined): string[] {
+/** A rule's lines, each after a line break. */
+function metaLines(meta: MetaBehaviorJudgment, options: TextOptions, events: Lookup): string {
   const trigger = meta.triggered ? "" : " — not triggered";
   // Also beside a FAIL (a failed verify call): a failed model call must catch the eye wherever it is.
-  const errors = meta.clauses.filter((c) => c.error !== undefined).length;
+  let errors = 0;
+  for (const clause of meta.clauses) if (clause.error !== undefined) errors++;
   const flagged =
     errors > 0 ? ` — ${errors} ${plural(errors, "clause")} without a valid model answer${isModelError(meta) ? "" : " (ERROR)"}` : "";
-  return [
-    `  ${labelWithUndecided(meta, meta.clauses).padEnd(5)} ${printable(meta.name)}${naSuffix(meta.naReason)}${trigger}${flagged}`,
-    ...meta.clauses.map((clause) => clauseLine(clause, options, events)),
-  ];
+  const shown = labelWithUndecided(meta, () => (mayBeUndecided(meta.clauses) ? meta.clauses : []));
+  const name = typeof meta.name === "string" ? RULE_NAMES.get(meta.name) : printable(meta.name);
+  let text = `\n  ${shown.padEnd(5)} ${name}${naSuffix(meta.naReason)}${trigger}${flagged}`;
+  for (const clause of meta.clauses) text += `\n${clauseLine(clause, options, events)}`;
+  return text;
 }
 
 /** One trajectory's block of the text report. */
 export function renderTrajectoryText(judgment: TrajectoryJudgment, source: string, options: TextOptions = { model: true }): string {
-  const headline = labelWithUndecided(
-    judgment,
-    judgment.metaBehaviors.flatMap((m) => m.clauses),
-  );
-  const events = lookupOf(options.events);
-  return [
-    `${headline}  ${printable(judgment.trajectoryId)}  (${printable(source)})`,
-    ...judgment.metaBehaviors.flatMap((meta) => metaLines(meta, options, events)),
-    "",
-  ].join("\n");
+  const metas = judgment.metaBehaviors;
+  const headline = labelWithUndecided(judgment, () => {
+    let some = false;
+    for (const meta of metas) if (mayBeUndecided(meta.clauses)) some = true;
+    return some ? metas.flatMap((m) => m.clauses) : [];
+  });
+  const events = new Lookup(options);
+  let text = `${headline}  ${printable(judgment.trajectoryId)}  (${printable(source)})`;
+  for (const meta of metas) text += metaLines(meta, options, events);
+  return `${text}\n`;
 }
 
 export function renderTotalsLine(totals: RunTotals): string {
@@ -158,7 +214,7 @@ export function textSink(write: Write, options: { usage: boolean; writeBytes?: W
       const rendered = result.rendered !== undefined && "text" in result.rendered ? result.rendered.text : undefined;
       write(
         (rendered ??
-          renderTrajectoryText(result.judgment, result.input.file, { ...textOptions, events: trajectoryEvents(result.input.trajectory) })) +
+          renderTrajectoryText(result.judgment, result.input.file, { model: textOptions.model, trajectory: result.input.trajectory })) +
           (cost !== undefined ? `  ${renderUsageLine(cost)}\n` : "") +
           "\n",
       );

@@ -163,11 +163,22 @@ export async function* judgeCaseBatches(
     for await (const result of judgeCases(judge, flatten(batches), options)) yield [result];
     return;
   }
-  const { concurrency: _concurrency, ...judgeOptions } = options;
+  // Without a model, `sample` picks nothing and no case has usage: one options object serves every case.
+  const { concurrency: _concurrency, sample: _sample, ...judgeOptions } = options;
   for await (const batch of batches) {
     const results: CaseResult[] = [];
-    for (const input of batch) results.push(await judgeOne(judge, input, judgeOptions));
+    for (const input of batch) results.push(await judgeWithoutModel(judge, input, judgeOptions));
     yield results;
+  }
+}
+
+/** judgeOne without a model (`options.complete` unset): the same result, without a copy of the options per case. */
+async function judgeWithoutModel(judge: JudgeModule, input: InputCase, options: JudgeOptions): Promise<CaseResult> {
+  if (input.error !== undefined) return { kind: "failed", input, message: printable(input.error) };
+  try {
+    return { kind: "judged", input, judgment: await judge.judgeTrajectory(input.trajectory, options) };
+  } catch (error) {
+    return { kind: "failed", input, message: failureMessage(input, error) };
   }
 }
 

@@ -65,6 +65,21 @@ describe("readCases", () => {
     expect(c!.labeled).toBe(true);
   });
 
+  test("a regular .jsonl file read in chunks: lines across chunk ends, CRLF split between two reads, an invalid line located", async () => {
+    // Lines of every length around the 64 KB chunk, so line ends and "\r\n" pairs fall on both sides of a chunk's end.
+    const lines: string[] = [];
+    for (let i = 0; i < 80; i++)
+      lines.push(i === 40 ? "{oops" : JSON.stringify({ ...trajectory, id: `t${i}`, description: "x".repeat((i * 7919) % 20_000) }));
+    const text = `${lines.join("\r\n")}\r\n`;
+    const cases = await casesOf({ "a.jsonl": text });
+    expect(cases).toHaveLength(lines.length);
+    expect(cases.map((c) => c.line)).toEqual(lines.map((_, i) => i + 1));
+    expect(cases.map((c) => (c.error === undefined ? (c.trajectory as { id: string }).id : "error"))).toEqual(
+      lines.map((_, i) => (i === 40 ? "error" : `t${i}`)),
+    );
+    expect(cases[40]!.error).toContain("JSON");
+  });
+
   test("a .jsonl that cannot be read is an error case; the files after it are still read", async () => {
     const dir = mkdtempSync(join(tmpdir(), "bj-inputs-"));
     mkdirSync(join(dir, "folder.jsonl"));

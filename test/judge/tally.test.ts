@@ -26,6 +26,19 @@ function judged(verdict: Verdict, metas: MetaBehaviorJudgment[], extra: Partial<
 }
 
 describe("Tally", () => {
+  it("counts each rule in its own row, whatever order a judgment lists its rules in", () => {
+    const tally = new Tally(["A", "B"]);
+    tally.add(judged("false", [meta("A", "true"), meta("B", "false")]));
+    tally.add(judged("false", [meta("B", "true"), meta("C", "false"), meta("A", "false")]));
+    tally.add(judged("true", [meta("C", "true"), meta("A", "true")]));
+    const rows = tally.ruleRows().map((r) => [r.name, r.passed, r.failed]);
+    expect(rows).toEqual([
+      ["A", 2, 1],
+      ["B", 1, 1],
+      ["C", 1, 1],
+    ]);
+  });
+
   it("counts verdicts, failed cases, clause errors, verify-on-false, usage and per-rule rows from the same results", () => {
     const tally = new Tally(["Never", "A", "B"]);
     tally.add(judged("true", [meta("A", "true", [clause("true")]), meta("B", "na")], {}, 2));

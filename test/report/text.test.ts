@@ -2,7 +2,7 @@
 import { describe, expect, test } from "vitest";
 import { renderComparison } from "../../compiler/report/calibration.js";
 import { renderTrajectoryText } from "../../compiler/report/text.js";
-import type { TrajectoryJudgment } from "../../runtime/types.js";
+import type { MetaBehaviorJudgment, TrajectoryJudgment } from "../../runtime/types.js";
 
 const hostileId = "t1\x1b[2J\nPASS  forged line\u202e";
 
@@ -225,5 +225,24 @@ describe("what no model decided or verified", () => {
     const text = renderTrajectoryText(many, "f.json", { model: false });
     expect(text).toContain(` [e0, e1, e2, e3, e4, e5, e6, e7, e8, e9, … and 999,990 more]\n`);
     expect(text.length).toBeLessThan(500);
+  });
+
+  test("rule names and quotes made printable once per run: each block shows its own, escaped", () => {
+    // A rule name and a quote seen before (kept, issue 26) and new ones, with and without characters to escape.
+    const rule = (name: string, quote: string): MetaBehaviorJudgment => ({
+      name,
+      verdict: "false",
+      naReason: null,
+      triggered: true,
+      clauses: [{ kind: "predicate", quote, verdict: "false", naReason: null, citations: [] }],
+    });
+    const render = (name: string, quote: string) =>
+      renderTrajectoryText({ ...judgment, trajectoryId: "t", metaBehaviors: [rule(name, quote)] }, "f.json")
+        .split("\n")
+        .slice(1, 3);
+    expect(render("Rule A", "q1")).toEqual(["  FAIL  Rule A", '      false predicate: "q1"']);
+    expect(render("Rule\x1bB", 'q"2\u202e')).toEqual(["  FAIL  Rule\\u001bB", '      false predicate: "q\\"2\\u202e"']);
+    expect(render("Rule A", "q1")).toEqual(["  FAIL  Rule A", '      false predicate: "q1"']);
+    expect(render("Rule\x1bB", "q3")).toEqual(["  FAIL  Rule\\u001bB", '      false predicate: "q3"']);
   });
 });
