@@ -5,29 +5,9 @@
  * event for an outcome).
  */
 import { describe, expect, it } from "vitest";
-import { draftOffline } from "../../compiler/generate/offline/draft.js";
-import { buildVocabulary } from "../../compiler/generate/vocabulary.js";
-import { parseBehaviorMd } from "../../compiler/behavior-md/load.js";
 import type { Trajectory } from "../../runtime/types.js";
 import type { Draft } from "../../compiler/generate/types.js";
-
-function draftOf(preamble: string, body: string, samples: Trajectory[]): Draft {
-  const parsed = parseBehaviorMd(
-    `---\nname: support\ndescription: Rules for the support agent.\n---\n${preamble}\n\n## The rule\n\n${body}\n`,
-  );
-  if (!parsed.ok) throw new Error("spec does not parse");
-  return draftOffline({ spec: parsed.spec, vocabulary: buildVocabulary(samples), samples });
-}
-
-let n = 0;
-function session(...events: [Trajectory["events"][number]["actor"], string, Record<string, string>?][]): Trajectory {
-  return {
-    id: `s${++n}`,
-    description: "",
-    complete: true,
-    events: events.map(([actor, action, metadata], i) => ({ id: `e${i + 1}`, actor, action, ...(metadata ? { metadata } : {}) })),
-  };
-}
+import { draftOf, session } from "../support/offline-drafts.js";
 
 const refunds = [
   session(

@@ -6,27 +6,11 @@
  */
 import { describe, expect, it } from "vitest";
 import { amountsIn } from "../../compiler/generate/offline/amounts.js";
-import { draftOffline } from "../../compiler/generate/offline/draft.js";
-import { buildVocabulary } from "../../compiler/generate/vocabulary.js";
-import { parseBehaviorMd } from "../../compiler/behavior-md/load.js";
 import type { Trajectory } from "../../runtime/types.js";
 import type { Draft } from "../../compiler/generate/types.js";
+import { draftOf as draftSpec, session } from "../support/offline-drafts.js";
 
-function draftOf(preamble: string, body: string, samples: Trajectory[]): Draft {
-  const parsed = parseBehaviorMd(`---\nname: lab\ndescription: Rules for the agent.\n---\n${preamble}\n\n## The rule\n\n${body}\n`);
-  if (!parsed.ok) throw new Error("spec does not parse");
-  return draftOffline({ spec: parsed.spec, vocabulary: buildVocabulary(samples), samples });
-}
-
-let n = 0;
-function session(...events: [Trajectory["events"][number]["actor"], string, Record<string, string>?][]): Trajectory {
-  return {
-    id: `s${++n}`,
-    description: "",
-    complete: true,
-    events: events.map(([actor, action, metadata], i) => ({ id: `e${i + 1}`, actor, action, ...(metadata ? { metadata } : {}) })),
-  };
-}
+const draftOf = (preamble: string, body: string, samples: Trajectory[]): Draft => draftSpec(preamble, body, samples, "lab");
 
 const actionsOf = (draft: Draft) => [...JSON.stringify(draft.ir).matchAll(/"action":"([^"]+)"/g)].map((m) => m[1]);
 

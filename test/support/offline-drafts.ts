@@ -1,0 +1,29 @@
+/**
+ * The offline drafter on a one-rule spec and hand-made samples, for the tests that show what it
+ * makes of a sentence (test/generate/backticks, spec-words).
+ */
+import { parseBehaviorMd } from "../../compiler/behavior-md/load.js";
+import { draftOffline } from "../../compiler/generate/offline/draft.js";
+import type { Draft } from "../../compiler/generate/types.js";
+import { buildVocabulary } from "../../compiler/generate/vocabulary.js";
+import type { Trajectory } from "../../runtime/types.js";
+
+/** The offline draft of a spec named `name` with `preamble` and one rule whose section is `body`. */
+export function draftOf(preamble: string, body: string, samples: Trajectory[], name = "support"): Draft {
+  const parsed = parseBehaviorMd(
+    `---\nname: ${name}\ndescription: Rules for the ${name === "support" ? "support " : ""}agent.\n---\n${preamble}\n\n## The rule\n\n${body}\n`,
+  );
+  if (!parsed.ok) throw new Error("spec does not parse");
+  return draftOffline({ spec: parsed.spec, vocabulary: buildVocabulary(samples), samples });
+}
+
+let n = 0;
+/** A complete sample of `[actor, action, metadata?]` events, with ids s1, s2, … across a test file. */
+export function session(...events: [Trajectory["events"][number]["actor"], string, Record<string, string>?][]): Trajectory {
+  return {
+    id: `s${++n}`,
+    description: "",
+    complete: true,
+    events: events.map(([actor, action, metadata], i) => ({ id: `e${i + 1}`, actor, action, ...(metadata ? { metadata } : {}) })),
+  };
+}
