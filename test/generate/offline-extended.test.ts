@@ -228,8 +228,9 @@ describe("issue 21: held-out sentences (test/fixtures/drafter-extended/held-out.
     // sentences): 16/18 exact, 16/18 form right. The two misses became semantic questions: "Refunds of
     // $500 or more are not allowed" (a prohibition whose subject is the refunds, not the agent) and "No
     // flight is booked at a price above $2000" (a passive). These sentences have now been seen: the
-    // figure is a floor, no longer out of sample.
-    expect({ exact, formRight }, report).toEqual({ exact: 16, formRight: 16 });
-    expect(results.filter((r) => !r.formRight).map((r) => r.id)).toEqual(["refund-500-or-more", "flight-price-above-2000"]);
+    // figure is a floor, no longer out of sample. Since the unmapped rule is read from its words over
+    // the samples (synthesize-unlabeled.ts), "Refunds of $500 or more are not allowed" is exact too.
+    expect({ exact, formRight }, report).toEqual({ exact: 17, formRight: 17 });
+    expect(results.filter((r) => !r.formRight).map((r) => r.id)).toEqual(["flight-price-above-2000"]);
   });
 });

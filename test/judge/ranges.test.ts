@@ -101,13 +101,18 @@ async function oneThread(file: string, mode: OutputRender) {
 }
 
 /** The same over ranges of `rangeBytes` on `workers` threads. */
-async function inRanges(file: string, mode: OutputRender, workers: number, rangeBytes?: number) {
+async function inRanges(file: string, mode: OutputRender, workers: number, rangeBytes?: number, readBytes?: number) {
   const loaded = await loadJudgeCode(JUDGE);
   const warnings: string[] = [];
   const { sinks, out } = outputs(mode);
   const tally = new Tally(await RULES());
   const read = { from: "auto", onWarning: (w: string) => void warnings.push(w) };
-  const options = { workers, render: mode, ...(rangeBytes !== undefined ? { rangeBytes } : {}) };
+  const options = {
+    workers,
+    render: mode,
+    ...(rangeBytes !== undefined ? { rangeBytes } : {}),
+    ...(readBytes !== undefined ? { readBytes } : {}),
+  };
   await runSinks(judgeRanges(loaded.judge, loaded.code, file, read, {}, options), sinks, tally);
   return { ...out(), warnings, totals: tally.totals };
 }
@@ -149,15 +154,20 @@ describe("judge --workers N on one JSONL file: each worker reads its own byte ra
       expect(one.stderr).toContain("invalid UTF-8");
       expect(one.totals.judged).toBeGreaterThan(10);
       expect(one.totals.errors).toBeGreaterThan(2);
-      for (const [workers, rangeBytes] of [
-        [1, 1],
-        [2, 1],
-        [3, 40],
-        [2, 333],
-        [3, 2000],
-        [2, undefined],
+      // Reads of 1, 2 and 7 bytes: lines, "\r\n" and multi-byte characters span reads too.
+      for (const [workers, rangeBytes, readBytes] of [
+        [1, 1, undefined],
+        [2, 1, 2],
+        [3, 40, 7],
+        [2, 333, 1],
+        [3, 2000, undefined],
+        [2, undefined, 7],
+        [2, undefined, undefined],
       ] as const) {
-        expect(await inRanges(file, mode, workers, rangeBytes), `${workers} workers, ranges of ${rangeBytes} bytes`).toEqual(one);
+        expect(
+          await inRanges(file, mode, workers, rangeBytes, readBytes),
+          `${workers} workers, ranges of ${rangeBytes} bytes, reads of ${readBytes}`,
+        ).toEqual(one);
       }
     },
   );

@@ -15,6 +15,7 @@ import { describeValue, exactValue } from "../../ir/values.js";
 import type { BehaviorSpec, SpecSection } from "../../behavior-md/load.js";
 import { buildLexicon, withSpecActions, type Lexicon } from "./lexicon.js";
 import { specGlosses, withGlosses } from "./glosses.js";
+import { readFromWords } from "./synthesize-unlabeled.js";
 import { applyOutcome, isOutcomeClause, notInSamplesNotes, specActionNames } from "./backticks.js";
 import { sectionSentences, type SpecSentence } from "./sentences.js";
 import type { Draft, DraftNote, LabelVerdict, VerdictQuestion, Vocabulary } from "../types.js";
@@ -362,6 +363,32 @@ function plausible(
   }
 }
 
+/** A rule left wholly to the model, read from its words over the samples when a plausible reading fits them (synthesize-unlabeled.ts). */
+function fromWords(
+  drafted: { rule: MetaBehavior; notes: Omit<DraftNote, "rule">[] },
+  lexicon: Lexicon,
+  section: SpecSection,
+  samples: readonly Trajectory[],
+): typeof drafted {
+  const { rule } = drafted;
+  const quote = rule.semanticChecks[0]?.quote;
+  if (rule.checks.length > 0 || quote === undefined) return drafted;
+  const read = readFromWords(lexicon, rule, section.body, quote, samples);
+  if (read === undefined) return drafted;
+  const message = `no phrase rule mapped "${quote}"; it was read from its words over the samples as a ${read.checks[0]!.type} check: check it`;
+  // The notes on the semantic trigger and on the question it replaces go with them.
+  const notes = drafted.notes.filter((n) => n.clause === undefined || (n.clause.kind === "semanticCheck" && n.clause.index > 0));
+  return {
+    rule: read,
+    notes: [
+      ...notes.map((n) =>
+        n.clause?.kind === "semanticCheck" ? { ...n, clause: { kind: "semanticCheck" as const, index: n.clause.index - 1 } } : n,
+      ),
+      { clause: { kind: "check", index: 0 }, kind: "unmapped-clause", message },
+    ],
+  };
+}
+
 /** The rule re-read from the labels when its phrase reading disagrees with them, with notes saying how it agrees. */
 function withLabels(
   drafted: { rule: MetaBehavior; notes: Omit<DraftNote, "rule">[] },
@@ -419,7 +446,12 @@ export function draftOffline(input: OfflineDraftInput, sections: readonly SpecSe
   const notes: DraftNote[] = [];
   const questions: VerdictQuestion[] = [];
   const metaBehaviors = sections.map((section, rule) => {
-    let drafted = plausible(draftSection(lexicon, section, grammar), input.samples, input.vocabulary);
+    let drafted = fromWords(
+      plausible(draftSection(lexicon, section, grammar), input.samples, input.vocabulary),
+      lexicon,
+      section,
+      input.samples,
+    );
     if (input.labels !== undefined) {
       const found = withLabels(drafted, lexicon, section, input.samples, input.labels);
       if (found.question !== undefined) questions.push({ rule, ...found.question });

@@ -1,0 +1,93 @@
+/**
+ * A rule no phrase rule could map, read from its words over the samples' vocabulary without
+ * labels (issue 25). The search from labels ranks candidate checks by how well their matchers
+ * match the rule's words, then by simplicity; with no labels, the first candidate whose every
+ * matcher shares words with the rule and that is plausible on the samples is kept: samples mix
+ * sessions that keep a rule and sessions that break it, so the reading must apply to some, pass
+ * at least as many as it fails, and fail one. The draft says it was read so, to be checked.
+ */
+import type { Trajectory } from "../../../runtime/types.js";
+import type { MetaBehavior, Pattern } from "../../ir/types.js";
+import { matcherHolds } from "../../ir/value-eval.js";
+import { exactValue, valueTest } from "../../ir/values.js";
+import { amountsIn } from "./amounts.js";
+import type { Lexicon } from "./lexicon.js";
+import { boundsIn, candidateMatchers, candidates, score, toCheck } from "./synthesize-candidates.js";
+import { evaluate, subjectOf, usedMatchers, type Candidate, type SampleIndex } from "./synthesize-eval.js";
+
+/** Candidates tried, the best-scoring first. */
+const MAX_TRIED = 2000;
+/** How much of the rule's words each matcher of the reading must share (its relevance). */
+const MIN_RELEVANCE = 0.5;
+const ANY_EVENT: Pattern = [{ actor: "user" }, { actor: "agent" }, { actor: "tool" }];
+
+/**
+ * Whether the section speaks of events at all: it writes a name or a value in backticks, an
+ * action or key by its name, or an amount. One that speaks only of how the agent writes ("in
+ * plain language and with some warmth") is for the model, whatever words it shares with actions.
+ */
+function concrete(lexicon: Lexicon, section: string): boolean {
+  if (/`[^`\n]+`/.test(section) || amountsIn(section).length > 0) return true;
+  const names = new Set(lexicon.actions.flatMap((a) => [a.name, ...a.metadata.map((m) => m.key)]).filter((n) => n.includes("_")));
+  return section.split(/[^A-Za-z0-9_]+/).some((w) => names.has(w));
+}
+
+/** The rule with one check read from its words, or undefined when no candidate is plausible. */
+export function readFromWords(
+  lexicon: Lexicon,
+  rule: MetaBehavior,
+  section: string,
+  quote: string,
+  samples: readonly Trajectory[],
+): MetaBehavior | undefined {
+  if (samples.length < 3 || !concrete(lexicon, section)) return undefined;
+  const vocab = candidateMatchers(lexicon, rule, `${rule.name}. ${section}`, samples, () => undefined);
+  const { matchers, relevance } = vocab;
+  const index: SampleIndex[] = samples.map((s) => ({
+    complete: s.complete,
+    events: s.events,
+    hits: matchers.map((m) => s.events.flatMap((e, j) => (matcherHolds(e, m) ? [j] : []))),
+  }));
+  // An amount the words write is never dropped: the reading must compare with one of the numbers.
+  const amounts = amountsIn(section).length > 0;
+  const writesNumber = (c: Candidate) =>
+    (c.type === "count" && c.max !== undefined && vocab.said.includes(c.max)) ||
+    usedMatchers(c).some((m) =>
+      Object.values(matchers[m]!.metadata ?? {}).some((v) => {
+        const t = valueTest(v);
+        return t.op === "range" && Object.values(t.range).some((b) => typeof b === "number" && vocab.said.includes(b));
+      }),
+    );
+  // Each matcher's action by its own name (a threshold the words write does not make any action the rule's).
+  const named = matchers.map((m, i) => relevance[i]! >= MIN_RELEVANCE && vocab.relevanceOf({ action: m.action }) >= MIN_RELEVANCE);
+  const ranked = candidates(vocab, boundsIn(section))
+    .map((c, i) => ({ c, i, s: score(c, vocab) }))
+    .filter((x) => usedMatchers(x.c).every((m) => named[m]!) && (!amounts || writesNumber(x.c)))
+    .sort((a, b) => b.s - a.s || a.i - b.i)
+    .slice(0, MAX_TRIED);
+  for (const { c } of ranked) {
+    const subject = subjectOf(c);
+    let fired = 0;
+    let pass = 0;
+    let fail = 0;
+    index.forEach((x) => {
+      if (subject !== "any" && x.hits[subject]!.length === 0) return;
+      if (x.events.length === 0) return;
+      fired++;
+      const v = evaluate(c, x);
+      if (v === "true") pass++;
+      else if (v === "false") fail++;
+    });
+    if (fired < 2 || fail === 0 || pass < fail) continue;
+    const trigger: Pattern = subject === "any" ? ANY_EVENT : [matchers[subject]!];
+    const what = subject === "any" ? "An" : `A ${exactValue(matchers[subject]!.action) ?? "matching"}`;
+    const check = toCheck(c, matchers, quote);
+    return {
+      ...rule,
+      trigger: { description: `${what} event occurs.`, match: trigger },
+      checks: [check],
+      semanticChecks: rule.semanticChecks.filter((s) => s.quote !== quote),
+    };
+  }
+  return undefined;
+}
