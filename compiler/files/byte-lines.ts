@@ -19,11 +19,14 @@ export interface ByteLine {
  * in the chunk (the line begun in earlier chunks included), so a reader
  * handles them in one synchronous pass rather than a promise per line, and
  * still has each as soon as its chunk arrives (a filter between pipes).
- * Chunks that end no line yield nothing.
+ * Chunks that end no line yield nothing. A batch's lines may be views of
+ * their chunk, so they are valid until the next batch is asked for when the
+ * source reads every chunk into one buffer; `firstOffset` is the offset of
+ * the first chunk's first byte.
  */
-export async function* byteLineBatches(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<ByteLine[]> {
+export async function* byteLineBatches(chunks: AsyncIterable<Uint8Array>, firstOffset = 0): AsyncGenerator<ByteLine[]> {
   let pending: Uint8Array[] = [];
-  let offset = 0;
+  let offset = firstOffset;
   // The previous chunk ended with "\r": a "\n" opening this one ends the same line.
   let afterCr = false;
   for await (const chunk of chunks) {
@@ -55,7 +58,8 @@ export async function* byteLineBatches(chunks: AsyncIterable<Uint8Array>): Async
       if (lf !== -1 && lf < start) lf = chunk.indexOf(0x0a, start);
       if (cr !== -1 && cr < start) cr = chunk.indexOf(0x0d, start);
     }
-    if (start < chunk.length) pending.push(chunk.subarray(start));
+    // A copy: a source may read every chunk into the same buffer (run/range-worker.ts).
+    if (start < chunk.length) pending.push(Buffer.from(chunk.subarray(start)));
     if (batch.length > 0) yield batch;
   }
   if (pending.length > 0) yield [{ bytes: pending.length === 1 ? pending[0]! : Buffer.concat(pending), offset }];

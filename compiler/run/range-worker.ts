@@ -21,7 +21,7 @@
 import { closeSync, openSync, readSync } from "node:fs";
 import { parentPort, workerData } from "node:worker_threads";
 import { Tally, type TallyPart } from "../analyses/tally.js";
-import type { ByteLine } from "../files/byte-lines.js";
+import { byteLineBatches, type ByteLine } from "../files/byte-lines.js";
 import type { InputCase } from "../inputs/case.js";
 import { needsImporters, plainTrajectory } from "../inputs/importers.js";
 import { jsonlValue, parseJsonlLine } from "../inputs/jsonl.js";
@@ -130,52 +130,23 @@ function encoded(text: string): Uint8Array {
  */
 async function* rangeLines(file: string, start: number, end: number, readBytes: number): AsyncGenerator<ByteLine[]> {
   const fd = openSync(file, "r");
-  const buffer = Buffer.allocUnsafe(readBytes);
-  // The beginning of a line begun in earlier reads (a copy), and its offset.
-  let carry: Buffer | undefined;
-  let offset = start;
-  // The previous read ended with "\r": a "\n" opening this one ends the same line.
-  let afterCr = false;
   try {
-    for (let at = start; at < end;) {
-      const read = readSync(fd, buffer, 0, Math.min(readBytes, end - at), at);
-      if (read === 0) break;
-      at += read;
-      const chunk = buffer.subarray(0, read);
-      const batch: ByteLine[] = [];
-      let from = 0;
-      if (afterCr && chunk[0] === 0x0a) {
-        from = 1;
-        offset++;
-      }
-      afterCr = false;
-      let lf = chunk.indexOf(0x0a, from);
-      let cr = chunk.indexOf(0x0d, from);
-      for (;;) {
-        const stop = cr === -1 ? lf : lf === -1 ? cr : Math.min(lf, cr);
-        if (stop === -1) break;
-        const tail = chunk.subarray(from, stop);
-        const bytes = carry === undefined ? tail : Buffer.concat([carry, tail]);
-        carry = undefined;
-        batch.push({ bytes, offset });
-        let next = stop + 1;
-        if (stop === cr) {
-          if (next === chunk.length) afterCr = true;
-          else if (chunk[next] === 0x0a) next++;
-        }
-        offset += bytes.length + (next - stop);
-        from = next;
-        if (lf !== -1 && lf < from) lf = chunk.indexOf(0x0a, from);
-        if (cr !== -1 && cr < from) cr = chunk.indexOf(0x0d, from);
-      }
-      if (from < read) carry = carry === undefined ? Buffer.from(chunk.subarray(from)) : Buffer.concat([carry, chunk.subarray(from)]);
-      if (batch.length > 0) yield batch;
-      // A turn of the event loop, so the buffers the main thread has written come back meanwhile.
-      await new Promise<void>((resolve) => setImmediate(resolve));
-    }
-    if (carry !== undefined && carry.length > 0) yield [{ bytes: carry, offset }];
+    yield* byteLineBatches(rangeReads(fd, start, end, readBytes), start);
   } finally {
     closeSync(fd);
+  }
+}
+
+/** Bytes `[start, end)` of `fd`, each read into the same buffer. */
+async function* rangeReads(fd: number, start: number, end: number, readBytes: number): AsyncGenerator<Uint8Array> {
+  const buffer = Buffer.allocUnsafe(readBytes);
+  for (let at = start; at < end;) {
+    const read = readSync(fd, buffer, 0, Math.min(readBytes, end - at), at);
+    if (read === 0) return;
+    at += read;
+    yield buffer.subarray(0, read);
+    // A turn of the event loop, so the buffers the main thread has written come back meanwhile.
+    await new Promise<void>((resolve) => setImmediate(resolve));
   }
 }
 
