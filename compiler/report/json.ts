@@ -4,7 +4,6 @@
  */
 import type { TrajectoryJudgment } from "../../runtime/types.js";
 import type { CaseResult, FailedCase } from "../run/judge-cases.js";
-import { caseErrorOf } from "./outputs.js";
 import { bytesAsText, renumbered, type OutputSink, type RenderedRun, type Write, type WriteBytes } from "./sink.js";
 import { renderRunSummary } from "./summary.js";
 
@@ -22,8 +21,8 @@ export interface JsonCaseError {
 }
 
 export function jsonCaseError(result: FailedCase): JsonCaseError {
-  const { file, caseIndex, line, message } = caseErrorOf(result);
-  return { file, case: caseIndex, ...(line !== undefined ? { line } : {}), caseError: message };
+  const { file, index, line } = result.input;
+  return { file, case: index, ...(line !== undefined ? { line } : {}), caseError: result.message };
 }
 
 /**
