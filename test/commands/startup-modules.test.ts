@@ -76,3 +76,18 @@ describe("a plain judge run loads only what it uses", () => {
     expect(judge(["--base-url", "http://127.0.0.1:9/v1"]).loaded).toContain("compiler/model/answer-cache.js");
   });
 });
+
+test("lint without samples loads none of the trajectory readers; with samples it does", () => {
+  const lint = (args: string[]): string[] => {
+    const trace = join(dir, `trace-${++runs}.txt`);
+    writeFileSync(trace, "");
+    const run = runCli(["lint", join(REFUND, "BEHAVIOR.md"), ...args], { nodeArgs: ["--import", TRACER], env: { BJ_TRACE_FILE: trace } });
+    expect(run.status, run.stderr).toBe(0);
+    return [...new Set(readFileSync(trace, "utf8").split("\n"))].filter((url) => url.startsWith(DIST)).map((url) => url.slice(DIST.length));
+  };
+  const readers = ["compiler/generate/samples.js", "compiler/inputs/inputs.js"];
+  const plain = lint([]);
+  expect(plain).toContain("compiler/behavior-md/lint.js");
+  for (const module of readers) expect(plain).not.toContain(module);
+  expect(lint(["--samples", PASSING])).toEqual(expect.arrayContaining(readers));
+});
