@@ -83,3 +83,51 @@ describe("the preamble's one word for a tool", () => {
     ]);
   });
 });
+
+describe("each … followed by", () => {
+  const samples = [
+    session(
+      ["agent", "hold_parcel", { parcel_id: "P1" }],
+      ["agent", "alert_supervisor", { parcel_id: "P1" }],
+      ["agent", "ship_parcel", { parcel_id: "P2" }],
+    ),
+    session(
+      ["agent", "hold_parcel", { parcel_id: "P3" }],
+      ["agent", "ship_parcel", { parcel_id: "P4" }],
+      ["agent", "return_parcel", { parcel_id: "P4" }],
+      ["agent", "alert_supervisor", { parcel_id: "P3" }],
+    ),
+  ];
+
+  it("reads 'every X is followed by Y within N events, before the agent moves on' as a pairing, not Y anywhere", () => {
+    const draft = draftOf(
+      "The agent can hold a parcel (`hold_parcel`), ship it (`ship_parcel`) or send it back (`return_parcel`).",
+      "Every hold is followed by an `alert_supervisor` call for that same parcel within the next two events, before the agent moves on to anything else.",
+      samples,
+    );
+    expect(draft.ir.metaBehaviors[0]!.checks).toEqual([
+      expect.objectContaining({
+        type: "pairing",
+        each: [{ action: "hold_parcel" }],
+        followedBy: [{ action: "alert_supervisor" }],
+        on: "metadata.parcel_id",
+        within: 2,
+      }),
+    ]);
+  });
+
+  it("pairs every one of 'every X and every Y (`name`)', not only the one written in backticks", () => {
+    const draft = draftOf(
+      "The agent can hold a parcel (`hold_parcel`), ship it (`ship_parcel`) or send it back.",
+      "Every hold and every return (`return_parcel`) is reported: the agent calls `alert_supervisor` for that parcel within three steps of it.",
+      samples,
+    );
+    expect(draft.ir.metaBehaviors[0]!.checks).toEqual([
+      expect.objectContaining({
+        type: "pairing",
+        each: [{ action: "hold_parcel" }, { action: "return_parcel" }],
+        followedBy: [{ action: "alert_supervisor" }],
+      }),
+    ]);
+  });
+});
