@@ -131,3 +131,20 @@ describe("each … followed by", () => {
     ]);
   });
 });
+
+describe("a leading condition without a comma", () => {
+  it("reads 'Before each X the agent does Y' as an ordering, the condition ending where the agent starts the main clause", () => {
+    const samples = [
+      session(["agent", "weigh_parcel", { parcel_id: "P1" }], ["agent", "ship_parcel", { parcel_id: "P1" }]),
+      session(["agent", "ship_parcel", { parcel_id: "P2" }], ["agent", "weigh_parcel", { parcel_id: "P2" }]),
+    ];
+    const draft = draftOf(
+      "The agent can weigh a parcel (`weigh_parcel`) and ship it (`ship_parcel`).",
+      "Before each shipping the agent weighs the parcel.",
+      samples,
+    );
+    expect(draft.ir.metaBehaviors[0]!.checks).toEqual([
+      expect.objectContaining({ type: "ordering", first: [{ action: "weigh_parcel" }], before: [{ action: "ship_parcel" }] }),
+    ]);
+  });
+});
