@@ -177,3 +177,16 @@ describe("X needs Y first", () => {
     ]);
   });
 });
+
+describe("amounts written as a hyphenated measure", () => {
+  it("reads 'never dispenses more than a 90-day supply' as a forbidden amount, not a count of one", () => {
+    const samples = [
+      session(["agent", "dispense", { rx_id: "R1", days_supply: "30" }], ["agent", "dispense", { rx_id: "R2", days_supply: "30" }]),
+      session(["agent", "dispense", { rx_id: "R3", days_supply: "120" }]),
+    ];
+    const draft = draftOf("The agent fills prescriptions (`dispense`).", "The agent never dispenses more than a 90-day supply.", samples);
+    expect(draft.ir.metaBehaviors[0]!.checks).toEqual([
+      expect.objectContaining({ type: "forbidden", match: [{ action: "dispense", metadata: { days_supply: { gt: 90 } } }] }),
+    ]);
+  });
+});
