@@ -148,3 +148,45 @@ describe("a leading condition without a comma", () => {
     ]);
   });
 });
+
+describe("X needs Y first", () => {
+  it("reads 'any X above $N needs a Y first: … (`key: value`)' as an ordering on Y's outcome before the large X", () => {
+    const samples = [
+      session(
+        ["agent", "ask_manager", { order_id: "O1" }],
+        ["tool", "ask_manager_result", { order_id: "O1", approved: "yes" }],
+        ["agent", "issue_refund", { order_id: "O1", amount: "450" }],
+      ),
+      session(
+        ["agent", "issue_refund", { order_id: "O2", amount: "80" }],
+        ["agent", "ask_manager", { order_id: "O3" }],
+        ["tool", "ask_manager_result", { order_id: "O3", approved: "no" }],
+      ),
+    ];
+    const draft = draftOf(
+      "The agent can refund an order (`issue_refund`) and ask the manager (`ask_manager`).",
+      "Any refund above $200 needs a manager sign-off first: the agent asks the manager and the manager agrees (`approved: yes`).",
+      samples,
+    );
+    expect(draft.ir.metaBehaviors[0]!.checks).toEqual([
+      expect.objectContaining({
+        type: "ordering",
+        first: [{ action: "ask_manager_result", metadata: { approved: "yes" } }],
+        before: [{ action: "issue_refund", metadata: { amount: { gt: 200 } } }],
+      }),
+    ]);
+  });
+});
+
+describe("amounts written as a hyphenated measure", () => {
+  it("reads 'never dispenses more than a 90-day supply' as a forbidden amount, not a count of one", () => {
+    const samples = [
+      session(["agent", "dispense", { rx_id: "R1", days_supply: "30" }], ["agent", "dispense", { rx_id: "R2", days_supply: "30" }]),
+      session(["agent", "dispense", { rx_id: "R3", days_supply: "120" }]),
+    ];
+    const draft = draftOf("The agent fills prescriptions (`dispense`).", "The agent never dispenses more than a 90-day supply.", samples);
+    expect(draft.ir.metaBehaviors[0]!.checks).toEqual([
+      expect.objectContaining({ type: "forbidden", match: [{ action: "dispense", metadata: { days_supply: { gt: 90 } } }] }),
+    ]);
+  });
+});

@@ -27,7 +27,7 @@ const MONEY = String.raw`(?:[$€£]\s?\d[\d,]*(?:\.\d+)?(?:\s?[kK]\b)?|\d[\d,]*
 const PERCENT = String.raw`(?:\d+(?:\.\d+)?\s?(?:%|percent\b|per cent\b))`;
 /** Measures: "above 8 °C", "more than 90 days", "over 26 degrees", "aged 25", "more than 40 kg". */
 export const MEASURE_UNITS = String.raw`(?:°\s?[CF]?|º\s?[CF]?|degrees?(?:\s+(?:celsius|fahrenheit|C|F))?|days?|nights?|hours?|hrs?|minutes?|mins?|weeks?|months?|years?(?:\s+old)?|kg|kilos?|kilograms?|km|kilomet(?:re|er)s?|miles?|points?)(?![A-Za-z])`;
-const MEASURE = String.raw`(?:aged\s+\d+(?:\.\d+)?(?:\s?years?(?:\s+old)?(?![A-Za-z]))?|\d[\d,]*(?:\.\d+)?\s?${MEASURE_UNITS})`;
+const MEASURE = String.raw`(?:aged\s+\d+(?:\.\d+)?(?:\s?years?(?:\s+old)?(?![A-Za-z]))?|\d[\d,]*(?:\.\d+)?(?:\s|-)?${MEASURE_UNITS})`;
 const AMOUNT = `(${MONEY}|${PERCENT}|${MEASURE})`;
 
 /** Words before an amount, and the comparison each means. */
@@ -89,7 +89,8 @@ function amountValue(text: string): number | undefined {
 export function amountsIn(text: string): Amount[] {
   const found: Amount[] = [];
   for (const [words, op] of BEFORE) {
-    const re = new RegExp(String.raw`\b${words.source}\s+${AMOUNT}`, "gi");
+    // "more than a 90-day supply": an article may stand before a measure.
+    const re = new RegExp(String.raw`\b${words.source}\s+(?:an?\s+(?=\d))?${AMOUNT}`, "gi");
     for (const m of text.matchAll(re)) add(found, m, op);
   }
   for (const [words, op] of AFTER) {

@@ -7,7 +7,7 @@
 import type { Check, Pattern, SemanticCheck } from "../../ir/types.js";
 import { exactValue } from "../../ir/values.js";
 import { amountsIn, withAmounts, withoutAmounts } from "./amounts.js";
-import { asWritten, namedActions } from "./backticks.js";
+import { applyOutcome, asWritten, namedActions, namedPairs } from "./backticks.js";
 import { correlationOf } from "./keys.js";
 import { valueList, withList } from "./lists.js";
 import { followsInSamples, namesAgentAction, resolvePattern, type Lexicon, type ResolveOptions } from "./lexicon.js";
@@ -198,7 +198,10 @@ export function orderingFrom(context: ClauseContext, clause: string, quote: stri
     /^(?:each|every|any|all)?\s*(.+?)\s+(?:is|are|must be|has to be|have to be|should be|needs? to be)\s+(?:always\s+)?preceded\s+by\s+(.+)$/i.exec(
       clause,
     );
+  // "Any wire above $10,000 needs a call-back first: …": the thing needed comes first.
+  const needsFirst = /^(.+?)\s+(?:needs?|requires?)\s+(.+?)\s+first\b\s*(?::\s*(.*))?$/i.exec(clause);
   if (preceded !== null) [firstPhrase, beforePhrase] = [preceded[2]!, preceded[1]!];
+  else if (needsFirst !== null) [firstPhrase, beforePhrase] = [needsFirst[2]!, needsFirst[1]!];
   else if (until !== null && NEGATION.test(until[1]!))
     [firstPhrase, beforePhrase] = [until[2]!, until[1]!.replace(/\b(?:must|may|can|should)?\s*(?:never|not|no)\b/gi, " ")];
   else if (inner !== null && (context.grammar.agentSubject.test(inner[1]!) || namesAgentAction(lexicon, inner[1]!)))
@@ -209,6 +212,10 @@ export function orderingFrom(context: ClauseContext, clause: string, quote: stri
   if (firstPhrase === undefined || beforePhrase === undefined) return undefined;
   let before = resolve(lexicon, beforePhrase);
   let first = resolve(lexicon, firstPhrase.replace(COUNT, " "));
+  // "…: Teller phones the customer and the customer confirms (`confirmed: yes`)": the outcome asked for.
+  const elaboration = needsFirst?.[3];
+  if (first !== undefined && elaboration !== undefined && namedPairs(elaboration).length > 0)
+    first = applyOutcome(lexicon, first, elaboration) ?? first;
   // "runs a migration in dry-run mode before it applies it": the pronoun borrows the other side's action.
   const pronoun = /\b(?:it|them|this|that one)\b/i;
   if (before === undefined && first !== undefined && pronoun.test(beforePhrase))

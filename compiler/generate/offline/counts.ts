@@ -66,8 +66,10 @@ export function countFrom(context: ClauseContext, clause: string, quote: string)
   const grouping = groupingWords(clause);
   // "per order" names the group, not what is counted.
   const counted = grouping === undefined ? clause : clause.replace(grouping.phrase, " ");
-  const count = COUNT.exec(counted);
-  const bare = count === null && grouping !== undefined ? BARE_NUMBER.exec(counted) : null;
+  // "more than a 90-day supply" bounds an amount (amounts.ts), not how many.
+  const howMany = withoutAmounts(counted, amountsIn(counted));
+  const count = COUNT.exec(howMany);
+  const bare = count === null && grouping !== undefined ? BARE_NUMBER.exec(howMany) : null;
   if (count === null && bare === null) return undefined;
   const n = count !== null ? parseCount(count[2]!) : /single/i.test(bare![1]!) ? 1 : parseCount(bare![1]!);
   if (n === undefined) return undefined;
