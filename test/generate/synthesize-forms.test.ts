@@ -12,7 +12,7 @@ import { describe, expect, it } from "vitest";
 import { draftOffline } from "../../compiler/generate/offline/draft.js";
 import { buildLexicon } from "../../compiler/generate/offline/lexicon.js";
 import { candidateVerdicts, type RuleLabels, type Verdict } from "../../compiler/generate/offline/synthesize.js";
-import { crossesOf, keyUses, listsIn, unionMatchers } from "../../compiler/generate/offline/synthesize-forms.js";
+import { crossesOf, keyUses, listsIn, statedThresholds, unionMatchers } from "../../compiler/generate/offline/synthesize-forms.js";
 import { checkClauses } from "../../compiler/generate/preview-eval.js";
 import { previewJudge } from "../../compiler/generate/preview.js";
 import { buildVocabulary } from "../../compiler/generate/vocabulary.js";
@@ -94,11 +94,20 @@ describe("the new forms come from the words and the samples, a few per rule", ()
       keys.includes(key);
 
   it("reads a list whose every value the sentence writes in backticks, and not one it only mentions", () => {
-    expect(listsIn(lexicon, "Never to a blocked country (`country: RU`, `BY` or `KP`).")).toEqual([
-      { key: "country", values: ["RU", "BY", "KP"] },
+    const sentence = "Never to a blocked country (`country: RU`, `BY` or `KP`).";
+    expect(listsIn(lexicon, `Transfers are checked first. ${sentence}`)).toEqual([
+      { key: "country", values: ["RU", "BY", "KP"], sentence },
     ]);
     // One value the samples show, the others in plain prose: no list to read.
     expect(listsIn(lexicon, "Never to a blocked country (`country: RU`, Narnia or Oz).")).toEqual([]);
+  });
+
+  it("combines a list with the threshold its own sentence states, and its complement", () => {
+    expect(statedThresholds("The privileged roles (`Owner` and `Admin`) are granted for 8 hours at most.")).toEqual([
+      { lte: 8 },
+      { gt: 8 },
+    ]);
+    expect(statedThresholds("No role is granted for long.")).toEqual([]);
   });
 
   it("compares keys the words name, text only where some session shows the two alike", () => {

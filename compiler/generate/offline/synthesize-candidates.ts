@@ -31,8 +31,10 @@ import {
   listMatchers,
   listsIn,
   namedBy,
+  statedThresholds,
   unionMatchers,
   type Cross,
+  type WrittenList,
 } from "./synthesize-forms.js";
 import { nameStems, parseCount, stemSet } from "./words.js";
 
@@ -178,9 +180,12 @@ export function candidateMatchers(
       }
     }
   }
-  const thresholdsOf = (action: string, k: { key: string }) => {
+  // A list with a threshold: the one its own sentence states (and its complement), else its numbers.
+  const thresholdsOf = (action: string, k: { key: string }, list: WrittenList) => {
     const facts = keys.get(action)?.find((f) => f.key === k.key);
-    return facts !== undefined && isAmountKey(facts) ? thresholds(said, []) : [];
+    if (facts === undefined || !isAmountKey(facts)) return [];
+    const stated = statedThresholds(list.sentence);
+    return stated.length > 0 ? stated : numbersIn(list.sentence).flatMap((n) => [{ gt: n }, { lte: n }]);
   };
   const named = namedBy(words);
   extended.push(...listMatchers(lists, keys, thresholdsOf), ...absentMatchers(samples, named));

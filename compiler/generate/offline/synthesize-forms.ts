@@ -14,6 +14,7 @@ import type { Matcher, RangeOperator, ValueMatcher } from "../../ir/types.js";
 import { metadataString } from "../../ir/value-eval.js";
 import { exactValue, valueTest } from "../../ir/values.js";
 import type { Lexicon } from "./lexicon.js";
+import { amountsIn } from "./amounts.js";
 import { valueList } from "./lists.js";
 import { canonical, nameStems, words } from "./words.js";
 
@@ -132,28 +133,52 @@ export function crossesOf(uses: KeyUses, each: string, bind: string, on: string 
  * values the samples show on the key, or whose every value the sentence writes in backticks
  * (`country: IR`, `KP`, `SY` or `CU`).
  */
-export function listsIn(lexicon: Lexicon, text: string): { key: string; values: string[] }[] {
+export function listsIn(lexicon: Lexicon, text: string): WrittenList[] {
   const written = new Set([...text.matchAll(/`([^`\n]+)`/g)].map((m) => m[1]!.trim()));
   const shown = (key: string) =>
     new Set(lexicon.actions.flatMap((a) => a.metadata.filter((m) => m.key === key).flatMap((m) => m.values.map((v) => v.value))));
-  const out: { key: string; values: string[] }[] = [];
-  // `key: a`, `b` or `c`: every value as written, the key the first one names.
-  for (const m of text.matchAll(BACKTICKED_LIST)) {
-    const values = [m[2]!.trim(), ...[...m[3]!.matchAll(/`([^`\n]+)`/g)].map((v) => v[1]!.trim())];
-    if (out.length < MAX_LISTS && shown(m[1]!).size > 0) out.push({ key: m[1]!, values: [...new Set(values)] });
-  }
-  let rest = text.replace(/`([^`\n]+)`/g, "$1");
-  for (let tries = 0; out.length < MAX_LISTS && tries < 3 * MAX_LISTS; tries++) {
-    const list = valueList(lexicon, rest);
-    if (list === undefined) break;
-    rest = rest.slice(list.end);
-    const values = shown(list.key);
-    const known = list.values.filter((v) => values.has(v)).length;
-    const quoted = list.values.every((v) => written.has(v) || written.has(`${list.key}: ${v}`));
-    if (known < 2 && !quoted) continue;
+  const out: WrittenList[] = [];
+  const add = (list: WrittenList) => {
     // A list the backticks gave already, read again from the prose (a value may be lost there: `BY`).
-    if (!out.some((l) => l.key === list.key && list.values.every((v) => l.values.includes(v))))
-      out.push({ key: list.key, values: list.values });
+    if (out.length < MAX_LISTS && !out.some((l) => l.key === list.key && list.values.every((v) => l.values.includes(v)))) out.push(list);
+  };
+  for (const sentence of text.split(/(?<=[.!?;])\s+/)) {
+    // `key: a`, `b` or `c`: every value as written, the key the first one names.
+    for (const m of sentence.matchAll(BACKTICKED_LIST)) {
+      const values = [m[2]!.trim(), ...[...m[3]!.matchAll(/`([^`\n]+)`/g)].map((v) => v[1]!.trim())];
+      if (shown(m[1]!).size > 0) add({ key: m[1]!, values: [...new Set(values)], sentence });
+    }
+    let rest = sentence.replace(/`([^`\n]+)`/g, "$1");
+    for (let tries = 0; tries < MAX_LISTS; tries++) {
+      const list = valueList(lexicon, rest);
+      if (list === undefined) break;
+      rest = rest.slice(list.end);
+      const values = shown(list.key);
+      const known = list.values.filter((v) => values.has(v)).length;
+      const quoted = list.values.every((v) => written.has(v) || written.has(`${list.key}: ${v}`));
+      if (known >= 2 || quoted) add({ key: list.key, values: list.values, sentence });
+    }
+  }
+  return out;
+}
+
+/** A list of values a sentence writes, and the sentence. */
+export interface WrittenList {
+  key: string;
+  values: string[];
+  sentence: string;
+}
+
+/** The threshold a sentence states on an amount ("8 hours at most"), and its complement (what a forbidden check matches). */
+export function statedThresholds(sentence: string): RangeOperator[] {
+  const out: RangeOperator[] = [];
+  const complement = { gt: "lte", gte: "lt", lt: "gte", lte: "gt" } as const;
+  for (const a of amountsIn(sentence)) {
+    const bounds = Object.entries(a.range).filter(([, b]) => b !== undefined) as [keyof typeof complement, number][];
+    if (bounds.length !== 1) continue;
+    const [op, bound] = bounds[0]!;
+    for (const range of [{ [op]: bound }, { [complement[op]]: bound }])
+      if (!out.some((r) => JSON.stringify(r) === JSON.stringify(range))) out.push(range);
   }
   return out;
 }
@@ -167,12 +192,13 @@ export interface ActionKey {
 
 /**
  * Matchers of the written lists, on each action carrying the key: `{in}`, `{not: {in}}`, and each
- * `{in}` with one of the given thresholds on another numeric key of that action.
+ * `{in}` with one of the given thresholds (those of the list's own sentence) on another numeric key
+ * of that action.
  */
 export function listMatchers(
-  lists: readonly { key: string; values: string[] }[],
+  lists: readonly WrittenList[],
   keys: ReadonlyMap<string, readonly ActionKey[]>,
-  thresholds: (action: string, key: ActionKey) => RangeOperator[],
+  thresholds: (action: string, key: ActionKey, list: WrittenList) => RangeOperator[],
 ): Matcher[] {
   const out: Matcher[] = [];
   for (const list of lists)
@@ -182,7 +208,7 @@ export function listMatchers(
       out.push({ action, metadata: { [list.key]: inList } }, { action, metadata: { [list.key]: { not: inList } } });
       for (const k of facts)
         if (k.key !== list.key && k.numeric && !k.key.startsWith("@"))
-          for (const range of thresholds(action, k)) out.push({ action, metadata: { [list.key]: inList, [k.key]: range } });
+          for (const range of thresholds(action, k, list)) out.push({ action, metadata: { [list.key]: inList, [k.key]: range } });
     }
   return out;
 }
