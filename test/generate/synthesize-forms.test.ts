@@ -141,6 +141,11 @@ describe("the new forms come from the words and the samples, a few per rule", ()
       { action: { in: ["pay_claim", "send_transfer"] } },
     ]);
     expect(unionMatchers(plain, "Every claim is followed by a note. A transfer needs none.")).toEqual([]);
+    // A word both names share ("request") joins neither: "deny" names deny_request, nothing here names the approval.
+    const requests = ["grant_access", "deny_request", "request_approval"].map((a) => ({ m: { action: a }, r: 0.5 }));
+    expect(unionMatchers(requests, "Every grant and every refusal (`deny_request`) is answered for that request.")).toEqual([
+      { action: { in: ["grant_access", "deny_request"] } },
+    ]);
   });
 });
 

@@ -25,7 +25,7 @@ const BACKTICKED_LIST = /`([A-Za-z_][\w.-]*):\s*([^`\n]+)`((?:\s*(?:,\s*(?:(?:an
 /** Keys per action tried as absent. */
 const MAX_ABSENT = 3;
 /** Actions the words name that may be joined two by two into one matcher. */
-const MAX_UNION_ACTIONS = 4;
+const MAX_UNION_ACTIONS = 6;
 /** Key pairs compared per pair of actions in a condition. */
 const MAX_CROSS_PAIRS = 2;
 
@@ -239,25 +239,32 @@ export function absentMatchers(samples: readonly Trajectory[], named: (key: stri
 const JOINED_WITHIN = 5;
 
 /**
- * `{action: {in: [a, b]}}` for two actions (not results) the words name in full and join with
+ * `{action: {in: [a, b]}}` for two actions (not results) the words name (half their name or more) and join with
  * "and" or "or" ("paid or denied", "parts or sign-offs").
  */
 export function unionMatchers(plain: readonly { m: Matcher; r: number }[], text: string): Matcher[] {
   const named = plain
-    .filter((x) => x.m.metadata === undefined && x.r >= 1 && !/_result$/.test(exactValue(x.m.action) ?? "_result"))
+    .filter((x) => x.m.metadata === undefined && x.r >= 0.5 && !/_result$/.test(exactValue(x.m.action) ?? "_result"))
     .slice(0, MAX_UNION_ACTIONS)
     .map((x) => exactValue(x.m.action)!);
-  const tokens = words(text).map((w) => w.toLowerCase());
-  const stems = tokens.map((w) => canonical(w));
-  const at = (action: string) => {
-    const own = new Set(nameStems(action).filter((s) => s !== "result"));
-    return stems.flatMap((s, i) => (own.has(s) ? [i] : []));
+  // Prose words one by one; a name in backticks is one token, itself (`deny_request` says no "request").
+  const tokens: { word: string; name?: string }[] = text
+    .split(/(`[^`\n]+`)/)
+    .flatMap((part) =>
+      part.startsWith("`") ? [{ word: "", name: part.slice(1, -1).trim() }] : words(part).map((w) => ({ word: w.toLowerCase() })),
+    );
+  const stems = tokens.map((t) => (t.name === undefined ? canonical(t.word) : ""));
+  // Where the words name an action: its name in backticks, or a word the other's name lacks ("deny" of deny_request).
+  const at = (action: string, other: string) => {
+    const theirs = new Set(nameStems(other));
+    const own = new Set(nameStems(action).filter((s) => s !== "result" && !theirs.has(s)));
+    return stems.flatMap((s, i) => (tokens[i]!.name === action || own.has(s) ? [i] : []));
   };
   const joined = (a: string, b: string) =>
-    at(a).some((i) =>
-      at(b).some((j) => {
+    at(a, b).some((i) =>
+      at(b, a).some((j) => {
         const [lo, hi] = i < j ? [i, j] : [j, i];
-        return hi - lo <= JOINED_WITHIN && tokens.slice(lo + 1, hi).some((w) => w === "and" || w === "or");
+        return hi - lo <= JOINED_WITHIN && tokens.slice(lo + 1, hi).some((t) => t.word === "and" || t.word === "or");
       }),
     );
   const out: Matcher[] = [];
