@@ -3,7 +3,7 @@
  * that the library lacks. Exit codes: 0 done, 1 invalid input / failed
  * cases / disagreement, 2 usage errors.
  */
-import { Command, CommanderError, Option } from "commander";
+import { Command, CommanderError, Option } from "./commands/commander.js";
 import { addModelOptions, deliveryLimit, DRY_RUN_HELP, positiveInteger, type ModelCommandOptions } from "./commands/model-flags.js";
 import { printableLines } from "./report/printable.js";
 import type { GenerateCommandOptions } from "./commands/generate.js";

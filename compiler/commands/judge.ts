@@ -1,14 +1,14 @@
-/** `judge`: run a judge over trajectory files and report as text or JSON (and HTML, JUnit, the browser). */
+/**
+ * `judge`: run a judge over trajectory files and report as text or JSON (and
+ * HTML, JUnit, the browser). What only some runs need (the renderer of the
+ * other output modes, the reports, the browser check) is imported when the
+ * run asks for it: a plain run's start-up loads none of it (issue 26).
+ */
 import type { JudgeModule } from "../run/load.js";
 import { loadJudgeCode } from "../run/load.js";
-import { proposedBy } from "../analyses/label.js";
 import { NOTHING_JUDGED, Tally } from "../analyses/tally.js";
-import { jsonlSink, jsonSink } from "../report/json.js";
-import { reportSinks } from "../report/outputs.js";
 import { progressSink } from "../report/progress.js";
 import { chunkedWriter, fileWrite, fileWriteBytes, runSinks, type OutputSink } from "../report/sink.js";
-import { textSink } from "../report/text.js";
-import { canShowBrowser } from "../web/display.js";
 import { openRun, type RunFlags } from "./run-options.js";
 import type { TraceCommandOptions } from "./trace-flags.js";
 import { judgedOutput, threadCount, type WorkersFlags } from "./workers.js";
@@ -31,7 +31,7 @@ export interface JudgeCommandOptions extends RunFlags, TraceCommandOptions, Work
 }
 
 /** The judgments on stdout: text, one JSON array, or JSON Lines (with JSON, the summary lines go to stderr). */
-function stdoutSink(options: JudgeCommandOptions, usage: boolean): OutputSink {
+async function stdoutSink(options: JudgeCommandOptions, usage: boolean): Promise<OutputSink> {
   // In large chunks: a write per case cost more than rendering it (issue 26).
   const out = chunkedWriter(process.stdout, fileWrite(process.stdout), fileWriteBytes(process.stdout));
   const stdout = out.write;
@@ -40,10 +40,10 @@ function stdoutSink(options: JudgeCommandOptions, usage: boolean): OutputSink {
   const { writeBytes } = out;
   const sink =
     options.jsonl === true
-      ? jsonlSink(stdout, stderr, { usage, writeBytes })
+      ? (await import("../report/json.js")).jsonlSink(stdout, stderr, { usage, writeBytes })
       : options.json === true
-        ? jsonSink(stdout, stderr, { usage, writeBytes })
-        : textSink(stdout, { usage, writeBytes });
+        ? (await import("../report/json.js")).jsonSink(stdout, stderr, { usage, writeBytes })
+        : (await import("../report/text.js")).textSink(stdout, { usage, writeBytes });
   // A slow reader of stdout holds the run back rather than letting output pile up in memory.
   return {
     ...sink,
@@ -56,19 +56,30 @@ function stdoutSink(options: JudgeCommandOptions, usage: boolean): OutputSink {
  * The outputs of this run, picked once: progress and failed cases on stderr,
  * the judgments on stdout, and the reports asked for.
  */
-async function openSinks(judge: JudgeModule, options: JudgeCommandOptions, usage: boolean): Promise<OutputSink[]> {
+async function openSinks(judge: JudgeModule, options: JudgeCommandOptions, usage: boolean, web: boolean): Promise<OutputSink[]> {
   const stderr = (text: string) => void process.stderr.write(text);
-  const web = servesBrowser(options);
   return [
     progressSink(stderr, { tty: process.stderr.isTTY === true }),
-    stdoutSink(options, usage),
-    ...(await reportSinks(judge.behavior, judge.rules, { ...options, web, modelConfigured: usage, proposedBy: { ...proposedBy(judge) } })),
+    await stdoutSink(options, usage),
+    ...(reportsAsked(options, web) ? await openReportSinks(judge, options, usage, web) : []),
   ];
 }
 
+/** The report files and the browser report (the report modules load only when one is asked for). */
+async function openReportSinks(judge: JudgeModule, options: JudgeCommandOptions, usage: boolean, web: boolean): Promise<OutputSink[]> {
+  const [{ proposedBy }, { reportSinks }] = await Promise.all([import("../analyses/label.js"), import("../report/outputs.js")]);
+  return reportSinks(judge.behavior, judge.rules, { ...options, web, modelConfigured: usage, proposedBy: { ...proposedBy(judge) } });
+}
+
+/** Whether a report is asked for: a file (--html, --junit) or the browser. */
+function reportsAsked(options: JudgeCommandOptions, web: boolean): boolean {
+  return options.html !== undefined || options.junit !== undefined || web;
+}
+
 /** Whether the browser report is served: asked for (the default) on an interactive terminal, without --json or --jsonl. */
-function servesBrowser(options: JudgeCommandOptions): boolean {
-  return options.web !== false && options.json !== true && options.jsonl !== true && process.stdout.isTTY === true && canShowBrowser();
+async function servesBrowser(options: JudgeCommandOptions): Promise<boolean> {
+  if (options.web === false || options.json === true || options.jsonl === true || process.stdout.isTTY !== true) return false;
+  return (await import("../web/display.js")).canShowBrowser();
 }
 
 /** Returns the exit code: 1 when a case could not be judged or a clause got no valid model answer (or, with failOnFalse, any false; with failOnOverturned, any overturn). */
@@ -77,10 +88,11 @@ export async function runJudgeCommand(judgePath: string, files: readonly string[
   const { judge } = loaded;
   if (options.dryRun === true) return (await import("./dry-run.js")).runDryRunCommand(judge, files, options);
   const run = await openRun(options, judge.rules);
-  const sinks = await openSinks(judge, options, run.model !== undefined);
+  const web = await servesBrowser(options);
+  const sinks = await openSinks(judge, options, run.model !== undefined, web);
   const tally = new Tally(judge.rules.map((r) => r.name));
   // Only the reports show trajectories and whole judgments: without them, worker threads send back the stdout they rendered.
-  const reports = options.html !== undefined || options.junit !== undefined || servesBrowser(options);
+  const reports = reportsAsked(options, web);
   // By default, threads only where each reads its own part of the file (run/ranges.ts): without a report.
   const notice = (line: string) => void process.stderr.write(`${line}\n`);
   const threads = threadCount(options, files, run.model !== undefined, notice, undefined, undefined, !reports);

@@ -1,5 +1,4 @@
 /** `lint`: spec diagnostics, and how a judge.yaml lines up with the spec and the samples. */
-import { loadSamples } from "../generate/samples.js";
 import { lintSpec } from "../behavior-md/lint.js";
 import { formatDiagnostic } from "../diagnostics.js";
 import { plural } from "../report/plural.js";
@@ -11,7 +10,11 @@ export interface LintCommandOptions {
 /** Prints every finding and a tally; returns the exit code (1 when there is an error). */
 export async function runLintCommand(specPath: string, judgePath: string | undefined, opts: LintCommandOptions): Promise<number> {
   // Bad samples are a SamplesError: the CLI prints it and exits 1.
-  const samples = opts.samples === undefined || opts.samples.length === 0 ? undefined : await loadSamples(opts.samples);
+  // The trajectory readers load only with samples to read.
+  const samples =
+    opts.samples === undefined || opts.samples.length === 0
+      ? undefined
+      : await (await import("../generate/samples.js")).loadSamples(opts.samples);
   const result = await lintSpec(specPath, {
     ...(judgePath !== undefined ? { judge: judgePath } : {}),
     ...(samples !== undefined ? { samples } : {}),

@@ -2,7 +2,7 @@
  * The model flags shared by `judge`, `calibrate` and `baseline`. Kept apart
  * from the adapter code so that declaring the CLI loads nothing but commander.
  */
-import { InvalidArgumentError, Option, type Command } from "commander";
+import { InvalidArgumentError, Option, type Command } from "./commander.js";
 
 /** What commander hands the commands for the model flags. */
 export interface ModelCommandOptions {

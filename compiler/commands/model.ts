@@ -4,7 +4,8 @@
  * of the summaries.
  */
 import type { SemanticAdapter } from "../../runtime/semantic.js";
-import { createHostModel, NO_MODEL_NOTICE, type HostModelOptions } from "../model/index.js";
+import { loadEnvironment, NO_MODEL_NOTICE, resolveModelConfig } from "../model/config.js";
+import type { HostModelOptions } from "../model/index.js";
 import type { ModelCommandOptions } from "./model-flags.js";
 
 export const DEFAULT_CONCURRENCY = 4;
@@ -49,7 +50,11 @@ export async function openJudgeModel(
     if (hasSemanticParts(rules)) process.stderr.write(`behavior-judge: ${NO_MODEL_FLAG_NOTICE}\n`);
     return undefined;
   }
-  const { adapter } = await createHostModel(hostModelOptions(opts, overrides));
+  const options = hostModelOptions(opts, overrides);
+  const env = options.env ?? loadEnvironment(options.cwd);
+  // The model layer (its cache, its transport) loads only with a model configured: a run without one reads the configuration alone.
+  const configured = resolveModelConfig(options, env) !== undefined;
+  const adapter = configured ? (await (await import("../model/index.js")).createHostModel({ ...options, env })).adapter : undefined;
   if (adapter === undefined && hasSemanticParts(rules)) process.stderr.write(`behavior-judge: ${NO_MODEL_NOTICE}\n`);
   return adapter;
 }

@@ -3,7 +3,7 @@
  * `calibrate` and `generate` (IMPORTERS.md). Declaring it loads only the
  * format names; the importers themselves load with the input reader.
  */
-import { Option, type Command } from "commander";
+import { Option, type Command } from "./commander.js";
 import { formatNames } from "../../importers/formats.js";
 import type { TraceReadOptions } from "../inputs/trace-inputs.js";
 

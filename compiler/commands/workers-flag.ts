@@ -3,7 +3,7 @@
  * from workers.ts so that declaring it (cli.ts, at every start) loads no
  * input reader (issue 26).
  */
-import { Option, type Command } from "commander";
+import { Option, type Command } from "./commander.js";
 import { positiveInteger } from "./model-flags.js";
 
 export interface WorkersFlags {

@@ -4,7 +4,6 @@
  */
 import type { TrajectoryJudgment } from "../../runtime/types.js";
 import type { CaseResult, FailedCase } from "../run/judge-cases.js";
-import { caseErrorOf } from "./outputs.js";
 import { bytesAsText, renumbered, type OutputSink, type RenderedRun, type Write, type WriteBytes } from "./sink.js";
 import { renderRunSummary } from "./summary.js";
 
@@ -22,8 +21,8 @@ export interface JsonCaseError {
 }
 
 export function jsonCaseError(result: FailedCase): JsonCaseError {
-  const { file, caseIndex, line, message } = caseErrorOf(result);
-  return { file, case: caseIndex, ...(line !== undefined ? { line } : {}), caseError: message };
+  const { file, index, line } = result.input;
+  return { file, case: index, ...(line !== undefined ? { line } : {}), caseError: result.message };
 }
 
 /**
@@ -69,6 +68,27 @@ function indentedElement(value: object): string {
 }
 
 /**
+ * `prefix` and the JSON of a file name, quoted once per file rather than once
+ * per case: cases come file by file, so one remembered file serves a run
+ * (issue 26).
+ */
+function fileField(prefix: string): (file: string) => string {
+  let last: string | undefined;
+  let field = "";
+  return (file) => {
+    if (file !== last) {
+      last = file;
+      field = `${prefix}${JSON.stringify(file)}`;
+    }
+    return field;
+  };
+}
+
+/** `file` after an element's last field, as elementText indents it, and as a compact line has it. */
+const elementFile = fileField(`,\n    "file": `);
+const lineFile = fileField(`,"file":`);
+
+/**
  * A judged case's element without its last field, `case`, which a worker
  * thread may not know (run/pool.ts): `elementWithCase` completes it to
  * the bytes of `elementText`. Undefined when a judgment has a `file` or
@@ -78,7 +98,7 @@ export function elementHead(judgment: TrajectoryJudgment, file: string): string 
   if (!appendable(judgment)) return undefined;
   const text = indentedElement(judgment);
   // A judgment with fields ends "\n  }": the brace goes, `file` follows the last field; `case` and the brace come in elementWithCase.
-  if (text.endsWith("\n  }")) return `${text.slice(0, -4)},\n    "file": ${JSON.stringify(file)}`;
+  if (text.endsWith("\n  }")) return `${text.slice(0, -4)}${elementFile(file)}`;
   return indentedElement({ ...judgment, file }).slice(0, -4);
 }
 
@@ -90,7 +110,7 @@ export function elementWithCase(head: string, index: number): string {
 export function lineHead(judgment: TrajectoryJudgment, file: string): string | undefined {
   if (!appendable(judgment)) return undefined;
   const text = JSON.stringify(judgment);
-  if (text.length > 2 && text.endsWith("}")) return `${text.slice(0, -1)},"file":${JSON.stringify(file)}`;
+  if (text.length > 2 && text.endsWith("}")) return `${text.slice(0, -1)}${lineFile(file)}`;
   return JSON.stringify({ ...judgment, file }).slice(0, -1);
 }
 

@@ -3,13 +3,12 @@
  * is; for a judge.yaml, build/ compiles it in memory (or the build cache
  * holds it from an earlier run), so both paths run exactly the code `build`
  * ships. build/ is imported lazily: judging a judge.mjs must not pay for
- * ts-morph, prettier or esbuild.
+ * ts-morph, prettier or esbuild, nor for reading a judge.yaml.
  */
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { JudgeModule as BuiltJudge } from "../../runtime/judge.js";
-import { readJudgeYaml } from "../build/judge-yaml.js";
 import { JudgeLoadError } from "../errors.js";
 
 /** What every judge.mjs exports: the runtime's own type, which judge.d.mts is checked against. */
@@ -78,7 +77,7 @@ async function compiledJudgeSource(path: string): Promise<string> {
   if (!isJudgeYamlPath(path)) {
     throw new JudgeLoadError(`${path}: a judge is a built judge.mjs or a judge.yaml (to draft a judge.yaml from a spec, run generate)`);
   }
-  const text = await readJudgeYaml(path);
+  const text = await (await import("../build/judge-yaml.js")).readJudgeYaml(path);
   const { buildCachePath, readBuild, storeBuild } = await import("../build/cache.js");
   const cachePath = buildCachePath(path, text);
   // Imported from the bytes that passed the check, not from the file, which could change in between.

@@ -149,6 +149,16 @@ describe("JSON of judgments of any shape (issue 26: stringified without copying)
       undefined,
     ]);
   });
+
+  it("each case names its own file, whichever file came before (the quoted name is kept from case to case)", () => {
+    const files = ["a.json", `dir/"quoted"\u2028.json`, "a.json", ["a", "json"].join("."), "b\\c.jsonl", "", "a.json"];
+    const j = judgment("t", "true");
+    files.forEach((file, index) => {
+      const r: CaseResult = { kind: "judged", input: { file, index }, judgment: j };
+      expect(lineWithCase(lineHead(j, file)!, index)).toBe(JSON.stringify(jsonElement(r)));
+      expect(elementWithCase(elementHead(j, file)!, index)).toBe(JSON.stringify([jsonElement(r)], null, 2).slice(4, -2));
+    });
+  });
 });
 
 describe("runSinks over batches (issue 26)", () => {

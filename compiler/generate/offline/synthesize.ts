@@ -13,7 +13,9 @@
  * labels, ranks them by how well their matchers match the rule's words (a
  * threshold the sentence writes counts), then by simplicity, and says where
  * the best and the runner-up disagree on an unlabeled sample: the verdict
- * question that separates them.
+ * question that separates them. When the phrase reading fits all labels but a
+ * tolerated few, it anchors the pick instead: labels refine it, the reading
+ * that fits at the least change from it wins (synthesize-rank.ts).
  *
  * Bounded and deterministic: candidates come from a fixed order over a capped
  * set of matchers, the most relevant first, at most a budget of candidates
@@ -39,6 +41,7 @@ import {
   type Verdict,
   type Vector,
 } from "./synthesize-eval.js";
+import { editCounter, rank, tolerated } from "./synthesize-rank.js";
 import { nameStems, stemSet } from "./words.js";
 
 export type { RuleLabels, Verdict } from "./synthesize-eval.js";
@@ -53,6 +56,8 @@ export const DEFAULT_BUDGET: Readonly<SearchBudget> = { candidates: 4000, readin
 
 /** How much agreeing with the phrase reading on every unlabeled sample adds to a reading's score. */
 const PRIOR_WEIGHT = 0.5;
+/** Readings of highest rank kept for the pick and its runner-ups. */
+const TOP_KEPT = 32;
 /** Rounds of changes (replace, add, drop) to the drafted rule. */
 const MAX_ROUNDS = 3;
 const ANY_EVENT: Pattern = [{ actor: "user" }, { actor: "agent" }, { actor: "tool" }];
@@ -109,6 +114,8 @@ interface Reading {
   agree: number;
   score: number;
   vector: Vector;
+  /** Its log-posterior (synthesize-rank.ts): fit, fields changed from the phrase reading, words. */
+  rank: number;
 }
 
 /**
@@ -169,20 +176,62 @@ export function synthesizeRule(
   const unlabeled = samples.flatMap((s, i) => (labels[s.id]?.[rule.name] === undefined ? [i] : []));
   let phraseVector: Vector | undefined;
   const prior = (v: Vector) =>
-    phraseVector === undefined || unlabeled.length === 0
-      ? 0
-      : (PRIOR_WEIGHT * unlabeled.filter((i) => v[i] === phraseVector![i]).length) / unlabeled.length;
+    phraseVector === undefined || unlabeled.length === 0 ? 0 : unlabeled.filter((i) => v[i] === phraseVector![i]).length / unlabeled.length;
+  // What each part changes from the phrase reading (synthesize-rank.ts), worked out only when the
+  // phrase reading anchors the pick.
+  const checks = new Map<Candidate, Check>();
+  const checkOf = (c: Candidate): Check => {
+    let check = checks.get(c);
+    if (check === undefined) checks.set(c, (check = toCheck(c, matchers, "")));
+    return check;
+  };
+  const editsOf = editCounter(rule.checks, rule.trigger.match, vocab);
+  const triggerPatterns = new Map<number | "any", Pattern>();
+  const patternOf = (m: number | "any"): Pattern => {
+    let p = triggerPatterns.get(m);
+    if (p === undefined) triggerPatterns.set(m, (p = m === "any" ? ANY_EVENT : [matchers[m]!]));
+    return p;
+  };
+  let anchored = false;
+  const rankOf = (parts: Reading["parts"], trigger: Reading["trigger"], agree: number): number =>
+    anchored
+      ? rank(
+          labeled.length - agree,
+          editsOf(
+            parts.flatMap((p) => ("drafted" in p ? [p.drafted] : [])),
+            parts.flatMap((p) => ("drafted" in p ? [] : [checkOf(p.candidate)])),
+            "drafted" in trigger ? undefined : patternOf(trigger.matcher),
+          ),
+        )
+      : 0;
+  // The best-ranked readings judged, best first (a few, so that the search keeps no more than it did).
+  const top: Reading[] = [];
+  const keep = (r: Reading) => {
+    if (top.length >= TOP_KEPT && byRank(r, top[top.length - 1]!) >= 0) return;
+    let k = top.length;
+    while (k > 0 && byRank(r, top[k - 1]!) < 0) k--;
+    top.splice(k, 0, r);
+    if (top.length > TOP_KEPT) top.pop();
+  };
   const make = (parts: Reading["parts"], trigger: Reading["trigger"]): Reading => {
     searched.readings++;
     const vector = vectorOf(parts, trigger);
-    return { parts, trigger, vector, agree: agreement(vector), score: readingScore(parts) + prior(vector) };
+    const agree = agreement(vector);
+    const reading = {
+      parts,
+      trigger,
+      vector,
+      agree,
+      score: readingScore(parts) + PRIOR_WEIGHT * prior(vector),
+      rank: rankOf(parts, trigger, agree),
+    };
+    if (anchored) keep(reading);
+    return reading;
   };
-  const drafted = make(
-    rule.checks.map((_, k) => ({ drafted: k })),
-    { drafted: true },
-  );
+  const draftedParts: Reading["parts"] = rule.checks.map((_, k) => ({ drafted: k }));
   // A rule left to the model (no check) says nothing of the samples.
-  if (rule.checks.length > 0) phraseVector = drafted.vector;
+  if (rule.checks.length > 0) phraseVector = vectorOf(draftedParts, { drafted: true });
+  const drafted = make(draftedParts, { drafted: true });
   const result = (best: Reading, runnerUps: Reading[]): Synthesis => {
     const built = buildRule(rule, best, matchers);
     const runners = runnerUps.slice(0, 3).map((r) => buildRule(rule, r, matchers));
@@ -200,6 +249,11 @@ export function synthesizeRule(
     };
   };
   if (labeled.length === 0 || drafted.agree === labeled.length) return result(drafted, []);
+  anchored = drafted.agree >= labeled.length - tolerated(labeled.length) && rule.checks.length > 0;
+  if (anchored) {
+    drafted.rank = rank(labeled.length - drafted.agree, { fields: 0, grounded: 0 });
+    keep(drafted);
+  }
 
   // The most promising candidates first (words, then simplicity, then the fixed order), as many as the budget allows.
   const all = candidates(vocab, boundsIn(section))
@@ -286,15 +340,26 @@ export function synthesizeRule(
     const better = extended.current.agree - current.agree || current.parts.length - extended.current.parts.length;
     if (better > 0) ({ current, pool } = extended);
   }
-  if (current === drafted) return result(drafted, []);
+  // The phrase reading anchors the pick when it is credible, fitting all labels but a tolerated
+  // few: then the labels refine it, and the reading of highest rank wins (synthesize-rank.ts: fit,
+  // least change, words), ties going to the search's own order. Otherwise the words say little
+  // the search can trust, and the search's best fit stands.
+  const best = anchored ? top[0]! : current;
+  if (best === drafted) return result(drafted, []);
   // Runner-ups: other readings as good on the labels, that judge some sample differently.
+  const rivals = anchored ? top.filter((r) => r.agree === best.agree) : pool;
   const distinct: Reading[] = [];
-  for (const r of pool) {
-    if (r === current || distinct.length >= 3) continue;
-    if (r.vector.join() === current.vector.join() || distinct.some((d) => d.vector.join() === r.vector.join())) continue;
+  for (const r of rivals) {
+    if (r === best || distinct.length >= 3) continue;
+    if (r.vector.join() === best.vector.join() || distinct.some((d) => d.vector.join() === r.vector.join())) continue;
     distinct.push(r);
   }
-  return result(current, distinct);
+  return result(best, distinct);
+}
+
+/** Higher rank first, then the search's own order (labels, words, simplicity). */
+function byRank(a: Reading, b: Reading): number {
+  return b.rank - a.rank || compareReadings(a, b);
 }
 
 function compareReadings(a: Reading, b: Reading): number {
