@@ -306,17 +306,23 @@ export function candidates(vocab: Vocab, bounds: number[]): Candidate[] {
       }
       // A condition binds a plain action's latest event and tests one of its values, or compares one
       // with the judged event's own, or both (an equal value and the comparison).
-      if (matchers[b]!.metadata === undefined && exactValue(matchers[b]!.action) !== undefined)
-        for (const on of [undefined, ...sharedKeys(vocab, matchers[a]!, matchers[b]!)]) {
+      if (matchers[b]!.metadata === undefined && exactValue(matchers[b]!.action) !== undefined) {
+        const shared = sharedKeys(vocab, matchers[a]!, matchers[b]!);
+        // Where the words tie the two events to one thing ("that same MEL item": a key they name),
+        // their values are compared only between events of that thing, on that key.
+        const tied = vocab.cues.same && shared.some(namedBy(vocab.words));
+        for (const on of [undefined, ...shared]) {
           const where = on !== undefined ? { on } : {};
           const tests = conditionTests(vocab, matchers[b]!);
           for (const { key, test } of tests) out.push({ type: "condition", each: a, bind: b, key, test, ...where });
+          if (on === undefined && tied) continue;
           for (const cross of vocab.crosses(matchers[a]!, matchers[b]!, on)) {
             out.push({ type: "condition", each: a, bind: b, key: cross.key, cross, ...where });
             for (const { key, test } of tests)
               if (typeof test === "string") out.push({ type: "condition", each: a, bind: b, key, test, cross, ...where });
           }
         }
+      }
     }
   }
   return out;
