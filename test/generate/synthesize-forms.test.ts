@@ -8,6 +8,7 @@
  * gives the verdicts of the judge's generated code.
  */
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { draftOffline } from "../../compiler/generate/offline/draft.js";
 import { buildLexicon } from "../../compiler/generate/offline/lexicon.js";
@@ -19,6 +20,8 @@ import { buildVocabulary } from "../../compiler/generate/vocabulary.js";
 import { parseBehaviorMd } from "../../compiler/behavior-md/load.js";
 import { validateTrajectory } from "../../runtime/trajectory.js";
 import type { Trajectory } from "../../runtime/types.js";
+import { ROOT } from "../support/cli.js";
+import { loadReferenceCase } from "./drafting-fixtures.js";
 
 const dir = new URL("../fixtures/synthesis-forms/", import.meta.url);
 const behavior = readFileSync(new URL("BEHAVIOR.md", dir), "utf8");
@@ -178,5 +181,25 @@ describe("the search's evaluation of each new form agrees with the judge's gener
       const code = all.map((s) => checkClauses([check], s)[0]!.verdict);
       expect({ check, verdicts }).toEqual({ check, verdicts: code });
     }
+  });
+});
+
+describe("a comparison across events between events of one thing", () => {
+  it("aircraft-release 'Deferrals stay inside the MEL' ('that same MEL item'): every comparison of the MEL lookup's value with the deferral's binds on the MEL item", () => {
+    const c = loadReferenceCase(join(ROOT, "test", "fixtures", "blind3", "aircraft-release"));
+    const name = "Deferrals stay inside the MEL";
+    const rule = draftOffline({ spec: c.spec, vocabulary: c.vocabulary, samples: c.samples }).ir.metaBehaviors.find(
+      (r) => r.name === name,
+    )!;
+    const section = c.spec.sections.find((s) => s.heading === name)!.body;
+    const crosses = candidateVerdicts(buildLexicon(c.vocabulary, c.samples), rule, section, c.samples)
+      .map(({ check }) => check)
+      .filter((check) => check.type === "condition" && /event\./.test(check.when))
+      .filter((check) =>
+        /"each":\[\{"action":"defer_defect"\}\].*"latest":\[\{"action":"check_mel_result"\}\]/.test(JSON.stringify(check)),
+      );
+    expect(crosses.length).toBeGreaterThan(0);
+    for (const check of crosses)
+      expect(check.type === "condition" && Object.values(check.with ?? {}).map((b) => b.on)).toEqual(["metadata.mel_item"]);
   });
 });
