@@ -7,7 +7,7 @@
 import type { Check, Pattern, SemanticCheck } from "../../ir/types.js";
 import { exactValue } from "../../ir/values.js";
 import { amountsIn, withAmounts, withoutAmounts } from "./amounts.js";
-import { asWritten } from "./backticks.js";
+import { asWritten, namedActions } from "./backticks.js";
 import { correlationOf } from "./keys.js";
 import { valueList, withList } from "./lists.js";
 import { followsInSamples, namesAgentAction, resolvePattern, type Lexicon, type ResolveOptions } from "./lexicon.js";
@@ -93,6 +93,17 @@ export function semanticFor(quote: string, forbidding: boolean, reason: string):
 
 /** A phrase's pattern, with the amounts it writes ("a refund over $500") on the amount key of each of its actions (amounts.ts). */
 export function resolve(lexicon: Lexicon, phrase: string, options?: ResolveOptions): Pattern | undefined {
+  // "a grant or a refusal (`deny_request`)": the name in backticks is one alternative's, not the whole phrase's.
+  const parts = phrase.split(/\s*,?\s+or\s+(?:every\s+|each\s+|any\s+)?/i);
+  if (parts.length > 1 && namedActions(lexicon, phrase).length > 0 && parts.some((p) => namedActions(lexicon, p).length === 0)) {
+    const each = parts.map((p) => resolveWhole(lexicon, p, options));
+    if (each.every((p) => p !== undefined))
+      return each.flat().filter((m, i, all) => all.findIndex((o) => JSON.stringify(o) === JSON.stringify(m)) === i);
+  }
+  return resolveWhole(lexicon, phrase, options);
+}
+
+function resolveWhole(lexicon: Lexicon, phrase: string, options?: ResolveOptions): Pattern | undefined {
   // A list of values ("firearms, pharmaceuticals or explosives") is one matcher's `in:`, not alternatives (lists.ts).
   const list = valueList(lexicon, phrase);
   const rest = list === undefined ? phrase : `${phrase.slice(0, list.start)} ${phrase.slice(list.end)}`;
@@ -238,7 +249,8 @@ export function pairingFrom(context: ClauseContext, clause: string, quote: strin
     tentative = !/\b(?:later|afterwards|then)\b/i.test(passive[2]!);
   }
   if (eachPhrase === undefined || followerPhrase === undefined) return undefined;
-  const first = resolve(lexicon, eachPhrase);
+  // "Every grant and every refusal": either one is an event that needs its follower.
+  const first = resolve(lexicon, eachPhrase.replace(/\s+and\s+(?:each|every|any)\s+/gi, " or "));
   const follower = resolve(lexicon, followerPhrase.replace(/\b(?:afterwards|later|then)\b/gi, " "));
   if (
     tentative &&

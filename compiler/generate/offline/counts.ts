@@ -113,7 +113,10 @@ export function sumFrom(context: ClauseContext, clause: string, quote: string): 
   const grouping = groupingWords(clause);
   let rest = withoutAmounts(clause, amounts).replace(SUM, " ");
   if (grouping !== undefined) rest = rest.replace(grouping.phrase, " ");
-  const match = resolve(context.lexicon, rest, { agentOnly: true });
+  // "Payments to one claimant add up to at most $100,000, across all their claims": what is summed
+  // carries an amount; the other things the words name ("claims") only say whose.
+  const carries = (action: string) => amountKey(context.lexicon, action, amount.unit, clause) !== undefined;
+  const match = resolve(context.lexicon, rest, { agentOnly: true, only: carries }) ?? resolve(context.lexicon, rest, { agentOnly: true });
   if (match === undefined) return semanticFor(quote, false, "the drafter could not tell which sample events are summed");
   const keys = [...new Set(actionsOf(match).map((action) => amountKey(context.lexicon, action, amount.unit, clause)))];
   const key = keys.length === 1 ? keys[0] : undefined;

@@ -110,13 +110,16 @@ function draftPlainClause(context: ClauseContext, rawClause: string, stripped?: 
   // "at least two different …" says more than the ordering, which one event satisfies.
   const several = COUNT.exec(clause);
   const countFirst = several !== null && /^at least$/i.test(several[1]!) && (parseCount(several[2]!) ?? 0) >= 2;
+  // "Every quarantine is followed by a `notify_qa` call …, before the assistant moves on": a pairing.
   const attempts = forbidding
     ? [sumFrom, countFrom, forbiddenFrom]
-    : context.shape.condition?.kind === "before" || /\bbefore\b|\bpreceded\s+by\b/i.test(clause)
-      ? countFirst
-        ? [sumFrom, countFrom, orderingFrom, requiredFrom]
-        : [orderingFrom, sumFrom, countFrom, requiredFrom]
-      : [pairingFrom, orderingFrom, sumFrom, countFrom, requiredFrom];
+    : /\b(?:is|are|be|gets?)\s+(?:always\s+|then\s+|immediately\s+|promptly\s+)?followed\s+by\b/i.test(clause)
+      ? [pairingFrom, orderingFrom, sumFrom, countFrom, requiredFrom]
+      : context.shape.condition?.kind === "before" || /\bbefore\b|\bpreceded\s+by\b/i.test(clause)
+        ? countFirst
+          ? [sumFrom, countFrom, orderingFrom, requiredFrom]
+          : [orderingFrom, sumFrom, countFrom, requiredFrom]
+        : [pairingFrom, orderingFrom, sumFrom, countFrom, requiredFrom];
   for (const attempt of attempts) {
     const outcome = attempt(context, clause, quote);
     if (outcome !== undefined) return outcome;

@@ -8,7 +8,7 @@
  */
 import type { BehaviorSpec } from "../../behavior-md/load.js";
 import type { Lexicon } from "./lexicon.js";
-import { stemSet } from "./words.js";
+import { nameStems, stemSet } from "./words.js";
 
 /** Per action name, the stems of the words the spec calls it by, in a fixed order. */
 export function specGlosses(spec: Pick<BehaviorSpec, "description" | "preamble">, lexicon: Lexicon): Map<string, string[]> {
@@ -30,12 +30,18 @@ export function specGlosses(spec: Pick<BehaviorSpec, "description" | "preamble">
     }
   // Only the words that call one action: none another action's name has, none another's gloss has.
   const nameStemsOf = new Map(lexicon.actions.map((a) => [a.name.replace(/_result$/, ""), new Set(a.stems)]));
+  // Nor a word that names a key the samples carry ("write to the claimant": `claimant_id`): it says
+  // whom the action is for, and other actions carry the key too.
+  const keyStems = new Set(lexicon.actions.flatMap((a) => a.metadata.flatMap((m) => nameStems(m.key))));
   const count = new Map<string, number>();
   for (const stems of raw.values()) for (const s of stems) count.set(s, (count.get(s) ?? 0) + 1);
   const out = new Map<string, string[]>();
   for (const [name, stems] of [...raw].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const own = [...stems].filter(
-      (s) => count.get(s) === 1 && ![...nameStemsOf].some(([other, names]) => other !== name.replace(/_result$/, "") && names.has(s)),
+      (s) =>
+        count.get(s) === 1 &&
+        !keyStems.has(s) &&
+        ![...nameStemsOf].some(([other, names]) => other !== name.replace(/_result$/, "") && names.has(s)),
     );
     if (own.length > 0) out.set(name, own);
   }

@@ -277,14 +277,17 @@ function scoreActions(lexicon: Lexicon, text: string, filter?: (a: LexiconAction
     const named = action.stems.filter((s) => phrase.has(s) || sharesRoot(s, phrase) || repeats(s, phrase)).length;
     // A word the spec calls the action by ("every fill": `dispense`) counts as half a word of its
     // name, once: less than any word of another action's name.
-    const glossed = named === 0 && (action.gloss ?? []).some((s) => phrase.has(s) || sharesRoot(s, phrase)) ? 0.5 : 0;
+    // A gloss of one word is what the spec calls the action outright ("pay (`issue_payment`)"): a whole name.
+    const glossHit = named === 0 && (action.gloss ?? []).some((s) => phrase.has(s) || sharesRoot(s, phrase));
+    const outright = glossHit && action.gloss!.length === 1;
+    const glossed = glossHit ? (outright ? 1 : 0.5) : 0;
     const matched = named + glossed;
     const metadata = metadataEvidence(action, words);
     const evidence = Object.keys(metadata).length > 0;
     // No word of the name, but a category value only this action carries: "a user appeals" is `label: appeal`.
     const ownValue = matched === 0 && evidence ? ownValueStrength(lexicon, action, metadata, words) : 0;
     if (matched === 0 && ownValue === 0) continue;
-    const coverage = glossed > 0 ? 0.5 : matched / action.stems.length;
+    const coverage = outright ? 1 : glossed > 0 ? 0.5 : matched / action.stems.length;
     if (coverage < 0.5 && !evidence) continue;
     const resultBonus = action.isResult ? (phrase.has("result") ? 1 : -0.5) : 0;
     // A value alone whose word also names an action is the weakest evidence: that action comes first.
@@ -395,6 +398,8 @@ export interface ResolveOptions {
   agentOnly?: boolean;
   /** Words to ignore when choosing the action (e.g. the unit of "different orders"). */
   ignore?: string;
+  /** Only the actions this accepts: what a sum adds up carries an amount. */
+  only?: (action: string) => boolean;
 }
 
 /**
@@ -405,7 +410,11 @@ export function resolvePattern(lexicon: Lexicon, phrase: string, options: Resolv
   const request = userRequest(lexicon, phrase);
   if (request !== undefined) return options.agentOnly === true ? undefined : [request];
   const { rest, speech } = splitReportedSpeech(phrase);
-  const filter = options.agentOnly === true ? (a: LexiconAction) => a.actors.includes("agent") : undefined;
+  const { agentOnly, only } = options;
+  const filter =
+    agentOnly === true || only !== undefined
+      ? (a: LexiconAction) => (agentOnly !== true || a.actors.includes("agent")) && (only === undefined || only(a.name))
+      : undefined;
   const matchers: Matcher[] = [];
   for (const alternative of alternatives(rest)) {
     const withoutIgnored = options.ignore === undefined ? alternative : alternative.replace(options.ignore, " ");

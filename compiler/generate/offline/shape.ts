@@ -78,6 +78,8 @@ export interface Grammar {
   agentSubject: RegExp;
   /** Where a leading condition ends: at a comma followed by the agent. */
   mainSubject: RegExp;
+  /** "Before each fill Pip runs …": without a comma, where the agent's name or noun starts the main clause. */
+  bareSubject: RegExp;
   agentDenial: RegExp;
   /** "the assistant erases no records", "and gives no advice": a verb whose object is "no X" forbids doing it. */
   verbNo: RegExp;
@@ -101,6 +103,7 @@ export function grammarFor(names: readonly string[] = []): Grammar {
   return {
     agentSubject: new RegExp(`^(?:${subjects})\\b`, "i"),
     mainSubject: new RegExp(`,\\s+(?=(?:${subjects})\\b)`, "i"),
+    bareSubject: new RegExp(`\\s+(?=(?:${nouns})\\s+(?:[a-z]+s|must|never|always|only|first|has|does)\\b)`, "i"),
     agentDenial: new RegExp(`^(?:${subjects})\\s+(?:\\w+\\s+)?(?:does not|do not|doesn't|don't|never)\\b`, "i"),
     verbNo: new RegExp(`^(?:(?:${subjects})\\s+)?[a-z]+s\\s+no\\s+(?!(?:more|fewer|less|later|earlier)\\s+than\\b)`, "i"),
     timeFrame: new RegExp(`^(?:at|by|towards?|near)\\s+the\\s+(?:end|close|start|beginning)\\s+of\\s+[^,]*?,?\\s+(?=(?:${nouns})\\b)`, "i"),
@@ -151,7 +154,11 @@ export function shapeSentence(sentence: string, grammar: Grammar = DEFAULT_GRAMM
   let condition: SentenceShape["condition"];
   const lead = CONDITION.exec(sentence);
   if (lead !== null) {
-    const split = grammar.mainSubject.exec(sentence) ?? /,\s+/.exec(sentence);
+    const comma = /,\s+/.exec(sentence);
+    const bare = grammar.bareSubject.exec(sentence);
+    const split =
+      grammar.mainSubject.exec(sentence) ??
+      (bare !== null && bare.index > lead[1]!.length && (comma === null || bare.index < comma.index) ? bare : comma);
     if (split !== null) {
       const word = lead[1]!.toLowerCase();
       const kind: ConditionKind =
