@@ -80,6 +80,19 @@ describe("what a reading changes from the phrase reading", () => {
     expect(count([0, 1], [added], [{ action: "y" }])).toEqual({ fields: 3 + 1, grounded: 1 });
   });
 
+  it("counts nothing for a list of values written in another order, in a check or in the trigger", () => {
+    const listed: Check = {
+      type: "forbidden",
+      quote: "q",
+      match: [{ action: "lookup", metadata: { status: { in: ["expired", "suspended"] } } }],
+    };
+    const reordered: Check = { ...listed, match: [{ action: "lookup", metadata: { status: { in: ["suspended", "expired"] } } }] };
+    expect(editDistance(listed, reordered, words)).toEqual({ fields: 0, grounded: 0 });
+    const count = editCounter([listed], listed.match, words);
+    expect(count([0], [], reordered.match)).toEqual({ fields: 0, grounded: 0 });
+    expect(count([0], [], [{ action: "lookup", metadata: { status: { in: ["expired"] } } }])).toEqual({ fields: 1, grounded: 0 });
+  });
+
   it("tolerates one label in six, at least one", () => {
     expect([1, 5, 6, 12, 25].map(tolerated)).toEqual([1, 1, 1, 2, 4]);
   });

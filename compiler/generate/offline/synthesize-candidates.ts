@@ -10,165 +10,38 @@ import { exactValue, valueTest } from "../../ir/values.js";
 import { amountsIn } from "./amounts.js";
 import type { Lexicon } from "./lexicon.js";
 import { extensions, usedMatchers, type Candidate, type Verdict } from "./synthesize-eval.js";
+import {
+  categorical,
+  identifying,
+  isAmountKey,
+  keysByAction,
+  MAX_CATEGORY_VALUES,
+  MAX_KEYS,
+  numbersIn,
+  thresholds,
+  type KeyFacts,
+} from "./synthesize-keys.js";
+import {
+  absentMatchers,
+  actionsOf,
+  crossesOf,
+  crossExpression,
+  crossRelevance,
+  keyUses,
+  listMatchers,
+  listsIn,
+  namedBy,
+  statedThresholds,
+  unionMatchers,
+  type Cross,
+  type WrittenList,
+} from "./synthesize-forms.js";
 import { nameStems, parseCount, stemSet } from "./words.js";
+
+export { categorical, roundestIn } from "./synthesize-keys.js";
 
 /** Matchers the search may use. */
 const MAX_MATCHERS = 22;
-/** Thresholds per numeric key: from the rule's words, and cuts between sample values. */
-const MAX_WORD_NUMBERS = 4;
-const MAX_SAMPLE_CUTS = 3;
-/** Keys tried per pair of matchers for `on:`, per counted matcher for `per:`. */
-const MAX_KEYS = 2;
-/** Keys with more distinct values than this are identifiers, not categories. */
-const MAX_CATEGORY_VALUES = 6;
-
-/** Numbers the rule's sentences write ("over $500", "more than 500 points", "between 10 and 20"), in order. */
-function numbersIn(text: string): number[] {
-  const found: number[] = [];
-  for (const m of text.matchAll(/(?<![\w.])\d[\d,]*(?:\.\d+)?(?![\w.]*\w)/g)) {
-    const n = Number(m[0].replace(/,/g, ""));
-    if (Number.isFinite(n) && !found.includes(n)) found.push(n);
-  }
-  for (const a of amountsIn(text)) for (const b of Object.values(a.range)) if (typeof b === "number" && !found.includes(b)) found.push(b);
-  return found.slice(0, MAX_WORD_NUMBERS);
-}
-
-const isDecimal = (v: string) => /^-?\d+(?:\.\d+)?$/.test(v.trim());
-
-interface KeyFacts {
-  key: string;
-  /** Distinct values the samples show, in code-point order. */
-  values: string[];
-  numeric: boolean;
-  /** For a numeric key: where to cut its values. */
-  cuts: number[];
-}
-
-/** Per action, the metadata keys the samples show on it and their values. */
-function keysByAction(samples: readonly Trajectory[], labelOf: (i: number) => Verdict | undefined): Map<string, KeyFacts[]> {
-  const seen = new Map<string, Map<string, Set<string>>>();
-  for (const t of samples)
-    for (const e of t.events)
-      for (const [key, value] of Object.entries(e.metadata ?? {})) {
-        if (typeof value !== "string") continue;
-        let keys = seen.get(e.action);
-        if (keys === undefined) seen.set(e.action, (keys = new Map()));
-        let values = keys.get(key);
-        if (values === undefined) keys.set(key, (values = new Set()));
-        values.add(value);
-      }
-  const out = new Map<string, KeyFacts[]>();
-  for (const [action, keys] of seen)
-    out.set(
-      action,
-      [...keys]
-        .map(([key, values]) => {
-          const list = [...values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-          const numeric = list.every(isDecimal);
-          return { key, values: list, numeric, cuts: numeric ? cutsOf(samples, labelOf, action, key, list) : [] };
-        })
-        .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)),
-    );
-  return out;
-}
-
-function cutsOf(
-  samples: readonly Trajectory[],
-  labelOf: (i: number) => Verdict | undefined,
-  action: string,
-  key: string,
-  values: readonly string[],
-): number[] {
-  const labeled = samples.flatMap((t, i) => {
-    const label = labelOf(i);
-    const shown = t.events.flatMap((e) => (e.action === action && isDecimal(e.metadata?.[key] ?? "") ? [Number(e.metadata![key])] : []));
-    return label === undefined || shown.length === 0 ? [] : [{ values: shown, label }];
-  });
-  return sampleCuts(values.map(Number), labeled);
-}
-
-/**
- * Whether a key's values are categories a rule can speak of, not references to one thing (ids,
- * URLs, paths, addresses) or free text: in a few samples those have few values too, and a value
- * of one fits labels by chance.
- */
-const REFERENCE_KEYS = new Set([
-  "id",
-  "url",
-  "uri",
-  "link",
-  "path",
-  "href",
-  "email",
-  "hash",
-  "token",
-  "file",
-  "citation",
-  "reference",
-  "ref",
-  "title",
-]);
-export function categorical(key: string, values: readonly (string | { value: string })[]): boolean {
-  if (
-    key
-      .toLowerCase()
-      .split(/[^a-z]+/)
-      .some((w) => REFERENCE_KEYS.has(w) || REFERENCE_KEYS.has(w.replace(/s$/, "")))
-  )
-    return false;
-  return values.every((x) => {
-    const v = typeof x === "string" ? x : x.value;
-    return !/:\/\/|^\/|@|\s\S+\s\S+\s/.test(v) && v.length <= 40;
-  });
-}
-
-/** A key that names a thing (an order, a reservation) rather than a category or an amount. */
-const identifying = (k: KeyFacts) => nameStems(k.key).includes("id") || (!k.numeric && k.values.length > MAX_CATEGORY_VALUES);
-const isAmountKey = (k: KeyFacts) => k.numeric && !k.key.startsWith("@") && !nameStems(k.key).includes("id") && k.values.length >= 2;
-
-/** The roundest number in [low, high): 500 between 480 and 520, so that a cut reads as a person would write it. */
-export function roundestIn(low: number, high: number): number {
-  for (let k = Math.ceil(Math.log10(Math.max(Math.abs(low), Math.abs(high), 1))) + 1; k >= -3; k--)
-    for (const m of [5, 2, 1]) {
-      const step = m * 10 ** k;
-      const r = Math.ceil(low / step) * step;
-      if (r >= low && r < high) return Number(r.toPrecision(12));
-    }
-  return low;
-}
-
-/**
- * Where to cut a numeric key's sample values: between neighbouring values whose samples the
- * labels judge differently (each labeled sample by the largest and the smallest value it shows),
- * else evenly over the values; each cut at the roundest number of its gap.
- */
-function sampleCuts(values: readonly number[], labeled: readonly { values: number[]; label: Verdict }[]): number[] {
-  const gaps: [number, number][] = [];
-  for (const pick of [(v: number[]) => Math.max(...v), (v: number[]) => Math.min(...v)]) {
-    const points = labeled.map((x) => ({ v: pick(x.values), label: x.label })).sort((a, b) => a.v - b.v);
-    for (let i = 0; i + 1 < points.length; i++) {
-      const [a, b] = [points[i]!, points[i + 1]!];
-      if (a.v < b.v && a.label !== b.label && !gaps.some(([lo, hi]) => lo === a.v && hi === b.v)) gaps.push([a.v, b.v]);
-    }
-  }
-  if (gaps.length === 0) {
-    const sorted = [...new Set(values)].sort((a, b) => a - b);
-    const step = Math.max(1, Math.ceil((sorted.length - 1) / MAX_SAMPLE_CUTS));
-    for (let i = 0; i + 1 < sorted.length; i += step) gaps.push([sorted[i]!, sorted[i + 1]!]);
-  }
-  return [...new Set(gaps.slice(0, MAX_SAMPLE_CUTS).map(([lo, hi]) => roundestIn(lo, hi)))];
-}
-
-/** The comparisons worth trying on a numeric key: the rule's thresholds (four ways and as ranges), then cuts between sample values. */
-function thresholds(said: readonly number[], cuts: readonly number[]): RangeOperator[] {
-  const out: RangeOperator[] = [];
-  for (const n of said) out.push({ gt: n }, { gte: n }, { lt: n }, { lte: n });
-  const sorted = said.slice().sort((a, b) => a - b);
-  for (let i = 0; i + 1 < sorted.length; i++) out.push({ gte: sorted[i]!, lte: sorted[i + 1]! });
-  for (const cut of cuts) if (!said.includes(cut)) out.push({ gt: cut }, { lte: cut });
-  return out;
-}
-
 export interface Vocab {
   matchers: Matcher[];
   relevance: number[];
@@ -179,6 +52,9 @@ export interface Vocab {
   /** The forms the rule's words hint at, each a small bonus in the ranking. */
   cues: Cues;
   words: Set<string>;
+  text: string;
+  /** The comparisons a condition binding `bind` may make with the `each` event's keys. */
+  crosses: (each: Matcher, bind: Matcher, on: string | undefined) => Cross[];
 }
 
 interface Cues {
@@ -216,6 +92,8 @@ export function candidateMatchers(
   const written = new Set([...text.matchAll(/`([^`\n]+)`/g)].map((m) => m[1]!.trim()));
   const said = numbersIn(text);
   const stated = amountsIn(text).map((a) => JSON.stringify(a.range));
+  const lists = listsIn(lexicon, text);
+  const listed = new Set(lists.map((l) => `${l.key}\n${JSON.stringify(l.values)}`));
   const valueRelevance = (k: string, v: ValueMatcher): number => {
     const test = valueTest(v);
     const keyNamed = nameStems(k).some((s) => words.has(s)) ? 0.25 : 0;
@@ -224,6 +102,8 @@ export function candidateMatchers(
         if (written.has(`${k}: ${test.value}`)) return 2;
         return nameStems(test.value).some((s) => words.has(s)) ? 0.5 : -0.25;
       case "in":
+        // A list the sentence writes counts as its words, a little more than one of its values.
+        if (listed.has(`${k}\n${JSON.stringify(test.values)}`)) return 2.1;
         return test.values.filter((x) => nameStems(x).some((s) => words.has(s))).length * 0.3 - 0.35;
       case "not":
         return valueRelevance(k, test.inner) - 0.15;
@@ -233,6 +113,8 @@ export function candidateMatchers(
         const fromWords = bounds.length > 0 && bounds.every((b) => said.includes(b));
         return (fromWords ? 1 : -0.3) + (stated.includes(JSON.stringify(test.range)) ? 0.5 : 0) + keyNamed;
       }
+      case "exists":
+        return !test.present && keyNamed > 0 ? 0.5 + (written.has(k) ? 0.5 : 0) : -0.25;
       default:
         return -0.25;
     }
@@ -245,6 +127,9 @@ export function candidateMatchers(
     return r;
   };
   const matcherRelevance = (m: Matcher): number => {
+    const union = actionsOf(m);
+    // One of two actions: as the two would, on average, less a little (simplicity).
+    if (union.length > 1) return union.reduce((sum, a) => sum + relevanceOf({ ...m, action: a }), 0) / union.length - 0.3;
     const action = exactValue(m.action) ?? "";
     const stems = nameStems(action).filter((s) => s !== "result");
     let score = stems.filter((s) => words.has(s)).length / Math.max(1, stems.length);
@@ -287,12 +172,25 @@ export function candidateMatchers(
         for (const range of thresholds(said, k.cuts)) extended.push({ action: a.name, metadata: { [k.key]: range } });
       } else if (!k.numeric && k.values.length >= 3 && k.values.length <= MAX_CATEGORY_VALUES && categorical(k.key, k.values)) {
         for (const v of k.values) extended.push({ action: a.name, metadata: { [k.key]: { not: v } } });
-        for (let i = 0; i < k.values.length; i++)
-          for (let j = i + 1; j < k.values.length; j++)
-            extended.push({ action: a.name, metadata: { [k.key]: { in: [k.values[i]!, k.values[j]!] } } });
+        // Two of the values, unless the words write the list.
+        if (!lists.some((l) => l.key === k.key))
+          for (let i = 0; i < k.values.length; i++)
+            for (let j = i + 1; j < k.values.length; j++)
+              extended.push({ action: a.name, metadata: { [k.key]: { in: [k.values[i]!, k.values[j]!] } } });
       }
     }
   }
+  // A list with a threshold: the one its own sentence states (and its complement), else its numbers.
+  const thresholdsOf = (action: string, k: { key: string }, list: WrittenList) => {
+    const facts = keys.get(action)?.find((f) => f.key === k.key);
+    if (facts === undefined || !isAmountKey(facts)) return [];
+    const stated = statedThresholds(list.sentence);
+    return stated.length > 0 ? stated : numbersIn(list.sentence).flatMap((n) => [{ gt: n }, { lte: n }]);
+  };
+  const named = namedBy(words);
+  extended.push(...listMatchers(lists, keys, thresholdsOf), ...absentMatchers(samples, named));
+  const plainRanked = pool.map((m) => ({ m, r: relevanceOf(m) })).sort((a, b) => b.r - a.r);
+  extended.push(...unionMatchers(plainRanked, text));
   const ranked = [...pool, ...extended]
     .map((m, i) => ({ m, i, r: relevanceOf(m) }))
     // Words the rule shares first; the rest of the vocabulary fills what the cap leaves, so that
@@ -300,12 +198,19 @@ export function candidateMatchers(
     .sort((a, b) => b.r - a.r || a.i - b.i);
   // The draft's own matchers first, but not content tests: the search reasons about events' names and values.
   for (const m of own) if (m.contentIncludes === undefined && m.content === undefined) add(m);
+  // And their actions alone, which a condition may bind to test their values.
+  for (const m of own) if (m.metadata !== undefined && exactValue(m.action) !== undefined) add({ action: m.action });
   for (const { m } of ranked) {
     if (seen.size >= MAX_MATCHERS) break;
     add(m);
   }
   const matchers = [...seen.values()];
-  return { matchers, relevance: matchers.map(relevanceOf), relevanceOf, keys, said, cues: cuesIn(text), words };
+  const uses = keyUses(samples);
+  const crosses = (each: Matcher, bind: Matcher, on: string | undefined): Cross[] => {
+    const [a, b] = [exactValue(each.action), exactValue(bind.action)];
+    return a === undefined || b === undefined ? [] : crossesOf(uses, a, b, on, named);
+  };
+  return { matchers, relevance: matchers.map(relevanceOf), relevanceOf, keys, said, cues: cuesIn(text), words, text, crosses };
 }
 
 /** Numbers the rule's words give, for count bounds ("no more than three", "twice", "once"). */
@@ -318,10 +223,12 @@ export function boundsIn(text: string): number[] {
   return [...found].sort((a, b) => a - b);
 }
 
-/** Keys the samples show on the matcher's action (one action by name), with their facts. */
+/** Keys the samples show on the matcher's action (on each of its actions, for a list of them), with their facts. */
 function keysOf(vocab: Vocab, m: Matcher): KeyFacts[] {
-  const action = exactValue(m.action);
-  return action === undefined ? [] : (vocab.keys.get(action) ?? []);
+  const [first, ...others] = actionsOf(m);
+  if (first === undefined) return [];
+  const keys = vocab.keys.get(first) ?? [];
+  return others.length === 0 ? keys : keys.filter((k) => others.every((a) => vocab.keys.get(a)?.some((o) => o.key === k.key)));
 }
 
 /** Keys both matchers' events carry that may tie two events to one thing (an id, a zone), identifiers first. */
@@ -397,11 +304,25 @@ export function candidates(vocab: Vocab, bounds: number[]): Candidate[] {
         out.push({ type: "ordering", first: a, before: b, on, fresh: true });
         for (const within of withins) out.push({ type: "pairing", each: a, followedBy: b, on, within });
       }
-      // A condition binds a plain action's latest event and tests one of its values.
-      if (matchers[b]!.metadata === undefined && exactValue(matchers[b]!.action) !== undefined)
-        for (const on of [undefined, ...sharedKeys(vocab, matchers[a]!, matchers[b]!)])
-          for (const { key, test } of conditionTests(vocab, matchers[b]!))
-            out.push({ type: "condition", each: a, bind: b, key, test, ...(on !== undefined ? { on } : {}) });
+      // A condition binds a plain action's latest event and tests one of its values, or compares one
+      // with the judged event's own, or both (an equal value and the comparison).
+      if (matchers[b]!.metadata === undefined && exactValue(matchers[b]!.action) !== undefined) {
+        const shared = sharedKeys(vocab, matchers[a]!, matchers[b]!);
+        // Where the words tie the two events to one thing ("that same MEL item": a key they name),
+        // their values are compared only between events of that thing, on that key.
+        const tied = vocab.cues.same && shared.some(namedBy(vocab.words));
+        for (const on of [undefined, ...shared]) {
+          const where = on !== undefined ? { on } : {};
+          const tests = conditionTests(vocab, matchers[b]!);
+          for (const { key, test } of tests) out.push({ type: "condition", each: a, bind: b, key, test, ...where });
+          if (on === undefined && tied) continue;
+          for (const cross of vocab.crosses(matchers[a]!, matchers[b]!, on)) {
+            out.push({ type: "condition", each: a, bind: b, key: cross.key, cross, ...where });
+            for (const { key, test } of tests)
+              if (typeof test === "string") out.push({ type: "condition", each: a, bind: b, key, test, cross, ...where });
+          }
+        }
+      }
     }
   }
   return out;
@@ -412,6 +333,8 @@ export function candidates(vocab: Vocab, bounds: number[]): Candidate[] {
  * a check between them says little. Exact, different values of one key name different events.
  */
 function overlapping(a: Matcher, b: Matcher): boolean {
+  const [xs, ys] = [actionsOf(a), actionsOf(b)];
+  if (xs.length > 1 || ys.length > 1) return xs.some((x) => ys.includes(x));
   const action = exactValue(a.action);
   if (action === undefined || action !== exactValue(b.action)) return false;
   for (const [key, value] of Object.entries(a.metadata ?? {})) {
@@ -465,7 +388,15 @@ export function toCheck(c: Candidate, matchers: Matcher[], quote: string): Check
         ...(c.sum !== undefined ? { sum: metadataRef(c.sum) } : {}),
       };
     case "condition":
-      return { type: "condition", quote, each: p(c.each), with: { r: { latest: p(c.bind), ...on } }, when: whenOf(c.key, c.test) };
+      return {
+        type: "condition",
+        quote,
+        each: p(c.each),
+        with: { r: { latest: p(c.bind), ...on } },
+        when: [...(c.test !== undefined ? [whenOf(c.key, c.test)] : []), ...(c.cross !== undefined ? [crossExpression(c.cross)] : [])].join(
+          " && ",
+        ),
+      };
     default:
       return { type: c.type, quote, match: p(c.match), ...(c.after !== undefined ? { after: p(c.after) } : {}), ...on };
   }
@@ -478,7 +409,9 @@ export function score(c: Candidate, vocab: Vocab): number {
   if (c.type === "condition") {
     // The tested value scores as a matcher of the bound action carrying it would.
     const bind = vocab.matchers[c.bind]!;
-    words += vocab.relevanceOf({ ...bind, metadata: { [c.key]: c.test } }) - vocab.relevance[c.bind]!;
+    if (c.test !== undefined) words += vocab.relevanceOf({ ...bind, metadata: { [c.key]: c.test } }) - vocab.relevance[c.bind]!;
+    // A comparison with the judged event's value: its keys as the words name them, and one more form.
+    if (c.cross !== undefined) words += crossRelevance(c.cross, vocab.words, vocab.text) - 0.15;
   }
   return words + cueBonus(c, vocab) - 0.1 * used.length - 0.15 * extensions(c);
 }

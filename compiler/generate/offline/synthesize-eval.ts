@@ -6,6 +6,7 @@
 import type { TrajectoryEvent } from "../../../runtime/types.js";
 import type { ValueMatcher } from "../../ir/types.js";
 import { metadataString, valueHolds } from "../../ir/value-eval.js";
+import { crossHolds, type Cross } from "./synthesize-forms.js";
 
 export type Verdict = "true" | "false" | "na";
 /** Labels by sample id, then rule name. */
@@ -26,7 +27,7 @@ export type Candidate =
   | { type: "pairing"; each: number; followedBy: number; on?: string; within?: number }
   | { type: "required" | "forbidden"; match: number; after?: number; on?: string }
   | { type: "count"; match: number; min?: number; max?: number; after?: number; per?: string; sum?: string }
-  | { type: "condition"; each: number; bind: number; on?: string; key: string; test: ValueMatcher };
+  | { type: "condition"; each: number; bind: number; on?: string; key: string; test?: ValueMatcher; cross?: Cross };
 
 const keyValue = (s: SampleIndex, j: number, key: string | undefined): string | undefined =>
   key === undefined ? "" : metadataString(s.events[j]!, key);
@@ -143,7 +144,9 @@ function evaluateCondition(c: Extract<Candidate, { type: "condition" }>, s: Samp
       if (j >= e) break;
       if (value !== undefined && keyValue(s, j, c.on) === value) b = j;
     }
-    if (b === undefined || !valueHolds(metadataString(s.events[b]!, c.key), c.test)) return "false";
+    if (b === undefined) return "false";
+    if (c.test !== undefined && !valueHolds(metadataString(s.events[b]!, c.key), c.test)) return "false";
+    if (c.cross !== undefined && !crossHolds(s.events[b]!, s.events[e]!, c.cross)) return "false";
   }
   return "true";
 }

@@ -15,6 +15,8 @@
  *   `per`, `sum`, a condition's test), a check added (all its fields) or dropped (one), a new
  *   trigger. A check that keeps its two events but turns their order around ("sign off, then
  *   inspect" for "inspect, then sign off") costs REVERSAL more: it contradicts the words most.
+ *   A matcher is the same whatever order its list of values is written in (`{in: [a, b]}` is
+ *   `{in: [b, a]}`): a written list that restates the phrase reading's own changes nothing.
  * - Grounding. A field changed to what the rule's words name costs less: a matcher by its
  *   relevance to the words (synthesize-candidates.ts: a backticked name, a `key: value` the
  *   section writes, shared stems with the rule and the preamble, a threshold it writes), clipped
@@ -51,7 +53,10 @@ interface Shape {
   mods: Record<string, string>;
 }
 
-const pattern = (p: Pattern | undefined): string | undefined => (p === undefined ? undefined : JSON.stringify(p));
+/** A pattern as text, a list of values in one order whatever order it was written in: `{in: [a, b]}` is `{in: [b, a]}`. */
+const unordered = (key: string, value: unknown): unknown =>
+  key === "in" && Array.isArray(value) ? [...(value as unknown[])].map(String).sort() : value;
+const pattern = (p: Pattern | undefined): string | undefined => (p === undefined ? undefined : JSON.stringify(p, unordered));
 
 const shapes = new WeakMap<Check, Shape>();
 function shapeOf(check: Check): Shape {
@@ -194,7 +199,7 @@ export function rank(misses: number, edit: Edit): number {
  * dropped (one field each), a trigger unlike the drafted one is one field. Cached per check.
  */
 export function editCounter(drafted: readonly Check[], draftTrigger: Pattern | undefined, vocab: Words) {
-  const draftKey = JSON.stringify(draftTrigger ?? null);
+  const draftKey = pattern(draftTrigger);
   const triggers = new WeakMap<Pattern, boolean>();
   const edited = new WeakMap<Check, Edit[]>();
   const added = new WeakMap<Check, Edit>();
@@ -232,7 +237,7 @@ export function editCounter(drafted: readonly Check[], draftTrigger: Pattern | u
     );
     if (trigger === undefined) return e;
     let same = triggers.get(trigger);
-    if (same === undefined) triggers.set(trigger, (same = JSON.stringify(trigger) === draftKey));
+    if (same === undefined) triggers.set(trigger, (same = pattern(trigger) === draftKey));
     return same ? e : { fields: e.fields + 1, grounded: e.grounded };
   };
 }
