@@ -161,4 +161,5 @@ test("the examples build without warnings, also against their own trajectories",
     expect(run.status).toBe(0);
     expect(run.stderr).toBe("");
   }
-});
+  // Three whole builds (each type-checks judge.ts): on a loaded 2-core machine they take more than the default minute.
+}, 180_000);

@@ -24,3 +24,10 @@ export function calmestRatio(measure: () => number, limit: number, attempts = 3)
   for (let k = 0; k < attempts && best >= limit; k++) best = Math.min(best, measure());
   return best;
 }
+
+/** `calmestRatio` for a measurement that awaits (the judge's own async entry points). */
+export async function calmestRatioAsync(measure: () => Promise<number>, limit: number, attempts = 3): Promise<number> {
+  let best = Number.POSITIVE_INFINITY;
+  for (let k = 0; k < attempts && best >= limit; k++) best = Math.min(best, await measure());
+  return best;
+}
