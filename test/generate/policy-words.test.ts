@@ -190,3 +190,35 @@ describe("amounts written as a hyphenated measure", () => {
     ]);
   });
 });
+
+describe("a list of values written in backticks", () => {
+  // Every sample ships, to one of the listed countries or not: a forbidden check without the list
+  // fails them all, and must not be "repaired" into a required one (the "never" would be lost).
+  const samples = [
+    session(
+      ["agent", "lookup_customer", { customer_id: "C1", country: "BY" }],
+      ["agent", "ship_order", { customer_id: "C1", country: "BY" }],
+    ),
+    session(
+      ["agent", "lookup_customer", { customer_id: "C2", country: "FR" }],
+      ["agent", "ship_order", { customer_id: "C2", country: "FR" }],
+    ),
+    session(["agent", "ship_order", { customer_id: "C3", country: "KP" }]),
+    session(["agent", "ship_order", { customer_id: "C4", country: "IR" }]),
+  ];
+  const preamble = "The agent can look up a customer (`lookup_customer`) and ship an order (`ship_order`).";
+
+  it.each([
+    "The agent never ships an order to `IR`, `BY` or `KP`.",
+    "Never ship an order to a customer in `IR`, `BY` or `KP`.",
+    "The agent never ships an order to IR, BY or KP.",
+  ])("reads '%s' as forbidden on those values, `BY` included", (body) => {
+    const draft = draftOf(preamble, body, samples);
+    expect(draft.ir.metaBehaviors[0]!.checks).toEqual([
+      expect.objectContaining({
+        type: "forbidden",
+        match: [{ action: "ship_order", metadata: { country: { in: ["IR", "BY", "KP"] } } }],
+      }),
+    ]);
+  });
+});

@@ -73,6 +73,9 @@ function trimItem(item: string, values: readonly string[]): string {
 export function valueList(lexicon: Lexicon, phrase: string): ValueList | undefined {
   const keys = categoricalKeys(lexicon);
   if (keys.length === 0) return undefined;
+  // Values the spec writes in backticks ("`IR`, `BY` or `KP`") are list items too: the backticks
+  // become spaces, so every offset below is still the phrase's own.
+  phrase = phrase.replace(/`/g, " ");
   for (const m of phrase.matchAll(LIST)) {
     const text = m[0];
     const raw = text.split(new RegExp(SEPARATOR)).map((s) => s.trim());
