@@ -8,6 +8,9 @@ import type { JudgeIR } from "../../compiler/ir/types.js";
 import { parseBehaviorMd, type BehaviorSpec } from "../../compiler/behavior-md/load.js";
 import { validateTrajectory } from "../../runtime/trajectory.js";
 import type { Trajectory } from "../../runtime/types.js";
+import { draftOffline } from "../../compiler/generate/offline/draft.js";
+import type { RuleLabels } from "../../compiler/generate/offline/synthesize.js";
+import { previewJudge } from "../../compiler/generate/preview.js";
 import { ROOT } from "../support/cli.js";
 
 export interface ReferenceCase {
@@ -71,3 +74,27 @@ export const HELD_OUT_2026_DIRS = [
   "travel-booking",
   "warehouse-dispatch",
 ].map((name) => join(ROOT, "test", "fixtures", "spec", "held-out-2026", name));
+
+export type Labeled = { trajectory: { id: string }; expected: { metaBehaviorVerdicts: Record<string, "true" | "false" | "na"> } };
+
+/**
+ * Two-fold cross-validation of one rule on a labeled spec under test/fixtures (`folder`, e.g.
+ * "blind3/claims-desk"): the offline draft given the labels of half the cases (even indexes for
+ * `half` 0, odd for 1), and how many of the other half's labels the rule's verdicts agree with.
+ */
+export function heldOutAgreement(folder: string, rule: string, half: 0 | 1): { agree: number; total: number } {
+  const dir = join(ROOT, "test", "fixtures", folder);
+  const c = loadReferenceCase(dir);
+  const cases = trajectoryFiles(dir).flatMap((f) => JSON.parse(readFileSync(f, "utf8")) as Labeled[]);
+  const labels: RuleLabels = Object.fromEntries(
+    cases.filter((_, i) => i % 2 === half).map((x) => [x.trajectory.id, x.expected.metaBehaviorVerdicts]),
+  );
+  const draft = draftOffline({ spec: c.spec, vocabulary: c.vocabulary, samples: c.samples, labels });
+  const found = previewJudge(draft.ir, c.samples).rules.find((r) => r.name === rule)!.rule;
+  const held = cases.filter((_, i) => i % 2 !== half);
+  const verdict = (id: string) => (found.pass.includes(id) ? "true" : found.fail.includes(id) ? "false" : "na");
+  return {
+    agree: held.filter((x) => x.expected.metaBehaviorVerdicts[rule] === verdict(x.trajectory.id)).length,
+    total: held.length,
+  };
+}

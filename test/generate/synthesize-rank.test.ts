@@ -11,26 +11,9 @@ import { describe, expect, it } from "vitest";
 import { draftOffline } from "../../compiler/generate/offline/draft.js";
 import { editCost, editCounter, editDistance, tolerated, type Words } from "../../compiler/generate/offline/synthesize-rank.js";
 import type { RuleLabels } from "../../compiler/generate/offline/synthesize.js";
-import { previewJudge } from "../../compiler/generate/preview.js";
 import type { Check, Matcher } from "../../compiler/ir/types.js";
 import { ROOT } from "../support/cli.js";
-import { loadReferenceCase, trajectoryFiles } from "./drafting-fixtures.js";
-
-type Labeled = { trajectory: { id: string }; expected: { metaBehaviorVerdicts: Record<string, "true" | "false" | "na"> } };
-
-/** The rule's verdicts on the cases whose labels were not given (the other half), against those labels. */
-function heldOut(folder: string, rule: string, half: 0 | 1): number {
-  const dir = join(ROOT, "test", "fixtures", folder);
-  const c = loadReferenceCase(dir);
-  const cases = trajectoryFiles(dir).flatMap((f) => JSON.parse(readFileSync(f, "utf8")) as Labeled[]);
-  const labels: RuleLabels = Object.fromEntries(
-    cases.filter((_, i) => i % 2 === half).map((x) => [x.trajectory.id, x.expected.metaBehaviorVerdicts]),
-  );
-  const draft = draftOffline({ spec: c.spec, vocabulary: c.vocabulary, samples: c.samples, labels });
-  const found = previewJudge(draft.ir, c.samples).rules.find((r) => r.name === rule)!.rule;
-  const verdict = (id: string) => (found.pass.includes(id) ? "true" : found.fail.includes(id) ? "false" : "na");
-  return cases.filter((_, i) => i % 2 !== half).filter((x) => x.expected.metaBehaviorVerdicts[rule] === verdict(x.trajectory.id)).length;
-}
+import { heldOutAgreement, loadReferenceCase, trajectoryFiles, type Labeled } from "./drafting-fixtures.js";
 
 // The words of "Sign off only after the inspection of that same task came back accepted".
 const named: Record<string, number> = { sign_off_task: 3, request_inspection_result: 2.5, log_hours: 0 };
@@ -100,19 +83,19 @@ describe("what a reading changes from the phrase reading", () => {
 
 describe("labels refine a phrase reading that fits all but one of them", () => {
   it("claims-desk 'Field inspection for large losses', even labels: the ordering keeps its shape and waits for the inspection's result (6 of 6 held out; 5 when the best-worded fit replaced it)", () => {
-    expect(heldOut("blind3/claims-desk", "Field inspection for large losses", 0)).toBe(6);
+    expect(heldOutAgreement("blind3/claims-desk", "Field inspection for large losses", 0).agree).toBe(6);
   });
 
   it("wire-desk 'Only wire to a verified beneficiary', even labels: one field changed, the wire itself tied to the verified beneficiary (6 of 6; 5 before)", () => {
-    expect(heldOut("blind2/wire-desk", "Only wire to a verified beneficiary", 0)).toBe(6);
+    expect(heldOutAgreement("blind2/wire-desk", "Only wire to a verified beneficiary", 0).agree).toBe(6);
   });
 
   it("aircraft-release 'Deferrals stay inside the MEL', odd labels: the condition stays, on the same MEL item (6 of 6; 5 before)", () => {
-    expect(heldOut("blind3/aircraft-release", "Deferrals stay inside the MEL", 1)).toBe(6);
+    expect(heldOutAgreement("blind3/aircraft-release", "Deferrals stay inside the MEL", 1).agree).toBe(6);
   });
 
   it("fleet-rental 'Suspended and expired licences', odd labels (6 of 6; 5 before)", () => {
-    expect(heldOut("spec/held-out-2026-12/fleet-rental", "Suspended and expired licences", 1)).toBe(6);
+    expect(heldOutAgreement("spec/held-out-2026-12/fleet-rental", "Suspended and expired licences", 1).agree).toBe(6);
   });
 
   it("the same labels give the same draft, byte for byte", () => {
