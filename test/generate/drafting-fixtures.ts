@@ -98,3 +98,24 @@ export function heldOutAgreement(folder: string, rule: string, half: 0 | 1): { a
     total: held.length,
   };
 }
+
+/**
+ * The samples with, for each, an incomplete copy (one event short: the na cases) and a copy where
+ * every third event lacks the `dropped` keys (the missing-key cases), for the tests that hold the
+ * search's own evaluation to the judge's generated code.
+ */
+export function withEdgeCopies(samples: readonly Trajectory[], dropped: readonly string[]): Trajectory[] {
+  const more = samples.flatMap((s) => [
+    { ...s, id: `${s.id}~open`, complete: false, events: s.events.slice(0, Math.max(1, s.events.length - 1)) },
+    {
+      ...s,
+      id: `${s.id}~anonymous`,
+      events: s.events.map((e, i) =>
+        i % 3 === 1 && e.metadata !== undefined
+          ? { ...e, metadata: Object.fromEntries(Object.entries(e.metadata).filter(([k]) => !dropped.includes(k))) }
+          : e,
+      ),
+    },
+  ]);
+  return [...samples, ...more];
+}

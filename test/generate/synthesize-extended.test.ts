@@ -22,8 +22,8 @@ import { previewJudge } from "../../compiler/generate/preview.js";
 import { buildVocabulary } from "../../compiler/generate/vocabulary.js";
 import { parseBehaviorMd } from "../../compiler/behavior-md/load.js";
 import { validateTrajectory } from "../../runtime/trajectory.js";
-import type { Trajectory } from "../../runtime/types.js";
 import type { MetaBehavior } from "../../compiler/ir/types.js";
+import { withEdgeCopies } from "./drafting-fixtures.js";
 
 const dir = new URL("../fixtures/synthesis-extended/", import.meta.url);
 const behavior = readFileSync(new URL("BEHAVIOR.md", dir), "utf8");
@@ -170,19 +170,7 @@ describe("the search's budget", () => {
 
 describe("the search's evaluation of each form agrees with the judge's generated code", () => {
   // Incomplete copies, and copies without their ids, for the na and missing-key cases.
-  const more: Trajectory[] = samples.flatMap((s) => [
-    { ...s, id: `${s.id}~open`, complete: false, events: s.events.slice(0, Math.max(1, s.events.length - 1)) },
-    {
-      ...s,
-      id: `${s.id}~anonymous`,
-      events: s.events.map((e, i) =>
-        i % 3 === 1 && e.metadata !== undefined
-          ? { ...e, metadata: Object.fromEntries(Object.entries(e.metadata).filter(([k]) => k !== "reservation_id")) }
-          : e,
-      ),
-    },
-  ]);
-  const all = [...samples, ...more];
+  const all = withEdgeCopies(samples, ["reservation_id"]);
   const lexicon = buildLexicon(buildVocabulary(all), all);
   const plain = draft();
 

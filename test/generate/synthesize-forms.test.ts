@@ -19,9 +19,8 @@ import { previewJudge } from "../../compiler/generate/preview.js";
 import { buildVocabulary } from "../../compiler/generate/vocabulary.js";
 import { parseBehaviorMd } from "../../compiler/behavior-md/load.js";
 import { validateTrajectory } from "../../runtime/trajectory.js";
-import type { Trajectory } from "../../runtime/types.js";
 import { ROOT } from "../support/cli.js";
-import { loadReferenceCase } from "./drafting-fixtures.js";
+import { loadReferenceCase, withEdgeCopies } from "./drafting-fixtures.js";
 
 const dir = new URL("../fixtures/synthesis-forms/", import.meta.url);
 const behavior = readFileSync(new URL("BEHAVIOR.md", dir), "utf8");
@@ -154,19 +153,7 @@ describe("the new forms come from the words and the samples, a few per rule", ()
 
 describe("the search's evaluation of each new form agrees with the judge's generated code", () => {
   // Incomplete copies, and copies without some keys, for the na and missing-key cases.
-  const more: Trajectory[] = samples.flatMap((s) => [
-    { ...s, id: `${s.id}~open`, complete: false, events: s.events.slice(0, Math.max(1, s.events.length - 1)) },
-    {
-      ...s,
-      id: `${s.id}~anonymous`,
-      events: s.events.map((e, i) =>
-        i % 3 === 1 && e.metadata !== undefined
-          ? { ...e, metadata: Object.fromEntries(Object.entries(e.metadata).filter(([k]) => k !== "employee_id" && k !== "approver_id")) }
-          : e,
-      ),
-    },
-  ]);
-  const all = [...samples, ...more];
+  const all = withEdgeCopies(samples, ["employee_id", "approver_id"]);
   const lexicon = buildLexicon(buildVocabulary(all), all);
   const plain = draft();
 
