@@ -8,7 +8,7 @@
 import type { Check, ConditionCheck, Pattern, ValueMatcher } from "../../ir/types.js";
 import { exactValue, valueTest } from "../../ir/values.js";
 import { resolve, semanticFor, type ClauseContext, type ClauseOutcome } from "./clauses.js";
-import { correlationOf } from "./keys.js";
+import { correlationOf, keyRef } from "./keys.js";
 import type { Lexicon } from "./lexicon.js";
 import { nameStems, parseCount, stemSet } from "./words.js";
 
@@ -90,7 +90,7 @@ const MODAL_TAIL = /\s+(?:may|can|must|should|is allowed to|are allowed to)?\s*(
 
 /** The `when` expression testing `r`'s key as a value matcher does. */
 function test(key: string, value: ValueMatcher): string | undefined {
-  const ref = /^[A-Za-z_][A-Za-z0-9_]*$/.test(key) ? `r.${key}` : `r[${JSON.stringify(key)}]`;
+  const ref = keyRef("r", key);
   const t = valueTest(value);
   if (t.op === "equals") return `${ref} == ${JSON.stringify(t.value)}`;
   if (t.op === "in") return `${ref} in [${t.values.map((v) => JSON.stringify(v)).join(", ")}]`;

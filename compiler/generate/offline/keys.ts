@@ -11,6 +11,11 @@ import type { On, Pattern } from "../../ir/types.js";
 import type { Lexicon } from "./lexicon.js";
 import { canonical, nameStems } from "./words.js";
 
+/** A condition's reference to an event's metadata key (`r.days`, `event["unit price"]`): dotted when the key is an identifier. */
+export function keyRef(name: string, key: string): string {
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(key) ? `${name}.${key}` : `${name}[${JSON.stringify(key)}]`;
+}
+
 /** The key importers number turns with. */
 export const TURN_KEY = "@turn";
 

@@ -9,6 +9,7 @@ import type { Check, Matcher, MetaBehavior, Pattern, RangeOperator, ValueMatcher
 import { exactValue, valueTest } from "../../ir/values.js";
 import { amountsIn } from "./amounts.js";
 import type { Lexicon } from "./lexicon.js";
+import { keyRef } from "./keys.js";
 import { extensions, usedMatchers, type Candidate, type Verdict } from "./synthesize-eval.js";
 import {
   categorical,
@@ -350,7 +351,7 @@ const metadataRef = (key: string) => `metadata.${key}`;
 
 /** The `when` expression that tests the bound event `r`'s key as the value matcher does. */
 function whenOf(key: string, test: ValueMatcher): string {
-  const ref = /^[A-Za-z_][A-Za-z0-9_]*$/.test(key) ? `r.${key}` : `r[${JSON.stringify(key)}]`;
+  const ref = keyRef("r", key);
   const t = valueTest(test);
   if (t.op === "equals") return `${ref} == ${JSON.stringify(t.value)}`;
   if (t.op === "not") return `${ref} != ${JSON.stringify(exactValue(t.inner) ?? "")}`;

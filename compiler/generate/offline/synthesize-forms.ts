@@ -15,6 +15,7 @@ import { metadataString } from "../../ir/value-eval.js";
 import { exactValue, valueTest } from "../../ir/values.js";
 import type { Lexicon } from "./lexicon.js";
 import { amountsIn } from "./amounts.js";
+import { keyRef } from "./keys.js";
 import { valueList } from "./lists.js";
 import { canonical, nameStems, words } from "./words.js";
 
@@ -48,11 +49,9 @@ export function crossHolds(bound: TrajectoryEvent, each: TrajectoryEvent, c: Cro
   return c.op === "<" ? order < 0 : c.op === "<=" ? order <= 0 : c.op === ">" ? order > 0 : order >= 0;
 }
 
-const refOf = (name: string, key: string) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(key) ? `${name}.${key}` : `${name}[${JSON.stringify(key)}]`);
-
 /** The `when` text of the comparison, the bound event named `r`. */
 export function crossExpression(c: Cross): string {
-  return `${refOf("r", c.key)} ${c.op} ${refOf("event", c.other)}`;
+  return `${keyRef("r", c.key)} ${c.op} ${keyRef("event", c.other)}`;
 }
 
 type Kind = "number" | "date" | "text";
