@@ -33,7 +33,17 @@ import type { RenderedRun } from "../report/sink.js";
 import { judgeCaseBatches, type CaseResult, type OutputRender, type RunOptions } from "./judge-cases.js";
 import type { JudgeCode, JudgeModule } from "./load.js";
 import { crashMessage, readCrashMessage } from "./pool-worker.js";
-import type { LinePlace, RangeInput, RangeItem, RangeJob, RangeMessage, RangeSetup } from "./range-worker.js";
+import {
+  RangeStopped,
+  runRange,
+  spare,
+  type LinePlace,
+  type RangeInput,
+  type RangeItem,
+  type RangeJob,
+  type RangeMessage,
+  type RangeSetup,
+} from "./range-judge.js";
 
 /** A range is at least this large: a range is a message round and a worker's chunk reads. */
 export const MIN_RANGE_BYTES = 1 << 20;
@@ -41,8 +51,12 @@ export const MIN_RANGE_BYTES = 1 << 20;
 export const MAX_RANGE_BYTES = 2 << 20;
 /** Ranges per worker: enough that a worker on a busy core holds the others up less, few enough to cost nothing. */
 const RANGES_PER_WORKER = 4;
-/** Ranges read or waiting to be written, per worker: what waits in memory. */
-const WINDOW_PER_WORKER = 1;
+/**
+ * Ranges read or waiting to be written, per thread: what waits in memory.
+ * Two, so a thread that is done with its range while the one before it is
+ * still judged takes the next rather than waiting.
+ */
+const WINDOW_PER_THREAD = 2;
 const SCAN_CHUNK = 1 << 20;
 
 export interface RangeOptions {
@@ -186,8 +200,9 @@ interface InFlight {
   wake?: (() => void) | undefined;
 }
 
+/** A worker thread, or (no worker) the main thread, which judges ranges between its writes. */
 interface Thread {
-  worker: Worker;
+  worker?: Worker | undefined;
   ready: boolean;
   range?: InFlight | undefined;
   error?: Error;
@@ -237,6 +252,34 @@ export async function* judgeRanges(
     waiting?.();
   };
 
+  /** What a thread's range gave: its items kept in order, its rendered bytes given back once written. */
+  const receive = (thread: Thread, message: RangeMessage) => {
+    if (message.kind === "ready") {
+      thread.ready = true;
+      return;
+    }
+    const range = thread.range!;
+    if (message.kind === "begin") {
+      range.announced = { ...message.at, stage: message.stage };
+      return;
+    }
+    range.batches.push(message.items);
+    // Rendered bytes go back to their thread once written (runSinks calls release), to be filled again.
+    for (const item of message.items)
+      if (item.kind === "rendered") {
+        const buffer = item.bytes.buffer as ArrayBuffer;
+        releases.set(item.bytes, thread.worker === undefined ? () => spare(buffer) : () => giveBack(thread, buffer));
+      }
+    if (message.last !== undefined) range.resume = { ...message.last, skip: true };
+    range.announced = undefined;
+    if (message.done) {
+      range.done = true;
+      thread.range = undefined;
+      dispatch();
+    }
+    wake(range);
+  };
+
   const start = (): Thread => {
     // A young generation of 12 MB: what a worker allocates per case dies young, and V8's default let
     // each worker's heap grow 25 MB more on a large file (peak RSS 267 MB against 214 MB on 110 MB
@@ -247,29 +290,7 @@ export async function* judgeRanges(
     worker.stderr.on("data", (chunk: Buffer) => void process.stderr.write(chunk));
     const thread: Thread = { worker, ready: false };
     threads.push(thread);
-    worker.on("message", (message: RangeMessage) => {
-      if (message.kind === "ready") {
-        thread.ready = true;
-        return;
-      }
-      const range = thread.range!;
-      if (message.kind === "begin") {
-        range.announced = { ...message.at, stage: message.stage };
-        return;
-      }
-      range.batches.push(message.items);
-      // Rendered bytes go back to this worker once written (runSinks calls release), to be filled again.
-      for (const item of message.items)
-        if (item.kind === "rendered") releases.set(item.bytes, () => giveBack(thread, item.bytes.buffer as ArrayBuffer));
-      if (message.last !== undefined) range.resume = { ...message.last, skip: true };
-      range.announced = undefined;
-      if (message.done) {
-        range.done = true;
-        thread.range = undefined;
-        dispatch();
-      }
-      wake(range);
-    });
+    worker.on("message", (message: RangeMessage) => receive(thread, message));
     worker.on("error", (error) => (thread.error = error));
     worker.on("exit", (code) => {
       threads.splice(threads.indexOf(thread), 1);
@@ -289,11 +310,59 @@ export async function* judgeRanges(
     return thread;
   };
 
+  /**
+   * The main thread judges ranges too, with the judge it loaded, in turns
+   * between its writes (a read's lines at a time). A judge that calls
+   * process.exit here does not end the run: its range is given up from the
+   * last line handed on and read on by a worker, carefully (as after a
+   * worker that died), so the line costs what it costs on a worker.
+   */
+  const main: Thread = { ready: true };
+  let exited = false;
+  const exit = process.exit;
+  const guarded: JudgeModule = {
+    version: judge.version,
+    behavior: judge.behavior,
+    irSha256: judge.irSha256,
+    rules: judge.rules,
+    judgeTrajectory: ((...args: Parameters<JudgeModule["judgeTrajectory"]>) => {
+      process.exit = ((code?: number | string | null) => {
+        exited = true;
+        throw new Error(`the judge called process.exit(${code ?? ""})`);
+      }) as typeof process.exit;
+      try {
+        return judge.judgeTrajectory(...args);
+      } finally {
+        process.exit = exit;
+      }
+    }) as JudgeModule["judgeTrajectory"],
+  };
+  const judgeHere = (range: InFlight) => {
+    main.range = range;
+    const job: RangeJob = { id: nextId++, file, ...range.range };
+    const post = (message: RangeMessage) => {
+      if (!closed) receive(main, message);
+    };
+    runRange(guarded, setup, job, post, () => exited || closed).catch((error: unknown) => {
+      if (closed) return;
+      main.range = undefined;
+      if (error instanceof RangeStopped) {
+        exited = false;
+        died(range, "the judge called process.exit on the main thread");
+        if (threads.length === 0) start();
+        dispatch();
+        return;
+      }
+      failure = error instanceof Error ? error : new Error(String(error));
+      for (const r of window) wake(r);
+    });
+  };
+
   const releases = new WeakMap<Uint8Array, () => void>();
   const giveBack = (thread: Thread, buffer: ArrayBuffer) => {
     if (closed || !threads.includes(thread)) return;
-    const spare: RangeInput = { spare: buffer };
-    thread.worker.postMessage(spare, [buffer]);
+    const input: RangeInput = { spare: buffer };
+    thread.worker!.postMessage(input, [buffer]);
   };
 
   /** Ranges whose worker died, to be read on from where it was, first. */
@@ -324,10 +393,33 @@ export async function* judgeRanges(
     wake(range);
   };
 
-  /** Hands ranges to idle threads: first those a worker died in, then the next while the window has room. */
+  /** The next range of the plan, in the window, or undefined (the window is full, or the plan is done). */
+  const nextRange = (): InFlight | undefined => {
+    if (planned || window.length >= options.workers * WINDOW_PER_THREAD) return undefined;
+    const next = plan.next();
+    if (next.done === true) {
+      planned = true;
+      return undefined;
+    }
+    const { start: offset, firstLine: line } = next.value;
+    const range: InFlight = { range: next.value, batches: [], done: false, resume: { offset, line, skip: false }, careful: false };
+    window.push(range);
+    return range;
+  };
+
+  /**
+   * Hands ranges to idle threads: the main thread first (it is ready at
+   * once), then the workers, first those a worker died in, then the next
+   * while the window has room.
+   */
   const dispatch = () => {
+    if (closed) return;
+    if (main.range === undefined) {
+      const range = nextRange();
+      if (range !== undefined) judgeHere(range);
+    }
     for (const thread of threads) {
-      if (closed || thread.range !== undefined) continue;
+      if (thread.range !== undefined) continue;
       const retry = again.shift();
       if (retry !== undefined) {
         thread.range = retry;
@@ -342,21 +434,14 @@ export async function* judgeRanges(
           skipFirst: skip,
           careful: true,
         };
-        thread.worker.postMessage(job);
+        thread.worker!.postMessage(job);
         continue;
       }
-      if (planned || window.length >= options.workers * WINDOW_PER_WORKER) continue;
-      const next = plan.next();
-      if (next.done === true) {
-        planned = true;
-        continue;
-      }
-      const { start: offset, firstLine: line } = next.value;
-      const range: InFlight = { range: next.value, batches: [], done: false, resume: { offset, line, skip: false }, careful: false };
-      window.push(range);
+      const range = nextRange();
+      if (range === undefined) continue;
       thread.range = range;
-      const job: RangeJob = { id: nextId++, file, ...next.value };
-      thread.worker.postMessage(job);
+      const job: RangeJob = { id: nextId++, file, ...range.range };
+      thread.worker!.postMessage(job);
     }
   };
 
@@ -364,7 +449,10 @@ export async function* judgeRanges(
   const traces: unknown[] = [];
   const traceLines: number[] = [];
   try {
-    for (let i = 0; i < options.workers; i++) start();
+    // The main thread is one of the threads: it starts judging at once, the workers once they are up;
+    // no more workers than there are ranges besides the main thread's first (a small file starts none).
+    const workers = Math.min(options.workers - 1, Math.ceil(size / rangeBytes) - 1);
+    for (let i = 0; i < workers; i++) start();
     dispatch();
     while (window.length > 0) {
       const range = window[0]!;
@@ -413,7 +501,7 @@ export async function* judgeRanges(
     if (ended.length > 0) for await (const results of judgeCaseBatches(judge, oneBatch(ended), run)) yield results;
   } finally {
     closed = true;
-    for (const { worker } of threads) void worker.terminate();
+    for (const { worker } of threads) void worker?.terminate();
     plan.return(undefined);
   }
 }

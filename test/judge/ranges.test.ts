@@ -206,25 +206,31 @@ describe("judge --workers N on one JSONL file: each worker reads its own byte ra
   });
 });
 
-describe("a range worker that dies", () => {
-  test("costs the lines it was judging, said so; the other ranges are judged and the run fails", async () => {
-    const dir = tempDir();
-    const real = pathToFileURL(JUDGE).href;
-    const crashing = join(dir, "crashing-judge.mjs");
-    writeFileSync(
-      crashing,
-      `import * as real from ${JSON.stringify(real)};
+/** A judge that calls process.exit(7) on the trajectory "exit-here", and a file of 40 cases whose 18th is that one. */
+function crashingRun(): { crashing: string; file: string } {
+  const dir = tempDir();
+  const real = pathToFileURL(JUDGE).href;
+  const crashing = join(dir, "crashing-judge.mjs");
+  writeFileSync(
+    crashing,
+    `import * as real from ${JSON.stringify(real)};
 export const version = real.version, behavior = real.behavior, irSha256 = real.irSha256, rules = real.rules;
 export function judgeTrajectory(trajectory, options) {
   if (String(trajectory.id) === "exit-here") process.exit(7);
   return real.judgeTrajectory(trajectory, options);
 }
 `,
-    );
-    const all = trajectories();
-    const lines = Array.from({ length: 40 }, (_, i) => JSON.stringify({ ...all[i % all.length], id: i === 17 ? "exit-here" : `t-${i}` }));
-    const file = join(dir, "cases.jsonl");
-    writeFileSync(file, `${lines.join("\n")}\n`);
+  );
+  const all = trajectories();
+  const lines = Array.from({ length: 40 }, (_, i) => JSON.stringify({ ...all[i % all.length], id: i === 17 ? "exit-here" : `t-${i}` }));
+  const file = join(dir, "cases.jsonl");
+  writeFileSync(file, `${lines.join("\n")}\n`);
+  return { crashing, file };
+}
+
+describe("a range worker that dies", () => {
+  test("costs the lines it was judging, said so; the other ranges are judged and the run fails", async () => {
+    const { crashing, file } = crashingRun();
     const crashed = runCli(["judge", crashing, file, "--jsonl", "--workers", "2"]);
     const want = runCli(["judge", JUDGE, file, "--jsonl", "--workers", "1"]);
     expect(crashed.status).toBe(1);
@@ -238,5 +244,38 @@ export function judgeTrajectory(trajectory, options) {
       caseError: "the worker thread judging this case died (it exited with code 7); the other cases were judged",
     });
     expect(got.filter((_, i) => i !== 17)).toEqual(expected.filter((_, i) => i !== 17));
+  });
+});
+
+describe("the main thread judges ranges too", () => {
+  test("a judge that calls process.exit there costs its line as on a worker, and process.exit is the process's again after", async () => {
+    const { crashing, file } = crashingRun();
+    const exit = process.exit;
+    const loaded = await loadJudgeCode(crashing);
+    const expected = (await oneThread(file, "jsonl")).stdout.split("\n").filter(Boolean);
+    // One thread in all (the main thread judges every range, and a worker is started for the line that exits),
+    // then two, with ranges of a line or so, so the line falls to either.
+    for (const [workers, rangeBytes] of [
+      [1, undefined],
+      [1, 100],
+      [2, 100],
+      [3, 1],
+    ] as const) {
+      const { sinks, out } = outputs("jsonl");
+      const tally = new Tally(await RULES());
+      const options = { workers, render: "jsonl" as const, ...(rangeBytes !== undefined ? { rangeBytes } : {}) };
+      await runSinks(judgeRanges(loaded.judge, loaded.code, file, { from: "auto" }, {}, options), sinks, tally);
+      const got = out().stdout.split("\n").filter(Boolean);
+      expect(got, `${workers} threads, ranges of ${rangeBytes} bytes`).toHaveLength(expected.length);
+      expect(JSON.parse(got[17]!)).toEqual({
+        file,
+        case: 17,
+        line: 18,
+        caseError: "the worker thread judging this case died (it exited with code 7); the other cases were judged",
+      });
+      expect(got.filter((_, i) => i !== 17)).toEqual(expected.filter((_, i) => i !== 17));
+      expect(tally.totals.errors).toBe(1);
+      expect(process.exit).toBe(exit);
+    }
   });
 });
