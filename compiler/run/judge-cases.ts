@@ -170,18 +170,20 @@ export async function* judgeCaseBatches(
   const { concurrency: _concurrency, sample: _sample, ...judgeOptions } = options;
   for await (const batch of batches) {
     const results: CaseResult[] = [];
-    for (const input of batch) results.push(await judgeWithoutModel(judge, input, judgeOptions));
+    // judgeOne without a model (`options.complete` unset): the same result, without a copy of the options, nor a
+    // promise of its own, per case.
+    for (const input of batch) {
+      if (input.error !== undefined) {
+        results.push({ kind: "failed", input, message: printable(input.error) });
+        continue;
+      }
+      try {
+        results.push({ kind: "judged", input, judgment: await judge.judgeTrajectory(input.trajectory, judgeOptions) });
+      } catch (error) {
+        results.push({ kind: "failed", input, message: failureMessage(input, error) });
+      }
+    }
     yield results;
-  }
-}
-
-/** judgeOne without a model (`options.complete` unset): the same result, without a copy of the options per case. */
-async function judgeWithoutModel(judge: JudgeModule, input: InputCase, options: JudgeOptions): Promise<CaseResult> {
-  if (input.error !== undefined) return { kind: "failed", input, message: printable(input.error) };
-  try {
-    return { kind: "judged", input, judgment: await judge.judgeTrajectory(input.trajectory, options) };
-  } catch (error) {
-    return { kind: "failed", input, message: failureMessage(input, error) };
   }
 }
 
