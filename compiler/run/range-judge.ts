@@ -77,8 +77,8 @@ export interface LinePlace {
   offset: number;
 }
 
-/** What the main thread sends a worker: a range to judge, or rendered bytes it has written, to be filled again. */
-export type RangeInput = RangeJob | { spare: ArrayBuffer };
+/** What the main thread sends a worker: the run's setup (first), a range to judge, or rendered bytes it has written, to be filled again. */
+export type RangeInput = { setup: RangeSetup } | RangeJob | { spare: ArrayBuffer };
 
 export type RangeMessage =
   | { kind: "ready" }

@@ -23,7 +23,7 @@
  * announced, and the line a worker dies on then is a failed case saying so.
  */
 import { closeSync, openSync, readSync, statSync } from "node:fs";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 import type { InputCase } from "../inputs/case.js";
 import { loadImporters } from "../inputs/importers.js";
 import { readJsonlLine, traceLinesCases } from "../inputs/jsonl.js";
@@ -33,6 +33,7 @@ import type { RenderedRun } from "../report/sink.js";
 import { judgeCaseBatches, type CaseResult, type OutputRender, type RunOptions } from "./judge-cases.js";
 import type { JudgeCode, JudgeModule } from "./load.js";
 import { crashMessage, readCrashMessage } from "./pool-worker.js";
+import { startRangeWorker, type EarlyWorkers } from "./range-start.js";
 import {
   RangeStopped,
   runRange,
@@ -66,6 +67,8 @@ export interface RangeOptions {
   readBytes?: number;
   /** The size of a range (tests cut small files into many); by default the file's size over 4 ranges a worker, within MIN_RANGE_BYTES and MAX_RANGE_BYTES. */
   rangeBytes?: number;
+  /** Workers started before the judge was loaded, taken first; those not needed are stopped. */
+  early?: EarlyWorkers;
 }
 
 /**
@@ -177,12 +180,6 @@ export function* planRanges(file: string, size: number, rangeBytes: number): Gen
   }
 }
 
-/** The worker entry; under vitest, the build's (as pool.ts). */
-function workerEntry(): URL {
-  if (import.meta.url.endsWith(".ts")) return new URL("../../dist/compiler/run/range-worker.js", import.meta.url);
-  return new URL("./range-worker.js", import.meta.url);
-}
-
 /** What a range's lines gave, and, where a worker died, the line it died on. */
 type Item = RangeItem | { kind: "died"; line: number; message: string };
 
@@ -281,11 +278,10 @@ export async function* judgeRanges(
   };
 
   const start = (): Thread => {
-    // A young generation of 12 MB: what a worker allocates per case dies young, and V8's default let
-    // each worker's heap grow 25 MB more on a large file (peak RSS 267 MB against 214 MB on 110 MB
-    // of JSONL, for the same CPU).
-    const resourceLimits = { maxYoungGenerationSizeMb: 12 };
-    const worker = new Worker(workerEntry(), { workerData: setup, stdout: true, stderr: true, resourceLimits });
+    // A worker started before the judge was loaded (EarlyWorkers) has loaded it meanwhile, if it was a judge.mjs.
+    const worker = options.early?.take() ?? startRangeWorker(code);
+    const input: RangeInput = { setup };
+    worker.postMessage(input);
     worker.stdout.on("data", (chunk: Buffer) => void process.stdout.write(chunk));
     worker.stderr.on("data", (chunk: Buffer) => void process.stderr.write(chunk));
     const thread: Thread = { worker, ready: false };
@@ -453,6 +449,7 @@ export async function* judgeRanges(
     // no more workers than there are ranges besides the main thread's first (a small file starts none).
     const workers = Math.min(options.workers - 1, Math.ceil(size / rangeBytes) - 1);
     for (let i = 0; i < workers; i++) start();
+    options.early?.stop();
     dispatch();
     while (window.length > 0) {
       const range = window[0]!;

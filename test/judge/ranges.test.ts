@@ -228,6 +228,33 @@ export function judgeTrajectory(trajectory, options) {
   return { crashing, file };
 }
 
+describe("workers started before the judge is loaded (run/range-start.ts)", () => {
+  test("the CLI on a file of several ranges: --workers 2 and 3 write what --workers 1 writes, from a judge.mjs and a judge.yaml", () => {
+    const dir = tempDir();
+    const all = trajectories();
+    // About 3 MB: three ranges or more, so the main thread takes one and the workers started early the others.
+    const lines: string[] = [];
+    for (let i = 0; lines.join("\n").length < 3_000_000 && i < 100_000; i++) {
+      const t = all[i % all.length]!;
+      lines.push(i % 997 === 5 ? '{"id": "broken", "events": [}' : JSON.stringify({ ...t, id: `${t.id}-${i}` }));
+    }
+    const file = join(dir, "large.jsonl");
+    writeFileSync(file, `${lines.join("\n")}\n`);
+    for (const judge of [JUDGE, join(REFUND, "judge.yaml")]) {
+      const one = runCli(["judge", judge, file, "--jsonl", "--workers", "1"]);
+      expect(one.status).toBe(1);
+      expect(one.stdout.split("\n").filter(Boolean)).toHaveLength(lines.length);
+      for (const workers of ["2", "3"]) {
+        const run = runCli(["judge", judge, file, "--jsonl", "--workers", workers]);
+        expect(
+          { ...run, stderr: run.stderr.replace(/^--workers \d+: this machine has .*\n/m, "") },
+          `${judge}, --workers ${workers}`,
+        ).toEqual(one);
+      }
+    }
+  });
+});
+
 describe("a range worker that dies", () => {
   test("costs the lines it was judging, said so; the other ranges are judged and the run fails", async () => {
     const { crashing, file } = crashingRun();
