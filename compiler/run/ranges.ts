@@ -55,10 +55,11 @@ export const MAX_RANGE_BYTES = 2 << 20;
 const RANGES_PER_WORKER = 4;
 /**
  * Ranges read or waiting to be written, per thread: what waits in memory.
- * Two, so a thread that is done with its range while the one before it is
- * still judged takes the next rather than waiting.
+ * Three: a worker's range and the next it was sent, and one more, so a
+ * thread that is done with its range while the one before it is still
+ * judged takes the next rather than waiting.
  */
-const WINDOW_PER_THREAD = 2;
+const WINDOW_PER_THREAD = 3;
 
 export interface RangeOptions {
   workers: number;
@@ -93,6 +94,8 @@ interface Thread {
   worker?: Worker | undefined;
   ready: boolean;
   range?: InFlight | undefined;
+  /** A worker's next range, sent while it judges `range`, so it never waits for the main thread between ranges. */
+  queued?: InFlight | undefined;
   error?: Error;
 }
 
@@ -162,7 +165,8 @@ export async function* judgeRanges(
     range.announced = undefined;
     if (message.done) {
       range.done = true;
-      thread.range = undefined;
+      thread.range = thread.queued;
+      thread.queued = undefined;
       dispatch();
     }
     wake(range);
@@ -190,6 +194,8 @@ export async function* judgeRanges(
         return;
       }
       if (range !== undefined) died(range, reason);
+      // The range it had not begun goes to the next thread as it was.
+      if (thread.queued !== undefined) unread.push(thread.queued);
       // The other ranges still need a thread.
       start();
       dispatch();
@@ -252,6 +258,8 @@ export async function* judgeRanges(
     thread.worker!.postMessage(input, [buffer]);
   };
 
+  /** Ranges sent to a worker that died before it began them: sent again, as they were, before the plan's next. */
+  const unread: InFlight[] = [];
   /** Ranges whose worker died, to be read on from where it was, first. */
   const again: InFlight[] = [];
   /**
@@ -296,39 +304,48 @@ export async function* judgeRanges(
 
   /**
    * Hands ranges to idle threads: the main thread first (it is ready at
-   * once), then the workers, first those a worker died in, then the next
-   * while the window has room.
+   * once), then the workers, first those a worker died in, then those a
+   * dead worker had not begun, then the next while the window has room. A
+   * worker judging a range as it was cut also gets its next one, to begin
+   * when it is done, so it does not wait for the main thread between
+   * ranges (the main thread may be judging a read of its own).
    */
   const dispatch = () => {
     if (closed) return;
+    const fresh = () => unread.shift() ?? nextRange();
     if (main.range === undefined) {
-      const range = nextRange();
+      const range = fresh();
       if (range !== undefined) judgeHere(range);
     }
     for (const thread of threads) {
-      if (thread.range !== undefined) continue;
-      const retry = again.shift();
-      if (retry !== undefined) {
-        thread.range = retry;
-        const { offset, line, skip } = retry.resume;
-        const job: RangeJob = {
-          id: nextId++,
-          file,
-          start: offset,
-          end: retry.range.end,
-          firstLine: line,
-          firstCase: 0,
-          skipFirst: skip,
-          careful: true,
-        };
-        thread.worker!.postMessage(job);
-        continue;
+      if (thread.range === undefined) {
+        const retry = again.shift();
+        if (retry !== undefined) {
+          thread.range = retry;
+          const { offset, line, skip } = retry.resume;
+          const job: RangeJob = {
+            id: nextId++,
+            file,
+            start: offset,
+            end: retry.range.end,
+            firstLine: line,
+            firstCase: 0,
+            skipFirst: skip,
+            careful: true,
+          };
+          thread.worker!.postMessage(job);
+          continue;
+        }
+        const range = fresh();
+        if (range === undefined) continue;
+        thread.range = range;
+        thread.worker!.postMessage({ id: nextId++, file, ...range.range } satisfies RangeJob);
       }
-      const range = nextRange();
-      if (range === undefined) continue;
-      thread.range = range;
-      const job: RangeJob = { id: nextId++, file, ...range.range };
-      thread.worker!.postMessage(job);
+      if (thread.queued !== undefined || thread.range.careful) continue;
+      const next = fresh();
+      if (next === undefined) continue;
+      thread.queued = next;
+      thread.worker!.postMessage({ id: nextId++, file, ...next.range } satisfies RangeJob);
     }
   };
 

@@ -93,7 +93,7 @@ describe("pairing citations", () => {
         expect(actions.some(isEach)).toBe(false);
         continue;
       }
-      const last = actions.findLastIndex(isEach);
+      const last = actions.length - 1 - [...actions].reverse().findIndex(isEach);
       const answered = actions.slice(last + 1).some(isFollower);
       if (!answered) {
         expect(clause.verdict).toBe("false");
