@@ -11,7 +11,8 @@ import { progressSink } from "../report/progress.js";
 import { chunkedWriter, fileWrite, fileWriteBytes, runSinks, type OutputSink } from "../report/sink.js";
 import { openRun, type RunFlags } from "./run-options.js";
 import type { TraceCommandOptions } from "./trace-flags.js";
-import { judgedOutput, threadCount, type WorkersFlags } from "./workers.js";
+import { earlyRangeWorkers, judgedOutput, threadCount, type WorkersFlags } from "./workers.js";
+import type { EarlyWorkers } from "../run/range-start.js";
 
 export interface JudgeCommandOptions extends RunFlags, TraceCommandOptions, WorkersFlags {
   json?: boolean;
@@ -84,6 +85,27 @@ async function servesBrowser(options: JudgeCommandOptions): Promise<boolean> {
 
 /** Returns the exit code: 1 when a case could not be judged or a clause got no valid model answer (or, with failOnFalse, any false; with failOnOverturned, any overturn). */
 export async function runJudgeCommand(judgePath: string, files: readonly string[], options: JudgeCommandOptions): Promise<number> {
+  // Range workers, when the run will likely use them, start before the judge loads here (run/range-start.ts).
+  const early = options.dryRun === true ? undefined : await earlyRangeWorkers(judgePath, files, options, reportsMaybe(options));
+  try {
+    return await judgeCommand(judgePath, files, options, early);
+  } finally {
+    early?.stop();
+  }
+}
+
+/** Whether a report may be asked for, before the browser check (reportsAsked): a report file, or the browser not ruled out. */
+function reportsMaybe(options: JudgeCommandOptions): boolean {
+  if (options.html !== undefined || options.junit !== undefined) return true;
+  return !(options.web === false || options.json === true || options.jsonl === true || process.stdout.isTTY !== true);
+}
+
+async function judgeCommand(
+  judgePath: string,
+  files: readonly string[],
+  options: JudgeCommandOptions,
+  early: EarlyWorkers | undefined,
+): Promise<number> {
   const loaded = await loadJudgeCode(judgePath);
   const { judge } = loaded;
   if (options.dryRun === true) return (await import("./dry-run.js")).runDryRunCommand(judge, files, options);
@@ -102,7 +124,7 @@ export async function runJudgeCommand(judgePath: string, files: readonly string[
         keepTrajectories: false,
         render: options.jsonl === true ? ("jsonl" as const) : options.json === true ? ("json" as const) : ("text" as const),
       };
-  const written = await runSinks(judgedOutput(loaded, files, run, threads, needs), sinks, tally);
+  const written = await runSinks(judgedOutput(loaded, files, run, threads, needs, early), sinks, tally);
   for (const path of written) process.stderr.write(`wrote ${path}\n`);
   // Model failures are never a silent pass: the run fails.
   if (tally.totals.errors > 0 || tally.clauseErrors > 0) return 1;

@@ -5,11 +5,13 @@
  * tell them apart.
  */
 import { statSync } from "node:fs";
+import { resolve } from "node:path";
 import { availableParallelism, loadavg } from "node:os";
 import { readCaseBatches } from "../inputs/inputs.js";
 import { judgeCaseBatches, type CaseResult, type OutputRender } from "../run/judge-cases.js";
 import { STDIN } from "../inputs/stream-inputs.js";
-import type { JudgeCode, JudgeModule } from "../run/load.js";
+import { isJudgeModulePath, type JudgeCode, type JudgeModule } from "../run/load.js";
+import type { EarlyWorkers } from "../run/range-start.js";
 import type { CommandRun } from "./run-options.js";
 import type { RenderedRun } from "../report/sink.js";
 import type { WorkersFlags } from "./workers-flag.js";
@@ -91,6 +93,28 @@ export function threadCount(
 }
 
 /**
+ * Range workers (run/range-start.ts) started before the judge is loaded,
+ * when the run will likely judge one JSONL file in ranges on several
+ * threads (threadCount with no model, no report asked): their start
+ * overlaps the main thread's. The run takes them (judgedOutput) or, if it
+ * judges otherwise after all (a model is configured), stops them.
+ */
+export async function earlyRangeWorkers(
+  judgePath: string,
+  files: readonly string[],
+  flags: WorkersFlags,
+  reports: boolean,
+): Promise<EarlyWorkers | undefined> {
+  if (reports || !rangeable(files)) return undefined;
+  const threads = threadCount(flags, files, false, () => undefined, undefined, undefined, true);
+  // A file of one range (run/ranges.ts MIN_RANGE_BYTES) is judged on the main thread alone.
+  if (threads <= 1 || inputBytes(files) <= 1 << 20) return undefined;
+  const { EarlyWorkers } = await import("../run/range-start.js");
+  // A judge.mjs loads from its path at once; a judge.yaml's compiled source comes with the run's setup.
+  return new EarlyWorkers(threads - 1, isJudgeModulePath(judgePath) ? { path: resolve(judgePath) } : undefined);
+}
+
+/**
  * What the outputs of a run need of each result, so worker threads send no
  * more: `keepTrajectories`, the trajectories (the reports show them; text,
  * JSON and calibrate do not); `render`, only a judged case's stdout (text,
@@ -141,12 +165,15 @@ export async function* judgedOutput(
   run: CommandRun,
   threads: number,
   needs: OutputNeeds,
+  early?: EarlyWorkers,
 ): AsyncGenerator<CaseResult | readonly CaseResult[] | RenderedRun> {
   if (threads > 1 && needs.render !== undefined && rangeable(files)) {
     const { judgeRanges } = await import("../run/ranges.js");
-    yield* judgeRanges(loaded.judge, loaded.code, files[0]!, run.read, run.options, { workers: threads, render: needs.render });
+    const options = { workers: threads, render: needs.render, ...(early !== undefined ? { early } : {}) };
+    yield* judgeRanges(loaded.judge, loaded.code, files[0]!, run.read, run.options, options);
     return;
   }
+  early?.stop();
   yield* judgedBatches(loaded, files, run, threads, needs);
 }
 

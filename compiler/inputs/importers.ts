@@ -44,7 +44,8 @@ export function plainTrajectory(value: unknown): boolean {
   return isObject(value) && !("trajectory" in value) && looksLikeTrajectory(value);
 }
 
-function readAsIs(value: unknown): boolean {
+/** Whether `value` is surely read as it is, without the importers, whether they are loaded or not (needsImporters, less the loading). */
+export function readAsIs(value: unknown): boolean {
   if (!isObject(value)) return false;
   if (!("trajectory" in value)) return looksLikeTrajectory(value);
   return "expected" in value && looksLikeTrajectory(value.trajectory);

@@ -22,8 +22,8 @@
  * range is read on by a fresh worker from the last line it sent, each line
  * announced, and the line a worker dies on then is a failed case saying so.
  */
-import { closeSync, openSync, readSync, statSync } from "node:fs";
-import { Worker } from "node:worker_threads";
+import { statSync } from "node:fs";
+import type { Worker } from "node:worker_threads";
 import type { InputCase } from "../inputs/case.js";
 import { loadImporters } from "../inputs/importers.js";
 import { readJsonlLine, traceLinesCases } from "../inputs/jsonl.js";
@@ -33,7 +33,19 @@ import type { RenderedRun } from "../report/sink.js";
 import { judgeCaseBatches, type CaseResult, type OutputRender, type RunOptions } from "./judge-cases.js";
 import type { JudgeCode, JudgeModule } from "./load.js";
 import { crashMessage, readCrashMessage } from "./pool-worker.js";
-import type { LinePlace, RangeInput, RangeItem, RangeJob, RangeMessage, RangeSetup } from "./range-worker.js";
+import { planRanges, type Range } from "./range-plan.js";
+import { startRangeWorker, type EarlyWorkers } from "./range-start.js";
+import {
+  RangeStopped,
+  runRange,
+  spare,
+  type LinePlace,
+  type RangeInput,
+  type RangeItem,
+  type RangeJob,
+  type RangeMessage,
+  type RangeSetup,
+} from "./range-judge.js";
 
 /** A range is at least this large: a range is a message round and a worker's chunk reads. */
 export const MIN_RANGE_BYTES = 1 << 20;
@@ -41,9 +53,13 @@ export const MIN_RANGE_BYTES = 1 << 20;
 export const MAX_RANGE_BYTES = 2 << 20;
 /** Ranges per worker: enough that a worker on a busy core holds the others up less, few enough to cost nothing. */
 const RANGES_PER_WORKER = 4;
-/** Ranges read or waiting to be written, per worker: what waits in memory. */
-const WINDOW_PER_WORKER = 1;
-const SCAN_CHUNK = 1 << 20;
+/**
+ * Ranges read or waiting to be written, per thread: what waits in memory.
+ * Three: a worker's range and the next it was sent, and one more, so a
+ * thread that is done with its range while the one before it is still
+ * judged takes the next rather than waiting.
+ */
+const WINDOW_PER_THREAD = 3;
 
 export interface RangeOptions {
   workers: number;
@@ -52,121 +68,8 @@ export interface RangeOptions {
   readBytes?: number;
   /** The size of a range (tests cut small files into many); by default the file's size over 4 ranges a worker, within MIN_RANGE_BYTES and MAX_RANGE_BYTES. */
   rangeBytes?: number;
-}
-
-/**
- * Bytes `[start, end)` of the file; `firstLine` is the line it starts on;
- * `firstCase`, the number its first case would have if every non-blank
- * line before it took one (a guess: a trace line takes none, a line of
- * other white space is blank).
- */
-export interface Range {
-  start: number;
-  end: number;
-  firstLine: number;
-  firstCase: number;
-}
-
-/** Where a scan of the file stands between chunks. */
-interface ScanState {
-  /** The last chunk ended with "\r": the next one's first byte tells whether it was a lone one. */
-  cr: boolean;
-  /** The line the last chunk ended in has a byte other than a space, a tab or "\r". */
-  content: boolean;
-}
-
-/**
- * In `chunk[0, to)`: the line breaks as byte-lines.ts splits lines ("\n",
- * "\r\n" as one, a lone "\r"), which number the lines exactly, and the
- * "\n"-ended lines with something other than spaces and tabs, which guess
- * the cases (ranges.ts numbers a range's cases from this guess and checks it).
- */
-function scanChunk(chunk: Uint8Array, to: number, state: ScanState): { breaks: number; cases: number } {
-  let breaks = 0;
-  let cases = 0;
-  if (state.cr && to > 0) {
-    if (chunk[0] !== 0x0a) breaks++;
-    state.cr = false;
-  }
-  let start = 0;
-  for (let lf = chunk.indexOf(0x0a); lf !== -1 && lf < to; lf = chunk.indexOf(0x0a, lf + 1)) {
-    breaks++;
-    let content = state.content;
-    for (let i = start; !content && i < lf; i++) {
-      const byte = chunk[i];
-      content = byte !== 0x20 && byte !== 0x09 && byte !== 0x0d;
-    }
-    if (content) cases++;
-    state.content = false;
-    start = lf + 1;
-  }
-  for (let i = start; !state.content && i < to; i++) {
-    const byte = chunk[i];
-    state.content = byte !== 0x20 && byte !== 0x09 && byte !== 0x0d;
-  }
-  for (let i = chunk.indexOf(0x0d); i !== -1 && i < to; i = chunk.indexOf(0x0d, i + 1)) {
-    if (i + 1 < to) {
-      if (chunk[i + 1] !== 0x0a) breaks++;
-    } else state.cr = true;
-  }
-  return { breaks, cases };
-}
-
-/**
- * The file cut into ranges of about `rangeBytes`, each ending just after a
- * "\n" (so no line, and no "\r\n", is cut in two) or at the file's end: a
- * line longer than a range makes its range longer. Each range knows its
- * first line, from the line breaks counted before it, and guesses its first
- * case. Computed as they are asked for, reading each byte once.
- */
-export function* planRanges(file: string, size: number, rangeBytes: number): Generator<Range> {
-  const fd = openSync(file, "r");
-  try {
-    const buffer = Buffer.allocUnsafe(SCAN_CHUNK);
-    let start = 0;
-    let firstLine = 1;
-    let firstCase = 0;
-    while (start < size) {
-      const target = start + Math.max(1, rangeBytes);
-      if (target >= size) {
-        yield { start, end: size, firstLine, firstCase };
-        return;
-      }
-      const state: ScanState = { cr: false, content: false };
-      let breaks = 0;
-      let cases = 0;
-      let at = start;
-      let end = size;
-      while (at < size) {
-        const read = readSync(fd, buffer, 0, Math.min(SCAN_CHUNK, size - at), at);
-        if (read === 0) break;
-        const chunk = buffer.subarray(0, read);
-        // The first "\n" at or after the target's last byte ends the range.
-        const from = Math.max(0, target - 1 - at);
-        const lf = from < read ? chunk.indexOf(0x0a, from) : -1;
-        const scanned = scanChunk(chunk, lf !== -1 ? lf + 1 : read, state);
-        breaks += scanned.breaks;
-        cases += scanned.cases;
-        if (lf !== -1) {
-          end = at + lf + 1;
-          break;
-        }
-        at += read;
-      }
-      yield { start, end, firstLine, firstCase };
-      start = end;
-      firstLine += breaks;
-      firstCase += cases;
-    }
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** The worker entry; under vitest, the build's (as pool.ts). */
-function workerEntry(): URL {
-  if (import.meta.url.endsWith(".ts")) return new URL("../../dist/compiler/run/range-worker.js", import.meta.url);
-  return new URL("./range-worker.js", import.meta.url);
+  /** Workers started before the judge was loaded, taken first; those not needed are stopped. */
+  early?: EarlyWorkers;
 }
 
 /** What a range's lines gave, and, where a worker died, the line it died on. */
@@ -186,10 +89,13 @@ interface InFlight {
   wake?: (() => void) | undefined;
 }
 
+/** A worker thread, or (no worker) the main thread, which judges ranges between its writes. */
 interface Thread {
-  worker: Worker;
+  worker?: Worker | undefined;
   ready: boolean;
   range?: InFlight | undefined;
+  /** A worker's next range, sent while it judges `range`, so it never waits for the main thread between ranges. */
+  queued?: InFlight | undefined;
   error?: Error;
 }
 
@@ -237,39 +143,45 @@ export async function* judgeRanges(
     waiting?.();
   };
 
+  /** What a thread's range gave: its items kept in order, its rendered bytes given back once written. */
+  const receive = (thread: Thread, message: RangeMessage) => {
+    if (message.kind === "ready") {
+      thread.ready = true;
+      return;
+    }
+    const range = thread.range!;
+    if (message.kind === "begin") {
+      range.announced = { ...message.at, stage: message.stage };
+      return;
+    }
+    range.batches.push(message.items);
+    // Rendered bytes go back to their thread once written (runSinks calls release), to be filled again.
+    for (const item of message.items)
+      if (item.kind === "rendered") {
+        const buffer = item.bytes.buffer as ArrayBuffer;
+        releases.set(item.bytes, thread.worker === undefined ? () => spare(buffer) : () => giveBack(thread, buffer));
+      }
+    if (message.last !== undefined) range.resume = { ...message.last, skip: true };
+    range.announced = undefined;
+    if (message.done) {
+      range.done = true;
+      thread.range = thread.queued;
+      thread.queued = undefined;
+      dispatch();
+    }
+    wake(range);
+  };
+
   const start = (): Thread => {
-    // A young generation of 12 MB: what a worker allocates per case dies young, and V8's default let
-    // each worker's heap grow 25 MB more on a large file (peak RSS 267 MB against 214 MB on 110 MB
-    // of JSONL, for the same CPU).
-    const resourceLimits = { maxYoungGenerationSizeMb: 12 };
-    const worker = new Worker(workerEntry(), { workerData: setup, stdout: true, stderr: true, resourceLimits });
+    // A worker started before the judge was loaded (EarlyWorkers) has loaded it meanwhile, if it was a judge.mjs.
+    const worker = options.early?.take() ?? startRangeWorker(code);
+    const input: RangeInput = { setup };
+    worker.postMessage(input);
     worker.stdout.on("data", (chunk: Buffer) => void process.stdout.write(chunk));
     worker.stderr.on("data", (chunk: Buffer) => void process.stderr.write(chunk));
     const thread: Thread = { worker, ready: false };
     threads.push(thread);
-    worker.on("message", (message: RangeMessage) => {
-      if (message.kind === "ready") {
-        thread.ready = true;
-        return;
-      }
-      const range = thread.range!;
-      if (message.kind === "begin") {
-        range.announced = { ...message.at, stage: message.stage };
-        return;
-      }
-      range.batches.push(message.items);
-      // Rendered bytes go back to this worker once written (runSinks calls release), to be filled again.
-      for (const item of message.items)
-        if (item.kind === "rendered") releases.set(item.bytes, () => giveBack(thread, item.bytes.buffer as ArrayBuffer));
-      if (message.last !== undefined) range.resume = { ...message.last, skip: true };
-      range.announced = undefined;
-      if (message.done) {
-        range.done = true;
-        thread.range = undefined;
-        dispatch();
-      }
-      wake(range);
-    });
+    worker.on("message", (message: RangeMessage) => receive(thread, message));
     worker.on("error", (error) => (thread.error = error));
     worker.on("exit", (code) => {
       threads.splice(threads.indexOf(thread), 1);
@@ -282,6 +194,8 @@ export async function* judgeRanges(
         return;
       }
       if (range !== undefined) died(range, reason);
+      // The range it had not begun goes to the next thread as it was.
+      if (thread.queued !== undefined) unread.push(thread.queued);
       // The other ranges still need a thread.
       start();
       dispatch();
@@ -289,13 +203,63 @@ export async function* judgeRanges(
     return thread;
   };
 
+  /**
+   * The main thread judges ranges too, with the judge it loaded, in turns
+   * between its writes (a read's lines at a time). A judge that calls
+   * process.exit here does not end the run: its range is given up from the
+   * last line handed on and read on by a worker, carefully (as after a
+   * worker that died), so the line costs what it costs on a worker.
+   */
+  const main: Thread = { ready: true };
+  let exited = false;
+  const exit = process.exit;
+  const guarded: JudgeModule = {
+    version: judge.version,
+    behavior: judge.behavior,
+    irSha256: judge.irSha256,
+    rules: judge.rules,
+    judgeTrajectory: ((...args: Parameters<JudgeModule["judgeTrajectory"]>) => {
+      process.exit = ((code?: number | string | null) => {
+        exited = true;
+        throw new Error(`the judge called process.exit(${code ?? ""})`);
+      }) as typeof process.exit;
+      try {
+        return judge.judgeTrajectory(...args);
+      } finally {
+        process.exit = exit;
+      }
+    }) as JudgeModule["judgeTrajectory"],
+  };
+  const judgeHere = (range: InFlight) => {
+    main.range = range;
+    const job: RangeJob = { id: nextId++, file, ...range.range };
+    const post = (message: RangeMessage) => {
+      if (!closed) receive(main, message);
+    };
+    runRange(guarded, setup, job, post, () => exited || closed).catch((error: unknown) => {
+      if (closed) return;
+      main.range = undefined;
+      if (error instanceof RangeStopped) {
+        exited = false;
+        died(range, "the judge called process.exit on the main thread");
+        if (threads.length === 0) start();
+        dispatch();
+        return;
+      }
+      failure = error instanceof Error ? error : new Error(String(error));
+      for (const r of window) wake(r);
+    });
+  };
+
   const releases = new WeakMap<Uint8Array, () => void>();
   const giveBack = (thread: Thread, buffer: ArrayBuffer) => {
     if (closed || !threads.includes(thread)) return;
-    const spare: RangeInput = { spare: buffer };
-    thread.worker.postMessage(spare, [buffer]);
+    const input: RangeInput = { spare: buffer };
+    thread.worker!.postMessage(input, [buffer]);
   };
 
+  /** Ranges sent to a worker that died before it began them: sent again, as they were, before the plan's next. */
+  const unread: InFlight[] = [];
   /** Ranges whose worker died, to be read on from where it was, first. */
   const again: InFlight[] = [];
   /**
@@ -324,39 +288,64 @@ export async function* judgeRanges(
     wake(range);
   };
 
-  /** Hands ranges to idle threads: first those a worker died in, then the next while the window has room. */
+  /** The next range of the plan, in the window, or undefined (the window is full, or the plan is done). */
+  const nextRange = (): InFlight | undefined => {
+    if (planned || window.length >= options.workers * WINDOW_PER_THREAD) return undefined;
+    const next = plan.next();
+    if (next.done === true) {
+      planned = true;
+      return undefined;
+    }
+    const { start: offset, firstLine: line } = next.value;
+    const range: InFlight = { range: next.value, batches: [], done: false, resume: { offset, line, skip: false }, careful: false };
+    window.push(range);
+    return range;
+  };
+
+  /**
+   * Hands ranges to idle threads: the main thread first (it is ready at
+   * once), then the workers, first those a worker died in, then those a
+   * dead worker had not begun, then the next while the window has room. A
+   * worker judging a range as it was cut also gets its next one, to begin
+   * when it is done, so it does not wait for the main thread between
+   * ranges (the main thread may be judging a read of its own).
+   */
   const dispatch = () => {
+    if (closed) return;
+    const fresh = () => unread.shift() ?? nextRange();
+    if (main.range === undefined) {
+      const range = fresh();
+      if (range !== undefined) judgeHere(range);
+    }
     for (const thread of threads) {
-      if (closed || thread.range !== undefined) continue;
-      const retry = again.shift();
-      if (retry !== undefined) {
-        thread.range = retry;
-        const { offset, line, skip } = retry.resume;
-        const job: RangeJob = {
-          id: nextId++,
-          file,
-          start: offset,
-          end: retry.range.end,
-          firstLine: line,
-          firstCase: 0,
-          skipFirst: skip,
-          careful: true,
-        };
-        thread.worker.postMessage(job);
-        continue;
+      if (thread.range === undefined) {
+        const retry = again.shift();
+        if (retry !== undefined) {
+          thread.range = retry;
+          const { offset, line, skip } = retry.resume;
+          const job: RangeJob = {
+            id: nextId++,
+            file,
+            start: offset,
+            end: retry.range.end,
+            firstLine: line,
+            firstCase: 0,
+            skipFirst: skip,
+            careful: true,
+          };
+          thread.worker!.postMessage(job);
+          continue;
+        }
+        const range = fresh();
+        if (range === undefined) continue;
+        thread.range = range;
+        thread.worker!.postMessage({ id: nextId++, file, ...range.range } satisfies RangeJob);
       }
-      if (planned || window.length >= options.workers * WINDOW_PER_WORKER) continue;
-      const next = plan.next();
-      if (next.done === true) {
-        planned = true;
-        continue;
-      }
-      const { start: offset, firstLine: line } = next.value;
-      const range: InFlight = { range: next.value, batches: [], done: false, resume: { offset, line, skip: false }, careful: false };
-      window.push(range);
-      thread.range = range;
-      const job: RangeJob = { id: nextId++, file, ...next.value };
-      thread.worker.postMessage(job);
+      if (thread.queued !== undefined || thread.range.careful) continue;
+      const next = fresh();
+      if (next === undefined) continue;
+      thread.queued = next;
+      thread.worker!.postMessage({ id: nextId++, file, ...next.range } satisfies RangeJob);
     }
   };
 
@@ -364,7 +353,11 @@ export async function* judgeRanges(
   const traces: unknown[] = [];
   const traceLines: number[] = [];
   try {
-    for (let i = 0; i < options.workers; i++) start();
+    // The main thread is one of the threads: it starts judging at once, the workers once they are up;
+    // no more workers than there are ranges besides the main thread's first (a small file starts none).
+    const workers = Math.min(options.workers - 1, Math.ceil(size / rangeBytes) - 1);
+    for (let i = 0; i < workers; i++) start();
+    options.early?.stop();
     dispatch();
     while (window.length > 0) {
       const range = window[0]!;
@@ -413,7 +406,7 @@ export async function* judgeRanges(
     if (ended.length > 0) for await (const results of judgeCaseBatches(judge, oneBatch(ended), run)) yield results;
   } finally {
     closed = true;
-    for (const { worker } of threads) void worker.terminate();
+    for (const { worker } of threads) void worker?.terminate();
     plan.return(undefined);
   }
 }

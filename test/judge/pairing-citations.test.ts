@@ -93,7 +93,8 @@ describe("pairing citations", () => {
         expect(actions.some(isEach)).toBe(false);
         continue;
       }
-      const last = actions.findLastIndex(isEach);
+      let last = actions.length - 1;
+      while (last >= 0 && !isEach(actions[last]!)) last--;
       const answered = actions.slice(last + 1).some(isFollower);
       if (!answered) {
         expect(clause.verdict).toBe("false");

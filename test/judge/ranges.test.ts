@@ -20,7 +20,8 @@ import { runSinks, type OutputSink } from "../../compiler/report/sink.js";
 import { textSink } from "../../compiler/report/text.js";
 import { judgeCaseBatches, type OutputRender } from "../../compiler/run/judge-cases.js";
 import { loadJudgeCode } from "../../compiler/run/load.js";
-import { judgeRanges, planRanges } from "../../compiler/run/ranges.js";
+import { planRanges } from "../../compiler/run/range-plan.js";
+import { judgeRanges } from "../../compiler/run/ranges.js";
 import { runCli } from "../support/cli.js";
 
 const REFUND = join(import.meta.dirname, "..", "..", "examples", "refund-support");
@@ -206,25 +207,58 @@ describe("judge --workers N on one JSONL file: each worker reads its own byte ra
   });
 });
 
-describe("a range worker that dies", () => {
-  test("costs the lines it was judging, said so; the other ranges are judged and the run fails", async () => {
-    const dir = tempDir();
-    const real = pathToFileURL(JUDGE).href;
-    const crashing = join(dir, "crashing-judge.mjs");
-    writeFileSync(
-      crashing,
-      `import * as real from ${JSON.stringify(real)};
+/** A judge that calls process.exit(7) on the trajectory "exit-here", and a file of 40 cases whose 18th is that one. */
+function crashingRun(): { crashing: string; file: string } {
+  const dir = tempDir();
+  const real = pathToFileURL(JUDGE).href;
+  const crashing = join(dir, "crashing-judge.mjs");
+  writeFileSync(
+    crashing,
+    `import * as real from ${JSON.stringify(real)};
 export const version = real.version, behavior = real.behavior, irSha256 = real.irSha256, rules = real.rules;
 export function judgeTrajectory(trajectory, options) {
   if (String(trajectory.id) === "exit-here") process.exit(7);
   return real.judgeTrajectory(trajectory, options);
 }
 `,
-    );
+  );
+  const all = trajectories();
+  const lines = Array.from({ length: 40 }, (_, i) => JSON.stringify({ ...all[i % all.length], id: i === 17 ? "exit-here" : `t-${i}` }));
+  const file = join(dir, "cases.jsonl");
+  writeFileSync(file, `${lines.join("\n")}\n`);
+  return { crashing, file };
+}
+
+describe("workers started before the judge is loaded (run/range-start.ts)", () => {
+  test("the CLI on a file of several ranges: --workers 2 and 3 write what --workers 1 writes, from a judge.mjs and a judge.yaml", () => {
+    const dir = tempDir();
     const all = trajectories();
-    const lines = Array.from({ length: 40 }, (_, i) => JSON.stringify({ ...all[i % all.length], id: i === 17 ? "exit-here" : `t-${i}` }));
-    const file = join(dir, "cases.jsonl");
+    // About 3 MB: three ranges or more, so the main thread takes one and the workers started early the others.
+    const lines: string[] = [];
+    for (let i = 0; lines.join("\n").length < 3_000_000 && i < 100_000; i++) {
+      const t = all[i % all.length]!;
+      lines.push(i % 997 === 5 ? '{"id": "broken", "events": [}' : JSON.stringify({ ...t, id: `${t.id}-${i}` }));
+    }
+    const file = join(dir, "large.jsonl");
     writeFileSync(file, `${lines.join("\n")}\n`);
+    for (const judge of [JUDGE, join(REFUND, "judge.yaml")]) {
+      const one = runCli(["judge", judge, file, "--jsonl", "--workers", "1"]);
+      expect(one.status).toBe(1);
+      expect(one.stdout.split("\n").filter(Boolean)).toHaveLength(lines.length);
+      for (const workers of ["2", "3"]) {
+        const run = runCli(["judge", judge, file, "--jsonl", "--workers", workers]);
+        expect(
+          { ...run, stderr: run.stderr.replace(/^--workers \d+: this machine has .*\n/m, "") },
+          `${judge}, --workers ${workers}`,
+        ).toEqual(one);
+      }
+    }
+  });
+});
+
+describe("a range worker that dies", () => {
+  test("costs the lines it was judging, said so; the other ranges are judged and the run fails", async () => {
+    const { crashing, file } = crashingRun();
     const crashed = runCli(["judge", crashing, file, "--jsonl", "--workers", "2"]);
     const want = runCli(["judge", JUDGE, file, "--jsonl", "--workers", "1"]);
     expect(crashed.status).toBe(1);
@@ -238,5 +272,38 @@ export function judgeTrajectory(trajectory, options) {
       caseError: "the worker thread judging this case died (it exited with code 7); the other cases were judged",
     });
     expect(got.filter((_, i) => i !== 17)).toEqual(expected.filter((_, i) => i !== 17));
+  });
+});
+
+describe("the main thread judges ranges too", () => {
+  test("a judge that calls process.exit there costs its line as on a worker, and process.exit is the process's again after", async () => {
+    const { crashing, file } = crashingRun();
+    const exit = process.exit;
+    const loaded = await loadJudgeCode(crashing);
+    const expected = (await oneThread(file, "jsonl")).stdout.split("\n").filter(Boolean);
+    // One thread in all (the main thread judges every range, and a worker is started for the line that exits),
+    // then two, with ranges of a line or so, so the line falls to either.
+    for (const [workers, rangeBytes] of [
+      [1, undefined],
+      [1, 100],
+      [2, 100],
+      [3, 1],
+    ] as const) {
+      const { sinks, out } = outputs("jsonl");
+      const tally = new Tally(await RULES());
+      const options = { workers, render: "jsonl" as const, ...(rangeBytes !== undefined ? { rangeBytes } : {}) };
+      await runSinks(judgeRanges(loaded.judge, loaded.code, file, { from: "auto" }, {}, options), sinks, tally);
+      const got = out().stdout.split("\n").filter(Boolean);
+      expect(got, `${workers} threads, ranges of ${rangeBytes} bytes`).toHaveLength(expected.length);
+      expect(JSON.parse(got[17]!)).toEqual({
+        file,
+        case: 17,
+        line: 18,
+        caseError: "the worker thread judging this case died (it exited with code 7); the other cases were judged",
+      });
+      expect(got.filter((_, i) => i !== 17)).toEqual(expected.filter((_, i) => i !== 17));
+      expect(tally.totals.errors).toBe(1);
+      expect(process.exit).toBe(exit);
+    }
   });
 });
