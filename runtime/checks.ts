@@ -78,45 +78,87 @@ export function orderingClause(state: OrderingState): Clause {
 }
 
 export interface PairingState extends ClauseBase {
-  /** The `each` matches in order. */
-  readonly each: readonly string[];
   /**
-   * `followers[k]` is the first follower of `each[k]`, for as many as found
-   * one (a prefix: one follower answers all the matches waiting before it).
+   * The events the clause cites when every `each` match has a follower, in
+   * the order they came (`pairedEach`, `pairedFollower`): each `each` match,
+   * and each follower once, when it answers the matches waiting before it.
+   * Empty while no `each` match occurred. The true clause cites this very
+   * list, put in citation order in place (`inCitationOrder`).
    */
-  readonly followers: readonly string[];
+  readonly cited: Citation[];
+  /**
+   * How many `each` matches wait for a follower: the events of the last
+   * `waiting` entries of `cited` (a follower that is itself an `each` match is
+   * cited once, as the follower, and waits from there).
+   */
+  readonly waiting: number;
+  /** The followers that are also `each` matches, in order (rare: the two patterns overlap). */
+  readonly carried: readonly string[];
 }
 
-/** Every `each` match needs a strictly later `followedBy` match. */
-export function pairingClause({ quote, complete, each, followers }: PairingState): Clause {
-  if (each.length === 0) return na("pairing", quote, absentReason(complete));
-  if (followers.length < each.length) {
+const EACH_CITED = "event matching `each`";
+const FOLLOWER_CITED = "first later event matching `followedBy`";
+
+/** A pairing's `each` match, cited as the event comes (PairingState.cited). */
+export function pairedEach(eventId: string): Citation {
+  return cite(eventId, EACH_CITED);
+}
+
+/** A pairing's follower, cited once, when it answers the `each` matches waiting before it. */
+export function pairedFollower(eventId: string): Citation {
+  return cite(eventId, FOLLOWER_CITED);
+}
+
+/** The ids of the `each` matches still waiting for a follower (PairingState.waiting). */
+export function waitingIds(cited: readonly Citation[], waiting: number): string[] {
+  const ids = new Array<string>(waiting);
+  const from = cited.length - waiting;
+  for (let k = 0; k < waiting; k++) ids[k] = cited[from + k]!.eventId;
+  return ids;
+}
+
+/**
+ * Moves each follower from where it came to where a pairing cites it: right
+ * after the first match it answers (each match, then its first follower, an
+ * event cited once), so a follower answering one match, the usual case, does
+ * not move. A carried follower (also an `each` match) heads the next block
+ * from the slot it came in. Linear: a block is shifted once.
+ */
+function inCitationOrder(cited: Citation[], carried: readonly string[]): Citation[] {
+  let blockStart = 0;
+  let c = 0;
+  for (let i = 0; i < cited.length; i++) {
+    const follower = cited[i]!;
+    if (follower.description !== FOLLOWER_CITED) continue;
+    const to = blockStart + 1;
+    for (let k = i; k > to; k--) cited[k] = cited[k - 1]!;
+    if (to < i) cited[to] = follower;
+    if (c < carried.length && carried[c] === follower.eventId) {
+      c++;
+      blockStart = i;
+    } else blockStart = i + 1;
+  }
+  return cited;
+}
+
+/**
+ * Every `each` match needs a strictly later `followedBy` match. The citations
+ * of a true clause are the stepper's own list, made while stepping: a long
+ * trace cites tens of thousands of events, and no second list of their ids is
+ * kept or copied.
+ */
+export function pairingClause({ quote, complete, cited, waiting, carried }: PairingState): Clause {
+  if (cited.length === 0) return na("pairing", quote, absentReason(complete));
+  if (waiting > 0) {
     if (!complete) return na("pairing", quote, "insufficient_evidence");
-    const unmatched: Citation[] = [];
-    for (let k = followers.length; k < each.length; k++) {
-      unmatched.push(cite(each[k]!, "event matching `each` with no later event matching `followedBy`"));
+    const unmatched = new Array<Citation>(waiting);
+    const from = cited.length - waiting;
+    for (let k = 0; k < waiting; k++) {
+      unmatched[k] = cite(cited[from + k]!.eventId, "event matching `each` with no later event matching `followedBy`");
     }
     return predicate("pairing", quote, "false", null, unmatched);
   }
-  // Each match then its follower, duplicates removed, first occurrence kept.
-  // Followers never go back in time, and an event that is both a follower and
-  // an `each` match comes as an `each` right after its last appearance as a
-  // follower (it answered every earlier `each`). So a repeat is always equal
-  // to the last follower cited.
-  // Sized once for the most there can be, then cut: a long trace cites tens of thousands of
-  // events, and a list grown push by push is reallocated and copied as it grows.
-  const citations = new Array<Citation>(each.length * 2);
-  let cited = 0;
-  let lastFollower: string | undefined;
-  for (let k = 0; k < each.length; k++) {
-    const match = each[k]!;
-    const follower = followers[k]!;
-    if (match !== lastFollower) citations[cited++] = cite(match, "event matching `each`");
-    if (follower !== lastFollower) citations[cited++] = cite(follower, "first later event matching `followedBy`");
-    lastFollower = follower;
-  }
-  citations.length = cited;
-  return predicate("pairing", quote, "true", null, citations);
+  return predicate("pairing", quote, "true", null, inCitationOrder(cited, carried));
 }
 
 export interface RequiredState extends ClauseBase, Windowed {

@@ -6,7 +6,16 @@ export { createJudge, type JudgeDefinition, type JudgeModule } from "./judge.js"
 export type { JudgeOptions } from "./judgment.js";
 export type { Found, RuleStepper, StepEvent, Steppers } from "./stepper.js";
 export { eventFacts } from "./evidence.js";
-export { countClause, forbiddenClause, orderingClause, pairingClause, requiredClause } from "./checks.js";
+export {
+  countClause,
+  forbiddenClause,
+  orderingClause,
+  pairedEach,
+  pairedFollower,
+  pairingClause,
+  requiredClause,
+  waitingIds,
+} from "./checks.js";
 export { TrajectoryError, validateTrajectory } from "./trajectory.js";
 export {
   countIndexed,

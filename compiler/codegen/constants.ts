@@ -16,6 +16,11 @@ export type ConstantPrefix = "values" | "regex";
 const EXTENDED_RUNTIME = {
   // What a false ordering, forbidden or count found (runtime/evidence.ts).
   eventFacts: code`eventFacts`,
+  // A pairing's citations, made while stepping (runtime/checks.ts).
+  Citation: code`type Citation`,
+  pairedEach: code`pairedEach`,
+  pairedFollower: code`pairedFollower`,
+  waitingIds: code`waitingIds`,
   Keyed: code`Keyed`,
   RegexProgram: code`type RegexProgram`,
   regexTest: code`regexTest`,
@@ -71,7 +76,9 @@ export class Constants {
   /** The runtime name, noted as imported; names come from a fixed table, never from user text. */
   runtime(runtimeName: ExtendedRuntimeName): Code {
     this.#uses.add(runtimeName);
-    return runtimeName === "RegexProgram" ? code`RegexProgram` : EXTENDED_RUNTIME[runtimeName];
+    if (runtimeName === "RegexProgram") return code`RegexProgram`;
+    if (runtimeName === "Citation") return code`Citation`;
+    return EXTENDED_RUNTIME[runtimeName];
   }
 
   /**

@@ -95,22 +95,37 @@ export function lowerOrdering(j: number, check: OrderingCheck, constants: Consta
 }
 
 export function lowerPairing(j: number, check: PairingCheck, constants: Constants): LoweredCheck {
-  const each = self(name("each", j));
-  const followers = self(name("followers", j));
+  const cited = self(name("cited", j));
+  const waiting = self(name("waiting", j));
+  const carried = self(name("carried", j));
+  // Tested once, before the follower's test narrows the event's type (TS2367 on a disjoint action).
+  const each = name("each", j);
   return {
     type: "pairing",
-    fields: [list(name("each", j)), list(name("followers", j))],
-    // followers[k] is the first follower of each[k]; the waiting `each` matches are the
-    // tail of `each` past followers.length. A follower answers them all at once, before
-    // this event may itself start waiting (a follower is strictly later). Linear, no copies.
-    step: [
-      code`if (${followers}.length < ${each}.length && ${lowerPattern(check.followedBy, constants)}) {`,
-      code`while (${followers}.length < ${each}.length) ${followers}.push(${EVENT}.id);`,
-      code`}`,
-      code`if ${lowerPattern(check.each, constants)} ${each}.push(${EVENT}.id);`,
+    fields: [
+      list(name("cited", j), code`${constants.runtime("Citation")}[]`),
+      value(name("waiting", j), code`number`, code`0`),
+      list(name("carried", j)),
     ],
-    clause: code`pairingClause({ ${clauseBase(check)}, each: ${each}, followers: ${followers} })`,
-    obligation: { when: code`${followers}.length < ${each}.length`, ids: code`${each}.slice(${followers}.length)` },
+    // The citations of a true clause, made as the events come; the `each` matches waiting are
+    // the last `waiting` of them. A follower answers them all at once, cited once, before this
+    // event may itself start waiting (a follower is strictly later): then it is carried.
+    step: [
+      code`const ${each} = ${lowerPattern(check.each, constants)};`,
+      code`if (${waiting} > 0 && ${lowerPattern(check.followedBy, constants)}) {`,
+      code`${cited}.push(${constants.runtime("pairedFollower")}(${EVENT}.id));`,
+      code`${waiting} = 0;`,
+      code`if (${each}) {`,
+      code`${carried}.push(${EVENT}.id);`,
+      code`${waiting} = 1;`,
+      code`}`,
+      code`} else if (${each}) {`,
+      code`${cited}.push(${constants.runtime("pairedEach")}(${EVENT}.id));`,
+      code`${waiting}++;`,
+      code`}`,
+    ],
+    clause: code`pairingClause({ ${clauseBase(check)}, cited: ${cited}, waiting: ${waiting}, carried: ${carried} })`,
+    obligation: { when: code`${waiting} > 0`, ids: code`${constants.runtime("waitingIds")}(${cited}, ${waiting})` },
   };
 }
 

@@ -6,7 +6,6 @@
  * says what it is and which argument it belongs to.
  */
 import { readdirSync, statSync } from "node:fs";
-import { open } from "node:fs/promises";
 import { basename, extname, join } from "node:path";
 import { EXIT_USAGE, UserError } from "../errors.js";
 import { plural } from "../report/plural.js";
@@ -35,7 +34,8 @@ async function misplacedKind(path: string, regular: boolean): Promise<MisplacedK
   if (ext === ".mjs" || ext === ".js" || ext === ".cjs" || ext === ".ts")
     return { kind: "a JavaScript module (a built judge?)", argument: "pass a judge.mjs as the first argument of judge or calibrate" };
   if (TRAJECTORY_FILE.test(path) || !regular) return undefined;
-  const handle = await open(path, "r");
+  // node:fs/promises loads here, for the rare argument that is looked at: a plain run need not load it (issue 26).
+  const handle = await (await import("node:fs/promises")).open(path, "r");
   try {
     const { bytesRead, buffer } = await handle.read(Buffer.alloc(256), 0, 256, 0);
     const head = buffer

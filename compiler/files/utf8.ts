@@ -5,7 +5,6 @@
  * invalid sequence is an error that says where it is.
  */
 import { isUtf8 } from "node:buffer";
-import { readFile } from "node:fs/promises";
 
 /** Keeps a byte order mark as U+FEFF, as Node's "utf8" does, so callers handle it as before. */
 const strictDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
@@ -51,6 +50,8 @@ export function describeInvalidUtf8(invalid: InvalidUtf8, base = 0): string {
 
 /** Reads a file strictly (fs errors are thrown as usual). */
 export async function readUtf8File(file: string): Promise<DecodedUtf8> {
+  // node:fs/promises loads with the first file read so: a judge run reads its trajectories without it (issue 26).
+  const { readFile } = await import("node:fs/promises");
   return decodeUtf8(await readFile(file));
 }
 

@@ -4,7 +4,7 @@
  * end (a trace may span several lines).
  */
 import { closeSync, createReadStream, openSync, readSync, statSync } from "node:fs";
-import { byteLineBatches } from "../files/byte-lines.js";
+import { lineBatches } from "../files/byte-lines.js";
 import { decodeUtf8, describeInvalidUtf8 } from "../files/utf8.js";
 import { readError, toCase, type InputCase } from "./case.js";
 import { loadImporters, needsImporters, plainTrajectory } from "./importers.js";
@@ -69,8 +69,10 @@ const FILE_CHUNK = 64 << 10;
  * before the next one is read, as with a stream.
  */
 async function* fileChunks(fd: number): AsyncGenerator<Uint8Array> {
+  // One buffer for every read: lineBatches keeps nothing of a chunk once its lines are read, and a new
+  // buffer per read cost more than reading into it (fresh memory, and its collection).
+  const chunk = Buffer.allocUnsafe(FILE_CHUNK);
   for (;;) {
-    const chunk = Buffer.allocUnsafe(FILE_CHUNK);
     const read = readSync(fd, chunk, 0, FILE_CHUNK, null);
     if (read === 0) return;
     yield chunk.subarray(0, read);
@@ -89,8 +91,8 @@ export async function* readJsonlLines(
 
 /**
  * The cases of JSON Lines as readJsonlLines gives them, a batch per chunk
- * read (byteLineBatches): the lines of a chunk become cases in one
- * synchronous pass, with no promise per line.
+ * read (lineBatches): the lines of a chunk become cases in one synchronous
+ * pass, with no promise per line, decoded in one call when they are UTF-8.
  */
 export async function* readJsonlBatches(
   file: string,
@@ -105,27 +107,40 @@ export async function* readJsonlBatches(
   const traceLines: number[] = [];
   let batch: InputCase[] = [];
   try {
-    for await (const lines of byteLineBatches(chunks)) {
-      for (const { bytes, offset } of lines) {
+    for await (const read of lineBatches(chunks)) {
+      for (let i = 0; i < read.lines.length; i++) {
         lineNumber++;
+        let parsed: ParsedLine;
+        if (read.text) {
+          const text = read.lines[i]!;
+          // The common line, a trajectory ("{" first: neither blank nor after a byte order mark), made a case as
+          // toCase makes it without the objects of the general path below.
+          const value = text.charCodeAt(0) === 0x7b ? parsedOrUndefined(text) : undefined;
+          if (value !== undefined && plainTrajectory(value)) {
+            batch.push({ file, index: index++, line: lineNumber, trajectory: value });
+            continue;
+          }
+          parsed = value !== undefined ? { kind: "value", value } : parseJsonlText(text, { file, index, line: lineNumber });
+        } else {
+          const { bytes, offset } = read.lines[i]!;
+          parsed = parseJsonlLine(bytes, offset, { file, index, line: lineNumber });
+        }
         const origin = { file, index, line: lineNumber };
-        const parsed = parseJsonlLine(bytes, offset, origin);
         if (parsed.kind === "value" && plainTrajectory(parsed.value)) {
-          // The common line, read as jsonlValue would read it without asking what else it could be.
           index++;
           batch.push(toCase(parsed.value, origin));
           continue;
         }
         if (parsed.kind === "value" && needsImporters(parsed.value)) await loadImporters();
-        const read = parsed.kind === "value" ? jsonlValue(parsed.value, origin, options) : parsed;
-        if (read.kind === "blank") continue;
-        if (read.kind === "trace") {
-          traces.push(read.value);
+        const line = parsed.kind === "value" ? jsonlValue(parsed.value, origin, options) : parsed;
+        if (line.kind === "blank") continue;
+        if (line.kind === "trace") {
+          traces.push(line.value);
           traceLines.push(lineNumber);
           continue;
         }
         index++;
-        for (const c of read.cases) batch.push(c);
+        for (const c of line.cases) batch.push(c);
       }
       if (batch.length > 0) {
         const ready = batch;
@@ -160,23 +175,35 @@ export function readJsonlLine(
   return parsed.kind === "value" ? jsonlValue(parsed.value, origin, options) : parsed;
 }
 
+/** What parseJsonlLine makes of a line. */
+type ParsedLine = Exclude<JsonlLine, { kind: "trace" }> | { kind: "value"; value: unknown };
+
 /** A line's JSON value, or what readJsonlLine makes of a line that has none (blank, or one located error). */
-export function parseJsonlLine(
-  bytes: Uint8Array,
-  offset: number,
-  origin: { file: string; index: number; line: number },
-): Exclude<JsonlLine, { kind: "trace" }> | { kind: "value"; value: unknown } {
+export function parseJsonlLine(bytes: Uint8Array, offset: number, origin: { file: string; index: number; line: number }): ParsedLine {
   const decoded = decodeUtf8(bytes);
   if (!decoded.ok) {
     return { kind: "cases", cases: [{ ...origin, col: decoded.invalid.col, error: describeInvalidUtf8(decoded.invalid, offset) }] };
   }
-  const raw = decoded.text;
+  return parseJsonlText(decoded.text, origin);
+}
+
+/** parseJsonlLine of a line already decoded. */
+function parseJsonlText(raw: string, origin: { file: string; index: number; line: number }): ParsedLine {
   const line = origin.line === 1 && raw.startsWith(BOM) ? raw.slice(1) : raw;
   if (line.trim() === "") return { kind: "blank" };
   try {
     return { kind: "value", value: JSON.parse(line) };
   } catch (error) {
     return { kind: "cases", cases: [{ ...origin, ...invalidJson(line, error, origin.line) }] };
+  }
+}
+
+/** The value of a line of JSON, or undefined when it is not JSON (the line is then read again, to say why). */
+function parsedOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
   }
 }
 

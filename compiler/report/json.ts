@@ -102,8 +102,9 @@ export function elementHead(judgment: TrajectoryJudgment, file: string): string 
   return indentedElement({ ...judgment, file }).slice(0, -4);
 }
 
+/** `index`, a case's number (an integer), is written as JSON writes it: a number's JSON is its string (issue 26: without a call to the stringifier per case). */
 export function elementWithCase(head: string, index: number): string {
-  return `${head},\n    "case": ${JSON.stringify(index)}\n  }`;
+  return `${head},\n    "case": ${index}\n  }`;
 }
 
 /** As elementHead, for a `--jsonl` line: the compact element without `case` and its closing brace. */
@@ -116,7 +117,7 @@ export function lineHead(judgment: TrajectoryJudgment, file: string): string | u
 
 /** Completes a lineHead to the bytes `JSON.stringify(jsonElement(result))` gives. */
 export function lineWithCase(head: string, index: number): string {
-  return `${head},"case":${JSON.stringify(index)}}`;
+  return `${head},"case":${index}}`;
 }
 
 /** `--jsonl`'s line of a case, without its line break: `JSON.stringify(jsonElement(result))`. */

@@ -9,7 +9,6 @@ import type { TrajectoryJudgment } from "../../runtime/types.js";
 import { describeOrigin, type CaseOrigin, type InputCase } from "../inputs/case.js";
 import { printable } from "../report/printable.js";
 import type { JudgeModule } from "./load.js";
-import { caseInSample } from "./sample.js";
 
 /** A case the judge judged. */
 export interface JudgedCase {
@@ -89,10 +88,14 @@ export interface RunOptions extends JudgeCaseOptions {
   concurrency?: number;
 }
 
+/** run/sample.ts, loaded with the first case `--sample` decides: it loads node:crypto, which a run without it does not need (issue 26). */
+let sampleModule: Promise<typeof import("./sample.js")> | undefined;
+const sampling = () => (sampleModule ??= import("./sample.js"));
+
 export async function judgeOne(judge: JudgeModule, input: InputCase, caseOptions: JudgeCaseOptions): Promise<CaseResult> {
   if (input.error !== undefined) return { kind: "failed", input, message: printable(input.error) };
   const { sample, ...options } = caseOptions;
-  if (sample !== undefined && options.complete !== undefined && !caseInSample(input, sample)) delete options.complete;
+  if (sample !== undefined && options.complete !== undefined && !(await sampling()).caseInSample(input, sample)) delete options.complete;
   const cost = options.complete !== undefined ? { usage: emptyUsage() } : {};
   try {
     return { kind: "judged", input, judgment: await judge.judgeTrajectory(input.trajectory, { ...options, ...cost }), ...cost };
@@ -167,18 +170,20 @@ export async function* judgeCaseBatches(
   const { concurrency: _concurrency, sample: _sample, ...judgeOptions } = options;
   for await (const batch of batches) {
     const results: CaseResult[] = [];
-    for (const input of batch) results.push(await judgeWithoutModel(judge, input, judgeOptions));
+    // judgeOne without a model (`options.complete` unset): the same result, without a copy of the options, nor a
+    // promise of its own, per case.
+    for (const input of batch) {
+      if (input.error !== undefined) {
+        results.push({ kind: "failed", input, message: printable(input.error) });
+        continue;
+      }
+      try {
+        results.push({ kind: "judged", input, judgment: await judge.judgeTrajectory(input.trajectory, judgeOptions) });
+      } catch (error) {
+        results.push({ kind: "failed", input, message: failureMessage(input, error) });
+      }
+    }
     yield results;
-  }
-}
-
-/** judgeOne without a model (`options.complete` unset): the same result, without a copy of the options per case. */
-async function judgeWithoutModel(judge: JudgeModule, input: InputCase, options: JudgeOptions): Promise<CaseResult> {
-  if (input.error !== undefined) return { kind: "failed", input, message: printable(input.error) };
-  try {
-    return { kind: "judged", input, judgment: await judge.judgeTrajectory(input.trajectory, options) };
-  } catch (error) {
-    return { kind: "failed", input, message: failureMessage(input, error) };
   }
 }
 

@@ -767,28 +767,48 @@ function orderingClause(state) {
     beforeFacts === void 0 ? void 0 : orderingFound(beforeFacts, nearMisses, missed, nearActions)
   );
 }
-function pairingClause({ quote, complete, each, followers }) {
-  if (each.length === 0) return na("pairing", quote, absentReason(complete));
-  if (followers.length < each.length) {
+var EACH_CITED = "event matching `each`";
+var FOLLOWER_CITED = "first later event matching `followedBy`";
+function pairedEach(eventId) {
+  return cite(eventId, EACH_CITED);
+}
+function pairedFollower(eventId) {
+  return cite(eventId, FOLLOWER_CITED);
+}
+function waitingIds(cited, waiting) {
+  const ids = new Array(waiting);
+  const from = cited.length - waiting;
+  for (let k = 0; k < waiting; k++) ids[k] = cited[from + k].eventId;
+  return ids;
+}
+function inCitationOrder(cited, carried) {
+  let blockStart = 0;
+  let c = 0;
+  for (let i = 0; i < cited.length; i++) {
+    const follower = cited[i];
+    if (follower.description !== FOLLOWER_CITED) continue;
+    const to = blockStart + 1;
+    for (let k = i; k > to; k--) cited[k] = cited[k - 1];
+    if (to < i) cited[to] = follower;
+    if (c < carried.length && carried[c] === follower.eventId) {
+      c++;
+      blockStart = i;
+    } else blockStart = i + 1;
+  }
+  return cited;
+}
+function pairingClause({ quote, complete, cited, waiting, carried }) {
+  if (cited.length === 0) return na("pairing", quote, absentReason(complete));
+  if (waiting > 0) {
     if (!complete) return na("pairing", quote, "insufficient_evidence");
-    const unmatched = [];
-    for (let k = followers.length; k < each.length; k++) {
-      unmatched.push(cite(each[k], "event matching `each` with no later event matching `followedBy`"));
+    const unmatched = new Array(waiting);
+    const from = cited.length - waiting;
+    for (let k = 0; k < waiting; k++) {
+      unmatched[k] = cite(cited[from + k].eventId, "event matching `each` with no later event matching `followedBy`");
     }
     return predicate("pairing", quote, "false", null, unmatched);
   }
-  const citations = new Array(each.length * 2);
-  let cited = 0;
-  let lastFollower;
-  for (let k = 0; k < each.length; k++) {
-    const match = each[k];
-    const follower = followers[k];
-    if (match !== lastFollower) citations[cited++] = cite(match, "event matching `each`");
-    if (follower !== lastFollower) citations[cited++] = cite(follower, "first later event matching `followedBy`");
-    lastFollower = follower;
-  }
-  citations.length = cited;
-  return predicate("pairing", quote, "true", null, citations);
+  return predicate("pairing", quote, "true", null, inCitationOrder(cited, carried));
 }
 function requiredClause({ quote, complete, windowOpen = true, match }) {
   if (!windowOpen) return na("required", quote, absentReason(complete));
@@ -1091,15 +1111,24 @@ var Rule0 = class {
 var Rule1 = class {
   triggered = false;
   // checks[0]: pairing (judge.yaml:34)
-  each0 = [];
-  followers0 = [];
+  cited0 = [];
+  waiting0 = 0;
+  carried0 = [];
   step(e) {
     const pattern0 = e.action === "health_check_result" && Object.is(e.metadata?.["status"], "failing");
     if (!this.triggered && pattern0) this.triggered = true;
-    if (this.followers0.length < this.each0.length && (e.action === "rollback" || e.action === "health_check_result")) {
-      while (this.followers0.length < this.each0.length) this.followers0.push(e.id);
+    const each0 = pattern0;
+    if (this.waiting0 > 0 && (e.action === "rollback" || e.action === "health_check_result")) {
+      this.cited0.push(pairedFollower(e.id));
+      this.waiting0 = 0;
+      if (each0) {
+        this.carried0.push(e.id);
+        this.waiting0 = 1;
+      }
+    } else if (each0) {
+      this.cited0.push(pairedEach(e.id));
+      this.waiting0++;
     }
-    if (pattern0) this.each0.push(e.id);
   }
   finish(complete) {
     if (!this.triggered) return null;
@@ -1107,8 +1136,9 @@ var Rule1 = class {
       pairingClause({
         quote: "Each failing health-check result gets a response later in the session: either a rollback or another health-check result",
         complete,
-        each: this.each0,
-        followers: this.followers0
+        cited: this.cited0,
+        waiting: this.waiting0,
+        carried: this.carried0
       })
     ];
   }
@@ -1116,23 +1146,24 @@ var Rule1 = class {
   }
   obligations(found) {
     if (!this.triggered) return;
-    if (this.followers0.length < this.each0.length)
-      found(1, 0, this.each0.slice(this.followers0.length));
+    if (this.waiting0 > 0) found(1, 0, waitingIds(this.cited0, this.waiting0));
   }
   // What save() keeps for restore(): values as they were, lists and sets by their size.
   saved_triggered = false;
-  saved_each0 = 0;
-  saved_followers0 = 0;
+  saved_cited0 = 0;
+  saved_waiting0 = 0;
+  saved_carried0 = 0;
   save() {
     this.saved_triggered = this.triggered;
-    this.saved_each0 = this.each0.length;
-    this.saved_followers0 = this.followers0.length;
+    this.saved_cited0 = this.cited0.length;
+    this.saved_waiting0 = this.waiting0;
+    this.saved_carried0 = this.carried0.length;
   }
   restore() {
-    if (this.each0.length !== this.saved_each0) this.each0.length = this.saved_each0;
-    if (this.followers0.length !== this.saved_followers0)
-      this.followers0.length = this.saved_followers0;
+    if (this.cited0.length !== this.saved_cited0) this.cited0.length = this.saved_cited0;
+    if (this.carried0.length !== this.saved_carried0) this.carried0.length = this.saved_carried0;
     this.triggered = this.saved_triggered;
+    this.waiting0 = this.saved_waiting0;
   }
 };
 var Rule2 = class {

@@ -24,13 +24,20 @@ const dir = mkdtempSync(join(tmpdir(), "bj-startup-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The modules of the model layer, the reports and the other output modes that a plain text run must not load. */
-const MODEL = ["compiler/model/index.js", "compiler/model/answer-cache.js", "compiler/model/openai.js", "compiler/optional.js"];
+/** run/sample.js (with node:crypto) only with --sample. */
+const MODEL = [
+  "compiler/model/index.js",
+  "compiler/model/answer-cache.js",
+  "compiler/model/openai.js",
+  "compiler/optional.js",
+  "compiler/run/sample.js",
+];
 const REPORTS = ["compiler/report/outputs.js", "compiler/analyses/label.js", "compiler/web/display.js", "compiler/report/html.js"];
 const OTHERS = ["compiler/build/judge-yaml.js", "compiler/report/json.js", "compiler/files/atomic-write.js"];
 
 let runs = 0;
 /** `judge` with `args` after the judge and the passing session: its exit code, stdout, and the dist/ modules it loaded. */
-function judge(args: string[]): { status: number | null; stdout: string; stderr: string; loaded: string[] } {
+function judge(args: string[]): { status: number | null; stdout: string; stderr: string; loaded: string[]; builtins: string[] } {
   const trace = join(dir, `trace-${++runs}.txt`);
   writeFileSync(trace, "");
   const run = runCli(["judge", JUDGE, PASSING, "--workers", "1", ...args], {
@@ -39,7 +46,7 @@ function judge(args: string[]): { status: number | null; stdout: string; stderr:
   });
   const urls = new Set(readFileSync(trace, "utf8").split("\n"));
   const loaded = [...urls].filter((url) => url.startsWith(DIST)).map((url) => url.slice(DIST.length));
-  return { ...run, loaded };
+  return { ...run, loaded, builtins: [...urls].filter((url) => url.startsWith("node:")) };
 }
 
 describe("a plain judge run loads only what it uses", () => {
@@ -51,6 +58,9 @@ describe("a plain judge run loads only what it uses", () => {
     expect(run.loaded).toContain("compiler/report/text.js");
     expect(run.loaded).toContain("compiler/model/config.js"); // whether a model is configured is still read
     for (const module of [...MODEL, ...REPORTS, ...OTHERS]) expect(run.loaded).not.toContain(module);
+    // Node's own modules that only other runs use (--sample's hash; a judge.yaml or a spec read with fs/promises).
+    expect(run.builtins).toContain("node:fs");
+    for (const module of ["node:crypto", "node:fs/promises"]) expect(run.builtins).not.toContain(module);
   });
 
   test("--json and --jsonl: the JSON renderer instead of the text one", () => {

@@ -14,6 +14,10 @@ import {
   type StepEvent,
   type Steppers,
   eventFacts,
+  type Citation,
+  pairedEach,
+  pairedFollower,
+  waitingIds,
 } from "behavior-judge/runtime";
 
 export { TrajectoryError, formatJudgment } from "behavior-judge/runtime";
@@ -197,17 +201,26 @@ class Rule0 implements RuleStepper {
 class Rule1 implements RuleStepper {
   triggered: boolean = false;
   // checks[0]: pairing (all-checks.yaml:27)
-  each0: string[] = [];
-  followers0: string[] = [];
+  cited0: Citation[] = [];
+  waiting0: number = 0;
+  carried0: string[] = [];
 
   step(e: StepEvent): void {
     // Patterns this step tests more than once, each tested once per event.
     const pattern0 = e.action === "deploy";
     if (!this.triggered && pattern0) this.triggered = true;
-    if (this.followers0.length < this.each0.length && e.action === "health_check_result") {
-      while (this.followers0.length < this.each0.length) this.followers0.push(e.id);
+    const each0 = pattern0;
+    if (this.waiting0 > 0 && e.action === "health_check_result") {
+      this.cited0.push(pairedFollower(e.id));
+      this.waiting0 = 0;
+      if (each0) {
+        this.carried0.push(e.id);
+        this.waiting0 = 1;
+      }
+    } else if (each0) {
+      this.cited0.push(pairedEach(e.id));
+      this.waiting0++;
     }
-    if (pattern0) this.each0.push(e.id);
   }
 
   finish(complete: boolean): Clause[] | null {
@@ -216,8 +229,9 @@ class Rule1 implements RuleStepper {
       pairingClause({
         quote: "every deploy is followed by a health check",
         complete,
-        each: this.each0,
-        followers: this.followers0,
+        cited: this.cited0,
+        waiting: this.waiting0,
+        carried: this.carried0,
       }),
     ];
   }
@@ -228,26 +242,27 @@ class Rule1 implements RuleStepper {
 
   obligations(found: Found): void {
     if (!this.triggered) return;
-    if (this.followers0.length < this.each0.length)
-      found(1, 0, this.each0.slice(this.followers0.length));
+    if (this.waiting0 > 0) found(1, 0, waitingIds(this.cited0, this.waiting0));
   }
 
   // What save() keeps for restore(): values as they were, lists and sets by their size.
   saved_triggered: boolean = false;
-  saved_each0 = 0;
-  saved_followers0 = 0;
+  saved_cited0 = 0;
+  saved_waiting0: number = 0;
+  saved_carried0 = 0;
 
   save(): void {
     this.saved_triggered = this.triggered;
-    this.saved_each0 = this.each0.length;
-    this.saved_followers0 = this.followers0.length;
+    this.saved_cited0 = this.cited0.length;
+    this.saved_waiting0 = this.waiting0;
+    this.saved_carried0 = this.carried0.length;
   }
 
   restore(): void {
-    if (this.each0.length !== this.saved_each0) this.each0.length = this.saved_each0;
-    if (this.followers0.length !== this.saved_followers0)
-      this.followers0.length = this.saved_followers0;
+    if (this.cited0.length !== this.saved_cited0) this.cited0.length = this.saved_cited0;
+    if (this.carried0.length !== this.saved_carried0) this.carried0.length = this.saved_carried0;
     this.triggered = this.saved_triggered;
+    this.waiting0 = this.saved_waiting0;
   }
 }
 

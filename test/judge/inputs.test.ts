@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { byteLines } from "../../compiler/files/byte-lines.js";
+import { byteLines, lineBatches } from "../../compiler/files/byte-lines.js";
 import { describeOrigin, type InputCase } from "../../compiler/inputs/case.js";
 import { readCases } from "../../compiler/inputs/inputs.js";
 import { findJsonSyntaxError } from "../../compiler/files/json-syntax.js";
@@ -263,6 +263,59 @@ describe("byteLines", () => {
     }
     expect(await split(["x\n"])).toEqual(["0:x"]);
     expect(await split(["", "x", "", "y\r"])).toEqual(["0:xy"]);
+  });
+});
+
+describe("lineBatches", () => {
+  /** Each line as byteLines gives it, `offset:text`: decoded where lineBatches decoded it, else its bytes read as latin1 (marked). */
+  async function split(chunks: Buffer[]): Promise<string[]> {
+    async function* source() {
+      // One buffer for every chunk, as the file reader reads: what a batch keeps of a chunk would be overwritten.
+      const shared = Buffer.alloc(Math.max(1, ...chunks.map((c) => c.length)));
+      for (const chunk of chunks) {
+        chunk.copy(shared);
+        yield shared.subarray(0, chunk.length);
+      }
+    }
+    const lines: string[] = [];
+    let offset = 0;
+    for await (const batch of lineBatches(source())) {
+      if (batch.text)
+        for (const text of batch.lines) {
+          lines.push(`${offset}:${text}`);
+          offset = NaN; // a text line has no offset of its own; the next byte line says where it is
+        }
+      else for (const { bytes, offset: at } of batch.lines) lines.push(`${at}:bytes ${Buffer.from(bytes).toString("latin1")}`);
+    }
+    return lines;
+  }
+  const byteSplit = async (bytes: Buffer): Promise<string[]> => {
+    const lines: string[] = [];
+    async function* one() {
+      yield bytes;
+    }
+    for await (const { bytes: line, offset } of byteLines(one())) lines.push(`${offset}:${Buffer.from(line).toString("latin1")}`);
+    return lines;
+  };
+
+  test("the lines and line ends of byteLines wherever the chunks are cut; bytes that are not UTF-8 keep their offsets", async () => {
+    const text = Buffer.concat([Buffer.from("ab\r\ncd\ref\n\ngh\r"), Buffer.from([0xff]), Buffer.from("\r\nij\u00e9k\nl")]);
+    const expected = await byteSplit(text);
+    expect(expected).toEqual(["0:ab", "4:cd", "7:ef", "10:", "11:gh", "14:\xff", "17:ij\xc3\xa9k", "23:l"]);
+    for (let a = 0; a <= text.length; a++)
+      for (let b = a; b <= text.length; b++) {
+        const lines = await split([text.subarray(0, a), text.subarray(a, b), text.subarray(b)]);
+        // The same lines in the same order: a text line is the UTF-8 of the bytes, a byte line has the offset byteLines gives.
+        expect(lines).toHaveLength(expected.length);
+        lines.forEach((line, i) => {
+          const [at, ...rest] = expected[i]!.split(":");
+          const bytes = Buffer.from(rest.join(":"), "latin1");
+          if (line.includes(":bytes ")) expect(line).toBe(`${at}:bytes ${bytes.toString("latin1")}`);
+          else expect(line.slice(line.indexOf(":") + 1)).toBe(bytes.toString("utf8"));
+        });
+        // The line holding 0xFF comes as bytes, wherever it falls.
+        expect(lines[5]).toBe("14:bytes \xff");
+      }
   });
 });
 

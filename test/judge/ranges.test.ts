@@ -20,7 +20,8 @@ import { runSinks, type OutputSink } from "../../compiler/report/sink.js";
 import { textSink } from "../../compiler/report/text.js";
 import { judgeCaseBatches, type OutputRender } from "../../compiler/run/judge-cases.js";
 import { loadJudgeCode } from "../../compiler/run/load.js";
-import { judgeRanges, planRanges } from "../../compiler/run/ranges.js";
+import { planRanges } from "../../compiler/run/range-plan.js";
+import { judgeRanges } from "../../compiler/run/ranges.js";
 import { runCli } from "../support/cli.js";
 
 const REFUND = join(import.meta.dirname, "..", "..", "examples", "refund-support");

@@ -39,6 +39,8 @@ export interface ClauseContext {
   shape: SentenceShape;
   /** Index of the clause in the sentence; the first one's quote includes the condition. */
   index: number;
+  /** The act an earlier sentence of the rule made conditional ("A loan is made only to …"), for a look-up's condition (latest.ts). */
+  earlier?: readonly Pattern[];
 }
 
 /** "… applies no further migrations and sends the person a message": the second verb keeps the first subject. */

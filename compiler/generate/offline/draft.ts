@@ -36,6 +36,7 @@ import {
 } from "./clauses.js";
 import { conditionFrom, withFreshness, withinOf, withWithin } from "./combined.js";
 import { countFrom, groupedCount, sumFrom } from "./counts.js";
+import { conditionedAct, latestFrom, withIdentity } from "./latest.js";
 import {
   agentNames,
   boundsCount,
@@ -97,6 +98,8 @@ function draftPlainClause(context: ClauseContext, rawClause: string, stripped?: 
   const clause = (stripped ?? rawClause.replace(PURPOSE, "")).replace(CONCESSION, "").replace(SESSION_END, "");
   const quote = quoteFor(context, rawClause);
   // "X may be filed only if the latest lookup shows Y": a condition on the latest earlier event's value.
+  const latest = latestFrom(context, clause, quote, context.earlier);
+  if (latest !== undefined) return latest;
   const conditioned = conditionFrom(context, clause, quote);
   if (conditioned !== undefined) return conditioned;
   // "No X until Y" and "never X unless Y" are orderings, not qualifiers.
@@ -269,6 +272,7 @@ export function draftSection(
   const notes: Omit<DraftNote, "rule">[] = [];
   let situation: SentenceShape["condition"];
   let last: SentenceShape["condition"];
+  let earlier: Pattern[] = [];
   for (const written of shapes) {
     const shape = inSituation(written, situation, last);
     last = shape.condition ?? last;
@@ -276,12 +280,19 @@ export function draftSection(
       lexicon,
       shape.sentence,
       shape.clauses,
-      withOutcomes(
+      withIdentity(
         lexicon,
-        shape,
-        shape.clauses.map((clause, index) => draftClause({ lexicon, grammar, shape, index }, clause)),
+        shape.sentence,
+        shape.clauses,
+        withOutcomes(
+          lexicon,
+          shape,
+          shape.clauses.map((clause, index) => draftClause({ lexicon, grammar, shape, index, earlier }, clause)),
+        ),
       ),
     );
+    const act = conditionedAct(lexicon, shape.sentence);
+    if (act.length > 0) earlier = act;
     // "When a status result reports the battery as low, that robot is finished working for now.":
     // a condition whose own sentence demands nothing sets up the situation the next sentences are about.
     if (written.condition !== undefined) situation = outcomes.every((o) => o.kind === "skip") ? shape.condition : undefined;

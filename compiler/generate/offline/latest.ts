@@ -1,0 +1,241 @@
+/**
+ * A condition on the latest look-up, however the sentence words it (docs/FORMATS.md §10): "A
+ * ticket is closed only when its latest check shows `state: resolved`", "Stock is shipped only
+ * from a depot it has queried: the most recent query of that depot must have come back
+ * `open: yes`", or, in a sentence of its own after the one that names the act, "The latest scan
+ * of that parcel must show `sealed: yes`". For each event of the act, the latest earlier event
+ * that carries the written keys (the same thing's, when both carry its id) must have the written
+ * values: `condition` with `latest`. The act is the subject before "only" (or "needs"), else the
+ * one an earlier sentence of the rule names that way, else the sentence's own "before …" frame.
+ */
+import type { ConditionCheck, Pattern, ValueMatcher } from "../../ir/types.js";
+import { exactValue, valueTest } from "../../ir/values.js";
+import { amountKey, amountsIn } from "./amounts.js";
+import { namedPairs } from "./backticks.js";
+import { resolve, type ClauseContext, type ClauseOutcome } from "./clauses.js";
+import { keyRef } from "./keys.js";
+import type { Lexicon } from "./lexicon.js";
+import { nameStems, stemSet } from "./words.js";
+
+/** "the latest fetch of that order must show", "whose most recent record shows", "the last check … came back". */
+const LATEST =
+  /\b(?:latest|most recent|newest|last)\s+([^`:;]*?)\s*,?\s*\b(?:must|has to|have to|should|needs? to)?\s*(?:still\s+)?(?:have\s+)?(?:shows?|showed|shown|say|says|said|reads?|come back|comes back|came back|returned|returns?)\b/i;
+/** The act a sentence makes conditional: its words before "only", "needs" or "requires". */
+const HEAD = /^(.*?)\s+(?:(?:may|can|must|should|will)\s+)?(?:be\s+)?(?:only\b|needs?\b|requires?\b)/i;
+/** "and less than $10.00 in unpaid fines": what a further amount of the same look-up is about. */
+const AMOUNT_TAIL = /^[^,;:]*/;
+
+/** The readings of the act a sentence makes conditional: its words before "only", then with their object ("… booked only onto a berth"). */
+function actReadings(lexicon: Lexicon, sentence: string): Pattern[] {
+  const head = HEAD.exec(sentence);
+  if (head === null) return [];
+  const short = head[1]!.replace(/\s+(?:is|are|was|were|gets?|get)$/i, "");
+  // "A ship is booked only onto a berth that …": the act with its object, up to what qualifies it.
+  const long = sentence
+    .split(/\s*(?::|;|\s—\s|\s-\s)\s*|\s+(?:whose|that|which|who|where|when|if|unless|after|before|it has|it had)\s+/i)[0]!
+    .replace(/\b(?:only|needs?|requires?)\b.*?(?=\b(?:to|on|onto|in|into|for|from|under|against|with)\b|$)/i, " ");
+  return [short, long].flatMap((phrase) => {
+    const found = resolve(lexicon, phrase, { agentOnly: true });
+    return found === undefined ? [] : [found];
+  });
+}
+
+/** The readings of the act a sentence makes conditional ("A loan is made only to …"): empty when it makes none. */
+export function conditionedAct(lexicon: Lexicon, sentence: string): Pattern[] {
+  return actReadings(lexicon, sentence);
+}
+
+function keysOf(lexicon: Lexicon, action: string): string[] {
+  return (lexicon.actions.find((a) => a.name === action)?.metadata ?? []).map((m) => m.key);
+}
+
+/** The `when` test of one key of the looked-up event. */
+function test(key: string, value: ValueMatcher): string | undefined {
+  const ref = keyRef("r", key);
+  const t = valueTest(value);
+  if (t.op === "equals") return `${ref} == ${JSON.stringify(t.value)}`;
+  if (t.op !== "range") return undefined;
+  const symbols = { gt: ">", gte: ">=", lt: "<", lte: "<=" } as const;
+  const parts = (Object.keys(symbols) as (keyof typeof symbols)[]).flatMap((op) =>
+    t.range[op] === undefined ? [] : [`${ref} ${symbols[op]} ${String(t.range[op])}`],
+  );
+  return parts.length === 0 ? undefined : parts.join(" && ");
+}
+
+/** The identifier key the act and the looked-up event both carry, the one the words name (else the only one). */
+function sharedIds(lexicon: Lexicon, acts: readonly string[], looked: readonly string[]): string[] {
+  const all = [...acts, ...looked].map((a) => keysOf(lexicon, a));
+  return all.reduce((a, b) => a.filter((k) => b.includes(k))).filter((k) => nameStems(k).includes("id"));
+}
+
+function sharedId(lexicon: Lexicon, acts: readonly string[], looked: readonly string[], words: string): string | undefined {
+  const shared = sharedIds(lexicon, acts, looked);
+  const said = stemSet(words);
+  return shared.find((k) => nameStems(k).some((s) => s !== "id" && said.has(s))) ?? (shared.length === 1 ? shared[0] : undefined);
+}
+
+/**
+ * "… only …: the latest look-up of that depot must show `open: yes`": a condition on the latest
+ * look-up. `earlier` is the act an earlier sentence of the rule made conditional. Undefined when
+ * the clause writes no latest look-up with a `key: value`, or the samples show no event for it.
+ */
+export function latestFrom(
+  context: ClauseContext,
+  clause: string,
+  quote: string,
+  earlier: readonly Pattern[] = [],
+): ClauseOutcome | undefined {
+  const m = LATEST.exec(clause);
+  if (m === null) return undefined;
+  const tail = clause.slice(m.index + m[0].length);
+  // The values the look-up shows: the backticked pairs right after the verb, joined by "and".
+  const list = /^\s*(?:with\s+|as\s+)?(`[^`]+`(?:(?:\s*,\s*and\s+|\s*,\s*|\s+and\s+)`[^`]+`)*)/.exec(tail);
+  const pairs = list === null ? [] : namedPairs(list[1]!);
+  if (pairs.length === 0) return undefined;
+  const keys = pairs.map(([k]) => k);
+  // The looked-up event: the actions that carry every written key, results first, narrowed by the clause's words for it.
+  const carriers = context.lexicon.actions.filter((a) => keys.every((k) => a.metadata.some((md) => md.key === k))).map((a) => a.name);
+  if (carriers.length === 0) return undefined;
+  const results = carriers.filter((a) => a.endsWith("_result"));
+  const pool = results.length > 0 ? results : carriers;
+  const named = pool.length === 1 ? undefined : resolve(context.lexicon, m[1]!, { only: (a) => pool.includes(a) });
+  const looked =
+    pool.length === 1 ? pool : (named ?? []).flatMap((p) => (exactValue(p.action) === undefined ? [] : [exactValue(p.action)!]));
+  if (looked.length === 0) return undefined;
+  // The act: before "only" in this clause, else the earlier sentence's, else the sentence's "before …" frame.
+  const before = clause.slice(0, m.index);
+  const frame = context.shape.condition?.kind === "before" ? context.shape.condition.phrase : undefined;
+  const readings = [
+    ...actReadings(context.lexicon, before),
+    ...earlier,
+    ...[frame === undefined ? undefined : resolve(context.lexicon, frame, { agentOnly: true })].flatMap((p) =>
+      p === undefined ? [] : [p],
+    ),
+  ];
+  // Not the look-up itself; of the rest, the first reading that shares an id with the look-up, else the first.
+  const actsOf = (p: Pattern) => p.flatMap((x) => (exactValue(x.action) === undefined ? [] : [exactValue(x.action)!]));
+  const fits = readings.filter((p) => {
+    const acts = actsOf(p);
+    return acts.length === p.length && !acts.some((a) => looked.includes(a) || looked.includes(`${a}_result`));
+  });
+  const each = fits.find((p) => sharedIds(context.lexicon, actsOf(p), looked).length > 0) ?? fits[0];
+  if (each === undefined) return undefined;
+  const acts = actsOf(each);
+  const tests = pairs.map(([k, v]) => test(k, v));
+  // "… shows `card_status: valid` and less than $10.00 in unpaid fines": an amount on a key of the same look-up.
+  let end = m.index + m[0].length + list![0].length;
+  const rest = tail.slice(list![0].length);
+  const further = /^\s*and\s+/.exec(rest);
+  if (further !== null && looked.length === 1) {
+    const phrase = AMOUNT_TAIL.exec(rest.slice(further[0].length))![0];
+    const amounts = amountsIn(phrase);
+    const amount = amounts.length === 1 && amounts[0]!.start === 0 ? amounts[0]! : undefined;
+    const key = amount === undefined ? undefined : amountKey(context.lexicon, looked[0]!, amount.unit, phrase);
+    if (amount !== undefined && key !== undefined && stemSet(phrase).size > 0 && nameStems(key).some((s) => stemSet(phrase).has(s))) {
+      tests.push(test(key, amount.range));
+      end += further[0].length + phrase.length;
+    }
+  }
+  if (tests.some((t) => t === undefined)) return undefined;
+  const on = sharedId(context.lexicon, acts, looked, clause);
+  const latest: Pattern = looked.length === 1 ? [{ action: looked[0]! }] : [{ action: { in: looked } }];
+  // The quote stops where the reading does: what the clause says after the values stays for another clause or a notice.
+  const start = quote.indexOf(clause);
+  const read = start < 0 ? quote : quote.slice(0, start + end).replace(/(?:[\s,;:]|\s(?:and|or)\b)+$/, "");
+  const check: ConditionCheck = {
+    type: "condition",
+    quote: read,
+    each,
+    with: { r: { latest, ...(on !== undefined ? { on: `metadata.${on}` } : {}) } },
+    when: tests.join(" && "),
+  };
+  return { kind: "check", check };
+}
+
+/** "the approver is not the employee being paid", "from someone other than the clerk who asked for it". */
+const NOT_SAME =
+  /^(?:and\s+|but\s+)?(?:(?:the|that|this|its)\s+([a-z][a-z -]*?)\s+(?:is not|isn't|is never|cannot be|can't be|must not be|may not be|never is)\s+(?:the\s+(?:same\s+)?)?([a-z].*)|(?:(?:given|made|signed|coming)\s+)?(?:by|from)\s+(?:someone|somebody|a person|anyone)\s+other than\s+(?:the\s+)?([a-z].*))$/i;
+
+/** The values each key of an action shows in the samples. */
+function valuesOf(lexicon: Lexicon, actions: readonly string[]): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (const t of lexicon.samples)
+    for (const e of t.events) {
+      if (!actions.includes(e.action)) continue;
+      for (const [k, v] of Object.entries(e.metadata ?? {})) {
+        if (typeof v !== "string" || /^-?\d+(?:\.\d+)?$/.test(v)) continue;
+        const set = out.get(k) ?? new Set<string>();
+        set.add(v);
+        out.set(k, set);
+      }
+    }
+  return out;
+}
+
+/**
+ * The keys of the look-up and of the act that a "not the same person" clause compares: the pair
+ * whose values the samples show in common (the same people), the one whose names the words
+ * say first. Undefined when no pair of keys shares a value, or the words tell no pair apart.
+ */
+function differentPeople(lexicon: Lexicon, check: ConditionCheck, subject: string, object: string): [string, string] | undefined {
+  const latest = check.with?.r;
+  if (latest === undefined || !("latest" in latest)) return undefined;
+  const on = typeof latest.on === "string" ? latest.on.replace(/^metadata\./, "") : undefined;
+  const lookedActs = (latest.latest ?? []).flatMap((m) => {
+    const a = exactValue(m.action);
+    return a !== undefined ? [a] : typeof m.action === "object" && m.action !== null && "in" in m.action ? (m.action.in as string[]) : [];
+  });
+  const acts = check.each.flatMap((m) => (exactValue(m.action) === undefined ? [] : [exactValue(m.action)!]));
+  const theirs = valuesOf(lexicon, lookedActs);
+  const ours = valuesOf(lexicon, acts);
+  const subjectStems = stemSet(subject);
+  const objectStems = stemSet(object);
+  const named = (key: string, stems: Set<string>) => nameStems(key).some((s) => s !== "id" && stems.has(s));
+  const pairs: { pair: [string, string]; score: number }[] = [];
+  for (const [rk, rv] of theirs)
+    for (const [ek, ev] of ours) {
+      if (rk === on || ek === on) continue;
+      if (![...rv].some((v) => ev.has(v))) continue;
+      pairs.push({ pair: [rk, ek], score: (named(rk, subjectStems) ? 2 : 0) + (named(ek, objectStems) ? 1 : 0) });
+    }
+  pairs.sort((a, b) => b.score - a.score);
+  if (pairs.length === 0 || (pairs.length > 1 && pairs[0]!.score === pairs[1]!.score)) return undefined;
+  return pairs[0]!.pair;
+}
+
+type Outcome = ClauseOutcome;
+
+/**
+ * "…: the latest approval request for it came back `decision: approved`, and the approver is not
+ * the employee being paid": the look-up's condition also asks that two keys differ, the keys whose
+ * values the samples show are people on both events. The clause is read into the condition (its
+ * quote reaches over it) or, when no pair of keys fits, left to stand as it was drafted.
+ */
+export function withIdentity(lexicon: Lexicon, sentence: string, clauses: readonly string[], outcomes: readonly Outcome[]): Outcome[] {
+  const out = outcomes.slice();
+  out.forEach((outcome, i) => {
+    if (outcome.kind !== "check" || outcome.check.type !== "condition" || outcome.check.with?.r === undefined) return;
+    const check = outcome.check;
+    const start = sentence.indexOf(check.quote);
+    if (start < 0) return;
+    // What the sentence says right after the condition's quote, in its own clause or the next one.
+    const after = sentence
+      .slice(start + check.quote.length)
+      .replace(/^[\s,;:—-]+/, "")
+      .replace(/^(?:and|but)\s+/i, "");
+    const nextClause = clauses[i + 1];
+    const own = clauses[i]!.includes(after) && after !== "" ? after : undefined;
+    const text = own ?? (nextClause !== undefined && after.startsWith(nextClause.replace(/^(?:and|but)\s+/i, "")) ? nextClause : undefined);
+    const said = text === undefined ? null : NOT_SAME.exec(text.replace(/[.;]\s*$/, ""));
+    if (said === null || text === undefined || (own === undefined && out[i + 1]?.kind === "check")) return;
+    const subject = said[1] ?? "approver giver";
+    const object = said[2] ?? said[3] ?? "";
+    const pair = differentPeople(lexicon, check, subject, object);
+    if (pair === undefined) return;
+    const end = sentence.indexOf(text, start) + text.length;
+    const quote = sentence.slice(start, end).replace(/[\s.;,]+$/, "");
+    out[i] = { ...outcome, check: { ...check, quote, when: `${check.when} && ${keyRef("r", pair[0])} != ${keyRef("event", pair[1])}` } };
+    if (own === undefined) out[i + 1] = { kind: "skip" };
+  });
+  return out;
+}
