@@ -263,7 +263,10 @@ export class RangeStopped extends Error {}
  * Judges the range of `job`, posting what its lines give a read at a time
  * (a line at a time when careful). `stopped`, asked after each case, ends it
  * with RangeStopped before that case is added (the main thread's judging,
- * when the judge called process.exit or the run is over).
+ * when the judge called process.exit or the run is over). A line longer
+ * than `maxLineBytes` ends it with RangeStopped before it is parsed: the
+ * main thread leaves such a line to a worker, where running out of memory
+ * costs that line only.
  */
 export async function runRange(
   judge: JudgeModule,
@@ -271,6 +274,7 @@ export async function runRange(
   job: RangeJob,
   post: (message: RangeMessage) => void,
   stopped?: () => boolean,
+  maxLineBytes = Infinity,
 ): Promise<void> {
   const { file } = job;
   const items = new Items(
@@ -315,6 +319,7 @@ export async function runRange(
         skip = false;
         continue;
       }
+      if (bytes.length > maxLineBytes) throw new RangeStopped();
       if (job.careful === true) post({ kind: "begin", id: job.id, at: { line, offset }, stage: "reading" });
       await readLine(bytes, offset, line, job.careful === true);
       last = { line, offset };

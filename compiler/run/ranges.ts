@@ -23,6 +23,7 @@
  * announced, and the line a worker dies on then is a failed case saying so.
  */
 import { statSync } from "node:fs";
+import { getHeapStatistics } from "node:v8";
 import type { Worker } from "node:worker_threads";
 import type { InputCase } from "../inputs/case.js";
 import { loadImporters } from "../inputs/importers.js";
@@ -60,6 +61,14 @@ const RANGES_PER_WORKER = 4;
  * judged takes the next rather than waiting.
  */
 const WINDOW_PER_THREAD = 3;
+/**
+ * The longest line the main thread reads itself: a 64th of its heap (about
+ * 0.75 MB under --max-old-space-size=32, tens of MB by default). Parsing a
+ * line takes several times its length in memory; a longer line goes to a
+ * worker, where running out of memory costs that line only, as when the
+ * main thread judged nothing (test/judge/pool.test.ts).
+ */
+const MAIN_LINE_BYTES = Math.floor(getHeapStatistics().heap_size_limit / 64);
 
 export interface RangeOptions {
   workers: number;
@@ -236,12 +245,14 @@ export async function* judgeRanges(
     const post = (message: RangeMessage) => {
       if (!closed) receive(main, message);
     };
-    runRange(guarded, setup, job, post, () => exited || closed).catch((error: unknown) => {
+    runRange(guarded, setup, job, post, () => exited || closed, MAIN_LINE_BYTES).catch((error: unknown) => {
       if (closed) return;
       main.range = undefined;
       if (error instanceof RangeStopped) {
+        // The judge called process.exit, or a line too long for this thread's heap is next: a worker reads on.
+        const reason = exited ? "the judge called process.exit on the main thread" : "a line too long to read on the main thread";
         exited = false;
-        died(range, "the judge called process.exit on the main thread");
+        died(range, reason);
         if (threads.length === 0) start();
         dispatch();
         return;
