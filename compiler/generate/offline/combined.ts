@@ -13,14 +13,51 @@ import type { Lexicon } from "./lexicon.js";
 import { nameStems, parseCount, stemSet } from "./words.js";
 
 /** "within the next two events", "within three events of the booking", "within 2 steps". */
-const WITHIN = /,?\s*\bwithin\s+(?:the\s+(?:next|following)\s+)?(\w+)\s+(?:events?|steps?|actions?|messages?|moves?)(?:\s+of\s+[^,;:]+)?/i;
+const WITHIN =
+  /,?\s*\bwithin\s+(?:the\s+(?:next|following)\s+)?(\w+)\s+(?:events?|steps?|actions?|messages?|moves?)(?:\s+of\s+([^,;:]+))?/i;
 
-/** The window a clause writes, and the clause without it. */
-export function withinOf(clause: string): { within: number; rest: string } | undefined {
+/** The window a clause writes, the event it counts from ("of reverse_adjustment"), and the clause without it. */
+export function withinOf(clause: string): { within: number; rest: string; of?: string } | undefined {
   const m = WITHIN.exec(clause);
   const n = m === null ? undefined : m[1] === "one" || m[1] === "a" ? 1 : parseCount(m[1]!);
   if (m === null || n === undefined || n < 1) return undefined;
-  return { within: n, rest: `${clause.slice(0, m.index)}${clause.slice(m.index + m[0].length)}`.trim() };
+  const rest = `${clause.slice(0, m.index)}${clause.slice(m.index + m[0].length)}`.trim();
+  return { within: n, rest, ...(m[2] !== undefined ? { of: m[2].trim() } : {}) };
+}
+
+/** Words that point back at the clause's own event: "within two steps of it". */
+const BACK = /^(?:it|them|this|that|each|either|each one|that one)$/i;
+
+/**
+ * "The member hears about every cancellation: Desk calls `send_notice` for that booking within
+ * two steps of cancel_booking": each event the window counts from is followed by the one the
+ * clause requires, within N events, tied by "that X" when both carry its key. Undefined when the
+ * window counts from the clause's own event ("of it"), the clause forbids, or either side is not
+ * in the samples' words.
+ */
+export function anchoredPairing(
+  context: ClauseContext,
+  rest: string,
+  anchor: string,
+  within: number,
+  outcome: ClauseOutcome,
+  quote: string,
+): ClauseOutcome | undefined {
+  if (BACK.test(anchor) || (outcome.kind === "check" && outcome.check.type !== "required")) return undefined;
+  if (outcome.kind === "check" && outcome.check.type === "required" && outcome.check.after !== undefined) return undefined;
+  if (outcome.kind === "semantic" && /avoid what this forbids/.test(outcome.semantic.question)) return undefined;
+  const each = resolve(context.lexicon, anchor, { agentOnly: true });
+  if (each === undefined) return undefined;
+  // What follows: the required check's event, else what the words after the last colon name.
+  const said = rest.slice(rest.lastIndexOf(":") + 1);
+  const followedBy =
+    outcome.kind === "check" && outcome.check.type === "required"
+      ? outcome.check.match
+      : resolve(context.lexicon, said, { agentOnly: true });
+  if (followedBy === undefined || JSON.stringify(each) === JSON.stringify(followedBy)) return undefined;
+  const tie = correlationOf(context.lexicon, said, { each, followedBy }, ["each", "followedBy"]);
+  const on = tie !== undefined && "on" in tie ? { on: tie.on } : {};
+  return { kind: "check", check: { type: "pairing", quote, each, followedBy, ...on, within } as Check };
 }
 
 /**

@@ -18,8 +18,9 @@ import { parseCount } from "./words.js";
 const TOOL_CALLS = /\b(?:tool[- ]?calls?|tool uses?|function calls?|tools?|actions?)\b/i;
 /** A number said without a bound word, in a count grouped by something: "one tool call per turn" is at most one. */
 const BARE_NUMBER = /\b(?:only|just)?\s*(\d+|one|two|three|four|five|six|seven|eight|nine|ten|a single|single)\b/i;
-/** Words that make an amount a bound on the sum: "total at most $800", "$800 in total". */
-const SUM = /\b(?:total(?:s|led|ling|ing)?|in total|combined|altogether|all together|sum(?:s|med)? to|add(?:s|ed)? up to)\b/i;
+/** Words that make an amount a bound on the sum: "total at most $800", "$800 in total", "come to at most $800". */
+const SUM =
+  /\b(?:total(?:s|led|ling|ing)?|in total|combined|altogether|all together|sum(?:s|med)? to|add(?:s|ed)? up to|(?:come|comes|came|amounts?|amounted) to)\b/i;
 
 /** The counted events: the agent's events for "tool calls", else what the phrase names, amounts included. */
 function countedPattern(context: ClauseContext, phrase: string, ignore?: string): Pattern | undefined {

@@ -34,7 +34,7 @@ import {
   type ClauseContext,
   type ClauseOutcome,
 } from "./clauses.js";
-import { conditionFrom, withFreshness, withinOf, withWithin } from "./combined.js";
+import { anchoredPairing, conditionFrom, withFreshness, withinOf, withWithin } from "./combined.js";
 import { countFrom, groupedCount, sumFrom } from "./counts.js";
 import { conditionedAct, latestFrom, withIdentity } from "./latest.js";
 import {
@@ -91,7 +91,13 @@ function draftClause(context: ClauseContext, rawClause: string): ClauseOutcome {
   }
   const window = withinOf(rawClause.replace(PURPOSE, ""));
   const outcome = draftPlainClause(context, rawClause, window?.rest);
-  return window === undefined ? outcome : withWithin(outcome, window.within);
+  if (window === undefined) return outcome;
+  // "… calls `send_notice` for that booking within two steps of cancel_booking": paired with the event the window counts from.
+  const anchored =
+    window.of === undefined
+      ? undefined
+      : anchoredPairing(context, window.rest, window.of, window.within, outcome, quoteFor(context, rawClause));
+  return anchored ?? withWithin(outcome, window.within);
 }
 
 function draftPlainClause(context: ClauseContext, rawClause: string, stripped?: string): ClauseOutcome {

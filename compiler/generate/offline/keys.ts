@@ -27,6 +27,8 @@ const SESSION_WORDS = new Set(["session", "conversation", "chat", "trajectory", 
 /** "per turn", "each turn", "in a single turn", "for each order", "to one customer": the noun a count is grouped by. */
 const PER =
   /\b(?:per|in\s+(?:a\s+single|the\s+same|a|one|any|each|every)|(?:for|to|of|on)\s+(?:a\s+single|any\s+one|the\s+same|each|every|one))\s+([a-z]+)\b/i;
+/** "One crew member is called out for at most …": a subject of one names the group (the last noun of a compound). */
+const ONE_SUBJECT = /^\W*one\s+(?:[a-z]+\s+)?([a-z]+)\s+(?=(?:is|are|may|can|gets?|receives?)\b)/i;
 /** "each turn" and "every turn" only name a group when the noun means one: "each refund" is what is counted. */
 const EACH = /\b(?:each|every)\s+([a-z]+)\b/gi;
 
@@ -46,11 +48,12 @@ function samplesHave(lexicon: Lexicon, key: string): boolean {
 
 /** The key a noun names among those every action of the pattern carries ("order" → `order_id`). */
 function keyForNoun(lexicon: Lexicon, pattern: Pattern, noun: string): string | undefined {
-  const stem = canonical(noun.toLowerCase());
+  // The noun may come canonical already ("employe", from groupingWords): canonical twice would cut it again ("employ").
+  const stems = new Set([noun.toLowerCase(), canonical(noun.toLowerCase())]);
   const actions = patternActions(pattern);
   if (actions.length === 0) return undefined;
   const shared = actions.map((a) => actionKeys(lexicon, a)).reduce((a, b) => a.filter((k) => b.includes(k)));
-  return shared.find((key) => nameStems(key).includes(stem));
+  return shared.find((key) => nameStems(key).some((s) => stems.has(s)));
 }
 
 /** The words that group a count ("per order") and the noun they group by. */
@@ -61,7 +64,9 @@ export interface GroupingWords {
 
 /** "per turn", "in a single turn", "for each order", "to one customer" in a count's clause. */
 export function groupingWords(clause: string): GroupingWords | undefined {
-  const per = PER.exec(clause);
+  // "to one employee … in a session": the group is the thing, not the session every count is within anyway.
+  const pers = [...clause.matchAll(new RegExp(PER.source, "gi"))];
+  const per = ONE_SUBJECT.exec(clause) ?? pers.find((m) => !SESSION_WORDS.has(canonical(m[1]!.toLowerCase()))) ?? pers[0] ?? null;
   const found = per ?? [...clause.matchAll(EACH)].find((m) => TURN_WORDS.has(canonical(m[1]!.toLowerCase())));
   return found === undefined || found === null ? undefined : { noun: canonical(found[1]!.toLowerCase()), phrase: found[0] };
 }
