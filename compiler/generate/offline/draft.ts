@@ -415,11 +415,17 @@ function withLabels(
     : drafted.notes.slice();
   const how = found.changed ? "re-read from the labels: " : "";
   notes.push({ kind: "labels", message: `${how}agrees with ${found.agree} of the ${found.total} labels given for this rule` });
+  if (found.unconfirmed !== undefined)
+    notes.push({
+      kind: "labels",
+      message: `a reading that fits more labels was found but not kept: with each label left out in turn, the search predicted ${found.unconfirmed.predicted} of them, no more than the draft agrees with (${found.unconfirmed.draft}); more labels may settle it${found.separating.length === 0 ? "" : ` (the two disagree on ${found.separating.join(", ")})`}`,
+    });
   if (found.runnerUps.length > 0) {
     const fit = found.agree === found.total ? "every label" : "as many labels";
     const where =
       found.separating.length === 0 ? "they judge the labeled samples alike" : `they disagree on ${found.separating.join(", ")}`;
-    notes.push({ kind: "labels", message: `${found.runnerUps.length + 1} readings fit ${fit}; ${where}` });
+    if (found.unconfirmed === undefined)
+      notes.push({ kind: "labels", message: `${found.runnerUps.length + 1} readings fit ${fit}; ${where}` });
     const sample = found.separating[0];
     if (sample !== undefined) {
       const text = `In ${sample}, did the agent follow ${JSON.stringify(drafted.rule.name)}? y/n/n.a.`;
