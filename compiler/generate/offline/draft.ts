@@ -372,11 +372,14 @@ function fromWords(
   lexicon: Lexicon,
   section: SpecSection,
   samples: readonly Trajectory[],
+  grammar: Grammar,
 ): typeof drafted {
   const { rule } = drafted;
   const quote = rule.semanticChecks[0]?.quote;
   if (rule.checks.length > 0 || quote === undefined) return drafted;
-  const read = readFromWords(lexicon, rule, section.body, quote, samples);
+  // A prohibition stays one: the question it replaces (clauses.ts semanticFor) or its words say it forbids.
+  const forbidding = rule.semanticChecks[0]!.question.includes("avoid what this forbids") || forbids(quote, grammar);
+  const read = readFromWords(lexicon, rule, section.body, quote, samples, forbidding);
   if (read === undefined) return drafted;
   const message = `no phrase rule mapped "${quote}"; it was read from its words over the samples as a ${read.checks[0]!.type} check: check it`;
   // The notes on the semantic trigger and on the question it replaces go with them.
@@ -460,6 +463,7 @@ export function draftOffline(input: OfflineDraftInput, sections: readonly SpecSe
       lexicon,
       section,
       input.samples,
+      grammar,
     );
     if (input.labels !== undefined) {
       const found = withLabels(drafted, lexicon, section, input.samples, input.labels);
