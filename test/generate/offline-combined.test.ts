@@ -281,8 +281,17 @@ describe("issue 25: the search from labels reaches the combined forms", () => {
       "---\nname: pharmacy\ndescription: Stock desk rules.\n---\n\n## Rule\n\nStock is dispensed from a fridge only after a probe reading of that same fridge.\n",
     );
     if (!parsed.ok) throw new Error("bad test spec");
-    const labels = { s1: { Rule: "true" }, s3: { Rule: "false" }, s4: { Rule: "false" } } as const;
-    const run = () => draftOffline({ spec: parsed.spec, vocabulary, samples: world, labels });
+    // Two sessions that dispense twice on one reading, both labeled broken: each predicts the
+    // other (one such label alone does not move the draft, synthesize.ts heldOut).
+    const s3 = world.find((s) => s.id === "s3")!;
+    const again = validateTrajectory({
+      ...s3,
+      id: "s3b",
+      events: s3.events.map((e) => (e.metadata?.fridge_id === "F3" ? { ...e, metadata: { ...e.metadata, fridge_id: "F6" } } : e)),
+    });
+    const samples = [...world, again];
+    const labels = { s1: { Rule: "true" }, s3: { Rule: "false" }, s3b: { Rule: "false" }, s4: { Rule: "false" } } as const;
+    const run = () => draftOffline({ spec: parsed.spec, vocabulary: buildVocabulary(samples), samples, labels });
     const rule = run().ir.metaBehaviors[0]!;
     const ordering = rule.checks.find((c) => c.type === "ordering");
     expect(ordering).toMatchObject({ fresh: true, on: "metadata.fridge_id" });

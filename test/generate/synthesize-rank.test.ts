@@ -86,17 +86,19 @@ describe("labels refine a phrase reading that fits all but one of them", () => {
     expect(heldOutAgreement("blind3/claims-desk", "Field inspection for large losses", 0).agree).toBe(6);
   });
 
-  it("wire-desk 'Only wire to a verified beneficiary', even labels: one field changed, the wire itself tied to the verified beneficiary (6 of 6; 5 before)", () => {
-    expect(heldOutAgreement("blind2/wire-desk", "Only wire to a verified beneficiary", 0).agree).toBe(6);
-  });
-
-  it("aircraft-release 'Deferrals stay inside the MEL', odd labels: the condition stays, on the same MEL item (6 of 6; 5 before)", () => {
-    expect(heldOutAgreement("blind3/aircraft-release", "Deferrals stay inside the MEL", 1).agree).toBe(6);
-  });
-
-  it("fleet-rental 'Suspended and expired licences', odd labels (6 of 6; 5 before)", () => {
-    expect(heldOutAgreement("spec/held-out-2026-12/fleet-rental", "Suspended and expired licences", 1).agree).toBe(6);
-  });
+  // One label the phrase reading misses does not move it alone (synthesize.ts heldOut): left out,
+  // the phrase reading fits the rest, so the rank's pick predicts none of the labels better. These
+  // three picks fit the held-out half better (6 of 6); as many others fit it worse (grid-switching
+  // 'Prove dead before grounding' 6 -> 4, berth-allocation 'Extensions' 6 -> 4, payroll-corrections
+  // 'Hours corrections' 6 -> 4): the draft stays, and the pick is the question asked.
+  for (const [folder, rule, half] of [
+    ["blind2/wire-desk", "Only wire to a verified beneficiary", 0],
+    ["blind3/aircraft-release", "Deferrals stay inside the MEL", 1],
+    ["spec/held-out-2026-12/fleet-rental", "Suspended and expired licences", 1],
+  ] as const)
+    it(`${folder} '${rule}', ${half === 0 ? "even" : "odd"} labels: one label missed, the draft kept (5 of 6 held out, as with no labels)`, () => {
+      expect(heldOutAgreement(folder, rule, half).agree).toBe(5);
+    });
 
   it("the same labels give the same draft, byte for byte", () => {
     const dir = join(ROOT, "test", "fixtures", "blind3", "claims-desk");

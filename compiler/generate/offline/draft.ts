@@ -389,11 +389,14 @@ function fromWords(
   lexicon: Lexicon,
   section: SpecSection,
   samples: readonly Trajectory[],
+  grammar: Grammar,
 ): typeof drafted {
   const { rule } = drafted;
   const quote = rule.semanticChecks[0]?.quote;
   if (rule.checks.length > 0 || quote === undefined) return drafted;
-  const read = readFromWords(lexicon, rule, section.body, quote, samples);
+  // A prohibition stays one: the question it replaces (clauses.ts semanticFor) or its words say it forbids.
+  const forbidding = rule.semanticChecks[0]!.question.includes("avoid what this forbids") || forbids(quote, grammar);
+  const read = readFromWords(lexicon, rule, section.body, quote, samples, forbidding);
   if (read === undefined) return drafted;
   const message = `no phrase rule mapped "${quote}"; it was read from its words over the samples as a ${read.checks[0]!.type} check: check it`;
   // The notes on the semantic trigger and on the question it replaces go with them.
@@ -432,11 +435,17 @@ function withLabels(
     : drafted.notes.slice();
   const how = found.changed ? "re-read from the labels: " : "";
   notes.push({ kind: "labels", message: `${how}agrees with ${found.agree} of the ${found.total} labels given for this rule` });
+  if (found.unconfirmed !== undefined)
+    notes.push({
+      kind: "labels",
+      message: `a reading that fits more labels was found but not kept: with each label left out in turn, the search predicted ${found.unconfirmed.predicted} of them, no more than the draft agrees with (${found.unconfirmed.draft}); more labels may settle it${found.separating.length === 0 ? "" : ` (the two disagree on ${found.separating.join(", ")})`}`,
+    });
   if (found.runnerUps.length > 0) {
     const fit = found.agree === found.total ? "every label" : "as many labels";
     const where =
       found.separating.length === 0 ? "they judge the labeled samples alike" : `they disagree on ${found.separating.join(", ")}`;
-    notes.push({ kind: "labels", message: `${found.runnerUps.length + 1} readings fit ${fit}; ${where}` });
+    if (found.unconfirmed === undefined)
+      notes.push({ kind: "labels", message: `${found.runnerUps.length + 1} readings fit ${fit}; ${where}` });
     const sample = found.separating[0];
     if (sample !== undefined) {
       const text = `In ${sample}, did the agent follow ${JSON.stringify(drafted.rule.name)}? y/n/n.a.`;
@@ -471,6 +480,7 @@ export function draftOffline(input: OfflineDraftInput, sections: readonly SpecSe
       lexicon,
       section,
       input.samples,
+      grammar,
     );
     if (input.labels !== undefined) {
       const found = withLabels(drafted, lexicon, section, input.samples, input.labels);

@@ -32,13 +32,23 @@ function concrete(lexicon: Lexicon, section: string): boolean {
   return section.split(/[^A-Za-z0-9_]+/).some((w) => names.has(w));
 }
 
-/** The rule with one check read from its words, or undefined when no candidate is plausible. */
+/**
+ * Whether a check can state a prohibition: a sentence that says "never" or "must not" is read as
+ * a forbidden check, an upper bound, an order or a condition, never as something required.
+ */
+const prohibits = (c: Candidate) => c.type !== "required" && c.type !== "pairing" && !(c.type === "count" && c.min !== undefined);
+
+/**
+ * The rule with one check read from its words, or undefined when no candidate is plausible.
+ * `forbidding`: the sentence forbids (the question it replaces asks what the agent avoided).
+ */
 export function readFromWords(
   lexicon: Lexicon,
   rule: MetaBehavior,
   section: string,
   quote: string,
   samples: readonly Trajectory[],
+  forbidding = false,
 ): MetaBehavior | undefined {
   if (samples.length < 3 || !concrete(lexicon, section)) return undefined;
   const vocab = candidateMatchers(lexicon, rule, `${rule.name}. ${section}`, samples, () => undefined);
@@ -62,7 +72,7 @@ export function readFromWords(
   const named = matchers.map((m, i) => relevance[i]! >= MIN_RELEVANCE && vocab.relevanceOf({ action: m.action }) >= MIN_RELEVANCE);
   const ranked = candidates(vocab, boundsIn(section))
     .map((c, i) => ({ c, i, s: score(c, vocab) }))
-    .filter((x) => usedMatchers(x.c).every((m) => named[m]!) && (!amounts || writesNumber(x.c)))
+    .filter((x) => usedMatchers(x.c).every((m) => named[m]!) && (!amounts || writesNumber(x.c)) && (!forbidding || prohibits(x.c)))
     .sort((a, b) => b.s - a.s || a.i - b.i)
     .slice(0, MAX_TRIED);
   for (const { c } of ranked) {

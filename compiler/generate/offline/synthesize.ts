@@ -41,7 +41,7 @@ import {
   type Verdict,
   type Vector,
 } from "./synthesize-eval.js";
-import { editCounter, rank, tolerated } from "./synthesize-rank.js";
+import { editCounter, MISS, rank, tolerated } from "./synthesize-rank.js";
 import { nameStems, stemSet } from "./words.js";
 
 export type { RuleLabels, Verdict } from "./synthesize-eval.js";
@@ -69,12 +69,17 @@ export interface Synthesis {
   total: number;
   /** Whether the search changed the phrase draft. */
   changed: boolean;
-  /** Other readings that agree with as many labels, best first (at most three). */
+  /** Other readings that agree with as many labels, best first (at most three); when `unconfirmed`, the reading not kept. */
   runnerUps: MetaBehavior[];
   /** Unlabeled samples on which the best reading and the first runner-up disagree. */
   separating: string[];
   /** What the search tried: candidate checks built and readings judged (each within the budget). */
   searched: { candidates: number; readings: number };
+  /**
+   * When the search found a reading that fits more labels but the phrase draft was kept: labels
+   * the search predicted with each left out (heldOut), against those the draft agrees with.
+   */
+  unconfirmed?: { predicted: number; draft: number };
 }
 
 /** The matchers of a rule's search and where each occurs in every sample. */
@@ -213,6 +218,24 @@ export function synthesizeRule(
     top.splice(k, 0, r);
     if (top.length > TOP_KEPT) top.pop();
   };
+  // Per labeled sample, the best reading judged that agrees with its label and the best that does
+  // not: what the pick would be with that label left out (heldOut below).
+  const bestAgreeing: (Reading | undefined)[] = labeled.map(() => undefined);
+  const bestMissing: (Reading | undefined)[] = labeled.map(() => undefined);
+  let tracking = false;
+  // A reading a whole label behind the best one judged so far (in rank, MISS behind, when the
+  // phrase reading anchors the pick) is no pick with any one label left out: not tracked.
+  let lead: Reading | undefined;
+  const behind = (r: Reading) => lead !== undefined && (anchored ? r.rank + MISS < lead.rank : r.agree + 1 < lead.agree);
+  const track = (r: Reading) => {
+    if (behind(r)) return;
+    if (lead === undefined || byRank(r, lead) < 0) lead = r;
+    labeled.forEach((x, k) => {
+      const side = r.vector[x.i] === x.label ? bestAgreeing : bestMissing;
+      const b = side[k];
+      if (b === undefined || byRank(r, b) < 0) side[k] = r;
+    });
+  };
   const make = (parts: Reading["parts"], trigger: Reading["trigger"]): Reading => {
     searched.readings++;
     const vector = vectorOf(parts, trigger);
@@ -226,6 +249,7 @@ export function synthesizeRule(
       rank: rankOf(parts, trigger, agree),
     };
     if (anchored) keep(reading);
+    if (tracking) track(reading);
     return reading;
   };
   const draftedParts: Reading["parts"] = rule.checks.map((_, k) => ({ drafted: k }));
@@ -254,6 +278,8 @@ export function synthesizeRule(
     drafted.rank = rank(labeled.length - drafted.agree, { fields: 0, grounded: 0 });
     keep(drafted);
   }
+  tracking = true;
+  track(drafted);
 
   // The most promising candidates first (words, then simplicity, then the fixed order), as many as the budget allows.
   const all = candidates(vocab, boundsIn(section))
@@ -346,6 +372,15 @@ export function synthesizeRule(
   // the search can trust, and the search's best fit stands.
   const best = anchored ? top[0]! : current;
   if (best === drafted) return result(drafted, []);
+  // Labels must not move the draft by accident: a change is kept only when the pick, made with
+  // each label left out in turn, predicts that label more often than the phrase reading agrees
+  // with it. A tie keeps the phrase reading (the words). So one label the draft misses never
+  // moves it alone (left out, the draft fits the rest): a change needs labels that predict each other.
+  // A rule left to the model (no check) has no verdict of its own here to keep: the search's fit stands.
+  const predicted = heldOut(labeled, bestAgreeing, bestMissing, anchored);
+  // The reading not kept is the runner-up: a label on a sample where the two disagree may settle it.
+  if (rule.checks.length > 0 && predicted <= drafted.agree)
+    return { ...result(drafted, [best]), unconfirmed: { predicted, draft: drafted.agree } };
   // Runner-ups: other readings as good on the labels, that judge some sample differently.
   const rivals = anchored ? top.filter((r) => r.agree === best.agree) : pool;
   const distinct: Reading[] = [];
@@ -355,6 +390,33 @@ export function synthesizeRule(
     distinct.push(r);
   }
   return result(best, distinct);
+}
+
+/**
+ * Leave-one-out over the readings the search judged: how many labels the pick predicts when it is
+ * made without them. With label k left out, a reading that disagreed with it no longer pays for
+ * that (one label fewer missed: MISS back on its rank when the phrase reading anchors the pick),
+ * one that agreed has one agreement fewer; the pick is the better of the best of each side, and
+ * it predicts label k when it is the agreeing one. A reading that fits the labels only because
+ * of the label left out, or one of many that fit the rest alike and split on it, predicts it no
+ * better than chance; the phrase reading, fitted on no label, predicts exactly what it agrees with.
+ */
+function heldOut(
+  labeled: readonly unknown[],
+  bestAgreeing: readonly (Reading | undefined)[],
+  bestMissing: readonly (Reading | undefined)[],
+  anchored: boolean,
+): number {
+  return labeled.filter((_, k) => {
+    const hit = bestAgreeing[k];
+    const miss = bestMissing[k];
+    if (hit === undefined) return false;
+    if (miss === undefined) return true;
+    // Left out, the label counts for neither: the agreeing side loses one agreement, the missing side its miss.
+    const h = { ...hit, agree: hit.agree - 1 };
+    const m = { ...miss, rank: anchored ? miss.rank + MISS : miss.rank };
+    return byRank(h, m) < 0;
+  }).length;
 }
 
 /** Higher rank first, then the search's own order (labels, words, simplicity). */
