@@ -36,15 +36,22 @@
 // committed (7f1bdf4, 7103004, a7710bd) by a helper who never read or ran the drafter; measured
 // then with the drafter of 7f6ee58: 111/180 (62%) with no labels, 134/180 (74%) with half. From
 // that session on, blind2 and blind3 were read and tuned on; measured again after those changes
-// (drafter of 6914599): 125/180 (69%) with no labels, 134/180 (74%) with half. blind4 is the held-out set, not in
+// (drafter of 6914599): 125/180 (69%) with no labels, 134/180 (74%) with half. blind4 was then the held-out set, not in
 // the default groups so that nobody tuning the drafter sees its figures; measure it with
 // `node bench/offline-drafter-labels.js --only test/fixtures/blind4`.
 // test/fixtures/blind5/ holds a fifth (berth-allocation, student-records, permit-desk), committed
 // (82325c8, 5ea8c92, 3a96e1f) on 2026-12-06 by a helper who never read or ran the drafter; measured
 // with the drafter of 6914599 (154/180 no labels, 151/180 half) and after that session's changes
-// (7a1028e: 148/180, 147/180; blind4 128/180, 140/180). It is held out as blind4 is, not in the
+// (7a1028e: 148/180, 147/180; blind4 128/180, 140/180). It was held out as blind4 was, not in the
 // default groups; measure it with
 // `node bench/offline-drafter-labels.js --only test/fixtures/blind5`.
+// From the second session of 6 December 2026 blind4 and blind5 are development sets (their drafts
+// and disagreements were read and the drafter changed with them in view), in the default groups.
+// test/fixtures/blind6/ holds a sixth (shutoff-desk, relocation-desk, randomization-desk),
+// committed (35f5274, a03808c, bb5570d, 1954d87) that session by a helper who never read or ran the
+// drafter, and measured before any change of that session with the drafter of 87f152e: 129/180 (72%)
+// with no labels, 147/180 (82%) with half. It is the held-out set now, not in the default groups;
+// measure it with `node bench/offline-drafter-labels.js --only test/fixtures/blind6`.
 // test/fixtures/spec/held-out-2026-12/ was written by the helper who then changed the drafter,
 // after reading it and before changing it, and measured before and after (its README).
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -79,6 +86,8 @@ const groups = [
         ["blind", under("test/fixtures/blind")],
         ["blind2 (in-sample since the drafter was changed with its drafts in view)", under("test/fixtures/blind2")],
         ["blind3 (in-sample since the drafter was changed with its drafts in view)", under("test/fixtures/blind3")],
+        ["blind4 (in-sample since 6 December 2026)", under("test/fixtures/blind4")],
+        ["blind5 (in-sample since 6 December 2026)", under("test/fixtures/blind5")],
       ]),
   ...folders.map((folder) => [relative(root, isAbsolute(folder) ? folder : join(root, folder)) || folder, under(folder)]),
 ];
