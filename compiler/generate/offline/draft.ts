@@ -21,7 +21,7 @@ import { sectionSentences, type SpecSentence } from "./sentences.js";
 import type { Draft, DraftNote, LabelVerdict, VerdictQuestion, Vocabulary } from "../types.js";
 import { previewRule } from "../preview.js";
 import { coverageNotes, obligations } from "../coverage.js";
-import { synthesizeRule, type RuleLabels } from "./synthesize.js";
+import { synthesizeRule, unconfirmedNote, type RuleLabels } from "./synthesize.js";
 import {
   agentDoes,
   forbiddenFrom,
@@ -435,11 +435,8 @@ function withLabels(
     : drafted.notes.slice();
   const how = found.changed ? "re-read from the labels: " : "";
   notes.push({ kind: "labels", message: `${how}agrees with ${found.agree} of the ${found.total} labels given for this rule` });
-  if (found.unconfirmed !== undefined)
-    notes.push({
-      kind: "labels",
-      message: `a reading that fits more labels was found but not kept: with each label left out in turn, the search predicted ${found.unconfirmed.predicted} of them, no more than the draft agrees with (${found.unconfirmed.draft}); more labels may settle it${found.separating.length === 0 ? "" : ` (the two disagree on ${found.separating.join(", ")})`}`,
-    });
+  const unconfirmed = unconfirmedNote(found);
+  if (unconfirmed !== undefined) notes.push({ kind: "labels", message: unconfirmed });
   if (found.runnerUps.length > 0) {
     const fit = found.agree === found.total ? "every label" : "as many labels";
     const where =

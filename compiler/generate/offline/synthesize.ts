@@ -82,6 +82,14 @@ export interface Synthesis {
   unconfirmed?: { predicted: number; draft: number };
 }
 
+/** The note on a reading that fits more labels but was not kept (Synthesis.unconfirmed), or undefined. */
+export function unconfirmedNote(found: Synthesis): string | undefined {
+  const kept = found.unconfirmed;
+  if (kept === undefined) return undefined;
+  const where = found.separating.length === 0 ? "" : ` (the two disagree on ${found.separating.join(", ")})`;
+  return `a reading that fits more labels was found but not kept: with each label left out in turn, the search predicted ${kept.predicted} of them, no more than the draft agrees with (${kept.draft}); more labels may settle it${where}`;
+}
+
 /** The matchers of a rule's search and where each occurs in every sample. */
 function prepare(lexicon: Lexicon, rule: MetaBehavior, section: string, samples: readonly Trajectory[], labels: RuleLabels) {
   const labelOf = (i: number) => labels[samples[i]!.id]?.[rule.name];
