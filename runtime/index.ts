@@ -7,6 +7,7 @@ export type { JudgeOptions } from "./judgment.js";
 export type { Found, RuleStepper, StepEvent, Steppers } from "./stepper.js";
 export { eventFacts } from "./evidence.js";
 export {
+  CitationList,
   countClause,
   forbiddenClause,
   orderingClause,
