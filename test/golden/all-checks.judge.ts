@@ -13,6 +13,7 @@ import {
   type RuleStepper,
   type StepEvent,
   type Steppers,
+  type WarmSample,
   eventFacts,
   CitationList,
   pairedEach,
@@ -569,8 +570,25 @@ class Rules implements Steppers {
   }
 }
 
-export const { judgeTrajectory, createMonitor } = createJudge({
+/** Events shaped like those the rules' patterns name: what `warm()` runs each rule's code over (never a judgment's input). */
+const warmEvents: readonly WarmSample[] = [
+  { action: "deploy" },
+  { action: "publish" },
+  { action: "run_tests_result", metadata: { status: "passed" } },
+  { action: "health_check_result" },
+  { actor: "user", action: "warm", content: "stop" },
+  { actor: "agent", action: "send_message" },
+  { actor: "agent", action: "run_command" },
+  { actor: "user", action: "warm", keys: ["host"] },
+  { action: "retry", keys: ["host"] },
+  { action: "health_check_result", keys: ["host"] },
+  { actor: "agent", action: "send_message", keys: ["host"] },
+  { action: "greet", keys: ["host"] },
+];
+
+export const { judgeTrajectory, createMonitor, warm } = createJudge({
   behavior,
   rules,
   steppers: () => new Rules(),
+  warmEvents,
 });
