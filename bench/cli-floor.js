@@ -11,9 +11,10 @@
 // Two corpora of the refund example's vocabulary are written to the temp folder (deleted at
 // the end): (a) 100,000 small trajectories (10 events each) as JSON Lines, (b) a .json array
 // of 5,000 trajectories of 48 events (one element per line, about 24 MB). For each, the floor
-// is one process that reads the file (JSONL streamed in 1 MB reads, the array whole),
+// is one process that reads the file (JSONL in 64 KB reads into one buffer, each read's whole
+// lines checked as UTF-8 and decoded in one call; the array whole, checked and decoded),
 // JSON.parses each trajectory, judges it with judgeTrajectory and JSON.stringifies the
-// judgment, written to /dev/null in 64 KB chunks;
+// judgment, written to /dev/null in chunks of 32K characters;
 // then `behavior-judge judge` in each output mode (text, --json, --jsonl; --junit if asked) with
 // --workers 1, stdout to /dev/null. Every row is a fresh child process; figures are wall
 // time and CPU time (user + system of every thread), the best of --runs, and the ratio to
@@ -59,33 +60,46 @@ function writeLines(path, count, line, head = "", between = "\n", tail = "\n") {
   return bytes;
 }
 
-// The floor: read, parse, judge, stringify, in one process, one thread. `jsonl`: split the file
-// into lines; `array`: JSON.parse the whole file. Output in chunks of about 64 KB to stdout.
+// The floor: read, parse, judge, stringify, in one process, one thread, doing the reading work any
+// tool that must reject what is not UTF-8 does. `jsonl`: 64 KB reads into one reused buffer; the
+// whole lines of each read checked (isUtf8) and decoded in one call, split at "\n", each line
+// parsed; the bytes after the last line break carried to the next read. `array`: the file read
+// whole, checked, decoded, parsed. Output joined in chunks of 32K characters, each one write to
+// stdout, as the CLI writes (docs/SPEED.md "Sixth round").
 const FLOOR = `
 import { closeSync, openSync, readFileSync, readSync, writeSync } from "node:fs";
+import { isUtf8 } from "node:buffer";
 const judge = await import(process.argv[2]);
 const [file, kind] = [process.argv[1], process.argv[3]];
-let out = "";
+let parts = [];
+let size = 0;
 const one = async (t) => {
-  out += JSON.stringify(await judge.judgeTrajectory(t)) + "\\n";
-  if (out.length > 1 << 16) { writeSync(1, out); out = ""; }
+  const line = JSON.stringify(await judge.judgeTrajectory(t));
+  parts.push(line, "\\n");
+  size += line.length + 1;
+  if (size >= 1 << 15) { writeSync(1, parts.join("")); parts = []; size = 0; }
+};
+const text = (bytes) => {
+  if (!isUtf8(bytes)) throw new Error("not UTF-8");
+  return bytes.toString("utf8");
 };
 if (kind === "jsonl") {
-  // Streamed: 1 MB reads, split at each line break, each line decoded and parsed on its own.
   const fd = openSync(file, "r");
-  const chunk = Buffer.alloc(1 << 20);
+  const chunk = Buffer.allocUnsafe(1 << 16);
   let rest = Buffer.alloc(0);
   for (let read; (read = readSync(fd, chunk, 0, chunk.length, null)) > 0; ) {
-    const bytes = rest.length === 0 ? chunk.subarray(0, read) : Buffer.concat([rest, chunk.subarray(0, read)]);
-    let start = 0;
-    for (let end; (end = bytes.indexOf(10, start)) !== -1; start = end + 1)
-      if (end > start) await one(JSON.parse(bytes.toString("utf8", start, end)));
-    rest = Buffer.from(bytes.subarray(start));
+    const last = chunk.lastIndexOf(10, read - 1);
+    if (last === -1) { rest = Buffer.concat([rest, chunk.subarray(0, read)]); continue; }
+    const head = chunk.subarray(0, last + 1);
+    const lines = text(rest.length === 0 ? head : Buffer.concat([rest, head]));
+    for (let start = 0, end; (end = lines.indexOf("\\n", start)) !== -1; start = end + 1)
+      if (end > start) await one(JSON.parse(lines.slice(start, end)));
+    rest = Buffer.from(chunk.subarray(last + 1, read));
   }
-  if (rest.length > 0) await one(JSON.parse(rest.toString("utf8")));
+  if (rest.length > 0) await one(JSON.parse(text(rest)));
   closeSync(fd);
-} else for (const t of JSON.parse(readFileSync(file, "utf8"))) await one(t);
-writeSync(1, out);
+} else for (const t of JSON.parse(text(readFileSync(file)))) await one(t);
+writeSync(1, parts.join(""));
 `;
 
 const dir = mkdtempSync(join(tmpdir(), "bj-cli-floor-"));

@@ -8,6 +8,7 @@ export type { Found, RuleStepper, StepEvent, Steppers } from "./stepper.js";
 export type { WarmSample } from "./warm.js";
 export { eventFacts } from "./evidence.js";
 export {
+  CitationList,
   countClause,
   forbiddenClause,
   orderingClause,

@@ -1,5 +1,5 @@
 /** The plain-text report of `judge`: per trajectory, per rule, per clause, with cited event ids. */
-import { citationsInOrder, eventOrigin, eventPositions, type LocatedEvent } from "../../runtime/citations.js";
+import { citationsInOrder, eventOrigin, type LocatedEvent } from "../../runtime/citations.js";
 import { CITATIONS_SHOWN, moreCitations, undecidedSummary } from "../../runtime/format-judgment.js";
 import { isObject } from "../../runtime/is-object.js";
 import type { Clause, MetaBehaviorJudgment, TrajectoryJudgment, Verdict } from "../../runtime/types.js";
@@ -49,43 +49,67 @@ export interface TextOptions {
    * is the order its checks cited them in.
    */
   events?: readonly LocatedEvent[] | undefined;
-  /** The raw trajectory, instead of `events`: its events (trajectoryEvents) are read only if a clause cites one. */
+  /** The raw trajectory, instead of `events`: its events are read only if a clause cites one. */
   trajectory?: unknown;
 }
 
-/** The events of a raw trajectory a judge accepted (so each has a string id), or undefined when it has none to read. */
-export function trajectoryEvents(trajectory: unknown): LocatedEvent[] | undefined {
-  if (!isObject(trajectory) || !Array.isArray(trajectory.events)) return undefined;
-  return trajectory.events.filter((e): e is LocatedEvent => isObject(e) && typeof e.id === "string");
-}
-
 /**
- * The trajectory's events, and the position of each id (its last event with
- * that id), built once per trajectory and only when a clause cites
- * something. One map serves both: an id's event is the event at its position.
+ * The cited events of a trajectory: the position of each cited id (its last
+ * event with that id) and the events to read them in. Positions count every
+ * entry of the events' array, not only the objects with a string id
+ * (eventPositions over those): the same order, which is all the report reads
+ * of them besides the event at each.
  */
 interface EventLookup {
-  events: readonly LocatedEvent[];
+  events: readonly unknown[];
   positions: ReadonlyMap<string, number>;
 }
 
+/**
+ * The EventLookup of one trajectory, made once and only when a clause cites
+ * something: one pass over the events that looks up each event's id among
+ * the ids the judgment cites, rather than a map of every event (on 48-event
+ * trajectories that map was two thirds of rendering the text; issue 26).
+ */
 class Lookup {
   private lookup: EventLookup | undefined;
   private read = false;
-  constructor(private readonly options: TextOptions) {}
+  constructor(
+    private readonly options: TextOptions,
+    private readonly metas: readonly MetaBehaviorJudgment[],
+  ) {}
   get(): EventLookup | undefined {
     if (!this.read) {
       this.read = true;
-      const events = this.options.events ?? (this.options.trajectory !== undefined ? trajectoryEvents(this.options.trajectory) : undefined);
-      if (events !== undefined) this.lookup = { events, positions: eventPositions(events) };
+      const events = this.options.events ?? rawEvents(this.options.trajectory);
+      if (events !== undefined) this.lookup = { events, positions: citedPositions(events, this.metas) };
     }
     return this.lookup;
   }
 }
 
+/** A raw trajectory's events, or undefined when it has none to read. */
+function rawEvents(trajectory: unknown): readonly unknown[] | undefined {
+  return isObject(trajectory) && Array.isArray(trajectory.events) ? trajectory.events : undefined;
+}
+
+/** The position of each id `metas` cite among `events` (the last event with that id that is an object); ids no event has are left out. */
+function citedPositions(events: readonly unknown[], metas: readonly MetaBehaviorJudgment[]): Map<string, number> {
+  const cited = new Map<string, number>();
+  for (const meta of metas) for (const clause of meta.clauses) for (const citation of clause.citations) cited.set(citation.eventId, -1);
+  for (let i = 0; i < events.length; i++) {
+    const event = events[i];
+    if (!isObject(event)) continue;
+    const id = event.id;
+    if (typeof id === "string" && cited.has(id)) cited.set(id, i);
+  }
+  for (const [id, at] of cited) if (at === -1) cited.delete(id);
+  return cited;
+}
+
 function citedId(eventId: string, lookup: EventLookup | undefined): string {
   const at = lookup?.positions.get(eventId);
-  const origin = eventOrigin(at === undefined ? undefined : lookup!.events[at]);
+  const origin = eventOrigin(at === undefined ? undefined : (lookup!.events[at] as LocatedEvent));
   return origin === undefined ? printable(eventId) : `${printable(eventId)} (${printable(origin)})`;
 }
 
@@ -185,7 +209,7 @@ export function renderTrajectoryText(judgment: TrajectoryJudgment, source: strin
     for (const meta of metas) if (mayBeUndecided(meta.clauses)) some = true;
     return some ? metas.flatMap((m) => m.clauses) : [];
   });
-  const events = new Lookup(options);
+  const events = new Lookup(options, metas);
   let text = `${headline}  ${printable(judgment.trajectoryId)}  (${printable(source)})`;
   for (const meta of metas) text += metaLines(meta, options, events);
   return `${text}\n`;

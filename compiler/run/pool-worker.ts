@@ -10,7 +10,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import type { Clause, TrajectoryJudgment } from "../../runtime/types.js";
 import { elementHead, lineHead } from "../report/json.js";
 import { printable } from "../report/printable.js";
-import { renderTrajectoryText, trajectoryEvents } from "../report/text.js";
+import { renderTrajectoryText } from "../report/text.js";
 import type { InputCase } from "../inputs/case.js";
 import { readCases } from "../inputs/inputs.js";
 import type { TraceReadOptions } from "../inputs/trace-inputs.js";
@@ -256,7 +256,7 @@ function tallyCode(judgment: TrajectoryJudgment, ruleNames: readonly string[]): 
 
 /** Workers never have a model (pool.ts), so the text is rendered as a run without one renders it. */
 function renderedCase(judgment: TrajectoryJudgment, file: string, render: OutputRender, trajectory: unknown): RenderedCase | undefined {
-  if (render === "text") return { text: renderTrajectoryText(judgment, file, { model: false, events: trajectoryEvents(trajectory) }) };
+  if (render === "text") return { text: renderTrajectoryText(judgment, file, { model: false, trajectory }) };
   if (render === "jsonl") {
     const head = lineHead(judgment, file);
     return head === undefined ? undefined : { lineHead: head };

@@ -27,7 +27,7 @@ import { readAsIs } from "../inputs/importers.js";
 import { jsonlValue, parseJsonlLine } from "../inputs/jsonl.js";
 import type { TraceReadOptions } from "../inputs/trace-inputs.js";
 import { elementHead, lineHead } from "../report/json.js";
-import { renderTrajectoryText, trajectoryEvents } from "../report/text.js";
+import { renderTrajectoryText } from "../report/text.js";
 import { judgeOne, type CaseResult, type JudgeCaseOptions, type OutputRender } from "./judge-cases.js";
 import type { JudgeCode, JudgeModule } from "./load.js";
 
@@ -206,7 +206,7 @@ class Items {
   private rendered(result: CaseResult & { kind: "judged" }, file: string): boolean {
     const { judgment } = result;
     if (this.render === "text") {
-      this.push(`${renderTrajectoryText(judgment, file, { model: false, events: trajectoryEvents(result.input.trajectory) })}\n`);
+      this.push(`${renderTrajectoryText(judgment, file, { model: false, trajectory: result.input.trajectory })}\n`);
       return true;
     }
     // The bytes of lineWithCase and elementWithCase (report/json.ts), the number left out.

@@ -805,6 +805,35 @@ function na(check, quote, reason) {
 }
 var EACH_CITED = "event matching `each`";
 var FOLLOWER_CITED = "first later event matching `followedBy`";
+var CitationList = class {
+  length = 0;
+  chunks = [[]];
+  push(citation) {
+    const n = this.length;
+    const k = n >>> 12;
+    const chunks = this.chunks;
+    if (k === chunks.length) chunks.push(new Array(4096));
+    chunks[k][n & 4095] = citation;
+    this.length = n + 1;
+  }
+  /** The citation at index `i` (below `length`). */
+  at(i) {
+    return this.chunks[i >>> 12][i & 4095];
+  }
+  /** The citations in order, as one array of `length` entries (the first chunk itself while there is one). */
+  toArray() {
+    const n = this.length;
+    const chunks = this.chunks;
+    if (n <= 4096) {
+      const first = chunks[0];
+      if (first.length !== n) first.length = n;
+      return first;
+    }
+    const all = new Array(n);
+    for (let i = 0; i < n; i++) all[i] = chunks[i >>> 12][i & 4095];
+    return all;
+  }
+};
 function pairedEach(eventId) {
   return cite(eventId, EACH_CITED);
 }
@@ -814,7 +843,7 @@ function pairedFollower(eventId) {
 function waitingIds(cited, waiting) {
   const ids = new Array(waiting);
   const from = cited.length - waiting;
-  for (let k = 0; k < waiting; k++) ids[k] = cited[from + k].eventId;
+  for (let k = 0; k < waiting; k++) ids[k] = cited.at(from + k).eventId;
   return ids;
 }
 function inCitationOrder(cited, carried) {
@@ -840,11 +869,11 @@ function pairingClause({ quote, complete, cited, waiting, carried }) {
     const unmatched = new Array(waiting);
     const from = cited.length - waiting;
     for (let k = 0; k < waiting; k++) {
-      unmatched[k] = cite(cited[from + k].eventId, "event matching `each` with no later event matching `followedBy`");
+      unmatched[k] = cite(cited.at(from + k).eventId, "event matching `each` with no later event matching `followedBy`");
     }
     return predicate("pairing", quote, "false", null, unmatched);
   }
-  return predicate("pairing", quote, "true", null, inCitationOrder(cited, carried));
+  return predicate("pairing", quote, "true", null, inCitationOrder(cited.toArray(), carried));
 }
 function requiredClause({ quote, complete, windowOpen = true, match }) {
   if (!windowOpen) return na("required", quote, absentReason(complete));
@@ -1729,7 +1758,7 @@ var Rule2 = class {
 var Rule3 = class {
   triggered = false;
   // checks[0]: pairing (judge.yaml:60)
-  cited0 = [];
+  cited0 = new CitationList();
   waiting0 = 0;
   carried0 = [];
   step(e) {

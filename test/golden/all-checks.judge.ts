@@ -15,7 +15,7 @@ import {
   type Steppers,
   type WarmSample,
   eventFacts,
-  type Citation,
+  CitationList,
   pairedEach,
   pairedFollower,
   waitingIds,
@@ -202,7 +202,7 @@ class Rule0 implements RuleStepper {
 class Rule1 implements RuleStepper {
   triggered: boolean = false;
   // checks[0]: pairing (all-checks.yaml:27)
-  cited0: Citation[] = [];
+  cited0: CitationList = new CitationList();
   waiting0: number = 0;
   carried0: string[] = [];
 

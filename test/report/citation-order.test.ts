@@ -84,6 +84,33 @@ describe("every output lists citations in trajectory order, with the native ids"
     expect(renderTrajectoryText(judgment, "t.json", { model: false })).toContain(` [d, b, c]`);
   });
 
+  test("the text report given the raw trajectory: only the cited ids are looked up, with the order and origins of its events", () => {
+    expect(renderTrajectoryText(judgment, "t.json", { model: false, trajectory })).toContain(
+      `[b (call call_7), c (call call_7, span span9), d]`,
+    );
+    // An id's position is its last event's (as a map of every event gave), entries that are not events are skipped, an id
+    // no event has goes last, and a second clause reads the same lookup.
+    const raw = {
+      id: "t1",
+      events: [
+        { id: "c", metadata: { "@call_id": "early" } },
+        null,
+        "d",
+        { id: 7 },
+        ...trajectory.events,
+        { id: "b", metadata: { "@item_id": "late" } },
+      ],
+    };
+    const second: Clause = { ...clause, citations: [{ eventId: "a", description: "" }, ...clause.citations] };
+    const cited = { ...clause, citations: [{ eventId: "zz", description: "" }, ...clause.citations] };
+    const two: TrajectoryJudgment = { ...judgment, metaBehaviors: [{ ...judgment.metaBehaviors[0]!, clauses: [cited, second] }] };
+    const lines = renderTrajectoryText(two, "t.json", { model: false, trajectory: raw }).split("\n");
+    expect(lines[2]).toContain(`[c (call call_7, span span9), d, b (item late), zz]`);
+    expect(lines[3]).toContain(`[a, c (call call_7, span span9), d, b (item late)]`);
+    // A trajectory without events to read keeps the judgment's order.
+    expect(renderTrajectoryText(judgment, "t.json", { model: false, trajectory: { id: "t1" } })).toContain(` [d, b, c]`);
+  });
+
   test("the HTML report", () => {
     const html = renderHtmlReport({ rules: [], results: [{ file: "t.json", judgment, trajectory }] });
     const evidence = html.slice(html.indexOf(`<details class="evidence"`));
