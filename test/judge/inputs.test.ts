@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { byteLines, lineBatches } from "../../compiler/files/byte-lines.js";
 import { describeOrigin, type InputCase } from "../../compiler/inputs/case.js";
-import { readCases } from "../../compiler/inputs/inputs.js";
+import { readCaseBatches, readCases } from "../../compiler/inputs/inputs.js";
 import { findJsonSyntaxError } from "../../compiler/files/json-syntax.js";
 import { failureMessage, locatedMessage } from "../../compiler/run/judge-cases.js";
 import { TrajectoryError } from "../../runtime/trajectory.js";
@@ -21,6 +21,23 @@ async function casesOf(files: Record<string, string>, order = Object.keys(files)
 }
 
 describe("readCases", () => {
+  test("a .json array read whole comes in batches of at most 64 cases, every element once, in order, with its line", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "bj-inputs-"));
+    const file = join(dir, "many.json");
+    const count = 200;
+    writeFileSync(file, `[\n${Array.from({ length: count }, (_, i) => JSON.stringify({ ...trajectory, id: `t${i}` })).join(",\n")}\n]\n`);
+    const sizes: number[] = [];
+    const cases: InputCase[] = [];
+    for await (const batch of readCaseBatches([file])) {
+      sizes.push(batch.length);
+      cases.push(...batch);
+    }
+    expect(sizes).toEqual([64, 64, 64, 8]);
+    expect(cases.map((c) => c.index)).toEqual(Array.from({ length: count }, (_, i) => i));
+    expect(cases.map((c) => (c.trajectory as { id: string }).id)).toEqual(Array.from({ length: count }, (_, i) => `t${i}`));
+    expect(cases.map((c) => c.line)).toEqual(Array.from({ length: count }, (_, i) => i + 2));
+  });
+
   test("a UTF-8 byte order mark (as Windows editors write it) is not part of the JSON", async () => {
     const bom = "\uFEFF";
     const cases = await casesOf({ "a.json": bom + JSON.stringify(trajectory), "b.jsonl": `${bom}${JSON.stringify(trajectory)}\r\n` });
