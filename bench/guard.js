@@ -2,12 +2,13 @@
 // Guard latency and cost per event as a judge grows (issue 26). Not a test: the machine
 // is shared, so read the ratios within one run, not the absolute figures across runs.
 //
-//   npm run build:cli && node bench/guard.js             # judges of 1, 2, 100 and 1,000 rules
+//   npm run build:cli && node bench/guard.js             # the published table: 1, 100 and 1,000 rules
 //   node bench/guard.js --rules 1,100 --events 20000 --rounds 2   # other sizes, fewer rounds
 //   node bench/guard.js --before /tmp/old   # also an older build: /tmp/old/guard-<rules>.mjs, alternated
-//   node bench/guard.js --warm 0            # latency right after one round only (no steady-state rows)
-//   node bench/guard.js --processes 3       # section 1: each judge in 3 fresh processes, alternated; medians
+//   node bench/guard.js --warm 0            # no steady-state rows
+//   node bench/guard.js --processes 5       # section 1: each state of each judge in 5 fresh processes (default 3); medians
 //   node bench/guard.js --rules 100 --tail  # section 1 also says what the slowest 1% of calls are, and the machine's own tail
+//   node bench/guard.js --no-batch          # section 1 only
 //
 // Each judge is built from a judge.yaml written here (`guardJudgeYaml`): rule i is about a
 // vocabulary of its own (lookup_i, refund_i, refund_i_result, notify_i) with an ordering, a
@@ -16,19 +17,20 @@
 // names) and, for a tool picked at random, lookup, refund, the processor's answer and a
 // notification.
 //
-//   1. monitor.push and monitor.check: p50, p99 and p99.9 of each call, in ns, over a
-//      session that picks among all the judge's rules (a fresh monitor per round; the
-//      first round warms up and is not counted). The timer's own cost is printed too.
-//      Each judge twice: "first", right after that one round (each rule's class has seen
-//      about 10,000/rules events, so with many rules V8 still runs most of their code
-//      unoptimized), and "steady", after `--warm` more events per rule (default 6,000:
-//      a long-running guard's state, once V8 has optimized every rule's class).
+//   1. monitor.push and monitor.check: p50, p99 and p99.9 of each call, in ns, each judge in
+//      three states, each in fresh processes (alternated), each percentile the median over them:
+//      "cold", the first session of `--events` events right after the judge is imported, every
+//      call counted from the first; "warm()", the same session after the judge's `warm()`
+//      (its time is printed); "steady", 5 sessions pooled after `--warm` events per rule
+//      (default 6,000: a long-running guard's state, once V8 has optimized every rule's class).
+//      The machine's load average is printed before and after each judge, and a markdown table
+//      of all rows at the end (docs/SCALE.md's).
 //   2. judgeTrajectory: ns per event over the same kind of session, and over one whose
 //      events concern only rules 0 and 1 (so a judge of 100 or 1,000 rules should cost
 //      what one of 2 rules does), each measurement in a process of its own.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -209,20 +211,29 @@ async function measureAlone() {
   process.stdout.write(`${best}\n`);
 }
 
-/** `first` and (with `warm` events per rule more) `steady` latency of the judge at `path`, in this process. */
-async function latencyAlone(path, rules, count, warm) {
+/**
+ * One state of the judge at `path`, measured in this (fresh) process: "cold", its first session;
+ * "warmed", its first session after `warm()`; "steady", after `warm` events per rule more.
+ */
+async function latencyAlone(path, rules, count, warm, state) {
   const judge = await import(pathToFileURL(path).href);
-  const first = latency(judge, rules, count, 5);
-  const steady = warm > 0 ? latency(judge, rules, count, 5, Math.ceil((warm * rules) / count)) : undefined;
-  return { first, steady, timer: first.timer };
+  if (state === "warmed") {
+    if (typeof judge.warm !== "function") return undefined;
+    const start = process.hrtime.bigint();
+    const events = judge.warm();
+    const ms = Number(process.hrtime.bigint() - start) / 1e6;
+    return { ...latency(judge, rules, count, 1, 0), warmMs: ms, warmEvents: events };
+  }
+  if (state === "cold") return latency(judge, rules, count, 1, 0);
+  return latency(judge, rules, count, 5, Math.ceil((warm * rules) / count));
 }
 
 const main = process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1];
 if (main && process.argv.includes("--latency")) {
-  // `--latency <judge.mjs> <rules> <events> <warm>`: one process's figures, as JSON.
+  // `--latency <judge.mjs> <rules> <events> <warm> <state>`: one process's figures, as JSON.
   const at = process.argv.indexOf("--latency");
-  const [path, rules, count, warm] = process.argv.slice(at + 1, at + 5);
-  process.stdout.write(JSON.stringify(await latencyAlone(path, Number(rules), Number(count), Number(warm))));
+  const [path, rules, count, warm, state] = process.argv.slice(at + 1, at + 6);
+  process.stdout.write(JSON.stringify((await latencyAlone(path, Number(rules), Number(count), Number(warm), state)) ?? null));
   process.exit(0);
 }
 if (main && process.argv.includes("--measure")) {
@@ -232,7 +243,7 @@ if (main && process.argv.includes("--measure")) {
 if (main) await run();
 
 async function run() {
-  const sizes = argument("--rules", "1,2,100,1000").split(",").map(Number);
+  const sizes = argument("--rules", "1,100,1000").split(",").map(Number);
   const count = Number(argument("--events", "10000"));
   const rounds = Number(argument("--rounds", "3"));
   const folder = mkdtempSync(join(tmpdir(), "bj-guard-"));
@@ -249,57 +260,90 @@ async function run() {
         ];
 
   const warm = Number(argument("--warm", "6000"));
-  const processes = Number(argument("--processes", "1"));
+  const processes = Number(argument("--processes", "3"));
   const showTail = process.argv.includes("--tail");
-  console.log(`1. monitor latency per call, ns (${count} events per round, 5 rounds pooled, after a warm-up round;`);
-  console.log(`   steady: after ${warm} more events per rule${processes > 1 ? `; median of ${processes} processes, alternated` : ""})`);
-  console.log("   rules          push p50    p99  p99.9   check p50    p99  p99.9   (timer alone p50)");
+  const states = warm > 0 ? ["cold", "warmed", "steady"] : ["cold", "warmed"];
+  const stateName = { cold: "cold", warmed: "warm()", steady: "steady" };
+  console.log(`1. monitor latency per call, ns: cold, the first session of ${count} events right after import; warm(), the same`);
+  console.log(`   after the judge's warm(); steady, 5 sessions pooled after ${warm} more events per rule. Median of ${processes}`);
+  console.log("   fresh processes per row, alternated; the time of warm() beside its rows.");
+  console.log("   rules  state       push p50    p99  p99.9   check p50    p99  p99.9   (timer alone p50; warm() ms)");
   const cols = (list) => list.map((n, k) => String(n).padStart(k === 0 ? 9 : 6)).join(" ");
+  const median = (list) => list.slice().sort((a, b) => a - b)[Math.floor(list.length / 2)];
+  const published = [];
   for (const rules of sizes) {
-    // Each measurement: `first`, then (the same module, so the warm-up adds to what V8 has seen) `steady`.
-    const measured = new Map(judges(rules).map(([label]) => [label, []]));
+    const before = loadavg()[0];
+    // Each process measures one state of one build, so no state inherits another's warm code.
+    const measured = new Map(judges(rules).flatMap(([label]) => states.map((state) => [`${label}${state}`, []])));
     for (let p = 0; p < processes; p++) {
-      for (const [label, path] of judges(rules)) {
-        const args = [fileURLToPath(import.meta.url), "--latency", path, String(rules), String(count), String(warm)];
-        measured
-          .get(label)
-          .push(
-            processes === 1
-              ? await latencyAlone(path, rules, count, warm)
-              : JSON.parse(execFileSync(process.execPath, args, { encoding: "utf8" })),
-          );
+      for (const state of states) {
+        for (const [label, path] of judges(rules)) {
+          const args = [fileURLToPath(import.meta.url), "--latency", path, String(rules), String(count), String(warm), state];
+          const run = JSON.parse(execFileSync(process.execPath, args, { encoding: "utf8", maxBuffer: 1 << 26 }));
+          if (run !== null) measured.get(`${label}${state}`).push(run);
+        }
       }
     }
-    for (const [label, runs] of measured) {
-      for (const state of warm > 0 ? ["first", "steady"] : ["first"]) {
-        // Each percentile's median over the processes.
-        const median = (call, k) => runs.map((run) => run[state][call][k]).sort((a, b) => a - b)[Math.floor(runs.length / 2)];
-        const figures = (call) => [0, 1, 2].map((k) => median(call, k));
+    const after = loadavg()[0];
+    console.log(`   (load average ${before.toFixed(1)} before, ${after.toFixed(1)} after)`);
+    for (const [label] of judges(rules)) {
+      for (const state of states) {
+        const runs = measured.get(`${label}${state}`);
+        if (runs.length === 0) {
+          console.log(`   ${label}${String(rules).padStart(5)}  ${stateName[state].padEnd(8)}  (this build has no warm())`);
+          continue;
+        }
+        const figures = (call) => [0, 1, 2].map((k) => median(runs.map((run) => run[call][k])));
+        const warmMs = state === "warmed" ? median(runs.map((run) => run.warmMs)) : undefined;
+        const row = { label, rules, state, push: figures("push"), check: figures("check"), warmMs, load: [before, after] };
+        published.push(row);
         console.log(
-          `   ${label}${String(rules).padStart(5)} ${state.padEnd(6)}  ${cols(figures("push"))}   ${cols(figures("check"))}   (${runs[0].timer})`,
+          `   ${label}${String(rules).padStart(5)}  ${stateName[state].padEnd(8)}  ${cols(row.push)}   ${cols(row.check)}   (${runs[0].timer}${warmMs === undefined ? "" : `; ${warmMs.toFixed(0)} ms`})`,
         );
       }
     }
     if (showTail) {
-      // What the slowest 1% are, from the first process of each build.
-      for (const [label, runs] of measured) {
-        const { machine } = runs[0].first;
+      // What the slowest 1% are, from the first process of each state.
+      for (const [label] of judges(rules)) {
+        const cold = measured.get(`${label}cold`)[0];
+        const { machine } = cold;
         console.log(
           `     ${label}${rules} rules, machine: timer alone p50/p99/p99.9 ${machine.timer.join("/")} ns, ~1 µs of fixed work ${machine.trivial.join("/")} ns`,
         );
-        for (const state of warm > 0 ? ["first", "steady"] : ["first"]) {
+        for (const state of states) {
+          const first = measured.get(`${label}${state}`)[0];
+          if (first === undefined) continue;
           for (const call of ["check", "push"]) {
-            const rows = Object.entries(runs[0][state].tail[call]).map(
+            const rows = Object.entries(first.tail[call]).map(
               ([kind, [share, p50, p99, slow]]) =>
                 `${kind} ${(100 * share).toFixed(0)}% of calls, p50 ${p50} p99 ${p99}, ${(100 * slow).toFixed(0)}% of the slowest 1%`,
             );
-            console.log(`       ${state} ${call}: ${rows.join("; ")}`);
+            console.log(`       ${stateName[state]} ${call}: ${rows.join("; ")}`);
           }
         }
       }
     }
   }
+  // The table as docs/SCALE.md has it: µs, two significant figures past the point where it matters.
+  const us = (ns) =>
+    ns >= 1e6
+      ? `${(ns / 1e6).toFixed(1)} ms`
+      : `${ns >= 10_000 ? (ns / 1000).toFixed(0) : ns >= 1000 ? (ns / 1000).toFixed(1) : (ns / 1000).toFixed(2)} µs`;
+  console.log(
+    `\n| rules | state |${beforeFolder === undefined ? "" : " build |"} push p50 | p99 | p99.9 | check p50 | p99 | p99.9 | warm() | load average |`,
+  );
+  console.log(`|---:|---|${beforeFolder === undefined ? "" : "---|"}---:|---:|---:|---:|---:|---:|---:|---|`);
+  for (const row of published) {
+    const cells = [...row.push, ...row.check].map(us);
+    console.log(
+      `| ${row.rules.toLocaleString("en-US")} | ${stateName[row.state]} |${beforeFolder === undefined ? "" : ` ${row.label.trim()} |`} ${cells.join(" | ")} | ${row.warmMs === undefined ? "" : `${row.warmMs.toFixed(0)} ms`} | ${row.load.map((l) => l.toFixed(1)).join("–")} |`,
+    );
+  }
 
+  if (process.argv.includes("--no-batch")) return;
+  // Section 2 divides by the 2-rule judge's cost: it is measured whatever --rules says.
+  const batchSizes = [...new Set([2, ...sizes])].sort((a, b) => a - b);
+  if (!built.has(2)) built.set(2, build(2, folder));
   console.log(`\n2. judgeTrajectory, ns per event by CPU time (best of ${rounds} rounds, each in a fresh process)`);
   console.log("   rules   events   all tools   tools 0-1 only   (tools 0-1 only) / (2-rule judge)");
   const measure = (path, size, tools) =>
@@ -311,7 +355,7 @@ async function run() {
   for (const size of [1_000, 100_000]) {
     const rows = new Map();
     for (let round = 0; round < rounds; round++) {
-      for (const rules of sizes) {
+      for (const rules of batchSizes) {
         for (const [label, path] of judges(rules)) {
           const key = `${label}${rules}`;
           const row = rows.get(key) ?? { label, rules, all: Infinity, two: Infinity };

@@ -46,7 +46,8 @@ export async function runMcpProxy(judge: GuardJudge, server: readonly string[], 
   }
   const [{ StdioServerTransport }, { StdioClientTransport }] = transports;
   const log = (line: string) => void process.stderr.write(`behavior-judge guard: ${line}\n`);
-  const guard = new SessionGuard(judge, { id: `mcp:${basename(server[0]!)}`, log });
+  // A proxy guards every call of a long session: the rules' code is warmed before the first.
+  const guard = new SessionGuard(judge, { id: `mcp:${basename(server[0]!)}`, log, warm: true });
   const upstream = new StdioServerTransport();
   const downstream = new StdioClientTransport({
     command: server[0]!,

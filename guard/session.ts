@@ -19,6 +19,8 @@ import { refusalMessage } from "./refusal.js";
 /** What a guard needs of a judge: what every judge.mjs exports. */
 export interface GuardJudge {
   createMonitor(header: MonitorHeader, options?: Record<string, unknown>): Monitor;
+  /** The judge's `warm()` (docs/MONITOR.md "Warming up"); a judge built before it existed has none. */
+  warm?(): number;
 }
 
 export interface SessionGuardOptions {
@@ -32,6 +34,12 @@ export interface SessionGuardOptions {
   log?: ((line: string) => void) | false;
   /** Options for the monitor, as for `judgeTrajectory` (a model adapter runs semantic clauses at `end`). */
   judgeOptions?: Record<string, unknown>;
+  /**
+   * Calls the judge's `warm()` first (once per loaded judge: later sessions find it warm), so the
+   * first calls of a fresh process do not pay for rule code V8 has never run. Default false: worth
+   * it in a process that guards many calls, not in one that answers one call and exits.
+   */
+  warm?: boolean;
 }
 
 /** A guard's answer for one call. */
@@ -55,6 +63,7 @@ export class SessionGuard {
   private calls = 0;
 
   constructor(judge: GuardJudge, options: SessionGuardOptions) {
+    if (options.warm === true) judge.warm?.();
     this.monitor = judge.createMonitor({ id: options.id, description: options.description ?? "" }, options.judgeOptions ?? {});
     this.builder = new TrajectoryBuilder(options.id);
     this.builder.description = options.description ?? "";

@@ -82,10 +82,10 @@ export interface PairingState extends ClauseBase {
    * The events the clause cites when every `each` match has a follower, in
    * the order they came (`pairedEach`, `pairedFollower`): each `each` match,
    * and each follower once, when it answers the matches waiting before it.
-   * Empty while no `each` match occurred. The true clause cites this very
-   * list, put in citation order in place (`inCitationOrder`).
+   * Empty while no `each` match occurred. The true clause cites this list
+   * joined into one array, put in citation order in place (`inCitationOrder`).
    */
-  readonly cited: Citation[];
+  readonly cited: CitationList;
   /**
    * How many `each` matches wait for a follower: the events of the last
    * `waiting` entries of `cited` (a follower that is itself an `each` match is
@@ -99,6 +99,50 @@ export interface PairingState extends ClauseBase {
 const EACH_CITED = "event matching `each`";
 const FOLLOWER_CITED = "first later event matching `followedBy`";
 
+/**
+ * A pairing's citations while stepping: chunks of 4,096 citations, so that a
+ * long trace never grows one array past V8's large-object size (16,383
+ * slots) push by push, each growth a fresh copy; the first chunk grows as
+ * pushed (a short trace allocates no more than an array), each later one is
+ * made at its full size. `length` is a plain field: a stepper's `save` reads
+ * it and `restore` cuts the list by setting it (what lies past it is written
+ * over by the next `push`). `toArray` joins the chunks into one array of the
+ * exact length, the one a clause cites. (4,096 and its shift 12 are
+ * written as literals: a judge without a pairing then carries none of this.)
+ */
+export class CitationList {
+  length = 0;
+  readonly chunks: Citation[][] = [[]];
+
+  push(citation: Citation): void {
+    const n = this.length;
+    const k = n >>> 12;
+    const chunks = this.chunks;
+    if (k === chunks.length) chunks.push(new Array<Citation>(4096));
+    chunks[k]![n & 4095] = citation;
+    this.length = n + 1;
+  }
+
+  /** The citation at index `i` (below `length`). */
+  at(i: number): Citation {
+    return this.chunks[i >>> 12]![i & 4095]!;
+  }
+
+  /** The citations in order, as one array of `length` entries (the first chunk itself while there is one). */
+  toArray(): Citation[] {
+    const n = this.length;
+    const chunks = this.chunks;
+    if (n <= 4096) {
+      const first = chunks[0]!;
+      if (first.length !== n) first.length = n;
+      return first;
+    }
+    const all = new Array<Citation>(n);
+    for (let i = 0; i < n; i++) all[i] = chunks[i >>> 12]![i & 4095]!;
+    return all;
+  }
+}
+
 /** A pairing's `each` match, cited as the event comes (PairingState.cited). */
 export function pairedEach(eventId: string): Citation {
   return cite(eventId, EACH_CITED);
@@ -110,10 +154,10 @@ export function pairedFollower(eventId: string): Citation {
 }
 
 /** The ids of the `each` matches still waiting for a follower (PairingState.waiting). */
-export function waitingIds(cited: readonly Citation[], waiting: number): string[] {
+export function waitingIds(cited: CitationList, waiting: number): string[] {
   const ids = new Array<string>(waiting);
   const from = cited.length - waiting;
-  for (let k = 0; k < waiting; k++) ids[k] = cited[from + k]!.eventId;
+  for (let k = 0; k < waiting; k++) ids[k] = cited.at(from + k).eventId;
   return ids;
 }
 
@@ -145,7 +189,7 @@ function inCitationOrder(cited: Citation[], carried: readonly string[]): Citatio
  * Every `each` match needs a strictly later `followedBy` match. The citations
  * of a true clause are the stepper's own list, made while stepping: a long
  * trace cites tens of thousands of events, and no second list of their ids is
- * kept or copied.
+ * kept (one copy joins the chunks of a list past 4,096 citations).
  */
 export function pairingClause({ quote, complete, cited, waiting, carried }: PairingState): Clause {
   if (cited.length === 0) return na("pairing", quote, absentReason(complete));
@@ -154,11 +198,11 @@ export function pairingClause({ quote, complete, cited, waiting, carried }: Pair
     const unmatched = new Array<Citation>(waiting);
     const from = cited.length - waiting;
     for (let k = 0; k < waiting; k++) {
-      unmatched[k] = cite(cited[from + k]!.eventId, "event matching `each` with no later event matching `followedBy`");
+      unmatched[k] = cite(cited.at(from + k).eventId, "event matching `each` with no later event matching `followedBy`");
     }
     return predicate("pairing", quote, "false", null, unmatched);
   }
-  return predicate("pairing", quote, "true", null, inCitationOrder(cited, carried));
+  return predicate("pairing", quote, "true", null, inCitationOrder(cited.toArray(), carried));
 }
 
 export interface RequiredState extends ClauseBase, Windowed {

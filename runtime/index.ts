@@ -5,8 +5,10 @@
 export { createJudge, type JudgeDefinition, type JudgeModule } from "./judge.js";
 export type { JudgeOptions } from "./judgment.js";
 export type { Found, RuleStepper, StepEvent, Steppers } from "./stepper.js";
+export type { WarmSample } from "./warm.js";
 export { eventFacts } from "./evidence.js";
 export {
+  CitationList,
   countClause,
   forbiddenClause,
   orderingClause,

@@ -9,6 +9,7 @@ import { startMonitor } from "./monitor.js";
 import type { Steppers } from "./stepper.js";
 import { readEvents, readTrajectoryHeader, type TrajectoryError } from "./trajectory.js";
 import type { Monitor, MonitorHeader, RuleInfo, Trajectory, TrajectoryJudgment } from "./types.js";
+import { warmJudge, type WarmSample } from "./warm.js";
 
 export type { JudgeOptions, RuleInfo };
 
@@ -24,6 +25,8 @@ export interface JudgeDefinition {
    * cannot change what a later event is judged against. Absent: false.
    */
   readonly keepsEvents?: boolean;
+  /** Events shaped like those the rules' patterns name, for `warm` (compiler/codegen/warm.ts). Absent: none. */
+  readonly warmEvents?: readonly WarmSample[];
 }
 
 /** What every judge.mjs exports (judge.d.mts declares the same, checked by test/artifact.test.ts). */
@@ -42,12 +45,19 @@ export interface JudgeModule {
   judgeTrajectory(trajectory: unknown, options?: JudgeOptions): Promise<TrajectoryJudgment>;
   /** A monitor for one trajectory, given its header; `options` as for `judgeTrajectory`. */
   createMonitor(header: MonitorHeader, options?: JudgeOptions): Monitor;
+  /**
+   * Runs every rule's code over synthetic events in monitors of its own, so
+   * that the first checks of a real monitor do not pay for code V8 has never
+   * run (docs/MONITOR.md). Changes no monitor and no result; calls no model.
+   * Returns the number of synthetic events pushed: 0 when this judge was warmed already.
+   */
+  warm(): number;
   readonly TrajectoryError: typeof TrajectoryError;
   readonly formatJudgment: typeof formatJudgment;
 }
 
 /** `judgeTrajectory` and `createMonitor` of a generated judge: one set of steppers per trajectory, fed either way. */
-export function createJudge(definition: JudgeDefinition): Pick<JudgeModule, "judgeTrajectory" | "createMonitor"> {
+export function createJudge(definition: JudgeDefinition): Pick<JudgeModule, "judgeTrajectory" | "createMonitor" | "warm"> {
   const judge: Judge = {
     behavior: definition.behavior,
     rules: definition.rules.map((rule) => ({
@@ -60,6 +70,7 @@ export function createJudge(definition: JudgeDefinition): Pick<JudgeModule, "jud
     steppers: definition.steppers,
     keepsEvents: definition.keepsEvents === true,
   };
+  let warmed = false;
   // Methods, not named functions: the names are the exports' own, with no twin in the bundle for esbuild to rename.
   return {
     async judgeTrajectory(input: unknown, options: JudgeOptions = {}): Promise<TrajectoryJudgment> {
@@ -71,6 +82,11 @@ export function createJudge(definition: JudgeDefinition): Pick<JudgeModule, "jud
     },
     createMonitor(header: MonitorHeader, options: JudgeOptions = {}): Monitor {
       return startMonitor(judge, header, options);
+    },
+    warm(): number {
+      if (warmed) return 0;
+      warmed = true;
+      return warmJudge(judge, definition.warmEvents ?? []);
     },
   };
 }

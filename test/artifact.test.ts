@@ -87,6 +87,7 @@ describe("judge.d.mts and the runtime describe the same judge", () => {
       "rules",
       "judgeTrajectory",
       "createMonitor",
+      "warm",
       "TrajectoryError",
       "formatJudgment",
     ];
@@ -168,7 +169,7 @@ ${exportNames.map((k) => `export type Export_${k} = [Assert<Exports["${k}"] exte
     const numbered = [...compiled.judgeMjs.matchAll(/\b(?:function|class|const|let|var)\s+([A-Za-z_$][\w$]*\d)\b/g)].map((m) => m[1]!);
     expect(numbered.filter((n) => !/^(Rule|distinct|pattern|each)\d+$/.test(n) && n !== "judgeYamlSha256" && n !== "irSha256")).toEqual([]);
     expect(numbered).toContain("Rule0");
-    expect(compiled.judgeMjs).toMatch(/^var \{ judgeTrajectory, createMonitor \} = createJudge\(/m);
+    expect(compiled.judgeMjs).toMatch(/^var \{ judgeTrajectory, createMonitor, warm \} = createJudge\(/m);
   });
 });
 

@@ -17,7 +17,7 @@ const EXTENDED_RUNTIME = {
   // What a false ordering, forbidden or count found (runtime/evidence.ts).
   eventFacts: code`eventFacts`,
   // A pairing's citations, made while stepping (runtime/checks.ts).
-  Citation: code`type Citation`,
+  CitationList: code`CitationList`,
   pairedEach: code`pairedEach`,
   pairedFollower: code`pairedFollower`,
   waitingIds: code`waitingIds`,
@@ -77,7 +77,6 @@ export class Constants {
   runtime(runtimeName: ExtendedRuntimeName): Code {
     this.#uses.add(runtimeName);
     if (runtimeName === "RegexProgram") return code`RegexProgram`;
-    if (runtimeName === "Citation") return code`Citation`;
     return EXTENDED_RUNTIME[runtimeName];
   }
 

@@ -9,6 +9,7 @@ import { code, comment, join, lit, name, type Code } from "./code.js";
 import { Constants } from "./constants.js";
 import { lowerRule, type RuleOrigin } from "./lower.js";
 import { routeRules, type Routes } from "./routes.js";
+import { warmTable } from "./warm.js";
 
 /** The module specifier generated code imports the runtime from; the bundler and type-checker map it. */
 export const RUNTIME_SPECIFIER = "behavior-judge/runtime";
@@ -51,7 +52,7 @@ function ruleInfoLiteral(rule: MetaBehavior, origin: RuleOrigin): Code {
 }
 
 /** The names generated code takes from the runtime. */
-const RUNTIME_IMPORTS = code`createJudge, countClause, forbiddenClause, orderingClause, pairingClause, requiredClause, type Clause, type Found, type RuleInfo, type RuleStepper, type StepEvent, type Steppers`;
+const RUNTIME_IMPORTS = code`createJudge, countClause, forbiddenClause, orderingClause, pairingClause, requiredClause, type Clause, type Found, type RuleInfo, type RuleStepper, type StepEvent, type Steppers, type WarmSample`;
 
 /**
  * Up to this many actions, `Rules.step` switches on the action itself (V8
@@ -214,7 +215,9 @@ export function generateJudgeModule(ir: JudgeIR, options: GenerateOptions): Gene
       code``,
       rulesClass(ir.metaBehaviors.length, routes),
       code``,
-      code`export const { judgeTrajectory, createMonitor } = createJudge({ behavior, rules, steppers: () => new Rules()${keepsEvents(ir) ? code`, keepsEvents: true` : code``} });`,
+      warmTable(ir),
+      code``,
+      code`export const { judgeTrajectory, createMonitor, warm } = createJudge({ behavior, rules, steppers: () => new Rules()${keepsEvents(ir) ? code`, keepsEvents: true` : code``}, warmEvents });`,
     ],
     code`\n`,
   );

@@ -105,7 +105,7 @@ export function lowerPairing(j: number, check: PairingCheck, constants: Constant
   return {
     type: "pairing",
     fields: [
-      list(name("cited", j), code`${constants.runtime("Citation")}[]`),
+      { ...list(name("cited", j), constants.runtime("CitationList")), init: code`new ${constants.runtime("CitationList")}()` },
       value(name("waiting", j), code`number`, code`0`),
       list(name("carried", j)),
     ],

@@ -11,6 +11,7 @@
 import type { MetaBehavior } from "../ir/types.js";
 import type { DraftNote } from "./types.js";
 import { sectionSentences } from "./offline/sentences.js";
+import { forbidsByPassive } from "./offline/shape.js";
 import { normalizeWhitespace } from "./offline/words.js";
 
 /** Words that make a sentence state an obligation rather than describe or explain. */
@@ -39,7 +40,8 @@ export interface Obligation {
 
 /** Whether a sentence states an obligation. */
 export function statesObligation(sentence: string): boolean {
-  return OBLIGATION.test(sentence.replace(NOT_A_CUE, " "));
+  // "the loan is not renewed again", "no kit is dispensed to them": a negated passive forbids (offline/shape.ts).
+  return OBLIGATION.test(sentence.replace(NOT_A_CUE, " ")) || forbidsByPassive(sentence);
 }
 
 /** The obligations of a section body, in order. */

@@ -272,6 +272,14 @@ export declare function judgeTrajectory(trajectory: unknown, options?: JudgeOpti
 /** A monitor for one trajectory, given its header; `options` as for `judgeTrajectory`. */
 export declare function createMonitor(header: MonitorHeader, options?: JudgeOptions): Monitor;
 
+/**
+ * Runs every rule's code over synthetic events in monitors of its own, so
+ * that the first checks of a real monitor do not pay for code V8 has never
+ * run (docs/MONITOR.md). Changes no monitor and no result; calls no model.
+ * Returns the number of synthetic events pushed: 0 when this judge was warmed already.
+ */
+export declare function warm(): number;
+
 /** A trajectory that breaks docs/FORMATS.md §2; `field` is a path like `events[3].actor`. */
 export declare class TrajectoryError extends Error {
   readonly field: string;

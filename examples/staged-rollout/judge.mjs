@@ -671,6 +671,63 @@ function startMonitor(judge, rawHeader, options) {
   };
 }
 
+// runtime/warm.ts
+var WARM_ROUNDS = 12;
+function metadataOf(fields, keys, near, value) {
+  const metadata = /* @__PURE__ */ Object.create(null);
+  if (fields !== void 0) for (const key of Object.keys(fields)) metadata[key] = near ? `${fields[key]}~` : fields[key];
+  for (let k = 0; k < keys.length; k++) metadata[keys[k]] = value;
+  return metadata;
+}
+function roundEvents(samples, round) {
+  const events = [];
+  const cycle = 2 + round % 5 * 2;
+  for (let s = 0; s < samples.length; s++) {
+    const sample = samples[round % 2 === 0 ? s : samples.length - 1 - s];
+    const actor = sample.actor ?? "agent";
+    const keys = sample.keys ?? [];
+    for (let variant = 0; variant < 3; variant++) {
+      const value = String((events.length + round) % cycle);
+      const bare = variant === 2;
+      events.push({
+        id: `warm-${events.length + 1}`,
+        actor,
+        action: sample.action,
+        content: bare ? void 0 : sample.content ?? "",
+        metadata: bare ? void 0 : metadataOf(sample.metadata, keys, variant === 1, value)
+      });
+    }
+  }
+  if (round >= 2) {
+    let seed = 2463534242 + round;
+    for (let k = events.length - 1; k > 0; k--) {
+      seed ^= seed << 13;
+      seed ^= seed >>> 17;
+      seed ^= seed << 5;
+      const j = (seed >>> 0) % (k + 1);
+      const swap = events[k];
+      events[k] = events[j];
+      events[j] = swap;
+    }
+    for (let k = 0; k < events.length; k++) events[k].id = `warm-${k + 1}`;
+  }
+  return events;
+}
+function warmJudge(judge, samples, rounds = WARM_ROUNDS) {
+  let pushed = 0;
+  for (let round = 0; round < rounds; round++) {
+    const monitor = startMonitor(judge, { id: "warm" }, {});
+    const events = roundEvents(samples, round);
+    for (let k = 0; k < events.length; k++) {
+      monitor.check(events[k]);
+      monitor.push(events[k]);
+    }
+    monitor.pending();
+    pushed += events.length;
+  }
+  return pushed;
+}
+
 // runtime/judge.ts
 function createJudge(definition) {
   const judge = {
@@ -685,6 +742,7 @@ function createJudge(definition) {
     steppers: definition.steppers,
     keepsEvents: definition.keepsEvents === true
   };
+  let warmed = false;
   return {
     async judgeTrajectory(input, options = {}) {
       const header = readTrajectoryHeader(input);
@@ -695,6 +753,11 @@ function createJudge(definition) {
     },
     createMonitor(header, options = {}) {
       return startMonitor(judge, header, options);
+    },
+    warm() {
+      if (warmed) return 0;
+      warmed = true;
+      return warmJudge(judge, definition.warmEvents ?? []);
     }
   };
 }
@@ -769,6 +832,35 @@ function orderingClause(state) {
 }
 var EACH_CITED = "event matching `each`";
 var FOLLOWER_CITED = "first later event matching `followedBy`";
+var CitationList = class {
+  length = 0;
+  chunks = [[]];
+  push(citation) {
+    const n = this.length;
+    const k = n >>> 12;
+    const chunks = this.chunks;
+    if (k === chunks.length) chunks.push(new Array(4096));
+    chunks[k][n & 4095] = citation;
+    this.length = n + 1;
+  }
+  /** The citation at index `i` (below `length`). */
+  at(i) {
+    return this.chunks[i >>> 12][i & 4095];
+  }
+  /** The citations in order, as one array of `length` entries (the first chunk itself while there is one). */
+  toArray() {
+    const n = this.length;
+    const chunks = this.chunks;
+    if (n <= 4096) {
+      const first = chunks[0];
+      if (first.length !== n) first.length = n;
+      return first;
+    }
+    const all = new Array(n);
+    for (let i = 0; i < n; i++) all[i] = chunks[i >>> 12][i & 4095];
+    return all;
+  }
+};
 function pairedEach(eventId) {
   return cite(eventId, EACH_CITED);
 }
@@ -778,7 +870,7 @@ function pairedFollower(eventId) {
 function waitingIds(cited, waiting) {
   const ids = new Array(waiting);
   const from = cited.length - waiting;
-  for (let k = 0; k < waiting; k++) ids[k] = cited[from + k].eventId;
+  for (let k = 0; k < waiting; k++) ids[k] = cited.at(from + k).eventId;
   return ids;
 }
 function inCitationOrder(cited, carried) {
@@ -804,11 +896,11 @@ function pairingClause({ quote, complete, cited, waiting, carried }) {
     const unmatched = new Array(waiting);
     const from = cited.length - waiting;
     for (let k = 0; k < waiting; k++) {
-      unmatched[k] = cite(cited[from + k].eventId, "event matching `each` with no later event matching `followedBy`");
+      unmatched[k] = cite(cited.at(from + k).eventId, "event matching `each` with no later event matching `followedBy`");
     }
     return predicate("pairing", quote, "false", null, unmatched);
   }
-  return predicate("pairing", quote, "true", null, inCitationOrder(cited, carried));
+  return predicate("pairing", quote, "true", null, inCitationOrder(cited.toArray(), carried));
 }
 function requiredClause({ quote, complete, windowOpen = true, match }) {
   if (!windowOpen) return na("required", quote, absentReason(complete));
@@ -1111,7 +1203,7 @@ var Rule0 = class {
 var Rule1 = class {
   triggered = false;
   // checks[0]: pairing (judge.yaml:34)
-  cited0 = [];
+  cited0 = new CitationList();
   waiting0 = 0;
   carried0 = [];
   step(e) {
@@ -1382,10 +1474,23 @@ var Rules = class {
     return reporters[reporting.get(action) ?? 2];
   }
 };
-var { judgeTrajectory, createMonitor } = createJudge({
+var warmEvents = [
+  { action: "deploy" },
+  { action: "acquire_lock_result", metadata: { status: "granted" } },
+  { action: "health_check_result", metadata: { status: "failing" } },
+  { action: "rollback" },
+  { action: "health_check_result" },
+  { action: "deploy", metadata: { stage: "canary" } },
+  { action: "post_update", content: "rolled back" },
+  { action: "post_update" },
+  { action: "post_update", content: "paused" },
+  { actor: "user", action: "warm", content: "pause" }
+];
+var { judgeTrajectory, createMonitor, warm } = createJudge({
   behavior,
   rules,
-  steppers: () => new Rules()
+  steppers: () => new Rules(),
+  warmEvents
 });
 export {
   TrajectoryError,
@@ -1396,5 +1501,6 @@ export {
   judgeTrajectory,
   judgeYamlSha256,
   rules,
-  version
+  version,
+  warm
 };

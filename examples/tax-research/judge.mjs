@@ -671,6 +671,63 @@ function startMonitor(judge, rawHeader, options) {
   };
 }
 
+// runtime/warm.ts
+var WARM_ROUNDS = 12;
+function metadataOf(fields, keys, near, value) {
+  const metadata = /* @__PURE__ */ Object.create(null);
+  if (fields !== void 0) for (const key of Object.keys(fields)) metadata[key] = near ? `${fields[key]}~` : fields[key];
+  for (let k = 0; k < keys.length; k++) metadata[keys[k]] = value;
+  return metadata;
+}
+function roundEvents(samples, round) {
+  const events = [];
+  const cycle = 2 + round % 5 * 2;
+  for (let s = 0; s < samples.length; s++) {
+    const sample = samples[round % 2 === 0 ? s : samples.length - 1 - s];
+    const actor = sample.actor ?? "agent";
+    const keys = sample.keys ?? [];
+    for (let variant = 0; variant < 3; variant++) {
+      const value = String((events.length + round) % cycle);
+      const bare = variant === 2;
+      events.push({
+        id: `warm-${events.length + 1}`,
+        actor,
+        action: sample.action,
+        content: bare ? void 0 : sample.content ?? "",
+        metadata: bare ? void 0 : metadataOf(sample.metadata, keys, variant === 1, value)
+      });
+    }
+  }
+  if (round >= 2) {
+    let seed = 2463534242 + round;
+    for (let k = events.length - 1; k > 0; k--) {
+      seed ^= seed << 13;
+      seed ^= seed >>> 17;
+      seed ^= seed << 5;
+      const j = (seed >>> 0) % (k + 1);
+      const swap = events[k];
+      events[k] = events[j];
+      events[j] = swap;
+    }
+    for (let k = 0; k < events.length; k++) events[k].id = `warm-${k + 1}`;
+  }
+  return events;
+}
+function warmJudge(judge, samples, rounds = WARM_ROUNDS) {
+  let pushed = 0;
+  for (let round = 0; round < rounds; round++) {
+    const monitor = startMonitor(judge, { id: "warm" }, {});
+    const events = roundEvents(samples, round);
+    for (let k = 0; k < events.length; k++) {
+      monitor.check(events[k]);
+      monitor.push(events[k]);
+    }
+    monitor.pending();
+    pushed += events.length;
+  }
+  return pushed;
+}
+
 // runtime/judge.ts
 function createJudge(definition) {
   const judge = {
@@ -685,6 +742,7 @@ function createJudge(definition) {
     steppers: definition.steppers,
     keepsEvents: definition.keepsEvents === true
   };
+  let warmed = false;
   return {
     async judgeTrajectory(input, options = {}) {
       const header = readTrajectoryHeader(input);
@@ -695,6 +753,11 @@ function createJudge(definition) {
     },
     createMonitor(header, options = {}) {
       return startMonitor(judge, header, options);
+    },
+    warm() {
+      if (warmed) return 0;
+      warmed = true;
+      return warmJudge(judge, definition.warmEvents ?? []);
     }
   };
 }
@@ -1163,10 +1226,17 @@ var Rules = class {
     return reporters[reporting.get(action) ?? 1];
   }
 };
-var { judgeTrajectory, createMonitor } = createJudge({
+var warmEvents = [
+  { action: "ask_user", metadata: { topic: "tax_year" } },
+  { action: "final_answer" },
+  { action: "fetch_document_result", metadata: { official: "yes" } },
+  { action: "final_answer", content: "not individual tax advice" }
+];
+var { judgeTrajectory, createMonitor, warm } = createJudge({
   behavior,
   rules,
-  steppers: () => new Rules()
+  steppers: () => new Rules(),
+  warmEvents
 });
 export {
   TrajectoryError,
@@ -1177,5 +1247,6 @@ export {
   judgeTrajectory,
   judgeYamlSha256,
   rules,
-  version
+  version,
+  warm
 };

@@ -13,8 +13,9 @@ import {
   type RuleStepper,
   type StepEvent,
   type Steppers,
+  type WarmSample,
   eventFacts,
-  type Citation,
+  CitationList,
   pairedEach,
   pairedFollower,
   waitingIds,
@@ -201,7 +202,7 @@ class Rule0 implements RuleStepper {
 class Rule1 implements RuleStepper {
   triggered: boolean = false;
   // checks[0]: pairing (all-checks.yaml:27)
-  cited0: Citation[] = [];
+  cited0: CitationList = new CitationList();
   waiting0: number = 0;
   carried0: string[] = [];
 
@@ -569,8 +570,25 @@ class Rules implements Steppers {
   }
 }
 
-export const { judgeTrajectory, createMonitor } = createJudge({
+/** Events shaped like those the rules' patterns name: what `warm()` runs each rule's code over (never a judgment's input). */
+const warmEvents: readonly WarmSample[] = [
+  { action: "deploy" },
+  { action: "publish" },
+  { action: "run_tests_result", metadata: { status: "passed" } },
+  { action: "health_check_result" },
+  { actor: "user", action: "warm", content: "stop" },
+  { actor: "agent", action: "send_message" },
+  { actor: "agent", action: "run_command" },
+  { actor: "user", action: "warm", keys: ["host"] },
+  { action: "retry", keys: ["host"] },
+  { action: "health_check_result", keys: ["host"] },
+  { actor: "agent", action: "send_message", keys: ["host"] },
+  { action: "greet", keys: ["host"] },
+];
+
+export const { judgeTrajectory, createMonitor, warm } = createJudge({
   behavior,
   rules,
   steppers: () => new Rules(),
+  warmEvents,
 });

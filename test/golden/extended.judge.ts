@@ -13,6 +13,7 @@ import {
   type RuleStepper,
   type StepEvent,
   type Steppers,
+  type WarmSample,
   eventFacts,
   Keyed,
   type RegexProgram,
@@ -1093,9 +1094,36 @@ class Rules implements Steppers {
   }
 }
 
-export const { judgeTrajectory, createMonitor } = createJudge({
+/** Events shaped like those the rules' patterns name: what `warm()` runs each rule's code over (never a judgment's input). */
+const warmEvents: readonly WarmSample[] = [
+  { actor: "agent", action: "warm" },
+  { action: "issue_refund", metadata: { amount: "501" } },
+  { action: "warm", metadata: { at: "2024-05-14T15:00:00Z" } },
+  { action: "cancel_reservation", keys: ["reservation_id", "user_id", "id"] },
+  { action: "get_reservation_details_result", keys: ["reservation_id", "user_id", "id"] },
+  { actor: "user", action: "warm", content: "yes", keys: ["reservation_id", "user_id", "id"] },
+  { action: "get_user_details_result", keys: ["reservation_id", "user_id", "id"] },
+  { action: "open_order", keys: ["order_id", "order"] },
+  { action: "confirm_order", keys: ["order_id", "order"] },
+  { action: "charge", keys: ["order_id", "order"] },
+  { action: "close_order", keys: ["order_id", "order"] },
+  { action: "add_item", keys: ["order_id", "order"] },
+  { actor: "agent", action: "warm", keys: ["@turn", "customer_id", "amount", "id"] },
+  {
+    actor: "agent",
+    action: "warm",
+    metadata: { "@turn": "1" },
+    keys: ["customer_id", "amount", "id"],
+  },
+  { action: "issue_refund", keys: ["@turn", "customer_id", "amount", "id"] },
+  { action: "lookup", keys: ["@turn", "customer_id", "amount", "id"] },
+  { action: "lookup_result", keys: ["@turn", "customer_id", "amount", "id"] },
+];
+
+export const { judgeTrajectory, createMonitor, warm } = createJudge({
   behavior,
   rules,
   steppers: () => new Rules(),
   keepsEvents: true,
+  warmEvents,
 });

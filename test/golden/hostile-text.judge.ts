@@ -13,6 +13,7 @@ import {
   type RuleStepper,
   type StepEvent,
   type Steppers,
+  type WarmSample,
   eventFacts,
 } from "behavior-judge/runtime";
 
@@ -147,8 +148,19 @@ class Rules implements Steppers {
   }
 }
 
-export const { judgeTrajectory, createMonitor } = createJudge({
+/** Events shaped like those the rules' patterns name: what `warm()` runs each rule's code over (never a judgment's input). */
+const warmEvents: readonly WarmSample[] = [
+  { action: "a\"b'c`d${e}f*/g" },
+  {
+    action: "warm",
+    content: "*/ process.exit(1); /*",
+    metadata: { 'key"with`quote': "value\nwith\u2028breaks" },
+  },
+];
+
+export const { judgeTrajectory, createMonitor, warm } = createJudge({
   behavior,
   rules,
   steppers: () => new Rules(),
+  warmEvents,
 });

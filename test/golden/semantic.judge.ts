@@ -13,6 +13,7 @@ import {
   type RuleStepper,
   type StepEvent,
   type Steppers,
+  type WarmSample,
   eventFacts,
 } from "behavior-judge/runtime";
 
@@ -216,8 +217,16 @@ class Rules implements Steppers {
   }
 }
 
-export const { judgeTrajectory, createMonitor } = createJudge({
+/** Events shaped like those the rules' patterns name: what `warm()` runs each rule's code over (never a judgment's input). */
+const warmEvents: readonly WarmSample[] = [
+  { action: "open_url_result", metadata: { sourceType: "primary" } },
+  { action: "final_answer" },
+  { actor: "agent", action: "send_message" },
+];
+
+export const { judgeTrajectory, createMonitor, warm } = createJudge({
   behavior,
   rules,
   steppers: () => new Rules(),
+  warmEvents,
 });

@@ -8,6 +8,7 @@
  * the pairing's definition gives it. `grant` only waits, `notify` only answers.
  */
 import { describe, expect, test } from "vitest";
+import { CitationList } from "../../runtime/checks.js";
 import type { Citation, TrajectoryJudgment } from "../../runtime/types.js";
 import { compileYaml, importBundled } from "../support/judges.js";
 
@@ -109,5 +110,63 @@ describe("pairing citations", () => {
     // The sessions reach the cases that matter.
     expect(trueClauses).toBeGreaterThan(60);
     expect(carried).toBeGreaterThan(5);
+  });
+
+  test("a list past several chunks of 4,096: whole, through a monitor, and unanswered at the end", async () => {
+    const { compiled } = await compileYaml(YAML);
+    const judge = await importBundled(compiled);
+    const next = random(7);
+    // About 11,000 citations: the list spans three chunks, and checks cut it back across their edges.
+    const actions = Array.from({ length: 16_000 }, () => ACTIONS[Math.floor(next() * ACTIONS.length)]!);
+    actions.push("notify");
+    const events = session(actions);
+    const whole = (await judge.judgeTrajectory({ id: "long", complete: true, events })) as TrajectoryJudgment;
+    const clause = whole.metaBehaviors[0]!.clauses[0]!;
+    expect(clause.verdict).toBe("true");
+    const expected = expectedCitations(actions);
+    expect(expected.length).toBeGreaterThan(2 * 4096);
+    expect(clause.citations).toEqual(expected);
+    const monitor = judge.createMonitor({ id: "long" });
+    for (const event of events) {
+      // A check that would cite an `each` match, then the push: the list grows by one, is cut back, grows again.
+      monitor.check({ id: `c-${event.id}`, actor: "agent", action: "grant" });
+      monitor.push(event);
+    }
+    expect(await monitor.end({ complete: true })).toEqual(whole);
+    // Unanswered at the end: the waiting tail, read across a chunk's edge.
+    const open = [...actions.slice(0, -1), "grant", "grant"];
+    const unanswered = (await judge.judgeTrajectory({ id: "open", complete: true, events: session(open) })) as TrajectoryJudgment;
+    const falseClause = unanswered.metaBehaviors[0]!.clauses[0]!;
+    expect(falseClause.verdict).toBe("false");
+    let firstWaiting = open.length;
+    while (firstWaiting > 0 && !isFollower(open[firstWaiting - 1]!)) firstWaiting--;
+    const waiting = open.map((a, i) => (i >= firstWaiting && isEach(a) ? `e${i + 1}` : "")).filter((id) => id !== "");
+    expect(falseClause.citations.map((c) => c.eventId)).toEqual(waiting);
+  });
+
+  test("CitationList: push, read, cut back and join across chunks", () => {
+    const list = new CitationList();
+    const made: Citation[] = [];
+    const push = (k: number) => {
+      const c = { eventId: `e${k}`, description: "d" };
+      list.push(c);
+      made.length = list.length - 1;
+      made.push(c);
+    };
+    for (let k = 0; k < 4096; k++) push(k);
+    expect(list.toArray()).toEqual(made);
+    for (let k = 4096; k < 9000; k++) push(k);
+    list.length = 4095; // a restore across the first chunk's edge
+    for (let k = 0; k < 5000; k++) push(100_000 + k);
+    expect(list.length).toBe(9095);
+    for (const i of [0, 4094, 4095, 4096, 8191, 8192, 9094]) expect(list.at(i)).toBe(made[i]);
+    const joined = list.toArray();
+    expect(joined).toHaveLength(9095);
+    expect(joined).toEqual(made);
+    const short = new CitationList();
+    short.push(made[0]!);
+    short.push(made[1]!);
+    short.length = 1;
+    expect(short.toArray()).toEqual([made[0]]);
   });
 });

@@ -8,6 +8,7 @@ import type { Check, Pattern, SemanticCheck } from "../../ir/types.js";
 import { exactValue } from "../../ir/values.js";
 import { amountsIn, withAmounts, withoutAmounts } from "./amounts.js";
 import { applyOutcome, asWritten, namedActions, namedPairs } from "./backticks.js";
+import { exceptionOf, withException } from "./exceptions.js";
 import { correlationOf } from "./keys.js";
 import { valueList, withList } from "./lists.js";
 import { followsInSamples, namesAgentAction, resolvePattern, type Lexicon, type ResolveOptions } from "./lexicon.js";
@@ -16,6 +17,7 @@ import {
   DUTY,
   forbids,
   MODAL,
+  NEGATED_PASSIVE,
   NEGATION,
   NO_SUBJECT,
   PARTICIPLE,
@@ -279,20 +281,27 @@ const PASSIVE_PROHIBITION = new RegExp(
   "i",
 );
 /** "afterwards", "from then on": pointing back at the sentence's condition, not a second event. */
-const BACK_TO_CONDITION = /,?\s+\b(?:afterwards|after that|from then on|thereafter|from that point on)\b/gi;
+const BACK_TO_CONDITION = /,?\s+\b(?:afterwards|after that|from then on|thereafter|from that point on|again)\b/gi;
 
 export function forbiddenFrom(context: ClauseContext, clause: string, quote: string): ClauseOutcome | undefined {
   if (!forbids(clause, context.grammar)) return undefined;
   if (context.shape.condition !== undefined) clause = clause.replace(BACK_TO_CONDITION, "");
   // Only what the agent does can be forbidden by one pattern; "X followed by Y is a violation" needs two.
   const passive = PASSIVE_PROHIBITION.exec(clause);
+  // "that account is not scheduled for shutoff": the act a negated passive names, wherever its verb stands.
+  const negated = passive === null ? NEGATED_PASSIVE.exec(clause) : null;
   const byAgent =
     agentActs(context, clause) ||
     (passive !== null &&
-      resolvePattern(context.lexicon, `${clause.slice(0, passive.index)} ${passive[1]!}`, { agentOnly: true }) !== undefined);
+      resolvePattern(context.lexicon, `${clause.slice(0, passive.index)} ${passive[1]!}`, { agentOnly: true }) !== undefined) ||
+    (negated !== null && resolvePattern(context.lexicon, clause.replace(/\b(?:not|never|no)\b/gi, " "), { agentOnly: true }) !== undefined);
   // "never archives an email it has not read": a condition on the object needs more than one pattern.
   const cue =
-    PROHIBITION.exec(clause) ?? NO_SUBJECT.exec(clause) ?? context.grammar.agentDenial.exec(clause) ?? context.grammar.verbNo.exec(clause);
+    PROHIBITION.exec(clause) ??
+    NO_SUBJECT.exec(clause) ??
+    context.grammar.agentDenial.exec(clause) ??
+    context.grammar.verbNo.exec(clause) ??
+    NEGATED_PASSIVE.exec(clause);
   // A parenthesis restates what is forbidden ("carry on with the lesson (no new problems)"): it adds no condition.
   const forbiddenPart = (cue === null ? clause : clause.slice(cue.index + cue[0].length)).replace(/\([^)]*\)/g, " ");
   const conditional =
@@ -300,7 +309,14 @@ export function forbiddenFrom(context: ClauseContext, clause: string, quote: str
     /\b(?:which|who|whose)\b|\bthat\s+(?:it|they|the agent|has|have|had|is|are|was|were)\b/i.test(forbiddenPart);
   if (!byAgent || conditional || RELATIONAL.test(clause))
     return semanticFor(quote, true, "the drafter could not tell which single agent action this forbids");
-  const match = resolve(context.lexicon, clause, { agentOnly: true });
+  // "never books another inspection except a `reinspection`": the exception is left out, never matched
+  // (exceptions.ts). Its value still tells which action it is about: the one that carries it.
+  const exception = exceptionOf(clause);
+  const resolved = resolve(context.lexicon, clause, { agentOnly: true });
+  const excepted = (pattern: Pattern | undefined) =>
+    pattern === undefined || exception === undefined ? undefined : withException(context.lexicon, pattern, exception.exception);
+  const match =
+    exception === undefined ? resolved : (excepted(resolved) ?? excepted(resolve(context.lexicon, exception.rest, { agentOnly: true })));
   const window = afterWindow(context);
   if (match === undefined || window === "unresolved")
     return semanticFor(quote, true, "the drafter could not tell which sample events this forbids");

@@ -12,7 +12,7 @@ import { afterWindow, resolve, semanticFor, windowed, type ClauseContext, type C
 import { groupingKey, groupingWords } from "./keys.js";
 import { keyNamedBy } from "./lexicon.js";
 import { COUNT, forbids, limitsOf } from "./shape.js";
-import { parseCount } from "./words.js";
+import { canonical, parseCount } from "./words.js";
 
 /** The agent's tool calls in general: "at most one tool call per turn" counts every agent event of the turn. */
 const TOOL_CALLS = /\b(?:tool[- ]?calls?|tool uses?|function calls?|tools?|actions?)\b/i;
@@ -71,7 +71,7 @@ export function countFrom(context: ClauseContext, clause: string, quote: string)
   const howMany = withoutAmounts(counted, amountsIn(counted));
   const count = COUNT.exec(howMany);
   const bare = count === null && grouping !== undefined ? BARE_NUMBER.exec(howMany) : null;
-  if (count === null && bare === null) return undefined;
+  if (count === null && bare === null) return repeatFrom(context, clause, quote);
   const n = count !== null ? parseCount(count[2]!) : /single/i.test(bare![1]!) ? 1 : parseCount(bare![1]!);
   if (n === undefined) return undefined;
   const bound = count === null ? "at most" : count[1]!.toLowerCase();
@@ -93,6 +93,30 @@ export function countFrom(context: ClauseContext, clause: string, quote: string)
   }
   const check: CountCheck = { type: "count", quote, match, ...limits, ...(distinctBy !== undefined ? { distinctBy } : {}) };
   return finish(context, check, clause, quote);
+}
+
+/** "twice", "more than once", "a second time": a prohibition of these allows one. */
+const REPEAT = /\b(?:twice|more\s+than\s+once|a\s+second\s+time)\b/i;
+
+/**
+ * "No participant is randomized twice", "Wren never refunds an order more than once": at most one
+ * of the act, per the thing its words name that the events carry a key for (the first such noun).
+ */
+function repeatFrom(context: ClauseContext, clause: string, quote: string): ClauseOutcome | undefined {
+  if (!REPEAT.test(clause) || !forbids(clause, context.grammar) || /\b(?:twice|once)\s+(?:a|an|per|in|each|every)\b/i.test(clause))
+    return undefined;
+  const rest = clause.replace(REPEAT, " ").replace(/\b(?:no|not|never)\b/gi, " ");
+  const match = countedPattern(context, rest);
+  if (match === undefined) return undefined;
+  const per = rest
+    .split(/[^A-Za-z]+/)
+    .filter((w) => w.length >= 3)
+    .map((w) => groupingKey(context.lexicon, { noun: canonical(w.toLowerCase()), phrase: w }, match))
+    .find((g): g is { per: string } => "per" in g && g.per !== undefined);
+  const window = afterWindow(context);
+  if (window === "unresolved") return semanticFor(quote, true, "the drafter could not tell which sample events are counted");
+  const check: CountCheck = { type: "count", quote, match, max: 1, ...(per !== undefined ? { per: per.per } : {}) };
+  return windowed(context, check, window, quote);
 }
 
 /**

@@ -162,9 +162,11 @@ function draftTrigger(
   }
   // When the opening sentence sets no frame of its own, a check windowed by a situation ("When the
   // screen comes back flagged, … must …") says when the rule applies. One that does ("During a
-  // rollout, …") covers the whole rule, even when no event marks it.
+  // rollout, …") covers the whole rule, even when no event marks it; so does an opening count ("at most twice").
   const windowed =
-    condition === undefined ? checks.find((c) => (c.type === "required" || c.type === "forbidden") && c.after !== undefined) : undefined;
+    condition === undefined && checks[0]?.type !== "count"
+      ? checks.find((c) => (c.type === "required" || c.type === "forbidden") && c.after !== undefined)
+      : undefined;
   const first = windowed ?? checks[0];
   const subject = first === undefined ? undefined : checkSubject(first);
   if (subject !== undefined) return { description: `${describePattern(subject)} occurs.`, match: subject };

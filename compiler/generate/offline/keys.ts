@@ -105,7 +105,9 @@ export function correlationOf<A extends string, B extends string>(
   sides: { [S in A | B]: Pattern },
   names: [A, B],
 ): { on: On<A | B> } | { unknown: string } | undefined {
-  const same = SAME.exec(sentence);
+  // "that account … in the same session": the session is no thing to tie by, the account is.
+  const same =
+    [...sentence.matchAll(new RegExp(SAME.source, "gi"))].find((m) => !SESSION_WORDS.has(canonical(m[1]!.toLowerCase()))) ?? null;
   const that = same === null ? THAT.exec(sentence) : null;
   const [a, b] = names;
   // Without "same" or a preposition, a demonstrative ties the sides only through a key both carry.

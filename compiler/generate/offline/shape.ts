@@ -176,7 +176,27 @@ export function shapeSentence(sentence: string, grammar: Grammar = DEFAULT_GRAMM
       main = sentence.slice(split.index + split[0].length);
     }
   }
+  const state = condition === undefined ? stateSubject(sentence) : undefined;
+  if (state !== undefined) return { sentence, condition: state.condition, clauses: [state.clause] };
   return { sentence, ...(condition !== undefined ? { condition } : {}), clauses: splitClauses(main, grammar) };
+}
+
+/**
+ * "A correction that has been reversed is never paid off-cycle afterwards": a subject that names
+ * the event after which the prohibition holds, like "Once a correction has been reversed, it is
+ * never paid". The relative clause becomes the condition, the subject and its verb the clause.
+ */
+function stateSubject(sentence: string): { condition: NonNullable<SentenceShape["condition"]>; clause: string } | undefined {
+  const match = new RegExp(
+    `^((?:a|an|the|any|each|every)\\s+(?:[\\w-]+\\s+){0,3}?)(?:that|which|who)\\s+(?:has|have)\\s+(?:already\\s+)?been\\s+(${PARTICIPLE}\\b[^,;:]*?)\\s+((?:is|are)\\s+(?:never|not)\\s+${PARTICIPLE}\\b.*)$`,
+    "i",
+  ).exec(sentence);
+  if (match === null) return undefined;
+  const subject = match[1]!.trim();
+  return {
+    condition: { kind: "after", phrase: `${subject} has been ${match[2]!}`, text: "" },
+    clause: `${subject.replace(/^(?:any|each|every)\b/i, "the")} ${match[3]!}`,
+  };
 }
 
 /** "; " always separates; ", and it …" separates unless the part is one ordering ("X, and Y, before Z"). */
@@ -197,7 +217,7 @@ export function splitClauses(main: string, grammar: Grammar): string[] {
         // "… must alert the lead and must not carry on": a second modal verb phrase keeps the subject too.
         return part.split(
           new RegExp(
-            `,\\s+(?:and|but)\\s+(?!(?:${BOUND_WORDS})\\s)|\\s+and\\s+(?=(?:${grammar.andAgent})\\s)|\\s+and\\s+(?=[a-z]+s\\s+(?:the|a|an|it|them|to|no)\\s)|\\s+and\\s+(?=${MODAL}\\s)`,
+            `,\\s+(?:and|but)\\s+(?!(?:${BOUND_WORDS})\\s)|\\s+and\\s+(?=(?:${grammar.andAgent})\\s)|\\s+and\\s+(?=[a-z]+s\\s+(?:the|a|an|it|them|to|no)\\s)|\\s+and\\s+(?=${MODAL}\\s)|\\s+and\\s+(?=no\\s+(?:[\\w-]+\\s+){1,3}?(?:is|are|gets?|may|must|should|can|will)\\s)`,
             "i",
           ),
         );
@@ -207,9 +227,33 @@ export function splitClauses(main: string, grammar: Grammar): string[] {
   );
 }
 
+/**
+ * "the booking is never extended", "that account is not scheduled for shutoff again", "no kit is
+ * dispensed to them": a negated passive as the clause's own verb forbids the act it names. Not one
+ * after a relative pronoun ("an order that is not approved"), nor one that only waives a need ("is
+ * not required") or states a state ("is not open").
+ */
+export const NEGATED_PASSIVE = new RegExp(
+  `\\b(?:(?:is|are)\\s+(?:not|never)|no\\s+(?:[\\w-]+\\s+){1,3}?(?:is|are|gets?))\\s+(?!(?:required|needed|necessary|expected|open)\\b)${PARTICIPLE}\\b`,
+  "i",
+);
+/** "an order that is not approved", "a payment whose details are not verified": the negation describes the subject. */
+const RELATIVE_NEGATION = /\b(?:(?:that|which|who)\s+|whose\s+(?:[\w-]+\s+){1,2}?)(?:is|are)\s+(?:not|never)\b/i;
+
 /** Whether a clause forbids something: a prohibition, a denial by the agent, or a verb with "no" as its object. */
 export function forbids(clause: string, grammar: Grammar): boolean {
-  return PROHIBITION.test(clause) || NO_SUBJECT.test(clause) || grammar.agentDenial.test(clause) || grammar.verbNo.test(clause);
+  return (
+    PROHIBITION.test(clause) ||
+    NO_SUBJECT.test(clause) ||
+    grammar.agentDenial.test(clause) ||
+    grammar.verbNo.test(clause) ||
+    forbidsByPassive(clause)
+  );
+}
+
+/** Whether a clause forbids by a negated passive of its own ("the loan is not renewed again"). */
+export function forbidsByPassive(clause: string): boolean {
+  return NEGATED_PASSIVE.test(clause) && !RELATIVE_NEGATION.test(clause);
 }
 
 /** A clause that only qualifies the rule ("a lookup that comes back empty does not count"). */
