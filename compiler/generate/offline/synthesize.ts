@@ -9,7 +9,8 @@
  * the rule's sentences write first, else cuts between the values the samples
  * show), ranges, enumerated and negated values, `on:` the same key across two
  * events, `fresh`, `within`, counts `per:` a key, and a `condition` on the
- * latest earlier event's value. It keeps the readings that agree with most
+ * latest earlier event's value; and the drafted checks with one event swapped
+ * for another action (synthesize-variants.ts). It keeps the readings that agree with most
  * labels, ranks them by how well their matchers match the rule's words (a
  * threshold the sentence writes counts), then by simplicity, and says where
  * the best and the runner-up disagree on an unlabeled sample: the verdict
@@ -42,6 +43,7 @@ import {
   type Vector,
 } from "./synthesize-eval.js";
 import { editCounter, MISS, rank, tolerated } from "./synthesize-rank.js";
+import { variantsFor, type Variant } from "./synthesize-variants.js";
 import { nameStems, stemSet } from "./words.js";
 
 export type { RuleLabels, Verdict } from "./synthesize-eval.js";
@@ -122,7 +124,7 @@ export function candidateVerdicts(
 
 interface Reading {
   /** Per kept drafted check: its index; per new one: the candidate. */
-  parts: ({ drafted: number } | { candidate: Candidate; quote: string })[];
+  parts: ({ drafted: number } | { candidate: Candidate; quote: string } | { variant: Variant })[];
   trigger: { drafted: true } | { matcher: number | "any" };
   agree: number;
   score: number;
@@ -160,13 +162,18 @@ export function synthesizeRule(
   const gated = previewRule(rule, samples);
   const draftTrigger: boolean[] = samples.map((s) => gated.triggered.includes(s.id));
   const anyEvent = samples.map((s) => s.events.length > 0);
-  const fired = matchers.map((_, m) => index.map((x) => x.hits[m]!.length > 0));
+  // Drafted checks with one event swapped (synthesize-variants.ts), their verdicts, the triggers a new subject brings.
+  const { variants, vectors: variantVectors, triggerMatchers, subjectIndex } = variantsFor(rule, samples, vocab);
+  const fired = triggerMatchers.map((m, k) =>
+    k < matchers.length ? index.map((x) => x.hits[k]!.length > 0) : samples.map((s) => s.events.some((e) => matcherHolds(e, m))),
+  );
   const triggerVector = (t: Reading["trigger"]): boolean[] =>
     "drafted" in t ? draftTrigger : t.matcher === "any" ? anyEvent : fired[t.matcher]!;
   // Each candidate is evaluated once per sample; a reading folds the vectors of its parts.
   const cache = new Map<Candidate, Vector>();
   const partVector = (p: Reading["parts"][number]): Vector => {
     if ("drafted" in p) return draftedVectors[p.drafted]!;
+    if ("variant" in p) return variantVectors.get(p.variant)!;
     let v = cache.get(p.candidate);
     if (v === undefined) {
       const c = p.candidate;
@@ -182,7 +189,7 @@ export function synthesizeRule(
   };
   const agreement = (v: Vector) => labeled.filter((x) => v[x.i] === x.label).length;
   const readingScore = (parts: Reading["parts"]) =>
-    parts.reduce((sum, p) => sum + ("drafted" in p ? 1 : score(p.candidate, vocab)), 0) - 0.05 * parts.length;
+    parts.reduce((sum, p) => sum + ("candidate" in p ? score(p.candidate, vocab) : 1), 0) - 0.05 * parts.length;
   const searched = { candidates: 0, readings: 0 };
   // Where the labels leave readings tied, the one that changes the phrase reading's verdicts on the
   // unlabeled samples least: the words read it so, and the labels did not say otherwise.
@@ -198,11 +205,13 @@ export function synthesizeRule(
     if (check === undefined) checks.set(c, (check = toCheck(c, matchers, "")));
     return check;
   };
+  const newCheck = (p: Reading["parts"][number]): Check[] =>
+    "candidate" in p ? [checkOf(p.candidate)] : "variant" in p ? [p.variant.check] : [];
   const editsOf = editCounter(rule.checks, rule.trigger.match, vocab);
   const triggerPatterns = new Map<number | "any", Pattern>();
   const patternOf = (m: number | "any"): Pattern => {
     let p = triggerPatterns.get(m);
-    if (p === undefined) triggerPatterns.set(m, (p = m === "any" ? ANY_EVENT : [matchers[m]!]));
+    if (p === undefined) triggerPatterns.set(m, (p = m === "any" ? ANY_EVENT : [triggerMatchers[m]!]));
     return p;
   };
   let anchored = false;
@@ -212,7 +221,7 @@ export function synthesizeRule(
           labeled.length - agree,
           editsOf(
             parts.flatMap((p) => ("drafted" in p ? [p.drafted] : [])),
-            parts.flatMap((p) => ("drafted" in p ? [] : [checkOf(p.candidate)])),
+            parts.flatMap(newCheck),
             "drafted" in trigger ? undefined : patternOf(trigger.matcher),
           ),
         )
@@ -265,8 +274,8 @@ export function synthesizeRule(
   if (rule.checks.length > 0) phraseVector = vectorOf(draftedParts, { drafted: true });
   const drafted = make(draftedParts, { drafted: true });
   const result = (best: Reading, runnerUps: Reading[]): Synthesis => {
-    const built = buildRule(rule, best, matchers);
-    const runners = runnerUps.slice(0, 3).map((r) => buildRule(rule, r, matchers));
+    const built = buildRule(rule, best, triggerMatchers);
+    const runners = runnerUps.slice(0, 3).map((r) => buildRule(rule, r, triggerMatchers));
     const unlabeled = samples.map((s, i) => ({ s, i })).filter((x) => labels[x.s.id]?.[rule.name] === undefined);
     const separating =
       runnerUps.length === 0 ? [] : unlabeled.filter((x) => best.vector[x.i] !== runnerUps[0]!.vector[x.i]).map((x) => x.s.id);
@@ -334,11 +343,19 @@ export function synthesizeRule(
         const without = current.parts.filter((__, j) => j !== k);
         if (without.length > 0) for (const t of triggers(undefined)) tryReading(without, t);
       });
+      // A drafted check still in the reading, with one of its events swapped; a new subject brings its trigger.
+      for (const v of variants) {
+        const k = current.parts.findIndex((p) => "drafted" in p && p.drafted === v.drafted);
+        if (k < 0) continue;
+        const parts = current.parts.map((p, j) => (j === k ? { variant: v } : p));
+        for (const t of v.subject === undefined ? [current.trigger] : [current.trigger, { matcher: subjectIndex.get(v)! }])
+          tryReading(parts, t);
+      }
       for (const c of tried) {
         if (spent()) break;
         const replacedBy = (k: number) => {
           const p = current.parts[k]!;
-          return { candidate: c, quote: "drafted" in p ? quoteFor(p.drafted, c) : p.quote };
+          return { candidate: c, quote: "drafted" in p ? quoteFor(p.drafted, c) : "variant" in p ? p.variant.check.quote : p.quote };
         };
         for (const t of triggers(c)) {
           current.parts.forEach((_, k) =>
@@ -460,7 +477,9 @@ function describeOperator(v: ValueMatcher): string {
 }
 
 function buildRule(rule: MetaBehavior, reading: Reading, matchers: Matcher[]): MetaBehavior {
-  const checks = reading.parts.map((p) => ("drafted" in p ? rule.checks[p.drafted]! : toCheck(p.candidate, matchers, p.quote)));
+  const checks = reading.parts.map((p) =>
+    "drafted" in p ? rule.checks[p.drafted]! : "variant" in p ? p.variant.check : toCheck(p.candidate, matchers, p.quote),
+  );
   const trigger =
     "drafted" in reading.trigger
       ? rule.trigger
