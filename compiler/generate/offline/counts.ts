@@ -7,6 +7,7 @@
  */
 import type { CountCheck, Pattern, RangeOperator } from "../../ir/types.js";
 import { exactValue } from "../../ir/values.js";
+import { boundFrom } from "./bounds.js";
 import { amountKey, amountsIn, withoutAmounts } from "./amounts.js";
 import { afterWindow, resolve, semanticFor, windowed, type ClauseContext, type ClauseOutcome } from "./clauses.js";
 import { groupingKey, groupingWords } from "./keys.js";
@@ -64,6 +65,9 @@ export function groupedCount(clause: string): boolean {
 }
 
 export function countFrom(context: ClauseContext, clause: string, quote: string): ClauseOutcome | undefined {
+  // "a renewal adds no more than 14 days", "plans are limited to 12 installments": each event's value, not a count (bounds.ts).
+  const perEvent = boundFrom(context, clause, quote);
+  if (perEvent !== undefined) return perEvent;
   const grouping = groupingWords(clause);
   // "per order" names the group, not what is counted.
   const counted = grouping === undefined ? clause : clause.replace(grouping.phrase, " ");

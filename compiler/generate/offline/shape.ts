@@ -22,8 +22,9 @@ export interface SentenceShape {
 export const CONDITION = /^(before|after|once|whenever|each time|every time|if|when|during|as soon as)\s+(.+)$/i;
 export const PROHIBITION =
   /\b(?:never|must not|mustn't|may not|should not|shouldn't|shall not|cannot|can't|no further|no more(?! than)|(?:is|are) (?:a )?violations?|(?:is|are) forbidden|(?:is|are) not (?:allowed|permitted))\b/i;
-/** "No run should include …", "no refund may go …": a subject with "no" and a modal forbids it; so does "nobody is paid …". */
-export const NO_SUBJECT = /^(?:no\s+(?:[\w-]+\s+){1,3}?(?:should|may|must|can|shall|will)\b|(?:nobody|no one|no-one)\b)/i;
+/** "No run should include …", "no refund may go …": a subject with "no" and a modal forbids it; so do "nobody is paid …" and "no loan runs more than …". */
+export const NO_SUBJECT =
+  /^(?:no\s+(?:[\w-]+\s+){1,3}?(?:should|may|must|can|shall|will)\b|no\s+(?:[\w-]+\s+){1,3}?[a-z]+s\s+(?:more|longer|fewer|less|over|above|beyond)\b|(?:nobody|no one|no-one)\b)/i;
 /** "no matter what the customer says", "whatever the permit says": a concession adds no condition. */
 export const CONCESSION =
   /,?\s+(?:no matter (?:what|how|who|whether|when)|whatever|however|whoever|regardless of|even if|even when|even though)\b.*$/i;

@@ -1,0 +1,126 @@
+/**
+ * Bounds on each event's own value (docs/FORMATS.md §10.1): "a renewal adds no more than 14
+ * days", "plans are limited to 12 installments", "a single transfer never moves more than 400
+ * amps", "no loan runs more than 21 days". The bound is the clause's predicate, said of every
+ * matching event, so it becomes a forbidden check on the events outside it (`days: {gt: 14}`),
+ * never a count of events nor a sum over the session ("… at most $25 in a session, all waivers
+ * together" is a sum: counts.ts). A number whose noun names a numeric key of the events ("12
+ * installments") is a value of that key, not a number of events.
+ */
+import type { Pattern, RangeOperator } from "../../ir/types.js";
+import { exactValue } from "../../ir/values.js";
+import { amountsIn, withAmounts, withoutAmounts, type Amount } from "./amounts.js";
+import { afterWindow, resolve, semanticFor, windowed, type ClauseContext, type ClauseOutcome } from "./clauses.js";
+import { CONCESSION, forbids } from "./shape.js";
+import { canonical, nameStems } from "./words.js";
+
+/** Bound words before a number, and the comparison each means. */
+const BOUNDS: readonly [string, keyof RangeOperator][] = [
+  ["no more than|not more than|at most|up to|a maximum of|limited to|capped at|not over", "lte"],
+  ["more than|over|above|greater than|longer than|in excess of", "gt"],
+  ["at least|no less than|not less than|no fewer than|a minimum of", "gte"],
+  ["fewer than|less than|under|below|shorter than", "lt"],
+];
+/** A number and the noun after it: "12 installments", "400 amps". */
+const KEYED_NUMBER = new RegExp(`\\b(${BOUNDS.map(([w]) => w).join("|")})\\s+(\\d[\\d,]*(?:\\.\\d+)?)\\s+([A-Za-z][\\w-]*)`, "gi");
+/** Words that make a bound one on a whole session's total, or on a group: a sum (counts.ts), not each event's. */
+const SCOPE =
+  /\b(?:in\s+(?:a|one|the|any|each)\s+(?:session|day|visit|conversation|week|month)|per|in total|total(?:s|led|ling)?|together|altogether|combined|however many|across|all\s+(?:of\s+)?(?:the|their|its)|sum|add(?:s|ed)? up)\b/i;
+/** What may follow the bound in the clause: nothing that is a verb of its own ("… over $500 must be approved"). */
+const VERB_AFTER =
+  /\b(?:must|should|shall|may|can|cannot|needs?|requires?|is|are|be|been|has|have|had|gets?|goes|go|without|unless|until|before|after|only|and|or|if|when|while|then)\b/i;
+/** The bound is the predicate: a verb (or "is", "are") stands right before its words. */
+const VERB_BEFORE = /\b(?:is|are|be|[a-z]{2,}s|[a-z]{2,}ed|run|move|add|last|take|cover|get)\s+(?:(?:never|not|only|ever)\s+)?$/i;
+
+const COMPLEMENT: Record<keyof RangeOperator, keyof RangeOperator> = { lte: "gt", lt: "gte", gte: "lt", gt: "lte" };
+
+/** The numeric key of an action that a noun names ("installments" → `installments`). */
+function keyNamed(context: ClauseContext, noun: string): string | undefined {
+  const stem = canonical(noun.toLowerCase());
+  for (const action of context.lexicon.actions)
+    for (const meta of action.metadata)
+      if (
+        meta.values.length > 0 &&
+        meta.values.every((v) => /^-?\d+(?:\.\d+)?$/.test(v.value.trim())) &&
+        nameStems(meta.key).some((s) => s === stem || (s.length >= 4 && stem.startsWith(s)))
+      )
+        return meta.key;
+  return undefined;
+}
+
+interface Bound {
+  range: RangeOperator;
+  start: number;
+  end: number;
+  /** The key a keyed number names; undefined for an amount with a unit (amounts.ts picks its key). */
+  key?: string;
+  amount?: Amount;
+}
+
+/** The clause's one bound on a value, amount or keyed number; undefined when it has none or several. */
+function boundIn(context: ClauseContext, clause: string): Bound | undefined {
+  const amounts = amountsIn(clause);
+  const keyed = [...clause.matchAll(KEYED_NUMBER)].flatMap((m) => {
+    const key = keyNamed(context, m[3]!);
+    const op = BOUNDS.find(([words]) => new RegExp(`^(?:${words})$`, "i").test(m[1]!))?.[1];
+    const value = Number(m[2]!.replace(/,/g, ""));
+    return key === undefined || op === undefined ? [] : [{ range: { [op]: value }, start: m.index!, end: m.index! + m[0].length, key }];
+  });
+  const bounds: Bound[] = [...amounts.map((a) => ({ range: a.range, start: a.start, end: a.end, amount: a })), ...keyed];
+  const distinct = bounds.filter((b, i) => bounds.findIndex((o) => o.start < b.end && b.start < o.end) === i);
+  return distinct.length === 1 ? distinct[0] : undefined;
+}
+
+/** The range outside a bound: what a forbidden check matches. */
+function outside(range: RangeOperator): RangeOperator {
+  const [op, value] = Object.entries(range)[0] as [keyof RangeOperator, number];
+  return { [COMPLEMENT[op]]: value };
+}
+
+/**
+ * A bound on each matching event's value, as a forbidden check on the values outside it; or
+ * undefined when the clause does not state one as its predicate (then other readers try it).
+ */
+export function boundFrom(context: ClauseContext, clause: string, quote: string): ClauseOutcome | undefined {
+  const text = clause.replace(CONCESSION, "");
+  if (SCOPE.test(text)) return undefined;
+  const bound = boundIn(context, text);
+  if (bound === undefined) return undefined;
+  const head = text.slice(0, bound.start);
+  const tail = text.slice(bound.end);
+  if (!VERB_BEFORE.test(head) || VERB_AFTER.test(tail)) return undefined;
+  // "No loan runs more than 21 days", "never moves more than 400 amps": the bound as written is what is forbidden.
+  const forbidding = /^\s*no\s/i.test(head) || forbids(head, context.grammar);
+  const range = forbidding ? bound.range : outside(bound.range);
+  const rest = withoutAmounts(text, [{ ...bound, range, unit: bound.amount?.unit ?? "money" }]).replace(/\b(?:no|not|never)\b/gi, " ");
+  const resolved = resolve(context.lexicon, rest, { agentOnly: true });
+  const found = resolved?.every((m) => exactValue(m.action) !== undefined) === true ? resolved : undefined;
+  let match: Pattern | undefined;
+  if (bound.key === undefined)
+    match = found === undefined ? undefined : withAmounts(context.lexicon, found, [{ ...bound.amount!, range }], rest);
+  else {
+    // "Plans are limited to 12 installments": the one agent action that carries the key, when the words name no other.
+    const carriers = context.lexicon.actions.filter((a) => a.actors.includes("agent") && a.metadata.some((m) => m.key === bound.key));
+    match =
+      (found === undefined ? undefined : onKey(context, found, bound.key, range)) ??
+      (carriers.length === 1 ? onKey(context, [{ action: carriers[0]!.name }], bound.key, range) : undefined);
+  }
+  if (match === undefined) return undefined;
+  const window = afterWindow(context);
+  if (window === "unresolved") return semanticFor(quote, true, "the drafter could not tell which sample events this bounds");
+  return windowed(context, { type: "forbidden", quote, match }, window, quote);
+}
+
+/** The pattern with the range on the key, on each matcher's action or its result, whichever carries it. */
+function onKey(context: ClauseContext, pattern: Pattern, key: string, range: RangeOperator): Pattern | undefined {
+  const carries = (action: string) => context.lexicon.actions.some((a) => a.name === action && a.metadata.some((m) => m.key === key));
+  const out = pattern.map((m) => {
+    const action = exactValue(m.action)!;
+    const on = carries(action) ? action : carries(`${action}_result`) ? `${action}_result` : undefined;
+    if (on === undefined) return undefined;
+    // A result is the tool's event: the call's actor does not carry over.
+    const { actor: _actor, ...rest } = m;
+    return { ...(on === action ? m : rest), action: on, metadata: { ...m.metadata, [key]: range } };
+  });
+  return out.every((m) => m !== undefined) ? out : undefined;
+}
