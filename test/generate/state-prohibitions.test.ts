@@ -107,6 +107,23 @@ describe("once something has happened, an act is not done", () => {
     // Session 1 extends a ride with no suspension in sight: the count applies and holds.
     expect(previewJudge(draft.ir, samples).rules[0]!.rule.pass).toContain("s1");
   });
+  it("keeps an opening prohibition of the whole session in force outside a later sentence's window", () => {
+    const draft = draftOf(
+      "The agent never charges a ride twice. Once a member is suspended, the agent never extends a ride for them.",
+      samples,
+    );
+    expect(checksOf(draft).map((c) => c.type)).toEqual(["count", "forbidden"]);
+    const withValue = draftOf(
+      "The agent never unlocks a bike with `purpose: service`. Once a member is suspended, the agent never extends a ride for them.",
+      samples,
+    );
+    expect(checksOf(withValue)[0]).toMatchObject({
+      type: "forbidden",
+      match: [{ action: "unlock_bike", metadata: { purpose: "service" } }],
+    });
+    // Session 4 unlocks a bike for service with no suspension in sight: the opening prohibition still judges it.
+    expect(previewJudge(withValue.ir, samples).rules[0]!.rule.fail).toContain("s4");
+  });
 });
 
 describe("exceptions", () => {

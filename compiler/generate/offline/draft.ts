@@ -160,12 +160,12 @@ function draftTrigger(
     if (match !== undefined) return { description: `${capitalize(condition.phrase)}.`, match };
     if (condition.kind === "if") return { description: `${capitalize(condition.phrase)}.`, semantic: true };
   }
-  // When the opening sentence sets no frame of its own, a check windowed by a situation ("When the
-  // screen comes back flagged, … must …") says when the rule applies. One that does ("During a
-  // rollout, …") covers the whole rule, even when no event marks it; so does an opening count ("at most twice").
+  // When the opening sentence sets no frame of its own, a check windowed by a situation ("When the screen comes
+  // back flagged, … must …") says when the rule applies, unless the rule opens with a bound or ban on the whole session.
+  const whole = (c?: Check) => (c?.type === "count" || c?.type === "forbidden") && !c.after;
   const windowed =
-    condition === undefined && checks[0]?.type !== "count"
-      ? checks.find((c) => (c.type === "required" || c.type === "forbidden") && c.after !== undefined)
+    condition === undefined && !whole(checks[0])
+      ? checks.find((c) => (c.type === "required" || c.type === "forbidden") && c.after)
       : undefined;
   const first = windowed ?? checks[0];
   const subject = first === undefined ? undefined : checkSubject(first);
