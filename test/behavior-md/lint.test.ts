@@ -84,7 +84,14 @@ describe("lintSpec", () => {
       "A second retry after a rollback needs a human decision, not another automatic attempt",
       "posting the same text again does not count twice",
     ],
-    "tax-research": ["Questions whose answer does not depend on the year need no such question"],
+    // The last two are one sentence's halves, "is not grounded" and "does not ground": since
+    // the drafter reads a negated passive as a prohibition (issue 25) they count as obligations,
+    // and they are: what the clause's quote leaves out is what grounding excludes.
+    "tax-research": [
+      "Questions whose answer does not depend on the year need no such question",
+      "A figure recalled from memory or read off a search-result snippet is not grounded, however accurate it is",
+      "fetching the source after answering does not ground the answer that came before",
+    ],
   };
   it.each(["refund-support", "staged-rollout", "tax-research"])("finds nothing wrong with the %s example", async (name) => {
     const dir = join(ROOT, "examples", name);
