@@ -92,3 +92,37 @@ describe("someone other than the requester, after the condition in the same sent
     expect(fails).toEqual([samples[1]!.id, samples[2]!.id]);
   });
 });
+
+describe("someone other than the person another look-up names", () => {
+  it("compares with the key of the latest other look-up of the same thing when the words write it in backticks", () => {
+    const preamble = `${PREAMBLE} It can also look a reel up (\`look_up_reel\`, whose result gives the \`catalogued_by\`).`;
+    const lent = (clearedBy: string, cataloguedBy: string): Trajectory =>
+      session(
+        ["agent", "look_up_reel", { reel_id: "R8" }],
+        ["tool", "look_up_reel_result", { reel_id: "R8", catalogued_by: cataloguedBy }],
+        ["agent", "request_clearance", { reel_id: "R8" }],
+        ["tool", "request_clearance_result", { reel_id: "R8", verdict: "cleared", cleared_by: clearedBy }],
+        ["agent", "lend_reel", { reel_id: "R8", archivist_id: "A5" }],
+      );
+    const mine = [lent("K1", "K2"), lent("K1", "K1"), lent("K3", "K2")];
+    const draft = draftSpec(
+      preamble,
+      "A reel is lent only once a curator has cleared it: the latest clearance request for that reel came back " +
+        "`verdict: cleared`, and the curator is not the archivist who catalogued the reel (the `catalogued_by` in the " +
+        "latest look-up of the reel).",
+      mine,
+      "loan-desk",
+    );
+    expect(draft.ir.metaBehaviors[0]!.checks).toEqual([
+      expect.objectContaining({
+        type: "condition",
+        with: {
+          r: { latest: [{ action: "request_clearance_result" }], on: "metadata.reel_id" },
+          a: { latest: [{ action: "look_up_reel_result" }], on: "metadata.reel_id" },
+        },
+        when: 'r.verdict == "cleared" && r.cleared_by != a.catalogued_by',
+      }),
+    ]);
+    expect(previewJudge(draft.ir, mine).rules[0]!.rule.fail).toEqual([mine[1]!.id]);
+  });
+});

@@ -8,7 +8,7 @@
  * values: `condition` with `latest`. The act is the subject before "only" (or "needs"), else the
  * one an earlier sentence of the rule names that way, else the sentence's own "before …" frame.
  */
-import type { Check, ConditionCheck, Pattern, ValueMatcher } from "../../ir/types.js";
+import type { Binding, Check, ConditionCheck, Pattern, ValueMatcher } from "../../ir/types.js";
 import { exactValue, valueTest } from "../../ir/values.js";
 import { amountKey, amountsIn } from "./amounts.js";
 import { namedPairs } from "./backticks.js";
@@ -221,7 +221,7 @@ function differentPeople(
   subject: string,
   object: string,
   named = false,
-): [string, string] | undefined {
+): [string, string, Record<string, Binding>?] | undefined {
   const latest = check.with?.r;
   if (latest === undefined || !("latest" in latest)) return undefined;
   const on = typeof latest.on === "string" ? latest.on.replace(/^metadata\./, "") : undefined;
@@ -231,7 +231,15 @@ function differentPeople(
   });
   const acts = check.each.flatMap((m) => (exactValue(m.action) === undefined ? [] : [exactValue(m.action)!]));
   const theirs = valuesOf(lexicon, lookedActs);
-  const ours = valuesOf(lexicon, acts);
+  let ours = valuesOf(lexicon, acts);
+  // "(the `examiner_id` in the latest look-up of the application)": a key the act does not carry, on another look-up of the same thing.
+  const elsewhere = backticked(object).filter((k) => !ours.has(k));
+  const carriers = lexicon.actions.filter(
+    (a) => elsewhere.length === 1 && on !== undefined && [elsewhere[0]!, on].every((k) => a.metadata.some((m) => m.key === k)),
+  );
+  const results = carriers.filter((a) => a.name.endsWith("_result") && !lookedActs.includes(a.name));
+  const other = results.length === 1 ? results[0]!.name : undefined;
+  if (other !== undefined) ours = new Map([...valuesOf(lexicon, [other])].filter(([k]) => k === elsewhere[0]));
   const subjectStems = stemSet(subject);
   const objectStems = stemSet(object);
   const [subjectKeys, objectKeys] = [backticked(subject), backticked(object)];
@@ -249,7 +257,8 @@ function differentPeople(
     }
   pairs.sort((a, b) => b.score - a.score);
   if (pairs.length === 0 || (pairs.length > 1 && pairs[0]!.score === pairs[1]!.score)) return undefined;
-  return pairs[0]!.pair;
+  if (other === undefined) return pairs[0]!.pair;
+  return [pairs[0]!.pair[0], pairs[0]!.pair[1], { a: { latest: [{ action: other }], on: `metadata.${on}` } }];
 }
 
 type Outcome = ClauseOutcome;
@@ -298,7 +307,8 @@ export function withIdentity(
     if (pair === undefined) return;
     const end = sentence.indexOf(text, start) + text.length;
     const quote = sentence.slice(start, end).replace(/[\s.;,]+$/, "");
-    out[i] = { ...outcome, check: { ...check, quote, when: `${check.when} && ${keyRef("r", pair[0])} != ${keyRef("event", pair[1])}` } };
+    const when = `${check.when} && ${keyRef("r", pair[0])} != ${keyRef(pair[2] === undefined ? "event" : "a", pair[1])}`;
+    out[i] = { ...outcome, check: { ...check, quote, with: { ...check.with, ...pair[2] }, when } };
     if (own === undefined) out[i + 1] = { kind: "skip" };
   });
   // Further on, or in a sentence of its own: a condition of its own on the latest look-up drafted last.
@@ -312,8 +322,8 @@ export function withIdentity(
     const pair = differentPeople(lexicon, target, said.subject, said.object, true);
     const quote = clause.replace(/^(?:and|but)\s+/i, "").replace(/[\s.;,]+$/, "");
     if (pair === undefined || !sentence.includes(quote)) return;
-    const when = `${keyRef("r", pair[0])} != ${keyRef("event", pair[1])}`;
-    out[i] = { kind: "check", check: { type: "condition", quote, each: target.each, with: { r: target.with!.r! }, when } };
+    const when = `${keyRef("r", pair[0])} != ${keyRef(pair[2] === undefined ? "event" : "a", pair[1])}`;
+    out[i] = { kind: "check", check: { type: "condition", quote, each: target.each, with: { r: target.with!.r!, ...pair[2] }, when } };
   });
   return out;
 }
