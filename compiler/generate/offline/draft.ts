@@ -290,8 +290,8 @@ export function draftSection(
       shape.clauses,
       withIdentity(
         lexicon,
-        shape.sentence,
-        shape.clauses,
+        shape,
+        checks,
         withOutcomes(
           lexicon,
           shape,
