@@ -68,8 +68,8 @@ interface EventLookup {
 /**
  * The EventLookup of one trajectory, made once and only when a clause cites
  * something: one pass over the events that looks up each event's id among
- * the ids the judgment cites, rather than a map of every event (on 48-event
- * trajectories that map was two thirds of rendering the text; issue 26).
+ * the ids the judgment cites, rather than a map of every event (rendering a
+ * 48-event trajectory's text took 0.92× the time; docs/SPEED.md "Sixth round").
  */
 class Lookup {
   private lookup: EventLookup | undefined;

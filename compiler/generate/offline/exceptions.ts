@@ -8,11 +8,10 @@
 import type { Matcher, Pattern, ValueMatcher } from "../../ir/types.js";
 import { exactValue } from "../../ir/values.js";
 import type { Lexicon } from "./lexicon.js";
+import { norm } from "./lists.js";
 
 /** The exception's words at the end of a clause: "except (for) …", "other than …", "apart from …", "save for …". */
 const EXCEPT = /,?\s+\b(?:except(?:\s+for)?|other\s+than|apart\s+from|save\s+for|with\s+the\s+exception\s+of)\s+(.+)$/i;
-
-const norm = (text: string) => text.toLowerCase().replace(/[_-]+/g, " ").trim();
 
 /** The clause without its exception, and the exception's words; undefined when the clause makes none. */
 export function exceptionOf(clause: string): { rest: string; exception: string } | undefined {

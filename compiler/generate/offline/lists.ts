@@ -46,7 +46,8 @@ function categoricalKeys(lexicon: Lexicon): KeyValues[] {
   return [...byKey].map(([key, values]) => ({ key, values: [...values] })).sort((a, b) => (a.key < b.key ? -1 : 1));
 }
 
-const norm = (text: string) => text.toLowerCase().replace(/[_-]+/g, " ").trim();
+/** Lower case, with `_` and `-` as spaces: a sample value and a spec word compared as words. */
+export const norm = (text: string) => text.toLowerCase().replace(/[_-]+/g, " ").trim();
 
 /** An item in the key's style: a sample value it names, else the words as the key writes its values. */
 function styled(item: string, values: readonly string[]): string {
