@@ -69,6 +69,7 @@ export function createJudge(definition: JudgeDefinition): Pick<JudgeModule, "jud
     })),
     steppers: definition.steppers,
     keepsEvents: definition.keepsEvents === true,
+    semantic: definition.rules.some((rule) => rule.trigger.kind === "semantic" || rule.semanticChecks.length > 0),
   };
   let warmed = false;
   // Methods, not named functions: the names are the exports' own, with no twin in the bundle for esbuild to rename.

@@ -46,6 +46,8 @@ export interface Judge {
   readonly steppers: () => Steppers;
   /** Whether a stepper keeps events themselves (a condition's bindings), not only their ids. */
   readonly keepsEvents: boolean;
+  /** Whether any rule has a semantic trigger or check: only then may a judgment without a model to verify with ask one. */
+  readonly semantic: boolean;
 }
 
 interface RuleContext {
@@ -169,6 +171,45 @@ function* verifyFalse(ctx: RuleContext, rule: JudgeRule, clause: Clause): Steps<
   };
 }
 
+/**
+ * Gives each false clause of `clauses` (a rule's, in its checks' order) what
+ * its check looked for, when the clause cannot say more (docs/FORMATS.md §5).
+ */
+function explainFailures(rule: JudgeRule, clauses: readonly Clause[]): void {
+  for (let c = 0; c < clauses.length; c++) {
+    const clause = clauses[c]!;
+    if (clause.verdict !== "false") continue;
+    const expected = rule.checks[c]!.expected;
+    if (clause.explanation === undefined && expected !== undefined) {
+      clause.explanation = expected;
+      // What it found reads after what it expected, in the JSON too.
+      const found = clause.found;
+      if (found !== undefined) {
+        delete clause.found;
+        clause.found = found;
+      }
+    }
+  }
+}
+
+/**
+ * Whether judging `rule` may ask the model anything: a semantic trigger or
+ * check, or a false clause to verify. A rule that may not (a rule of
+ * deterministic checks only, judged without a model adapter or with
+ * `verify: false`) is judged by `judgeRuleNow`, without a generator.
+ */
+function mayAskModel(rule: JudgeRule, options: JudgeOptions): boolean {
+  return rule.semanticTrigger || rule.semanticChecks.length > 0 || (options.complete !== undefined && options.verify !== false);
+}
+
+/** `judgeRule` for a rule that asks the model nothing (`mayAskModel` false): the same judgment, computed at once. */
+function judgeRuleNow(rule: JudgeRule, stepper: RuleStepper, complete: boolean): MetaBehaviorJudgment {
+  const clauses = stepper.finish(complete);
+  if (clauses === null) return meta(rule.name, "na", absentReason(complete), false, []);
+  explainFailures(rule, clauses);
+  return foldMeta(rule.name, true, clauses);
+}
+
 function* judgeRule(ctx: RuleContext, rule: JudgeRule, stepper: RuleStepper): Steps<MetaBehaviorJudgment> {
   const { complete } = ctx.trajectory;
   if (rule.semanticTrigger) {
@@ -182,26 +223,9 @@ function* judgeRule(ctx: RuleContext, rule: JudgeRule, stepper: RuleStepper): St
   }
   const finished = stepper.finish(complete);
   if (finished === null) return meta(rule.name, "na", absentReason(complete), false, []);
+  explainFailures(rule, finished);
   const clauses: Clause[] = [];
-  for (let c = 0; c < finished.length; c++) {
-    const clause = finished[c]!;
-    if (clause.verdict !== "false") {
-      clauses.push(clause);
-      continue;
-    }
-    // A failure says what its check looked for, when it cannot say more (docs/FORMATS.md §5).
-    const expected = rule.checks[c]!.expected;
-    if (clause.explanation === undefined && expected !== undefined) {
-      clause.explanation = expected;
-      // What it found reads after what it expected, in the JSON too.
-      const found = clause.found;
-      if (found !== undefined) {
-        delete clause.found;
-        clause.found = found;
-      }
-    }
-    clauses.push(yield* verifyFalse(ctx, rule, clause));
-  }
+  for (const clause of finished) clauses.push(clause.verdict === "false" ? yield* verifyFalse(ctx, rule, clause) : clause);
   if (!clauses.some((c) => c.verdict === "false")) {
     for (const check of rule.semanticChecks) {
       const outcome = yield ask(ctx, { kind: "check", rule: rule.name, quote: check.quote, question: check.question });
@@ -211,6 +235,32 @@ function* judgeRule(ctx: RuleContext, rule: JudgeRule, stepper: RuleStepper): St
   return foldMeta(rule.name, true, clauses);
 }
 
+/**
+ * A rule's judgment when it is known without its clauses: with no events, every rule's; and a
+ * rule with a match trigger that no event concerned was never stepped, so never triggered (a
+ * judge of many rules, a short trajectory). Undefined for a rule whose clauses decide.
+ */
+function judgedWithoutSteps(
+  rule: JudgeRule,
+  r: number,
+  eventCount: number,
+  steppers: Steppers,
+  complete: boolean,
+): MetaBehaviorJudgment | undefined {
+  if (eventCount === 0) return meta(rule.name, "na", "insufficient_evidence", false, []);
+  if (!rule.semanticTrigger && steppers.all[r] === undefined) return meta(rule.name, "na", absentReason(complete), false, []);
+  return undefined;
+}
+
+/** The trajectory's judgment from its rules' (the same for both ways of judging them). */
+function trajectoryJudgment(judge: Judge, trajectory: Trajectory, metaBehaviors: MetaBehaviorJudgment[]): TrajectoryJudgment {
+  const verdict = foldVerdicts(metaBehaviors);
+  // The trajectory carries the marker when any rule does; without one, the reference's shape.
+  return metaBehaviors.some(hasError)
+    ? { behavior: judge.behavior, trajectoryId: trajectory.id, verdict, error: true, metaBehaviors }
+    : { behavior: judge.behavior, trajectoryId: trajectory.id, verdict, metaBehaviors };
+}
+
 function* judgeRules(
   judge: Judge,
   trajectory: Trajectory,
@@ -218,27 +268,37 @@ function* judgeRules(
   steppers: Steppers,
   options: JudgeOptions,
 ): Steps<TrajectoryJudgment> {
+  const ctx: RuleContext = { trajectory, options, usage: options.usage };
   const metaBehaviors: MetaBehaviorJudgment[] = [];
-  if (eventCount === 0) {
-    for (const rule of judge.rules) metaBehaviors.push(meta(rule.name, "na", "insufficient_evidence", false, []));
-  } else {
-    const ctx: RuleContext = { trajectory, options, usage: options.usage };
-    for (let r = 0; r < judge.rules.length; r++) {
-      const rule = judge.rules[r]!;
-      // A rule with a match trigger that no event concerned was never stepped, so never triggered:
-      // its judgment is known without running its steps (a judge of many rules, a short trajectory).
-      if (!rule.semanticTrigger && steppers.all[r] === undefined) {
-        metaBehaviors.push(meta(rule.name, "na", absentReason(trajectory.complete), false, []));
-        continue;
-      }
-      metaBehaviors.push(yield* judgeRule(ctx, rule, steppers.stepper(r)));
+  for (let r = 0; r < judge.rules.length; r++) {
+    const rule = judge.rules[r]!;
+    const known = judgedWithoutSteps(rule, r, eventCount, steppers, trajectory.complete);
+    if (known !== undefined) {
+      metaBehaviors.push(known);
+      continue;
     }
+    const stepper = steppers.stepper(r);
+    metaBehaviors.push(
+      mayAskModel(rule, options) ? yield* judgeRule(ctx, rule, stepper) : judgeRuleNow(rule, stepper, trajectory.complete),
+    );
   }
-  const verdict = foldVerdicts(metaBehaviors);
-  // The trajectory carries the marker when any rule does; without one, the reference's shape.
-  return metaBehaviors.some(hasError)
-    ? { behavior: judge.behavior, trajectoryId: trajectory.id, verdict, error: true, metaBehaviors }
-    : { behavior: judge.behavior, trajectoryId: trajectory.id, verdict, metaBehaviors };
+  return trajectoryJudgment(judge, trajectory, metaBehaviors);
+}
+
+/**
+ * `judgeRules` when no rule may ask the model anything (no semantic trigger or check in the
+ * judge, and no model to verify a false clause): the same judgment, with no generator to drive.
+ */
+function judgeRulesNow(judge: Judge, trajectory: Trajectory, eventCount: number, steppers: Steppers): TrajectoryJudgment {
+  const metaBehaviors: MetaBehaviorJudgment[] = [];
+  for (let r = 0; r < judge.rules.length; r++) {
+    const rule = judge.rules[r]!;
+    metaBehaviors.push(
+      judgedWithoutSteps(rule, r, eventCount, steppers, trajectory.complete) ??
+        judgeRuleNow(rule, steppers.stepper(r), trajectory.complete),
+    );
+  }
+  return trajectoryJudgment(judge, trajectory, metaBehaviors);
 }
 
 /**
@@ -255,6 +315,9 @@ export function conclude(
   options: JudgeOptions,
 ): Promise<TrajectoryJudgment> {
   try {
+    if (!judge.semantic && (options.complete === undefined || options.verify === false)) {
+      return Promise.resolve(judgeRulesNow(judge, trajectory, eventCount, steppers));
+    }
     return Promise.resolve(run(judgeRules(judge, trajectory, eventCount, steppers, options)));
   } catch (error) {
     return Promise.reject(error);

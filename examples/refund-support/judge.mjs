@@ -342,6 +342,30 @@ function* verifyFalse(ctx, rule, clause) {
     predicateVerdict: "false"
   };
 }
+function explainFailures(rule, clauses) {
+  for (let c = 0; c < clauses.length; c++) {
+    const clause = clauses[c];
+    if (clause.verdict !== "false") continue;
+    const expected = rule.checks[c].expected;
+    if (clause.explanation === void 0 && expected !== void 0) {
+      clause.explanation = expected;
+      const found = clause.found;
+      if (found !== void 0) {
+        delete clause.found;
+        clause.found = found;
+      }
+    }
+  }
+}
+function mayAskModel(rule, options) {
+  return rule.semanticTrigger || rule.semanticChecks.length > 0 || options.complete !== void 0 && options.verify !== false;
+}
+function judgeRuleNow(rule, stepper, complete) {
+  const clauses = stepper.finish(complete);
+  if (clauses === null) return meta(rule.name, "na", absentReason(complete), false, []);
+  explainFailures(rule, clauses);
+  return foldMeta(rule.name, true, clauses);
+}
 function* judgeRule(ctx, rule, stepper) {
   const { complete } = ctx.trajectory;
   if (rule.semanticTrigger) {
@@ -354,24 +378,9 @@ function* judgeRule(ctx, rule, stepper) {
   }
   const finished = stepper.finish(complete);
   if (finished === null) return meta(rule.name, "na", absentReason(complete), false, []);
+  explainFailures(rule, finished);
   const clauses = [];
-  for (let c = 0; c < finished.length; c++) {
-    const clause = finished[c];
-    if (clause.verdict !== "false") {
-      clauses.push(clause);
-      continue;
-    }
-    const expected = rule.checks[c].expected;
-    if (clause.explanation === void 0 && expected !== void 0) {
-      clause.explanation = expected;
-      const found = clause.found;
-      if (found !== void 0) {
-        delete clause.found;
-        clause.found = found;
-      }
-    }
-    clauses.push(yield* verifyFalse(ctx, rule, clause));
-  }
+  for (const clause of finished) clauses.push(clause.verdict === "false" ? yield* verifyFalse(ctx, rule, clause) : clause);
   if (!clauses.some((c) => c.verdict === "false")) {
     for (const check of rule.semanticChecks) {
       const outcome = yield ask(ctx, { kind: "check", rule: rule.name, quote: check.quote, question: check.question });
@@ -380,26 +389,47 @@ function* judgeRule(ctx, rule, stepper) {
   }
   return foldMeta(rule.name, true, clauses);
 }
-function* judgeRules(judge, trajectory, eventCount, steppers, options) {
-  const metaBehaviors = [];
-  if (eventCount === 0) {
-    for (const rule of judge.rules) metaBehaviors.push(meta(rule.name, "na", "insufficient_evidence", false, []));
-  } else {
-    const ctx = { trajectory, options, usage: options.usage };
-    for (let r = 0; r < judge.rules.length; r++) {
-      const rule = judge.rules[r];
-      if (!rule.semanticTrigger && steppers.all[r] === void 0) {
-        metaBehaviors.push(meta(rule.name, "na", absentReason(trajectory.complete), false, []));
-        continue;
-      }
-      metaBehaviors.push(yield* judgeRule(ctx, rule, steppers.stepper(r)));
-    }
-  }
+function judgedWithoutSteps(rule, r, eventCount, steppers, complete) {
+  if (eventCount === 0) return meta(rule.name, "na", "insufficient_evidence", false, []);
+  if (!rule.semanticTrigger && steppers.all[r] === void 0) return meta(rule.name, "na", absentReason(complete), false, []);
+  return void 0;
+}
+function trajectoryJudgment(judge, trajectory, metaBehaviors) {
   const verdict = foldVerdicts(metaBehaviors);
   return metaBehaviors.some(hasError) ? { behavior: judge.behavior, trajectoryId: trajectory.id, verdict, error: true, metaBehaviors } : { behavior: judge.behavior, trajectoryId: trajectory.id, verdict, metaBehaviors };
 }
+function* judgeRules(judge, trajectory, eventCount, steppers, options) {
+  const ctx = { trajectory, options, usage: options.usage };
+  const metaBehaviors = [];
+  for (let r = 0; r < judge.rules.length; r++) {
+    const rule = judge.rules[r];
+    const known = judgedWithoutSteps(rule, r, eventCount, steppers, trajectory.complete);
+    if (known !== void 0) {
+      metaBehaviors.push(known);
+      continue;
+    }
+    const stepper = steppers.stepper(r);
+    metaBehaviors.push(
+      mayAskModel(rule, options) ? yield* judgeRule(ctx, rule, stepper) : judgeRuleNow(rule, stepper, trajectory.complete)
+    );
+  }
+  return trajectoryJudgment(judge, trajectory, metaBehaviors);
+}
+function judgeRulesNow(judge, trajectory, eventCount, steppers) {
+  const metaBehaviors = [];
+  for (let r = 0; r < judge.rules.length; r++) {
+    const rule = judge.rules[r];
+    metaBehaviors.push(
+      judgedWithoutSteps(rule, r, eventCount, steppers, trajectory.complete) ?? judgeRuleNow(rule, steppers.stepper(r), trajectory.complete)
+    );
+  }
+  return trajectoryJudgment(judge, trajectory, metaBehaviors);
+}
 function conclude(judge, trajectory, eventCount, steppers, options) {
   try {
+    if (!judge.semantic && (options.complete === void 0 || options.verify === false)) {
+      return Promise.resolve(judgeRulesNow(judge, trajectory, eventCount, steppers));
+    }
     return Promise.resolve(run(judgeRules(judge, trajectory, eventCount, steppers, options)));
   } catch (error) {
     return Promise.reject(error);
@@ -740,7 +770,8 @@ function createJudge(definition) {
       semanticChecks: rule.semanticChecks.map((c) => ({ quote: c.quote, question: c.question }))
     })),
     steppers: definition.steppers,
-    keepsEvents: definition.keepsEvents === true
+    keepsEvents: definition.keepsEvents === true,
+    semantic: definition.rules.some((rule) => rule.trigger.kind === "semantic" || rule.semanticChecks.length > 0)
   };
   let warmed = false;
   return {
