@@ -32,6 +32,120 @@ export async function countingCodePointReads<T>(run: () => Promise<T> | T): Prom
   }
 }
 
+type Method = (this: unknown, ...args: unknown[]) => unknown;
+/** The steps a built-in call takes, from its receiver, arguments and result (one, or the length it goes over). */
+type Weight = (self: unknown, args: unknown[], result: unknown) => number;
+
+const one: Weight = () => 1;
+const overArray: Weight = (self) => (self as unknown[]).length + 1;
+const resultLength: Weight = (_self, _args, result) => (result as { length: number }).length + 1;
+/** String indexOf: the characters passed over, from the start position to the match or the end. */
+const scanned: Weight = (self, args, result) => {
+  const from = Math.max(0, Number(args[1] ?? 0) || 0);
+  return ((result as number) < 0 ? (self as string).length : (result as number)) - from + 1;
+};
+/**
+ * RegExp exec: the characters from where it starts (lastIndex when global or sticky) to the match's end,
+ * or to the text's end; a sticky pattern tries one position only, so its failure costs one.
+ */
+function execWeight(pattern: RegExp, start: number, text: string, match: RegExpExecArray | null): number {
+  if (pattern.sticky) return (match === null ? 0 : match[0].length) + 1;
+  return (match === null ? text.length : match.index + match[0].length) - start + 1;
+}
+
+/**
+ * The built-in methods `countingWork` counts, with the steps each call costs:
+ * the ones parsers, code generators and importers call for each piece of their
+ * input or output, weighed by the length they go over, so a quadratic loop
+ * hidden in a native call (an `includes` over a growing list, a `slice` of the
+ * whole text per token) counts as quadratic. RegExp.prototype.exec counts
+ * `test`, `match` and `replace` with a pattern too: they call it.
+ */
+const COUNTED: [owner: object, name: string, weight: Weight][] = [
+  [Array.prototype, "push", one],
+  [Array.prototype, "pop", one],
+  [Array.prototype, "map", overArray],
+  [Array.prototype, "filter", overArray],
+  [Array.prototype, "some", overArray],
+  [Array.prototype, "join", overArray],
+  [Array.prototype, "slice", resultLength],
+  [Array.prototype, "indexOf", overArray],
+  [Array.prototype, "includes", overArray],
+  [Map.prototype, "get", one],
+  [Map.prototype, "set", one],
+  [Map.prototype, "has", one],
+  [Set.prototype, "add", one],
+  [Set.prototype, "has", one],
+  [String.prototype, "charCodeAt", one],
+  [String.prototype, "codePointAt", one],
+  [String.prototype, "indexOf", scanned],
+  [String.prototype, "slice", resultLength],
+  [String.prototype, "startsWith", (_self, args) => String(args[0]).length + 1],
+];
+
+/** Replaces the methods above (and RegExp.prototype.exec) by counting ones; returns the steps so far and a function putting them back. */
+function hookWork(): { steps: () => number; restore: () => void } {
+  let steps = 0;
+  const define = (owner: object, name: string, value: unknown) =>
+    Object.defineProperty(owner, name, { value, writable: true, configurable: true, enumerable: false });
+  const originals = COUNTED.map(([owner, name]) => (owner as Record<string, Method>)[name]!);
+  COUNTED.forEach(([owner, name, weight], k) => {
+    const original = originals[k]!;
+    define(owner, name, function (this: unknown, ...args: unknown[]) {
+      const result = original.apply(this, args);
+      steps += weight(this, args, result);
+      return result;
+    });
+  });
+  const exec = RegExp.prototype.exec;
+  define(RegExp.prototype, "exec", function (this: RegExp, text: string) {
+    const start = this.global || this.sticky ? this.lastIndex : 0;
+    const result = exec.call(this, text);
+    steps += execWeight(this, start, String(text), result);
+    return result;
+  });
+  return {
+    steps: () => steps,
+    restore: () => {
+      COUNTED.forEach(([owner, name], k) => define(owner, name, originals[k]));
+      define(RegExp.prototype, "exec", exec);
+    },
+  };
+}
+
+/**
+ * Runs `run` with the built-in methods above counting the steps they take,
+ * and returns what it returned and the total: a deterministic measure of its
+ * work that grows as the work does (a walk of the whole input per item, or a
+ * re-import per line, shows as steps growing with the square of the size).
+ * Work done without calling them (indexing, arithmetic, string `+`) is not
+ * seen; compare two sizes of the same input, so what is counted stands for it.
+ */
+export function countingWork<T>(run: () => T): { result: T; steps: number } {
+  const hook = hookWork();
+  try {
+    const result = run();
+    return { result, steps: hook.steps() };
+  } finally {
+    hook.restore();
+  }
+}
+
+/**
+ * `countingWork` for an async `run`, the methods put back when it settles. The
+ * count may include a little of whatever else runs meanwhile (the test
+ * runner's own messages): compare sizes with a margin, not exact figures.
+ */
+export async function countingWorkAsync<T>(run: () => Promise<T>): Promise<{ result: T; steps: number }> {
+  const hook = hookWork();
+  try {
+    const result = await run();
+    return { result, steps: hook.steps() };
+  } finally {
+    hook.restore();
+  }
+}
+
 /** What one regexTest call did, counted. */
 export interface RegexWork {
   readonly matched: boolean;
