@@ -67,7 +67,7 @@ const COUNTED: [owner: object, name: string, weight: Weight][] = [
   [Array.prototype, "map", overArray],
   [Array.prototype, "filter", overArray],
   [Array.prototype, "some", overArray],
-  [Array.prototype, "join", overArray],
+  [Array.prototype, "join", (self, args, result) => (self as unknown[]).length + (result as string).length + 1],
   [Array.prototype, "slice", resultLength],
   [Array.prototype, "indexOf", overArray],
   [Array.prototype, "includes", overArray],
