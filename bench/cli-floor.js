@@ -7,6 +7,8 @@
 //   node bench/cli-floor.js --junit                          # also --junit (it collects every case: slow)
 //   node bench/cli-floor.js --workers                        # also the default thread count and --workers 2
 //   node bench/cli-floor.js --workers --load                 # the same with a busy loop on one core meanwhile
+//   node bench/cli-floor.js --before OTHER/bin/behavior-judge.js   # each judge row also on another build, alternated
+//   node bench/cli-floor.js --corpora DIR                    # the corpora written to DIR and kept (reused if there)
 //
 // Two corpora of the refund example's vocabulary are written to the temp folder (deleted at
 // the end): (a) 100,000 small trajectories (10 events each) as JSON Lines, (b) a .json array
@@ -20,7 +22,7 @@
 // time and CPU time (user + system of every thread), the best of --runs, and the ratio to
 // the floor's. On a shared machine compare the ratios of one run, not figures across runs.
 import { spawn } from "node:child_process";
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
 import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -39,6 +41,8 @@ const ONLY = flag("--only");
 const WORKERS = process.argv.includes("--workers");
 const LOAD = process.argv.includes("--load");
 const JUNIT = process.argv.includes("--junit");
+const BEFORE = flag("--before");
+const KEEP = flag("--corpora");
 
 /** A support session of `size` events in the refund vocabulary, with id `id`. */
 const session = (id, size, k0) => ({ id, complete: true, events: refundEvents(size, k0) });
@@ -102,19 +106,22 @@ if (kind === "jsonl") {
 writeSync(1, parts.join(""));
 `;
 
-const dir = mkdtempSync(join(tmpdir(), "bj-cli-floor-"));
+const dir = KEEP ?? mkdtempSync(join(tmpdir(), "bj-cli-floor-"));
+if (KEEP !== undefined) mkdirSync(KEEP, { recursive: true });
+/** Writes a corpus unless a kept one is there already; returns its bytes. */
+const corpusFile = (path, write) => (KEEP !== undefined && existsSync(path) ? statSync(path).size : write());
 /** A busy loop on one core, for --load. */
 const loader = LOAD ? spawn(process.execPath, ["-e", "for(;;){}"], { stdio: "ignore" }) : undefined;
 try {
   const corpora = [];
   if (ONLY === undefined || ONLY === "jsonl") {
     const path = join(dir, "small.jsonl");
-    const bytes = writeLines(path, 100_000, (i) => JSON.stringify(session(`s-${i}`, 10, i)));
+    const bytes = corpusFile(path, () => writeLines(path, 100_000, (i) => JSON.stringify(session(`s-${i}`, 10, i))));
     corpora.push({ name: `100,000 trajectories of 10 events, JSONL (${(bytes / 1e6).toFixed(0)} MB)`, path, kind: "jsonl" });
   }
   if (ONLY === undefined || ONLY === "array") {
     const path = join(dir, "large.json");
-    const bytes = writeLines(path, 5_000, (i) => JSON.stringify(session(`l-${i}`, 48, i)), "[\n", ",\n", "\n]\n");
+    const bytes = corpusFile(path, () => writeLines(path, 5_000, (i) => JSON.stringify(session(`l-${i}`, 48, i)), "[\n", ",\n", "\n]\n"));
     corpora.push({ name: `5,000 trajectories of 48 events, one .json array (${(bytes / 1e6).toFixed(0)} MB)`, path, kind: "array" });
   }
   const cpu = cpus()[0]?.model ?? "unknown CPU";
@@ -143,6 +150,10 @@ try {
         ["judge --json (default threads)", judgeArgs(corpus.path, "--json")],
         ["judge --workers 2 --json", judgeArgs(corpus.path, "--workers", "2", "--json")],
       );
+    // With --before, each judge row again on the other build, right after this build's.
+    if (BEFORE !== undefined)
+      for (let i = rows.length - 1; i > 0; i--)
+        rows.splice(i + 1, 0, [`${rows[i][0]}, before`, rows[i][1].map((arg) => (arg === BIN ? BEFORE : arg))]);
     const best = rows.map(() => ({ wall: Infinity, cpu: Infinity }));
     // Alternated, so a burst of load from elsewhere falls on several rows rather than one.
     for (let run = 0; run < RUNS; run++)
@@ -165,5 +176,5 @@ try {
   console.log(`Load average ${loadavg()[0].toFixed(1)} at the end.`);
 } finally {
   loader?.kill();
-  rmSync(dir, { recursive: true, force: true });
+  if (KEEP === undefined) rmSync(dir, { recursive: true, force: true });
 }

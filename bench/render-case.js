@@ -7,7 +7,8 @@
 // The refund example's judge judges generated sessions once; then, best of seven passes over the
 // judgments, each variant's output joined in chunks of 32K characters as the CLI writes it:
 // compact JSON.stringify (what the floor of bench/cli-floor.js does), the indented stringify that
-// --json's format asks for, the CLI's --jsonl line and --json element (report/json.ts), and the
+// --json's format asks for, the CLI's --jsonl line and --json element (report/json.ts; a judgment of
+// the runtime's shape written by report/judgment-json.ts since the seventh round), and the
 // text report's block given the raw trajectory (report/text.ts). µs per case of CPU, and the
 // characters written.
 import { join } from "node:path";

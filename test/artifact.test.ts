@@ -176,7 +176,7 @@ ${exportNames.map((k) => `export type Export_${k} = [Assert<Exports["${k}"] exte
 describe("type check of generated code", () => {
   test("a generated judge.ts with a type error fails loudly", async () => {
     const { compiled } = await compileYaml(FIXTURE);
-    const broken = compiled.judgeTs.replace("triggered: boolean = false;", "triggered: number = false;");
+    const broken = compiled.judgeTs.replace("declare triggered: boolean;", "declare triggered: number;");
     expect(broken).not.toBe(compiled.judgeTs);
     expect(() => typeCheckJudgeTs(broken)).toThrow(GeneratedCodeError);
     expect(() => typeCheckJudgeTs(compiled.judgeTs)).not.toThrow();

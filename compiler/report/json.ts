@@ -4,6 +4,7 @@
  */
 import type { TrajectoryJudgment } from "../../runtime/types.js";
 import type { CaseResult, FailedCase } from "../run/judge-cases.js";
+import { compactJudgmentHead, indentedJudgmentHead } from "./judgment-json.js";
 import { bytesAsText, renumbered, type OutputSink, type RenderedRun, type Write, type WriteBytes } from "./sink.js";
 import { renderRunSummary } from "./summary.js";
 
@@ -91,10 +92,14 @@ const lineFile = fileField(`,"file":`);
 /**
  * A judged case's element without its last field, `case`, which a worker
  * thread may not know (run/pool.ts): `elementWithCase` completes it to
- * the bytes of `elementText`. Undefined when a judgment has a `file` or
+ * the bytes of `elementText`. A judgment of the runtime's shape is written
+ * by report/judgment-json.ts (0.6× the time of the indented stringify),
+ * anything else stringified. Undefined when a judgment has a `file` or
  * `case` field of its own, which would move them (or a toJSON).
  */
 export function elementHead(judgment: TrajectoryJudgment, file: string): string | undefined {
+  const known = indentedJudgmentHead(judgment);
+  if (known !== undefined) return `${known}${elementFile(file)}`;
   if (!appendable(judgment)) return undefined;
   const text = indentedElement(judgment);
   // A judgment with fields ends "\n  }": the brace goes, `file` follows the last field; `case` and the brace come in elementWithCase.
@@ -109,6 +114,8 @@ export function elementWithCase(head: string, index: number): string {
 
 /** As elementHead, for a `--jsonl` line: the compact element without `case` and its closing brace. */
 export function lineHead(judgment: TrajectoryJudgment, file: string): string | undefined {
+  const known = compactJudgmentHead(judgment);
+  if (known !== undefined) return `${known}${lineFile(file)}`;
   if (!appendable(judgment)) return undefined;
   const text = JSON.stringify(judgment);
   if (text.length > 2 && text.endsWith("}")) return `${text.slice(0, -1)}${lineFile(file)}`;

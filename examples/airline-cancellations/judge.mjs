@@ -1548,14 +1548,17 @@ var regex0 = {
   anchorStart: true,
   anchorEnd: false
 };
+var saved = [];
 var Rule0 = class {
-  triggered = false;
-  // checks[0]: ordering (judge.yaml:11)
-  pairs0 = [];
-  failed0 = void 0;
-  failedKey0 = null;
-  memo0 = new Keyed();
-  reported0 = 0;
+  // checks[0]: ordering (judge.yaml:11): pairs0, failed0, failedKey0, memo0, reported0
+  constructor() {
+    this.triggered = false;
+    this.pairs0 = [];
+    this.failed0 = void 0;
+    this.failedKey0 = null;
+    this.memo0 = new Keyed();
+    this.reported0 = 0;
+  }
   step(e) {
     const pattern0 = e.action === "cancel_reservation";
     if (!this.triggered && pattern0) this.triggered = true;
@@ -1604,39 +1607,36 @@ var Rule0 = class {
   }
   obligations(found) {
   }
-  // What save() keeps for restore(): values as they were, lists and sets by their size.
-  saved_triggered = false;
-  saved_pairs0 = 0;
-  saved_failed0 = void 0;
-  saved_failedKey0 = null;
-  saved_reported0 = 0;
+  /** Keeps the state in `saved` for restore(): values as they are, lists and sets by their size. */
   save() {
-    this.saved_triggered = this.triggered;
-    this.saved_pairs0 = this.pairs0.length;
-    this.saved_failed0 = this.failed0;
-    this.saved_failedKey0 = this.failedKey0;
+    saved[0] = this.triggered;
+    saved[1] = this.pairs0.length;
+    saved[2] = this.failed0;
+    saved[3] = this.failedKey0;
     this.memo0.save();
-    this.saved_reported0 = this.reported0;
+    saved[4] = this.reported0;
   }
   restore() {
-    if (this.pairs0.length !== this.saved_pairs0) this.pairs0.length = this.saved_pairs0;
+    if (this.pairs0.length !== saved[1]) this.pairs0.length = saved[1];
     this.memo0.restore();
-    this.triggered = this.saved_triggered;
-    this.failed0 = this.saved_failed0;
-    this.failedKey0 = this.saved_failedKey0;
-    this.reported0 = this.saved_reported0;
+    this.triggered = saved[0];
+    this.failed0 = saved[2];
+    this.failedKey0 = saved[3];
+    this.reported0 = saved[4];
   }
 };
 var Rule1 = class {
-  triggered = false;
-  // checks[0]: condition (judge.yaml:21)
-  eaches0 = [];
-  failed0 = [];
-  failedCitations0 = [];
-  explanation0 = void 0;
-  lastExplanation0 = "";
-  bound0_0 = new Keyed();
-  reported0 = 0;
+  // checks[0]: condition (judge.yaml:21): eaches0, failed0, failedCitations0, explanation0, lastExplanation0, bound0_0, reported0
+  constructor() {
+    this.triggered = false;
+    this.eaches0 = [];
+    this.failed0 = [];
+    this.failedCitations0 = [];
+    this.explanation0 = void 0;
+    this.lastExplanation0 = "";
+    this.bound0_0 = new Keyed();
+    this.reported0 = 0;
+  }
   step(e) {
     const pattern0 = e.action === "cancel_reservation";
     if (!this.triggered && pattern0) this.triggered = true;
@@ -1688,43 +1688,38 @@ var Rule1 = class {
   }
   obligations(found) {
   }
-  // What save() keeps for restore(): values as they were, lists and sets by their size.
-  saved_triggered = false;
-  saved_eaches0 = 0;
-  saved_failed0 = 0;
-  saved_failedCitations0 = 0;
-  saved_explanation0 = void 0;
-  saved_lastExplanation0 = "";
-  saved_reported0 = 0;
+  /** Keeps the state in `saved` for restore(): values as they are, lists and sets by their size. */
   save() {
-    this.saved_triggered = this.triggered;
-    this.saved_eaches0 = this.eaches0.length;
-    this.saved_failed0 = this.failed0.length;
-    this.saved_failedCitations0 = this.failedCitations0.length;
-    this.saved_explanation0 = this.explanation0;
-    this.saved_lastExplanation0 = this.lastExplanation0;
+    saved[0] = this.triggered;
+    saved[1] = this.eaches0.length;
+    saved[2] = this.failed0.length;
+    saved[3] = this.failedCitations0.length;
+    saved[4] = this.explanation0;
+    saved[5] = this.lastExplanation0;
     this.bound0_0.save();
-    this.saved_reported0 = this.reported0;
+    saved[6] = this.reported0;
   }
   restore() {
-    if (this.eaches0.length !== this.saved_eaches0) this.eaches0.length = this.saved_eaches0;
-    if (this.failed0.length !== this.saved_failed0) this.failed0.length = this.saved_failed0;
-    if (this.failedCitations0.length !== this.saved_failedCitations0)
-      this.failedCitations0.length = this.saved_failedCitations0;
+    if (this.eaches0.length !== saved[1]) this.eaches0.length = saved[1];
+    if (this.failed0.length !== saved[2]) this.failed0.length = saved[2];
+    if (this.failedCitations0.length !== saved[3])
+      this.failedCitations0.length = saved[3];
     this.bound0_0.restore();
-    this.triggered = this.saved_triggered;
-    this.explanation0 = this.saved_explanation0;
-    this.lastExplanation0 = this.saved_lastExplanation0;
-    this.reported0 = this.saved_reported0;
+    this.triggered = saved[0];
+    this.explanation0 = saved[4];
+    this.lastExplanation0 = saved[5];
+    this.reported0 = saved[6];
   }
 };
 var Rule2 = class {
-  triggered = false;
-  // checks[0]: ordering (judge.yaml:33)
-  pairs0 = [];
-  failed0 = void 0;
-  memo0 = void 0;
-  reported0 = 0;
+  // checks[0]: ordering (judge.yaml:33): pairs0, failed0, memo0, reported0
+  constructor() {
+    this.triggered = false;
+    this.pairs0 = [];
+    this.failed0 = void 0;
+    this.memo0 = void 0;
+    this.reported0 = 0;
+  }
   step(e) {
     const pattern0 = values0.has(e.action);
     if (!this.triggered && pattern0) this.triggered = true;
@@ -1761,36 +1756,33 @@ var Rule2 = class {
   }
   obligations(found) {
   }
-  // What save() keeps for restore(): values as they were, lists and sets by their size.
-  saved_triggered = false;
-  saved_pairs0 = 0;
-  saved_failed0 = void 0;
-  saved_memo0 = void 0;
-  saved_reported0 = 0;
+  /** Keeps the state in `saved` for restore(): values as they are, lists and sets by their size. */
   save() {
-    this.saved_triggered = this.triggered;
-    this.saved_pairs0 = this.pairs0.length;
-    this.saved_failed0 = this.failed0;
-    this.saved_memo0 = this.memo0;
-    this.saved_reported0 = this.reported0;
+    saved[0] = this.triggered;
+    saved[1] = this.pairs0.length;
+    saved[2] = this.failed0;
+    saved[3] = this.memo0;
+    saved[4] = this.reported0;
   }
   restore() {
-    if (this.pairs0.length !== this.saved_pairs0) this.pairs0.length = this.saved_pairs0;
-    this.triggered = this.saved_triggered;
-    this.failed0 = this.saved_failed0;
-    this.memo0 = this.saved_memo0;
-    this.reported0 = this.saved_reported0;
+    if (this.pairs0.length !== saved[1]) this.pairs0.length = saved[1];
+    this.triggered = saved[0];
+    this.failed0 = saved[2];
+    this.memo0 = saved[3];
+    this.reported0 = saved[4];
   }
 };
 var Rule3 = class {
-  triggered = false;
-  // checks[0]: count (judge.yaml:44)
-  counted0 = [];
-  countedGroups0 = [];
-  figures0 = new Keyed();
-  over0 = void 0;
-  overCited0 = 0;
-  reported0 = 0;
+  // checks[0]: count (judge.yaml:44): counted0, countedGroups0, figures0, over0, overCited0, reported0
+  constructor() {
+    this.triggered = false;
+    this.counted0 = [];
+    this.countedGroups0 = [];
+    this.figures0 = new Keyed();
+    this.over0 = void 0;
+    this.overCited0 = 0;
+    this.reported0 = 0;
+  }
   step(e) {
     const pattern0 = !(e.action === "message") && e.actor === "agent";
     if (!this.triggered && pattern0) this.triggered = true;
@@ -1838,31 +1830,24 @@ var Rule3 = class {
   }
   obligations(found) {
   }
-  // What save() keeps for restore(): values as they were, lists and sets by their size.
-  saved_triggered = false;
-  saved_counted0 = 0;
-  saved_countedGroups0 = 0;
-  saved_over0 = void 0;
-  saved_overCited0 = 0;
-  saved_reported0 = 0;
+  /** Keeps the state in `saved` for restore(): values as they are, lists and sets by their size. */
   save() {
-    this.saved_triggered = this.triggered;
-    this.saved_counted0 = this.counted0.length;
-    this.saved_countedGroups0 = this.countedGroups0.length;
+    saved[0] = this.triggered;
+    saved[1] = this.counted0.length;
+    saved[2] = this.countedGroups0.length;
     this.figures0.save();
-    this.saved_over0 = this.over0;
-    this.saved_overCited0 = this.overCited0;
-    this.saved_reported0 = this.reported0;
+    saved[3] = this.over0;
+    saved[4] = this.overCited0;
+    saved[5] = this.reported0;
   }
   restore() {
-    if (this.counted0.length !== this.saved_counted0) this.counted0.length = this.saved_counted0;
-    if (this.countedGroups0.length !== this.saved_countedGroups0)
-      this.countedGroups0.length = this.saved_countedGroups0;
+    if (this.counted0.length !== saved[1]) this.counted0.length = saved[1];
+    if (this.countedGroups0.length !== saved[2]) this.countedGroups0.length = saved[2];
     this.figures0.restore();
-    this.triggered = this.saved_triggered;
-    this.over0 = this.saved_over0;
-    this.overCited0 = this.saved_overCited0;
-    this.reported0 = this.saved_reported0;
+    this.triggered = saved[0];
+    this.over0 = saved[3];
+    this.overCited0 = saved[4];
+    this.reported0 = saved[5];
   }
 };
 var routes = /* @__PURE__ */ new Map([

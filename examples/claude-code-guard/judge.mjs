@@ -1611,14 +1611,17 @@ var regex1 = {
   anchorEnd: false
 };
 var values1 = /* @__PURE__ */ new Set(["Edit", "MultiEdit", "Write"]);
+var saved = [];
 var Rule0 = class {
-  triggered = false;
-  // checks[0]: ordering (judge.yaml:14)
-  pairs0 = [];
-  failed0 = void 0;
-  failedKey0 = null;
-  memo0 = new Keyed();
-  reported0 = 0;
+  // checks[0]: ordering (judge.yaml:14): pairs0, failed0, failedKey0, memo0, reported0
+  constructor() {
+    this.triggered = false;
+    this.pairs0 = [];
+    this.failed0 = void 0;
+    this.failedKey0 = null;
+    this.memo0 = new Keyed();
+    this.reported0 = 0;
+  }
   step(e) {
     const pattern0 = values0.has(e.action);
     if (!this.triggered && pattern0) this.triggered = true;
@@ -1667,35 +1670,32 @@ var Rule0 = class {
   }
   obligations(found) {
   }
-  // What save() keeps for restore(): values as they were, lists and sets by their size.
-  saved_triggered = false;
-  saved_pairs0 = 0;
-  saved_failed0 = void 0;
-  saved_failedKey0 = null;
-  saved_reported0 = 0;
+  /** Keeps the state in `saved` for restore(): values as they are, lists and sets by their size. */
   save() {
-    this.saved_triggered = this.triggered;
-    this.saved_pairs0 = this.pairs0.length;
-    this.saved_failed0 = this.failed0;
-    this.saved_failedKey0 = this.failedKey0;
+    saved[0] = this.triggered;
+    saved[1] = this.pairs0.length;
+    saved[2] = this.failed0;
+    saved[3] = this.failedKey0;
     this.memo0.save();
-    this.saved_reported0 = this.reported0;
+    saved[4] = this.reported0;
   }
   restore() {
-    if (this.pairs0.length !== this.saved_pairs0) this.pairs0.length = this.saved_pairs0;
+    if (this.pairs0.length !== saved[1]) this.pairs0.length = saved[1];
     this.memo0.restore();
-    this.triggered = this.saved_triggered;
-    this.failed0 = this.saved_failed0;
-    this.failedKey0 = this.saved_failedKey0;
-    this.reported0 = this.saved_reported0;
+    this.triggered = saved[0];
+    this.failed0 = saved[2];
+    this.failedKey0 = saved[3];
+    this.reported0 = saved[4];
   }
 };
 var Rule1 = class {
-  triggered = false;
-  // checks[0]: forbidden (judge.yaml:28)
-  matches0 = [];
-  facts0 = [];
-  reported0 = 0;
+  // checks[0]: forbidden (judge.yaml:28): matches0, facts0, reported0
+  constructor() {
+    this.triggered = false;
+    this.matches0 = [];
+    this.facts0 = [];
+    this.reported0 = 0;
+  }
   step(e) {
     if (!this.triggered && e.action === "Bash") this.triggered = true;
     if (e.action === "Bash" && typeof e.metadata?.["command"] === "string" && regexTest(regex0, e.metadata?.["command"])) {
@@ -1723,29 +1723,27 @@ var Rule1 = class {
   }
   obligations(found) {
   }
-  // What save() keeps for restore(): values as they were, lists and sets by their size.
-  saved_triggered = false;
-  saved_matches0 = 0;
-  saved_facts0 = 0;
-  saved_reported0 = 0;
+  /** Keeps the state in `saved` for restore(): values as they are, lists and sets by their size. */
   save() {
-    this.saved_triggered = this.triggered;
-    this.saved_matches0 = this.matches0.length;
-    this.saved_facts0 = this.facts0.length;
-    this.saved_reported0 = this.reported0;
+    saved[0] = this.triggered;
+    saved[1] = this.matches0.length;
+    saved[2] = this.facts0.length;
+    saved[3] = this.reported0;
   }
   restore() {
-    if (this.matches0.length !== this.saved_matches0) this.matches0.length = this.saved_matches0;
-    if (this.facts0.length !== this.saved_facts0) this.facts0.length = this.saved_facts0;
-    this.triggered = this.saved_triggered;
-    this.reported0 = this.saved_reported0;
+    if (this.matches0.length !== saved[1]) this.matches0.length = saved[1];
+    if (this.facts0.length !== saved[2]) this.facts0.length = saved[2];
+    this.triggered = saved[0];
+    this.reported0 = saved[3];
   }
 };
 var Rule2 = class {
-  triggered = false;
-  // checks[0]: required (judge.yaml:42)
-  match0 = void 0;
-  after0 = void 0;
+  // checks[0]: required (judge.yaml:42): match0, after0
+  constructor() {
+    this.triggered = false;
+    this.match0 = void 0;
+    this.after0 = void 0;
+  }
   step(e) {
     const pattern0 = values1.has(e.action);
     if (!this.triggered && pattern0) this.triggered = true;
@@ -1771,27 +1769,26 @@ var Rule2 = class {
     if (!this.triggered) return;
     if (this.after0 !== void 0 && this.match0 === void 0) found(2, 0, [this.after0]);
   }
-  // What save() keeps for restore(): values as they were, lists and sets by their size.
-  saved_triggered = false;
-  saved_match0 = void 0;
-  saved_after0 = void 0;
+  /** Keeps the state in `saved` for restore(): values as they are, lists and sets by their size. */
   save() {
-    this.saved_triggered = this.triggered;
-    this.saved_match0 = this.match0;
-    this.saved_after0 = this.after0;
+    saved[0] = this.triggered;
+    saved[1] = this.match0;
+    saved[2] = this.after0;
   }
   restore() {
-    this.triggered = this.saved_triggered;
-    this.match0 = this.saved_match0;
-    this.after0 = this.saved_after0;
+    this.triggered = saved[0];
+    this.match0 = saved[1];
+    this.after0 = saved[2];
   }
 };
 var Rule3 = class {
-  triggered = false;
-  // checks[0]: pairing (judge.yaml:60)
-  cited0 = new CitationList();
-  waiting0 = 0;
-  carried0 = [];
+  // checks[0]: pairing (judge.yaml:60): cited0, waiting0, carried0
+  constructor() {
+    this.triggered = false;
+    this.cited0 = new CitationList();
+    this.waiting0 = 0;
+    this.carried0 = [];
+  }
   step(e) {
     const pattern0 = e.action === "Bash_result" && Object.is(e.metadata?.["status"], "error");
     if (!this.triggered && pattern0) this.triggered = true;
@@ -1826,22 +1823,18 @@ var Rule3 = class {
     if (!this.triggered) return;
     if (this.waiting0 > 0) found(3, 0, waitingIds(this.cited0, this.waiting0));
   }
-  // What save() keeps for restore(): values as they were, lists and sets by their size.
-  saved_triggered = false;
-  saved_cited0 = 0;
-  saved_waiting0 = 0;
-  saved_carried0 = 0;
+  /** Keeps the state in `saved` for restore(): values as they are, lists and sets by their size. */
   save() {
-    this.saved_triggered = this.triggered;
-    this.saved_cited0 = this.cited0.length;
-    this.saved_waiting0 = this.waiting0;
-    this.saved_carried0 = this.carried0.length;
+    saved[0] = this.triggered;
+    saved[1] = this.cited0.length;
+    saved[2] = this.waiting0;
+    saved[3] = this.carried0.length;
   }
   restore() {
-    if (this.cited0.length !== this.saved_cited0) this.cited0.length = this.saved_cited0;
-    if (this.carried0.length !== this.saved_carried0) this.carried0.length = this.saved_carried0;
-    this.triggered = this.saved_triggered;
-    this.waiting0 = this.saved_waiting0;
+    if (this.cited0.length !== saved[1]) this.cited0.length = saved[1];
+    if (this.carried0.length !== saved[3]) this.carried0.length = saved[3];
+    this.triggered = saved[0];
+    this.waiting0 = saved[2];
   }
 };
 var routes = /* @__PURE__ */ new Map([

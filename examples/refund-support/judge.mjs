@@ -1166,15 +1166,18 @@ var rules = [
     semanticChecks: []
   }
 ];
+var saved = [];
 var Rule0 = class {
-  triggered = false;
-  // checks[0]: ordering (judge.yaml:11)
-  first0 = void 0;
-  before0 = void 0;
-  beforeFacts0 = void 0;
-  nearMisses0 = [];
-  missed0 = 0;
-  reported0 = 0;
+  // checks[0]: ordering (judge.yaml:11): first0, before0, beforeFacts0, nearMisses0, missed0, reported0
+  constructor() {
+    this.triggered = false;
+    this.first0 = void 0;
+    this.before0 = void 0;
+    this.beforeFacts0 = void 0;
+    this.nearMisses0 = [];
+    this.missed0 = 0;
+    this.reported0 = 0;
+  }
   step(e) {
     const pattern0 = e.action === "issue_refund" || e.action === "issue_store_credit";
     if (!this.triggered && pattern0) this.triggered = true;
@@ -1215,40 +1218,34 @@ var Rule0 = class {
   }
   obligations(found) {
   }
-  // What save() keeps for restore(): values as they were, lists and sets by their size.
-  saved_triggered = false;
-  saved_first0 = void 0;
-  saved_before0 = void 0;
-  saved_beforeFacts0 = void 0;
-  saved_nearMisses0 = 0;
-  saved_missed0 = 0;
-  saved_reported0 = 0;
+  /** Keeps the state in `saved` for restore(): values as they are, lists and sets by their size. */
   save() {
-    this.saved_triggered = this.triggered;
-    this.saved_first0 = this.first0;
-    this.saved_before0 = this.before0;
-    this.saved_beforeFacts0 = this.beforeFacts0;
-    this.saved_nearMisses0 = this.nearMisses0.length;
-    this.saved_missed0 = this.missed0;
-    this.saved_reported0 = this.reported0;
+    saved[0] = this.triggered;
+    saved[1] = this.first0;
+    saved[2] = this.before0;
+    saved[3] = this.beforeFacts0;
+    saved[4] = this.nearMisses0.length;
+    saved[5] = this.missed0;
+    saved[6] = this.reported0;
   }
   restore() {
-    if (this.nearMisses0.length !== this.saved_nearMisses0)
-      this.nearMisses0.length = this.saved_nearMisses0;
-    this.triggered = this.saved_triggered;
-    this.first0 = this.saved_first0;
-    this.before0 = this.saved_before0;
-    this.beforeFacts0 = this.saved_beforeFacts0;
-    this.missed0 = this.saved_missed0;
-    this.reported0 = this.saved_reported0;
+    if (this.nearMisses0.length !== saved[4]) this.nearMisses0.length = saved[4];
+    this.triggered = saved[0];
+    this.first0 = saved[1];
+    this.before0 = saved[2];
+    this.beforeFacts0 = saved[3];
+    this.missed0 = saved[5];
+    this.reported0 = saved[6];
   }
 };
 var Rule1 = class {
-  triggered = false;
-  // checks[0]: pairing (judge.yaml:37)
-  cited0 = new CitationList();
-  waiting0 = 0;
-  carried0 = [];
+  // checks[0]: pairing (judge.yaml:37): cited0, waiting0, carried0
+  constructor() {
+    this.triggered = false;
+    this.cited0 = new CitationList();
+    this.waiting0 = 0;
+    this.carried0 = [];
+  }
   step(e) {
     const pattern0 = e.action === "issue_refund_result" && Object.is(e.metadata?.["status"], "approved");
     if (!this.triggered && pattern0) this.triggered = true;
@@ -1283,34 +1280,32 @@ var Rule1 = class {
     if (!this.triggered) return;
     if (this.waiting0 > 0) found(1, 0, waitingIds(this.cited0, this.waiting0));
   }
-  // What save() keeps for restore(): values as they were, lists and sets by their size.
-  saved_triggered = false;
-  saved_cited0 = 0;
-  saved_waiting0 = 0;
-  saved_carried0 = 0;
+  /** Keeps the state in `saved` for restore(): values as they are, lists and sets by their size. */
   save() {
-    this.saved_triggered = this.triggered;
-    this.saved_cited0 = this.cited0.length;
-    this.saved_waiting0 = this.waiting0;
-    this.saved_carried0 = this.carried0.length;
+    saved[0] = this.triggered;
+    saved[1] = this.cited0.length;
+    saved[2] = this.waiting0;
+    saved[3] = this.carried0.length;
   }
   restore() {
-    if (this.cited0.length !== this.saved_cited0) this.cited0.length = this.saved_cited0;
-    if (this.carried0.length !== this.saved_carried0) this.carried0.length = this.saved_carried0;
-    this.triggered = this.saved_triggered;
-    this.waiting0 = this.saved_waiting0;
+    if (this.cited0.length !== saved[1]) this.cited0.length = saved[1];
+    if (this.carried0.length !== saved[3]) this.carried0.length = saved[3];
+    this.triggered = saved[0];
+    this.waiting0 = saved[2];
   }
 };
 var Rule2 = class {
-  triggered = false;
-  // checks[0]: forbidden (judge.yaml:61)
-  matches0 = [];
-  facts0 = [];
-  after0 = void 0;
-  reported0 = 0;
-  // checks[1]: required (judge.yaml:68)
-  match1 = void 0;
-  after1 = void 0;
+  // checks[0]: forbidden (judge.yaml:61): matches0, facts0, after0, reported0
+  // checks[1]: required (judge.yaml:68): match1, after1
+  constructor() {
+    this.triggered = false;
+    this.matches0 = [];
+    this.facts0 = [];
+    this.after0 = void 0;
+    this.reported0 = 0;
+    this.match1 = void 0;
+    this.after1 = void 0;
+  }
   step(e) {
     const pattern0 = e.action === "escalate_to_supervisor";
     if (!this.triggered && pattern0) this.triggered = true;
@@ -1354,41 +1349,36 @@ var Rule2 = class {
     if (!this.triggered) return;
     if (this.after1 !== void 0 && this.match1 === void 0) found(2, 1, [this.after1]);
   }
-  // What save() keeps for restore(): values as they were, lists and sets by their size.
-  saved_triggered = false;
-  saved_matches0 = 0;
-  saved_facts0 = 0;
-  saved_after0 = void 0;
-  saved_reported0 = 0;
-  saved_match1 = void 0;
-  saved_after1 = void 0;
+  /** Keeps the state in `saved` for restore(): values as they are, lists and sets by their size. */
   save() {
-    this.saved_triggered = this.triggered;
-    this.saved_matches0 = this.matches0.length;
-    this.saved_facts0 = this.facts0.length;
-    this.saved_after0 = this.after0;
-    this.saved_reported0 = this.reported0;
-    this.saved_match1 = this.match1;
-    this.saved_after1 = this.after1;
+    saved[0] = this.triggered;
+    saved[1] = this.matches0.length;
+    saved[2] = this.facts0.length;
+    saved[3] = this.after0;
+    saved[4] = this.reported0;
+    saved[5] = this.match1;
+    saved[6] = this.after1;
   }
   restore() {
-    if (this.matches0.length !== this.saved_matches0) this.matches0.length = this.saved_matches0;
-    if (this.facts0.length !== this.saved_facts0) this.facts0.length = this.saved_facts0;
-    this.triggered = this.saved_triggered;
-    this.after0 = this.saved_after0;
-    this.reported0 = this.saved_reported0;
-    this.match1 = this.saved_match1;
-    this.after1 = this.saved_after1;
+    if (this.matches0.length !== saved[1]) this.matches0.length = saved[1];
+    if (this.facts0.length !== saved[2]) this.facts0.length = saved[2];
+    this.triggered = saved[0];
+    this.after0 = saved[3];
+    this.reported0 = saved[4];
+    this.match1 = saved[5];
+    this.after1 = saved[6];
   }
 };
 var Rule3 = class {
-  triggered = false;
-  // checks[0]: count (judge.yaml:90)
-  counted0 = [];
-  facts0 = [];
-  seen0 = /* @__PURE__ */ new Set();
-  added0 = "";
-  reported0 = 0;
+  // checks[0]: count (judge.yaml:90): counted0, facts0, seen0, added0, reported0
+  constructor() {
+    this.triggered = false;
+    this.counted0 = [];
+    this.facts0 = [];
+    this.seen0 = /* @__PURE__ */ new Set();
+    this.added0 = "";
+    this.reported0 = 0;
+  }
   step(e) {
     const pattern0 = e.action === "issue_refund";
     if (!this.triggered && pattern0) this.triggered = true;
@@ -1423,28 +1413,22 @@ var Rule3 = class {
   }
   obligations(found) {
   }
-  // What save() keeps for restore(): values as they were, lists and sets by their size.
-  saved_triggered = false;
-  saved_counted0 = 0;
-  saved_facts0 = 0;
-  saved_seen0 = 0;
-  saved_added0 = "";
-  saved_reported0 = 0;
+  /** Keeps the state in `saved` for restore(): values as they are, lists and sets by their size. */
   save() {
-    this.saved_triggered = this.triggered;
-    this.saved_counted0 = this.counted0.length;
-    this.saved_facts0 = this.facts0.length;
-    this.saved_seen0 = this.seen0.size;
-    this.saved_added0 = this.added0;
-    this.saved_reported0 = this.reported0;
+    saved[0] = this.triggered;
+    saved[1] = this.counted0.length;
+    saved[2] = this.facts0.length;
+    saved[3] = this.seen0.size;
+    saved[4] = this.added0;
+    saved[5] = this.reported0;
   }
   restore() {
-    if (this.counted0.length !== this.saved_counted0) this.counted0.length = this.saved_counted0;
-    if (this.facts0.length !== this.saved_facts0) this.facts0.length = this.saved_facts0;
-    if (this.seen0.size !== this.saved_seen0) this.seen0.delete(this.added0);
-    this.triggered = this.saved_triggered;
-    this.added0 = this.saved_added0;
-    this.reported0 = this.saved_reported0;
+    if (this.counted0.length !== saved[1]) this.counted0.length = saved[1];
+    if (this.facts0.length !== saved[2]) this.facts0.length = saved[2];
+    if (this.seen0.size !== saved[3]) this.seen0.delete(this.added0);
+    this.triggered = saved[0];
+    this.added0 = saved[4];
+    this.reported0 = saved[5];
   }
 };
 var routes = /* @__PURE__ */ new Map([

@@ -1045,13 +1045,16 @@ var rules = [
     semanticChecks: []
   }
 ];
+var saved = [];
 var Rule0 = class {
-  // checks[0]: ordering (judge.yaml:9)
-  first0 = void 0;
-  before0 = void 0;
-  beforeFacts0 = void 0;
-  nearMisses0 = [];
-  missed0 = 0;
+  // checks[0]: ordering (judge.yaml:9): first0, before0, beforeFacts0, nearMisses0, missed0
+  constructor() {
+    this.first0 = void 0;
+    this.before0 = void 0;
+    this.beforeFacts0 = void 0;
+    this.nearMisses0 = [];
+    this.missed0 = 0;
+  }
   step(e) {
     if (this.before0 === void 0) {
       if (e.action === "final_answer") {
@@ -1083,37 +1086,33 @@ var Rule0 = class {
   }
   obligations(found) {
   }
-  // What save() keeps for restore(): values as they were, lists and sets by their size.
-  saved_first0 = void 0;
-  saved_before0 = void 0;
-  saved_beforeFacts0 = void 0;
-  saved_nearMisses0 = 0;
-  saved_missed0 = 0;
+  /** Keeps the state in `saved` for restore(): values as they are, lists and sets by their size. */
   save() {
-    this.saved_first0 = this.first0;
-    this.saved_before0 = this.before0;
-    this.saved_beforeFacts0 = this.beforeFacts0;
-    this.saved_nearMisses0 = this.nearMisses0.length;
-    this.saved_missed0 = this.missed0;
+    saved[0] = this.first0;
+    saved[1] = this.before0;
+    saved[2] = this.beforeFacts0;
+    saved[3] = this.nearMisses0.length;
+    saved[4] = this.missed0;
   }
   restore() {
-    if (this.nearMisses0.length !== this.saved_nearMisses0)
-      this.nearMisses0.length = this.saved_nearMisses0;
-    this.first0 = this.saved_first0;
-    this.before0 = this.saved_before0;
-    this.beforeFacts0 = this.saved_beforeFacts0;
-    this.missed0 = this.saved_missed0;
+    if (this.nearMisses0.length !== saved[3]) this.nearMisses0.length = saved[3];
+    this.first0 = saved[0];
+    this.before0 = saved[1];
+    this.beforeFacts0 = saved[2];
+    this.missed0 = saved[4];
   }
 };
 var Rule1 = class {
-  triggered = false;
-  // checks[0]: ordering (judge.yaml:31)
-  first0 = void 0;
-  before0 = void 0;
-  beforeFacts0 = void 0;
-  nearMisses0 = [];
-  missed0 = 0;
-  reported0 = 0;
+  // checks[0]: ordering (judge.yaml:31): first0, before0, beforeFacts0, nearMisses0, missed0, reported0
+  constructor() {
+    this.triggered = false;
+    this.first0 = void 0;
+    this.before0 = void 0;
+    this.beforeFacts0 = void 0;
+    this.nearMisses0 = [];
+    this.missed0 = 0;
+    this.reported0 = 0;
+  }
   step(e) {
     const pattern0 = e.action === "final_answer";
     if (!this.triggered && pattern0) this.triggered = true;
@@ -1154,38 +1153,32 @@ var Rule1 = class {
   }
   obligations(found) {
   }
-  // What save() keeps for restore(): values as they were, lists and sets by their size.
-  saved_triggered = false;
-  saved_first0 = void 0;
-  saved_before0 = void 0;
-  saved_beforeFacts0 = void 0;
-  saved_nearMisses0 = 0;
-  saved_missed0 = 0;
-  saved_reported0 = 0;
+  /** Keeps the state in `saved` for restore(): values as they are, lists and sets by their size. */
   save() {
-    this.saved_triggered = this.triggered;
-    this.saved_first0 = this.first0;
-    this.saved_before0 = this.before0;
-    this.saved_beforeFacts0 = this.beforeFacts0;
-    this.saved_nearMisses0 = this.nearMisses0.length;
-    this.saved_missed0 = this.missed0;
-    this.saved_reported0 = this.reported0;
+    saved[0] = this.triggered;
+    saved[1] = this.first0;
+    saved[2] = this.before0;
+    saved[3] = this.beforeFacts0;
+    saved[4] = this.nearMisses0.length;
+    saved[5] = this.missed0;
+    saved[6] = this.reported0;
   }
   restore() {
-    if (this.nearMisses0.length !== this.saved_nearMisses0)
-      this.nearMisses0.length = this.saved_nearMisses0;
-    this.triggered = this.saved_triggered;
-    this.first0 = this.saved_first0;
-    this.before0 = this.saved_before0;
-    this.beforeFacts0 = this.saved_beforeFacts0;
-    this.missed0 = this.saved_missed0;
-    this.reported0 = this.saved_reported0;
+    if (this.nearMisses0.length !== saved[4]) this.nearMisses0.length = saved[4];
+    this.triggered = saved[0];
+    this.first0 = saved[1];
+    this.before0 = saved[2];
+    this.beforeFacts0 = saved[3];
+    this.missed0 = saved[5];
+    this.reported0 = saved[6];
   }
 };
 var Rule2 = class {
-  triggered = false;
-  // checks[0]: required (judge.yaml:55)
-  match0 = void 0;
+  // checks[0]: required (judge.yaml:55): match0
+  constructor() {
+    this.triggered = false;
+    this.match0 = void 0;
+  }
   step(e) {
     if (!this.triggered && e.action === "final_answer") this.triggered = true;
     if (this.match0 === void 0 && e.action === "final_answer" && e.content?.includes("not individual tax advice") === true)
@@ -1207,16 +1200,14 @@ var Rule2 = class {
     if (!this.triggered) return;
     if (this.match0 === void 0) found(2, 0, []);
   }
-  // What save() keeps for restore(): values as they were, lists and sets by their size.
-  saved_triggered = false;
-  saved_match0 = void 0;
+  /** Keeps the state in `saved` for restore(): values as they are, lists and sets by their size. */
   save() {
-    this.saved_triggered = this.triggered;
-    this.saved_match0 = this.match0;
+    saved[0] = this.triggered;
+    saved[1] = this.match0;
   }
   restore() {
-    this.triggered = this.saved_triggered;
-    this.match0 = this.saved_match0;
+    this.triggered = saved[0];
+    this.match0 = saved[1];
   }
 };
 var routes = /* @__PURE__ */ new Map([

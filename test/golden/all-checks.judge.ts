@@ -107,16 +107,29 @@ export const rules: readonly RuleInfo[] = [
   },
 ];
 
+/** What a stepper's save() keeps for its restore(). A monitor's check saves, steps and restores one stepper at a time, so every stepper shares it. */
+const saved: unknown[] = [];
+
 // Ordering with a pattern list (all-checks.yaml:5)
 class Rule0 implements RuleStepper {
-  triggered: boolean = false;
-  // checks[0]: ordering (all-checks.yaml:12)
-  first0: string | undefined = undefined;
-  before0: string | undefined = undefined;
-  beforeFacts0: string | undefined = undefined;
-  nearMisses0: string[] = [];
-  missed0: number = 0;
-  reported0: number = 0;
+  declare triggered: boolean;
+  declare first0: string | undefined;
+  declare before0: string | undefined;
+  declare beforeFacts0: string | undefined;
+  declare nearMisses0: string[];
+  declare missed0: number;
+  declare reported0: number;
+
+  // checks[0]: ordering (all-checks.yaml:12): first0, before0, beforeFacts0, nearMisses0, missed0, reported0
+  constructor() {
+    this.triggered = false;
+    this.first0 = undefined;
+    this.before0 = undefined;
+    this.beforeFacts0 = undefined;
+    this.nearMisses0 = [];
+    this.missed0 = 0;
+    this.reported0 = 0;
+  }
 
   step(e: StepEvent): void {
     // Patterns this step tests more than once, each tested once per event.
@@ -167,44 +180,42 @@ class Rule0 implements RuleStepper {
     // No check of this rule can be owed anything.
   }
 
-  // What save() keeps for restore(): values as they were, lists and sets by their size.
-  saved_triggered: boolean = false;
-  saved_first0: string | undefined = undefined;
-  saved_before0: string | undefined = undefined;
-  saved_beforeFacts0: string | undefined = undefined;
-  saved_nearMisses0 = 0;
-  saved_missed0: number = 0;
-  saved_reported0: number = 0;
-
+  /** Keeps the state in `saved` for restore(): values as they are, lists and sets by their size. */
   save(): void {
-    this.saved_triggered = this.triggered;
-    this.saved_first0 = this.first0;
-    this.saved_before0 = this.before0;
-    this.saved_beforeFacts0 = this.beforeFacts0;
-    this.saved_nearMisses0 = this.nearMisses0.length;
-    this.saved_missed0 = this.missed0;
-    this.saved_reported0 = this.reported0;
+    saved[0] = this.triggered;
+    saved[1] = this.first0;
+    saved[2] = this.before0;
+    saved[3] = this.beforeFacts0;
+    saved[4] = this.nearMisses0.length;
+    saved[5] = this.missed0;
+    saved[6] = this.reported0;
   }
 
   restore(): void {
-    if (this.nearMisses0.length !== this.saved_nearMisses0)
-      this.nearMisses0.length = this.saved_nearMisses0;
-    this.triggered = this.saved_triggered;
-    this.first0 = this.saved_first0;
-    this.before0 = this.saved_before0;
-    this.beforeFacts0 = this.saved_beforeFacts0;
-    this.missed0 = this.saved_missed0;
-    this.reported0 = this.saved_reported0;
+    if (this.nearMisses0.length !== saved[4]) this.nearMisses0.length = saved[4] as number;
+    this.triggered = saved[0] as boolean;
+    this.first0 = saved[1] as string | undefined;
+    this.before0 = saved[2] as string | undefined;
+    this.beforeFacts0 = saved[3] as string | undefined;
+    this.missed0 = saved[5] as number;
+    this.reported0 = saved[6] as number;
   }
 }
 
 // Pairing (all-checks.yaml:21)
 class Rule1 implements RuleStepper {
-  triggered: boolean = false;
-  // checks[0]: pairing (all-checks.yaml:27)
-  cited0: CitationList = new CitationList();
-  waiting0: number = 0;
-  carried0: string[] = [];
+  declare triggered: boolean;
+  declare cited0: CitationList;
+  declare waiting0: number;
+  declare carried0: string[];
+
+  // checks[0]: pairing (all-checks.yaml:27): cited0, waiting0, carried0
+  constructor() {
+    this.triggered = false;
+    this.cited0 = new CitationList();
+    this.waiting0 = 0;
+    this.carried0 = [];
+  }
 
   step(e: StepEvent): void {
     // Patterns this step tests more than once, each tested once per event.
@@ -246,38 +257,43 @@ class Rule1 implements RuleStepper {
     if (this.waiting0 > 0) found(1, 0, waitingIds(this.cited0, this.waiting0));
   }
 
-  // What save() keeps for restore(): values as they were, lists and sets by their size.
-  saved_triggered: boolean = false;
-  saved_cited0 = 0;
-  saved_waiting0: number = 0;
-  saved_carried0 = 0;
-
+  /** Keeps the state in `saved` for restore(): values as they are, lists and sets by their size. */
   save(): void {
-    this.saved_triggered = this.triggered;
-    this.saved_cited0 = this.cited0.length;
-    this.saved_waiting0 = this.waiting0;
-    this.saved_carried0 = this.carried0.length;
+    saved[0] = this.triggered;
+    saved[1] = this.cited0.length;
+    saved[2] = this.waiting0;
+    saved[3] = this.carried0.length;
   }
 
   restore(): void {
-    if (this.cited0.length !== this.saved_cited0) this.cited0.length = this.saved_cited0;
-    if (this.carried0.length !== this.saved_carried0) this.carried0.length = this.saved_carried0;
-    this.triggered = this.saved_triggered;
-    this.waiting0 = this.saved_waiting0;
+    if (this.cited0.length !== saved[1]) this.cited0.length = saved[1] as number;
+    if (this.carried0.length !== saved[3]) this.carried0.length = saved[3] as number;
+    this.triggered = saved[0] as boolean;
+    this.waiting0 = saved[2] as number;
   }
 }
 
 // Required and forbidden in windows (all-checks.yaml:33)
 class Rule2 implements RuleStepper {
-  triggered: boolean = false;
-  // checks[0]: required (all-checks.yaml:40)
-  match0: string | undefined = undefined;
-  after0: string | undefined = undefined;
-  // checks[1]: forbidden (all-checks.yaml:48)
-  matches1: string[] = [];
-  facts1: string[] = [];
-  after1: string | undefined = undefined;
-  reported1: number = 0;
+  declare triggered: boolean;
+  declare match0: string | undefined;
+  declare after0: string | undefined;
+  declare matches1: string[];
+  declare facts1: string[];
+  declare after1: string | undefined;
+  declare reported1: number;
+
+  // checks[0]: required (all-checks.yaml:40): match0, after0
+  // checks[1]: forbidden (all-checks.yaml:48): matches1, facts1, after1, reported1
+  constructor() {
+    this.triggered = false;
+    this.match0 = undefined;
+    this.after0 = undefined;
+    this.matches1 = [];
+    this.facts1 = [];
+    this.after1 = undefined;
+    this.reported1 = 0;
+  }
 
   step(e: StepEvent): void {
     // Patterns this step tests more than once, each tested once per event.
@@ -327,55 +343,64 @@ class Rule2 implements RuleStepper {
     if (this.after0 !== undefined && this.match0 === undefined) found(2, 0, [this.after0]);
   }
 
-  // What save() keeps for restore(): values as they were, lists and sets by their size.
-  saved_triggered: boolean = false;
-  saved_match0: string | undefined = undefined;
-  saved_after0: string | undefined = undefined;
-  saved_matches1 = 0;
-  saved_facts1 = 0;
-  saved_after1: string | undefined = undefined;
-  saved_reported1: number = 0;
-
+  /** Keeps the state in `saved` for restore(): values as they are, lists and sets by their size. */
   save(): void {
-    this.saved_triggered = this.triggered;
-    this.saved_match0 = this.match0;
-    this.saved_after0 = this.after0;
-    this.saved_matches1 = this.matches1.length;
-    this.saved_facts1 = this.facts1.length;
-    this.saved_after1 = this.after1;
-    this.saved_reported1 = this.reported1;
+    saved[0] = this.triggered;
+    saved[1] = this.match0;
+    saved[2] = this.after0;
+    saved[3] = this.matches1.length;
+    saved[4] = this.facts1.length;
+    saved[5] = this.after1;
+    saved[6] = this.reported1;
   }
 
   restore(): void {
-    if (this.matches1.length !== this.saved_matches1) this.matches1.length = this.saved_matches1;
-    if (this.facts1.length !== this.saved_facts1) this.facts1.length = this.saved_facts1;
-    this.triggered = this.saved_triggered;
-    this.match0 = this.saved_match0;
-    this.after0 = this.saved_after0;
-    this.after1 = this.saved_after1;
-    this.reported1 = this.saved_reported1;
+    if (this.matches1.length !== saved[3]) this.matches1.length = saved[3] as number;
+    if (this.facts1.length !== saved[4]) this.facts1.length = saved[4] as number;
+    this.triggered = saved[0] as boolean;
+    this.match0 = saved[1] as string | undefined;
+    this.after0 = saved[2] as string | undefined;
+    this.after1 = saved[5] as string | undefined;
+    this.reported1 = saved[6] as number;
   }
 }
 
 // Counts (all-checks.yaml:56)
 class Rule3 implements RuleStepper {
-  triggered: boolean = false;
-  // checks[0]: count (all-checks.yaml:62)
-  counted0: string[] = [];
-  facts0: string[] = [];
-  reported0: number = 0;
-  // checks[1]: count (all-checks.yaml:67)
-  counted1: string[] = [];
-  facts1: string[] = [];
-  seen1: Set<string> = new Set();
-  added1: string = "";
-  // checks[2]: count (all-checks.yaml:73)
-  counted2: string[] = [];
-  facts2: string[] = [];
-  seen2: Set<string> = new Set();
-  added2: string = "";
-  after2: string | undefined = undefined;
-  reported2: number = 0;
+  declare triggered: boolean;
+  declare counted0: string[];
+  declare facts0: string[];
+  declare reported0: number;
+  declare counted1: string[];
+  declare facts1: string[];
+  declare seen1: Set<string>;
+  declare added1: string;
+  declare counted2: string[];
+  declare facts2: string[];
+  declare seen2: Set<string>;
+  declare added2: string;
+  declare after2: string | undefined;
+  declare reported2: number;
+
+  // checks[0]: count (all-checks.yaml:62): counted0, facts0, reported0
+  // checks[1]: count (all-checks.yaml:67): counted1, facts1, seen1, added1
+  // checks[2]: count (all-checks.yaml:73): counted2, facts2, seen2, added2, after2, reported2
+  constructor() {
+    this.triggered = false;
+    this.counted0 = [];
+    this.facts0 = [];
+    this.reported0 = 0;
+    this.counted1 = [];
+    this.facts1 = [];
+    this.seen1 = new Set();
+    this.added1 = "";
+    this.counted2 = [];
+    this.facts2 = [];
+    this.seen2 = new Set();
+    this.added2 = "";
+    this.after2 = undefined;
+    this.reported2 = 0;
+  }
 
   step(e: StepEvent): void {
     if (!this.triggered && e.actor === "user") this.triggered = true;
@@ -452,54 +477,39 @@ class Rule3 implements RuleStepper {
     if (this.after2 !== undefined && this.counted2.length < 1) found(3, 2, this.counted2.slice());
   }
 
-  // What save() keeps for restore(): values as they were, lists and sets by their size.
-  saved_triggered: boolean = false;
-  saved_counted0 = 0;
-  saved_facts0 = 0;
-  saved_reported0: number = 0;
-  saved_counted1 = 0;
-  saved_facts1 = 0;
-  saved_seen1 = 0;
-  saved_added1: string = "";
-  saved_counted2 = 0;
-  saved_facts2 = 0;
-  saved_seen2 = 0;
-  saved_added2: string = "";
-  saved_after2: string | undefined = undefined;
-  saved_reported2: number = 0;
-
+  /** Keeps the state in `saved` for restore(): values as they are, lists and sets by their size. */
   save(): void {
-    this.saved_triggered = this.triggered;
-    this.saved_counted0 = this.counted0.length;
-    this.saved_facts0 = this.facts0.length;
-    this.saved_reported0 = this.reported0;
-    this.saved_counted1 = this.counted1.length;
-    this.saved_facts1 = this.facts1.length;
-    this.saved_seen1 = this.seen1.size;
-    this.saved_added1 = this.added1;
-    this.saved_counted2 = this.counted2.length;
-    this.saved_facts2 = this.facts2.length;
-    this.saved_seen2 = this.seen2.size;
-    this.saved_added2 = this.added2;
-    this.saved_after2 = this.after2;
-    this.saved_reported2 = this.reported2;
+    saved[0] = this.triggered;
+    saved[1] = this.counted0.length;
+    saved[2] = this.facts0.length;
+    saved[3] = this.reported0;
+    saved[4] = this.counted1.length;
+    saved[5] = this.facts1.length;
+    saved[6] = this.seen1.size;
+    saved[7] = this.added1;
+    saved[8] = this.counted2.length;
+    saved[9] = this.facts2.length;
+    saved[10] = this.seen2.size;
+    saved[11] = this.added2;
+    saved[12] = this.after2;
+    saved[13] = this.reported2;
   }
 
   restore(): void {
-    if (this.counted0.length !== this.saved_counted0) this.counted0.length = this.saved_counted0;
-    if (this.facts0.length !== this.saved_facts0) this.facts0.length = this.saved_facts0;
-    if (this.counted1.length !== this.saved_counted1) this.counted1.length = this.saved_counted1;
-    if (this.facts1.length !== this.saved_facts1) this.facts1.length = this.saved_facts1;
-    if (this.seen1.size !== this.saved_seen1) this.seen1.delete(this.added1);
-    if (this.counted2.length !== this.saved_counted2) this.counted2.length = this.saved_counted2;
-    if (this.facts2.length !== this.saved_facts2) this.facts2.length = this.saved_facts2;
-    if (this.seen2.size !== this.saved_seen2) this.seen2.delete(this.added2);
-    this.triggered = this.saved_triggered;
-    this.reported0 = this.saved_reported0;
-    this.added1 = this.saved_added1;
-    this.added2 = this.saved_added2;
-    this.after2 = this.saved_after2;
-    this.reported2 = this.saved_reported2;
+    if (this.counted0.length !== saved[1]) this.counted0.length = saved[1] as number;
+    if (this.facts0.length !== saved[2]) this.facts0.length = saved[2] as number;
+    if (this.counted1.length !== saved[4]) this.counted1.length = saved[4] as number;
+    if (this.facts1.length !== saved[5]) this.facts1.length = saved[5] as number;
+    if (this.seen1.size !== saved[6]) this.seen1.delete(this.added1);
+    if (this.counted2.length !== saved[8]) this.counted2.length = saved[8] as number;
+    if (this.facts2.length !== saved[9]) this.facts2.length = saved[9] as number;
+    if (this.seen2.size !== saved[10]) this.seen2.delete(this.added2);
+    this.triggered = saved[0] as boolean;
+    this.reported0 = saved[3] as number;
+    this.added1 = saved[7] as string;
+    this.added2 = saved[11] as string;
+    this.after2 = saved[12] as string | undefined;
+    this.reported2 = saved[13] as number;
   }
 }
 

@@ -192,19 +192,33 @@ const regex1: RegexProgram = {
   anchorEnd: false,
 };
 
+/** What a stepper's save() keeps for its restore(). A monitor's check saves, steps and restores one stepper at a time, so every stepper shares it. */
+const saved: unknown[] = [];
+
 // Value matchers (extended.yaml:5)
 class Rule0 implements RuleStepper {
-  triggered: boolean = false;
-  // checks[0]: forbidden (extended.yaml:10)
-  matches0: string[] = [];
-  facts0: string[] = [];
-  reported0: number = 0;
-  // checks[1]: forbidden (extended.yaml:17)
-  matches1: string[] = [];
-  facts1: string[] = [];
-  reported1: number = 0;
-  // checks[2]: required (extended.yaml:23)
-  match2: string | undefined = undefined;
+  declare triggered: boolean;
+  declare matches0: string[];
+  declare facts0: string[];
+  declare reported0: number;
+  declare matches1: string[];
+  declare facts1: string[];
+  declare reported1: number;
+  declare match2: string | undefined;
+
+  // checks[0]: forbidden (extended.yaml:10): matches0, facts0, reported0
+  // checks[1]: forbidden (extended.yaml:17): matches1, facts1, reported1
+  // checks[2]: required (extended.yaml:23): match2
+  constructor() {
+    this.triggered = false;
+    this.matches0 = [];
+    this.facts0 = [];
+    this.reported0 = 0;
+    this.matches1 = [];
+    this.facts1 = [];
+    this.reported1 = 0;
+    this.match2 = undefined;
+  }
 
   step(e: StepEvent): void {
     if (!this.triggered && e.actor === "agent") this.triggered = true;
@@ -265,62 +279,74 @@ class Rule0 implements RuleStepper {
     if (this.match2 === undefined) found(0, 2, []);
   }
 
-  // What save() keeps for restore(): values as they were, lists and sets by their size.
-  saved_triggered: boolean = false;
-  saved_matches0 = 0;
-  saved_facts0 = 0;
-  saved_reported0: number = 0;
-  saved_matches1 = 0;
-  saved_facts1 = 0;
-  saved_reported1: number = 0;
-  saved_match2: string | undefined = undefined;
-
+  /** Keeps the state in `saved` for restore(): values as they are, lists and sets by their size. */
   save(): void {
-    this.saved_triggered = this.triggered;
-    this.saved_matches0 = this.matches0.length;
-    this.saved_facts0 = this.facts0.length;
-    this.saved_reported0 = this.reported0;
-    this.saved_matches1 = this.matches1.length;
-    this.saved_facts1 = this.facts1.length;
-    this.saved_reported1 = this.reported1;
-    this.saved_match2 = this.match2;
+    saved[0] = this.triggered;
+    saved[1] = this.matches0.length;
+    saved[2] = this.facts0.length;
+    saved[3] = this.reported0;
+    saved[4] = this.matches1.length;
+    saved[5] = this.facts1.length;
+    saved[6] = this.reported1;
+    saved[7] = this.match2;
   }
 
   restore(): void {
-    if (this.matches0.length !== this.saved_matches0) this.matches0.length = this.saved_matches0;
-    if (this.facts0.length !== this.saved_facts0) this.facts0.length = this.saved_facts0;
-    if (this.matches1.length !== this.saved_matches1) this.matches1.length = this.saved_matches1;
-    if (this.facts1.length !== this.saved_facts1) this.facts1.length = this.saved_facts1;
-    this.triggered = this.saved_triggered;
-    this.reported0 = this.saved_reported0;
-    this.reported1 = this.saved_reported1;
-    this.match2 = this.saved_match2;
+    if (this.matches0.length !== saved[1]) this.matches0.length = saved[1] as number;
+    if (this.facts0.length !== saved[2]) this.facts0.length = saved[2] as number;
+    if (this.matches1.length !== saved[4]) this.matches1.length = saved[4] as number;
+    if (this.facts1.length !== saved[5]) this.facts1.length = saved[5] as number;
+    this.triggered = saved[0] as boolean;
+    this.reported0 = saved[3] as number;
+    this.reported1 = saved[6] as number;
+    this.match2 = saved[7] as string | undefined;
   }
 }
 
 // Same reservation (extended.yaml:26)
 class Rule1 implements RuleStepper {
-  triggered: boolean = false;
-  // checks[0]: ordering (extended.yaml:31)
-  pairs0: string[] = [];
-  failed0: string | undefined = undefined;
-  failedKey0: string | null = null;
-  memo0: Keyed<string> = new Keyed();
-  reported0: number = 0;
-  // checks[1]: ordering (extended.yaml:36)
-  pairs1: string[] = [];
-  failed1: string | undefined = undefined;
-  memo1: string | undefined = undefined;
-  reported1: number = 0;
-  // checks[2]: condition (extended.yaml:41)
-  eaches2: string[] = [];
-  failed2: string[] = [];
-  failedCitations2: string[] = [];
-  explanation2: string | undefined = undefined;
-  lastExplanation2: string = "";
-  bound2_0: Keyed<StepEvent> = new Keyed();
-  bound2_1: Keyed<StepEvent> = new Keyed();
-  reported2: number = 0;
+  declare triggered: boolean;
+  declare pairs0: string[];
+  declare failed0: string | undefined;
+  declare failedKey0: string | null;
+  declare memo0: Keyed<string>;
+  declare reported0: number;
+  declare pairs1: string[];
+  declare failed1: string | undefined;
+  declare memo1: string | undefined;
+  declare reported1: number;
+  declare eaches2: string[];
+  declare failed2: string[];
+  declare failedCitations2: string[];
+  declare explanation2: string | undefined;
+  declare lastExplanation2: string;
+  declare bound2_0: Keyed<StepEvent>;
+  declare bound2_1: Keyed<StepEvent>;
+  declare reported2: number;
+
+  // checks[0]: ordering (extended.yaml:31): pairs0, failed0, failedKey0, memo0, reported0
+  // checks[1]: ordering (extended.yaml:36): pairs1, failed1, memo1, reported1
+  // checks[2]: condition (extended.yaml:41): eaches2, failed2, failedCitations2, explanation2, lastExplanation2, bound2_0, bound2_1, reported2
+  constructor() {
+    this.triggered = false;
+    this.pairs0 = [];
+    this.failed0 = undefined;
+    this.failedKey0 = null;
+    this.memo0 = new Keyed();
+    this.reported0 = 0;
+    this.pairs1 = [];
+    this.failed1 = undefined;
+    this.memo1 = undefined;
+    this.reported1 = 0;
+    this.eaches2 = [];
+    this.failed2 = [];
+    this.failedCitations2 = [];
+    this.explanation2 = undefined;
+    this.lastExplanation2 = "";
+    this.bound2_0 = new Keyed();
+    this.bound2_1 = new Keyed();
+    this.reported2 = 0;
+  }
 
   step(e: StepEvent): void {
     // Patterns this step tests more than once, each tested once per event.
@@ -460,94 +486,103 @@ class Rule1 implements RuleStepper {
     // No check of this rule can be owed anything.
   }
 
-  // What save() keeps for restore(): values as they were, lists and sets by their size.
-  saved_triggered: boolean = false;
-  saved_pairs0 = 0;
-  saved_failed0: string | undefined = undefined;
-  saved_failedKey0: string | null = null;
-  saved_reported0: number = 0;
-  saved_pairs1 = 0;
-  saved_failed1: string | undefined = undefined;
-  saved_memo1: string | undefined = undefined;
-  saved_reported1: number = 0;
-  saved_eaches2 = 0;
-  saved_failed2 = 0;
-  saved_failedCitations2 = 0;
-  saved_explanation2: string | undefined = undefined;
-  saved_lastExplanation2: string = "";
-  saved_reported2: number = 0;
-
+  /** Keeps the state in `saved` for restore(): values as they are, lists and sets by their size. */
   save(): void {
-    this.saved_triggered = this.triggered;
-    this.saved_pairs0 = this.pairs0.length;
-    this.saved_failed0 = this.failed0;
-    this.saved_failedKey0 = this.failedKey0;
+    saved[0] = this.triggered;
+    saved[1] = this.pairs0.length;
+    saved[2] = this.failed0;
+    saved[3] = this.failedKey0;
     this.memo0.save();
-    this.saved_reported0 = this.reported0;
-    this.saved_pairs1 = this.pairs1.length;
-    this.saved_failed1 = this.failed1;
-    this.saved_memo1 = this.memo1;
-    this.saved_reported1 = this.reported1;
-    this.saved_eaches2 = this.eaches2.length;
-    this.saved_failed2 = this.failed2.length;
-    this.saved_failedCitations2 = this.failedCitations2.length;
-    this.saved_explanation2 = this.explanation2;
-    this.saved_lastExplanation2 = this.lastExplanation2;
+    saved[4] = this.reported0;
+    saved[5] = this.pairs1.length;
+    saved[6] = this.failed1;
+    saved[7] = this.memo1;
+    saved[8] = this.reported1;
+    saved[9] = this.eaches2.length;
+    saved[10] = this.failed2.length;
+    saved[11] = this.failedCitations2.length;
+    saved[12] = this.explanation2;
+    saved[13] = this.lastExplanation2;
     this.bound2_0.save();
     this.bound2_1.save();
-    this.saved_reported2 = this.reported2;
+    saved[14] = this.reported2;
   }
 
   restore(): void {
-    if (this.pairs0.length !== this.saved_pairs0) this.pairs0.length = this.saved_pairs0;
+    if (this.pairs0.length !== saved[1]) this.pairs0.length = saved[1] as number;
     this.memo0.restore();
-    if (this.pairs1.length !== this.saved_pairs1) this.pairs1.length = this.saved_pairs1;
-    if (this.eaches2.length !== this.saved_eaches2) this.eaches2.length = this.saved_eaches2;
-    if (this.failed2.length !== this.saved_failed2) this.failed2.length = this.saved_failed2;
-    if (this.failedCitations2.length !== this.saved_failedCitations2)
-      this.failedCitations2.length = this.saved_failedCitations2;
+    if (this.pairs1.length !== saved[5]) this.pairs1.length = saved[5] as number;
+    if (this.eaches2.length !== saved[9]) this.eaches2.length = saved[9] as number;
+    if (this.failed2.length !== saved[10]) this.failed2.length = saved[10] as number;
+    if (this.failedCitations2.length !== saved[11])
+      this.failedCitations2.length = saved[11] as number;
     this.bound2_0.restore();
     this.bound2_1.restore();
-    this.triggered = this.saved_triggered;
-    this.failed0 = this.saved_failed0;
-    this.failedKey0 = this.saved_failedKey0;
-    this.reported0 = this.saved_reported0;
-    this.failed1 = this.saved_failed1;
-    this.memo1 = this.saved_memo1;
-    this.reported1 = this.saved_reported1;
-    this.explanation2 = this.saved_explanation2;
-    this.lastExplanation2 = this.saved_lastExplanation2;
-    this.reported2 = this.saved_reported2;
+    this.triggered = saved[0] as boolean;
+    this.failed0 = saved[2] as string | undefined;
+    this.failedKey0 = saved[3] as string | null;
+    this.reported0 = saved[4] as number;
+    this.failed1 = saved[6] as string | undefined;
+    this.memo1 = saved[7] as string | undefined;
+    this.reported1 = saved[8] as number;
+    this.explanation2 = saved[12] as string | undefined;
+    this.lastExplanation2 = saved[13] as string;
+    this.reported2 = saved[14] as number;
   }
 }
 
 // Windows per key (extended.yaml:48)
 class Rule2 implements RuleStepper {
-  triggered: boolean = false;
-  // checks[0]: required (extended.yaml:53)
-  opened0: Keyed<string> = new Keyed();
-  openers0: string[] = [];
-  openerKeys0: string[] = [];
-  matched0: Keyed<string> = new Keyed();
-  matchedCount0: number = 0;
-  // checks[1]: forbidden (extended.yaml:58)
-  opened1: Keyed<string> = new Keyed();
-  openers1: string[] = [];
-  openerKeys1: string[] = [];
-  matches1: string[] = [];
-  matchKeys1: string[] = [];
-  reported1: number = 0;
-  // checks[2]: count (extended.yaml:63)
-  counted2: string[] = [];
-  countedGroups2: string[] = [];
-  figures2: Keyed<number> = new Keyed();
-  over2: string | undefined = undefined;
-  overCited2: number = 0;
-  opened2: Keyed<string> = new Keyed();
-  openers2: string[] = [];
-  openerKeys2: string[] = [];
-  windowCounted2: Keyed<true> = new Keyed();
-  reported2: number = 0;
+  declare triggered: boolean;
+  declare opened0: Keyed<string>;
+  declare openers0: string[];
+  declare openerKeys0: string[];
+  declare matched0: Keyed<string>;
+  declare matchedCount0: number;
+  declare opened1: Keyed<string>;
+  declare openers1: string[];
+  declare openerKeys1: string[];
+  declare matches1: string[];
+  declare matchKeys1: string[];
+  declare reported1: number;
+  declare counted2: string[];
+  declare countedGroups2: string[];
+  declare figures2: Keyed<number>;
+  declare over2: string | undefined;
+  declare overCited2: number;
+  declare opened2: Keyed<string>;
+  declare openers2: string[];
+  declare openerKeys2: string[];
+  declare windowCounted2: Keyed<true>;
+  declare reported2: number;
+
+  // checks[0]: required (extended.yaml:53): opened0, openers0, openerKeys0, matched0, matchedCount0
+  // checks[1]: forbidden (extended.yaml:58): opened1, openers1, openerKeys1, matches1, matchKeys1, reported1
+  // checks[2]: count (extended.yaml:63): counted2, countedGroups2, figures2, over2, overCited2, opened2, openers2, openerKeys2, windowCounted2, reported2
+  constructor() {
+    this.triggered = false;
+    this.opened0 = new Keyed();
+    this.openers0 = [];
+    this.openerKeys0 = [];
+    this.matched0 = new Keyed();
+    this.matchedCount0 = 0;
+    this.opened1 = new Keyed();
+    this.openers1 = [];
+    this.openerKeys1 = [];
+    this.matches1 = [];
+    this.matchKeys1 = [];
+    this.reported1 = 0;
+    this.counted2 = [];
+    this.countedGroups2 = [];
+    this.figures2 = new Keyed();
+    this.over2 = undefined;
+    this.overCited2 = 0;
+    this.opened2 = new Keyed();
+    this.openers2 = [];
+    this.openerKeys2 = [];
+    this.windowCounted2 = new Keyed();
+    this.reported2 = 0;
+  }
 
   step(e: StepEvent): void {
     // Patterns this step tests more than once, each tested once per event.
@@ -666,114 +701,124 @@ class Rule2 implements RuleStepper {
       );
   }
 
-  // What save() keeps for restore(): values as they were, lists and sets by their size.
-  saved_triggered: boolean = false;
-  saved_openers0 = 0;
-  saved_openerKeys0 = 0;
-  saved_matchedCount0: number = 0;
-  saved_openers1 = 0;
-  saved_openerKeys1 = 0;
-  saved_matches1 = 0;
-  saved_matchKeys1 = 0;
-  saved_reported1: number = 0;
-  saved_counted2 = 0;
-  saved_countedGroups2 = 0;
-  saved_over2: string | undefined = undefined;
-  saved_overCited2: number = 0;
-  saved_openers2 = 0;
-  saved_openerKeys2 = 0;
-  saved_reported2: number = 0;
-
+  /** Keeps the state in `saved` for restore(): values as they are, lists and sets by their size. */
   save(): void {
-    this.saved_triggered = this.triggered;
+    saved[0] = this.triggered;
     this.opened0.save();
-    this.saved_openers0 = this.openers0.length;
-    this.saved_openerKeys0 = this.openerKeys0.length;
+    saved[1] = this.openers0.length;
+    saved[2] = this.openerKeys0.length;
     this.matched0.save();
-    this.saved_matchedCount0 = this.matchedCount0;
+    saved[3] = this.matchedCount0;
     this.opened1.save();
-    this.saved_openers1 = this.openers1.length;
-    this.saved_openerKeys1 = this.openerKeys1.length;
-    this.saved_matches1 = this.matches1.length;
-    this.saved_matchKeys1 = this.matchKeys1.length;
-    this.saved_reported1 = this.reported1;
-    this.saved_counted2 = this.counted2.length;
-    this.saved_countedGroups2 = this.countedGroups2.length;
+    saved[4] = this.openers1.length;
+    saved[5] = this.openerKeys1.length;
+    saved[6] = this.matches1.length;
+    saved[7] = this.matchKeys1.length;
+    saved[8] = this.reported1;
+    saved[9] = this.counted2.length;
+    saved[10] = this.countedGroups2.length;
     this.figures2.save();
-    this.saved_over2 = this.over2;
-    this.saved_overCited2 = this.overCited2;
+    saved[11] = this.over2;
+    saved[12] = this.overCited2;
     this.opened2.save();
-    this.saved_openers2 = this.openers2.length;
-    this.saved_openerKeys2 = this.openerKeys2.length;
+    saved[13] = this.openers2.length;
+    saved[14] = this.openerKeys2.length;
     this.windowCounted2.save();
-    this.saved_reported2 = this.reported2;
+    saved[15] = this.reported2;
   }
 
   restore(): void {
     this.opened0.restore();
-    if (this.openers0.length !== this.saved_openers0) this.openers0.length = this.saved_openers0;
-    if (this.openerKeys0.length !== this.saved_openerKeys0)
-      this.openerKeys0.length = this.saved_openerKeys0;
+    if (this.openers0.length !== saved[1]) this.openers0.length = saved[1] as number;
+    if (this.openerKeys0.length !== saved[2]) this.openerKeys0.length = saved[2] as number;
     this.matched0.restore();
     this.opened1.restore();
-    if (this.openers1.length !== this.saved_openers1) this.openers1.length = this.saved_openers1;
-    if (this.openerKeys1.length !== this.saved_openerKeys1)
-      this.openerKeys1.length = this.saved_openerKeys1;
-    if (this.matches1.length !== this.saved_matches1) this.matches1.length = this.saved_matches1;
-    if (this.matchKeys1.length !== this.saved_matchKeys1)
-      this.matchKeys1.length = this.saved_matchKeys1;
-    if (this.counted2.length !== this.saved_counted2) this.counted2.length = this.saved_counted2;
-    if (this.countedGroups2.length !== this.saved_countedGroups2)
-      this.countedGroups2.length = this.saved_countedGroups2;
+    if (this.openers1.length !== saved[4]) this.openers1.length = saved[4] as number;
+    if (this.openerKeys1.length !== saved[5]) this.openerKeys1.length = saved[5] as number;
+    if (this.matches1.length !== saved[6]) this.matches1.length = saved[6] as number;
+    if (this.matchKeys1.length !== saved[7]) this.matchKeys1.length = saved[7] as number;
+    if (this.counted2.length !== saved[9]) this.counted2.length = saved[9] as number;
+    if (this.countedGroups2.length !== saved[10]) this.countedGroups2.length = saved[10] as number;
     this.figures2.restore();
     this.opened2.restore();
-    if (this.openers2.length !== this.saved_openers2) this.openers2.length = this.saved_openers2;
-    if (this.openerKeys2.length !== this.saved_openerKeys2)
-      this.openerKeys2.length = this.saved_openerKeys2;
+    if (this.openers2.length !== saved[13]) this.openers2.length = saved[13] as number;
+    if (this.openerKeys2.length !== saved[14]) this.openerKeys2.length = saved[14] as number;
     this.windowCounted2.restore();
-    this.triggered = this.saved_triggered;
-    this.matchedCount0 = this.saved_matchedCount0;
-    this.reported1 = this.saved_reported1;
-    this.over2 = this.saved_over2;
-    this.overCited2 = this.saved_overCited2;
-    this.reported2 = this.saved_reported2;
+    this.triggered = saved[0] as boolean;
+    this.matchedCount0 = saved[3] as number;
+    this.reported1 = saved[8] as number;
+    this.over2 = saved[11] as string | undefined;
+    this.overCited2 = saved[12] as number;
+    this.reported2 = saved[15] as number;
   }
 }
 
 // Turns, sums and nearness (extended.yaml:69)
 class Rule3 implements RuleStepper {
-  triggered: boolean = false;
-  // checks[0]: count (extended.yaml:74)
-  counted0: string[] = [];
-  countedGroups0: string[] = [];
-  figures0: Keyed<number> = new Keyed();
-  over0: string | undefined = undefined;
-  overCited0: number = 0;
-  reported0: number = 0;
-  // checks[1]: count (extended.yaml:79)
-  counted1: string[] = [];
-  countedGroups1: string[] = [];
-  figures1: Keyed<number> = new Keyed();
-  over1: string | undefined = undefined;
-  overCited1: number = 0;
-  countedAmounts1: number[] = [];
-  reported1: number = 0;
-  // checks[2]: pairing (extended.yaml:85)
-  each2: string[] = [];
-  servedIndex2: number[] = [];
-  servedBy2: string[] = [];
-  lastWaiting2: Keyed<number> = new Keyed();
-  prevWaiting2: number[] = [];
-  eachKeys2: (string | null)[] = [];
-  eachAt2: number[] = [];
-  servedAhead2: Keyed<true, number> = new Keyed();
-  failedEach2: number[] = [];
-  recent2: Keyed<StepEvent, number> = new Keyed();
-  firstInstead2: string = "";
-  lastInstead2: string = "";
-  expireFrom2: number = 0;
-  position2: number = 0;
-  reported2: number = 0;
+  declare triggered: boolean;
+  declare counted0: string[];
+  declare countedGroups0: string[];
+  declare figures0: Keyed<number>;
+  declare over0: string | undefined;
+  declare overCited0: number;
+  declare reported0: number;
+  declare counted1: string[];
+  declare countedGroups1: string[];
+  declare figures1: Keyed<number>;
+  declare over1: string | undefined;
+  declare overCited1: number;
+  declare countedAmounts1: number[];
+  declare reported1: number;
+  declare each2: string[];
+  declare servedIndex2: number[];
+  declare servedBy2: string[];
+  declare lastWaiting2: Keyed<number>;
+  declare prevWaiting2: number[];
+  declare eachKeys2: (string | null)[];
+  declare eachAt2: number[];
+  declare servedAhead2: Keyed<true, number>;
+  declare failedEach2: number[];
+  declare recent2: Keyed<StepEvent, number>;
+  declare firstInstead2: string;
+  declare lastInstead2: string;
+  declare expireFrom2: number;
+  declare position2: number;
+  declare reported2: number;
+
+  // checks[0]: count (extended.yaml:74): counted0, countedGroups0, figures0, over0, overCited0, reported0
+  // checks[1]: count (extended.yaml:79): counted1, countedGroups1, figures1, over1, overCited1, countedAmounts1, reported1
+  // checks[2]: pairing (extended.yaml:85): each2, servedIndex2, servedBy2, lastWaiting2, prevWaiting2, eachKeys2, eachAt2, servedAhead2, failedEach2, recent2, firstInstead2, lastInstead2, expireFrom2, position2, reported2
+  constructor() {
+    this.triggered = false;
+    this.counted0 = [];
+    this.countedGroups0 = [];
+    this.figures0 = new Keyed();
+    this.over0 = undefined;
+    this.overCited0 = 0;
+    this.reported0 = 0;
+    this.counted1 = [];
+    this.countedGroups1 = [];
+    this.figures1 = new Keyed();
+    this.over1 = undefined;
+    this.overCited1 = 0;
+    this.countedAmounts1 = [];
+    this.reported1 = 0;
+    this.each2 = [];
+    this.servedIndex2 = [];
+    this.servedBy2 = [];
+    this.lastWaiting2 = new Keyed();
+    this.prevWaiting2 = [];
+    this.eachKeys2 = [];
+    this.eachAt2 = [];
+    this.servedAhead2 = new Keyed();
+    this.failedEach2 = [];
+    this.recent2 = new Keyed();
+    this.firstInstead2 = "";
+    this.lastInstead2 = "";
+    this.expireFrom2 = 0;
+    this.position2 = 0;
+    this.reported2 = 0;
+  }
 
   step(e: StepEvent): void {
     if (!this.triggered && e.actor === "agent") this.triggered = true;
@@ -929,102 +974,70 @@ class Rule3 implements RuleStepper {
       found(3, 2, waitingEach(this.each2, this.servedIndex2, this.failedEach2));
   }
 
-  // What save() keeps for restore(): values as they were, lists and sets by their size.
-  saved_triggered: boolean = false;
-  saved_counted0 = 0;
-  saved_countedGroups0 = 0;
-  saved_over0: string | undefined = undefined;
-  saved_overCited0: number = 0;
-  saved_reported0: number = 0;
-  saved_counted1 = 0;
-  saved_countedGroups1 = 0;
-  saved_over1: string | undefined = undefined;
-  saved_overCited1: number = 0;
-  saved_countedAmounts1 = 0;
-  saved_reported1: number = 0;
-  saved_each2 = 0;
-  saved_servedIndex2 = 0;
-  saved_servedBy2 = 0;
-  saved_prevWaiting2 = 0;
-  saved_eachKeys2 = 0;
-  saved_eachAt2 = 0;
-  saved_failedEach2 = 0;
-  saved_firstInstead2: string = "";
-  saved_lastInstead2: string = "";
-  saved_expireFrom2: number = 0;
-  saved_position2: number = 0;
-  saved_reported2: number = 0;
-
+  /** Keeps the state in `saved` for restore(): values as they are, lists and sets by their size. */
   save(): void {
-    this.saved_triggered = this.triggered;
-    this.saved_counted0 = this.counted0.length;
-    this.saved_countedGroups0 = this.countedGroups0.length;
+    saved[0] = this.triggered;
+    saved[1] = this.counted0.length;
+    saved[2] = this.countedGroups0.length;
     this.figures0.save();
-    this.saved_over0 = this.over0;
-    this.saved_overCited0 = this.overCited0;
-    this.saved_reported0 = this.reported0;
-    this.saved_counted1 = this.counted1.length;
-    this.saved_countedGroups1 = this.countedGroups1.length;
+    saved[3] = this.over0;
+    saved[4] = this.overCited0;
+    saved[5] = this.reported0;
+    saved[6] = this.counted1.length;
+    saved[7] = this.countedGroups1.length;
     this.figures1.save();
-    this.saved_over1 = this.over1;
-    this.saved_overCited1 = this.overCited1;
-    this.saved_countedAmounts1 = this.countedAmounts1.length;
-    this.saved_reported1 = this.reported1;
-    this.saved_each2 = this.each2.length;
-    this.saved_servedIndex2 = this.servedIndex2.length;
-    this.saved_servedBy2 = this.servedBy2.length;
+    saved[8] = this.over1;
+    saved[9] = this.overCited1;
+    saved[10] = this.countedAmounts1.length;
+    saved[11] = this.reported1;
+    saved[12] = this.each2.length;
+    saved[13] = this.servedIndex2.length;
+    saved[14] = this.servedBy2.length;
     this.lastWaiting2.save();
-    this.saved_prevWaiting2 = this.prevWaiting2.length;
-    this.saved_eachKeys2 = this.eachKeys2.length;
-    this.saved_eachAt2 = this.eachAt2.length;
+    saved[15] = this.prevWaiting2.length;
+    saved[16] = this.eachKeys2.length;
+    saved[17] = this.eachAt2.length;
     this.servedAhead2.save();
-    this.saved_failedEach2 = this.failedEach2.length;
+    saved[18] = this.failedEach2.length;
     this.recent2.save();
-    this.saved_firstInstead2 = this.firstInstead2;
-    this.saved_lastInstead2 = this.lastInstead2;
-    this.saved_expireFrom2 = this.expireFrom2;
-    this.saved_position2 = this.position2;
-    this.saved_reported2 = this.reported2;
+    saved[19] = this.firstInstead2;
+    saved[20] = this.lastInstead2;
+    saved[21] = this.expireFrom2;
+    saved[22] = this.position2;
+    saved[23] = this.reported2;
   }
 
   restore(): void {
-    if (this.counted0.length !== this.saved_counted0) this.counted0.length = this.saved_counted0;
-    if (this.countedGroups0.length !== this.saved_countedGroups0)
-      this.countedGroups0.length = this.saved_countedGroups0;
+    if (this.counted0.length !== saved[1]) this.counted0.length = saved[1] as number;
+    if (this.countedGroups0.length !== saved[2]) this.countedGroups0.length = saved[2] as number;
     this.figures0.restore();
-    if (this.counted1.length !== this.saved_counted1) this.counted1.length = this.saved_counted1;
-    if (this.countedGroups1.length !== this.saved_countedGroups1)
-      this.countedGroups1.length = this.saved_countedGroups1;
+    if (this.counted1.length !== saved[6]) this.counted1.length = saved[6] as number;
+    if (this.countedGroups1.length !== saved[7]) this.countedGroups1.length = saved[7] as number;
     this.figures1.restore();
-    if (this.countedAmounts1.length !== this.saved_countedAmounts1)
-      this.countedAmounts1.length = this.saved_countedAmounts1;
-    if (this.each2.length !== this.saved_each2) this.each2.length = this.saved_each2;
-    if (this.servedIndex2.length !== this.saved_servedIndex2)
-      this.servedIndex2.length = this.saved_servedIndex2;
-    if (this.servedBy2.length !== this.saved_servedBy2)
-      this.servedBy2.length = this.saved_servedBy2;
+    if (this.countedAmounts1.length !== saved[10])
+      this.countedAmounts1.length = saved[10] as number;
+    if (this.each2.length !== saved[12]) this.each2.length = saved[12] as number;
+    if (this.servedIndex2.length !== saved[13]) this.servedIndex2.length = saved[13] as number;
+    if (this.servedBy2.length !== saved[14]) this.servedBy2.length = saved[14] as number;
     this.lastWaiting2.restore();
-    if (this.prevWaiting2.length !== this.saved_prevWaiting2)
-      this.prevWaiting2.length = this.saved_prevWaiting2;
-    if (this.eachKeys2.length !== this.saved_eachKeys2)
-      this.eachKeys2.length = this.saved_eachKeys2;
-    if (this.eachAt2.length !== this.saved_eachAt2) this.eachAt2.length = this.saved_eachAt2;
+    if (this.prevWaiting2.length !== saved[15]) this.prevWaiting2.length = saved[15] as number;
+    if (this.eachKeys2.length !== saved[16]) this.eachKeys2.length = saved[16] as number;
+    if (this.eachAt2.length !== saved[17]) this.eachAt2.length = saved[17] as number;
     this.servedAhead2.restore();
-    if (this.failedEach2.length !== this.saved_failedEach2)
-      this.failedEach2.length = this.saved_failedEach2;
+    if (this.failedEach2.length !== saved[18]) this.failedEach2.length = saved[18] as number;
     this.recent2.restore();
-    this.triggered = this.saved_triggered;
-    this.over0 = this.saved_over0;
-    this.overCited0 = this.saved_overCited0;
-    this.reported0 = this.saved_reported0;
-    this.over1 = this.saved_over1;
-    this.overCited1 = this.saved_overCited1;
-    this.reported1 = this.saved_reported1;
-    this.firstInstead2 = this.saved_firstInstead2;
-    this.lastInstead2 = this.saved_lastInstead2;
-    this.expireFrom2 = this.saved_expireFrom2;
-    this.position2 = this.saved_position2;
-    this.reported2 = this.saved_reported2;
+    this.triggered = saved[0] as boolean;
+    this.over0 = saved[3] as string | undefined;
+    this.overCited0 = saved[4] as number;
+    this.reported0 = saved[5] as number;
+    this.over1 = saved[8] as string | undefined;
+    this.overCited1 = saved[9] as number;
+    this.reported1 = saved[11] as number;
+    this.firstInstead2 = saved[19] as string;
+    this.lastInstead2 = saved[20] as string;
+    this.expireFrom2 = saved[21] as number;
+    this.position2 = saved[22] as number;
+    this.reported2 = saved[23] as number;
   }
 }
 

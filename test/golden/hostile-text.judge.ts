@@ -46,13 +46,23 @@ export const rules: readonly RuleInfo[] = [
   },
 ];
 
+/** What a stepper's save() keeps for its restore(). A monitor's check saves, steps and restores one stepper at a time, so every stepper shares it. */
+const saved: unknown[] = [];
+
 // Rule with "quotes", 'single', `backtick` and ${x} */ // and newline sep (hostile-text.yaml:6)
 class Rule0 implements RuleStepper {
-  triggered: boolean = false;
-  // checks[0]: forbidden (hostile-text.yaml:12)
-  matches0: string[] = [];
-  facts0: string[] = [];
-  reported0: number = 0;
+  declare triggered: boolean;
+  declare matches0: string[];
+  declare facts0: string[];
+  declare reported0: number;
+
+  // checks[0]: forbidden (hostile-text.yaml:12): matches0, facts0, reported0
+  constructor() {
+    this.triggered = false;
+    this.matches0 = [];
+    this.facts0 = [];
+    this.reported0 = 0;
+  }
 
   step(e: StepEvent): void {
     if (!this.triggered && e.action === "a\"b'c`d${e}f*/g") this.triggered = true;
@@ -90,24 +100,19 @@ class Rule0 implements RuleStepper {
     // No check of this rule can be owed anything.
   }
 
-  // What save() keeps for restore(): values as they were, lists and sets by their size.
-  saved_triggered: boolean = false;
-  saved_matches0 = 0;
-  saved_facts0 = 0;
-  saved_reported0: number = 0;
-
+  /** Keeps the state in `saved` for restore(): values as they are, lists and sets by their size. */
   save(): void {
-    this.saved_triggered = this.triggered;
-    this.saved_matches0 = this.matches0.length;
-    this.saved_facts0 = this.facts0.length;
-    this.saved_reported0 = this.reported0;
+    saved[0] = this.triggered;
+    saved[1] = this.matches0.length;
+    saved[2] = this.facts0.length;
+    saved[3] = this.reported0;
   }
 
   restore(): void {
-    if (this.matches0.length !== this.saved_matches0) this.matches0.length = this.saved_matches0;
-    if (this.facts0.length !== this.saved_facts0) this.facts0.length = this.saved_facts0;
-    this.triggered = this.saved_triggered;
-    this.reported0 = this.saved_reported0;
+    if (this.matches0.length !== saved[1]) this.matches0.length = saved[1] as number;
+    if (this.facts0.length !== saved[2]) this.facts0.length = saved[2] as number;
+    this.triggered = saved[0] as boolean;
+    this.reported0 = saved[3] as number;
   }
 }
 

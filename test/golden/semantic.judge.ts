@@ -59,14 +59,25 @@ export const rules: readonly RuleInfo[] = [
   },
 ];
 
+/** What a stepper's save() keeps for its restore(). A monitor's check saves, steps and restores one stepper at a time, so every stepper shares it. */
+const saved: unknown[] = [];
+
 // Answer from primary sources (semantic.yaml:5)
 class Rule0 implements RuleStepper {
-  // checks[0]: ordering (semantic.yaml:10)
-  first0: string | undefined = undefined;
-  before0: string | undefined = undefined;
-  beforeFacts0: string | undefined = undefined;
-  nearMisses0: string[] = [];
-  missed0: number = 0;
+  declare first0: string | undefined;
+  declare before0: string | undefined;
+  declare beforeFacts0: string | undefined;
+  declare nearMisses0: string[];
+  declare missed0: number;
+
+  // checks[0]: ordering (semantic.yaml:10): first0, before0, beforeFacts0, nearMisses0, missed0
+  constructor() {
+    this.first0 = undefined;
+    this.before0 = undefined;
+    this.beforeFacts0 = undefined;
+    this.nearMisses0 = [];
+    this.missed0 = 0;
+  }
 
   step(e: StepEvent): void {
     if (this.before0 === undefined) {
@@ -110,34 +121,31 @@ class Rule0 implements RuleStepper {
     // A semantic trigger is decided at the end: nothing is reported before.
   }
 
-  // What save() keeps for restore(): values as they were, lists and sets by their size.
-  saved_first0: string | undefined = undefined;
-  saved_before0: string | undefined = undefined;
-  saved_beforeFacts0: string | undefined = undefined;
-  saved_nearMisses0 = 0;
-  saved_missed0: number = 0;
-
+  /** Keeps the state in `saved` for restore(): values as they are, lists and sets by their size. */
   save(): void {
-    this.saved_first0 = this.first0;
-    this.saved_before0 = this.before0;
-    this.saved_beforeFacts0 = this.beforeFacts0;
-    this.saved_nearMisses0 = this.nearMisses0.length;
-    this.saved_missed0 = this.missed0;
+    saved[0] = this.first0;
+    saved[1] = this.before0;
+    saved[2] = this.beforeFacts0;
+    saved[3] = this.nearMisses0.length;
+    saved[4] = this.missed0;
   }
 
   restore(): void {
-    if (this.nearMisses0.length !== this.saved_nearMisses0)
-      this.nearMisses0.length = this.saved_nearMisses0;
-    this.first0 = this.saved_first0;
-    this.before0 = this.saved_before0;
-    this.beforeFacts0 = this.saved_beforeFacts0;
-    this.missed0 = this.saved_missed0;
+    if (this.nearMisses0.length !== saved[3]) this.nearMisses0.length = saved[3] as number;
+    this.first0 = saved[0] as string | undefined;
+    this.before0 = saved[1] as string | undefined;
+    this.beforeFacts0 = saved[2] as string | undefined;
+    this.missed0 = saved[4] as number;
   }
 }
 
 // Polite tone (semantic.yaml:21)
 class Rule1 implements RuleStepper {
-  triggered: boolean = false;
+  declare triggered: boolean;
+
+  constructor() {
+    this.triggered = false;
+  }
 
   step(e: StepEvent): void {
     if (!this.triggered && e.action === "send_message" && e.actor === "agent")
@@ -157,15 +165,13 @@ class Rule1 implements RuleStepper {
     // No check of this rule can be owed anything.
   }
 
-  // What save() keeps for restore(): values as they were, lists and sets by their size.
-  saved_triggered: boolean = false;
-
+  /** Keeps the state in `saved` for restore(): values as they are, lists and sets by their size. */
   save(): void {
-    this.saved_triggered = this.triggered;
+    saved[0] = this.triggered;
   }
 
   restore(): void {
-    this.triggered = this.saved_triggered;
+    this.triggered = saved[0] as boolean;
   }
 }
 

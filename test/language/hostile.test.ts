@@ -15,7 +15,8 @@ import { compileIR } from "../../compiler/build/compile.js";
 import { parseJudgeYaml, type Diagnostic } from "../../compiler/ir/index.js";
 import type { BuiltJudge } from "../../compiler/run/load.js";
 import { importBundled } from "../support/judges.js";
-import { calmestRatioAsync } from "../support/timing.js";
+import { compileRegex } from "../../compiler/ir/regex-program.js";
+import { countingCodePointReads, regexWork, workGrowth } from "../support/work.js";
 
 const CANARY = "__bjHostileCanary";
 const globals = globalThis as Record<string, unknown>;
@@ -256,33 +257,35 @@ describe("injection through the extended forms", () => {
 });
 
 describe("ReDoS patterns on a megabyte of hostile content", () => {
-  const PATTERNS: [pattern: string, unit: string][] = [
+  /** Each pattern, the unit its hostile content repeats, and what comes before (eleven a's: one short of a match). */
+  const PATTERNS: [pattern: string, unit: string, prefix?: string][] = [
     ["(a+)+$", "a"],
     ["^(a|a)*b", "a"],
     ["(a*)*b", "a"],
     ["^(\\w+\\s?)*$", "aa "],
     ["(x+x+)+y", "x"],
-    ["(.*a){12}", "a"],
+    ["(.*a){12}", "b", "a".repeat(11)],
     ["^(([a-z])+.)+[A-Z]([a-z])+$", "ab"],
   ];
+  /** A count's growth from 100 KB to 1 MB that is still linear: 10, with room for a fixed start-up cost. */
+  const LINEAR_GROWTH = 11;
 
-  /** Milliseconds to judge content of `size` characters: the best of a few runs. */
-  async function timeOf(judge: BuiltJudge, unit: string, size: number): Promise<number> {
-    const content = `${unit.repeat(Math.ceil(size / unit.length)).slice(0, size - 1)}!`;
+  /** Hostile content of `size` characters: the prefix, the unit repeated, and "!" (so that anchored patterns fail). */
+  const contentOf = (unit: string, size: number, prefix = "") =>
+    `${prefix}${unit.repeat(Math.ceil(size / unit.length)).slice(0, size - 1 - prefix.length)}!`;
+
+  /** Judges the look-then-act trajectory over `content`, counting the code points read meanwhile. */
+  async function judgeCounting(judge: BuiltJudge, content: string): Promise<number> {
     const t = trajectory([
       { id: "e1", actor: "agent", action: "look", content },
       { id: "e2", actor: "agent", action: "act", content },
     ]);
-    let best = Infinity;
-    for (let run = 0; run < 3; run++) {
-      const start = performance.now();
-      await judge.judgeTrajectory(t as never);
-      best = Math.min(best, performance.now() - start);
-    }
-    return best;
+    const { result, reads } = await countingCodePointReads(() => judge.judgeTrajectory(t as never));
+    expect(result.metaBehaviors).toHaveLength(1);
+    return reads;
   }
 
-  for (const [pattern, unit] of PATTERNS) {
+  for (const [pattern, unit, prefix] of PATTERNS) {
     test(`${pattern} as a matches value and inside when is linear`, async () => {
       const judge = await mustBuild(
         judgeDoc([
@@ -296,29 +299,59 @@ describe("ReDoS patterns on a megabyte of hostile content", () => {
           },
         ]),
       );
-      // Warm up the engine's code, then 100 KB against 1 MB in the same run.
-      await timeOf(judge, unit, 10_000);
-      // Linear: about 10 times as long; a quadratic matcher would take about 100 times. 40 leaves room
-      // for a busy machine, and the pair is measured again (three times at most) while it is over.
-      const ratio = await calmestRatioAsync(async () => {
-        const small = await timeOf(judge, unit, 100_000);
-        const large = await timeOf(judge, unit, 1_000_000);
-        return large / Math.max(small, 0.05);
-      }, 40);
-      expect(ratio).toBeLessThan(40);
-      // And the verdicts are RegExp's on the same content (which is safe to ask at this size: the content ends in "!").
-      const content = `${unit.repeat(20)}!`;
-      const expected = new RegExp(pattern, "u").test(content);
-      const v = await verdicts(
-        judge,
-        trajectory([
-          { id: "e1", actor: "agent", action: "look", content },
-          { id: "e2", actor: "agent", action: "act", content },
-        ]),
-      );
-      expect(v[0]![0]!.startsWith(expected ? "false" : "true")).toBe(true);
+      // The matcher's work, counted (no clock): linear, 1 MB costs about 10 times what 100 KB does in
+      // each count; a quadratic matcher's counts grow about 100 times (see the control below).
+      for (const flags of ["", "i"]) {
+        const compiled = compileRegex(pattern, flags);
+        if (!compiled.ok) throw new Error(compiled.message);
+        const small = regexWork(compiled.program, contentOf(unit, 100_000, prefix));
+        const large = regexWork(compiled.program, contentOf(unit, 1_000_000, prefix));
+        expect(large.matched).toBe(small.matched);
+        expect(workGrowth(small, large)).toBeLessThanOrEqual(LINEAR_GROWTH);
+      }
+      // The judge completes on a megabyte (no time bound), and what it reads grows as the content does:
+      // it runs the linear matcher (a backtracking RegExp would read nothing through codePointAt).
+      const smallReads = await judgeCounting(judge, contentOf(unit, 100_000, prefix));
+      const largeReads = await judgeCounting(judge, contentOf(unit, 1_000_000, prefix));
+      expect(smallReads).toBeGreaterThan(0);
+      expect(largeReads / smallReads).toBeLessThanOrEqual(LINEAR_GROWTH);
+      // And the verdicts are RegExp's on the same content, short enough for RegExp to answer at once (20 units
+      // of "ab" cost it 4 s, 30 s on a busy machine, on the last pattern).
+      for (const units of [10, 12]) {
+        const content = `${prefix ?? ""}${unit.repeat(units)}!`;
+        const expected = new RegExp(pattern, "u").test(content);
+        const v = await verdicts(
+          judge,
+          trajectory([
+            { id: "e1", actor: "agent", action: "look", content },
+            { id: "e2", actor: "agent", action: "act", content },
+          ]),
+        );
+        expect(v[0]![0]!.startsWith(expected ? "false" : "true")).toBe(true);
+      }
     });
   }
+
+  test("control: the same counts on a matcher that restarts at every position exceed the bound", () => {
+    // The naive way to search: try the anchored pattern at each start. Its counts grow with the
+    // square of the length (about 100 times for 10 times the text), so the bound above refuses it.
+    const anchored = compileRegex("^(?:(a+)+$)", "");
+    if (!anchored.ok) throw new Error(anchored.message);
+    const restarting = (text: string) => {
+      const total = { matched: false, reads: 0, lookups: 0, setReads: 0 };
+      for (let start = 0; start < text.length && !total.matched; start++) {
+        const w = regexWork(anchored.program, text.slice(start));
+        total.matched = w.matched;
+        total.reads += w.reads;
+        total.lookups += w.lookups;
+        total.setReads += w.setReads;
+      }
+      return total;
+    };
+    const growth = workGrowth(restarting(contentOf("a", 300)), restarting(contentOf("a", 3_000)));
+    expect(growth).toBeGreaterThan(50);
+    expect(growth).toBeGreaterThan(LINEAR_GROWTH);
+  });
 });
 
 describe("10,000-key metadata", () => {

@@ -84,7 +84,7 @@ export function withWithin(outcome: ClauseOutcome, within: number): ClauseOutcom
 
 /** Words that ask for a confirmation of its own before each event: `fresh: true`. */
 const FRESH =
-  /\b(?:fresh|its own|their own|a new one|since the (?:last|previous|most recent)|covers? (?:only )?one|(?:does not|doesn't|cannot|can't) (?:count|serve) for (?:the next|another|a second)|for each one)\b/i;
+  /\b(?:fresh|its own|their own|a new one|since the (?:last|previous|most recent)|covers? (?:only )?one|(?:does not|doesn't|cannot|can't) (?:count|serve) for (?:the next|another|a second)|for each one|(?:not|never)\s+(?:be\s+)?carr(?:y|ies|ied)\s+over|(?:is|are)\s+good\s+for\s+(?:one|a single)|one\s+[\w-]+\s+\w+\s+only\s+one|a\s+second\s+\w+\s+needs?\s+a\s+second)\b/i;
 
 export function asksFresh(text: string): boolean {
   return FRESH.test(text);

@@ -34,9 +34,10 @@ import {
   type ClauseContext,
   type ClauseOutcome,
 } from "./clauses.js";
-import { anchoredPairing, conditionFrom, withFreshness, withinOf, withWithin } from "./combined.js";
+import { anchoredPairing, withFreshness, withinOf, withWithin } from "./combined.js";
 import { countFrom, groupedCount, sumFrom } from "./counts.js";
-import { conditionedAct, latestFrom, withIdentity } from "./latest.js";
+import { conditionedAct, withIdentity } from "./latest.js";
+import { leadingReading } from "./leading.js";
 import {
   agentNames,
   boundsCount,
@@ -103,11 +104,9 @@ function draftClause(context: ClauseContext, rawClause: string): ClauseOutcome {
 function draftPlainClause(context: ClauseContext, rawClause: string, stripped?: string): ClauseOutcome {
   const clause = (stripped ?? rawClause.replace(PURPOSE, "")).replace(CONCESSION, "").replace(SESSION_END, "");
   const quote = quoteFor(context, rawClause);
-  // "X may be filed only if the latest lookup shows Y": a condition on the latest earlier event's value.
-  const latest = latestFrom(context, clause, quote, context.earlier);
-  if (latest !== undefined) return latest;
-  const conditioned = conditionFrom(context, clause, quote);
-  if (conditioned !== undefined) return conditioned;
+  // A user's quoted words before an act, a condition on the latest look-up (leading.ts).
+  const leading = leadingReading(context, clause, quote);
+  if (leading !== undefined) return leading;
   // "No X until Y" and "never X unless Y" are orderings, not qualifiers.
   if (/\b(?:until|unless|without)\b/i.test(clause) && NEGATION.test(clause.replace(/\bwithout\b.*$/i, ""))) {
     const ordering = orderingFrom(context, clause, quote);
