@@ -13,6 +13,7 @@ import { afterWindow, resolve, semanticFor, windowed, type ClauseContext, type C
 import { groupingKey, groupingWords } from "./keys.js";
 import { keyNamedBy } from "./lexicon.js";
 import { COUNT, forbids, limitsOf } from "./shape.js";
+import { summedKey, TOTAL } from "./summed.js";
 import { canonical, parseCount } from "./words.js";
 
 /** The agent's tool calls in general: "at most one tool call per turn" counts every agent event of the turn. */
@@ -95,7 +96,15 @@ export function countFrom(context: ClauseContext, clause: string, quote: string)
     const key = keyNamedBy(context.lexicon, actionsOf(match), distinct[1]!);
     distinctBy = key === undefined ? "content" : `metadata.${key}`;
   }
-  const check: CountCheck = { type: "count", quote, match, ...limits, ...(distinctBy !== undefined ? { distinctBy } : {}) };
+  // "at most 60 tablets in one session": a total of the events' `tablets`, not a number of events (summed.ts).
+  const total =
+    count === null || distinct !== null
+      ? undefined
+      : summedKey(context.lexicon, quote, howMany.slice(count.index + count[0].length), match);
+  const check: CountCheck =
+    total !== undefined
+      ? { type: "count", quote, match: total.match, sum: `metadata.${total.key}`, ...limits }
+      : { type: "count", quote, match, ...limits, ...(distinctBy !== undefined ? { distinctBy } : {}) };
   return finish(context, check, clause, quote);
 }
 
@@ -139,10 +148,10 @@ function sumLimits(range: RangeOperator, negated: boolean): { min?: number; max?
 /** "Refunds to one customer total at most $800": a count of the refunds' amounts, per customer. */
 export function sumFrom(context: ClauseContext, clause: string, quote: string): ClauseOutcome | undefined {
   const amounts = amountsIn(clause);
-  if (amounts.length !== 1 || !SUM.test(clause)) return undefined;
+  if (amounts.length !== 1 || !(SUM.test(clause) || TOTAL.test(clause))) return undefined;
   const amount = amounts[0]!;
   const grouping = groupingWords(clause);
-  let rest = withoutAmounts(clause, amounts).replace(SUM, " ");
+  let rest = withoutAmounts(clause, amounts).replace(SUM, " ").replace(TOTAL, " ");
   if (grouping !== undefined) rest = rest.replace(grouping.phrase, " ");
   // "Payments to one claimant add up to at most $100,000, across all their claims": what is summed
   // carries an amount; the other things the words name ("claims") only say whose.

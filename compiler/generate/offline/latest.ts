@@ -11,16 +11,20 @@
 import type { Binding, Check, ConditionCheck, Pattern, ValueMatcher } from "../../ir/types.js";
 import { exactValue, valueTest } from "../../ir/values.js";
 import { amountKey, amountsIn } from "./amounts.js";
-import { namedPairs } from "./backticks.js";
 import { resolve, type ClauseContext, type ClauseOutcome } from "./clauses.js";
 import { keyRef } from "./keys.js";
 import type { Lexicon } from "./lexicon.js";
 import type { SentenceShape } from "./shape.js";
+import { shownValues } from "./shown.js";
 import { nameStems, stemSet } from "./words.js";
 
 /** "the latest fetch of that order must show", "whose most recent record shows", "the last check … came back". */
 const LATEST =
-  /\b(?:latest|most recent|newest|last)\s+([^`:;]*?)\s*,?\s*\b(?:must|has to|have to|should|needs? to)?\s*(?:still\s+)?(?:have\s+)?(?:shows?|showed|shown|say|says|said|reads?|come back|comes back|came back|returned|returns?)\b/i;
+  /\b(?:latest|most recent|newest|last)\s+((?:[^`:;]|`[A-Za-z0-9_.]+`)*?)\s*,?\s*\b(?:must|has to|have to|should|needs? to)?\s*(?:still\s+)?(?:have\s+)?(?:shows?|showed|shown|say|says|said|reads?|come back|comes back|came back|returned|returns?)\b/i;
+/** "For each `issue_unit`, …", "At the moment of `open_lift`, …": the act a look-up's condition is about. */
+const FRAME = /^\s*(?:for\s+(?:each|every|any)|at\s+the\s+(?:moment|time)\s+of|on\s+(?:each|every))\s+([^,]+?),\s/i;
+/** "Only a participant who … is randomized: …": the act of a sentence that opens with "only". */
+const ONLY = /^\s*only\s+([^:;]+?)\s*[:;]/i;
 /** The act a sentence makes conditional: its words before "only", "needs" or "requires". */
 const HEAD = /^(.*?)\s+(?:(?:may|can|must|should|will)\s+)?(?:be\s+)?(?:only\b|needs?\b|requires?\b)/i;
 /** "and less than $10.00 in unpaid fines": what a further amount of the same look-up is about. */
@@ -89,9 +93,9 @@ export function latestFrom(
   const m = LATEST.exec(clause);
   if (m === null) return undefined;
   const tail = clause.slice(m.index + m[0].length);
-  // The values the look-up shows: the backticked pairs right after the verb, joined by "and".
-  const list = /^\s*(?:with\s+|as\s+)?(`[^`]+`(?:(?:\s*,\s*and\s+|\s*,\s*|\s+and\s+)`[^`]+`)*)/.exec(tail);
-  const pairs = list === null ? [] : namedPairs(list[1]!);
+  // The values the look-up shows: backticked pairs and comparisons of backticked keys right after the verb (shown.ts).
+  const shown = shownValues(tail);
+  const pairs = shown.values;
   if (pairs.length === 0) return undefined;
   const keys = pairs.map(([k]) => k);
   // The looked-up event: the actions that carry every written key, results first, narrowed by the clause's words for it.
@@ -106,8 +110,17 @@ export function latestFrom(
   // The act: before "only" in this clause, else the earlier sentence's, else the sentence's "before …" frame.
   const before = clause.slice(0, m.index);
   const frame = context.shape.condition?.kind === "before" ? context.shape.condition.phrase : undefined;
+  // "For each `issue_unit`, the latest …", "At the moment of `open_lift`, …", "When `issue_unit` is called, …".
+  const framed = FRAME.exec(before)?.[1] ?? (context.shape.condition?.kind === "if" ? context.shape.condition.phrase : undefined);
   const readings = [
+    ...[framed === undefined ? undefined : resolve(context.lexicon, framed, { agentOnly: true })].flatMap((p) =>
+      p === undefined ? [] : [p],
+    ),
     ...actReadings(context.lexicon, before),
+    // "Only a participant who has signed consent is randomized: the latest …": the act before the colon.
+    ...[ONLY.exec(before)?.[1]].flatMap((p) =>
+      p === undefined ? [] : [resolve(context.lexicon, p, { agentOnly: true })].flatMap((r) => (r === undefined ? [] : [r])),
+    ),
     ...earlier,
     ...[frame === undefined ? undefined : resolve(context.lexicon, frame, { agentOnly: true })].flatMap((p) =>
       p === undefined ? [] : [p],
@@ -124,8 +137,8 @@ export function latestFrom(
   const acts = actsOf(each);
   const tests = pairs.map(([k, v]) => test(k, v));
   // "… shows `card_status: valid` and less than $10.00 in unpaid fines": an amount on a key of the same look-up.
-  let end = m.index + m[0].length + list![0].length;
-  const rest = tail.slice(list![0].length);
+  let end = m.index + m[0].length + shown.length;
+  const rest = tail.slice(shown.length);
   const further = /^\s*and\s+/.exec(rest);
   if (further !== null && looked.length === 1) {
     const phrase = AMOUNT_TAIL.exec(rest.slice(further[0].length))![0];
