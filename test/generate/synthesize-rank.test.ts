@@ -19,7 +19,7 @@ import { heldOutAgreement, loadReferenceCase, trajectoryFiles, type Labeled } fr
 const named: Record<string, number> = { sign_off_task: 3, request_inspection_result: 2.5, log_hours: 0 };
 const words: Words = {
   relevanceOf: (m: Matcher) => named[typeof m.action === "string" ? m.action : ""] ?? 0,
-  cues: { same: true, fresh: false, within: false, per: false, sum: false },
+  cues: { same: true, fresh: false, within: [], per: false, sum: false },
   words: new Set(["sign", "task", "inspect"]),
 };
 const inspected: Check = {

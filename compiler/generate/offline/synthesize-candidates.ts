@@ -37,6 +37,7 @@ import {
   type Cross,
   type WrittenList,
 } from "./synthesize-forms.js";
+import { writtenCuts, writtenWithins } from "./synthesize-numbers.js";
 import { nameStems, parseCount, stemSet } from "./words.js";
 
 export { categorical, roundestIn } from "./synthesize-keys.js";
@@ -61,7 +62,8 @@ export interface Vocab {
 interface Cues {
   same: boolean;
   fresh: boolean;
-  within: boolean;
+  /** The step counts the words give a `within` ("within two steps", "immediately": 1). */
+  within: number[];
   per: boolean;
   sum: boolean;
 }
@@ -75,7 +77,7 @@ function cuesIn(text: string): Cues {
   return {
     same: /\b(?:same|that|this|matching|identical|corresponding)\s+[a-z]+/i.test(text),
     fresh: /\b(?:fresh|each time|every time|again|new|its own|anew)\b/i.test(text),
-    within: /\b(?:immediately|right after|right away|straight after|straight away|next|at once|within)\b/i.test(text),
+    within: writtenWithins(text),
     per: /\b(?:per|each|every|for any one|for a single|to any one|to one|for one)\s+[a-z]+/i.test(text),
     sum: /\b(?:total|totals|totalling|totaling|in total|combined|altogether|add up|adds up|sum)\b/i.test(text),
   };
@@ -186,7 +188,12 @@ export function candidateMatchers(
     const facts = keys.get(action)?.find((f) => f.key === k.key);
     if (facts === undefined || !isAmountKey(facts)) return [];
     const stated = statedThresholds(list.sentence);
-    return stated.length > 0 ? stated : numbersIn(list.sentence).flatMap((n) => [{ gt: n }, { lte: n }]);
+    if (stated.length > 0) return stated;
+    // "at least 4", "4 or higher" cut below the number; the rest ("over 400", "up to 400") above it.
+    const below = writtenCuts(list.sentence).filter((c) => c.cut === "below");
+    return numbersIn(list.sentence).flatMap((n): RangeOperator[] =>
+      below.some((c) => c.n === n) ? [{ gte: n }, { lt: n }] : [{ gt: n }, { lte: n }],
+    );
   };
   const named = namedBy(words);
   extended.push(...listMatchers(lists, keys, thresholdsOf), ...absentMatchers(samples, named));
@@ -424,7 +431,7 @@ function cueBonus(c: Candidate, vocab: Vocab): number {
   let bonus = 0;
   if ("on" in c && c.on !== undefined) bonus += (cues.same ? 0.1 : 0) + named(c.on);
   if (c.type === "ordering" && c.fresh && cues.fresh) bonus += 0.1;
-  if (c.type === "pairing" && c.within !== undefined && cues.within) bonus += 0.1;
+  if (c.type === "pairing" && c.within !== undefined && cues.within.includes(c.within)) bonus += 0.1;
   if (c.type === "count" && c.per !== undefined) bonus += (cues.per ? 0.1 : 0) + named(c.per);
   if (c.type === "count" && c.sum !== undefined) bonus += (cues.sum ? 0.1 : 0) + named(c.sum);
   return bonus;

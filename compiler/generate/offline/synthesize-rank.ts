@@ -21,7 +21,7 @@
  *   relevance to the words (synthesize-candidates.ts: a backticked name, a `key: value` the
  *   section writes, shared stems with the rule and the preamble, a threshold it writes), clipped
  *   to 0..1; `on`/`per`/`sum` when the words say "that same…", "per…", "in total" or name the
- *   key; `within` on "immediately", "within"; `fresh` on "each time", "again". An event the check
+ *   key; `within` on the count of steps the words give ("within two steps"; "immediately": one); `fresh` on "each time", "again". An event the check
  *   had, moved to its other side, is no new word. Constants the words do not write (a cut
  *   between sample values, a set of values, a value of an unnamed key) ground nothing and cost
  *   a whole field: simpler readings from the words' own vocabulary first (Occam).
@@ -129,7 +129,8 @@ function groundingOf(field: string, value: string, vocab: Words): number {
     nameStems(key.replace(/^"?metadata\./, "").replace(/"$/, "")).some((s) => s !== "id" && vocab.words.has(s));
   const { cues } = vocab;
   if (field === "on") return cues.same || named(value) ? 1 : 0;
-  if (field === "within") return cues.within ? 1 : 0;
+  // A count of steps the words write ("within two steps"; "immediately" is one), not any value on "within".
+  if (field === "within") return cues.within.includes(Number(value)) ? 1 : 0;
   if (field === "fresh") return cues.fresh ? 1 : 0;
   if (field === "per") return cues.per || named(value) ? 1 : 0;
   if (field === "sum") return cues.sum || named(value) ? 1 : 0;

@@ -13,6 +13,7 @@ import { exactValue, valueTest } from "../../ir/values.js";
 import { amountsIn } from "./amounts.js";
 import type { Lexicon } from "./lexicon.js";
 import { boundsIn, candidateMatchers, candidates, score, toCheck } from "./synthesize-candidates.js";
+import { cutFit, writtenCuts } from "./synthesize-numbers.js";
 import { evaluate, subjectOf, usedMatchers, type Candidate, type SampleIndex } from "./synthesize-eval.js";
 
 /** Candidates tried, the best-scoring first. */
@@ -68,11 +69,26 @@ export function readFromWords(
         return t.op === "range" && Object.values(t.range).some((b) => typeof b === "number" && vocab.said.includes(b));
       }),
     );
+  // A number on the other side than the words put it ("no more than 12" as `< 12`) is not their reading.
+  const cuts = writtenCuts(`${rule.name}. ${section}`);
+  const contradicts = (c: Candidate) =>
+    usedMatchers(c).some((m) =>
+      Object.values(matchers[m]!.metadata ?? {}).some((v) => {
+        const t = valueTest(v);
+        return t.op === "range" && cutFit(t.range, cuts, c.type === "forbidden" && c.match === m) === "contradicts";
+      }),
+    );
   // Each matcher's action by its own name (a threshold the words write does not make any action the rule's).
   const named = matchers.map((m, i) => relevance[i]! >= MIN_RELEVANCE && vocab.relevanceOf({ action: m.action }) >= MIN_RELEVANCE);
   const ranked = candidates(vocab, boundsIn(section))
     .map((c, i) => ({ c, i, s: score(c, vocab) }))
-    .filter((x) => usedMatchers(x.c).every((m) => named[m]!) && (!amounts || writesNumber(x.c)) && (!forbidding || prohibits(x.c)))
+    .filter(
+      (x) =>
+        usedMatchers(x.c).every((m) => named[m]!) &&
+        (!amounts || writesNumber(x.c)) &&
+        !contradicts(x.c) &&
+        (!forbidding || prohibits(x.c)),
+    )
     .sort((a, b) => b.s - a.s || a.i - b.i)
     .slice(0, MAX_TRIED);
   for (const { c } of ranked) {

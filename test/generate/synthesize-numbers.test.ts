@@ -1,0 +1,130 @@
+/**
+ * Numbers the words write, read the way they write them (issue 25, synthesize-numbers.ts): "no
+ * more than 10" cuts above 10 (`> 10` or `<= 10`, never `< 10`), a forbidden check does not
+ * forbid the side the words allow, and a `within` takes its count of steps from the words ("within
+ * two steps"; "immediately" is one), not from the bare cue "within". Sentences of a volunteer
+ * kitchen and a ferry desk, not from any fixture.
+ */
+import { describe, expect, it } from "vitest";
+import { buildLexicon } from "../../compiler/generate/offline/lexicon.js";
+import { candidateMatchers } from "../../compiler/generate/offline/synthesize-candidates.js";
+import { cutFit, writtenCuts, writtenWithins } from "../../compiler/generate/offline/synthesize-numbers.js";
+import { editDistance } from "../../compiler/generate/offline/synthesize-rank.js";
+import { readFromWords } from "../../compiler/generate/offline/synthesize-unlabeled.js";
+import { buildVocabulary } from "../../compiler/generate/vocabulary.js";
+import type { Check, MetaBehavior } from "../../compiler/ir/types.js";
+import { valueTest } from "../../compiler/ir/values.js";
+import type { Trajectory, TrajectoryEvent } from "../../runtime/types.js";
+
+const session = (id: string, events: Omit<TrajectoryEvent, "id">[]): Trajectory => ({
+  id,
+  description: "",
+  complete: true,
+  events: [{ actor: "user" as const, action: "message" }, ...events].map((e, i) => ({ ...e, id: `e${i}` })),
+});
+
+describe("the side of a written number its words put it on", () => {
+  it("reads 'more than', 'no more than', 'up to' as a cut above the number and 'at least', 'under', '4 or higher' below it", () => {
+    const cuts = writtenCuts(
+      "A crate of more than 40 kg goes by forklift. Volunteers lift no more than 20 kg, stack up to 6 crates, keep at least 2 people on a pallet, start under 18 only with a guardian, and call a lead for a spill of grade 3 or higher.",
+    );
+    expect(cuts).toEqual([
+      { n: 40, cut: "above", allowed: false },
+      { n: 20, cut: "above", allowed: true },
+      { n: 6, cut: "above", allowed: true },
+      { n: 2, cut: "below", allowed: true },
+      { n: 18, cut: "below", allowed: false },
+      { n: 3, cut: "below", allowed: false },
+    ]);
+  });
+
+  it("fits a test on the side the words cut, either way round, and contradicts the other side of the same number", () => {
+    const cuts = writtenCuts("no crate of more than 40 kg");
+    expect(cutFit({ gt: 40 }, cuts)).toBe("fits");
+    expect(cutFit({ lte: 40 }, cuts)).toBe("fits");
+    expect(cutFit({ gte: 40 }, cuts)).toBe("contradicts");
+    expect(cutFit({ lt: 40 }, cuts)).toBe("contradicts");
+    expect(cutFit({ gt: 41 }, cuts)).toBe("silent");
+    expect(cutFit({ gte: 10, lte: 40 }, cuts)).toBe("silent");
+  });
+
+  it("does not let a forbidden check forbid what 'at most' allows", () => {
+    const cuts = writtenCuts("each volunteer lifts at most 20 kg");
+    expect(cutFit({ lte: 20 }, cuts)).toBe("fits");
+    expect(cutFit({ lte: 20 }, cuts, true)).toBe("contradicts");
+    expect(cutFit({ gt: 20 }, cuts, true)).toBe("fits");
+  });
+});
+
+describe("a rule read from its words keeps its number on the side the words put it", () => {
+  // "Add up to no more than 10": no one shift is over 10 hours, so forbidding shifts over 10 fails
+  // nothing; before, the reading counted only the shifts of `hours < 10`, the side the words allow cut off.
+  const RULE = "Shift hours";
+  const SECTION = "Hours booked with book_shift add up to no more than 10 per volunteer in one session.";
+  const shift = (volunteer: string, hours: string) => ({
+    actor: "agent" as const,
+    action: "book_shift",
+    metadata: { volunteer_id: volunteer, hours },
+  });
+  const samples = [
+    session("two-short", [shift("V1", "4"), shift("V1", "3")]),
+    session("two-long", [shift("V2", "6"), shift("V2", "6")]),
+    session("one-long", [shift("V3", "8")]),
+    session("three-short", [shift("V4", "5"), shift("V4", "5"), shift("V4", "4")]),
+    session("two-people", [shift("V5", "6"), shift("V6", "7")]),
+    session("one-short", [shift("V7", "2")]),
+  ];
+  const rule: MetaBehavior = {
+    name: RULE,
+    trigger: { description: "The situation arises.", semantic: true },
+    checks: [],
+    semanticChecks: [{ quote: SECTION.slice(0, -1), question: "Did the agent follow this?" }],
+  };
+  const lexicon = buildLexicon(buildVocabulary(samples), samples);
+
+  it("never tests `hours < 10` or forbids `hours <= 10`", () => {
+    const read = readFromWords(lexicon, rule, SECTION, SECTION.slice(0, -1), samples);
+    const tests = (read?.checks ?? []).flatMap((c: Check) => (JSON.stringify(c).includes('"hours"') ? [JSON.stringify(c)] : []));
+    expect(read).toBeDefined();
+    expect(tests.join()).not.toMatch(/"hours":\{"lt":10\}/);
+    for (const c of read!.checks) {
+      if (c.type !== "forbidden") continue;
+      for (const m of c.match) {
+        const hours = m.metadata?.["hours"];
+        if (hours === undefined) continue;
+        const t = valueTest(hours);
+        expect(t.op === "range" && (t.range.lte !== undefined || t.range.lt !== undefined)).toBe(false);
+      }
+    }
+  });
+});
+
+describe("a `within` grounded on the count of steps the words write", () => {
+  it("reads 'within two steps' as 2, 'immediately' and 'next' as 1, and 'within 30 minutes' as no count", () => {
+    expect(writtenWithins("the crew is told within two steps of the clearance")).toEqual([2]);
+    expect(writtenWithins("the ferry is held immediately")).toEqual([1]);
+    expect(writtenWithins("the next message confirms it")).toEqual([1]);
+    expect(writtenWithins("a refund within 30 minutes")).toEqual([]);
+  });
+
+  it("credits `within: 2` on 'within two steps', not `within: 1`", () => {
+    const SECTION = "A boarding pass is sent within two steps of every `book_crossing`.";
+    const samples = [
+      session("sent", [
+        { actor: "agent", action: "book_crossing", metadata: { booking_id: "B1" } },
+        { actor: "agent", action: "send_pass", metadata: { booking_id: "B1" } },
+      ]),
+    ];
+    const lexicon = buildLexicon(buildVocabulary(samples), samples);
+    const rule: MetaBehavior = {
+      name: "Passes",
+      trigger: { description: "A crossing is booked.", match: [{ action: "book_crossing" }] },
+      checks: [],
+      semanticChecks: [],
+    };
+    const vocab = candidateMatchers(lexicon, rule, SECTION, samples, () => undefined);
+    const paired: Check = { type: "pairing", quote: "q", each: [{ action: "book_crossing" }], followedBy: [{ action: "send_pass" }] };
+    expect(editDistance(paired, { ...paired, within: 2 }, vocab)).toEqual({ fields: 1, grounded: 1 });
+    expect(editDistance(paired, { ...paired, within: 1 }, vocab)).toEqual({ fields: 1, grounded: 0 });
+  });
+});
