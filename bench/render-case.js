@@ -3,6 +3,7 @@
 //
 //   npm run build:cli && node bench/render-case.js            # 20,000 judgments of 10 events, 3,000 of 48
 //   node bench/render-case.js --dist OTHER/dist               # another build's renderers
+//   node bench/render-case.js --before OTHER/dist             # this build's and another's, one process
 //
 // The refund example's judge judges generated sessions once; then, best of seven passes over the
 // judgments, each variant's output joined in chunks of 32K characters as the CLI writes it:
@@ -21,6 +22,15 @@ const DIST = at > 0 ? process.argv[at + 1] : join(ROOT, "dist");
 const judge = await import(pathToFileURL(join(ROOT, "examples", "refund-support", "judge.mjs")).href);
 const json = await import(pathToFileURL(join(DIST, "compiler", "report", "json.js")).href);
 const text = await import(pathToFileURL(join(DIST, "compiler", "report", "text.js")).href);
+const on = process.argv.indexOf("--before");
+const BEFORE = on > 0 ? process.argv[on + 1] : undefined;
+const before =
+  BEFORE === undefined
+    ? undefined
+    : {
+        json: await import(pathToFileURL(join(BEFORE, "compiler", "report", "json.js")).href),
+        text: await import(pathToFileURL(join(BEFORE, "compiler", "report", "text.js")).href),
+      };
 
 const cpu = () => {
   const u = process.cpuUsage();
@@ -45,6 +55,14 @@ for (const [events, count] of [
     "--json element": (i) => `${i === 0 ? "[\n  " : ",\n  "}${json.elementWithCase(json.elementHead(judgments[i], "f.jsonl"), i)}`,
     "text block": (i) => `${text.renderTrajectoryText(judgments[i], "f.jsonl", { model: false, trajectory: trajectories[i] })}\n`,
   };
+  if (before !== undefined)
+    Object.assign(variants, {
+      "--jsonl line, before": (i) => `${before.json.lineWithCase(before.json.lineHead(judgments[i], "f.jsonl"), i)}\n`,
+      "--json element, before": (i) =>
+        `${i === 0 ? "[\n  " : ",\n  "}${before.json.elementWithCase(before.json.elementHead(judgments[i], "f.jsonl"), i)}`,
+      "text block, before": (i) =>
+        `${before.text.renderTrajectoryText(judgments[i], "f.jsonl", { model: false, trajectory: trajectories[i] })}\n`,
+    });
   const pass = (render) => {
     let parts = [];
     let size = 0;

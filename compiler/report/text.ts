@@ -97,13 +97,19 @@ function rawEvents(trajectory: unknown): readonly unknown[] | undefined {
 function citedPositions(events: readonly unknown[], metas: readonly MetaBehaviorJudgment[]): Map<string, number> {
   const cited = new Map<string, number>();
   for (const meta of metas) for (const clause of meta.clauses) for (const citation of clause.citations) cited.set(citation.eventId, -1);
+  let found = 0;
   for (let i = 0; i < events.length; i++) {
     const event = events[i];
     if (!isObject(event)) continue;
     const id = event.id;
-    if (typeof id === "string" && cited.has(id)) cited.set(id, i);
+    if (typeof id !== "string") continue;
+    const at = cited.get(id);
+    if (at === undefined) continue;
+    if (at === -1) found++;
+    cited.set(id, i);
   }
-  for (const [id, at] of cited) if (at === -1) cited.delete(id);
+  // Every cited id an event's: nothing to leave out (the usual case, without a second pass).
+  if (found < cited.size) for (const [id, at] of cited) if (at === -1) cited.delete(id);
   return cited;
 }
 
@@ -118,9 +124,10 @@ function citationList(clause: Clause, events: Lookup): string {
   const count = clause.citations.length;
   if (count === 0) return "";
   const lookup = events.get();
-  const shown = citationsInOrder(clause.citations, lookup?.positions, CITATIONS_SHOWN).map((c) => citedId(c.eventId, lookup));
-  if (count > CITATIONS_SHOWN) shown.push(moreCitations(count - CITATIONS_SHOWN));
-  return ` [${shown.join(", ")}]`;
+  const shown = citationsInOrder(clause.citations, lookup?.positions, CITATIONS_SHOWN);
+  let text = ` [${citedId(shown[0]!.eventId, lookup)}`;
+  for (let i = 1; i < shown.length; i++) text += `, ${citedId(shown[i]!.eventId, lookup)}`;
+  return `${text}${count > CITATIONS_SHOWN ? `, ${moreCitations(count - CITATIONS_SHOWN)}` : ""}]`;
 }
 
 function naSuffix(reason: string | null): string {
