@@ -14,6 +14,7 @@ import type { BuiltJudge } from "../../compiler/run/load.js";
 import { watchLines, type ViolationAt } from "../../compiler/watch/watch.js";
 import type { TrajectoryJudgment } from "../../runtime/types.js";
 import { BIN, ROOT, runCli } from "../support/cli.js";
+import { countingWorkAsync } from "../support/work.js";
 
 const REFUND = join(ROOT, "examples", "refund-support");
 const JUDGE = join(REFUND, "judge.mjs");
@@ -254,33 +255,44 @@ describe("watch, hardening round 3 (issue 20)", () => {
       content: null,
       tool_calls: [{ id, type: "function", function: { name, arguments: JSON.stringify(args) } }],
     });
-    const records: unknown[] = [{ role: "user", content: "Refund order C-9 now." }];
-    for (let i = 1; records.length < 4001; i++) {
-      const line = records.length + 1;
-      if (line === 1500) records.push(call(`call_${i}`, "escalate_to_supervisor", {}));
-      else if (line === 3001) records.push(call(`call_${i}`, "issue_refund", { order_id: "C-9" }));
-      else {
-        records.push(call(`call_${i}`, "get_order", { order_id: `C-${i}` }));
-        records.push({ role: "tool", tool_call_id: `call_${i}`, content: JSON.stringify({ status: "found" }) });
+    const recordsOf = (count: number) => {
+      const records: unknown[] = [{ role: "user", content: "Refund order C-9 now." }];
+      for (let i = 1; records.length < count; i++) {
+        const line = records.length + 1;
+        if (line === 1500) records.push(call(`call_${i}`, "escalate_to_supervisor", {}));
+        else if (line === 3001) records.push(call(`call_${i}`, "issue_refund", { order_id: "C-9" }));
+        else {
+          records.push(call(`call_${i}`, "get_order", { order_id: `C-${i}` }));
+          records.push({ role: "tool", tool_call_id: `call_${i}`, content: JSON.stringify({ status: "found" }) });
+        }
       }
-    }
-    async function* lines() {
-      for (let i = 0; i < records.length; i++) yield { line: i + 1, text: JSON.stringify(records[i]) };
-    }
-    const violations: ViolationAt[] = [];
-    const refused: string[] = [];
-    const started = performance.now();
-    const result = await watchLines(
-      await refundJudge(),
-      lines(),
-      { fallbackId: "chat", from: "openai-chat", complete: true, judge: {} },
-      { violation: (_v, at) => violations.push(at), refused: (line, message) => refused.push(`${line}: ${message}`) },
-    );
-    const seconds = (performance.now() - started) / 1000;
+      return records;
+    };
+    const watch = async (records: unknown[]) => {
+      async function* lines() {
+        for (let i = 0; i < records.length; i++) yield { line: i + 1, text: JSON.stringify(records[i]) };
+      }
+      const violations: ViolationAt[] = [];
+      const refused: string[] = [];
+      const judge = await refundJudge();
+      // The work, counted (test/support/work.ts), not timed.
+      const { result, steps } = await countingWorkAsync(() =>
+        watchLines(
+          judge,
+          lines(),
+          { fallbackId: "chat", from: "openai-chat", complete: true, judge: {} },
+          { violation: (_v, at) => violations.push(at), refused: (line, message) => refused.push(`${line}: ${message}`) },
+        ),
+      );
+      return { result, steps, violations, refused };
+    };
+    const { result, steps, violations, refused } = await watch(recordsOf(4001));
     expect(refused).toEqual([]);
     expect(result.events).toBeGreaterThan(4000);
-    // One import per line took 120 s here (4,001 lines, a loaded machine); the groups take under 2 s.
-    expect(seconds).toBeLessThan(6);
+    // One import per line took 120 s here (4,001 lines, a loaded machine); the groups take under 2 s. Twice the
+    // lines (the same escalation and refund, 4,000 more lookups) cost 1.24 times the steps here, and at most
+    // twice; an import of everything so far at every line would cost about four times.
+    expect((await watch(recordsOf(8001))).steps / steps).toBeLessThan(2.6);
     expect(violations.map((v) => v.line)).toEqual([3001]);
     expect(result.judgment.metaBehaviors.find((m) => m.name === "Stop paying out once escalated")!.verdict).toBe("false");
   }, 120_000);

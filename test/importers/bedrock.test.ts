@@ -10,7 +10,7 @@ import { describe, expect, test } from "vitest";
 import { detectFormat, fromBedrock } from "../../importers/index.js";
 import { parsePythonDict } from "../../importers/python-literal.js";
 import { IMPORTER_FIXTURES, readFixture } from "../support/importer-fixtures.js";
-import { calmestRatio, fastestOf } from "../support/timing.js";
+import { stepsRatio } from "../support/work.js";
 
 const fixture = (file: string): unknown => readFixture(join(IMPORTER_FIXTURES, "bedrock", file));
 const shape = (events: readonly { actor: string; action: string }[]): string[] => events.map((e) => `${e.actor}:${e.action}`);
@@ -242,7 +242,6 @@ describe("bedrock import is linear in the calls", () => {
     messages.push({ role: "assistant", content: [{ text: "done" }] });
     return messages;
   };
-  const fastest = (run: () => void): number => fastestOf(run, 5);
 
   test("100,000 calls cost about 4 times 25,000, not 16 times; every result follows its own call", () => {
     const small = conversation(25_000);
@@ -253,6 +252,6 @@ describe("bedrock import is linear in the calls", () => {
     const results = t.events.filter((e) => e.actor === "tool");
     expect(results.every((e, i) => e.metadata!.n === String(i % 2 === 0 ? i + 1 : i - 1))).toBe(true);
     fromBedrock(small);
-    expect(calmestRatio(() => fastest(() => fromBedrock(large)) / fastest(() => fromBedrock(small)), 8)).toBeLessThan(8);
+    expect(stepsRatio(fromBedrock, large, small)).toBeLessThan(8);
   });
 });

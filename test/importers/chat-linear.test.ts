@@ -18,7 +18,7 @@ import {
   importTrace,
   type ImportResult,
 } from "../../importers/index.js";
-import { calmestRatio, fastestOf } from "../support/timing.js";
+import { stepsRatio } from "../support/work.js";
 
 const PARALLEL = 4;
 
@@ -144,8 +144,6 @@ function openaiAgents(n: number): unknown {
   return { data: items };
 }
 
-const fastest = (run: () => void): number => fastestOf(run, 3);
-
 describe("chat and agent imports are linear in the calls, parallel ones included", () => {
   for (const [name, make, importer] of [
     ["openai-chat", openaiChat, fromOpenAIChat],
@@ -171,7 +169,7 @@ describe("chat and agent imports are linear in the calls, parallel ones included
       expect(importTrace(large).format).toBe(name);
       const small = make(25_000);
       importer(small); // warm up
-      const ratio = calmestRatio(() => fastest(() => importer(large)) / fastest(() => importer(small)), 10);
+      const ratio = stepsRatio(importer, large, small);
       expect(ratio).toBeLessThan(10);
     }, 120_000);
   }

@@ -8,7 +8,7 @@
  */
 import { expect, test } from "vitest";
 import { fromClaudeCode } from "../../importers/index.js";
-import { calmestRatio, fastestOf } from "../support/timing.js";
+import { stepsRatio } from "../support/work.js";
 
 /** A session of `n` calls; every 50th message is a Task whose sub-agent makes two calls of its own. */
 function session(n: number): unknown[] {
@@ -107,8 +107,6 @@ function session(n: number): unknown[] {
   return [...main, ...agents];
 }
 
-const fastest = (run: () => void): number => fastestOf(run, 3);
-
 test("claude-code: 100,000 calls cost about 4 times 25,000, not 16 times; parallel calls share a turn, sub-agents sit under their Task", () => {
   const small = session(25_000);
   const large = session(100_000);
@@ -124,6 +122,6 @@ test("claude-code: 100,000 calls cost about 4 times 25,000, not 16 times; parall
   const taskResult = t.events.findIndex((e) => e.action === "Task_result");
   expect(t.events.slice(taskResult - 4, taskResult).every((e) => e.metadata!["@agent"] === "Explore")).toBe(true);
   fromClaudeCode(small); // warm up
-  const ratio = calmestRatio(() => fastest(() => fromClaudeCode(large)) / fastest(() => fromClaudeCode(small)), 8);
+  const ratio = stepsRatio(fromClaudeCode, large, small);
   expect(ratio).toBeLessThan(8);
 });

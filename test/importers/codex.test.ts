@@ -14,7 +14,7 @@ import { detectFormat, fromCodex, fromOpenAIResponses, importTrace } from "../..
 import type { ImportResult, TrajectoryEvent } from "../../importers/index.js";
 import { runCli } from "../support/cli.js";
 import { IMPORTER_FIXTURES } from "../support/importer-fixtures.js";
-import { calmestRatio, fastestOf } from "../support/timing.js";
+import { stepsRatio } from "../support/work.js";
 
 const line = (type: string, payload: unknown) => ({ timestamp: "2025-11-20T09:14:02.118Z", type, payload });
 const item = (payload: unknown) => line("response_item", payload);
@@ -464,8 +464,6 @@ describe("size", () => {
     return lines;
   }
 
-  const fastest = (run: () => void): number => fastestOf(run, 5);
-
   test("100,000 calls import, every output after its call; 4 times the calls cost about 4 times the time, not 16", () => {
     const big = fromCodex(rollout(100_000));
     const ev = events(big);
@@ -474,7 +472,7 @@ describe("size", () => {
     expect(ev.filter((e) => e.metadata?.status === "error")).toHaveLength(25_000);
     const small = rollout(10_000);
     const large = rollout(40_000);
-    const ratio = calmestRatio(() => fastest(() => fromCodex(large)) / fastest(() => fromCodex(small)), 10);
+    const ratio = stepsRatio(fromCodex, large, small);
     expect(ratio).toBeLessThan(10); // linear: about 4; quadratic: about 16
   });
 

@@ -14,7 +14,7 @@ import { describe, expect, test } from "vitest";
 import { detectFormat, fromGeminiCli } from "../../importers/index.js";
 import type { ImportResult, TrajectoryEvent } from "../../importers/index.js";
 import { runCli } from "../support/cli.js";
-import { calmestRatio, fastestOf } from "../support/timing.js";
+import { stepsRatio } from "../support/work.js";
 
 const meta = { sessionId: "s-1", projectHash: "abc123", startTime: "2026-05-12T14:02:00.000Z", lastUpdated: "2026-05-12T14:02:00.000Z" };
 const user = (id: string, text: string, extra: object = {}) => ({ id, timestamp: "t", type: "user", content: [{ text }], ...extra });
@@ -467,8 +467,6 @@ describe("size", () => {
     return lines;
   }
 
-  const fastest = (run: () => void): number => fastestOf(run, 5);
-
   test("100,000 calls (each message written three times, rewinds between): every result after its call; linear", () => {
     const big = fromGeminiCli(session(100_000));
     const ev = events(big);
@@ -477,6 +475,6 @@ describe("size", () => {
     expect(ev.filter((e) => e.metadata?.status === "error")).toHaveLength(25_000);
     const small = session(5_000);
     const large = session(20_000);
-    expect(calmestRatio(() => fastest(() => fromGeminiCli(large)) / fastest(() => fromGeminiCli(small)), 10)).toBeLessThan(10); // linear: about 4; quadratic: about 16
+    expect(stepsRatio(fromGeminiCli, large, small)).toBeLessThan(10); // linear: about 4; quadratic: about 16
   });
 });

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { detectFormat, fromInspect } from "../../importers/index.js";
 import { IMPORTER_FIXTURES, readFixture } from "../support/importer-fixtures.js";
-import { calmestRatio, fastestOf } from "../support/timing.js";
+import { stepsRatio } from "../support/work.js";
 
 const fixture = (file: string): unknown => readFixture(join(IMPORTER_FIXTURES, "inspect", file));
 const sample = (id: unknown, messages: unknown[], extra: Record<string, unknown> = {}) => ({
@@ -174,7 +174,6 @@ describe("inspect import is linear in the calls", () => {
     messages.push(assistant("done"));
     return log([sample(1, messages)]);
   };
-  const fastest = (run: () => void): number => fastestOf(run, 3);
 
   test("100,000 calls cost about 4 times 25,000, not 16 times; every result follows its own call", () => {
     const small = big(25_000);
@@ -185,6 +184,6 @@ describe("inspect import is linear in the calls", () => {
     const results = t.events.filter((e) => e.actor === "tool");
     expect(results.every((e, i) => e.metadata!.n === String(i % 2 === 0 ? i + 1 : i - 1))).toBe(true);
     fromInspect(small);
-    expect(calmestRatio(() => fastest(() => fromInspect(large)) / fastest(() => fromInspect(small)), 8)).toBeLessThan(8);
+    expect(stepsRatio(fromInspect, large, small)).toBeLessThan(8);
   });
 });

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { detectFormat, fromPydanticAI } from "../../importers/index.js";
 import { IMPORTER_FIXTURES, readFixture } from "../support/importer-fixtures.js";
-import { calmestRatio, fastestOf } from "../support/timing.js";
+import { stepsRatio } from "../support/work.js";
 
 const fixture = (file: string): unknown => readFixture(join(IMPORTER_FIXTURES, "pydantic-ai", file));
 const req = (...parts: unknown[]) => ({ kind: "request", parts });
@@ -167,7 +167,6 @@ describe("pydantic-ai import is linear in the calls", () => {
     messages.push(res([call("final_result", { ok: true }, "final")], "tool_call"));
     return messages;
   };
-  const fastest = (run: () => void): number => fastestOf(run, 3);
 
   test("100,000 calls cost about 4 times 25,000, not 16 times; every result follows its own call", () => {
     const small = history(25_000);
@@ -178,6 +177,6 @@ describe("pydantic-ai import is linear in the calls", () => {
     const results = t.events.filter((e) => e.actor === "tool");
     expect(results.every((e, i) => e.metadata!.n === String(i % 2 === 0 ? i + 1 : i - 1))).toBe(true);
     fromPydanticAI(small);
-    expect(calmestRatio(() => fastest(() => fromPydanticAI(large)) / fastest(() => fromPydanticAI(small)), 8)).toBeLessThan(8);
+    expect(stepsRatio(fromPydanticAI, large, small)).toBeLessThan(8);
   });
 });

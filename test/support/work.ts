@@ -199,3 +199,12 @@ export function workGrowth(small: RegexWork, large: RegexWork): number {
   const ratio = (a: number, b: number) => Math.max(b, 1) / Math.max(a, 1);
   return Math.max(ratio(small.reads, large.reads), ratio(small.lookups, large.lookups), ratio(small.setReads, large.setReads));
 }
+
+/**
+ * How many times the steps of `run(large)` are those of `run(small)`
+ * (countingWork): a linear import of 4 times the input gives about 4, a
+ * quadratic one about 16.
+ */
+export function stepsRatio<I>(run: (input: I) => unknown, large: I, small: I): number {
+  return countingWork(() => run(large)).steps / countingWork(() => run(small)).steps;
+}
