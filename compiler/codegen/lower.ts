@@ -12,7 +12,7 @@ import type { Constants } from "./constants.js";
 import { isExtended, lowerExtended } from "./lower-extended.js";
 import { both, clauseBase, list, lowerWindow, self, value, type Field, type LoweredCheck } from "./lowered.js";
 import { EVENT, lowerPattern } from "./match.js";
-import { groupsOf, method, type MethodSpec } from "./methods.js";
+import { groupsOf, method } from "./methods.js";
 import { EVIDENCE_SHOWN } from "../../runtime/evidence.js";
 
 export type { Field, LoweredCheck } from "./lowered.js";

@@ -102,7 +102,6 @@ interface QuotePiece {
  * of 10 events has about 40 of them.
  */
 class JudgmentJson {
-  private readonly colon: string;
   /** A line break and the indentation of a judgment's fields (empty when compact). */
   private readonly field: string;
   /** What closes a rule with no clauses, and one with clauses. */
@@ -131,7 +130,7 @@ class JudgmentJson {
 
   constructor(indent: number, base: number) {
     const at = (level: number) => (indent === 0 ? "" : `\n${" ".repeat(indent * (base + level))}`);
-    const c = (this.colon = indent === 0 ? ":" : ": ");
+    const c = indent === 0 ? ":" : ": ";
     const field = (this.field = at(1));
     const [rule, ruleField, clause, clauseField, citation, citationField] = [at(2), at(3), at(4), at(5), at(6), at(7)];
     this.ruleEmpty = `[]${rule}}`;

@@ -16,6 +16,7 @@ import { Tally } from "../../compiler/analyses/tally.js";
 import { elementHead, elementWithCase, jsonElement, jsonLine, jsonSink, lineHead, lineWithCase } from "../../compiler/report/json.js";
 import { compactJudgmentHead, indentedJudgmentHead } from "../../compiler/report/judgment-json.js";
 import type { TrajectoryJudgment } from "../../runtime/types.js";
+import { mulberry32 as random } from "../oracle/random.js";
 
 const EXAMPLES = join(import.meta.dirname, "..", "..", "examples");
 
@@ -91,18 +92,6 @@ const ODD_TEXTS = [
   `${"long ".repeat(40)}\ud800`,
   "</script>",
 ];
-
-/** A seeded generator, so a failure names a case that comes again. */
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Judgments of the known shape with every value a field can take, fields in the runtime's order (runtime/judgment.ts). */
 function madeUp(count: number, seed: number): TrajectoryJudgment[] {

@@ -20,6 +20,7 @@ import { isNormalEvent, readEvent, type TrajectoryError, validateTrajectory } fr
 import type { JudgeModule } from "../../runtime/judge.js";
 import type { TrajectoryEvent } from "../../runtime/types.js";
 import { oracleDuplicate, oracleReadEvent, oracleReadHeader } from "../support/validation-oracle.js";
+import { mulberry32 as random } from "../oracle/random.js";
 
 const JUDGE_MJS = join(import.meta.dirname, "..", "..", "examples", "refund-support", "judge.mjs");
 
@@ -274,18 +275,6 @@ function combinations(): [string, () => unknown][] {
     ["events an object", () => ({ id: "t", complete: true, events: {} })],
     ["a sparse event list", () => ({ id: "t", complete: true, events: [event("e1"), , event("e3")] })], // eslint-disable-line no-sparse-arrays
   ];
-}
-
-/** A seeded generator (mulberry32), so a failure names a case that can be run again. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Random trajectories: mostly normal events, each field of some drawn from the odd values above, ids sometimes repeated or out of order. */

@@ -35,7 +35,6 @@ const AFTER_BELOW =
 const ALLOWED =
   /\b(?:at most|no more than|not more than|up to|a maximum of|maximum(?: of)?|not above|capped at|limited to|no higher than|no greater than|at least|no less than|not less than|no fewer than|not fewer than|a minimum of|minimum(?: of)?|no lower than)\s+(?:an?\s+)?[$€£]?\s?$/i;
 const ALLOWED_AFTER = /^\s*(?:[a-z%°$€£/]+\s+){0,2}?(?:at most|at the most|at least|at the least)\b/i;
-/^\s*(?:[a-z%°$€£/]+\s+){0,2}?(?:or less|or fewer|or below|or lower|or under|and below|at most|at the most|or more|or higher|or above|or over|and above|and up|or greater|at least|at the least)\b/i;
 
 export interface WrittenCut {
   n: number;
