@@ -294,9 +294,10 @@ export function synthesizeRule(
   if (anchored) {
     drafted.rank = rank(labeled.length - drafted.agree, { fields: 0, grounded: 0 });
     keep(drafted);
+    // The leave-one-out test below guards only an anchored draft: only then is it worth tracking.
+    tracking = true;
+    track(drafted);
   }
-  tracking = true;
-  track(drafted);
 
   // The most promising candidates first (words, then simplicity, then the fixed order), as many as the budget allows.
   const all = candidates(vocab, boundsIn(section))
@@ -401,11 +402,14 @@ export function synthesizeRule(
   // each label left out in turn, predicts that label more often than the phrase reading agrees
   // with it. A tie keeps the phrase reading (the words). So one label the draft misses never
   // moves it alone (left out, the draft fits the rest): a change needs labels that predict each other.
-  // A rule left to the model (no check) has no verdict of its own here to keep: the search's fit stands.
-  const predicted = heldOut(labeled, bestAgreeing, bestMissing, anchored);
-  // The reading not kept is the runner-up: a label on a sample where the two disagree may settle it.
-  if (rule.checks.length > 0 && predicted <= drafted.agree)
-    return { ...result(drafted, [best]), unconfirmed: { predicted, draft: drafted.agree } };
+  // The test guards a credible phrase reading (anchored): one that misses more labels than it may
+  // has already lost to the labels, and its agreement is no prediction worth keeping; nor has a
+  // rule left to the model (no check) a verdict of its own here. There the search's fit stands.
+  if (anchored) {
+    const predicted = heldOut(labeled, bestAgreeing, bestMissing, anchored);
+    // The reading not kept is the runner-up: a label on a sample where the two disagree may settle it.
+    if (predicted <= drafted.agree) return { ...result(drafted, [best]), unconfirmed: { predicted, draft: drafted.agree } };
+  }
   // Runner-ups: other readings as good on the labels, that judge some sample differently.
   const rivals = anchored ? top.filter((r) => r.agree === best.agree) : pool;
   const distinct: Reading[] = [];
