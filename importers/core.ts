@@ -468,13 +468,11 @@ export class TrajectoryBuilder {
   }
 
   private push(actor: Actor, action: string, content: string, metadata: Record<string, string>): void {
-    const event: { id: string; actor: Actor; action: string; content: string; metadata?: Record<string, string> } = {
-      id: `e${this.events.length + 1}`,
-      actor,
-      action,
-      content,
-    };
-    if (Object.keys(metadata).length > 0) event.metadata = metadata;
+    const id = `e${this.events.length + 1}`;
+    // Whole object literals, not a field added later: an event then has the shape (hidden class)
+    // of a literal or JSON.parse'd event, which a judge's warm() prepares its code for.
+    const event: TrajectoryEvent =
+      Object.keys(metadata).length > 0 ? { id, actor, action, content, metadata } : { id, actor, action, content };
     this.events.push(event);
   }
 

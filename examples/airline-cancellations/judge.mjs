@@ -703,10 +703,17 @@ function startMonitor(judge, rawHeader, options) {
 
 // runtime/warm.ts
 var WARM_ROUNDS = 12;
-function metadataOf(fields, keys, near, value) {
-  const metadata = /* @__PURE__ */ Object.create(null);
+var IDS_OUT_OF_ORDER = 5;
+var ACTORS = ["agent", "tool", "user"];
+var MESSAGE = "warm:message";
+function eventOf(id, actor, action, content, metadata) {
+  if (metadata === void 0) return content === void 0 ? { id, actor, action } : { id, actor, action, content };
+  return content === void 0 ? { id, actor, action, metadata } : { id, actor, action, content, metadata };
+}
+function metadataOf(fields, keys, near, value, kind) {
+  const metadata = kind === 1 ? /* @__PURE__ */ Object.create(null) : {};
   if (fields !== void 0) for (const key of Object.keys(fields)) metadata[key] = near ? `${fields[key]}~` : fields[key];
-  for (let k = 0; k < keys.length; k++) metadata[keys[k]] = value;
+  for (let k = 0; k < keys.length; k++) metadata[keys[k]] = kind === 2 ? Number(value) : value;
   return metadata;
 }
 function roundEvents(samples, round) {
@@ -714,19 +721,17 @@ function roundEvents(samples, round) {
   const cycle = 2 + round % 5 * 2;
   for (let s = 0; s < samples.length; s++) {
     const sample = samples[round % 2 === 0 ? s : samples.length - 1 - s];
-    const actor = sample.actor ?? "agent";
     const keys = sample.keys ?? [];
     for (let variant = 0; variant < 3; variant++) {
-      const value = String((events.length + round) % cycle);
-      const bare = variant === 2;
-      events.push({
-        id: `warm-${events.length + 1}`,
-        actor,
-        action: sample.action,
-        content: bare ? void 0 : sample.content ?? "",
-        metadata: bare ? void 0 : metadataOf(sample.metadata, keys, variant === 1, value)
-      });
+      const n = events.length + round;
+      const id = `warm-${events.length + 1}`;
+      const actor = sample.actor ?? ACTORS[n % 3];
+      const content = sample.content ?? (n % 2 === 0 ? void 0 : "");
+      if (variant === 2) events.push(eventOf(id, actor, sample.action, n % 2 === 0 ? void 0 : "", void 0));
+      else
+        events.push(eventOf(id, actor, sample.action, content, metadataOf(sample.metadata, keys, variant === 1, String(n % cycle), n % 3)));
     }
+    if (s % 2 === 0) events.push(eventOf(`warm-${events.length + 1}`, "user", MESSAGE, "", void 0));
   }
   if (round >= 2) {
     let seed = 2463534242 + round;
@@ -739,7 +744,7 @@ function roundEvents(samples, round) {
       events[k] = events[j];
       events[j] = swap;
     }
-    for (let k = 0; k < events.length; k++) events[k].id = `warm-${k + 1}`;
+    if (round !== IDS_OUT_OF_ORDER) for (let k = 0; k < events.length; k++) events[k].id = `warm-${k + 1}`;
   }
   return events;
 }
@@ -749,8 +754,9 @@ function warmJudge(judge, samples, rounds = WARM_ROUNDS) {
     const monitor = startMonitor(judge, { id: "warm" }, {});
     const events = roundEvents(samples, round);
     for (let k = 0; k < events.length; k++) {
-      monitor.check(events[k]);
-      monitor.push(events[k]);
+      const event = events[k];
+      monitor.check(round % 3 === 1 ? eventOf(`warm+${k >> 1}`, event.actor, event.action, event.content, event.metadata) : event);
+      monitor.push(event);
     }
     monitor.pending();
     pushed += events.length;

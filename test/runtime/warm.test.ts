@@ -85,12 +85,51 @@ function strangersFor(trajectories: readonly Trajectory[], rng: Rng): object[] {
   return Array.from({ length: 7 }, (_, k) => ({ ...pool[Math.floor(rng() * pool.length)]!, id: `stranger-${k}` }));
 }
 
+/**
+ * The same events as other hosts write them: fields in another order, `metadata: null` for none,
+ * metadata in a null-prototype object (a copy a host keeps) or with its values as numbers where
+ * they are numbers, and ids that come in no order (so a monitor proves them new with a Set). The
+ * runtime's functions that read events and prove ids new are optimized while warming, on the
+ * shapes warming shows them: whatever shape comes after, the answers must be the same.
+ */
+function asOtherHosts(events: readonly object[], trajectory: number): object[] {
+  return events.map((raw, k) => {
+    const { id, actor, action, content, metadata } = raw as Record<string, unknown>;
+    const shuffledId = `${"x".repeat(((k * 7 + trajectory) % 5) + 1)}${(k * 13) % 17}-${k}`;
+    const meta = metadata as Record<string, unknown> | undefined;
+    switch ((k + trajectory) % 4) {
+      case 0:
+        return { metadata, content, action, actor, id: shuffledId };
+      case 1:
+        return { id: shuffledId, actor, action, ...(content === undefined ? {} : { content }), metadata: meta ?? null };
+      case 2: {
+        const copy = meta === undefined || meta === null ? undefined : Object.assign(Object.create(null) as object, meta);
+        return { id: shuffledId, actor, action, content, metadata: copy };
+      }
+      default: {
+        const numbers = meta === undefined || meta === null ? undefined : { ...meta };
+        for (const key of Object.keys(numbers ?? {})) {
+          const value = numbers![key];
+          if (typeof value === "string" && value !== "" && !Number.isNaN(Number(value))) numbers![key] = Number(value);
+        }
+        return numbers === undefined ? { id: shuffledId, actor, action } : { id: shuffledId, actor, action, metadata: numbers };
+      }
+    }
+  });
+}
+
+/** Strangers under short ids, which sort before every id of a session: a monitor searches for them. */
+function shortStrangers(strangers: readonly object[]): object[] {
+  return strangers.map((stranger, k) => ({ ...stranger, id: `s${k}` }));
+}
+
 interface Tally {
   judges: number;
   calls: number;
   violations: number;
   prompts: number;
   warmed: number;
+  reshaped: number;
 }
 
 /** One judge loaded twice (two module instances): `warm` called on one only, every answer compared. */
@@ -129,6 +168,16 @@ async function compare({ ir, source, trajectories }: Case, rng: Rng, tally: Tall
     tally.calls += warmSaid.length;
     tally.violations += warmSaid.filter((s) => s.includes('"checkIndex"')).length;
 
+    // The same session as other hosts write its events, and the judgment it ends in.
+    const reshaped = asOtherHosts(trajectory.events, tally.calls);
+    const [coldOther, warmOther] = [cold.createMonitor(h), warmed.createMonitor(h)];
+    const otherSaid = session(warmOther, reshaped, shortStrangers(strangers));
+    expect(otherSaid).toEqual(session(coldOther, reshaped, shortStrangers(strangers)));
+    expect(JSON.stringify(await warmOther.end({ complete: trajectory.complete }))).toBe(
+      JSON.stringify(await coldOther.end({ complete: trajectory.complete })),
+    );
+    tally.reshaped += otherSaid.length;
+
     // With a model: the same questions in the same order and the same judgment, from the monitor and from judgeTrajectory.
     const prompts = { cold: [] as string[], warm: [] as string[], coldBatch: [] as string[], warmBatch: [] as string[] };
     const coldModel = cold.createMonitor(h, { complete: scriptedModel(prompts.cold) });
@@ -152,13 +201,14 @@ async function compare({ ir, source, trajectories }: Case, rng: Rng, tally: Tall
 describe("warm()", () => {
   test(`a warmed judge answers as an unwarmed one: ${BASIC_JUDGES} random judges, and ${EXTENDED_JUDGES} of the extended language`, async () => {
     const rng = mulberry32(20261206);
-    const tally: Tally = { judges: 0, calls: 0, violations: 0, prompts: 0, warmed: 0 };
+    const tally: Tally = { judges: 0, calls: 0, violations: 0, prompts: 0, warmed: 0, reshaped: 0 };
     for (const c of [...basicCases(), ...extendedCases()]) await compare(c, rng, tally);
     expect(tally.judges).toBe(BASIC_JUDGES + EXTENDED_JUDGES);
     // The comparison says little unless the sessions report, and models are asked.
     expect(tally.violations).toBeGreaterThan(200);
     expect(tally.prompts).toBeGreaterThan(50);
     expect(tally.warmed).toBeGreaterThan(1000);
+    expect(tally.reshaped).toBe(tally.calls);
   }, 240_000);
 
   test("the comparison can fail: a judge whose warm left state behind would be caught", async () => {
