@@ -79,6 +79,26 @@ function sharedId(lexicon: Lexicon, acts: readonly string[], looked: readonly st
   return shared.find((k) => nameStems(k).some((s) => s !== "id" && said.has(s))) ?? (shared.length === 1 ? shared[0] : undefined);
 }
 
+/** "for that lift", "of the same section", "for that `rx_id`": the thing a look-up is of (a bare "the" points at nothing said before). */
+const TIE = /\b(?:for|of|on)\s+(?:that\s+same|that|the\s+same|this)\s+((?:`[A-Za-z0-9_]+`|[a-z]+)(?:\s+[a-z]+)?)/i;
+
+/**
+ * What ties the act to the look-up: a key both carry that the look-up's own words name as the
+ * thing it is of ("the latest wind reading for that lift": `lift`, an id or not), else the shared
+ * id of sharedId.
+ */
+function tieOf(lexicon: Lexicon, acts: readonly string[], looked: readonly string[], words: string, phrase: string): string | undefined {
+  const tie = TIE.exec(phrase)?.[1];
+  if (tie !== undefined) {
+    const said = stemSet(tie.replace(/`/g, ""));
+    const all = [...acts, ...looked].map((a) => keysOf(lexicon, a));
+    const shared = all.reduce((a, b) => a.filter((k) => b.includes(k)));
+    const named = shared.filter((k) => tie.includes(`\`${k}\``) || nameStems(k).some((s) => s !== "id" && said.has(s)));
+    if (named.length === 1) return named[0];
+  }
+  return sharedId(lexicon, acts, looked, words);
+}
+
 /**
  * "… only …: the latest look-up of that depot must show `open: yes`": a condition on the latest
  * look-up. `earlier` is the act an earlier sentence of the rule made conditional. Undefined when
@@ -111,7 +131,9 @@ export function latestFrom(
   const before = clause.slice(0, m.index);
   const frame = context.shape.condition?.kind === "before" ? context.shape.condition.phrase : undefined;
   // "For each `issue_unit`, the latest …", "At the moment of `open_lift`, …", "When `issue_unit` is called, …".
-  const framed = FRAME.exec(before)?.[1] ?? (context.shape.condition?.kind === "if" ? context.shape.condition.phrase : undefined);
+  const framed =
+    FRAME.exec(before)?.[1] ??
+    (context.shape.condition?.kind === "if" || context.shape.condition?.kind === "whenever" ? context.shape.condition.phrase : undefined);
   const readings = [
     ...[framed === undefined ? undefined : resolve(context.lexicon, framed, { agentOnly: true })].flatMap((p) =>
       p === undefined ? [] : [p],
@@ -151,7 +173,7 @@ export function latestFrom(
     }
   }
   if (tests.some((t) => t === undefined)) return undefined;
-  const on = sharedId(context.lexicon, acts, looked, clause);
+  const on = tieOf(context.lexicon, acts, looked, clause, m[1]!);
   const latest: Pattern = looked.length === 1 ? [{ action: looked[0]! }] : [{ action: { in: looked } }];
   // The quote stops where the reading does: what the clause says after the values stays for another clause or a notice.
   const start = quote.indexOf(clause);
