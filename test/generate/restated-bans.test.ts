@@ -5,8 +5,10 @@
  * ("on a lapsed inspection") is what a plain ban of `hire_crane` drops: read alone it fails every
  * hire, which the condition allows. It becomes a question with a note naming the condition; a ban
  * narrowed by a value (`site_id: Y9`) stays a check. "Whenever the agent calls `hire_crane`, the
- * latest … must show …" frames the act as "For every" does (latest.ts). The sentences are about a
- * crane hire yard, a domain none of the fixtures uses.
+ * latest … must show …" frames the act as "For every" does (latest.ts). "A crane whose latest
+ * look-up shows `status: inspection_lapsed` is never hired" bans the act for those values: a
+ * condition whose `when` is the values' negation (latest.ts). The sentences are about a crane hire
+ * yard, a domain none of the fixtures uses.
  */
 import { describe, expect, it } from "vitest";
 import type { Trajectory } from "../../runtime/types.js";
@@ -84,5 +86,26 @@ describe("a ban the rule's condition spells out", () => {
     ]);
     expect(rule(draft).semanticChecks).toEqual([]);
     expect(verdicts(draft)).toEqual({ pass: ["s1"], fail: ["s2", "s3"] });
+  });
+});
+
+describe("a ban on the values of the latest look-up", () => {
+  it("reads 'A crane whose latest look-up shows `status: inspection_lapsed` is never hired' as a negated condition", () => {
+    const draft = draftOf("A crane whose latest look-up shows `status: inspection_lapsed` is never hired.");
+    expect(rule(draft).checks).toEqual([
+      {
+        type: "condition",
+        quote: "A crane whose latest look-up shows `status: inspection_lapsed` is never hired",
+        each: [{ action: "hire_crane" }],
+        with: { r: { latest: [{ action: "get_crane_result" }], on: "metadata.crane_id" } },
+        when: 'r.status != "inspection_lapsed"',
+      },
+    ]);
+    expect(verdicts(draft)).toEqual({ pass: ["s1", "s3"], fail: ["s2"] });
+  });
+
+  it("reads 'may not be hired' alike", () => {
+    const draft = draftOf("A crane whose latest look-up shows `status: inspection_lapsed` may not be hired.");
+    expect(rule(draft).checks).toEqual([expect.objectContaining({ type: "condition", when: 'r.status != "inspection_lapsed"' })]);
   });
 });
