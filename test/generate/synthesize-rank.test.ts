@@ -88,7 +88,7 @@ describe("labels refine a phrase reading that fits all but one of them", () => {
 
   // One label the phrase reading misses does not move it alone (synthesize.ts heldOut): left out,
   // the phrase reading fits the rest, so the rank's pick predicts none of the labels better. These
-  // two picks fit the held-out half better (6 of 6); as many others fit it worse (grid-switching
+  // two picks fit the held-out half better (6 of 6); three others fit it worse (grid-switching
   // 'Prove dead before grounding' 6 -> 4, berth-allocation 'Extensions' 6 -> 4, payroll-corrections
   // 'Hours corrections' 6 -> 4): the draft stays, and the pick is the question asked.
   for (const [folder, rule, half] of [
