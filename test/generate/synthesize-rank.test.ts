@@ -88,17 +88,22 @@ describe("labels refine a phrase reading that fits all but one of them", () => {
 
   // One label the phrase reading misses does not move it alone (synthesize.ts heldOut): left out,
   // the phrase reading fits the rest, so the rank's pick predicts none of the labels better. These
-  // three picks fit the held-out half better (6 of 6); as many others fit it worse (grid-switching
+  // two picks fit the held-out half better (6 of 6); three others fit it worse (grid-switching
   // 'Prove dead before grounding' 6 -> 4, berth-allocation 'Extensions' 6 -> 4, payroll-corrections
   // 'Hours corrections' 6 -> 4): the draft stays, and the pick is the question asked.
   for (const [folder, rule, half] of [
     ["blind2/wire-desk", "Only wire to a verified beneficiary", 0],
-    ["blind3/aircraft-release", "Deferrals stay inside the MEL", 1],
     ["spec/held-out-2026-12/fleet-rental", "Suspended and expired licences", 1],
   ] as const)
     it(`${folder} '${rule}', ${half === 0 ? "even" : "odd"} labels: one label missed, the draft kept (5 of 6 held out, as with no labels)`, () => {
       expect(heldOutAgreement(folder, rule, half).agree).toBe(5);
     });
+
+  // Its phrase reading missed one label here until the words' comparison of the deferral's `days`
+  // with the look-up's `max_days` was read (compared.ts): the draft, kept, now agrees with all six.
+  it("blind3/aircraft-release 'Deferrals stay inside the MEL', odd labels: the draft kept (6 of 6 held out, as with no labels)", () => {
+    expect(heldOutAgreement("blind3/aircraft-release", "Deferrals stay inside the MEL", 1).agree).toBe(6);
+  });
 
   it("the same labels give the same draft, byte for byte", () => {
     const dir = join(ROOT, "test", "fixtures", "blind3", "claims-desk");

@@ -16,7 +16,8 @@ import type { BehaviorSpec, SpecSection } from "../../behavior-md/load.js";
 import { buildLexicon, withSpecActions, type Lexicon } from "./lexicon.js";
 import { specGlosses, withGlosses } from "./glosses.js";
 import { readFromWords } from "./synthesize-unlabeled.js";
-import { applyOutcome, isOutcomeClause, notInSamplesNotes, specActionNames } from "./backticks.js";
+import { notInSamplesNotes, specActionNames } from "./backticks.js";
+import { withOutcomes } from "./outcomes.js";
 import { sectionSentences, type SpecSentence } from "./sentences.js";
 import type { Draft, DraftNote, LabelVerdict, VerdictQuestion, Vocabulary } from "../types.js";
 import { previewRule } from "../preview.js";
@@ -37,6 +38,8 @@ import {
 import { anchoredPairing, withFreshness, withinOf, withWithin } from "./combined.js";
 import { countFrom, groupedCount, sumFrom } from "./counts.js";
 import { conditionedAct, withIdentity } from "./latest.js";
+import { withComparisons } from "./compared.js";
+import { restatedBansAsQuestions } from "./restated.js";
 import { leadingReading } from "./leading.js";
 import {
   agentNames,
@@ -227,44 +230,6 @@ function inSituation(shape: SentenceShape, situation: SentenceShape["condition"]
   return shape;
 }
 
-/** The pattern fields of a check, in the order an outcome is looked for in them. */
-const SIDES = {
-  ordering: ["first", "before"],
-  pairing: ["each", "followedBy"],
-  required: ["match"],
-  forbidden: ["match"],
-  count: ["match"],
-} as const;
-
-/**
- * "Patch runs the tests before it commits, and the run has to come back `status: passed`": a
- * clause that only states the outcome of what the clause before it names refines that check
- * (the call becomes its result with the value) and its quote reaches over both, instead of
- * standing alone as a question about nothing the samples show.
- */
-function withOutcomes(lexicon: Lexicon, shape: SentenceShape, outcomes: ClauseOutcome[]): ClauseOutcome[] {
-  const out = outcomes.slice();
-  shape.clauses.forEach((clause, i) => {
-    const previous = out[i - 1];
-    if (i === 0 || previous?.kind !== "check" || out[i]!.kind === "check" || !isOutcomeClause(clause)) return;
-    const check = previous.check;
-    const sides = (SIDES as Record<string, readonly string[]>)[check.type] ?? [];
-    for (const side of sides) {
-      const pattern = (check as unknown as Record<string, Pattern | undefined>)[side];
-      const refined = pattern === undefined ? undefined : applyOutcome(lexicon, pattern, clause);
-      if (refined === undefined) continue;
-      const start = shape.sentence.indexOf(check.quote);
-      const end = shape.sentence.indexOf(clause, Math.max(start, 0));
-      if (start < 0 || end < 0) return;
-      const quote = shape.sentence.slice(start, end + clause.length);
-      out[i - 1] = { ...previous, check: { ...check, quote, [side]: refined } as Check };
-      out[i] = { kind: "skip" };
-      return;
-    }
-  });
-  return out;
-}
-
 /** Drafts one meta-behavior from its section. */
 export function draftSection(
   lexicon: Lexicon,
@@ -287,14 +252,19 @@ export function draftSection(
       lexicon,
       shape.sentence,
       shape.clauses,
-      withIdentity(
+      withComparisons(
         lexicon,
         shape,
         checks,
-        withOutcomes(
+        withIdentity(
           lexicon,
           shape,
-          shape.clauses.map((clause, index) => draftClause({ lexicon, grammar, shape, index, earlier }, clause)),
+          checks,
+          withOutcomes(
+            lexicon,
+            shape,
+            shape.clauses.map((clause, index) => draftClause({ lexicon, grammar, shape, index, earlier }, clause)),
+          ),
         ),
       ),
     );
@@ -318,6 +288,11 @@ export function draftSection(
       }
     });
   }
+  // A ban the rule's condition on the same act spells out is a question, not a check (restated.ts).
+  const folded = restatedBansAsQuestions(checks, semanticChecks, notes);
+  checks.splice(0, checks.length, ...folded.checks);
+  semanticChecks.splice(0, semanticChecks.length, ...folded.semanticChecks);
+  notes.splice(0, notes.length, ...folded.notes);
   if (checks.length === 0 && semanticChecks.length === 0) {
     // Every rule needs a clause; the section's first sentence stands for the whole rule.
     const quote = ruleSentences[0]?.text ?? sentences[0]?.text ?? section.heading;

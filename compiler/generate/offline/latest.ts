@@ -21,6 +21,14 @@ import { nameStems, stemSet } from "./words.js";
 /** "the latest fetch of that order must show", "whose most recent record shows", "the last check … came back". */
 const LATEST =
   /\b(?:latest|most recent|newest|last)\s+((?:[^`:;]|`[A-Za-z0-9_.]+`)*?)\s*,?\s*\b(?:must|has to|have to|should|needs? to)?\s*(?:still\s+)?(?:have\s+)?(?:shows?|showed|shown|say|says|said|reads?|come back|comes back|came back|returned|returns?)\b/i;
+/** "… is never cancelled by Porter", "… may not be restocked": what a "whose latest … shows" subject is banned from. */
+const BANNED = /\s+(?:(?:is|are)\s+(?:never|not)|(?:may|must|can|should|shall)\s+(?:never|not)\s+be|cannot\s+be|can't\s+be)\s+(.+)$/i;
+
+/** The test that the look-up does not show all of the values: `r.k != "v"` for one. */
+function notAll(tests: readonly string[]): string {
+  const one = tests.length === 1 ? /^(\S+) == ("[^"]*")$/.exec(tests[0]!) : null;
+  return one !== null ? `${one[1]} != ${one[2]}` : `!(${tests.join(" && ")})`;
+}
 /** "For each `issue_unit`, …", "At the moment of `open_lift`, …": the act a look-up's condition is about. */
 const FRAME = /^\s*(?:for\s+(?:each|every|any)|at\s+the\s+(?:moment|time)\s+of|on\s+(?:each|every))\s+([^,]+?),\s/i;
 /** "Only a participant who … is randomized: …": the act of a sentence that opens with "only". */
@@ -79,6 +87,26 @@ function sharedId(lexicon: Lexicon, acts: readonly string[], looked: readonly st
   return shared.find((k) => nameStems(k).some((s) => s !== "id" && said.has(s))) ?? (shared.length === 1 ? shared[0] : undefined);
 }
 
+/** "for that lift", "of the same section", "for that `rx_id`": the thing a look-up is of (a bare "the" points at nothing said before). */
+const TIE = /\b(?:for|of|on)\s+(?:that\s+same|that|the\s+same|this)\s+((?:`[A-Za-z0-9_]+`|[a-z]+)(?:\s+[a-z]+)?)/i;
+
+/**
+ * What ties the act to the look-up: a key both carry that the look-up's own words name as the
+ * thing it is of ("the latest wind reading for that lift": `lift`, an id or not), else the shared
+ * id of sharedId.
+ */
+function tieOf(lexicon: Lexicon, acts: readonly string[], looked: readonly string[], words: string, phrase: string): string | undefined {
+  const tie = TIE.exec(phrase)?.[1];
+  if (tie !== undefined) {
+    const said = stemSet(tie.replace(/`/g, ""));
+    const all = [...acts, ...looked].map((a) => keysOf(lexicon, a));
+    const shared = all.reduce((a, b) => a.filter((k) => b.includes(k)));
+    const named = shared.filter((k) => tie.includes(`\`${k}\``) || nameStems(k).some((s) => s !== "id" && said.has(s)));
+    if (named.length === 1) return named[0];
+  }
+  return sharedId(lexicon, acts, looked, words);
+}
+
 /**
  * "… only …: the latest look-up of that depot must show `open: yes`": a condition on the latest
  * look-up. `earlier` is the act an earlier sentence of the rule made conditional. Undefined when
@@ -93,8 +121,11 @@ export function latestFrom(
   const m = LATEST.exec(clause);
   if (m === null) return undefined;
   const tail = clause.slice(m.index + m[0].length);
+  // "A reservation whose latest look-up shows `rate_type: non_refundable` is never cancelled": the act banned for those values.
+  const banned = m.index > 0 && /\bwhose\s*$/i.test(clause.slice(0, m.index)) ? BANNED.exec(tail) : null;
   // The values the look-up shows: backticked pairs and comparisons of backticked keys right after the verb (shown.ts).
-  const shown = shownValues(tail);
+  const shown = shownValues(banned === null ? tail : tail.slice(0, banned.index));
+  if (banned !== null && shown.length < tail.slice(0, banned.index).trimEnd().length) return undefined;
   const pairs = shown.values;
   if (pairs.length === 0) return undefined;
   const keys = pairs.map(([k]) => k);
@@ -111,8 +142,14 @@ export function latestFrom(
   const before = clause.slice(0, m.index);
   const frame = context.shape.condition?.kind === "before" ? context.shape.condition.phrase : undefined;
   // "For each `issue_unit`, the latest …", "At the moment of `open_lift`, …", "When `issue_unit` is called, …".
-  const framed = FRAME.exec(before)?.[1] ?? (context.shape.condition?.kind === "if" ? context.shape.condition.phrase : undefined);
+  const framed =
+    FRAME.exec(before)?.[1] ??
+    (context.shape.condition?.kind === "if" || context.shape.condition?.kind === "whenever" ? context.shape.condition.phrase : undefined);
+  const subject = before.replace(/\bwhose\s*$/i, "");
   const readings = [
+    ...[banned === null ? undefined : resolve(context.lexicon, `${subject} ${banned[1]!}`, { agentOnly: true })].flatMap((p) =>
+      p === undefined ? [] : [p],
+    ),
     ...[framed === undefined ? undefined : resolve(context.lexicon, framed, { agentOnly: true })].flatMap((p) =>
       p === undefined ? [] : [p],
     ),
@@ -151,7 +188,8 @@ export function latestFrom(
     }
   }
   if (tests.some((t) => t === undefined)) return undefined;
-  const on = sharedId(context.lexicon, acts, looked, clause);
+  if (banned !== null) end = clause.length;
+  const on = tieOf(context.lexicon, acts, looked, clause, m[1]!);
   const latest: Pattern = looked.length === 1 ? [{ action: looked[0]! }] : [{ action: { in: looked } }];
   // The quote stops where the reading does: what the clause says after the values stays for another clause or a notice.
   const start = quote.indexOf(clause);
@@ -161,7 +199,7 @@ export function latestFrom(
     quote: read,
     each,
     with: { r: { latest, ...(on !== undefined ? { on: `metadata.${on}` } : {}) } },
-    when: tests.join(" && "),
+    when: banned === null ? tests.join(" && ") : notAll(tests as string[]),
   };
   return { kind: "check", check };
 }
