@@ -2,7 +2,7 @@
 import { citationsInOrder, eventOrigin, type LocatedEvent } from "../../runtime/citations.js";
 import { CITATIONS_SHOWN, moreCitations, undecidedSummary } from "../../runtime/format-judgment.js";
 import { isObject } from "../../runtime/is-object.js";
-import type { Clause, MetaBehaviorJudgment, TrajectoryJudgment, Verdict } from "../../runtime/types.js";
+import type { Citation, Clause, MetaBehaviorJudgment, TrajectoryJudgment, Verdict } from "../../runtime/types.js";
 import { printable } from "./printable.js";
 import { isModelError, type RunTotals } from "../analyses/tally.js";
 import { plural } from "./plural.js";
@@ -113,20 +113,71 @@ function citedPositions(events: readonly unknown[], metas: readonly MetaBehavior
   return cited;
 }
 
-function citedId(eventId: string, lookup: EventLookup | undefined): string {
-  const at = lookup?.positions.get(eventId);
-  const origin = eventOrigin(at === undefined ? undefined : (lookup!.events[at] as LocatedEvent));
-  return origin === undefined ? printable(eventId) : `${printable(eventId)} (${printable(origin)})`;
+/**
+ * Each citation's position among the events (Infinity for an event the
+ * trajectory lacks), one clause at a time: the array is reused, so a clause
+ * costs one lookup per citation and no allocation.
+ */
+let ranks: number[] = [];
+
+/**
+ * eventOrigin, asked only of an event whose metadata has one of the native
+ * ids it reads as a string (own or not: eventOrigin then checks which are
+ * its own). Most events have metadata and none of them, and eventOrigin's
+ * three own-property tests cost more than these loads (docs/SPEED.md, eighth round).
+ */
+function originOf(event: LocatedEvent): string | undefined {
+  const metadata = event?.metadata;
+  if (
+    metadata === undefined ||
+    (typeof metadata["@call_id"] !== "string" && typeof metadata["@span_id"] !== "string" && typeof metadata["@item_id"] !== "string")
+  )
+    return undefined;
+  return eventOrigin(event);
 }
 
-/** The cited event ids in trajectory order, the first CITATIONS_SHOWN of them and a count of the rest. */
+/** A cited event's id as shown, with an imported event's native ids: `e4 (call call_9)`. */
+function citedText(citation: Citation, at: number, events: readonly unknown[]): string {
+  const origin = at === Infinity ? undefined : originOf(events[at] as LocatedEvent);
+  return origin === undefined ? printable(citation.eventId) : `${printable(citation.eventId)} (${printable(origin)})`;
+}
+
+/**
+ * The cited event ids in trajectory order, the first CITATIONS_SHOWN of them
+ * and a count of the rest. Each citation's position is looked up once: when
+ * they are in trajectory order already (a check cites as it steps, so nearly
+ * always), the first ones are shown as they are; else citationsInOrder sorts
+ * what is shown (docs/SPEED.md, eighth round).
+ */
 function citationList(clause: Clause, events: Lookup): string {
-  const count = clause.citations.length;
+  const citations = clause.citations;
+  const count = citations.length;
   if (count === 0) return "";
   const lookup = events.get();
-  const shown = citationsInOrder(clause.citations, lookup?.positions, CITATIONS_SHOWN);
-  let text = ` [${citedId(shown[0]!.eventId, lookup)}`;
-  for (let i = 1; i < shown.length; i++) text += `, ${citedId(shown[i]!.eventId, lookup)}`;
+  const shown = Math.min(count, CITATIONS_SHOWN);
+  let text = " [";
+  if (lookup === undefined) {
+    // No events to read: the judgment's order, which is the order its checks cited them in.
+    for (let i = 0; i < shown; i++) text += (i === 0 ? "" : ", ") + printable(citations[i]!.eventId);
+  } else {
+    const positions = lookup.positions;
+    if (ranks.length < count) ranks = new Array<number>(count);
+    let sorted = true;
+    let previous = -1;
+    for (let i = 0; i < count; i++) {
+      const at = positions.get(citations[i]!.eventId) ?? Infinity;
+      ranks[i] = at;
+      if (at < previous) sorted = false;
+      previous = at;
+    }
+    if (sorted) {
+      for (let i = 0; i < shown; i++) text += (i === 0 ? "" : ", ") + citedText(citations[i]!, ranks[i]!, lookup.events);
+    } else {
+      const ordered = citationsInOrder(citations, positions, CITATIONS_SHOWN);
+      for (let i = 0; i < ordered.length; i++)
+        text += (i === 0 ? "" : ", ") + citedText(ordered[i]!, positions.get(ordered[i]!.eventId) ?? Infinity, lookup.events);
+    }
+  }
   return `${text}${count > CITATIONS_SHOWN ? `, ${moreCitations(count - CITATIONS_SHOWN)}` : ""}]`;
 }
 

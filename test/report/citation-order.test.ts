@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from "vitest";
 import { citationsInOrder, eventOrigin } from "../../runtime/citations.js";
-import { formatJudgment } from "../../runtime/format-judgment.js";
+import { formatJudgment, moreCitations } from "../../runtime/format-judgment.js";
 import type { Clause, Trajectory, TrajectoryJudgment } from "../../runtime/types.js";
 import { renderHtmlReport } from "../../compiler/report/html.js";
 import { renderJunit } from "../../compiler/report/junit.js";
@@ -109,6 +109,25 @@ describe("every output lists citations in trajectory order, with the native ids"
     expect(lines[3]).toContain(`[a, c (call call_7, span span9), d, b (item late)]`);
     // A trajectory without events to read keeps the judgment's order.
     expect(renderTrajectoryText(judgment, "t.json", { model: false, trajectory: { id: "t1" } })).toContain(` [d, b, c]`);
+  });
+
+  test("the text report shows what eventOrigin gives for each native id alone, and of many citations in order the first ten", () => {
+    // The text report asks eventOrigin only about metadata with a native id it reads as a string (docs/SPEED.md, eighth round).
+    const metadata = [{ "@call_id": "c1" }, { "@span_id": "s1" }, { "@item_id": "i1" }, { "@turn": "3" }, { "@call_id": "" }];
+    const more = [{ "@span_id": 5 }, {}, undefined, { "@item_id": "i2", "@call_id": "c2" }, { "@span_id": "s3" }, { x: "@call_id" }];
+    const events = [...metadata, ...more].map((m, i) => ({
+      id: `x${i}`,
+      actor: "agent",
+      action: "a",
+      content: "",
+      ...(m ? { metadata: m } : {}),
+    }));
+    const shown = (e: (typeof events)[number]) => (eventOrigin(e) === undefined ? e.id : `${e.id} (${eventOrigin(e)})`);
+    const many: Clause = { ...clause, citations: [...events, { id: "zz" }].map((e) => ({ eventId: e.id, description: "" })) };
+    const one: TrajectoryJudgment = { ...judgment, metaBehaviors: [{ ...judgment.metaBehaviors[0]!, clauses: [many] }] };
+    const text = renderTrajectoryText(one, "t.json", { model: false, trajectory: { id: "t1", events } });
+    expect(text).toContain(` [${events.slice(0, 10).map(shown).join(", ")}, ${moreCitations(2)}]`);
+    expect(text).toContain("x1 (span s1), x2 (item i1), x3, x4, x5, x6, x7, x8 (call c2, item i2), x9 (span s3)");
   });
 
   test("the HTML report", () => {
