@@ -41,6 +41,8 @@ export interface WrittenCut {
   cut: Cut;
   /** The words state the allowed side ("at most 12"): a forbidden check tests the other (`> 12`). */
   allowed: boolean;
+  /** The comparison the words themselves state: `gt` for "more than 400", `gte` for "4 or more". */
+  op: keyof RangeOperator;
 }
 
 /** Every number the text writes in digits with a comparison word, and where the words cut. */
@@ -51,34 +53,57 @@ export function writtenCuts(text: string): WrittenCut[] {
     if (!Number.isFinite(n)) continue;
     const before = text.slice(Math.max(0, m.index! - 40), m.index!);
     const after = text.slice(m.index! + m[0].length, m.index! + m[0].length + 30);
-    const cut: Cut | undefined =
-      AFTER_ABOVE.test(after) || BEFORE_ABOVE.test(before)
-        ? "above"
-        : AFTER_BELOW.test(after) || BEFORE_BELOW.test(before)
-          ? "below"
-          : undefined;
+    // The limit words before a number ("at most", "at least") are the inclusive ones.
+    const op: keyof RangeOperator | undefined = AFTER_ABOVE.test(after)
+      ? "lte"
+      : BEFORE_ABOVE.test(before)
+        ? ALLOWED.test(before)
+          ? "lte"
+          : "gt"
+        : AFTER_BELOW.test(after)
+          ? "gte"
+          : BEFORE_BELOW.test(before)
+            ? ALLOWED.test(before)
+              ? "gte"
+              : "lt"
+            : undefined;
+    if (op === undefined) continue;
+    const cut: Cut = op === "gt" || op === "lte" ? "above" : "below";
     const allowed = ALLOWED.test(before) || ALLOWED_AFTER.test(after);
-    if (cut !== undefined && !out.some((c) => c.n === n && c.cut === cut && c.allowed === allowed)) out.push({ n, cut, allowed });
+    if (!out.some((c) => c.n === n && c.cut === cut && c.allowed === allowed && c.op === op)) out.push({ n, cut, allowed, op });
   }
   return out;
 }
 
 /**
+ * Where a tested range stands in a reading: what a forbidden check matches, any other matcher (a
+ * trigger, an ordering's or a pairing's event, what a count counts), or a condition's test of the
+ * latest earlier event.
+ */
+export type RangeRole = "forbidden" | "matcher" | "test";
+
+/**
  * How a one-sided test of a number agrees with the words' comparisons of that number: "fits" (the
  * words cut where it does), "contradicts" (the words write the number only with a cut on its other
- * side, or, for what a forbidden check matches, only as the side they allow), or "silent" (no
- * comparison of that number, or a range of two bounds).
+ * side; for what a forbidden check matches, only as the side they allow; for another matcher, only
+ * as the side they do not name: "work valued above $250,000 needs …" speaks of `> 250000`, never
+ * of the events `<= 250000`, unless it says the allowed side, "refunds up to $500 need no …"), or
+ * "silent" (no comparison of that number, or a range of two bounds).
  */
-export function cutFit(range: RangeOperator, cuts: readonly WrittenCut[], forbidden = false): "fits" | "contradicts" | "silent" {
+export function cutFit(range: RangeOperator, cuts: readonly WrittenCut[], role: RangeRole = "test"): "fits" | "contradicts" | "silent" {
   const bounds = Object.entries(range).filter(([, b]) => typeof b === "number") as [keyof RangeOperator, number][];
   if (bounds.length !== 1) return "silent";
   const [op, n] = bounds[0]!;
   const mine: Cut = op === "gt" || op === "lte" ? "above" : "below";
   const theirs = cuts.filter((c) => c.n === n);
   if (theirs.length === 0) return "silent";
-  // A forbidden check on the side the words allow ("at most 12" as forbidding `<= 12`) forbids what they permit.
-  const allowedOp = (c: WrittenCut) => (c.cut === "above" ? "lte" : "gte");
-  return theirs.some((c) => c.cut === mine && !(forbidden && c.allowed && op === allowedOp(c))) ? "fits" : "contradicts";
+  const fits = (c: WrittenCut) =>
+    c.cut === mine &&
+    // A forbidden check on the side the words allow ("at most 12" as forbidding `<= 12`) forbids what they permit.
+    !(role === "forbidden" && c.allowed && op === c.op) &&
+    // Events the words name by a side ("above $250,000", "$600 or more") are on that side: `> 250000`, `>= 600`.
+    !(role === "matcher" && !c.allowed && op !== c.op);
+  return theirs.some(fits) ? "fits" : "contradicts";
 }
 
 const STEP_NOUNS = String.raw`(?:steps?|events?|messages?|turns?|calls?|actions?|moves?)`;
