@@ -11,30 +11,20 @@
  * "more than 400") contradicts the words even though it writes their number.
  */
 import type { RangeOperator } from "../../ir/types.js";
+import { alternation, comparisonOf, cutOf, statesAllowed, wordsAt, type ComparisonWord, type Cut } from "./comparisons.js";
 import { parseCount } from "./words.js";
 
-/** Where the words cut at a number: "above" it (`> n` / `<= n`) or "below" it (`>= n` / `< n`). */
-export type Cut = "above" | "below";
+export type { Cut } from "./comparisons.js";
 
 const NUMBER = String.raw`(\d[\d,]*(?:\.\d+)?)`;
-/** Words before a number that cut above it, or below it; an article or a currency sign may stand between. */
-const BEFORE_ABOVE =
-  /\b(?:more than|over|above|greater than|higher than|larger than|exceed(?:s|ing|ed)?|in excess of|at most|no more than|not more than|up to|a maximum of|maximum(?: of)?|not above|capped at|limited to|no higher than|no greater than)\s+(?:an?\s+)?[$€£]?\s?$/i;
-const BEFORE_BELOW =
-  /\b(?:at least|no less than|not less than|no fewer than|not fewer than|a minimum of|minimum(?: of)?|under|below|less than|fewer than|lower than|beneath|no lower than)\s+(?:an?\s+)?[$€£]?\s?$/i;
-/** Words after a number: "400 or less" cuts above it, "4 or higher" below it. */
-const AFTER_ABOVE = /^\s*(?:[a-z%°$€£/]+\s+){0,2}?(?:or less|or fewer|or below|or lower|or under|and below|at most|at the most)\b/i;
-const AFTER_BELOW =
-  /^\s*(?:[a-z%°$€£/]+\s+){0,2}?(?:or more|or higher|or above|or over|and above|and up|or greater|at least|at the least)\b/i;
+/** Comparison words right before a number (comparisons.ts); an article or a currency sign may stand between. */
+const BEFORE = new RegExp(String.raw`\b(${alternation(wordsAt("before"))})\s+(?:an?\s+)?[$€£]?\s?$`, "i");
+/** Comparison words after a number ("400 or less", "4 or higher"), a unit or two between. */
+const AFTER = new RegExp(String.raw`^\s*(?:[a-z%°$€£/]+\s+){0,2}?(${alternation(wordsAt("after"))})\b`, "i");
 
-/**
- * Words that state the allowed side of a bound ("at most 12", "up to 12", "at least 60", "no fewer
- * than 3"): what a forbidden check tests is the other side (`> 12`, `< 60`). "12 or less", "4 or
- * higher" may name either side ("refunds of $500 or more need approval").
- */
-const ALLOWED =
-  /\b(?:at most|no more than|not more than|up to|a maximum of|maximum(?: of)?|not above|capped at|limited to|no higher than|no greater than|at least|no less than|not less than|no fewer than|not fewer than|a minimum of|minimum(?: of)?|no lower than)\s+(?:an?\s+)?[$€£]?\s?$/i;
-const ALLOWED_AFTER = /^\s*(?:[a-z%°$€£/]+\s+){0,2}?(?:at most|at the most|at least|at the least)\b/i;
+/** The table's entry for the words a regular expression found. */
+const found = (m: RegExpExecArray | null, position: "before" | "after"): ComparisonWord | undefined =>
+  m === null ? undefined : comparisonOf(m[1]!, position);
 
 export interface WrittenCut {
   n: number;
@@ -53,24 +43,14 @@ export function writtenCuts(text: string): WrittenCut[] {
     if (!Number.isFinite(n)) continue;
     const before = text.slice(Math.max(0, m.index! - 40), m.index!);
     const after = text.slice(m.index! + m[0].length, m.index! + m[0].length + 30);
-    // The limit words before a number ("at most", "at least") are the inclusive ones.
-    const op: keyof RangeOperator | undefined = AFTER_ABOVE.test(after)
-      ? "lte"
-      : BEFORE_ABOVE.test(before)
-        ? ALLOWED.test(before)
-          ? "lte"
-          : "gt"
-        : AFTER_BELOW.test(after)
-          ? "gte"
-          : BEFORE_BELOW.test(before)
-            ? ALLOWED.test(before)
-              ? "gte"
-              : "lt"
-            : undefined;
-    if (op === undefined) continue;
-    const cut: Cut = op === "gt" || op === "lte" ? "above" : "below";
-    const allowed = ALLOWED.test(before) || ALLOWED_AFTER.test(after);
-    if (!out.some((c) => c.n === n && c.cut === cut && c.allowed === allowed && c.op === op)) out.push({ n, cut, allowed, op });
+    const words = [found(AFTER.exec(after), "after"), found(BEFORE.exec(before), "before")].filter((w) => w !== undefined);
+    // Words that cut above the number win over words that cut below it ("over 400 … 400 or more" reads above).
+    const stated = words.find((w) => cutOf(w.op) === "above") ?? words[0];
+    if (stated === undefined) continue;
+    const cut = cutOf(stated.op);
+    const allowed = words.some((w) => statesAllowed(w.op, w.words));
+    if (!out.some((c) => c.n === n && c.cut === cut && c.allowed === allowed && c.op === stated.op))
+      out.push({ n, cut, allowed, op: stated.op });
   }
   return out;
 }
@@ -94,7 +74,7 @@ export function cutFit(range: RangeOperator, cuts: readonly WrittenCut[], role: 
   const bounds = Object.entries(range).filter(([, b]) => typeof b === "number") as [keyof RangeOperator, number][];
   if (bounds.length !== 1) return "silent";
   const [op, n] = bounds[0]!;
-  const mine: Cut = op === "gt" || op === "lte" ? "above" : "below";
+  const mine = cutOf(op);
   const theirs = cuts.filter((c) => c.n === n);
   if (theirs.length === 0) return "silent";
   const fits = (c: WrittenCut) =>
