@@ -192,3 +192,47 @@ describe("a rule read from its words names the events on the side of its number,
     expect(text).toContain('"action":"request_survey_result","metadata":{"verdict":"sound"}');
   });
 });
+
+describe("a comparison the words state on a key they name is the reading's test, whatever else they share", () => {
+  // A rafting desk: "flow level 5 or higher" is `flow_level >= 5` on the gauge's result. Before, the
+  // rationale's raft and river names filled the matchers the search tries, the gauge result was not
+  // named by its own words ("a gauge reading" names `get_gauge`, not `get_gauge_result`), and a
+  // count of five launches was taken for the number.
+  const RULE = "When the river rises";
+  const SECTION = [
+    "Once a gauge reading has put a river at flow level 5 or higher, nothing goes out on that river for the rest of the session: no `launch_raft` and no `launch_kayak` with that `river`, even if a later reading brings the level back down.",
+    "",
+    "**Why:** last spring the Blue Heron raft went out on the Tamar after a falling reading, and the Tamar rose again within the hour.",
+  ].join("\n");
+  const gauge = (river: string, level: string) => [
+    { actor: "agent" as const, action: "get_gauge", metadata: { river } },
+    { actor: "tool" as const, action: "get_gauge_result", metadata: { river, flow_level: level } },
+  ];
+  const raft = (river: string, name: string) => ({ actor: "agent" as const, action: "launch_raft", metadata: { river, raft: name } });
+  const kayak = (river: string) => ({ actor: "agent" as const, action: "launch_kayak", metadata: { river } });
+  const samples = [
+    session("calm-tamar", [...gauge("tamar", "2"), raft("tamar", "blue-heron")]),
+    session("high-tamar-launched", [...gauge("tamar", "6"), raft("tamar", "blue-heron")]),
+    session("high-then-falling", [...gauge("dart", "5"), ...gauge("dart", "3"), raft("dart", "osprey")]),
+    session("high-elsewhere", [...gauge("exe", "7"), raft("dart", "osprey"), kayak("dart")]),
+    session("calm-kayaks", [...gauge("exe", "1"), kayak("exe"), kayak("exe")]),
+    session("high-nothing-out", [...gauge("tamar", "5")]),
+    session("calm-two-rafts", [...gauge("dart", "3"), raft("dart", "blue-heron"), raft("dart", "osprey")]),
+    session("high-kayak", [...gauge("exe", "6"), kayak("exe")]),
+  ];
+  const rule: MetaBehavior = {
+    name: RULE,
+    trigger: { description: "The situation arises.", semantic: true },
+    checks: [],
+    semanticChecks: [{ quote: SECTION.split(":")[0]!, question: "Did the agent follow this?" }],
+  };
+  const lexicon = buildLexicon(buildVocabulary(samples), samples);
+
+  it("reads a prohibition after `get_gauge_result` with `flow_level >= 5`, not a count of launches", () => {
+    const read = readFromWords(lexicon, rule, SECTION, SECTION.split(":")[0]!, samples);
+    expect(read).toBeDefined();
+    const text = JSON.stringify(read!.checks);
+    expect(text).toContain('{"action":"get_gauge_result","metadata":{"flow_level":{"gte":5}}}');
+    expect(read!.checks.every((c) => c.type !== "count")).toBe(true);
+  });
+});

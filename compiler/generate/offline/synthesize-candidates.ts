@@ -223,6 +223,9 @@ export function candidateMatchers(
   for (const m of own) if (m.contentIncludes === undefined && m.content === undefined) add(m);
   // And their actions alone, which a condition may bind to test their values.
   for (const m of own) if (m.metadata !== undefined && exactValue(m.action) !== undefined) add({ action: m.action });
+  // From the words alone, the comparison they state on a key they name ("danger level 4 or higher":
+  // `danger_level >= 4`) is always tried, whatever values of other keys the words share.
+  if (wordsOnly) for (const m of statedComparisons(ranked, cuts, named)) add(m);
   for (const { m } of ranked) {
     if (seen.size >= MAX_MATCHERS) break;
     add(m);
@@ -246,6 +249,18 @@ export function candidateMatchers(
     text,
     crosses,
   };
+}
+
+/** Matchers that test one key the words name with a comparison the words state (`{gte: 4}` for "4 or higher"), best first. */
+function statedComparisons(ranked: readonly { m: Matcher }[], cuts: readonly WrittenCut[], named: (key: string) => boolean): Matcher[] {
+  return ranked
+    .map(({ m }) => m)
+    .filter((m) => {
+      const entries = Object.entries(m.metadata ?? {});
+      if (entries.length !== 1 || !named(entries[0]![0])) return false;
+      const t = valueTest(entries[0]![1]);
+      return t.op === "range" && cuts.some((c) => JSON.stringify(t.range) === JSON.stringify({ [c.op]: c.n }));
+    });
 }
 
 /** Numbers the rule's words give, for count bounds ("no more than three", "twice", "once"). */

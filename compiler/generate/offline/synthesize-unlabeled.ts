@@ -7,7 +7,7 @@
  * at least as many as it fails, and fail one. The draft says it was read so, to be checked.
  */
 import type { Trajectory } from "../../../runtime/types.js";
-import type { MetaBehavior, Pattern, RangeOperator } from "../../ir/types.js";
+import type { Matcher, MetaBehavior, Pattern, RangeOperator } from "../../ir/types.js";
 import { matcherHolds } from "../../ir/value-eval.js";
 import { exactValue, valueTest } from "../../ir/values.js";
 import { amountsIn } from "./amounts.js";
@@ -76,8 +76,18 @@ export function readFromWords(
       : []),
   ];
   const bounds = (r: RangeOperator) => Object.values(r).filter((b): b is number => typeof b === "number");
-  // An amount the words write is never dropped: the reading must compare with one of the numbers.
+  // An amount the words write is never dropped, nor a comparison they state on a key they name
+  // ("danger level 4 or higher"): the reading must compare with one of the numbers.
+  const stated = (r: RangeOperator) => vocab.cuts.some((c) => JSON.stringify(r) === JSON.stringify({ [c.op]: c.n }));
   const amounts = amountsIn(section).length > 0;
+  // A comparison stated on a key the words name is a test of that key's value, not a count of events.
+  const comparesKey = matchers.some((m) =>
+    Object.values(m.metadata ?? {}).some((v) => {
+      const t = valueTest(v);
+      return t.op === "range" && stated(t.range);
+    }),
+  );
+  const testsStated = (c: Candidate) => ranges(c).some(({ range }) => stated(range));
   const writesNumber = (c: Candidate) =>
     (c.type === "count" && c.max !== undefined && vocab.said.includes(c.max)) ||
     ranges(c).some(({ range }) => bounds(range).some((b) => vocab.said.includes(b)));
@@ -88,13 +98,25 @@ export function readFromWords(
   const contradicts = (c: Candidate) =>
     ranges(c).some(({ range, role }) => bounds(range).some((b) => !vocab.said.includes(b)) || cutFit(range, cuts, role) === "contradicts");
   // Each matcher's action by its own name (a threshold the words write does not make any action the rule's).
-  const named = matchers.map((m, i) => relevance[i]! >= MIN_RELEVANCE && vocab.relevanceOf({ action: m.action }) >= MIN_RELEVANCE);
+  // A result that carries the comparison the words state is named by its call ("a forecast has put a
+  // zone at danger level 4 or higher": `get_forecast_result` with `danger_level >= 4`).
+  const callOf = (m: Matcher) => {
+    const action = exactValue(m.action);
+    const t = Object.values(m.metadata ?? {}).map((v) => valueTest(v));
+    return action?.endsWith("_result") && t.length === 1 && t[0]!.op === "range" && stated(t[0]!.range) ? action.slice(0, -7) : m.action;
+  };
+  const named = matchers.map(
+    (m, i) =>
+      relevance[i]! >= MIN_RELEVANCE &&
+      Math.max(vocab.relevanceOf({ action: m.action }), vocab.relevanceOf({ action: callOf(m) })) >= MIN_RELEVANCE,
+  );
   const ranked = candidates(vocab, boundsIn(section))
     .map((c, i) => ({ c, i, s: score(c, vocab) }))
     .filter(
       (x) =>
         usedMatchers(x.c).every((m) => named[m]!) &&
         (!amounts || writesNumber(x.c)) &&
+        (!comparesKey || testsStated(x.c)) &&
         !contradicts(x.c) &&
         (!forbidding || prohibits(x.c)),
     )
