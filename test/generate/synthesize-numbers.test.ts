@@ -29,12 +29,12 @@ describe("the side of a written number its words put it on", () => {
       "A crate of more than 40 kg goes by forklift. Volunteers lift no more than 20 kg, stack up to 6 crates, keep at least 2 people on a pallet, start under 18 only with a guardian, and call a lead for a spill of grade 3 or higher.",
     );
     expect(cuts).toEqual([
-      { n: 40, cut: "above", allowed: false },
-      { n: 20, cut: "above", allowed: true },
-      { n: 6, cut: "above", allowed: true },
-      { n: 2, cut: "below", allowed: true },
-      { n: 18, cut: "below", allowed: false },
-      { n: 3, cut: "below", allowed: false },
+      { n: 40, cut: "above", allowed: false, op: "gt" },
+      { n: 20, cut: "above", allowed: true, op: "lte" },
+      { n: 6, cut: "above", allowed: true, op: "lte" },
+      { n: 2, cut: "below", allowed: true, op: "gte" },
+      { n: 18, cut: "below", allowed: false, op: "lt" },
+      { n: 3, cut: "below", allowed: false, op: "gte" },
     ]);
   });
 
@@ -51,8 +51,26 @@ describe("the side of a written number its words put it on", () => {
   it("does not let a forbidden check forbid what 'at most' allows", () => {
     const cuts = writtenCuts("each volunteer lifts at most 20 kg");
     expect(cutFit({ lte: 20 }, cuts)).toBe("fits");
-    expect(cutFit({ lte: 20 }, cuts, true)).toBe("contradicts");
-    expect(cutFit({ gt: 20 }, cuts, true)).toBe("fits");
+    expect(cutFit({ lte: 20 }, cuts, "forbidden")).toBe("contradicts");
+    expect(cutFit({ gt: 20 }, cuts, "forbidden")).toBe("fits");
+    // The allowed side names events too: "lifts of at most 20 kg need no second lifter".
+    expect(cutFit({ lte: 20 }, cuts, "matcher")).toBe("fits");
+    expect(cutFit({ gt: 20 }, cuts, "matcher")).toBe("fits");
+  });
+
+  it("names the events on the side 'above' speaks of: a trigger or an ordering's event never takes the other", () => {
+    const cuts = writtenCuts("Work valued above $250,000 needs a second pair of eyes");
+    expect(cutFit({ gt: 250000 }, cuts, "matcher")).toBe("fits");
+    expect(cutFit({ lte: 250000 }, cuts, "matcher")).toBe("contradicts");
+    // What a forbidden check matches, or a condition's test, may state the rest ("must be at most").
+    expect(cutFit({ lte: 250000 }, cuts, "forbidden")).toBe("fits");
+    expect(cutFit({ lte: 250000 }, cuts, "test")).toBe("fits");
+    expect(cutFit({ gte: 250000 }, cuts, "matcher")).toBe("contradicts");
+    // "$600 or more" names the events `>= 600`, not the rest.
+    const more = writtenCuts("every payment of $600 or more is followed by a tax form");
+    expect(cutFit({ gte: 600 }, more, "matcher")).toBe("fits");
+    expect(cutFit({ lt: 600 }, more, "matcher")).toBe("contradicts");
+    expect(cutFit({ lt: 600 }, more, "forbidden")).toBe("fits");
   });
 });
 
@@ -126,5 +144,95 @@ describe("a `within` grounded on the count of steps the words write", () => {
     const paired: Check = { type: "pairing", quote: "q", each: [{ action: "book_crossing" }], followedBy: [{ action: "send_pass" }] };
     expect(editDistance(paired, { ...paired, within: 2 }, vocab)).toEqual({ fields: 1, grounded: 1 });
     expect(editDistance(paired, { ...paired, within: 1 }, vocab)).toEqual({ fields: 1, grounded: 0 });
+  });
+});
+
+describe("a rule read from its words names the events on the side of its number, with the value it writes", () => {
+  // A marina's boat lift: "over 20,000 kg needs a survey". Two heavy lifts, both surveyed; the
+  // samples break the rule only where the surveyor is the yard hand who booked the lift, which no
+  // single check states. Before, the reading took the light boats (`weight_kg <= 20000`, the side
+  // the words do not speak of) because the heavy ones pass everywhere, and the written
+  // `verdict: sound` was no candidate (the samples show no other verdict).
+  const RULE = "Heavy lifts get a survey";
+  const SECTION =
+    "Boats weighing over 20,000 kg need a survey first. Before such a boat is lifted with lift_boat, a surveyor checks the same boat — the latest request_survey came back `verdict: sound` — and that surveyor is not the yard hand who booked the lift.";
+  const look = (boat: string, kg: string) => [
+    { actor: "agent" as const, action: "get_boat", metadata: { boat_id: boat } },
+    { actor: "tool" as const, action: "get_boat_result", metadata: { boat_id: boat, weight_kg: kg, hand_id: "H-1" } },
+  ];
+  const survey = (boat: string, surveyor: string) => [
+    { actor: "agent" as const, action: "request_survey", metadata: { boat_id: boat } },
+    { actor: "tool" as const, action: "request_survey_result", metadata: { boat_id: boat, verdict: "sound", surveyor_id: surveyor } },
+  ];
+  const lift = (boat: string, kg: string) => ({ actor: "agent" as const, action: "lift_boat", metadata: { boat_id: boat, weight_kg: kg } });
+  const samples = [
+    session("dinghy", [...look("B1", "900"), lift("B1", "900")]),
+    session("small-yacht", [...look("B2", "6500"), lift("B2", "6500")]),
+    session("looked-only", [...look("B3", "12000")]),
+    session("two-small", [...look("B4", "3000"), lift("B4", "3000"), ...look("B5", "4200"), lift("B5", "4200")]),
+    session("heavy-surveyed", [...look("B6", "26000"), ...survey("B6", "S-4"), lift("B6", "26000")]),
+    session("exactly-20000", [...look("B7", "20000"), lift("B7", "20000")]),
+    session("heavy-surveyed-by-the-hand", [...look("B8", "31000"), ...survey("B8", "H-1"), lift("B8", "31000")]),
+    session("mid-yacht", [...look("B9", "15000"), lift("B9", "15000")]),
+  ];
+  const rule: MetaBehavior = {
+    name: RULE,
+    trigger: { description: "The situation arises.", semantic: true },
+    checks: [],
+    semanticChecks: [{ quote: SECTION.split(".")[0]!, question: "Did the agent follow this?" }],
+  };
+  const lexicon = buildLexicon(buildVocabulary(samples), samples);
+
+  it("reads the heavy lifts (`weight_kg > 20000`), never the light ones, and the survey by its written verdict", () => {
+    const read = readFromWords(lexicon, rule, SECTION, SECTION.split(".")[0]!, samples);
+    expect(read).toBeDefined();
+    const text = JSON.stringify({ trigger: read!.trigger, checks: read!.checks });
+    expect(text).toContain('"weight_kg":{"gt":20000}');
+    expect(text).not.toMatch(/"weight_kg":\{"(?:lte|gte|lt)"/);
+    expect(text).toContain('"action":"request_survey_result","metadata":{"verdict":"sound"}');
+  });
+});
+
+describe("a comparison the words state on a key they name is the reading's test, whatever else they share", () => {
+  // A rafting desk: "flow level 5 or higher" is `flow_level >= 5` on the gauge's result. Before, the
+  // rationale's raft and river names filled the matchers the search tries, the gauge result was not
+  // named by its own words ("a gauge reading" names `get_gauge`, not `get_gauge_result`), and a
+  // count of five launches was taken for the number.
+  const RULE = "When the river rises";
+  const SECTION = [
+    "Once a gauge reading has put a river at flow level 5 or higher, nothing goes out on that river for the rest of the session: no `launch_raft` and no `launch_kayak` with that `river`, even if a later reading brings the level back down.",
+    "",
+    "**Why:** last spring the Blue Heron raft went out on the Tamar after a falling reading, and the Tamar rose again within the hour.",
+  ].join("\n");
+  const gauge = (river: string, level: string) => [
+    { actor: "agent" as const, action: "get_gauge", metadata: { river } },
+    { actor: "tool" as const, action: "get_gauge_result", metadata: { river, flow_level: level } },
+  ];
+  const raft = (river: string, name: string) => ({ actor: "agent" as const, action: "launch_raft", metadata: { river, raft: name } });
+  const kayak = (river: string) => ({ actor: "agent" as const, action: "launch_kayak", metadata: { river } });
+  const samples = [
+    session("calm-tamar", [...gauge("tamar", "2"), raft("tamar", "blue-heron")]),
+    session("high-tamar-launched", [...gauge("tamar", "6"), raft("tamar", "blue-heron")]),
+    session("high-then-falling", [...gauge("dart", "5"), ...gauge("dart", "3"), raft("dart", "osprey")]),
+    session("high-elsewhere", [...gauge("exe", "7"), raft("dart", "osprey"), kayak("dart")]),
+    session("calm-kayaks", [...gauge("exe", "1"), kayak("exe"), kayak("exe")]),
+    session("high-nothing-out", [...gauge("tamar", "5")]),
+    session("calm-two-rafts", [...gauge("dart", "3"), raft("dart", "blue-heron"), raft("dart", "osprey")]),
+    session("high-kayak", [...gauge("exe", "6"), kayak("exe")]),
+  ];
+  const rule: MetaBehavior = {
+    name: RULE,
+    trigger: { description: "The situation arises.", semantic: true },
+    checks: [],
+    semanticChecks: [{ quote: SECTION.split(":")[0]!, question: "Did the agent follow this?" }],
+  };
+  const lexicon = buildLexicon(buildVocabulary(samples), samples);
+
+  it("reads a prohibition after `get_gauge_result` with `flow_level >= 5`, not a count of launches", () => {
+    const read = readFromWords(lexicon, rule, SECTION, SECTION.split(":")[0]!, samples);
+    expect(read).toBeDefined();
+    const text = JSON.stringify(read!.checks);
+    expect(text).toContain('{"action":"get_gauge_result","metadata":{"flow_level":{"gte":5}}}');
+    expect(read!.checks.every((c) => c.type !== "count")).toBe(true);
   });
 });

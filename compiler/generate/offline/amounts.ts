@@ -9,6 +9,7 @@
  * total…; "%" → percent, rate…) or by the phrase's own word for it.
  */
 import type { Matcher, Pattern, RangeOperator } from "../../ir/types.js";
+import { alternation, COMPARISONS, OPS } from "./comparisons.js";
 import type { Lexicon } from "./lexicon.js";
 import { nameStems, stemSet } from "./words.js";
 
@@ -30,21 +31,12 @@ export const MEASURE_UNITS = String.raw`(?:°\s?[CF]?|º\s?[CF]?|degrees?(?:\s+(
 const MEASURE = String.raw`(?:aged\s+\d+(?:\.\d+)?(?:\s?years?(?:\s+old)?(?![A-Za-z]))?|\d[\d,]*(?:\.\d+)?(?:\s|-)?${MEASURE_UNITS})`;
 const AMOUNT = `(${MONEY}|${PERCENT}|${MEASURE})`;
 
-/** Words before an amount, and the comparison each means. */
-const BEFORE: readonly [RegExp, keyof RangeOperator][] = [
-  [
-    /(?:over|above|more than|greater than|higher than|larger than|bigger than|warmer than|hotter than|longer than|exceeding|in excess of|exceeds?)/,
-    "gt",
-  ],
-  [/(?:at least|no less than|not less than|a minimum of|minimum of)/, "gte"],
-  [/(?:under|below|less than|lower than|smaller than|colder than|cooler than|shorter than|beneath)/, "lt"],
-  [/(?:at most|no more than|not more than|up to|a maximum of|maximum of|not above|not exceeding|capped at|limited to)/, "lte"],
-];
-/** Words after an amount: "$500 or more". */
-const AFTER: readonly [RegExp, keyof RangeOperator][] = [
-  [/(?:or more|or above|or higher|and above|and up|or over|at least|at the least)/, "gte"],
-  [/(?:or less|or below|or lower|or under|and below|or fewer|at most|at the most)/, "lte"],
-];
+/** Comparison words before an amount ("over $500") and after it ("$500 or more"), by operator (comparisons.ts). */
+const BEFORE: readonly [RegExp, keyof RangeOperator][] = OPS.map((op) => [new RegExp(`(?:${alternation(COMPARISONS[op].before)})`), op]);
+const AFTER: readonly [RegExp, keyof RangeOperator][] = OPS.filter((op) => COMPARISONS[op].after.length > 0).map((op) => [
+  new RegExp(`(?:${alternation(COMPARISONS[op].after)})`),
+  op,
+]);
 /** A bare number compared with a key the phrase writes in backticks: "(`temperature_c` above 8)", "(`score` 70 or above)". */
 const KEYED = String.raw`(?<=\`[A-Za-z_][A-Za-z0-9_.-]*\`\s+)`;
 const BARE = String.raw`(\d[\d,]*(?:\.\d+)?)(?![\d.,]*\d)`;

@@ -10,19 +10,13 @@
 import type { Pattern, RangeOperator } from "../../ir/types.js";
 import { exactValue } from "../../ir/values.js";
 import { amountsIn, withAmounts, withoutAmounts, type Amount } from "./amounts.js";
+import { alternation, comparisonOf, wordsAt } from "./comparisons.js";
 import { afterWindow, resolve, semanticFor, windowed, type ClauseContext, type ClauseOutcome } from "./clauses.js";
 import { CONCESSION, forbids } from "./shape.js";
 import { canonical, nameStems } from "./words.js";
 
-/** Bound words before a number, and the comparison each means. */
-const BOUNDS: readonly [string, keyof RangeOperator][] = [
-  ["no more than|not more than|at most|up to|a maximum of|limited to|capped at|not over", "lte"],
-  ["more than|over|above|greater than|longer than|in excess of", "gt"],
-  ["at least|no less than|not less than|no fewer than|a minimum of", "gte"],
-  ["fewer than|less than|under|below|shorter than", "lt"],
-];
-/** A number and the noun after it: "12 installments", "400 amps". */
-const KEYED_NUMBER = new RegExp(`\\b(${BOUNDS.map(([w]) => w).join("|")})\\s+(\\d[\\d,]*(?:\\.\\d+)?)\\s+([A-Za-z][\\w-]*)`, "gi");
+/** A number and the noun after it, with the comparison words before it (comparisons.ts): "no more than 12 installments", "over 400 amps". */
+const KEYED_NUMBER = new RegExp(`\\b(${alternation(wordsAt("before"))})\\s+(\\d[\\d,]*(?:\\.\\d+)?)\\s+([A-Za-z][\\w-]*)`, "gi");
 /** Words that make a bound one on a whole session's total, or on a group: a sum (counts.ts), not each event's. */
 const SCOPE =
   /\b(?:in\s+(?:a|one|the|any|each)\s+(?:session|day|visit|conversation|week|month)|per|in total|total(?:s|led|ling)?|together|altogether|combined|however many|across|all\s+(?:of\s+)?(?:the|their|its)|sum|add(?:s|ed)? up)\b/i;
@@ -62,7 +56,7 @@ function boundIn(context: ClauseContext, clause: string): Bound | undefined {
   const amounts = amountsIn(clause);
   const keyed = [...clause.matchAll(KEYED_NUMBER)].flatMap((m) => {
     const key = keyNamed(context, m[3]!);
-    const op = BOUNDS.find(([words]) => new RegExp(`^(?:${words})$`, "i").test(m[1]!))?.[1];
+    const op = comparisonOf(m[1]!, "before")?.op;
     const value = Number(m[2]!.replace(/,/g, ""));
     return key === undefined || op === undefined ? [] : [{ range: { [op]: value }, start: m.index!, end: m.index! + m[0].length, key }];
   });

@@ -8,36 +8,14 @@
  */
 import type { RangeOperator, ValueMatcher } from "../../ir/types.js";
 import { namedPairs } from "./backticks.js";
+import { alternation, COMPARISONS, RANGE_WORDS } from "./comparisons.js";
 import { parseCount } from "./words.js";
 
-const alternation = (words: readonly string[]): string =>
-  [...words]
-    .sort((a, b) => b.length - a.length)
-    .join("|")
-    .replace(/ /g, "\\s+");
-
-/** Words before a number, and the comparison each means. */
-const BEFORE: Record<keyof RangeOperator, readonly string[]> = {
-  lte: ["no more than", "not more than", "at most", "up to", "a maximum of", "no higher than", "no greater than", "not above", "not over"],
-  gte: [
-    "no less than",
-    "not less than",
-    "no fewer than",
-    "at least",
-    "a minimum of",
-    "no lower than",
-    "no smaller than",
-    "not below",
-    "not under",
-  ],
-  gt: ["more than", "over", "above", "greater than", "higher than", "larger than", "exceeding"],
-  lt: ["fewer than", "less than", "under", "below", "lower than", "smaller than"],
-};
+/** Words before a number, and the comparison each means (comparisons.ts). */
+const BEFORE = (op: keyof RangeOperator) => COMPARISONS[op].before;
 /** Words after a number: "zero or below", "3 or lower", "5 or more". */
-const AFTER: Partial<Record<keyof RangeOperator, readonly string[]>> = {
-  gte: ["or more", "or above", "or higher", "or over", "and above", "or greater"],
-  lte: ["or less", "or below", "or lower", "or under", "or fewer", "and below"],
-};
+const AFTER = (op: "gte" | "lte") => COMPARISONS[op].after;
+/** The inclusive words first: "no more than" is `lte`, not the `gt` of "more than". */
 const OPS = ["lte", "gte", "gt", "lt"] as const;
 const NUM = String.raw`(-?\d[\d,]*(?:\.\d+)?|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)`;
 const KEY = "`([A-Za-z_][A-Za-z0-9_.]*)`";
@@ -51,13 +29,16 @@ function number(written: string): number | undefined {
 
 /** One item's key and range; undefined when the item is no comparison of one backticked key. */
 function comparison(item: string): [string, ValueMatcher] | undefined {
-  const range = new RegExp(String.raw`${KEY}${OF}(?:from|between)\s+${NUM}\s+(?:to|and)\s+${NUM}`, "i").exec(item);
+  const range = new RegExp(
+    String.raw`${KEY}${OF}(?:${alternation(RANGE_WORDS.open)})\s+${NUM}\s+(?:${alternation(RANGE_WORDS.close)})\s+${NUM}`,
+    "i",
+  ).exec(item);
   if (range !== null) {
     const [low, high] = [number(range[2]!), number(range[3]!)];
     if (low !== undefined && high !== undefined) return [range[1]!, { gte: Math.min(low, high), lte: Math.max(low, high) }];
   }
   for (const op of OPS) {
-    const words = alternation(BEFORE[op]);
+    const words = alternation(BEFORE(op));
     const keyFirst = new RegExp(String.raw`${KEY}${OF}(?:${words})\s+${NUM}`, "i").exec(item);
     const numberFirst = new RegExp(String.raw`\b(?:${words})\s+${NUM}\s+${KEY}`, "i").exec(item);
     const found = keyFirst ?? numberFirst;
@@ -67,7 +48,7 @@ function comparison(item: string): [string, ValueMatcher] | undefined {
     if (value !== undefined) return [key, { [op]: value }];
   }
   for (const op of ["gte", "lte"] as const) {
-    const re = new RegExp(String.raw`${KEY}${OF}${NUM}\s+(?:${alternation(AFTER[op]!)})\b`, "i").exec(item);
+    const re = new RegExp(String.raw`${KEY}${OF}${NUM}\s+(?:${alternation(AFTER(op))})\b`, "i").exec(item);
     const value = re === null ? undefined : number(re[2]!);
     if (re !== null && value !== undefined) return [re[1]!, { [op]: value }];
   }

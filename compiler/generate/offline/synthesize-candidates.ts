@@ -37,7 +37,7 @@ import {
   type Cross,
   type WrittenList,
 } from "./synthesize-forms.js";
-import { writtenCuts, writtenWithins } from "./synthesize-numbers.js";
+import { writtenCuts, writtenWithins, type WrittenCut } from "./synthesize-numbers.js";
 import { nameStems, parseCount, stemSet } from "./words.js";
 
 export { categorical, roundestIn } from "./synthesize-keys.js";
@@ -51,6 +51,9 @@ export interface Vocab {
   relevanceOf: (m: Matcher) => number;
   keys: Map<string, KeyFacts[]>;
   said: number[];
+  /** Where the words cut at the numbers they compare ("above 400"): a threshold keeps the words' side. */
+  cuts: WrittenCut[];
+  wordsOnly: boolean;
   /** The forms the rule's words hint at, each a small bonus in the ranking. */
   cues: Cues;
   words: Set<string>;
@@ -90,10 +93,16 @@ export function candidateMatchers(
   text: string,
   samples: readonly Trajectory[],
   labelOf: (i: number) => Verdict | undefined,
+  /**
+   * Reading from the words alone (no labels): a number the words compare is tried on their side of it
+   * only. With labels every side is tried, the ranking preferring the words' own.
+   */
+  wordsOnly = false,
 ): Vocab {
   const words = stemSet(text);
   const written = new Set([...text.matchAll(/`([^`\n]+)`/g)].map((m) => m[1]!.trim()));
   const said = numbersIn(text);
+  const cuts = writtenCuts(text);
   const stated = amountsIn(text).map((a) => JSON.stringify(a.range));
   const lists = listsIn(lexicon, text);
   const listed = new Set(lists.map((l) => `${l.key}\n${JSON.stringify(l.values)}`));
@@ -167,12 +176,18 @@ export function candidateMatchers(
     if (a.name === "message") continue;
     pool.push({ action: a.name });
     for (const meta of a.metadata) {
+      // A `key: value` the words write is a category they name even when the samples show no other value.
+      if (wordsOnly && meta.distinct === 1 && written.has(`${meta.key}: ${meta.values[0]!.value}`)) {
+        pool.push({ action: a.name, metadata: { [meta.key]: meta.values[0]!.value } });
+        continue;
+      }
       if (meta.distinct > MAX_CATEGORY_VALUES || meta.distinct < 2 || !categorical(meta.key, meta.values)) continue;
       for (const v of meta.values) pool.push({ action: a.name, metadata: { [meta.key]: v.value } });
     }
     for (const k of keys.get(a.name) ?? []) {
       if (isAmountKey(k)) {
-        for (const range of thresholds(said, k.cuts)) extended.push({ action: a.name, metadata: { [k.key]: range } });
+        for (const range of thresholds(said, k.cuts, wordsOnly ? cuts : []))
+          extended.push({ action: a.name, metadata: { [k.key]: range } });
       } else if (!k.numeric && k.values.length >= 3 && k.values.length <= MAX_CATEGORY_VALUES && categorical(k.key, k.values)) {
         for (const v of k.values) extended.push({ action: a.name, metadata: { [k.key]: { not: v } } });
         // Two of the values, unless the words write the list.
@@ -208,6 +223,9 @@ export function candidateMatchers(
   for (const m of own) if (m.contentIncludes === undefined && m.content === undefined) add(m);
   // And their actions alone, which a condition may bind to test their values.
   for (const m of own) if (m.metadata !== undefined && exactValue(m.action) !== undefined) add({ action: m.action });
+  // From the words alone, the comparison they state on a key they name ("danger level 4 or higher":
+  // `danger_level >= 4`) is always tried, whatever values of other keys the words share.
+  if (wordsOnly) for (const m of statedComparisons(ranked, cuts, named)) add(m);
   for (const { m } of ranked) {
     if (seen.size >= MAX_MATCHERS) break;
     add(m);
@@ -218,7 +236,31 @@ export function candidateMatchers(
     const [a, b] = [exactValue(each.action), exactValue(bind.action)];
     return a === undefined || b === undefined ? [] : crossesOf(uses, a, b, on, named);
   };
-  return { matchers, relevance: matchers.map(relevanceOf), relevanceOf, keys, said, cues: cuesIn(text), words, text, crosses };
+  return {
+    matchers,
+    relevance: matchers.map(relevanceOf),
+    relevanceOf,
+    keys,
+    said,
+    cuts,
+    wordsOnly,
+    cues: cuesIn(text),
+    words,
+    text,
+    crosses,
+  };
+}
+
+/** Matchers that test one key the words name with a comparison the words state (`{gte: 4}` for "4 or higher"), best first. */
+function statedComparisons(ranked: readonly { m: Matcher }[], cuts: readonly WrittenCut[], named: (key: string) => boolean): Matcher[] {
+  return ranked
+    .map(({ m }) => m)
+    .filter((m) => {
+      const entries = Object.entries(m.metadata ?? {});
+      if (entries.length !== 1 || !named(entries[0]![0])) return false;
+      const t = valueTest(entries[0]![1]);
+      return t.op === "range" && cuts.some((c) => JSON.stringify(t.range) === JSON.stringify({ [c.op]: c.n }));
+    });
 }
 
 /** Numbers the rule's words give, for count bounds ("no more than three", "twice", "once"). */
@@ -271,7 +313,8 @@ function conditionTests(vocab: Vocab, bind: Matcher): { key: string; test: Value
   const out: { key: string; test: ValueMatcher }[] = [];
   for (const k of keysOf(vocab, bind)) {
     if (k.key.startsWith("@")) continue;
-    if (isAmountKey(k)) for (const range of thresholds(vocab.said, k.cuts)) out.push({ key: k.key, test: range });
+    if (isAmountKey(k))
+      for (const range of thresholds(vocab.said, k.cuts, vocab.wordsOnly ? vocab.cuts : [])) out.push({ key: k.key, test: range });
     else if (k.values.length >= 2 && k.values.length <= MAX_CATEGORY_VALUES && categorical(k.key, k.values))
       for (const v of k.values) out.push({ key: k.key, test: v }, { key: k.key, test: { not: v } });
   }

@@ -9,6 +9,7 @@ import { toInstant } from "../../../runtime/values.js";
 import type { RangeOperator } from "../../ir/types.js";
 import { amountsIn } from "./amounts.js";
 import type { Verdict } from "./synthesize-eval.js";
+import type { WrittenCut } from "./synthesize-numbers.js";
 import { nameStems } from "./words.js";
 
 /** Thresholds per numeric key: from the rule's words, and cuts between sample values. */
@@ -158,10 +159,20 @@ function sampleCuts(values: readonly number[], labeled: readonly { values: numbe
   return [...new Set(gaps.slice(0, MAX_SAMPLE_CUTS).map(([lo, hi]) => roundestIn(lo, hi)))];
 }
 
-/** The comparisons worth trying on a numeric key: the rule's thresholds (four ways and as ranges), then cuts between sample values. */
-export function thresholds(said: readonly number[], cuts: readonly number[]): RangeOperator[] {
+/**
+ * The comparisons worth trying on a numeric key: the rule's thresholds (each way the words allow, and
+ * as ranges), then cuts between sample values. A number the words compare ("above 400") is tried on
+ * their side of it only (`> 400`, `<= 400`; never `>= 400`, `< 400`); one they do not compare, four ways.
+ */
+export function thresholds(said: readonly number[], cuts: readonly number[], written: readonly WrittenCut[] = []): RangeOperator[] {
   const out: RangeOperator[] = [];
-  for (const n of said) out.push({ gt: n }, { gte: n }, { lt: n }, { lte: n });
+  for (const n of said) {
+    const sides = new Set(written.filter((c) => c.n === n).map((c) => c.cut));
+    if (sides.size === 0 || sides.has("above")) out.push({ gt: n });
+    if (sides.size === 0 || sides.has("below")) out.push({ gte: n });
+    if (sides.size === 0 || sides.has("below")) out.push({ lt: n });
+    if (sides.size === 0 || sides.has("above")) out.push({ lte: n });
+  }
   const sorted = said.slice().sort((a, b) => a - b);
   for (let i = 0; i + 1 < sorted.length; i++) out.push({ gte: sorted[i]!, lte: sorted[i + 1]! });
   for (const cut of cuts) if (!said.includes(cut)) out.push({ gt: cut }, { lte: cut });

@@ -7,17 +7,19 @@
  * at least as many as it fails, and fail one. The draft says it was read so, to be checked.
  */
 import type { Trajectory } from "../../../runtime/types.js";
-import type { MetaBehavior, Pattern } from "../../ir/types.js";
+import type { Matcher, MetaBehavior, Pattern, RangeOperator } from "../../ir/types.js";
 import { matcherHolds } from "../../ir/value-eval.js";
 import { exactValue, valueTest } from "../../ir/values.js";
 import { amountsIn } from "./amounts.js";
 import type { Lexicon } from "./lexicon.js";
 import { boundsIn, candidateMatchers, candidates, score, toCheck } from "./synthesize-candidates.js";
-import { cutFit, writtenCuts } from "./synthesize-numbers.js";
+import { cutFit, writtenCuts, type RangeRole } from "./synthesize-numbers.js";
 import { evaluate, subjectOf, usedMatchers, type Candidate, type SampleIndex } from "./synthesize-eval.js";
 
 /** Candidates tried, the best-scoring first. */
 const MAX_TRIED = 2000;
+/** How far a reading no sample breaks must score above the best plausible one to stand instead of it. */
+const UNBROKEN_MARGIN = 0.5;
 /** How much of the rule's words each matcher of the reading must share (its relevance). */
 const MIN_RELEVANCE = 0.5;
 const ANY_EVENT: Pattern = [{ actor: "user" }, { actor: "agent" }, { actor: "tool" }];
@@ -52,46 +54,89 @@ export function readFromWords(
   forbidding = false,
 ): MetaBehavior | undefined {
   if (samples.length < 3 || !concrete(lexicon, section)) return undefined;
-  const vocab = candidateMatchers(lexicon, rule, `${rule.name}. ${section}`, samples, () => undefined);
+  const vocab = candidateMatchers(lexicon, rule, `${rule.name}. ${section}`, samples, () => undefined, true);
   const { matchers, relevance } = vocab;
   const index: SampleIndex[] = samples.map((s) => ({
     complete: s.complete,
     events: s.events,
     hits: matchers.map((m) => s.events.flatMap((e, j) => (matcherHolds(e, m) ? [j] : []))),
   }));
-  // An amount the words write is never dropped: the reading must compare with one of the numbers.
+  // Every comparison a reading makes: its matchers' ranges, and a condition's test of the bound event.
+  const ranges = (c: Candidate): { range: RangeOperator; role: RangeRole }[] => [
+    ...usedMatchers(c).flatMap((m) =>
+      Object.values(matchers[m]!.metadata ?? {}).flatMap((v) => {
+        const t = valueTest(v);
+        return t.op === "range"
+          ? [{ range: t.range, role: c.type === "forbidden" && c.match === m ? ("forbidden" as const) : ("matcher" as const) }]
+          : [];
+      }),
+    ),
+    ...(c.type === "condition" && c.test !== undefined && valueTest(c.test).op === "range"
+      ? [{ range: (valueTest(c.test) as { range: RangeOperator }).range, role: "test" as const }]
+      : []),
+  ];
+  const bounds = (r: RangeOperator) => Object.values(r).filter((b): b is number => typeof b === "number");
+  // An amount the words write is never dropped, nor a comparison they state on a key they name
+  // ("danger level 4 or higher"): the reading must compare with one of the numbers.
+  const stated = (r: RangeOperator) => vocab.cuts.some((c) => JSON.stringify(r) === JSON.stringify({ [c.op]: c.n }));
   const amounts = amountsIn(section).length > 0;
+  // A comparison stated on a key the words name is a test of that key's value, not a count of events.
+  const comparesKey = matchers.some((m) =>
+    Object.values(m.metadata ?? {}).some((v) => {
+      const t = valueTest(v);
+      return t.op === "range" && stated(t.range);
+    }),
+  );
+  const testsStated = (c: Candidate) => ranges(c).some(({ range }) => stated(range));
   const writesNumber = (c: Candidate) =>
     (c.type === "count" && c.max !== undefined && vocab.said.includes(c.max)) ||
-    usedMatchers(c).some((m) =>
-      Object.values(matchers[m]!.metadata ?? {}).some((v) => {
-        const t = valueTest(v);
-        return t.op === "range" && Object.values(t.range).some((b) => typeof b === "number" && vocab.said.includes(b));
-      }),
-    );
-  // A number on the other side than the words put it ("no more than 12" as `< 12`) is not their reading.
+    ranges(c).some(({ range }) => bounds(range).some((b) => vocab.said.includes(b)));
+  // Without labels a number is the words' own: a cut between sample values (`r.valuation <= 500000`
+  // for "above $250,000") only fits the samples, in a condition's test as in a matcher. A number on
+  // the other side than the words put it ("no more than 12" as `< 12`) is not their reading either.
   const cuts = writtenCuts(`${rule.name}. ${section}`);
   const contradicts = (c: Candidate) =>
-    usedMatchers(c).some((m) =>
-      Object.values(matchers[m]!.metadata ?? {}).some((v) => {
-        const t = valueTest(v);
-        return t.op === "range" && cutFit(t.range, cuts, c.type === "forbidden" && c.match === m) === "contradicts";
-      }),
-    );
+    ranges(c).some(({ range, role }) => bounds(range).some((b) => !vocab.said.includes(b)) || cutFit(range, cuts, role) === "contradicts");
   // Each matcher's action by its own name (a threshold the words write does not make any action the rule's).
-  const named = matchers.map((m, i) => relevance[i]! >= MIN_RELEVANCE && vocab.relevanceOf({ action: m.action }) >= MIN_RELEVANCE);
+  // A result that carries the comparison the words state is named by its call ("a forecast has put a
+  // zone at danger level 4 or higher": `get_forecast_result` with `danger_level >= 4`).
+  const callOf = (m: Matcher) => {
+    const action = exactValue(m.action);
+    const t = Object.values(m.metadata ?? {}).map((v) => valueTest(v));
+    return action?.endsWith("_result") && t.length === 1 && t[0]!.op === "range" && stated(t[0]!.range) ? action.slice(0, -7) : m.action;
+  };
+  const named = matchers.map(
+    (m, i) =>
+      relevance[i]! >= MIN_RELEVANCE &&
+      Math.max(vocab.relevanceOf({ action: m.action }), vocab.relevanceOf({ action: callOf(m) })) >= MIN_RELEVANCE,
+  );
   const ranked = candidates(vocab, boundsIn(section))
     .map((c, i) => ({ c, i, s: score(c, vocab) }))
     .filter(
       (x) =>
         usedMatchers(x.c).every((m) => named[m]!) &&
         (!amounts || writesNumber(x.c)) &&
+        (!comparesKey || testsStated(x.c)) &&
         !contradicts(x.c) &&
         (!forbidding || prohibits(x.c)),
     )
     .sort((a, b) => b.s - a.s || a.i - b.i)
     .slice(0, MAX_TRIED);
-  for (const { c } of ranked) {
+  // A reading the words favour that no sample breaks, kept while none plausible scores near it.
+  let unbroken: { c: Candidate; s: number } | undefined;
+  const pick = (c: Candidate): MetaBehavior => {
+    const subject = subjectOf(c);
+    const trigger: Pattern = subject === "any" ? ANY_EVENT : [matchers[subject]!];
+    const what = subject === "any" ? "An" : `A ${exactValue(matchers[subject]!.action) ?? "matching"}`;
+    const check = toCheck(c, matchers, quote);
+    return {
+      ...rule,
+      trigger: { description: `${what} event occurs.`, match: trigger },
+      checks: [check],
+      semanticChecks: rule.semanticChecks.filter((s) => s.quote !== quote),
+    };
+  };
+  for (const { c, s } of ranked) {
     const subject = subjectOf(c);
     let fired = 0;
     let pass = 0;
@@ -104,16 +149,13 @@ export function readFromWords(
       if (v === "true") pass++;
       else if (v === "false") fail++;
     });
+    // Samples that keep a rule mostly break it somewhere; but a reading that applies to few of them
+    // (the words narrow it: "work valued above $250,000") has few chances to meet a breach, and the
+    // samples may break the rule by a part no single check states. Such a reading stands when it
+    // passes wherever it applies and the plausible readings score clearly below it.
+    if (unbroken === undefined && fired >= 2 && pass === fired && 2 * fired < index.length) unbroken = { c, s };
     if (fired < 2 || fail === 0 || pass < fail) continue;
-    const trigger: Pattern = subject === "any" ? ANY_EVENT : [matchers[subject]!];
-    const what = subject === "any" ? "An" : `A ${exactValue(matchers[subject]!.action) ?? "matching"}`;
-    const check = toCheck(c, matchers, quote);
-    return {
-      ...rule,
-      trigger: { description: `${what} event occurs.`, match: trigger },
-      checks: [check],
-      semanticChecks: rule.semanticChecks.filter((s) => s.quote !== quote),
-    };
+    return pick(unbroken !== undefined && unbroken.s - s >= UNBROKEN_MARGIN ? unbroken.c : c);
   }
-  return undefined;
+  return unbroken === undefined ? undefined : pick(unbroken.c);
 }
