@@ -9,7 +9,8 @@ import type { Citation } from "./types.js";
 /** What the reports read of an event: its id and, for an imported one, the facts its importer kept. */
 export interface LocatedEvent {
   readonly id: string;
-  readonly metadata?: Readonly<Record<string, unknown>> | undefined;
+  /** As read from the input: `metadata: null` is valid there and means none (docs/FORMATS.md). */
+  readonly metadata?: Readonly<Record<string, unknown>> | null | undefined;
 }
 
 /** Each event's index in its trajectory, by id (ids are unique in a valid trajectory). */
@@ -69,7 +70,7 @@ const ORIGIN_FACTS = [
 /** Where an imported event came from (`call call_lookupA1001, span 4982…`); undefined for an event without native ids. */
 export function eventOrigin(event: LocatedEvent | undefined): string | undefined {
   const metadata = event?.metadata;
-  if (metadata === undefined) return undefined;
+  if (metadata === undefined || metadata === null) return undefined;
   const parts: string[] = [];
   for (const [key, label] of ORIGIN_FACTS) {
     const value = Object.hasOwn(metadata, key) ? metadata[key] : undefined;

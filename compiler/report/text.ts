@@ -130,6 +130,7 @@ function originOf(event: LocatedEvent): string | undefined {
   const metadata = event?.metadata;
   if (
     metadata === undefined ||
+    metadata === null ||
     (typeof metadata["@call_id"] !== "string" && typeof metadata["@span_id"] !== "string" && typeof metadata["@item_id"] !== "string")
   )
     return undefined;

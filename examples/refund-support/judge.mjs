@@ -1005,7 +1005,7 @@ var ORIGIN_FACTS = [
 ];
 function eventOrigin(event) {
   const metadata = event?.metadata;
-  if (metadata === void 0) return void 0;
+  if (metadata === void 0 || metadata === null) return void 0;
   const parts = [];
   for (const [key, label] of ORIGIN_FACTS) {
     const value = Object.hasOwn(metadata, key) ? metadata[key] : void 0;

@@ -130,6 +130,21 @@ describe("every output lists citations in trajectory order, with the native ids"
     expect(text).toContain("x1 (span s1), x2 (item i1), x3, x4, x5, x6, x7, x8 (call c2, item i2), x9 (span s3)");
   });
 
+  test("an event whose metadata is null (valid input: none) is cited by its id alone in every output", () => {
+    // A trajectory validates with `metadata: null`; the reports read the events as given, so a
+    // cited event's null metadata once threw in the text report and formatJudgment.
+    const nulled = { ...trajectory, events: trajectory.events.map((e) => ({ ...e, metadata: null })) };
+    expect(eventOrigin({ id: "b", metadata: null })).toBeUndefined();
+    expect(renderTrajectoryText(judgment, "t.json", { model: false, trajectory: nulled })).toContain(` [b, c, d]`);
+    expect(renderTrajectoryText(judgment, "t.json", { model: false, events: nulled.events })).toContain(` [b, c, d]`);
+    const html = renderHtmlReport({ rules: [], results: [{ file: "t.json", judgment, trajectory: nulled as unknown as Trajectory }] });
+    expect(html).toContain(`<code class="event-id">c</code> <span class="actor">`);
+    const nulledTrajectory = nulled as unknown as Trajectory;
+    const xml = renderJunit({ files: [{ file: "t.json", judgments: [judgment], trajectories: [nulledTrajectory] }], model: false });
+    expect(xml).toContain(`- b agent/lookup "{}" (the lookup)`);
+    expect(formatJudgment(judgment, { trajectory: nulledTrajectory })).toMatch(/- b agent\/lookup[^\n]*\n\s+- c tool\/lookup_result/);
+  });
+
   test("the HTML report", () => {
     const html = renderHtmlReport({ rules: [], results: [{ file: "t.json", judgment, trajectory }] });
     const evidence = html.slice(html.indexOf(`<details class="evidence"`));
