@@ -151,8 +151,13 @@ function swaps(ir, samples) {
   for (const rule of ir.metaBehaviors)
     for (const check of rule.checks) {
       const written = [...check.quote.matchAll(/`([a-z][a-z0-9]*(?:_[a-z0-9]+)+)`/g)].map((m) => m[1]).filter((name) => !keys.has(name));
-      const used = JSON.stringify(check);
-      if (written.some((name) => !used.includes(`"action":"${name}"`) && !used.includes(`"action":"${name}_result"`))) n++;
+      // The actions the check's matchers test: one name, or each of an `{in: [...]}` list.
+      const used = new Set();
+      JSON.stringify(check, (key, value) => {
+        if (key === "action") for (const a of typeof value === "string" ? [value] : (value?.in ?? [])) used.add(a);
+        return value;
+      });
+      if (written.some((name) => !used.has(name) && !used.has(`${name}_result`))) n++;
     }
   return n;
 }

@@ -18,7 +18,7 @@ import { specGlosses, withGlosses } from "./glosses.js";
 import { readFromWords } from "./synthesize-unlabeled.js";
 import { notInSamplesNotes, specActionNames } from "./backticks.js";
 import { withOutcomes } from "./outcomes.js";
-import { sectionSentences, type SpecSentence } from "./sentences.js";
+import { ruleParagraphs, sectionSentences, type SpecSentence } from "./sentences.js";
 import type { Draft, DraftNote, LabelVerdict, VerdictQuestion, Vocabulary } from "../types.js";
 import { previewRule } from "../preview.js";
 import { coverageNotes, obligations } from "../coverage.js";
@@ -372,7 +372,8 @@ function fromWords(
   if (rule.checks.length > 0 || quote === undefined) return drafted;
   // A prohibition stays one: the question it replaces (clauses.ts semanticFor) or its words say it forbids.
   const forbidding = rule.semanticChecks[0]!.question.includes("avoid what this forbids") || forbids(quote, grammar);
-  const read = readFromWords(lexicon, rule, section.body, quote, samples, forbidding);
+  // The rule's own paragraphs: a value its rationale names is no matcher of the rule.
+  const read = readFromWords(lexicon, rule, ruleParagraphs(section.body), quote, samples, forbidding);
   if (read === undefined) return drafted;
   const message = `no phrase rule mapped "${quote}"; it was read from its words over the samples as a ${read.checks[0]!.type} check: check it`;
   // The notes on the semantic trigger and on the question it replaces go with them.

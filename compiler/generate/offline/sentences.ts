@@ -95,6 +95,16 @@ function stripFinalStop(sentence: string): string {
     .trim();
 }
 
+/**
+ * A section body without its rationale paragraphs ("**Why:** …"): the rule's own words. A value the
+ * rationale names (the lift of an old incident) is a story, not a matcher the rule states.
+ */
+export function ruleParagraphs(body: string): string {
+  return paragraphs(body)
+    .filter((p) => !RATIONALE.test(p))
+    .join("\n\n");
+}
+
 /** Every sentence of a section body, with its role. */
 export function sectionSentences(body: string): SpecSentence[] {
   return paragraphs(body).flatMap((text, paragraph) => {

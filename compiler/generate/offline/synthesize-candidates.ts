@@ -226,6 +226,9 @@ export function candidateMatchers(
   // From the words alone, the comparison they state on a key they name ("danger level 4 or higher":
   // `danger_level >= 4`) is always tried, whatever values of other keys the words share.
   if (wordsOnly) for (const m of statedComparisons(ranked, cuts, named)) add(m);
+  // So is a join of actions the words write in backticks ("no `open_lift` and no `open_run`"): a
+  // reading of one alone would let the other pass unseen.
+  if (wordsOnly) for (const m of extended) if (actionsOf(m).length > 1 && actionsOf(m).every((a) => written.has(a))) add(m);
   for (const { m } of ranked) {
     if (seen.size >= MAX_MATCHERS) break;
     add(m);

@@ -13,6 +13,7 @@ import { exactValue, valueTest } from "../../ir/values.js";
 import { amountsIn } from "./amounts.js";
 import type { Lexicon } from "./lexicon.js";
 import { boundsIn, candidateMatchers, candidates, score, toCheck } from "./synthesize-candidates.js";
+import { actionsOf } from "./synthesize-forms.js";
 import { cutFit, writtenCuts, type RangeRole } from "./synthesize-numbers.js";
 import { evaluate, subjectOf, usedMatchers, type Candidate, type SampleIndex } from "./synthesize-eval.js";
 
@@ -41,6 +42,46 @@ function concrete(lexicon: Lexicon, section: string): boolean {
  */
 const prohibits = (c: Candidate) => c.type !== "required" && c.type !== "pairing" && !(c.type === "count" && c.min !== undefined);
 
+/** The sample or spec actions a quote writes in backticks. */
+function writtenActions(lexicon: Lexicon, quote: string): string[] {
+  const names = new Set([...quote.matchAll(/`([^`\n]+)`/g)].map((m) => m[1]!.trim()));
+  return [...names].filter((n) => lexicon.actions.some((a) => a.name === n));
+}
+
+/** The written actions the quote forbids as a list: "no `a` and no `b`", "neither `a` nor `b`", "no `a` or `b`". */
+function bannedList(written: readonly string[], quote: string): string[] {
+  const by = (words: string) => written.filter((a) => new RegExp(`\\b(?:${words})\\s+\`${a}\``, "i").test(quote));
+  const banned = by("no|neither|nor");
+  return banned.length === 0 ? [] : [...new Set([...banned, ...by("or")])];
+}
+
+/**
+ * The reading's matchers with every action the quote joins in backticks: where it tests one of them
+ * alone (`open_lift`) and the words join it with another it does not use ("no `open_lift` and no
+ * `open_run`"), it tests both. The samples chose the form of the check, but they cannot talk the
+ * words out of an action they name: one of the two forbidden would let the other pass unseen.
+ */
+function asWritten(c: Candidate, matchers: readonly Matcher[], written: readonly string[]): Matcher[] {
+  const used = new Set(usedMatchers(c).flatMap((m) => actionsOf(matchers[m]!)));
+  const out = matchers.slice();
+  for (const m of usedMatchers(c)) {
+    const alone = exactValue(matchers[m]!.action);
+    if (alone === undefined || Object.keys(matchers[m]!).length !== 1 || !written.includes(alone)) continue;
+    // A join the words write (synthesize-forms.ts unionMatchers), of actions all written and unused.
+    const join = matchers.find((u) => {
+      const actions = actionsOf(u);
+      return (
+        Object.keys(u).length === 1 &&
+        actions.length > 1 &&
+        actions.includes(alone) &&
+        actions.every((a) => written.includes(a) && (a === alone || !used.has(a)))
+      );
+    });
+    if (join !== undefined) out[m] = join;
+  }
+  return out;
+}
+
 /**
  * The rule with one check read from its words, or undefined when no candidate is plausible.
  * `forbidding`: the sentence forbids (the question it replaces asks what the agent avoided).
@@ -56,6 +97,18 @@ export function readFromWords(
   if (samples.length < 3 || !concrete(lexicon, section)) return undefined;
   const vocab = candidateMatchers(lexicon, rule, `${rule.name}. ${section}`, samples, () => undefined, true);
   const { matchers, relevance } = vocab;
+  const written = writtenActions(lexicon, quote);
+  const banned = bannedList(written, quote);
+  // "no `open_lift` and no `open_run`" forbids both, whatever the rest of the sentence's grammar.
+  const prohibiting = forbidding || banned.length > 0;
+  // What such a list bans is the event the check forbids, not its trigger, and the actions are one
+  // thing forbidden, not one the other's trigger (`open_run` after `open_lift`).
+  const bans = (m: number) => actionsOf(matchers[m]!).some((a) => banned.includes(a));
+  const inRole = (c: Candidate) => {
+    if (banned.length === 0) return true;
+    const role = c.type === "ordering" ? c.before : c.type === "condition" ? c.each : c.type === "pairing" ? c.followedBy : c.match;
+    return bans(role) && usedMatchers(c).every((m) => m === role || !bans(m));
+  };
   const index: SampleIndex[] = samples.map((s) => ({
     complete: s.complete,
     events: s.events,
@@ -110,7 +163,7 @@ export function readFromWords(
       relevance[i]! >= MIN_RELEVANCE &&
       Math.max(vocab.relevanceOf({ action: m.action }), vocab.relevanceOf({ action: callOf(m) })) >= MIN_RELEVANCE,
   );
-  const ranked = candidates(vocab, boundsIn(section))
+  const fitting = candidates(vocab, boundsIn(section))
     .map((c, i) => ({ c, i, s: score(c, vocab) }))
     .filter(
       (x) =>
@@ -118,17 +171,18 @@ export function readFromWords(
         (!amounts || writesNumber(x.c)) &&
         (!comparesKey || testsStated(x.c)) &&
         !contradicts(x.c) &&
-        (!forbidding || prohibits(x.c)),
-    )
-    .sort((a, b) => b.s - a.s || a.i - b.i)
-    .slice(0, MAX_TRIED);
+        (!prohibiting || prohibits(x.c)) &&
+        inRole(x.c),
+    );
+  const ranked = fitting.sort((a, b) => b.s - a.s || a.i - b.i).slice(0, MAX_TRIED);
   // A reading the words favour that no sample breaks, kept while none plausible scores near it.
   let unbroken: { c: Candidate; s: number } | undefined;
   const pick = (c: Candidate): MetaBehavior => {
+    const used = asWritten(c, matchers, written);
     const subject = subjectOf(c);
-    const trigger: Pattern = subject === "any" ? ANY_EVENT : [matchers[subject]!];
-    const what = subject === "any" ? "An" : `A ${exactValue(matchers[subject]!.action) ?? "matching"}`;
-    const check = toCheck(c, matchers, quote);
+    const trigger: Pattern = subject === "any" ? ANY_EVENT : [used[subject]!];
+    const what = subject === "any" ? "An" : `A ${exactValue(used[subject]!.action) ?? "matching"}`;
+    const check = toCheck(c, used, quote);
     return {
       ...rule,
       trigger: { description: `${what} event occurs.`, match: trigger },

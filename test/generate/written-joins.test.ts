@@ -1,0 +1,64 @@
+/**
+ * Two actions the words join in backticks are both used (issue 25, "no silent swap"): a reading from
+ * the words (synthesize-unlabeled.ts) that forbids one of "no `a` and no `b`" lets the other pass
+ * without a word, so the reading tests both; and a rationale paragraph ("**Why:** …") gives the
+ * words path no values. A teaching lab's sentence, not from any fixture.
+ */
+import { describe, expect, it } from "vitest";
+import { parseBehaviorMd } from "../../compiler/behavior-md/load.js";
+import { draftOffline } from "../../compiler/generate/offline/draft.js";
+import { buildVocabulary } from "../../compiler/generate/vocabulary.js";
+import type { Trajectory } from "../../runtime/types.js";
+
+const parsed = parseBehaviorMd(`---
+name: teaching-lab
+description: Rules for the lab assistant of a school chemistry class.
+---
+## After a spill
+
+Once a bench has reported a spill, nothing more is handed out at that bench for the rest of the
+class: no \`dispense_acid\` and no \`dispense_solvent\` with that \`bench\`, even if the spill is
+later wiped up.
+
+**Why:** last term the acetone bottle went back to bench 3 while glass was still on the floor.
+`);
+if (!parsed.ok) throw new Error("spec");
+
+type Step = [Trajectory["events"][number]["actor"], string, Record<string, string>?];
+const session = (id: string, ...steps: Step[]): Trajectory => ({
+  id,
+  description: "",
+  complete: true,
+  events: [["user", "message"] as Step, ...steps].map(([actor, action, metadata], i) => ({
+    id: `e${i + 1}`,
+    actor,
+    action,
+    ...(metadata ? { metadata } : {}),
+  })),
+});
+const spill = (bench: string): Step => ["tool", "report_spill", { bench }];
+const acid = (bench: string): Step => ["agent", "dispense_acid", { bench, chemical: "hydrochloric" }];
+const solvent = (bench: string, chemical: string): Step => ["agent", "dispense_solvent", { bench, chemical }];
+const samples = [
+  session("quiet-class", acid("b1"), solvent("b2", "acetone"), solvent("b1", "ethanol")),
+  session("acid-after-spill", spill("b1"), acid("b1")),
+  session("solvent-after-spill", spill("b2"), solvent("b2", "ethanol"), acid("b3")),
+  session("other-bench", spill("b3"), acid("b1"), solvent("b2", "acetone")),
+  session("solvent-again", spill("b1"), solvent("b1", "acetone"), solvent("b1", "ethanol")),
+  session("spill-then-nothing", acid("b2"), spill("b2")),
+  session("kept-away", spill("b2"), solvent("b1", "ethanol"), acid("b3")),
+];
+
+describe("a prohibition of two actions the words join", () => {
+  const drafted = draftOffline({ spec: parsed.spec, vocabulary: buildVocabulary(samples), samples });
+  const rule = drafted.ir.metaBehaviors[0]!;
+  it("forbids both `dispense_acid` and `dispense_solvent` after the spill at that bench", () => {
+    expect(rule.checks).toHaveLength(1);
+    const check = rule.checks[0]!;
+    expect(check.type).toBe("forbidden");
+    if (check.type !== "forbidden") return;
+    expect(check.match).toEqual([{ action: { in: ["dispense_acid", "dispense_solvent"] } }]);
+    expect(check.after).toEqual([{ action: "report_spill" }]);
+    expect(check.on).toBe("metadata.bench");
+  });
+});
