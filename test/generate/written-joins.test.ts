@@ -10,7 +10,7 @@ import { draftOffline } from "../../compiler/generate/offline/draft.js";
 import { buildVocabulary } from "../../compiler/generate/vocabulary.js";
 import type { Trajectory } from "../../runtime/types.js";
 
-const parsed = parseBehaviorMd(`---
+const SPEC = `---
 name: teaching-lab
 description: Rules for the lab assistant of a school chemistry class.
 ---
@@ -21,7 +21,8 @@ class: no \`dispense_acid\` and no \`dispense_solvent\` with that \`bench\`, eve
 later wiped up.
 
 **Why:** last term the acetone bottle went back to bench 3 while glass was still on the floor.
-`);
+`;
+const parsed = parseBehaviorMd(SPEC);
 if (!parsed.ok) throw new Error("spec");
 
 type Step = [Trajectory["events"][number]["actor"], string, Record<string, string>?];
@@ -60,5 +61,19 @@ describe("a prohibition of two actions the words join", () => {
     expect(check.match).toEqual([{ action: { in: ["dispense_acid", "dispense_solvent"] } }]);
     expect(check.after).toEqual([{ action: "report_spill" }]);
     expect(check.on).toBe("metadata.bench");
+  });
+});
+
+describe("action names with regular-expression syntax", () => {
+  it("are read as written, not as a pattern (an unbalanced `(` once threw)", () => {
+    const named = (text: string) => text.replaceAll("dispense_acid", "dispense(acid").replaceAll("dispense_solvent", "dispense[solvent");
+    const spec = parseBehaviorMd(named(SPEC));
+    if (!spec.ok) throw new Error("spec");
+    const renamed = samples.map((s) => ({ ...s, events: s.events.map((e) => ({ ...e, action: named(e.action) })) }));
+    const drafted = draftOffline({ spec: spec.spec, vocabulary: buildVocabulary(renamed), samples: renamed });
+    const check = drafted.ir.metaBehaviors[0]!.checks[0]!;
+    expect(check.type).toBe("forbidden");
+    if (check.type !== "forbidden") return;
+    expect(check.match).toEqual([{ action: { in: ["dispense(acid", "dispense[solvent"] } }]);
   });
 });

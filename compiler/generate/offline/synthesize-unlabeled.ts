@@ -13,6 +13,7 @@ import { exactValue, valueTest } from "../../ir/values.js";
 import { amountsIn } from "./amounts.js";
 import type { Lexicon } from "./lexicon.js";
 import { boundsIn, candidateMatchers, candidates, score, toCheck } from "./synthesize-candidates.js";
+import { escapeRegExp } from "./shape.js";
 import { actionsOf } from "./synthesize-forms.js";
 import { cutFit, writtenCuts, type RangeRole } from "./synthesize-numbers.js";
 import { evaluate, subjectOf, usedMatchers, type Candidate, type SampleIndex } from "./synthesize-eval.js";
@@ -50,7 +51,7 @@ function writtenActions(lexicon: Lexicon, quote: string): string[] {
 
 /** The written actions the quote forbids as a list: "no `a` and no `b`", "neither `a` nor `b`", "no `a` or `b`". */
 function bannedList(written: readonly string[], quote: string): string[] {
-  const by = (words: string) => written.filter((a) => new RegExp(`\\b(?:${words})\\s+\`${a}\``, "i").test(quote));
+  const by = (words: string) => written.filter((a) => new RegExp(`\\b(?:${words})\\s+\`${escapeRegExp(a)}\``, "i").test(quote));
   const banned = by("no|neither|nor");
   return banned.length === 0 ? [] : [...new Set([...banned, ...by("or")])];
 }
