@@ -120,26 +120,9 @@ function citedPositions(events: readonly unknown[], metas: readonly MetaBehavior
  */
 let ranks: number[] = [];
 
-/**
- * eventOrigin, asked only of an event whose metadata has one of the native
- * ids it reads as a string (own or not: eventOrigin then checks which are
- * its own). Most events have metadata and none of them, and eventOrigin's
- * three own-property tests cost more than these loads (docs/SPEED.md, eighth round).
- */
-function originOf(event: LocatedEvent): string | undefined {
-  const metadata = event?.metadata;
-  if (
-    metadata === undefined ||
-    metadata === null ||
-    (typeof metadata["@call_id"] !== "string" && typeof metadata["@span_id"] !== "string" && typeof metadata["@item_id"] !== "string")
-  )
-    return undefined;
-  return eventOrigin(event);
-}
-
 /** A cited event's id as shown, with an imported event's native ids: `e4 (call call_9)`. */
 function citedText(citation: Citation, at: number, events: readonly unknown[]): string {
-  const origin = at === Infinity ? undefined : originOf(events[at] as LocatedEvent);
+  const origin = at === Infinity ? undefined : eventOrigin(events[at] as LocatedEvent);
   return origin === undefined ? printable(citation.eventId) : `${printable(citation.eventId)} (${printable(origin)})`;
 }
 

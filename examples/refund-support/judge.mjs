@@ -1006,12 +1006,15 @@ var ORIGIN_FACTS = [
 function eventOrigin(event) {
   const metadata = event?.metadata;
   if (metadata === void 0 || metadata === null) return void 0;
-  const parts = [];
-  for (const [key, label] of ORIGIN_FACTS) {
-    const value = Object.hasOwn(metadata, key) ? metadata[key] : void 0;
-    if (typeof value === "string" && value !== "") parts.push(`${label} ${value}`);
+  let origin;
+  for (let i = 0; i < ORIGIN_FACTS.length; i++) {
+    const [key, label] = ORIGIN_FACTS[i];
+    const value = metadata[key];
+    if (typeof value === "string" && value !== "" && Object.hasOwn(metadata, key)) {
+      origin = origin === void 0 ? `${label} ${value}` : `${origin}, ${label} ${value}`;
+    }
   }
-  return parts.length === 0 ? void 0 : parts.join(", ");
+  return origin;
 }
 
 // runtime/format-judgment.ts

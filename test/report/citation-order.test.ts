@@ -112,7 +112,7 @@ describe("every output lists citations in trajectory order, with the native ids"
   });
 
   test("the text report shows what eventOrigin gives for each native id alone, and of many citations in order the first ten", () => {
-    // The text report asks eventOrigin only about metadata with a native id it reads as a string (docs/SPEED.md, eighth round).
+    // eventOrigin reads each native id first and tests it is own only when it is a string (docs/SPEED.md, eighth round).
     const metadata = [{ "@call_id": "c1" }, { "@span_id": "s1" }, { "@item_id": "i1" }, { "@turn": "3" }, { "@call_id": "" }];
     const more = [{ "@span_id": 5 }, {}, undefined, { "@item_id": "i2", "@call_id": "c2" }, { "@span_id": "s3" }, { x: "@call_id" }];
     const events = [...metadata, ...more].map((m, i) => ({
