@@ -204,13 +204,24 @@ export function latestFrom(
   return { kind: "check", check };
 }
 
-/** "the approver is not the employee being paid", "from someone other than the clerk who asked for it". */
-const NOT_SAME =
-  /^(?:and\s+|but\s+)?(?:(?:the|that|this|its)\s+([a-z][a-z -]*?)\s+(?:is not|isn't|is never|cannot be|can't be|must not be|may not be|never is)\s+(?:the\s+(?:same\s+)?)?([a-z].*)|(?:(?:given|made|signed|coming)\s+)?(?:by|from)\s+(?:someone|somebody|a person|anyone)\s+other than\s+(?:the\s+)?([a-z].*))$/i;
+/** Who did it, when the words name a role: "someone", "a supervisor", "an appointed person". */
+const PERSON = String.raw`(?:someone|somebody|a person|anyone|a different person|a colleague|(?:a|an)\s+((?:[a-z-]+\s+){0,2}?[a-z-]+?))`;
+/** "other than", "who is not": the person written after it is the one who may not have done it. */
+const OTHER = String.raw`\s+(?:other than|(?:who|that) (?:is not|isn't|was not|wasn't))\s+(?:the\s+)?`;
+/** A past participle of the deed: "given", "approved", "made". */
+const DONE = String.raw`(?:given|made|signed|coming|approved|issued|done|taken|drawn|performed|checked|carried out)`;
 
-/** "the person who cleared it must be someone other than …", "the approval must come from someone other than …". */
-const SOMEONE_ELSE =
-  /^(?:and\s+|but\s+)?(?:(?:the|that|this|its|a|an|whoever)\s+)?(.+?)\s+(?:(?:is|must be|has to be|should be|needs to be|shall be|must come|has to come|should come|comes|must be given|is given|must be made|is made|must be signed|is signed)\s+)(?:(?:by|from)\s+)?(?:someone|somebody|a person|anyone|a different person|a colleague)\s+other than\s+(?:the\s+)?(.+)$/i;
+/** "the approver is not the employee being paid", "from someone other than the clerk who asked for it", "was given by a supervisor other than …". */
+const NOT_SAME = new RegExp(
+  String.raw`^(?:and\s+|but\s+)?(?:(?:the|that|this|its)\s+([a-z][a-z -]*?)\s+(?:is not|isn't|is never|cannot be|can't be|must not be|may not be|never is)\s+(?:the\s+(?:same\s+)?)?([a-z].*)|(?:(?:was|were|is|are|has been|have been|must have been)\s+)?(?:${DONE}\s+)?(?:by|from)\s+${PERSON}${OTHER}([a-z].*))$`,
+  "i",
+);
+
+/** "the person who cleared it must be someone other than …", "the plan must have been approved by an appointed person other than …". */
+const SOMEONE_ELSE = new RegExp(
+  String.raw`^(?:and\s+|but\s+)?(?:(?:the|that|this|its|a|an|whoever)\s+)?(.+?)\s+(?:(?:is|must be|has to be|should be|needs to be|shall be|must come|has to come|should come|comes|must have been|has to have been|has been|was)(?:\s+${DONE})?\s+)(?:(?:by|from)\s+)?${PERSON}${OTHER}(.+)$`,
+  "i",
+);
 /** "an archivist may not clear their own loan", "nobody approves their own request". */
 const OWN =
   /^(?:and\s+|but\s+)?(?:(?:the|that|this|a|an)\s+)?(.+?)\s+((?:may|must|can|should|shall|does|do)\s+(?:not|never)\s+|cannot\s+|can't\s+|never\s+|(?:is|are) not allowed to\s+)?([a-z]+?)(?:e?s)?\s+(?:their|his|her|its)\s+own\s+(.+)$/i;
@@ -240,9 +251,9 @@ function valuesOf(lexicon: Lexicon, actions: readonly string[]): Map<string, Set
 function otherPerson(text: string): { subject: string; object: string } | undefined {
   const clause = text.replace(/[.;]\s*$/, "");
   const same = NOT_SAME.exec(clause);
-  if (same !== null) return { subject: same[1] ?? "approver giver", object: same[2] ?? same[3] ?? "" };
+  if (same !== null) return { subject: same[1] ?? `${same[3] ?? ""} approver giver`.trim(), object: same[2] ?? same[4] ?? "" };
   const someone = SOMEONE_ELSE.exec(clause);
-  if (someone !== null) return { subject: someone[1]!, object: someone[2]! };
+  if (someone !== null) return { subject: `${someone[1]!} ${someone[2] ?? ""}`.trim(), object: someone[3]! };
   const own = OWN.exec(clause);
   // Only as a ban: "may not clear their own", or "nobody clears their own".
   if (own === null || (own[2] === undefined && !/^(?:nobody|no one|no-one|no\s)/i.test(own[1]!))) return undefined;
