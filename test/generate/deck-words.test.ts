@@ -166,3 +166,59 @@ describe("an opening sentence about every act that the condition spells out", ()
     expect([verdicts.pass, verdicts.fail]).toEqual([[samples[0]!.id], [samples[1]!.id]]);
   });
 });
+
+describe("a look-up and an act that name the same thing by keys of different names", () => {
+  type Step = [Trajectory["events"][number]["actor"], string, Record<string, string>?];
+  const licence = (person: string, status: string): Step[] => [
+    ["agent", "check_licence", { person_id: person }],
+    ["tool", "check_licence_result", { person_id: person, licence: status }],
+  ];
+  const drives = (driver: string, deck = "D1"): Step[] => [
+    ["agent", "load_vehicle", { vehicle_id: "V1", driver_id: driver, parked_deck: deck, hazard: "none", marshal_id: "M1" }],
+    ["agent", "log_vehicle", { vehicle_id: "V1" }],
+  ];
+
+  it("'for the driver named as `driver_id`' ties the look-up's `person_id` to the act's `driver_id`, on the act that carries it", () => {
+    // P1 valid and drives; P2 checked valid but P3 drives; P1 expired and drives.
+    const samples = [
+      session(...licence("P1", "valid"), ...drives("P1")),
+      session(...licence("P2", "valid"), ...licence("P3", "expired"), ...licence("P2", "valid"), ...drives("P3")),
+      session(...licence("P1", "expired"), ...drives("P1")),
+    ];
+    const draft = draftOf(
+      "For every vehicle, the latest check_licence result for the driver named as `driver_id` has to show `licence: valid`.",
+      samples,
+    );
+    expect(draft.ir.metaBehaviors[0]!.checks).toEqual([
+      expect.objectContaining({
+        type: "condition",
+        each: [{ action: "load_vehicle" }],
+        with: { r: { latest: [{ action: "check_licence_result" }], on: { each: "metadata.driver_id", latest: "metadata.person_id" } } },
+        when: 'r.licence == "valid"',
+      }),
+    ]);
+    expect(previewJudge(draft.ir, samples).rules[0]!.rule.fail).toEqual([samples[1]!.id, samples[2]!.id]);
+  });
+
+  it("'the latest survey of the deck it is parked on' ties the survey's `deck_id` to the act's `parked_deck` by the words", () => {
+    const survey = (deck: string, status: string): Step[] => [
+      ["agent", "survey_deck", { deck_id: deck }],
+      ["tool", "survey_deck_result", { deck_id: deck, deck_status: status }],
+    ];
+    const samples = [
+      session(...survey("D1", "clear"), ...drives("P1", "D1")),
+      session(...survey("D2", "blocked"), ...survey("D1", "clear"), ...drives("P1", "D2")),
+    ];
+    const draft = draftOf(
+      "A vehicle is loaded only when the latest survey of the deck it is parked on shows `deck_status: clear`.",
+      samples,
+    );
+    expect(draft.ir.metaBehaviors[0]!.checks).toEqual([
+      expect.objectContaining({
+        type: "condition",
+        with: { r: { latest: [{ action: "survey_deck_result" }], on: { each: "metadata.parked_deck", latest: "metadata.deck_id" } } },
+      }),
+    ]);
+    expect(previewJudge(draft.ir, samples).rules[0]!.rule.fail).toEqual([samples[1]!.id]);
+  });
+});

@@ -16,6 +16,7 @@ import { keyRef } from "./keys.js";
 import type { Lexicon } from "./lexicon.js";
 import type { SentenceShape } from "./shape.js";
 import { shownValues } from "./shown.js";
+import { crossTie } from "./crossed.js";
 import { nameStems, stemSet } from "./words.js";
 
 /** "the latest fetch of that order must show", "whose most recent record shows", "the last check … came back". */
@@ -108,6 +109,22 @@ function tieOf(lexicon: Lexicon, acts: readonly string[], looked: readonly strin
 }
 
 /**
+ * "For every lift, the latest verify_card result for the person named as `operator_id`": a key
+ * the look-up's words write in backticks that the act read from the words does not carry names
+ * the act that does (`make_lift`, not `log_lift`), when the same words resolve to it.
+ */
+function carrierOf(lexicon: Lexicon, each: Pattern, phrase: string, looked: readonly string[], words: string): Pattern | undefined {
+  const acts = each.flatMap((x) => (exactValue(x.action) === undefined ? [] : [exactValue(x.action)!]));
+  const lookedKeys = new Set(looked.flatMap((a) => keysOf(lexicon, a)));
+  const wanted = backticked(phrase).filter((k) => !lookedKeys.has(k) && !acts.some((a) => keysOf(lexicon, a).includes(k)));
+  if (wanted.length === 0) return undefined;
+  const holders = lexicon.actions
+    .filter((a) => !a.isResult && wanted.every((k) => a.metadata.some((md) => md.key === k)))
+    .map((a) => a.name);
+  return holders.length === 0 ? undefined : resolve(lexicon, words, { agentOnly: true, only: (a) => holders.includes(a) });
+}
+
+/**
  * "… only …: the latest look-up of that depot must show `open: yes`": a condition on the latest
  * look-up. `earlier` is the act an earlier sentence of the rule made conditional. Undefined when
  * the clause writes no latest look-up with a `key: value`, or the samples show no event for it.
@@ -169,8 +186,9 @@ export function latestFrom(
     const acts = actsOf(p);
     return acts.length === p.length && !acts.some((a) => looked.includes(a) || looked.includes(`${a}_result`));
   });
-  const each = fits.find((p) => sharedIds(context.lexicon, actsOf(p), looked).length > 0) ?? fits[0];
-  if (each === undefined) return undefined;
+  const found = fits.find((p) => sharedIds(context.lexicon, actsOf(p), looked).length > 0) ?? fits[0];
+  if (found === undefined) return undefined;
+  const each = carrierOf(context.lexicon, found, m[1]!, looked, framed ?? before) ?? found;
   const acts = actsOf(each);
   const tests = pairs.map(([k, v]) => test(k, v));
   // "… shows `card_status: valid` and less than $10.00 in unpaid fines": an amount on a key of the same look-up.
@@ -190,6 +208,7 @@ export function latestFrom(
   if (tests.some((t) => t === undefined)) return undefined;
   if (banned !== null) end = clause.length;
   const on = tieOf(context.lexicon, acts, looked, clause, m[1]!);
+  const across = on === undefined ? crossTie(context.lexicon, acts, looked, m[1]!) : undefined;
   const latest: Pattern = looked.length === 1 ? [{ action: looked[0]! }] : [{ action: { in: looked } }];
   // The quote stops where the reading does: what the clause says after the values stays for another clause or a notice.
   const start = quote.indexOf(clause);
@@ -198,7 +217,7 @@ export function latestFrom(
     type: "condition",
     quote: read,
     each,
-    with: { r: { latest, ...(on !== undefined ? { on: `metadata.${on}` } : {}) } },
+    with: { r: { latest, ...(on !== undefined ? { on: `metadata.${on}` } : across !== undefined ? { on: across } : {}) } },
     when: banned === null ? tests.join(" && ") : notAll(tests as string[]),
   };
   return { kind: "check", check };
