@@ -222,3 +222,32 @@ describe("a look-up and an act that name the same thing by keys of different nam
     expect(previewJudge(draft.ir, samples).rules[0]!.rule.fail).toEqual([samples[1]!.id]);
   });
 });
+
+describe("a later sentence about 'that X', in the window of the condition before it", () => {
+  it("'That vehicle is not loaded again' after 'When … comes back `inspection: failed`, …' forbids loading it from the failure on", () => {
+    type Step = [Trajectory["events"][number]["actor"], string, Record<string, string>?];
+    const failed = (vehicle: string): Step[] => [
+      ["agent", "inspect_vehicle", { vehicle_id: vehicle }],
+      ["tool", "inspect_vehicle_result", { vehicle_id: vehicle, inspection: "failed", inspector_id: "I1" }],
+      ["agent", "hold_vehicle", { vehicle_id: vehicle }],
+    ];
+    const load = (vehicle: string): Step => ["agent", "load_vehicle", { vehicle_id: vehicle, hazard: "none", marshal_id: "M1" }];
+    const samples = [session(...failed("V1"), load("V2")), session(...failed("V1"), load("V1")), session(load("V1"), ...failed("V1"))];
+    const draft = draftOf(
+      "When an inspect_vehicle result comes back `inspection: failed`, the vehicle is held with `hold_vehicle` for that vehicle. " +
+        "That vehicle is not loaded again for the rest of the sailing, whatever a later inspection shows.",
+      samples,
+    );
+    const rule = draft.ir.metaBehaviors[0]!;
+    expect(rule.checks).toContainEqual(
+      expect.objectContaining({
+        type: "forbidden",
+        match: [{ action: "load_vehicle" }],
+        after: [{ action: "inspect_vehicle_result", metadata: { inspection: "failed" } }],
+        on: "metadata.vehicle_id",
+      }),
+    );
+    expect(rule.semanticChecks).toEqual([]);
+    expect(previewJudge(draft.ir, samples).rules[0]!.rule.fail).toEqual([samples[1]!.id]);
+  });
+});
