@@ -8,8 +8,8 @@
  * most recent `read_wind` reading for the crane must be 20 m/s or less" is a condition on
  * `read_wind_result`'s `wind_mps`. So each such sentence that writes a name in backticks is read
  * on its own words: the candidate checks that use a name it writes and whose every event is one it
- * names (an action sharing half its words, a value it writes), best by the sentence's words, then
- * simpler; the first that fits the labels as well as the rule does and judges some sample
+ * names (an action sharing half its words, a value it writes), best by the sentence's words (a
+ * check judging the rule's own event first), then simpler; the first that fits the labels as well as the rule does and judges some sample
  * otherwise joins the rule in the sentence's place (synthesize.ts). Candidates from other words
  * (an event of the rule's other sentences, a value of the Why paragraph) are not tried, nor are
  * sentences that write no name: readings from loose words fit six labels by chance as often as by
@@ -20,11 +20,13 @@ import type { Matcher, MetaBehavior } from "../../ir/types.js";
 import { exactValue } from "../../ir/values.js";
 import type { Lexicon } from "./lexicon.js";
 import { candidateMatchers, score, type Vocab } from "./synthesize-candidates.js";
-import { usedMatchers, type Candidate, type RuleLabels, type Verdict } from "./synthesize-eval.js";
+import { subjectOf, usedMatchers, type Candidate, type RuleLabels, type Verdict } from "./synthesize-eval.js";
 import { actionsOf, crossRelevance } from "./synthesize-forms.js";
 
 /** How much of a matcher the sentence must name: half its action's words, or a value it writes. */
 const NAMED = 0.5;
+/** What judging the rule's own event (its trigger's) adds to a candidate's score by the sentence's words. */
+const SUBJECT = 1;
 /** Candidates tried per sentence, the sentence's own words first. */
 export const PER_SENTENCE = 200;
 
@@ -52,6 +54,7 @@ export function sentenceCandidates(
   if (rule.checks.length === 0) return [];
   const quotes = [...new Set(rule.semanticChecks.map((s) => s.quote))];
   const labelOf = (i: number) => labels[samples[i]!.id]?.[rule.name];
+  const subject = new Set((rule.trigger.match ?? []).map((m) => JSON.stringify(m)));
   return quotes.flatMap((quote) => {
     // A sentence that writes no name in backticks gives only loose words: it stays with the model.
     const written = new Set([...quote.matchAll(/`([^`\n]+)`/g)].map((m) => m[1]!.trim()));
@@ -70,8 +73,15 @@ export function sentenceCandidates(
       if (c.test !== undefined && own.relevanceOf({ ...bind, metadata: { [c.key]: c.test } }) <= own.relevanceOf(bind)) return false;
       return c.cross === undefined || crossRelevance(c.cross, own.words, quote) > 0;
     };
+    // The rule is about its trigger's event: a check that judges that event reads the sentence as the rule's
+    // ("the latest `read_wind` reading must be 20 m/s or less" before each lift), one that judges another
+    // event only fits ("after a reading over 20, read the wind again").
+    const judges = (c: Candidate) => {
+      const k = subjectOf(c);
+      return k !== "any" && subject.has(JSON.stringify(vocab.matchers[k]));
+    };
     const candidates = all()
-      .flatMap((c, i) => (reads(c) ? [{ c, i, s: score(c, scored) }] : []))
+      .flatMap((c, i) => (reads(c) ? [{ c, i, s: score(c, scored) + (judges(c) ? SUBJECT : 0) }] : []))
       .sort((a, b) => b.s - a.s || a.i - b.i)
       .slice(0, PER_SENTENCE)
       .map((x) => x.c);
