@@ -456,6 +456,15 @@ export function toCheck(c: Candidate, matchers: Matcher[], quote: string): Check
   }
 }
 
+/** The candidates the search tries, the most promising first (words, then simplicity, then the fixed order), at most `max`. */
+export function rankedCandidates(vocab: Vocab, bounds: number[], max: number): Candidate[] {
+  return candidates(vocab, bounds)
+    .map((c, i) => ({ c, i, s: score(c, vocab) }))
+    .sort((a, b) => b.s - a.s || a.i - b.i)
+    .slice(0, max)
+    .map((x) => x.c);
+}
+
 export function score(c: Candidate, vocab: Vocab): number {
   const used = usedMatchers(c);
   // Words first; each extra matcher or form costs a little (simplicity).

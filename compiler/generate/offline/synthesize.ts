@@ -29,7 +29,7 @@ import { matcherHolds } from "../../ir/value-eval.js";
 import { exactValue, valueTest } from "../../ir/values.js";
 import { previewRule } from "../preview.js";
 import type { Lexicon } from "./lexicon.js";
-import { boundsIn, candidateMatchers, candidates, score, toCheck, type Vocab } from "./synthesize-candidates.js";
+import { boundsIn, candidateMatchers, candidates, rankedCandidates, score, toCheck, type Vocab } from "./synthesize-candidates.js";
 import {
   evaluate,
   extensions,
@@ -43,6 +43,7 @@ import {
   type Vector,
 } from "./synthesize-eval.js";
 import { editCounter, MISS, rank, tolerated } from "./synthesize-rank.js";
+import { sentenceCandidates, withSentences } from "./synthesize-sentences.js";
 import { variantsFor, type Variant } from "./synthesize-variants.js";
 import { nameStems, stemSet } from "./words.js";
 
@@ -191,6 +192,7 @@ export function synthesizeRule(
   const readingScore = (parts: Reading["parts"]) =>
     parts.reduce((sum, p) => sum + ("candidate" in p ? score(p.candidate, vocab) : 1), 0) - 0.05 * parts.length;
   const searched = { candidates: 0, readings: 0 };
+  const spent = () => searched.readings >= budget.readings;
   // Where the labels leave readings tied, the one that changes the phrase reading's verdicts on the
   // unlabeled samples least: the words read it so, and the labels did not say otherwise.
   const unlabeled = samples.flatMap((s, i) => (labels[s.id]?.[rule.name] === undefined ? [i] : []));
@@ -289,7 +291,15 @@ export function synthesizeRule(
       searched: { ...searched },
     };
   };
-  if (labeled.length === 0 || drafted.agree === labeled.length) return result(drafted, []);
+  let ordered: Candidate[] | undefined;
+  const allCandidates = () => (ordered ??= rankedCandidates(vocab, boundsIn(section), budget.candidates));
+  // A sentence the draft left to the model, read from its own words where that fits the labels (synthesize-sentences.ts).
+  const readSentences = (pick: Reading): Reading =>
+    withSentences(pick, sentenceCandidates(lexicon, rule, samples, labels, vocab, allCandidates), (r, c, quote) =>
+      spent() ? undefined : make([...r.parts, { candidate: c, quote }], r.trigger),
+    );
+  if (labeled.length === 0) return result(drafted, []);
+  if (drafted.agree === labeled.length) return result(readSentences(drafted), []);
   anchored = drafted.agree >= labeled.length - tolerated(labeled.length) && rule.checks.length > 0;
   if (anchored) {
     drafted.rank = rank(labeled.length - drafted.agree, { fields: 0, grounded: 0 });
@@ -299,12 +309,7 @@ export function synthesizeRule(
     track(drafted);
   }
 
-  // The most promising candidates first (words, then simplicity, then the fixed order), as many as the budget allows.
-  const all = candidates(vocab, boundsIn(section))
-    .map((c, i) => ({ c, i, s: score(c, vocab) }))
-    .sort((a, b) => b.s - a.s || a.i - b.i)
-    .slice(0, budget.candidates)
-    .map((x) => x.c);
+  const all = allCandidates();
   searched.candidates = all.length;
   const obligationStems = obligations.map((o) => stemSet(o));
   const quotes = new Map<Candidate, string>();
@@ -324,7 +329,6 @@ export function synthesizeRule(
     quotes.set(c, best);
     return best;
   };
-  const spent = () => searched.readings >= budget.readings;
   /** Rounds of changes from the draft over the given candidates: the best reading, and the readings as good. */
   const search = (tried: readonly Candidate[], fewerFirst: boolean): { current: Reading; pool: Reading[] } => {
     let current = drafted;
@@ -397,7 +401,7 @@ export function synthesizeRule(
   // least change, words), ties going to the search's own order. Otherwise the words say little
   // the search can trust, and the search's best fit stands.
   const best = anchored ? top[0]! : current;
-  if (best === drafted) return result(drafted, []);
+  if (best === drafted) return result(readSentences(drafted), []);
   // Labels must not move the draft by accident: a change is kept only when the pick, made with
   // each label left out in turn, predicts that label more often than the phrase reading agrees
   // with it. A tie keeps the phrase reading (the words). So one label the draft misses never
