@@ -396,10 +396,11 @@ function withLabels(
   samples: readonly Trajectory[],
   labels: RuleLabels,
 ): typeof drafted & { question?: Omit<VerdictQuestion, "rule"> } {
+  // The rule's own paragraphs, as the words path reads them (fromWords): a rationale's story names no matcher.
   const found = synthesizeRule(
     lexicon,
     drafted.rule,
-    section.body,
+    ruleParagraphs(section.body),
     obligations(section.body).map((o) => o.text),
     samples,
     labels,
