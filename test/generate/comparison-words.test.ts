@@ -147,6 +147,18 @@ describe("a count of events takes the table's words", () => {
     expect(verdicts(sentence, samples)).toEqual({ one: "pass", two: "pass", three: "fail" });
   });
 
+  it("a subject of 'no' names whose count it is: 'No supplier is sent more than two loads in a day' is per supplier", () => {
+    // Four loads in each session; per supplier, two and two, or three and one.
+    const split = [
+      loads("two-each", ["P1", 5], ["P2", 5], ["P1", 5], ["P2", 5]),
+      loads("three-for-one", ["P1", 5], ["P1", 5], ["P2", 5], ["P1", 5]),
+    ];
+    const sentence = "No supplier is sent more than two loads in a day.";
+    expect(verdicts(sentence, split)).toEqual({ "two-each": "pass", "three-for-one": "fail" });
+    const check = draftOf(PREAMBLE, sentence, split, "timber").ir.metaBehaviors[0]!.checks[0]!;
+    expect(check).toEqual(expect.objectContaining({ type: "count", max: 2, per: "metadata.supplier_id" }));
+  });
+
   it("reads its words from the table, and a bound's own 'no' is no number", () => {
     // Every inclusive word before a number bounds a count; of the exclusive ones, only comparatives of quantity.
     expect(countWordsBefore()).toEqual(expect.arrayContaining(["more than", "fewer than", "at most", "a maximum of", "not above"]));

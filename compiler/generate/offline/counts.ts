@@ -35,11 +35,28 @@ function actionsOf(pattern: Pattern): string[] {
   });
 }
 
+/** "No diver is logged in for more than three dives in a day": a subject of "no", "each", "every" says whose count it is. */
+const SUBJECT = /^\W*(?:no|each|every|any)\s+([a-z]+)\s+(?=(?:is|are|may|can|gets?|receives?)\b)/i;
+
+/** The key the clause's subject names on the counted events, unless it names the counted act itself ("no refund is …"). */
+function subjectKey(context: ClauseContext, clause: string, match: Pattern): string | undefined {
+  const subject = SUBJECT.exec(clause);
+  if (subject === null) return undefined;
+  const noun = canonical(subject[1]!.toLowerCase());
+  const counted = actionsOf(match);
+  if (counted.some((a) => context.lexicon.actions.find((x) => x.name === a)?.stems.includes(noun) === true)) return undefined;
+  const grouping = groupingKey(context.lexicon, { noun, phrase: subject[0] }, match);
+  return "per" in grouping ? grouping.per : undefined;
+}
+
 /** The `per:` of a count, or a reason it has none it can take: the group's noun names no key of the counted events. */
 function perOf(context: ClauseContext, clause: string, match: Pattern): { per?: string } | { unknown: string } {
   const words = groupingWords(clause);
-  if (words === undefined) return {};
+  const subject = subjectKey(context, clause, match);
+  if (words === undefined) return subject === undefined ? {} : { per: subject };
   const grouping = groupingKey(context.lexicon, words, match);
+  // "… in a day": a group the events carry no key for, or the session, where the subject names one.
+  if (subject !== undefined && ("unknown" in grouping || grouping.per === undefined)) return { per: subject };
   if ("unknown" in grouping) return grouping;
   return grouping.per === undefined ? {} : { per: grouping.per };
 }
