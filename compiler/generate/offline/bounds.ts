@@ -10,13 +10,23 @@
 import type { Pattern, RangeOperator } from "../../ir/types.js";
 import { exactValue } from "../../ir/values.js";
 import { amountsIn, withAmounts, withoutAmounts, type Amount } from "./amounts.js";
-import { alternation, comparisonOf, wordsAt } from "./comparisons.js";
+import { alternation, comparisonOf, RANGE_WORDS, wordsAt } from "./comparisons.js";
 import { afterWindow, resolve, semanticFor, windowed, type ClauseContext, type ClauseOutcome } from "./clauses.js";
 import { CONCESSION, forbids } from "./shape.js";
 import { canonical, nameStems } from "./words.js";
 
 /** A number and the noun after it, with the comparison words before it (comparisons.ts): "no more than 12 installments", "over 400 amps". */
 const KEYED_NUMBER = new RegExp(`\\b(${alternation(wordsAt("before"))})\\s+(\\d[\\d,]*(?:\\.\\d+)?)\\s+([A-Za-z][\\w-]*)`, "gi");
+/** The same with the words after the noun (comparisons.ts): "40 tonnes at most", "14 days or less". */
+const KEYED_AFTER = new RegExp(
+  `(?<![$€£\\d.,])\\b(\\d[\\d,]*(?:\\.\\d+)?)\\s+([A-Za-z][\\w-]*)\\s+(${alternation(wordsAt("after"))})\\b`,
+  "gi",
+);
+/** Two numbers and the noun after them, both included (comparisons.ts RANGE_WORDS): "between 4 and 40 tonnes", "from 2 to 6 installments". */
+const KEYED_RANGE = new RegExp(
+  `\\b(?:${alternation(RANGE_WORDS.open)})\\s+(\\d[\\d,]*(?:\\.\\d+)?)\\s+(?:${alternation(RANGE_WORDS.close)})\\s+(\\d[\\d,]*(?:\\.\\d+)?)\\s+([A-Za-z][\\w-]*)`,
+  "gi",
+);
 /** Words that make a bound one on a whole session's total, or on a group: a sum (counts.ts), not each event's. */
 const SCOPE =
   /\b(?:in\s+(?:a|one|the|any|each)\s+(?:session|day|visit|conversation|week|month)|per|in total|total(?:s|led|ling)?|together|altogether|combined|however many|across|all\s+(?:of\s+)?(?:the|their|its)|sum|add(?:s|ed)? up)\b/i;
@@ -26,6 +36,7 @@ const VERB_AFTER =
 /** The bound is the predicate: a verb (or "is", "are") stands right before its words. */
 const VERB_BEFORE = /\b(?:is|are|be|[a-z]{2,}s|[a-z]{2,}ed|run|move|add|last|take|cover|get)\s+(?:(?:never|not|only|ever)\s+)?$/i;
 
+/** The other side of each operator's cut: "at most 14" (`lte`) leaves `gt` outside. */
 const COMPLEMENT: Record<keyof RangeOperator, keyof RangeOperator> = { lte: "gt", lt: "gte", gte: "lt", gt: "lte" };
 
 /** The numeric key of an action that a noun names ("installments" → `installments`). */
@@ -51,24 +62,41 @@ interface Bound {
   amount?: Amount;
 }
 
+const numberOf = (written: string): number => Number(written.replace(/,/g, ""));
+
 /** The clause's one bound on a value, amount or keyed number; undefined when it has none or several. */
 function boundIn(context: ClauseContext, clause: string): Bound | undefined {
   const amounts = amountsIn(clause);
-  const keyed = [...clause.matchAll(KEYED_NUMBER)].flatMap((m) => {
-    const key = keyNamed(context, m[3]!);
-    const op = comparisonOf(m[1]!, "before")?.op;
-    const value = Number(m[2]!.replace(/,/g, ""));
-    return key === undefined || op === undefined ? [] : [{ range: { [op]: value }, start: m.index!, end: m.index! + m[0].length, key }];
-  });
-  const bounds: Bound[] = [...amounts.map((a) => ({ range: a.range, start: a.start, end: a.end, amount: a })), ...keyed];
+  const keyed = (re: RegExp, read: (m: RegExpMatchArray) => { noun: string; range: RangeOperator } | undefined): Bound[] =>
+    [...clause.matchAll(re)].flatMap((m) => {
+      const found = read(m);
+      const key = found === undefined ? undefined : keyNamed(context, found.noun);
+      return key === undefined ? [] : [{ range: found!.range, start: m.index!, end: m.index! + m[0].length, key }];
+    });
+  const op = (words: string, position: "before" | "after") => comparisonOf(words, position)?.op;
+  const bounds: Bound[] = [
+    ...amounts.map((a) => ({ range: a.range, start: a.start, end: a.end, amount: a })),
+    // A range first: its "… and 40 tonnes" is no bound of its own.
+    ...keyed(KEYED_RANGE, (m) => {
+      const [low, high] = [numberOf(m[1]!), numberOf(m[2]!)].sort((a, b) => a - b) as [number, number];
+      return { noun: m[3]!, range: { gte: low, lte: high } };
+    }),
+    ...keyed(KEYED_NUMBER, (m) => {
+      const o = op(m[1]!, "before");
+      return o === undefined ? undefined : { noun: m[3]!, range: { [o]: numberOf(m[2]!) } };
+    }),
+    ...keyed(KEYED_AFTER, (m) => {
+      const o = op(m[3]!, "after");
+      return o === undefined ? undefined : { noun: m[2]!, range: { [o]: numberOf(m[1]!) } };
+    }),
+  ];
   const distinct = bounds.filter((b, i) => bounds.findIndex((o) => o.start < b.end && b.start < o.end) === i);
   return distinct.length === 1 ? distinct[0] : undefined;
 }
 
-/** The range outside a bound: what a forbidden check matches. */
-function outside(range: RangeOperator): RangeOperator {
-  const [op, value] = Object.entries(range)[0] as [keyof RangeOperator, number];
-  return { [COMPLEMENT[op]]: value };
+/** The ranges outside a bound: what a forbidden check matches ("between 4 and 40" has one on each side). */
+function outside(range: RangeOperator): RangeOperator[] {
+  return (Object.entries(range) as [keyof RangeOperator, number][]).map(([op, value]) => ({ [COMPLEMENT[op]]: value }));
 }
 
 /**
@@ -85,21 +113,27 @@ export function boundFrom(context: ClauseContext, clause: string, quote: string)
   if (!VERB_BEFORE.test(head) || VERB_AFTER.test(tail)) return undefined;
   // "No loan runs more than 21 days", "never moves more than 400 amps": the bound as written is what is forbidden.
   const forbidding = /^\s*no\s/i.test(head) || forbids(head, context.grammar);
-  const range = forbidding ? bound.range : outside(bound.range);
-  const rest = withoutAmounts(text, [{ ...bound, range, unit: bound.amount?.unit ?? "money" }]).replace(/\b(?:no|not|never)\b/gi, " ");
+  const ranges = forbidding ? [bound.range] : outside(bound.range);
+  const rest = withoutAmounts(text, [{ ...bound, range: bound.range, unit: bound.amount?.unit ?? "money" }]).replace(
+    /\b(?:no|not|never)\b/gi,
+    " ",
+  );
   const resolved = resolve(context.lexicon, rest, { agentOnly: true });
   const found = resolved?.every((m) => exactValue(m.action) !== undefined) === true ? resolved : undefined;
-  let match: Pattern | undefined;
-  if (bound.key === undefined)
-    match = found === undefined ? undefined : withAmounts(context.lexicon, found, [{ ...bound.amount!, range }], rest);
-  else {
+  // One pattern per range outside the bound, together one forbidden check: "between 4 and 40 tonnes" forbids either side.
+  const each = (range: RangeOperator): Pattern | undefined => {
+    if (bound.key === undefined)
+      return found === undefined ? undefined : withAmounts(context.lexicon, found, [{ ...bound.amount!, range }], rest);
     // "Plans are limited to 12 installments": the one agent action that carries the key, when the words name no other.
     const carriers = context.lexicon.actions.filter((a) => a.actors.includes("agent") && a.metadata.some((m) => m.key === bound.key));
-    match =
+    return (
       (found === undefined ? undefined : onKey(context, found, bound.key, range)) ??
-      (carriers.length === 1 ? onKey(context, [{ action: carriers[0]!.name }], bound.key, range) : undefined);
-  }
-  if (match === undefined) return undefined;
+      (carriers.length === 1 ? onKey(context, [{ action: carriers[0]!.name }], bound.key, range) : undefined)
+    );
+  };
+  const patterns = ranges.map(each);
+  if (patterns.some((p) => p === undefined)) return undefined;
+  const match = patterns.flatMap((p) => p!);
   const window = afterWindow(context);
   if (window === "unresolved") return semanticFor(quote, true, "the drafter could not tell which sample events this bounds");
   return windowed(context, { type: "forbidden", quote, match }, window, quote);

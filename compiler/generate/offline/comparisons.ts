@@ -57,7 +57,19 @@ export const COMPARISONS: Readonly<Record<ComparisonOp, { before: readonly strin
       "not below",
       "not under",
     ],
-    after: ["or more", "or above", "or higher", "or over", "and above", "and up", "or greater", "at least", "at the least"],
+    after: [
+      "or more",
+      "or above",
+      "or higher",
+      "or over",
+      "and above",
+      "and over",
+      "and up",
+      "or greater",
+      "at least",
+      "at the least",
+      "minimum",
+    ],
   },
   lt: {
     before: [
@@ -90,12 +102,30 @@ export const COMPARISONS: Readonly<Record<ComparisonOp, { before: readonly strin
       "limited to",
       "no higher than",
       "no greater than",
+      "not greater than",
+      "not higher than",
     ],
-    after: ["or less", "or fewer", "or below", "or lower", "or under", "and below", "at most", "at the most"],
+    after: [
+      "or less",
+      "or fewer",
+      "or below",
+      "or lower",
+      "or under",
+      "and below",
+      "and under",
+      "at most",
+      "at the most",
+      "maximum",
+      "max",
+    ],
   },
 };
 
-/** Two numbers that bound a range, both included: "from 18 to 75", "between 10 and 20". */
+/**
+ * Two numbers that bound a range, both included: "from 18 to 75", "between 10 and 20". "Between"
+ * is read inclusively as policies use it ("loads between 4 and 10 tonnes" admits a 10-tonne load;
+ * a rule meaning otherwise says "more than 4 and less than 10"), and as "from … to …" is.
+ */
 export const RANGE_WORDS = { open: ["from", "between"], close: ["to", "and"] } as const;
 
 export const OPS: readonly ComparisonOp[] = ["gt", "gte", "lt", "lte"];
@@ -138,4 +168,39 @@ export function wordsAt(position: "before" | "after", ops: readonly ComparisonOp
 export function comparisonOf(written: string, position: "before" | "after"): ComparisonWord | undefined {
   const words = written.trim().toLowerCase().replace(/\s+/g, " ");
   return ALL_WORDS.find((w) => w.position === position && w.words === words);
+}
+
+/** Comparatives of quantity: the only words of the exclusive operators that also bound how many events there are. */
+const QUANTITY = /^(?:more|fewer|less) than$/;
+
+/**
+ * The words before a number that bound a count of events ("at most two refunds", "a maximum of 3
+ * call-outs", "more than three posts"): every limit word (an inclusive operator's) and the
+ * comparatives of quantity. "Over", "under", "above", "below" are prepositions as often ("over the
+ * phone", "under a hold") and bound values, not counts (bounds.ts, amounts.ts).
+ */
+export function countWordsBefore(): string[] {
+  return ALL_WORDS.filter((w) => w.position === "before" && (inclusive(w.op) || QUANTITY.test(w.words))).map((w) => w.words);
+}
+
+/** The limits a comparison sets on a count of n: "at most 3" is max 3, "more than 3" min 4, "fewer than 3" max 2. */
+export function countLimits(op: ComparisonOp, n: number): { min?: number; max?: number } {
+  if (op === "gte") return { min: n };
+  if (op === "gt") return { min: n + 1 };
+  if (op === "lt") return { max: Math.max(0, n - 1) };
+  return { max: n };
+}
+
+/** The table's words that are negated comparisons ("no more than", "not above", "no greater than"): bounds, which negate nothing. */
+export const NEGATED_COMPARISON = new RegExp(
+  `\\b(?:${alternation(ALL_WORDS.filter((w) => /^(?:no|not)\s/.test(w.words)).map((w) => w.words))})\\b`,
+  "gi",
+);
+
+/**
+ * The words after a number that bound a count ("two cranes or fewer", "90 tonnes at most"): those of
+ * quantity. "Or lower", "or higher", "and above" rank a value on a scale ("danger level 3 or lower").
+ */
+export function countWordsAfter(): string[] {
+  return wordsAt("after").filter((w) => /^(?:or (?:more|fewer|less)|at (?:the )?(?:most|least)|max|maximum|minimum)$/.test(w));
 }

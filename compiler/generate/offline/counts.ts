@@ -12,18 +12,15 @@ import { amountKey, amountsIn, withoutAmounts } from "./amounts.js";
 import { afterWindow, resolve, semanticFor, windowed, type ClauseContext, type ClauseOutcome } from "./clauses.js";
 import { groupingKey, groupingWords } from "./keys.js";
 import { keyNamedBy } from "./lexicon.js";
-import { COUNT, forbids, limitsOf } from "./shape.js";
-import { summedKey, TOTAL } from "./summed.js";
+import { countBoundIn, forbids, type CountBound } from "./shape.js";
+import { SUM, summedKey, TOTAL } from "./summed.js";
+import { NEGATED_COMPARISON } from "./comparisons.js";
 import { canonical, parseCount } from "./words.js";
 
 /** The agent's tool calls in general: "at most one tool call per turn" counts every agent event of the turn. */
 const TOOL_CALLS = /\b(?:tool[- ]?calls?|tool uses?|function calls?|tools?|actions?)\b/i;
 /** A number said without a bound word, in a count grouped by something: "one tool call per turn" is at most one. */
 const BARE_NUMBER = /\b(?:only|just)?\s*(\d+|one|two|three|four|five|six|seven|eight|nine|ten|a single|single)\b/i;
-/** Words that make an amount a bound on the sum: "total at most $800", "$800 in total", "come to at most $800". */
-const SUM =
-  /\b(?:total(?:s|led|ling|ing)?|in total|combined|altogether|all together|sum(?:s|med)? to|add(?:s|ed)? up to|(?:come|comes|came|amounts?|amounted) to)\b/i;
-
 /** The counted events: the agent's events for "tool calls", else what the phrase names, amounts included. */
 function countedPattern(context: ClauseContext, phrase: string, ignore?: string): Pattern | undefined {
   if (TOOL_CALLS.test(phrase) && resolve(context.lexicon, phrase, { agentOnly: true }) === undefined) return [{ actor: "agent" }];
@@ -38,11 +35,28 @@ function actionsOf(pattern: Pattern): string[] {
   });
 }
 
+/** "No diver is logged in for more than three dives in a day": a subject of "no", "each", "every" says whose count it is. */
+const SUBJECT = /^\W*(?:no|each|every|any)\s+([a-z]+)\s+(?=(?:is|are|may|can|gets?|receives?)\b)/i;
+
+/** The key the clause's subject names on the counted events, unless it names the counted act itself ("no refund is …"). */
+function subjectKey(context: ClauseContext, clause: string, match: Pattern): string | undefined {
+  const subject = SUBJECT.exec(clause);
+  if (subject === null) return undefined;
+  const noun = canonical(subject[1]!.toLowerCase());
+  const counted = actionsOf(match);
+  if (counted.some((a) => context.lexicon.actions.find((x) => x.name === a)?.stems.includes(noun) === true)) return undefined;
+  const grouping = groupingKey(context.lexicon, { noun, phrase: subject[0] }, match);
+  return "per" in grouping ? grouping.per : undefined;
+}
+
 /** The `per:` of a count, or a reason it has none it can take: the group's noun names no key of the counted events. */
 function perOf(context: ClauseContext, clause: string, match: Pattern): { per?: string } | { unknown: string } {
   const words = groupingWords(clause);
-  if (words === undefined) return {};
+  const subject = subjectKey(context, clause, match);
+  if (words === undefined) return subject === undefined ? {} : { per: subject };
   const grouping = groupingKey(context.lexicon, words, match);
+  // "… in a day": a group the events carry no key for, or the session, where the subject names one.
+  if (subject !== undefined && ("unknown" in grouping || grouping.per === undefined)) return { per: subject };
   if ("unknown" in grouping) return grouping;
   return grouping.per === undefined ? {} : { per: grouping.per };
 }
@@ -57,6 +71,11 @@ function finish(context: ClauseContext, check: CountCheck, clause: string, quote
   const outcome = windowed(context, check, window, quote);
   const note = `no sample shows a metadata key for each ${per.unknown} on the counted events, so the bounds are for the whole session: add per: metadata.<key> if the traces have one`;
   return outcome.kind === "check" ? { ...outcome, note } : outcome;
+}
+
+/** A bound's limits without the sides it leaves open. */
+function countLimitsOf(count: CountBound): { min?: number; max?: number } {
+  return { ...(count.min !== undefined ? { min: count.min } : {}), ...(count.max !== undefined ? { max: count.max } : {}) };
 }
 
 /** Whether a clause counts something per group with a bare number: "one tool call per turn". */
@@ -74,16 +93,17 @@ export function countFrom(context: ClauseContext, clause: string, quote: string)
   const counted = grouping === undefined ? clause : clause.replace(grouping.phrase, " ");
   // "more than a 90-day supply" bounds an amount (amounts.ts), not how many.
   const howMany = withoutAmounts(counted, amountsIn(counted));
-  const count = COUNT.exec(howMany);
-  const bare = count === null && grouping !== undefined ? BARE_NUMBER.exec(howMany) : null;
-  if (count === null && bare === null) return repeatFrom(context, clause, quote);
-  const n = count !== null ? parseCount(count[2]!) : /single/i.test(bare![1]!) ? 1 : parseCount(bare![1]!);
+  const count = countBoundIn(howMany);
+  const bare = count === undefined && grouping !== undefined ? BARE_NUMBER.exec(howMany) : null;
+  if (count === undefined && bare === null) return repeatFrom(context, clause, quote);
+  const n = count !== undefined ? count.n : /single/i.test(bare![1]!) ? 1 : parseCount(bare![1]!);
   if (n === undefined) return undefined;
-  const bound = count === null ? "at most" : count[1]!.toLowerCase();
-  let limits = limitsOf(bound.replace(/\s+/g, " "), n);
+  let limits = count !== undefined ? countLimitsOf(count) : { max: n };
   // "Removing more than three posts is not allowed": a forbidden range is the complement of the allowed one.
-  const negated = forbids(counted.replace(COUNT, " "), context.grammar) && !/\b(?:no|not) (?:more|fewer|less) than\b/i.test(counted);
-  if (negated && count !== null) {
+  // The whole clause: "No supplier's loads may …" says its "no" in the group's words (keys.ts).
+  const rest = count === undefined ? clause : clause.replace(howMany.slice(count.index, count.end), " ");
+  const negated = forbids(rest, context.grammar) && !new RegExp(NEGATED_COMPARISON.source, "i").test(counted);
+  if (negated && count !== undefined) {
     if (limits.min !== undefined && limits.max === undefined) limits = { max: limits.min - 1 };
     else if (limits.max !== undefined && limits.min === undefined) limits = { min: limits.max + 1 };
     else return undefined;
@@ -97,10 +117,7 @@ export function countFrom(context: ClauseContext, clause: string, quote: string)
     distinctBy = key === undefined ? "content" : `metadata.${key}`;
   }
   // "at most 60 tablets in one session": a total of the events' `tablets`, not a number of events (summed.ts).
-  const total =
-    count === null || distinct !== null
-      ? undefined
-      : summedKey(context.lexicon, quote, howMany.slice(count.index + count[0].length), match);
+  const total = count === undefined || distinct !== null ? undefined : summedKey(context.lexicon, quote, count.noun, match);
   const check: CountCheck =
     total !== undefined
       ? { type: "count", quote, match: total.match, sum: `metadata.${total.key}`, ...limits }

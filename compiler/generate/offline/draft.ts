@@ -47,7 +47,7 @@ import {
   capitalize,
   CONCESSION,
   CONDITION,
-  COUNT,
+  countBoundIn,
   DEFAULT_GRAMMAR,
   forbids,
   grammarFor,
@@ -60,7 +60,6 @@ import {
   type Grammar,
   type SentenceShape,
 } from "./shape.js";
-import { parseCount } from "./words.js";
 
 export { agentNames, grammarFor, shapeSentence };
 
@@ -119,8 +118,8 @@ function draftPlainClause(context: ClauseContext, rawClause: string, stripped?: 
   const forbidding = forbids(clause, context.grammar);
   // An ordering context ("Before answering, … at least one …") says more than a count of one;
   // "at least two different …" says more than the ordering, which one event satisfies.
-  const several = COUNT.exec(clause);
-  const countFirst = several !== null && /^at least$/i.test(several[1]!) && (parseCount(several[2]!) ?? 0) >= 2;
+  const several = countBoundIn(clause);
+  const countFirst = several?.words === "at least" && several.n >= 2;
   // "Every quarantine is followed by a `notify_qa` call …, before the assistant moves on": a pairing.
   const attempts = forbidding
     ? [sumFrom, countFrom, forbiddenFrom]
@@ -399,10 +398,11 @@ function withLabels(
   samples: readonly Trajectory[],
   labels: RuleLabels,
 ): typeof drafted & { question?: Omit<VerdictQuestion, "rule"> } {
+  // The rule's own paragraphs, as the words path reads them (fromWords): a rationale's story names no matcher.
   const found = synthesizeRule(
     lexicon,
     drafted.rule,
-    section.body,
+    ruleParagraphs(section.body),
     obligations(section.body).map((o) => o.text),
     samples,
     labels,

@@ -24,11 +24,13 @@ const TURN_WORDS = new Set(["turn", "reply", "response", "round", "step"]);
 /** Nouns that mean the whole session: a count over it needs no grouping. */
 const SESSION_WORDS = new Set(["session", "conversation", "chat", "trajectory", "transcript", "run", "call", "interaction"]);
 
-/** "per turn", "each turn", "in a single turn", "for each order", "to one customer": the noun a count is grouped by. */
+/** "per turn", "each turn", "in a single turn", "for each order", "to one customer", "from a single producer": the noun a count is grouped by. */
 const PER =
-  /\b(?:per|in\s+(?:a\s+single|the\s+same|a|one|any|each|every)|(?:for|to|of|on)\s+(?:a\s+single|any\s+one|the\s+same|each|every|one))\s+([a-z]+)\b/i;
+  /\b(?:per|in\s+(?:a\s+single|the\s+same|a|one|any|each|every)|(?:for|to|of|on|from)\s+(?:a\s+single|any\s+one|the\s+same|each|every|one))\s+([a-z]+)\b/i;
 /** "One crew member is called out for at most …": a subject of one names the group (the last noun of a compound). */
 const ONE_SUBJECT = /^\W*one\s+(?:[a-z]+\s+)?([a-z]+)\s+(?=(?:is|are|may|can|gets?|receives?)\b)/i;
+/** "No supplier's loads may add up to …", "a supplier's loads total …": the owner of what is counted, at the start, names the group. */
+const OWNER_SUBJECT = /^\W*(?:no|a|an|one|any|each|every)\s+([a-z]+)(?:'s|’s|s'|s’)\s+(?=[a-z])/i;
 /** "each turn" and "every turn" only name a group when the noun means one: "each refund" is what is counted. */
 const EACH = /\b(?:each|every)\s+([a-z]+)\b/gi;
 
@@ -66,7 +68,12 @@ export interface GroupingWords {
 export function groupingWords(clause: string): GroupingWords | undefined {
   // "to one employee … in a session": the group is the thing, not the session every count is within anyway.
   const pers = [...clause.matchAll(new RegExp(PER.source, "gi"))];
-  const per = ONE_SUBJECT.exec(clause) ?? pers.find((m) => !SESSION_WORDS.has(canonical(m[1]!.toLowerCase()))) ?? pers[0] ?? null;
+  const per =
+    ONE_SUBJECT.exec(clause) ??
+    OWNER_SUBJECT.exec(clause) ??
+    pers.find((m) => !SESSION_WORDS.has(canonical(m[1]!.toLowerCase()))) ??
+    pers[0] ??
+    null;
   const found = per ?? [...clause.matchAll(EACH)].find((m) => TURN_WORDS.has(canonical(m[1]!.toLowerCase())));
   return found === undefined || found === null ? undefined : { noun: canonical(found[1]!.toLowerCase()), phrase: found[0] };
 }

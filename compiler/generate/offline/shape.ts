@@ -8,7 +8,8 @@ import type { BehaviorSpec } from "../../behavior-md/load.js";
 import { MEASURE_UNITS } from "./amounts.js";
 import { splitReportedSpeech } from "./lexicon.js";
 import { sectionSentences } from "./sentences.js";
-import { parseCount } from "./words.js";
+import { alternation, comparisonOf, countLimits, countWordsAfter, countWordsBefore, NEGATED_COMPARISON } from "./comparisons.js";
+import { NUMBER_WORD_LIST, parseCount } from "./words.js";
 
 export type ConditionKind = "before" | "after" | "whenever" | "if" | "during";
 
@@ -22,9 +23,9 @@ export interface SentenceShape {
 export const CONDITION = /^(before|after|once|whenever|each time|every time|if|when|during|as soon as)\s+(.+)$/i;
 export const PROHIBITION =
   /\b(?:never|must not|mustn't|may not|should not|shouldn't|shall not|cannot|can't|no further|no more(?! than)|(?:is|are) (?:a )?violations?|(?:is|are) forbidden|(?:is|are) not (?:allowed|permitted))\b/i;
-/** "No run should include …", "no refund may go …": a subject with "no" and a modal forbids it; so do "nobody is paid …" and "no loan runs more than …". */
+/** "No run should include …", "no refund may go …", "no producer's deliveries may …": a subject with "no" and a modal forbids it; so do "nobody is paid …" and "no loan runs more than …". */
 export const NO_SUBJECT =
-  /^(?:no\s+(?:[\w-]+\s+){1,3}?(?:should|may|must|can|shall|will)\b|no\s+(?:[\w-]+\s+){1,3}?[a-z]+s\s+(?:more|longer|fewer|less|over|above|beyond)\b|(?:nobody|no one|no-one)\b)/i;
+  /^(?:no\s+(?:[\w'’-]+\s+){1,3}?(?:should|may|must|can|shall|will)\b|no\s+(?:[\w'’-]+\s+){1,3}?[a-z]+s\s+(?:more|longer|fewer|less|over|above|beyond)\b|(?:nobody|no one|no-one)\b)/i;
 /** "no matter what the customer says", "whatever the permit says": a concession adds no condition. */
 export const CONCESSION =
   /,?\s+(?:no matter (?:what|how|who|whether|when)|whatever|however|whoever|regardless of|even if|even when|even though)\b.*$/i;
@@ -48,29 +49,59 @@ export const SESSION_SUBJECT =
   /^(?:the|each|every)\s+(?:session|conversation|transcript|trajectory)\s+(?:\w+\s+){0,3}?(?:include|contain|show)s?\b/i;
 /** A modal verb phrase: "must", "must not", "has to", "may only". */
 export const MODAL = "(?:must|should|shall|may|can|cannot|can't|never|has to|have to|needs? to|is required to)";
-/** The words of a count bound, longest first: "no fewer than" before "fewer than". */
-export const BOUND_WORDS =
-  "at most|at least|no more than|not more than|no fewer than|not fewer than|no less than|not less than|fewer than|less than|more than|up to|exactly|capped at|limited to|a maximum of|a minimum of";
-/** A number the bound words are about, unless it is an amount ("more than 20 percent", "at most $500": amounts.ts reads those). */
+/** The words of a count bound, longest first ("no fewer than" before "fewer than"): the comparison table's (comparisons.ts) and "exactly". */
+export const BOUND_WORDS = alternation([...countWordsBefore(), "exactly"]);
+/** A number of things: digits or a number word ("at most two", "at least a"); "over the phone" counts nothing. */
+const COUNT_NUMBER = `\\d+|${NUMBER_WORD_LIST.join("|")}`;
+/** What a measure or an amount ends with: "more than 20 percent", "at most $500" are amounts.ts's, not counts. */
+const NOT_AMOUNT = `(?![\\d.,]*\\s?(?:%|(?:percent|per cent|dollars?|euros?|pounds?|usd|eur|gbp|k)\\b|${MEASURE_UNITS}))`;
+/** A number the bound words are about, unless it is an amount. */
+// "add up to no more than 40": the "no" of the next bound is no number of its own.
 export const COUNT = new RegExp(
-  `\\b(${BOUND_WORDS})\\s+(\\w+)(?![\\d.,]*\\s?(?:%|(?:percent|per cent|dollars?|euros?|pounds?|usd|eur|gbp|k)\\b|${MEASURE_UNITS}))`,
+  `\\b(${BOUND_WORDS})\\s+(${COUNT_NUMBER})\\b(?!\\s+(?:more|fewer|less|greater|higher|lower)\\s+than\\b)${NOT_AMOUNT}`,
   "i",
 );
-export const MIN_BOUNDS = new Set(["at least", "no fewer than", "not fewer than", "no less than", "not less than", "a minimum of"]);
+/** The bound written after the number and its noun: "90 tonnes at most", "two or fewer", "three call-outs or more". */
+const COUNT_AFTER = new RegExp(
+  // Not an amount ("$500 or more") nor a backticked key's value ("`dose_mg` is 100 at most": amounts.ts, bounds.ts).
+  `(?<![$€£\\d.,]|\`[\\w.]*\`\\s+(?:(?:is|are|be|of|at)\\s+)?)\\b(\\d+|${NUMBER_WORD_LIST.filter((w) => w.length > 2 && !/^(?:once|twice|single)$/.test(w)).join("|")})\\b${NOT_AMOUNT}((?:\\s+[A-Za-z][\\w'-]*){0,2}?)\\s+(${alternation(countWordsAfter())})\\b`,
+  "i",
+);
 
-/** The limits a bound word sets on a count of n: "capped at three" is at most 3, "no fewer than two" at least 2. */
-export function limitsOf(bound: string, n: number): { min?: number; max?: number } {
-  if (MIN_BOUNDS.has(bound)) return { min: n };
-  if (bound === "more than") return { min: n + 1 };
-  if (bound === "fewer than" || bound === "less than") return { max: Math.max(0, n - 1) };
-  if (bound === "exactly") return { min: n, max: n };
-  return { max: n };
+/** A count's bound as written: its words, number, where it stands, and the words after the number (its noun). */
+export interface CountBound {
+  /** The bound words as written, lower case: "at most", "or fewer", "exactly". */
+  words: string;
+  n: number;
+  min?: number;
+  max?: number;
+  index: number;
+  end: number;
+  /** The words after the number: "tablets in one session" after "at most 60", "tonnes" of "90 tonnes at most". */
+  noun: string;
+}
+
+/** The first count bound of a clause, its words before the number ("at most 60 tablets") or after it ("60 tablets at most"). */
+export function countBoundIn(clause: string): CountBound | undefined {
+  const before = COUNT.exec(clause);
+  const after = COUNT_AFTER.exec(clause);
+  const pick = before !== null && (after === null || before.index <= after.index) ? "before" : after !== null ? "after" : undefined;
+  if (pick === undefined) return undefined;
+  const m = (pick === "before" ? before : after)!;
+  const [words, number] = pick === "before" ? [m[1]!, m[2]!] : [m[3]!, m[1]!];
+  const n = parseCount(number);
+  if (n === undefined) return undefined;
+  const said = words.toLowerCase().replace(/\s+/g, " ");
+  const end = m.index + m[0].length;
+  const noun = pick === "before" ? clause.slice(end) : m[2]!;
+  if (said === "exactly") return { words: said, n, min: n, max: n, index: m.index, end, noun };
+  const op = comparisonOf(said, pick)?.op;
+  return op === undefined ? undefined : { words: said, n, ...countLimits(op, n), index: m.index, end, noun };
 }
 
 /** Whether a clause bounds a count of something: a bound word and a number. */
 export function boundsCount(clause: string): boolean {
-  const count = COUNT.exec(clause);
-  return count !== null && parseCount(count[2]!) !== undefined;
+  return countBoundIn(clause) !== undefined;
 }
 
 /** How the spec names the agent: the usual words, plus a name of its own ("Sprout", "the dispatcher"). */
@@ -260,7 +291,7 @@ export function forbidsByPassive(clause: string): boolean {
 /** A clause that only qualifies the rule ("a lookup that comes back empty does not count"). */
 export function isQualifier(clause: string, grammar: Grammar): boolean {
   if (forbids(clause, grammar)) return false;
-  // "no more than once" bounds a count; it negates nothing.
-  const bounds = /\b(?:no|not) (?:more|fewer|less|later|earlier) than\b/gi;
-  return NEGATION.test(splitReportedSpeech(clause).rest.replace(bounds, " "));
+  // "no more than once", "no greater than 40 tonnes" bound a count or a value (comparisons.ts); they negate nothing.
+  const bounds = /\b(?:no|not) (?:later|earlier) than\b/gi;
+  return NEGATION.test(splitReportedSpeech(clause).rest.replace(NEGATED_COMPARISON, " ").replace(bounds, " "));
 }

@@ -5,16 +5,22 @@
  * in one session, however many shipments that takes" the one amount of the act that ships kits.
  * The noun after the number names a numeric key of an agent act, or, where the words say the
  * number of events does not matter ("however many", "summed over", "counted across"), names the
- * act itself and the act carries one amount. A noun that names the counted events themselves
+ * act itself and the act carries one amount. A sum's words with a numeric key of the counted act in
+ * backticks ("the `net_tonnes` … may add up to at most 40") sum that key. With no noun ("lifts may total 100 at most"), the words
+ * of a sum name the counted act's one amount. A noun that names the counted events themselves
  * ("no more than two units of platelets", counted on `issue_unit`) stays a count of events.
  */
 import type { Pattern } from "../../ir/types.js";
 import { exactValue } from "../../ir/values.js";
 import type { Lexicon } from "./lexicon.js";
-import { canonical, nameStems } from "./words.js";
+import { canonical, nameStems, stemSet } from "./words.js";
 
 /** Words that say the total matters, not how many events make it. */
 export const TOTAL = /\b(?:however many|summed|counted across|across all|all (?:of )?(?:its|their|his|her) \w+ together)\b/i;
+
+/** Words that make a number a bound on a sum: "total at most $800", "$800 in total", "come to at most $800", "add up to 40". */
+export const SUM =
+  /\b(?:total(?:s|led|ling|ing)?|in total|combined|altogether|all together|sum(?:s|med)? to|add(?:s|ed)? up to|(?:come|comes|came|amounts?|amounted) to)\b/i;
 
 /** The numeric keys of an action the samples show, neither identifiers ("0042" is a code) nor importers' own. */
 function amounts(lexicon: Lexicon, action: string): string[] {
@@ -29,6 +35,10 @@ function amounts(lexicon: Lexicon, action: string): string[] {
     .map((m) => m.key);
 }
 
+/** The agent's own acts, not results. */
+const agentActs = (lexicon: Lexicon): string[] =>
+  lexicon.actions.filter((a) => a.actors.includes("agent") && !a.isResult).map((a) => a.name);
+
 const stemsOf = (lexicon: Lexicon, action: string): string[] => lexicon.actions.find((a) => a.name === action)?.stems ?? [];
 
 /**
@@ -41,16 +51,38 @@ export function summedKey(lexicon: Lexicon, clause: string, after: string, match
     .split(/\s+/)
     .map((w) => canonical(w.toLowerCase()))
     .filter((w) => w.length >= 3);
-  if (nouns.length === 0) return undefined;
   const counted = match.length === 1 ? exactValue(match[0]!.action) : undefined;
   // Every word of the key's name: "60 tablets" is `tablets`, but "two doses" is no `dose_mg`.
   const names = (key: string) => nameStems(key).every((s) => nouns.includes(s));
+  // The words of a sum name what is summed of the counted act: a key they write in backticks ("the `net_tonnes` …
+  // may add up to at most 40"), the key the noun names, one the clause names ("Hours booked … add up to no more than
+  // 12 per technician": `hours`), or with no noun its one amount ("lifts may total 100 at most").
+  if (counted !== undefined && (SUM.test(clause) || TOTAL.test(clause))) {
+    const keys = amounts(lexicon, counted);
+    const written = [...clause.matchAll(/`([A-Za-z_][\w.-]*)`/g)].map((m) => m[1]!);
+    const said = stemSet(clause);
+    const key =
+      keys.find((k) => written.includes(k)) ??
+      keys.find(names) ??
+      keys.find((k) => nameStems(k).every((s) => said.has(s))) ??
+      (nouns.length === 0 && keys.length === 1 ? keys[0] : undefined);
+    if (key !== undefined) return { match, key };
+  }
+  // "the `cab_minutes` of one operator's lifts may add up to …": a key the words write, of the one agent act carrying it.
+  if (SUM.test(clause) || TOTAL.test(clause)) {
+    const written = new Set([...clause.matchAll(/`([A-Za-z_][\w.-]*)`/g)].map((m) => m[1]!));
+    const carriers = agentActs(lexicon).flatMap((a) =>
+      amounts(lexicon, a).flatMap((key) => (written.has(key) ? [{ action: a, key }] : [])),
+    );
+    if (carriers.length === 1) return { match: [{ action: carriers[0]!.action }], key: carriers[0]!.key };
+  }
+  if (nouns.length === 0) return undefined;
   // "60 tablets": a numeric key the noun names on the counted act, or on the one agent act that carries it.
   const own = counted === undefined ? undefined : amounts(lexicon, counted).find(names);
   if (own !== undefined) return { match, key: own };
   // "two units of platelets" counted on `issue_unit`: the noun names the events themselves.
   if (counted !== undefined && stemsOf(lexicon, counted).some((s) => nouns.includes(s)) && !TOTAL.test(clause)) return undefined;
-  const agents = lexicon.actions.filter((a) => a.actors.includes("agent") && !a.isResult).map((a) => a.name);
+  const agents = agentActs(lexicon);
   const carriers = agents.flatMap((a) =>
     amounts(lexicon, a)
       .filter(names)

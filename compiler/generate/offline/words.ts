@@ -284,6 +284,9 @@ const NUMBER_WORDS: Record<string, number> = {
   twelve: 12,
 };
 
+/** The number words parseCount reads, longest first (a regular-expression alternation takes the first that fits). */
+export const NUMBER_WORD_LIST: readonly string[] = Object.keys(NUMBER_WORDS).sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
+
 /** "three" → 3, "12" → 12; undefined for anything else. */
 export function parseCount(word: string): number | undefined {
   if (/^\d+$/.test(word)) return Number(word);
