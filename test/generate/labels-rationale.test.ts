@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { parseBehaviorMd } from "../../compiler/behavior-md/load.js";
 import { draftOffline } from "../../compiler/generate/offline/draft.js";
 import { buildVocabulary } from "../../compiler/generate/vocabulary.js";
-import type { Trajectory } from "../../runtime/types.js";
+import { labSessions, session, solvent, spill } from "../support/teaching-lab.js";
 
 const RULE = "Nothing is handed out at a bench once it has reported a spill.";
 const WHY = "**Why:** last term a bottle (`chemical: acetone`) went back to bench 3 while glass was still on the floor.";
@@ -20,29 +20,8 @@ const specOf = (body: string) => {
   return parsed.spec;
 };
 
-type Step = [Trajectory["events"][number]["actor"], string, Record<string, string>?];
-const session = (id: string, ...steps: Step[]): Trajectory => ({
-  id,
-  description: "",
-  complete: true,
-  events: [["user", "message"] as Step, ...steps].map(([actor, action, metadata], i) => ({
-    id: `e${i + 1}`,
-    actor,
-    action,
-    ...(metadata ? { metadata } : {}),
-  })),
-});
-const spill = (bench: string): Step => ["tool", "report_spill", { bench }];
-const acid = (bench: string): Step => ["agent", "dispense_acid", { bench, chemical: "hydrochloric" }];
-const solvent = (bench: string, chemical: string): Step => ["agent", "dispense_solvent", { bench, chemical }];
 const samples = [
-  session("quiet-class", acid("b1"), solvent("b2", "acetone"), solvent("b1", "ethanol")),
-  session("acid-after-spill", spill("b1"), acid("b1")),
-  session("solvent-after-spill", spill("b2"), solvent("b2", "ethanol"), acid("b3")),
-  session("other-bench", spill("b3"), acid("b1"), solvent("b2", "acetone")),
-  session("solvent-again", spill("b1"), solvent("b1", "acetone"), solvent("b1", "ethanol")),
-  session("spill-then-nothing", acid("b2"), spill("b2")),
-  session("kept-away", spill("b2"), solvent("b1", "ethanol"), acid("b3")),
+  ...labSessions,
   session("acetone-after-spill", spill("b3"), solvent("b3", "acetone")),
   session("ethanol-after-spill", spill("b4"), solvent("b4", "ethanol")),
 ];

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { parseBehaviorMd } from "../../compiler/behavior-md/load.js";
 import { draftOffline } from "../../compiler/generate/offline/draft.js";
 import { buildVocabulary } from "../../compiler/generate/vocabulary.js";
-import type { Trajectory } from "../../runtime/types.js";
+import { labSessions } from "../support/teaching-lab.js";
 
 const SPEC = `---
 name: teaching-lab
@@ -25,30 +25,7 @@ later wiped up.
 const parsed = parseBehaviorMd(SPEC);
 if (!parsed.ok) throw new Error("spec");
 
-type Step = [Trajectory["events"][number]["actor"], string, Record<string, string>?];
-const session = (id: string, ...steps: Step[]): Trajectory => ({
-  id,
-  description: "",
-  complete: true,
-  events: [["user", "message"] as Step, ...steps].map(([actor, action, metadata], i) => ({
-    id: `e${i + 1}`,
-    actor,
-    action,
-    ...(metadata ? { metadata } : {}),
-  })),
-});
-const spill = (bench: string): Step => ["tool", "report_spill", { bench }];
-const acid = (bench: string): Step => ["agent", "dispense_acid", { bench, chemical: "hydrochloric" }];
-const solvent = (bench: string, chemical: string): Step => ["agent", "dispense_solvent", { bench, chemical }];
-const samples = [
-  session("quiet-class", acid("b1"), solvent("b2", "acetone"), solvent("b1", "ethanol")),
-  session("acid-after-spill", spill("b1"), acid("b1")),
-  session("solvent-after-spill", spill("b2"), solvent("b2", "ethanol"), acid("b3")),
-  session("other-bench", spill("b3"), acid("b1"), solvent("b2", "acetone")),
-  session("solvent-again", spill("b1"), solvent("b1", "acetone"), solvent("b1", "ethanol")),
-  session("spill-then-nothing", acid("b2"), spill("b2")),
-  session("kept-away", spill("b2"), solvent("b1", "ethanol"), acid("b3")),
-];
+const samples = labSessions;
 
 describe("a prohibition of two actions the words join", () => {
   const drafted = draftOffline({ spec: parsed.spec, vocabulary: buildVocabulary(samples), samples });
