@@ -7,7 +7,8 @@
 //   node bench/guard.js --before /tmp/old   # also an older build: /tmp/old/guard-<rules>.mjs, alternated
 //   node bench/guard.js --warm 0            # no steady-state rows
 //   node bench/guard.js --processes 5       # section 1: each state of each judge in 5 fresh processes (default 3); medians
-//   node bench/guard.js --rules 100 --tail  # section 1 also says what the slowest 1% of calls are, and the machine's own tail
+//   node bench/guard.js --rules 100 --tail  # section 1 also says what the slowest 1% of calls are (by kind of event,
+//                                           # and calls that report a violation against those that report none), and the machine's own tail
 //   node bench/guard.js --no-batch          # section 1 only
 //
 // Each judge is built from a judge.yaml written here (`guardJudgeYaml`): rule i is about a
@@ -118,17 +119,22 @@ export function latency(judge, rules, count, rounds, warmup = 1) {
   const kinds = [];
   const kindOf = events.map((e) => e.action.replace(/_\d+/, "_K"));
   const firstOfTool = [];
+  // And whether the call reported a violation: building the report is part of its time.
+  const checkReported = [];
+  const pushReported = [];
   for (let round = 1 - warmup; round <= rounds; round++) {
     const monitor = judge.createMonitor({ id: `guard-${round}` });
     const touched = new Set();
     for (let i = 0; i < events.length; i++) {
       // A check of the next event (its own id, so it is new), then the push of the event itself.
       const a = process.hrtime.bigint();
-      monitor.check(probes[i]);
+      const checked = monitor.check(probes[i]);
       const b = process.hrtime.bigint();
-      monitor.push(events[i]);
+      const pushed = monitor.push(events[i]);
       const c = process.hrtime.bigint();
       if (round > 0) {
+        checkReported.push(checked.length > 0);
+        pushReported.push(pushed.length > 0);
         check.push(Number(b - a));
         push.push(Number(c - b));
         kinds.push(kindOf[i]);
@@ -157,7 +163,7 @@ export function latency(judge, rules, count, rounds, warmup = 1) {
     return [0.5, 0.99, 0.999].map((p) => percentile(sorted, p));
   };
   // Per kind of event: share of the calls, p50, p99, and share of the slowest 1% of all calls.
-  const tail = (list) => {
+  const tail = (list, reported) => {
     const cut = summary(list)[1];
     const rows = {};
     for (const kind of [...new Set(kinds)].sort()) {
@@ -165,12 +171,18 @@ export function latency(judge, rules, count, rounds, warmup = 1) {
       const slow = own.filter((n) => n >= cut).length;
       rows[kind] = [own.length / list.length, ...summary(own).slice(0, 2), slow / list.filter((n) => n >= cut).length];
     }
-    const made = list.filter((_, k) => firstOfTool[k]);
-    rows["(first of its tool)"] = [
-      made.length / list.length,
-      ...summary(made).slice(0, 2),
-      made.filter((n) => n >= cut).length / list.filter((n) => n >= cut).length,
-    ];
+    const subset = (label, keep) => {
+      const own = list.filter((_, k) => keep(k));
+      if (own.length === 0) return;
+      rows[label] = [
+        own.length / list.length,
+        ...summary(own).slice(0, 2),
+        own.filter((n) => n >= cut).length / list.filter((n) => n >= cut).length,
+      ];
+    };
+    subset("(first of its tool)", (k) => firstOfTool[k]);
+    subset("(reports a violation)", (k) => reported[k]);
+    subset("(reports nothing)", (k) => !reported[k]);
     return rows;
   };
   return {
@@ -178,7 +190,7 @@ export function latency(judge, rules, count, rounds, warmup = 1) {
     check: summary(check),
     timer: summary(timer)[0],
     machine: { timer: summary(timer), trivial: summary(trivial), sink: sink > 0 },
-    tail: { push: tail(push), check: tail(check) },
+    tail: { push: tail(push, pushReported), check: tail(check, checkReported) },
   };
 }
 
