@@ -10,6 +10,7 @@
  */
 import { boundsText, countFound, factsList, orderingFound } from "./evidence.js";
 import { absentReason } from "./fold.js";
+import type { StepEvent } from "./stepper.js";
 import type { CheckType, Citation, Clause, NaReason, Verdict } from "./types.js";
 
 function cite(eventId: string, description: string): Citation {
@@ -151,6 +152,38 @@ export function pairedEach(eventId: string): Citation {
 /** A pairing's follower, cited once, when it answers the `each` matches waiting before it. */
 export function pairedFollower(eventId: string): Citation {
   return cite(eventId, FOLLOWER_CITED);
+}
+
+/*
+ * The ids a violation or an obligation cites (`Found`'s `eventIds`): a copy the caller owns. A
+ * rule's `check`, `violations` and `obligations` call these rather than copy in place: a rule's
+ * own code runs rarely (each event concerns one rule in a hundred) and stays cold, while these
+ * run for every rule's report and are optimized once, so a report costs the same on every rule
+ * (docs/SPEED.md, round 14).
+ */
+
+/** A copy of a rule's list of ids. */
+export function reportIds(list: readonly string[]): string[] {
+  return list.slice();
+}
+
+/** A copy of a rule's list of ids, and the event `check` asks about after them (the list as `step` would grow it). */
+export function reportIdsAnd(list: readonly string[], e: StepEvent): string[] {
+  const n = list.length;
+  const ids = new Array<string>(n + 1);
+  for (let k = 0; k < n; k++) ids[k] = list[k]!;
+  ids[n] = e.id;
+  return ids;
+}
+
+/** One id, as a list of its own. */
+export function reportId(id: string): string[] {
+  return [id];
+}
+
+/** The event `check` asks about, as a list of its own. */
+export function reportEventId(e: StepEvent): string[] {
+  return [e.id];
 }
 
 /** The ids of the `each` matches still waiting for a follower (PairingState.waiting). */

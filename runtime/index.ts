@@ -15,6 +15,10 @@ export {
   pairedEach,
   pairedFollower,
   pairingClause,
+  reportEventId,
+  reportId,
+  reportIds,
+  reportIdsAnd,
   requiredClause,
   waitingIds,
 } from "./checks.js";

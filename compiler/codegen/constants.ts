@@ -11,7 +11,7 @@ export type ConstantPrefix = "values" | "regex";
 
 /**
  * The runtime names only some judges use (the extended forms, the evidence of
- * a false clause), imported by judge.ts when used.
+ * a false clause, the copies a report cites), imported by judge.ts when used.
  */
 const EXTENDED_RUNTIME = {
   // What a false ordering, forbidden or count found (runtime/evidence.ts).
@@ -21,6 +21,11 @@ const EXTENDED_RUNTIME = {
   pairedEach: code`pairedEach`,
   pairedFollower: code`pairedFollower`,
   waitingIds: code`waitingIds`,
+  // The ids a violation or an obligation cites, copied in shared code (runtime/checks.ts).
+  reportIds: code`reportIds`,
+  reportIdsAnd: code`reportIdsAnd`,
+  reportId: code`reportId`,
+  reportEventId: code`reportEventId`,
   Keyed: code`Keyed`,
   RegexProgram: code`type RegexProgram`,
   regexTest: code`regexTest`,

@@ -36,8 +36,8 @@ function orderingCheck(r: number, j: number, check: OrderingCheck, constants: Co
   const before = self(name("before", j));
   return [
     code`if (${reported(j)} < 1 && ${self(name("first", j))} === undefined) {`,
-    code`if (${before} !== undefined) found(${r}, ${j}, [${before}]);`,
-    code`else if ${lowerPattern(check.before, constants)} found(${r}, ${j}, [${EVENT}.id]);`,
+    code`if (${before} !== undefined) found(${r}, ${j}, ${constants.runtime("reportId")}(${before}));`,
+    code`else if ${lowerPattern(check.before, constants)} found(${r}, ${j}, ${constants.runtime("reportEventId")}(${EVENT}));`,
     code`}`,
   ];
 }
@@ -47,14 +47,22 @@ function orderingCheck(r: number, j: number, check: OrderingCheck, constants: Co
  * counted events) cites that many: reported when `when` holds of the number and it is more than
  * was reported.
  */
-function growingList(r: number, j: number, list: Code, grows: Code, when: ((cited: Code) => Code) | undefined): Code[] {
+function growingList(
+  r: number,
+  j: number,
+  list: Code,
+  grows: Code,
+  when: ((cited: Code) => Code) | undefined,
+  constants: Constants,
+): Code[] {
   const grew = name("grows", j);
   const cited = name("citing", j);
   const report = when === undefined ? code`${reported(j)} < ${cited}` : code`${when(cited)} && ${reported(j)} < ${cited}`;
   return [
     code`const ${grew} = ${grows};`,
     code`const ${cited} = ${list}.length + (${grew} ? 1 : 0);`,
-    code`if (${report}) found(${r}, ${j}, ${grew} ? [...${list}, ${EVENT}.id] : ${list}.slice());`,
+    code`if (${report})`,
+    code`found(${r}, ${j}, ${grew} ? ${constants.runtime("reportIdsAnd")}(${list}, ${EVENT}) : ${constants.runtime("reportIds")}(${list}));`,
   ];
 }
 
@@ -64,7 +72,7 @@ function inWindow(j: number, after: unknown, test: Code): Code {
 }
 
 function forbiddenCheck(r: number, j: number, check: ForbiddenCheck, constants: Constants): Code[] {
-  return growingList(r, j, self(name("matches", j)), inWindow(j, check.after, lowerPattern(check.match, constants)), undefined);
+  return growingList(r, j, self(name("matches", j)), inWindow(j, check.after, lowerPattern(check.match, constants)), undefined, constants);
 }
 
 /** A count reports only above `max`; with `distinctBy`, the event counts only with a value not counted yet. */
@@ -72,7 +80,7 @@ function countCheck(r: number, j: number, check: CountCheck & { max: number }, c
   const counted = self(name("counted", j));
   const match = inWindow(j, check.after, lowerPattern(check.match, constants));
   const over = (cited: Code) => code`${cited} > ${check.max}`;
-  if (check.distinctBy === undefined) return growingList(r, j, counted, match, over);
+  if (check.distinctBy === undefined) return growingList(r, j, counted, match, over, constants);
   const distinct = name("distinct", j);
   const seen = self(name("seen", j));
   const [read, fresh] =
@@ -82,7 +90,7 @@ function countCheck(r: number, j: number, check: CountCheck & { max: number }, c
           code`const ${distinct} = ${EVENT}.metadata?.[${lit(check.distinctBy.slice("metadata.".length))}];`,
           code`typeof ${distinct} === "string" && !${seen}.has(${distinct})`,
         ];
-  return [read, ...growingList(r, j, counted, code`${match} && ${fresh}`, over)];
+  return [read, ...growingList(r, j, counted, code`${match} && ${fresh}`, over, constants)];
 }
 
 /**

@@ -93,7 +93,11 @@ export function lowerOrdering(j: number, check: OrderingCheck, constants: Consta
       code`}`,
     ],
     clause: code`orderingClause({ ${clauseBase(check)}, first: ${first}, before: ${before}, beforeFacts: ${beforeFacts}, nearMisses: ${nearMisses}, missed: ${missed}, nearActions: [${join(actions.map((a) => lit(a)))}] })`,
-    violation: { when: code`${before} !== undefined && ${first} === undefined`, cited: code`1`, ids: code`[${before}]` },
+    violation: {
+      when: code`${before} !== undefined && ${first} === undefined`,
+      cited: code`1`,
+      ids: code`${constants.runtime("reportId")}(${before})`,
+    },
   };
 }
 
@@ -169,7 +173,7 @@ export function lowerForbidden(j: number, check: ForbiddenCheck, constants: Cons
     step: window.step,
     clause: code`forbiddenClause({ ${clauseBase(check)}${window.option}, matches: ${matches}, facts: ${facts} })`,
     // Matches are only ever recorded inside the window: any one makes the clause false.
-    violation: { cited: code`${matches}.length`, ids: code`${matches}.slice()` },
+    violation: { cited: code`${matches}.length`, ids: code`${constants.runtime("reportIds")}(${matches})` },
   };
 }
 
@@ -223,9 +227,16 @@ export function lowerCount(j: number, check: CountCheck, constants: Constants): 
   };
   // Counted matches are only ever inside the window, so more than `max` is false for good.
   if (check.max !== undefined)
-    lowered.violation = { when: code`${counted}.length > ${check.max}`, cited: code`${counted}.length`, ids: code`${counted}.slice()` };
+    lowered.violation = {
+      when: code`${counted}.length > ${check.max}`,
+      cited: code`${counted}.length`,
+      ids: code`${constants.runtime("reportIds")}(${counted})`,
+    };
   if (check.min !== undefined && check.min > 0) {
-    lowered.obligation = { when: both(window.open, code`${counted}.length < ${check.min}`), ids: code`${counted}.slice()` };
+    lowered.obligation = {
+      when: both(window.open, code`${counted}.length < ${check.min}`),
+      ids: code`${constants.runtime("reportIds")}(${counted})`,
+    };
   }
   return lowered;
 }

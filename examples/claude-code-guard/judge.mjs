@@ -871,6 +871,16 @@ function pairedEach(eventId) {
 function pairedFollower(eventId) {
   return cite(eventId, FOLLOWER_CITED);
 }
+function reportIds(list) {
+  return list.slice();
+}
+function reportIdsAnd(list, e) {
+  const n = list.length;
+  const ids = new Array(n + 1);
+  for (let k = 0; k < n; k++) ids[k] = list[k];
+  ids[n] = e.id;
+  return ids;
+}
 function waitingIds(cited, waiting) {
   const ids = new Array(waiting);
   const from = cited.length - waiting;
@@ -1728,7 +1738,7 @@ var Rule1 = class {
     if (!this.triggered) return;
     if (this.reported0 < this.matches0.length) {
       this.reported0 = this.matches0.length;
-      found(1, 0, this.matches0.slice());
+      found(1, 0, reportIds(this.matches0));
     }
   }
   obligations(found) {
@@ -1739,7 +1749,7 @@ var Rule1 = class {
     const grows0 = e.action === "Bash" && typeof e.metadata?.["command"] === "string" && regexTest(regex0, e.metadata?.["command"]);
     const citing0 = this.matches0.length + (grows0 ? 1 : 0);
     if (this.reported0 < citing0)
-      found(1, 0, grows0 ? [...this.matches0, e.id] : this.matches0.slice());
+      found(1, 0, grows0 ? reportIdsAnd(this.matches0, e) : reportIds(this.matches0));
   }
 };
 var Rule2 = class {

@@ -898,6 +898,22 @@ function pairedEach(eventId) {
 function pairedFollower(eventId) {
   return cite(eventId, FOLLOWER_CITED);
 }
+function reportIds(list) {
+  return list.slice();
+}
+function reportIdsAnd(list, e) {
+  const n = list.length;
+  const ids = new Array(n + 1);
+  for (let k = 0; k < n; k++) ids[k] = list[k];
+  ids[n] = e.id;
+  return ids;
+}
+function reportId(id) {
+  return [id];
+}
+function reportEventId(e) {
+  return [e.id];
+}
 function waitingIds(cited, waiting) {
   const ids = new Array(waiting);
   const from = cited.length - waiting;
@@ -1215,7 +1231,7 @@ var Rule0 = class {
     if (!this.triggered) return;
     if (this.before0 !== void 0 && this.first0 === void 0 && this.reported0 < 1) {
       this.reported0 = 1;
-      found(0, 0, [this.before0]);
+      found(0, 0, reportId(this.before0));
     }
   }
   obligations(found) {
@@ -1225,9 +1241,9 @@ var Rule0 = class {
     if (!this.triggered && !(e.action === "issue_refund" || e.action === "issue_store_credit"))
       return;
     if (this.reported0 < 1 && this.first0 === void 0) {
-      if (this.before0 !== void 0) found(0, 0, [this.before0]);
+      if (this.before0 !== void 0) found(0, 0, reportId(this.before0));
       else if (e.action === "issue_refund" || e.action === "issue_store_credit")
-        found(0, 0, [e.id]);
+        found(0, 0, reportEventId(e));
     }
   }
 };
@@ -1325,7 +1341,7 @@ var Rule2 = class {
     if (!this.triggered) return;
     if (this.reported0 < this.matches0.length) {
       this.reported0 = this.matches0.length;
-      found(2, 0, this.matches0.slice());
+      found(2, 0, reportIds(this.matches0));
     }
   }
   obligations(found) {
@@ -1338,7 +1354,7 @@ var Rule2 = class {
     const grows0 = this.after0 !== void 0 && (e.action === "issue_refund" || e.action === "issue_store_credit");
     const citing0 = this.matches0.length + (grows0 ? 1 : 0);
     if (this.reported0 < citing0)
-      found(2, 0, grows0 ? [...this.matches0, e.id] : this.matches0.slice());
+      found(2, 0, grows0 ? reportIdsAnd(this.matches0, e) : reportIds(this.matches0));
   }
 };
 var Rule3 = class {
@@ -1380,7 +1396,7 @@ var Rule3 = class {
     if (!this.triggered) return;
     if (this.counted0.length > 3 && this.reported0 < this.counted0.length) {
       this.reported0 = this.counted0.length;
-      found(3, 0, this.counted0.slice());
+      found(3, 0, reportIds(this.counted0));
     }
   }
   obligations(found) {
@@ -1392,7 +1408,7 @@ var Rule3 = class {
     const grows0 = e.action === "issue_refund" && typeof distinct0 === "string" && !this.seen0.has(distinct0);
     const citing0 = this.counted0.length + (grows0 ? 1 : 0);
     if (citing0 > 3 && this.reported0 < citing0)
-      found(3, 0, grows0 ? [...this.counted0, e.id] : this.counted0.slice());
+      found(3, 0, grows0 ? reportIdsAnd(this.counted0, e) : reportIds(this.counted0));
   }
 };
 var routes = /* @__PURE__ */ new Map([

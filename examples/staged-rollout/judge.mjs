@@ -898,6 +898,22 @@ function pairedEach(eventId) {
 function pairedFollower(eventId) {
   return cite(eventId, FOLLOWER_CITED);
 }
+function reportIds(list) {
+  return list.slice();
+}
+function reportIdsAnd(list, e) {
+  const n = list.length;
+  const ids = new Array(n + 1);
+  for (let k = 0; k < n; k++) ids[k] = list[k];
+  ids[n] = e.id;
+  return ids;
+}
+function reportId(id) {
+  return [id];
+}
+function reportEventId(e) {
+  return [e.id];
+}
 function waitingIds(cited, waiting) {
   const ids = new Array(waiting);
   const from = cited.length - waiting;
@@ -1203,7 +1219,7 @@ var Rule0 = class {
     if (!this.triggered) return;
     if (this.before0 !== void 0 && this.first0 === void 0 && this.reported0 < 1) {
       this.reported0 = 1;
-      found(0, 0, [this.before0]);
+      found(0, 0, reportId(this.before0));
     }
   }
   obligations(found) {
@@ -1212,8 +1228,8 @@ var Rule0 = class {
   check(e, found) {
     if (!this.triggered && !(e.action === "deploy")) return;
     if (this.reported0 < 1 && this.first0 === void 0) {
-      if (this.before0 !== void 0) found(0, 0, [this.before0]);
-      else if (e.action === "deploy") found(0, 0, [e.id]);
+      if (this.before0 !== void 0) found(0, 0, reportId(this.before0));
+      else if (e.action === "deploy") found(0, 0, reportEventId(e));
     }
   }
 };
@@ -1312,7 +1328,7 @@ var Rule2 = class {
     if (!this.triggered) return;
     if (this.counted0.length > 1 && this.reported0 < this.counted0.length) {
       this.reported0 = this.counted0.length;
-      found(2, 0, this.counted0.slice());
+      found(2, 0, reportIds(this.counted0));
     }
   }
   obligations(found) {
@@ -1325,7 +1341,7 @@ var Rule2 = class {
     const grows0 = this.after0 !== void 0 && e.action === "deploy" && Object.is(e.metadata?.["stage"], "canary");
     const citing0 = this.counted0.length + (grows0 ? 1 : 0);
     if (citing0 > 1 && this.reported0 < citing0)
-      found(2, 0, grows0 ? [...this.counted0, e.id] : this.counted0.slice());
+      found(2, 0, grows0 ? reportIdsAnd(this.counted0, e) : reportIds(this.counted0));
   }
 };
 var Rule3 = class {
@@ -1378,7 +1394,7 @@ var Rule3 = class {
   }
   obligations(found) {
     if (!this.triggered) return;
-    if (this.counted0.length < 2) found(3, 0, this.counted0.slice());
+    if (this.counted0.length < 2) found(3, 0, reportIds(this.counted0));
     if (this.after1 !== void 0 && this.match1 === void 0) found(3, 1, [this.after1]);
   }
   /** The violations step(e) then violations(found) would report, decided without changing the state. */

@@ -853,6 +853,12 @@ function orderingClause(state) {
     beforeFacts === void 0 ? void 0 : orderingFound(beforeFacts, nearMisses, missed, nearActions)
   );
 }
+function reportId(id) {
+  return [id];
+}
+function reportEventId(e) {
+  return [e.id];
+}
 function requiredClause({ quote, complete, windowOpen = true, match }) {
   if (!windowOpen) return na("required", quote, absentReason(complete));
   if (match !== void 0) return predicate("required", quote, "true", null, [cite(match, "first match")]);
@@ -1138,7 +1144,7 @@ var Rule1 = class {
     if (!this.triggered) return;
     if (this.before0 !== void 0 && this.first0 === void 0 && this.reported0 < 1) {
       this.reported0 = 1;
-      found(1, 0, [this.before0]);
+      found(1, 0, reportId(this.before0));
     }
   }
   obligations(found) {
@@ -1147,8 +1153,8 @@ var Rule1 = class {
   check(e, found) {
     if (!this.triggered && !(e.action === "final_answer")) return;
     if (this.reported0 < 1 && this.first0 === void 0) {
-      if (this.before0 !== void 0) found(1, 0, [this.before0]);
-      else if (e.action === "final_answer") found(1, 0, [e.id]);
+      if (this.before0 !== void 0) found(1, 0, reportId(this.before0));
+      else if (e.action === "final_answer") found(1, 0, reportEventId(e));
     }
   }
 };

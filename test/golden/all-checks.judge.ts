@@ -19,6 +19,10 @@ import {
   pairedEach,
   pairedFollower,
   waitingIds,
+  reportIds,
+  reportIdsAnd,
+  reportId,
+  reportEventId,
 } from "behavior-judge/runtime";
 
 export { TrajectoryError, formatJudgment } from "behavior-judge/runtime";
@@ -169,7 +173,7 @@ class Rule0 implements RuleStepper {
     if (!this.triggered) return;
     if (this.before0 !== undefined && this.first0 === undefined && this.reported0 < 1) {
       this.reported0 = 1;
-      found(0, 0, [this.before0]);
+      found(0, 0, reportId(this.before0));
     }
   }
 
@@ -181,8 +185,8 @@ class Rule0 implements RuleStepper {
   check(e: StepEvent, found: Found): void {
     if (!this.triggered && !(e.action === "deploy" || e.action === "publish")) return;
     if (this.reported0 < 1 && this.first0 === undefined) {
-      if (this.before0 !== undefined) found(0, 0, [this.before0]);
-      else if (e.action === "deploy" || e.action === "publish") found(0, 0, [e.id]);
+      if (this.before0 !== undefined) found(0, 0, reportId(this.before0));
+      else if (e.action === "deploy" || e.action === "publish") found(0, 0, reportEventId(e));
     }
   }
 }
@@ -309,7 +313,7 @@ class Rule2 implements RuleStepper {
     if (!this.triggered) return;
     if (this.reported1 < this.matches1.length) {
       this.reported1 = this.matches1.length;
-      found(2, 1, this.matches1.slice());
+      found(2, 1, reportIds(this.matches1));
     }
   }
 
@@ -324,7 +328,7 @@ class Rule2 implements RuleStepper {
     const grows1 = this.after1 !== undefined && e.action === "run_command" && e.actor === "agent";
     const citing1 = this.matches1.length + (grows1 ? 1 : 0);
     if (this.reported1 < citing1)
-      found(2, 1, grows1 ? [...this.matches1, e.id] : this.matches1.slice());
+      found(2, 1, grows1 ? reportIdsAnd(this.matches1, e) : reportIds(this.matches1));
   }
 }
 
@@ -426,18 +430,19 @@ class Rule3 implements RuleStepper {
     if (!this.triggered) return;
     if (this.counted0.length > 2 && this.reported0 < this.counted0.length) {
       this.reported0 = this.counted0.length;
-      found(3, 0, this.counted0.slice());
+      found(3, 0, reportIds(this.counted0));
     }
     if (this.counted2.length > 4 && this.reported2 < this.counted2.length) {
       this.reported2 = this.counted2.length;
-      found(3, 2, this.counted2.slice());
+      found(3, 2, reportIds(this.counted2));
     }
   }
 
   obligations(found: Found): void {
     if (!this.triggered) return;
-    if (this.counted1.length < 3) found(3, 1, this.counted1.slice());
-    if (this.after2 !== undefined && this.counted2.length < 1) found(3, 2, this.counted2.slice());
+    if (this.counted1.length < 3) found(3, 1, reportIds(this.counted1));
+    if (this.after2 !== undefined && this.counted2.length < 1)
+      found(3, 2, reportIds(this.counted2));
   }
 
   /** The violations step(e) then violations(found) would report, decided without changing the state. */
@@ -446,7 +451,7 @@ class Rule3 implements RuleStepper {
     const grows0 = e.action === "retry";
     const citing0 = this.counted0.length + (grows0 ? 1 : 0);
     if (citing0 > 2 && this.reported0 < citing0)
-      found(3, 0, grows0 ? [...this.counted0, e.id] : this.counted0.slice());
+      found(3, 0, grows0 ? reportIdsAnd(this.counted0, e) : reportIds(this.counted0));
     const distinct2 = e.content ?? "";
     const grows2 =
       this.after2 !== undefined &&
@@ -455,7 +460,7 @@ class Rule3 implements RuleStepper {
       !this.seen2.has(distinct2);
     const citing2 = this.counted2.length + (grows2 ? 1 : 0);
     if (citing2 > 4 && this.reported2 < citing2)
-      found(3, 2, grows2 ? [...this.counted2, e.id] : this.counted2.slice());
+      found(3, 2, grows2 ? reportIdsAnd(this.counted2, e) : reportIds(this.counted2));
   }
 }
 

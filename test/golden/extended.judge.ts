@@ -15,6 +15,8 @@ import {
   type Steppers,
   type WarmSample,
   eventFacts,
+  reportIds,
+  reportIdsAnd,
   Keyed,
   type RegexProgram,
   regexTest,
@@ -266,11 +268,11 @@ class Rule0 implements RuleStepper {
     if (!this.triggered) return;
     if (this.reported0 < this.matches0.length) {
       this.reported0 = this.matches0.length;
-      found(0, 0, this.matches0.slice());
+      found(0, 0, reportIds(this.matches0));
     }
     if (this.reported1 < this.matches1.length) {
       this.reported1 = this.matches1.length;
-      found(0, 1, this.matches1.slice());
+      found(0, 1, reportIds(this.matches1));
     }
   }
 
@@ -288,13 +290,13 @@ class Rule0 implements RuleStepper {
       typeof e.metadata?.["reason"] !== "string";
     const citing0 = this.matches0.length + (grows0 ? 1 : 0);
     if (this.reported0 < citing0)
-      found(0, 0, grows0 ? [...this.matches0, e.id] : this.matches0.slice());
+      found(0, 0, grows0 ? reportIdsAnd(this.matches0, e) : reportIds(this.matches0));
     const grows1 =
       inRange(readInstant(e.metadata?.["at"]), 1715698800000, true, 1717200000000, false) &&
       !(typeof e.metadata?.["region"] === "string" && regexTest(regex0, e.metadata?.["region"]));
     const citing1 = this.matches1.length + (grows1 ? 1 : 0);
     if (this.reported1 < citing1)
-      found(0, 1, grows1 ? [...this.matches1, e.id] : this.matches1.slice());
+      found(0, 1, grows1 ? reportIdsAnd(this.matches1, e) : reportIds(this.matches1));
   }
 }
 

@@ -15,6 +15,8 @@ import {
   type Steppers,
   type WarmSample,
   eventFacts,
+  reportIds,
+  reportIdsAnd,
 } from "behavior-judge/runtime";
 
 export { TrajectoryError, formatJudgment } from "behavior-judge/runtime";
@@ -89,7 +91,7 @@ class Rule0 implements RuleStepper {
     if (!this.triggered) return;
     if (this.reported0 < this.matches0.length) {
       this.reported0 = this.matches0.length;
-      found(0, 0, this.matches0.slice());
+      found(0, 0, reportIds(this.matches0));
     }
   }
 
@@ -105,7 +107,7 @@ class Rule0 implements RuleStepper {
       Object.is(e.metadata?.['key"with`quote'], "value\nwith\u2028breaks");
     const citing0 = this.matches0.length + (grows0 ? 1 : 0);
     if (this.reported0 < citing0)
-      found(0, 0, grows0 ? [...this.matches0, e.id] : this.matches0.slice());
+      found(0, 0, grows0 ? reportIdsAnd(this.matches0, e) : reportIds(this.matches0));
   }
 }
 

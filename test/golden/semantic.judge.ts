@@ -15,6 +15,8 @@ import {
   type Steppers,
   type WarmSample,
   eventFacts,
+  reportId,
+  reportEventId,
 } from "behavior-judge/runtime";
 
 export { TrajectoryError, formatJudgment } from "behavior-judge/runtime";

@@ -116,6 +116,35 @@ describe("check", () => {
   });
 });
 
+describe("the ids a report cites", () => {
+  test("are the caller's: changing them changes nothing the monitor says later", async () => {
+    const monitor = judge.createMonitor({ id: "t" });
+    const events = [found("e1"), ev("e2", "agent", "escalate_to_supervisor"), refund("e3", "A"), refund("e4", "B")];
+    const spoil = (violations: { eventIds: string[] }[]) => {
+      for (const v of violations) v.eventIds.splice(0, v.eventIds.length, "spoiled");
+    };
+    const forbidden = (violations: { rule: string; eventIds: string[] }[]) =>
+      violations.filter((v) => v.rule === ESCALATED).map((v) => v.eventIds.join(","));
+    monitor.push(events[0]);
+    monitor.push(events[1]);
+    // The first payout: check, then push, each answer spoiled before the next call.
+    const checked = monitor.check(events[2]);
+    expect(forbidden(checked)).toEqual(["e3"]);
+    spoil(checked);
+    const pushed = monitor.push(events[2]);
+    expect(forbidden(pushed)).toEqual(["e3"]);
+    spoil(pushed);
+    // The second cites both, as if nothing had been changed.
+    const again = monitor.check(events[3]);
+    expect(forbidden(again)).toEqual(["e3,e4"]);
+    spoil(again);
+    expect(forbidden(monitor.push(events[3]))).toEqual(["e3,e4"]);
+    spoil(monitor.pending());
+    const judgment = await monitor.end({ complete: true });
+    expect(JSON.stringify(judgment)).toBe(JSON.stringify(await judge.judgeTrajectory({ id: "t", complete: true, events })));
+  });
+});
+
 describe("pending", () => {
   test("lists what triggered rules still need, with the events that created it", () => {
     const monitor = judge.createMonitor({ id: "t" });
