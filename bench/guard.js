@@ -112,19 +112,26 @@ function percentile(sorted, p) {
 export function latency(judge, rules, count, rounds, warmup = 1) {
   const events = guardEvents(count, rules);
   const probes = guardEvents(count, rules, "c");
-  const push = [];
-  const check = [];
-  // For `--tail`: each counted call's kind of event (its action with the tool's number left
-  // out) and whether it was the first of its tool in the round (the push that makes the rule's stepper).
-  const kinds = [];
+  // For `--tail`: each event's kind (its action with the tool's number left out) and whether it
+  // is the first of its tool in a session (the push that makes the rule's stepper). Worked out
+  // here, before any call is timed: the loop below does nothing between calls but store the times
+  // into arrays made up front, so no bookkeeping of the bench runs between two calls of the judge.
   const kindOf = events.map((e) => e.action.replace(/_\d+/, "_K"));
-  const firstOfTool = [];
+  const touched = new Set();
+  const firstOf = events.map((e, i) => {
+    const tool = kindOf[i] === "message" ? undefined : e.action.split("_")[1];
+    const first = tool !== undefined && !touched.has(tool);
+    if (tool !== undefined) touched.add(tool);
+    return first;
+  });
+  const calls = rounds * events.length;
+  const checkNs = new Float64Array(calls);
+  const pushNs = new Float64Array(calls);
   // And whether the call reported a violation: building the report is part of its time.
-  const checkReported = [];
-  const pushReported = [];
+  const checkReported = new Uint8Array(calls);
+  const pushReported = new Uint8Array(calls);
   for (let round = 1 - warmup; round <= rounds; round++) {
     const monitor = judge.createMonitor({ id: `guard-${round}` });
-    const touched = new Set();
     for (let i = 0; i < events.length; i++) {
       // A check of the next event (its own id, so it is new), then the push of the event itself.
       const a = process.hrtime.bigint();
@@ -133,17 +140,18 @@ export function latency(judge, rules, count, rounds, warmup = 1) {
       const pushed = monitor.push(events[i]);
       const c = process.hrtime.bigint();
       if (round > 0) {
-        checkReported.push(checked.length > 0);
-        pushReported.push(pushed.length > 0);
-        check.push(Number(b - a));
-        push.push(Number(c - b));
-        kinds.push(kindOf[i]);
-        const tool = kindOf[i] === "message" ? undefined : events[i].action.split("_")[1];
-        firstOfTool.push(tool !== undefined && !touched.has(tool));
-        if (tool !== undefined) touched.add(tool);
+        const k = (round - 1) * events.length + i;
+        checkNs[k] = Number(b - a);
+        pushNs[k] = Number(c - b);
+        checkReported[k] = checked.length > 0 ? 1 : 0;
+        pushReported[k] = pushed.length > 0 ? 1 : 0;
       }
     }
   }
+  const check = Array.from(checkNs);
+  const push = Array.from(pushNs);
+  const kinds = check.map((_, k) => kindOf[k % events.length]);
+  const firstOfTool = check.map((_, k) => firstOf[k % events.length]);
   const timer = [];
   for (let i = 0; i < 100_000; i++) {
     const a = process.hrtime.bigint();
