@@ -93,6 +93,7 @@
 // 144/180 (80%) with half, and after that session's changes (9e35a0e): 129/180 (72%) with no
 // labels, 145/180 (81%) with half. It is the held-out set now, not in the default groups; measure
 // it with `node bench/offline-drafter-labels.js --only test/fixtures/blind10`.
+// From the seventh session of 6 December 2026 blind10 is a development set, in the default groups.
 // test/fixtures/spec/held-out-2026-12/ was written by the helper who then changed the drafter,
 // after reading it and before changing it, and measured before and after (its README).
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -150,6 +151,7 @@ const groups = [
         ["blind7 (in-sample since the fourth session of 6 December 2026)", under("test/fixtures/blind7")],
         ["blind8 (in-sample since the fifth session of 6 December 2026)", under("test/fixtures/blind8")],
         ["blind9 (in-sample since the sixth session of 6 December 2026)", under("test/fixtures/blind9")],
+        ["blind10 (in-sample since the seventh session of 6 December 2026)", under("test/fixtures/blind10")],
       ]),
   ...folders.map((folder) => [relative(root, isAbsolute(folder) ? folder : join(root, folder)) || folder, under(folder)]),
 ];

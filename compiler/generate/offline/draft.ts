@@ -18,6 +18,7 @@ import { specGlosses, withGlosses } from "./glosses.js";
 import { readFromWords } from "./synthesize-unlabeled.js";
 import { notInSamplesNotes, specActionNames } from "./backticks.js";
 import { withOutcomes } from "./outcomes.js";
+import { normalSamples, normalVocabulary } from "./inputs.js";
 import { ruleParagraphs, sectionSentences, type SpecSentence } from "./sentences.js";
 import type { Draft, DraftNote, LabelVerdict, VerdictQuestion, Vocabulary } from "../types.js";
 import { previewRule } from "../preview.js";
@@ -441,7 +442,9 @@ function ruleVerdict(rule: MetaBehavior, sample: readonly Trajectory[]): LabelVe
 }
 
 /** Drafts a whole judge.yaml from the spec and the samples, without a model. */
-export function draftOffline(input: OfflineDraftInput, sections: readonly SpecSection[] = input.spec.sections): Draft {
+export function draftOffline(given: OfflineDraftInput, sections: readonly SpecSection[] = given.spec.sections): Draft {
+  // A library caller's raw samples (`amount: 700`) read as the CLI's validated ones (inputs.ts).
+  const input = { ...given, samples: normalSamples(given.samples), vocabulary: normalVocabulary(given.vocabulary) };
   const names = agentNames(input.spec);
   // The action names the spec writes in backticks are used as written, in the samples or not.
   const named = withSpecActions({ ...buildLexicon(input.vocabulary, input.samples), agentNames: names }, specActionNames(input.spec));
