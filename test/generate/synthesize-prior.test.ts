@@ -7,8 +7,8 @@ import { describe, expect, it } from "vitest";
 import { heldOutAgreement } from "./drafting-fixtures.js";
 
 describe("ties the labels leave, broken toward the phrase reading", () => {
-  it("aircraft-release 'Deferrals stay inside the MEL', labels of the even cases: one label missed, the draft kept (5 of 6 held out; 6 when the pick was kept, 4 when the tie went to the words alone)", () => {
-    expect(heldOutAgreement("blind3/aircraft-release", "Deferrals stay inside the MEL", 0)).toEqual({ agree: 5, total: 6 });
+  it("aircraft-release 'Deferrals stay inside the MEL', labels of the even cases: at least the draft's 5 of 6 held out (4 when the tie went to the words alone; 6 since a draft that fits every label is tied on the MEL item its words name, synthesize-tied.ts)", () => {
+    expect(heldOutAgreement("blind3/aircraft-release", "Deferrals stay inside the MEL", 0)).toEqual({ agree: 6, total: 6 });
   });
 
   it("access-requests 'Approval for every grant', labels of the odd cases: 4 of 6 held-out verdicts right (2 of 6 when the tie went to the words alone)", () => {

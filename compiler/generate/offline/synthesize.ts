@@ -24,9 +24,9 @@
  * so the same input gives byte-identical drafts.
  */
 import type { Trajectory } from "../../../runtime/types.js";
-import type { Check, Matcher, MetaBehavior, Pattern, ValueMatcher } from "../../ir/types.js";
+import type { Check, Matcher, MetaBehavior, Pattern } from "../../ir/types.js";
 import { matcherHolds } from "../../ir/value-eval.js";
-import { exactValue, valueTest } from "../../ir/values.js";
+import { exactValue } from "../../ir/values.js";
 import { previewRule } from "../preview.js";
 import type { Lexicon } from "./lexicon.js";
 import { boundsIn, candidateMatchers, candidates, rankedCandidates, score, toCheck, type Vocab } from "./synthesize-candidates.js";
@@ -43,7 +43,9 @@ import {
   type Vector,
 } from "./synthesize-eval.js";
 import { editCounter, MISS, rank, tolerated } from "./synthesize-rank.js";
+import { describe } from "./synthesize-describe.js";
 import { sentenceCandidates, withSentences } from "./synthesize-sentences.js";
+import { tiedVariants } from "./synthesize-tied.js";
 import { variantsFor, type Variant } from "./synthesize-variants.js";
 import { nameStems, stemSet } from "./words.js";
 
@@ -299,6 +301,16 @@ export function synthesizeRule(
       spent() ? undefined : make([...r.parts, { candidate: c, quote }], r.trigger),
     );
   if (labeled.length === 0) return result(drafted, []);
+  // A draft that fits every label may still leave a check untied that its words tie (synthesize-tied.ts).
+  for (const { variant, vector } of drafted.agree === labeled.length ? tiedVariants(rule, samples, vocab) : []) {
+    variantVectors.set(variant, vector);
+    const tied = make(
+      draftedParts.map((p, k) => (k === variant.drafted ? { variant } : p)),
+      { drafted: true },
+    );
+    if (tied.agree === labeled.length && unlabeled.some((i) => tied.vector[i] !== drafted.vector[i]))
+      return result(readSentences(tied), []);
+  }
   if (drafted.agree === labeled.length) return result(readSentences(drafted), []);
   anchored = drafted.agree >= labeled.length - tolerated(labeled.length) && rule.checks.length > 0;
   if (anchored) {
@@ -459,29 +471,6 @@ function byRank(a: Reading, b: Reading): number {
 
 function compareReadings(a: Reading, b: Reading): number {
   return b.agree - a.agree || b.score - a.score || a.parts.length - b.parts.length;
-}
-
-function describe(pattern: Pattern): string {
-  return pattern
-    .map((m) => {
-      const facts = Object.entries(m.metadata ?? {}).map(([k, v]) => `${k} ${exactValue(v) ?? describeOperator(v)}`);
-      const what = exactValue(m.action) ?? m.actor ?? "matching";
-      return facts.length === 0 ? what : `${what} (${facts.join(", ")})`;
-    })
-    .join(" or ");
-}
-
-function describeOperator(v: ValueMatcher): string {
-  const t = valueTest(v);
-  if (t.op === "range") {
-    const symbols = { gt: ">", gte: "≥", lt: "<", lte: "≤" } as const;
-    return (Object.keys(symbols) as (keyof typeof symbols)[])
-      .flatMap((op) => (t.range[op] === undefined ? [] : [`${symbols[op]} ${String(t.range[op])}`]))
-      .join(" and ");
-  }
-  if (t.op === "in") return `one of ${t.values.join(", ")}`;
-  if (t.op === "not") return `not ${exactValue(t.inner) ?? ""}`;
-  return "";
 }
 
 function buildRule(rule: MetaBehavior, reading: Reading, matchers: Matcher[]): MetaBehavior {
