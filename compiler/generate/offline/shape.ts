@@ -36,7 +36,7 @@ export const SESSION_END =
 export const RELATIONAL = /\b(?:followed by|before|after|afterwards|without|unless|until|even if|instead of)\b/i;
 export const NEGATION = /\b(?:not|n't|neither|nor|never|no|none|without)\b/i;
 export const STRONG_CUE =
-  /\b(?:must|never|always|every|each|whenever|at most|at least|no more than|fewer than|exactly|no further|violations?|should|shall|required|forbidden|only|(?:has|have|needs?) to)\b|^first\b.*\bthen\b|\b(?:needs?|requires?)\s[^:]*\bfirst\b/i;
+  /\b(?:must|never|always|every|each|whenever|at most|at least|no more than|fewer than|exactly|no further|violations?|should|shall|required|forbidden|only|capped at|limited to|(?:has|have|needs?) to)\b|^first\b.*\bthen\b|\b(?:needs?|requires?)\s[^:]*\bfirst\b/i;
 /** A passive's auxiliary: "is", "gets", "must be", "has to be". */
 export const PASSIVE = "(?:is|are|gets?|(?:must|should|shall|will|has to|have to|needs? to)\\s+(?:be|get))";
 /** A past participle, regular or one of the common irregular ones. */
