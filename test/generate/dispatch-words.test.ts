@@ -54,3 +54,28 @@ describe("a cap on each event's value, not a total", () => {
     ]);
   });
 });
+
+describe("a condition naming its event by a backticked value 'no'", () => {
+  // A breakage nobody expected, then a claim; one that was expected.
+  const breakages = [
+    session(
+      ["agent", "ship_parcel", { parcel_id: "P1" }],
+      ["agent", "log_breakage", { parcel_id: "P1", expected: "no" }],
+      ["agent", "file_claim", { parcel_id: "P1" }],
+    ),
+    session(["agent", "ship_parcel", { parcel_id: "P2" }], ["agent", "log_breakage", { parcel_id: "P2", expected: "yes" }]),
+  ];
+  const surprise = [{ action: "log_breakage", metadata: { expected: "no" } }];
+
+  it.each([
+    "If a `log_breakage` comes back with `expected: no`, Crate calls `file_claim` for that parcel within three steps.",
+    // The parenthesis names the event: the words before it may say it with a negation.
+    "If a bottle breaks when it shouldn't (`log_breakage` with `expected: no`), Crate files file_claim for that parcel within three steps.",
+  ])("%s: the value is no negation, the condition is its event", (body) => {
+    const rule = draftOf(body, breakages).ir.metaBehaviors[0]!;
+    expect(rule.trigger.match).toEqual(surprise);
+    expect(rule.checks.map(({ quote: _q, ...c }) => c)).toEqual([
+      { type: "pairing", each: surprise, followedBy: [{ action: "file_claim" }], on: "metadata.parcel_id", within: 3 },
+    ]);
+  });
+});
