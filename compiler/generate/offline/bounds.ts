@@ -13,15 +13,18 @@ import { amountsIn, withAmounts, withoutAmounts, type Amount } from "./amounts.j
 import { alternation, comparisonOf, RANGE_WORDS, wordsAt } from "./comparisons.js";
 import { afterWindow, resolve, semanticFor, windowed, type ClauseContext, type ClauseOutcome } from "./clauses.js";
 import { CONCESSION, forbids } from "./shape.js";
-import { canonical, nameStems } from "./words.js";
+import { canonical, nameStems, parseCount } from "./words.js";
 
+/**
+ * A number as a bound writes it: digits, or a word from two to twelve ("more than six blanks"). "One",
+ * "a", "no" are left out: "more than one parcel" and "no more than a day" count or date, they bound
+ * no key's value.
+ */
+const NUMBER = `\\d[\\d,]*(?:\\.\\d+)?|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve`;
 /** A number and the noun after it, with the comparison words before it (comparisons.ts): "no more than 12 installments", "over 400 amps". */
-const KEYED_NUMBER = new RegExp(`\\b(${alternation(wordsAt("before"))})\\s+(\\d[\\d,]*(?:\\.\\d+)?)\\s+([A-Za-z][\\w-]*)`, "gi");
+const KEYED_NUMBER = new RegExp(`\\b(${alternation(wordsAt("before"))})\\s+(${NUMBER})\\s+([A-Za-z][\\w-]*)`, "gi");
 /** The same with the words after the noun (comparisons.ts): "40 tonnes at most", "14 days or less". */
-const KEYED_AFTER = new RegExp(
-  `(?<![$€£\\d.,])\\b(\\d[\\d,]*(?:\\.\\d+)?)\\s+([A-Za-z][\\w-]*)\\s+(${alternation(wordsAt("after"))})\\b`,
-  "gi",
-);
+const KEYED_AFTER = new RegExp(`(?<![$€£\\d.,])\\b(${NUMBER})\\s+([A-Za-z][\\w-]*)\\s+(${alternation(wordsAt("after"))})\\b`, "gi");
 /** Two numbers and the noun after them, both included (comparisons.ts RANGE_WORDS): "between 4 and 40 tonnes", "from 2 to 6 installments". */
 const KEYED_RANGE = new RegExp(
   `\\b(?:${alternation(RANGE_WORDS.open)})\\s+(\\d[\\d,]*(?:\\.\\d+)?)\\s+(?:${alternation(RANGE_WORDS.close)})\\s+(\\d[\\d,]*(?:\\.\\d+)?)\\s+([A-Za-z][\\w-]*)`,
@@ -29,15 +32,20 @@ const KEYED_RANGE = new RegExp(
 );
 /** Words that make a bound one on a whole session's total, or on a group: a sum (counts.ts), not each event's. */
 const SCOPE =
-  /\b(?:in\s+(?:a|one|the|any|each)\s+(?:session|day|visit|conversation|week|month)|per|in total|total(?:s|led|ling)?|together|altogether|combined|however many|across|all\s+(?:of\s+)?(?:the|their|its)|sum|add(?:s|ed)? up)\b/i;
+  /\b(?:(?:in|over)\s+(?:a|one|the|any|each)(?:\s+[a-z]+)?\s+(?:session|day|shift|visit|conversation|week|month)|(?:a|each|every)\s+(?:day|shift|week|month)|any\s+one|per|in total|total(?:s|led|ling)?|together|altogether|combined|however many|across|all\s+(?:of\s+)?(?:the|their|its)|sum|add(?:s|ed)? up)\b/i;
 /** What may follow the bound in the clause: nothing that is a verb of its own ("… over $500 must be approved"). */
 const VERB_AFTER =
   /\b(?:must|should|shall|may|can|cannot|needs?|requires?|is|are|be|been|has|have|had|gets?|goes|go|without|unless|until|before|after|only|and|or|if|when|while|then)\b/i;
-/** The bound is the predicate: a verb (or "is", "are") stands right before its words. */
-const VERB_BEFORE = /\b(?:is|are|be|[a-z]{2,}s|[a-z]{2,}ed|run|move|add|last|take|cover|get)\s+(?:(?:never|not|only|ever)\s+)?$/i;
+/**
+ * The bound is the predicate: a verb (or "is", "are") stands right before its words, or "with" after
+ * what the act hands over ("never hands over a weapon loaded with more than six blanks").
+ */
+const VERB_BEFORE = /\b(?:is|are|be|[a-z]{2,}s|[a-z]{2,}ed|run|move|add|last|take|cover|get|with)\s+(?:(?:never|not|only|ever)\s+)?$/i;
 
 /** The other side of each operator's cut: "at most 14" (`lte`) leaves `gt` outside. */
 const COMPLEMENT: Record<keyof RangeOperator, keyof RangeOperator> = { lte: "gt", lt: "gte", gte: "lt", gt: "lte" };
+
+const NUMERIC = /^-?\d+(?:\.\d+)?$/;
 
 /** The numeric key of an action that a noun names ("installments" → `installments`). */
 function keyNamed(context: ClauseContext, noun: string): string | undefined {
@@ -46,7 +54,7 @@ function keyNamed(context: ClauseContext, noun: string): string | undefined {
     for (const meta of action.metadata)
       if (
         meta.values.length > 0 &&
-        meta.values.every((v) => /^-?\d+(?:\.\d+)?$/.test(v.value.trim())) &&
+        meta.values.every((v) => NUMERIC.test(v.value.trim())) &&
         nameStems(meta.key).some((s) => s === stem || (s.length >= 4 && stem.startsWith(s)))
       )
         return meta.key;
@@ -62,7 +70,7 @@ interface Bound {
   amount?: Amount;
 }
 
-const numberOf = (written: string): number => Number(written.replace(/,/g, ""));
+const numberOf = (written: string): number => parseCount(written) ?? Number(written.replace(/,/g, ""));
 
 /** The clause's one bound on a value, amount or keyed number; undefined when it has none or several. */
 function boundIn(context: ClauseContext, clause: string): Bound | undefined {
@@ -94,6 +102,36 @@ function boundIn(context: ClauseContext, clause: string): Bound | undefined {
   return distinct.length === 1 ? distinct[0] : undefined;
 }
 
+/** "per load", "per parcel", "for each crate": the group words of a clause (the noun in group 1). */
+const PER_NOUN = /\b(?:per|for\s+each|for\s+every)\s+(?:(?:a|an|one|single)\s+)?([A-Za-z][\w-]*)/gi;
+
+/**
+ * The clause without a "per X" that names each event itself: "capped at 40 tonnes per load" bounds
+ * every `dump_load`'s tonnes, not the loads' total, when X names an action (its name or the spec's
+ * word for it) and no key of X holds one value on two of that action's events (a `load_id` seen on
+ * two dumps would make "per load" a group, as "90 minutes per possession" over its extensions is).
+ */
+function withoutPerEvent(context: ClauseContext, text: string, key: string | undefined): { text: string; act?: string } {
+  // The act must carry what is bounded: the keyed number's key, or for an amount some numeric key ("per customer" names `get_customer`, which carries no weight).
+  const carries = (a: (typeof context.lexicon.actions)[number]) =>
+    a.metadata.some((m) =>
+      key === undefined ? m.values.length > 0 && m.values.every((v) => NUMERIC.test(v.value.trim())) : m.key === key,
+    );
+  let act: string | undefined;
+  const rest = text.replace(PER_NOUN, (phrase, noun: string) => {
+    const stem = canonical(noun.toLowerCase());
+    const acts = context.lexicon.actions.filter(
+      (a) => !a.isResult && carries(a) && (a.stems.includes(stem) || a.gloss?.includes(stem) === true),
+    );
+    if (acts.length === 0) return phrase;
+    const grouped = acts.some((a) => a.metadata.some((m) => nameStems(m.key).includes(stem) && m.distinct < m.count));
+    if (grouped) return phrase;
+    if (acts.length === 1) act = acts[0]!.name;
+    return " ";
+  });
+  return act === undefined ? { text: rest } : { text: rest, act };
+}
+
 /** The ranges outside a bound: what a forbidden check matches ("between 4 and 40" has one on each side). */
 function outside(range: RangeOperator): RangeOperator[] {
   return (Object.entries(range) as [keyof RangeOperator, number][]).map(([op, value]) => ({ [COMPLEMENT[op]]: value }));
@@ -104,7 +142,10 @@ function outside(range: RangeOperator): RangeOperator[] {
  * undefined when the clause does not state one as its predicate (then other readers try it).
  */
 export function boundFrom(context: ClauseContext, clause: string, quote: string): ClauseOutcome | undefined {
-  const text = clause.replace(CONCESSION, "");
+  const written = clause.replace(CONCESSION, "");
+  const asWritten = boundIn(context, written);
+  if (asWritten === undefined) return undefined;
+  const { text, act } = withoutPerEvent(context, written, asWritten.key);
   if (SCOPE.test(text)) return undefined;
   const bound = boundIn(context, text);
   if (bound === undefined) return undefined;
@@ -125,7 +166,10 @@ export function boundFrom(context: ClauseContext, clause: string, quote: string)
     if (bound.key === undefined)
       return found === undefined ? undefined : withAmounts(context.lexicon, found, [{ ...bound.amount!, range }], rest);
     // "Plans are limited to 12 installments": the one agent action that carries the key, when the words name no other.
-    const carriers = context.lexicon.actions.filter((a) => a.actors.includes("agent") && a.metadata.some((m) => m.key === bound.key));
+    // Or the act "per parcel" named, when it is the one.
+    const carriers = context.lexicon.actions.filter(
+      (a) => a.actors.includes("agent") && a.metadata.some((m) => m.key === bound.key) && (act === undefined || a.name === act),
+    );
     return (
       (found === undefined ? undefined : onKey(context, found, bound.key, range)) ??
       (carriers.length === 1 ? onKey(context, [{ action: carriers[0]!.name }], bound.key, range) : undefined)

@@ -19,6 +19,7 @@ import {
   MODAL,
   NEGATED_PASSIVE,
   NEGATION,
+  negatedCondition,
   NO_SUBJECT,
   PARTICIPLE,
   PASSIVE,
@@ -144,7 +145,7 @@ export function correlated<A extends string, B extends string>(
 export function afterWindow(context: ClauseContext): Pattern | undefined | "unresolved" {
   const condition = context.shape.condition;
   if (condition === undefined || (condition.kind !== "after" && condition.kind !== "if")) return undefined;
-  if (NEGATION.test(condition.phrase)) return "unresolved";
+  if (negatedCondition(condition.phrase)) return "unresolved";
   return resolve(context.lexicon, condition.phrase) ?? "unresolved";
 }
 

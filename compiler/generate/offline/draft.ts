@@ -54,6 +54,7 @@ import {
   grammarFor,
   isQualifier,
   NEGATION,
+  negatedCondition,
   PURPOSE,
   SESSION_END,
   shapeSentence,
@@ -158,7 +159,7 @@ function draftTrigger(
   const condition = shapes[0]?.condition;
   if (condition !== undefined) {
     // "When … and the user has not said …" describes an absence: no event can mark it.
-    const match = NEGATION.test(condition.phrase) ? undefined : resolve(lexicon, condition.phrase);
+    const match = negatedCondition(condition.phrase) ? undefined : resolve(lexicon, condition.phrase);
     if (match !== undefined) return { description: `${capitalize(condition.phrase)}.`, match };
     if (condition.kind === "if") return { description: `${capitalize(condition.phrase)}.`, semantic: true };
   }

@@ -35,8 +35,18 @@ export const SESSION_END =
 /** Words that relate two events: a single forbidden pattern cannot say "X followed by Y". */
 export const RELATIONAL = /\b(?:followed by|before|after|afterwards|without|unless|until|even if|instead of)\b/i;
 export const NEGATION = /\b(?:not|n't|neither|nor|never|no|none|without)\b/i;
+/**
+ * Whether a condition describes an absence ("when the user has not said …"), which no event marks.
+ * A value in backticks negates nothing ("a `log_discharge` with `planned: no`"), and a parenthesis
+ * that names the event by a backticked `key: value` says which event it is, whatever the words before
+ * it ("If a weapon goes off when it shouldn't (`log_discharge` with `planned: no`)").
+ */
+export function negatedCondition(phrase: string): boolean {
+  if (/\([^()]*`[\w.-]+:\s*[^`]+`[^()]*\)/.test(phrase)) return false;
+  return NEGATION.test(phrase.replace(/`[^`]*`/g, " "));
+}
 export const STRONG_CUE =
-  /\b(?:must|never|always|every|each|whenever|at most|at least|no more than|fewer than|exactly|no further|violations?|should|shall|required|forbidden|only|(?:has|have|needs?) to)\b|^first\b.*\bthen\b|\b(?:needs?|requires?)\s[^:]*\bfirst\b/i;
+  /\b(?:must|never|always|every|each|whenever|at most|at least|no more than|fewer than|exactly|no further|violations?|should|shall|required|forbidden|only|capped at|limited to|(?:has|have|needs?) to)\b|^first\b.*\bthen\b|\b(?:needs?|requires?)\s[^:]*\bfirst\b/i;
 /** A passive's auxiliary: "is", "gets", "must be", "has to be". */
 export const PASSIVE = "(?:is|are|gets?|(?:must|should|shall|will|has to|have to|needs? to)\\s+(?:be|get))";
 /** A past participle, regular or one of the common irregular ones. */

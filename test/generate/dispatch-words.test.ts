@@ -1,0 +1,81 @@
+/**
+ * Issue 25, no labels, round 7: sentence forms the offline drafter misread on blind10 and the
+ * development sets, each written here for a world of its own (a wine merchant's dispatch bench,
+ * worked by an agent called Crate).
+ */
+import { describe, expect, it } from "vitest";
+import type { Trajectory } from "../../runtime/types.js";
+import { draftOf as draftSpec, session } from "../support/offline-drafts.js";
+
+const PREAMBLE =
+  "Crate is the assistant at a wine merchant's dispatch bench. It can ship a parcel (`ship_parcel`, with the " +
+  "`parcel_id`, the `customer_id`, the number of `bottles` and its `kilos`), add bottles to an order " +
+  "(`add_to_order`, with the `order_id` and the `bottles` added) and look up a customer (`get_customer`).";
+
+const draftOf = (body: string, samples: Trajectory[]) => draftSpec(PREAMBLE, body, samples, "dispatch-bench");
+const checksOf = (body: string, samples: Trajectory[]) =>
+  draftOf(body, samples).ir.metaBehaviors[0]!.checks.map(({ quote: _q, ...c }) => c);
+
+/** Two parcels to one customer (one of them heavy), two additions to one order; a small parcel to another. */
+const samples = [
+  session(
+    ["agent", "get_customer", { customer_id: "C1" }],
+    ["agent", "ship_parcel", { parcel_id: "P1", customer_id: "C1", bottles: "6", kilos: "9.5" }],
+    ["agent", "ship_parcel", { parcel_id: "P2", customer_id: "C1", bottles: "3", kilos: "31" }],
+    ["agent", "add_to_order", { order_id: "O1", bottles: "6" }],
+    ["agent", "add_to_order", { order_id: "O1", bottles: "8" }],
+  ),
+  session(["agent", "ship_parcel", { parcel_id: "P3", customer_id: "C2", bottles: "2", kilos: "4" }]),
+];
+
+describe("a cap on each event's value, not a total", () => {
+  it("'never ships a parcel packed with more than four bottles': a number word after 'with' bounds each parcel", () => {
+    expect(checksOf("Crate never ships a parcel packed with more than four bottles.", samples)).toEqual([
+      { type: "forbidden", match: [{ action: "ship_parcel", metadata: { bottles: { gt: 4 } } }] },
+    ]);
+  });
+
+  it.each([
+    ["Parcels are limited to 30 kilos per parcel.", { kilos: { gt: 30 } }],
+    ["Shipments are capped at 12 bottles per parcel.", { bottles: { gt: 12 } }],
+  ])("%s: 'per' the act's own noun is each event", (body, metadata) => {
+    expect(checksOf(body, samples)).toEqual([{ type: "forbidden", match: [{ action: "ship_parcel", metadata }] }]);
+  });
+
+  it("'per order' over additions that share an order stays a total per order", () => {
+    expect(checksOf("Additions to an order are capped at 12 bottles per order.", samples)).toEqual([
+      { type: "count", match: [{ action: "add_to_order" }], sum: "metadata.bottles", max: 12, per: "metadata.order_id" },
+    ]);
+  });
+
+  it("'twelve bottles a day to any one customer' stays a total per customer", () => {
+    expect(checksOf("Crate ships no more than twelve bottles a day to any one customer.", samples)).toEqual([
+      { type: "count", match: [{ action: "ship_parcel" }], sum: "metadata.bottles", max: 12, per: "metadata.customer_id" },
+    ]);
+  });
+});
+
+describe("a condition naming its event by a backticked value 'no'", () => {
+  // A breakage nobody expected, then a claim; one that was expected.
+  const breakages = [
+    session(
+      ["agent", "ship_parcel", { parcel_id: "P1" }],
+      ["agent", "log_breakage", { parcel_id: "P1", expected: "no" }],
+      ["agent", "file_claim", { parcel_id: "P1" }],
+    ),
+    session(["agent", "ship_parcel", { parcel_id: "P2" }], ["agent", "log_breakage", { parcel_id: "P2", expected: "yes" }]),
+  ];
+  const surprise = [{ action: "log_breakage", metadata: { expected: "no" } }];
+
+  it.each([
+    "If a `log_breakage` comes back with `expected: no`, Crate calls `file_claim` for that parcel within three steps.",
+    // The parenthesis names the event: the words before it may say it with a negation.
+    "If a bottle breaks when it shouldn't (`log_breakage` with `expected: no`), Crate files file_claim for that parcel within three steps.",
+  ])("%s: the value is no negation, the condition is its event", (body) => {
+    const rule = draftOf(body, breakages).ir.metaBehaviors[0]!;
+    expect(rule.trigger.match).toEqual(surprise);
+    expect(rule.checks.map(({ quote: _q, ...c }) => c)).toEqual([
+      { type: "pairing", each: surprise, followedBy: [{ action: "file_claim" }], on: "metadata.parcel_id", within: 3 },
+    ]);
+  });
+});
