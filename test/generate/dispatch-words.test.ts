@@ -129,3 +129,32 @@ describe("a customer's own words before each act", () => {
     ).toEqual([{ type: "ordering", first: said("\\bsend\\s+it\\b"), before: ship }]);
   });
 });
+
+describe("a condition on the act's own amount narrows the words asked before it", () => {
+  it("'When the breakage on a parcel is more than 5 per cent, … (they answer \"accept\") before that parcel is shipped': only those parcels", () => {
+    const risky = session(
+      ["user", "message"],
+      ["agent", "ship_parcel", { parcel_id: "P1", customer_id: "C1", breakage_pct: "7.5" }],
+      ["agent", "ship_parcel", { parcel_id: "P2", customer_id: "C1", breakage_pct: "1.0" }],
+    );
+    const samples = [
+      { ...risky, events: [{ ...risky.events[0]!, content: "ok I accept" }, ...risky.events.slice(1)] },
+      session(["agent", "ship_parcel", { parcel_id: "P3", customer_id: "C2", breakage_pct: "2" }]),
+    ];
+    const preamble = PREAMBLE.replace("the `customer_id`,", "the `customer_id`, the `breakage_pct` expected on the route,");
+    const draft = draftSpec(
+      preamble,
+      'When the breakage on a parcel is more than 5 per cent, the customer has to accept the risk in the chat (they answer "accept") before that parcel is shipped, and an accept is good for one such parcel only.',
+      samples,
+      "dispatch-bench",
+    );
+    expect(draft.ir.metaBehaviors[0]!.checks.map(({ quote: _q, ...c }) => c)).toEqual([
+      {
+        type: "ordering",
+        first: [{ actor: "user", content: { matches: "\\baccept\\b", flags: "i" } }],
+        before: [{ action: "ship_parcel", metadata: { breakage_pct: { gt: 5 } } }],
+        fresh: true,
+      },
+    ]);
+  });
+});

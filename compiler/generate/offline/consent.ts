@@ -13,6 +13,7 @@ import type { Pattern } from "../../ir/types.js";
 import { exactValue } from "../../ir/values.js";
 import { resolve, type ClauseContext, type ClauseOutcome } from "./clauses.js";
 import { conditionedAct } from "./latest.js";
+import { amountsIn, withAmounts } from "./amounts.js";
 import { PRONOUNS } from "./shape.js";
 
 /** The quoted words: "yes", “I agree”. */
@@ -55,6 +56,20 @@ const EACH_ACT = /\b(?:for|before)\s+(?:each|every)\s+([^:;,]+)/i;
 function eachAct(context: ClauseContext, clause: string): Pattern | undefined {
   const m = EACH_ACT.exec(clause);
   return m === null ? undefined : acts(context, m[1]!);
+}
+
+/**
+ * "When the dockage on a load is more than 2.0 per cent, the grower has to answer "accept" before that
+ * load is dumped": the sentence's condition is an amount of the act itself, so the words are asked
+ * before the acts over it only. Kept only when the act carries the amount's key (not its result).
+ */
+function narrowed(context: ClauseContext, act: Pattern): Pattern {
+  const frame = context.shape.condition;
+  if (frame === undefined || frame.kind !== "if" || context.index !== 0) return act;
+  const amounts = amountsIn(frame.phrase);
+  if (amounts.length !== 1) return act;
+  const out = withAmounts(context.lexicon, act, amounts, frame.phrase);
+  return out !== undefined && out.every((m, i) => m.action === act[i]!.action) ? out : act;
 }
 
 /**
@@ -101,8 +116,9 @@ export function userWordsFrom(context: ClauseContext, written: string, quote: st
     ...conditionedAct(context.lexicon, clause),
     ...(context.earlier ?? []),
   ];
-  const act = readings.find((p) => p !== undefined);
-  if (act === undefined) return undefined;
+  const found = readings.find((p) => p !== undefined);
+  if (found === undefined) return undefined;
+  const act = narrowed(context, found);
   const first: Pattern = [{ actor: "user", content: { matches: pattern, flags: "i" } }];
   return { kind: "check", check: { type: "ordering", quote, first, before: act } };
 }
