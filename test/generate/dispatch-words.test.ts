@@ -79,3 +79,82 @@ describe("a condition naming its event by a backticked value 'no'", () => {
     ]);
   });
 });
+
+describe("a customer's own words before each act", () => {
+  // A go-ahead, then two parcels; an address confirmation, a look-up and one parcel.
+  const saying = (content: string, t: Trajectory): Trajectory => ({ ...t, events: [{ ...t.events[0]!, content }, ...t.events.slice(1)] });
+  const chats = [
+    saying(
+      "hello, send it please",
+      session(
+        ["user", "message"],
+        ["agent", "ship_parcel", { parcel_id: "P1", customer_id: "C1" }],
+        ["agent", "ship_parcel", { parcel_id: "P2", customer_id: "C1" }],
+      ),
+    ),
+    saying(
+      "address confirmed, send it",
+      session(
+        ["user", "message"],
+        ["agent", "get_customer", { customer_id: "C2" }],
+        ["agent", "ship_parcel", { parcel_id: "P3", customer_id: "C2" }],
+      ),
+    ),
+  ];
+  const said = (words: string) => [{ actor: "user", content: { matches: words, flags: "i" } }];
+  const ship = [{ action: "ship_parcel" }];
+
+  it.each([
+    // The act in the sentence's "before" frame, the words in its main clause.
+    [
+      'Before each `ship_parcel`, the customer says "send it" in the chat, and every parcel needs a go-ahead of its own.',
+      "\\bsend\\s+it\\b",
+    ],
+    [
+      'Before each parcel is shipped, the customer tells Crate in the chat that it may go ("send it"), and every parcel needs a go-ahead of its own; one go-ahead does not carry over to the next parcel.',
+      "\\bsend\\s+it\\b",
+    ],
+    // The act in another clause ("for each parcel shipped"), and "a separate … for each", "not relied on for another" ask a fresh one.
+    [
+      'The customer must confirm in the chat that the address is right ("address confirmed"), and a separate confirmation is required for each parcel shipped: a confirmation given for one parcel must not be relied on for another.',
+      "\\baddress\\s+confirmed\\b",
+    ],
+  ])("%s", (body, words) => {
+    expect(checksOf(body, chats)).toEqual([{ type: "ordering", first: said(words), before: ship, fresh: true }]);
+  });
+
+  it("'before each ship_parcel they say …': 'they' is the customer the sentence opened with, not the agent", () => {
+    expect(
+      checksOf('The customer confirms every shipment themselves: before each ship_parcel they say "send it" to the address.', chats),
+    ).toEqual([{ type: "ordering", first: said("\\bsend\\s+it\\b"), before: ship }]);
+  });
+});
+
+describe("a condition on the act's own amount narrows the words asked before it", () => {
+  it("'When the breakage on a parcel is more than 5 per cent, … (they answer \"accept\") before that parcel is shipped': only those parcels", () => {
+    const risky = session(
+      ["user", "message"],
+      ["agent", "ship_parcel", { parcel_id: "P1", customer_id: "C1", breakage_pct: "7.5" }],
+      ["agent", "ship_parcel", { parcel_id: "P2", customer_id: "C1", breakage_pct: "1.0" }],
+    );
+    const samples = [
+      { ...risky, events: [{ ...risky.events[0]!, content: "ok I accept" }, ...risky.events.slice(1)] },
+      session(["agent", "ship_parcel", { parcel_id: "P3", customer_id: "C2", breakage_pct: "2" }]),
+    ];
+    const preamble = PREAMBLE.replace("the `customer_id`,", "the `customer_id`, the `breakage_pct` expected on the route,");
+    const draft = draftSpec(
+      preamble,
+      'When the breakage on a parcel is more than 5 per cent, the customer has to accept the risk in the chat (they answer "accept") before that parcel is shipped, and an accept is good for one such parcel only.',
+      samples,
+      "dispatch-bench",
+    );
+    expect(draft.ir.metaBehaviors[0]!.checks.map(({ quote: _q, ...c }) => c)).toEqual([
+      {
+        type: "ordering",
+        first: [{ actor: "user", content: { matches: "\\baccept\\b", flags: "i" } }],
+        before: [{ action: "ship_parcel", metadata: { breakage_pct: { gt: 5 } } }],
+        fresh: true,
+      },
+    ]);
+  });
+});
