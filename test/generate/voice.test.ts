@@ -87,6 +87,8 @@ describe("one rule in any voice", () => {
         "Never charge a deposit above $200.",
         "You never charge a deposit exceeding $200.",
         "At no time does Wren charge a deposit above $200.",
+        "Can Wren charge a deposit above $200? No.",
+        "3.1 Wren shall not charge any deposit exceeding $200.",
       ],
     ],
     [
@@ -96,6 +98,8 @@ describe("one rule in any voice", () => {
         "A tool may only be lent once it has been inspected with `inspect_tool`.",
         "You lend a tool only after it has been inspected with `inspect_tool`.",
         "Lend a tool only after it has been inspected with `inspect_tool`.",
+        "Never lend a tool before it has been inspected with `inspect_tool`.",
+        "Q: Can you lend a tool before it has been inspected with `inspect_tool`? A: No.",
       ],
     ],
     [
@@ -132,15 +136,42 @@ describe("the rewrite", () => {
     ["Never push to `branch: main`", "Wren never pushes to `branch: main`"],
     ["Do not lend a tool twice", "Wren does not lend a tool twice"],
     ["When a tool comes back, inspect it with `inspect_tool`", "When a tool comes back, Wren inspects it with `inspect_tool`"],
-    ["The clerk shall not release the saw prior to the inspection", "The clerk must not release the saw before the inspection"],
+    ["The clerk shall release the saw prior to the inspection", "The clerk must release the saw before the inspection"],
     ["A deposit in excess of $200 is refunded thereafter", "A deposit more than $200 is refunded afterwards"],
     ["The loan is to be logged", "The loan must be logged"],
     ["Where a tool comes back broken, it is tagged", "If a tool comes back broken, it is tagged"],
     ["At no time does Wren lend a chainsaw", "Wren never lends a chainsaw"],
     ["Log every loan with `log_loan` within two steps", "Every loan is logged with `log_loan` within two steps"],
     ["A tool may only be lent once it has been inspected", "A tool is lent only after it has been inspected"],
+    ["3.2 The clerk shall not release the saw", "The clerk must not release the saw"],
+    ["[ ] Verify the member's card", "Wren verifies the member's card"],
+    ["Every tool you lend comes back", "Every tool Wren lends comes back"],
+    ["Check who you're lending to", "Check who Wren is lending to"],
+    ["The loan is logged by you with `log_loan`", "The loan is logged with `log_loan`"],
+    ["A report is filed before the end of the shift", "A report is filed before the end of the session"],
+    ["Each member is lent a drill twice at most", "Each member is lent a drill at most twice"],
+    ["Wren never lends a saw before the card has been checked", "Wren never lends a saw until the card has been checked"],
+    ["Wren never lends a saw before the end of the session", "Wren never lends a saw before the end of the session"],
   ])("%j reads as %j", (sentence, expected) => {
     expect(voiced(sentence, "Wren").text).toBe(expected);
+  });
+
+  it.each([
+    ["Can Wren lend a chainsaw to a visitor", "No", "Wren must not lend a chainsaw to a visitor"],
+    ["Q: Can you lend a chainsaw to a visitor", "A: No, never", "Wren must not lend a chainsaw to a visitor"],
+    ["Is it OK to lend a chainsaw to a visitor", "No", "Wren must not lend a chainsaw to a visitor"],
+    ["Does Wren need to log every loan", "Yes, within two steps", "Wren must log every loan"],
+    ["Can Wren lend a chainsaw to a visitor", "Only with a card", "Can Wren lend a chainsaw to a visitor"],
+  ])("the question %j answered %j reads as %j", (question, answer, expected) => {
+    expect(voiced(question, "Wren", () => true, answer).text).toBe(expected);
+  });
+
+  it("leaves an imperative alone whose verb no agent action is called by", () => {
+    const knows = (verb: string) => verb === "lend";
+    expect(voiced("Don't dress up routine readings as an emergency", "Wren", knows).text).toBe(
+      "Don't dress up routine readings as an emergency",
+    );
+    expect(voiced("Don't lend a saw twice", "Wren", knows).text).toBe("Wren doesn't lend a saw twice");
   });
 
   it("leaves the readers' own voice alone", () => {
@@ -151,18 +182,20 @@ describe("the rewrite", () => {
       "Tickets past their deadline are not paid, whatever the claimant's excuse",
       "The member tells you the tool's number",
       "Work valued above $250,000 needs a second pair of eyes",
+      "30 minutes after the loan, the member is called",
+      "A valve that is open is closed normally; the point is not to start anything new",
     ])
       expect(voiced(sentence, "Wren").text).toBe(sentence.replace("tells you", "tells Wren"));
   });
 
   it("maps a quote of the rewritten sentence back to the words it came from", () => {
-    const v = voiced("You shall not lend a saw in excess of 2 days prior to its inspection", "Wren");
-    expect(v.text).toBe("Wren must not lend a saw more than 2 days before its inspection");
+    const v = voiced("You shall log a loan in excess of 2 days prior to its return", "Wren");
+    expect(v.text).toBe("Wren must log a loan more than 2 days before its return");
     expect(originalQuote(v, v.text)).toBe(v.original);
-    expect(originalQuote(v, "lend a saw more than 2 days")).toBe("lend a saw in excess of 2 days");
+    expect(originalQuote(v, "log a loan more than 2 days")).toBe("log a loan in excess of 2 days");
     // A quote that cuts through rewritten words takes the whole of what they replaced.
-    expect(originalQuote(v, "Wren must not lend")).toBe("You shall not lend");
-    expect(originalQuote(v, "before its inspection")).toBe("prior to its inspection");
+    expect(originalQuote(v, "Wren must log")).toBe("You shall log");
+    expect(originalQuote(v, "before its return")).toBe("prior to its return");
   });
 
   it("conjugates the agent's verbs", () => {

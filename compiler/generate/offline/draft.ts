@@ -242,7 +242,7 @@ export function draftSection(
   const ruleSentences = sentences.filter((s) => s.role === "rule");
   // Each sentence read in the one voice the readers know; the quotes stay the spec's words (voice.ts).
   const knows = actionVerbs(lexicon);
-  const voices = ruleSentences.map((s) => voiced(s.text, grammar.agent, knows));
+  const voices = ruleSentences.map((s, i) => voiced(s.text, grammar.agent, knows, ruleSentences[i + 1]?.text));
   const shapes = voices.map((v) => shapeSentence(v.text, grammar));
   const checks: Check[] = [];
   const semanticChecks: SemanticCheck[] = [];

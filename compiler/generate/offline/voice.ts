@@ -15,6 +15,10 @@
 import type { ClauseOutcome } from "./clauses.js";
 import type { Lexicon } from "./lexicon.js";
 import { canonical } from "./words.js";
+import { escapeRegExp } from "./shape.js";
+import { ADVERB, imperativeVerb, LEADING_CONDITION, NOT_A_VERB, OBJECT_START, ORDINALS, participle, thirdPerson } from "./voice-words.js";
+
+export { participle, thirdPerson };
 
 /** A sentence as rewritten, with the span of the original each character comes from. */
 export interface Voiced {
@@ -77,56 +81,15 @@ export function originalQuote(voiced: Voiced, quote: string): string {
   return voiced.original.slice(voiced.from[at]!, voiced.to[at + quote.length - 1]!).trim();
 }
 
-/** The third person singular of a verb: "push" → "pushes", "carry" → "carries", "have" → "has". */
-export function thirdPerson(verb: string): string {
-  const lower = verb.toLowerCase();
-  const irregular: Record<string, string> = { have: "has", do: "does", go: "goes", be: "is", are: "is" };
-  if (irregular[lower] !== undefined) return irregular[lower]!;
-  if (/(?:s|sh|ch|x|z|o)$/i.test(verb)) return `${verb}es`;
-  if (/[^aeiou]y$/i.test(verb)) return `${verb.slice(0, -1)}ies`;
-  return `${verb}s`;
-}
-
-/**
- * Words that start a clause without being an imperative verb: articles and quantifiers, pronouns,
- * prepositions and conjunctions, question and concession words, auxiliaries and modals.
- */
-const NOT_A_VERB = new Set(
-  (
-    "a an the this that these those its their his her our your my each every any all both either neither no none some many much most " +
-    "more less few fewer other another such same one two three four five six seven eight nine ten only also just even still not never " +
-    "always nothing nobody everything everyone anything anyone someone something it they we you he she i there here what which who whom " +
-    "whose how why where when whenever wherever whatever whoever however whichever if unless until once while as than because though " +
-    "although so yet or nor but and then about above across after against along among around at before behind below beneath beside " +
-    "besides between beyond by despite down during except for from in inside into like near of off on onto out outside over past per " +
-    "since through throughout till to toward towards under unlike up upon via with within without plus including following regarding " +
-    "is are was were be been being has have had do does did must may might can could shall should will would need needs ought " +
-    "note notes example examples why rationale background context otherwise instead thereafter afterwards later first finally " +
-    "again ever"
-  ).split(" "),
-);
-/** What an imperative's verb is followed by: its object's determiner, a backticked name, or a snake_case action. */
-const OBJECT_START = "(?:(?:the|a|an|every|each|any|all|no|its|their|one|both|another|it|them)\\b|`|[a-z]+_[a-z0-9_]+\\b)";
-/** Adverbs that may come between the subject (or none) and the verb. */
-const ADVERB = "(?:never|always|only|also|then|first|immediately|promptly|still|do not|don't|does not|doesn't)";
-
-/** A verb that may open an imperative: a word, not a function word, not a participle or a verb already in the third person. */
-function imperativeVerb(word: string, atStart: boolean): boolean {
-  const lower = word.toLowerCase();
-  if (NOT_A_VERB.has(lower) || /(?:ing|ed)$/i.test(lower) || (/[^s]s$/i.test(lower) && lower !== "focus")) return false;
-  // A capital inside a sentence is a name, not a verb.
-  return atStart || word === lower;
-}
-
-/**
- * A sentence that opens with a condition ("When a sensor reports …, call …"), so that the words
- * after its comma may be the main clause's.
- */
-const LEADING_CONDITION =
-  /^(?:before|after|once|whenever|each time|every time|if|when|where|during|as soon as|following|prior to|until)\b/i;
-
 /** The steps, in order. Each takes the sentence as the steps before it left it. */
-function steps(agent: string, knows: (verb: string) => boolean): { name: string; apply: (v: Voiced) => Voiced }[] {
+function steps(
+  agent: string,
+  knows: (verb: string) => boolean,
+  answer: "yes" | "no" | undefined,
+): { name: string; apply: (v: Voiced) => Voiced }[] {
+  // Who an FAQ asks about: the agent by any of its names, or a noun with its article ("a clerk").
+  const FAQ_SUBJECT = `you|i|we|it|the agent|the assistant|${escapeRegExp(agent)}|(?:the|a|an|any)\\s+[\\w-]+`;
+  const faqSubject = (who: string | undefined) => (who === undefined || /^(?:you|i|we)$/i.test(who) ? agent : who);
   const subject = (at: number) => (at === 0 ? agent.charAt(0).toUpperCase() + agent.slice(1) : agent);
   const conjugated = (adverb: string | undefined, verb: string) => {
     const adv = adverb?.toLowerCase();
@@ -135,6 +98,44 @@ function steps(agent: string, knows: (verb: string) => boolean): { name: string;
     return `${adv === undefined ? "" : `${adv} `}${thirdPerson(verb.toLowerCase())}`;
   };
   return [
+    {
+      // "3.2 The clerk …", "(b) The clerk …", "Rule 4: …", "[ ] Check …": a clause's number or checkbox is no part of its reading.
+      name: "clause number",
+      apply: (v) =>
+        rewrite(
+          v,
+          /^(?:(?:(?:§|rule|clause|section|article|step|item)\s*)?\d+(?:\.\d+)*[.):]?|\(?[a-z0-9]{1,3}\)|\[[ xX]?\]|Q\s*\d*[.:])\s+/gi,
+          // Only before a capital: "30 minutes after …" starts with a number of its own.
+          (m, text) => (/[A-Z]/.test(text.charAt(m[0].length)) ? "" : undefined),
+        ),
+    },
+    {
+      // "Can the clerk buy from a seller without ID? No.": the question answered "No" is a ban.
+      name: "faq no",
+      apply: (v) =>
+        answer === "no"
+          ? rewrite(
+              v,
+              new RegExp(
+                `^(?:(?:can|may|could|should)\\s+(${FAQ_SUBJECT})|is\\s+(?:it\\s+)?(?:ok|okay|all\\s+right|allowed|permitted|acceptable)\\s+(?:for\\s+(${FAQ_SUBJECT})\\s+)?to)\\s+(?=[a-z]+\\b)`,
+                "gi",
+              ),
+              (m) => `${faqSubject(m[1] ?? m[2])} must not `,
+            )
+          : v,
+    },
+    {
+      // "Does the clerk need to file a report? Yes.": the question answered "Yes" is a duty.
+      name: "faq yes",
+      apply: (v) =>
+        answer === "yes"
+          ? rewrite(
+              v,
+              new RegExp(`^(?:does|do|must|should)\\s+(${FAQ_SUBJECT})\\s+(?:(?:need|have)\\s+to\\s+)?(?=[a-z]+\\b)`, "gi"),
+              (m) => `${faqSubject(m[1])} must `,
+            )
+          : v,
+    },
     {
       // "shall" is the procedure's "must": the readers know "must", "must not", "must be".
       name: "shall",
@@ -154,6 +155,22 @@ function steps(agent: string, knows: (verb: string) => boolean): { name: string;
       // "prior to" is "before"; "prior to the end of the session" is the session's end as the readers know it.
       name: "prior to",
       apply: (v) => rewrite(v, /\bprior\s+to\b/gi, (m) => (m[0].startsWith("P") ? "Before" : "before")),
+    },
+    {
+      // "once at most", "twice at most", "three times at most": the count's bound words put first, where the count reader looks.
+      name: "times at most",
+      apply: (v) => rewrite(v, /\b(once|twice|(?:\d+|[a-z]+)\s+times)\s+at\s+(?:the\s+)?most\b/gi, (m) => `at most ${m[1]!}`),
+    },
+    {
+      // "never unlocks the door before the check", "must not book before …": a ban on doing it before Y is an
+      // ordering with Y first, as "never … until Y" says (the session's end stays "before the end of …").
+      name: "never before",
+      apply: (v) =>
+        rewrite(
+          v,
+          /\b((?:never|not|n't)\b[^,;:]*?\s+)before\s+(?!the\s+(?:end|session|conversation|chat|run|call)\b|it\s+ends\b|(?:each|every|any)\b)/gi,
+          (m) => `${m[1]}until `,
+        ),
     },
     {
       // "thereafter": from the event just named on, as "afterwards" is.
@@ -241,6 +258,39 @@ function steps(agent: string, knows: (verb: string) => boolean): { name: string;
         }),
     },
     {
+      // "you're arming", "you'll file", "you've checked": the second person's contractions, spelled out.
+      name: "contractions",
+      apply: (v) =>
+        rewrite(
+          v,
+          /\byou(?:'|\u2019)(re|ll|ve|d)\b/gi,
+          (m) => `${m[0].slice(0, 3)} ${{ re: "are", ll: "will", ve: "have", d: "would" }[m[1]!.toLowerCase()]}`,
+        ),
+    },
+    {
+      // "the weapon is issued by you", "is logged by the agent": a passive naming the agent reads as one naming no one.
+      name: "by the agent",
+      apply: (v) =>
+        rewrite(
+          v,
+          new RegExp(
+            `(?<=\\b\\w+(?:ed|en)|\\b(?:sent|paid|made|held|kept|put|set|told|shown|sold|bought))\\s+by\\s+(?:you|the agent|the assistant|${escapeRegExp(agent)})\\b`,
+            "gi",
+          ),
+          () => "",
+        ),
+    },
+    {
+      // "before the end of the transaction record", "by the end of the shift": the end of the trace, as the readers say it.
+      name: "end of the record",
+      apply: (v) =>
+        rewrite(
+          v,
+          /\b(before|by)\s+the\s+end\s+of\s+the\s+(?:transaction(?:\s+record)?|record|shift|day|visit|job|booking|appointment|procedure)\b/gi,
+          (m) => `${m[1]!.toLowerCase()} the end of the session`,
+        ),
+    },
+    {
       // "you never hand over …", "before you open …", "you must …": the second person is the agent.
       name: "second person",
       apply: (v) =>
@@ -249,15 +299,9 @@ function steps(agent: string, knows: (verb: string) => boolean): { name: string;
           const who = subject(m.index);
           if (/^(?:must|may|might|can|cannot|can't|shall|should|will|would|could|need|ought)$/i.test(verb))
             return `${who}${m[1] === undefined ? "" : ` ${m[1]}`} ${verb}`;
-          // Not the subject ("tells you the code"): only the pronoun changes.
-          const before = text.slice(0, m.index);
-          const asSubject =
-            before.trim() === "" ||
-            /(?:[,:;]|\b(?:before|after|until|unless|once|when|whenever|if|and|but|or|that|as|so|then|where|while|because|since))\s*$/i.test(
-              before,
-            );
-          if (!asSubject || (NOT_A_VERB.has(verb.toLowerCase()) && !/^(?:are|have|do|never|always)$/i.test(verb)))
-            return `${who}${m[0].slice(3)}`;
+          // Not the subject ("tells you the code", "asks you to wait"): only the pronoun changes. Before a verb it is
+          // the subject, also in a relative clause ("every weapon you issue comes back").
+          if (m[1] === undefined && NOT_A_VERB.has(verb.toLowerCase()) && !/^(?:are|have|do)$/i.test(verb)) return `${who}${m[0].slice(3)}`;
           return `${who} ${conjugated(m[1], verb)}`;
         }),
     },
@@ -303,64 +347,6 @@ function steps(agent: string, knows: (verb: string) => boolean): { name: string;
   ];
 }
 
-/** Past participles that do not add "-ed". */
-const IRREGULAR_PARTICIPLES: Record<string, string> = {
-  send: "sent",
-  make: "made",
-  pay: "paid",
-  put: "put",
-  give: "given",
-  take: "taken",
-  hold: "held",
-  keep: "kept",
-  tell: "told",
-  show: "shown",
-  run: "run",
-  set: "set",
-  sell: "sold",
-  buy: "bought",
-  bring: "brought",
-  write: "written",
-  read: "read",
-  do: "done",
-  get: "got",
-  lend: "lent",
-  leave: "left",
-  feed: "fed",
-  meet: "met",
-  cut: "cut",
-  shut: "shut",
-  find: "found",
-  build: "built",
-  spend: "spent",
-  see: "seen",
-  issue: "issued",
-};
-
-/** The past participle of a verb: "log" → "logged", "settle" → "settled", "carry" → "carried", "send" → "sent". */
-export function participle(verb: string): string {
-  const irregular = IRREGULAR_PARTICIPLES[verb];
-  if (irregular !== undefined) return irregular;
-  if (/e$/.test(verb)) return `${verb}d`;
-  if (/[^aeiou]y$/.test(verb)) return `${verb.slice(0, -1)}ied`;
-  // One syllable ending consonant-vowel-consonant doubles its consonant: "log", "ship", "tag".
-  if (/^[^aeiou]*[aeiou][bdgmnprt]$/.test(verb)) return `${verb}${verb.slice(-1)}ed`;
-  return `${verb}ed`;
-}
-
-const ORDINALS: Record<string, string> = {
-  first: "1",
-  second: "2",
-  third: "3",
-  fourth: "4",
-  fifth: "5",
-  sixth: "6",
-  seventh: "7",
-  eighth: "8",
-  ninth: "9",
-  tenth: "10",
-};
-
 /** "At no time does Hearth set X" → "Hearth never sets X"; "… is a correction … paid …" → "a correction … is never paid …". */
 function atNoTime(aux: string, rest: string, agent: string): string | undefined {
   if (aux === "is" || aux === "are") {
@@ -397,9 +383,12 @@ export function actionVerbs(lexicon: Lexicon): (verb: string) => boolean {
 }
 
 /** The sentence in the readers' voice, the agent named `agent` ("the agent", or the spec's own name for it). */
-export function voiced(sentence: string, agent = "the agent", knows: (verb: string) => boolean = () => true): Voiced {
+export function voiced(sentence: string, agent = "the agent", knows: (verb: string) => boolean = () => true, next?: string): Voiced {
+  // An FAQ's answer, the sentence after a question ("Can the clerk …? No."), says what the question's words mean.
+  const answer =
+    next === undefined ? undefined : (/^(?:A\s*\d*[.:]\s*)?(no|yes)\b/i.exec(next)?.[1]?.toLowerCase() as "yes" | "no" | undefined);
   let v = unchanged(sentence);
-  for (const step of steps(agent, knows)) v = step.apply(v);
+  for (const step of steps(agent, knows, answer)) v = step.apply(v);
   return v;
 }
 
