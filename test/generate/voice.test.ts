@@ -99,6 +99,7 @@ describe("one rule in any voice", () => {
         "You lend a tool only after it has been inspected with `inspect_tool`.",
         "Lend a tool only after it has been inspected with `inspect_tool`.",
         "Never lend a tool before it has been inspected with `inspect_tool`.",
+        "Inspect tools with `inspect_tool` before each lend_tool.",
         "Q: Can you lend a tool before it has been inspected with `inspect_tool`? A: No.",
       ],
     ],
