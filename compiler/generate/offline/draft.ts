@@ -42,6 +42,7 @@ import { conditionedAct, withIdentity } from "./latest.js";
 import { withComparisons } from "./compared.js";
 import { restatedBansAsQuestions } from "./restated.js";
 import { leadingReading } from "./leading.js";
+import { actionVerbs, inOriginalWords, voiced } from "./voice.js";
 import {
   agentNames,
   boundsCount,
@@ -241,14 +242,17 @@ export function draftSection(
 ): { rule: MetaBehavior; notes: Omit<DraftNote, "rule">[] } {
   const sentences = sectionSentences(section.body);
   const ruleSentences = sentences.filter((s) => s.role === "rule");
-  const shapes = ruleSentences.map((s) => shapeSentence(s.text, grammar));
+  // Each sentence read in the one voice the readers know; the quotes stay the spec's words (voice.ts).
+  const knows = actionVerbs(lexicon);
+  const voices = ruleSentences.map((s, i) => voiced(s.text, grammar.agent, knows, ruleSentences[i + 1]?.text));
+  const shapes = voices.map((v) => shapeSentence(v.text, grammar));
   const checks: Check[] = [];
   const semanticChecks: SemanticCheck[] = [];
   const notes: Omit<DraftNote, "rule">[] = [];
   let situation: SentenceShape["condition"];
   let last: SentenceShape["condition"];
   let earlier: Pattern[] = [];
-  for (const written of shapes) {
+  for (const [i, written] of shapes.entries()) {
     const shape = inSituation(written, situation, last);
     last = shape.condition ?? last;
     const outcomes = withFreshness(
@@ -276,20 +280,22 @@ export function draftSection(
     // "When a status result reports the battery as low, that robot is finished working for now.":
     // a condition whose own sentence demands nothing sets up the situation the next sentences are about.
     if (written.condition !== undefined) situation = outcomes.every((o) => o.kind === "skip") ? shape.condition : undefined;
-    outcomes.forEach((outcome) => {
-      if (outcome.kind === "check") {
-        if (outcome.note !== undefined)
-          notes.push({ clause: { kind: "check", index: checks.length }, kind: "unmapped-clause", message: outcome.note });
-        checks.push(outcome.check);
-      } else if (outcome.kind === "semantic") {
-        notes.push({
-          clause: { kind: "semanticCheck", index: semanticChecks.length },
-          kind: "unmapped-clause",
-          message: `${outcome.reason}; it became a semantic question: edit it or map it to events`,
-        });
-        semanticChecks.push(outcome.semantic);
-      }
-    });
+    outcomes
+      .map((o) => inOriginalWords(o, voices[i]!))
+      .forEach((outcome) => {
+        if (outcome.kind === "check") {
+          if (outcome.note !== undefined)
+            notes.push({ clause: { kind: "check", index: checks.length }, kind: "unmapped-clause", message: outcome.note });
+          checks.push(outcome.check);
+        } else if (outcome.kind === "semantic") {
+          notes.push({
+            clause: { kind: "semanticCheck", index: semanticChecks.length },
+            kind: "unmapped-clause",
+            message: `${outcome.reason}; it became a semantic question: edit it or map it to events`,
+          });
+          semanticChecks.push(outcome.semantic);
+        }
+      });
   }
   // A ban the rule's condition on the same act spells out is a question, not a check (restated.ts).
   const folded = restatedBansAsQuestions(checks, semanticChecks, notes);

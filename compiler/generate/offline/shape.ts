@@ -129,6 +129,8 @@ export interface Grammar {
   timeFrame: RegExp;
   /** "… and it writes": a second clause with the agent as its subject. */
   andAgent: string;
+  /** What to call the agent when a sentence is put in the readers' voice (voice.ts): the spec's name for it, else "the agent". */
+  agent: string;
 }
 
 export const PRONOUNS = ["it", "they"];
@@ -150,6 +152,7 @@ export function grammarFor(names: readonly string[] = []): Grammar {
     verbNo: new RegExp(`^(?:(?:${subjects})\\s+)?[a-z]+s\\s+no\\s+(?!(?:more|fewer|less|later|earlier)\\s+than\\b)`, "i"),
     timeFrame: new RegExp(`^(?:at|by|towards?|near)\\s+the\\s+(?:end|close|start|beginning)\\s+of\\s+[^,]*?,?\\s+(?=(?:${nouns})\\b)`, "i"),
     andAgent: `it|the agent|${names.map(escapeRegExp).join("|")}`.replace(/\|$/, ""),
+    agent: names[0] ?? "the agent",
   };
 }
 

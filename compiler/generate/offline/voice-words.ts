@@ -1,0 +1,111 @@
+/**
+ * The small word tables of the voice layer (voice.ts): the forms of a verb it writes when it makes the
+ * agent the subject ("push" → "pushes", "log" → "logged"), the words that cannot open an imperative,
+ * and the ordinals of "no later than the fourth step after".
+ */
+
+/** The third person singular of a verb: "push" → "pushes", "carry" → "carries", "have" → "has". */
+export function thirdPerson(verb: string): string {
+  const lower = verb.toLowerCase();
+  const irregular: Record<string, string> = { have: "has", do: "does", go: "goes", be: "is", are: "is" };
+  if (irregular[lower] !== undefined) return irregular[lower]!;
+  if (/(?:s|sh|ch|x|z|o)$/i.test(verb)) return `${verb}es`;
+  if (/[^aeiou]y$/i.test(verb)) return `${verb.slice(0, -1)}ies`;
+  return `${verb}s`;
+}
+
+/**
+ * Words that start a clause without being an imperative verb: articles and quantifiers, pronouns,
+ * prepositions and conjunctions, question and concession words, auxiliaries and modals.
+ */
+export const NOT_A_VERB = new Set(
+  (
+    "a an the this that these those its their his her our your my each every any all both either neither no none some many much most " +
+    "more less few fewer other another such same one two three four five six seven eight nine ten only also just even still not never " +
+    "always nothing nobody everything everyone anything anyone someone something it they we you he she i there here what which who whom " +
+    "whose how why where when whenever wherever whatever whoever however whichever if unless until once while as than because though " +
+    "although so yet or nor but and then about above across after against along among around at before behind below beneath beside " +
+    "besides between beyond by despite down during except for from in inside into like near of off on onto out outside over past per " +
+    "since through throughout till to toward towards under unlike up upon via with within without plus including following regarding " +
+    "is are was were be been being has have had do does did must may might can could shall should will would need needs ought " +
+    "note notes example examples why rationale background context otherwise instead thereafter afterwards later first finally " +
+    "again ever"
+  ).split(" "),
+);
+/** What an imperative's verb is followed by: its object's determiner, a backticked name, or a snake_case action. */
+export const OBJECT_START = "(?:(?:the|a|an|every|each|any|all|no|its|their|one|both|another|it|them)\\b|`|[a-z]+_[a-z0-9_]+\\b)";
+/** Adverbs that may come between the subject (or none) and the verb. */
+export const ADVERB = "(?:never|always|only|also|then|first|immediately|promptly|still|do not|don't|does not|doesn't)";
+
+/** A verb that may open an imperative: a word, not a function word, not a participle or a verb already in the third person. */
+export function imperativeVerb(word: string, atStart: boolean): boolean {
+  const lower = word.toLowerCase();
+  if (NOT_A_VERB.has(lower) || /(?:ing|ed)$/i.test(lower) || (/[^s]s$/i.test(lower) && lower !== "focus")) return false;
+  // A capital inside a sentence is a name, not a verb.
+  return atStart || word === lower;
+}
+
+/**
+ * A sentence that opens with a condition ("When a sensor reports …, call …"), so that the words
+ * after its comma may be the main clause's.
+ */
+export const LEADING_CONDITION =
+  /^(?:before|after|once|whenever|each time|every time|if|when|where|during|as soon as|following|prior to|until)\b/i;
+
+/** Past participles that do not add "-ed". */
+const IRREGULAR_PARTICIPLES: Record<string, string> = {
+  send: "sent",
+  make: "made",
+  pay: "paid",
+  put: "put",
+  give: "given",
+  take: "taken",
+  hold: "held",
+  keep: "kept",
+  tell: "told",
+  show: "shown",
+  run: "run",
+  set: "set",
+  sell: "sold",
+  buy: "bought",
+  bring: "brought",
+  write: "written",
+  read: "read",
+  do: "done",
+  get: "got",
+  lend: "lent",
+  leave: "left",
+  feed: "fed",
+  meet: "met",
+  cut: "cut",
+  shut: "shut",
+  find: "found",
+  build: "built",
+  spend: "spent",
+  see: "seen",
+  issue: "issued",
+};
+
+/** The past participle of a verb: "log" → "logged", "settle" → "settled", "carry" → "carried", "send" → "sent". */
+export function participle(verb: string): string {
+  const irregular = IRREGULAR_PARTICIPLES[verb];
+  if (irregular !== undefined) return irregular;
+  if (/e$/.test(verb)) return `${verb}d`;
+  if (/[^aeiou]y$/.test(verb)) return `${verb.slice(0, -1)}ied`;
+  // One syllable ending consonant-vowel-consonant doubles its consonant: "log", "ship", "tag".
+  if (/^[^aeiou]*[aeiou][bdgmnprt]$/.test(verb)) return `${verb}${verb.slice(-1)}ed`;
+  return `${verb}ed`;
+}
+
+export const ORDINALS: Record<string, string> = {
+  first: "1",
+  second: "2",
+  third: "3",
+  fourth: "4",
+  fifth: "5",
+  sixth: "6",
+  seventh: "7",
+  eighth: "8",
+  ninth: "9",
+  tenth: "10",
+};

@@ -1,0 +1,404 @@
+/**
+ * The voice layer (issue 25): one rule sentence rewritten into the voice the class readers were
+ * written against, before they read it. Teams write the same obligation as a compliance procedure
+ * ("The clerk shall not release … prior to …; thereafter …"), a note to the assistant ("You never
+ * hand over …"), a checklist ("Never push to `main`"), or in the passive ("is to be logged").
+ * Teaching each class reader every voice does not generalize, so the voices are folded here into
+ * one: the agent as the subject in the present tense ("the agent never pushes …"), "must" for the
+ * modal of obligation, "before", "afterwards", "more than".
+ *
+ * Only the reading uses the rewritten sentence: a draft's quotes are the spec's own words. Each
+ * rewrite keeps, for every character of the new text, the span of the original it came from, so a
+ * quote cut from the rewritten sentence maps back to the original's words (`originalQuote`).
+ * Deterministic: the steps below, in order, each a small table or pattern with the reason for it.
+ */
+import type { ClauseOutcome } from "./clauses.js";
+import type { Lexicon } from "./lexicon.js";
+import { canonical } from "./words.js";
+import { escapeRegExp } from "./shape.js";
+import { ADVERB, imperativeVerb, LEADING_CONDITION, NOT_A_VERB, OBJECT_START, ORDINALS, participle, thirdPerson } from "./voice-words.js";
+
+export { participle, thirdPerson };
+
+/** A sentence as rewritten, with the span of the original each character comes from. */
+export interface Voiced {
+  original: string;
+  text: string;
+  /** Per character of `text`: where its source starts in `original`. */
+  from: number[];
+  /** Per character of `text`: where its source ends (exclusive) in `original`. */
+  to: number[];
+}
+
+function unchanged(sentence: string): Voiced {
+  const from = [...sentence].map((_, i) => i);
+  return { original: sentence, text: sentence, from, to: from.map((i) => i + 1) };
+}
+
+/** Each match of `pattern` (global) replaced by what `replace` returns for it (undefined: left alone), with the spans kept. */
+function rewrite(voiced: Voiced, pattern: RegExp, replace: (m: RegExpExecArray, text: string) => string | undefined): Voiced {
+  let text = "";
+  const from: number[] = [];
+  const to: number[] = [];
+  let at = 0;
+  pattern.lastIndex = 0;
+  for (let m = pattern.exec(voiced.text); m !== null; m = pattern.exec(voiced.text)) {
+    if (m[0] === "") {
+      pattern.lastIndex++;
+      continue;
+    }
+    const by = replace(m, voiced.text);
+    if (by === undefined || by === m[0]) continue;
+    const start = m.index;
+    const end = start + m[0].length;
+    text += voiced.text.slice(at, start);
+    from.push(...voiced.from.slice(at, start));
+    to.push(...voiced.to.slice(at, start));
+    // The new words stand for the whole of what they replace.
+    text += by;
+    for (let i = 0; i < by.length; i++) {
+      from.push(voiced.from[start]!);
+      to.push(voiced.to[end - 1]!);
+    }
+    at = end;
+  }
+  if (at === 0) return voiced;
+  text += voiced.text.slice(at);
+  from.push(...voiced.from.slice(at));
+  to.push(...voiced.to.slice(at));
+  return { original: voiced.original, text, from, to };
+}
+
+/**
+ * The spec's own words for a quote the readers cut from the rewritten sentence: the original span
+ * from where the quote's first character came from to where its last one did. A quote the
+ * rewritten sentence does not hold (a reader's own paraphrase) is the whole original sentence.
+ */
+export function originalQuote(voiced: Voiced, quote: string): string {
+  if (voiced.text === voiced.original) return quote;
+  const at = voiced.text.indexOf(quote);
+  if (at < 0 || quote === "") return voiced.original.includes(quote) && quote !== "" ? quote : voiced.original;
+  return voiced.original.slice(voiced.from[at]!, voiced.to[at + quote.length - 1]!).trim();
+}
+
+/** The steps, in order. Each takes the sentence as the steps before it left it. */
+function steps(
+  agent: string,
+  knows: (verb: string) => boolean,
+  answer: "yes" | "no" | undefined,
+): { name: string; apply: (v: Voiced) => Voiced }[] {
+  // Who an FAQ asks about: the agent by any of its names, or a noun with its article ("a clerk").
+  const FAQ_SUBJECT = `you|i|we|it|the agent|the assistant|${escapeRegExp(agent)}|(?:the|a|an|any)\\s+[\\w-]+`;
+  const faqSubject = (who: string | undefined) => (who === undefined || /^(?:you|i|we)$/i.test(who) ? agent : who);
+  const subject = (at: number) => (at === 0 ? agent.charAt(0).toUpperCase() + agent.slice(1) : agent);
+  const conjugated = (adverb: string | undefined, verb: string) => {
+    const adv = adverb?.toLowerCase();
+    if (adv === "do not" || adv === "does not") return `does not ${verb.toLowerCase()}`;
+    if (adv === "don't" || adv === "doesn't") return `doesn't ${verb.toLowerCase()}`;
+    return `${adv === undefined ? "" : `${adv} `}${thirdPerson(verb.toLowerCase())}`;
+  };
+  return [
+    {
+      // "3.2 The clerk …", "(b) The clerk …", "Rule 4: …", "[ ] Check …": a clause's number or checkbox is no part of its reading.
+      name: "clause number",
+      apply: (v) =>
+        rewrite(
+          v,
+          /^(?:(?:(?:§|rule|clause|section|article|step|item)\s*)?\d+(?:\.\d+)*[.):]?|\(?[a-z0-9]{1,3}\)|\[[ xX]?\]|Q\s*\d*[.:])\s+/gi,
+          // Only before a capital: "30 minutes after …" starts with a number of its own.
+          (m, text) => (/[A-Z]/.test(text.charAt(m[0].length)) ? "" : undefined),
+        ),
+    },
+    {
+      // "Can the clerk buy from a seller without ID? No.": the question answered "No" is a ban.
+      name: "faq no",
+      apply: (v) =>
+        answer === "no"
+          ? rewrite(
+              v,
+              new RegExp(
+                `^(?:(?:can|may|could|should)\\s+(${FAQ_SUBJECT})|is\\s+(?:it\\s+)?(?:ok|okay|all\\s+right|allowed|permitted|acceptable)\\s+(?:for\\s+(${FAQ_SUBJECT})\\s+)?to)\\s+(?=[a-z]+\\b)`,
+                "gi",
+              ),
+              (m) => `${faqSubject(m[1] ?? m[2])} must not `,
+            )
+          : v,
+    },
+    {
+      // "Does the clerk need to file a report? Yes.": the question answered "Yes" is a duty.
+      name: "faq yes",
+      apply: (v) =>
+        answer === "yes"
+          ? rewrite(
+              v,
+              new RegExp(`^(?:does|do|must|should)\\s+(${FAQ_SUBJECT})\\s+(?:(?:need|have)\\s+to\\s+)?(?=[a-z]+\\b)`, "gi"),
+              (m) => `${faqSubject(m[1])} must `,
+            )
+          : v,
+    },
+    {
+      // "shall" is the procedure's "must": the readers know "must", "must not", "must be".
+      name: "shall",
+      apply: (v) => rewrite(v, /\bshall\b/gi, (m) => (m[0] === "Shall" ? "Must" : "must")),
+    },
+    {
+      // "is to be logged", "is not to run": an obligation put as a plan ("the job is to …" stays, duty.ts reads it).
+      name: "is to",
+      apply: (v) =>
+        rewrite(
+          v,
+          /\b(?<!(?:job|task|duty|responsibility|priority|aim|goal|purpose|idea|plan|point|intent|intention|rule|thing|answer|hope|way)\s)(?:is|are)\s+(not\s+)?to\s+(?=\w)/gi,
+          (m) => (m[1] === undefined ? "must " : "must not "),
+        ),
+    },
+    {
+      // "prior to" is "before"; "prior to the end of the session" is the session's end as the readers know it.
+      name: "prior to",
+      apply: (v) => rewrite(v, /\bprior\s+to\b/gi, (m) => (m[0].startsWith("P") ? "Before" : "before")),
+    },
+    {
+      // "once at most", "twice at most", "three times at most": the count's bound words put first, where the count reader looks.
+      name: "times at most",
+      apply: (v) => rewrite(v, /\b(once|twice|(?:\d+|[a-z]+)\s+times)\s+at\s+(?:the\s+)?most\b/gi, (m) => `at most ${m[1]!}`),
+    },
+    {
+      // "never unlocks the door before the check", "must not book before …": a ban on doing it before Y is an
+      // ordering with Y first, as "never … until Y" says (the session's end stays "before the end of …").
+      name: "never before",
+      apply: (v) =>
+        rewrite(
+          v,
+          /\b((?:never|not|n't)\b[^,;:]*?\s+)before\s+(?!the\s+(?:end|session|conversation|chat|run|call)\b|it\s+ends\b|(?:each|every|any)\b)/gi,
+          (m) => `${m[1]}until `,
+        ),
+    },
+    {
+      // "thereafter": from the event just named on, as "afterwards" is.
+      name: "thereafter",
+      apply: (v) => rewrite(v, /\bthereafter\b/gi, (m) => (m[0].startsWith("T") ? "Afterwards" : "afterwards")),
+    },
+    {
+      // "in excess of $500", "exceeding 26 degrees": a threshold, as "more than" writes it (not the verb "exceed the approved_amount").
+      name: "in excess of",
+      apply: (v) => rewrite(v, /\b(?:in\s+excess\s+of|exceeding)(?=\s+[$€£]?\d)/gi, () => "more than"),
+    },
+    {
+      // "no later than the fourth step after the purchase", "no later than three steps after it": a window of steps.
+      name: "no later than",
+      apply: (v) =>
+        rewrite(v, /\bno\s+later\s+than\s+(?:the\s+)?(\w+)\s+steps?\s+after\b/gi, (m) => {
+          const n =
+            ORDINALS[m[1]!.toLowerCase()] ??
+            (/^(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)$/i.test(m[1]!) ? m[1]! : undefined);
+          return n === undefined ? undefined : `within ${n} steps of`;
+        }),
+    },
+    {
+      // "Where a check returns a hit, …": the procedure's "if".
+      name: "where",
+      apply: (v) => rewrite(v, /^Where\b(?=[^,]+,)/g, () => "If"),
+    },
+    {
+      // "A correction that has been reversed must not be paid …": the event-subject prohibition (shape.ts stateSubject) says "is not paid".
+      name: "modal state subject",
+      apply: (v) =>
+        rewrite(
+          v,
+          /^((?:a|an|any|each|every)\s+(?:[\w-]+\s+){0,3}?(?:that|which|who)\s+(?:has|have)\s+(?:already\s+)?been\s+\w+(?:ed|en)\b[^,;:]*?\s+)(?:must|may|should|can)\s+(not|never)\s+be\s+(?=\w+(?:ed|en)\b|paid|sent|made|given|sold)/gi,
+          (m) => `${m[1]}is ${m[2]!.toLowerCase()} `,
+        ),
+    },
+    {
+      // "At no time does Hearth set …", "Under no circumstances may it …": a denial put first, said as "never".
+      name: "at no time",
+      apply: (v) =>
+        rewrite(
+          v,
+          /^(?:at\s+no\s+time|under\s+no\s+circumstances?|in\s+no\s+case|on\s+no\s+account)\s+(does|do|did|may|can|will|must|should|is|are)\s+(.+)$/gi,
+          (m) => atNoTime(m[1]!.toLowerCase(), m[2]!, agent),
+        ),
+    },
+    {
+      // "It is forbidden to …", "It is not permitted for the agent to …": a ban on the agent.
+      name: "it is forbidden",
+      apply: (v) =>
+        rewrite(
+          v,
+          /^it\s+is\s+(?:forbidden|prohibited|not\s+permitted|not\s+allowed)\s+(?:for\s+(.+?)\s+)?to\s+/gi,
+          (m) => `${m[1] ?? agent} must not `,
+        ),
+    },
+    {
+      // "Enter every lift in the log within four steps", "you settle each load with …": a duty on each such
+      // event is what "Every lift is entered in the log …" says, the voice the pairing reader knows.
+      name: "every object",
+      apply: (v) =>
+        rewrite(
+          v,
+          /(?<=^|[:;]\s+|,\s+)(?:(you)\s+)?(?:always\s+)?([A-Za-z]+)\s+(every|each)\s+((?:[\w`'-]+\s+){0,2}?[\w`'-]+?)(?=\s+(?:with|for|within|afterwards|later|then|to|by|on|in|at|before|after|once|as|so)\b)/gi,
+          (m) => {
+            const [you, verb, every, noun] = [m[1], m[2]!, m[3]!, m[4]!];
+            if (you === undefined && !imperativeVerb(verb, m.index === 0)) return undefined;
+            const quantifier = m.index === 0 ? every.charAt(0).toUpperCase() + every.slice(1).toLowerCase() : every.toLowerCase();
+            return `${quantifier} ${noun} is ${participle(verb.toLowerCase())}`;
+          },
+        ),
+    },
+    {
+      // "A permit may only be issued when …", "Plat may only post an order once …": the readers know
+      // "is issued only when", "posts an order only after" ("only once" would read as a count).
+      name: "may only",
+      apply: (v) =>
+        rewrite(v, /\b(?:may|can|must|should)\s+only\s+(?:(be)\s+)?([a-z]+)([^,;:]*?)\s+(once|after|when|if)\s+/gi, (m, text) => {
+          const [passive, verb, middle, conj] = [m[1], m[2]!, m[3]!, m[4]!.toLowerCase()];
+          const subject = /(\S+)\s*$/.exec(text.slice(0, m.index))?.[1] ?? "";
+          const be = /[^s]s$/i.test(subject) ? "are" : "is";
+          const head = passive === undefined ? thirdPerson(verb) : `${be} ${verb}`;
+          return `${head}${middle} only ${conj === "once" ? "after" : conj} `;
+        }),
+    },
+    {
+      // "you're arming", "you'll file", "you've checked": the second person's contractions, spelled out.
+      name: "contractions",
+      apply: (v) =>
+        rewrite(
+          v,
+          /\byou(?:'|\u2019)(re|ll|ve|d)\b/gi,
+          (m) => `${m[0].slice(0, 3)} ${{ re: "are", ll: "will", ve: "have", d: "would" }[m[1]!.toLowerCase()]}`,
+        ),
+    },
+    {
+      // "the weapon is issued by you", "is logged by the agent": a passive naming the agent reads as one naming no one.
+      name: "by the agent",
+      apply: (v) =>
+        rewrite(
+          v,
+          new RegExp(
+            `(?<=\\b\\w+(?:ed|en)|\\b(?:sent|paid|made|held|kept|put|set|told|shown|sold|bought))\\s+by\\s+(?:you|the agent|the assistant|${escapeRegExp(agent)})\\b`,
+            "gi",
+          ),
+          () => "",
+        ),
+    },
+    {
+      // "before the end of the transaction record", "by the end of the shift": the end of the trace, as the readers say it.
+      name: "end of the record",
+      apply: (v) =>
+        rewrite(
+          v,
+          /\b(before|by)\s+the\s+end\s+of\s+the\s+(?:transaction(?:\s+record)?|record|shift|day|visit|job|booking|appointment|procedure)\b/gi,
+          (m) => `${m[1]!.toLowerCase()} the end of the session`,
+        ),
+    },
+    {
+      // "you never hand over …", "before you open …", "you must …": the second person is the agent.
+      name: "second person",
+      apply: (v) =>
+        rewrite(v, new RegExp(`\\byou\\s+(?:(${ADVERB})\\s+)?([A-Za-z']+)`, "gi"), (m, text) => {
+          const verb = m[2]!;
+          const who = subject(m.index);
+          if (/^(?:must|may|might|can|cannot|can't|shall|should|will|would|could|need|ought)$/i.test(verb))
+            return `${who}${m[1] === undefined ? "" : ` ${m[1]}`} ${verb}`;
+          // Not the subject ("tells you the code", "asks you to wait"): only the pronoun changes. Before a verb it is
+          // the subject, also in a relative clause ("every weapon you issue comes back").
+          if (m[1] === undefined && NOT_A_VERB.has(verb.toLowerCase()) && !/^(?:are|have|do)$/i.test(verb)) return `${who}${m[0].slice(3)}`;
+          return `${who} ${conjugated(m[1], verb)}`;
+        }),
+    },
+    {
+      // "your licence" is the agent's.
+      name: "your",
+      apply: (v) => rewrite(v, /\byour\b/gi, () => "its"),
+    },
+    {
+      // "Never share …", "Always push …", "Do not …", "…, call `notify` …": an imperative's subject is the agent.
+      name: "imperative",
+      apply: (v) => {
+        const afterCondition = LEADING_CONDITION.test(v.text);
+        const boundary = afterCondition ? "(?<=^|[:;]\\s+|,\\s+(?:(?:and|but|then)\\s+)?)" : "(?<=^|[:;]\\s+|,\\s+(?:and|but|then)\\s+)";
+        const pattern = new RegExp(`${boundary}(?:(${ADVERB})\\s+)?([A-Za-z]+)(?=\\s+(\\S+)(?:\\s+(\\S+))?)`, "gi");
+        return rewrite(v, pattern, (m) => {
+          const [adverb, verb, next, after] = [m[1], m[2]!, m[3]!, m[4]];
+          if (!imperativeVerb(verb, m.index === 0)) return undefined;
+          if (adverb !== undefined && /^(?:only|also|then|first|still)$/i.test(adverb) && m.index === 0) return undefined;
+          // What follows is an object: a determiner (not a relative "that"), a backticked or snake_case name, or a plain noun.
+          // "Never …", "Always …", "Do not …" say it is a verb, whatever follows it.
+          const object =
+            (adverb !== undefined && /^(?:never|always|do not|don't)$/i.test(adverb)) ||
+            new RegExp(`^${OBJECT_START}`, "i").test(next) ||
+            (/^(?:that|this)$/i.test(next) && after !== undefined && !NOT_A_VERB.has(after.toLowerCase()) && !/[^s]s$/.test(after)) ||
+            (/^[a-z]+$/.test(next) && !NOT_A_VERB.has(next) && !/(?:[^s]s|ed)$/.test(next) && (afterCondition || m.index > 0));
+          // A verb no agent action is called by ("Don't dress up routine readings …") is advice, not an act to read.
+          if (!object || !(knows(verb) || namesAnAction(v.text.slice(m.index)))) return undefined;
+          return `${subject(m.index)} ${conjugated(adverb, verb)}`;
+        });
+      },
+    },
+    {
+      // "… and never disarm the alarm": a second imperative joined by "and".
+      name: "and imperative",
+      apply: (v) =>
+        rewrite(v, /(?<=\s(?:and|or)\s+)(never|always|do not|don't)\s+([a-z]+)(?=\s)/g, (m, text) =>
+          imperativeVerb(m[2]!, false) && (knows(m[2]!) || namesAnAction(text.slice(m.index)))
+            ? `${agent} ${conjugated(m[1], m[2]!)}`
+            : undefined,
+        ),
+    },
+  ];
+}
+
+/** "At no time does Hearth set X" → "Hearth never sets X"; "… is a correction … paid …" → "a correction … is never paid …". */
+function atNoTime(aux: string, rest: string, agent: string): string | undefined {
+  if (aux === "is" || aux === "are") {
+    // The subject runs to the first participle not itself part of a relative clause's "has been reversed".
+    const participle =
+      /(?<!\b(?:been|be|is|are|was|were|has|have|had)\s+)\b(\w+(?:ed|en)|paid|sent|made|done|given|kept|held|put|set|sold|bought|shown|told)\b/i.exec(
+        rest,
+      );
+    if (participle === null) return undefined;
+    return `${rest.slice(0, participle.index).trim()} ${aux} never ${rest.slice(participle.index)}`;
+  }
+  const subjectVerb = /^(.+?)\s+([a-z]+)\b(.*)$/i.exec(rest);
+  if (subjectVerb === null) return undefined;
+  const [, who, verb, tail] = subjectVerb;
+  const subject = /^(?:you)$/i.test(who!) ? agent : who!;
+  if (aux === "does" || aux === "do" || aux === "did") return `${subject} never ${thirdPerson(verb!)}${tail}`;
+  return `${subject} must never ${verb}${tail}`;
+}
+
+/** Whether a clause names an action as written: in backticks or snake_case ("call `notify_police`", "file report_incident"). */
+function namesAnAction(clause: string): boolean {
+  return /`[a-z][a-z0-9]*(?:_[a-z0-9]+)+`|\b[a-z]+_[a-z0-9_]+\b/.test(clause.split(/[;:]/)[0]!);
+}
+
+/**
+ * Whether a word is one the agent's actions are called by (a stem of an agent action's name or of
+ * a word the spec glosses it with): "share" for `share_document`, "book" for `book_interview`.
+ */
+export function actionVerbs(lexicon: Lexicon): (verb: string) => boolean {
+  const stems = new Set(
+    lexicon.actions.filter((a) => !a.isResult && a.actors.includes("agent")).flatMap((a) => [...a.stems, ...(a.gloss ?? [])]),
+  );
+  return (verb) => stems.has(canonical(verb));
+}
+
+/** The sentence in the readers' voice, the agent named `agent` ("the agent", or the spec's own name for it). */
+export function voiced(sentence: string, agent = "the agent", knows: (verb: string) => boolean = () => true, next?: string): Voiced {
+  // An FAQ's answer, the sentence after a question ("Can the clerk …? No."), says what the question's words mean.
+  const answer =
+    next === undefined ? undefined : (/^(?:A\s*\d*[.:]\s*)?(no|yes)\b/i.exec(next)?.[1]?.toLowerCase() as "yes" | "no" | undefined);
+  let v = unchanged(sentence);
+  for (const step of steps(agent, knows, answer)) v = step.apply(v);
+  return v;
+}
+
+/** A reader's outcome with its quote (and its question's) in the spec's own words. */
+export function inOriginalWords(outcome: ClauseOutcome, voiced: Voiced): ClauseOutcome {
+  if (voiced.text === voiced.original) return outcome;
+  if (outcome.kind === "check") return { ...outcome, check: { ...outcome.check, quote: originalQuote(voiced, outcome.check.quote) } };
+  if (outcome.kind === "semantic") {
+    const quote = originalQuote(voiced, outcome.semantic.quote);
+    return { ...outcome, semantic: { quote, question: outcome.semantic.question.replace(outcome.semantic.quote, quote) } };
+  }
+  return outcome;
+}
