@@ -93,6 +93,8 @@ export function lowerOrdering(j: number, check: OrderingCheck, constants: Consta
     ],
     clause: code`orderingClause({ ${clauseBase(check)}, first: ${first}, before: ${before}, beforeFacts: ${beforeFacts}, nearMisses: ${nearMisses}, missed: ${missed}, nearActions: [${join(actions.map((a) => lit(a)))}] })`,
     violation: { when: code`${before} !== undefined && ${first} === undefined`, cited: code`1`, ids: code`[${before}]` },
+    // The whole step waits for the first `before` match.
+    settled: code`${before} !== undefined`,
   };
 }
 
@@ -145,6 +147,8 @@ export function lowerRequired(j: number, check: RequiredCheck, constants: Consta
     step: window.step,
     clause: code`requiredClause({ ${clauseBase(check)}${window.option}, match: ${match} })`,
     obligation: { when: both(window.open, code`${match} === undefined`), ids: window.openerIds },
+    // Only the first match is kept (and it is found only once the window is open).
+    settled: code`${match} !== undefined`,
   };
 }
 
@@ -265,7 +269,7 @@ function where(origin: RuleOrigin, line: number | undefined): string {
  * trigger is a field too (`triggered`); a semantic one is decided by a model
  * at the end, so its rule reports nothing while running.
  */
-export function lowerRule(rule: MetaBehavior, index: number, origin: RuleOrigin, constants: Constants): Code {
+export function lowerRule(rule: MetaBehavior, index: number, origin: RuleOrigin, constants: Constants): LoweredRule {
   // Lowered twice: first to count the pattern tests `step` makes, then with
   // each test made more than once (a trigger that is also a check's pattern,
   // two checks on the same events) evaluated once, at the top of `step`. Not
@@ -279,16 +283,34 @@ export function lowerRule(rule: MetaBehavior, index: number, origin: RuleOrigin,
   return lowered;
 }
 
+/** A rule's stepper class, and whether it has a `settled()` method (`Rules.step` then asks it first). */
+export interface LoweredRule {
+  code: Code;
+  settles: boolean;
+}
+
+/**
+ * When no later event can change the rule's state: its match trigger fired
+ * and every check settled (LoweredCheck.settled). Undefined when some check
+ * never settles, or when the rule has no state at all.
+ */
+function settledWhen(checks: readonly LoweredCheck[], matchTrigger: Pattern | undefined): Code | undefined {
+  if (checks.some((lowered) => lowered.settled === undefined)) return undefined;
+  const conditions = [...(matchTrigger === undefined ? [] : [code`this.triggered`]), ...checks.map((lowered) => lowered.settled!)];
+  return conditions.length === 0 ? undefined : join(conditions, code` && `);
+}
+
 function lowerRuleOnce(
   rule: MetaBehavior,
   index: number,
   origin: RuleOrigin,
   constants: Constants,
   shared: readonly { test: Code; local: Code }[],
-): Code {
+): LoweredRule {
   const checks = rule.checks.map((check, j) => lowerCheck(j, check, constants));
   const groups = groupsOf(rule.checks);
   const matchTrigger = rule.trigger.match;
+  const settled = settledWhen(checks, matchTrigger);
   const ruleFields: Field[] = matchTrigger === undefined ? [] : [value(code`triggered`, code`boolean`, code`false`)];
   const reported = (j: number) => self(name("reported", j));
   // What was reported is kept only where something can be: a check that can be certainly false, in a rule with a match trigger.
@@ -414,6 +436,14 @@ ${join(
     join(declarations, code`\n`),
     code`${join(owners, code`\n`)}\n${constructor}`,
     step[0]!,
+    ...(settled === undefined
+      ? []
+      : [
+          code`/** Whether no later event can change this rule's state: \`Rules.step\` then steps it no more. */
+settled(): boolean {
+return ${settled};
+}`,
+        ]),
     finish,
     violations[0]!,
     obligations[0]!,
@@ -424,8 +454,11 @@ ${join(
     ...obligations.slice(1),
     ...restore.slice(1),
   ];
-  return code`${comment(`${rule.name} (${where(origin, origin.line)})`)}
+  return {
+    code: code`${comment(`${rule.name} (${where(origin, origin.line)})`)}
 class ${name("Rule", index)} implements RuleStepper {
 ${join(body, code`\n\n`)}
-}`;
+}`,
+    settles: settled !== undefined,
+  };
 }

@@ -1761,6 +1761,10 @@ var Rule2 = class {
         this.match0 = e.id;
     } else if (pattern0) this.after0 = e.id;
   }
+  /** Whether no later event can change this rule's state: `Rules.step` then steps it no more. */
+  settled() {
+    return this.triggered && this.match0 !== void 0;
+  }
   finish(complete) {
     if (!this.triggered) return null;
     return [
@@ -1871,20 +1875,26 @@ var Rules = class {
     const all = this.all;
     switch (e.action) {
       case "Edit":
-      case "MultiEdit":
+      case "MultiEdit": {
         (all[0] ??= new Rule0()).step(e);
-        (all[2] ??= new Rule2()).step(e);
+        const rule2 = all[2] ??= new Rule2();
+        if (!rule2.settled()) rule2.step(e);
         break;
+      }
       case "Read":
         (all[0] ??= new Rule0()).step(e);
         break;
-      case "Bash":
+      case "Bash": {
         (all[1] ??= new Rule1()).step(e);
-        (all[2] ??= new Rule2()).step(e);
+        const rule2 = all[2] ??= new Rule2();
+        if (!rule2.settled()) rule2.step(e);
         break;
-      case "Write":
-        (all[2] ??= new Rule2()).step(e);
+      }
+      case "Write": {
+        const rule2 = all[2] ??= new Rule2();
+        if (!rule2.settled()) rule2.step(e);
         break;
+      }
       case "Bash_result":
       case "message":
         (all[3] ??= new Rule3()).step(e);

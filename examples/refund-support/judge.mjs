@@ -1203,6 +1203,10 @@ var Rule0 = class {
       }
     }
   }
+  /** Whether no later event can change this rule's state: `Rules.step` then steps it no more. */
+  settled() {
+    return this.triggered && this.before0 !== void 0;
+  }
   finish(complete) {
     if (!this.triggered) return null;
     return [
@@ -1463,18 +1467,24 @@ var Rules = class {
   step(e) {
     const all = this.all;
     switch (e.action) {
-      case "issue_refund":
-        (all[0] ??= new Rule0()).step(e);
+      case "issue_refund": {
+        const rule0 = all[0] ??= new Rule0();
+        if (!rule0.settled()) rule0.step(e);
         (all[2] ??= new Rule2()).step(e);
         (all[3] ??= new Rule3()).step(e);
         break;
-      case "issue_store_credit":
-        (all[0] ??= new Rule0()).step(e);
+      }
+      case "issue_store_credit": {
+        const rule0 = all[0] ??= new Rule0();
+        if (!rule0.settled()) rule0.step(e);
         (all[2] ??= new Rule2()).step(e);
         break;
-      case "get_order_result":
-        (all[0] ??= new Rule0()).step(e);
+      }
+      case "get_order_result": {
+        const rule0 = all[0] ??= new Rule0();
+        if (!rule0.settled()) rule0.step(e);
         break;
+      }
       case "issue_refund_result":
       case "send_email":
         (all[1] ??= new Rule1()).step(e);

@@ -1191,6 +1191,10 @@ var Rule0 = class {
       }
     }
   }
+  /** Whether no later event can change this rule's state: `Rules.step` then steps it no more. */
+  settled() {
+    return this.triggered && this.before0 !== void 0;
+  }
   finish(complete) {
     if (!this.triggered) return null;
     return [
@@ -1467,13 +1471,17 @@ var Rules = class {
   step(e) {
     const all = this.all;
     switch (e.action) {
-      case "deploy":
-        (all[0] ??= new Rule0()).step(e);
+      case "deploy": {
+        const rule0 = all[0] ??= new Rule0();
+        if (!rule0.settled()) rule0.step(e);
         (all[2] ??= new Rule2()).step(e);
         break;
-      case "acquire_lock_result":
-        (all[0] ??= new Rule0()).step(e);
+      }
+      case "acquire_lock_result": {
+        const rule0 = all[0] ??= new Rule0();
+        if (!rule0.settled()) rule0.step(e);
         break;
+      }
       case "health_check_result":
         (all[1] ??= new Rule1()).step(e);
         break;

@@ -1077,6 +1077,10 @@ var Rule0 = class {
       }
     }
   }
+  /** Whether no later event can change this rule's state: `Rules.step` then steps it no more. */
+  settled() {
+    return this.before0 !== void 0;
+  }
   finish(complete) {
     return [
       orderingClause({
@@ -1138,6 +1142,10 @@ var Rule1 = class {
       }
     }
   }
+  /** Whether no later event can change this rule's state: `Rules.step` then steps it no more. */
+  settled() {
+    return this.triggered && this.before0 !== void 0;
+  }
   finish(complete) {
     if (!this.triggered) return null;
     return [
@@ -1193,6 +1201,10 @@ var Rule2 = class {
     if (this.match0 === void 0 && e.action === "final_answer" && e.content?.includes("not individual tax advice") === true)
       this.match0 = e.id;
   }
+  /** Whether no later event can change this rule's state: `Rules.step` then steps it no more. */
+  settled() {
+    return this.triggered && this.match0 !== void 0;
+  }
   finish(complete) {
     if (!this.triggered) return null;
     return [
@@ -1234,17 +1246,25 @@ var Rules = class {
   step(e) {
     const all = this.all;
     switch (e.action) {
-      case "ask_user":
-        (all[0] ??= new Rule0()).step(e);
+      case "ask_user": {
+        const rule0 = all[0] ??= new Rule0();
+        if (!rule0.settled()) rule0.step(e);
         break;
-      case "final_answer":
-        (all[0] ??= new Rule0()).step(e);
-        (all[1] ??= new Rule1()).step(e);
-        (all[2] ??= new Rule2()).step(e);
+      }
+      case "final_answer": {
+        const rule0 = all[0] ??= new Rule0();
+        if (!rule0.settled()) rule0.step(e);
+        const rule1 = all[1] ??= new Rule1();
+        if (!rule1.settled()) rule1.step(e);
+        const rule2 = all[2] ??= new Rule2();
+        if (!rule2.settled()) rule2.step(e);
         break;
-      case "fetch_document_result":
-        (all[1] ??= new Rule1()).step(e);
+      }
+      case "fetch_document_result": {
+        const rule1 = all[1] ??= new Rule1();
+        if (!rule1.settled()) rule1.step(e);
         break;
+      }
     }
   }
   stepper(r) {

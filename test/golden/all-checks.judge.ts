@@ -152,6 +152,11 @@ class Rule0 implements RuleStepper {
     }
   }
 
+  /** Whether no later event can change this rule's state: `Rules.step` then steps it no more. */
+  settled(): boolean {
+    return this.triggered && this.before0 !== undefined;
+  }
+
   finish(complete: boolean): Clause[] | null {
     if (!this.triggered) return null;
     return [
@@ -550,14 +555,18 @@ class Rules implements Steppers {
   step(e: StepEvent): void {
     const all = this.all;
     switch (e.action) {
-      case "deploy":
-        (all[0] ??= new Rule0()).step(e);
+      case "deploy": {
+        const rule0 = (all[0] ??= new Rule0()) as Rule0;
+        if (!rule0.settled()) rule0.step(e);
         (all[1] ??= new Rule1()).step(e);
         break;
+      }
       case "publish":
-      case "run_tests_result":
-        (all[0] ??= new Rule0()).step(e);
+      case "run_tests_result": {
+        const rule0 = (all[0] ??= new Rule0()) as Rule0;
+        if (!rule0.settled()) rule0.step(e);
         break;
+      }
       case "health_check_result":
         (all[1] ??= new Rule1()).step(e);
         break;

@@ -98,6 +98,11 @@ class Rule0 implements RuleStepper {
     }
   }
 
+  /** Whether no later event can change this rule's state: `Rules.step` then steps it no more. */
+  settled(): boolean {
+    return this.before0 !== undefined;
+  }
+
   finish(complete: boolean): Clause[] | null {
     return [
       orderingClause({
@@ -152,6 +157,11 @@ class Rule1 implements RuleStepper {
       this.triggered = true;
   }
 
+  /** Whether no later event can change this rule's state: `Rules.step` then steps it no more. */
+  settled(): boolean {
+    return this.triggered;
+  }
+
   finish(complete: boolean): Clause[] | null {
     if (!this.triggered) return null;
     return [];
@@ -201,12 +211,16 @@ class Rules implements Steppers {
     const all = this.all;
     switch (e.action) {
       case "open_url_result":
-      case "final_answer":
-        (all[0] ??= new Rule0()).step(e);
+      case "final_answer": {
+        const rule0 = (all[0] ??= new Rule0()) as Rule0;
+        if (!rule0.settled()) rule0.step(e);
         break;
-      case "send_message":
-        (all[1] ??= new Rule1()).step(e);
+      }
+      case "send_message": {
+        const rule1 = (all[1] ??= new Rule1()) as Rule1;
+        if (!rule1.settled()) rule1.step(e);
         break;
+      }
     }
   }
 
