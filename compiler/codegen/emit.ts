@@ -124,13 +124,13 @@ const reporters: readonly (readonly number[])[] = [${join(lists.map(ruleList))}]
 function rulesClass(settles: readonly boolean[], routes: Routes): Code {
   const count = settles.length;
   const indexes = Array.from({ length: count }, (_, r) => r);
-  // A rule whose state can no longer change (lower.ts, settled()) is not stepped: an ordering
+  // A rule whose state can no longer change (lower.ts, its `settled` field) is not stepped: an ordering
   // past its \`before\`, a required check past its match, costs the events after it nothing.
   const call = (r: number): Code[] => {
     const made = code`(all[${r}] ??= new ${name("Rule", r)}())`;
     if (!settles[r]) return [code`${made}.step(e);`];
     const rule = name("rule", r);
-    return [code`const ${rule} = ${made} as ${name("Rule", r)};`, code`if (!${rule}.settled()) ${rule}.step(e);`];
+    return [code`const ${rule} = ${made} as ${name("Rule", r)};`, code`if (!${rule}.settled) ${rule}.step(e);`];
   };
   const calls = (rules: readonly number[]) => rules.flatMap(call);
   // A case that declares a rule's local gets a block of its own.

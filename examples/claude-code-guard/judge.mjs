@@ -1748,10 +1748,12 @@ var Rule1 = class {
 };
 var Rule2 = class {
   // checks[0]: required (judge.yaml:42): match0, after0
+  // settled: no later event can change this rule's state, so Rules.step steps it no more
   constructor() {
     this.triggered = false;
     this.match0 = void 0;
     this.after0 = void 0;
+    this.settled = false;
   }
   step(e) {
     const pattern0 = values1.has(e.action);
@@ -1760,10 +1762,7 @@ var Rule2 = class {
       if (this.match0 === void 0 && e.action === "Bash" && typeof e.metadata?.["command"] === "string" && regexTest(regex1, e.metadata?.["command"]))
         this.match0 = e.id;
     } else if (pattern0) this.after0 = e.id;
-  }
-  /** Whether no later event can change this rule's state: `Rules.step` then steps it no more. */
-  settled() {
-    return this.triggered && this.match0 !== void 0;
+    if (this.triggered && this.match0 !== void 0) this.settled = true;
   }
   finish(complete) {
     if (!this.triggered) return null;
@@ -1787,11 +1786,13 @@ var Rule2 = class {
     saved[0] = this.triggered;
     saved[1] = this.match0;
     saved[2] = this.after0;
+    saved[3] = this.settled;
   }
   restore() {
     this.triggered = saved[0];
     this.match0 = saved[1];
     this.after0 = saved[2];
+    this.settled = saved[3];
   }
 };
 var Rule3 = class {
@@ -1878,7 +1879,7 @@ var Rules = class {
       case "MultiEdit": {
         (all[0] ??= new Rule0()).step(e);
         const rule2 = all[2] ??= new Rule2();
-        if (!rule2.settled()) rule2.step(e);
+        if (!rule2.settled) rule2.step(e);
         break;
       }
       case "Read":
@@ -1887,12 +1888,12 @@ var Rules = class {
       case "Bash": {
         (all[1] ??= new Rule1()).step(e);
         const rule2 = all[2] ??= new Rule2();
-        if (!rule2.settled()) rule2.step(e);
+        if (!rule2.settled) rule2.step(e);
         break;
       }
       case "Write": {
         const rule2 = all[2] ??= new Rule2();
-        if (!rule2.settled()) rule2.step(e);
+        if (!rule2.settled) rule2.step(e);
         break;
       }
       case "Bash_result":

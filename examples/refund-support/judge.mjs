@@ -1178,6 +1178,7 @@ var rules = [
 var saved = [];
 var Rule0 = class {
   // checks[0]: ordering (judge.yaml:11): first0, before0, beforeFacts0, nearMisses0, missed0, reported0
+  // settled: no later event can change this rule's state, so Rules.step steps it no more
   constructor() {
     this.triggered = false;
     this.first0 = void 0;
@@ -1186,6 +1187,7 @@ var Rule0 = class {
     this.nearMisses0 = [];
     this.missed0 = 0;
     this.reported0 = 0;
+    this.settled = false;
   }
   step(e) {
     const pattern0 = e.action === "issue_refund" || e.action === "issue_store_credit";
@@ -1202,10 +1204,7 @@ var Rule0 = class {
           this.nearMisses0.push(eventFacts(e, ["actor", "metadata.status"]));
       }
     }
-  }
-  /** Whether no later event can change this rule's state: `Rules.step` then steps it no more. */
-  settled() {
-    return this.triggered && this.before0 !== void 0;
+    if (this.triggered && this.before0 !== void 0) this.settled = true;
   }
   finish(complete) {
     if (!this.triggered) return null;
@@ -1240,6 +1239,7 @@ var Rule0 = class {
     saved[4] = this.nearMisses0.length;
     saved[5] = this.missed0;
     saved[6] = this.reported0;
+    saved[7] = this.settled;
   }
   restore() {
     if (this.nearMisses0.length !== saved[4]) this.nearMisses0.length = saved[4];
@@ -1249,6 +1249,7 @@ var Rule0 = class {
     this.beforeFacts0 = saved[3];
     this.missed0 = saved[5];
     this.reported0 = saved[6];
+    this.settled = saved[7];
   }
 };
 var Rule1 = class {
@@ -1469,20 +1470,20 @@ var Rules = class {
     switch (e.action) {
       case "issue_refund": {
         const rule0 = all[0] ??= new Rule0();
-        if (!rule0.settled()) rule0.step(e);
+        if (!rule0.settled) rule0.step(e);
         (all[2] ??= new Rule2()).step(e);
         (all[3] ??= new Rule3()).step(e);
         break;
       }
       case "issue_store_credit": {
         const rule0 = all[0] ??= new Rule0();
-        if (!rule0.settled()) rule0.step(e);
+        if (!rule0.settled) rule0.step(e);
         (all[2] ??= new Rule2()).step(e);
         break;
       }
       case "get_order_result": {
         const rule0 = all[0] ??= new Rule0();
-        if (!rule0.settled()) rule0.step(e);
+        if (!rule0.settled) rule0.step(e);
         break;
       }
       case "issue_refund_result":

@@ -1167,6 +1167,7 @@ var rules = [
 var saved = [];
 var Rule0 = class {
   // checks[0]: ordering (judge.yaml:10): first0, before0, beforeFacts0, nearMisses0, missed0, reported0
+  // settled: no later event can change this rule's state, so Rules.step steps it no more
   constructor() {
     this.triggered = false;
     this.first0 = void 0;
@@ -1175,6 +1176,7 @@ var Rule0 = class {
     this.nearMisses0 = [];
     this.missed0 = 0;
     this.reported0 = 0;
+    this.settled = false;
   }
   step(e) {
     const pattern0 = e.action === "deploy";
@@ -1190,10 +1192,7 @@ var Rule0 = class {
         if (this.nearMisses0.length < 3) this.nearMisses0.push(eventFacts(e, ["metadata.status"]));
       }
     }
-  }
-  /** Whether no later event can change this rule's state: `Rules.step` then steps it no more. */
-  settled() {
-    return this.triggered && this.before0 !== void 0;
+    if (this.triggered && this.before0 !== void 0) this.settled = true;
   }
   finish(complete) {
     if (!this.triggered) return null;
@@ -1228,6 +1227,7 @@ var Rule0 = class {
     saved[4] = this.nearMisses0.length;
     saved[5] = this.missed0;
     saved[6] = this.reported0;
+    saved[7] = this.settled;
   }
   restore() {
     if (this.nearMisses0.length !== saved[4]) this.nearMisses0.length = saved[4];
@@ -1237,6 +1237,7 @@ var Rule0 = class {
     this.beforeFacts0 = saved[3];
     this.missed0 = saved[5];
     this.reported0 = saved[6];
+    this.settled = saved[7];
   }
 };
 var Rule1 = class {
@@ -1473,13 +1474,13 @@ var Rules = class {
     switch (e.action) {
       case "deploy": {
         const rule0 = all[0] ??= new Rule0();
-        if (!rule0.settled()) rule0.step(e);
+        if (!rule0.settled) rule0.step(e);
         (all[2] ??= new Rule2()).step(e);
         break;
       }
       case "acquire_lock_result": {
         const rule0 = all[0] ??= new Rule0();
-        if (!rule0.settled()) rule0.step(e);
+        if (!rule0.settled) rule0.step(e);
         break;
       }
       case "health_check_result":

@@ -1057,12 +1057,14 @@ var rules = [
 var saved = [];
 var Rule0 = class {
   // checks[0]: ordering (judge.yaml:9): first0, before0, beforeFacts0, nearMisses0, missed0
+  // settled: no later event can change this rule's state, so Rules.step steps it no more
   constructor() {
     this.first0 = void 0;
     this.before0 = void 0;
     this.beforeFacts0 = void 0;
     this.nearMisses0 = [];
     this.missed0 = 0;
+    this.settled = false;
   }
   step(e) {
     if (this.before0 === void 0) {
@@ -1076,10 +1078,7 @@ var Rule0 = class {
         if (this.nearMisses0.length < 3) this.nearMisses0.push(eventFacts(e, ["metadata.topic"]));
       }
     }
-  }
-  /** Whether no later event can change this rule's state: `Rules.step` then steps it no more. */
-  settled() {
-    return this.before0 !== void 0;
+    if (this.before0 !== void 0) this.settled = true;
   }
   finish(complete) {
     return [
@@ -1106,6 +1105,7 @@ var Rule0 = class {
     saved[2] = this.beforeFacts0;
     saved[3] = this.nearMisses0.length;
     saved[4] = this.missed0;
+    saved[5] = this.settled;
   }
   restore() {
     if (this.nearMisses0.length !== saved[3]) this.nearMisses0.length = saved[3];
@@ -1113,10 +1113,12 @@ var Rule0 = class {
     this.before0 = saved[1];
     this.beforeFacts0 = saved[2];
     this.missed0 = saved[4];
+    this.settled = saved[5];
   }
 };
 var Rule1 = class {
   // checks[0]: ordering (judge.yaml:31): first0, before0, beforeFacts0, nearMisses0, missed0, reported0
+  // settled: no later event can change this rule's state, so Rules.step steps it no more
   constructor() {
     this.triggered = false;
     this.first0 = void 0;
@@ -1125,6 +1127,7 @@ var Rule1 = class {
     this.nearMisses0 = [];
     this.missed0 = 0;
     this.reported0 = 0;
+    this.settled = false;
   }
   step(e) {
     const pattern0 = e.action === "final_answer";
@@ -1141,10 +1144,7 @@ var Rule1 = class {
           this.nearMisses0.push(eventFacts(e, ["metadata.official"]));
       }
     }
-  }
-  /** Whether no later event can change this rule's state: `Rules.step` then steps it no more. */
-  settled() {
-    return this.triggered && this.before0 !== void 0;
+    if (this.triggered && this.before0 !== void 0) this.settled = true;
   }
   finish(complete) {
     if (!this.triggered) return null;
@@ -1179,6 +1179,7 @@ var Rule1 = class {
     saved[4] = this.nearMisses0.length;
     saved[5] = this.missed0;
     saved[6] = this.reported0;
+    saved[7] = this.settled;
   }
   restore() {
     if (this.nearMisses0.length !== saved[4]) this.nearMisses0.length = saved[4];
@@ -1188,22 +1189,22 @@ var Rule1 = class {
     this.beforeFacts0 = saved[3];
     this.missed0 = saved[5];
     this.reported0 = saved[6];
+    this.settled = saved[7];
   }
 };
 var Rule2 = class {
   // checks[0]: required (judge.yaml:55): match0
+  // settled: no later event can change this rule's state, so Rules.step steps it no more
   constructor() {
     this.triggered = false;
     this.match0 = void 0;
+    this.settled = false;
   }
   step(e) {
     if (!this.triggered && e.action === "final_answer") this.triggered = true;
     if (this.match0 === void 0 && e.action === "final_answer" && e.content?.includes("not individual tax advice") === true)
       this.match0 = e.id;
-  }
-  /** Whether no later event can change this rule's state: `Rules.step` then steps it no more. */
-  settled() {
-    return this.triggered && this.match0 !== void 0;
+    if (this.triggered && this.match0 !== void 0) this.settled = true;
   }
   finish(complete) {
     if (!this.triggered) return null;
@@ -1225,10 +1226,12 @@ var Rule2 = class {
   save() {
     saved[0] = this.triggered;
     saved[1] = this.match0;
+    saved[2] = this.settled;
   }
   restore() {
     this.triggered = saved[0];
     this.match0 = saved[1];
+    this.settled = saved[2];
   }
 };
 var routes = /* @__PURE__ */ new Map([
@@ -1248,21 +1251,21 @@ var Rules = class {
     switch (e.action) {
       case "ask_user": {
         const rule0 = all[0] ??= new Rule0();
-        if (!rule0.settled()) rule0.step(e);
+        if (!rule0.settled) rule0.step(e);
         break;
       }
       case "final_answer": {
         const rule0 = all[0] ??= new Rule0();
-        if (!rule0.settled()) rule0.step(e);
+        if (!rule0.settled) rule0.step(e);
         const rule1 = all[1] ??= new Rule1();
-        if (!rule1.settled()) rule1.step(e);
+        if (!rule1.settled) rule1.step(e);
         const rule2 = all[2] ??= new Rule2();
-        if (!rule2.settled()) rule2.step(e);
+        if (!rule2.settled) rule2.step(e);
         break;
       }
       case "fetch_document_result": {
         const rule1 = all[1] ??= new Rule1();
-        if (!rule1.settled()) rule1.step(e);
+        if (!rule1.settled) rule1.step(e);
         break;
       }
     }

@@ -224,9 +224,9 @@ describe("settled rules are stepped no more", () => {
 
   test("an ordering past its `before` and a required check past its match, trigger fired, cost no more steps", async () => {
     const { judge, counts, judgeTs } = await counted("__settledSteps");
-    expect(judgeTs).toContain("if (!rule0.settled()) rule0.step(e);");
-    expect(judgeTs).toContain("return this.triggered && this.before0 !== undefined;");
-    expect(judgeTs).toContain("return this.triggered && this.match0 !== undefined;");
+    expect(judgeTs).toContain("if (!rule0.settled) rule0.step(e);");
+    expect(judgeTs).toContain("if (this.triggered && this.before0 !== undefined) this.settled = true;");
+    expect(judgeTs).toContain("if (this.triggered && this.match0 !== undefined) this.settled = true;");
     // A forbidden check's matches grow at every `pay`: it never settles.
     expect(judgeTs).toContain("(all[2] ??= new Rule2()).step(e);");
     const judgment = await judge.judgeTrajectory({ id: "t", complete: true, events });

@@ -119,8 +119,10 @@ class Rule0 implements RuleStepper {
   declare nearMisses0: string[];
   declare missed0: number;
   declare reported0: number;
+  declare settled: boolean;
 
   // checks[0]: ordering (all-checks.yaml:12): first0, before0, beforeFacts0, nearMisses0, missed0, reported0
+  // settled: no later event can change this rule's state, so Rules.step steps it no more
   constructor() {
     this.triggered = false;
     this.first0 = undefined;
@@ -129,6 +131,7 @@ class Rule0 implements RuleStepper {
     this.nearMisses0 = [];
     this.missed0 = 0;
     this.reported0 = 0;
+    this.settled = false;
   }
 
   step(e: StepEvent): void {
@@ -150,11 +153,7 @@ class Rule0 implements RuleStepper {
         if (this.nearMisses0.length < 3) this.nearMisses0.push(eventFacts(e, ["metadata.status"]));
       }
     }
-  }
-
-  /** Whether no later event can change this rule's state: `Rules.step` then steps it no more. */
-  settled(): boolean {
-    return this.triggered && this.before0 !== undefined;
+    if (this.triggered && this.before0 !== undefined) this.settled = true;
   }
 
   finish(complete: boolean): Clause[] | null {
@@ -194,6 +193,7 @@ class Rule0 implements RuleStepper {
     saved[4] = this.nearMisses0.length;
     saved[5] = this.missed0;
     saved[6] = this.reported0;
+    saved[7] = this.settled;
   }
 
   restore(): void {
@@ -204,6 +204,7 @@ class Rule0 implements RuleStepper {
     this.beforeFacts0 = saved[3] as string | undefined;
     this.missed0 = saved[5] as number;
     this.reported0 = saved[6] as number;
+    this.settled = saved[7] as boolean;
   }
 }
 
@@ -557,14 +558,14 @@ class Rules implements Steppers {
     switch (e.action) {
       case "deploy": {
         const rule0 = (all[0] ??= new Rule0()) as Rule0;
-        if (!rule0.settled()) rule0.step(e);
+        if (!rule0.settled) rule0.step(e);
         (all[1] ??= new Rule1()).step(e);
         break;
       }
       case "publish":
       case "run_tests_result": {
         const rule0 = (all[0] ??= new Rule0()) as Rule0;
-        if (!rule0.settled()) rule0.step(e);
+        if (!rule0.settled) rule0.step(e);
         break;
       }
       case "health_check_result":

@@ -69,14 +69,17 @@ class Rule0 implements RuleStepper {
   declare beforeFacts0: string | undefined;
   declare nearMisses0: string[];
   declare missed0: number;
+  declare settled: boolean;
 
   // checks[0]: ordering (semantic.yaml:10): first0, before0, beforeFacts0, nearMisses0, missed0
+  // settled: no later event can change this rule's state, so Rules.step steps it no more
   constructor() {
     this.first0 = undefined;
     this.before0 = undefined;
     this.beforeFacts0 = undefined;
     this.nearMisses0 = [];
     this.missed0 = 0;
+    this.settled = false;
   }
 
   step(e: StepEvent): void {
@@ -96,11 +99,7 @@ class Rule0 implements RuleStepper {
           this.nearMisses0.push(eventFacts(e, ["metadata.sourceType"]));
       }
     }
-  }
-
-  /** Whether no later event can change this rule's state: `Rules.step` then steps it no more. */
-  settled(): boolean {
-    return this.before0 !== undefined;
+    if (this.before0 !== undefined) this.settled = true;
   }
 
   finish(complete: boolean): Clause[] | null {
@@ -133,6 +132,7 @@ class Rule0 implements RuleStepper {
     saved[2] = this.beforeFacts0;
     saved[3] = this.nearMisses0.length;
     saved[4] = this.missed0;
+    saved[5] = this.settled;
   }
 
   restore(): void {
@@ -141,25 +141,25 @@ class Rule0 implements RuleStepper {
     this.before0 = saved[1] as string | undefined;
     this.beforeFacts0 = saved[2] as string | undefined;
     this.missed0 = saved[4] as number;
+    this.settled = saved[5] as boolean;
   }
 }
 
 // Polite tone (semantic.yaml:21)
 class Rule1 implements RuleStepper {
   declare triggered: boolean;
+  declare settled: boolean;
 
+  // settled: no later event can change this rule's state, so Rules.step steps it no more
   constructor() {
     this.triggered = false;
+    this.settled = false;
   }
 
   step(e: StepEvent): void {
     if (!this.triggered && e.action === "send_message" && e.actor === "agent")
       this.triggered = true;
-  }
-
-  /** Whether no later event can change this rule's state: `Rules.step` then steps it no more. */
-  settled(): boolean {
-    return this.triggered;
+    if (this.triggered) this.settled = true;
   }
 
   finish(complete: boolean): Clause[] | null {
@@ -178,10 +178,12 @@ class Rule1 implements RuleStepper {
   /** Keeps the state in `saved` for restore(): values as they are, lists and sets by their size. */
   save(): void {
     saved[0] = this.triggered;
+    saved[1] = this.settled;
   }
 
   restore(): void {
     this.triggered = saved[0] as boolean;
+    this.settled = saved[1] as boolean;
   }
 }
 
@@ -213,12 +215,12 @@ class Rules implements Steppers {
       case "open_url_result":
       case "final_answer": {
         const rule0 = (all[0] ??= new Rule0()) as Rule0;
-        if (!rule0.settled()) rule0.step(e);
+        if (!rule0.settled) rule0.step(e);
         break;
       }
       case "send_message": {
         const rule1 = (all[1] ??= new Rule1()) as Rule1;
-        if (!rule1.settled()) rule1.step(e);
+        if (!rule1.settled) rule1.step(e);
         break;
       }
     }
