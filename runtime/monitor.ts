@@ -81,16 +81,10 @@ export function startMonitor(judge: Judge, rawHeader: unknown, options: JudgeOpt
       const event = read(raw);
       // A rule's violations depend on its own state only, and only the rules the event may make
       // report anything need asking (most events, such as a lookup, can make no rule certainly
-      // false): so each of those in turn is saved, stepped, asked and restored.
+      // false): each of those says what the event would make it report, changing nothing.
       const affected = steppers.reporting(event.action);
       out = [];
-      for (let k = 0; k < affected.length; k++) {
-        const stepper = steppers.stepper(affected[k]!);
-        stepper.save();
-        stepper.step(event);
-        stepper.violations(found);
-        stepper.restore();
-      }
+      for (let k = 0; k < affected.length; k++) steppers.stepper(affected[k]!).check(event, found);
       return out;
     },
 

@@ -46,10 +46,12 @@ export interface RuleStepper {
   violations(found: Found): void;
   /** Reports what the rule still needs (pairing, required, count below `min`), once its match trigger fired. */
   obligations(found: Found): void;
-  /** Remembers the state, for `restore`: lists and sets only grow, so their sizes stand for them. */
-  save(): void;
-  /** Goes back to the state at the last `save` (a monitor's `check`). */
-  restore(): void;
+  /**
+   * Reports what `step(e)` then `violations(found)` would report, and leaves the
+   * state as it was: a monitor's `check`. Generated to decide from the few
+   * fields the event can change where the rule's checks allow (compiler/codegen/lower-check.ts).
+   */
+  check(e: StepEvent, found: Found): void;
 }
 
 /** Every rule's stepper of one judge, stepped together. */

@@ -7,6 +7,7 @@ import type { JudgeIR, MetaBehavior } from "../ir/types.js";
 import { VERSION } from "../version.js";
 import { code, comment, join, lit, name, type Code } from "./code.js";
 import { Constants } from "./constants.js";
+import { decidesWithoutStepping } from "./lower-check.js";
 import { lowerRule, type RuleOrigin } from "./lower.js";
 import { routeRules, type Routes } from "./routes.js";
 import { warmTable } from "./warm.js";
@@ -220,9 +221,13 @@ export function generateJudgeModule(ir: JudgeIR, options: GenerateOptions): Gene
       code`/** Each rule as judge.yaml states it (\`line\`: where in judge.yaml). */`,
       code`export const rules: readonly RuleInfo[] = [${join(ir.metaBehaviors.map((rule, r) => ruleInfoLiteral(rule, origins[r]!)))}];`,
       ...(declarations.length === 0 ? [] : [code``, code`// What matchers use at every event, built once.`, ...declarations]),
-      code``,
-      code`/** What a stepper's save() keeps for its restore(). A monitor's check saves, steps and restores one stepper at a time, so every stepper shares it. */`,
-      code`const saved: unknown[] = [];`,
+      ...(ir.metaBehaviors.every(decidesWithoutStepping)
+        ? []
+        : [
+            code``,
+            code`/** What a stepper's save() keeps for its restore(). A monitor's check saves, steps and restores one stepper at a time, so every stepper shares it. */`,
+            code`const saved: unknown[] = [];`,
+          ]),
       ...lowered.flatMap((rule) => [code``, rule.code]),
       code``,
       routingTables(routes),

@@ -9,6 +9,7 @@
 import type { Check, CountCheck, ForbiddenCheck, MetaBehavior, OrderingCheck, PairingCheck, Pattern, RequiredCheck } from "../ir/types.js";
 import { code, comment, join, lit, name, type Code } from "./code.js";
 import type { Constants } from "./constants.js";
+import { checkBySteppingACopy, checkWithoutStepping, decidesWithoutStepping } from "./lower-check.js";
 import { isExtended, lowerExtended } from "./lower-extended.js";
 import { both, clauseBase, list, lowerWindow, self, value, type Field, type LoweredCheck } from "./lowered.js";
 import { EVENT, lowerPattern } from "./match.js";
@@ -275,10 +276,13 @@ export function lowerRule(rule: MetaBehavior, index: number, origin: RuleOrigin,
   // two checks on the same events) evaluated once, at the top of `step`. Not
   // when `step` is split into parts, whose bodies would not see the locals.
   const split = groupsOf(rule.checks).length > 1;
+  // A monitor's check: written before the patterns are counted, so it neither adds to `step`'s
+  // shared tests nor uses `step`'s locals.
+  const check = decidesWithoutStepping(rule) ? checkWithoutStepping(rule, index, constants) : undefined;
   constants.countPatterns();
-  if (!split) lowerRuleOnce(rule, index, origin, constants, []);
+  if (!split) lowerRuleOnce(rule, index, origin, constants, [], check);
   const shared = split ? [] : constants.sharePatterns();
-  const lowered = lowerRuleOnce(rule, index, origin, constants, shared);
+  const lowered = lowerRuleOnce(rule, index, origin, constants, shared, check);
   constants.endPatterns();
   return lowered;
 }
@@ -306,6 +310,7 @@ function lowerRuleOnce(
   origin: RuleOrigin,
   constants: Constants,
   shared: readonly { test: Code; local: Code }[],
+  check: Code[] | undefined,
 ): LoweredRule {
   const checks = rule.checks.map((check, j) => lowerCheck(j, check, constants));
   const groups = groupsOf(rule.checks);
@@ -444,12 +449,12 @@ ${join(
     finish,
     violations[0]!,
     obligations[0]!,
-    save,
-    restore[0]!,
+    // A rule whose check decides from its fields needs no save() nor restore().
+    ...(check === undefined ? [checkBySteppingACopy, save, restore[0]!] : [check[0]!]),
     ...step.slice(1),
     ...violations.slice(1),
     ...obligations.slice(1),
-    ...restore.slice(1),
+    ...(check === undefined ? restore.slice(1) : check.slice(1)),
   ];
   return {
     code: code`${comment(`${rule.name} (${where(origin, origin.line)})`)}

@@ -58,7 +58,7 @@ export function groupsOf(checks: readonly Check[]): number[][] {
 }
 
 export interface MethodSpec {
-  name: "step" | "violations" | "obligations" | "restore";
+  name: "step" | "violations" | "obligations" | "restore" | "check";
   params: Code;
   args: Code;
   /** Statements before the checks' (a trigger guard). */
@@ -76,6 +76,7 @@ const METHOD_NAMES: Record<MethodSpec["name"], Code> = {
   violations: code`violations`,
   obligations: code`obligations`,
   restore: code`restore`,
+  check: code`check`,
 };
 
 /** The method, split into `<name>Part<k>` helpers when its checks form more than one group. */

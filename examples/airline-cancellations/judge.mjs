@@ -673,13 +673,7 @@ function startMonitor(judge, rawHeader, options) {
       const event = read(raw);
       const affected = steppers.reporting(event.action);
       out = [];
-      for (let k = 0; k < affected.length; k++) {
-        const stepper = steppers.stepper(affected[k]);
-        stepper.save();
-        stepper.step(event);
-        stepper.violations(found);
-        stepper.restore();
-      }
+      for (let k = 0; k < affected.length; k++) steppers.stepper(affected[k]).check(event, found);
       return out;
     },
     pending() {
@@ -1616,6 +1610,13 @@ var Rule0 = class {
   }
   obligations(found) {
   }
+  /** The violations step(e) then violations(found) would report: the state is saved, stepped, asked and restored. */
+  check(e, found) {
+    this.save();
+    this.step(e);
+    this.violations(found);
+    this.restore();
+  }
   /** Keeps the state in `saved` for restore(): values as they are, lists and sets by their size. */
   save() {
     saved[0] = this.triggered;
@@ -1697,6 +1698,13 @@ var Rule1 = class {
   }
   obligations(found) {
   }
+  /** The violations step(e) then violations(found) would report: the state is saved, stepped, asked and restored. */
+  check(e, found) {
+    this.save();
+    this.step(e);
+    this.violations(found);
+    this.restore();
+  }
   /** Keeps the state in `saved` for restore(): values as they are, lists and sets by their size. */
   save() {
     saved[0] = this.triggered;
@@ -1764,6 +1772,13 @@ var Rule2 = class {
     }
   }
   obligations(found) {
+  }
+  /** The violations step(e) then violations(found) would report: the state is saved, stepped, asked and restored. */
+  check(e, found) {
+    this.save();
+    this.step(e);
+    this.violations(found);
+    this.restore();
   }
   /** Keeps the state in `saved` for restore(): values as they are, lists and sets by their size. */
   save() {
@@ -1838,6 +1853,13 @@ var Rule3 = class {
     }
   }
   obligations(found) {
+  }
+  /** The violations step(e) then violations(found) would report: the state is saved, stepped, asked and restored. */
+  check(e, found) {
+    this.save();
+    this.step(e);
+    this.violations(found);
+    this.restore();
   }
   /** Keeps the state in `saved` for restore(): values as they are, lists and sets by their size. */
   save() {

@@ -673,13 +673,7 @@ function startMonitor(judge, rawHeader, options) {
       const event = read(raw);
       const affected = steppers.reporting(event.action);
       out = [];
-      for (let k = 0; k < affected.length; k++) {
-        const stepper = steppers.stepper(affected[k]);
-        stepper.save();
-        stepper.step(event);
-        stepper.violations(found);
-        stepper.restore();
-      }
+      for (let k = 0; k < affected.length; k++) steppers.stepper(affected[k]).check(event, found);
       return out;
     },
     pending() {
@@ -1679,6 +1673,13 @@ var Rule0 = class {
   }
   obligations(found) {
   }
+  /** The violations step(e) then violations(found) would report: the state is saved, stepped, asked and restored. */
+  check(e, found) {
+    this.save();
+    this.step(e);
+    this.violations(found);
+    this.restore();
+  }
   /** Keeps the state in `saved` for restore(): values as they are, lists and sets by their size. */
   save() {
     saved[0] = this.triggered;
@@ -1732,18 +1733,13 @@ var Rule1 = class {
   }
   obligations(found) {
   }
-  /** Keeps the state in `saved` for restore(): values as they are, lists and sets by their size. */
-  save() {
-    saved[0] = this.triggered;
-    saved[1] = this.matches0.length;
-    saved[2] = this.facts0.length;
-    saved[3] = this.reported0;
-  }
-  restore() {
-    if (this.matches0.length !== saved[1]) this.matches0.length = saved[1];
-    if (this.facts0.length !== saved[2]) this.facts0.length = saved[2];
-    this.triggered = saved[0];
-    this.reported0 = saved[3];
+  /** The violations step(e) then violations(found) would report, decided without changing the state. */
+  check(e, found) {
+    if (!this.triggered && !(e.action === "Bash")) return;
+    const grows0 = e.action === "Bash" && typeof e.metadata?.["command"] === "string" && regexTest(regex0, e.metadata?.["command"]);
+    const citing0 = this.matches0.length + (grows0 ? 1 : 0);
+    if (this.reported0 < citing0)
+      found(1, 0, grows0 ? [...this.matches0, e.id] : this.matches0.slice());
   }
 };
 var Rule2 = class {
@@ -1781,18 +1777,8 @@ var Rule2 = class {
     if (!this.triggered) return;
     if (this.after0 !== void 0 && this.match0 === void 0) found(2, 0, [this.after0]);
   }
-  /** Keeps the state in `saved` for restore(): values as they are, lists and sets by their size. */
-  save() {
-    saved[0] = this.triggered;
-    saved[1] = this.match0;
-    saved[2] = this.after0;
-    saved[3] = this.settled;
-  }
-  restore() {
-    this.triggered = saved[0];
-    this.match0 = saved[1];
-    this.after0 = saved[2];
-    this.settled = saved[3];
+  /** The violations step(e) then violations(found) would report, decided without changing the state. */
+  check(e, found) {
   }
 };
 var Rule3 = class {
@@ -1837,18 +1823,8 @@ var Rule3 = class {
     if (!this.triggered) return;
     if (this.waiting0 > 0) found(3, 0, waitingIds(this.cited0, this.waiting0));
   }
-  /** Keeps the state in `saved` for restore(): values as they are, lists and sets by their size. */
-  save() {
-    saved[0] = this.triggered;
-    saved[1] = this.cited0.length;
-    saved[2] = this.waiting0;
-    saved[3] = this.carried0.length;
-  }
-  restore() {
-    if (this.cited0.length !== saved[1]) this.cited0.length = saved[1];
-    if (this.carried0.length !== saved[3]) this.carried0.length = saved[3];
-    this.triggered = saved[0];
-    this.waiting0 = saved[2];
+  /** The violations step(e) then violations(found) would report, decided without changing the state. */
+  check(e, found) {
   }
 };
 var routes = /* @__PURE__ */ new Map([

@@ -673,13 +673,7 @@ function startMonitor(judge, rawHeader, options) {
       const event = read(raw);
       const affected = steppers.reporting(event.action);
       out = [];
-      for (let k = 0; k < affected.length; k++) {
-        const stepper = steppers.stepper(affected[k]);
-        stepper.save();
-        stepper.step(event);
-        stepper.violations(found);
-        stepper.restore();
-      }
+      for (let k = 0; k < affected.length; k++) steppers.stepper(affected[k]).check(event, found);
       return out;
     },
     pending() {
@@ -1175,7 +1169,6 @@ var rules = [
     semanticChecks: []
   }
 ];
-var saved = [];
 var Rule0 = class {
   // checks[0]: ordering (judge.yaml:11): first0, before0, beforeFacts0, nearMisses0, missed0, reported0
   // settled: no later event can change this rule's state, so Rules.step steps it no more
@@ -1230,26 +1223,15 @@ var Rule0 = class {
   }
   obligations(found) {
   }
-  /** Keeps the state in `saved` for restore(): values as they are, lists and sets by their size. */
-  save() {
-    saved[0] = this.triggered;
-    saved[1] = this.first0;
-    saved[2] = this.before0;
-    saved[3] = this.beforeFacts0;
-    saved[4] = this.nearMisses0.length;
-    saved[5] = this.missed0;
-    saved[6] = this.reported0;
-    saved[7] = this.settled;
-  }
-  restore() {
-    if (this.nearMisses0.length !== saved[4]) this.nearMisses0.length = saved[4];
-    this.triggered = saved[0];
-    this.first0 = saved[1];
-    this.before0 = saved[2];
-    this.beforeFacts0 = saved[3];
-    this.missed0 = saved[5];
-    this.reported0 = saved[6];
-    this.settled = saved[7];
+  /** The violations step(e) then violations(found) would report, decided without changing the state. */
+  check(e, found) {
+    if (!this.triggered && !(e.action === "issue_refund" || e.action === "issue_store_credit"))
+      return;
+    if (this.reported0 < 1 && this.first0 === void 0) {
+      if (this.before0 !== void 0) found(0, 0, [this.before0]);
+      else if (e.action === "issue_refund" || e.action === "issue_store_credit")
+        found(0, 0, [e.id]);
+    }
   }
 };
 var Rule1 = class {
@@ -1294,18 +1276,8 @@ var Rule1 = class {
     if (!this.triggered) return;
     if (this.waiting0 > 0) found(1, 0, waitingIds(this.cited0, this.waiting0));
   }
-  /** Keeps the state in `saved` for restore(): values as they are, lists and sets by their size. */
-  save() {
-    saved[0] = this.triggered;
-    saved[1] = this.cited0.length;
-    saved[2] = this.waiting0;
-    saved[3] = this.carried0.length;
-  }
-  restore() {
-    if (this.cited0.length !== saved[1]) this.cited0.length = saved[1];
-    if (this.carried0.length !== saved[3]) this.carried0.length = saved[3];
-    this.triggered = saved[0];
-    this.waiting0 = saved[2];
+  /** The violations step(e) then violations(found) would report, decided without changing the state. */
+  check(e, found) {
   }
 };
 var Rule2 = class {
@@ -1363,24 +1335,13 @@ var Rule2 = class {
     if (!this.triggered) return;
     if (this.after1 !== void 0 && this.match1 === void 0) found(2, 1, [this.after1]);
   }
-  /** Keeps the state in `saved` for restore(): values as they are, lists and sets by their size. */
-  save() {
-    saved[0] = this.triggered;
-    saved[1] = this.matches0.length;
-    saved[2] = this.facts0.length;
-    saved[3] = this.after0;
-    saved[4] = this.reported0;
-    saved[5] = this.match1;
-    saved[6] = this.after1;
-  }
-  restore() {
-    if (this.matches0.length !== saved[1]) this.matches0.length = saved[1];
-    if (this.facts0.length !== saved[2]) this.facts0.length = saved[2];
-    this.triggered = saved[0];
-    this.after0 = saved[3];
-    this.reported0 = saved[4];
-    this.match1 = saved[5];
-    this.after1 = saved[6];
+  /** The violations step(e) then violations(found) would report, decided without changing the state. */
+  check(e, found) {
+    if (!this.triggered && !(e.action === "escalate_to_supervisor")) return;
+    const grows0 = this.after0 !== void 0 && (e.action === "issue_refund" || e.action === "issue_store_credit");
+    const citing0 = this.matches0.length + (grows0 ? 1 : 0);
+    if (this.reported0 < citing0)
+      found(2, 0, grows0 ? [...this.matches0, e.id] : this.matches0.slice());
   }
 };
 var Rule3 = class {
@@ -1427,22 +1388,14 @@ var Rule3 = class {
   }
   obligations(found) {
   }
-  /** Keeps the state in `saved` for restore(): values as they are, lists and sets by their size. */
-  save() {
-    saved[0] = this.triggered;
-    saved[1] = this.counted0.length;
-    saved[2] = this.facts0.length;
-    saved[3] = this.seen0.size;
-    saved[4] = this.added0;
-    saved[5] = this.reported0;
-  }
-  restore() {
-    if (this.counted0.length !== saved[1]) this.counted0.length = saved[1];
-    if (this.facts0.length !== saved[2]) this.facts0.length = saved[2];
-    if (this.seen0.size !== saved[3]) this.seen0.delete(this.added0);
-    this.triggered = saved[0];
-    this.added0 = saved[4];
-    this.reported0 = saved[5];
+  /** The violations step(e) then violations(found) would report, decided without changing the state. */
+  check(e, found) {
+    if (!this.triggered && !(e.action === "issue_refund")) return;
+    const distinct0 = e.metadata?.["order_id"];
+    const grows0 = e.action === "issue_refund" && typeof distinct0 === "string" && !this.seen0.has(distinct0);
+    const citing0 = this.counted0.length + (grows0 ? 1 : 0);
+    if (citing0 > 3 && this.reported0 < citing0)
+      found(3, 0, grows0 ? [...this.counted0, e.id] : this.counted0.slice());
   }
 };
 var routes = /* @__PURE__ */ new Map([

@@ -673,13 +673,7 @@ function startMonitor(judge, rawHeader, options) {
       const event = read(raw);
       const affected = steppers.reporting(event.action);
       out = [];
-      for (let k = 0; k < affected.length; k++) {
-        const stepper = steppers.stepper(affected[k]);
-        stepper.save();
-        stepper.step(event);
-        stepper.violations(found);
-        stepper.restore();
-      }
+      for (let k = 0; k < affected.length; k++) steppers.stepper(affected[k]).check(event, found);
       return out;
     },
     pending() {
@@ -1054,7 +1048,6 @@ var rules = [
     semanticChecks: []
   }
 ];
-var saved = [];
 var Rule0 = class {
   // checks[0]: ordering (judge.yaml:9): first0, before0, beforeFacts0, nearMisses0, missed0
   // settled: no later event can change this rule's state, so Rules.step steps it no more
@@ -1098,22 +1091,8 @@ var Rule0 = class {
   }
   obligations(found) {
   }
-  /** Keeps the state in `saved` for restore(): values as they are, lists and sets by their size. */
-  save() {
-    saved[0] = this.first0;
-    saved[1] = this.before0;
-    saved[2] = this.beforeFacts0;
-    saved[3] = this.nearMisses0.length;
-    saved[4] = this.missed0;
-    saved[5] = this.settled;
-  }
-  restore() {
-    if (this.nearMisses0.length !== saved[3]) this.nearMisses0.length = saved[3];
-    this.first0 = saved[0];
-    this.before0 = saved[1];
-    this.beforeFacts0 = saved[2];
-    this.missed0 = saved[4];
-    this.settled = saved[5];
+  /** The violations step(e) then violations(found) would report, decided without changing the state. */
+  check(e, found) {
   }
 };
 var Rule1 = class {
@@ -1170,26 +1149,13 @@ var Rule1 = class {
   }
   obligations(found) {
   }
-  /** Keeps the state in `saved` for restore(): values as they are, lists and sets by their size. */
-  save() {
-    saved[0] = this.triggered;
-    saved[1] = this.first0;
-    saved[2] = this.before0;
-    saved[3] = this.beforeFacts0;
-    saved[4] = this.nearMisses0.length;
-    saved[5] = this.missed0;
-    saved[6] = this.reported0;
-    saved[7] = this.settled;
-  }
-  restore() {
-    if (this.nearMisses0.length !== saved[4]) this.nearMisses0.length = saved[4];
-    this.triggered = saved[0];
-    this.first0 = saved[1];
-    this.before0 = saved[2];
-    this.beforeFacts0 = saved[3];
-    this.missed0 = saved[5];
-    this.reported0 = saved[6];
-    this.settled = saved[7];
+  /** The violations step(e) then violations(found) would report, decided without changing the state. */
+  check(e, found) {
+    if (!this.triggered && !(e.action === "final_answer")) return;
+    if (this.reported0 < 1 && this.first0 === void 0) {
+      if (this.before0 !== void 0) found(1, 0, [this.before0]);
+      else if (e.action === "final_answer") found(1, 0, [e.id]);
+    }
   }
 };
 var Rule2 = class {
@@ -1222,16 +1188,8 @@ var Rule2 = class {
     if (!this.triggered) return;
     if (this.match0 === void 0) found(2, 0, []);
   }
-  /** Keeps the state in `saved` for restore(): values as they are, lists and sets by their size. */
-  save() {
-    saved[0] = this.triggered;
-    saved[1] = this.match0;
-    saved[2] = this.settled;
-  }
-  restore() {
-    this.triggered = saved[0];
-    this.match0 = saved[1];
-    this.settled = saved[2];
+  /** The violations step(e) then violations(found) would report, decided without changing the state. */
+  check(e, found) {
   }
 };
 var routes = /* @__PURE__ */ new Map([

@@ -24,7 +24,7 @@ describe("a rule split into parts", () => {
       metaBehaviors: [{ name: "r", trigger: { description: "d", match: [{ actor: "user" }] }, checks, semanticChecks: [] }],
     };
     const compiled = await compileIR(ir, "x");
-    for (const part of ["stepPart3", "violationsPart3", "restorePart3"]) expect(compiled.judgeTs).toContain(`${part}(`);
+    for (const part of ["stepPart3", "violationsPart3", "checkPart3"]) expect(compiled.judgeTs).toContain(`${part}(`);
     const judge = await importBundled(compiled);
     // The last check is in the last part: a count (odd index) with max 0.
     const last = n % 2 === 0 ? n - 1 : n - 2;

@@ -107,9 +107,6 @@ export const rules: readonly RuleInfo[] = [
   },
 ];
 
-/** What a stepper's save() keeps for its restore(). A monitor's check saves, steps and restores one stepper at a time, so every stepper shares it. */
-const saved: unknown[] = [];
-
 // Ordering with a pattern list (all-checks.yaml:5)
 class Rule0 implements RuleStepper {
   declare triggered: boolean;
@@ -184,27 +181,13 @@ class Rule0 implements RuleStepper {
     // No check of this rule can be owed anything.
   }
 
-  /** Keeps the state in `saved` for restore(): values as they are, lists and sets by their size. */
-  save(): void {
-    saved[0] = this.triggered;
-    saved[1] = this.first0;
-    saved[2] = this.before0;
-    saved[3] = this.beforeFacts0;
-    saved[4] = this.nearMisses0.length;
-    saved[5] = this.missed0;
-    saved[6] = this.reported0;
-    saved[7] = this.settled;
-  }
-
-  restore(): void {
-    if (this.nearMisses0.length !== saved[4]) this.nearMisses0.length = saved[4] as number;
-    this.triggered = saved[0] as boolean;
-    this.first0 = saved[1] as string | undefined;
-    this.before0 = saved[2] as string | undefined;
-    this.beforeFacts0 = saved[3] as string | undefined;
-    this.missed0 = saved[5] as number;
-    this.reported0 = saved[6] as number;
-    this.settled = saved[7] as boolean;
+  /** The violations step(e) then violations(found) would report, decided without changing the state. */
+  check(e: StepEvent, found: Found): void {
+    if (!this.triggered && !(e.action === "deploy" || e.action === "publish")) return;
+    if (this.reported0 < 1 && this.first0 === undefined) {
+      if (this.before0 !== undefined) found(0, 0, [this.before0]);
+      else if (e.action === "deploy" || e.action === "publish") found(0, 0, [e.id]);
+    }
   }
 }
 
@@ -263,19 +246,9 @@ class Rule1 implements RuleStepper {
     if (this.waiting0 > 0) found(1, 0, waitingIds(this.cited0, this.waiting0));
   }
 
-  /** Keeps the state in `saved` for restore(): values as they are, lists and sets by their size. */
-  save(): void {
-    saved[0] = this.triggered;
-    saved[1] = this.cited0.length;
-    saved[2] = this.waiting0;
-    saved[3] = this.carried0.length;
-  }
-
-  restore(): void {
-    if (this.cited0.length !== saved[1]) this.cited0.length = saved[1] as number;
-    if (this.carried0.length !== saved[3]) this.carried0.length = saved[3] as number;
-    this.triggered = saved[0] as boolean;
-    this.waiting0 = saved[2] as number;
+  /** The violations step(e) then violations(found) would report, decided without changing the state. */
+  check(e: StepEvent, found: Found): void {
+    // No check of this rule can be certainly false before the end.
   }
 }
 
@@ -349,25 +322,13 @@ class Rule2 implements RuleStepper {
     if (this.after0 !== undefined && this.match0 === undefined) found(2, 0, [this.after0]);
   }
 
-  /** Keeps the state in `saved` for restore(): values as they are, lists and sets by their size. */
-  save(): void {
-    saved[0] = this.triggered;
-    saved[1] = this.match0;
-    saved[2] = this.after0;
-    saved[3] = this.matches1.length;
-    saved[4] = this.facts1.length;
-    saved[5] = this.after1;
-    saved[6] = this.reported1;
-  }
-
-  restore(): void {
-    if (this.matches1.length !== saved[3]) this.matches1.length = saved[3] as number;
-    if (this.facts1.length !== saved[4]) this.facts1.length = saved[4] as number;
-    this.triggered = saved[0] as boolean;
-    this.match0 = saved[1] as string | undefined;
-    this.after0 = saved[2] as string | undefined;
-    this.after1 = saved[5] as string | undefined;
-    this.reported1 = saved[6] as number;
+  /** The violations step(e) then violations(found) would report, decided without changing the state. */
+  check(e: StepEvent, found: Found): void {
+    if (!this.triggered && !(e.actor === "user" && e.content?.includes("stop") === true)) return;
+    const grows1 = this.after1 !== undefined && e.action === "run_command" && e.actor === "agent";
+    const citing1 = this.matches1.length + (grows1 ? 1 : 0);
+    if (this.reported1 < citing1)
+      found(2, 1, grows1 ? [...this.matches1, e.id] : this.matches1.slice());
   }
 }
 
@@ -483,39 +444,22 @@ class Rule3 implements RuleStepper {
     if (this.after2 !== undefined && this.counted2.length < 1) found(3, 2, this.counted2.slice());
   }
 
-  /** Keeps the state in `saved` for restore(): values as they are, lists and sets by their size. */
-  save(): void {
-    saved[0] = this.triggered;
-    saved[1] = this.counted0.length;
-    saved[2] = this.facts0.length;
-    saved[3] = this.reported0;
-    saved[4] = this.counted1.length;
-    saved[5] = this.facts1.length;
-    saved[6] = this.seen1.size;
-    saved[7] = this.added1;
-    saved[8] = this.counted2.length;
-    saved[9] = this.facts2.length;
-    saved[10] = this.seen2.size;
-    saved[11] = this.added2;
-    saved[12] = this.after2;
-    saved[13] = this.reported2;
-  }
-
-  restore(): void {
-    if (this.counted0.length !== saved[1]) this.counted0.length = saved[1] as number;
-    if (this.facts0.length !== saved[2]) this.facts0.length = saved[2] as number;
-    if (this.counted1.length !== saved[4]) this.counted1.length = saved[4] as number;
-    if (this.facts1.length !== saved[5]) this.facts1.length = saved[5] as number;
-    if (this.seen1.size !== saved[6]) this.seen1.delete(this.added1);
-    if (this.counted2.length !== saved[8]) this.counted2.length = saved[8] as number;
-    if (this.facts2.length !== saved[9]) this.facts2.length = saved[9] as number;
-    if (this.seen2.size !== saved[10]) this.seen2.delete(this.added2);
-    this.triggered = saved[0] as boolean;
-    this.reported0 = saved[3] as number;
-    this.added1 = saved[7] as string;
-    this.added2 = saved[11] as string;
-    this.after2 = saved[12] as string | undefined;
-    this.reported2 = saved[13] as number;
+  /** The violations step(e) then violations(found) would report, decided without changing the state. */
+  check(e: StepEvent, found: Found): void {
+    if (!this.triggered && !(e.actor === "user")) return;
+    const grows0 = e.action === "retry";
+    const citing0 = this.counted0.length + (grows0 ? 1 : 0);
+    if (citing0 > 2 && this.reported0 < citing0)
+      found(3, 0, grows0 ? [...this.counted0, e.id] : this.counted0.slice());
+    const distinct2 = e.content ?? "";
+    const grows2 =
+      this.after2 !== undefined &&
+      e.action === "send_message" &&
+      e.actor === "agent" &&
+      !this.seen2.has(distinct2);
+    const citing2 = this.counted2.length + (grows2 ? 1 : 0);
+    if (citing2 > 4 && this.reported2 < citing2)
+      found(3, 2, grows2 ? [...this.counted2, e.id] : this.counted2.slice());
   }
 }
 

@@ -279,27 +279,22 @@ class Rule0 implements RuleStepper {
     if (this.match2 === undefined) found(0, 2, []);
   }
 
-  /** Keeps the state in `saved` for restore(): values as they are, lists and sets by their size. */
-  save(): void {
-    saved[0] = this.triggered;
-    saved[1] = this.matches0.length;
-    saved[2] = this.facts0.length;
-    saved[3] = this.reported0;
-    saved[4] = this.matches1.length;
-    saved[5] = this.facts1.length;
-    saved[6] = this.reported1;
-    saved[7] = this.match2;
-  }
-
-  restore(): void {
-    if (this.matches0.length !== saved[1]) this.matches0.length = saved[1] as number;
-    if (this.facts0.length !== saved[2]) this.facts0.length = saved[2] as number;
-    if (this.matches1.length !== saved[4]) this.matches1.length = saved[4] as number;
-    if (this.facts1.length !== saved[5]) this.facts1.length = saved[5] as number;
-    this.triggered = saved[0] as boolean;
-    this.reported0 = saved[3] as number;
-    this.reported1 = saved[6] as number;
-    this.match2 = saved[7] as string | undefined;
+  /** The violations step(e) then violations(found) would report, decided without changing the state. */
+  check(e: StepEvent, found: Found): void {
+    if (!this.triggered && !(e.actor === "agent")) return;
+    const grows0 =
+      values0.has(e.action) &&
+      inRange(readDecimal(e.metadata?.["amount"]), 500, false, undefined, false) &&
+      typeof e.metadata?.["reason"] !== "string";
+    const citing0 = this.matches0.length + (grows0 ? 1 : 0);
+    if (this.reported0 < citing0)
+      found(0, 0, grows0 ? [...this.matches0, e.id] : this.matches0.slice());
+    const grows1 =
+      inRange(readInstant(e.metadata?.["at"]), 1715698800000, true, 1717200000000, false) &&
+      !(typeof e.metadata?.["region"] === "string" && regexTest(regex0, e.metadata?.["region"]));
+    const citing1 = this.matches1.length + (grows1 ? 1 : 0);
+    if (this.reported1 < citing1)
+      found(0, 1, grows1 ? [...this.matches1, e.id] : this.matches1.slice());
   }
 }
 
@@ -484,6 +479,14 @@ class Rule1 implements RuleStepper {
 
   obligations(found: Found): void {
     // No check of this rule can be owed anything.
+  }
+
+  /** The violations step(e) then violations(found) would report: the state is saved, stepped, asked and restored. */
+  check(e: StepEvent, found: Found): void {
+    this.save();
+    this.step(e);
+    this.violations(found);
+    this.restore();
   }
 
   /** Keeps the state in `saved` for restore(): values as they are, lists and sets by their size. */
@@ -699,6 +702,14 @@ class Rule2 implements RuleStepper {
         0,
         this.openers0.filter((_, i) => !this.matched0.has(this.openerKeys0[i]!)),
       );
+  }
+
+  /** The violations step(e) then violations(found) would report: the state is saved, stepped, asked and restored. */
+  check(e: StepEvent, found: Found): void {
+    this.save();
+    this.step(e);
+    this.violations(found);
+    this.restore();
   }
 
   /** Keeps the state in `saved` for restore(): values as they are, lists and sets by their size. */
@@ -972,6 +983,14 @@ class Rule3 implements RuleStepper {
     if (!this.triggered) return;
     if (this.servedIndex2.length + this.failedEach2.length < this.each2.length)
       found(3, 2, waitingEach(this.each2, this.servedIndex2, this.failedEach2));
+  }
+
+  /** The violations step(e) then violations(found) would report: the state is saved, stepped, asked and restored. */
+  check(e: StepEvent, found: Found): void {
+    this.save();
+    this.step(e);
+    this.violations(found);
+    this.restore();
   }
 
   /** Keeps the state in `saved` for restore(): values as they are, lists and sets by their size. */

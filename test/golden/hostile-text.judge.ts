@@ -46,9 +46,6 @@ export const rules: readonly RuleInfo[] = [
   },
 ];
 
-/** What a stepper's save() keeps for its restore(). A monitor's check saves, steps and restores one stepper at a time, so every stepper shares it. */
-const saved: unknown[] = [];
-
 // Rule with "quotes", 'single', `backtick` and ${x} */ // and newline sep (hostile-text.yaml:6)
 class Rule0 implements RuleStepper {
   declare triggered: boolean;
@@ -100,19 +97,15 @@ class Rule0 implements RuleStepper {
     // No check of this rule can be owed anything.
   }
 
-  /** Keeps the state in `saved` for restore(): values as they are, lists and sets by their size. */
-  save(): void {
-    saved[0] = this.triggered;
-    saved[1] = this.matches0.length;
-    saved[2] = this.facts0.length;
-    saved[3] = this.reported0;
-  }
-
-  restore(): void {
-    if (this.matches0.length !== saved[1]) this.matches0.length = saved[1] as number;
-    if (this.facts0.length !== saved[2]) this.facts0.length = saved[2] as number;
-    this.triggered = saved[0] as boolean;
-    this.reported0 = saved[3] as number;
+  /** The violations step(e) then violations(found) would report, decided without changing the state. */
+  check(e: StepEvent, found: Found): void {
+    if (!this.triggered && !(e.action === "a\"b'c`d${e}f*/g")) return;
+    const grows0 =
+      e.content?.includes("*/ process.exit(1); /*") === true &&
+      Object.is(e.metadata?.['key"with`quote'], "value\nwith\u2028breaks");
+    const citing0 = this.matches0.length + (grows0 ? 1 : 0);
+    if (this.reported0 < citing0)
+      found(0, 0, grows0 ? [...this.matches0, e.id] : this.matches0.slice());
   }
 }
 

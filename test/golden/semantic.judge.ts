@@ -59,9 +59,6 @@ export const rules: readonly RuleInfo[] = [
   },
 ];
 
-/** What a stepper's save() keeps for its restore(). A monitor's check saves, steps and restores one stepper at a time, so every stepper shares it. */
-const saved: unknown[] = [];
-
 // Answer from primary sources (semantic.yaml:5)
 class Rule0 implements RuleStepper {
   declare first0: string | undefined;
@@ -125,23 +122,9 @@ class Rule0 implements RuleStepper {
     // A semantic trigger is decided at the end: nothing is reported before.
   }
 
-  /** Keeps the state in `saved` for restore(): values as they are, lists and sets by their size. */
-  save(): void {
-    saved[0] = this.first0;
-    saved[1] = this.before0;
-    saved[2] = this.beforeFacts0;
-    saved[3] = this.nearMisses0.length;
-    saved[4] = this.missed0;
-    saved[5] = this.settled;
-  }
-
-  restore(): void {
-    if (this.nearMisses0.length !== saved[3]) this.nearMisses0.length = saved[3] as number;
-    this.first0 = saved[0] as string | undefined;
-    this.before0 = saved[1] as string | undefined;
-    this.beforeFacts0 = saved[2] as string | undefined;
-    this.missed0 = saved[4] as number;
-    this.settled = saved[5] as boolean;
+  /** The violations step(e) then violations(found) would report, decided without changing the state. */
+  check(e: StepEvent, found: Found): void {
+    // A semantic trigger is decided at the end: nothing is reported before.
   }
 }
 
@@ -175,15 +158,9 @@ class Rule1 implements RuleStepper {
     // No check of this rule can be owed anything.
   }
 
-  /** Keeps the state in `saved` for restore(): values as they are, lists and sets by their size. */
-  save(): void {
-    saved[0] = this.triggered;
-    saved[1] = this.settled;
-  }
-
-  restore(): void {
-    this.triggered = saved[0] as boolean;
-    this.settled = saved[1] as boolean;
+  /** The violations step(e) then violations(found) would report, decided without changing the state. */
+  check(e: StepEvent, found: Found): void {
+    // No check of this rule can be certainly false before the end.
   }
 }
 

@@ -134,7 +134,7 @@ describe("createJudge", () => {
     const { createJudge } = await import("../../runtime/judge.js");
     const semanticChecks = [{ quote: "q", question: "Is it so?" }];
     const rules = [{ name: "r", trigger: { description: "d", kind: "match" as const }, checks: [], semanticChecks }];
-    const noChecks = { step() {}, finish: () => [], violations() {}, obligations() {}, save() {}, restore() {} };
+    const noChecks = { step() {}, finish: () => [], violations() {}, obligations() {}, check() {} };
     const asked: string[] = [];
     const judge = createJudge({
       behavior: "b",

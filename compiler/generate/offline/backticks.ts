@@ -23,10 +23,28 @@ function spans(text: string): string[] {
   return [...text.matchAll(/`([^`\n]+)`/g)].map((m) => m[1]!.trim());
 }
 
+/** Backticked items joined as a list: "`nonprofit`, `hardship` or `city_project`". */
+const LISTED = /`[^`\n]+`(?:\s*(?:,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+)`[^`\n]+`)+/g;
+
+/**
+ * The names a list of values holds: where one item of a backticked list is a plain word
+ * ("one of three reasons, `nonprofit`, `hardship` or `city_project`"), the list names values of a
+ * key, and its snake_case items are values too, not actions.
+ */
+function listedValues(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of text.matchAll(LISTED)) {
+    const items = spans(m[0]);
+    if (items.some((i) => /^[a-z][a-z0-9-]*$/.test(i))) for (const i of items) out.add(i);
+  }
+  return out;
+}
+
 /** Every action name the spec writes in backticks (description, preamble, sections), in order of first mention. */
 export function specActionNames(spec: Pick<BehaviorSpec, "description" | "preamble" | "sections">): string[] {
   const texts = [spec.description, spec.preamble, ...spec.sections.map((s) => s.body)];
-  return [...new Set(texts.flatMap(spans).filter((s) => ACTION_NAME.test(s)))];
+  const values = new Set(texts.flatMap((t) => [...listedValues(t)]));
+  return [...new Set(texts.flatMap(spans).filter((s) => ACTION_NAME.test(s) && !values.has(s)))];
 }
 
 /** The backticked action names of a phrase that the lexicon knows (from the samples or the spec). */

@@ -244,7 +244,11 @@ export function pairingFrom(context: ClauseContext, clause: string, quote: strin
   // "Each lock has to be matched by an unlock later", "every answer is sent to the checker": any auxiliary.
   const passive = /\bpreceded\s+by\b/i.test(clause)
     ? null
-    : new RegExp(`^(?:each|every)\\s+(.+?)\\s+${PASSIVE}\\s+(${PARTICIPLE}\\b.*)$`, "i").exec(clause);
+    : // "is to be entered", and not the passive of a relative clause ("every agreement that is signed has to be filed").
+      new RegExp(
+        `^(?:each|every)\\s+(.+?)(?<!\\b(?:that|which|who))\\s+(?:${PASSIVE}|(?:is|are)\\s+to\\s+be)\\s+(${PARTICIPLE}\\b.*)$`,
+        "i",
+      ).exec(clause);
   let tentative = false;
   const afterEach = shape.condition?.kind === "after" && /^(?:each|every)\s+/i.test(shape.condition.phrase);
   if (shape.condition?.kind === "whenever" || afterEach) {

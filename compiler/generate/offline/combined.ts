@@ -16,8 +16,14 @@ import { nameStems, parseCount, stemSet } from "./words.js";
 const WITHIN =
   /,?\s*\bwithin\s+(?:the\s+(?:next|following)\s+)?(\w+)\s+(?:events?|steps?|actions?|messages?|moves?)(?:\s+of\s+([^,;:]+))?/i;
 
+/** "as the very next step", "as the next action": the event right after. */
+const NEXT_STEP = /,?\s*\bas\s+(?:the\s+)?(?:very\s+)?next\s+(?:step|event|action|move)\b/i;
+
 /** The window a clause writes, the event it counts from ("of reverse_adjustment"), and the clause without it. */
 export function withinOf(clause: string): { within: number; rest: string; of?: string } | undefined {
+  // "as the very next step": a window of one event.
+  const next = NEXT_STEP.exec(clause);
+  if (next !== null) return { within: 1, rest: `${clause.slice(0, next.index)}${clause.slice(next.index + next[0].length)}`.trim() };
   const m = WITHIN.exec(clause);
   const n = m === null ? undefined : m[1] === "one" || m[1] === "a" ? 1 : parseCount(m[1]!);
   if (m === null || n === undefined || n < 1) return undefined;
@@ -84,7 +90,7 @@ export function withWithin(outcome: ClauseOutcome, within: number): ClauseOutcom
 
 /** Words that ask for a confirmation of its own before each event: `fresh: true`. */
 const FRESH =
-  /\b(?:fresh|its own|their own|a new one|since the (?:last|previous|most recent)|covers? (?:only )?one|(?:does not|doesn't|cannot|can't) (?:count|serve) for (?:the next|another|a second)|for each one|(?:not|never)\s+(?:be\s+)?carr(?:y|ies|ied)\s+over|(?:is|are)\s+good\s+for\s+(?:one|a single)|one\s+[\w-]+\s+\w+\s+only\s+one|a\s+second\s+\w+\s+needs?\s+a\s+second)\b/i;
+  /\b(?:fresh|its own|their own|a new one|since the (?:last|previous|most recent)|covers? (?:only )?one|(?:does not|doesn't|cannot|can't) (?:count|serve) for (?:the next|another|a second)|for each one|(?:not|never)\s+(?:be\s+)?carr(?:y|ies|ied)\s+over|(?:is|are)\s+good\s+for\s+(?:one|a single)|one\s+[\w-]+\s+\w+\s+only\s+one|a\s+second\s+\w+\s+needs?\s+a\s+second|(?:does not|doesn't|do not|don't|cannot|can't|will not|won't)\s+cover\s+(?:the next|another|a second|two|both|more than one)|a\s+new\s+(?:"[^"]*"|[\w-]+(?:\s+[\w-]+)?)\s+(?:is|are)\s+(?:needed|required)\s+for\s+(?:each|every)|one\s+(?:"[^"]*"|[\w-]+)(?:\s+for\s+(?:a|an|the|one)\s+[\w-]+(?:\s+[\w-]+)?)?\s+(?:is not|isn't)\s+enough)\b/i;
 
 export function asksFresh(text: string): boolean {
   return FRESH.test(text);

@@ -225,7 +225,9 @@ const ANAPHORIC = /^(?:that|this|which|then)$/i;
  * follows one that set up a situation and demanded nothing ("… that robot is finished working").
  */
 function inSituation(shape: SentenceShape, situation: SentenceShape["condition"], last: SentenceShape["condition"]): SentenceShape {
-  if (shape.condition === undefined) return situation === undefined ? shape : { ...shape, condition: { ...situation, text: "" } };
+  // "That diver is not logged in again": a subject pointing back at the thing of the last condition is in its window.
+  const back = situation ?? (/^(?:that|this)\s+[a-z]+\s/i.test(shape.sentence) && NEGATION.test(shape.sentence) ? last : undefined);
+  if (shape.condition === undefined) return back === undefined ? shape : { ...shape, condition: { ...back, text: "" } };
   if (ANAPHORIC.test(shape.condition.phrase) && last !== undefined) return { ...shape, condition: { ...last, text: shape.condition.text } };
   return shape;
 }

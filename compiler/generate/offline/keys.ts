@@ -85,8 +85,8 @@ export function groupingKey(lexicon: Lexicon, words: GroupingWords, match: Patte
   return key === undefined ? { unknown: words.noun } : { per: `metadata.${key}` };
 }
 
-/** Words that ask for the same thing on both events: "the same order", "that same reservation", "the matching customer". */
-const SAME = /\b(?:the|that|this|a)\s+(?:same|very|matching|identical)\s+([a-z]+)\b/i;
+/** Words that ask for the same thing on both events: "the same order", "that same reservation", "the matching customer" (not "the very next step", a time). */
+const SAME = /\b(?:the|that|this|a)\s+(?:same|very(?!\s+(?:next|first|last|end|start)\b)|matching|identical)\s+([a-z]+)\b/i;
 /** "for that order", "of that customer": a demonstrative pointing back at the other event's thing. */
 const THAT = /\b(?:for|of|on|to|with|about)\s+(?:that|this)\s+([a-z]+)\b/i;
 /** "must not dispense that batch", "that shipment must not be released": any demonstrative, when both sides have its key. */

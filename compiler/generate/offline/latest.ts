@@ -16,6 +16,7 @@ import { keyRef } from "./keys.js";
 import type { Lexicon } from "./lexicon.js";
 import type { SentenceShape } from "./shape.js";
 import { shownValues } from "./shown.js";
+import { crossTie } from "./crossed.js";
 import { nameStems, stemSet } from "./words.js";
 
 /** "the latest fetch of that order must show", "whose most recent record shows", "the last check … came back". */
@@ -108,6 +109,22 @@ function tieOf(lexicon: Lexicon, acts: readonly string[], looked: readonly strin
 }
 
 /**
+ * "For every lift, the latest verify_card result for the person named as `operator_id`": a key
+ * the look-up's words write in backticks that the act read from the words does not carry names
+ * the act that does (`make_lift`, not `log_lift`), when the same words resolve to it.
+ */
+function carrierOf(lexicon: Lexicon, each: Pattern, phrase: string, looked: readonly string[], words: string): Pattern | undefined {
+  const acts = each.flatMap((x) => (exactValue(x.action) === undefined ? [] : [exactValue(x.action)!]));
+  const lookedKeys = new Set(looked.flatMap((a) => keysOf(lexicon, a)));
+  const wanted = backticked(phrase).filter((k) => !lookedKeys.has(k) && !acts.some((a) => keysOf(lexicon, a).includes(k)));
+  if (wanted.length === 0) return undefined;
+  const holders = lexicon.actions
+    .filter((a) => !a.isResult && wanted.every((k) => a.metadata.some((md) => md.key === k)))
+    .map((a) => a.name);
+  return holders.length === 0 ? undefined : resolve(lexicon, words, { agentOnly: true, only: (a) => holders.includes(a) });
+}
+
+/**
  * "… only …: the latest look-up of that depot must show `open: yes`": a condition on the latest
  * look-up. `earlier` is the act an earlier sentence of the rule made conditional. Undefined when
  * the clause writes no latest look-up with a `key: value`, or the samples show no event for it.
@@ -169,8 +186,9 @@ export function latestFrom(
     const acts = actsOf(p);
     return acts.length === p.length && !acts.some((a) => looked.includes(a) || looked.includes(`${a}_result`));
   });
-  const each = fits.find((p) => sharedIds(context.lexicon, actsOf(p), looked).length > 0) ?? fits[0];
-  if (each === undefined) return undefined;
+  const found = fits.find((p) => sharedIds(context.lexicon, actsOf(p), looked).length > 0) ?? fits[0];
+  if (found === undefined) return undefined;
+  const each = carrierOf(context.lexicon, found, m[1]!, looked, framed ?? before) ?? found;
   const acts = actsOf(each);
   const tests = pairs.map(([k, v]) => test(k, v));
   // "… shows `card_status: valid` and less than $10.00 in unpaid fines": an amount on a key of the same look-up.
@@ -190,6 +208,7 @@ export function latestFrom(
   if (tests.some((t) => t === undefined)) return undefined;
   if (banned !== null) end = clause.length;
   const on = tieOf(context.lexicon, acts, looked, clause, m[1]!);
+  const across = on === undefined ? crossTie(context.lexicon, acts, looked, m[1]!) : undefined;
   const latest: Pattern = looked.length === 1 ? [{ action: looked[0]! }] : [{ action: { in: looked } }];
   // The quote stops where the reading does: what the clause says after the values stays for another clause or a notice.
   const start = quote.indexOf(clause);
@@ -198,19 +217,30 @@ export function latestFrom(
     type: "condition",
     quote: read,
     each,
-    with: { r: { latest, ...(on !== undefined ? { on: `metadata.${on}` } : {}) } },
+    with: { r: { latest, ...(on !== undefined ? { on: `metadata.${on}` } : across !== undefined ? { on: across } : {}) } },
     when: banned === null ? tests.join(" && ") : notAll(tests as string[]),
   };
   return { kind: "check", check };
 }
 
-/** "the approver is not the employee being paid", "from someone other than the clerk who asked for it". */
-const NOT_SAME =
-  /^(?:and\s+|but\s+)?(?:(?:the|that|this|its)\s+([a-z][a-z -]*?)\s+(?:is not|isn't|is never|cannot be|can't be|must not be|may not be|never is)\s+(?:the\s+(?:same\s+)?)?([a-z].*)|(?:(?:given|made|signed|coming)\s+)?(?:by|from)\s+(?:someone|somebody|a person|anyone)\s+other than\s+(?:the\s+)?([a-z].*))$/i;
+/** Who did it, when the words name a role: "someone", "a supervisor", "an appointed person". */
+const PERSON = String.raw`(?:someone|somebody|a person|anyone|a different person|a colleague|(?:a|an)\s+((?:[a-z-]+\s+){0,2}?[a-z-]+?))`;
+/** "other than", "who is not": the person written after it is the one who may not have done it. */
+const OTHER = String.raw`\s+(?:other than|(?:who|that) (?:is not|isn't|was not|wasn't))\s+(?:the\s+)?`;
+/** A past participle of the deed: "given", "approved", "made". */
+const DONE = String.raw`(?:given|made|signed|coming|approved|issued|done|taken|drawn|performed|checked|carried out)`;
 
-/** "the person who cleared it must be someone other than …", "the approval must come from someone other than …". */
-const SOMEONE_ELSE =
-  /^(?:and\s+|but\s+)?(?:(?:the|that|this|its|a|an|whoever)\s+)?(.+?)\s+(?:(?:is|must be|has to be|should be|needs to be|shall be|must come|has to come|should come|comes|must be given|is given|must be made|is made|must be signed|is signed)\s+)(?:(?:by|from)\s+)?(?:someone|somebody|a person|anyone|a different person|a colleague)\s+other than\s+(?:the\s+)?(.+)$/i;
+/** "the approver is not the employee being paid", "from someone other than the clerk who asked for it", "was given by a supervisor other than …". */
+const NOT_SAME = new RegExp(
+  String.raw`^(?:and\s+|but\s+)?(?:(?:the|that|this|its)\s+([a-z][a-z -]*?)\s+(?:is not|isn't|is never|cannot be|can't be|must not be|may not be|never is)\s+(?:the\s+(?:same\s+)?)?([a-z].*)|(?:(?:was|were|is|are|has been|have been|must have been)\s+)?(?:${DONE}\s+)?(?:by|from)\s+${PERSON}${OTHER}([a-z].*))$`,
+  "i",
+);
+
+/** "the person who cleared it must be someone other than …", "the plan must have been approved by an appointed person other than …". */
+const SOMEONE_ELSE = new RegExp(
+  String.raw`^(?:and\s+|but\s+)?(?:(?:the|that|this|its|a|an|whoever)\s+)?(.+?)\s+(?:(?:is|must be|has to be|should be|needs to be|shall be|must come|has to come|should come|comes|must have been|has to have been|has been|was)(?:\s+${DONE})?\s+)(?:(?:by|from)\s+)?${PERSON}${OTHER}(.+)$`,
+  "i",
+);
 /** "an archivist may not clear their own loan", "nobody approves their own request". */
 const OWN =
   /^(?:and\s+|but\s+)?(?:(?:the|that|this|a|an)\s+)?(.+?)\s+((?:may|must|can|should|shall|does|do)\s+(?:not|never)\s+|cannot\s+|can't\s+|never\s+|(?:is|are) not allowed to\s+)?([a-z]+?)(?:e?s)?\s+(?:their|his|her|its)\s+own\s+(.+)$/i;
@@ -240,9 +270,9 @@ function valuesOf(lexicon: Lexicon, actions: readonly string[]): Map<string, Set
 function otherPerson(text: string): { subject: string; object: string } | undefined {
   const clause = text.replace(/[.;]\s*$/, "");
   const same = NOT_SAME.exec(clause);
-  if (same !== null) return { subject: same[1] ?? "approver giver", object: same[2] ?? same[3] ?? "" };
+  if (same !== null) return { subject: same[1] ?? `${same[3] ?? ""} approver giver`.trim(), object: same[2] ?? same[4] ?? "" };
   const someone = SOMEONE_ELSE.exec(clause);
-  if (someone !== null) return { subject: someone[1]!, object: someone[2]! };
+  if (someone !== null) return { subject: `${someone[1]!} ${someone[2] ?? ""}`.trim(), object: someone[3]! };
   const own = OWN.exec(clause);
   // Only as a ban: "may not clear their own", or "nobody clears their own".
   if (own === null || (own[2] === undefined && !/^(?:nobody|no one|no-one|no\s)/i.test(own[1]!))) return undefined;

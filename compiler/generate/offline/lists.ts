@@ -76,6 +76,12 @@ export function valueList(lexicon: Lexicon, phrase: string): ValueList | undefin
   if (keys.length === 0) return undefined;
   // Values the spec writes in backticks ("`IR`, `BY` or `KP`") are list items too: the backticks
   // become spaces, so every offset below is still the phrase's own.
+  // A value written with its key ("`form: liquid` or `form: sludge`") is the value alone: the key is
+  // no item of the list. The key's letters become spaces too, so the offsets stay the phrase's own.
+  phrase = phrase.replace(
+    /`[A-Za-z_][\w.-]*:\s*([^`\s][^`]*)`/g,
+    (all, value: string) => `${" ".repeat(all.length - value.length - 1)}${value} `,
+  );
   phrase = phrase.replace(/`/g, " ");
   for (const m of phrase.matchAll(LIST)) {
     const text = m[0];

@@ -1,5 +1,5 @@
 /**
- * A ban the rule's condition spells out: "No unit is handed over on an old or borrowed crossmatch.
+ * A ban (or a requirement) the rule's condition spells out: "No unit is handed over on an old or borrowed crossmatch.
  * For each `issue_unit`, the latest crossmatch result for that same unit has to say
  * `compatible: yes`…", "A possession is never granted on a line that trains can still run on.
  * Whenever Blockpost calls `grant_possession`, the most recent get_section result … must show
@@ -38,9 +38,13 @@ function conditioned(check: ConditionCheck): Set<string> {
   return out;
 }
 
-/** Whether a check is a plain ban (no window, no tie) of some action a condition of the rule is about, with no value narrowing it there. */
+/**
+ * Whether a check is a plain ban or requirement (no window, no tie) of some action a condition of
+ * the rule is about, with no value narrowing it there: "Every shot needs a second pair of eyes"
+ * read as "a shot must occur", before the condition on each shot's approval.
+ */
 function restates(ban: Check, conditions: readonly ConditionCheck[]): ConditionCheck | undefined {
-  if (ban.type !== "forbidden" || ban.after !== undefined || ban.on !== undefined) return undefined;
+  if ((ban.type !== "forbidden" && ban.type !== "required") || ban.after !== undefined || ban.on !== undefined) return undefined;
   return conditions.find((c) => {
     const about = conditioned(c);
     return ban.match.some((m) => m.metadata === undefined && m.content === undefined && about.has(exactValue(m.action) ?? ""));
@@ -65,11 +69,15 @@ export function restatedBansAsQuestions(
     const condition = restates(ban, conditions);
     if (condition === undefined) return;
     dropped.add(i);
-    const question = semanticFor(ban.quote, true, "") as Extract<ClauseOutcome, { kind: "semantic" }>;
+    const forbidding = ban.type === "forbidden";
+    const question = semanticFor(ban.quote, forbidding, "") as Extract<ClauseOutcome, { kind: "semantic" }>;
+    const read = forbidding
+      ? `read as a ban, it would forbid what the condition "${condition.quote}" allows`
+      : `read as a requirement, it would ask every session for what the condition "${condition.quote}" is about`;
     added.push({
       clause: { kind: "semanticCheck", index: semantic.length },
       kind: "unmapped-clause",
-      message: `read as a ban, it would forbid what the condition "${condition.quote}" allows, so it became a semantic question: edit it, map it to events, or drop it if the condition says it all`,
+      message: `${read}, so it became a semantic question: edit it, map it to events, or drop it if the condition says it all`,
     });
     semantic.push(question.semantic);
   });
