@@ -122,9 +122,20 @@ const reporters: readonly (readonly number[])[] = [${join(lists.map(ruleList))}]
  * interface: a literal of hundreds of class types made TypeScript compare
  * each class with every other (union subtype reduction), seconds at 300 rules.
  */
-function rulesClass(count: number, routes: Routes): Code {
+function rulesClass(settles: readonly boolean[], routes: Routes): Code {
+  const count = settles.length;
   const indexes = Array.from({ length: count }, (_, r) => r);
-  const calls = (rules: readonly number[]) => rules.map((r) => code`(all[${r}] ??= new ${name("Rule", r)}()).step(e);`);
+  // A rule whose state can no longer change (lower.ts, its `settled` field) is not stepped: an ordering
+  // past its \`before\`, a required check past its match, costs the events after it nothing.
+  const call = (r: number): Code[] => {
+    const made = code`(all[${r}] ??= new ${name("Rule", r)}())`;
+    if (!settles[r]) return [code`${made}.step(e);`];
+    const rule = name("rule", r);
+    return [code`const ${rule} = ${made} as ${name("Rule", r)};`, code`if (!${rule}.settled) ${rule}.step(e);`];
+  };
+  const calls = (rules: readonly number[]) => rules.flatMap(call);
+  // A case that declares a rule's local gets a block of its own.
+  const scoped = (rules: readonly number[], body: Code) => (rules.some((r) => settles[r]) ? code`{\n${body}\n}` : body);
   const actionCount = routes.groups.reduce((n, group) => n + group.actions.length, 0);
   const byAction = actionCount <= SWITCH_ON_ACTION_LIMIT;
   const cases = routes.groups.map(
@@ -132,7 +143,7 @@ function rulesClass(count: number, routes: Routes): Code {
       code`${join(
         byAction ? group.actions.map((action) => code`case ${lit(action)}:`) : [code`case ${g}:`],
         code`\n`,
-      )}\n${join(calls(group.rules), code`\n`)}\nbreak;`,
+      )}\n${scoped(group.rules, code`${join(calls(group.rules), code`\n`)}\nbreak;`)}`,
   );
   const routed =
     routes.groups.length === 0
@@ -217,11 +228,14 @@ export function generateJudgeModule(ir: JudgeIR, options: GenerateOptions): Gene
             code`/** What a stepper's save() keeps for its restore(). A monitor's check saves, steps and restores one stepper at a time, so every stepper shares it. */`,
             code`const saved: unknown[] = [];`,
           ]),
-      ...lowered.flatMap((rule) => [code``, rule]),
+      ...lowered.flatMap((rule) => [code``, rule.code]),
       code``,
       routingTables(routes),
       code``,
-      rulesClass(ir.metaBehaviors.length, routes),
+      rulesClass(
+        lowered.map((rule) => rule.settles),
+        routes,
+      ),
       code``,
       warmTable(ir),
       code``,

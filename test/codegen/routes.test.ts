@@ -190,3 +190,58 @@ describe("steppers made when an event first concerns their rule", () => {
     expect(JSON.stringify(await monitor.end({ complete: true }))).toBe(JSON.stringify(judgment));
   });
 });
+
+describe("settled rules are stepped no more", () => {
+  const check = (type: string, fields: string) =>
+    `      - type: ${type}\n        quote: q\n${fields
+      .split("; ")
+      .map((f) => `        ${f}\n`)
+      .join("")}`;
+  const judgeYaml = yaml(
+    rule("ordering", "{action: pay}", check("ordering", "first: {action: look}; before: {action: pay}")) +
+      rule("required", "{action: stop}", check("required", "match: {action: note}; after: {action: stop}")) +
+      rule("forbidden", "{action: pay}", check("forbidden", "match: {action: pay}; after: {action: stop}")),
+  );
+  const events = ["look", "pay", "pay", "look", "stop", "note", "note", "pay", "look"].map((action, i) => ({
+    id: `e${i + 1}`,
+    actor: "agent" as const,
+    action,
+  }));
+
+  /** The bundled judge with a count of each rule's `step` calls (`counts[r]`), kept on globalThis under `key`. */
+  const counted = async (key: string) => {
+    const { compiled } = await compileYaml(judgeYaml);
+    let judgeMjs = compiled.judgeMjs;
+    for (let r = 0; r < 3; r++) {
+      const at = judgeMjs.indexOf(`var Rule${r} = class {`);
+      const stepAt = judgeMjs.indexOf("  step(e) {\n", at) + "  step(e) {\n".length;
+      judgeMjs = `${judgeMjs.slice(0, stepAt)}globalThis[${JSON.stringify(key)}][${r}]++;\n${judgeMjs.slice(stepAt)}`;
+    }
+    const counts = [0, 0, 0];
+    (globalThis as Record<string, unknown>)[key] = counts;
+    return { judge: await importBundled({ ...compiled, judgeMjs }), counts, judgeTs: compiled.judgeTs };
+  };
+
+  test("an ordering past its `before` and a required check past its match, trigger fired, cost no more steps", async () => {
+    const { judge, counts, judgeTs } = await counted("__settledSteps");
+    expect(judgeTs).toContain("if (!rule0.settled) rule0.step(e);");
+    expect(judgeTs).toContain("if (this.triggered && this.before0 !== undefined) this.settled = true;");
+    expect(judgeTs).toContain("if (this.triggered && this.match0 !== undefined) this.settled = true;");
+    // A forbidden check's matches grow at every `pay`: it never settles.
+    expect(judgeTs).toContain("(all[2] ??= new Rule2()).step(e);");
+    const judgment = await judge.judgeTrajectory({ id: "t", complete: true, events });
+    // ordering: look, pay (settled); required: stop, note (settled); forbidden: every pay and stop.
+    expect(counts).toEqual([2, 2, 4]);
+    expect(judgment.metaBehaviors.map((m) => m.verdict)).toEqual(["true", "true", "false"]);
+
+    // A monitor's pushes step the same, and its checks decide from a plain rule's fields without stepping it.
+    counts.fill(0);
+    const monitor = judge.createMonitor({ id: "t" });
+    for (const event of events) {
+      monitor.check({ ...event, id: `c-${event.id}` });
+      monitor.push(event);
+    }
+    expect(counts.slice(0, 2)).toEqual([2, 2]);
+    expect(JSON.stringify(await monitor.end({ complete: true }))).toBe(JSON.stringify(judgment));
+  });
+});
