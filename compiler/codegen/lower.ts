@@ -98,6 +98,8 @@ export function lowerOrdering(j: number, check: OrderingCheck, constants: Consta
       cited: code`1`,
       ids: code`${constants.runtime("reportId")}(${before})`,
     },
+    // The whole step waits for the first `before` match.
+    settled: code`${before} !== undefined`,
   };
 }
 
@@ -150,6 +152,8 @@ export function lowerRequired(j: number, check: RequiredCheck, constants: Consta
     step: window.step,
     clause: code`requiredClause({ ${clauseBase(check)}${window.option}, match: ${match} })`,
     obligation: { when: both(window.open, code`${match} === undefined`), ids: window.openerIds },
+    // Only the first match is kept (and it is found only once the window is open).
+    settled: code`${match} !== undefined`,
   };
 }
 
@@ -277,7 +281,7 @@ function where(origin: RuleOrigin, line: number | undefined): string {
  * trigger is a field too (`triggered`); a semantic one is decided by a model
  * at the end, so its rule reports nothing while running.
  */
-export function lowerRule(rule: MetaBehavior, index: number, origin: RuleOrigin, constants: Constants): Code {
+export function lowerRule(rule: MetaBehavior, index: number, origin: RuleOrigin, constants: Constants): LoweredRule {
   // Lowered twice: first to count the pattern tests `step` makes, then with
   // each test made more than once (a trigger that is also a check's pattern,
   // two checks on the same events) evaluated once, at the top of `step`. Not
@@ -294,6 +298,23 @@ export function lowerRule(rule: MetaBehavior, index: number, origin: RuleOrigin,
   return lowered;
 }
 
+/** A rule's stepper class, and whether it has a `settled` field (`Rules.step` then reads it first). */
+export interface LoweredRule {
+  code: Code;
+  settles: boolean;
+}
+
+/**
+ * When no later event can change the rule's state: its match trigger fired
+ * and every check settled (LoweredCheck.settled). Undefined when some check
+ * never settles, or when the rule has no state at all.
+ */
+function settledWhen(checks: readonly LoweredCheck[], matchTrigger: Pattern | undefined): Code | undefined {
+  if (checks.some((lowered) => lowered.settled === undefined)) return undefined;
+  const conditions = [...(matchTrigger === undefined ? [] : [code`this.triggered`]), ...checks.map((lowered) => lowered.settled!)];
+  return conditions.length === 0 ? undefined : join(conditions, code` && `);
+}
+
 function lowerRuleOnce(
   rule: MetaBehavior,
   index: number,
@@ -301,10 +322,11 @@ function lowerRuleOnce(
   constants: Constants,
   shared: readonly { test: Code; local: Code }[],
   check: Code[] | undefined,
-): Code {
+): LoweredRule {
   const checks = rule.checks.map((check, j) => lowerCheck(j, check, constants));
   const groups = groupsOf(rule.checks);
   const matchTrigger = rule.trigger.match;
+  const settled = settledWhen(checks, matchTrigger);
   const ruleFields: Field[] = matchTrigger === undefined ? [] : [value(code`triggered`, code`boolean`, code`false`)];
   const reported = (j: number) => self(name("reported", j));
   // What was reported is kept only where something can be: a check that can be certainly false, in a rule with a match trigger.
@@ -312,7 +334,10 @@ function lowerRuleOnce(
     lowered.violation === undefined || matchTrigger === undefined
       ? lowered.fields
       : [...lowered.fields, value(name("reported", j), code`number`, code`0`)];
-  const allFields = [...ruleFields, ...checks.flatMap(fieldsOf)];
+  // Set by the step that settles the rule; a field, not a method, so that `Rules.step` reads it
+  // without a call (a judge of 100 rules calling 100 `settled()` methods was slower than before).
+  const settledFields: Field[] = settled === undefined ? [] : [value(code`settled`, code`boolean`, code`false`)];
+  const allFields = [...ruleFields, ...checks.flatMap(fieldsOf), ...settledFields];
   // save() keeps each field (a list or set by its size) in the module's `saved` list, at its
   // place among the fields that are not keyed (a keyed map journals its own changes).
   const savedAt = new Map(allFields.filter((field) => field.kind !== "keyed").map((field, k) => [String(field.name), k]));
@@ -335,6 +360,8 @@ function lowerRuleOnce(
     owners.push(comment(`checks[${j}]: ${lowered.type} (${where(origin, origin.checkLines[j])}): ${names}`));
     own.forEach(declare);
   });
+  if (settled !== undefined) owners.push(comment("settled: no later event can change this rule's state, so Rules.step steps it no more"));
+  settledFields.forEach(declare);
   const constructor = code`constructor() {\n${join(inits, code`\n`)}\n}`;
 
   const step = method({
@@ -350,7 +377,7 @@ function lowerRuleOnce(
     ],
     perCheck: checks.map((lowered) => lowered.step),
     groups,
-    tail: [],
+    tail: settled === undefined ? [] : [code`if (${settled}) this.settled = true;`],
   });
   const finish = code`finish(complete: boolean): Clause[] | null {
 ${matchTrigger === undefined ? code`` : code`if (!this.triggered) return null;`}
@@ -440,8 +467,11 @@ ${join(
     ...obligations.slice(1),
     ...(check === undefined ? restore.slice(1) : check.slice(1)),
   ];
-  return code`${comment(`${rule.name} (${where(origin, origin.line)})`)}
+  return {
+    code: code`${comment(`${rule.name} (${where(origin, origin.line)})`)}
 class ${name("Rule", index)} implements RuleStepper {
 ${join(body, code`\n\n`)}
-}`;
+}`,
+    settles: settled !== undefined,
+  };
 }

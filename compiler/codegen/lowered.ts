@@ -50,6 +50,13 @@ export interface LoweredCheck {
   violation?: Violation;
   /** What the check still needs from the rest of the trajectory, if anything. */
   obligation?: Obligation;
+  /**
+   * True once no later event can change the check's state (an ordering's
+   * `before` seen, a required match found); absent for a check that can
+   * always change (a list that grows, a count). A rule whose checks are all
+   * settled, and its match trigger fired, is stepped no more (lower.ts).
+   */
+  settled?: Code;
 }
 
 export const self = (field: Code): Code => code`this.${field}`;

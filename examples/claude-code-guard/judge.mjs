@@ -1754,10 +1754,12 @@ var Rule1 = class {
 };
 var Rule2 = class {
   // checks[0]: required (judge.yaml:42): match0, after0
+  // settled: no later event can change this rule's state, so Rules.step steps it no more
   constructor() {
     this.triggered = false;
     this.match0 = void 0;
     this.after0 = void 0;
+    this.settled = false;
   }
   step(e) {
     const pattern0 = values1.has(e.action);
@@ -1766,6 +1768,7 @@ var Rule2 = class {
       if (this.match0 === void 0 && e.action === "Bash" && typeof e.metadata?.["command"] === "string" && regexTest(regex1, e.metadata?.["command"]))
         this.match0 = e.id;
     } else if (pattern0) this.after0 = e.id;
+    if (this.triggered && this.match0 !== void 0) this.settled = true;
   }
   finish(complete) {
     if (!this.triggered) return null;
@@ -1859,20 +1862,26 @@ var Rules = class {
     const all = this.all;
     switch (e.action) {
       case "Edit":
-      case "MultiEdit":
+      case "MultiEdit": {
         (all[0] ??= new Rule0()).step(e);
-        (all[2] ??= new Rule2()).step(e);
+        const rule2 = all[2] ??= new Rule2();
+        if (!rule2.settled) rule2.step(e);
         break;
+      }
       case "Read":
         (all[0] ??= new Rule0()).step(e);
         break;
-      case "Bash":
+      case "Bash": {
         (all[1] ??= new Rule1()).step(e);
-        (all[2] ??= new Rule2()).step(e);
+        const rule2 = all[2] ??= new Rule2();
+        if (!rule2.settled) rule2.step(e);
         break;
-      case "Write":
-        (all[2] ??= new Rule2()).step(e);
+      }
+      case "Write": {
+        const rule2 = all[2] ??= new Rule2();
+        if (!rule2.settled) rule2.step(e);
         break;
+      }
       case "Bash_result":
       case "message":
         (all[3] ??= new Rule3()).step(e);

@@ -1187,6 +1187,7 @@ var rules = [
 ];
 var Rule0 = class {
   // checks[0]: ordering (judge.yaml:11): first0, before0, beforeFacts0, nearMisses0, missed0, reported0
+  // settled: no later event can change this rule's state, so Rules.step steps it no more
   constructor() {
     this.triggered = false;
     this.first0 = void 0;
@@ -1195,6 +1196,7 @@ var Rule0 = class {
     this.nearMisses0 = [];
     this.missed0 = 0;
     this.reported0 = 0;
+    this.settled = false;
   }
   step(e) {
     const pattern0 = e.action === "issue_refund" || e.action === "issue_store_credit";
@@ -1211,6 +1213,7 @@ var Rule0 = class {
           this.nearMisses0.push(eventFacts(e, ["actor", "metadata.status"]));
       }
     }
+    if (this.triggered && this.before0 !== void 0) this.settled = true;
   }
   finish(complete) {
     if (!this.triggered) return null;
@@ -1434,18 +1437,24 @@ var Rules = class {
   step(e) {
     const all = this.all;
     switch (e.action) {
-      case "issue_refund":
-        (all[0] ??= new Rule0()).step(e);
+      case "issue_refund": {
+        const rule0 = all[0] ??= new Rule0();
+        if (!rule0.settled) rule0.step(e);
         (all[2] ??= new Rule2()).step(e);
         (all[3] ??= new Rule3()).step(e);
         break;
-      case "issue_store_credit":
-        (all[0] ??= new Rule0()).step(e);
+      }
+      case "issue_store_credit": {
+        const rule0 = all[0] ??= new Rule0();
+        if (!rule0.settled) rule0.step(e);
         (all[2] ??= new Rule2()).step(e);
         break;
-      case "get_order_result":
-        (all[0] ??= new Rule0()).step(e);
+      }
+      case "get_order_result": {
+        const rule0 = all[0] ??= new Rule0();
+        if (!rule0.settled) rule0.step(e);
         break;
+      }
       case "issue_refund_result":
       case "send_email":
         (all[1] ??= new Rule1()).step(e);

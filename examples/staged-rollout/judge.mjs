@@ -1176,6 +1176,7 @@ var rules = [
 ];
 var Rule0 = class {
   // checks[0]: ordering (judge.yaml:10): first0, before0, beforeFacts0, nearMisses0, missed0, reported0
+  // settled: no later event can change this rule's state, so Rules.step steps it no more
   constructor() {
     this.triggered = false;
     this.first0 = void 0;
@@ -1184,6 +1185,7 @@ var Rule0 = class {
     this.nearMisses0 = [];
     this.missed0 = 0;
     this.reported0 = 0;
+    this.settled = false;
   }
   step(e) {
     const pattern0 = e.action === "deploy";
@@ -1199,6 +1201,7 @@ var Rule0 = class {
         if (this.nearMisses0.length < 3) this.nearMisses0.push(eventFacts(e, ["metadata.status"]));
       }
     }
+    if (this.triggered && this.before0 !== void 0) this.settled = true;
   }
   finish(complete) {
     if (!this.triggered) return null;
@@ -1428,13 +1431,17 @@ var Rules = class {
   step(e) {
     const all = this.all;
     switch (e.action) {
-      case "deploy":
-        (all[0] ??= new Rule0()).step(e);
+      case "deploy": {
+        const rule0 = all[0] ??= new Rule0();
+        if (!rule0.settled) rule0.step(e);
         (all[2] ??= new Rule2()).step(e);
         break;
-      case "acquire_lock_result":
-        (all[0] ??= new Rule0()).step(e);
+      }
+      case "acquire_lock_result": {
+        const rule0 = all[0] ??= new Rule0();
+        if (!rule0.settled) rule0.step(e);
         break;
+      }
       case "health_check_result":
         (all[1] ??= new Rule1()).step(e);
         break;

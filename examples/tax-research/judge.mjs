@@ -1056,12 +1056,14 @@ var rules = [
 ];
 var Rule0 = class {
   // checks[0]: ordering (judge.yaml:9): first0, before0, beforeFacts0, nearMisses0, missed0
+  // settled: no later event can change this rule's state, so Rules.step steps it no more
   constructor() {
     this.first0 = void 0;
     this.before0 = void 0;
     this.beforeFacts0 = void 0;
     this.nearMisses0 = [];
     this.missed0 = 0;
+    this.settled = false;
   }
   step(e) {
     if (this.before0 === void 0) {
@@ -1075,6 +1077,7 @@ var Rule0 = class {
         if (this.nearMisses0.length < 3) this.nearMisses0.push(eventFacts(e, ["metadata.topic"]));
       }
     }
+    if (this.before0 !== void 0) this.settled = true;
   }
   finish(complete) {
     return [
@@ -1100,6 +1103,7 @@ var Rule0 = class {
 };
 var Rule1 = class {
   // checks[0]: ordering (judge.yaml:31): first0, before0, beforeFacts0, nearMisses0, missed0, reported0
+  // settled: no later event can change this rule's state, so Rules.step steps it no more
   constructor() {
     this.triggered = false;
     this.first0 = void 0;
@@ -1108,6 +1112,7 @@ var Rule1 = class {
     this.nearMisses0 = [];
     this.missed0 = 0;
     this.reported0 = 0;
+    this.settled = false;
   }
   step(e) {
     const pattern0 = e.action === "final_answer";
@@ -1124,6 +1129,7 @@ var Rule1 = class {
           this.nearMisses0.push(eventFacts(e, ["metadata.official"]));
       }
     }
+    if (this.triggered && this.before0 !== void 0) this.settled = true;
   }
   finish(complete) {
     if (!this.triggered) return null;
@@ -1160,14 +1166,17 @@ var Rule1 = class {
 };
 var Rule2 = class {
   // checks[0]: required (judge.yaml:55): match0
+  // settled: no later event can change this rule's state, so Rules.step steps it no more
   constructor() {
     this.triggered = false;
     this.match0 = void 0;
+    this.settled = false;
   }
   step(e) {
     if (!this.triggered && e.action === "final_answer") this.triggered = true;
     if (this.match0 === void 0 && e.action === "final_answer" && e.content?.includes("not individual tax advice") === true)
       this.match0 = e.id;
+    if (this.triggered && this.match0 !== void 0) this.settled = true;
   }
   finish(complete) {
     if (!this.triggered) return null;
@@ -1204,17 +1213,25 @@ var Rules = class {
   step(e) {
     const all = this.all;
     switch (e.action) {
-      case "ask_user":
-        (all[0] ??= new Rule0()).step(e);
+      case "ask_user": {
+        const rule0 = all[0] ??= new Rule0();
+        if (!rule0.settled) rule0.step(e);
         break;
-      case "final_answer":
-        (all[0] ??= new Rule0()).step(e);
-        (all[1] ??= new Rule1()).step(e);
-        (all[2] ??= new Rule2()).step(e);
+      }
+      case "final_answer": {
+        const rule0 = all[0] ??= new Rule0();
+        if (!rule0.settled) rule0.step(e);
+        const rule1 = all[1] ??= new Rule1();
+        if (!rule1.settled) rule1.step(e);
+        const rule2 = all[2] ??= new Rule2();
+        if (!rule2.settled) rule2.step(e);
         break;
-      case "fetch_document_result":
-        (all[1] ??= new Rule1()).step(e);
+      }
+      case "fetch_document_result": {
+        const rule1 = all[1] ??= new Rule1();
+        if (!rule1.settled) rule1.step(e);
         break;
+      }
     }
   }
   stepper(r) {

@@ -2,7 +2,11 @@
  * Routing by action (issue 26): which rules an event's action concerns.
  */
 import { describe, expect, test } from "vitest";
+import { GROUPS_PER_SWITCH } from "../../compiler/codegen/emit.js";
 import { reportingActions, routeRules, ruleActions } from "../../compiler/codegen/routes.js";
+import type { Trajectory } from "../../runtime/types.js";
+import { oracleJudge } from "../oracle/evaluate.js";
+import { mulberry32 } from "../oracle/random.js";
 import { compileYaml, importBundled, parseOrThrow } from "../support/judges.js";
 
 const yaml = (rules: string) => `version: 1\nbehavior: routes\nmetaBehaviors:\n${rules}`;
@@ -138,11 +142,12 @@ describe("reportingActions: where a monitor's check must step a rule", () => {
 
 describe("a routed judge", () => {
   test("past 16 actions it switches on the routes table, and judges and monitors as before", async () => {
-    const rules = Array.from({ length: 20 }, (_, i) =>
-      rule(`r${i}`, `{action: pay_${i}}`, forbidden(`{action: pay_${i}, metadata: {status: bad}}`)),
+    const rules = Array.from({ length: 10 }, (_, i) =>
+      rule(`r${i}`, `{action: pay_${i}}`, forbidden(`{action: void_${i}}`) + forbidden(`{action: pay_${i}, metadata: {status: bad}}`)),
     );
     const { compiled } = await compileYaml(yaml(rules.join("")));
     expect(compiled.judgeTs).toMatch(/switch \(routes\.get\(e\.action\)\)/);
+    expect(compiled.judgeTs).not.toContain("stepGroups");
     const judge = await importBundled(compiled);
     const events = [
       { id: "e1", actor: "agent" as const, action: "pay_3" },
@@ -157,6 +162,46 @@ describe("a routed judge", () => {
     expect(monitor.check(events[1]).map((v) => v.rule)).toEqual(["r7"]);
     expect(monitor.push(events[1]).map((v) => v.rule)).toEqual(["r7"]);
     expect(monitor.push(events[2])).toEqual([]);
+  });
+
+  test(`past ${GROUPS_PER_SWITCH} groups, blocks of them in methods of their own judge as the oracle does`, async () => {
+    // 40 rules of every plain check type, each about actions of its own (40 groups: three blocks),
+    // and two rules stepped at every event; random sessions over all their actions.
+    const types = [
+      (i: number) => `      - type: ordering\n        quote: q\n        first: {action: look_${i}}\n        before: {action: pay_${i}}\n`,
+      (i: number) => `      - type: required\n        quote: q\n        match: {action: mail_${i}}\n        after: {action: pay_${i}}\n`,
+      (i: number) => `      - type: forbidden\n        quote: q\n        match: {action: pay_${i}}\n        after: {action: look_${i}}\n`,
+      (i: number) => `      - type: count\n        quote: q\n        match: {action: pay_${i}}\n        max: 2\n`,
+      (i: number) => `      - type: pairing\n        quote: q\n        each: {action: pay_${i}}\n        followedBy: {action: mail_${i}}\n`,
+    ];
+    const rules = Array.from({ length: 40 }, (_, i) => rule(`r${i}`, `{action: pay_${i}}`, types[i % types.length]!(i)));
+    rules.push(rule("user", "{actor: user}", types[3]!(0).replace("{action: pay_0}", "{actor: user}")));
+    rules.push(rule("late", "{action: pay_39}", `      - type: forbidden\n        quote: q\n        match: {actor: tool}\n`));
+    const { ir, compiled } = await compileYaml(yaml(rules.join("")));
+    expect(compiled.judgeTs).toContain("stepGroups0(all, e, g)");
+    expect(compiled.judgeTs).toContain("private stepGroups2(");
+    const judge = await importBundled(compiled);
+    const rng = mulberry32(20261206);
+    const actors = ["agent", "tool", "user"] as const;
+    const essence = (j: Awaited<ReturnType<typeof judge.judgeTrajectory>>) =>
+      j.metaBehaviors.map((m) => [m.verdict, m.triggered, m.clauses.map((c) => [c.verdict, c.citations.map((x) => x.eventId)])]);
+    let triggered = 0;
+    for (let t = 0; t < 60; t++) {
+      const events = Array.from({ length: 80 }, (_, k) => {
+        const tool = Math.floor(rng() * 40);
+        const action = ["look", "pay", "mail"][Math.floor(rng() * 3)]!;
+        return { id: `e${k}`, actor: actors[Math.floor(rng() * 3)]!, action: rng() < 0.1 ? "other" : `${action}_${tool}` };
+      });
+      const trajectory: Trajectory = { id: `t${t}`, description: "d", complete: rng() < 0.7, events };
+      const judgment = await judge.judgeTrajectory(trajectory);
+      expect(essence(judgment), `trajectory ${t}`).toEqual(essence(oracleJudge(ir, trajectory)));
+      triggered += judgment.metaBehaviors.filter((m) => m.triggered).length;
+      const monitor = judge.createMonitor({ id: trajectory.id });
+      for (const e of events) monitor.push(e);
+      expect(JSON.stringify(await monitor.end({ complete: trajectory.complete }))).toBe(JSON.stringify(judgment));
+    }
+    // About half the rules fire in a session (every tool is named by 80 events drawn from 121 actions), or the agreement would say little.
+    expect(triggered).toBeGreaterThan(60 * 15);
   });
 });
 
@@ -187,6 +232,61 @@ describe("steppers made when an event first concerns their rule", () => {
     expect(monitor.check({ id: "c2", actor: "agent", action: "void_4" }).map((v) => v.rule)).toEqual(["r4"]);
     expect(monitor.pending()).toEqual([]);
     expect(monitor.push(events[1]).map((v) => v.rule)).toEqual(["r4"]);
+    expect(JSON.stringify(await monitor.end({ complete: true }))).toBe(JSON.stringify(judgment));
+  });
+});
+
+describe("settled rules are stepped no more", () => {
+  const check = (type: string, fields: string) =>
+    `      - type: ${type}\n        quote: q\n${fields
+      .split("; ")
+      .map((f) => `        ${f}\n`)
+      .join("")}`;
+  const judgeYaml = yaml(
+    rule("ordering", "{action: pay}", check("ordering", "first: {action: look}; before: {action: pay}")) +
+      rule("required", "{action: stop}", check("required", "match: {action: note}; after: {action: stop}")) +
+      rule("forbidden", "{action: pay}", check("forbidden", "match: {action: pay}; after: {action: stop}")),
+  );
+  const events = ["look", "pay", "pay", "look", "stop", "note", "note", "pay", "look"].map((action, i) => ({
+    id: `e${i + 1}`,
+    actor: "agent" as const,
+    action,
+  }));
+
+  /** The bundled judge with a count of each rule's `step` calls (`counts[r]`), kept on globalThis under `key`. */
+  const counted = async (key: string) => {
+    const { compiled } = await compileYaml(judgeYaml);
+    let judgeMjs = compiled.judgeMjs;
+    for (let r = 0; r < 3; r++) {
+      const at = judgeMjs.indexOf(`var Rule${r} = class {`);
+      const stepAt = judgeMjs.indexOf("  step(e) {\n", at) + "  step(e) {\n".length;
+      judgeMjs = `${judgeMjs.slice(0, stepAt)}globalThis[${JSON.stringify(key)}][${r}]++;\n${judgeMjs.slice(stepAt)}`;
+    }
+    const counts = [0, 0, 0];
+    (globalThis as Record<string, unknown>)[key] = counts;
+    return { judge: await importBundled({ ...compiled, judgeMjs }), counts, judgeTs: compiled.judgeTs };
+  };
+
+  test("an ordering past its `before` and a required check past its match, trigger fired, cost no more steps", async () => {
+    const { judge, counts, judgeTs } = await counted("__settledSteps");
+    expect(judgeTs).toContain("if (!rule0.settled) rule0.step(e);");
+    expect(judgeTs).toContain("if (this.triggered && this.before0 !== undefined) this.settled = true;");
+    expect(judgeTs).toContain("if (this.triggered && this.match0 !== undefined) this.settled = true;");
+    // A forbidden check's matches grow at every `pay`: it never settles.
+    expect(judgeTs).toContain("(all[2] ??= new Rule2()).step(e);");
+    const judgment = await judge.judgeTrajectory({ id: "t", complete: true, events });
+    // ordering: look, pay (settled); required: stop, note (settled); forbidden: every pay and stop.
+    expect(counts).toEqual([2, 2, 4]);
+    expect(judgment.metaBehaviors.map((m) => m.verdict)).toEqual(["true", "true", "false"]);
+
+    // A monitor's pushes step the same, and its checks decide from a plain rule's fields without stepping it.
+    counts.fill(0);
+    const monitor = judge.createMonitor({ id: "t" });
+    for (const event of events) {
+      monitor.check({ ...event, id: `c-${event.id}` });
+      monitor.push(event);
+    }
+    expect(counts.slice(0, 2)).toEqual([2, 2]);
     expect(JSON.stringify(await monitor.end({ complete: true }))).toBe(JSON.stringify(judgment));
   });
 });

@@ -120,8 +120,10 @@ class Rule0 implements RuleStepper {
   declare nearMisses0: string[];
   declare missed0: number;
   declare reported0: number;
+  declare settled: boolean;
 
   // checks[0]: ordering (all-checks.yaml:12): first0, before0, beforeFacts0, nearMisses0, missed0, reported0
+  // settled: no later event can change this rule's state, so Rules.step steps it no more
   constructor() {
     this.triggered = false;
     this.first0 = undefined;
@@ -130,6 +132,7 @@ class Rule0 implements RuleStepper {
     this.nearMisses0 = [];
     this.missed0 = 0;
     this.reported0 = 0;
+    this.settled = false;
   }
 
   step(e: StepEvent): void {
@@ -151,6 +154,7 @@ class Rule0 implements RuleStepper {
         if (this.nearMisses0.length < 3) this.nearMisses0.push(eventFacts(e, ["metadata.status"]));
       }
     }
+    if (this.triggered && this.before0 !== undefined) this.settled = true;
   }
 
   finish(complete: boolean): Clause[] | null {
@@ -501,14 +505,18 @@ class Rules implements Steppers {
   step(e: StepEvent): void {
     const all = this.all;
     switch (e.action) {
-      case "deploy":
-        (all[0] ??= new Rule0()).step(e);
+      case "deploy": {
+        const rule0 = (all[0] ??= new Rule0()) as Rule0;
+        if (!rule0.settled) rule0.step(e);
         (all[1] ??= new Rule1()).step(e);
         break;
+      }
       case "publish":
-      case "run_tests_result":
-        (all[0] ??= new Rule0()).step(e);
+      case "run_tests_result": {
+        const rule0 = (all[0] ??= new Rule0()) as Rule0;
+        if (!rule0.settled) rule0.step(e);
         break;
+      }
       case "health_check_result":
         (all[1] ??= new Rule1()).step(e);
         break;

@@ -68,14 +68,17 @@ class Rule0 implements RuleStepper {
   declare beforeFacts0: string | undefined;
   declare nearMisses0: string[];
   declare missed0: number;
+  declare settled: boolean;
 
   // checks[0]: ordering (semantic.yaml:10): first0, before0, beforeFacts0, nearMisses0, missed0
+  // settled: no later event can change this rule's state, so Rules.step steps it no more
   constructor() {
     this.first0 = undefined;
     this.before0 = undefined;
     this.beforeFacts0 = undefined;
     this.nearMisses0 = [];
     this.missed0 = 0;
+    this.settled = false;
   }
 
   step(e: StepEvent): void {
@@ -95,6 +98,7 @@ class Rule0 implements RuleStepper {
           this.nearMisses0.push(eventFacts(e, ["metadata.sourceType"]));
       }
     }
+    if (this.before0 !== undefined) this.settled = true;
   }
 
   finish(complete: boolean): Clause[] | null {
@@ -129,14 +133,18 @@ class Rule0 implements RuleStepper {
 // Polite tone (semantic.yaml:21)
 class Rule1 implements RuleStepper {
   declare triggered: boolean;
+  declare settled: boolean;
 
+  // settled: no later event can change this rule's state, so Rules.step steps it no more
   constructor() {
     this.triggered = false;
+    this.settled = false;
   }
 
   step(e: StepEvent): void {
     if (!this.triggered && e.action === "send_message" && e.actor === "agent")
       this.triggered = true;
+    if (this.triggered) this.settled = true;
   }
 
   finish(complete: boolean): Clause[] | null {
@@ -184,12 +192,16 @@ class Rules implements Steppers {
     const all = this.all;
     switch (e.action) {
       case "open_url_result":
-      case "final_answer":
-        (all[0] ??= new Rule0()).step(e);
+      case "final_answer": {
+        const rule0 = (all[0] ??= new Rule0()) as Rule0;
+        if (!rule0.settled) rule0.step(e);
         break;
-      case "send_message":
-        (all[1] ??= new Rule1()).step(e);
+      }
+      case "send_message": {
+        const rule1 = (all[1] ??= new Rule1()) as Rule1;
+        if (!rule1.settled) rule1.step(e);
         break;
+      }
     }
   }
 
