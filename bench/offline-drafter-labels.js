@@ -94,6 +94,13 @@
 // labels, 145/180 (81%) with half. It is the held-out set now, not in the default groups; measure
 // it with `node bench/offline-drafter-labels.js --only test/fixtures/blind10`.
 // From the seventh session of 6 December 2026 blind10 is a development set, in the default groups.
+// test/fixtures/blind11/ holds an eleventh (ferry-deck, seed-bank, exhibit-room: a checklist, an
+// FAQ and a numbered standing order), committed (42a2aa1, effa4b9, aa180f9, 4e33b5f) by a helper
+// who never read or ran the drafter, and measured before any change of that session with the
+// drafter of 3f24c48: 125/180 (69%) with no labels, 138/180 (77%) with half, and after that
+// session's changes (c885d81): 142/180 (79%) with no labels, 147/180 (82%) with half. It is the
+// held-out set now, not in the default groups; measure it with
+// `node bench/offline-drafter-labels.js --only test/fixtures/blind11`.
 // test/fixtures/spec/held-out-2026-12/ was written by the helper who then changed the drafter,
 // after reading it and before changing it, and measured before and after (its README).
 import { existsSync, readdirSync, readFileSync } from "node:fs";
