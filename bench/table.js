@@ -7,6 +7,14 @@
 //   node bench/table.js --quick --reference /tmp/ref    # the reference interpreter beside each row
 //                                                       # (a checkout of it: bench/reference.js)
 //
+// One row's judge and one measurement, to look at a slow run (docs/SPEED.md, round 15):
+//
+//   node bench/table.js --build required 100 /tmp/j     # builds /tmp/j/required-100.mjs, prints its path
+//   node --trace-opt --trace-deopt bench/table.js --measure /tmp/j/required-100.mjs 100 objects 400 --stretches
+//       # every stretch's ns per event (warm-up, then the four), between V8's lines saying when
+//       # each function was optimized; without --stretches it prints the best figure alone
+//       # (tools 0 is the refund session; `floor` instead of a judge times JSON.parse alone)
+//
 // Every figure is one core's: each measurement runs in a process of its own, by CPU time
 // (user + system), the best of a few stretches, so load from other jobs weighs on it less
 // than on wall time. The judges are built here from generated judge.yaml files (rule i is
@@ -14,7 +22,7 @@
 // all their tools (10,000 events), and "with JSON" includes JSON.parse of the trajectory's
 // text, whose cost alone is the floor row.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -74,8 +82,12 @@ async function measureAlone() {
       : mode === "json"
         ? () => judge.judgeTrajectory(JSON.parse(text))
         : () => judge.judgeTrajectory(trajectory);
-  const stretch = async (limit) => {
+  // --stretches: each stretch on a line of its own, so that V8's --trace-opt lines printed between
+  // them show which stretch ran the optimized code (a slow run's stretches came before it).
+  const stretches = process.argv.includes("--stretches");
+  const stretch = async (limit, label) => {
     const start = process.cpuUsage();
+    const wall = process.hrtime.bigint();
     let runs = 0;
     let elapsed = 0;
     do {
@@ -84,14 +96,35 @@ async function measureAlone() {
       const used = process.cpuUsage(start);
       elapsed = (used.user + used.system) / 1000;
     } while (elapsed < limit);
-    return (elapsed * 1e6) / runs / EVENTS;
+    const ns = (elapsed * 1e6) / runs / EVENTS;
+    if (stretches) {
+      const wallMs = Number(process.hrtime.bigint() - wall) / 1e6;
+      process.stdout.write(
+        `stretch ${label}: ${ns.toFixed(1)} ns/event, ${runs} runs, CPU ${elapsed.toFixed(0)} ms, wall ${wallMs.toFixed(0)} ms\n`,
+      );
+    }
+    return ns;
   };
-  await stretch(ms / 2);
+  await stretch(ms / 2, "warm-up");
   let best = Infinity;
-  for (let k = 0; k < 4; k++) best = Math.min(best, await stretch(ms / 4));
-  process.stdout.write(`${best}\n`);
+  for (let k = 0; k < 4; k++) best = Math.min(best, await stretch(ms / 4, String(k + 1)));
+  process.stdout.write(stretches ? `best ${best.toFixed(1)} ns/event\n` : `${best}\n`);
 }
 
+if (process.argv.includes("--build")) {
+  // `--build <mixed|ordering|pairing|required|forbidden|count> <rules> <folder>`: one row's judge.
+  const at = process.argv.indexOf("--build");
+  const [type, rules, out] = [process.argv[at + 1], Number(process.argv[at + 2]), process.argv[at + 3]];
+  const types = ["mixed", "ordering", "pairing", "required", "forbidden", "count"];
+  if (!types.includes(type) || !(rules >= 1) || out === undefined) {
+    process.stderr.write(`usage: node bench/table.js --build <${types.join("|")}> <rules> <folder>\n`);
+    process.exit(2);
+  }
+  mkdirSync(out, { recursive: true });
+  const yaml = type === "mixed" ? guardJudgeYaml(rules) : oneTypeYaml(type, rules);
+  process.stdout.write(`${buildJudge(yaml, out, `${type}-${rules}`)}\n`);
+  process.exit(0);
+}
 if (process.argv.includes("--measure")) {
   await measureAlone();
   process.exit(0);

@@ -1,0 +1,102 @@
+#!/usr/bin/env node
+// Instructions retired per event, the measure that load does not move (docs/SPEED.md, round 15;
+// issue 26). On a VM without hardware counters, valgrind counts them: the judge runs twice under
+// cachegrind, `warm` judgments then `timed` more, and once with no timed judgments; the
+// difference, divided by the events of the timed judgments, is what one event costs once the
+// code is warm. `--single-threaded` makes V8 compile on the main thread, so each run optimizes
+// at the same point and the two counts differ by the timed judgments alone.
+//
+//   npm run build:cli && node bench/table.js --build required 100 /tmp/j
+//   node bench/instructions.js /tmp/j/required-100.mjs 100                 # 10,000 events
+//   node bench/instructions.js examples/refund-support/judge.mjs 0 --events 1000 --warm 2000 --timed 200
+//
+// Tools 0 is bench/run.js's refund session, N the session over the N tools of bench/table.js's
+// judges. Valgrind is optional: without it the script says so and exits 0. Valgrind runs node
+// some 50× slower: 10,000 events with the defaults take a few minutes.
+import { execFileSync, spawnSync } from "node:child_process";
+import { loadavg } from "node:os";
+import { resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { refundEvents } from "./common.js";
+import { guardEvents } from "./guard.js";
+
+const args = process.argv.slice(2);
+const option = (flag, fallback) => {
+  const at = args.indexOf(flag);
+  if (at < 0) return fallback;
+  const [value] = args.splice(at, 2).slice(1);
+  return value;
+};
+
+/** The session of `tools` (0: the refund session) with `events` events. */
+const session = (tools, events) => ({
+  id: "t",
+  complete: true,
+  events: tools === 0 ? refundEvents(events) : guardEvents(events, tools),
+});
+
+if (args[0] === "--run") {
+  // The measured process: `--run <judge.mjs> <tools> <events> <warm> <timed>`.
+  const [path, tools, events, warm, timed] = args.slice(1);
+  const judge = await import(pathToFileURL(path).href);
+  const trajectory = session(Number(tools), Number(events));
+  for (let i = 0; i < Number(warm); i++) await judge.judgeTrajectory(trajectory);
+  for (let i = 0; i < Number(timed); i++) await judge.judgeTrajectory(trajectory);
+  process.exit(0);
+}
+
+const events = Number(option("--events", "10000"));
+const warm = Number(option("--warm", events >= 10_000 ? "200" : "2000"));
+const timed = Number(option("--timed", events >= 10_000 ? "20" : "200"));
+const [judgeArg, toolsArg] = args;
+const tools = Number(toolsArg);
+if (judgeArg === undefined || !(tools >= 0) || !(events >= 1) || !(warm >= 0) || !(timed >= 1)) {
+  process.stderr.write("usage: node bench/instructions.js <judge.mjs> <tools> [--events 10000] [--warm 200] [--timed 20]\n");
+  process.exit(2);
+}
+const judge = resolve(judgeArg);
+
+if (spawnSync("valgrind", ["--version"]).error !== undefined) {
+  console.log("valgrind is not installed: no instruction counts (apt-get install valgrind to have them).");
+  process.exit(0);
+}
+
+/** Instructions retired by one process judging `warm` then `n` times (cachegrind's "I refs"). */
+function count(n) {
+  const out = spawnSync(
+    "valgrind",
+    [
+      "--tool=cachegrind",
+      "--cache-sim=no",
+      "--cachegrind-out-file=/dev/null",
+      // V8 writes its code into memory it then runs: valgrind must see those writes.
+      "--smc-check=all-non-file",
+      process.execPath,
+      "--single-threaded",
+      fileURLToPath(import.meta.url),
+      "--run",
+      judge,
+      String(tools),
+      String(events),
+      String(warm),
+      String(n),
+    ],
+    { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
+  );
+  const line = /I\s+refs:\s+([\d,]+)/.exec(out.stderr);
+  if (out.status !== 0 || line === null) {
+    process.stderr.write(out.stderr.slice(-2000));
+    throw new Error(`valgrind run of ${judge} failed (status ${out.status})`);
+  }
+  return Number(line[1].replaceAll(",", ""));
+}
+
+const version = execFileSync("valgrind", ["--version"], { encoding: "utf8" }).trim();
+console.log(`node ${process.version}, ${version}, load average ${loadavg()[0].toFixed(1)} (it does not move the counts).`);
+const without = count(0);
+const withTimed = count(timed);
+const perEvent = (withTimed - without) / (timed * events);
+console.log("| judge.mjs | tools | events | warm-up judgments | timed | instructions per event |");
+console.log("|---|---:|---:|---:|---:|---:|");
+console.log(`| ${judgeArg} | ${tools} | ${events} | ${warm} | ${timed} | ${perEvent.toFixed(1)} |`);
+console.log(`\n(${withTimed} instructions with the timed judgments, ${without} without.)`);
