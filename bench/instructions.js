@@ -4,15 +4,16 @@
 // cachegrind, `warm` judgments then `timed` more, and once with no timed judgments; the
 // difference, divided by the events of the timed judgments, is what one event costs once the
 // code is warm. `--single-threaded` makes V8 compile on the main thread, so each run optimizes
-// at the same point and the two counts differ by the timed judgments alone.
+// at the same point, and fixed hash and random seeds keep V8's tables the same from run to run,
+// so that the two counts differ by the timed judgments alone.
 //
 //   npm run build:cli && node bench/table.js --build required 100 /tmp/j
 //   node bench/instructions.js /tmp/j/required-100.mjs 100                 # 10,000 events
-//   node bench/instructions.js examples/refund-support/judge.mjs 0 --events 1000 --warm 2000 --timed 200
+//   node bench/instructions.js examples/refund-support/judge.mjs 0 --events 1000   # 2,000 + 2,000 judgments
 //
 // Tools 0 is bench/run.js's refund session, N the session over the N tools of bench/table.js's
 // judges. Valgrind is optional: without it the script says so and exits 0. Valgrind runs node
-// some 50× slower: 10,000 events with the defaults take a few minutes.
+// some 50× slower: with the defaults a count takes a few minutes.
 import { execFileSync, spawnSync } from "node:child_process";
 import { loadavg } from "node:os";
 import { resolve } from "node:path";
@@ -46,12 +47,15 @@ if (args[0] === "--run") {
 }
 
 const events = Number(option("--events", "10000"));
-const warm = Number(option("--warm", events >= 10_000 ? "200" : "2000"));
-const timed = Number(option("--timed", events >= 10_000 ? "20" : "200"));
+// Round 15's sizes: 2,000,000 events of warm-up and 2,000,000 timed (200 and 200 judgments of
+// 10,000 events), so that the timed judgments are half the count, whose rest moves by 0.2%.
+const perDefault = String(Math.max(1, Math.round(2_000_000 / events)));
+const warm = Number(option("--warm", perDefault));
+const timed = Number(option("--timed", perDefault));
 const [judgeArg, toolsArg] = args;
 const tools = Number(toolsArg);
 if (judgeArg === undefined || !(tools >= 0) || !(events >= 1) || !(warm >= 0) || !(timed >= 1)) {
-  process.stderr.write("usage: node bench/instructions.js <judge.mjs> <tools> [--events 10000] [--warm 200] [--timed 20]\n");
+  process.stderr.write("usage: node bench/instructions.js <judge.mjs> <tools> [--events 10000] [--warm 200] [--timed 200]\n");
   process.exit(2);
 }
 const judge = resolve(judgeArg);
@@ -73,6 +77,10 @@ function count(n) {
       "--smc-check=all-non-file",
       process.execPath,
       "--single-threaded",
+      // Fixed seeds: with V8's random hash seed, two runs' counts differ by about 1%; with these,
+      // by about 0.2%.
+      "--hash-seed=1",
+      "--random-seed=1",
       fileURLToPath(import.meta.url),
       "--run",
       judge,
