@@ -1,7 +1,7 @@
-// Pieces the benchmarks share: the refund example's support session, and a
-// child process timed by its own resource usage.
+// Pieces the benchmarks share: the refund example's support session, a child process timed by
+// its own resource usage, a spec folder's labeled cases, and a command-line option.
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -57,4 +57,24 @@ export function measureNode(args, usageFile) {
       resolve({ wall, cpu: (usage.userCPUTime + usage.systemCPUTime) / 1e6, maxRssMb: usage.maxRSS / 1024 });
     });
   });
+}
+
+/** The labeled cases of a spec folder: every `trajectories/*.json`, in name order, a file holding one case or an array of them. */
+export function casesOf(dir) {
+  const folder = join(dir, "trajectories");
+  return readdirSync(folder)
+    .filter((f) => f.endsWith(".json"))
+    .sort()
+    .flatMap((f) => {
+      const value = JSON.parse(readFileSync(join(folder, f), "utf8"));
+      return Array.isArray(value) ? value : [value];
+    });
+}
+
+/** The value after `flag` in `args`, taken out of `args` with the flag (so what is left is positional), or `fallback`. */
+export function takeOption(args, flag, fallback) {
+  const at = args.indexOf(flag);
+  if (at < 0) return fallback;
+  const [value] = args.splice(at, 2).slice(1);
+  return value;
 }

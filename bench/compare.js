@@ -10,15 +10,11 @@
 import { execFileSync } from "node:child_process";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { takeOption } from "./common.js";
 
 const RUN = join(dirname(fileURLToPath(import.meta.url)), "run.js");
 const args = process.argv.slice(2);
-const option = (flag, fallback) => {
-  const at = args.indexOf(flag);
-  if (at < 0) return fallback;
-  const [value] = args.splice(at, 2).slice(1);
-  return value;
-};
+const option = (flag, fallback) => takeOption(args, flag, fallback);
 const rounds = Number(option("--rounds", "5"));
 const sizes = option("--sizes", "1000,100000").split(",").map(Number);
 const judges = args.map((path) => resolve(path));

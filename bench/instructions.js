@@ -18,16 +18,11 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { loadavg } from "node:os";
 import { resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { refundEvents } from "./common.js";
+import { refundEvents, takeOption } from "./common.js";
 import { guardEvents } from "./guard.js";
 
 const args = process.argv.slice(2);
-const option = (flag, fallback) => {
-  const at = args.indexOf(flag);
-  if (at < 0) return fallback;
-  const [value] = args.splice(at, 2).slice(1);
-  return value;
-};
+const option = (flag, fallback) => takeOption(args, flag, fallback);
 
 /** The session of `tools` (0: the refund session) with `events` events. */
 const session = (tools, events) => ({

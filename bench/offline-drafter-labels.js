@@ -107,6 +107,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DEFAULT_QUESTIONS_PER_RULE, simulateInterview } from "./verdict-simulation.js";
+import { casesOf } from "./common.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const dist = (path) => import(join(root, "dist", path));
@@ -162,17 +163,6 @@ const groups = [
       ]),
   ...folders.map((folder) => [relative(root, isAbsolute(folder) ? folder : join(root, folder)) || folder, under(folder)]),
 ];
-
-function casesOf(dir) {
-  const folder = join(dir, "trajectories");
-  return readdirSync(folder)
-    .filter((f) => f.endsWith(".json"))
-    .sort()
-    .flatMap((f) => {
-      const value = JSON.parse(readFileSync(join(folder, f), "utf8"));
-      return Array.isArray(value) ? value : [value];
-    });
-}
 
 const verdictOf = (rule, id) => (rule.rule.pass.includes(id) ? "true" : rule.rule.fail.includes(id) ? "false" : "na");
 

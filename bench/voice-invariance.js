@@ -25,6 +25,7 @@
 import { readdirSync, readFileSync, existsSync } from "node:fs";
 import { dirname, join, isAbsolute } from "node:path";
 import { fileURLToPath } from "node:url";
+import { casesOf } from "./common.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const dist = (path) => import(join(root, "dist", path));
@@ -37,17 +38,6 @@ const { validateTrajectory } = await dist("runtime/trajectory.js");
 const args = process.argv.slice(2);
 const verbose = args.includes("--verbose");
 const byVoice = args.includes("--voices");
-
-function casesOf(dir) {
-  const folder = join(dir, "trajectories");
-  return readdirSync(folder)
-    .filter((f) => f.endsWith(".json"))
-    .sort()
-    .flatMap((f) => {
-      const value = JSON.parse(readFileSync(join(folder, f), "utf8"));
-      return Array.isArray(value) ? value : [value];
-    });
-}
 
 const specs = new Map();
 function loadSpec(folder) {
