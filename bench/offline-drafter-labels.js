@@ -101,6 +101,7 @@
 // session's changes (c885d81): 142/180 (79%) with no labels, 147/180 (82%) with half. It is the
 // held-out set now, not in the default groups; measure it with
 // `node bench/offline-drafter-labels.js --only test/fixtures/blind11`.
+// From the eighth session of 6 December 2026 blind11 is a development set, in the default groups.
 // test/fixtures/spec/held-out-2026-12/ was written by the helper who then changed the drafter,
 // after reading it and before changing it, and measured before and after (its README).
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -160,6 +161,7 @@ const groups = [
         ["blind8 (in-sample since the fifth session of 6 December 2026)", under("test/fixtures/blind8")],
         ["blind9 (in-sample since the sixth session of 6 December 2026)", under("test/fixtures/blind9")],
         ["blind10 (in-sample since the seventh session of 6 December 2026)", under("test/fixtures/blind10")],
+        ["blind11 (in-sample since the eighth session of 6 December 2026)", under("test/fixtures/blind11")],
       ]),
   ...folders.map((folder) => [relative(root, isAbsolute(folder) ? folder : join(root, folder)) || folder, under(folder)]),
 ];
