@@ -124,6 +124,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { casesOf } from "./common.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const dist = (path) => import(join(root, "dist", path));
@@ -177,25 +178,13 @@ function labeledFiles(dir) {
 }
 
 /** Each labeled case's sample id and its expected verdict per rule. */
-function labelsOf(files) {
-  return files.flatMap((f) => {
-    const value = JSON.parse(readFileSync(f, "utf8"));
-    return (Array.isArray(value) ? value : [value]).map((c) => ({
-      id: c.trajectory.id,
-      labels: c.expected.metaBehaviorVerdicts ?? {},
-    }));
-  });
+function labelsOf(dir) {
+  return casesOf(dir).map((c) => ({ id: c.trajectory.id, labels: c.expected.metaBehaviorVerdicts ?? {} }));
 }
 
+/** The spec folder's samples, validated (a labeled case's trajectory or a bare trajectory). */
 function samplesOf(dir) {
-  const folder = join(dir, "trajectories");
-  return readdirSync(folder)
-    .filter((f) => /\.json$/.test(f))
-    .sort()
-    .flatMap((f) => {
-      const value = JSON.parse(readFileSync(join(folder, f), "utf8"));
-      return (Array.isArray(value) ? value : [value]).map((item) => validateTrajectory(item.trajectory ?? item));
-    });
+  return casesOf(dir).map((item) => validateTrajectory(item.trajectory ?? item));
 }
 
 const totals = new Map();
@@ -219,13 +208,13 @@ for (const [group, dir] of specs) {
     if (hand.metaAgree !== hand.metaTotal)
       throw new Error(`${dir}: the hand-written judge disagrees with the labels (${hand.metaAgree}/${hand.metaTotal})`);
     // The hand-written judge agrees everywhere, so any warning its preview shows is a false alarm too.
-    handAlarms = falseAlarms(previewJudge(reference.ir, samples), labelsOf(labeledFiles(dir)));
+    handAlarms = falseAlarms(previewJudge(reference.ir, samples), labelsOf(dir));
     agreement = await ruleAgreement(draft.ir, labeledFiles(dir));
     // The preview the interview shows for the draft, on the same samples: does it warn about each disagreement?
     const preview = previewJudge(draft.ir, samples);
-    disagreements = flaggedDisagreements(preview, labelsOf(labeledFiles(dir)));
-    alarms = falseAlarms(preview, labelsOf(labeledFiles(dir)));
-    agreeing = agreeingRules(preview, labelsOf(labeledFiles(dir))).length;
+    disagreements = flaggedDisagreements(preview, labelsOf(dir));
+    alarms = falseAlarms(preview, labelsOf(dir));
+    agreeing = agreeingRules(preview, labelsOf(dir)).length;
     if (disagreements.length !== agreement.metaTotal - agreement.metaAgree)
       throw new Error(`${dir}: the preview's verdicts are not the built draft's`);
     const flagged = disagreements.filter((d) => d.flagged).length;
