@@ -55,8 +55,10 @@ const COMPARE = new RegExp(`\\b(${WORDS.map(([w]) => w.replace(/ /g, "\\s+")).jo
 /** "may not exceed", "must not be more than", "is never later than": the comparison turned round. */
 const NEGATED = /\b(?:not|never|cannot|can't)\s+(?:be\s+)?$/i;
 const FLIP: Record<Op, Op> = { "<": ">=", "<=": ">", ">": "<=", ">=": "<" };
-/** "(the same `mrn`)", "for the same `mrn`": the two events hold one value. */
-const SAME = /\bthe\s+same\s+`([A-Za-z_][A-Za-z0-9_]*)`/i;
+/** "(the same `mrn`)", "for the same `mrn`", "carry the same reg as the vehicle loaded": the two events hold one value. */
+const SAME = /\bthe\s+same\s+`?([A-Za-z_][A-Za-z0-9_]*)`?/i;
+/** "of that exhibit", "for that same crane": what the look-up is of, the act's own. */
+const THAT = /^(?:of|for|to)\s+(?:that\s+same|that|the\s+same)\s+([a-z]+)$/i;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 
 type Kind = "number" | "date" | "other";
@@ -122,6 +124,14 @@ export function comparisonTest(lexicon: Lexicon, item: string, sides: Sides): st
     const both = keysOf(lexicon, sides.act).includes(key) && keysOf(lexicon, sides.looked).includes(key);
     return both && key !== sides.on ? `${keyRef("r", key)} == ${keyRef("event", key)}` : undefined;
   }
+  // "of that exhibit": the look-up is of the act's own thing, a key both carry that the words name.
+  const that = THAT.exec(item);
+  if (that !== null) {
+    const said = stemSet(that[1]!);
+    const shared = keysOf(lexicon, sides.act).filter((k) => k !== sides.on && keysOf(lexicon, sides.looked).includes(k));
+    const named = shared.filter((k) => nameStems(k).some((s) => s !== "id" && said.has(s)));
+    return named.length === 1 ? `${keyRef("r", named[0]!)} == ${keyRef("event", named[0]!)}` : undefined;
+  }
   const m = COMPARE.exec(item);
   if (m === null) return undefined;
   const left = item.slice(0, m.index);
@@ -157,6 +167,8 @@ export function comparisonTest(lexicon: Lexicon, item: string, sides: Sides): st
 
 /** Where a run of comparisons splits into items: commas, "and", "with", semicolons. */
 const ITEM = /\s*(?:[,;]\s*(?:and\s+|with\s+)?|\s+and\s+|\s+with\s+)/gi;
+/** "of that exhibit to that claimant": one thing after another the look-up is of, each an item. */
+const THAT_ITEM = /^(?:of|for|to)\s+(?:that\s+same|that|the\s+same)\s+[a-z]+(?=\s+(?:of|for|to)\s+(?:that|the\s+same)\s)/i;
 
 /**
  * The tests a text makes, item by item from its start, and how many characters they take; the
@@ -169,6 +181,15 @@ function comparisons(lexicon: Lexicon, text: string, sides: Sides): { tests: str
   while (at < text.length) {
     ITEM.lastIndex = at;
     const next = ITEM.exec(text);
+    const chained = THAT_ITEM.exec(text.slice(at));
+    if (chained !== null && (next === null || at + chained[0].length < next.index)) {
+      const test = comparisonTest(lexicon, chained[0], sides);
+      if (test === undefined) break;
+      tests.push(test);
+      length = at + chained[0].length;
+      at = length + /^\s*/.exec(text.slice(length))![0].length;
+      continue;
+    }
     const end = next === null ? text.length : next.index;
     const test = comparisonTest(lexicon, text.slice(at, end), sides);
     if (test === undefined) break;

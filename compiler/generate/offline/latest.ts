@@ -21,7 +21,7 @@ import { nameStems, stemSet } from "./words.js";
 
 /** "the latest fetch of that order must show", "whose most recent record shows", "the last check … came back". */
 const LATEST =
-  /\b(?:latest|most recent|newest|last)\s+((?:[^`:;]|`[A-Za-z0-9_.]+`)*?)\s*,?\s*\b(?:must|has to|have to|should|needs? to)?\s*(?:still\s+)?(?:have\s+)?(?:shows?|showed|shown|say|says|said|reads?|come back|comes back|came back|returned|returns?)\b/i;
+  /\b(?:latest|most recent|newest|last)\s+((?:[^`:;]|`[A-Za-z0-9_.]+`)*?)\s*,?\s*\b(?:must|has to|have to|should|needs? to)?\s*(?:still\s+)?(?:have\s+)?(?:shows?|showed|shown|say|says|said|reads?|come back|comes back|came back|returned|returns?|directs?)\b/i;
 /** "… is never cancelled by Porter", "… may not be restocked": what a "whose latest … shows" subject is banned from. */
 const BANNED = /\s+(?:(?:is|are)\s+(?:never|not)|(?:may|must|can|should|shall)\s+(?:never|not)\s+be|cannot\s+be|can't\s+be)\s+(.+)$/i;
 
@@ -35,7 +35,14 @@ const FRAME = /^\s*(?:for\s+(?:each|every|any)|at\s+the\s+(?:moment|time)\s+of|o
 /** "Only a participant who … is randomized: …": the act of a sentence that opens with "only". */
 const ONLY = /^\s*only\s+([^:;]+?)\s*[:;]/i;
 /** The act a sentence makes conditional: its words before "only", "needs" or "requires". */
-const HEAD = /^(.*?)\s+(?:(?:may|can|must|should|will)\s+)?(?:be\s+)?(?:only\b|needs?\b|requires?\b)/i;
+const HEAD = /^(.*?)\s+(?:(?:may|can|must|should|will)\s+)?(?:be\s+)?(?:only\b|needs?\b|requires?\b|unless\b)/i;
+/**
+ * "the latest lookup of the accession being withdrawn", "for the booking_ref being loaded", "of the
+ * exhibit released": the act the look-up is for, named inside the look-up's own words when the
+ * sentence names it nowhere else.
+ */
+const FOR_ACT =
+  /\b(?:being|to be|is being|are being)\s+([a-z]+(?:ed|en|wn|t)\b(?:\s+[a-z]+)?)|\b(?:the|that|this)\s+[a-z_]+\s+([a-z]+(?:ed|en|wn))\s*$/i;
 /** "and less than $10.00 in unpaid fines": what a further amount of the same look-up is about. */
 const AMOUNT_TAIL = /^[^,;:]*/;
 
@@ -105,6 +112,23 @@ function tieOf(lexicon: Lexicon, acts: readonly string[], looked: readonly strin
     const named = shared.filter((k) => tie.includes(`\`${k}\``) || nameStems(k).some((s) => s !== "id" && said.has(s)));
     if (named.length === 1) return named[0];
   }
+  // "the latest `find_booking` result for the booking_ref being loaded": a key both carry, written by its own name.
+  const all = [...acts, ...looked].map((a) => keysOf(lexicon, a));
+  const written = all
+    .reduce((a, b) => a.filter((k) => b.includes(k)))
+    .filter((k) => k.includes("_") && new RegExp(String.raw`(?<![\w])\x60?${k}\x60?(?![\w])`).test(phrase));
+  if (written.length === 1) return written[0];
+  // "verified under the order number quoted on the release": an identifier both carry, said in words (`order_no`).
+  const said = all
+    .reduce((a, b) => a.filter((k) => b.includes(k)))
+    .filter((k) => {
+      const base = /^([a-z]+(?:_[a-z]+)*?)_(?:id|no|num|number|ref|code)$/.exec(k)?.[1];
+      return (
+        base !== undefined &&
+        new RegExp(String.raw`\b${base.replace(/_/g, "\\s+")}\s+(?:number|no\.?|id|ref|reference|code)\b`, "i").test(phrase)
+      );
+    });
+  if (said.length === 1) return said[0];
   return sharedId(lexicon, acts, looked, words);
 }
 
@@ -152,8 +176,14 @@ export function latestFrom(
   const results = carriers.filter((a) => a.endsWith("_result"));
   const pool = results.length > 0 ? results : carriers;
   const named = pool.length === 1 ? undefined : resolve(context.lexicon, m[1]!, { only: (a) => pool.includes(a) });
+  // A call written in backticks ("the latest `find_booking` result") is its result when only the result carries the keys.
   const looked =
-    pool.length === 1 ? pool : (named ?? []).flatMap((p) => (exactValue(p.action) === undefined ? [] : [exactValue(p.action)!]));
+    pool.length === 1
+      ? pool
+      : (named ?? []).flatMap((p) => {
+          const a = exactValue(p.action);
+          return a === undefined ? [] : pool.includes(a) ? [a] : pool.includes(`${a}_result`) ? [`${a}_result`] : [];
+        });
   if (looked.length === 0) return undefined;
   // The act: before "only" in this clause, else the earlier sentence's, else the sentence's "before …" frame.
   const before = clause.slice(0, m.index);
@@ -176,6 +206,10 @@ export function latestFrom(
       p === undefined ? [] : [resolve(context.lexicon, p, { agentOnly: true })].flatMap((r) => (r === undefined ? [] : [r])),
     ),
     ...earlier,
+    // "the latest lookup of the accession being withdrawn": the act the look-up's own words name.
+    ...[FOR_ACT.exec(m[1]!)].flatMap((f) =>
+      f === null ? [] : [resolve(context.lexicon, f[1] ?? f[2]!, { agentOnly: true })].flatMap((r) => (r === undefined ? [] : [r])),
+    ),
     ...[frame === undefined ? undefined : resolve(context.lexicon, frame, { agentOnly: true })].flatMap((p) =>
       p === undefined ? [] : [p],
     ),

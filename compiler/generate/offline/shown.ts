@@ -18,6 +18,8 @@ const AFTER = (op: "gte" | "lte") => COMPARISONS[op].after;
 /** The inclusive words first: "no more than" is `lte`, not the `gt` of "more than". */
 const OPS = ["lte", "gte", "gt", "lt"] as const;
 const NUM = String.raw`(-?\d[\d,]*(?:\.\d+)?|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)`;
+/** A per cent sign or words after a number: "85% or higher", "14.5 per cent or less". */
+const PERCENT = String.raw`(?:\s*%|\s+per\s?cent\b|\s+percent\b)?`;
 const KEY = "`([A-Za-z_][A-Za-z0-9_.]*)`";
 const OF = String.raw`(?:\s+(?:of|at))?\s+`;
 
@@ -48,7 +50,7 @@ function comparison(item: string): [string, ValueMatcher] | undefined {
     if (value !== undefined) return [key, { [op]: value }];
   }
   for (const op of ["gte", "lte"] as const) {
-    const re = new RegExp(String.raw`${KEY}${OF}${NUM}\s+(?:${alternation(AFTER(op))})\b`, "i").exec(item);
+    const re = new RegExp(String.raw`${KEY}${OF}${NUM}${PERCENT}\s+(?:${alternation(AFTER(op))})\b`, "i").exec(item);
     const value = re === null ? undefined : number(re[2]!);
     if (re !== null && value !== undefined) return [re[1]!, { [op]: value }];
   }
@@ -82,7 +84,13 @@ export function shownValues(tail: string): { values: [string, ValueMatcher][]; l
     const end = next === null ? text.length : next.index;
     const item = text.slice(at, end);
     if (onlyPairs(item)) for (const [k, v] of namedPairs(item)) values.push([k, v]);
-    else {
+    else if (values.length === 0 && /^\s*`[^`]+:[^`]+`\s+(?:of|to|for)\s/i.test(item)) {
+      // "directs `decision: release` of that exhibit to that claimant": the pair, and the reading stops after it.
+      const pair = /^\s*`[^`]+`/.exec(item)![0];
+      for (const [k, v] of namedPairs(pair)) values.push([k, v]);
+      length = at + pair.length;
+      break;
+    } else {
       const compared = comparison(item);
       if (compared === undefined) break;
       values.push(compared);

@@ -29,6 +29,15 @@ const IRREGULAR: Record<string, string> = {
   left: "leave",
   kept: "keep",
   met: "meet",
+  lent: "lend",
+  sold: "sell",
+  bought: "buy",
+  drawn: "draw",
+  withdrawn: "withdraw",
+  brought: "bring",
+  built: "build",
+  spent: "spend",
+  driven: "drive",
 };
 
 /**

@@ -1,0 +1,83 @@
+/**
+ * Issue 25, no labels, round 8: sentence forms the offline drafter misread on blind11 and the
+ * development sets, each written here for a world of its own (a community tool library's lending
+ * shed, worked by an agent called Spanner).
+ */
+import { describe, expect, it } from "vitest";
+import type { Trajectory } from "../../runtime/types.js";
+import { draftOf as draftSpec, session } from "../support/offline-drafts.js";
+
+const PREAMBLE =
+  "Spanner lends tools at a community tool library. It can look a tool up (`check_tool`, by `tool_id`: gives its " +
+  "`status`, shelved or lent, and its `charge_pct`, the battery charge in per cent), check a member's card " +
+  "(`verify_member`, by `card_ref`: gives the card's `standing` and the `member_id` it belongs to), confirm a " +
+  "booking (`confirm_booking`, by `booking_no`: gives a `decision`, lend or hold, and the `tool_id` booked) and " +
+  "lend a tool (`lend_tool`, with `tool_id`, `member_id`, `card_ref`, `booking_no` and `hours`).";
+
+const draftOf = (body: string, samples: Trajectory[]) => draftSpec(PREAMBLE, body, samples, "tool-shed");
+const checksOf = (body: string, samples: Trajectory[]) =>
+  draftOf(body, samples).ir.metaBehaviors[0]!.checks.map(({ quote: _q, ...c }) => c);
+
+/** A drill looked up, a card checked, a booking confirmed, then the loan; a saw lent on another's card and booking. */
+const samples = [
+  session(
+    ["agent", "check_tool", { tool_id: "T1" }],
+    ["tool", "check_tool_result", { tool_id: "T1", status: "shelved", charge_pct: "80" }],
+    ["agent", "verify_member", { card_ref: "K1" }],
+    ["tool", "verify_member_result", { card_ref: "K1", standing: "good", member_id: "M1" }],
+    ["agent", "confirm_booking", { booking_no: "B1" }],
+    ["tool", "confirm_booking_result", { booking_no: "B1", decision: "lend", tool_id: "T1" }],
+    ["agent", "lend_tool", { tool_id: "T1", member_id: "M1", card_ref: "K1", booking_no: "B1", hours: "4" }],
+  ),
+  session(
+    ["agent", "check_tool", { tool_id: "T2" }],
+    ["tool", "check_tool_result", { tool_id: "T2", status: "lent", charge_pct: "30" }],
+    ["agent", "verify_member", { card_ref: "K2" }],
+    ["tool", "verify_member_result", { card_ref: "K2", standing: "lapsed", member_id: "M3" }],
+    ["agent", "confirm_booking", { booking_no: "B2" }],
+    ["tool", "confirm_booking_result", { booking_no: "B2", decision: "hold", tool_id: "T9" }],
+    ["agent", "lend_tool", { tool_id: "T2", member_id: "M2", card_ref: "K2", booking_no: "B2", hours: "2" }],
+  ),
+];
+
+const lend = [{ action: "lend_tool" }];
+
+describe("a latest look-up whose act is named only in the look-up's own words", () => {
+  it("'the latest check of the tool being lent must show … 40% or higher': each loan, the latest check of that tool", () => {
+    const body = "The latest `check_tool` result for the tool being lent must show `status: shelved` and a `charge_pct` of 40% or higher.";
+    expect(checksOf(body, samples)).toEqual([
+      {
+        type: "condition",
+        each: lend,
+        with: { r: { latest: [{ action: "check_tool_result" }], on: "metadata.tool_id" } },
+        when: 'r.status == "shelved" && r.charge_pct >= 40',
+      },
+    ]);
+  });
+
+  it("'No tool is lent unless the latest … for the card_ref … says …, and carries the same member_id as the loan'", () => {
+    const body =
+      "No tool is lent unless the latest `verify_member` result for the card_ref quoted on the loan says `standing: good` and carries the same member_id as the loan.";
+    expect(checksOf(body, samples)).toEqual([
+      {
+        type: "condition",
+        each: lend,
+        with: { r: { latest: [{ action: "verify_member_result" }], on: "metadata.card_ref" } },
+        when: 'r.standing == "good" && r.member_id == event.member_id',
+      },
+    ]);
+  });
+
+  it("'… unless the most recent booking confirmed under the booking number … directs `decision: lend` of that tool'", () => {
+    const body =
+      "No tool may be lent unless the most recent booking confirmed under the booking number written on the loan directs `decision: lend` of that tool.";
+    expect(checksOf(body, samples)).toEqual([
+      {
+        type: "condition",
+        each: lend,
+        with: { r: { latest: [{ action: "confirm_booking_result" }], on: "metadata.booking_no" } },
+        when: 'r.decision == "lend" && r.tool_id == event.tool_id',
+      },
+    ]);
+  });
+});
