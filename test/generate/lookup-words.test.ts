@@ -81,3 +81,65 @@ describe("a latest look-up whose act is named only in the look-up's own words", 
     ]);
   });
 });
+
+describe("totals per the sentence's subject, and bounds written with a short unit", () => {
+  const NAILS =
+    "Rivet serves the bulk counter of a hardware shop. It can look a customer up (`get_customer`, by `customer_id`) and " +
+    "sell nails by weight (`sell_nails`, with `sale_id`, `customer_id`, the `kind` of nail, plain or galvanised, the " +
+    "`grams` weighed out, the number of `boxes` and the `price` in dollars).";
+  const sale = (sale_id: string, customer_id: string, kind: string, grams: string, boxes: string, price: string) =>
+    ["agent", "sell_nails", { sale_id, customer_id, kind, grams, boxes, price }] as ["agent", string, Record<string, string>];
+  /** One customer buying twice (a sale over 900 g), two customers once each, a sale under 50 g. */
+  const sales = [
+    session(
+      ["agent", "get_customer", { customer_id: "C1" }],
+      sale("S1", "C1", "plain", "800", "4", "60.00"),
+      sale("S2", "C1", "galvanised", "1300", "9", "95.50"),
+    ),
+    session(
+      ["agent", "get_customer", { customer_id: "C2" }],
+      sale("S3", "C2", "galvanised", "60", "1", "12.00"),
+      sale("S4", "C3", "plain", "500", "2", "30.00"),
+    ),
+    session(sale("S5", "C4", "plain", "40", "1", "4.00")),
+  ];
+  const nailChecks = (body: string) =>
+    draftSpec(NAILS, body, sales, "nail-counter").ir.metaBehaviors[0]!.checks.map(({ quote: _q, ...c }) => c);
+  const sell = [{ action: "sell_nails" }];
+
+  it("'one customer gets at most 2000 g in total': a sum of the grams, per customer", () => {
+    expect(nailChecks("Across all of the nails they buy, one customer gets at most 2000 g in total.")).toEqual([
+      { type: "count", match: sell, sum: "metadata.grams", max: 2000, per: "metadata.customer_id" },
+    ]);
+  });
+
+  it("'a customer gets at most 12 boxes over the day': per the subject, after a lead-in with a colon", () => {
+    expect(
+      nailChecks("Keep count of the boxes: a customer gets at most 12 boxes over the day, counted across every sale they make."),
+    ).toEqual([{ type: "count", match: sell, sum: "metadata.boxes", max: 12, per: "metadata.customer_id" }]);
+  });
+
+  it("'… all galvanised sales taken together, may not exceed USD 150.00': a sum of the price, per customer", () => {
+    expect(nailChecks("Nails sold to any one customer, all galvanised sales taken together, may not exceed USD 150.00.")).toEqual([
+      {
+        type: "count",
+        match: [{ action: "sell_nails", metadata: { kind: "galvanised" } }],
+        sum: "metadata.price",
+        max: 150,
+        per: "metadata.customer_id",
+      },
+    ]);
+  });
+
+  it("'A single sale is from 50 to 900 g, both ends included': each sale's grams, either side forbidden", () => {
+    expect(nailChecks("A single sale is from 50 to 900 g, both ends included.")).toEqual([
+      {
+        type: "forbidden",
+        match: [
+          { action: "sell_nails", metadata: { grams: { lt: 50 } } },
+          { action: "sell_nails", metadata: { grams: { gt: 900 } } },
+        ],
+      },
+    ]);
+  });
+});

@@ -78,9 +78,15 @@ export interface OfflineDraftInput {
   labels?: RuleLabels;
 }
 
+/** "is from 5 to 25 g", "are between 2 and 6 installments": a predicate stating the range each event's value is in. */
+const RANGE_STATED =
+  /\b(?:is|are|must be|has to be)\s+(?:(?:always|only)\s+)?(?:from|between)\s+\d[\d,.]*\s+(?:to|and)\s+\d[\d,.]*\s*[A-Za-z%°]/i;
+
 /** Whether a clause states a rule at all, rather than describing or qualifying one. */
 function isRuleClause(context: ClauseContext, clause: string): boolean {
   if (STRONG_CUE.test(clause) || boundsCount(clause) || groupedCount(clause) || forbids(clause, context.grammar)) return true;
+  // "A single withdrawal is from 5 to 25 g, both ends included": a range stated of each event (bounds.ts).
+  if (RANGE_STATED.test(clause)) return true;
   const weak =
     context.shape.condition !== undefined || context.grammar.timeFrame.test(clause) || /\b(?:before|after|afterwards|then)\b/i.test(clause);
   return weak && agentDoes(context, clause);
