@@ -143,3 +143,56 @@ describe("totals per the sentence's subject, and bounds written with a short uni
     ]);
   });
 });
+
+describe("one go-ahead for one act, said in a clause or a sentence of its own", () => {
+  const LADDERS =
+    "Spanner lends tools at a community tool library. It can lend a tool (`lend_tool`, with `tool_id`, `member_id`, " +
+    "the `kind` of tool, ladder or drill, and the `hours` of the loan). The chat is the volunteer on shift.";
+  const loan = (tool_id: string, kind: string, hours: string) =>
+    ["agent", "lend_tool", { tool_id, member_id: "M1", kind, hours }] as ["agent", string, Record<string, string>];
+  const saying = (content: string, t: Trajectory): Trajectory => ({ ...t, events: [{ ...t.events[0]!, content }, ...t.events.slice(1)] });
+  /** One "ladder ok, long loan ok" before two ladders on long loans; a drill lent for an hour; a long ladder loan after its own words. */
+  const shifts = [
+    saying("ladder ok, long loan ok", session(["user", "message"], loan("T1", "ladder", "72"), loan("T2", "ladder", "60"))),
+    session(loan("T3", "drill", "1")),
+    saying("ladder ok and long loan ok", session(["user", "message"], loan("T4", "ladder", "50"))),
+  ];
+  const draftOf = (body: string) => draftSpec(LADDERS, body, shifts, "ladder-loans").ir.metaBehaviors[0]!;
+  const said = (words: string) => [{ actor: "user", content: { matches: words, flags: "i" } }];
+  const ladders = [{ action: "lend_tool", metadata: { kind: "ladder" } }];
+
+  it("'One sign-off covers one ladder.' after the sentence that asks for it makes that ordering fresh, its quote over both", () => {
+    const rule = draftOf(
+      'The volunteer says "ladder ok" in the chat before each ladder is lent, every time. One sign-off covers one ladder.',
+    );
+    expect(rule.checks).toEqual([
+      {
+        type: "ordering",
+        quote: 'The volunteer says "ladder ok" in the chat before each ladder is lent, every time. One sign-off covers one ladder',
+        first: said("\\bladder\\s+ok\\b"),
+        before: ladders,
+        fresh: true,
+      },
+    ]);
+  });
+
+  it("'… is spent by the loan it precedes and does not extend to a second ladder': fresh", () => {
+    const rule = draftOf(
+      'Each loan of a tool of `kind: ladder` requires the volunteer to write "ladder ok" in the chat beforehand; the sign-off is spent by the loan it precedes and does not extend to a second ladder.',
+    );
+    expect(rule.checks.map(({ quote: _q, ...c }) => c)).toEqual([
+      { type: "ordering", first: said("\\bladder\\s+ok\\b"), before: ladders, fresh: true },
+    ]);
+  });
+
+  it("'Whenever a tool is lent for more than 48 hours.' alone is the situation: the words before each such loan, one OK per loan", () => {
+    const rule = draftOf(
+      'Whenever a tool is lent for more than 48 hours. The volunteer writes "long loan ok" in the chat before each such tool is lent; an OK given for one of them doesn\'t carry over to the next one.',
+    );
+    const long = [{ action: "lend_tool", metadata: { hours: { gt: 48 } } }];
+    expect(rule.trigger.match).toEqual(long);
+    expect(rule.checks.map(({ quote: _q, ...c }) => c)).toEqual([
+      { type: "ordering", first: said("\\blong\\s+loan\\s+ok\\b"), before: long, fresh: true },
+    ]);
+  });
+});
