@@ -24,10 +24,10 @@ export interface Amount {
   end: number;
 }
 
-const MONEY = String.raw`(?:[$€£]\s?\d[\d,]*(?:\.\d+)?(?:\s?[kK]\b)?|\d[\d,]*(?:\.\d+)?\s?(?:dollars?|euros?|pounds?|usd|eur|gbp)\b)`;
+const MONEY = String.raw`(?:[$€£]\s?\d[\d,]*(?:\.\d+)?(?:\s?[kK]\b)?|\b(?:USD|EUR|GBP|US\$)\s?\d[\d,]*(?:\.\d+)?|\d[\d,]*(?:\.\d+)?\s?(?:dollars?|euros?|pounds?|usd|eur|gbp)\b)`;
 const PERCENT = String.raw`(?:\d+(?:\.\d+)?\s?(?:%|percent\b|per cent\b))`;
 /** Measures: "above 8 °C", "more than 90 days", "over 26 degrees", "aged 25", "more than 40 kg". */
-export const MEASURE_UNITS = String.raw`(?:°\s?[CF]?|º\s?[CF]?|degrees?(?:\s+(?:celsius|fahrenheit|C|F))?|days?|nights?|hours?|hrs?|minutes?|mins?|weeks?|months?|years?(?:\s+old)?|kg|kilos?|kilograms?|km|kilomet(?:re|er)s?|miles?|points?)(?![A-Za-z])`;
+export const MEASURE_UNITS = String.raw`(?:°\s?[CF]?|º\s?[CF]?|degrees?(?:\s+(?:celsius|fahrenheit|C|F))?|days?|nights?|hours?|hrs?|minutes?|mins?|weeks?|months?|years?(?:\s+old)?|kg|kilos?|kilograms?|g|grams?|t|km|kilomet(?:re|er)s?|miles?|points?)(?![A-Za-z])`;
 const MEASURE = String.raw`(?:aged\s+\d+(?:\.\d+)?(?:\s?years?(?:\s+old)?(?![A-Za-z]))?|\d[\d,]*(?:\.\d+)?(?:\s|-)?${MEASURE_UNITS})`;
 const AMOUNT = `(${MONEY}|${PERCENT}|${MEASURE})`;
 
@@ -50,7 +50,7 @@ const UNIT_KEYS: Record<AmountUnit, readonly string[]> = {
   hours: ["hour", "hr", "duration", "time", "minute"],
   minutes: ["minute", "min", "duration", "time"],
   age: ["age", "year", "old"],
-  weight: ["weight", "kg", "kilo", "mass"],
+  weight: ["weight", "kg", "kilo", "mass", "gram", "g", "tonne", "ton", "t"],
   distance: ["distance", "km", "mile", "range"],
   points: ["point", "score"],
 };
@@ -63,7 +63,7 @@ function unitOf(written: string): AmountUnit {
   if (/days?|nights?|weeks?|months?/i.test(written)) return "days";
   if (/hours?|hrs?/i.test(written)) return "hours";
   if (/minutes?|mins?/i.test(written)) return "minutes";
-  if (/kg|kilo(?!met)/i.test(written)) return "weight";
+  if (/kg|kilo(?!met)|\d\s?(?:g|grams?|t)$/i.test(written)) return "weight";
   if (/km|kilomet|miles?/i.test(written)) return "distance";
   if (/points?/i.test(written)) return "points";
   return "money";

@@ -47,9 +47,20 @@ const COMPLEMENT: Record<keyof RangeOperator, keyof RangeOperator> = { lte: "gt"
 
 const NUMERIC = /^-?\d+(?:\.\d+)?$/;
 
-/** The numeric key of an action that a noun names ("installments" → `installments`). */
+/** "is from 5 to 25 g", "are between 2 and 6 installments": a predicate stating the range each event's value is in (a rule clause). */
+export const RANGE_STATED =
+  /\b(?:is|are|must be|has to be)\s+(?:(?:always|only)\s+)?(?:from|between)\s+\d[\d,.]*\s+(?:to|and)\s+\d[\d,.]*\s*[A-Za-z%°]/i;
+
+/** Units written short, by the word a key may spell out: "from 5 to 25 g" bounds `grams`. */
+const SHORT_UNITS: Record<string, string> = { g: "gram", kg: "kilo", t: "tonne", lb: "pound", km: "kilometre" };
+
+/** The numeric key of an action that a noun names ("installments" → `installments`, "g" → `grams`). */
 function keyNamed(context: ClauseContext, noun: string): string | undefined {
-  const stem = canonical(noun.toLowerCase());
+  const written = noun.toLowerCase();
+  const stem =
+    written in SHORT_UNITS && !context.lexicon.actions.some((a) => a.metadata.some((m) => nameStems(m.key).includes(written)))
+      ? canonical(SHORT_UNITS[written]!)
+      : canonical(written);
   for (const action of context.lexicon.actions)
     for (const meta of action.metadata)
       if (

@@ -90,7 +90,7 @@ export function withWithin(outcome: ClauseOutcome, within: number): ClauseOutcom
 
 /** Words that ask for a confirmation of its own before each event: `fresh: true`. */
 const FRESH =
-  /\b(?:fresh|its own|their own|a new one|since the (?:last|previous|most recent)|covers? (?:only )?one|(?:does not|doesn't|cannot|can't) (?:count|serve) for (?:the next|another|a second)|for each one|(?:not|never)\s+(?:be\s+)?carr(?:y|ies|ied)\s+over|(?:not|never)\s+(?:be\s+)?relied\s+(?:on|upon)\s+for\s+(?:another|the next|a second)|a\s+separate\s+[\w-]+\s+(?:is|are)\s+(?:needed|required)\s+for\s+(?:each|every)|(?:is|are)\s+good\s+for\s+(?:one|a single)|one\s+[\w-]+\s+\w+\s+only\s+one|a\s+second\s+\w+\s+needs?\s+a\s+second|(?:does not|doesn't|do not|don't|cannot|can't|will not|won't)\s+cover\s+(?:the next|another|a second|two|both|more than one)|a\s+new\s+(?:"[^"]*"|[\w-]+(?:\s+[\w-]+)?)\s+(?:is|are)\s+(?:needed|required)\s+for\s+(?:each|every)|one\s+(?:"[^"]*"|[\w-]+)(?:\s+for\s+(?:a|an|the|one)\s+[\w-]+(?:\s+[\w-]+)?)?\s+(?:is not|isn't)\s+enough)\b/i;
+  /\b(?:fresh|its own|their own|a new one|since the (?:last|previous|most recent)|covers? (?:only )?one|(?:does not|doesn't|cannot|can't) (?:count|serve) for (?:the next|another|a second)|for each one|(?:not|never|doesn't|don't|won't|can't)\s+(?:be\s+)?carr(?:y|ies|ied)\s+over|(?:does not|doesn't|do not|don't|cannot|can't|will not|won't)\s+extend\s+to\s+(?:the next|another|a second)|(?:is|are)\s+spent\s+by\s+the|(?:not|never)\s+(?:be\s+)?relied\s+(?:on|upon)\s+for\s+(?:another|the next|a second)|a\s+separate\s+[\w-]+\s+(?:is|are)\s+(?:needed|required)\s+for\s+(?:each|every)|(?:is|are)\s+good\s+for\s+(?:one|a single)|one\s+[\w-]+\s+\w+\s+only\s+one|a\s+second\s+\w+\s+needs?\s+a\s+second|(?:does not|doesn't|do not|don't|cannot|can't|will not|won't)\s+cover\s+(?:the next|another|a second|two|both|more than one)|a\s+new\s+(?:"[^"]*"|[\w-]+(?:\s+[\w-]+)?)\s+(?:is|are)\s+(?:needed|required)\s+for\s+(?:each|every)|one\s+(?:"[^"]*"|[\w-]+)(?:\s+for\s+(?:a|an|the|one)\s+[\w-]+(?:\s+[\w-]+)?)?\s+(?:is not|isn't)\s+enough)\b/i;
 
 export function asksFresh(text: string): boolean {
   return FRESH.test(text);
@@ -125,6 +125,25 @@ export function withFreshness(lexicon: Lexicon, sentence: string, clauses: reado
     out[k] = { ...found, check: { ...check, quote, ...on, fresh: true } };
   });
   return out;
+}
+
+/**
+ * "Get the master's "DG cleared" in the chat for each DG vehicle, every time. One clearance covers
+ * one vehicle.": a sentence that only asks for freshness, and drafted nothing of its own, makes the
+ * rule's last ordering so far fresh. `checks` are the rule's checks so far (the one changed in
+ * place); its quote reaches over the sentence when the section writes the two one after the other.
+ * The sentence's outcomes are returned, its questions dropped once the ordering carries it.
+ */
+export function freshAcross(body: string, sentence: string, checks: Check[], outcomes: ClauseOutcome[]): ClauseOutcome[] {
+  if (!asksFresh(sentence) || outcomes.some((o) => o.kind === "check")) return outcomes;
+  const k = checks.map((c) => c.type).lastIndexOf("ordering");
+  if (k < 0) return outcomes;
+  const check = checks[k] as Extract<Check, { type: "ordering" }>;
+  const start = body.indexOf(check.quote);
+  const at = start < 0 ? -1 : body.indexOf(sentence, start + check.quote.length);
+  const joined = at >= 0 && /^[.;,!?]?\s{1,3}$/.test(body.slice(start + check.quote.length, at));
+  checks[k] = { ...check, ...(joined ? { quote: body.slice(start, at + sentence.length) } : {}), fresh: true };
+  return outcomes.map((o) => (o.kind === "semantic" ? { kind: "skip" } : o));
 }
 
 /** "X may be filed only if Y shows Z", "X is allowed only when Y": the later event and the condition. */

@@ -65,7 +65,7 @@ function eachAct(context: ClauseContext, clause: string): Pattern | undefined {
  */
 function narrowed(context: ClauseContext, act: Pattern): Pattern {
   const frame = context.shape.condition;
-  if (frame === undefined || frame.kind !== "if" || context.index !== 0) return act;
+  if (frame === undefined || (frame.kind !== "if" && frame.kind !== "whenever") || context.index !== 0) return act;
   const amounts = amountsIn(frame.phrase);
   if (amounts.length !== 1) return act;
   const out = withAmounts(context.lexicon, act, amounts, frame.phrase);

@@ -35,14 +35,19 @@ function actionsOf(pattern: Pattern): string[] {
   });
 }
 
-/** "No diver is logged in for more than three dives in a day": a subject of "no", "each", "every" says whose count it is. */
-const SUBJECT = /^\W*(?:no|each|every|any)\s+([a-z]+)\s+(?=(?:is|are|may|can|gets?|receives?)\b)/i;
+/**
+ * "No diver is logged in for more than three dives in a day", "one requester gets at most 60 g in
+ * total", "a performer gets at most 12 blanks": a subject of "no", "each", "every", "one" (or "a"
+ * before what they get) says whose count it is, after any words that only frame the clause.
+ */
+const SUBJECT =
+  /^\W*(?:[^:;]*:\s*)?(?:(?:across|over|in|during)\s+[^,]+,\s*)?(?:(?:no|each|every|any|one)\s+([a-z]+)\s+(?=(?:is|are|may|can|gets?|receives?)\b)|(?:a|an)\s+([a-z]+)\s+(?=(?:gets?|receives?|may\s+(?:get|receive|have))\b))/i;
 
 /** The key the clause's subject names on the counted events, unless it names the counted act itself ("no refund is …"). */
 function subjectKey(context: ClauseContext, clause: string, match: Pattern): string | undefined {
   const subject = SUBJECT.exec(clause);
   if (subject === null) return undefined;
-  const noun = canonical(subject[1]!.toLowerCase());
+  const noun = canonical((subject[1] ?? subject[2]!).toLowerCase());
   const counted = actionsOf(match);
   if (counted.some((a) => context.lexicon.actions.find((x) => x.name === a)?.stems.includes(noun) === true)) return undefined;
   const grouping = groupingKey(context.lexicon, { noun, phrase: subject[0] }, match);
@@ -168,7 +173,12 @@ export function sumFrom(context: ClauseContext, clause: string, quote: string): 
   if (amounts.length !== 1 || !(SUM.test(clause) || TOTAL.test(clause))) return undefined;
   const amount = amounts[0]!;
   const grouping = groupingWords(clause);
-  let rest = withoutAmounts(clause, amounts).replace(SUM, " ").replace(TOTAL, " ");
+  // "all galvanised sales taken together": what is summed keeps its words ("galvanised sales").
+  const together = (words: string) =>
+    /together$/i.test(words) ? words.replace(/\b(?:all|of|its|their|his|her|taken|together)\b/gi, " ") : " ";
+  let rest = withoutAmounts(clause, amounts).replace(SUM, " ").replace(TOTAL, together);
+  // Its commas were the phrase's own, no list's.
+  if (/\btogether\b/i.test(TOTAL.exec(clause)?.[0] ?? "")) rest = rest.replace(/,/g, " ");
   if (grouping !== undefined) rest = rest.replace(grouping.phrase, " ");
   // "Payments to one claimant add up to at most $100,000, across all their claims": what is summed
   // carries an amount; the other things the words name ("claims") only say whose.

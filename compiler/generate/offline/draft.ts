@@ -36,8 +36,9 @@ import {
   type ClauseContext,
   type ClauseOutcome,
 } from "./clauses.js";
-import { anchoredPairing, withFreshness, withinOf, withWithin } from "./combined.js";
+import { anchoredPairing, freshAcross, withFreshness, withinOf, withWithin } from "./combined.js";
 import { countFrom, groupedCount, sumFrom } from "./counts.js";
+import { RANGE_STATED } from "./bounds.js";
 import { conditionedAct, withIdentity } from "./latest.js";
 import { withComparisons } from "./compared.js";
 import { restatedBansAsQuestions } from "./restated.js";
@@ -81,6 +82,7 @@ export interface OfflineDraftInput {
 /** Whether a clause states a rule at all, rather than describing or qualifying one. */
 function isRuleClause(context: ClauseContext, clause: string): boolean {
   if (STRONG_CUE.test(clause) || boundsCount(clause) || groupedCount(clause) || forbids(clause, context.grammar)) return true;
+  if (RANGE_STATED.test(clause)) return true; // "A single withdrawal is from 5 to 25 g" (bounds.ts)
   const weak =
     context.shape.condition !== undefined || context.grammar.timeFrame.test(clause) || /\b(?:before|after|afterwards|then)\b/i.test(clause);
   return weak && agentDoes(context, clause);
@@ -255,22 +257,27 @@ export function draftSection(
   for (const [i, written] of shapes.entries()) {
     const shape = inSituation(written, situation, last);
     last = shape.condition ?? last;
-    const outcomes = withFreshness(
-      lexicon,
-      shape.sentence,
-      shape.clauses,
-      withComparisons(
+    const outcomes = freshAcross(
+      section.body,
+      ruleSentences[i]!.text,
+      checks,
+      withFreshness(
         lexicon,
-        shape,
-        checks,
-        withIdentity(
+        shape.sentence,
+        shape.clauses,
+        withComparisons(
           lexicon,
           shape,
           checks,
-          withOutcomes(
+          withIdentity(
             lexicon,
             shape,
-            shape.clauses.map((clause, index) => draftClause({ lexicon, grammar, shape, index, earlier }, clause)),
+            checks,
+            withOutcomes(
+              lexicon,
+              shape,
+              shape.clauses.map((clause, index) => draftClause({ lexicon, grammar, shape, index, earlier }, clause)),
+            ),
           ),
         ),
       ),

@@ -79,7 +79,9 @@ export function splitSentences(paragraph: string): string[] {
   for (const match of paragraph.matchAll(boundary)) {
     const end = match.index!;
     const before = /([A-Za-z.]+)$/.exec(paragraph.slice(start, end))?.[1]?.toLowerCase() ?? "";
-    if (ABBREVIATIONS.has(before) || /^[a-z]$/i.test(before)) continue;
+    // A single letter is an initial ("J. Smith"), unless it is a unit after a number ("more than 15 g.").
+    const unit = /\d\s?[a-z]$/i.test(paragraph.slice(start, end));
+    if (ABBREVIATIONS.has(before) || (/^[a-z]$/i.test(before) && !unit)) continue;
     sentences.push(paragraph.slice(start, end + 1));
     start = end + match[0].length;
   }

@@ -21,6 +21,8 @@ export interface SentenceShape {
 }
 
 export const CONDITION = /^(before|after|once|whenever|each time|every time|if|when|during|as soon as)\s+(.+)$/i;
+/** What a sentence that is only a condition does not write: an obligation of its own. */
+const CONDITION_ONLY_NOT = /\b(?:must|should|shall|has to|have to|needs? to|never|may|can|cannot|is to|are to|always|only|then)\b|[,;:]/i;
 export const PROHIBITION =
   /\b(?:never|must not|mustn't|may not|should not|shouldn't|shall not|cannot|can't|no further|no more(?! than)|(?:is|are) (?:a )?violations?|(?:is|are) forbidden|(?:is|are) not (?:allowed|permitted))\b/i;
 /** "No run should include …", "no refund may go …", "no producer's deliveries may …": a subject with "no" and a modal forbids it; so do "nobody is paid …" and "no loan runs more than …". */
@@ -219,6 +221,13 @@ export function shapeSentence(sentence: string, grammar: Grammar = DEFAULT_GRAMM
       const text = sentence.slice(0, split.index);
       condition = { kind, phrase: text.slice(lead[1]!.length).trim(), text };
       main = sentence.slice(split.index + split[0].length);
+    } else if (/^(?:whenever|each time|every time|when|if)$/i.test(lead[1]!) && !CONDITION_ONLY_NOT.test(sentence)) {
+      // "Whenever a withdrawal is more than 15 g.": a condition alone, the situation the next sentences are about.
+      return {
+        sentence,
+        condition: { kind: /^(?:if|when)$/i.test(lead[1]!) ? "if" : "whenever", phrase: lead[2]!.trim(), text: sentence },
+        clauses: [],
+      };
     }
   }
   const state = condition === undefined ? stateSubject(sentence) : undefined;

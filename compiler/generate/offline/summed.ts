@@ -16,7 +16,8 @@ import type { Lexicon } from "./lexicon.js";
 import { canonical, nameStems, stemSet } from "./words.js";
 
 /** Words that say the total matters, not how many events make it. */
-export const TOTAL = /\b(?:however many|summed|counted across|across all|all (?:of )?(?:its|their|his|her) \w+ together)\b/i;
+export const TOTAL =
+  /\b(?:however many|summed|counted across|across all|all (?:of )?(?:its|their|his|her) \w+ together|all [a-z]+(?: [a-z]+)? taken together)\b/i;
 
 /** Words that make a number a bound on a sum: "total at most $800", "$800 in total", "come to at most $800", "add up to 40". */
 export const SUM =
@@ -33,6 +34,17 @@ function amounts(lexicon: Lexicon, action: string): string[] {
         !nameStems(m.key).includes("id"),
     )
     .map((m) => m.key);
+}
+
+/** Nouns of weight, and the words a key of weight is named by: "40 tonnes" of `weight_t`. */
+const WEIGHT_NOUNS = new Set(["tonne", "ton", "t", "kg", "kilo", "kilogram", "gram", "g"].map(canonical));
+const WEIGHT_KEYS = new Set(["weight", "mass", ...WEIGHT_NOUNS]);
+
+/** The one key a noun of weight names by its unit ("40 tonnes max": `weight_t`). */
+function byUnit(keys: readonly string[], nouns: readonly string[]): string | undefined {
+  if (!nouns.some((n) => WEIGHT_NOUNS.has(n))) return undefined;
+  const found = keys.filter((k) => nameStems(k).some((s) => WEIGHT_KEYS.has(s)));
+  return found.length === 1 ? found[0] : undefined;
 }
 
 /** The agent's own acts, not results. */
@@ -64,6 +76,7 @@ export function summedKey(lexicon: Lexicon, clause: string, after: string, match
     const key =
       keys.find((k) => written.includes(k)) ??
       keys.find(names) ??
+      byUnit(keys, nouns) ??
       keys.find((k) => nameStems(k).every((s) => said.has(s))) ??
       (nouns.length === 0 && keys.length === 1 ? keys[0] : undefined);
     if (key !== undefined) return { match, key };
