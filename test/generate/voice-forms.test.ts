@@ -176,6 +176,22 @@ describe("the round-2 rewrites", () => {
     ["Do send a note after each loan", "Bobbin sends a note after each loan"],
     ["An OK given for one costume doesn't carry over to the next one", "An OK given for one costume does not carry over to the next one"],
     ["Whenever a costume is torn. The wardrobe is told", "Whenever a costume is torn, the wardrobe is told"],
+    ["Bobbin doesn't lend a costume twice", "Bobbin never lends a costume twice"],
+    ["Don't: lend a costume twice", "Bobbin never lends a costume twice"],
+    ["\u274c Lend a costume twice", "Bobbin never lends a costume twice"],
+    ["Do: send a note after each loan", "Bobbin sends a note after each loan"],
+    ["\u2705 Send a note after each loan", "Bobbin sends a note after each loan"],
+    ["Please make sure you send a note after each loan", "Bobbin sends a note after each loan"],
+    ["Remember to send a note after each loan", "Bobbin sends a note after each loan"],
+    ["The Assistant shall ensure that every loan is noted", "every loan is noted"],
+    ["If a costume is torn: send it to repair", "If a costume is torn, Bobbin sends it to repair"],
+    ["If a costume is torn then send it to repair", "If a costume is torn, Bobbin sends it to repair"],
+    ["If a costume is torn → send it to repair", "If a costume is torn, Bobbin sends it to repair"],
+    [
+      "If a costume is lent for a show, then a check with `state: clean` must have come back before it",
+      "A costume is lent for a show only after a check with `state: clean` has come back",
+    ],
+    ["If a costume is torn, then the wardrobe must have been told before it", "A costume is torn only after the wardrobe has been told"],
   ])("%j reads as %j", (sentence, expected) => {
     expect(voiced(sentence, "Bobbin").text).toBe(expected);
   });

@@ -77,6 +77,49 @@ export function formSteps(agent: string): VoiceStep[] {
         ),
     },
     {
+      // A Do/Don't page's labels and marks: "Do: log …", "✅ Log …" are the imperative; "Don't: cancel …", "❌ Cancel …" a ban.
+      name: "do dont label",
+      apply: (v) =>
+        rewrite(
+          v,
+          /^(?:(do)\s*:|(don't|do\s+not|never)\s*:|(\u2705|\u2714\ufe0f?|\u2611\ufe0f?)|(\u274c|\u2716\ufe0f?|\u26d4|\ud83d\udeab))\s*/giu,
+          (m) => (m[2] !== undefined || m[4] !== undefined ? "Never " : ""),
+        ),
+    },
+    {
+      // "Please make sure you log …", "Make sure to log …", "Remember to log …": a manager's way of asking is the ask.
+      name: "please make sure",
+      apply: (v) =>
+        rewrite(
+          v,
+          /^(?:please\s+)?(?:(?:make|be)\s+sure(?:\s+that)?(?:\s+to)?|remember\s+to|ensure(?:\s+that)?)\s+|^please\s+(?=[a-z])/gi,
+          () => "",
+        ),
+    },
+    {
+      // "The Assistant shall ensure that each …", "… must make sure that …": what is to be ensured is the rule.
+      name: "ensure that",
+      apply: (v) =>
+        rewrite(
+          v,
+          new RegExp(
+            `^(?:${PARTY}|${escapeRegExp(agent)}|you)\\s+(?:shall|must|will|should)\\s+(?:ensure|make\\s+sure|see\\s+to\\s+it)\\s+that\\s+(?=\\S)`,
+            "gi",
+          ),
+          () => "",
+        ),
+    },
+    {
+      // "If a diver surfaces with `deco: missed`: give …", "If X then Y", "If X → Y": an If/then line's condition, as the readers split it.
+      name: "if colon",
+      apply: (v) =>
+        rewrite(
+          v,
+          /^((?:if|when|whenever)\s+(?:[^,;:`→]|`[^`]*`)+?)(?:\s*:\s+|\s*(?:→|->|=>)\s*(?:then\s+)?|\s+then\s+)(?=\S)/gi,
+          (m) => `${m[1]!}, `,
+        ),
+    },
+    {
       // "Do log every release: …", "Please do call …": an emphatic imperative is the imperative.
       name: "emphatic do",
       apply: (v) => rewrite(v, /^(?:please\s+)?do\s+(?!not\b)(?=[a-z]+\s)/gi, () => ""),
@@ -146,6 +189,17 @@ export function formSteps(agent: string): VoiceStep[] {
         ),
     },
     {
+      // "If an order_pilot is made for a booking, then an `assign_berth` result … has come before it": an If/then line
+      // that says what must have come first is the ordering "X is made … only after Y has come".
+      name: "if then before it",
+      apply: (v) =>
+        rewrite(
+          v,
+          /^if\s+((?:[^,;:`]|`[^`]*`)+?\s+(?:is|are)\s+[a-z]+\b(?:[^,;:`]|`[^`]*`)*?),\s+(?:then\s+)?(.+?)\s+(?:must|should|has\s+to)?\s*(?:have|has)\s+(come(?:\s+back)?|happened|been\s+[a-z]+)\s+(?:before|first|earlier)(?:\s+it)?$/gi,
+          (m) => `${m[1]!.charAt(0).toUpperCase()}${m[1]!.slice(1)} only after ${m[2]!} has ${m[3]!}`,
+        ),
+    },
+    {
       // "If X, then Y": the readers split the condition at its comma; "then" adds nothing.
       name: "if then",
       apply: (v) => rewrite(v, /^((?:if|when|whenever|once|where|after|before)\b[^;:]*?),\s+then\s+(?=\S)/gi, (m) => `${m[1]!}, `),
@@ -179,6 +233,14 @@ export function formSteps(agent: string): VoiceStep[] {
 /** The steps that read what the steps of voice.ts wrote ("Porter must not cancel …" from "Can Porter cancel …? No"). */
 export function lateSteps(agent: string): VoiceStep[] {
   return [
+    {
+      // "Relay doesn't make more than four call-outs" (from "Don't make …"): the readers know "never makes".
+      name: "does not",
+      apply: (v) =>
+        rewrite(v, new RegExp(`(?<=\\b${escapeRegExp(agent)}\\s+)(?:does\\s+not|doesn't)\\s+([a-z]+)\\b`, "gi"), (m) =>
+          imperativeVerb(m[1]!, false) ? `never ${thirdPerson(m[1]!)}` : undefined,
+        ),
+    },
     {
       // "Porter never cancels a reservation whose latest look-up shows …" (from "Don't cancel …", "nobody cancels …",
       // "Can Porter cancel …? No"): the readers know the ban on such a thing in the passive, "A reservation whose … is never cancelled".
