@@ -135,7 +135,8 @@ describe("the rewrite", () => {
   it.each([
     ["You never hand over a drill to a suspended member", "Wren never hands over a drill to a suspended member"],
     ["Never push to `branch: main`", "Wren never pushes to `branch: main`"],
-    ["Do not lend a tool twice", "Wren does not lend a tool twice"],
+    // "does not" is then "never" (voice-forms.ts lateSteps).
+    ["Do not lend a tool twice", "Wren never lends a tool twice"],
     ["When a tool comes back, inspect it with `inspect_tool`", "When a tool comes back, Wren inspects it with `inspect_tool`"],
     ["The clerk shall release the saw prior to the inspection", "The clerk must release the saw before the inspection"],
     ["A deposit in excess of $200 is refunded thereafter", "A deposit more than $200 is refunded afterwards"],
@@ -172,7 +173,7 @@ describe("the rewrite", () => {
     expect(voiced("Don't dress up routine readings as an emergency", "Wren", knows).text).toBe(
       "Don't dress up routine readings as an emergency",
     );
-    expect(voiced("Don't lend a saw twice", "Wren", knows).text).toBe("Wren doesn't lend a saw twice");
+    expect(voiced("Don't lend a saw twice", "Wren", knows).text).toBe("Wren never lends a saw twice");
   });
 
   it("leaves the readers' own voice alone", () => {

@@ -246,7 +246,7 @@ export function draftSection(
   const ruleSentences = sentences.filter((s) => s.role === "rule");
   // Each sentence read in the one voice the readers know; the quotes stay the spec's words (voice.ts).
   const knows = actionVerbs(lexicon);
-  const voices = ruleSentences.map((s, i) => voiced(s.text, grammar.agent, knows, ruleSentences[i + 1]?.text));
+  const voices = ruleSentences.map((s, i) => voiced(s.text, grammar.agent, knows, ruleSentences[i + 1]?.text, ruleSentences[i - 1]?.text));
   const shapes = voices.map((v) => shapeSentence(v.text, grammar));
   const checks: Check[] = [];
   const semanticChecks: SemanticCheck[] = [];
@@ -255,6 +255,8 @@ export function draftSection(
   let last: SentenceShape["condition"];
   let earlier: Pattern[] = [];
   for (const [i, written] of shapes.entries()) {
+    // A sentence read as part of its neighbour (voice-joins.ts) has nothing of its own to read.
+    if (voices[i]!.text === "") continue;
     const shape = inSituation(written, situation, last);
     last = shape.condition ?? last;
     const outcomes = freshAcross(

@@ -16,70 +16,12 @@ import type { ClauseOutcome } from "./clauses.js";
 import type { Lexicon } from "./lexicon.js";
 import { canonical } from "./words.js";
 import { escapeRegExp } from "./shape.js";
+import { formSteps, lateSteps } from "./voice-forms.js";
+import { absorbed, readWithNeighbour, withNeighbours } from "./voice-joins.js";
+import { originalQuote, rewrite, unchanged, type Voiced } from "./voice-spans.js";
 import { ADVERB, imperativeVerb, LEADING_CONDITION, NOT_A_VERB, OBJECT_START, ORDINALS, participle, thirdPerson } from "./voice-words.js";
 
-export { participle, thirdPerson };
-
-/** A sentence as rewritten, with the span of the original each character comes from. */
-export interface Voiced {
-  original: string;
-  text: string;
-  /** Per character of `text`: where its source starts in `original`. */
-  from: number[];
-  /** Per character of `text`: where its source ends (exclusive) in `original`. */
-  to: number[];
-}
-
-function unchanged(sentence: string): Voiced {
-  const from = [...sentence].map((_, i) => i);
-  return { original: sentence, text: sentence, from, to: from.map((i) => i + 1) };
-}
-
-/** Each match of `pattern` (global) replaced by what `replace` returns for it (undefined: left alone), with the spans kept. */
-function rewrite(voiced: Voiced, pattern: RegExp, replace: (m: RegExpExecArray, text: string) => string | undefined): Voiced {
-  let text = "";
-  const from: number[] = [];
-  const to: number[] = [];
-  let at = 0;
-  pattern.lastIndex = 0;
-  for (let m = pattern.exec(voiced.text); m !== null; m = pattern.exec(voiced.text)) {
-    if (m[0] === "") {
-      pattern.lastIndex++;
-      continue;
-    }
-    const by = replace(m, voiced.text);
-    if (by === undefined || by === m[0]) continue;
-    const start = m.index;
-    const end = start + m[0].length;
-    text += voiced.text.slice(at, start);
-    from.push(...voiced.from.slice(at, start));
-    to.push(...voiced.to.slice(at, start));
-    // The new words stand for the whole of what they replace.
-    text += by;
-    for (let i = 0; i < by.length; i++) {
-      from.push(voiced.from[start]!);
-      to.push(voiced.to[end - 1]!);
-    }
-    at = end;
-  }
-  if (at === 0) return voiced;
-  text += voiced.text.slice(at);
-  from.push(...voiced.from.slice(at));
-  to.push(...voiced.to.slice(at));
-  return { original: voiced.original, text, from, to };
-}
-
-/**
- * The spec's own words for a quote the readers cut from the rewritten sentence: the original span
- * from where the quote's first character came from to where its last one did. A quote the
- * rewritten sentence does not hold (a reader's own paraphrase) is the whole original sentence.
- */
-export function originalQuote(voiced: Voiced, quote: string): string {
-  if (voiced.text === voiced.original) return quote;
-  const at = voiced.text.indexOf(quote);
-  if (at < 0 || quote === "") return voiced.original.includes(quote) && quote !== "" ? quote : voiced.original;
-  return voiced.original.slice(voiced.from[at]!, voiced.to[at + quote.length - 1]!).trim();
-}
+export { originalQuote, participle, thirdPerson, type Voiced };
 
 /** The steps, in order. Each takes the sentence as the steps before it left it. */
 function steps(
@@ -168,7 +110,7 @@ function steps(
       apply: (v) =>
         rewrite(
           v,
-          /\b((?:never|not|n't)\b[^,;:]*?\s+)before\s+(?!the\s+(?:end|session|conversation|chat|run|call)\b|it\s+ends\b|(?:each|every|any)\b)/gi,
+          /\b((?:never|not|\w+n't)\b[^,;:]*?\s+)before\s+(?!the\s+(?:end|session|conversation|chat|run|call)\b|it\s+ends\b|(?:each|every|any)\b)/gi,
           (m) => `${m[1]}until `,
         ),
     },
@@ -383,12 +325,20 @@ export function actionVerbs(lexicon: Lexicon): (verb: string) => boolean {
 }
 
 /** The sentence in the readers' voice, the agent named `agent` ("the agent", or the spec's own name for it). */
-export function voiced(sentence: string, agent = "the agent", knows: (verb: string) => boolean = () => true, next?: string): Voiced {
+export function voiced(
+  sentence: string,
+  agent = "the agent",
+  knows: (verb: string) => boolean = () => true,
+  next?: string,
+  previous?: string,
+): Voiced {
   // An FAQ's answer, the sentence after a question ("Can the clerk …? No."), says what the question's words mean.
   const answer =
     next === undefined ? undefined : (/^(?:A\s*\d*[.:]\s*)?(no|yes)\b/i.exec(next)?.[1]?.toLowerCase() as "yes" | "no" | undefined);
-  let v = unchanged(sentence);
-  for (const step of steps(agent, knows, answer)) v = step.apply(v);
+  // A part of a rule its voice put in a sentence of its own is read with the sentence it belongs to (voice-joins.ts).
+  if (readWithNeighbour(sentence, previous, next)) return absorbed(unchanged(sentence));
+  let v = withNeighbours(sentence, previous, next, agent);
+  for (const step of [...formSteps(agent), ...steps(agent, knows, answer), ...lateSteps(agent)]) v = step.apply(v);
   return v;
 }
 
