@@ -1,15 +1,14 @@
 /**
  * Rules split across sentences by their voice (voice.ts, issue 25): an FAQ's "What if a diver surfaces
  * with `deco: missed`? Then oxygen is given …", a checklist's "Whenever a withdrawal is more than 15 g.
- * The curator writes …", "Get the master's "DG cleared" for each DG vehicle. One clearance covers one
- * vehicle.", "When a lookup comes back with `status: quarantine`, the curator must be told … You may not
+ * The curator writes …", "When a lookup comes back with `status: quarantine`, the curator must be told … You may not
  * withdraw seed from that accession afterwards." The class readers read one sentence at a time, so the
- * part that stands apart is read with the sentence it belongs to: a condition before its answer, a
- * "one … covers one …" after the ordering it qualifies, the condition of the sentence before in front
- * of one that points back at it. The joined words map to no words of the sentence (voice-spans.ts), so
+ * part that stands apart is read with the sentence it belongs to: a condition before its answer, the
+ * condition of the sentence before in front of one that points back at it. (A "one … covers one …"
+ * after the ordering it qualifies is read by combined.ts's freshAcross, whose quote reaches over both
+ * sentences.) The joined words map to no words of the sentence (voice-spans.ts), so
  * quotes stay the spec's own.
  */
-import { asksFresh } from "./combined.js";
 import { absorbed, joined, rewrite, unchanged, type Voiced } from "./voice-spans.js";
 import { LEADING_CONDITION, thirdPerson } from "./voice-words.js";
 
@@ -24,16 +23,6 @@ const FRAGMENT = new RegExp(
   `^(?:what\\s+(?:happens\\s+)?if|and\\s+if|if|when|whenever|once)\\s+(?!${ASKS})((?:[^,;:\`]|\`[^\`]*\`)+)$`,
   "i",
 );
-
-/** A sentence that only says one confirmation covers one act ("One clearance covers one vehicle."), not a duty of its own ("An archivist may not clear their own loan"). */
-function freshOnly(sentence: string): boolean {
-  return (
-    asksFresh(sentence) &&
-    sentence.split(/\s+/).length <= 12 &&
-    !LEADING_CONDITION.test(sentence) &&
-    !/\b(?:must|never|only|may|can|cannot|shall|should)\b/i.test(sentence)
-  );
-}
 
 /** "Then oxygen is given …", "A: then …", "In that case, …": the answer's own opening, before its condition is put in front. */
 const ANSWER_OPENING = /^(?:A\s*\d*\s*[:.]\s*)?(?:then|in\s+that\s+case|if\s+so)\s*,?\s+/i;
@@ -69,11 +58,10 @@ function askedAct(question: string, agent: string): string | undefined {
 }
 
 /** Whether this sentence is read as part of a neighbour, and so has nothing of its own to read. */
-export function readWithNeighbour(sentence: string, previous: string | undefined, next: string | undefined): boolean {
+export function readWithNeighbour(sentence: string, _previous: string | undefined, next: string | undefined): boolean {
   if (next !== undefined && FRAGMENT.test(sentence)) return true;
   // A question whose answer says the rule in words of its own is read in that answer.
-  if (next !== undefined && ASKED.test(sentence) && (RULE_ANSWER.test(next) || ONLY_ANSWER.test(next))) return true;
-  return previous !== undefined && freshOnly(sentence) && !FRAGMENT.test(previous);
+  return next !== undefined && ASKED.test(sentence) && (RULE_ANSWER.test(next) || ONLY_ANSWER.test(next));
 }
 
 /** The sentence with the words of its neighbours it needs to be read alone. */
@@ -105,7 +93,6 @@ export function withNeighbours(sentence: string, previous: string | undefined, n
     v = joined(v, `${word.charAt(0).toUpperCase()}${word.slice(1).toLowerCase()} ${fragment[1]!}, `);
     return lowerFirst(v);
   }
-  if (next !== undefined && freshOnly(next) && !FRAGMENT.test(sentence)) v = joined(v, "", `; ${lowered(next)}`);
   // "… afterwards": the condition of the sentence before ("When a lookup comes back with …,") in front.
   const lead = previous === undefined ? null : /^((?:if|when|whenever|once|after)\b(?:[^,;:`]|`[^`]*`)*?),\s/i.exec(previous);
   if (lead !== null && !LEADING_CONDITION.test(sentence) && POINTS_BACK.test(sentence)) return lowerFirst(joined(v, `${lead[1]!}, `));

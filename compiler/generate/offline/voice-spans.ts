@@ -68,7 +68,7 @@ export function originalQuote(voiced: Voiced, quote: string): string {
 
 /**
  * Words of a neighbouring sentence put before (or after) this one: a question's condition before its
- * answer, a "one OK covers one withdrawal" after the ordering it qualifies. They stand for no words
+ * answer. They stand for no words
  * of this sentence, so a quote that starts (or ends) in them maps to this sentence's start (or end).
  */
 export function joined(voiced: Voiced, prefix: string, suffix = ""): Voiced {
