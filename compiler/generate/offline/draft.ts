@@ -16,10 +16,11 @@ import type { BehaviorSpec, SpecSection } from "../../behavior-md/load.js";
 import { buildLexicon, withSpecActions, type Lexicon } from "./lexicon.js";
 import { specGlosses, withGlosses } from "./glosses.js";
 import { readFromWords } from "./synthesize-unlabeled.js";
+import { voicedParagraphs } from "./synthesize-voiced.js";
 import { notInSamplesNotes, specActionNames } from "./backticks.js";
 import { withOutcomes } from "./outcomes.js";
 import { normalSamples, normalVocabulary } from "./inputs.js";
-import { ruleParagraphs, sectionSentences, type SpecSentence } from "./sentences.js";
+import { sectionSentences, type SpecSentence } from "./sentences.js";
 import type { Draft, DraftNote, LabelVerdict, VerdictQuestion, Vocabulary } from "../types.js";
 import { previewRule } from "../preview.js";
 import { coverageNotes, obligations } from "../coverage.js";
@@ -391,7 +392,7 @@ function fromWords(
   // A prohibition stays one: the question it replaces (clauses.ts semanticFor) or its words say it forbids.
   const forbidding = rule.semanticChecks[0]!.question.includes("avoid what this forbids") || forbids(quote, grammar);
   // The rule's own paragraphs: a value its rationale names is no matcher of the rule.
-  const read = readFromWords(lexicon, rule, ruleParagraphs(section.body), quote, samples, forbidding);
+  const read = readFromWords(lexicon, rule, voicedParagraphs(section.body, lexicon, grammar.agent), quote, samples, forbidding);
   if (read === undefined) return drafted;
   const message = `no phrase rule mapped "${quote}"; it was read from its words over the samples as a ${read.checks[0]!.type} check: check it`;
   // The notes on the semantic trigger and on the question it replaces go with them.
@@ -414,12 +415,13 @@ function withLabels(
   section: SpecSection,
   samples: readonly Trajectory[],
   labels: RuleLabels,
+  grammar: Grammar,
 ): typeof drafted & { question?: Omit<VerdictQuestion, "rule"> } {
-  // The rule's own paragraphs, as the words path reads them (fromWords): a rationale's story names no matcher.
+  // The rule's own paragraphs in the readers' voice, as the words path reads them (fromWords): a rationale's story names no matcher.
   const found = synthesizeRule(
     lexicon,
     drafted.rule,
-    ruleParagraphs(section.body),
+    voicedParagraphs(section.body, lexicon, grammar.agent),
     obligations(section.body).map((o) => o.text),
     samples,
     labels,
@@ -478,7 +480,7 @@ export function draftOffline(given: OfflineDraftInput, sections: readonly SpecSe
       grammar,
     );
     if (input.labels !== undefined) {
-      const found = withLabels(drafted, lexicon, section, input.samples, input.labels);
+      const found = withLabels(drafted, lexicon, section, input.samples, input.labels, grammar);
       if (found.question !== undefined) questions.push({ rule, ...found.question });
       drafted = found;
     }

@@ -15,6 +15,7 @@ import type { Lexicon } from "./lexicon.js";
 import { boundsIn, candidateMatchers, candidates, score, toCheck } from "./synthesize-candidates.js";
 import { escapeRegExp } from "./shape.js";
 import { actionsOf } from "./synthesize-forms.js";
+import { headingWords } from "./synthesize-voiced.js";
 import { cutFit, writtenCuts, type RangeRole } from "./synthesize-numbers.js";
 import { evaluate, subjectOf, usedMatchers, type Candidate, type SampleIndex } from "./synthesize-eval.js";
 
@@ -96,7 +97,7 @@ export function readFromWords(
   forbidding = false,
 ): MetaBehavior | undefined {
   if (samples.length < 3 || !concrete(lexicon, section)) return undefined;
-  const vocab = candidateMatchers(lexicon, rule, `${rule.name}. ${section}`, samples, () => undefined, true);
+  const vocab = candidateMatchers(lexicon, rule, `${headingWords(rule.name)}. ${section}`, samples, () => undefined, true);
   const { matchers, relevance } = vocab;
   const written = writtenActions(lexicon, quote);
   const banned = bannedList(written, quote);
@@ -148,7 +149,7 @@ export function readFromWords(
   // Without labels a number is the words' own: a cut between sample values (`r.valuation <= 500000`
   // for "above $250,000") only fits the samples, in a condition's test as in a matcher. A number on
   // the other side than the words put it ("no more than 12" as `< 12`) is not their reading either.
-  const cuts = writtenCuts(`${rule.name}. ${section}`);
+  const cuts = writtenCuts(`${headingWords(rule.name)}. ${section}`);
   const contradicts = (c: Candidate) =>
     ranges(c).some(({ range, role }) => bounds(range).some((b) => !vocab.said.includes(b)) || cutFit(range, cuts, role) === "contradicts");
   // Each matcher's action by its own name (a threshold the words write does not make any action the rule's).

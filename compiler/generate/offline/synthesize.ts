@@ -48,6 +48,7 @@ import { sentenceCandidates, withSentences } from "./synthesize-sentences.js";
 import { tiedVariants } from "./synthesize-tied.js";
 import { variantsFor, type Variant } from "./synthesize-variants.js";
 import { nameStems, stemSet } from "./words.js";
+import { headingWords } from "./synthesize-voiced.js";
 
 export type { RuleLabels, Verdict } from "./synthesize-eval.js";
 export { roundestIn } from "./synthesize-candidates.js";
@@ -98,7 +99,7 @@ export function unconfirmedNote(found: Synthesis): string | undefined {
 /** The matchers of a rule's search and where each occurs in every sample. */
 function prepare(lexicon: Lexicon, rule: MetaBehavior, section: string, samples: readonly Trajectory[], labels: RuleLabels) {
   const labelOf = (i: number) => labels[samples[i]!.id]?.[rule.name];
-  const vocab = candidateMatchers(lexicon, rule, `${rule.name}. ${section}`, samples, labelOf);
+  const vocab = candidateMatchers(lexicon, rule, `${headingWords(rule.name)}. ${section}`, samples, labelOf);
   const index: SampleIndex[] = samples.map((s) => ({
     complete: s.complete,
     events: s.events,
