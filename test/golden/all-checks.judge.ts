@@ -23,6 +23,7 @@ import {
   reportIdsAnd,
   reportId,
   reportEventId,
+  metadataIs,
 } from "behavior-judge/runtime";
 
 export { TrajectoryError, formatJudgment } from "behavior-judge/runtime";
@@ -146,7 +147,7 @@ class Rule0 implements RuleStepper {
       } else if (
         this.first0 === undefined &&
         e.action === "run_tests_result" &&
-        Object.is(e.metadata?.["status"], "passed")
+        metadataIs(e.metadata?.["status"], "passed")
       )
         this.first0 = e.id;
       else if (this.first0 === undefined && e.action === "run_tests_result") {
