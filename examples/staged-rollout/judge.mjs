@@ -880,6 +880,12 @@ var FOLLOWER_CITED = "first later event matching `followedBy`";
 var CitationList = class {
   length = 0;
   chunks = [[]];
+  /**
+   * Whether some follower answered more than one waiting match, so that the clause must move
+   * it (inCitationOrder); undefined while no follower came by `pushFollower`, as in a judge.ts
+   * generated before it, and then the order pass runs as it always did.
+   */
+  moves = void 0;
   push(citation) {
     const n = this.length;
     const k = n >>> 12;
@@ -887,6 +893,12 @@ var CitationList = class {
     if (k === chunks.length) chunks.push(new Array(4096));
     chunks[k][n & 4095] = citation;
     this.length = n + 1;
+  }
+  /** A follower, cited once, answering the `waiting` matches pushed last. */
+  pushFollower(eventId, waiting) {
+    this.push(pairedFollower(eventId));
+    if (waiting > 1) this.moves = true;
+    else if (this.moves === void 0) this.moves = false;
   }
   /** The citation at index `i` (below `length`). */
   at(i) {
@@ -961,7 +973,8 @@ function pairingClause({ quote, complete, cited, waiting, carried }) {
     }
     return predicate("pairing", quote, "false", null, unmatched);
   }
-  return predicate("pairing", quote, "true", null, inCitationOrder(cited.toArray(), carried));
+  const citations = cited.toArray();
+  return predicate("pairing", quote, "true", null, cited.moves === false ? citations : inCitationOrder(citations, carried));
 }
 function requiredClause({ quote, complete, windowOpen = true, match }) {
   if (!windowOpen) return na("required", quote, absentReason(complete));
@@ -1268,7 +1281,7 @@ var Rule1 = class {
     if (!this.triggered && pattern0) this.triggered = true;
     const each0 = pattern0;
     if (this.waiting0 > 0 && (e.action === "rollback" || e.action === "health_check_result")) {
-      this.cited0.push(pairedFollower(e.id));
+      this.cited0.pushFollower(e.id, this.waiting0);
       this.waiting0 = 0;
       if (each0) {
         this.carried0.push(e.id);

@@ -17,7 +17,6 @@ import {
   eventFacts,
   CitationList,
   pairedEach,
-  pairedFollower,
   waitingIds,
   reportIds,
   reportIdsAnd,
@@ -217,7 +216,7 @@ class Rule1 implements RuleStepper {
     if (!this.triggered && pattern0) this.triggered = true;
     const each0 = pattern0;
     if (this.waiting0 > 0 && e.action === "health_check_result") {
-      this.cited0.push(pairedFollower(e.id));
+      this.cited0.pushFollower(e.id, this.waiting0);
       this.waiting0 = 0;
       if (each0) {
         this.carried0.push(e.id);
