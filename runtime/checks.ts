@@ -114,6 +114,12 @@ const FOLLOWER_CITED = "first later event matching `followedBy`";
 export class CitationList {
   length = 0;
   readonly chunks: Citation[][] = [[]];
+  /**
+   * Whether some follower answered more than one waiting match, so that the clause must move
+   * it (inCitationOrder); undefined while no follower came by `pushFollower`, as in a judge.ts
+   * generated before it, and then the order pass runs as it always did.
+   */
+  moves: boolean | undefined = undefined;
 
   push(citation: Citation): void {
     const n = this.length;
@@ -122,6 +128,13 @@ export class CitationList {
     if (k === chunks.length) chunks.push(new Array<Citation>(4096));
     chunks[k]![n & 4095] = citation;
     this.length = n + 1;
+  }
+
+  /** A follower, cited once, answering the `waiting` matches pushed last. */
+  pushFollower(eventId: string, waiting: number): void {
+    this.push(pairedFollower(eventId));
+    if (waiting > 1) this.moves = true;
+    else if (this.moves === undefined) this.moves = false;
   }
 
   /** The citation at index `i` (below `length`). */
@@ -235,7 +248,9 @@ export function pairingClause({ quote, complete, cited, waiting, carried }: Pair
     }
     return predicate("pairing", quote, "false", null, unmatched);
   }
-  return predicate("pairing", quote, "true", null, inCitationOrder(cited.toArray(), carried));
+  // When every follower answered one match, each already sits after it: nothing moves.
+  const citations = cited.toArray();
+  return predicate("pairing", quote, "true", null, cited.moves === false ? citations : inCitationOrder(citations, carried));
 }
 
 export interface RequiredState extends ClauseBase, Windowed {

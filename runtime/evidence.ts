@@ -15,7 +15,29 @@ export const EVIDENCE_SHOWN = 3;
 /** Content shown of an event, in characters. */
 const CONTENT_SHOWN = 60;
 
+/**
+ * Whether JSON.stringify leaves the first `n` characters of `value` as they are: no quote,
+ * backslash, control character or surrogate half (a surrogate, paired or not, takes the slow
+ * path, which is always right).
+ */
+function plainPrefix(value: string, n: number): boolean {
+  for (let k = 0; k < n; k++) {
+    const c = value.charCodeAt(k);
+    if (c < 0x20 || c === 0x22 || c === 0x5c || (c >= 0xd800 && c <= 0xdfff)) return false;
+  }
+  return true;
+}
+
+/**
+ * The value as JSON, clipped to `max` characters with an ellipsis. Most values need no escape:
+ * those are quoted without JSON.stringify, the larger part of what a description cost
+ * (docs/SPEED.md, round 16); the text is the same.
+ */
 function quoted(value: string, max: number): string {
+  const n = value.length;
+  if (n > max) {
+    if (plainPrefix(value, max)) return `"${value.slice(0, max)}…"`;
+  } else if (plainPrefix(value, n)) return `"${value}"`;
   const flat = JSON.stringify(value);
   return flat.length > max + 2 ? `${flat.slice(0, max + 1)}…"` : flat;
 }
@@ -23,21 +45,26 @@ function quoted(value: string, max: number): string {
 /**
  * `verify_identity_result at e3 with actor tool, status "failed"`: the event's
  * action and id, and its value of each field named (`actor`, `content`,
- * `metadata.<key>`; `no <key>` when it has none).
+ * `metadata.<key>`; `no <key>` when it has none). Made by concatenation, not a
+ * list and `join`: a stepper describes up to three events per check while
+ * stepping, whether or not the clause ends false.
  */
 export function eventFacts(e: StepEvent, fields: readonly string[]): string {
-  const facts: string[] = [];
-  for (const field of fields) {
-    if (field === "actor") facts.push(`actor ${e.actor}`);
-    else if (field === "content") facts.push(`content ${quoted(e.content ?? "", CONTENT_SHOWN)}`);
+  let facts = "";
+  for (let k = 0; k < fields.length; k++) {
+    const field = fields[k]!;
+    let fact: string;
+    if (field === "actor") fact = `actor ${e.actor}`;
+    else if (field === "content") fact = `content ${quoted(e.content ?? "", CONTENT_SHOWN)}`;
     else {
       const key = field.slice("metadata.".length);
       const metadata = e.metadata;
       const value = metadata !== undefined && Object.hasOwn(metadata, key) ? metadata[key] : undefined;
-      facts.push(typeof value === "string" ? `${key} ${quoted(value, CONTENT_SHOWN)}` : `no ${key}`);
+      fact = typeof value === "string" ? `${key} ${quoted(value, CONTENT_SHOWN)}` : `no ${key}`;
     }
+    facts = k === 0 ? ` with ${fact}` : `${facts}, ${fact}`;
   }
-  return `${e.action} at ${e.id}${facts.length === 0 ? "" : ` with ${facts.join(", ")}`}`;
+  return `${e.action} at ${e.id}${facts}`;
 }
 
 /** The events described, `; ` between them, and how many more there were. */

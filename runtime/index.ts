@@ -60,4 +60,4 @@ export {
   withinExplanation,
 } from "./checks-extended.js";
 export { Keyed } from "./keyed.js";
-export { inRange, readDecimal, readInstant } from "./matchers.js";
+export { inRange, metadataIs, readDecimal, readInstant } from "./matchers.js";

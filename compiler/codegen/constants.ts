@@ -26,6 +26,8 @@ const EXTENDED_RUNTIME = {
   reportIdsAnd: code`reportIdsAnd`,
   reportId: code`reportId`,
   reportEventId: code`reportEventId`,
+  // A metadata value equal to a stated string (runtime/matchers.ts).
+  metadataIs: code`metadataIs`,
   Keyed: code`Keyed`,
   RegexProgram: code`type RegexProgram`,
   regexTest: code`regexTest`,

@@ -122,7 +122,7 @@ export function lowerPairing(j: number, check: PairingCheck, constants: Constant
     step: [
       code`const ${each} = ${lowerPattern(check.each, constants)};`,
       code`if (${waiting} > 0 && ${lowerPattern(check.followedBy, constants)}) {`,
-      code`${cited}.push(${constants.runtime("pairedFollower")}(${EVENT}.id));`,
+      code`${cited}.pushFollower(${EVENT}.id, ${waiting});`,
       code`${waiting} = 0;`,
       code`if (${each}) {`,
       code`${carried}.push(${EVENT}.id);`,

@@ -795,23 +795,37 @@ function createJudge(definition) {
 
 // runtime/evidence.ts
 var CONTENT_SHOWN = 60;
+function plainPrefix(value, n) {
+  for (let k = 0; k < n; k++) {
+    const c = value.charCodeAt(k);
+    if (c < 32 || c === 34 || c === 92 || c >= 55296 && c <= 57343) return false;
+  }
+  return true;
+}
 function quoted(value, max) {
+  const n = value.length;
+  if (n > max) {
+    if (plainPrefix(value, max)) return `"${value.slice(0, max)}\u2026"`;
+  } else if (plainPrefix(value, n)) return `"${value}"`;
   const flat = JSON.stringify(value);
   return flat.length > max + 2 ? `${flat.slice(0, max + 1)}\u2026"` : flat;
 }
 function eventFacts(e, fields) {
-  const facts = [];
-  for (const field of fields) {
-    if (field === "actor") facts.push(`actor ${e.actor}`);
-    else if (field === "content") facts.push(`content ${quoted(e.content ?? "", CONTENT_SHOWN)}`);
+  let facts = "";
+  for (let k = 0; k < fields.length; k++) {
+    const field = fields[k];
+    let fact;
+    if (field === "actor") fact = `actor ${e.actor}`;
+    else if (field === "content") fact = `content ${quoted(e.content ?? "", CONTENT_SHOWN)}`;
     else {
       const key = field.slice("metadata.".length);
       const metadata = e.metadata;
       const value = metadata !== void 0 && Object.hasOwn(metadata, key) ? metadata[key] : void 0;
-      facts.push(typeof value === "string" ? `${key} ${quoted(value, CONTENT_SHOWN)}` : `no ${key}`);
+      fact = typeof value === "string" ? `${key} ${quoted(value, CONTENT_SHOWN)}` : `no ${key}`;
     }
+    facts = k === 0 ? ` with ${fact}` : `${facts}, ${fact}`;
   }
-  return `${e.action} at ${e.id}${facts.length === 0 ? "" : ` with ${facts.join(", ")}`}`;
+  return `${e.action} at ${e.id}${facts}`;
 }
 function factsList(described, total) {
   const more = total - described.length;
@@ -866,6 +880,12 @@ var FOLLOWER_CITED = "first later event matching `followedBy`";
 var CitationList = class {
   length = 0;
   chunks = [[]];
+  /**
+   * Whether some follower answered more than one waiting match, so that the clause must move
+   * it (inCitationOrder); undefined while no follower came by `pushFollower`, as in a judge.ts
+   * generated before it, and then the order pass runs as it always did.
+   */
+  moves = void 0;
   push(citation) {
     const n = this.length;
     const k = n >>> 12;
@@ -873,6 +893,12 @@ var CitationList = class {
     if (k === chunks.length) chunks.push(new Array(4096));
     chunks[k][n & 4095] = citation;
     this.length = n + 1;
+  }
+  /** A follower, cited once, answering the `waiting` matches pushed last. */
+  pushFollower(eventId, waiting) {
+    this.push(pairedFollower(eventId));
+    if (waiting > 1) this.moves = true;
+    else if (this.moves === void 0) this.moves = false;
   }
   /** The citation at index `i` (below `length`). */
   at(i) {
@@ -947,7 +973,8 @@ function pairingClause({ quote, complete, cited, waiting, carried }) {
     }
     return predicate("pairing", quote, "false", null, unmatched);
   }
-  return predicate("pairing", quote, "true", null, inCitationOrder(cited.toArray(), carried));
+  const citations = cited.toArray();
+  return predicate("pairing", quote, "true", null, cited.moves === false ? citations : inCitationOrder(citations, carried));
 }
 function requiredClause({ quote, complete, windowOpen = true, match }) {
   if (!windowOpen) return na("required", quote, absentReason(complete));
@@ -1099,6 +1126,11 @@ function formatJudgment(judgment, options = {}) {
   return lines.join("\n");
 }
 
+// runtime/matchers.ts
+function metadataIs(value, expected) {
+  return value === expected;
+}
+
 // generated/judge.ts
 var version = "0.1.0";
 var behavior = "staged-rollout";
@@ -1194,7 +1226,7 @@ var Rule0 = class {
       if (pattern0) {
         this.before0 = e.id;
         this.beforeFacts0 = eventFacts(e, []);
-      } else if (this.first0 === void 0 && e.action === "acquire_lock_result" && Object.is(e.metadata?.["status"], "granted"))
+      } else if (this.first0 === void 0 && e.action === "acquire_lock_result" && metadataIs(e.metadata?.["status"], "granted"))
         this.first0 = e.id;
       else if (this.first0 === void 0 && e.action === "acquire_lock_result") {
         this.missed0++;
@@ -1245,11 +1277,11 @@ var Rule1 = class {
     this.carried0 = [];
   }
   step(e) {
-    const pattern0 = e.action === "health_check_result" && Object.is(e.metadata?.["status"], "failing");
+    const pattern0 = e.action === "health_check_result" && metadataIs(e.metadata?.["status"], "failing");
     if (!this.triggered && pattern0) this.triggered = true;
     const each0 = pattern0;
     if (this.waiting0 > 0 && (e.action === "rollback" || e.action === "health_check_result")) {
-      this.cited0.push(pairedFollower(e.id));
+      this.cited0.pushFollower(e.id, this.waiting0);
       this.waiting0 = 0;
       if (each0) {
         this.carried0.push(e.id);
@@ -1298,7 +1330,7 @@ var Rule2 = class {
     const pattern0 = e.action === "rollback";
     if (!this.triggered && pattern0) this.triggered = true;
     if (this.after0 !== void 0) {
-      if (e.action === "deploy" && Object.is(e.metadata?.["stage"], "canary")) {
+      if (e.action === "deploy" && metadataIs(e.metadata?.["stage"], "canary")) {
         this.counted0.push(e.id);
         if (this.facts0.length < 3) this.facts0.push(eventFacts(e, ["metadata.stage"]));
       }
@@ -1341,7 +1373,7 @@ var Rule2 = class {
   /** The violations step(e) then violations(found) would report, decided without changing the state. */
   check(e, found) {
     if (!this.triggered && !(e.action === "rollback")) return;
-    const grows0 = this.after0 !== void 0 && e.action === "deploy" && Object.is(e.metadata?.["stage"], "canary");
+    const grows0 = this.after0 !== void 0 && e.action === "deploy" && metadataIs(e.metadata?.["stage"], "canary");
     const citing0 = this.counted0.length + (grows0 ? 1 : 0);
     if (citing0 > 1 && this.reported0 < citing0)
       found(2, 0, grows0 ? reportIdsAnd(this.counted0, e) : reportIds(this.counted0));

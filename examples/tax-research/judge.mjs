@@ -795,23 +795,37 @@ function createJudge(definition) {
 
 // runtime/evidence.ts
 var CONTENT_SHOWN = 60;
+function plainPrefix(value, n) {
+  for (let k = 0; k < n; k++) {
+    const c = value.charCodeAt(k);
+    if (c < 32 || c === 34 || c === 92 || c >= 55296 && c <= 57343) return false;
+  }
+  return true;
+}
 function quoted(value, max) {
+  const n = value.length;
+  if (n > max) {
+    if (plainPrefix(value, max)) return `"${value.slice(0, max)}\u2026"`;
+  } else if (plainPrefix(value, n)) return `"${value}"`;
   const flat = JSON.stringify(value);
   return flat.length > max + 2 ? `${flat.slice(0, max + 1)}\u2026"` : flat;
 }
 function eventFacts(e, fields) {
-  const facts = [];
-  for (const field of fields) {
-    if (field === "actor") facts.push(`actor ${e.actor}`);
-    else if (field === "content") facts.push(`content ${quoted(e.content ?? "", CONTENT_SHOWN)}`);
+  let facts = "";
+  for (let k = 0; k < fields.length; k++) {
+    const field = fields[k];
+    let fact;
+    if (field === "actor") fact = `actor ${e.actor}`;
+    else if (field === "content") fact = `content ${quoted(e.content ?? "", CONTENT_SHOWN)}`;
     else {
       const key = field.slice("metadata.".length);
       const metadata = e.metadata;
       const value = metadata !== void 0 && Object.hasOwn(metadata, key) ? metadata[key] : void 0;
-      facts.push(typeof value === "string" ? `${key} ${quoted(value, CONTENT_SHOWN)}` : `no ${key}`);
+      fact = typeof value === "string" ? `${key} ${quoted(value, CONTENT_SHOWN)}` : `no ${key}`;
     }
+    facts = k === 0 ? ` with ${fact}` : `${facts}, ${fact}`;
   }
-  return `${e.action} at ${e.id}${facts.length === 0 ? "" : ` with ${facts.join(", ")}`}`;
+  return `${e.action} at ${e.id}${facts}`;
 }
 function factsList(described, total) {
   const more = total - described.length;
@@ -997,6 +1011,11 @@ function formatJudgment(judgment, options = {}) {
   return lines.join("\n");
 }
 
+// runtime/matchers.ts
+function metadataIs(value, expected) {
+  return value === expected;
+}
+
 // generated/judge.ts
 var version = "0.1.0";
 var behavior = "tax-research";
@@ -1070,7 +1089,7 @@ var Rule0 = class {
       if (e.action === "final_answer") {
         this.before0 = e.id;
         this.beforeFacts0 = eventFacts(e, []);
-      } else if (this.first0 === void 0 && e.action === "ask_user" && Object.is(e.metadata?.["topic"], "tax_year"))
+      } else if (this.first0 === void 0 && e.action === "ask_user" && metadataIs(e.metadata?.["topic"], "tax_year"))
         this.first0 = e.id;
       else if (this.first0 === void 0 && e.action === "ask_user") {
         this.missed0++;
@@ -1121,7 +1140,7 @@ var Rule1 = class {
       if (pattern0) {
         this.before0 = e.id;
         this.beforeFacts0 = eventFacts(e, []);
-      } else if (this.first0 === void 0 && e.action === "fetch_document_result" && Object.is(e.metadata?.["official"], "yes"))
+      } else if (this.first0 === void 0 && e.action === "fetch_document_result" && metadataIs(e.metadata?.["official"], "yes"))
         this.first0 = e.id;
       else if (this.first0 === void 0 && e.action === "fetch_document_result") {
         this.missed0++;

@@ -17,12 +17,12 @@ import {
   eventFacts,
   CitationList,
   pairedEach,
-  pairedFollower,
   waitingIds,
   reportIds,
   reportIdsAnd,
   reportId,
   reportEventId,
+  metadataIs,
 } from "behavior-judge/runtime";
 
 export { TrajectoryError, formatJudgment } from "behavior-judge/runtime";
@@ -146,7 +146,7 @@ class Rule0 implements RuleStepper {
       } else if (
         this.first0 === undefined &&
         e.action === "run_tests_result" &&
-        Object.is(e.metadata?.["status"], "passed")
+        metadataIs(e.metadata?.["status"], "passed")
       )
         this.first0 = e.id;
       else if (this.first0 === undefined && e.action === "run_tests_result") {
@@ -216,7 +216,7 @@ class Rule1 implements RuleStepper {
     if (!this.triggered && pattern0) this.triggered = true;
     const each0 = pattern0;
     if (this.waiting0 > 0 && e.action === "health_check_result") {
-      this.cited0.push(pairedFollower(e.id));
+      this.cited0.pushFollower(e.id, this.waiting0);
       this.waiting0 = 0;
       if (each0) {
         this.carried0.push(e.id);

@@ -17,6 +17,7 @@ import {
   eventFacts,
   reportIds,
   reportIdsAnd,
+  metadataIs,
 } from "behavior-judge/runtime";
 
 export { TrajectoryError, formatJudgment } from "behavior-judge/runtime";
@@ -67,7 +68,7 @@ class Rule0 implements RuleStepper {
     if (!this.triggered && e.action === "a\"b'c`d${e}f*/g") this.triggered = true;
     if (
       e.content?.includes("*/ process.exit(1); /*") === true &&
-      Object.is(e.metadata?.['key"with`quote'], "value\nwith\u2028breaks")
+      metadataIs(e.metadata?.['key"with`quote'], "value\nwith\u2028breaks")
     ) {
       this.matches0.push(e.id);
       if (this.facts0.length < 3)
@@ -104,7 +105,7 @@ class Rule0 implements RuleStepper {
     if (!this.triggered && !(e.action === "a\"b'c`d${e}f*/g")) return;
     const grows0 =
       e.content?.includes("*/ process.exit(1); /*") === true &&
-      Object.is(e.metadata?.['key"with`quote'], "value\nwith\u2028breaks");
+      metadataIs(e.metadata?.['key"with`quote'], "value\nwith\u2028breaks");
     const citing0 = this.matches0.length + (grows0 ? 1 : 0);
     if (this.reported0 < citing0)
       found(0, 0, grows0 ? reportIdsAnd(this.matches0, e) : reportIds(this.matches0));

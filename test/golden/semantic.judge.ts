@@ -17,6 +17,7 @@ import {
   eventFacts,
   reportId,
   reportEventId,
+  metadataIs,
 } from "behavior-judge/runtime";
 
 export { TrajectoryError, formatJudgment } from "behavior-judge/runtime";
@@ -89,7 +90,7 @@ class Rule0 implements RuleStepper {
       } else if (
         this.first0 === undefined &&
         e.action === "open_url_result" &&
-        Object.is(e.metadata?.["sourceType"], "primary")
+        metadataIs(e.metadata?.["sourceType"], "primary")
       )
         this.first0 = e.id;
       else if (this.first0 === undefined && e.action === "open_url_result") {

@@ -6,6 +6,7 @@
  * the monitor's end() show the same, and checked in both ways a judge is loaded.
  */
 import { describe, expect, test } from "vitest";
+import { eventFacts } from "../../runtime/evidence.js";
 import { compileYaml, importBundled, importGeneratedTs } from "../support/judges.js";
 
 const YAML = `version: 1
@@ -127,4 +128,52 @@ describe.each([
     for (const e of TRAJECTORY.events.slice(6)) monitor.push(e);
     expect(await monitor.end({ complete: true })).toEqual(await judge.judgeTrajectory(TRAJECTORY));
   });
+});
+
+/** eventFacts as first written (JSON.stringify for every value, a list joined): the definition the fast path keeps to. */
+function factsByDefinition(
+  e: { id: string; actor: string; action: string; content?: string | undefined; metadata?: Record<string, string> | undefined },
+  fields: readonly string[],
+): string {
+  const quoted = (value: string, max: number) => {
+    const flat = JSON.stringify(value);
+    return flat.length > max + 2 ? `${flat.slice(0, max + 1)}…"` : flat;
+  };
+  const facts: string[] = [];
+  for (const field of fields) {
+    if (field === "actor") facts.push(`actor ${e.actor}`);
+    else if (field === "content") facts.push(`content ${quoted(e.content ?? "", 60)}`);
+    else {
+      const key = field.slice("metadata.".length);
+      const value = e.metadata !== undefined && Object.hasOwn(e.metadata, key) ? e.metadata[key] : undefined;
+      facts.push(typeof value === "string" ? `${key} ${quoted(value, 60)}` : `no ${key}`);
+    }
+  }
+  return `${e.action} at ${e.id}${facts.length === 0 ? "" : ` with ${facts.join(", ")}`}`;
+}
+
+test("an event's description quotes values as JSON.stringify does, clipped at 60 characters", () => {
+  // Characters JSON escapes or that sit at the clip: quotes, backslashes, controls, surrogates paired and not.
+  const alphabet = ["a", "é", "€", '"', "\\", "\n", "\u0001", "\u001f", " ", "😀", "\ud800", "\udc00", "\u2028", "z"];
+  // Park–Miller: exact in doubles, and its high digits vary where an LCG's low bits cycle.
+  let seed = 7;
+  const next = (n: number) => {
+    seed = (seed * 48271) % 2147483647;
+    return Math.floor((seed / 2147483647) * n);
+  };
+  const text = () =>
+    Array.from({ length: next(3) === 0 ? next(80) : 55 + next(10) }, () => alphabet[next(next(2) === 0 ? 2 : alphabet.length)]).join("");
+  const fieldSets = [[], ["actor"], ["content"], ["metadata.k"], ["metadata.missing", "actor", "content", "metadata.k"]];
+  for (let i = 0; i < 3000; i++) {
+    const e = {
+      id: `e${i}`,
+      actor: "tool",
+      action: "a",
+      content: next(4) === 0 ? undefined : text(),
+      metadata: next(4) === 0 ? undefined : { k: text() },
+    };
+    for (const fields of fieldSets) expect(eventFacts(e, fields)).toBe(factsByDefinition(e, fields));
+  }
+  // An inherited member is not the event's value, and `toString` is no string.
+  expect(eventFacts({ id: "e1", actor: "agent", action: "a", metadata: {} }, ["metadata.toString"])).toBe("a at e1 with no toString");
 });
