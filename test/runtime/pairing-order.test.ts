@@ -32,6 +32,7 @@ metaBehaviors:
 /** A session of these actions (`answer+` is an answer that is also an `each` match). */
 const session = (id: string, actions: string[]) => ({
   id,
+  description: `pairing order: ${actions.join(" ")}`,
   complete: true,
   events: actions.map((a, i) =>
     a === "answer+"
