@@ -196,3 +196,28 @@ describe("one go-ahead for one act, said in a clause or a sentence of its own", 
     ]);
   });
 });
+
+describe("a look-up's value compared with the act's, in the words of the one table", () => {
+  const HIRE =
+    "Spanner lends tools at a community tool library. It can look a tool up (`check_tool`, by `tool_id`: gives its " +
+    "`status` and the `max_hours` it may be out) and lend it (`lend_tool`, with `tool_id`, `member_id` and `hours`).";
+  const hire = (max: string, hours: string) =>
+    session(
+      ["agent", "check_tool", { tool_id: "T1" }],
+      ["tool", "check_tool_result", { tool_id: "T1", status: "shelved", max_hours: max }],
+      ["agent", "lend_tool", { tool_id: "T1", member_id: "M1", hours }],
+    );
+  it("'the `hours` lent may be up to the `max_hours` it gives': `up to` is the table's, event.hours <= r.max_hours", () => {
+    const body =
+      "For every `lend_tool`, the latest `check_tool` result for that tool must show `status: shelved`, and the `hours` lent may be up to the `max_hours` it gives.";
+    const checks = draftSpec(HIRE, body, [hire("48", "24"), hire("24", "48")], "tool-hire").ir.metaBehaviors[0]!.checks;
+    expect(checks.map(({ quote: _q, ...c }) => c)).toEqual([
+      {
+        type: "condition",
+        each: [{ action: "lend_tool" }],
+        with: { r: { latest: [{ action: "check_tool_result" }], on: "metadata.tool_id" } },
+        when: 'r.status == "shelved" && event.hours <= r.max_hours',
+      },
+    ]);
+  });
+});

@@ -12,46 +12,23 @@
 import type { Check, ConditionCheck, Pattern } from "../../ir/types.js";
 import { exactValue } from "../../ir/values.js";
 import type { ClauseOutcome } from "./clauses.js";
+import { alternation, BETWEEN_KEYS, comparisonOf, OPS, wordsAt, type ComparisonOp } from "./comparisons.js";
 import { keyRef } from "./keys.js";
 import type { Lexicon } from "./lexicon.js";
 import type { SentenceShape } from "./shape.js";
 import { nameStems, stemSet } from "./words.js";
 
 type Op = "<" | "<=" | ">" | ">=";
-/** Words between the two sides, and the comparison they make of the left side with the right. */
-const WORDS: [string, Op][] = [
-  ["no later than", "<="],
-  ["not later than", "<="],
-  ["on or before", "<="],
-  ["at or before", "<="],
-  ["no earlier than", ">="],
-  ["not earlier than", ">="],
-  ["on or after", ">="],
-  ["at or after", ">="],
-  ["later than", ">"],
-  ["earlier than", "<"],
-  ["no more than", "<="],
-  ["not more than", "<="],
-  ["at most", "<="],
-  ["no higher than", "<="],
-  ["no greater than", "<="],
-  ["at least as many", ">="],
-  ["at least as much", ">="],
-  ["at least", ">="],
-  ["no less than", ">="],
-  ["not less than", ">="],
-  ["no fewer than", ">="],
-  ["more than", ">"],
-  ["greater than", ">"],
-  ["higher than", ">"],
-  ["exceeds?", ">"],
-  ["less than", "<"],
-  ["fewer than", "<"],
-  ["lower than", "<"],
-  ["after", ">"],
-  ["before", "<"],
-];
-const COMPARE = new RegExp(`\\b(${WORDS.map(([w]) => w.replace(/ /g, "\\s+")).join("|")})\\b`, "i");
+const SYMBOL: Record<ComparisonOp, Op> = { gt: ">", gte: ">=", lt: "<", lte: "<=" };
+/**
+ * Words between the two sides, and the comparison they make of the left side with the right: the one
+ * table's words before a number, and its words between two keys (comparisons.ts).
+ */
+const WORDS = new Map<string, Op>([
+  ...OPS.flatMap((op) => BETWEEN_KEYS[op].map((w) => [w, SYMBOL[op]] as [string, Op])),
+  ...wordsAt("before").map((w) => [w, SYMBOL[comparisonOf(w, "before")!.op]] as [string, Op]),
+]);
+const COMPARE = new RegExp(`\\b(${alternation([...WORDS.keys()])})\\b`, "i");
 /** "may not exceed", "must not be more than", "is never later than": the comparison turned round. */
 const NEGATED = /\b(?:not|never|cannot|can't)\s+(?:be\s+)?$/i;
 const FLIP: Record<Op, Op> = { "<": ">=", "<=": ">", ">": "<=", ">=": "<" };
@@ -137,7 +114,7 @@ export function comparisonTest(lexicon: Lexicon, item: string, sides: Sides): st
   const left = item.slice(0, m.index);
   const right = item.slice(m.index + m[0].length);
   const words = m[1]!.toLowerCase().replace(/\s+/g, " ");
-  let op = WORDS.find(([w]) => new RegExp(`^${w}$`).test(words))![1];
+  let op = WORDS.get(words)!;
   if (NEGATED.test(left)) op = FLIP[op];
   // The side that writes a key of the look-up (and not of the act) is the look-up's; the other is the act's.
   const lookedKeys = keysOf(lexicon, sides.looked);

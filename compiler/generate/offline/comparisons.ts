@@ -130,6 +130,18 @@ export const RANGE_WORDS = { open: ["from", "between"], close: ["to", "and"] } a
 
 export const OPS: readonly ComparisonOp[] = ["gt", "gte", "lt", "lte"];
 
+/**
+ * Words that compare one key's value with another's and with no number (compared.ts): times ("on or
+ * before the `claim_deadline`", "later than the unit's `issued_at`") and "as many". Kept out of the
+ * table above, whose readers take a number after them ("before 5" is no bound).
+ */
+export const BETWEEN_KEYS: Readonly<Record<ComparisonOp, readonly string[]>> = {
+  gt: ["later than", "after"],
+  gte: ["no earlier than", "not earlier than", "on or after", "at or after", "at least as many", "at least as much"],
+  lt: ["earlier than", "before"],
+  lte: ["no later than", "not later than", "on or before", "at or before"],
+};
+
 /** Whether the number itself satisfies the comparison: "at least 4" allows 4, "more than 4" does not. */
 export const inclusive = (op: ComparisonOp): boolean => op === "gte" || op === "lte";
 
