@@ -102,6 +102,13 @@
 // held-out set now, not in the default groups; measure it with
 // `node bench/offline-drafter-labels.js --only test/fixtures/blind11`.
 // From the eighth session of 6 December 2026 blind11 is a development set, in the default groups.
+// test/fixtures/blind12/ holds a twelfth (fuel-dock, key-control, media-destruction: a manager's
+// e-mail, a contract schedule and a runbook), committed (2716496, a49f76a, f440443, 45b47da, f3ca9ef)
+// by a helper who never read or ran the drafter, and measured before any change of that session
+// with the drafter of 5086244: 114/180 (63%) with no labels, 135/180 (75%) with half, and after
+// that session's merges: 131/180 (73%) with no labels, 150/180 (83%) with half. It is the held-out
+// set now, not in the default groups; measure it with
+// `node bench/offline-drafter-labels.js --only test/fixtures/blind12`.
 // test/fixtures/spec/held-out-2026-12/ was written by the helper who then changed the drafter,
 // after reading it and before changing it, and measured before and after (its README).
 import { existsSync, readdirSync, readFileSync } from "node:fs";
