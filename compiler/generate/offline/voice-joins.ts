@@ -58,7 +58,7 @@ function askedAct(question: string, agent: string): string | undefined {
 }
 
 /** Whether this sentence is read as part of a neighbour, and so has nothing of its own to read. */
-export function readWithNeighbour(sentence: string, _previous: string | undefined, next: string | undefined): boolean {
+export function readWithNeighbour(sentence: string, next: string | undefined): boolean {
   if (next !== undefined && FRAGMENT.test(sentence)) return true;
   // A question whose answer says the rule in words of its own is read in that answer.
   return next !== undefined && ASKED.test(sentence) && (RULE_ANSWER.test(next) || ONLY_ANSWER.test(next));

@@ -336,7 +336,7 @@ export function voiced(
   const answer =
     next === undefined ? undefined : (/^(?:A\s*\d*[.:]\s*)?(no|yes)\b/i.exec(next)?.[1]?.toLowerCase() as "yes" | "no" | undefined);
   // A part of a rule its voice put in a sentence of its own is read with the sentence it belongs to (voice-joins.ts).
-  if (readWithNeighbour(sentence, previous, next)) return absorbed(unchanged(sentence));
+  if (readWithNeighbour(sentence, next)) return absorbed(unchanged(sentence));
   let v = withNeighbours(sentence, previous, next, agent);
   for (const step of [...formSteps(agent), ...steps(agent, knows, answer), ...lateSteps(agent)]) v = step.apply(v);
   return v;
