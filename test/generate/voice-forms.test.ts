@@ -6,12 +6,9 @@
  * moth, lends them to productions, sends the borrower a note and tells the wardrobe about moth.
  */
 import { describe, expect, it } from "vitest";
-import { parseBehaviorMd } from "../../compiler/behavior-md/load.js";
-import { draftOffline } from "../../compiler/generate/offline/draft.js";
 import { originalQuote, voiced } from "../../compiler/generate/offline/voice.js";
-import { previewJudge } from "../../compiler/generate/preview.js";
-import { buildVocabulary } from "../../compiler/generate/vocabulary.js";
 import type { Trajectory } from "../../runtime/types.js";
+import { drafter, voicesReadAlike } from "./voice-fixture.js";
 
 const SPEC = (body: string) =>
   `---\nname: costume-store\ndescription: Lending rules for Bobbin, the costume store's assistant.\n---\n` +
@@ -59,25 +56,7 @@ const samples = [
   session(...check("K5", "moth"), note("K5")),
 ];
 
-function drafted(body: string) {
-  const parsed = parseBehaviorMd(SPEC(body));
-  if (!parsed.ok) throw new Error("spec does not parse");
-  const draft = draftOffline({ spec: parsed.spec, vocabulary: buildVocabulary(samples), samples });
-  const rule = draft.ir.metaBehaviors[0]!;
-  const verdicts = previewJudge(draft.ir, samples).rules[0]!.rule;
-  return { rule, verdicts, section: parsed.spec.sections[0]!.body };
-}
-
-/** What a draft says, without the words it quotes. */
-const reading = (body: string) => {
-  const { rule, verdicts } = drafted(body);
-  return {
-    trigger: rule.trigger.match,
-    checks: rule.checks.map(({ quote: _, ...c }) => c),
-    questions: rule.semanticChecks.length,
-    fail: verdicts.fail,
-  };
-};
+const { drafted, reading } = drafter(SPEC, samples);
 
 describe("one rule in the voices of round 2", () => {
   const cases: [string, string, string[]][] = [
@@ -124,21 +103,7 @@ describe("one rule in the voices of round 2", () => {
       ['Bobbin lends a costume only after the wardrobe says "OK to lend". One OK covers one costume.'],
     ],
   ];
-  for (const [what, canonical, voices] of cases) {
-    const expected = reading(canonical);
-    it(`${what}: the canonical voice is read deterministically (${canonical})`, () => {
-      expect(expected.checks.length).toBeGreaterThan(0);
-      expect(expected.questions).toBe(0);
-      expect(expected.fail.length).toBeGreaterThan(0);
-    });
-    it.each(voices)(`${what}: %j is read as the canonical voice is`, (body) => {
-      expect(reading(body)).toEqual(expected);
-    });
-    it.each(voices)(`${what}: the quotes of %j are the spec's own words`, (body) => {
-      const { rule, section } = drafted(body);
-      for (const clause of [...rule.checks, ...rule.semanticChecks]) expect(section.replace(/\s+/g, " ")).toContain(clause.quote);
-    });
-  }
+  voicesReadAlike({ drafted, reading }, cases, (text) => text.replace(/\s+/g, " "));
 
   it("reads a one-OK-per-costume sentence as making the go-ahead fresh", () => {
     const { rule } = drafted('Bobbin lends a costume only after the wardrobe says "OK to lend". One OK covers one costume.');

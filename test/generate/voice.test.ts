@@ -7,12 +7,9 @@
  * same checks, and every quote must be the spec's own words.
  */
 import { describe, expect, it } from "vitest";
-import { parseBehaviorMd } from "../../compiler/behavior-md/load.js";
-import { draftOffline } from "../../compiler/generate/offline/draft.js";
 import { originalQuote, participle, thirdPerson, voiced } from "../../compiler/generate/offline/voice.js";
-import { previewJudge } from "../../compiler/generate/preview.js";
-import { buildVocabulary } from "../../compiler/generate/vocabulary.js";
 import type { Trajectory } from "../../runtime/types.js";
+import { drafter, voicesReadAlike } from "./voice-fixture.js";
 
 const SPEC = (body: string) =>
   `---\nname: tool-library\ndescription: Lending rules for Wren, the tool library's assistant.\n---\n` +
@@ -57,25 +54,7 @@ const samples = [
   lends({ inspected: false, deposit: "300" }),
 ];
 
-function drafted(body: string) {
-  const parsed = parseBehaviorMd(SPEC(body));
-  if (!parsed.ok) throw new Error("spec does not parse");
-  const draft = draftOffline({ spec: parsed.spec, vocabulary: buildVocabulary(samples), samples });
-  const rule = draft.ir.metaBehaviors[0]!;
-  const verdicts = previewJudge(draft.ir, samples).rules[0]!.rule;
-  return { rule, verdicts, section: parsed.spec.sections[0]!.body };
-}
-
-/** What a draft says, without the words it quotes. */
-const reading = (body: string) => {
-  const { rule, verdicts } = drafted(body);
-  return {
-    trigger: rule.trigger.match,
-    checks: rule.checks.map(({ quote: _, ...check }) => check),
-    questions: rule.semanticChecks.length,
-    fail: verdicts.fail,
-  };
-};
+const { drafted, reading } = drafter(SPEC, samples);
 
 describe("one rule in any voice", () => {
   const cases: [string, string, string[]][] = [
@@ -114,21 +93,7 @@ describe("one rule in any voice", () => {
       ],
     ],
   ];
-  for (const [what, canonical, voices] of cases) {
-    const expected = reading(canonical);
-    it(`${what}: the canonical voice is read deterministically (${canonical})`, () => {
-      expect(expected.checks.length).toBeGreaterThan(0);
-      expect(expected.questions).toBe(0);
-      expect(expected.fail.length).toBeGreaterThan(0);
-    });
-    it.each(voices)(`${what}: %j is read as the canonical voice is`, (body) => {
-      expect(reading(body)).toEqual(expected);
-    });
-    it.each(voices)(`${what}: the quotes of %j are the spec's own words`, (body) => {
-      const { rule, section } = drafted(body);
-      for (const clause of [...rule.checks, ...rule.semanticChecks]) expect(section).toContain(clause.quote);
-    });
-  }
+  voicesReadAlike({ drafted, reading }, cases);
 });
 
 describe("the rewrite", () => {
