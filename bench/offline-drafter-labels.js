@@ -109,6 +109,7 @@
 // that session's merges: 131/180 (73%) with no labels, 150/180 (83%) with half. It is the held-out
 // set now, not in the default groups; measure it with
 // `node bench/offline-drafter-labels.js --only test/fixtures/blind12`.
+// From the first session of 7 December 2026 blind12 is a development set, in the default groups.
 // test/fixtures/spec/held-out-2026-12/ was written by the helper who then changed the drafter,
 // after reading it and before changing it, and measured before and after (its README).
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -169,6 +170,7 @@ const groups = [
         ["blind9 (in-sample since the sixth session of 6 December 2026)", under("test/fixtures/blind9")],
         ["blind10 (in-sample since the seventh session of 6 December 2026)", under("test/fixtures/blind10")],
         ["blind11 (in-sample since the eighth session of 6 December 2026)", under("test/fixtures/blind11")],
+        ["blind12 (in-sample since the first session of 7 December 2026)", under("test/fixtures/blind12")],
       ]),
   ...folders.map((folder) => [relative(root, isAbsolute(folder) ? folder : join(root, folder)) || folder, under(folder)]),
 ];
