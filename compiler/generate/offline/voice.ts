@@ -347,7 +347,8 @@ export function voiced(
   let v = withNeighbours(sentence, previous, next, agent);
   // A contract's defined terms read as the tools they name (voice-terms.ts), then the voices of each round.
   v = withTerms(CLAUSE_NUMBER.apply(v), terms);
-  for (const step of [...letterSteps(agent, knows), ...formSteps(agent), ...steps(agent, knows, answer), ...lateSteps(agent)]) v = step.apply(v);
+  for (const step of [...letterSteps(agent, knows), ...formSteps(agent), ...steps(agent, knows, answer), ...lateSteps(agent)])
+    v = step.apply(v);
   return v;
 }
 
