@@ -115,7 +115,7 @@ describe("the round-3 rewrites themselves", () => {
     ["I don't want to see an unchecked bus on the road again: every bus is checked before a trip", "every bus is checked before a trip"],
     ["No bus takes more than 60 miles in a day", "Each bus takes at most 60 miles in a day"],
     ["One OK opens one trip", "One OK covers one trip"],
-    ["2.1 The Provider shall not book a bus save where it has been checked", "Wheelbase books a bus only if it has been checked"],
+    ["2.1 The Provider shall not book a bus save where it has been checked", "Wheelbase books a bus only after it has been checked"],
     ["Every trip: the bus is checked first", "For every trip, the bus is checked first"],
     ["The miles of one trip shall not exceed 60", "The miles of one trip must be at most 60"],
   ])("%j reads as %j", (sentence, expected) => {

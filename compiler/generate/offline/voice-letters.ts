@@ -115,12 +115,6 @@ export function letterSteps(agent: string, knows: (verb: string) => boolean): Vo
         }),
     },
     {
-      // "… only if the possession on that same section has been handed back": an act that must have happened is an
-      // ordering, as "only after" says (the "must not … save where" of a contract comes here as "… only if").
-      name: "only if done",
-      apply: (v) => rewrite(v, /\bonly\s+if\s+(?=[^,;:]*?\b(?:has|have)\s+been\s+[a-z]+(?:ed|en)\b)/gi, () => "only after "),
-    },
-    {
       // "The Provider shall not open …": the contract's party that acts through the agent is the agent (after a condition,
       // "…, the Provider shall not cut …", the readers already take it as the main clause's subject).
       name: "party",
@@ -203,6 +197,18 @@ export function letterSteps(agent: string, knows: (verb: string) => boolean): Vo
           new RegExp(`\\b(one\\s+(?:"[^"]*"|[\\w-]+)(?:\\s+[\\w-]+)?)\\s+${SPENT_ON}\\s+(?=one\\b)`, "gi"),
           (m) => `${m[1]!} covers `,
         ),
+    },
+  ];
+}
+
+/** The steps that read what the steps of voice-forms.ts and voice.ts wrote ("… only if" from "must not … unless"). */
+export function doneSteps(): VoiceStep[] {
+  return [
+    {
+      // "… only if the possession on that same section has been handed back": an act that must have happened is an
+      // ordering, as "only after" says (after the steps of voice-forms.ts, which read a contract's "must not … save where" as "… only if").
+      name: "only if done",
+      apply: (v) => rewrite(v, /\bonly\s+if\s+(?=[^,;:]*?\b(?:has|have)\s+been\s+[a-z]+(?:ed|en)\b)/gi, () => "only after "),
     },
   ];
 }
