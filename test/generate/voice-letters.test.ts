@@ -79,6 +79,8 @@ describe("one rule in the voices of round 3", () => {
         "No bus takes more than 60 miles in total.",
         "Licensees must ensure that no bus takes more than 60 miles in total.",
         "And each bus takes at most sixty (60) miles in total.",
+        "Max 60 miles per bus, all of its trips added up.",
+        "Keep each bus to 60 miles at most: add up `miles` over every trip of that bus.",
       ],
     ],
     [
@@ -113,8 +115,18 @@ describe("the round-3 rewrites themselves", () => {
     ["I don't want to see an unchecked bus on the road again: every bus is checked before a trip", "every bus is checked before a trip"],
     ["No bus takes more than 60 miles in a day", "Each bus takes at most 60 miles in a day"],
     ["One OK opens one trip", "One OK covers one trip"],
-    ["2.1 The Provider shall not book a bus save where it has been checked", "Wheelbase books a bus only if it has been checked"],
+    ["2.1 The Provider shall not book a bus save where it has been checked", "Wheelbase books a bus only after it has been checked"],
+    ["Every trip: the bus is checked first", "For every trip, the bus is checked first"],
+    ["The miles of one trip shall not exceed 60", "The miles of one trip must be at most 60"],
   ])("%j reads as %j", (sentence, expected) => {
     expect(voiced(sentence, "Wheelbase").text).toBe(expected);
+  });
+
+  it("reads a tool's noun as its act only when the agent's actions are called by its verb", () => {
+    const washes = (verb: string) => verb === "wash";
+    expect(voiced("Buses with a flat tyre never go through the washer", "Wheelbase", washes).text).toBe(
+      "Buses with a flat tyre are never washed",
+    );
+    expect(voiced("Every bus goes through the scanner", "Wheelbase", washes).text).toBe("Every bus goes through the scanner");
   });
 });

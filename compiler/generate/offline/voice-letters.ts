@@ -9,6 +9,7 @@
  */
 import { rewrite, type Voiced } from "./voice-spans.js";
 import type { VoiceStep } from "./voice-forms.js";
+import { participle } from "./voice-words.js";
 
 /** Who a regulator's notice or a policy addresses, standing for whoever runs the agent. */
 const ADDRESSEES =
@@ -21,7 +22,7 @@ const NUMBER_WORD = "(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|
 const SPENT_ON = "(?:opens|unlocks|allows|clears|authori[sz]es|permits|buys|pays\\s+for|counts\\s+for|is\\s+good\\s+for|is\\s+for)";
 
 /** The steps of the round-3 voices, in order. */
-export function letterSteps(agent: string): VoiceStep[] {
+export function letterSteps(agent: string, knows: (verb: string) => boolean): VoiceStep[] {
   const Agent = agent.charAt(0).toUpperCase() + agent.slice(1);
   return [
     {
@@ -88,6 +89,11 @@ export function letterSteps(agent: string): VoiceStep[] {
       apply: (v) => rewrite(v, new RegExp(`\\b${NUMBER_WORD}\\s+\\((\\d+)\\)`, "gi"), (m) => m[1]!),
     },
     {
+      // "The total … shall not exceed 10": a bound, as "must be at most 10" says it (the sum reader knows "at most").
+      name: "not exceed",
+      apply: (v) => rewrite(v, /\b(must|may|shall|should|can|will)\s+not\s+exceed\s+(?=[$€£]?\d)/gi, (m) => `${m[1]!} be at most `),
+    },
+    {
       // "No boat takes more than 600 litres from us in a shift", "no requester receives more than 60 g": a bound
       // on each one, as "Each boat takes at most 600 litres" says it (not a ban on every boat).
       name: "no noun more than",
@@ -107,12 +113,6 @@ export function letterSteps(agent: string): VoiceStep[] {
           const noun = m[1]!;
           return `${/^[aeiou]/i.test(noun) ? "An" : "A"} ${noun} ${m[2]!} ${m[3]!}${m[4]!} only after `;
         }),
-    },
-    {
-      // "… only if the possession on that same section has been handed back": an act that must have happened is an
-      // ordering, as "only after" says (the "must not … save where" of a contract comes here as "… only if").
-      name: "only if done",
-      apply: (v) => rewrite(v, /\bonly\s+if\s+(?=[^,;:]*?\b(?:has|have)\s+been\s+[a-z]+(?:ed|en)\b)/gi, () => "only after "),
     },
     {
       // "The Provider shall not open …": the contract's party that acts through the agent is the agent (after a condition,
@@ -147,6 +147,48 @@ export function letterSteps(agent: string): VoiceStep[] {
         ),
     },
     {
+      // "Keep each batch to 25 kg of media at most: add up `weight_kg` …" (a runbook), "Max 60 g per requester, all of
+      // their withdrawals added up" (a slide): a bound on each one, as "Each batch gets at most 25 kg …" says it, a
+      // total where the sentence adds up ("in total", the word the sum reader knows).
+      name: "keep each to",
+      apply: (v) => {
+        const total =
+          /\b(?:add(?:ed)?\s+up|adds\s+up|in\s+total|summed|combined|all\s+together|altogether)\b/i.test(v.text) &&
+          !/\bin\s+total\b/i.test(v.text);
+        const bound = (noun: string, amount: string) => `Each ${noun} gets at most ${amount}${total ? " in total" : ""}`;
+        const kept = rewrite(
+          v,
+          /^keep\s+(?:each|every|any|a)\s+([\w-]+)\s+(?:to|at|under)\s+(?:(?:at\s+most|no\s+more\s+than)\s+)?([$€£]?\d[\d.,]*\s*[^\s:;,]*(?:\s+of\s+[a-z]+)?)(?:\s+(?:at\s+most|max(?:imum)?|or\s+(?:less|fewer|under)))?(?=\s*[:;,.]|$)/gi,
+          (m) => bound(m[1]!, m[2]!),
+        );
+        return rewrite(kept, /^max(?:imum)?\.?\s+([$€£]?\d[\d.,]*\s*[a-z%]*)\s+(?:per|for\s+(?:each|every|any\s+one))\s+([\w-]+)/gi, (m) =>
+          bound(m[2]!, m[1]!.trim()),
+        );
+      },
+    },
+    {
+      // "Every lift: the latest verify_card result … shows …": a slide's heading before its point, as "For every lift, …" says it.
+      name: "slide heading",
+      apply: (v) =>
+        rewrite(v, /^(every|each)\s+([a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s*:\s+(?=\S)/gi, (m) => `For ${m[1]!.toLowerCase()} ${m[2]!}, `),
+    },
+    {
+      // "Tapes never go through this shredder", "goes through the scanner": the tool's noun for its act, when the agent's
+      // actions are called by its verb ("are never shredded", "is scanned").
+      name: "go through",
+      apply: (v) =>
+        rewrite(
+          v,
+          /\b(never\s+|always\s+)?(?:go|goes|went|are\s+put|is\s+put)\s+through\s+(?:the|this|that|a)\s+([a-z]+?)(?:(?<=([bdgmnpt]))\3)?er\b/gi,
+          (m, text) => {
+            const verb = [m[2]!, `${m[2]!}e`].find((w) => knows(w));
+            if (verb === undefined) return undefined;
+            const be = /\bgoes\b|\bis\s+put\b/i.test(m[0]) ? "is" : "are";
+            return `${be} ${(m[1] ?? "").trim() === "" ? "" : `${m[1]!.trim().toLowerCase()} `}${participle(verb)}`;
+          },
+        ),
+    },
+    {
       // "One sign-off opens one batch", "one OK is good for one change": a permission used up by one act, as "covers" says.
       name: "one opens one",
       apply: (v) =>
@@ -155,6 +197,18 @@ export function letterSteps(agent: string): VoiceStep[] {
           new RegExp(`\\b(one\\s+(?:"[^"]*"|[\\w-]+)(?:\\s+[\\w-]+)?)\\s+${SPENT_ON}\\s+(?=one\\b)`, "gi"),
           (m) => `${m[1]!} covers `,
         ),
+    },
+  ];
+}
+
+/** The steps that read what the steps of voice-forms.ts and voice.ts wrote ("… only if" from "must not … unless"). */
+export function doneSteps(): VoiceStep[] {
+  return [
+    {
+      // "… only if the possession on that same section has been handed back": an act that must have happened is an
+      // ordering, as "only after" says (after the steps of voice-forms.ts, which read a contract's "must not … save where" as "… only if").
+      name: "only if done",
+      apply: (v) => rewrite(v, /\bonly\s+if\s+(?=[^,;:]*?\b(?:has|have)\s+been\s+[a-z]+(?:ed|en)\b)/gi, () => "only after "),
     },
   ];
 }

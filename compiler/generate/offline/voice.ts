@@ -17,7 +17,7 @@ import type { Lexicon } from "./lexicon.js";
 import { canonical } from "./words.js";
 import { escapeRegExp } from "./shape.js";
 import { formSteps, lateSteps } from "./voice-forms.js";
-import { letterSteps } from "./voice-letters.js";
+import { doneSteps, letterSteps } from "./voice-letters.js";
 import { withDefinedTerms, withTerms } from "./voice-terms.js";
 import { absorbed, readWithNeighbour, withNeighbours } from "./voice-joins.js";
 import { originalQuote, rewrite, unchanged, type Voiced } from "./voice-spans.js";
@@ -347,7 +347,14 @@ export function voiced(
   let v = withNeighbours(sentence, previous, next, agent);
   // A contract's defined terms read as the tools they name (voice-terms.ts), then the voices of each round.
   v = withTerms(CLAUSE_NUMBER.apply(v), terms);
-  for (const step of [...letterSteps(agent), ...formSteps(agent), ...steps(agent, knows, answer), ...lateSteps(agent)]) v = step.apply(v);
+  for (const step of [
+    ...letterSteps(agent, knows),
+    ...formSteps(agent),
+    ...steps(agent, knows, answer),
+    ...lateSteps(agent),
+    ...doneSteps(),
+  ])
+    v = step.apply(v);
   return v;
 }
 
