@@ -40,7 +40,8 @@ import {
 import { anchoredPairing, freshAcross, withFreshness, withinOf, withWithin } from "./combined.js";
 import { countFrom, groupedCount, sumFrom } from "./counts.js";
 import { RANGE_STATED } from "./bounds.js";
-import { conditionedAct, withIdentity } from "./latest.js";
+import { conditionedAct } from "./latest.js";
+import { withDeeds } from "./deeds.js";
 import { withComparisons } from "./compared.js";
 import { restatedBansAsQuestions } from "./restated.js";
 import { leadingReading } from "./leading.js";
@@ -272,7 +273,7 @@ export function draftSection(
           lexicon,
           shape,
           checks,
-          withIdentity(
+          withDeeds(
             lexicon,
             shape,
             checks,
