@@ -101,3 +101,42 @@ describe("the assistant's name and a contract's defined terms", () => {
     ]);
   });
 });
+
+describe("totals per thing, the thing named as the spec's introduction names it", () => {
+  const preamble =
+    "Sprocket runs the tyre bay. It can look a van up (`inspect_car`, by `plate`) and mount tyres (`mount_tyre`, with `job_id`, " +
+    '`plate`, `bay_id`, `tyres`, the number of tyres, and `rubber_kg`). A "Lift" means a fitting bay, identified by its `bay_id`.';
+  const mounts = [
+    session(
+      ["agent", "inspect_car", { plate: "VAN1" }],
+      ["agent", "mount_tyre", { job_id: "J1", plate: "VAN1", bay_id: "B1", tyres: "4", rubber_kg: "30" }],
+      ["agent", "mount_tyre", { job_id: "J1", plate: "VAN1", bay_id: "B1", tyres: "2", rubber_kg: "15" }],
+    ),
+    session(
+      ["agent", "inspect_car", { plate: "VAN2" }],
+      ["agent", "mount_tyre", { job_id: "J2", plate: "VAN2", bay_id: "B2", tyres: "6", rubber_kg: "40" }],
+      ["agent", "mount_tyre", { job_id: "J3", plate: "VAN3", bay_id: "B2", tyres: "4", rubber_kg: "20" }],
+    ),
+  ];
+  const mount = [{ action: "mount_tyre" }];
+
+  it("'No van takes more than 8 tyres in a shift': a subject of 'no' forbids what it takes, per the key the introduction calls a van", () => {
+    expect(checksOf("No van takes more than 8 tyres in a shift.", mounts, DESCRIPTION, preamble)).toEqual([
+      { type: "count", match: mount, sum: "metadata.tyres", max: 8, per: "metadata.plate" },
+    ]);
+  });
+
+  it("'Keep each job to 40 kg of rubber at most: add up `rubber_kg` over every tyre mounted on that job': a sum per job", () => {
+    const body = "Keep each job to 40 kg of rubber at most: add up `rubber_kg` over every tyre mounted on that job.";
+    expect(checksOf(body, mounts, DESCRIPTION, preamble)).toEqual([
+      { type: "count", match: mount, sum: "metadata.rubber_kg", max: 40, per: "metadata.job_id" },
+    ]);
+  });
+
+  it("'The total number of tyres mounted for any one Lift … must not exceed twelve (12)': a total per the defined term's key", () => {
+    const body = "The total number of tyres mounted for any one Lift, counting every job, must not exceed twelve (12).";
+    expect(checksOf(body, mounts, DESCRIPTION, preamble)).toEqual([
+      { type: "count", match: mount, sum: "metadata.tyres", max: 12, per: "metadata.bay_id" },
+    ]);
+  });
+});

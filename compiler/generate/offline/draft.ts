@@ -14,7 +14,7 @@ import type { Check, MetaBehavior, Pattern, SemanticCheck, Trigger } from "../..
 import { describeValue, exactValue } from "../../ir/values.js";
 import type { BehaviorSpec, SpecSection } from "../../behavior-md/load.js";
 import { buildLexicon, withSpecActions, type Lexicon } from "./lexicon.js";
-import { specGlosses, withGlosses } from "./glosses.js";
+import { withSpecWords } from "./glosses.js";
 import { readFromWords } from "./synthesize-unlabeled.js";
 import { voicedParagraphs } from "./synthesize-voiced.js";
 import { notInSamplesNotes, specActionNames } from "./backticks.js";
@@ -468,7 +468,7 @@ export function draftOffline(given: OfflineDraftInput, sections: readonly SpecSe
   // The action names the spec writes in backticks are used as written, in the samples or not.
   const named = withSpecActions({ ...buildLexicon(input.vocabulary, input.samples), agentNames: names }, specActionNames(input.spec));
   // And the words it calls them by in prose ("a fill (`dispense`)").
-  const lexicon = withGlosses(named, specGlosses(input.spec, named));
+  const lexicon = withSpecWords(input.spec, named);
   const grammar = grammarFor(names);
   const notes: DraftNote[] = [];
   const questions: VerdictQuestion[] = [];

@@ -74,3 +74,36 @@ export function withGlosses(lexicon: Lexicon, glosses: ReadonlyMap<string, reado
     }),
   };
 }
+
+/**
+ * The keys the spec's own introduction names its things by: "look a boat up (`find_vessel`, by
+ * `vessel_id`)" calls a vessel_id a boat; ""Key System" means a restricted master-key system …,
+ * identified by its `system_id`" calls it a Key System. Per stem of those words (at least three
+ * letters, none of the tool's own name), the one key; a stem two keys share names neither.
+ */
+export function specKeyWords(spec: Pick<BehaviorSpec, "description" | "preamble">): Map<string, string> {
+  const found = new Map<string, Set<string>>();
+  const add = (words: string, key: string, not: readonly string[] = []) => {
+    const own = new Set(not.flatMap((n) => nameStems(n)));
+    for (const s of stemSet(words)) if (s.length >= 3 && !own.has(s)) found.set(s, (found.get(s) ?? new Set()).add(key));
+  };
+  for (const raw of [spec.description, spec.preamble]) {
+    const text = raw.replace(/\s+/g, " ");
+    for (const m of text.matchAll(/(?:^|[.,;:(])\s*([^.,;:()`]{3,60}?)\s*\(`?([a-z][a-z0-9_]*)`?,?\s+by\s+`([a-z][a-z0-9_]*)`/g))
+      add(m[1]!.replace(/^(?:and|or)\s+/i, ""), m[3]!, [m[2]!]);
+    for (const m of text.matchAll(
+      /["“]([A-Z][A-Za-z' -]{1,40})["”]\s+(?:means|is)\b[^.]*?\bidentified by (?:its|their|the)\s+`([a-z][a-z0-9_]*)`/g,
+    ))
+      add(m[1]!, m[2]!);
+  }
+  const out = new Map<string, string>();
+  for (const [stem, keys] of [...found].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) if (keys.size === 1) out.set(stem, [...keys][0]!);
+  return out;
+}
+
+/** The lexicon with the spec's glosses of its actions (specGlosses) and of its keys (specKeyWords). */
+export function withSpecWords(spec: Pick<BehaviorSpec, "description" | "preamble">, lexicon: Lexicon): Lexicon {
+  const keyWords = specKeyWords(spec);
+  const glossed = withGlosses(lexicon, specGlosses(spec, lexicon));
+  return keyWords.size === 0 ? glossed : { ...glossed, keyWords };
+}
