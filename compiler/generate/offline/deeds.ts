@@ -14,6 +14,9 @@ import { exactValue } from "../../ir/values.js";
 import { resolve, type ClauseOutcome } from "./clauses.js";
 import { keyRef } from "./keys.js";
 import { differentPeople, withIdentity } from "./latest.js";
+
+/** The act a sentence makes conditional (latest.ts), for draft.ts beside the pass below. */
+export { conditionedAct } from "./latest.js";
 import type { Lexicon } from "./lexicon.js";
 import type { SentenceShape } from "./shape.js";
 import { nameStems, stemSet } from "./words.js";

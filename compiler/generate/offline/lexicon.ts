@@ -38,6 +38,8 @@ export interface Lexicon {
   agentNames: readonly string[];
   /** Per word stem, the key the spec's introduction calls by it ("look a boat up (`find_vessel`, by `vessel_id`)": glosses.ts). */
   keyWords?: ReadonlyMap<string, string>;
+  /** A contract's defined terms and the tools they name (""Handover" is the tool `hand_over`", voice-terms.ts). */
+  definedTerms?: ReadonlyMap<string, string>;
 }
 
 /** Values that mean a flag is set: a key named in prose with such a value is a condition. */
