@@ -86,7 +86,8 @@ export function amountsIn(text: string): Amount[] {
     for (const m of text.matchAll(re)) add(found, m, op);
   }
   for (const [words, op] of AFTER) {
-    const re = new RegExp(String.raw`${AMOUNT}\s+${words.source}\b`, "gi");
+    // "25 kg of media at most": the words after the amount may name what it is of first.
+    const re = new RegExp(String.raw`${AMOUNT}(?:\s+of\s+[a-z]+)?\s+${words.source}\b`, "gi");
     for (const m of text.matchAll(re)) add(found, m, op);
   }
   for (const [words, op] of BEFORE) {

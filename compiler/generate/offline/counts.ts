@@ -41,7 +41,10 @@ function actionsOf(pattern: Pattern): string[] {
  * before what they get) says whose count it is, after any words that only frame the clause.
  */
 const SUBJECT =
-  /^\W*(?:[^:;]*:\s*)?(?:(?:across|over|in|during)\s+[^,]+,\s*)?(?:(?:no|each|every|any|one)\s+([a-z]+)\s+(?=(?:is|are|may|can|gets?|receives?)\b)|(?:a|an)\s+([a-z]+)\s+(?=(?:gets?|receives?|may\s+(?:get|receive|have))\b))/i;
+  /^\W*(?:[^:;]*:\s*)?(?:(?:across|over|in|during)\s+[^,]+,\s*)?(?:(?:no|each|every|any|one)\s+([a-z]+)\s+(?=(?:is|are|may|can|gets?|receives?|takes?)\b)|(?:a|an)\s+([a-z]+)\s+(?=(?:gets?|receives?|may\s+(?:get|receive|have))\b))/i;
+
+/** "No boat takes …", "no supplier's loads …": a subject of "no" (not "no more than …"). */
+const NO_SUBJECT = /^\W*no\s+(?!(?:more|fewer|less|greater|higher|lower|longer)\b)[a-z]+(?:'s)?\s+[a-z]+/i;
 
 /** The key the clause's subject names on the counted events, unless it names the counted act itself ("no refund is …"). */
 function subjectKey(context: ClauseContext, clause: string, match: Pattern): string | undefined {
@@ -107,7 +110,8 @@ export function countFrom(context: ClauseContext, clause: string, quote: string)
   // "Removing more than three posts is not allowed": a forbidden range is the complement of the allowed one.
   // The whole clause: "No supplier's loads may …" says its "no" in the group's words (keys.ts).
   const rest = count === undefined ? clause : clause.replace(howMany.slice(count.index, count.end), " ");
-  const negated = forbids(rest, context.grammar) && !new RegExp(NEGATED_COMPARISON.source, "i").test(counted);
+  // "No boat takes more than 600 litres": a subject of "no" forbids what it has, whoever acts.
+  const negated = (forbids(rest, context.grammar) || NO_SUBJECT.test(rest)) && !new RegExp(NEGATED_COMPARISON.source, "i").test(counted);
   if (negated && count !== undefined) {
     if (limits.min !== undefined && limits.max === undefined) limits = { max: limits.min - 1 };
     else if (limits.max !== undefined && limits.min === undefined) limits = { min: limits.max + 1 };
@@ -122,7 +126,9 @@ export function countFrom(context: ClauseContext, clause: string, quote: string)
     distinctBy = key === undefined ? "content" : `metadata.${key}`;
   }
   // "at most 60 tablets in one session": a total of the events' `tablets`, not a number of events (summed.ts).
-  const total = count === undefined || distinct !== null ? undefined : summedKey(context.lexicon, quote, count.noun, match);
+  // "The total number of Keys cut for any one Key System … must not exceed ten (10)": a bare number in a grouped count is a total too.
+  const noun = count !== undefined ? count.noun : howMany.slice(bare!.index + bare![0].length);
+  const total = distinct !== null ? undefined : summedKey(context.lexicon, quote, noun, match);
   const check: CountCheck =
     total !== undefined
       ? { type: "count", quote, match: total.match, sum: `metadata.${total.key}`, ...limits }

@@ -14,7 +14,7 @@ import type { Check, MetaBehavior, Pattern, SemanticCheck, Trigger } from "../..
 import { describeValue, exactValue } from "../../ir/values.js";
 import type { BehaviorSpec, SpecSection } from "../../behavior-md/load.js";
 import { buildLexicon, withSpecActions, type Lexicon } from "./lexicon.js";
-import { specGlosses, withGlosses } from "./glosses.js";
+import { withSpecWords } from "./glosses.js";
 import { readFromWords } from "./synthesize-unlabeled.js";
 import { voicedParagraphs } from "./synthesize-voiced.js";
 import { notInSamplesNotes, specActionNames } from "./backticks.js";
@@ -40,7 +40,7 @@ import {
 import { anchoredPairing, freshAcross, withFreshness, withinOf, withWithin } from "./combined.js";
 import { countFrom, groupedCount, sumFrom } from "./counts.js";
 import { RANGE_STATED } from "./bounds.js";
-import { conditionedAct, withIdentity } from "./latest.js";
+import { conditionedAct, withDeeds } from "./deeds.js";
 import { withComparisons } from "./compared.js";
 import { restatedBansAsQuestions } from "./restated.js";
 import { leadingReading } from "./leading.js";
@@ -274,7 +274,7 @@ export function draftSection(
           lexicon,
           shape,
           checks,
-          withIdentity(
+          withDeeds(
             lexicon,
             shape,
             checks,
@@ -468,8 +468,8 @@ export function draftOffline(given: OfflineDraftInput, sections: readonly SpecSe
   const names = agentNames(input.spec);
   // The action names the spec writes in backticks are used as written, in the samples or not.
   const named = withSpecActions({ ...buildLexicon(input.vocabulary, input.samples), agentNames: names }, specActionNames(input.spec));
-  // And the words it calls them by in prose ("a fill (`dispense`)"), and a contract's defined terms (voice-terms.ts).
-  const lexicon = withDefinedTerms(withGlosses(named, specGlosses(input.spec, named)), input.spec);
+  // And the words it calls them by in prose ("a fill (`dispense`)", its keys' too), and a contract's defined terms (voice-terms.ts).
+  const lexicon = withDefinedTerms(withSpecWords(input.spec, named), input.spec);
   const grammar = grammarFor(names);
   const notes: DraftNote[] = [];
   const questions: VerdictQuestion[] = [];

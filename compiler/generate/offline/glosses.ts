@@ -4,11 +4,17 @@
  * (`callback_customer`)". Its rules then speak of "every fill" and "a call-back", not of the
  * name. The words of the clause before "(`name`" are that action's gloss: the words only it is
  * called by (none that names another action, none that glosses another too) let a phrase find it.
- * Only the description and the preamble introduce tools so.
+ * Only the description and the preamble introduce tools so. A contract's definitions do the same
+ * the other way round: "The "Register Lookup" is the tool lookup_key_system", ""Handover" is the
+ * tool `hand_over`": the quoted term is what its clauses call the tool ("Prior to each Handover").
  */
 import type { BehaviorSpec } from "../../behavior-md/load.js";
 import type { Lexicon } from "./lexicon.js";
 import { nameStems, stemSet } from "./words.js";
+
+/** ""Term" is (the tool) `name`" or ""Term" means …": a defined term and the action it stands for. */
+const DEFINED =
+  /["“]([A-Z][A-Za-z' -]{1,40})["”]\s+(?:is|means)\s+(?:the\s+)?(?:tool\s+|action\s+|call\s+)?`?([a-z][a-z0-9]*(?:_[a-z0-9]+)+)`?/g;
 
 /** Per action name, the stems of the words the spec calls it by, in a fixed order. */
 export function specGlosses(spec: Pick<BehaviorSpec, "description" | "preamble">, lexicon: Lexicon): Map<string, string[]> {
@@ -26,6 +32,15 @@ export function specGlosses(spec: Pick<BehaviorSpec, "description" | "preamble">
       const clause = before.slice(start).replace(/`[^`]*`/g, " ");
       const stems = raw.get(name) ?? new Set<string>();
       for (const s of stemSet(clause)) if (s.length >= 3) stems.add(s);
+      raw.set(name, stems);
+    }
+  // A defined term: ""Handover" is the tool `hand_over`", ""Cutting" means the tool cut_keys".
+  for (const text of texts)
+    for (const m of text.matchAll(DEFINED)) {
+      const name = m[2]!;
+      if (!known.has(name)) continue;
+      const stems = raw.get(name) ?? new Set<string>();
+      for (const s of stemSet(m[1]!)) if (s.length >= 3) stems.add(s);
       raw.set(name, stems);
     }
   // Only the words that call one action: none another action's name has, none another's gloss has.
@@ -58,4 +73,37 @@ export function withGlosses(lexicon: Lexicon, glosses: ReadonlyMap<string, reado
       return gloss === undefined ? a : { ...a, gloss: [...gloss] };
     }),
   };
+}
+
+/**
+ * The keys the spec's own introduction names its things by: "look a boat up (`find_vessel`, by
+ * `vessel_id`)" calls a vessel_id a boat; ""Key System" means a restricted master-key system …,
+ * identified by its `system_id`" calls it a Key System. Per stem of those words (at least three
+ * letters, none of the tool's own name), the one key; a stem two keys share names neither.
+ */
+export function specKeyWords(spec: Pick<BehaviorSpec, "description" | "preamble">): Map<string, string> {
+  const found = new Map<string, Set<string>>();
+  const add = (words: string, key: string, not: readonly string[] = []) => {
+    const own = new Set(not.flatMap((n) => nameStems(n)));
+    for (const s of stemSet(words)) if (s.length >= 3 && !own.has(s)) found.set(s, (found.get(s) ?? new Set()).add(key));
+  };
+  for (const raw of [spec.description, spec.preamble]) {
+    const text = raw.replace(/\s+/g, " ");
+    for (const m of text.matchAll(/(?:^|[.,;:(])\s*([^.,;:()`]{3,60}?)\s*\(`?([a-z][a-z0-9_]*)`?,?\s+by\s+`([a-z][a-z0-9_]*)`/g))
+      add(m[1]!.replace(/^(?:and|or)\s+/i, ""), m[3]!, [m[2]!]);
+    for (const m of text.matchAll(
+      /["“]([A-Z][A-Za-z' -]{1,40})["”]\s+(?:means|is)\b[^.]*?\bidentified by (?:its|their|the)\s+`([a-z][a-z0-9_]*)`/g,
+    ))
+      add(m[1]!, m[2]!);
+  }
+  const out = new Map<string, string>();
+  for (const [stem, keys] of [...found].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) if (keys.size === 1) out.set(stem, [...keys][0]!);
+  return out;
+}
+
+/** The lexicon with the spec's glosses of its actions (specGlosses) and of its keys (specKeyWords). */
+export function withSpecWords(spec: Pick<BehaviorSpec, "description" | "preamble">, lexicon: Lexicon): Lexicon {
+  const keyWords = specKeyWords(spec);
+  const glossed = withGlosses(lexicon, specGlosses(spec, lexicon));
+  return keyWords.size === 0 ? glossed : { ...glossed, keyWords };
 }

@@ -55,7 +55,12 @@ function keyForNoun(lexicon: Lexicon, pattern: Pattern, noun: string): string | 
   const actions = patternActions(pattern);
   if (actions.length === 0) return undefined;
   const shared = actions.map((a) => actionKeys(lexicon, a)).reduce((a, b) => a.filter((k) => b.includes(k)));
-  return shared.find((key) => nameStems(key).some((s) => stems.has(s)));
+  // Else the key the spec's introduction calls by the noun ("look a boat up (`find_vessel`, by `vessel_id`)").
+  const glossed = [...stems].map((s) => lexicon.keyWords?.get(s)).find((k) => k !== undefined);
+  return (
+    shared.find((key) => nameStems(key).some((s) => stems.has(s))) ??
+    (glossed !== undefined && shared.includes(glossed) ? glossed : undefined)
+  );
 }
 
 /** The words that group a count ("per order") and the noun they group by. */

@@ -330,7 +330,7 @@ const backticked = (phrase: string): string[] => [...phrase.matchAll(/`([a-z][a-
  * say first (a key the words write in backticks before any other). Undefined when no pair of keys
  * shares a value, or the words tell no pair apart. `named` asks that the words name one of the two.
  */
-function differentPeople(
+export function differentPeople(
   lexicon: Lexicon,
   check: ConditionCheck,
   subject: string,

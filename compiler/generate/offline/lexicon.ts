@@ -36,6 +36,8 @@ export interface Lexicon {
   samples: readonly Trajectory[];
   /** Names the spec gives the agent besides "the agent" ("Sprout", "the dispatcher"). */
   agentNames: readonly string[];
+  /** Per word stem, the key the spec's introduction calls by it ("look a boat up (`find_vessel`, by `vessel_id`)": glosses.ts). */
+  keyWords?: ReadonlyMap<string, string>;
   /** A contract's defined terms and the tools they name (""Handover" is the tool `hand_over`", voice-terms.ts). */
   definedTerms?: ReadonlyMap<string, string>;
 }

@@ -20,7 +20,7 @@ export interface SentenceShape {
   clauses: string[];
 }
 
-export const CONDITION = /^(before|after|once|whenever|each time|every time|if|when|during|as soon as)\s+(.+)$/i;
+export const CONDITION = /^(before|after|once|whenever|each time|every time|if|when|during|as soon as|upon)\s+(.+)$/i;
 /** What a sentence that is only a condition does not write: an obligation of its own. */
 const CONDITION_ONLY_NOT = /\b(?:must|should|shall|has to|have to|needs? to|never|may|can|cannot|is to|are to|always|only|then)\b|[,;:]/i;
 export const PROHIBITION =
@@ -165,6 +165,10 @@ export const DEFAULT_GRAMMAR = grammarFor();
  * ("Ground rules for Sprout, the … tutor", "Rules for the dispatcher agent that …") and the
  * preamble opens with it as its subject ("Sprout talks to …", "The dispatcher sits …").
  */
+/** "Gull, the assistant …", "Quartermaster, the armoury assistant …", "ordering assistant Latch". */
+const APPOSED_NAME =
+  /\b([A-Z][a-z]{2,}),\s+(?:the|an?)\s+(?:[a-z][\w'-]*\s+){0,3}(?:assistant|agent|bot)\b|\b(?:assistant|agent|bot),?\s+([A-Z][a-z]{2,})\b/;
+
 export function agentNames(spec: Pick<BehaviorSpec, "description" | "preamble">): string[] {
   const whom = /\bfor\s+(.+?)(?=\s+(?:that|who|which|with)\b|\s+[\u2014\u2013-]\s|[,;.:(]|$)/i.exec(spec.description)?.[1];
   const opening = sectionSentences(spec.preamble)[0]?.text;
@@ -178,6 +182,14 @@ export function agentNames(spec: Pick<BehaviorSpec, "description" | "preamble">)
     new RegExp(`\\b${proper}\\b`).test(spec.description)
   )
     if (whom === undefined || !new RegExp(`^(?:the\\s+)?${escapeRegExp(proper)}\\b`, "i").test(whom)) return [proper];
+  // "Rules for Gull, the assistant that runs the fuel dock", "binding the locksmith's ordering
+  // assistant Latch, which …": a proper name the description sets beside the word for an assistant,
+  // and the subject of a verb in the preamble ("Gull is the assistant …", "in which Latch takes an
+  // Order"; not "Engineers ask Shipper for builds").
+  const apposed = APPOSED_NAME.exec(spec.description);
+  const named = apposed?.[1] ?? apposed?.[2];
+  const acts = named !== undefined && new RegExp(`\\b${named}\\s+(?:is|has|may|must|can|[a-z]+s)\\b`).test(spec.preamble);
+  if (named !== undefined && acts && (whom === undefined || whom.startsWith(named))) return [named];
   if (whom === undefined) return [];
   const article = /^(?:a|an|the)\s+/i.test(whom);
   const head = whom.replace(/^(?:a|an|the)\s+/i, "").trim();
@@ -211,7 +223,7 @@ export function shapeSentence(sentence: string, grammar: Grammar = DEFAULT_GRAMM
       const kind: ConditionKind =
         word === "before"
           ? "before"
-          : word === "after" || word === "once" || word === "as soon as"
+          : word === "after" || word === "once" || word === "as soon as" || word === "upon"
             ? "after"
             : word === "during"
               ? "during"
