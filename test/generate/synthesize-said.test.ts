@@ -209,3 +209,69 @@ Any opening of a kiln hotter than 500 degrees waits until the words "gloves on" 
     for (const [s, v] of hotCases) expect(judged.pass.includes(s.id) ? "true" : judged.fail.includes(s.id) ? "false" : "na", s.id).toBe(v);
   });
 });
+
+/**
+ * A check on one kind of event with no window ("lead glazes never go into the studio kiln") gates on
+ * that event's action: the search tried it with the draft's trigger (a lead load: no verdict on a
+ * firing of clear glass), with any event (a firing with nothing loaded "followed"), never with a
+ * load of any glaze, which is where the rule applies.
+ */
+describe("a ban on one kind of event, gated on its action", () => {
+  const loading = parseBehaviorMd(`---
+name: glass-studio-load
+description: Rules for Ember, the assistant that loads the kilns at a glass-blowing studio.
+---
+Ember loads a piece into a kiln (\`load_piece\`, with \`kiln\`, \`weight_kg\` and the \`glaze\`) and closes a kiln (\`close_kiln\`).
+
+## Loading the kiln
+
+- Lead glazes never go into the studio kiln (\`glaze: lead\`); they go to the outside kiln.
+`);
+  if (!loading.ok) throw new Error("spec");
+  const RULE = "Loading the kiln";
+  const t = (id: string, ...steps: (["close"] | [glaze: string, kg: number])[]): Trajectory => ({
+    id,
+    description: "",
+    complete: true,
+    events: [
+      { id: "u", actor: "user", action: "message", content: "Load for tonight" },
+      ...steps.map((s, k): TrajectoryEvent =>
+        s[0] === "close"
+          ? { id: `e${k}`, actor: "agent", action: "close_kiln", metadata: { kiln: "K1" } }
+          : { id: `e${k}`, actor: "agent", action: "load_piece", metadata: { kiln: "K1", glaze: s[0], weight_kg: String(s[1]) } },
+      ),
+    ],
+  });
+  const loadCases: [Trajectory, Verdict][] = [
+    [t("clear-glaze", ["clear", 10]), "true"],
+    [t("lead-loaded", ["clear", 5], ["lead", 8]), "false"],
+    [t("nothing-loaded", ["close"]), "na"],
+    [t("two-clear", ["clear", 10], ["matte", 12]), "true"],
+    [t("close-only", ["close"], ["close"]), "na"],
+    [t("matte", ["matte", 3], ["close"]), "true"],
+    // Never given as labels.
+    [t("lead-only", ["lead", 4]), "false"],
+    [t("matte-then-lead", ["matte", 4], ["lead", 2], ["close"]), "false"],
+  ];
+  const loadSamples = loadCases.map(([s]) => s);
+  const vocabulary = buildVocabulary(loadSamples);
+  const labels = Object.fromEntries(loadCases.slice(0, 6).map(([s, v]) => [s.id, { [RULE]: v }]));
+
+  it("forbids the lead load wherever a piece is loaded", () => {
+    const plain = draftOffline({ spec: loading.spec, vocabulary, samples: loadSamples });
+    expect(verdictsOf(plain.ir, loadSamples)["clear-glaze"]).not.toBe("true");
+    const found = draftOffline({ spec: loading.spec, vocabulary, samples: loadSamples, labels });
+    const rule = found.ir.metaBehaviors[0]!;
+    expect(rule.trigger.match).toEqual([{ action: "load_piece" }]);
+    expect(rule.checks.map(({ quote: _, ...c }) => c)).toEqual([
+      { type: "forbidden", match: [{ action: "load_piece", metadata: { glaze: "lead" } }] },
+    ]);
+    const judged = verdictsOf(found.ir, loadSamples);
+    for (const [s, v] of loadCases) expect(judged[s.id], s.id).toBe(v);
+  });
+});
+
+function verdictsOf(ir: JudgeIR, on: readonly Trajectory[]): Record<string, Verdict> {
+  const rule = previewJudge(ir, on).rules[0]!.rule;
+  return Object.fromEntries(on.map((s) => [s.id, rule.pass.includes(s.id) ? "true" : rule.fail.includes(s.id) ? "false" : "na"]));
+}

@@ -164,6 +164,13 @@ export function synthesizeRule(
   const fired = triggerMatchers.map((m, k) =>
     k < matchers.length ? index.map((x) => x.hits[k]!.length > 0) : samples.map((s) => s.events.some((e) => matcherHolds(e, m))),
   );
+  // The bare action of a one-event check's matcher, when the search has it as a matcher of its own.
+  const bare = new Map(matchers.map((m, k) => [JSON.stringify(m), k]));
+  const actionTrigger = (c: Candidate): number | undefined => {
+    if ((c.type !== "forbidden" && c.type !== "required" && c.type !== "count") || c.after !== undefined) return undefined;
+    const action = exactValue(matchers[c.match]!.action);
+    return action === undefined ? undefined : bare.get(JSON.stringify({ action }));
+  };
   const triggerVector = (t: Reading["trigger"]): boolean[] =>
     "drafted" in t ? draftTrigger : t.matcher === "any" ? anyEvent : fired[t.matcher]!;
   // Each candidate is evaluated once per sample; a reading folds the vectors of its parts.
@@ -358,6 +365,10 @@ export function synthesizeRule(
       const triggers = (c: Candidate | undefined): Reading["trigger"][] => {
         const t: Reading["trigger"][] = [current.trigger];
         if (c !== undefined) t.push({ matcher: subjectOf(c) });
+        // A check on one kind of event with no window ("no tape goes through the shredder") also
+        // gates on that event's action: the rule applies where the action happens.
+        const own = c === undefined ? undefined : actionTrigger(c);
+        if (own !== undefined && !t.some((x) => "matcher" in x && x.matcher === own)) t.push({ matcher: own });
         return t;
       };
       // Every reading counts against the budget; none is judged past it.
