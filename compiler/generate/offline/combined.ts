@@ -5,6 +5,7 @@
  * earlier event's value ("may be filed only if the importer's most recent lookup shows the bond as
  * active"). clauses.ts reads the basic shapes; draft.ts applies these on top.
  */
+import type { Voiced } from "./voice-spans.js";
 import type { Check, ConditionCheck, Pattern, ValueMatcher } from "../../ir/types.js";
 import { exactValue, valueTest } from "../../ir/values.js";
 import { resolve, semanticFor, type ClauseContext, type ClauseOutcome } from "./clauses.js";
@@ -134,8 +135,10 @@ export function withFreshness(lexicon: Lexicon, sentence: string, clauses: reado
  * place); its quote reaches over the sentence when the section writes the two one after the other.
  * The sentence's outcomes are returned, its questions dropped once the ordering carries it.
  */
-export function freshAcross(body: string, sentence: string, checks: Check[], outcomes: ClauseOutcome[]): ClauseOutcome[] {
-  if (!asksFresh(sentence) || outcomes.some((o) => o.kind === "check")) return outcomes;
+export function freshAcross(body: string, voiced: Voiced, checks: Check[], outcomes: ClauseOutcome[]): ClauseOutcome[] {
+  // Asked in the readers' voice ("One sign-off opens one batch" is "… covers one batch", voice.ts); quoted in the spec's words.
+  const sentence = voiced.original;
+  if (!asksFresh(voiced.text) || outcomes.some((o) => o.kind === "check")) return outcomes;
   const k = checks.map((c) => c.type).lastIndexOf("ordering");
   if (k < 0) return outcomes;
   const check = checks[k] as Extract<Check, { type: "ordering" }>;

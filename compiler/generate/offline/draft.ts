@@ -44,7 +44,7 @@ import { conditionedAct, withIdentity } from "./latest.js";
 import { withComparisons } from "./compared.js";
 import { restatedBansAsQuestions } from "./restated.js";
 import { leadingReading } from "./leading.js";
-import { actionVerbs, inOriginalWords, voiced } from "./voice.js";
+import { actionVerbs, inOriginalWords, voiced, withDefinedTerms } from "./voice.js";
 import {
   agentNames,
   boundsCount,
@@ -247,7 +247,9 @@ export function draftSection(
   const ruleSentences = sentences.filter((s) => s.role === "rule");
   // Each sentence read in the one voice the readers know; the quotes stay the spec's words (voice.ts).
   const knows = actionVerbs(lexicon);
-  const voices = ruleSentences.map((s, i) => voiced(s.text, grammar.agent, knows, ruleSentences[i + 1]?.text, ruleSentences[i - 1]?.text));
+  const voices = ruleSentences.map((s, i) =>
+    voiced(s.text, grammar.agent, knows, ruleSentences[i + 1]?.text, ruleSentences[i - 1]?.text, lexicon.definedTerms),
+  );
   const shapes = voices.map((v) => shapeSentence(v.text, grammar));
   const checks: Check[] = [];
   const semanticChecks: SemanticCheck[] = [];
@@ -262,7 +264,7 @@ export function draftSection(
     last = shape.condition ?? last;
     const outcomes = freshAcross(
       section.body,
-      ruleSentences[i]!.text,
+      voices[i]!,
       checks,
       withFreshness(
         lexicon,
@@ -466,8 +468,8 @@ export function draftOffline(given: OfflineDraftInput, sections: readonly SpecSe
   const names = agentNames(input.spec);
   // The action names the spec writes in backticks are used as written, in the samples or not.
   const named = withSpecActions({ ...buildLexicon(input.vocabulary, input.samples), agentNames: names }, specActionNames(input.spec));
-  // And the words it calls them by in prose ("a fill (`dispense`)").
-  const lexicon = withGlosses(named, specGlosses(input.spec, named));
+  // And the words it calls them by in prose ("a fill (`dispense`)"), and a contract's defined terms (voice-terms.ts).
+  const lexicon = withDefinedTerms(withGlosses(named, specGlosses(input.spec, named)), input.spec);
   const grammar = grammarFor(names);
   const notes: DraftNote[] = [];
   const questions: VerdictQuestion[] = [];

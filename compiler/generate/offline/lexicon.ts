@@ -36,6 +36,8 @@ export interface Lexicon {
   samples: readonly Trajectory[];
   /** Names the spec gives the agent besides "the agent" ("Sprout", "the dispatcher"). */
   agentNames: readonly string[];
+  /** A contract's defined terms and the tools they name (""Handover" is the tool `hand_over`", voice-terms.ts). */
+  definedTerms?: ReadonlyMap<string, string>;
 }
 
 /** Values that mean a flag is set: a key named in prose with such a value is a condition. */

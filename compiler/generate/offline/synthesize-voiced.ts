@@ -26,7 +26,7 @@ export function voicedParagraphs(body: string, lexicon: Lexicon, agent: string):
   for (const s of sentences) {
     // The next rule sentence, as draftSection passes it: an FAQ's "No." answers the question before it.
     const k = rules.indexOf(s);
-    const text = k < 0 ? s.text : voiced(s.text, agent, knows, rules[k + 1]?.text).text;
+    const text = k < 0 ? s.text : voiced(s.text, agent, knows, rules[k + 1]?.text, undefined, lexicon.definedTerms).text;
     byParagraph.set(s.paragraph, [...(byParagraph.get(s.paragraph) ?? []), text]);
   }
   return [...byParagraph.values()].map((p) => `${p.join(". ")}.`).join("\n\n");

@@ -17,11 +17,28 @@ import type { Lexicon } from "./lexicon.js";
 import { canonical } from "./words.js";
 import { escapeRegExp } from "./shape.js";
 import { formSteps, lateSteps } from "./voice-forms.js";
+import { letterSteps } from "./voice-letters.js";
+import { withDefinedTerms, withTerms } from "./voice-terms.js";
 import { absorbed, readWithNeighbour, withNeighbours } from "./voice-joins.js";
 import { originalQuote, rewrite, unchanged, type Voiced } from "./voice-spans.js";
 import { ADVERB, imperativeVerb, LEADING_CONDITION, NOT_A_VERB, OBJECT_START, ORDINALS, participle, thirdPerson } from "./voice-words.js";
 
-export { originalQuote, participle, thirdPerson, type Voiced };
+export { withDefinedTerms, originalQuote, participle, thirdPerson, type Voiced };
+
+/**
+ * "3.2 The clerk …", "(b) The clerk …", "Rule 4: …", "[ ] Check …": a clause's number or checkbox is no part of its
+ * reading. First of all the steps: "1.1 The Provider agrees not to …" is the contract's voice only once the number is gone.
+ */
+const CLAUSE_NUMBER = {
+  name: "clause number",
+  apply: (v: Voiced) =>
+    rewrite(
+      v,
+      /^(?:(?:(?:§|rule|clause|section|article|step|item)\s*)?\d+(?:\.\d+)*[.):]?|\(?[a-z0-9]{1,3}\)|\[[ xX]?\]|Q\s*\d*[.:])\s+/gi,
+      // Only before a capital: "30 minutes after …" starts with a number of its own.
+      (m, text) => (/[A-Z]/.test(text.charAt(m[0].length)) ? "" : undefined),
+    ),
+};
 
 /** The steps, in order. Each takes the sentence as the steps before it left it. */
 function steps(
@@ -40,17 +57,6 @@ function steps(
     return `${adv === undefined ? "" : `${adv} `}${thirdPerson(verb.toLowerCase())}`;
   };
   return [
-    {
-      // "3.2 The clerk …", "(b) The clerk …", "Rule 4: …", "[ ] Check …": a clause's number or checkbox is no part of its reading.
-      name: "clause number",
-      apply: (v) =>
-        rewrite(
-          v,
-          /^(?:(?:(?:§|rule|clause|section|article|step|item)\s*)?\d+(?:\.\d+)*[.):]?|\(?[a-z0-9]{1,3}\)|\[[ xX]?\]|Q\s*\d*[.:])\s+/gi,
-          // Only before a capital: "30 minutes after …" starts with a number of its own.
-          (m, text) => (/[A-Z]/.test(text.charAt(m[0].length)) ? "" : undefined),
-        ),
-    },
     {
       // "Can the clerk buy from a seller without ID? No.": the question answered "No" is a ban.
       name: "faq no",
@@ -331,6 +337,7 @@ export function voiced(
   knows: (verb: string) => boolean = () => true,
   next?: string,
   previous?: string,
+  terms?: ReadonlyMap<string, string>,
 ): Voiced {
   // An FAQ's answer, the sentence after a question ("Can the clerk …? No."), says what the question's words mean.
   const answer =
@@ -338,7 +345,9 @@ export function voiced(
   // A part of a rule its voice put in a sentence of its own is read with the sentence it belongs to (voice-joins.ts).
   if (readWithNeighbour(sentence, next)) return absorbed(unchanged(sentence));
   let v = withNeighbours(sentence, previous, next, agent);
-  for (const step of [...formSteps(agent), ...steps(agent, knows, answer), ...lateSteps(agent)]) v = step.apply(v);
+  // A contract's defined terms read as the tools they name (voice-terms.ts), then the voices of each round.
+  v = withTerms(CLAUSE_NUMBER.apply(v), terms);
+  for (const step of [...letterSteps(agent), ...formSteps(agent), ...steps(agent, knows, answer), ...lateSteps(agent)]) v = step.apply(v);
   return v;
 }
 
