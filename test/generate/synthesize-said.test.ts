@@ -7,8 +7,8 @@
  * no sentence a phrase rule maps: the draft leaves it to the model. Six labels that are all
  * "followed" or "not applicable" then fit any reading that never fails, and the search had no
  * event that says the words: it picked a kiln opening followed by its own result, and passed every
- * opening made without a clearance. "Upon a lost key report for a kiln, Ember shall not open that
- * kiln again" was picked as no opening after a report on any kiln.
+ * opening made without a clearance. "A lost key report on a kiln puts that kiln out of bounds for
+ * openings by Ember from then on" was picked as no opening after a report on any kiln.
  */
 import { describe, expect, it } from "vitest";
 import { parseBehaviorMd } from "../../compiler/behavior-md/load.js";
@@ -32,7 +32,7 @@ Any opening of a kiln waits until the words "clear to open" have come in over th
 
 ## Lost keys
 
-Upon a lost key report for a kiln, Ember shall not open that kiln again, whatever a later reading may show.
+A lost key report on a kiln puts that kiln out of bounds for openings by Ember from then on.
 `);
 if (!parsed.ok) throw new Error("spec");
 const spec = parsed.spec;
