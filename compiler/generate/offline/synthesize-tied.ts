@@ -101,3 +101,40 @@ export function tiedVariants(
     return { variant, vector: vector as Vector };
   });
 }
+
+/**
+ * The search's pick tied where its words tie it: the same test as for a drafted check (above), on
+ * the checks of a reading the labels chose. The plain search stops at the first reading that fits
+ * every label, and an `on:` is one of the extended forms it tries only when no plain reading fits:
+ * "Upon a Lost Key Report for a Key System, the Provider shall not cut any further Key for that Key
+ * System" was picked as no cut after any lost-key report, of any system. The first tied variant
+ * (named keys first) that agrees with as many labels as the pick and judges some unlabeled sample
+ * otherwise replaces it; else the pick stands (undefined). Each reading judged, the pick's own first,
+ * is one of the search's budget (`judge`).
+ */
+export function tiedPick(
+  pick: MetaBehavior,
+  samples: readonly Trajectory[],
+  vocab: Pick<Vocab, "keys" | "cues" | "words">,
+  labelOf: (id: string) => Vector[number] | undefined,
+  /** Called before each tied reading is judged; false when the search's budget is spent. */
+  judge: () => boolean,
+): MetaBehavior | undefined {
+  if (!judge()) return undefined;
+  const variants = tiedVariants(pick, samples, vocab);
+  if (variants.length === 0) return undefined;
+  const verdicts = (rule: MetaBehavior): Vector => {
+    const run = previewRule(rule, samples);
+    return samples.map((s) => (run.rule.pass.includes(s.id) ? "true" : run.rule.fail.includes(s.id) ? "false" : "na")) as Vector;
+  };
+  const labeled = samples.flatMap((s, i) => (labelOf(s.id) === undefined ? [] : [i]));
+  const agree = (v: Vector) => labeled.filter((i) => v[i] === labelOf(samples[i]!.id)).length;
+  const before = verdicts(pick);
+  for (const { variant } of variants) {
+    if (!judge()) return undefined;
+    const rule = { ...pick, checks: pick.checks.map((c, k) => (k === variant.drafted ? variant.check : c)) };
+    const after = verdicts(rule);
+    if (agree(after) >= agree(before) && samples.some((s, i) => labelOf(s.id) === undefined && after[i] !== before[i])) return rule;
+  }
+  return undefined;
+}

@@ -43,12 +43,14 @@ import {
   type Vector,
 } from "./synthesize-eval.js";
 import { editCounter, MISS, rank, tolerated } from "./synthesize-rank.js";
+import { byRank, compareReadings, heldOut, type Reading } from "./synthesize-reading.js";
 import { describe } from "./synthesize-describe.js";
 import { sentenceCandidates, withSentences } from "./synthesize-sentences.js";
-import { tiedVariants } from "./synthesize-tied.js";
+import { tiedPick, tiedVariants } from "./synthesize-tied.js";
 import { variantsFor, type Variant } from "./synthesize-variants.js";
 import { nameStems, stemSet } from "./words.js";
 import { headingWords } from "./synthesize-voiced.js";
+import { saidBonus, saidFresh, saidQuote, withSaid } from "./synthesize-said.js";
 
 export type { RuleLabels, Verdict } from "./synthesize-eval.js";
 export { roundestIn } from "./synthesize-candidates.js";
@@ -99,7 +101,9 @@ export function unconfirmedNote(found: Synthesis): string | undefined {
 /** The matchers of a rule's search and where each occurs in every sample. */
 function prepare(lexicon: Lexicon, rule: MetaBehavior, section: string, samples: readonly Trajectory[], labels: RuleLabels) {
   const labelOf = (i: number) => labels[samples[i]!.id]?.[rule.name];
-  const vocab = candidateMatchers(lexicon, rule, `${headingWords(rule.name)}. ${section}`, samples, labelOf);
+  const text = `${headingWords(rule.name)}. ${section}`;
+  // A phrase the rule quotes that a user turn says is an event of the search too (synthesize-said.ts).
+  const vocab = withSaid(candidateMatchers(lexicon, rule, text, samples, labelOf), text, samples);
   const index: SampleIndex[] = samples.map((s) => ({
     complete: s.complete,
     events: s.events,
@@ -124,17 +128,6 @@ export function candidateVerdicts(
     check: toCheck(c, vocab.matchers, rule.name),
     verdicts: index.map((x) => evaluate(c, x)),
   }));
-}
-
-interface Reading {
-  /** Per kept drafted check: its index; per new one: the candidate. */
-  parts: ({ drafted: number } | { candidate: Candidate; quote: string } | { variant: Variant })[];
-  trigger: { drafted: true } | { matcher: number | "any" };
-  agree: number;
-  score: number;
-  vector: Vector;
-  /** Its log-posterior (synthesize-rank.ts): fit, fields changed from the phrase reading, words. */
-  rank: number;
 }
 
 /**
@@ -171,6 +164,13 @@ export function synthesizeRule(
   const fired = triggerMatchers.map((m, k) =>
     k < matchers.length ? index.map((x) => x.hits[k]!.length > 0) : samples.map((s) => s.events.some((e) => matcherHolds(e, m))),
   );
+  // The bare action of a one-event check's matcher, when the search has it as a matcher of its own.
+  const bare = new Map(matchers.map((m, k) => [JSON.stringify(m), k]));
+  const actionTrigger = (c: Candidate): number | undefined => {
+    if ((c.type !== "forbidden" && c.type !== "required" && c.type !== "count") || c.after !== undefined) return undefined;
+    const action = exactValue(matchers[c.match]!.action);
+    return action === undefined ? undefined : bare.get(JSON.stringify({ action }));
+  };
   const triggerVector = (t: Reading["trigger"]): boolean[] =>
     "drafted" in t ? draftTrigger : t.matcher === "any" ? anyEvent : fired[t.matcher]!;
   // Each candidate is evaluated once per sample; a reading folds the vectors of its parts.
@@ -191,9 +191,13 @@ export function synthesizeRule(
     const vectors = parts.map(partVector);
     return samples.map((_, i) => (fires[i] ? fold(vectors.map((v) => v[i]!)) : "na"));
   };
+  // With no label "broken", a reading that judges no sample broken fits every label and says nothing;
+  // with one, the readings that fit it fail it (`fails` below).
+  const broken = labeled.some((x) => x.label === "false");
   const agreement = (v: Vector) => labeled.filter((x) => v[x.i] === x.label).length;
   const readingScore = (parts: Reading["parts"]) =>
-    parts.reduce((sum, p) => sum + ("candidate" in p ? score(p.candidate, vocab) : 1), 0) - 0.05 * parts.length;
+    parts.reduce((sum, p) => sum + ("candidate" in p ? score(p.candidate, vocab) + saidBonus(p.candidate, vocab) : 1), 0) -
+    0.05 * parts.length;
   const searched = { candidates: 0, readings: 0 };
   const spent = () => searched.readings >= budget.readings;
   // Where the labels leave readings tied, the one that changes the phrase reading's verdicts on the
@@ -269,6 +273,7 @@ export function synthesizeRule(
       agree,
       score: readingScore(parts) + PRIOR_WEIGHT * prior(vector),
       rank: rankOf(parts, trigger, agree),
+      fails: broken || vector.includes("false"),
     };
     if (anchored) keep(reading);
     if (tracking) track(reading);
@@ -332,6 +337,15 @@ export function synthesizeRule(
     if (known !== undefined) return known;
     // The obligation whose words its matchers share most; the first one on a tie.
     const used = c.type === "required" || c.type === "forbidden" || c.type === "count" ? [c.match] : usedMatchers(c);
+    // A phrase a person says is quoted from the sentence that writes it (synthesize-said.ts).
+    const saying = saidQuote(
+      used.map((i) => matchers[i]!),
+      [...obligations, ...rule.semanticChecks.map((q) => q.quote)],
+    );
+    if (saying !== undefined) {
+      quotes.set(c, saying);
+      return saying;
+    }
     const stems = new Set(used.flatMap((i) => nameStems(exactValue(matchers[i]!.action) ?? "")));
     let best = obligations[0] ?? rule.name;
     let most = -1;
@@ -351,6 +365,10 @@ export function synthesizeRule(
       const triggers = (c: Candidate | undefined): Reading["trigger"][] => {
         const t: Reading["trigger"][] = [current.trigger];
         if (c !== undefined) t.push({ matcher: subjectOf(c) });
+        // A check on one kind of event with no window ("no tape goes through the shredder") also
+        // gates on that event's action: the rule applies where the action happens.
+        const own = c === undefined ? undefined : actionTrigger(c);
+        if (own !== undefined && !t.some((x) => "matcher" in x && x.matcher === own)) t.push({ matcher: own });
         return t;
       };
       // Every reading counts against the budget; none is judged past it.
@@ -385,7 +403,11 @@ export function synthesizeRule(
           tryReading([...current.parts, { candidate: c, quote: quoteFor(undefined, c) }], t);
         }
       }
-      next.sort(fewerFirst ? (a, b) => b.agree - a.agree || a.parts.length - b.parts.length || compareReadings(a, b) : compareReadings);
+      next.sort(
+        fewerFirst
+          ? (a, b) => b.agree - a.agree || Number(b.fails) - Number(a.fails) || a.parts.length - b.parts.length || compareReadings(a, b)
+          : compareReadings,
+      );
       const best = next[0];
       if (best === undefined || best.agree <= current.agree) break;
       current = best;
@@ -401,12 +423,15 @@ export function synthesizeRule(
       (m.action === undefined || exactValue(m.action) !== undefined) &&
       Object.values(m.metadata ?? {}).every((v) => exactValue(v) !== undefined),
   );
-  const plain = all.filter((c) => extensions(c) === 0 && usedMatchers(c).every((i) => plainMatcher[i]));
+  const plain = all.filter((c) => (extensions(c) === 0 || saidFresh(c, vocab)) && usedMatchers(c).every((i) => plainMatcher[i]));
   let { current, pool } = search(plain, false);
-  if ((current.agree < labeled.length || current.parts.length > 1) && plain.length < all.length && !spent()) {
+  if ((current.agree < labeled.length || current.parts.length > 1 || !current.fails) && plain.length < all.length && !spent()) {
     // Among the extended readings, fewer checks first: one check with `on:` over a plain one plus a patch.
     const extended = search(all, true);
-    const better = extended.current.agree - current.agree || current.parts.length - extended.current.parts.length;
+    const better =
+      extended.current.agree - current.agree ||
+      Number(extended.current.fails) - Number(current.fails) ||
+      current.parts.length - extended.current.parts.length;
     if (better > 0) ({ current, pool } = extended);
   }
   // The phrase reading anchors the pick when it is credible, fitting all labels but a tolerated
@@ -414,6 +439,7 @@ export function synthesizeRule(
   // least change, words), ties going to the search's own order. Otherwise the words say little
   // the search can trust, and the search's best fit stands.
   const best = anchored ? top[0]! : current;
+
   if (best === drafted) return result(readSentences(drafted), []);
   // Labels must not move the draft by accident: a change is kept only when the pick, made with
   // each label left out in turn, predicts that label more often than the phrase reading agrees
@@ -435,43 +461,13 @@ export function synthesizeRule(
     if (r.vector.join() === best.vector.join() || distinct.some((d) => d.vector.join() === r.vector.join())) continue;
     distinct.push(r);
   }
-  return result(best, distinct);
-}
-
-/**
- * Leave-one-out over the readings the search judged: how many labels the pick predicts when it is
- * made without them. With label k left out, a reading that disagreed with it no longer pays for
- * that (one label fewer missed: MISS back on its rank when the phrase reading anchors the pick),
- * one that agreed has one agreement fewer; the pick is the better of the best of each side, and
- * it predicts label k when it is the agreeing one. A reading that fits the labels only because
- * of the label left out, or one of many that fit the rest alike and split on it, predicts it no
- * better than chance; the phrase reading, fitted on no label, predicts exactly what it agrees with.
- */
-function heldOut(
-  labeled: readonly unknown[],
-  bestAgreeing: readonly (Reading | undefined)[],
-  bestMissing: readonly (Reading | undefined)[],
-  anchored: boolean,
-): number {
-  return labeled.filter((_, k) => {
-    const hit = bestAgreeing[k];
-    const miss = bestMissing[k];
-    if (hit === undefined) return false;
-    if (miss === undefined) return true;
-    // Left out, the label counts for neither: the agreeing side loses one agreement, the missing side its miss.
-    const h = { ...hit, agree: hit.agree - 1 };
-    const m = { ...miss, rank: anchored ? miss.rank + MISS : miss.rank };
-    return byRank(h, m) < 0;
-  }).length;
-}
-
-/** Higher rank first, then the search's own order (labels, words, simplicity). */
-function byRank(a: Reading, b: Reading): number {
-  return b.rank - a.rank || compareReadings(a, b);
-}
-
-function compareReadings(a: Reading, b: Reading): number {
-  return b.agree - a.agree || b.score - a.score || a.parts.length - b.parts.length;
+  // The pick tied on a key its words ground, where that still fits the labels (synthesize-tied.ts);
+  // each tied reading judged counts against the budget.
+  const picked = buildRule(rule, best, triggerMatchers);
+  const judge = () => !spent() && ++searched.readings > 0;
+  const tied = tiedPick(picked, samples, vocab, (id) => labels[id]?.[rule.name], judge);
+  const found = result(best, distinct);
+  return tied === undefined ? found : { ...found, rule: tied };
 }
 
 function buildRule(rule: MetaBehavior, reading: Reading, matchers: Matcher[]): MetaBehavior {
