@@ -10,14 +10,22 @@
 //   npm run build:cli && node bench/table.js --build required 100 /tmp/j
 //   node bench/instructions.js /tmp/j/required-100.mjs 100                 # 10,000 events
 //   node bench/instructions.js examples/refund-support/judge.mjs 0 --events 1000   # 2,000 + 2,000 judgments
+//   node bench/instructions.js examples/refund-support/judge.mjs 0 --events 1000 --by-function
+//
+// `--by-function` (round 17) counts with callgrind instead, and also prints where an event's
+// instructions go: each function's share, compiled JavaScript named by node's --perf-basic-prof
+// map (`*` optimized code, with what TurboFan inlined into it), V8's builtins and C++ by their
+// own names (bench/callgrind.js). Callgrind runs about 1.5 times as long as cachegrind.
 //
 // Tools 0 is bench/run.js's refund session, N the session over the N tools of bench/table.js's
 // judges. Valgrind is optional: without it the script says so and exits 0. Valgrind runs node
 // some 50× slower: with the defaults a count takes a few minutes.
 import { execFileSync, spawnSync } from "node:child_process";
-import { loadavg } from "node:os";
-import { resolve } from "node:path";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { costByFunction } from "./callgrind.js";
 import { refundEvents, takeOption } from "./common.js";
 import { guardEvents } from "./guard.js";
 
@@ -41,6 +49,8 @@ if (args[0] === "--run") {
   process.exit(0);
 }
 
+const byFunction = args.includes("--by-function");
+if (byFunction) args.splice(args.indexOf("--by-function"), 1);
 const events = Number(option("--events", "10000"));
 // Round 15's sizes: 2,000,000 events of warm-up and 2,000,000 timed (200 and 200 judgments of
 // 10,000 events), so that the timed judgments are half the count, whose rest moves by 0.2%.
@@ -50,7 +60,9 @@ const timed = Number(option("--timed", perDefault));
 const [judgeArg, toolsArg] = args;
 const tools = Number(toolsArg);
 if (judgeArg === undefined || !(tools >= 0) || !(events >= 1) || !(warm >= 0) || !(timed >= 1)) {
-  process.stderr.write("usage: node bench/instructions.js <judge.mjs> <tools> [--events 10000] [--warm 200] [--timed 200]\n");
+  process.stderr.write(
+    "usage: node bench/instructions.js <judge.mjs> <tools> [--events 10000] [--warm 200] [--timed 200] [--by-function]\n",
+  );
   process.exit(2);
 }
 const judge = resolve(judgeArg);
@@ -60,17 +72,26 @@ if (spawnSync("valgrind", ["--version"]).error !== undefined) {
   process.exit(0);
 }
 
-/** Instructions retired by one process judging `warm` then `n` times (cachegrind's "I refs"). */
+const scratch = byFunction ? mkdtempSync(join(tmpdir(), "bj-instructions-")) : undefined;
+// Callgrind with each instruction's count, and node writing the names of the code it compiles.
+const tool = byFunction
+  ? ["--tool=callgrind", "--dump-instr=yes", `--callgrind-out-file=${join(scratch, "callgrind.out")}`]
+  : ["--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"];
+const nodeFlags = byFunction ? ["--perf-basic-prof", "--logfile=/dev/null"] : [];
+
+/**
+ * Instructions retired by one process judging `warm` then `n` times (valgrind's "I refs"), and
+ * with `--by-function` those of each function (bench/callgrind.js).
+ */
 function count(n) {
   const out = spawnSync(
     "valgrind",
     [
-      "--tool=cachegrind",
-      "--cache-sim=no",
-      "--cachegrind-out-file=/dev/null",
+      ...tool,
       // V8 writes its code into memory it then runs: valgrind must see those writes.
       "--smc-check=all-non-file",
       process.execPath,
+      ...nodeFlags,
       "--single-threaded",
       // Fixed seeds: with V8's random hash seed, two runs' counts differ by about 1%; with these,
       // by about 0.2%.
@@ -91,15 +112,39 @@ function count(n) {
     process.stderr.write(out.stderr.slice(-2000));
     throw new Error(`valgrind run of ${judge} failed (status ${out.status})`);
   }
-  return Number(line[1].replaceAll(",", ""));
+  const total = Number(line[1].replaceAll(",", ""));
+  if (!byFunction) return { total };
+  // V8 names its compiled code in /tmp/perf-<pid>.map; under valgrind, node's pid is valgrind's.
+  const perfMap = `/tmp/perf-${out.pid}.map`;
+  const costs = costByFunction(readFileSync(join(scratch, "callgrind.out"), "utf8"), readFileSync(perfMap, "utf8"));
+  rmSync(perfMap, { force: true });
+  return { total, costs };
+}
+
+/** Each function's instructions per timed event, largest first: `shown` rows, then the rest in one. */
+function printByFunction(without, withTimed, perEventOf, shown = 25) {
+  const names = new Set([...without.costs.keys(), ...withTimed.costs.keys()]);
+  const rows = [...names]
+    .map((name) => [name, perEventOf((withTimed.costs.get(name) ?? 0) - (without.costs.get(name) ?? 0))])
+    .sort((a, b) => Math.abs(b[1]) - Math.abs(a[1]));
+  const rest = rows.slice(shown).reduce((sum, [, value]) => sum + value, 0);
+  console.log("\n| function (`*` optimized JavaScript, with what V8 inlined into it) | instructions per event |");
+  console.log("|---|---:|");
+  for (const [name, value] of rows.slice(0, shown)) console.log(`| ${name.replaceAll("|", "\\|")} | ${value.toFixed(1)} |`);
+  console.log(`| everything else (${rows.length - shown} functions) | ${rest.toFixed(1)} |`);
 }
 
 const version = execFileSync("valgrind", ["--version"], { encoding: "utf8" }).trim();
 console.log(`node ${process.version}, ${version}, load average ${loadavg()[0].toFixed(1)} (it does not move the counts).`);
 const without = count(0);
 const withTimed = count(timed);
-const perEvent = (withTimed - without) / (timed * events);
+const perEventOf = (instructions) => instructions / (timed * events);
+const perEvent = perEventOf(withTimed.total - without.total);
 console.log("| judge.mjs | tools | events | warm-up judgments | timed | instructions per event |");
 console.log("|---|---:|---:|---:|---:|---:|");
 console.log(`| ${judgeArg} | ${tools} | ${events} | ${warm} | ${timed} | ${perEvent.toFixed(1)} |`);
-console.log(`\n(${withTimed} instructions with the timed judgments, ${without} without.)`);
+console.log(`\n(${withTimed.total} instructions with the timed judgments, ${without.total} without.)`);
+if (byFunction) {
+  printByFunction(without, withTimed, perEventOf);
+  rmSync(scratch, { recursive: true, force: true });
+}

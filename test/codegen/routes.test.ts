@@ -2,7 +2,7 @@
  * Routing by action (issue 26): which rules an event's action concerns.
  */
 import { describe, expect, test } from "vitest";
-import { GROUPS_PER_SWITCH } from "../../compiler/codegen/emit.js";
+import { GROUPS_PER_SWITCH, LITERAL_STEPPERS_LIMIT } from "../../compiler/codegen/emit.js";
 import { reportingActions, routeRules, ruleActions } from "../../compiler/codegen/routes.js";
 import type { Trajectory } from "../../runtime/types.js";
 import { oracleJudge } from "../oracle/evaluate.js";
@@ -233,6 +233,32 @@ describe("steppers made when an event first concerns their rule", () => {
     expect(monitor.pending()).toEqual([]);
     expect(monitor.push(events[1]).map((v) => v.rule)).toEqual(["r4"]);
     expect(JSON.stringify(await monitor.end({ complete: true }))).toBe(JSON.stringify(judgment));
+  });
+});
+
+describe("Rules.all's first value", () => {
+  test("one undefined per rule in a literal up to LITERAL_STEPPERS_LIMIT rules, `fill` past it; the last rule judged either way", async () => {
+    for (const count of [LITERAL_STEPPERS_LIMIT, LITERAL_STEPPERS_LIMIT + 1]) {
+      const rules = Array.from({ length: count }, (_, i) =>
+        rule(`r${i}`, `{action: pay_${i}}`, `      - type: required\n        quote: q\n        match: {action: note_${i}}\n`),
+      );
+      const { compiled } = await compileYaml(yaml(rules.join("")));
+      // As prettier laid it out, without its white space and trailing commas.
+      const first = /readonly all: \(RuleStepper \| undefined\)\[\] = ([^;]*);/
+        .exec(compiled.judgeTs)![1]!
+        .replace(/\s+/g, "")
+        .replace(/,([)\]])/g, "$1");
+      expect(first).toBe(
+        count <= LITERAL_STEPPERS_LIMIT
+          ? `[${Array.from({ length: count }, () => "undefined").join(",")}]`
+          : `newArray<RuleStepper|undefined>(${count}).fill(undefined)`,
+      );
+      // And the last rule's stepper is made and owes its match, whichever way `all` starts.
+      const judge = await importBundled(compiled);
+      const monitor = judge.createMonitor({ id: "t" });
+      monitor.push({ id: "e1", actor: "agent", action: `pay_${count - 1}` });
+      expect(monitor.pending().map((o) => o.rule)).toEqual([`r${count - 1}`]);
+    }
   });
 });
 

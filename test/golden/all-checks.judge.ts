@@ -499,7 +499,7 @@ const ruleClasses: readonly (new () => RuleStepper)[] = [Rule0, Rule1, Rule2, Ru
 
 /** Every rule's stepper, in judge.yaml order, each made when an event first concerns its rule. */
 class Rules implements Steppers {
-  readonly all: (RuleStepper | undefined)[] = new Array<RuleStepper | undefined>(4).fill(undefined);
+  readonly all: (RuleStepper | undefined)[] = [undefined, undefined, undefined, undefined];
 
   /** Steps the rules the event's action concerns. */
   step(e: StepEvent): void {

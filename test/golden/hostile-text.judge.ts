@@ -127,7 +127,7 @@ const ruleClasses: readonly (new () => RuleStepper)[] = [Rule0];
 
 /** Every rule's stepper, in judge.yaml order, each made when an event first concerns its rule. */
 class Rules implements Steppers {
-  readonly all: (RuleStepper | undefined)[] = new Array<RuleStepper | undefined>(1).fill(undefined);
+  readonly all: (RuleStepper | undefined)[] = [undefined];
 
   /** Steps the rules the event's action concerns. */
   step(e: StepEvent): void {

@@ -9,6 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, test } from "vitest";
+import { costByFunction } from "../../bench/callgrind.js";
 import { ROOT } from "../support/cli.js";
 
 const folder = mkdtempSync(join(tmpdir(), "bj-bench-scripts-"));
@@ -54,4 +55,44 @@ test("bench/instructions.js without a judge prints its usage and exits 2", () =>
   const run = node(["bench/instructions.js"]);
   expect(run.status).toBe(2);
   expect(run.stderr).toMatch(/usage: node bench\/instructions.js <judge.mjs> <tools>/);
+});
+
+test("bench/callgrind.js adds each instruction's count to its function, compiled JavaScript named by the perf map", () => {
+  // A callgrind profile in its compressed form: names given once then by number (a `cfn=` line
+  // may name a function first), positions absolute, relative or `*`, and after `calls=` the
+  // call's inclusive cost, which belongs to the callee, not the caller.
+  const profile = [
+    "# callgrind format",
+    "version: 1",
+    "positions: instr line",
+    "events: Ir",
+    "ob=(1) /usr/bin/node",
+    "fl=(1) ???",
+    "fn=(1) Builtins_StringLessThan",
+    "0x1000 0 5",
+    "+2 0 3",
+    "fn=(2) 0x0000000000002000",
+    "0x2000 0 7",
+    "+0x10 0 4",
+    "cfn=(3) v8::internal::(anonymous namespace)::Visit(int)",
+    "calls=1 0x5000 0",
+    "* 0 100",
+    "+1 0 2",
+    "fn=(3)",
+    "0x5000 0 9",
+    "fn=(4) 0x0000000000009000",
+    "0x9000 0 6",
+    "fn=(1)",
+    "-0x8000 0 1",
+    "",
+  ].join("\n");
+  // Code V8 wrote later at an address wins over what was there before.
+  const perfMap = ["2000 20 JS:*readEvents file:///tmp/j/judge.mjs:600:20", "2010 8 JS:*step file:///tmp/j/judge.mjs:10:3", ""].join("\n");
+  expect(Object.fromEntries(costByFunction(profile, perfMap))).toEqual({
+    Builtins_StringLessThan: 9,
+    "*readEvents judge.mjs:600": 7,
+    "*step judge.mjs:10": 6,
+    "v8::internal::Visit": 9,
+    "JIT code, unnamed": 6,
+  });
 });

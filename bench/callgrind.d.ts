@@ -1,0 +1,7 @@
+// Types of bench/callgrind.js, for test/project/bench-scripts.test.ts.
+
+/** A perf map's entries (`start size name`), sorted by start; `order` is the line's place in the map. */
+export function readPerfMap(text: string): { start: number; end: number; name: string; order: number }[];
+
+/** Instructions by function of a callgrind profile written with `--dump-instr=yes`, compiled JavaScript named by `perfMapText`. */
+export function costByFunction(callgrindText: string, perfMapText: string): Map<string, number>;
