@@ -1,10 +1,30 @@
-/** What the voice tests share (voice.test.ts, voice-forms.test.ts): a one-rule spec drafted with no labels, read without its quotes, and the three claims each voice must meet. */
+/** What the voice tests share (voice.test.ts, voice-forms.test.ts, voice-letters.test.ts): sessions built from steps, a one-rule spec drafted with no labels, read without its quotes, and the three claims each voice must meet. */
 import { expect, it } from "vitest";
 import { parseBehaviorMd } from "../../compiler/behavior-md/load.js";
 import { draftOffline } from "../../compiler/generate/offline/draft.js";
 import { previewJudge } from "../../compiler/generate/preview.js";
 import { buildVocabulary } from "../../compiler/generate/vocabulary.js";
 import type { Trajectory } from "../../runtime/types.js";
+
+/** One event of a test session: actor, action, and its metadata and content when it has them. */
+export type Step = [Trajectory["events"][number]["actor"], string, (Record<string, string> | undefined)?, string?];
+
+/** A maker of sessions from steps: ids `<prefix>1`, `<prefix>2`, … and events `e1`, `e2`, … in order. */
+export function sessions(prefix: string): (...events: Step[]) => Trajectory {
+  let n = 0;
+  return (...events) => ({
+    id: `${prefix}${++n}`,
+    description: "",
+    complete: true,
+    events: events.map(([actor, action, metadata, content], i) => ({
+      id: `e${i + 1}`,
+      actor,
+      action,
+      ...(metadata ? { metadata } : {}),
+      ...(content ? { content } : {}),
+    })),
+  });
+}
 
 /** Drafts `spec(body)` (a spec of one rule) on `samples`: the rule, its verdicts on them, and the section's text. */
 export function drafter(spec: (body: string) => string, samples: Trajectory[]) {

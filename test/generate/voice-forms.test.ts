@@ -7,8 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { originalQuote, voiced } from "../../compiler/generate/offline/voice.js";
-import type { Trajectory } from "../../runtime/types.js";
-import { drafter, voicesReadAlike } from "./voice-fixture.js";
+import { drafter, sessions, voicesReadAlike, type Step } from "./voice-fixture.js";
 
 const SPEC = (body: string) =>
   `---\nname: costume-store\ndescription: Lending rules for Bobbin, the costume store's assistant.\n---\n` +
@@ -19,22 +18,7 @@ const SPEC = (body: string) =>
   body +
   "\n";
 
-type Step = [Trajectory["events"][number]["actor"], string, (Record<string, string> | undefined)?, string?];
-let n = 0;
-function session(...events: Step[]): Trajectory {
-  return {
-    id: `c${++n}`,
-    description: "",
-    complete: true,
-    events: events.map(([actor, action, metadata, content], i) => ({
-      id: `e${i + 1}`,
-      actor,
-      action,
-      ...(metadata ? { metadata } : {}),
-      ...(content ? { content } : {}),
-    })),
-  };
-}
+const session = sessions("c");
 const check = (id: string, state: string): Step[] => [
   ["agent", "check_costume", { costume_id: id }],
   ["tool", "check_costume_result", { costume_id: id, state }],

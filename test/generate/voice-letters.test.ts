@@ -8,8 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { originalQuote, voiced } from "../../compiler/generate/offline/voice.js";
 import { definedTerms } from "../../compiler/generate/offline/voice-terms.js";
-import type { Trajectory } from "../../runtime/types.js";
-import { drafter, voicesReadAlike } from "./voice-fixture.js";
+import { drafter, sessions, voicesReadAlike, type Step } from "./voice-fixture.js";
 
 const PREAMBLE =
   "Wheelbase runs the school's minibus pool. It can check a minibus (`check_bus`, by `bus_id`; the result gives its " +
@@ -19,22 +18,7 @@ const PREAMBLE =
 const SPEC = (body: string) =>
   `---\nname: minibus-pool\ndescription: Rules for Wheelbase, the minibus pool's assistant.\n---\n${PREAMBLE}\n\n## The rule\n\n${body}\n`;
 
-type Step = [Trajectory["events"][number]["actor"], string, (Record<string, string> | undefined)?, string?];
-let n = 0;
-function session(...events: Step[]): Trajectory {
-  return {
-    id: `m${++n}`,
-    description: "",
-    complete: true,
-    events: events.map(([actor, action, metadata, content], i) => ({
-      id: `e${i + 1}`,
-      actor,
-      action,
-      ...(metadata ? { metadata } : {}),
-      ...(content ? { content } : {}),
-    })),
-  };
-}
+const session = sessions("m");
 const book = (bus: string, miles: string): Step => ["agent", "book_bus", { bus_id: bus, miles }];
 const back = (bus: string): Step => ["agent", "return_bus", { bus_id: bus }];
 const defect = (bus: string): Step => ["agent", "report_defect", { bus_id: bus }];
