@@ -19,7 +19,7 @@ import type { Candidate } from "./synthesize-eval.js";
 const QUOTED = /"([^"\n]{1,40})"|\u201c([^\u201d\n]{1,40})\u201d/g;
 
 /** Relevance of a phrase the rule quotes: as a name it writes in backticks (synthesize-candidates.ts). */
-export const SAID_RELEVANCE = 2;
+const SAID_RELEVANCE = 2;
 
 const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
@@ -27,7 +27,7 @@ const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\
 const wordsPattern = (words: string): string => `\\b${words.trim().split(/\s+/).map(escape).join("\\s+")}\\b`;
 
 /** A user turn saying the words: case-blind, whole words, any run of white space between them. */
-export function saidMatcher(words: string): Matcher {
+function saidMatcher(words: string): Matcher {
   return { actor: "user", content: { matches: wordsPattern(words), flags: "i" } };
 }
 
