@@ -117,6 +117,7 @@
 // after that session's merges (3184e47): 126/180 (70%) with no labels, 151/180 (84%) with half. It
 // is the held-out set now, not in the default groups; measure it with
 // `node bench/offline-drafter-labels.js --only test/fixtures/blind13`.
+// From the second session of 7 December 2026 blind13 is a development set, in the default groups.
 // test/fixtures/spec/held-out-2026-12/ was written by the helper who then changed the drafter,
 // after reading it and before changing it, and measured before and after (its README).
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -178,6 +179,7 @@ const groups = [
         ["blind10 (in-sample since the seventh session of 6 December 2026)", under("test/fixtures/blind10")],
         ["blind11 (in-sample since the eighth session of 6 December 2026)", under("test/fixtures/blind11")],
         ["blind12 (in-sample since the first session of 7 December 2026)", under("test/fixtures/blind12")],
+        ["blind13 (in-sample since the second session of 7 December 2026)", under("test/fixtures/blind13")],
       ]),
   ...folders.map((folder) => [relative(root, isAbsolute(folder) ? folder : join(root, folder)) || folder, under(folder)]),
 ];
