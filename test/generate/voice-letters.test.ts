@@ -97,7 +97,8 @@ describe("the round-3 rewrites themselves", () => {
     ["You'll be expected to check each bus before a trip", "Wheelbase must check each bus before a trip"],
     ["And a trip has to be approved by the head", "a trip has to be approved by the head"],
     ["I don't want to see an unchecked bus on the road again: every bus is checked before a trip", "every bus is checked before a trip"],
-    ["No bus takes more than 60 miles in a day", "Each bus takes at most 60 miles in a day"],
+    // Left to the count and sum readers, which read a subject of "no" themselves (voice-overlap.test.ts).
+    ["No bus takes more than 60 miles in a day", "No bus takes more than 60 miles in a day"],
     ["One OK opens one trip", "One OK covers one trip"],
     ["2.1 The Provider shall not book a bus save where it has been checked", "Wheelbase books a bus only after it has been checked"],
     ["Every trip: the bus is checked first", "For every trip, the bus is checked first"],

@@ -195,7 +195,9 @@ export function sumFrom(context: ClauseContext, clause: string, quote: string): 
   const key = keys.length === 1 ? keys[0] : undefined;
   if (key === undefined || actionsOf(match).length !== match.length)
     return semanticFor(quote, false, "the drafter could not tell which metadata key holds the amount summed");
-  const limits = sumLimits(amount.range, forbids(withoutAmounts(clause, amounts), context.grammar));
+  // "No requester gets more than 60 g in total": a subject of "no" forbids the total, as it does a count (countFrom).
+  const without = withoutAmounts(clause, amounts);
+  const limits = sumLimits(amount.range, forbids(without, context.grammar) || NO_SUBJECT.test(without));
   if (limits === undefined) return semanticFor(quote, false, "the drafter cannot bound a sum exactly as this says");
   const check: CountCheck = { type: "count", quote, match, sum: `metadata.${key}`, ...limits };
   return finish(context, check, clause, quote);
