@@ -1,6 +1,8 @@
 /**
  * The search from labels at a bike-share repair depot (issue 25): values that name one person or
- * one thing are no categories a rule speaks of (synthesize-keys.ts categorical).
+ * one thing are no categories a rule speaks of (synthesize-keys.ts categorical), and a window the
+ * words write as an ordinal ("no later than the second event following the repair") is a `within`
+ * the search tries (synthesize-numbers.ts writtenWithins).
  *
  * A mechanic's name ("A. Berg") or a bike's code ("B-101") takes a few values over a dozen samples,
  * as a category does, and one of them fits six labels by chance: on a towing desk's police notice,
@@ -13,6 +15,7 @@ import { draftOffline } from "../../compiler/generate/offline/draft.js";
 import { buildLexicon } from "../../compiler/generate/offline/lexicon.js";
 import { candidateVerdicts, type RuleLabels } from "../../compiler/generate/offline/synthesize.js";
 import { categorical } from "../../compiler/generate/offline/synthesize-keys.js";
+import { writtenWithins } from "../../compiler/generate/offline/synthesize-numbers.js";
 import { previewJudge } from "../../compiler/generate/preview.js";
 import { buildVocabulary } from "../../compiler/generate/vocabulary.js";
 import type { Check, JudgeIR, Matcher } from "../../compiler/ir/types.js";
@@ -115,5 +118,23 @@ describe("values that name one person or one thing", () => {
     );
     expect(keys.has("mechanic")).toBe(false);
     expect(keys.has("bike")).toBe(false);
+  });
+});
+
+describe("a window written as an ordinal", () => {
+  it("is the count of steps the words give", () => {
+    expect(writtenWithins("no later than the third event following the dispatch")).toEqual([3]);
+    expect(writtenWithins("no later than the second step after the launch")).toEqual([2]);
+    expect(writtenWithins("no later than 4 events after it")).toEqual([4]);
+    expect(writtenWithins("no later than the end of the day")).toEqual([]);
+  });
+
+  it("is searched: the owner told of that bike within two steps of each repair", () => {
+    const found = draftOffline({ spec, vocabulary, samples, labels });
+    const rule = ruleOf(found.ir);
+    expect(rule.checks.map(bare)).toEqual([
+      { type: "pairing", each: [{ action: "repair_bike" }], followedBy: [{ action: "notify_owner" }], on: "metadata.bike", within: 2 },
+    ]);
+    for (const [t, v] of cases) expect(verdictOn(found.ir, t.id), t.id).toBe(v);
   });
 });
