@@ -329,7 +329,8 @@ export function candidates(vocab: Vocab, bounds: number[]): Candidate[] {
   const { matchers } = vocab;
   const count = matchers.length;
   const out: Candidate[] = [];
-  const withins = [1, ...bounds.filter((n) => n >= 2 && n <= 5)];
+  // The step counts the rule writes as numbers, and those it writes as ordinals ("no later than the third event following").
+  const withins = [...new Set([1, ...[...bounds, ...vocab.cues.within].filter((n) => n >= 2 && n <= 5)])];
   // "At most one per order" when the words give no number.
   const countBounds = bounds.some((n) => n >= 1) ? bounds.filter((n) => n >= 1) : [1];
   for (let a = 0; a < count; a++) {

@@ -116,11 +116,19 @@ export function categorical(key: string, values: readonly (string | { value: str
     return false;
   // Dates are instants a rule compares, not categories it names.
   if (values.every((x) => toInstant(typeof x === "string" ? x : x.value) !== undefined)) return false;
-  return values.every((x) => {
-    const v = typeof x === "string" ? x : x.value;
-    return !/:\/\/|^\/|@|\s\S+\s\S+\s/.test(v) && v.length <= 40;
-  });
+  const text = values.map((x) => (typeof x === "string" ? x : x.value));
+  // A key whose every value names one person or one thing (a roster's names, plates, truck codes) refers, as an id does.
+  if (text.every(namesOne)) return false;
+  return text.every((v) => !/:\/\/|^\/|@|\s\S+\s\S+\s/.test(v) && v.length <= 40);
 }
+
+/**
+ * A value that names one person or one thing rather than a kind: a person's name as rosters write it
+ * ("M. Kaur", "J. P. Amara") or a code of capitals with digits or hyphens (a plate "5HRA776", a truck "TR-3", a balloon "G-SKYL").
+ */
+const PERSON = /^[A-Z]\.(?:\s?[A-Z]\.)*\s[A-Z][\p{L}'-]+$/u;
+const CODE = /^(?=.*[A-Z])(?=.*[0-9-])[A-Z0-9]+(?:-[A-Z0-9]+)*$/;
+const namesOne = (v: string) => PERSON.test(v) || CODE.test(v);
 
 /** A key that names a thing (an order, a reservation) rather than a category or an amount. */
 export const identifying = (k: KeyFacts) => nameStems(k.key).includes("id") || (!k.numeric && k.values.length > MAX_CATEGORY_VALUES);

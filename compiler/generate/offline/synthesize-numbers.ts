@@ -13,6 +13,7 @@
 import type { RangeOperator } from "../../ir/types.js";
 import { alternation, comparisonOf, cutOf, statesAllowed, wordsAt, type ComparisonWord, type Cut } from "./comparisons.js";
 import { parseCount } from "./words.js";
+import { ORDINALS } from "./voice-words.js";
 
 export type { Cut } from "./comparisons.js";
 
@@ -98,6 +99,14 @@ export function writtenWithins(text: string): number[] {
   const out = new Set<number>();
   for (const m of text.matchAll(new RegExp(String.raw`\bwithin\s+(?:the\s+next\s+)?([a-z]+|\d+)\s+${STEP_NOUNS}\b`, "gi"))) {
     const n = parseCount(m[1]!);
+    if (n !== undefined && n >= 1) out.add(n);
+  }
+  // "no later than the third event following the dispatch": the window ends at the third step after it.
+  for (const m of text.matchAll(
+    new RegExp(String.raw`\bno\s+later\s+than\s+(?:the\s+)?([a-z]+|\d+)\s+${STEP_NOUNS}\s+(?:after|following)\b`, "gi"),
+  )) {
+    const word = m[1]!.toLowerCase();
+    const n = parseCount(ORDINALS[word] ?? word);
     if (n !== undefined && n >= 1) out.add(n);
   }
   if (IMMEDIATELY.test(text) || /\bwithin\s+(?:a|one)\s+step\b/i.test(text)) out.add(1);
