@@ -3,6 +3,7 @@
 //
 //   npm run build:cli && node bench/voice-invariance.js [--verbose] [--voices]
 //   node bench/voice-invariance.js --rules [FOLDER ...]   (per-rule agreement of the no-label drafts, to pick rules)
+//   node bench/voice-invariance.js --files round4- [--voices]   (one round's fixture files only)
 //
 // test/fixtures/voices/*.json hold rule sentences of the development specs, each written again by
 // hand in other voices that mean exactly the same ("must" / "shall" / "is to" / "you must" /
@@ -29,6 +30,11 @@
 // round3-*.json (69 paraphrases of 13 sentences of 12 specs, in the voices of blind12 and of regulators'
 // notices, onboarding letters, chat threads and slide bullets) were committed (5d70a13) before the
 // layer's third round (voice-letters.ts, voice-terms.ts): 39/69 invariant then, 52/69 after it.
+// round4-*.json (60 paraphrases of 12 sentences of 12 specs, in the voices of blind13 — a regulator's
+// numbered notice, a pinned crew chat with speakers' names, a welcome letter — and the forms the third
+// round left: "No: …" in the answer's own words, "… Only then …", arrows, "we don't … until then",
+// "one per X", "is good for one X only") were committed before the layer's fourth round: 26/60
+// invariant then (`--files round4-`).
 import { readdirSync, readFileSync, existsSync } from "node:fs";
 import { dirname, join, isAbsolute } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -110,8 +116,12 @@ if (args.includes("--rules")) {
 }
 
 const folder = join(root, "test/fixtures/voices");
+// `--files PREFIX`: only the fixture files whose name starts with PREFIX (one round's, e.g. `--files round4-`).
+const prefixAt = args.indexOf("--files");
+const prefix = prefixAt >= 0 ? args[prefixAt + 1] : "";
+if (prefix === undefined) throw new Error("--files: expected a file name prefix, e.g. --files round4-");
 const files = readdirSync(folder)
-  .filter((f) => f.endsWith(".json"))
+  .filter((f) => f.endsWith(".json") && f.startsWith(prefix))
   .sort();
 const t = { rules: 0, paraphrases: 0, invariant: 0, originalAgree: 0, originalTotal: 0, paraAgree: 0, paraTotal: 0 };
 const voices = new Map();

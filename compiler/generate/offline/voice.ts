@@ -20,6 +20,7 @@ import { formSteps, lateSteps } from "./voice-forms.js";
 import { doneSteps, letterSteps } from "./voice-letters.js";
 import { withDefinedTerms, withTerms } from "./voice-terms.js";
 import { absorbed, readWithNeighbour, withNeighbours } from "./voice-joins.js";
+import { afterWait, answersInOwnWords, chatSteps, unspoken, waitsForNext } from "./voice-chat.js";
 import { originalQuote, rewrite, unchanged, type Voiced } from "./voice-spans.js";
 import { ADVERB, imperativeVerb, LEADING_CONDITION, NOT_A_VERB, OBJECT_START, ORDINALS, participle, thirdPerson } from "./voice-words.js";
 
@@ -131,10 +132,11 @@ function steps(
       apply: (v) => rewrite(v, /\b(?:in\s+excess\s+of|exceeding)(?=\s+[$€£]?\d)/gi, () => "more than"),
     },
     {
-      // "no later than the fourth step after the purchase", "no later than three steps after it": a window of steps.
+      // "no later than the fourth step after the purchase", "no later than three steps after it", "the third event
+      // following the dispatch" (a notice's words): a window of steps.
       name: "no later than",
       apply: (v) =>
-        rewrite(v, /\bno\s+later\s+than\s+(?:the\s+)?(\w+)\s+steps?\s+after\b/gi, (m) => {
+        rewrite(v, /\bno\s+later\s+than\s+(?:the\s+)?(\w+)\s+(?:steps?|events?)\s+(?:after|following)\b/gi, (m) => {
           const n =
             ORDINALS[m[1]!.toLowerCase()] ??
             (/^(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)$/i.test(m[1]!) ? m[1]! : undefined);
@@ -330,6 +332,9 @@ export function actionVerbs(lexicon: Lexicon): (verb: string) => boolean {
   return (verb) => stems.has(canonical(verb));
 }
 
+/** A question, by its first word: "can Blockpost grant a possession off an older look-up". */
+const ASKS_FIRST = /^(?:can|may|could|should|is|are|do|does|must)\b/i;
+
 /** The sentence in the readers' voice, the agent named `agent` ("the agent", or the spec's own name for it). */
 export function voiced(
   sentence: string,
@@ -339,15 +344,23 @@ export function voiced(
   previous?: string,
   terms?: ReadonlyMap<string, string>,
 ): Voiced {
-  // An FAQ's answer, the sentence after a question ("Can the clerk …? No."), says what the question's words mean.
+  // A chat's speaker ("**Mags:**") is no part of what is said; the quotes are the words after the name (voice-chat.ts).
+  [sentence, next, previous] = [unspoken(sentence), unspoken(next), unspoken(previous)];
+  // An FAQ's answer, the sentence after a question ("Can the clerk …? No."), says what the question's words mean; an
+  // answer that goes on to say the rule ("No. A balloon only launches if …") says it itself, and the question asks nothing more.
+  const ownWords = answersInOwnWords(next);
   const answer =
-    next === undefined ? undefined : (/^(?:A\s*\d*[.:]\s*)?(no|yes)\b/i.exec(next)?.[1]?.toLowerCase() as "yes" | "no" | undefined);
+    next === undefined || ownWords
+      ? undefined
+      : (/^(?:A\s*\d*[.:]\s*)?(no|yes)\b/i.exec(next)?.[1]?.toLowerCase() as "yes" | "no" | undefined);
   // A part of a rule its voice put in a sentence of its own is read with the sentence it belongs to (voice-joins.ts).
-  if (readWithNeighbour(sentence, next)) return absorbed(unchanged(sentence));
-  let v = withNeighbours(sentence, previous, next, agent);
+  if (readWithNeighbour(sentence, next) || waitsForNext(sentence, next) || (ownWords && ASKS_FIRST.test(sentence)))
+    return absorbed(unchanged(sentence));
+  let v = afterWait(withNeighbours(sentence, previous, next, agent), previous);
   // A contract's defined terms read as the tools they name (voice-terms.ts), then the voices of each round.
   v = withTerms(CLAUSE_NUMBER.apply(v), terms);
   for (const step of [
+    ...chatSteps(agent, knows),
     ...letterSteps(agent, knows),
     ...formSteps(agent),
     ...steps(agent, knows, answer),
