@@ -5,3 +5,6 @@ export function readPerfMap(text: string): { start: number; end: number; name: s
 
 /** Instructions by function of a callgrind profile written with `--dump-instr=yes`, compiled JavaScript named by `perfMapText`. */
 export function costByFunction(callgrindText: string, perfMapText: string): Map<string, number>;
+
+/** Data references, first-level and last-level data misses in a cachegrind summary (reads and writes together). */
+export function cacheMisses(summary: string): { dataRefs: number; d1Misses: number; llMisses: number };

@@ -4,6 +4,7 @@
 // adds up each instruction's count under the function it belongs to. Native code (V8's builtins,
 // its C++) is named by the profile itself; code V8 compiled from JavaScript is not, so each of
 // its addresses is looked up in the map V8 writes to /tmp/perf-<pid>.map (start, size, name).
+// `bench/instructions.js --cache` (round 18) reads cachegrind's summary of data misses here too.
 
 /** The entries of a perf map (`start size name`, hex without 0x), sorted by start. */
 export function readPerfMap(text) {
@@ -104,4 +105,14 @@ export function costByFunction(callgrindText, perfMapText) {
     else add(nativeName(fn), cost);
   }
   return costs;
+}
+
+/** The data references and misses of cachegrind's summary (`D   refs:`, `D1  misses:`, `LLd misses:`), reads and writes together. */
+export function cacheMisses(summary) {
+  const figure = (label) => {
+    const line = new RegExp(`${label}:\\s+([\\d,]+)`).exec(summary);
+    if (line === null) throw new Error(`cachegrind printed no "${label}" line`);
+    return Number(line[1].replaceAll(",", ""));
+  };
+  return { dataRefs: figure("D\\s+refs"), d1Misses: figure("D1\\s+misses"), llMisses: figure("LLd\\s+misses") };
 }

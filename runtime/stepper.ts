@@ -61,6 +61,8 @@ export interface Steppers {
    * an event first concerns the rule: until then its entry is undefined and
    * the rule's state is the initial one (untriggered, nothing found, nothing
    * owed), so a short trajectory costs a large judge only the rules it touches.
+   * A judge of a few rules makes every stepper at once (compiler/codegen/emit.ts,
+   * UP_FRONT_STEPPERS_LIMIT); an untouched one is then in that same initial state.
    */
   readonly all: readonly (RuleStepper | undefined)[];
   /** The stepper of rule `r`, made now (in its initial state) if no event has concerned the rule yet. */

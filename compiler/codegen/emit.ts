@@ -81,6 +81,19 @@ const GROUPS_SHIFT = Math.log2(GROUPS_PER_SWITCH);
  */
 export const LITERAL_STEPPERS_LIMIT = 16;
 
+/**
+ * Up to this many rules, every stepper is made with the `Rules` object
+ * (`all = [new Rule0(), …]`) rather than when an event first concerns its
+ * rule. Made lazily, from inside `Rules.step`, a stepper cost about 290
+ * instructions more than made with `Rules`: a 10-event judgment of the refund
+ * judge, whose sessions concern its four rules, took 8% fewer instructions
+ * (1k events the same). But made up front, a rule no event concerns costs
+ * about 200 (70 in a judge of 4): a judge of 4 rules whose session concerns
+ * one lost nothing, one of 8 rules lost 9% (docs/SPEED.md, round 18).
+ * `Rules.step` keeps its `??=`, which then never makes one.
+ */
+export const UP_FRONT_STEPPERS_LIMIT = 4;
+
 /** The cases of the group switch, in blocks of GROUPS_PER_SWITCH groups. */
 function groupBlocks(cases: readonly Code[]): Code[][] {
   const blocks: Code[][] = [];
@@ -147,8 +160,9 @@ const reporting: ReadonlyMap<string, number> = new Map([${join(entries.map(([act
 const reporters: readonly (readonly number[])[] = [${join(lists.map(ruleList))}];`;
 }
 
-/** The initial `Rules.all`: `count` entries, each undefined (LITERAL_STEPPERS_LIMIT). */
-function noSteppers(count: number): Code {
+/** The initial `Rules.all`: every stepper made (UP_FRONT_STEPPERS_LIMIT), or `count` entries each undefined (LITERAL_STEPPERS_LIMIT). */
+function initialSteppers(count: number): Code {
+  if (count <= UP_FRONT_STEPPERS_LIMIT) return code`[${join(Array.from({ length: count }, (_, r) => code`new ${name("Rule", r)}()`))}]`;
   return count <= LITERAL_STEPPERS_LIMIT
     ? code`[${join(Array.from({ length: count }, () => code`undefined`))}]`
     : code`new Array<RuleStepper | undefined>(${count}).fill(undefined)`;
@@ -159,10 +173,10 @@ function noSteppers(count: number): Code {
  * validates each event once and calls `step`: that is the fused loop of
  * `judgeTrajectory`, and what a monitor's `push` runs. `step` calls only
  * the steppers the event's action concerns (routes.ts), so an event costs
- * the rules about it, not every rule. A stepper is made when an event first
- * concerns its rule (`all[r] ??= new Rule<r>()`): until then the rule's
- * state is the initial one, so a short trajectory pays for the rules it
- * touches, not for every rule of a large judge. `all` is typed with the
+ * the rules about it, not every rule. Past UP_FRONT_STEPPERS_LIMIT rules, a
+ * stepper is made when an event first concerns its rule (`all[r] ??= new
+ * Rule<r>()`): until then the rule's state is the initial one, so a short
+ * trajectory pays for the rules it touches, not for every rule of a large judge. `all` is typed with the
  * interface: a literal of hundreds of class types made TypeScript compare
  * each class with every other (union subtype reduction), seconds at 300 rules.
  */
@@ -213,9 +227,9 @@ function rulesClass(settles: readonly boolean[], routes: Routes): Code {
   return code`/** Each rule's stepper class, in judge.yaml order (\`Rule<n>\` is \`rules[n]\`). */
 const ruleClasses: readonly (new () => RuleStepper)[] = [${join(indexes.map((r) => name("Rule", r)))}];
 
-/** Every rule's stepper, in judge.yaml order, each made when an event first concerns its rule. */
+/** Every rule's stepper, in judge.yaml order, ${count <= UP_FRONT_STEPPERS_LIMIT ? code`all made with it (a judge of few rules)` : code`each made when an event first concerns its rule`}. */
 class Rules implements Steppers {
-readonly all: (RuleStepper | undefined)[] = ${noSteppers(count)};
+readonly all: (RuleStepper | undefined)[] = ${initialSteppers(count)};
 
 /** Steps the rules the event's action concerns. */
 step(e: StepEvent): void {

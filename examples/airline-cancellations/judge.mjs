@@ -1899,7 +1899,7 @@ var reporters = [
 ];
 var ruleClasses = [Rule0, Rule1, Rule2, Rule3];
 var Rules = class {
-  all = [void 0, void 0, void 0, void 0];
+  all = [new Rule0(), new Rule1(), new Rule2(), new Rule3()];
   /** Steps the rules the event's action concerns. */
   step(e) {
     const all = this.all;

@@ -1227,7 +1227,7 @@ var reporting = /* @__PURE__ */ new Map([["final_answer", 0]]);
 var reporters = [[1], []];
 var ruleClasses = [Rule0, Rule1, Rule2];
 var Rules = class {
-  all = [void 0, void 0, void 0];
+  all = [new Rule0(), new Rule1(), new Rule2()];
   /** Steps the rules the event's action concerns. */
   step(e) {
     const all = this.all;

@@ -2,7 +2,7 @@
  * Routing by action (issue 26): which rules an event's action concerns.
  */
 import { describe, expect, test } from "vitest";
-import { GROUPS_PER_SWITCH, LITERAL_STEPPERS_LIMIT } from "../../compiler/codegen/emit.js";
+import { GROUPS_PER_SWITCH, LITERAL_STEPPERS_LIMIT, UP_FRONT_STEPPERS_LIMIT } from "../../compiler/codegen/emit.js";
 import { reportingActions, routeRules, ruleActions } from "../../compiler/codegen/routes.js";
 import type { Trajectory } from "../../runtime/types.js";
 import { oracleJudge } from "../oracle/evaluate.js";
@@ -258,6 +258,54 @@ describe("Rules.all's first value", () => {
       const monitor = judge.createMonitor({ id: "t" });
       monitor.push({ id: "e1", actor: "agent", action: `pay_${count - 1}` });
       expect(monitor.pending().map((o) => o.rule)).toEqual([`r${count - 1}`]);
+    }
+  });
+});
+
+describe("steppers made up front in a judge of few rules", () => {
+  test("up to UP_FRONT_STEPPERS_LIMIT rules every stepper is made with `Rules`, and judgments and a monitor's reports are those of steppers made lazily", async () => {
+    const count = UP_FRONT_STEPPERS_LIMIT;
+    const checks = [
+      forbidden("{action: void}"),
+      `      - type: required\n        quote: q\n        match: {action: note}\n        after: {action: stop}\n`,
+      `      - type: ordering\n        quote: q\n        first: {action: look}\n        before: {action: pay}\n`,
+      `      - type: pairing\n        quote: q\n        each: {action: pay}\n        followedBy: {action: mail}\n`,
+      `      - type: count\n        quote: q\n        match: {action: pay}\n        max: 2\n`,
+    ];
+    const semantic =
+      `  - name: s\n    trigger:\n      description: d\n      semantic: true\n    checks:\n` +
+      `      - type: required\n        quote: needs a note\n        match: {action: note}\n    semanticChecks: []\n`;
+    const rules = Array.from({ length: count - 1 }, (_, i) =>
+      rule(`r${i}`, `{action: ${["pay", "stop", "look"][i % 3]}}`, checks[i % checks.length]!),
+    );
+    const { compiled } = await compileYaml(yaml(rules.join("") + semantic));
+    const madeUpFront = /all = \[([^\]]*)\];/.exec(compiled.judgeMjs)!;
+    expect(madeUpFront[1]!.replace(/\s+/g, "").replace(/,$/, "")).toBe(Array.from({ length: count }, (_, r) => `newRule${r}()`).join(","));
+    const upFront = await importBundled(compiled);
+    // The same judge with its steppers made when an event first concerns their rule, as past the limit.
+    const lazyMjs = compiled.judgeMjs.replace(madeUpFront[0], `all = [${"void 0, ".repeat(count)}];`);
+    const lazy = await importBundled({ ...compiled, judgeMjs: lazyMjs });
+
+    const rng = mulberry32(18);
+    const actions = ["pay", "stop", "look", "void", "note", "mail", "chat"];
+    for (let session = 0; session < 200; session++) {
+      // Short sessions, so that most leave some rules untouched.
+      const events = Array.from({ length: Math.floor(rng() * 6) }, (_, i) => ({
+        id: `e${i + 1}`,
+        actor: "agent" as const,
+        action: actions[Math.floor(rng() * actions.length)]!,
+      }));
+      const trajectory = { id: `t${session}`, complete: rng() < 0.5, events };
+      const judged = JSON.stringify(await upFront.judgeTrajectory(trajectory));
+      expect(judged).toBe(JSON.stringify(await lazy.judgeTrajectory(trajectory)));
+      const monitors = [upFront, lazy].map((judge) => judge.createMonitor({ id: trajectory.id }));
+      for (const e of events) {
+        const [a, b] = monitors.map((m) => JSON.stringify([m.check(e), m.push(e), m.pending()]));
+        expect(a).toBe(b);
+      }
+      const [a, b] = await Promise.all(monitors.map(async (m) => JSON.stringify(await m.end({ complete: trajectory.complete }))));
+      expect(a).toBe(judged);
+      expect(b).toBe(judged);
     }
   });
 });

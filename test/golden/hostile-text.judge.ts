@@ -125,9 +125,9 @@ const reporters: readonly (readonly number[])[] = [[0]];
 /** Each rule's stepper class, in judge.yaml order (`Rule<n>` is `rules[n]`). */
 const ruleClasses: readonly (new () => RuleStepper)[] = [Rule0];
 
-/** Every rule's stepper, in judge.yaml order, each made when an event first concerns its rule. */
+/** Every rule's stepper, in judge.yaml order, all made with it (a judge of few rules). */
 class Rules implements Steppers {
-  readonly all: (RuleStepper | undefined)[] = [undefined];
+  readonly all: (RuleStepper | undefined)[] = [new Rule0()];
 
   /** Steps the rules the event's action concerns. */
   step(e: StepEvent): void {

@@ -184,9 +184,9 @@ const reporters: readonly (readonly number[])[] = [[]];
 /** Each rule's stepper class, in judge.yaml order (`Rule<n>` is `rules[n]`). */
 const ruleClasses: readonly (new () => RuleStepper)[] = [Rule0, Rule1];
 
-/** Every rule's stepper, in judge.yaml order, each made when an event first concerns its rule. */
+/** Every rule's stepper, in judge.yaml order, all made with it (a judge of few rules). */
 class Rules implements Steppers {
-  readonly all: (RuleStepper | undefined)[] = [undefined, undefined];
+  readonly all: (RuleStepper | undefined)[] = [new Rule0(), new Rule1()];
 
   /** Steps the rules the event's action concerns. */
   step(e: StepEvent): void {

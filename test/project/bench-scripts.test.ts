@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, test } from "vitest";
-import { costByFunction } from "../../bench/callgrind.js";
+import { cacheMisses, costByFunction } from "../../bench/callgrind.js";
 import { ROOT } from "../support/cli.js";
 
 const folder = mkdtempSync(join(tmpdir(), "bj-bench-scripts-"));
@@ -54,7 +54,37 @@ test("bench/instructions.js without valgrind says so and exits 0", () => {
 test("bench/instructions.js without a judge prints its usage and exits 2", () => {
   const run = node(["bench/instructions.js"]);
   expect(run.status).toBe(2);
-  expect(run.stderr).toMatch(/usage: node bench\/instructions.js <judge.mjs> <tools>/);
+  expect(run.stderr).toMatch(/usage: node bench\/instructions.js <judge.mjs \| hand> <tools>/);
+});
+
+test("bench/instructions.js refuses the hand loop over other tools, and --cache with --by-function", () => {
+  for (const args of [
+    ["hand", "3"],
+    ["examples/refund-support/judge.mjs", "0", "--cache", "--by-function"],
+    ["hand", "0", "--cache", "--ll", "1MB"],
+  ]) {
+    const run = node(["bench/instructions.js", ...args]);
+    expect(run.status, args.join(" ")).toBe(2);
+    expect(run.stderr).toMatch(/usage:/);
+  }
+});
+
+test("bench/instructions.js --run hand judges the refund session with the hand loop and exits 0", () => {
+  const run = node(["bench/instructions.js", "--run", "hand", "0", "100", "2", "3"]);
+  expect(run.status, run.stderr).toBe(0);
+});
+
+test("bench/callgrind.js reads cachegrind's data references and misses, reads and writes together", () => {
+  const summary = [
+    "==12== I   refs:      9,463,696,658",
+    "==12== I1  misses:        1,234",
+    "==12== D   refs:      3,000,000  (2,000,000 rd   + 1,000,000 wr)",
+    "==12== D1  misses:       45,678  (   40,000 rd   +     5,678 wr)",
+    "==12== LLd misses:        7,890  (    7,000 rd   +       890 wr)",
+    "==12== LL misses:         8,000  (    7,110 rd   +       890 wr)",
+  ].join("\n");
+  expect(cacheMisses(summary)).toEqual({ dataRefs: 3_000_000, d1Misses: 45_678, llMisses: 7_890 });
+  expect(() => cacheMisses("==12== I   refs: 10")).toThrow(/D\\s\+refs/);
 });
 
 test("bench/callgrind.js adds each instruction's count to its function, compiled JavaScript named by the perf map", () => {
