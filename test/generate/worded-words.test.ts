@@ -1,0 +1,115 @@
+/**
+ * Issue 25, no labels, round 10: a latest look-up whose values the sentence says in plain words,
+ * with no backticked `key: value` (blind13's three specs, fuel-dock and key-control of blind12),
+ * written here for a world of its own: a bike-share depot whose assistant, Spoke, inspects bikes,
+ * checks docks and pumps tyres before it releases a bike to a rider (compiler/generate/offline/worded.ts).
+ */
+import { describe, expect, it } from "vitest";
+import { parseBehaviorMd } from "../../compiler/behavior-md/load.js";
+import { draftOffline } from "../../compiler/generate/offline/draft.js";
+import { buildVocabulary } from "../../compiler/generate/vocabulary.js";
+import type { Trajectory } from "../../runtime/types.js";
+import { session } from "../support/offline-drafts.js";
+
+const DESCRIPTION = "Depot rules for Spoke, the assistant that releases shared bikes to riders.";
+const PREAMBLE =
+  "Spoke can inspect a bike (`inspect_bike`, by `bike`), check a dock (`check_dock`, by `dock`), read a tyre gauge " +
+  "(`read_gauge`, by `bike`) and release a bike (`release_bike`, with `bike`, `dock`, `zone`, `rider` and `staff`).";
+
+function draft(body: string, samples: Trajectory[]) {
+  const parsed = parseBehaviorMd(`---\nname: bike-depot\ndescription: ${DESCRIPTION}\n---\n${PREAMBLE}\n\n## The rule\n\n${body}\n`);
+  if (!parsed.ok) throw new Error("spec does not parse");
+  return draftOffline({ spec: parsed.spec, vocabulary: buildVocabulary(samples), samples });
+}
+const checksOf = (body: string, samples: Trajectory[]) => draft(body, samples).ir.metaBehaviors[0]!.checks.map(({ quote: _q, ...c }) => c);
+const quotesOf = (body: string, samples: Trajectory[]) => draft(body, samples).ir.metaBehaviors[0]!.checks.map((c) => c.quote);
+
+/** Three releases: one after a pass, one after a fail, one after a pass inspected by its own staff member. */
+const samples = [
+  session(
+    ["agent", "inspect_bike", { bike: "B-11" }],
+    ["tool", "inspect_bike_result", { bike: "B-11", result: "pass", inspector: "Kim" }],
+    ["agent", "read_gauge", { bike: "B-11" }],
+    ["tool", "read_gauge_result", { bike: "B-11", psi: "45" }],
+    ["agent", "check_dock", { dock: "D-1" }],
+    ["tool", "check_dock_result", { dock: "D-1", zone: "north", fault: "none" }],
+    ["agent", "release_bike", { bike: "B-11", dock: "D-1", zone: "north", rider: "R-7", staff: "Lee" }],
+  ),
+  session(
+    ["agent", "inspect_bike", { bike: "B-12" }],
+    ["tool", "inspect_bike_result", { bike: "B-12", result: "fail", inspector: "Lee" }],
+    ["agent", "read_gauge", { bike: "B-12" }],
+    ["tool", "read_gauge_result", { bike: "B-12", psi: "31" }],
+    ["agent", "check_dock", { dock: "D-2" }],
+    ["tool", "check_dock_result", { dock: "D-2", zone: "south", fault: "open" }],
+    ["agent", "release_bike", { bike: "B-12", dock: "D-2", zone: "north", rider: "R-8", staff: "Kim" }],
+  ),
+  session(
+    ["agent", "inspect_bike", { bike: "B-13" }],
+    ["tool", "inspect_bike_result", { bike: "B-13", result: "pass", inspector: "Kim" }],
+    ["agent", "check_dock", { dock: "D-3" }],
+    ["tool", "check_dock_result", { dock: "D-3", zone: "east", fault: "cleared" }],
+    ["agent", "release_bike", { bike: "B-13", dock: "D-3", zone: "east", rider: "R-9", staff: "Kim" }],
+  ),
+];
+
+describe("a latest look-up's values said in words", () => {
+  it("'only releases a bike if the most recent inspection of that bike came back as a pass': a state value the samples show", () => {
+    const body = "Spoke only releases a bike if the most recent inspection of that bike came back as a pass.";
+    expect(checksOf(body, samples)).toEqual([
+      {
+        type: "condition",
+        each: [{ action: "release_bike" }],
+        with: { r: { latest: [{ action: "inspect_bike_result" }], on: "metadata.bike" } },
+        when: 'r.result == "pass"',
+      },
+    ]);
+  });
+
+  it("'… came back as a pass and was done by somebody other than the staff member releasing it': the people compared after the value", () => {
+    const body =
+      "Spoke only releases a bike if the most recent inspection of that bike came back as a pass and was done by somebody other than the staff member releasing it.";
+    expect(checksOf(body, samples)).toEqual([
+      {
+        type: "condition",
+        each: [{ action: "release_bike" }],
+        with: { r: { latest: [{ action: "inspect_bike_result" }], on: "metadata.bike" } },
+        when: 'r.result == "pass" && r.inspector != event.staff',
+      },
+    ]);
+  });
+
+  it("'has the pressure at 40 psi or more': a number in a unit no table knows, on the look-up's one numeric key", () => {
+    const body = "Spoke never releases a bike unless the latest gauge reading for that same bike has the pressure at 40 psi or more.";
+    expect(checksOf(body, samples)).toEqual([
+      {
+        type: "condition",
+        each: [{ action: "release_bike" }],
+        with: { r: { latest: [{ action: "read_gauge_result" }], on: "metadata.bike" } },
+        when: "r.psi >= 40",
+      },
+    ]);
+  });
+
+  it("'places it in the zone named on the release and shows no fault open': a key of the act, and a value said not to be there", () => {
+    const body =
+      "No bike is released unless the most recent dock check on that bike's dock places it in the zone named on the release and shows no fault open on that dock.";
+    expect(checksOf(body, samples)).toEqual([
+      {
+        type: "condition",
+        each: [{ action: "release_bike" }],
+        with: { r: { latest: [{ action: "check_dock_result" }], on: "metadata.dock" } },
+        when: 'r.zone == event.zone && r.fault != "open"',
+      },
+    ]);
+    expect(quotesOf(body, samples)).toEqual([
+      "No bike is released unless the most recent dock check on that bike's dock places it in the zone named on the release and shows no fault open on that dock",
+    ]);
+  });
+
+  it("two values said apart ('as none or cleared') are no single value: the reading leaves them to another reader", () => {
+    const body = "No bike is released unless the most recent dock check on that bike's dock shows the fault as none or cleared.";
+    const checks = checksOf(body, samples);
+    expect(checks.some((c) => c.type === "condition" && /r\.fault (?:==|!=)/.test(c.when))).toBe(false);
+  });
+});
