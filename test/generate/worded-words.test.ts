@@ -113,3 +113,35 @@ describe("a latest look-up's values said in words", () => {
     expect(checks.some((c) => c.type === "condition" && /r\.fault (?:==|!=)/.test(c.when))).toBe(false);
   });
 });
+
+describe("a pairing whose follower is named beside the thing that ties it", () => {
+  /** A release reported for its bike, and one reported for another bike after a second inspection. */
+  const reported = [
+    session(
+      ["agent", "inspect_bike", { bike: "B-1" }],
+      ["tool", "inspect_bike_result", { bike: "B-1", fault: "none" }],
+      ["agent", "release_bike", { bike: "B-1" }],
+      ["agent", "file_report", { bike: "B-1" }],
+    ),
+    session(
+      ["agent", "inspect_bike", { bike: "B-2" }],
+      ["tool", "inspect_bike_result", { bike: "B-2", fault: "open" }],
+      ["agent", "release_bike", { bike: "B-2" }],
+      ["agent", "inspect_bike", { bike: "B-2" }],
+      ["agent", "file_report", { bike: "B-3" }],
+    ),
+  ];
+  const preamble =
+    "Spoke can inspect a bike (`inspect_bike`, by `bike`), release a bike (`release_bike`) and file the city usage report (`file_report`, by `bike`).";
+
+  it("', for the same bike,' ties the two and names no act: the follower is the report the words name", () => {
+    const body =
+      "Each release shall be reported to the city non-emergency line through the usage report, for the same bike, within 2 events of the release.";
+    const parsed = parseBehaviorMd(`---\nname: bike-depot\ndescription: ${DESCRIPTION}\n---\n${preamble}\n\n## The rule\n\n${body}\n`);
+    if (!parsed.ok) throw new Error("spec does not parse");
+    const drafted = draftOffline({ spec: parsed.spec, vocabulary: buildVocabulary(reported), samples: reported });
+    expect(drafted.ir.metaBehaviors[0]!.checks.map(({ quote: _q, ...c }) => c)).toEqual([
+      { type: "pairing", each: [{ action: "release_bike" }], followedBy: [{ action: "file_report" }], on: "metadata.bike", within: 2 },
+    ]);
+  });
+});

@@ -233,6 +233,9 @@ export function orderingFrom(context: ClauseContext, clause: string, quote: stri
   return correlated(context, { type: "ordering", quote, first, before }, quote, { first, before }, ["first", "before"]);
 }
 
+/** ", for the same plate,", "for that flight": the thing both sides are of. */
+const SAME_THING = /,?\s*\b(?:for|of|on)\s+(?:the\s+same|that\s+same|that)\s+`?[A-Za-z_]+`?(?:'s\s+[a-z]+)?\s*,?/gi;
+
 export function pairingFrom(context: ClauseContext, clause: string, quote: string): ClauseOutcome | undefined {
   const { lexicon, shape } = context;
   let eachPhrase: string | undefined;
@@ -267,7 +270,8 @@ export function pairingFrom(context: ClauseContext, clause: string, quote: strin
   if (eachPhrase === undefined || followerPhrase === undefined) return undefined;
   // "Every grant and every refusal": either one is an event that needs its follower.
   const first = resolve(lexicon, eachPhrase.replace(/\s+and\s+(?:each|every|any)\s+/gi, " or "));
-  const follower = resolve(lexicon, followerPhrase.replace(/\b(?:afterwards|later|then)\b/gi, " "));
+  // "…, for the same plate, …" says what ties the two (correlated reads it from the quote), not which act follows.
+  const follower = resolve(lexicon, followerPhrase.replace(/\b(?:afterwards|later|then)\b/gi, " ").replace(SAME_THING, " "));
   if (
     tentative &&
     (first === undefined || follower === undefined || samePattern(first, follower) || !followsInSamples(lexicon, first, follower))
