@@ -145,3 +145,49 @@ describe("a pairing whose follower is named beside the thing that ties it", () =
     ]);
   });
 });
+
+describe("a person's words good for one act only", () => {
+  /** The events of a session, with the words of its user turns, in order. */
+  const saying = (t: Trajectory, ...words: string[]): Trajectory => {
+    let k = 0;
+    return { ...t, events: t.events.map((e) => (e.actor === "user" ? { ...e, content: words[k++]! } : e)) };
+  };
+  /** One rider's words before each release, and one set of words for two releases. */
+  const typed = [
+    saying(
+      session(
+        ["user", "message"],
+        ["agent", "release_bike", { bike: "B-1", dock: "D-1", zone: "north", rider: "R-1", staff: "Kim" }],
+        ["user", "message"],
+        ["agent", "release_bike", { bike: "B-2", dock: "D-1", zone: "north", rider: "R-2", staff: "Kim" }],
+      ),
+      "I accept the deposit, bike B-1 please",
+      "I accept the deposit for B-2 as well",
+    ),
+    saying(
+      session(
+        ["user", "message"],
+        ["agent", "release_bike", { bike: "B-3", dock: "D-2", zone: "south", rider: "R-3", staff: "Lee" }],
+        ["agent", "release_bike", { bike: "B-4", dock: "D-2", zone: "south", rider: "R-4", staff: "Lee" }],
+      ),
+      "I accept the deposit, both of us",
+    ),
+  ];
+  const user = { actor: "user", content: { matches: "\\bI\\s+accept\\s+the\\s+deposit\\b", flags: "i" } };
+
+  it("'…, one per bike': the words before each act are its own (`fresh`)", () => {
+    const body = 'Before each bike is released, "I accept the deposit" has to come in on the chat, one per bike.';
+    expect(checksOf(body, typed)).toEqual([{ type: "ordering", first: [user], before: [{ action: "release_bike" }], fresh: true }]);
+  });
+
+  it("'is good for one release only and may not be carried over to a second bike': freshness, not a ban of what 'carried over' sounds like", () => {
+    const body =
+      'Prior to each release, the rider must have typed the words "I accept the deposit". A confirmation is good for one release only and may not be carried over to a second bike.';
+    expect(checksOf(body, typed)).toEqual([{ type: "ordering", first: [user], before: [{ action: "release_bike" }], fresh: true }]);
+  });
+
+  it("'at most one per rider' is a count, not a fresh confirmation", () => {
+    const body = 'Before each bike is released, "I accept the deposit" has to come in on the chat; at most one bike per rider.';
+    expect(checksOf(body, typed).some((c) => c.type === "ordering" && c.fresh === true)).toBe(false);
+  });
+});

@@ -91,7 +91,7 @@ export function withWithin(outcome: ClauseOutcome, within: number): ClauseOutcom
 
 /** Words that ask for a confirmation of its own before each event: `fresh: true`. */
 const FRESH =
-  /\b(?:fresh|its own|their own|a new one|since the (?:last|previous|most recent)|covers? (?:only )?one|(?:does not|doesn't|cannot|can't) (?:count|serve) for (?:the next|another|a second)|for each one|(?:not|never|doesn't|don't|won't|can't)\s+(?:be\s+)?carr(?:y|ies|ied)\s+over|(?:does not|doesn't|do not|don't|cannot|can't|will not|won't)\s+extend\s+to\s+(?:the next|another|a second)|(?:is|are)\s+spent\s+by\s+the|(?:not|never)\s+(?:be\s+)?relied\s+(?:on|upon)\s+for\s+(?:another|the next|a second)|a\s+separate\s+[\w-]+\s+(?:is|are)\s+(?:needed|required)\s+for\s+(?:each|every)|(?:is|are)\s+good\s+for\s+(?:one|a single)|one\s+[\w-]+\s+\w+\s+only\s+one|a\s+second\s+\w+\s+needs?\s+a\s+second|(?:does not|doesn't|do not|don't|cannot|can't|will not|won't)\s+cover\s+(?:the next|another|a second|two|both|more than one)|a\s+new\s+(?:"[^"]*"|[\w-]+(?:\s+[\w-]+)?)\s+(?:is|are)\s+(?:needed|required)\s+for\s+(?:each|every)|one\s+(?:"[^"]*"|[\w-]+)(?:\s+for\s+(?:a|an|the|one)\s+[\w-]+(?:\s+[\w-]+)?)?\s+(?:is not|isn't)\s+enough)\b/i;
+  /\b(?:fresh|its own|their own|a new one|since the (?:last|previous|most recent)|covers? (?:only )?one|(?:does not|doesn't|cannot|can't) (?:count|serve) for (?:the next|another|a second)|for each one|(?:not|never|doesn't|don't|won't|can't)\s+(?:be\s+)?carr(?:y|ies|ied)\s+over|(?:does not|doesn't|do not|don't|cannot|can't|will not|won't)\s+extend\s+to\s+(?:the next|another|a second)|(?:is|are)\s+spent\s+by\s+the|(?:not|never)\s+(?:be\s+)?relied\s+(?:on|upon)\s+for\s+(?:another|the next|a second)|a\s+separate\s+[\w-]+\s+(?:is|are)\s+(?:needed|required)\s+for\s+(?:each|every)|(?:is|are)\s+good\s+for\s+(?:one|a single)|one\s+[\w-]+\s+\w+\s+only\s+one|a\s+second\s+\w+\s+needs?\s+a\s+second|(?:does not|doesn't|do not|don't|cannot|can't|will not|won't)\s+cover\s+(?:the next|another|a second|two|both|more than one)|a\s+new\s+(?:"[^"]*"|[\w-]+(?:\s+[\w-]+)?)\s+(?:is|are)\s+(?:needed|required)\s+for\s+(?:each|every)|one\s+(?:"[^"]*"|[\w-]+)(?:\s+for\s+(?:a|an|the|one)\s+[\w-]+(?:\s+[\w-]+)?)?\s+(?:is not|isn't)\s+enough|(?<!\b(?:most|than|only|least|exactly)\s)one\s+(?:[a-z-]+\s+)?per\s+[a-z-]+)\b/i;
 
 export function asksFresh(text: string): boolean {
   return FRESH.test(text);
@@ -138,7 +138,11 @@ export function withFreshness(lexicon: Lexicon, sentence: string, clauses: reado
 export function freshAcross(body: string, voiced: Voiced, checks: Check[], outcomes: ClauseOutcome[]): ClauseOutcome[] {
   // Asked in the readers' voice ("One sign-off opens one batch" is "… covers one batch", voice.ts); quoted in the spec's words.
   const sentence = voiced.original;
-  if (!asksFresh(voiced.text) || outcomes.some((o) => o.kind === "check")) return outcomes;
+  if (!asksFresh(voiced.text)) return outcomes;
+  // "An authorization is good for one dispatch only and may not be carried over to a second vehicle": a check
+  // read from words that only ask for freshness ("carried over" is no act) is that misreading, not a rule of its own.
+  outcomes = outcomes.map((o) => (o.kind === "check" && o.check.type !== "ordering" && asksFresh(o.check.quote) ? { kind: "skip" } : o));
+  if (outcomes.some((o) => o.kind === "check")) return outcomes;
   const k = checks.map((c) => c.type).lastIndexOf("ordering");
   if (k < 0) return outcomes;
   const check = checks[k] as Extract<Check, { type: "ordering" }>;
