@@ -191,3 +191,34 @@ describe("a person's words good for one act only", () => {
     expect(checksOf(body, typed).some((c) => c.type === "ordering" && c.fresh === true)).toBe(false);
   });
 });
+
+describe("an earlier event of the person the act names by a key of another name", () => {
+  /** A rider briefed before her bike, and a friend briefed before another rider's bike. */
+  const briefed = [
+    session(
+      ["agent", "brief_rider", { trainee: "Noor" }],
+      ["tool", "brief_rider_result", { trainee: "Noor", outcome: "passed" }],
+      ["agent", "release_bike", { bike: "B-1", rider: "Noor" }],
+      ["agent", "release_bike", { bike: "B-2", rider: "Noor" }],
+    ),
+    session(
+      ["agent", "brief_rider", { trainee: "Sam" }],
+      ["tool", "brief_rider_result", { trainee: "Sam", outcome: "passed" }],
+      ["agent", "release_bike", { bike: "B-3", rider: "Ola" }],
+    ),
+    session(["agent", "brief_rider", { trainee: "Ola" }], ["tool", "brief_rider_result", { trainee: "Ola", outcome: "failed" }]),
+  ];
+  const body =
+    "Before a bike is released, there must be a passed briefing for the rider named on it, earlier in the same conversation. A friend's briefing doesn't carry over: the trainee who was briefed has to be the rider.";
+
+  it("'for the rider named on it' ties the briefing's `trainee` to the release's `rider`; 'doesn't carry over: … has to be the rider' asks no fresh one", () => {
+    expect(checksOf(body, briefed)).toEqual([
+      {
+        type: "ordering",
+        first: [{ action: "brief_rider_result", metadata: { outcome: "passed" } }],
+        before: [{ action: "release_bike" }],
+        on: { first: "metadata.trainee", before: "metadata.rider" },
+      },
+    ]);
+  });
+});

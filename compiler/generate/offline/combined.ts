@@ -128,6 +128,9 @@ export function withFreshness(lexicon: Lexicon, sentence: string, clauses: reado
   return out;
 }
 
+/** ": the applicant who was screened has to be the adopter": who the earlier event is of, said after the colon. */
+const SAME_PERSON = /:\s*the\s+[a-z]+\b[^:;]*?\s(?:has to be|must be|is to be|should be|needs to be)\s+the\s+[a-z]+\s*[.!]?$/i;
+
 /**
  * "Get the master's "DG cleared" in the chat for each DG vehicle, every time. One clearance covers
  * one vehicle.": a sentence that only asks for freshness, and drafted nothing of its own, makes the
@@ -138,7 +141,9 @@ export function withFreshness(lexicon: Lexicon, sentence: string, clauses: reado
 export function freshAcross(body: string, voiced: Voiced, checks: Check[], outcomes: ClauseOutcome[]): ClauseOutcome[] {
   // Asked in the readers' voice ("One sign-off opens one batch" is "… covers one batch", voice.ts); quoted in the spec's words.
   const sentence = voiced.original;
-  if (!asksFresh(voiced.text)) return outcomes;
+  // "A partner's approval doesn't carry over: the applicant who was screened has to be the adopter": it does not carry
+  // over to another person, which the tie says; the act's own go-ahead is not asked for again.
+  if (!asksFresh(voiced.text) || SAME_PERSON.test(voiced.text)) return outcomes;
   // "An authorization is good for one dispatch only and may not be carried over to a second vehicle": a check
   // read from words that only ask for freshness ("carried over" is no act) is that misreading, not a rule of its own.
   outcomes = outcomes.map((o) => (o.kind === "check" && o.check.type !== "ordering" && asksFresh(o.check.quote) ? { kind: "skip" } : o));
