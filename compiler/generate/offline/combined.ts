@@ -128,6 +128,9 @@ export function withFreshness(lexicon: Lexicon, sentence: string, clauses: reado
   return out;
 }
 
+/** The checks words asking for freshness are misread as: "carried over" is no act, "one … covers one" no count. */
+const MISREAD = new Set<Check["type"]>(["forbidden", "required", "count"]);
+
 /** ": the applicant who was screened has to be the adopter": who the earlier event is of, said after the colon. */
 const SAME_PERSON = /:\s*the\s+[a-z]+\b[^:;]*?\s(?:has to be|must be|is to be|should be|needs to be)\s+the\s+[a-z]+\s*[.!]?$/i;
 
@@ -144,9 +147,10 @@ export function freshAcross(body: string, voiced: Voiced, checks: Check[], outco
   // "A partner's approval doesn't carry over: the applicant who was screened has to be the adopter": it does not carry
   // over to another person, which the tie says; the act's own go-ahead is not asked for again.
   if (!asksFresh(voiced.text) || SAME_PERSON.test(voiced.text)) return outcomes;
-  // "An authorization is good for one dispatch only and may not be carried over to a second vehicle": a check
-  // read from words that only ask for freshness ("carried over" is no act) is that misreading, not a rule of its own.
-  outcomes = outcomes.map((o) => (o.kind === "check" && o.check.type !== "ordering" && asksFresh(o.check.quote) ? { kind: "skip" } : o));
+  // "An authorization is good for one dispatch only and may not be carried over to a second vehicle": a ban (or a
+  // count, "One approval covers one grant") read from words that only ask for freshness is that misreading, not a
+  // rule of its own (a condition's "may not clear their own loan" compares people, deeds.ts, and stays).
+  outcomes = outcomes.map((o) => (o.kind === "check" && MISREAD.has(o.check.type) && asksFresh(o.check.quote) ? { kind: "skip" } : o));
   if (outcomes.some((o) => o.kind === "check")) return outcomes;
   const k = checks.map((c) => c.type).lastIndexOf("ordering");
   if (k < 0) return outcomes;
