@@ -222,3 +222,32 @@ describe("an earlier event of the person the act names by a key of another name"
     ]);
   });
 });
+
+describe("a bare look-up, and a value of the act the look-up names as its own", () => {
+  /** A member paying for her own bike, and a lapsed member whose bike a friend pays for. */
+  const members = [
+    session(
+      ["agent", "find_rider", { rider: "R-1" }],
+      ["tool", "find_rider_result", { rider: "R-1", membership: "active", card_holder: "Noor" }],
+      ["agent", "release_bike", { bike: "B-1", rider: "R-1", paid_by: "Noor" }],
+    ),
+    session(
+      ["agent", "find_rider", { rider: "R-2" }],
+      ["tool", "find_rider_result", { rider: "R-2", membership: "lapsed", card_holder: "Sam" }],
+      ["agent", "release_bike", { bike: "B-2", rider: "R-2", paid_by: "Ola" }],
+    ),
+  ];
+
+  it("'the most recent lookup of that same rider shows … and names the person paying as its card holder'", () => {
+    const body =
+      "Spoke never releases a bike unless the most recent lookup of that same rider shows the membership active and names the person paying as its card holder.";
+    expect(checksOf(body, members)).toEqual([
+      {
+        type: "condition",
+        each: [{ action: "release_bike" }],
+        with: { r: { latest: [{ action: "find_rider_result" }], on: "metadata.rider" } },
+        when: 'r.membership == "active" && r.card_holder == event.paid_by',
+      },
+    ]);
+  });
+});

@@ -169,11 +169,17 @@ function lookedFor(lexicon: Lexicon, pairs: readonly [string, ValueMatcher][], p
   });
 }
 
+/** A look-up named by no more than its kind, and the calls that are one by their names. */
+const LOOKUP_WORDS = /\b(?:look-?ups?|look\s+up|records?|queries|query)\b/i;
+const LOOKUP_NAMES = /^(?:find|lookup|look_up|get|fetch|query|search|retrieve)_[a-z_]+?(?<!_result)$/;
+
 /** "the latest weather check for that field", "the most recent lookup of that animal (find_animal)": the one event the words name. */
 function lookedInWords(lexicon: Lexicon, phrase: string): string[] {
   const head = phrase.replace(TIE, " ").replace(/[()]/g, " ");
   const found = (resolve(lexicon, head) ?? []).flatMap((p) => (exactValue(p.action) === undefined ? [] : [exactValue(p.action)!]));
-  const looked = lookedByWords(lexicon, found);
+  // "the most recent lookup of that same boat": a bare look-up is the one call the samples name as one (`find_vessel`).
+  const bare = found.length === 0 && LOOKUP_WORDS.test(head) ? lexicon.actions.filter((a) => LOOKUP_NAMES.test(a.name)) : [];
+  const looked = lookedByWords(lexicon, found.length > 0 ? found : bare.length === 1 ? [bare[0]!.name] : []);
   return looked.length === 1 ? looked : [];
 }
 

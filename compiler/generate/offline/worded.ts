@@ -24,7 +24,7 @@ const STATE_VALUES = 6;
 /** A value the item says is not there: "shows no permit valid", "is not cleared". */
 const NEGATED = /\b(?:no|not|never|without|isn't|wasn't)\b/i;
 /** Words that set a value of the look-up beside one of the act. */
-const TIED = /\b(?:match(?:es|ing)?|named|names|same|given|written|shown|stated|recorded)\b/i;
+const TIED = /\b(?:match(?:es|ing)?|named|names|same|given|written|shown|stated|recorded|as\s+(?:its|the))\b/i;
 /** Where the items split: commas and "and". */
 const SEPARATOR = /\s*,\s*(?:and\s+)?|\s+and\s+/gi;
 
@@ -188,7 +188,7 @@ export function lookedByWords(lexicon: Lexicon, found: readonly string[]): strin
 
 /** "… and shows no permit valid for that lot": a further clause of the same look-up's verb, after its condition's quote. */
 const FURTHER =
-  /^(?:\s*[,;]\s*|\s+)(?:and\s+)?(?:it\s+)?(?:shows?|says?|has(?!\s+(?:to|been|come)\b)|came back|comes back|reads?|returns?|returned)\s+/i;
+  /^(?:\s*[,;]\s*|\s+)(?:and\s+)?(?:it\s+)?(?:shows?|says?|has(?!\s+(?:to|been|come)\b)|came back|comes back|reads?|returns?|returned|names)\s+/i;
 
 /**
  * A latest look-up's condition whose values the sentence goes on to say in words, in a clause of
