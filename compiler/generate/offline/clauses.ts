@@ -9,6 +9,7 @@ import { exactValue } from "../../ir/values.js";
 import { amountsIn, withAmounts, withoutAmounts } from "./amounts.js";
 import { applyOutcome, asWritten, namedActions, namedPairs } from "./backticks.js";
 import { exceptionOf, withException } from "./exceptions.js";
+import { crossTie } from "./crossed.js";
 import { correlationOf } from "./keys.js";
 import { valueList, withList } from "./lists.js";
 import { followsInSamples, namesAgentAction, resolvePattern, type Lexicon, type ResolveOptions } from "./lexicon.js";
@@ -230,8 +231,21 @@ export function orderingFrom(context: ClauseContext, clause: string, quote: stri
   if (before === undefined || first === undefined || samePattern(first, before)) {
     return semanticFor(quote, false, "the drafter could not tell which sample events each side of this ordering is");
   }
-  return correlated(context, { type: "ordering", quote, first, before }, quote, { first, before }, ["first", "before"]);
+  const ordering = correlated(context, { type: "ordering", quote, first, before }, quote, { first, before }, ["first", "before"]);
+  // "an approved screening for the adopter named on it": the earlier event is of the person the act names by a key
+  // of another name (the screening's `applicant` is the adoption's `adopter`), the pair whose sample values meet.
+  const named = NAMED_ON.exec(firstPhrase);
+  if (ordering.kind !== "check" || ordering.check.type !== "ordering" || ordering.check.on !== undefined || named === null) return ordering;
+  const acts = (p: Pattern) => p.flatMap((m) => (exactValue(m.action) === undefined ? [] : [exactValue(m.action)!]));
+  const tie = crossTie(lexicon, acts(before), acts(first), named[0]);
+  return tie === undefined ? ordering : { ...ordering, check: { ...ordering.check, on: { first: tie.latest, before: tie.each } } };
 }
+
+/** "for the adopter named on it", "of the driver given in the booking": a key of the later act, named by its words. */
+const NAMED_ON = /\b(?:for|of)\s+(?:the|that|this)\s+[a-z]+(?:\s+[a-z]+)?\s+(?:named|given|written|shown|listed|recorded)\s+(?:on|in)\b/i;
+
+/** ", for the same plate,", "for that flight": the thing both sides are of. */
+const SAME_THING = /,?\s*\b(?:for|of|on)\s+(?:the\s+same|that\s+same|that)\s+`?[A-Za-z_]+`?(?:'s\s+[a-z]+)?\s*,?/gi;
 
 export function pairingFrom(context: ClauseContext, clause: string, quote: string): ClauseOutcome | undefined {
   const { lexicon, shape } = context;
@@ -267,7 +281,8 @@ export function pairingFrom(context: ClauseContext, clause: string, quote: strin
   if (eachPhrase === undefined || followerPhrase === undefined) return undefined;
   // "Every grant and every refusal": either one is an event that needs its follower.
   const first = resolve(lexicon, eachPhrase.replace(/\s+and\s+(?:each|every|any)\s+/gi, " or "));
-  const follower = resolve(lexicon, followerPhrase.replace(/\b(?:afterwards|later|then)\b/gi, " "));
+  // "…, for the same plate, …" says what ties the two (correlated reads it from the quote), not which act follows.
+  const follower = resolve(lexicon, followerPhrase.replace(/\b(?:afterwards|later|then)\b/gi, " ").replace(SAME_THING, " "));
   if (
     tentative &&
     (first === undefined || follower === undefined || samePattern(first, follower) || !followsInSamples(lexicon, first, follower))

@@ -91,7 +91,7 @@ export function withWithin(outcome: ClauseOutcome, within: number): ClauseOutcom
 
 /** Words that ask for a confirmation of its own before each event: `fresh: true`. */
 const FRESH =
-  /\b(?:fresh|its own|their own|a new one|since the (?:last|previous|most recent)|covers? (?:only )?one|(?:does not|doesn't|cannot|can't) (?:count|serve) for (?:the next|another|a second)|for each one|(?:not|never|doesn't|don't|won't|can't)\s+(?:be\s+)?carr(?:y|ies|ied)\s+over|(?:does not|doesn't|do not|don't|cannot|can't|will not|won't)\s+extend\s+to\s+(?:the next|another|a second)|(?:is|are)\s+spent\s+by\s+the|(?:not|never)\s+(?:be\s+)?relied\s+(?:on|upon)\s+for\s+(?:another|the next|a second)|a\s+separate\s+[\w-]+\s+(?:is|are)\s+(?:needed|required)\s+for\s+(?:each|every)|(?:is|are)\s+good\s+for\s+(?:one|a single)|one\s+[\w-]+\s+\w+\s+only\s+one|a\s+second\s+\w+\s+needs?\s+a\s+second|(?:does not|doesn't|do not|don't|cannot|can't|will not|won't)\s+cover\s+(?:the next|another|a second|two|both|more than one)|a\s+new\s+(?:"[^"]*"|[\w-]+(?:\s+[\w-]+)?)\s+(?:is|are)\s+(?:needed|required)\s+for\s+(?:each|every)|one\s+(?:"[^"]*"|[\w-]+)(?:\s+for\s+(?:a|an|the|one)\s+[\w-]+(?:\s+[\w-]+)?)?\s+(?:is not|isn't)\s+enough)\b/i;
+  /\b(?:fresh|its own|their own|a new one|since the (?:last|previous|most recent)|covers? (?:only )?one|(?:does not|doesn't|cannot|can't) (?:count|serve) for (?:the next|another|a second)|for each one|(?:not|never|doesn't|don't|won't|can't)\s+(?:be\s+)?carr(?:y|ies|ied)\s+over|(?:does not|doesn't|do not|don't|cannot|can't|will not|won't)\s+extend\s+to\s+(?:the next|another|a second)|(?:is|are)\s+spent\s+by\s+the|(?:not|never)\s+(?:be\s+)?relied\s+(?:on|upon)\s+for\s+(?:another|the next|a second)|a\s+separate\s+[\w-]+\s+(?:is|are)\s+(?:needed|required)\s+for\s+(?:each|every)|(?:is|are)\s+good\s+for\s+(?:one|a single)|one\s+[\w-]+\s+\w+\s+only\s+one|a\s+second\s+\w+\s+needs?\s+a\s+second|(?:does not|doesn't|do not|don't|cannot|can't|will not|won't)\s+cover\s+(?:the next|another|a second|two|both|more than one)|a\s+new\s+(?:"[^"]*"|[\w-]+(?:\s+[\w-]+)?)\s+(?:is|are)\s+(?:needed|required)\s+for\s+(?:each|every)|one\s+(?:"[^"]*"|[\w-]+)(?:\s+for\s+(?:a|an|the|one)\s+[\w-]+(?:\s+[\w-]+)?)?\s+(?:is not|isn't)\s+enough|(?<!\b(?:most|than|only|least|exactly)\s)one\s+(?:[a-z-]+\s+)?per\s+[a-z-]+)\b/i;
 
 export function asksFresh(text: string): boolean {
   return FRESH.test(text);
@@ -128,6 +128,12 @@ export function withFreshness(lexicon: Lexicon, sentence: string, clauses: reado
   return out;
 }
 
+/** The checks words asking for freshness are misread as: "carried over" is no act, "one … covers one" no count. */
+const MISREAD = new Set<Check["type"]>(["forbidden", "required", "count"]);
+
+/** ": the applicant who was screened has to be the adopter": who the earlier event is of, said after the colon. */
+const SAME_PERSON = /:\s*the\s+[a-z]+\b[^:;]*?\s(?:has to be|must be|is to be|should be|needs to be)\s+the\s+[a-z]+\s*[.!]?$/i;
+
 /**
  * "Get the master's "DG cleared" in the chat for each DG vehicle, every time. One clearance covers
  * one vehicle.": a sentence that only asks for freshness, and drafted nothing of its own, makes the
@@ -138,7 +144,14 @@ export function withFreshness(lexicon: Lexicon, sentence: string, clauses: reado
 export function freshAcross(body: string, voiced: Voiced, checks: Check[], outcomes: ClauseOutcome[]): ClauseOutcome[] {
   // Asked in the readers' voice ("One sign-off opens one batch" is "… covers one batch", voice.ts); quoted in the spec's words.
   const sentence = voiced.original;
-  if (!asksFresh(voiced.text) || outcomes.some((o) => o.kind === "check")) return outcomes;
+  // "A partner's approval doesn't carry over: the applicant who was screened has to be the adopter": it does not carry
+  // over to another person, which the tie says; the act's own go-ahead is not asked for again.
+  if (!asksFresh(voiced.text) || SAME_PERSON.test(voiced.text)) return outcomes;
+  // "An authorization is good for one dispatch only and may not be carried over to a second vehicle": a ban (or a
+  // count, "One approval covers one grant") read from words that only ask for freshness is that misreading, not a
+  // rule of its own (a condition's "may not clear their own loan" compares people, deeds.ts, and stays).
+  outcomes = outcomes.map((o) => (o.kind === "check" && MISREAD.has(o.check.type) && asksFresh(o.check.quote) ? { kind: "skip" } : o));
+  if (outcomes.some((o) => o.kind === "check")) return outcomes;
   const k = checks.map((c) => c.type).lastIndexOf("ordering");
   if (k < 0) return outcomes;
   const check = checks[k] as Extract<Check, { type: "ordering" }>;

@@ -17,6 +17,7 @@ import { keyRef } from "./keys.js";
 import type { Lexicon } from "./lexicon.js";
 import type { SentenceShape } from "./shape.js";
 import { nameStems, stemSet } from "./words.js";
+import { withWordedTail } from "./worded.js";
 
 type Op = "<" | "<=" | ">" | ">=";
 const SYMBOL: Record<ComparisonOp, Op> = { gt: ">", gte: ">=", lt: "<", lte: "<=" };
@@ -209,7 +210,8 @@ export function withComparisons(
   outcomes: readonly ClauseOutcome[],
 ): ClauseOutcome[] {
   const { sentence, clauses } = shape;
-  const out = outcomes.slice();
+  // Values said in words in a clause of their own first ("… and shows no permit valid for that lot", worded.ts).
+  const out = withWordedTail(lexicon, shape, outcomes);
   out.forEach((outcome, i) => {
     if (!onLatest(outcome)) return;
     const sides = sidesOf(outcome.check);

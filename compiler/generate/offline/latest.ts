@@ -17,11 +17,12 @@ import type { Lexicon } from "./lexicon.js";
 import type { SentenceShape } from "./shape.js";
 import { shownValues } from "./shown.js";
 import { crossTie } from "./crossed.js";
+import { lookedByWords, wordedValues } from "./worded.js";
 import { nameStems, stemSet } from "./words.js";
 
 /** "the latest fetch of that order must show", "whose most recent record shows", "the last check … came back". */
 const LATEST =
-  /\b(?:latest|most recent|newest|last)\s+((?:[^`:;]|`[A-Za-z0-9_.]+`)*?)\s*,?\s*\b(?:must|has to|have to|should|needs? to)?\s*(?:still\s+)?(?:have\s+)?(?:shows?|showed|shown|say|says|said|reads?|come back|comes back|came back|returned|returns?|directs?)\b/i;
+  /\b(?:latest|most recent|newest|last)\s+((?:[^`:;]|`[A-Za-z0-9_.]+`)*?)\s*,?\s*\b(?:must|has to|have to|should|needs? to)?\s*(?:still\s+)?(?:have\s+)?(?:shows?|showed|shown|say|says|said|reads?|come back|comes back|came back|returned|returns?|directs?|has(?!\s+(?:come|came|been|to|shown|said|returned|read)\b)|places)\b/i;
 /** "… is never cancelled by Porter", "… may not be restocked": what a "whose latest … shows" subject is banned from. */
 const BANNED = /\s+(?:(?:is|are)\s+(?:never|not)|(?:may|must|can|should|shall)\s+(?:never|not)\s+be|cannot\s+be|can't\s+be)\s+(.+)$/i;
 
@@ -55,7 +56,10 @@ function actReadings(lexicon: Lexicon, sentence: string): Pattern[] {
   const long = sentence
     .split(/\s*(?::|;|\s—\s|\s-\s)\s*|\s+(?:whose|that|which|who|where|when|if|unless|after|before|it has|it had)\s+/i)[0]!
     .replace(/\b(?:only|needs?|requires?)\b.*?(?=\b(?:to|on|onto|in|into|for|from|under|against|with)\b|$)/i, " ");
-  return [short, long].flatMap((phrase) => {
+  // "A balloon only launches if …": the verb after "only" is the act, its subject the thing acted on.
+  const verb = /^(.*?)\s+only\s+([a-z]+s\b(?:\s+[a-z]+){0,3}?)\s+(?:if|when|once|after)\b/i.exec(sentence);
+  const only = verb === null ? [] : [`${verb[1]!} ${verb[2]!}`];
+  return [short, long, ...only].flatMap((phrase) => {
     const found = resolve(lexicon, phrase, { agentOnly: true });
     return found === undefined ? [] : [found];
   });
@@ -96,7 +100,7 @@ function sharedId(lexicon: Lexicon, acts: readonly string[], looked: readonly st
 }
 
 /** "for that lift", "of the same section", "for that `rx_id`": the thing a look-up is of (a bare "the" points at nothing said before). */
-const TIE = /\b(?:for|of|on)\s+(?:that\s+same|that|the\s+same|this)\s+((?:`[A-Za-z0-9_]+`|[a-z]+)(?:\s+[a-z]+)?)/i;
+const TIE = /\b(?:for|of|on)\s+(?:that\s+same|that|the\s+same|this)\s+((?:`[A-Za-z0-9_]+`|[a-z]+)(?:'s\s+[a-z]+|\s+[a-z]+)?)/i;
 
 /**
  * What ties the act to the look-up: a key both carry that the look-up's own words name as the
@@ -129,7 +133,9 @@ function tieOf(lexicon: Lexicon, acts: readonly string[], looked: readonly strin
       );
     });
   if (said.length === 1) return said[0];
-  return sharedId(lexicon, acts, looked, words);
+  // "for that same field": the words say the two are of one thing; the only key both carry is it, an id or not.
+  const shared = all.reduce((a, b) => a.filter((k) => b.includes(k)));
+  return sharedId(lexicon, acts, looked, words) ?? (tie !== undefined && shared.length === 1 ? shared[0] : undefined);
 }
 
 /**
@@ -146,6 +152,35 @@ function carrierOf(lexicon: Lexicon, each: Pattern, phrase: string, looked: read
     .filter((a) => !a.isResult && wanted.every((k) => a.metadata.some((md) => md.key === k)))
     .map((a) => a.name);
   return holders.length === 0 ? undefined : resolve(lexicon, words, { agentOnly: true, only: (a) => holders.includes(a) });
+}
+
+/** The looked-up event of written `key: value`s: the actions that carry every key, results first, narrowed by the look-up's words. */
+function lookedFor(lexicon: Lexicon, pairs: readonly [string, ValueMatcher][], phrase: string): string[] {
+  const keys = pairs.map(([k]) => k);
+  const carriers = lexicon.actions.filter((a) => keys.every((k) => a.metadata.some((md) => md.key === k))).map((a) => a.name);
+  if (carriers.length === 0) return [];
+  const results = carriers.filter((a) => a.endsWith("_result"));
+  const pool = results.length > 0 ? results : carriers;
+  if (pool.length === 1) return pool;
+  // A call written in backticks ("the latest `find_booking` result") is its result when only the result carries the keys.
+  return (resolve(lexicon, phrase, { only: (a) => pool.includes(a) }) ?? []).flatMap((p) => {
+    const a = exactValue(p.action);
+    return a === undefined ? [] : pool.includes(a) ? [a] : pool.includes(`${a}_result`) ? [`${a}_result`] : [];
+  });
+}
+
+/** A look-up named by no more than its kind, and the calls that are one by their names. */
+const LOOKUP_WORDS = /\b(?:look-?ups?|look\s+up|records?|queries|query)\b/i;
+const LOOKUP_NAMES = /^(?:find|lookup|look_up|get|fetch|query|search|retrieve)_[a-z_]+?(?<!_result)$/;
+
+/** "the latest weather check for that field", "the most recent lookup of that animal (find_animal)": the one event the words name. */
+function lookedInWords(lexicon: Lexicon, phrase: string): string[] {
+  const head = phrase.replace(TIE, " ").replace(/[()]/g, " ");
+  const found = (resolve(lexicon, head) ?? []).flatMap((p) => (exactValue(p.action) === undefined ? [] : [exactValue(p.action)!]));
+  // "the most recent lookup of that same boat": a bare look-up is the one call the samples name as one (`find_vessel`).
+  const bare = found.length === 0 && LOOKUP_WORDS.test(head) ? lexicon.actions.filter((a) => LOOKUP_NAMES.test(a.name)) : [];
+  const looked = lookedByWords(lexicon, found.length > 0 ? found : bare.length === 1 ? [bare[0]!.name] : []);
+  return looked.length === 1 ? looked : [];
 }
 
 /**
@@ -168,22 +203,10 @@ export function latestFrom(
   const shown = shownValues(banned === null ? tail : tail.slice(0, banned.index));
   if (banned !== null && shown.length < tail.slice(0, banned.index).trimEnd().length) return undefined;
   const pairs = shown.values;
-  if (pairs.length === 0) return undefined;
-  const keys = pairs.map(([k]) => k);
-  // The looked-up event: the actions that carry every written key, results first, narrowed by the clause's words for it.
-  const carriers = context.lexicon.actions.filter((a) => keys.every((k) => a.metadata.some((md) => md.key === k))).map((a) => a.name);
-  if (carriers.length === 0) return undefined;
-  const results = carriers.filter((a) => a.endsWith("_result"));
-  const pool = results.length > 0 ? results : carriers;
-  const named = pool.length === 1 ? undefined : resolve(context.lexicon, m[1]!, { only: (a) => pool.includes(a) });
-  // A call written in backticks ("the latest `find_booking` result") is its result when only the result carries the keys.
-  const looked =
-    pool.length === 1
-      ? pool
-      : (named ?? []).flatMap((p) => {
-          const a = exactValue(p.action);
-          return a === undefined ? [] : pool.includes(a) ? [a] : pool.includes(`${a}_result`) ? [`${a}_result`] : [];
-        });
+  // No backticked value: the look-up is the event its words name, its values said in words (worded.ts).
+  const inWords = pairs.length === 0;
+  if (inWords && banned !== null) return undefined;
+  const looked = inWords ? lookedInWords(context.lexicon, m[1]!) : lookedFor(context.lexicon, pairs, m[1]!);
   if (looked.length === 0) return undefined;
   // The act: before "only" in this clause, else the earlier sentence's, else the sentence's "before …" frame.
   const before = clause.slice(0, m.index);
@@ -225,11 +248,15 @@ export function latestFrom(
   const each = carrierOf(context.lexicon, found, m[1]!, looked, framed ?? before) ?? found;
   const acts = actsOf(each);
   const tests = pairs.map(([k, v]) => test(k, v));
+  const on = tieOf(context.lexicon, acts, looked, clause, m[1]!);
+  const worded = inWords ? wordedValues(context.lexicon, looked, acts, tail, on) : undefined;
+  if (worded !== undefined && worded.tests.length === 0) return undefined;
+  tests.push(...(worded?.tests ?? []));
   // "… shows `card_status: valid` and less than $10.00 in unpaid fines": an amount on a key of the same look-up.
-  let end = m.index + m[0].length + shown.length;
+  let end = m.index + m[0].length + (worded?.length ?? shown.length);
   const rest = tail.slice(shown.length);
   const further = /^\s*and\s+/.exec(rest);
-  if (further !== null && looked.length === 1) {
+  if (further !== null && looked.length === 1 && !inWords) {
     const phrase = AMOUNT_TAIL.exec(rest.slice(further[0].length))![0];
     const amounts = amountsIn(phrase);
     const amount = amounts.length === 1 && amounts[0]!.start === 0 ? amounts[0]! : undefined;
@@ -241,7 +268,6 @@ export function latestFrom(
   }
   if (tests.some((t) => t === undefined)) return undefined;
   if (banned !== null) end = clause.length;
-  const on = tieOf(context.lexicon, acts, looked, clause, m[1]!);
   const across = on === undefined ? crossTie(context.lexicon, acts, looked, m[1]!) : undefined;
   const latest: Pattern = looked.length === 1 ? [{ action: looked[0]! }] : [{ action: { in: looked } }];
   // The quote stops where the reading does: what the clause says after the values stays for another clause or a notice.
