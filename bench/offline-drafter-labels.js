@@ -118,6 +118,14 @@
 // is the held-out set now, not in the default groups; measure it with
 // `node bench/offline-drafter-labels.js --only test/fixtures/blind13`.
 // From the second session of 7 December 2026 blind13 is a development set, in the default groups.
+// test/fixtures/blind14/ holds a fourteenth (casino-cage, fish-landing, crematory: an internal
+// audit's findings, an interview transcript and a service promise to families), committed (dbb0d0c,
+// 6b61349, a8bc760, 295cc2d, with subjects that name no rule) by a helper who never read or ran the
+// drafter, in voices given to that helper only, and measured before any change of that session with
+// the drafter of 2f06bd1: 123/180 (68%) with no labels, 142/180 (79%) with half, and after that
+// session's merges (7f2b7d6): 142/180 (79%) with no labels, 154/180 (86%) with half. It is the
+// held-out set now, not in the default groups; measure it with
+// `node bench/offline-drafter-labels.js --only test/fixtures/blind14`.
 // test/fixtures/spec/held-out-2026-12/ was written by the helper who then changed the drafter,
 // after reading it and before changing it, and measured before and after (its README).
 import { existsSync, readdirSync, readFileSync } from "node:fs";
