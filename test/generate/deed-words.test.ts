@@ -4,11 +4,8 @@
  * desk, worked by an assistant called Sprocket).
  */
 import { describe, expect, it } from "vitest";
-import { parseBehaviorMd } from "../../compiler/behavior-md/load.js";
-import { draftOffline } from "../../compiler/generate/offline/draft.js";
-import { buildVocabulary } from "../../compiler/generate/vocabulary.js";
 import type { Trajectory } from "../../runtime/types.js";
-import { session } from "../support/offline-drafts.js";
+import { draftOf, session } from "../support/offline-drafts.js";
 
 const DESCRIPTION = "Workshop rules for Sprocket, the booking assistant at a tyre-fitting garage that mounts tyres and releases cars.";
 const PREAMBLE =
@@ -16,11 +13,8 @@ const PREAMBLE =
   "`job_id`, `swap_id` and the `fitter`), have the wheel nuts torqued (`torque_check`, with `job_id` and `checked_by`), " +
   "release the car (`release_car`, with `job_id` and `released_by`) and report a fault (`log_fault`, by `job_id`).";
 
-function draft(body: string, samples: Trajectory[], description = DESCRIPTION, preamble = PREAMBLE) {
-  const parsed = parseBehaviorMd(`---\nname: tyre-bay\ndescription: ${description}\n---\n${preamble}\n\n## The rule\n\n${body}\n`);
-  if (!parsed.ok) throw new Error("spec does not parse");
-  return draftOffline({ spec: parsed.spec, vocabulary: buildVocabulary(samples), samples });
-}
+const draft = (body: string, samples: Trajectory[], description = DESCRIPTION, preamble = PREAMBLE) =>
+  draftOf(preamble, body, samples, "tyre-bay", description);
 const checksOf = (body: string, samples: Trajectory[], description?: string, preamble?: string) =>
   draft(body, samples, description, preamble).ir.metaBehaviors[0]!.checks.map(({ quote: _q, ...c }) => c);
 

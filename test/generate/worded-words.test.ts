@@ -5,22 +5,15 @@
  * checks docks and pumps tyres before it releases a bike to a rider (compiler/generate/offline/worded.ts).
  */
 import { describe, expect, it } from "vitest";
-import { parseBehaviorMd } from "../../compiler/behavior-md/load.js";
-import { draftOffline } from "../../compiler/generate/offline/draft.js";
-import { buildVocabulary } from "../../compiler/generate/vocabulary.js";
 import type { Trajectory } from "../../runtime/types.js";
-import { session } from "../support/offline-drafts.js";
+import { draftOf, session } from "../support/offline-drafts.js";
 
 const DESCRIPTION = "Depot rules for Spoke, the assistant that releases shared bikes to riders.";
 const PREAMBLE =
   "Spoke can inspect a bike (`inspect_bike`, by `bike`), check a dock (`check_dock`, by `dock`), read a tyre gauge " +
   "(`read_gauge`, by `bike`) and release a bike (`release_bike`, with `bike`, `dock`, `zone`, `rider` and `staff`).";
 
-function draft(body: string, samples: Trajectory[]) {
-  const parsed = parseBehaviorMd(`---\nname: bike-depot\ndescription: ${DESCRIPTION}\n---\n${PREAMBLE}\n\n## The rule\n\n${body}\n`);
-  if (!parsed.ok) throw new Error("spec does not parse");
-  return draftOffline({ spec: parsed.spec, vocabulary: buildVocabulary(samples), samples });
-}
+const draft = (body: string, samples: Trajectory[]) => draftOf(PREAMBLE, body, samples, "bike-depot", DESCRIPTION);
 const checksOf = (body: string, samples: Trajectory[]) => draft(body, samples).ir.metaBehaviors[0]!.checks.map(({ quote: _q, ...c }) => c);
 const quotesOf = (body: string, samples: Trajectory[]) => draft(body, samples).ir.metaBehaviors[0]!.checks.map((c) => c.quote);
 
@@ -137,9 +130,7 @@ describe("a pairing whose follower is named beside the thing that ties it", () =
   it("', for the same bike,' ties the two and names no act: the follower is the report the words name", () => {
     const body =
       "Each release shall be reported to the city non-emergency line through the usage report, for the same bike, within 2 events of the release.";
-    const parsed = parseBehaviorMd(`---\nname: bike-depot\ndescription: ${DESCRIPTION}\n---\n${preamble}\n\n## The rule\n\n${body}\n`);
-    if (!parsed.ok) throw new Error("spec does not parse");
-    const drafted = draftOffline({ spec: parsed.spec, vocabulary: buildVocabulary(reported), samples: reported });
+    const drafted = draftOf(preamble, body, reported, "bike-depot", DESCRIPTION);
     expect(drafted.ir.metaBehaviors[0]!.checks.map(({ quote: _q, ...c }) => c)).toEqual([
       { type: "pairing", each: [{ action: "release_bike" }], followedBy: [{ action: "file_report" }], on: "metadata.bike", within: 2 },
     ]);

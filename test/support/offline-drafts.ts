@@ -1,6 +1,6 @@
 /**
  * The offline drafter on a one-rule spec and hand-made samples, for the tests that show what it
- * makes of a sentence (test/generate/backticks, spec-words).
+ * makes of a sentence (test/generate/backticks, spec-words, deed-words, worded-words, …).
  */
 import { parseBehaviorMd } from "../../compiler/behavior-md/load.js";
 import { draftOffline } from "../../compiler/generate/offline/draft.js";
@@ -8,11 +8,18 @@ import type { Draft } from "../../compiler/generate/types.js";
 import { buildVocabulary } from "../../compiler/generate/vocabulary.js";
 import type { Trajectory } from "../../runtime/types.js";
 
-/** The offline draft of a spec named `name` with `preamble` and one rule whose section is `body`. */
-export function draftOf(preamble: string, body: string, samples: Trajectory[], name = "support"): Draft {
-  const parsed = parseBehaviorMd(
-    `---\nname: ${name}\ndescription: Rules for the ${name === "support" ? "support " : ""}agent.\n---\n${preamble}\n\n## The rule\n\n${body}\n`,
-  );
+/**
+ * The offline draft of a spec named `name` with `preamble` and one rule whose section is `body`;
+ * `description` is the frontmatter's (the drafter reads an assistant's name from it).
+ */
+export function draftOf(
+  preamble: string,
+  body: string,
+  samples: Trajectory[],
+  name = "support",
+  description = `Rules for the ${name === "support" ? "support " : ""}agent.`,
+): Draft {
+  const parsed = parseBehaviorMd(`---\nname: ${name}\ndescription: ${description}\n---\n${preamble}\n\n## The rule\n\n${body}\n`);
   if (!parsed.ok) throw new Error("spec does not parse");
   return draftOffline({ spec: parsed.spec, vocabulary: buildVocabulary(samples), samples });
 }
