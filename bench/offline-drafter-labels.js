@@ -126,6 +126,7 @@
 // session's merges (7f2b7d6): 142/180 (79%) with no labels, 154/180 (86%) with half. It is the
 // held-out set now, not in the default groups; measure it with
 // `node bench/offline-drafter-labels.js --only test/fixtures/blind14`.
+// From the third session of 7 December 2026 blind14 is a development set, in the default groups.
 // test/fixtures/spec/held-out-2026-12/ was written by the helper who then changed the drafter,
 // after reading it and before changing it, and measured before and after (its README).
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -188,6 +189,7 @@ const groups = [
         ["blind11 (in-sample since the eighth session of 6 December 2026)", under("test/fixtures/blind11")],
         ["blind12 (in-sample since the first session of 7 December 2026)", under("test/fixtures/blind12")],
         ["blind13 (in-sample since the second session of 7 December 2026)", under("test/fixtures/blind13")],
+        ["blind14 (in-sample since the third session of 7 December 2026)", under("test/fixtures/blind14")],
       ]),
   ...folders.map((folder) => [relative(root, isAbsolute(folder) ? folder : join(root, folder)) || folder, under(folder)]),
 ];
