@@ -137,6 +137,18 @@ describe("a person's words before each act, asked again for each one", () => {
     ]);
   });
 
+  it("'Every firing needs the member's own go-ahead.' asks a fresh one, and no firing of its own", () => {
+    const body = 'Every firing needs the member\'s own go-ahead. Before every `start_firing`, the member types "fire it" in the chat.';
+    expect(checksOf(body, samples)).toEqual([
+      {
+        type: "ordering",
+        first: [{ actor: "user", content: { matches: "\\bfire\\s+it\\b", flags: "i" } }],
+        before: [{ action: "start_firing" }],
+        fresh: true,
+      },
+    ]);
+  });
+
   it("'One firing, one go-ahead' after the words makes the ordering fresh", () => {
     const body = 'A firing is started only after the member has typed "fire it". One firing, one go-ahead.';
     expect(checksOf(body, samples)).toEqual([
