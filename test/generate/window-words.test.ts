@@ -161,3 +161,33 @@ describe("a person's words before each act, asked again for each one", () => {
     ]);
   });
 });
+
+describe("a verb and its synonym name one act", () => {
+  it("'must not book any slot' is `reserve_slot`, not `check_slot`, the other act on a slot", () => {
+    const preamble =
+      "Cone looks a member up (`find_member`, by `member_id`), checks a kiln slot (`check_slot`, by `slot`) and reserves one (`reserve_slot`, with `slot` and `member_id`).";
+    const slots = [
+      session(
+        ["agent", "find_member", { member_id: "M-1" }],
+        ["tool", "find_member_result", { member_id: "M-1", waiver: "signed" }],
+        ["agent", "check_slot", { slot: "S-1" }],
+        ["agent", "reserve_slot", { slot: "S-1", member_id: "M-1" }],
+      ),
+      session(
+        ["agent", "find_member", { member_id: "M-2" }],
+        ["tool", "find_member_result", { member_id: "M-2", waiver: "missing" }],
+        ["agent", "check_slot", { slot: "S-2" }],
+      ),
+    ];
+    const body = "Once a member lookup comes back `waiver: missing`, Cone must not book any slot for that member.";
+    const checks = draftOf(preamble, body, slots, "kiln-room", DESCRIPTION).ir.metaBehaviors[0]!.checks.map(({ quote: _q, ...c }) => c);
+    expect(checks).toEqual([
+      {
+        type: "forbidden",
+        match: [{ action: "reserve_slot" }],
+        after: [{ action: "find_member_result", metadata: { waiver: "missing" } }],
+        on: "metadata.member_id",
+      },
+    ]);
+  });
+});
