@@ -124,6 +124,24 @@ describe("the act the words name, not a neighbour", () => {
   });
 });
 
+describe("'another X doesn't count' qualifies the rule's check, and bans nothing", () => {
+  it("ties an untied pairing by the thing and quotes both sentences", () => {
+    const body =
+      "You'll hear from us about your load no later than the second step after the firing is recorded as complete. A message about another load, even to the same member, doesn't count.";
+    expect(draft(body, samples).ir.metaBehaviors[0]!.checks.map((c) => c.quote)).toEqual([body.replace(/\.$/, "")]);
+  });
+
+  it("after an ordering tied already, it is said again: one check, quoting both sentences", () => {
+    const body =
+      "Cone starts a firing only after a glaze check of that same load. A glaze check of another load never counts, even one made a minute earlier.";
+    const rule = draft(body, samples).ir.metaBehaviors[0]!;
+    expect(rule.checks.map(({ quote: _q, ...c }) => c)).toEqual([
+      { type: "ordering", first: [{ action: "check_glaze" }], before: [{ action: "start_firing" }], on: "metadata.load_id" },
+    ]);
+    expect(rule.checks[0]!.quote).toBe(body.replace(/\.$/, ""));
+  });
+});
+
 describe("a person's words before each act, asked again for each one", () => {
   it(`'We won't release a piece unless you tell us, in this chat and before each release, "please release my piece"'`, () => {
     const body = 'We won\'t release a piece unless you tell us, in this chat and before each release, "please release my piece".';
