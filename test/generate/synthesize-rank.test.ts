@@ -91,13 +91,16 @@ describe("labels refine a phrase reading that fits all but one of them", () => {
   // two picks fit the held-out half better (6 of 6); three others fit it worse (grid-switching
   // 'Prove dead before grounding' 6 -> 4, berth-allocation 'Extensions' 6 -> 4, payroll-corrections
   // 'Hours corrections' 6 -> 4): the draft stays, and the pick is the question asked.
-  for (const [folder, rule, half] of [
-    ["blind2/wire-desk", "Only wire to a verified beneficiary", 0],
-    ["spec/held-out-2026-12/fleet-rental", "Suspended and expired licences", 1],
-  ] as const)
+  for (const [folder, rule, half] of [["blind2/wire-desk", "Only wire to a verified beneficiary", 0]] as const)
     it(`${folder} '${rule}', ${half === 0 ? "even" : "odd"} labels: one label missed, the draft kept (5 of 6 held out, as with no labels)`, () => {
       expect(heldOutAgreement(folder, rule, half).agree).toBe(5);
     });
+
+  // Its phrase reading missed one label here (a ban on `inspect_vehicle`) until "book any vehicle" was read as
+  // `reserve_vehicle` (words.ts, round 11): the draft, kept, now agrees with all six.
+  it("spec/held-out-2026-12/fleet-rental 'Suspended and expired licences', odd labels: the draft kept (6 of 6 held out, as with no labels)", () => {
+    expect(heldOutAgreement("spec/held-out-2026-12/fleet-rental", "Suspended and expired licences", 1).agree).toBe(6);
+  });
 
   // Its phrase reading missed one label here until the words' comparison of the deferral's `days`
   // with the look-up's `max_days` was read (compared.ts): the draft, kept, now agrees with all six.

@@ -124,6 +124,24 @@ describe("the act the words name, not a neighbour", () => {
   });
 });
 
+describe("'another X doesn't count' qualifies the rule's check, and bans nothing", () => {
+  it("ties an untied pairing by the thing and quotes both sentences", () => {
+    const body =
+      "You'll hear from us about your load no later than the second step after the firing is recorded as complete. A message about another load, even to the same member, doesn't count.";
+    expect(draft(body, samples).ir.metaBehaviors[0]!.checks.map((c) => c.quote)).toEqual([body.replace(/\.$/, "")]);
+  });
+
+  it("after an ordering tied already, it is said again: one check, quoting both sentences", () => {
+    const body =
+      "Cone starts a firing only after a glaze check of that same load. A glaze check of another load never counts, even one made a minute earlier.";
+    const rule = draft(body, samples).ir.metaBehaviors[0]!;
+    expect(rule.checks.map(({ quote: _q, ...c }) => c)).toEqual([
+      { type: "ordering", first: [{ action: "check_glaze" }], before: [{ action: "start_firing" }], on: "metadata.load_id" },
+    ]);
+    expect(rule.checks[0]!.quote).toBe(body.replace(/\.$/, ""));
+  });
+});
+
 describe("a person's words before each act, asked again for each one", () => {
   it(`'We won't release a piece unless you tell us, in this chat and before each release, "please release my piece"'`, () => {
     const body = 'We won\'t release a piece unless you tell us, in this chat and before each release, "please release my piece".';
@@ -157,6 +175,36 @@ describe("a person's words before each act, asked again for each one", () => {
         first: [{ actor: "user", content: { matches: "\\bfire\\s+it\\b", flags: "i" } }],
         before: [{ action: "start_firing" }],
         fresh: true,
+      },
+    ]);
+  });
+});
+
+describe("a verb and its synonym name one act", () => {
+  it("'must not book any slot' is `reserve_slot`, not `check_slot`, the other act on a slot", () => {
+    const preamble =
+      "Cone looks a member up (`find_member`, by `member_id`), checks a kiln slot (`check_slot`, by `slot`) and reserves one (`reserve_slot`, with `slot` and `member_id`).";
+    const slots = [
+      session(
+        ["agent", "find_member", { member_id: "M-1" }],
+        ["tool", "find_member_result", { member_id: "M-1", waiver: "signed" }],
+        ["agent", "check_slot", { slot: "S-1" }],
+        ["agent", "reserve_slot", { slot: "S-1", member_id: "M-1" }],
+      ),
+      session(
+        ["agent", "find_member", { member_id: "M-2" }],
+        ["tool", "find_member_result", { member_id: "M-2", waiver: "missing" }],
+        ["agent", "check_slot", { slot: "S-2" }],
+      ),
+    ];
+    const body = "Once a member lookup comes back `waiver: missing`, Cone must not book any slot for that member.";
+    const checks = draftOf(preamble, body, slots, "kiln-room", DESCRIPTION).ir.metaBehaviors[0]!.checks.map(({ quote: _q, ...c }) => c);
+    expect(checks).toEqual([
+      {
+        type: "forbidden",
+        match: [{ action: "reserve_slot" }],
+        after: [{ action: "find_member_result", metadata: { waiver: "missing" } }],
+        on: "metadata.member_id",
       },
     ]);
   });

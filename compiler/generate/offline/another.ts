@@ -20,9 +20,10 @@ export function anotherThing(text: string): string | undefined {
 }
 
 /**
- * The sentence's outcomes once it has tied the rule's last pairing or ordering (`checks`, changed in place, its quote
- * reaching over the sentence when the section writes the two side by side), none when that check is tied already.
- * Unchanged when the sentence says nothing of another thing, or no such check has a key for it on both sides.
+ * The sentence's outcomes (none) once it has tied the rule's last pairing or ordering (`checks`, changed in place, its
+ * quote reaching over the sentence when the section writes the two side by side); a check tied already, or with no
+ * key for the thing on both sides, keeps its tie. Unchanged when the sentence says nothing of another thing, or the
+ * rule has no pairing or ordering so far.
  */
 export function tiedByAnother(lexicon: Lexicon, body: string, voiced: Voiced, checks: Check[], outcomes: ClauseOutcome[]): ClauseOutcome[] {
   const thing = anotherThing(voiced.text);
@@ -30,17 +31,19 @@ export function tiedByAnother(lexicon: Lexicon, body: string, voiced: Voiced, ch
   const k = checks.map((c) => c.type === "pairing" || c.type === "ordering").lastIndexOf(true);
   if (k < 0) return outcomes;
   const check = checks[k] as Extract<Check, { type: "pairing" | "ordering" }>;
-  // Already tied ("the latest tag check of that same case … A tag check of another family's case never counts"): said again.
-  if (check.on !== undefined) return outcomes.map(() => ({ kind: "skip" }));
-  const tie =
-    check.type === "pairing"
-      ? correlationOf(lexicon, `the same ${thing}`, { each: check.each, followedBy: check.followedBy }, ["each", "followedBy"])
-      : correlationOf(lexicon, `the same ${thing}`, { first: check.first, before: check.before }, ["first", "before"]);
-  if (tie === undefined || !("on" in tie)) return outcomes;
   const sentence = voiced.original;
   const start = body.indexOf(check.quote);
   const at = start < 0 ? -1 : body.indexOf(sentence, start + check.quote.length);
   const joined = at >= 0 && /^[.;,!?]?\s{1,3}$/.test(body.slice(start + check.quote.length, at));
-  checks[k] = { ...check, on: tie.on, ...(joined ? { quote: body.slice(start, at + sentence.length) } : {}) } as Check;
+  const quote = joined ? { quote: body.slice(start, at + sentence.length) } : {};
+  // Already tied ("the latest tag check of that same case … A tag check of another family's case never counts"), it is
+  // said again; with no key for the thing on both sides it stays untied. Either way the sentence is no ban of its own.
+  const tie =
+    check.on !== undefined
+      ? undefined
+      : check.type === "pairing"
+        ? correlationOf(lexicon, `the same ${thing}`, { each: check.each, followedBy: check.followedBy }, ["each", "followedBy"])
+        : correlationOf(lexicon, `the same ${thing}`, { first: check.first, before: check.before }, ["first", "before"]);
+  checks[k] = { ...check, ...(tie !== undefined && "on" in tie ? { on: tie.on } : {}), ...quote } as Check;
   return outcomes.map(() => ({ kind: "skip" }));
 }

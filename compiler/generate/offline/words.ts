@@ -81,6 +81,8 @@ const SYNONYMS: Record<string, string> = {
   commenc: "start",
   complet: "close",
   finish: "close",
+  // "must not book any vehicle" is `reserve_vehicle`.
+  reserv: "book",
 };
 
 /**
