@@ -44,10 +44,12 @@ describe("a form both the voice layer and the words' readers know is read once",
     );
     // Rewritten "Each member gets at most $50 …", it was read as a required refund of at most $50, which the
     // second session (two refunds, $70 to one member) has: a pass for a session that breaks the rule. The
-    // total's words ("all its rentals counted together") are no sum the readers know: the model is asked.
-    expect(rule.checks).toEqual([]);
-    expect(rule.semanticChecks).toHaveLength(1);
+    // total's words ("all its rentals counted together") make it a sum of what "$50 in refunds" names (round 12).
+    expect(rule.checks).toEqual([
+      expect.objectContaining({ type: "count", match: [{ action: "refund_member" }], sum: "metadata.amount", max: 50 }),
+    ]);
     expect(verdicts.pass).not.toContain("t2");
+    expect(verdicts.fail).toContain("t2");
   });
 
   it("reads 'No member gets more than $50 in total' as a total of the refunds, at most 50", () => {

@@ -12,6 +12,7 @@ import { exceptionOf, withException } from "./exceptions.js";
 import { crossTie } from "./crossed.js";
 import { correlationOf } from "./keys.js";
 import { valueList, withList } from "./lists.js";
+import { canonical, nameStems } from "./words.js";
 import { followsInSamples, namesAgentAction, resolvePattern, type Lexicon, type ResolveOptions } from "./lexicon.js";
 import { stemSet } from "./words.js";
 import {
@@ -64,8 +65,27 @@ export function agentActs(context: ClauseContext, clause: string): boolean {
   return (
     context.grammar.agentSubject.test(clause.replace(context.grammar.timeFrame, "")) ||
     namesAgentAction(context.lexicon, clause) ||
-    continuesAgentClause(context, clause)
+    continuesAgentClause(context, clause) ||
+    ownSubjectActs(context.lexicon, clause)
   );
+}
+
+/** "The cage must not issue …", "The desk never pays …": a definite subject, a modal or "never", and the verb. */
+const OWN_SUBJECT =
+  /^the\s+([a-z][a-z-]*)\s+(?:(?:must|shall|will|may|should|can)(?:\s+not|n't)?\s+(?:never\s+|ever\s+)?|never\s+|(?:does|do)\s+not\s+)(?=[a-z])/i;
+
+/**
+ * "The cage must not issue any single marker …": a rule's subject that names no one the samples know
+ * (no key, no action is called by it) is the team or place the agent acts for, when what it does
+ * is an agent action. "The patron must not …" names the `patron_id` of the events: not the agent.
+ */
+function ownSubjectActs(lexicon: Lexicon, clause: string): boolean {
+  const m = OWN_SUBJECT.exec(clause);
+  if (m === null) return false;
+  const noun = canonical(m[1]!.toLowerCase());
+  if (/^(?:same|other|first|last|next|latest)$/i.test(m[1]!)) return false;
+  const known = lexicon.actions.some((a) => a.stems.includes(noun) || a.metadata.some((md) => nameStems(md.key).includes(noun)));
+  return !known && namesAgentAction(lexicon, clause.slice(m[0].length));
 }
 
 /**

@@ -173,6 +173,9 @@ function sumLimits(range: RangeOperator, negated: boolean): { min?: number; max?
   return op === "gt" ? { max: value } : op === "lt" ? { min: value } : undefined;
 }
 
+/** "$450.00 in extras", "$100 in waivers": what an amount is of, right after it. */
+const IN_NOUN = /^\s*in\s+((?:[a-z-]+\s+)?[a-z-]+)\b/i;
+
 /** "Refunds to one customer total at most $800": a count of the refunds' amounts, per customer. */
 export function sumFrom(context: ClauseContext, clause: string, quote: string): ClauseOutcome | undefined {
   const amounts = amountsIn(clause);
@@ -185,11 +188,18 @@ export function sumFrom(context: ClauseContext, clause: string, quote: string): 
   let rest = withoutAmounts(clause, amounts).replace(SUM, " ").replace(TOTAL, together);
   // Its commas were the phrase's own, no list's.
   if (/\btogether\b/i.test(TOTAL.exec(clause)?.[0] ?? "")) rest = rest.replace(/,/g, " ");
+  // "…, and that's every cod landing … added up": a restatement, not a list's next item (totals.ts).
+  rest = rest.replace(/,\s+(?:and\s+)?(?:that's|that is|i\.e\.|meaning|which is)\s/gi, " ");
   if (grouping !== undefined) rest = rest.replace(grouping.phrase, " ");
   // "Payments to one claimant add up to at most $100,000, across all their claims": what is summed
   // carries an amount; the other things the words name ("claims") only say whose.
   const carries = (action: string) => amountKey(context.lexicon, action, amount.unit, clause) !== undefined;
-  const match = resolve(context.lexicon, rest, { agentOnly: true, only: carries }) ?? resolve(context.lexicon, rest, { agentOnly: true });
+  // "more than $100.00 in waivers, all its adoptions counted together": the noun after "in" names what is summed.
+  const named = IN_NOUN.exec(clause.slice(amount.end))?.[1];
+  const match =
+    (named === undefined ? undefined : resolve(context.lexicon, named, { agentOnly: true, only: carries })) ??
+    resolve(context.lexicon, rest, { agentOnly: true, only: carries }) ??
+    resolve(context.lexicon, rest, { agentOnly: true });
   if (match === undefined) return semanticFor(quote, false, "the drafter could not tell which sample events are summed");
   const keys = [...new Set(actionsOf(match).map((action) => amountKey(context.lexicon, action, amount.unit, clause)))];
   const key = keys.length === 1 ? keys[0] : undefined;

@@ -40,6 +40,7 @@ import { tiedByAnother } from "./another.js";
 import { anchoredPairing, freshAcross, withFreshness, withinOf, withWithin } from "./combined.js";
 import { countFrom, groupedCount, sumFrom } from "./counts.js";
 import { RANGE_STATED } from "./bounds.js";
+import { withTotalsJoined } from "./totals.js";
 import { conditionedAct, withDeeds } from "./deeds.js";
 import { withComparisons } from "./compared.js";
 import { restatedBansAsQuestions } from "./restated.js";
@@ -189,7 +190,8 @@ export function draftSection(
   for (const [i, written] of shapes.entries()) {
     // A sentence read as part of its neighbour (voice-joins.ts) has nothing of its own to read.
     if (voices[i]!.text === "") continue;
-    const shape = inSituation(written, situation, last);
+    // "At most 2,000 kilos per trip, and that's every landing added up": one bound on a total (totals.ts).
+    const shape = withTotalsJoined(inSituation(written, situation, last));
     last = shape.condition ?? last;
     // "A message about another case doesn't count" ties the rule's check by the case (another.ts).
     const outcomes = tiedByAnother(

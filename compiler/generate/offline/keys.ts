@@ -97,6 +97,26 @@ export function groupingKey(lexicon: Lexicon, words: GroupingWords, match: Patte
   return key === undefined ? { unknown: words.noun } : { per: `metadata.${key}` };
 }
 
+/** The one key every action of both patterns carries and whose sample values meet, else undefined. */
+function onlySharedKey(lexicon: Lexicon, a: Pattern, b: Pattern): string | undefined {
+  const actions = [...patternActions(a), ...patternActions(b)];
+  if (patternActions(a).length === 0 || patternActions(b).length === 0) return undefined;
+  const shared = actions.map((x) => actionKeys(lexicon, x)).reduce((p, q) => p.filter((k) => q.includes(k)));
+  const keys = shared.filter((k) => !k.startsWith("@"));
+  if (keys.length !== 1) return undefined;
+  const key = keys[0]!;
+  const values = (pattern: Pattern) =>
+    new Set(
+      lexicon.samples.flatMap((t) =>
+        t.events.flatMap((e) =>
+          patternActions(pattern).includes(e.action) && e.metadata?.[key] !== undefined ? [String(e.metadata[key])] : [],
+        ),
+      ),
+    );
+  const [va, vb] = [values(a), values(b)];
+  return [...va].some((v) => vb.has(v)) ? key : undefined;
+}
+
 /** Words that ask for the same thing on both events: "the same order", "that same reservation", "the matching customer" (not "the very next step", a time). */
 const SAME = /\b(?:the|that|this|a)\s+(?:same|very(?!\s+(?:next|first|last|end|start)\b)|matching|identical)\s+([a-z]+)\b/i;
 /** "for that order", "of that customer": a demonstrative pointing back at the other event's thing. */
@@ -138,8 +158,13 @@ export function correlationOf<A extends string, B extends string>(
   const noun = said[1]!;
   const keyA = keyForNoun(lexicon, sides[a], noun);
   const keyB = keyForNoun(lexicon, sides[b], noun);
-  // "for this applicant" may mean the session's one applicant: only "the same X" insists on a key.
-  if (keyA === undefined || keyB === undefined) return same === null ? undefined : { unknown: noun };
+  // "for this applicant" may mean the session's one applicant: only "the same X" insists on a key,
+  // the one both sides carry when the noun names none ("that same boat", both carry only `vessel`).
+  if (keyA === undefined || keyB === undefined) {
+    if (same === null) return undefined;
+    const only = onlySharedKey(lexicon, sides[a], sides[b]);
+    return only === undefined ? { unknown: noun } : { on: `metadata.${only}` };
+  }
   if (keyA === keyB) return { on: `metadata.${keyA}` };
   return { on: { [a]: `metadata.${keyA}`, [b]: `metadata.${keyB}` } as { [S in A | B]: string } };
 }

@@ -191,6 +191,13 @@ function namesByRoot(stem: string, action: LexiconAction, phrase: PhraseWords): 
   return [...phrase.words].some((w) => /(?:ed|en)$/.test(w) && sharesRoot(stem, new Set([canonical(w)])));
 }
 
+/** Whether the phrase writes a one-word key with "un" or "non" before it ("unplanned" of `planned`). */
+function negatedFlag(key: string, words: PhraseWords): boolean {
+  const [only, ...more] = nameStems(key);
+  if (only === undefined || more.length > 0) return false;
+  return [...words.words].some((w) => /^(?:un|non-?)[a-z]{3}/.test(w) && canonical(w.replace(/^(?:un|non-?)/, "")) === only);
+}
+
 /** Metadata constraints the phrase names for this action: categorical values it mentions, and flags whose key it names. */
 function metadataEvidence(action: LexiconAction, words: PhraseWords): Record<string, string> {
   const phrase = words.stems;
@@ -206,6 +213,12 @@ function metadataEvidence(action: LexiconAction, words: PhraseWords): Record<str
     // A yes/no key the phrase names ("over the approval limit", "the duplicate check flags it") is its yes.
     const truthy = meta.values.find((v) => FLAG_VALUES.has(v.value.toLowerCase()));
     const yesNo = meta.distinct === 2 && truthy !== undefined && meta.values.some((v) => NO_VALUES.has(v.value.toLowerCase()));
+    // "an unplanned discharge" of `planned`: the key's word with "un" or "non" before it is its no.
+    const falsy = meta.values.find((v) => NO_VALUES.has(v.value.toLowerCase()));
+    if (falsy !== undefined && (yesNo || meta.distinct === 1) && negatedFlag(meta.key, words)) {
+      found[meta.key] = falsy.value;
+      continue;
+    }
     if (yesNo) {
       if (nameStems(meta.key).every((s) => phrase.has(s))) found[meta.key] = truthy.value;
       continue;

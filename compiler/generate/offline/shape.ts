@@ -27,7 +27,7 @@ export const PROHIBITION =
   /\b(?:never|must not|mustn't|may not|should not|shouldn't|shall not|cannot|can't|no further|no more(?! than)|(?:is|are) (?:a )?violations?|(?:is|are) forbidden|(?:is|are) not (?:allowed|permitted))\b/i;
 /** "No run should include …", "no refund may go …", "no producer's deliveries may …": a subject with "no" and a modal forbids it; so do "nobody is paid …" and "no loan runs more than …". */
 export const NO_SUBJECT =
-  /^(?:no\s+(?:[\w'’-]+\s+){1,3}?(?:should|may|must|can|shall|will)\b|no\s+(?:[\w'’-]+\s+){1,3}?[a-z]+s\s+(?:more|longer|fewer|less|over|above|beyond)\b|(?:nobody|no one|no-one)\b)/i;
+  /^(?:no\s+(?:[\w'’-]+\s+){1,3}?(?:(?:from|for|of|on|at|to|by)\s+(?:that\s+same\s+|the\s+same\s+|that\s+|this\s+|the\s+)?[\w-]+\s+)?(?:should|may|must|can|shall|will)\b|no\s+(?:[\w'’-]+\s+){1,3}?[a-z]+s\s+(?:more|longer|fewer|less|over|above|beyond)\b|(?:nobody|no one|no-one)\b)/i;
 /** "no matter what the customer says", "whatever the permit says": a concession adds no condition. */
 export const CONCESSION =
   /,?\s+(?:no matter (?:what|how|who|whether|when)|whatever|however|whoever|regardless of|even if|even when|even though)\b.*$/i;
@@ -300,7 +300,7 @@ export function splitClauses(main: string, grammar: Grammar): string[] {
  * not required") or states a state ("is not open").
  */
 export const NEGATED_PASSIVE = new RegExp(
-  `\\b(?:(?:is|are)\\s+(?:not|never)|no\\s+(?:[\\w-]+\\s+){1,3}?(?:is|are|gets?))\\s+(?!(?:required|needed|necessary|expected|open)\\b)${PARTICIPLE}\\b`,
+  `\\b(?:(?:is|are)\\s+(?:not|never)|no\\s+(?:[\\w-]+\\s+){1,3}?(?:(?:from|for|of|on|at|to|by)\\s+(?:that\\s+same\\s+|the\\s+same\\s+|that\\s+|this\\s+|the\\s+)?[\\w-]+\\s+)?(?:is|are|gets?))\\s+(?!(?:required|needed|necessary|expected|open)\\b)${PARTICIPLE}\\b`,
   "i",
 );
 /** "an order that is not approved", "a payment whose details are not verified": the negation describes the subject. */

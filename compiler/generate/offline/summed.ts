@@ -17,7 +17,7 @@ import { canonical, nameStems, stemSet } from "./words.js";
 
 /** Words that say the total matters, not how many events make it. */
 export const TOTAL =
-  /\b(?:however many|summed|counted across|across all|all (?:of )?(?:its|their|his|her) \w+ together|all [a-z]+(?: [a-z]+)? taken together)\b/i;
+  /\b(?:however many|summed|counted across|across all|all (?:of )?(?:its|their|his|her) \w+ together|all [a-z]+(?: [a-z]+)? taken together|(?:added|counted|taken|put|lumped)\s+(?:together|up)(?!\s+to\b))\b/i;
 
 /** Words that make a number a bound on a sum: "total at most $800", "$800 in total", "come to at most $800", "add up to 40", "add up `weight_kg`". */
 export const SUM =

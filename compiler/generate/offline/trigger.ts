@@ -36,8 +36,11 @@ export function draftTrigger(
     if (condition.kind === "if") return { description: `${capitalize(condition.phrase)}.`, semantic: true };
   }
   // When the opening sentence sets no frame of its own, a check windowed by a situation ("When the screen comes
-  // back flagged, … must …") says when the rule applies, unless the rule opens with a bound or ban on the whole session.
-  const whole = (c?: Check) => (c?.type === "count" || c?.type === "forbidden") && !c.after;
+  // back flagged, … must …") says when the rule applies, unless the rule opens with a bound or ban on the whole session,
+  // or a condition on each act ("Nothing is recorded unless the last check …", then "once X, no landing …"): its act.
+  // (A pairing first, "Every message is run through the screen", is the preliminary of the situation that follows.)
+  const whole = (c?: Check) =>
+    ((c?.type === "count" || c?.type === "forbidden") && !c.after) || c?.type === "condition" || c?.type === "ordering";
   const windowed =
     condition === undefined && !whole(checks[0])
       ? checks.find((c) => (c.type === "required" || c.type === "forbidden") && c.after)

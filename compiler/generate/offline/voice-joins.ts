@@ -95,8 +95,24 @@ export function withNeighbours(sentence: string, previous: string | undefined, n
   }
   // "… afterwards": the condition of the sentence before ("When a lookup comes back with …,") in front.
   const lead = previous === undefined ? null : /^((?:if|when|whenever|once|after)\b(?:[^,;:`]|`[^`]*`)*?),\s/i.exec(previous);
-  if (lead !== null && !LEADING_CONDITION.test(sentence) && POINTS_BACK.test(sentence)) return lowerFirst(joined(v, `${lead[1]!}, `));
+  if (lead !== null && !LEADING_CONDITION.test(sentence) && POINTS_BACK.test(sentence) && !pointsWithin(sentence))
+    return lowerFirst(joined(v, `${lead[1]!}, `));
   return v;
+}
+
+/**
+ * "… any remains of a case once a hold has been placed on that case …": the thing pointed at is one
+ * the sentence itself introduced before, or named in a condition of its own after a colon, not the
+ * situation of the sentence before it.
+ */
+function pointsWithin(sentence: string): boolean {
+  // "…: after an unplanned discharge, no weapon … to that performer again": a condition of its own after a colon.
+  if (/[:;]\s+(?:once|after|if|when|whenever)\s[^,]+,\s/i.test(sentence)) return true;
+  const pointer = POINTS_BACK.exec(sentence);
+  const noun = pointer === null ? undefined : /^(?:that|this|the\s+same)\s+([a-z_]+)/i.exec(pointer[0])?.[1];
+  if (pointer === null || noun === undefined) return false;
+  const before = sentence.slice(0, pointer.index);
+  return new RegExp(`\\b(?:a|an|any|each|every|one)\\s+(?:[\\w-]+\\s+){0,2}?${noun}\\b`, "i").test(before);
 }
 
 /** The sentence's own first word written small when a condition now stands before it ("…, the curator writes"). */

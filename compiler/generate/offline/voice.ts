@@ -17,6 +17,7 @@ import type { Lexicon } from "./lexicon.js";
 import { canonical } from "./words.js";
 import { escapeRegExp } from "./shape.js";
 import { formSteps, lateSteps } from "./voice-forms.js";
+import { asideSteps } from "./voice-asides.js";
 import { doneSteps, letterSteps } from "./voice-letters.js";
 import { withDefinedTerms, withTerms } from "./voice-terms.js";
 import { absorbed, readWithNeighbour, withNeighbours } from "./voice-joins.js";
@@ -375,6 +376,7 @@ export function voiced(
     ...chatSteps(agent, knows),
     ...letterSteps(agent, knows),
     ...formSteps(agent),
+    ...asideSteps(agent, knows),
     ...steps(agent, knows, answer),
     ...lateSteps(agent),
     ...doneSteps(),

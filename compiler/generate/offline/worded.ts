@@ -7,7 +7,9 @@
  * fuel type matching the grade going into it" (`r.fuel == event.grade`), "names the person
  * requesting the keys as its signatory" (`r.signatory == event.requested_by`). The values are the
  * samples' own: a word the look-up's events show as a key's value, a number with the one key that
- * holds numbers, two keys whose sample values meet. The reading stops at the first item it cannot
+ * holds numbers, two keys whose sample values meet, a yes-or-no key by its name ("the patron as not
+ * excluded": `r.excluded == "no"`), an amount against the act's ("at least as much quota left as what
+ * goes on the scale": `r.quota_left_kg >= event.weight_kg`). The reading stops at the first item it cannot
  * read, so what follows stays for another clause ("… and was done by somebody other than …").
  */
 import type { ValueMatcher } from "../../ir/types.js";
@@ -17,7 +19,7 @@ import { amountKey, amountsIn } from "./amounts.js";
 import { alternation, COMPARISONS } from "./comparisons.js";
 import { keyRef } from "./keys.js";
 import type { Lexicon } from "./lexicon.js";
-import { nameStems, stemSet, words } from "./words.js";
+import { canonical, nameStems, stemSet, words } from "./words.js";
 
 /** Keys with more distinct values than this are identifiers or names, not states a look-up shows. */
 const STATE_VALUES = 6;
@@ -73,6 +75,43 @@ function stateTest(lexicon: Lexicon, looked: string, item: string): string | und
   return test(best.key, best.value, negated);
 }
 
+/** The two values of a yes-or-no key, as the samples may write them. */
+const FLAG_VALUES: readonly [string, string][] = [
+  ["yes", "no"],
+  ["true", "false"],
+  ["y", "n"],
+];
+
+/**
+ * "the patron as not excluded" where `excluded` holds yes or no: a key of the look-up named by the
+ * item's words, whose values say yes or no, tested for the one the words say ("not" before the
+ * name: the no; "as excluded": the yes).
+ */
+function flagTest(lexicon: Lexicon, looked: string, item: string): string | undefined {
+  const said = words(item).map((w) => w.toLowerCase());
+  const found = metadataOf(lexicon, looked).flatMap((m) => {
+    const values = m.values.map((v) => v.value.toLowerCase());
+    const pair = FLAG_VALUES.find(([yes, no]) => values.length > 0 && values.every((v) => v === yes || v === no));
+    const stems = nameStems(m.key);
+    // Every word of the key's name, in order at one place of the item.
+    const at = said.findIndex((_, i) => stems.length > 0 && stems.every((s, j) => canonical(said[i + j] ?? "") === s));
+    return pair === undefined || at < 0 || m.key.startsWith("@") ? [] : [{ key: m.key, pair, at, seen: values }];
+  });
+  if (found.length !== 1) return undefined;
+  const { key, pair, at, seen } = found[0]!;
+  const negated = NEGATED.test(said.slice(0, at).join(" "));
+  const wanted = negated ? pair[1] : pair[0];
+  // The value as the samples write it; one they never show is tested by its opposite.
+  const written = metadataOf(lexicon, looked)
+    .find((m) => m.key === key)!
+    .values.find((v) => v.value.toLowerCase() === wanted)?.value;
+  if (written !== undefined) return `${keyRef("r", key)} == ${JSON.stringify(written)}`;
+  const other = metadataOf(lexicon, looked)
+    .find((m) => m.key === key)!
+    .values.find((v) => v.value.toLowerCase() !== wanted)?.value;
+  return other === undefined || seen.length === 0 ? undefined : `${keyRef("r", key)} != ${JSON.stringify(other)}`;
+}
+
 /** Whether a key's name is among the item's words. */
 function named(key: string, stems: Set<string>): boolean {
   return nameStems(key).some(
@@ -111,6 +150,52 @@ function tiedTest(lexicon: Lexicon, looked: string, acts: readonly string[], ite
   if (pairs.length === 0 || (pairs.length > 1 && pairs[1]!.score === pairs[0]!.score)) return undefined;
   const [rk, ek] = pairs[0]!.pair;
   return `${keyRef("r", rk)} == ${keyRef("event", ek)}`;
+}
+
+/** "at least as much quota left as what goes on the scale", "no more seats than …": an amount of the look-up against one of the act. */
+const MEASURED =
+  /^(?:(?:shows?|says?|has|have|with|gives?)\s+)?(at\s+least\s+as\s+(?:much|many)|at\s+most\s+as\s+(?:much|many)|as\s+(?:much|many)|no\s+(?:more|less|fewer)|not\s+(?:more|less|fewer)|more|less|fewer)\s+(.+?)\s+(?:as|than)\s+(.+)$/i;
+/** The comparison each of MEASURED's words makes of the look-up's amount with the act's. */
+function measuredOp(words: string): string {
+  const w = words.toLowerCase().replace(/\s+/g, " ");
+  if (/^(?:at least as|as) (?:much|many)$/.test(w) || /^not? (?:less|fewer)$/.test(w)) return ">=";
+  if (/^at most as (?:much|many)$/.test(w) || /^not? more$/.test(w)) return "<=";
+  return w === "more" ? ">" : "<";
+}
+
+/** The numeric keys of an action the samples show, no identifiers and not the key the two are tied by. */
+function numericKeys(lexicon: Lexicon, action: string, on: string | undefined): string[] {
+  return metadataOf(lexicon, action)
+    .filter((m) => m.key !== on && m.values.length > 0 && m.values.every((v) => numeric(v.value)) && !nameStems(m.key).includes("id"))
+    .map((m) => m.key);
+}
+
+/** The numeric key the words name among `keys`, else the only one. */
+function namedAmong(keys: readonly string[], text: string): string | undefined {
+  const stems = stemSet(text);
+  const found = keys.filter((k) => named(k, stems));
+  return found.length === 1 ? found[0] : found.length === 0 && keys.length === 1 ? keys[0] : undefined;
+}
+
+/**
+ * "shows at least as much quota left as what's going on the scale for that landing": the look-up's
+ * amount the words name (`quota_left_kg`) against the act's (the one its words name, else its only
+ * number: `weight_kg`), `r.quota_left_kg >= event.weight_kg`.
+ */
+function measuredTest(lexicon: Lexicon, looked: string, acts: readonly string[], item: string, on: string | undefined): string | undefined {
+  const m = MEASURED.exec(item.trim());
+  if (m === null || acts.length !== 1) return undefined;
+  const op = measuredOp(m[1]!);
+  const rKey = namedAmong(numericKeys(lexicon, looked, on), m[2]!);
+  // The act's amount the words name, else the only one, else the only one in the look-up's unit (`allowance_kg`, `weight_kg`).
+  const actKeys = numericKeys(lexicon, acts[0]!, on);
+  const unit = rKey === undefined ? undefined : nameStems(rKey).at(-1);
+  const inUnit = actKeys.filter(
+    (k) => unit !== undefined && nameStems(rKey!).length > 1 && nameStems(k).length > 1 && nameStems(k).at(-1) === unit,
+  );
+  const eKey = namedAmong(actKeys, m[3]!) ?? (inUnit.length === 1 ? inUnit[0] : undefined);
+  if (rKey === undefined || eKey === undefined) return undefined;
+  return `${keyRef("r", rKey)} ${op} ${keyRef("event", eKey)}`;
 }
 
 /** "8 knots or under", "under 9", "no more than 12.5 units": a number with the comparison words of the one table, in any unit. */
@@ -170,7 +255,11 @@ export function wordedValues(
     // What a spec writes in backticks is read as written, by the readers of backticks (shown.ts, lists.ts).
     if (item.includes("`")) break;
     const read =
-      tiedTest(lexicon, looked[0]!, acts, item, on) ?? amountTest(lexicon, looked[0]!, item) ?? stateTest(lexicon, looked[0]!, item);
+      tiedTest(lexicon, looked[0]!, acts, item, on) ??
+      measuredTest(lexicon, looked[0]!, acts, item, on) ??
+      amountTest(lexicon, looked[0]!, item) ??
+      stateTest(lexicon, looked[0]!, item) ??
+      flagTest(lexicon, looked[0]!, item);
     if (read === undefined) break;
     tests.push(read);
     length = end;
