@@ -343,6 +343,9 @@ export function forbiddenFrom(context: ClauseContext, clause: string, quote: str
   return windowed(context, { type: "forbidden", quote, match }, window, quote);
 }
 
+/** "Every possession has …", "each adoption needs …": the thing a clause says each one has (not "is …-ed", a pairing's). */
+const EVERY_SUBJECT = /^(?:every|each)\s+((?:[\w`'-]+\s+){0,2}?[\w`'-]+)\s+(?:has|have|gets?|needs?|requires?|carries|holds)\b/i;
+
 export function requiredFrom(context: ClauseContext, clause: string, quote: string): ClauseOutcome | undefined {
   const window = afterWindow(context);
   // "X's first job is to halt it": what the agent is to do is the infinitive, up to a colon that elaborates.
@@ -354,6 +357,11 @@ export function requiredFrom(context: ClauseContext, clause: string, quote: stri
   if (!demanded && window === undefined) return undefined;
   if (!agentDoes(context, clause) && !/^(?:always|every|each)\b/i.test(clause)) return undefined;
   const match = resolve(context.lexicon, duty?.[1]?.replace(/:.*$/, "") ?? clause, { agentOnly: true });
+  // "Every possession has a person in charge": what is said of each X asks for no X to take place.
+  const subject = EVERY_SUBJECT.exec(clause)?.[1];
+  const itself = subject === undefined ? undefined : resolve(context.lexicon, subject, { agentOnly: true });
+  if (window === undefined && match !== undefined && itself !== undefined && samePattern(match, itself))
+    return semanticFor(quote, false, "the drafter read only the thing this is about, not what it asks of it");
   if (match === undefined || window === "unresolved")
     return semanticFor(quote, false, "the drafter could not tell which sample event shows this");
   return windowed(context, { type: "required", quote, match }, window, quote);

@@ -1,0 +1,79 @@
+/**
+ * Issue 25, no labels, round 13: classes earlier rounds found and left open, each seen in more than
+ * one development set, written here for a world of their own: a rowing club's boathouse, whose
+ * assistant, Oar, checks members, books boats out, extends bookings and charges hire.
+ */
+import { describe, expect, it } from "vitest";
+import type { Trajectory } from "../../runtime/types.js";
+import { draftOf, session } from "../support/offline-drafts.js";
+
+const DESCRIPTION = "Boathouse rules for Oar, the assistant that books the club's boats out to its crews.";
+const PREAMBLE =
+  "Rowers are identified by their club card (`member_id`), boats by their hull number (`boat_id`). Oar can check a " +
+  "member (`check_member`, by `member_id`; the result gives the `grade` and the date the grade is `valid_until`), inspect " +
+  "a boat (`inspect_boat`, whose result gives its `state` and whether a `hold` is on it), book a " +
+  "boat out (`book_boat`, with `booking_id`, `boat_id`, `cox_id` and the time the boat `returns_at`), extend a booking " +
+  "(`extend_booking`, with `booking_id`, `cox_id` and `minutes`), log a boat back in (`log_return`, with `booking_id`, " +
+  "`boat_id` and the hull's `condition`) and charge hire (`charge_hire`, with `booking_id`, `member_id`, an `amount` in " +
+  "dollars, the `fee_type`, hire or late, and the `minutes_late`).";
+
+const draft = (body: string, samples: Trajectory[]) => draftOf(PREAMBLE, body, samples, "boathouse", DESCRIPTION);
+const checksOf = (body: string, samples: Trajectory[]) => draft(body, samples).ir.metaBehaviors[0]!.checks.map(({ quote: _q, ...c }) => c);
+
+/** Two outings: a senior cox whose grade outlasts the booking, and a junior one whose lapses before it; hire for two rowers. */
+const samples = [
+  session(
+    ["user", "message"],
+    ["agent", "check_member", { member_id: "M-4" }],
+    ["tool", "check_member_result", { member_id: "M-4", grade: "senior", valid_until: "2027-03-01" }],
+    ["agent", "inspect_boat", { boat_id: "H-7" }],
+    ["tool", "inspect_boat_result", { boat_id: "H-7", state: "sound", hold: "no" }],
+    ["agent", "book_boat", { booking_id: "B-1", boat_id: "H-7", cox_id: "M-4", returns_at: "2027-02-01" }],
+    ["agent", "extend_booking", { booking_id: "B-1", cox_id: "M-4", minutes: "30" }],
+    ["agent", "charge_hire", { booking_id: "B-1", member_id: "M-4", amount: "40", fee_type: "hire", minutes_late: "0" }],
+    ["agent", "charge_hire", { booking_id: "B-1", member_id: "M-5", amount: "30", fee_type: "late", minutes_late: "40" }],
+    ["agent", "log_return", { booking_id: "B-1", boat_id: "H-7", condition: "intact" }],
+  ),
+  session(
+    ["user", "message"],
+    ["agent", "check_member", { member_id: "M-9" }],
+    ["tool", "check_member_result", { member_id: "M-9", grade: "junior", valid_until: "2027-01-15" }],
+    ["agent", "inspect_boat", { boat_id: "H-3" }],
+    ["tool", "inspect_boat_result", { boat_id: "H-3", state: "damaged", hold: "yes" }],
+    ["agent", "book_boat", { booking_id: "B-2", boat_id: "H-3", cox_id: "M-9", returns_at: "2027-02-01" }],
+    ["agent", "charge_hire", { booking_id: "B-2", member_id: "M-9", amount: "35", fee_type: "hire", minutes_late: "0" }],
+    ["agent", "charge_hire", { booking_id: "B-2", member_id: "M-9", amount: "35", fee_type: "late", minutes_late: "10" }],
+    ["agent", "log_return", { booking_id: "B-2", boat_id: "H-3" }],
+  ),
+  session(["user", "message"], ["agent", "check_member", { member_id: "M-2" }]),
+];
+
+describe("a latest look-up whose act is named only by the keys the sentence writes", () => {
+  // possession-desk (blind8), prop-armory (blind10), waste-gatehouse (blind9): no verb names the act, its keys do.
+  it("'for the rower named as `cox_id` is expected to show … no earlier than the booking's `returns_at`': the one act carrying both keys", () => {
+    const body =
+      "The latest check_member result for the rower named as `cox_id` is expected to show `grade: senior`, with a `valid_until` no earlier than the booking's `returns_at`.";
+    expect(checksOf(body, samples)).toEqual([
+      {
+        type: "condition",
+        each: [{ action: "book_boat" }],
+        with: { r: { latest: [{ action: "check_member_result" }], on: { each: "metadata.cox_id", latest: "metadata.member_id" } } },
+        when: 'r.grade == "senior" && r.valid_until >= event.returns_at',
+      },
+    ]);
+  });
+
+  it("a key two acts carry (`cox_id`: booking and extension) names neither alone", () => {
+    const body = "The latest check_member result for the rower named as `cox_id` must show `grade: senior`.";
+    expect(checksOf(body, samples).some((c) => c.type === "condition")).toBe(false);
+  });
+});
+
+describe("'Every X has a Y': said of each X, it asks for no X to take place", () => {
+  // possession-desk's "Every possession has a person in charge", adoption-desk's "Every adoption needs the adopter's own agreement".
+  it("'Every booking has a cox' is not 'a booking must take place' (the session with no booking breaks nothing)", () => {
+    const drafted = draft("Every booking has a cox.", samples).ir.metaBehaviors[0]!;
+    expect(drafted.checks).toEqual([]);
+    expect(drafted.semanticChecks.map((s) => s.quote)).toEqual(["Every booking has a cox"]);
+  });
+});
