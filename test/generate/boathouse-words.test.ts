@@ -77,3 +77,18 @@ describe("'Every X has a Y': said of each X, it asks for no X to take place", ()
     expect(drafted.semanticChecks.map((s) => s.quote)).toEqual(["Every booking has a cox"]);
   });
 });
+
+describe("a count's group named by the words the introduction gives its key", () => {
+  // archive-loans (blind4): "Readers are identified by their card (`patron_id`)"; "Fines waived for one reader come to at most $25".
+  it("'Hire charged to one rower comes to at most $60 in a session': per `member_id`, which the introduction calls a rower", () => {
+    const body = "Hire charged to one rower comes to at most $60 in a session, all charges together.";
+    expect(checksOf(body, samples)).toEqual([
+      { type: "count", match: [{ action: "charge_hire" }], sum: "metadata.amount", max: 60, per: "metadata.member_id" },
+    ]);
+  });
+
+  it("'… for any one hull …': the word the key is identified by names it too", () => {
+    const body = "No more than two boats are booked out for any one hull in a session.";
+    expect(checksOf(body, samples)).toEqual([{ type: "count", match: [{ action: "book_boat" }], max: 2, per: "metadata.boat_id" }]);
+  });
+});
