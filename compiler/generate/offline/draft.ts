@@ -43,6 +43,7 @@ import { conditionedAct, withDeeds } from "./deeds.js";
 import { withComparisons } from "./compared.js";
 import { restatedBansAsQuestions } from "./restated.js";
 import { leadingReading } from "./leading.js";
+import { fieldFrom } from "./fields.js";
 import { actionVerbs, inOriginalWords, voiced, withDefinedTerms } from "./voice.js";
 import {
   agentNames,
@@ -110,7 +111,7 @@ function draftPlainClause(context: ClauseContext, rawClause: string, stripped?: 
   const clause = (stripped ?? rawClause.replace(PURPOSE, "")).replace(CONCESSION, "").replace(SESSION_END, "");
   const quote = quoteFor(context, rawClause);
   // A user's quoted words before an act, a condition on the latest look-up (leading.ts).
-  const leading = leadingReading(context, clause, quote);
+  const leading = leadingReading(context, clause, quote) ?? fieldFrom(context, clause, quote);
   if (leading !== undefined) return leading;
   // "No X until Y" and "never X unless Y" are orderings, not qualifiers.
   if (/\b(?:until|unless|without)\b/i.test(clause) && NEGATION.test(clause.replace(/\bwithout\b.*$/i, ""))) {
