@@ -110,3 +110,30 @@ describe("a field named in backticks", () => {
     ]);
   });
 });
+
+describe("two `key: value`s written in one sentence", () => {
+  // media-destruction (blind12): "the drive is shredded only if it reads `state: decommissioned` and `hold: no`" was one key's list.
+  it("'… only if it reads `state: sound` and `hold: no`': two tests on the latest inspection, tied by 'that same boat'", () => {
+    const body = "Go by the latest inspection of that same boat: a boat is booked out only if it reads `state: sound` and `hold: no`.";
+    expect(checksOf(body, samples)).toEqual([
+      {
+        type: "condition",
+        each: [{ action: "book_boat" }],
+        with: { r: { latest: [{ action: "inspect_boat_result" }], on: "metadata.boat_id" } },
+        when: 'r.hold == "no" && r.state == "sound"',
+      },
+    ]);
+  });
+
+  it("values of one key written with it (`state: sound` or `state: repaired`) are still that key's list", () => {
+    const body = "A boat is booked out only if its latest inspection reads `state: sound` or `state: repaired`.";
+    expect(checksOf(body, samples)).toEqual([
+      {
+        type: "condition",
+        each: [{ action: "book_boat" }],
+        with: { r: { latest: [{ action: "inspect_boat_result" }], on: "metadata.boat_id" } },
+        when: 'r.state in ["sound", "repaired"]',
+      },
+    ]);
+  });
+});
