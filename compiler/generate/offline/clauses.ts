@@ -344,6 +344,17 @@ const PASSIVE_PROHIBITION = new RegExp(
 /** "afterwards", "from then on": pointing back at the sentence's condition, not a second event. */
 const BACK_TO_CONDITION = /,?\s+\b(?:afterwards|after that|from then on|thereafter|from that point on|again)\b/gi;
 
+/**
+ * "No storage fee may be charged on a vehicle that has been held for fewer than 24 hours, as recorded in the
+ * `hours_held` field of the charge": the relative clause is a bound on the act's own field, written in backticks,
+ * which the act's matcher carries (`hours_held: {lt: 24}`): no second event is needed.
+ */
+function boundOnOwnField(pattern: Pattern | undefined, clause: string): boolean {
+  return (pattern ?? []).some((m) =>
+    Object.entries(m.metadata ?? {}).some(([k, v]) => typeof v === "object" && v !== null && clause.includes(`\`${k}\``)),
+  );
+}
+
 export function forbiddenFrom(context: ClauseContext, clause: string, quote: string): ClauseOutcome | undefined {
   if (!forbids(clause, context.grammar)) return undefined;
   if (context.shape.condition !== undefined) clause = clause.replace(BACK_TO_CONDITION, "");
@@ -365,15 +376,16 @@ export function forbiddenFrom(context: ClauseContext, clause: string, quote: str
     NEGATED_PASSIVE.exec(clause);
   // A parenthesis restates what is forbidden ("carry on with the lesson (no new problems)"): it adds no condition.
   const forbiddenPart = (cue === null ? clause : clause.slice(cue.index + cue[0].length)).replace(/\([^)]*\)/g, " ");
+  const resolved = resolve(context.lexicon, clause, { agentOnly: true });
   const conditional =
     NEGATION.test(forbiddenPart) ||
-    /\b(?:which|who|whose)\b|\bthat\s+(?:it|they|the agent|has|have|had|is|are|was|were)\b/i.test(forbiddenPart);
+    (/\b(?:which|who|whose)\b|\bthat\s+(?:it|they|the agent|has|have|had|is|are|was|were)\b/i.test(forbiddenPart) &&
+      !boundOnOwnField(resolved, clause));
   if (!byAgent || conditional || RELATIONAL.test(clause))
     return semanticFor(quote, true, "the drafter could not tell which single agent action this forbids");
   // "never books another inspection except a `reinspection`": the exception is left out, never matched
   // (exceptions.ts). Its value still tells which action it is about: the one that carries it.
   const exception = exceptionOf(clause);
-  const resolved = resolve(context.lexicon, clause, { agentOnly: true });
   const excepted = (pattern: Pattern | undefined) =>
     pattern === undefined || exception === undefined ? undefined : withException(context.lexicon, pattern, exception.exception);
   const match =
@@ -383,6 +395,9 @@ export function forbiddenFrom(context: ClauseContext, clause: string, quote: str
     return semanticFor(quote, true, "the drafter could not tell which sample events this forbids");
   return windowed(context, { type: "forbidden", quote, match }, window, quote);
 }
+
+/** "Every possession has …", "each adoption needs …": the thing a clause says each one has (not "is …-ed", a pairing's). */
+const EVERY_SUBJECT = /^(?:every|each)\s+((?:[\w`'-]+\s+){0,2}?[\w`'-]+)\s+(?:has|have|gets?|needs?|requires?|carries|holds)\b/i;
 
 export function requiredFrom(context: ClauseContext, clause: string, quote: string): ClauseOutcome | undefined {
   const window = afterWindow(context);
@@ -396,6 +411,11 @@ export function requiredFrom(context: ClauseContext, clause: string, quote: stri
   if (!demanded && window === undefined) return undefined;
   if (!agentDoes(context, clause) && !/^(?:always|every|each)\b/i.test(clause)) return undefined;
   const match = resolve(context.lexicon, aboutDropped(duty?.[1]?.replace(/:.*$/, "") ?? clause), { agentOnly: true });
+  // "Every possession has a person in charge": what is said of each X asks for no X to take place.
+  const subject = EVERY_SUBJECT.exec(clause)?.[1];
+  const itself = subject === undefined ? undefined : resolve(context.lexicon, subject, { agentOnly: true });
+  if (window === undefined && match !== undefined && itself !== undefined && samePattern(match, itself))
+    return semanticFor(quote, false, "the drafter read only the thing this is about, not what it asks of it");
   if (match === undefined || window === "unresolved")
     return semanticFor(quote, false, "the drafter could not tell which sample event shows this");
   return windowed(context, { type: "required", quote, match }, window, quote);

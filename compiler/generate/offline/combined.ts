@@ -10,6 +10,7 @@ import type { Check, ConditionCheck, Pattern, ValueMatcher } from "../../ir/type
 import { exactValue, valueTest } from "../../ir/values.js";
 import { resolve, semanticFor, type ClauseContext, type ClauseOutcome } from "./clauses.js";
 import { correlationOf, keyRef } from "./keys.js";
+import { namedPairs } from "./backticks.js";
 import type { Lexicon } from "./lexicon.js";
 import { nameStems, parseCount, stemSet } from "./words.js";
 
@@ -180,6 +181,22 @@ function test(key: string, value: ValueMatcher): string | undefined {
   return parts.length === 0 ? undefined : parts.join(" && ");
 }
 
+/**
+ * "it reads `state: decommissioned` and `hold: no`": two keys written, and no event named that carries both (a value of
+ * either may be another event's too): the one event that carries every key written, a result first.
+ */
+function pairsCarrier(lexicon: Lexicon, phrase: string, resolved: Pattern | undefined): Pattern | undefined {
+  const pairs = namedPairs(phrase);
+  if (pairs.length < 2) return undefined;
+  const holds = (action: string | undefined) =>
+    pairs.every(([k]) => lexicon.actions.some((a) => a.name === action && a.metadata.some((md) => md.key === k)));
+  if (resolved?.length === 1 && holds(exactValue(resolved[0]!.action))) return undefined;
+  const carriers = lexicon.actions.filter((a) => holds(a.name));
+  const results = carriers.filter((a) => a.isResult);
+  const pool = results.length > 0 ? results : carriers;
+  return pool.length === 1 ? [{ action: pool[0]!.name, metadata: Object.fromEntries(pairs) }] : undefined;
+}
+
 /** The identifier key both actions carry, the one the sentence names first ("the importer's" → `importer_id`). */
 function sharedId(lexicon: Lexicon, a: string, b: string, sentence: string): string | undefined {
   const keysOf = (name: string) => (lexicon.actions.find((x) => x.name === name)?.metadata ?? []).map((m) => m.key);
@@ -198,7 +215,8 @@ export function conditionFrom(context: ClauseContext, clause: string, quote: str
   const m = ONLY_IF.exec(clause);
   if (m === null) return undefined;
   const laterPhrase = m[1]!.replace(MODAL_TAIL, "");
-  const cond = resolve(context.lexicon, m[2]!);
+  const resolved = resolve(context.lexicon, m[2]!);
+  const cond = pairsCarrier(context.lexicon, m[2]!, resolved) ?? resolved;
   const bound = cond?.length === 1 ? cond[0]! : undefined;
   const action = bound === undefined ? undefined : exactValue(bound.action);
   const entries = Object.entries(bound?.metadata ?? {});
@@ -210,11 +228,14 @@ export function conditionFrom(context: ClauseContext, clause: string, quote: str
   const eachAction = each.length === 1 ? exactValue(each[0]!.action) : undefined;
   const on = eachAction === undefined ? undefined : sharedId(context.lexicon, eachAction, action, clause);
   const latest: Pattern = [{ action }];
+  // "Go by the latest scan of that same serial: …": the same thing said before the condition, on a key of another name than `…_id`.
+  const same = on === undefined ? correlationOf(context.lexicon, quote, { each, latest }, ["each", "latest"]) : undefined;
+  const tie = on !== undefined ? { on: `metadata.${on}` } : same !== undefined && "on" in same ? { on: same.on } : {};
   const check: ConditionCheck = {
     type: "condition",
     quote,
     each,
-    with: { r: { latest, ...(on !== undefined ? { on: `metadata.${on}` } : {}) } },
+    with: { r: { latest, ...tie } },
     when: tests.join(" && "),
   };
   return { kind: "check", check };

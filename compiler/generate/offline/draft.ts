@@ -45,6 +45,7 @@ import { conditionedAct, withDeeds } from "./deeds.js";
 import { withComparisons } from "./compared.js";
 import { restatedBansAsQuestions } from "./restated.js";
 import { leadingReading } from "./leading.js";
+import { fieldFrom } from "./fields.js";
 import { actionVerbs, inOriginalWords, voiced, withDefinedTerms } from "./voice.js";
 import {
   agentNames,
@@ -121,7 +122,7 @@ function draftPlainClause(context: ClauseContext, rawClause: string, stripped?: 
     .replace(/,\s*whether\b[^,;]*?\bor\b[^,;]*,/gi, "");
   const quote = quoteFor(context, rawClause);
   // A user's quoted words before an act, a condition on the latest look-up (leading.ts).
-  const leading = leadingReading(context, clause, quote);
+  const leading = leadingReading(context, clause, quote) ?? fieldFrom(context, clause, quote);
   if (leading !== undefined) return leading;
   // "No X until Y" and "never X unless Y" are orderings, not qualifiers.
   if (/\b(?:until|unless|without)\b/i.test(clause) && NEGATION.test(clause.replace(/\bwithout\b.*$/i, ""))) {

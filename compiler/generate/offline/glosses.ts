@@ -78,7 +78,8 @@ export function withGlosses(lexicon: Lexicon, glosses: ReadonlyMap<string, reado
 /**
  * The keys the spec's own introduction names its things by: "look a boat up (`find_vessel`, by
  * `vessel_id`)" calls a vessel_id a boat; ""Key System" means a restricted master-key system …,
- * identified by its `system_id`" calls it a Key System. Per stem of those words (at least three
+ * identified by its `system_id`" calls it a Key System; "Readers are identified by their card
+ * (`patron_id`)" calls a patron_id a reader (and a card). Per stem of those words (at least three
  * letters, none of the tool's own name), the one key; a stem two keys share names neither.
  */
 export function specKeyWords(spec: Pick<BehaviorSpec, "description" | "preamble">): Map<string, string> {
@@ -95,6 +96,11 @@ export function specKeyWords(spec: Pick<BehaviorSpec, "description" | "preamble"
       /["“]([A-Z][A-Za-z' -]{1,40})["”]\s+(?:means|is)\b[^.]*?\bidentified by (?:its|their|the)\s+`([a-z][a-z0-9_]*)`/g,
     ))
       add(m[1]!, m[2]!);
+    // "Readers are identified by their card (`patron_id`), books by their shelfmark (`item_id`)".
+    for (const m of text.matchAll(
+      /(?:^|[.,;:])\s*([^.,;:()`]{3,60}?)\s+by\s+(?:their|its|his|her|the)\s+([a-z][a-z -]{1,30}?)\s*\(`([a-z][a-z0-9_]*)`\)/gi,
+    ))
+      add(`${m[1]!} ${m[2]!}`, m[3]!);
   }
   const out = new Map<string, string>();
   for (const [stem, keys] of [...found].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) if (keys.size === 1) out.set(stem, [...keys][0]!);

@@ -17,6 +17,7 @@ import type { Lexicon } from "./lexicon.js";
 import type { SentenceShape } from "./shape.js";
 import { shownValues } from "./shown.js";
 import { crossTie } from "./crossed.js";
+import { actOfWrittenKeys } from "./keyed.js";
 import { lookedByWords, wordedValues } from "./worded.js";
 import { nameStems, stemSet } from "./words.js";
 
@@ -243,7 +244,11 @@ export function latestFrom(
     const acts = actsOf(p);
     return acts.length === p.length && !acts.some((a) => looked.includes(a) || looked.includes(`${a}_result`));
   });
-  const found = fits.find((p) => sharedIds(context.lexicon, actsOf(p), looked).length > 0) ?? fits[0];
+  // With no act named by a verb, the one act carrying the keys the sentence writes ("named as `pic_id`", keyed.ts).
+  const found =
+    fits.find((p) => sharedIds(context.lexicon, actsOf(p), looked).length > 0) ??
+    fits[0] ??
+    actOfWrittenKeys(context.lexicon, clause, looked);
   if (found === undefined) return undefined;
   const each = carrierOf(context.lexicon, found, m[1]!, looked, framed ?? before) ?? found;
   const acts = actsOf(each);

@@ -78,6 +78,9 @@ export function valueList(lexicon: Lexicon, phrase: string): ValueList | undefin
   // become spaces, so every offset below is still the phrase's own.
   // A value written with its key ("`form: liquid` or `form: sludge`") is the value alone: the key is
   // no item of the list. The key's letters become spaces too, so the offsets stay the phrase's own.
+  // Values written with different keys ("`state: decommissioned` and `hold: no`") are two matchers, no list.
+  const written = [...phrase.matchAll(/`([A-Za-z_][\w.-]*):\s*[^`\s][^`]*`/g)].map((w) => ({ at: w.index, key: w[1]! }));
+  const mixed = (from: number, to: number) => new Set(written.filter((w) => w.at >= from && w.at < to).map((w) => w.key)).size > 1;
   phrase = phrase.replace(
     /`[A-Za-z_][\w.-]*:\s*([^`\s][^`]*)`/g,
     (all, value: string) => `${" ".repeat(all.length - value.length - 1)}${value} `,
@@ -85,6 +88,7 @@ export function valueList(lexicon: Lexicon, phrase: string): ValueList | undefin
   phrase = phrase.replace(/`/g, " ");
   for (const m of phrase.matchAll(LIST)) {
     const text = m[0];
+    if (mixed(m.index!, m.index! + text.length)) continue;
     const raw = text.split(new RegExp(SEPARATOR)).map((s) => s.trim());
     const colon = /:\s*$/.test(phrase.slice(0, m.index));
     for (const { key, values } of keys) {
