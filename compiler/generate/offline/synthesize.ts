@@ -50,6 +50,7 @@ import { variantsFor, type Variant } from "./synthesize-variants.js";
 import { prepare } from "./synthesize-prepare.js";
 import { nameStems, stemSet } from "./words.js";
 import { saidBonus, saidFresh, saidQuote } from "./synthesize-said.js";
+import { writtenUse } from "./synthesize-written.js";
 
 export type { RuleLabels, Verdict } from "./synthesize-eval.js";
 export { roundestIn } from "./synthesize-candidates.js";
@@ -325,7 +326,11 @@ export function synthesizeRule(
     return best;
   };
   /** Rounds of changes from the draft over the given candidates: the best reading, and the readings as good. */
-  const search = (tried: readonly Candidate[], fewerFirst: boolean): { current: Reading; pool: Reading[] } => {
+  const search = (
+    tried: readonly Candidate[],
+    fewerFirst: boolean,
+    numbered?: (r: Reading) => number,
+  ): { current: Reading; pool: Reading[] } => {
     let current = drafted;
     let pool: Reading[] = [drafted];
     for (let round = 0; round < MAX_ROUNDS && current.agree < labeled.length && !spent(); round++) {
@@ -373,7 +378,12 @@ export function synthesizeRule(
       }
       next.sort(
         fewerFirst
-          ? (a, b) => b.agree - a.agree || Number(b.fails) - Number(a.fails) || a.parts.length - b.parts.length || compareReadings(a, b)
+          ? (a, b) =>
+              b.agree - a.agree ||
+              Number(b.fails) - Number(a.fails) ||
+              (numbered === undefined ? 0 : numbered(b) - numbered(a)) ||
+              a.parts.length - b.parts.length ||
+              compareReadings(a, b)
           : compareReadings,
       );
       const best = next[0];
@@ -401,6 +411,14 @@ export function synthesizeRule(
       Number(extended.current.fails) - Number(current.fails) ||
       current.parts.length - extended.current.parts.length;
     if (better > 0) ({ current, pool } = extended);
+  }
+  // A fit that uses no number the words write reads some other rule: the extended forms that carry
+  // one (a sum per trip, a threshold) are searched, and one that fits as well replaces it (synthesize-written.ts).
+  const numbered = (r: Reading) => writtenUse(buildRule(rule, r, triggerMatchers).checks, vocab.said, vocab.cuts);
+  if (!anchored && numbered(current) === 0 && plain.length < all.length && !spent()) {
+    const extended = search(all, true, numbered);
+    const x = extended.current;
+    if (numbered(x) > 0 && x.agree >= current.agree && Number(x.fails) >= Number(current.fails)) ({ current, pool } = extended);
   }
   // The phrase reading anchors the pick when it is credible, fitting all labels but a tolerated
   // few: then the labels refine it, and the reading of highest rank wins (synthesize-rank.ts: fit,
