@@ -126,7 +126,7 @@ describe("a customer's own words before each act", () => {
   it("'before each ship_parcel they say …': 'they' is the customer the sentence opened with, not the agent", () => {
     expect(
       checksOf('The customer confirms every shipment themselves: before each ship_parcel they say "send it" to the address.', chats),
-    ).toEqual([{ type: "ordering", first: said("\\bsend\\s+it\\b"), before: ship }]);
+    ).toEqual([{ type: "ordering", first: said("\\bsend\\s+it\\b"), before: ship, fresh: true }]);
   });
 });
 

@@ -103,11 +103,13 @@ describe("a person's quoted words before an act", () => {
   });
 
   it("reads words with no speaker, and keeps the ordering plain when nothing says one answer covers one act", () => {
-    const draft = draftOf('A "go" from the foreman is needed before each `book_move`.', samples);
+    const draft = draftOf('A "go" from the foreman is needed before any `book_move`.', samples);
     expect(checksOf(draft)).toEqual([
       expect.objectContaining({ type: "ordering", first: [{ actor: "user", content: { matches: "\\bgo\\b", flags: "i" } }] }),
     ]);
     expect(checksOf(draft)[0]).not.toHaveProperty("fresh");
+    // "before each `book_move`" asks the words again for each move (round 11: every hand judge of such words is fresh).
+    expect(checksOf(draftOf('A "go" from the foreman is needed before each `book_move`.', samples))[0]).toHaveProperty("fresh", true);
   });
 
   it("does not read words the agent says, or words no user says in the samples, as a user's", () => {

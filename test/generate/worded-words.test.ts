@@ -178,7 +178,8 @@ describe("a person's words good for one act only", () => {
   });
 
   it("'at most one per rider' is a count, not a fresh confirmation", () => {
-    const body = 'Before each bike is released, "I accept the deposit" has to come in on the chat; at most one bike per rider.';
+    // Without "before each", which asks the words again for each act (round 11).
+    const body = 'A bike is released only after "I accept the deposit" has come in on the chat; at most one bike per rider.';
     expect(checksOf(body, typed).some((c) => c.type === "ordering" && c.fresh === true)).toBe(false);
   });
 });

@@ -13,6 +13,7 @@ import { crossTie } from "./crossed.js";
 import { correlationOf } from "./keys.js";
 import { valueList, withList } from "./lists.js";
 import { followsInSamples, namesAgentAction, resolvePattern, type Lexicon, type ResolveOptions } from "./lexicon.js";
+import { stemSet } from "./words.js";
 import {
   COUNT,
   DUTY,
@@ -45,6 +46,8 @@ export interface ClauseContext {
   index: number;
   /** The act an earlier sentence of the rule made conditional ("A loan is made only to …"), for a look-up's condition (latest.ts). */
   earlier?: readonly Pattern[];
+  /** The window of steps the clause wrote ("within 2 steps of the redemption"), taken out of it: the event it counts from. */
+  window?: { within: number; of?: string };
 }
 
 /** "… applies no further migrations and sends the person a message": the second verb keeps the first subject. */
@@ -252,9 +255,12 @@ export function pairingFrom(context: ClauseContext, clause: string, quote: strin
   let eachPhrase: string | undefined;
   let followerPhrase: string | undefined;
   const each =
-    /^(?:each|every)\s+(.+?)\s+(?:gets|receives|needs|requires|must get|must be followed by|is followed by|is answered by|must be answered by)\s+(.+)$/i.exec(
+    /^(?:each|every|any)\s+(.+?)\s+(?:gets|receives|needs|requires|must get|must be followed by|is followed by|is answered by|must be answered by)\s+(.+)$/i.exec(
       clause,
     );
+  // "… within 2 steps of the redemption", "… no later than the second step after the landing's recorded": a window counted
+  // from the subject's own event says the order, as "later" does (a window from another event is anchoredPairing's).
+  const fromSubject = (subject: string) => context.window !== undefined && countsFrom(lexicon, context.window.of, subject);
   // "Every email classified as urgent is forwarded to a human afterwards": the passive verb is the follower.
   // "Each lock has to be matched by an unlock later", "every answer is sent to the checker": any auxiliary.
   const passive = /\bpreceded\s+by\b/i.test(clause)
@@ -269,14 +275,14 @@ export function pairingFrom(context: ClauseContext, clause: string, quote: strin
   if (shape.condition?.kind === "whenever" || afterEach) {
     eachPhrase = shape.condition!.phrase.replace(/^(?:each|every)\s+/i, "");
     followerPhrase = clause;
-  } else if (each !== null && /\b(?:later|afterwards|after|then|followed)\b/i.test(clause)) {
+  } else if (each !== null && (/\b(?:later|afterwards|after|then|followed)\b/i.test(clause) || fromSubject(each[1]!))) {
     eachPhrase = each[1]!;
     const rest = each[2]!;
     followerPhrase = rest.includes(":") ? rest.slice(rest.indexOf(":") + 1) : rest;
   } else if (passive !== null) {
     [eachPhrase, followerPhrase] = [passive[1]!, passive[2]!];
     // Without "later" or "afterwards" the order is the samples' to say.
-    tentative = !/\b(?:later|afterwards|then)\b/i.test(passive[2]!);
+    tentative = !/\b(?:later|afterwards|then)\b/i.test(passive[2]!) && !fromSubject(passive[1]!);
   }
   if (eachPhrase === undefined || followerPhrase === undefined) return undefined;
   // "Every grant and every refusal": either one is an event that needs its follower.
@@ -293,6 +299,21 @@ export function pairingFrom(context: ClauseContext, clause: string, quote: strin
   }
   const pairing: Check = { type: "pairing", quote, each: first, followedBy: follower };
   return correlated(context, pairing, quote, { each: first, followedBy: follower }, ["each", "followedBy"]);
+}
+
+/**
+ * Whether a window's event ("of the redemption", "after the landing's recorded", none written) is the one the
+ * subject names ("every redemption of more than $3,000.00", "Any landing over 500 kilos"): a word of the
+ * subject's noun, or the same actions.
+ */
+function countsFrom(lexicon: Lexicon, of: string | undefined, subject: string): boolean {
+  if (of === undefined) return true;
+  const noun = stemSet(subject.split(/\s+(?:of|over|above|under|below|with|for|from|that|which|whose|more|less|at)\b|,/i)[0]!);
+  if ([...stemSet(of)].some((w) => noun.has(w))) return true;
+  const acts = (p: Pattern | undefined) => (p ?? []).map((m) => exactValue(m.action) ?? "");
+  const from = acts(resolve(lexicon, of, { agentOnly: true }));
+  const named = new Set(acts(resolve(lexicon, subject, { agentOnly: true })));
+  return from.length > 0 && from.every((a) => a !== "" && named.has(a));
 }
 
 /** "that shipment must not be released", "the fridge may not be used for dispensing": a passive prohibition of an agent action. */
@@ -350,13 +371,25 @@ export function requiredFrom(context: ClauseContext, clause: string, quote: stri
   const demanded =
     /\b(?:always|must|every|each|shall|is required to|(?:has|have|needs?) to)\b/i.test(clause) ||
     duty !== null ||
+    context.window !== undefined ||
     context.grammar.timeFrame.test(clause);
   if (!demanded && window === undefined) return undefined;
   if (!agentDoes(context, clause) && !/^(?:always|every|each)\b/i.test(clause)) return undefined;
-  const match = resolve(context.lexicon, duty?.[1]?.replace(/:.*$/, "") ?? clause, { agentOnly: true });
+  const match = resolve(context.lexicon, aboutDropped(duty?.[1]?.replace(/:.*$/, "") ?? clause), { agentOnly: true });
   if (match === undefined || window === "unresolved")
     return semanticFor(quote, false, "the drafter could not tell which sample event shows this");
   return windowed(context, { type: "required", quote, match }, window, quote);
+}
+
+/**
+ * "notifies them about its loved one's case": what a message is about is its topic, not the act (`notify_family`,
+ * not `case_lookup`); the topic still ties the two sides where the words say so.
+ */
+function aboutDropped(clause: string): string {
+  return clause.replace(
+    /\b((?:notif|tell|told|inform|messag|remind|updat|email|text|writ|call)\w*\b(?:\s+[\w']+){0,3}?)\s+about\s+.*$/i,
+    "$1",
+  );
 }
 
 export function actionWords(pattern: Pattern): string {

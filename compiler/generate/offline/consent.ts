@@ -50,6 +50,9 @@ function acts(context: ClauseContext, phrase: string): Pattern | undefined {
   return found !== undefined && found.every((m) => exactValue(m.action) !== undefined) ? found : undefined;
 }
 
+/** "before each …", "prior to every …", "for each …": words asked for each act, not once (every such hand judge is fresh). */
+const EACH = /\b(?:before|prior\s+to|for|ahead\s+of)\s+(?:each|every)\b/i;
+
 /** "for each item purchased", "before every parcel is shipped": the act another clause of the sentence says each of. */
 const EACH_ACT = /\b(?:for|before)\s+(?:each|every)\s+([^:;,]+)/i;
 
@@ -120,5 +123,7 @@ export function userWordsFrom(context: ClauseContext, written: string, quote: st
   if (found === undefined) return undefined;
   const act = narrowed(context, found);
   const first: Pattern = [{ actor: "user", content: { matches: pattern, flags: "i" } }];
-  return { kind: "check", check: { type: "ordering", quote, first, before: act } };
+  // "before each release", "Prior to every `finalize_adoption`", "for each item": the words are said again for each act.
+  const fresh = EACH.test(context.shape.sentence) ? { fresh: true } : {};
+  return { kind: "check", check: { type: "ordering", quote, first, before: act, ...fresh } };
 }

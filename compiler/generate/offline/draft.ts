@@ -36,6 +36,7 @@ import {
   type ClauseOutcome,
 } from "./clauses.js";
 import { draftTrigger } from "./trigger.js";
+import { tiedByAnother } from "./another.js";
 import { anchoredPairing, freshAcross, withFreshness, withinOf, withWithin } from "./combined.js";
 import { countFrom, groupedCount, sumFrom } from "./counts.js";
 import { RANGE_STATED } from "./bounds.js";
@@ -81,9 +82,14 @@ export interface OfflineDraftInput {
 function isRuleClause(context: ClauseContext, clause: string): boolean {
   if (STRONG_CUE.test(clause) || boundsCount(clause) || groupedCount(clause) || forbids(clause, context.grammar)) return true;
   if (RANGE_STATED.test(clause)) return true; // "A single withdrawal is from 5 to 25 g" (bounds.ts)
+  // A window of steps ("no later than the second step after …") is a time frame too.
   const weak =
-    context.shape.condition !== undefined || context.grammar.timeFrame.test(clause) || /\b(?:before|after|afterwards|then)\b/i.test(clause);
-  return weak && agentDoes(context, clause);
+    context.shape.condition !== undefined ||
+    context.window !== undefined ||
+    context.grammar.timeFrame.test(clause) ||
+    /\b(?:before|after|afterwards|then)\b/i.test(clause);
+  // "Any landing over 500 kilos gets a sample taken …, no later than the second step after …": what each one gets, in time.
+  return weak && (agentDoes(context, clause) || (context.window !== undefined && /^(?:each|every|any)\s/i.test(clause)));
 }
 
 /** One clause → a check, a semantic check, or nothing; "within the next N events" is a pairing's window. */
@@ -96,7 +102,7 @@ function draftClause(context: ClauseContext, rawClause: string): ClauseOutcome {
     if (sub.condition !== undefined && sub.clauses.length === 1) return draftClause({ ...context, shape: sub, index: 0 }, sub.clauses[0]!);
   }
   const window = withinOf(rawClause.replace(PURPOSE, ""));
-  const outcome = draftPlainClause(context, rawClause, window?.rest);
+  const outcome = draftPlainClause(window === undefined ? context : { ...context, window }, rawClause, window?.rest);
   if (window === undefined) return outcome;
   // "… calls `send_notice` for that booking within two steps of cancel_booking": paired with the event the window counts from.
   const anchored =
@@ -107,7 +113,11 @@ function draftClause(context: ClauseContext, rawClause: string): ClauseOutcome {
 }
 
 function draftPlainClause(context: ClauseContext, rawClause: string, stripped?: string): ClauseOutcome {
-  const clause = (stripped ?? rawClause.replace(PURPOSE, "")).replace(CONCESSION, "").replace(SESSION_END, "");
+  // ", whether paid in cash or by cheque,": either way, so no part of which events it is about.
+  const clause = (stripped ?? rawClause.replace(PURPOSE, ""))
+    .replace(CONCESSION, "")
+    .replace(SESSION_END, "")
+    .replace(/,\s*whether\b[^,;]*?\bor\b[^,;]*,/gi, "");
   const quote = quoteFor(context, rawClause);
   // A user's quoted words before an act, a condition on the latest look-up (leading.ts).
   const leading = leadingReading(context, clause, quote);
@@ -181,26 +191,33 @@ export function draftSection(
     if (voices[i]!.text === "") continue;
     const shape = inSituation(written, situation, last);
     last = shape.condition ?? last;
-    const outcomes = freshAcross(
+    // "A message about another case doesn't count" ties the rule's check by the case (another.ts).
+    const outcomes = tiedByAnother(
+      lexicon,
       section.body,
       voices[i]!,
       checks,
-      withFreshness(
-        lexicon,
-        shape.sentence,
-        shape.clauses,
-        withComparisons(
+      freshAcross(
+        section.body,
+        voices[i]!,
+        checks,
+        withFreshness(
           lexicon,
-          shape,
-          checks,
-          withDeeds(
+          shape.sentence,
+          shape.clauses,
+          withComparisons(
             lexicon,
             shape,
             checks,
-            withOutcomes(
+            withDeeds(
               lexicon,
               shape,
-              shape.clauses.map((clause, index) => draftClause({ lexicon, grammar, shape, index, earlier }, clause)),
+              checks,
+              withOutcomes(
+                lexicon,
+                shape,
+                shape.clauses.map((clause, index) => draftClause({ lexicon, grammar, shape, index, earlier }, clause)),
+              ),
             ),
           ),
         ),

@@ -48,6 +48,17 @@ export function letterSteps(agent: string, knows: (verb: string) => boolean): Vo
       },
     },
     {
+      // "You'll hear from us about …", "we'll let you know …": a promise to the person is the agent telling them, the
+      // words the reader of duties knows ("notifies" names a `notify_…` act).
+      name: "hear from us",
+      apply: (v) =>
+        rewrite(
+          v,
+          /\byou(?:(?:'|\u2019)ll|\s+will|\s+are\s+going\s+to)\s+(?:always\s+)?hear\s+(?:back\s+)?from\s+us\b|\bwe(?:(?:'|\u2019)ll|\s+will)\s+(?:always\s+)?let\s+you\s+know\b/gi,
+          (m) => `${m.index === 0 ? Agent : agent} notifies them`,
+        ),
+    },
+    {
       // "You'll be expected to report it …", "you will be required to …": an onboarding letter's duty is "you must".
       name: "expected to",
       apply: (v) =>

@@ -41,6 +41,15 @@ const CLAUSE_NUMBER = {
     ),
 };
 
+/**
+ * "Requirement: every redemption …", "A: Any landing …": an audit finding's or a transcript's label before the
+ * rule is no part of it either, whatever case follows ("Lane total: 40 tonnes max" names what it bounds, and stays).
+ */
+const LABEL = {
+  name: "label",
+  apply: (v: Voiced) => rewrite(v, /^(?:A\s*\d*|answer|(?:corrective\s+)?action|requirements?|rule)\s*:\s+(?=[A-Za-z"`])/gi, () => ""),
+};
+
 /** The steps, in order. Each takes the sentence as the steps before it left it. */
 function steps(
   agent: string,
@@ -136,7 +145,8 @@ function steps(
       // following the dispatch" (a notice's words): a window of steps.
       name: "no later than",
       apply: (v) =>
-        rewrite(v, /\bno\s+later\s+than\s+(?:the\s+)?(\w+)\s+(?:steps?|events?)\s+(?:after|following)\b/gi, (m) => {
+        // "by the second event after the redemption" is the same window.
+        rewrite(v, /\b(?:no\s+later\s+than|by)\s+(?:the\s+)?(\w+)\s+(?:steps?|events?)\s+(?:after|following)\b/gi, (m) => {
           const n =
             ORDINALS[m[1]!.toLowerCase()] ??
             (/^(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)$/i.test(m[1]!) ? m[1]! : undefined);
@@ -246,6 +256,8 @@ function steps(
       apply: (v) =>
         rewrite(v, new RegExp(`\\byou\\s+(?:(${ADVERB})\\s+)?([A-Za-z']+)`, "gi"), (m, text) => {
           const verb = m[2]!;
+          // "unless you tell us …", "you ask us": the person the team ("us") serves speaks, not the agent.
+          if (/^\s+us\b/i.test(text.slice(m.index + m[0].length))) return undefined;
           const who = subject(m.index);
           if (/^(?:must|may|might|can|cannot|can't|shall|should|will|would|could|need|ought)$/i.test(verb))
             return `${who}${m[1] === undefined ? "" : ` ${m[1]}`} ${verb}`;
@@ -358,7 +370,7 @@ export function voiced(
     return absorbed(unchanged(sentence));
   let v = afterWait(withNeighbours(sentence, previous, next, agent), previous);
   // A contract's defined terms read as the tools they name (voice-terms.ts), then the voices of each round.
-  v = withTerms(CLAUSE_NUMBER.apply(v), terms);
+  v = withTerms(LABEL.apply(CLAUSE_NUMBER.apply(v)), terms);
   for (const step of [
     ...chatSteps(agent, knows),
     ...letterSteps(agent, knows),

@@ -38,6 +38,15 @@ const IRREGULAR: Record<string, string> = {
   built: "build",
   spent: "spend",
   driven: "drive",
+  // Nouns of a verb that suffix stripping cannot reach: "every redemption" is `redeem_chips`.
+  redemption: "redeem",
+  redemptions: "redeem",
+  prescription: "prescribe",
+  prescriptions: "prescribe",
+  subscription: "subscribe",
+  subscriptions: "subscribe",
+  exemption: "exempt",
+  exemptions: "exempt",
 };
 
 /**
@@ -67,6 +76,11 @@ const SYNONYMS: Record<string, string> = {
   respond: "reply",
   answer: "reply",
   ask: "request",
+  // "We will never begin a cremation" is `start_cremation`; "recorded as complete", "finished" is the close of it.
+  begin: "start",
+  commenc: "start",
+  complet: "close",
+  finish: "close",
 };
 
 /**
