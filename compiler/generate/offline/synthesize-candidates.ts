@@ -38,6 +38,7 @@ import {
   type WrittenList,
 } from "./synthesize-forms.js";
 import { writtenCuts, writtenWithins, type WrittenCut } from "./synthesize-numbers.js";
+import { writtenBound } from "./synthesize-written.js";
 import { nameStems, parseCount, stemSet } from "./words.js";
 
 export { categorical, roundestIn } from "./synthesize-keys.js";
@@ -75,14 +76,18 @@ interface Cues {
 const SIZE_WORDS =
   /\b(?:big|bigger|biggest|large|larger|largest|small|smaller|smallest|high|higher|low|lower|huge|tiny|expensive|cheap|costly|excessive|substantial|significant|amounts?|sums?|prices?|costs?|values?|totals?|sizes?|thresholds?)\b/i;
 
+const SUMMED =
+  /\b(?:total|totals|totalling|totaling|in total|combined|altogether|add(?:s|ed|ing)? up|(?:added|taken|counted) together|sum)\b/i;
+
 /** Words that hint at an extended form: "that booking", "each time", "straight after", "per order". */
-function cuesIn(text: string): Cues {
+function cuesIn(text: string, wordsOnly: boolean): Cues {
   return {
     same: /\b(?:same|that|this|matching|identical|corresponding)\s+[a-z]+/i.test(text),
     fresh: /\b(?:fresh|each time|every time|again|new|its own|anew)\b/i.test(text),
     within: writtenWithins(text),
     per: /\b(?:per|each|every|for any one|for a single|to any one|to one|for one)\s+[a-z]+/i.test(text),
-    sum: /\b(?:total|totals|totalling|totaling|in total|combined|altogether|add up|adds up|sum)\b/i.test(text),
+    // With labels, "added up" and "taken together" too (the words' own reading has its own, summed.ts).
+    sum: (wordsOnly ? /\b(?:total|totals|totalling|totaling|in total|combined|altogether|add up|adds up|sum)\b/i : SUMMED).test(text),
   };
 }
 
@@ -247,7 +252,7 @@ export function candidateMatchers(
     said,
     cuts,
     wordsOnly,
-    cues: cuesIn(text),
+    cues: cuesIn(text, wordsOnly),
     words,
     text,
     crosses,
@@ -490,5 +495,6 @@ function cueBonus(c: Candidate, vocab: Vocab): number {
   if (c.type === "pairing" && c.within !== undefined && cues.within.includes(c.within)) bonus += 0.1;
   if (c.type === "count" && c.per !== undefined) bonus += (cues.per ? 0.1 : 0) + named(c.per);
   if (c.type === "count" && c.sum !== undefined) bonus += (cues.sum ? 0.1 : 0) + named(c.sum);
+  bonus += writtenBound(c, vocab.said, vocab.cuts, cues.sum, vocab.wordsOnly);
   return bonus;
 }

@@ -29,7 +29,7 @@ import { matcherHolds } from "../../ir/value-eval.js";
 import { exactValue } from "../../ir/values.js";
 import { previewRule } from "../preview.js";
 import type { Lexicon } from "./lexicon.js";
-import { boundsIn, candidateMatchers, candidates, rankedCandidates, score, toCheck, type Vocab } from "./synthesize-candidates.js";
+import { boundsIn, rankedCandidates, score, toCheck } from "./synthesize-candidates.js";
 import {
   evaluate,
   extensions,
@@ -38,7 +38,6 @@ import {
   usedMatchers,
   type Candidate,
   type RuleLabels,
-  type SampleIndex,
   type Verdict,
   type Vector,
 } from "./synthesize-eval.js";
@@ -48,12 +47,14 @@ import { describe } from "./synthesize-describe.js";
 import { sentenceCandidates, withSentences } from "./synthesize-sentences.js";
 import { tiedPick, tiedVariants } from "./synthesize-tied.js";
 import { variantsFor, type Variant } from "./synthesize-variants.js";
+import { prepare } from "./synthesize-prepare.js";
 import { nameStems, stemSet } from "./words.js";
-import { headingWords } from "./synthesize-voiced.js";
-import { saidBonus, saidFresh, saidQuote, withSaid } from "./synthesize-said.js";
+import { saidBonus, saidFresh, saidQuote } from "./synthesize-said.js";
+import { writtenUse } from "./synthesize-written.js";
 
 export type { RuleLabels, Verdict } from "./synthesize-eval.js";
 export { roundestIn } from "./synthesize-candidates.js";
+export { candidateVerdicts } from "./synthesize-prepare.js";
 
 /** How much one rule's search may try: candidate checks built, readings (sets of checks with a trigger) judged. */
 export interface SearchBudget {
@@ -96,38 +97,6 @@ export function unconfirmedNote(found: Synthesis): string | undefined {
   if (kept === undefined) return undefined;
   const where = found.separating.length === 0 ? "" : ` (the two disagree on ${found.separating.join(", ")})`;
   return `a reading that fits more labels was found but not kept: with each label left out in turn, the search predicted ${kept.predicted} of them, no more than the draft agrees with (${kept.draft}); more labels may settle it${where}`;
-}
-
-/** The matchers of a rule's search and where each occurs in every sample. */
-function prepare(lexicon: Lexicon, rule: MetaBehavior, section: string, samples: readonly Trajectory[], labels: RuleLabels) {
-  const labelOf = (i: number) => labels[samples[i]!.id]?.[rule.name];
-  const text = `${headingWords(rule.name)}. ${section}`;
-  // A phrase the rule quotes that a user turn says is an event of the search too (synthesize-said.ts).
-  const vocab = withSaid(candidateMatchers(lexicon, rule, text, samples, labelOf), text, samples);
-  const index: SampleIndex[] = samples.map((s) => ({
-    complete: s.complete,
-    events: s.events,
-    hits: vocab.matchers.map((m) => s.events.flatMap((e, j) => (matcherHolds(e, m) ? [j] : []))),
-  }));
-  return { vocab, index };
-}
-
-/**
- * Every candidate check the search would try for the rule, in its order (before the budget
- * cuts), with the verdict its own evaluation gives on each sample: for the tests that hold that
- * evaluation to the judge's generated code.
- */
-export function candidateVerdicts(
-  lexicon: Lexicon,
-  rule: MetaBehavior,
-  section: string,
-  samples: readonly Trajectory[],
-): { check: Check; verdicts: Verdict[] }[] {
-  const { vocab, index } = prepare(lexicon, rule, section, samples, {});
-  return candidates(vocab, boundsIn(section)).map((c) => ({
-    check: toCheck(c, vocab.matchers, rule.name),
-    verdicts: index.map((x) => evaluate(c, x)),
-  }));
 }
 
 /**
@@ -357,7 +326,11 @@ export function synthesizeRule(
     return best;
   };
   /** Rounds of changes from the draft over the given candidates: the best reading, and the readings as good. */
-  const search = (tried: readonly Candidate[], fewerFirst: boolean): { current: Reading; pool: Reading[] } => {
+  const search = (
+    tried: readonly Candidate[],
+    fewerFirst: boolean,
+    numbered?: (r: Reading) => number,
+  ): { current: Reading; pool: Reading[] } => {
     let current = drafted;
     let pool: Reading[] = [drafted];
     for (let round = 0; round < MAX_ROUNDS && current.agree < labeled.length && !spent(); round++) {
@@ -405,7 +378,12 @@ export function synthesizeRule(
       }
       next.sort(
         fewerFirst
-          ? (a, b) => b.agree - a.agree || Number(b.fails) - Number(a.fails) || a.parts.length - b.parts.length || compareReadings(a, b)
+          ? (a, b) =>
+              b.agree - a.agree ||
+              Number(b.fails) - Number(a.fails) ||
+              (numbered === undefined ? 0 : numbered(b) - numbered(a)) ||
+              a.parts.length - b.parts.length ||
+              compareReadings(a, b)
           : compareReadings,
       );
       const best = next[0];
@@ -433,6 +411,14 @@ export function synthesizeRule(
       Number(extended.current.fails) - Number(current.fails) ||
       current.parts.length - extended.current.parts.length;
     if (better > 0) ({ current, pool } = extended);
+  }
+  // A fit that uses no number the words write reads some other rule: the extended forms that carry
+  // one (a sum per trip, a threshold) are searched, and one that fits as well replaces it (synthesize-written.ts).
+  const numbered = (r: Reading) => writtenUse(buildRule(rule, r, triggerMatchers).checks, vocab.said, vocab.cuts);
+  if (!anchored && numbered(current) === 0 && plain.length < all.length && !spent()) {
+    const extended = search(all, true, numbered);
+    const x = extended.current;
+    if (numbered(x) > 0 && x.agree >= current.agree && Number(x.fails) >= Number(current.fails)) ({ current, pool } = extended);
   }
   // The phrase reading anchors the pick when it is credible, fitting all labels but a tolerated
   // few: then the labels refine it, and the reading of highest rank wins (synthesize-rank.ts: fit,
