@@ -135,6 +135,8 @@
 // session's merges (6baf587): 118/180 (66%) with no labels, 143/180 (79%) with half. It is the
 // held-out set now, not in the default groups; measure it with
 // `node bench/offline-drafter-labels.js --only test/fixtures/blind15`.
+// From the end of the third session of 7 December 2026 (after that measure) blind15 is a development
+// set, in the default groups: the next held-out set measures what carries over.
 // test/fixtures/spec/held-out-2026-12/ was written by the helper who then changed the drafter,
 // after reading it and before changing it, and measured before and after (its README).
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -198,6 +200,7 @@ const groups = [
         ["blind12 (in-sample since the first session of 7 December 2026)", under("test/fixtures/blind12")],
         ["blind13 (in-sample since the second session of 7 December 2026)", under("test/fixtures/blind13")],
         ["blind14 (in-sample since the third session of 7 December 2026)", under("test/fixtures/blind14")],
+        ["blind15 (in-sample since the end of the third session of 7 December 2026)", under("test/fixtures/blind15")],
       ]),
   ...folders.map((folder) => [relative(root, isAbsolute(folder) ? folder : join(root, folder)) || folder, under(folder)]),
 ];
