@@ -194,38 +194,17 @@ export function draftSection(
     // "At most 2,000 kilos per trip, and that's every landing added up": one bound on a total (totals.ts).
     const shape = withTotalsJoined(inSituation(written, situation, last));
     last = shape.condition ?? last;
-    // "A message about another case doesn't count" ties the rule's check by the case (another.ts).
-    const outcomes = tiedByAnother(
-      lexicon,
-      section.body,
-      voices[i]!,
-      checks,
-      freshAcross(
-        section.body,
-        voices[i]!,
-        checks,
-        withFreshness(
-          lexicon,
-          shape.sentence,
-          shape.clauses,
-          withComparisons(
-            lexicon,
-            shape,
-            checks,
-            withDeeds(
-              lexicon,
-              shape,
-              checks,
-              withOutcomes(
-                lexicon,
-                shape,
-                shape.clauses.map((clause, index) => draftClause({ lexicon, grammar, shape, index, earlier }, clause)),
-              ),
-            ),
-          ),
-        ),
-      ),
-    );
+    // Each clause on its own, then the passes that read the sentence as a whole, in this order: a call
+    // read as its result (outcomes.ts), deeds (deeds.ts), comparisons (compared.ts), fresh go-aheads
+    // (consent.ts, combined.ts), and "A message about another case doesn't count" tying the rule's
+    // check by the case (another.ts).
+    let outcomes = shape.clauses.map((clause, index) => draftClause({ lexicon, grammar, shape, index, earlier }, clause));
+    outcomes = withOutcomes(lexicon, shape, outcomes);
+    outcomes = withDeeds(lexicon, shape, checks, outcomes);
+    outcomes = withComparisons(lexicon, shape, checks, outcomes);
+    outcomes = withFreshness(lexicon, shape.sentence, shape.clauses, outcomes);
+    outcomes = freshAcross(section.body, voices[i]!, checks, outcomes);
+    outcomes = tiedByAnother(lexicon, section.body, voices[i]!, checks, outcomes);
     const act = conditionedAct(lexicon, shape.sentence);
     if (act.length > 0) earlier = act;
     // "When a status result reports the battery as low, that robot is finished working for now.":
