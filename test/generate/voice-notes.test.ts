@@ -62,3 +62,18 @@ describe("a release note's ban with its exception", () => {
     expect(voiced(sentence, "the assistant").text).toBe(expected);
   });
 });
+
+describe("an order binding a party's agents", () => {
+  const after = "Once a recall of a rider has been recorded, the Operator's staff shall not start a hire for that rider.";
+
+  it("reads the party's agents as the agent, wherever they stand in the sentence", () => {
+    expect(voiced("The Operator's staff shall not start a hire for a rider under 16.", "the agent").text).toBe(
+      "The agent must not start a hire for a rider under 16.",
+    );
+    expect(voiced(after, "the agent").text).toBe(
+      "Once a recall of a rider has been recorded, the agent must not start a hire for that rider.",
+    );
+    // Only as the subject of a modal: "the Operator's staff handbook says …" names no duty.
+    expect(voiced("The Operator's staff handbook says more.", "the agent").text).toBe("The Operator's staff handbook says more.");
+  });
+});

@@ -85,6 +85,17 @@ export function letterSteps(agent: string, knows: (verb: string) => boolean): Vo
       apply: (v) => rewrite(v, /\b(?:save|except)\s+(?:where|when|if|that|in\s+so\s+far\s+as)\b/gi, () => "unless"),
     },
     {
+      // "The Respondent's agents shall not …", "the Licensee's staff must …": a court order or licence binds the people of a
+      // party who use the agent; what they are bound to do is what the agent does.
+      name: "party's agents",
+      apply: (v) =>
+        rewrite(
+          v,
+          /\b(?:[Tt]he\s+)?[A-Z][\w-]*(?:'|\u2019)s\s+(?:agents|staff|employees|officers)\s+(?=(?:shall|must|may|will)\b)/g,
+          (m) => `${m.index === 0 ? Agent : agent} `,
+        ),
+    },
+    {
       // "the assistant now refuses to start a session … unless …": a release note's ban with its exception, which the
       // readers know as "never starts … unless" (and so "starts … only if"). Only before "unless": "refuses to X" alone
       // may be a refusal the agent says to the user.
