@@ -15,7 +15,7 @@
  */
 import { rewrite, type Voiced } from "./voice-spans.js";
 import type { VoiceStep } from "./voice-forms.js";
-import { participle } from "./voice-words.js";
+import { participle, thirdPerson } from "./voice-words.js";
 
 /** Who a regulator's notice or a policy addresses, standing for whoever runs the agent. */
 const ADDRESSEES =
@@ -83,6 +83,25 @@ export function letterSteps(agent: string, knows: (verb: string) => boolean): Vo
       // "save where", "except where": a contract's "unless", which the readers know ("must not … unless" is "… only if").
       name: "save where",
       apply: (v) => rewrite(v, /\b(?:save|except)\s+(?:where|when|if|that|in\s+so\s+far\s+as)\b/gi, () => "unless"),
+    },
+    {
+      // "The Respondent's agents shall not …", "the Licensee's staff must …": a court order or licence binds the people of a
+      // party who use the agent; what they are bound to do is what the agent does.
+      name: "party's agents",
+      apply: (v) =>
+        rewrite(
+          v,
+          /\b(?:[Tt]he\s+)?[A-Z][\w-]*(?:'|\u2019)s\s+(?:agents|staff|employees|officers)\s+(?=(?:shall|must|may|will)\b)/g,
+          (m) => `${m.index === 0 ? Agent : agent} `,
+        ),
+    },
+    {
+      // "the assistant now refuses to start a session … unless …": a release note's ban with its exception, which the
+      // readers know as "never starts … unless" (and so "starts … only if"). Only before "unless": "refuses to X" alone
+      // may be a refusal the agent says to the user.
+      name: "refuses unless",
+      apply: (v) =>
+        rewrite(v, /\b(?:now\s+)?(?:refuses|declines)\s+to\s+([a-z]+)\b(?=[^,;:]*\s+unless\s)/gi, (m) => `never ${thirdPerson(m[1]!)}`),
     },
     {
       // "Upon a Lost Key Report for a Key System, …", "On the closing of a batch, …": the contract's "After".

@@ -48,7 +48,13 @@ const CLAUSE_NUMBER = {
  */
 const LABEL = {
   name: "label",
-  apply: (v: Voiced) => rewrite(v, /^(?:A\s*\d*|answer|(?:corrective\s+)?action|requirements?|rule)\s*:\s+(?=[A-Za-z"`])/gi, () => ""),
+  apply: (v: Voiced) =>
+    rewrite(
+      v,
+      // A release note's "New in 4.2:", "Also new in 4.2:", "Fixed:", "Changed:" say when the rule came, not what it is.
+      /^(?:A\s*\d*|answer|(?:corrective\s+)?action|requirements?|rule|(?:also\s+)?new\s+in\s+v?\d+(?:\.\d+)*|fixed|changed|added)\s*:\s+(?=[A-Za-z"`])/gi,
+      () => "",
+    ),
 };
 
 /** The steps, in order. Each takes the sentence as the steps before it left it. */
