@@ -47,6 +47,11 @@ export function specActionNames(spec: Pick<BehaviorSpec, "description" | "preamb
   return [...new Set(texts.flatMap(spans).filter((s) => ACTION_NAME.test(s) && !values.has(s)))];
 }
 
+/** The single names a phrase writes in backticks (`send_email`, `patron_id`): actions and keys alike, in order. */
+export function backtickedNames(phrase: string): string[] {
+  return [...phrase.matchAll(/`([a-z][a-z0-9_]*)`/gi)].map((m) => m[1]!);
+}
+
 /** The backticked action names of a phrase that the lexicon knows (from the samples or the spec). */
 export function namedActions(lexicon: Lexicon, phrase: string): string[] {
   const known = new Set(lexicon.actions.map((a) => a.name));

@@ -11,7 +11,7 @@ import { exactValue, valueTest } from "../../ir/values.js";
 import { resolve, semanticFor, type ClauseContext, type ClauseOutcome } from "./clauses.js";
 import { correlationOf, keyRef } from "./keys.js";
 import { namedPairs } from "./backticks.js";
-import type { Lexicon } from "./lexicon.js";
+import { actionKeys, type Lexicon } from "./lexicon.js";
 import { nameStems, parseCount, stemSet } from "./words.js";
 
 /** "within the next two events", "within three events of the booking", "within 2 steps". */
@@ -199,9 +199,8 @@ function pairsCarrier(lexicon: Lexicon, phrase: string, resolved: Pattern | unde
 
 /** The identifier key both actions carry, the one the sentence names first ("the importer's" → `importer_id`). */
 function sharedId(lexicon: Lexicon, a: string, b: string, sentence: string): string | undefined {
-  const keysOf = (name: string) => (lexicon.actions.find((x) => x.name === name)?.metadata ?? []).map((m) => m.key);
-  const theirs = new Set(keysOf(b));
-  const shared = keysOf(a).filter((k) => theirs.has(k) && nameStems(k).includes("id"));
+  const theirs = new Set(actionKeys(lexicon, b));
+  const shared = actionKeys(lexicon, a).filter((k) => theirs.has(k) && nameStems(k).includes("id"));
   const said = stemSet(sentence);
   return shared.find((k) => nameStems(k).some((s) => s !== "id" && said.has(s))) ?? (shared.length === 1 ? shared[0] : undefined);
 }

@@ -14,7 +14,7 @@ import { exactValue } from "../../ir/values.js";
 import type { ClauseOutcome } from "./clauses.js";
 import { alternation, BETWEEN_KEYS, comparisonOf, OPS, wordsAt, type ComparisonOp } from "./comparisons.js";
 import { keyRef } from "./keys.js";
-import type { Lexicon } from "./lexicon.js";
+import { sharedKeys, type Lexicon } from "./lexicon.js";
 import type { SentenceShape } from "./shape.js";
 import { nameStems, stemSet } from "./words.js";
 import { withWordedTail } from "./worded.js";
@@ -61,11 +61,6 @@ function kindOf(lexicon: Lexicon, actions: readonly string[], key: string): Kind
   return kind;
 }
 
-function keysOf(lexicon: Lexicon, actions: readonly string[]): string[] {
-  const all = actions.map((a) => (lexicon.actions.find((x) => x.name === a)?.metadata ?? []).map((m) => m.key));
-  return all.length === 0 ? [] : all.reduce((a, b) => a.filter((k) => b.includes(k)));
-}
-
 const actionsOf = (pattern: Pattern): string[] =>
   pattern.flatMap((m) => {
     const a = exactValue(m.action);
@@ -83,7 +78,7 @@ interface Sides {
 
 /** The key one side of a comparison names on one event: a backticked one it carries, else its words', else the only one of a kind. */
 function sideKey(lexicon: Lexicon, text: string, actions: readonly string[], kind: Kind | undefined, on?: string): string | undefined {
-  const keys = keysOf(lexicon, actions).filter((k) => k !== on);
+  const keys = sharedKeys(lexicon, actions).filter((k) => k !== on);
   const written = [...text.matchAll(/`([A-Za-z_][A-Za-z0-9_]*)`/g)].map((m) => m[1]!).filter((k) => keys.includes(k));
   if (written.length > 0) return written.length === 1 ? written[0] : undefined;
   if (/`/.test(text) || kind === undefined || kind === "other") return undefined;
@@ -99,14 +94,14 @@ export function comparisonTest(lexicon: Lexicon, item: string, sides: Sides): st
   const same = SAME.exec(item);
   if (same !== null) {
     const key = same[1]!;
-    const both = keysOf(lexicon, sides.act).includes(key) && keysOf(lexicon, sides.looked).includes(key);
+    const both = sharedKeys(lexicon, sides.act).includes(key) && sharedKeys(lexicon, sides.looked).includes(key);
     return both && key !== sides.on ? `${keyRef("r", key)} == ${keyRef("event", key)}` : undefined;
   }
   // "of that exhibit": the look-up is of the act's own thing, a key both carry that the words name.
   const that = THAT.exec(item);
   if (that !== null) {
     const said = stemSet(that[1]!);
-    const shared = keysOf(lexicon, sides.act).filter((k) => k !== sides.on && keysOf(lexicon, sides.looked).includes(k));
+    const shared = sharedKeys(lexicon, sides.act).filter((k) => k !== sides.on && sharedKeys(lexicon, sides.looked).includes(k));
     const named = shared.filter((k) => nameStems(k).some((s) => s !== "id" && said.has(s)));
     return named.length === 1 ? `${keyRef("r", named[0]!)} == ${keyRef("event", named[0]!)}` : undefined;
   }
@@ -118,15 +113,15 @@ export function comparisonTest(lexicon: Lexicon, item: string, sides: Sides): st
   let op = WORDS.get(words)!;
   if (NEGATED.test(left)) op = FLIP[op];
   // The side that writes a key of the look-up (and not of the act) is the look-up's; the other is the act's.
-  const lookedKeys = keysOf(lexicon, sides.looked);
-  const actKeys = keysOf(lexicon, sides.act);
+  const lookedKeys = sharedKeys(lexicon, sides.looked);
+  const actKeys = sharedKeys(lexicon, sides.act);
   const ticked = (text: string) => [...text.matchAll(/`([A-Za-z_][A-Za-z0-9_]*)`/g)].map((x) => x[1]!);
   const onLooked = (text: string) => ticked(text).some((k) => lookedKeys.includes(k) && !actKeys.includes(k));
   const onAct = (text: string) => ticked(text).some((k) => actKeys.includes(k) && !lookedKeys.includes(k));
   const lookedLeft = onLooked(left) || (onAct(right) && !onLooked(right));
   if (!lookedLeft && !onLooked(right) && !onAct(left)) return undefined;
   const [lookedText, actText] = lookedLeft ? [left, right] : [right, left];
-  const writtenKey = (text: string, actions: string[]) => ticked(text).find((k) => keysOf(lexicon, actions).includes(k));
+  const writtenKey = (text: string, actions: string[]) => ticked(text).find((k) => sharedKeys(lexicon, actions).includes(k));
   const anchor = writtenKey(lookedText, sides.looked) ?? writtenKey(actText, sides.act);
   const kind =
     anchor === undefined

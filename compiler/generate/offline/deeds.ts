@@ -17,7 +17,7 @@ import { differentPeople, withIdentity } from "./latest.js";
 
 /** The act a sentence makes conditional (latest.ts), for draft.ts beside the pass below. */
 export { conditionedAct } from "./latest.js";
-import type { Lexicon } from "./lexicon.js";
+import { sharedKeys, type Lexicon } from "./lexicon.js";
 import type { SentenceShape } from "./shape.js";
 import { nameStems, stemSet } from "./words.js";
 
@@ -45,15 +45,10 @@ function deedParts(deed: string): { thing: string; act: string } {
 const actionOf = (pattern: Pattern): string[] =>
   pattern.flatMap((m) => (exactValue(m.action) === undefined ? [] : [exactValue(m.action)!]));
 
-function keysOf(lexicon: Lexicon, actions: readonly string[]): string[] {
-  const all = actions.map((a) => (lexicon.actions.find((x) => x.name === a)?.metadata ?? []).map((m) => m.key));
-  return all.length === 0 ? [] : all.reduce((a, b) => a.filter((k) => b.includes(k)));
-}
-
 /** The key both events carry that the thing's words name ("that Order": `order_id`), else the only one both carry. */
 function tieKey(lexicon: Lexicon, act: readonly string[], deed: readonly string[], thing: string): string | undefined {
-  const deedKeys = keysOf(lexicon, deed);
-  const shared = keysOf(lexicon, act).filter((k) => deedKeys.includes(k));
+  const deedKeys = sharedKeys(lexicon, deed);
+  const shared = sharedKeys(lexicon, act).filter((k) => deedKeys.includes(k));
   const said = stemSet(thing);
   const named = shared.filter((k) => nameStems(k).some((s) => s !== "id" && said.has(s)));
   if (named.length === 1) return named[0];

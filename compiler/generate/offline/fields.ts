@@ -8,6 +8,7 @@
 import type { Pattern } from "../../ir/types.js";
 import { exactValue } from "../../ir/values.js";
 import { resolve, type ClauseContext, type ClauseOutcome } from "./clauses.js";
+import { backtickedNames } from "./backticks.js";
 
 /** "<subject> names|gives|records|states|carries|includes|quotes|lists its|the …": what each act carries. */
 const CARRIES =
@@ -21,7 +22,7 @@ export function fieldFrom(context: ClauseContext, clause: string, quote: string)
   const { lexicon } = context;
   const known = new Set(lexicon.actions.map((a) => a.name));
   // Backticked names: the field (a key, not an action) and, when written, the act ("of `deny_claim`").
-  const written = [...clause.matchAll(/`([a-z][a-z0-9_]*)`/gi)].map((w) => w[1]!);
+  const written = backtickedNames(clause);
   const acts = written.filter((w) => known.has(w));
   const keys = written.filter((w) => !known.has(w));
   if (keys.length !== 1 || acts.length > 1) return undefined;

@@ -7,16 +7,15 @@
  * `extend_possession`, which carries `pic_id` only).
  */
 import type { Pattern } from "../../ir/types.js";
-import type { Lexicon } from "./lexicon.js";
+import { actionKeys, type Lexicon } from "./lexicon.js";
+import { backtickedNames } from "./backticks.js";
 
 /** The one agent act carrying every key the clause writes in backticks that no looked-up event carries; undefined unless exactly one. */
 export function actOfWrittenKeys(lexicon: Lexicon, clause: string, looked: readonly string[]): Pattern | undefined {
-  const keysOf = (action: string) => (lexicon.actions.find((a) => a.name === action)?.metadata ?? []).map((m) => m.key);
+  const keysOf = (action: string) => actionKeys(lexicon, action);
   const lookedKeys = new Set(looked.flatMap(keysOf));
   const actions = new Set(lexicon.actions.map((a) => a.name));
-  const written = [...new Set([...clause.matchAll(/`([a-z][a-z0-9_]*)`/gi)].map((m) => m[1]!))].filter(
-    (k) => !actions.has(k) && !lookedKeys.has(k),
-  );
+  const written = [...new Set(backtickedNames(clause))].filter((k) => !actions.has(k) && !lookedKeys.has(k));
   if (written.length === 0) return undefined;
   const holders = lexicon.actions.filter(
     (a) => !a.isResult && a.actors.includes("agent") && !looked.includes(a.name) && written.every((k) => keysOf(a.name).includes(k)),

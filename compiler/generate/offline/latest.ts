@@ -13,7 +13,8 @@ import { exactValue, valueTest } from "../../ir/values.js";
 import { amountKey, amountsIn } from "./amounts.js";
 import { resolve, type ClauseContext, type ClauseOutcome } from "./clauses.js";
 import { keyRef } from "./keys.js";
-import type { Lexicon } from "./lexicon.js";
+import { actionKeys, type Lexicon } from "./lexicon.js";
+import { backtickedNames } from "./backticks.js";
 import type { SentenceShape } from "./shape.js";
 import { shownValues } from "./shown.js";
 import { crossTie } from "./crossed.js";
@@ -71,10 +72,6 @@ export function conditionedAct(lexicon: Lexicon, sentence: string): Pattern[] {
   return actReadings(lexicon, sentence);
 }
 
-function keysOf(lexicon: Lexicon, action: string): string[] {
-  return (lexicon.actions.find((a) => a.name === action)?.metadata ?? []).map((m) => m.key);
-}
-
 /** The `when` test of one key of the looked-up event. */
 function test(key: string, value: ValueMatcher): string | undefined {
   const ref = keyRef("r", key);
@@ -90,7 +87,7 @@ function test(key: string, value: ValueMatcher): string | undefined {
 
 /** The identifier key the act and the looked-up event both carry, the one the words name (else the only one). */
 function sharedIds(lexicon: Lexicon, acts: readonly string[], looked: readonly string[]): string[] {
-  const all = [...acts, ...looked].map((a) => keysOf(lexicon, a));
+  const all = [...acts, ...looked].map((a) => actionKeys(lexicon, a));
   return all.reduce((a, b) => a.filter((k) => b.includes(k))).filter((k) => nameStems(k).includes("id"));
 }
 
@@ -112,13 +109,13 @@ function tieOf(lexicon: Lexicon, acts: readonly string[], looked: readonly strin
   const tie = TIE.exec(phrase)?.[1];
   if (tie !== undefined) {
     const said = stemSet(tie.replace(/`/g, ""));
-    const all = [...acts, ...looked].map((a) => keysOf(lexicon, a));
+    const all = [...acts, ...looked].map((a) => actionKeys(lexicon, a));
     const shared = all.reduce((a, b) => a.filter((k) => b.includes(k)));
     const named = shared.filter((k) => tie.includes(`\`${k}\``) || nameStems(k).some((s) => s !== "id" && said.has(s)));
     if (named.length === 1) return named[0];
   }
   // "the latest `find_booking` result for the booking_ref being loaded": a key both carry, written by its own name.
-  const all = [...acts, ...looked].map((a) => keysOf(lexicon, a));
+  const all = [...acts, ...looked].map((a) => actionKeys(lexicon, a));
   const written = all
     .reduce((a, b) => a.filter((k) => b.includes(k)))
     .filter((k) => k.includes("_") && new RegExp(String.raw`(?<![\w])\x60?${k}\x60?(?![\w])`).test(phrase));
@@ -146,8 +143,8 @@ function tieOf(lexicon: Lexicon, acts: readonly string[], looked: readonly strin
  */
 function carrierOf(lexicon: Lexicon, each: Pattern, phrase: string, looked: readonly string[], words: string): Pattern | undefined {
   const acts = each.flatMap((x) => (exactValue(x.action) === undefined ? [] : [exactValue(x.action)!]));
-  const lookedKeys = new Set(looked.flatMap((a) => keysOf(lexicon, a)));
-  const wanted = backticked(phrase).filter((k) => !lookedKeys.has(k) && !acts.some((a) => keysOf(lexicon, a).includes(k)));
+  const lookedKeys = new Set(looked.flatMap((a) => actionKeys(lexicon, a)));
+  const wanted = backtickedNames(phrase).filter((k) => !lookedKeys.has(k) && !acts.some((a) => actionKeys(lexicon, a).includes(k)));
   if (wanted.length === 0) return undefined;
   const holders = lexicon.actions
     .filter((a) => !a.isResult && wanted.every((k) => a.metadata.some((md) => md.key === k)))
@@ -353,7 +350,6 @@ function names(key: string, stems: Set<string>): boolean {
 }
 
 /** The key names a phrase writes in backticks (`requested_by`). */
-const backticked = (phrase: string): string[] => [...phrase.matchAll(/`([a-z][a-z0-9_]*)`/gi)].map((m) => m[1]!);
 
 /**
  * The keys of the look-up and of the act that a "not the same person" clause compares: the pair
@@ -379,7 +375,7 @@ export function differentPeople(
   const theirs = valuesOf(lexicon, lookedActs);
   let ours = valuesOf(lexicon, acts);
   // "(the `examiner_id` in the latest look-up of the application)": a key the act does not carry, on another look-up of the same thing.
-  const elsewhere = backticked(object).filter((k) => !ours.has(k));
+  const elsewhere = backtickedNames(object).filter((k) => !ours.has(k));
   const carriers = lexicon.actions.filter(
     (a) => elsewhere.length === 1 && on !== undefined && [elsewhere[0]!, on].every((k) => a.metadata.some((m) => m.key === k)),
   );
@@ -388,7 +384,7 @@ export function differentPeople(
   if (other !== undefined) ours = new Map([...valuesOf(lexicon, [other])].filter(([k]) => k === elsewhere[0]));
   const subjectStems = stemSet(subject);
   const objectStems = stemSet(object);
-  const [subjectKeys, objectKeys] = [backticked(subject), backticked(object)];
+  const [subjectKeys, objectKeys] = [backtickedNames(subject), backtickedNames(object)];
   const pairs: { pair: [string, string]; score: number }[] = [];
   for (const [rk, rv] of theirs)
     for (const [ek, ev] of ours) {

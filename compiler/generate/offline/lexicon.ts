@@ -42,6 +42,17 @@ export interface Lexicon {
   definedTerms?: ReadonlyMap<string, string>;
 }
 
+/** The metadata keys the samples show on an action (none for an action they never show). */
+export function actionKeys(lexicon: Lexicon, action: string): string[] {
+  return (lexicon.actions.find((a) => a.name === action)?.metadata ?? []).map((m) => m.key);
+}
+
+/** The keys every one of these actions carries (none for no action). */
+export function sharedKeys(lexicon: Lexicon, actions: readonly string[]): string[] {
+  const all = actions.map((a) => actionKeys(lexicon, a));
+  return all.length === 0 ? [] : all.reduce((a, b) => a.filter((k) => b.includes(k)));
+}
+
 /** Values that mean a flag is set: a key named in prose with such a value is a condition. */
 const FLAG_VALUES = new Set(["yes", "true", "1", "y"]);
 const NO_VALUES = new Set(["no", "false", "0", "n"]);
