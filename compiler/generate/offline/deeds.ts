@@ -3,7 +3,7 @@
  * has to be approved by someone other than the attendant who ran that boat's most recent fill",
  * "No goods shall be removed save on the authority of an agent other than the agent who took
  * control of those goods", "Nobody who counted a box may recount it", and the other forms
- * other-than.ts reads. No look-up is read before the clause (latest.ts compares people against
+ * other-than.ts reads. No look-up is read before the clause (identity.ts compares people against
  * one when there is): the relative clause "who <did it>" names the earlier act itself. For each
  * event of the act the sentence is about, the latest earlier event of that deed for the same thing
  * (with the role value the words name: "assigned as CREW CHIEF", `role: chief`) must have been
@@ -14,7 +14,7 @@ import type { Check, ConditionCheck, Pattern } from "../../ir/types.js";
 import { exactValue } from "../../ir/values.js";
 import { resolve, type ClauseOutcome } from "./clauses.js";
 import { keyRef } from "./keys.js";
-import { differentPeople, withIdentity } from "./latest.js";
+import { differentPeople, withIdentity } from "./identity.js";
 
 /** The act a sentence makes conditional (latest.ts), for draft.ts beside the pass below. */
 export { conditionedAct } from "./latest.js";
@@ -152,7 +152,7 @@ function byOther(lexicon: Lexicon, clause: string, act: Pattern | undefined): Co
 }
 
 /**
- * withIdentity (latest.ts), then each clause it left without a condition that says "by someone other than the
+ * withIdentity (identity.ts), then each clause it left without a condition that says "by someone other than the
  * <role> who <deed>" becomes a condition on the latest such deed for the same thing.
  */
 export function withDeeds(
