@@ -21,9 +21,13 @@ import { carrierOf, lookedFor, lookedInWords, sharedIds, tieOf } from "./looked.
 import { wordedValues } from "./worded.js";
 import { nameStems, stemSet } from "./words.js";
 
-/** "the latest fetch of that order must show", "whose most recent record shows", "the last check … came back". */
+/**
+ * "the latest fetch of that order must show", "whose most recent record shows", "the last check … came back", "the
+ * most recent look-up of that writ records …", "lists …", "comes back with …". "records" and "lists" are verbs only
+ * after the look-up's own words ("the latest records show" is a noun before its verb).
+ */
 const LATEST =
-  /\b(?:latest|most recent|newest|last)\s+((?:[^`:;]|`[A-Za-z0-9_.]+`)*?)\s*,?\s*\b(?:must|has to|have to|should|needs? to)?\s*(?:still\s+)?(?:have\s+)?(?:shows?|showed|shown|say|says|said|reads?|come back|comes back|came back|returned|returns?|directs?|has(?!\s+(?:come|came|been|to|shown|said|returned|read)\b)|places)\b/i;
+  /\b(?:latest|most recent|newest|last)\s+((?:[^`:;]|`[A-Za-z0-9_.]+`)*?)\s*,?\s*\b(?:must|has to|have to|should|needs? to)?\s*(?:still\s+)?(?:have\s+)?(?:shows?|showed|shown|say|says|said|reads?|(?:come|comes|came)\s+back(?:\s+with\b)?|returned|returns?|directs?|has(?!\s+(?:come|came|been|to|shown|said|returned|read)\b)|places|(?<!(?:latest|recent|newest|last)\s+)(?:records|recorded|lists|listed))\b/i;
 /** "… is never cancelled by Porter", "… may not be restocked": what a "whose latest … shows" subject is banned from. */
 const BANNED = /\s+(?:(?:is|are)\s+(?:never|not)|(?:may|must|can|should|shall)\s+(?:never|not)\s+be|cannot\s+be|can't\s+be)\s+(.+)$/i;
 

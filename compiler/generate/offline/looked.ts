@@ -103,13 +103,25 @@ export function lookedFor(lexicon: Lexicon, pairs: readonly [string, ValueMatche
 /** A look-up named by no more than its kind, and the calls that are one by their names. */
 const LOOKUP_WORDS = /\b(?:look-?ups?|look\s+up|records?|queries|query)\b/i;
 const LOOKUP_NAMES = /^(?:find|lookup|look_up|get|fetch|query|search|retrieve)_[a-z_]+?(?<!_result)$/;
+/** Calls that are a look-up by their names too, though they may also be the act's own test ("check_sheen"): second choice. */
+const CHECK_NAMES = /^(?:check|verify|scan|inspect)_[a-z_]+?(?<!_result)$/;
 
 /** "the latest weather check for that field", "the most recent lookup of that animal (find_animal)": the one event the words name. */
 export function lookedInWords(lexicon: Lexicon, phrase: string): string[] {
   const head = phrase.replace(TIE, " ").replace(/[()]/g, " ");
   const found = (resolve(lexicon, head) ?? []).flatMap((p) => (exactValue(p.action) === undefined ? [] : [exactValue(p.action)!]));
-  // "the most recent lookup of that same boat": a bare look-up is the one call the samples name as one (`find_vessel`).
-  const bare = found.length === 0 && LOOKUP_WORDS.test(head) ? lexicon.actions.filter((a) => LOOKUP_NAMES.test(a.name)) : [];
+  // "the most recent lookup of that same boat": a bare look-up is the one call the samples name as one (`find_vessel`, else
+  // `check_writ`); of several, the one of the thing the words tie it to ("of that same writ": the call carrying `writ_id`).
+  const tie = TIE.exec(phrase)?.[1];
+  const namedAs = (names: RegExp) => {
+    const calls = lexicon.actions.filter((a) => names.test(a.name));
+    const tied = calls.filter(
+      (a) => tie !== undefined && a.metadata.some((m) => nameStems(m.key).some((s) => s !== "id" && stemSet(tie).has(s))),
+    );
+    return calls.length > 1 && tied.length === 1 ? tied : calls;
+  };
+  const byName = namedAs(LOOKUP_NAMES);
+  const bare = found.length > 0 || !LOOKUP_WORDS.test(head) ? [] : byName.length > 0 ? byName : namedAs(CHECK_NAMES);
   const looked = lookedByWords(lexicon, found.length > 0 ? found : bare.length === 1 ? [bare[0]!.name] : []);
   return looked.length === 1 ? looked : [];
 }
