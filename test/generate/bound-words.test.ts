@@ -44,6 +44,18 @@ describe("a zoo's feeding desk: a total per animal and a bound on one feed", () 
     expect(failing(d, samples)).toEqual([]);
   });
 
+  it("reads a sentence saying which feeds 'shall not be counted toward this limit' as part of the total, not as a ban", () => {
+    const first = "No ANIMAL shall be given feeds totalling more than 3 kg in a day, all of that ANIMAL's feeds being counted together.";
+    const second = "Feeds given by the vet are not rations and shall not be counted toward this limit.";
+    const d = draft(`${first} ${second}`, samples);
+    expect(checksOf(d)).toEqual([
+      { type: "count", match: [{ action: "give_feed" }], sum: "metadata.kg", per: "metadata.animal_id", max: 3 },
+    ]);
+    // Quoted over both sentences, as a quote is written, without the last full stop.
+    expect(d.ir.metaBehaviors[0]!.checks[0]!.quote).toBe(`${first} ${second.slice(0, -1)}`);
+    expect(d.ir.metaBehaviors[0]!.semanticChecks).toEqual([]);
+  });
+
   it("reads 'Without prejudice to the foregoing, the Keeper shall not give any single feed of more than 2 kg' as a ban on one feed's amount", () => {
     const d = draft(
       "The Keeper shall weigh each ANIMAL before its feed. Without prejudice to the foregoing, the Keeper shall not give any single feed of more than two (2) kg.",
@@ -86,6 +98,78 @@ describe("a timber merchant's trade counter: a total under any one account", () 
     expect(checksOf(d)).toEqual([
       { type: "count", match: [{ action: "sell_on_credit" }], sum: "metadata.value_gbp", per: "metadata.account_id", max: 2500 },
     ]);
+  });
+
+  it("reads 'Orders on a different account count against that other account only' after a total as a sum per account", () => {
+    const d = draft(
+      "The total value of timber sold on credit in a day shall not exceed £2,500.00, all orders being added together. Orders on a different account count against that other account only.",
+      samples,
+    );
+    expect(checksOf(d)).toEqual([
+      { type: "count", match: [{ action: "sell_on_credit" }], sum: "metadata.value_gbp", per: "metadata.account_id", max: 2500 },
+    ]);
+    // Grouped by the account, the count has no "no key for each day" note left.
+    expect(d.notes.map((n) => n.message).join("\n")).not.toMatch(/no sample shows a metadata key/);
+  });
+
+  it("reads 'shall not cumulatively exceed £2,500.00' as a sum, and 'Payments taken are not sales and shall not be counted toward this limit' as part of it", () => {
+    const d = draft(
+      "Timber sold on credit to the same account shall not cumulatively exceed £2,500.00. Payments taken are not sales and shall not be counted toward this limit.",
+      samples,
+    );
+    expect(checksOf(d)).toEqual([
+      { type: "count", match: [{ action: "sell_on_credit" }], sum: "metadata.value_gbp", per: "metadata.account_id", max: 2500 },
+    ]);
+    expect(d.ir.metaBehaviors[0]!.semanticChecks).toEqual([]);
+  });
+
+  describe("where no verb names the act that carries the total", () => {
+    const INVOICES =
+      "The counter assistant opens a trade account (`open_account`, by `account_id`), quotes a price for an order " +
+      "(`quote_price`, with the `order_id` and the `price_gbp`), raises an invoice on an account (`raise_invoice`, giving " +
+      "the `account_id`, the `order_id` and the `credit_value` of the order) and takes a payment (`take_payment`, by `account_id`).";
+    const quote = (order: string, price: string) => ["agent", "quote_price", { order_id: order, price_gbp: price }] as const;
+    const invoice = (account: string, order: string, value: string) =>
+      ["agent", "raise_invoice", { account_id: account, order_id: order, credit_value: value }] as const;
+    const invoices = [
+      session([...quote("O-1", "1500.00")], [...invoice("AC-1", "O-1", "1500.00")], [...invoice("AC-2", "O-2", "1500.00")]),
+      session(
+        [...quote("O-3", "1400.00")],
+        [...invoice("AC-3", "O-3", "1400.00")],
+        [...invoice("AC-3", "O-4", "1300.00")],
+        ["agent", "take_payment", { account_id: "AC-3" }],
+      ),
+      session([...invoice("AC-5", "O-5", "200.00")]),
+    ];
+    const expected = {
+      type: "count",
+      match: [{ action: "raise_invoice" }],
+      sum: "metadata.credit_value",
+      per: "metadata.account_id",
+      max: 2500,
+    };
+
+    it("sums the one act carrying the key the words name: 'The total credit value extended to any one account …'", () => {
+      const d = draftOf(
+        INVOICES,
+        "The total credit value extended to any one account in a day may not exceed £2,500.00.",
+        invoices,
+        "trade-counter",
+      );
+      expect(checksOf(d)).toEqual([expected]);
+      expect(failing(d, invoices)).toEqual([invoices[1]!.id]);
+    });
+
+    it("sums the one act carrying an amount and the group's key: 'One account gets at most £2,500.00 …, however many orders that takes'", () => {
+      // `quote_price` carries an amount too, but no account: the account's total is of its invoices.
+      const d = draftOf(
+        INVOICES,
+        "One account gets at most £2,500.00 in a day, however many orders that takes.",
+        invoices,
+        "trade-counter",
+      );
+      expect(checksOf(d)).toEqual([expected]);
+    });
   });
 
   it("keeps 'Subject to a manager's approval, …' as a condition, not a lead-in", async () => {

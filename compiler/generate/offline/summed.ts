@@ -51,7 +51,7 @@ function byUnit(keys: readonly string[], nouns: readonly string[]): string | und
 }
 
 /** The agent's own acts, not results. */
-const agentActs = (lexicon: Lexicon): string[] =>
+export const agentActs = (lexicon: Lexicon): string[] =>
   lexicon.actions.filter((a) => a.actors.includes("agent") && !a.isResult).map((a) => a.name);
 
 const stemsOf = (lexicon: Lexicon, action: string): string[] => lexicon.actions.find((a) => a.name === action)?.stems ?? [];
@@ -110,4 +110,16 @@ export function summedKey(lexicon: Lexicon, clause: string, after: string, match
   const acts = agents.filter((a) => stemsOf(lexicon, a).some((s) => nouns.includes(s)) && amounts(lexicon, a).length === 1);
   const act = counted !== undefined && acts.includes(counted) ? counted : acts.length === 1 ? acts[0] : undefined;
   return act === undefined ? undefined : { match: [{ action: act }], key: amounts(lexicon, act)[0]! };
+}
+
+/**
+ * "The total insured value lent to any one venue …": the words name a numeric key (every word of `insured_value`)
+ * that one agent act carries, where no verb of theirs names the act ("lent" is `create_loan`): that act and key.
+ */
+export function summedByKeyWords(lexicon: Lexicon, clause: string): { match: Pattern; key: string } | undefined {
+  const said = stemSet(clause);
+  const carriers = agentActs(lexicon).flatMap((a) =>
+    amounts(lexicon, a).flatMap((key) => (nameStems(key).every((s) => said.has(s)) ? [{ action: a, key }] : [])),
+  );
+  return carriers.length === 1 ? { match: [{ action: carriers[0]!.action }], key: carriers[0]!.key } : undefined;
 }

@@ -129,9 +129,15 @@ export function letterSteps(agent: string, knows: (verb: string) => boolean): Vo
       apply: (v) => rewrite(v, new RegExp(`\\b${NUMBER_WORDS}\\s+\\((\\d[\\d,]*)\\)`, "gi"), (m) => m[1]!),
     },
     {
-      // "The total … shall not exceed 10": a bound, as "must be at most 10" says it (the sum reader knows "at most").
+      // "The total … shall not exceed 10": a bound, as "must be at most 10" says it (the sum reader knows "at most"); "shall
+      // not cumulatively exceed", "shall not in aggregate exceed": the adverb says it is a total, and stays.
       name: "not exceed",
-      apply: (v) => rewrite(v, /\b(must|may|shall|should|can|will)\s+not\s+exceed\s+(?=[$€£]?\d)/gi, (m) => `${m[1]!} be at most `),
+      apply: (v) =>
+        rewrite(
+          v,
+          /\b(must|may|shall|should|can|will)\s+not\s+(?:(cumulatively|collectively|together|in\s+(?:the\s+)?aggregate|in\s+total)\s+)?exceed\s+(?=[$€£]?\d)/gi,
+          (m) => `${m[1]!} be ${m[2] === undefined ? "" : `${m[2]} `}at most `,
+        ),
     },
     {
       // "No section is opened with open_line before the possession … has been handed back": the ordering, as "A section
