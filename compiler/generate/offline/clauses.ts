@@ -6,7 +6,8 @@
  */
 import type { Check, Pattern, SemanticCheck } from "../../ir/types.js";
 import { exactValue } from "../../ir/values.js";
-import { amountsIn, withAmounts, withoutAmounts } from "./amounts.js";
+import { amountsNaming, withAmounts, withoutAmounts } from "./amounts.js";
+import { withMeasures } from "./measured.js";
 import { applyOutcome, asWritten, namedActions, namedPairs } from "./backticks.js";
 import { exceptionOf, withException } from "./exceptions.js";
 import { crossTie } from "./crossed.js";
@@ -136,12 +137,14 @@ function resolveWhole(lexicon: Lexicon, phrase: string, options?: ResolveOptions
   // A list of values ("firearms, pharmaceuticals or explosives") is one matcher's `in:`, not alternatives (lists.ts).
   const list = valueList(lexicon, phrase);
   const rest = list === undefined ? phrase : `${phrase.slice(0, list.start)} ${phrase.slice(list.end)}`;
-  const amounts = amountsIn(rest);
+  const amounts = amountsNaming(rest);
   const pattern = resolvePattern(lexicon, withoutAmounts(rest, amounts), options);
   // What the phrase writes in backticks wins over what its other words resemble (backticks.ts).
   const written = asWritten(lexicon, phrase, pattern);
   const listed = list === undefined ? written : withList(lexicon, written, list, rest);
-  return listed === undefined ? undefined : withAmounts(lexicon, listed, amounts, rest);
+  const amounted = listed === undefined ? undefined : withAmounts(lexicon, listed, amounts, rest);
+  // "a hive inspected with more than 20 frames": a bound on the key its noun names (measured.ts).
+  return amounted === undefined ? undefined : withMeasures(lexicon, amounted, rest, amounts);
 }
 
 /**
