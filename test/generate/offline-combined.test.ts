@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { parseBehaviorMd } from "../../compiler/behavior-md/load.js";
 import { agentNames, draftOffline } from "../../compiler/generate/offline/draft.js";
-import { categorical } from "../../compiler/generate/offline/synthesize-candidates.js";
+import { categorical } from "../../compiler/generate/offline/synthesize-keys.js";
 import { buildVocabulary } from "../../compiler/generate/vocabulary.js";
 import type { MetaBehavior } from "../../compiler/ir/types.js";
 import { validateTrajectory } from "../../runtime/trajectory.js";

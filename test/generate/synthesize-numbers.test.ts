@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { buildLexicon } from "../../compiler/generate/offline/lexicon.js";
-import { candidateMatchers } from "../../compiler/generate/offline/synthesize-candidates.js";
+import { candidateMatchers } from "../../compiler/generate/offline/synthesize-vocab.js";
 import { cutFit, writtenCuts, writtenWithins } from "../../compiler/generate/offline/synthesize-numbers.js";
 import { editDistance } from "../../compiler/generate/offline/synthesize-rank.js";
 import { readFromWords } from "../../compiler/generate/offline/synthesize-unlabeled.js";

@@ -3,7 +3,7 @@
  * has to be approved by someone other than the attendant who ran that boat's most recent fill",
  * "The certificate must be signed by a person other than the operator who opened that batch",
  * "…, and only by a technician other than the technician who cut the Keys of that Order". No
- * look-up is read before the clause (latest.ts compares people against one when there is): the
+ * look-up is read before the clause (identity.ts compares people against one when there is): the
  * relative clause "who <did it>" names the earlier act itself. For each event of the act the
  * sentence is about, the latest earlier event of that deed for the same thing must have been done
  * by someone else: `condition` with `r.<deed's person> != event.<act's person>`, the two keys whose
@@ -13,7 +13,7 @@ import type { Check, ConditionCheck, Pattern } from "../../ir/types.js";
 import { exactValue } from "../../ir/values.js";
 import { resolve, type ClauseOutcome } from "./clauses.js";
 import { keyRef } from "./keys.js";
-import { differentPeople, withIdentity } from "./latest.js";
+import { differentPeople, withIdentity } from "./identity.js";
 
 /** The act a sentence makes conditional (latest.ts), for draft.ts beside the pass below. */
 export { conditionedAct } from "./latest.js";
@@ -111,7 +111,7 @@ function byOther(lexicon: Lexicon, clause: string, act: Pattern | undefined): Co
 }
 
 /**
- * withIdentity (latest.ts), then each clause it left without a condition that says "by someone other than the
+ * withIdentity (identity.ts), then each clause it left without a condition that says "by someone other than the
  * <role> who <deed>" becomes a condition on the latest such deed for the same thing.
  */
 export function withDeeds(

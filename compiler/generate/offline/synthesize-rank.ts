@@ -18,7 +18,7 @@
  *   A matcher is the same whatever order its list of values is written in (`{in: [a, b]}` is
  *   `{in: [b, a]}`): a written list that restates the phrase reading's own changes nothing.
  * - Grounding. A field changed to what the rule's words name costs less: a matcher by its
- *   relevance to the words (synthesize-candidates.ts: a backticked name, a `key: value` the
+ *   relevance to the words (synthesize-vocab.ts: a backticked name, a `key: value` the
  *   section writes, shared stems with the rule and the preamble, a threshold it writes), clipped
  *   to 0..1; `on`/`per`/`sum` when the words say "that same…", "per…", "in total" or name the
  *   key; `within` on the count of steps the words give ("within two steps"; "immediately": one); `fresh` on "each time", "again". An event the check
@@ -35,7 +35,7 @@
  * alike, the one that changes least wins. Tuned on the development sets only (docs/AUTHORING.md).
  */
 import type { Check, Matcher, Pattern } from "../../ir/types.js";
-import type { Vocab } from "./synthesize-candidates.js";
+import type { Vocab } from "./synthesize-vocab.js";
 import { nameStems } from "./words.js";
 
 /** What a label the reading disagrees with costs, in fields changed. */

@@ -12,13 +12,13 @@
  */
 import type { Trajectory } from "../../../runtime/types.js";
 import type { Matcher } from "../../ir/types.js";
-import type { Vocab } from "./synthesize-candidates.js";
+import type { Vocab } from "./synthesize-vocab.js";
 import type { Candidate } from "./synthesize-eval.js";
 
 /** The quoted words: "go ahead", “approved”. At most 40 characters: a phrase, not a sentence. */
 const QUOTED = /"([^"\n]{1,40})"|\u201c([^\u201d\n]{1,40})\u201d/g;
 
-/** Relevance of a phrase the rule quotes: as a name it writes in backticks (synthesize-candidates.ts). */
+/** Relevance of a phrase the rule quotes: as a name it writes in backticks (synthesize-vocab.ts). */
 const SAID_RELEVANCE = 2;
 
 const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

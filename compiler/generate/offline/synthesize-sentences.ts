@@ -19,7 +19,8 @@ import type { Trajectory } from "../../../runtime/types.js";
 import type { Matcher, MetaBehavior } from "../../ir/types.js";
 import { exactValue } from "../../ir/values.js";
 import type { Lexicon } from "./lexicon.js";
-import { candidateMatchers, score, type Vocab } from "./synthesize-candidates.js";
+import { score } from "./synthesize-candidates.js";
+import { candidateMatchers, type Vocab } from "./synthesize-vocab.js";
 import { subjectOf, usedMatchers, type Candidate, type RuleLabels, type Verdict } from "./synthesize-eval.js";
 import { actionsOf, crossRelevance } from "./synthesize-forms.js";
 

@@ -19,7 +19,7 @@ import type { Trajectory } from "../../../runtime/types.js";
 import type { Check, Matcher, MetaBehavior, Pattern } from "../../ir/types.js";
 import { exactValue } from "../../ir/values.js";
 import { previewRule } from "../preview.js";
-import type { Vocab } from "./synthesize-candidates.js";
+import type { Vocab } from "./synthesize-vocab.js";
 import type { Vector } from "./synthesize-eval.js";
 import { identifying, isAmountKey, MAX_KEYS } from "./synthesize-keys.js";
 import type { Variant } from "./synthesize-variants.js";

@@ -13,7 +13,7 @@ import type { Trajectory } from "../../../runtime/types.js";
 import type { Check, Matcher, MetaBehavior, Pattern } from "../../ir/types.js";
 import { exactValue } from "../../ir/values.js";
 import { previewRule } from "../preview.js";
-import type { Vocab } from "./synthesize-candidates.js";
+import type { Vocab } from "./synthesize-vocab.js";
 import type { Vector } from "./synthesize-eval.js";
 
 /** Actions tried in place of each event of a drafted check. */

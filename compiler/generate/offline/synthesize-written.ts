@@ -57,7 +57,7 @@ export function writtenUse(checks: readonly Check[], said: readonly number[], cu
 /**
  * What a total bounded by a number the words write adds to a candidate's score, searching with
  * labels, when the words speak of adding up ("in total", "added up"): as much as a threshold the
- * words write adds to a matcher (synthesize-candidates.ts), and half as much again on the side of it
+ * words write adds to a matcher (synthesize-vocab.ts), and half as much again on the side of it
  * the words cut. Words that add nothing up ("a refund bigger than 500 needs a sign-off") bound no
  * total, and from the words alone nothing is added (their own reading).
  */

@@ -29,7 +29,9 @@ import { matcherHolds } from "../../ir/value-eval.js";
 import { exactValue } from "../../ir/values.js";
 import { previewRule } from "../preview.js";
 import type { Lexicon } from "./lexicon.js";
-import { boundsIn, rankedCandidates, score, toCheck } from "./synthesize-candidates.js";
+import { rankedCandidates, score } from "./synthesize-candidates.js";
+import { toCheck } from "./synthesize-check.js";
+import { boundsIn } from "./synthesize-vocab.js";
 import {
   evaluate,
   extensions,
@@ -53,7 +55,7 @@ import { saidBonus, saidFresh, saidQuote } from "./synthesize-said.js";
 import { writtenUse } from "./synthesize-written.js";
 
 export type { RuleLabels, Verdict } from "./synthesize-eval.js";
-export { roundestIn } from "./synthesize-candidates.js";
+export { roundestIn } from "./synthesize-keys.js";
 export { candidateVerdicts } from "./synthesize-prepare.js";
 
 /** How much one rule's search may try: candidate checks built, readings (sets of checks with a trigger) judged. */
