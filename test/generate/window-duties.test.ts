@@ -14,6 +14,7 @@
  *   frames" (amounts.ts, measured.ts, combined.ts).
  */
 import { describe, expect, it } from "vitest";
+import { amountsNaming } from "../../compiler/generate/offline/amounts.js";
 import { voiced } from "../../compiler/generate/offline/voice.js";
 import type { Trajectory } from "../../runtime/types.js";
 import { draftOf, session } from "../support/offline-drafts.js";
@@ -174,6 +175,20 @@ describe("the duty in its voices", () => {
     expect(read.trigger.match).toEqual([{ action: "lend_instrument", metadata: { value: { gte: 1000, lte: 5000 } } }]);
   });
 
+  it("'… not later than the second step after …', '… at or before the third event following …': the same window", () => {
+    const read = checksOf(studio);
+    expect(
+      read(
+        "If a session is booked for more than 4 hours, an invoice shall be sent for that same session not later than the second step after the booking.",
+      ),
+    ).toEqual([invoiced("book_session", { gt: 4 })]);
+    expect(
+      read(
+        "If a session is booked for more than 4 hours, an invoice shall be sent for that same session at or before the third event following the booking.",
+      ),
+    ).toEqual([{ ...invoiced("book_session", { gt: 4 }), within: 3 }]);
+  });
+
   it("'…, the library shall ensure that a photograph is taken for that same loan no later than the second message after that loan'", () => {
     const body =
       "Where an instrument valued at £1,000.00 or more is lent, the library shall ensure that a photograph is taken for that same loan no later than the second message after that loan.";
@@ -233,5 +248,20 @@ describe("'the same session' of a world whose events carry `session_id`", () => 
     expect(checksOf(studio)(body)).toEqual([
       { type: "required", match: [{ action: "send_invoice" }], after: [{ action: "close_session", metadata: { hours: { gt: 4 } } }] },
     ]);
+  });
+});
+
+describe("which ranges and measures name the events", () => {
+  it("a range names them after 'ran', 'worth', 'for', 'of', not after what a look-up is to show", () => {
+    const ranges = (text: string) => amountsNaming(text).map((a) => a.range);
+    expect(ranges("a session that ran from 3 to 8 hours")).toEqual([{ gte: 3, lte: 8 }]);
+    expect(ranges("an instrument worth between £1,000 and £5,000")).toEqual([{ gte: 1000, lte: 5000 }]);
+    expect(ranges("a session booked for 3 to 8 hours")).toEqual([{ gte: 3, lte: 8 }]);
+    expect(ranges("the latest reading must show a humidity from 40 to 60 per cent")).toEqual([]);
+  });
+
+  it("a keyed bound is each event's in a phrase that names them, not in a count's ('with at most 60 frames in a day')", () => {
+    const body = "Each hive is inspected with at most 60 frames in a day.";
+    expect(checksOf(apiary)(body)).toEqual([{ type: "count", match: [{ action: "inspect_hive" }], sum: "metadata.frames", max: 60 }]);
   });
 });

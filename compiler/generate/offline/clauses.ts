@@ -144,7 +144,7 @@ function resolveWhole(lexicon: Lexicon, phrase: string, options?: ResolveOptions
   const listed = list === undefined ? written : withList(lexicon, written, list, rest);
   const amounted = listed === undefined ? undefined : withAmounts(lexicon, listed, amounts, rest);
   // "a hive inspected with more than 20 frames": a bound on the key its noun names (measured.ts).
-  return amounted === undefined ? undefined : withMeasures(lexicon, amounted, rest, amounts);
+  return amounted === undefined || options?.measured !== true ? amounted : withMeasures(lexicon, amounted, rest, amounts);
 }
 
 /**
@@ -173,7 +173,7 @@ export function afterWindow(context: ClauseContext): Pattern | undefined | "unre
   const condition = context.shape.condition;
   if (condition === undefined || (condition.kind !== "after" && condition.kind !== "if")) return undefined;
   if (negatedCondition(condition.phrase)) return "unresolved";
-  return resolve(context.lexicon, condition.phrase) ?? "unresolved";
+  return resolve(context.lexicon, condition.phrase, { measured: true }) ?? "unresolved";
 }
 
 export function withWindow<T extends Check>(check: T, window: Pattern | undefined): T {
@@ -309,7 +309,7 @@ export function pairingFrom(context: ClauseContext, clause: string, quote: strin
   }
   if (eachPhrase === undefined || followerPhrase === undefined) return undefined;
   // "Every grant and every refusal": either one is an event that needs its follower.
-  const first = resolve(lexicon, eachPhrase.replace(/\s+and\s+(?:each|every|any)\s+/gi, " or "));
+  const first = resolve(lexicon, eachPhrase.replace(/\s+and\s+(?:each|every|any)\s+/gi, " or "), { measured: true });
   // "…, for the same plate, …" says what ties the two (correlated reads it from the quote), not which act follows.
   const follower = resolve(lexicon, followerPhrase.replace(/\b(?:afterwards|later|then)\b/gi, " ").replace(SAME_THING, " "));
   if (

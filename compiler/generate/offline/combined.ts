@@ -79,7 +79,7 @@ function situated(context: ClauseContext, each: Pattern | undefined): Pattern | 
   if (each === undefined || condition === undefined || (condition.kind !== "if" && condition.kind !== "after")) return each;
   if (negatedCondition(condition.phrase)) return each;
   if (each.some((m) => m.metadata !== undefined)) return each;
-  const situation = resolve(context.lexicon, condition.phrase, { agentOnly: true });
+  const situation = resolve(context.lexicon, condition.phrase, { agentOnly: true, measured: true });
   const acts = (p: Pattern) => JSON.stringify(p.map((m) => exactValue(m.action) ?? "").sort());
   return situation !== undefined && acts(situation) === acts(each) ? situation : each;
 }

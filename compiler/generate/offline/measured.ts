@@ -7,7 +7,7 @@
  */
 import type { Matcher, Pattern, RangeOperator } from "../../ir/types.js";
 import { exactValue } from "../../ir/values.js";
-import { alternation, comparisonOf, RANGE_WORDS, wordsAt } from "./comparisons.js";
+import { alternation, comparisonOf, RANGE_WORDS, SCOPE, wordsAt } from "./comparisons.js";
 import type { Lexicon } from "./lexicon.js";
 import { canonical, nameStems, parseCount } from "./words.js";
 
@@ -61,6 +61,8 @@ export function withMeasures(
   phrase: string,
   taken: readonly { start: number; end: number }[],
 ): Pattern {
+  // "sent home with at most 60 tablets in one session": a bound on a session's or a group's total (bounds.ts), not each event's.
+  if (SCOPE.test(phrase)) return pattern;
   const measures = measuresIn(phrase).filter((b) => !taken.some((t) => t.start < b.end && b.start < t.end));
   if (measures.length === 0) return pattern;
   return pattern.map((matcher): Matcher => {

@@ -163,10 +163,13 @@ function steps(
       // following the dispatch" (a notice's words): a window of steps.
       name: "no later than",
       apply: (v) =>
-        // "by the second event after the redemption" is the same window.
+        // "by the second event after the redemption", "not later than …", "at or before …" are the same window.
         rewrite(
           v,
-          new RegExp(`\\b(?:no\\s+later\\s+than|by)\\s+(?:the\\s+)?(\\w+)\\s+${STEP_NOUNS}\\s+(?:after|following)\\b`, "gi"),
+          new RegExp(
+            `\\b(?:(?:no|not)\\s+later\\s+than|(?:at\\s+the\\s+latest\\s+)?by|(?:on|at)\\s+or\\s+before)\\s+(?:the\\s+)?(\\w+)\\s+${STEP_NOUNS}\\s+(?:after|following)\\b`,
+            "gi",
+          ),
           (m) => {
             const n =
               ORDINALS[m[1]!.toLowerCase()] ??
