@@ -189,6 +189,20 @@ describe("the duty in its voices", () => {
     ).toEqual([{ ...invoiced("book_session", { gt: 4 }), within: 3 }]);
   });
 
+  it("'… straight away, no more than two steps after the `lend_instrument` event': a window, not a count", () => {
+    const body =
+      "Tutti photographs the instrument (`photograph_instrument`) for that same loan straight away, no more than two steps after the `lend_instrument` event.";
+    expect(checksOf(loans)(body)).toEqual([
+      {
+        type: "pairing",
+        each: [{ action: "lend_instrument" }],
+        followedBy: [{ action: "photograph_instrument" }],
+        on: "metadata.loan_id",
+        within: 2,
+      },
+    ]);
+  });
+
   it("'…, the library shall ensure that a photograph is taken for that same loan no later than the second message after that loan'", () => {
     const body =
       "Where an instrument valued at £1,000.00 or more is lent, the library shall ensure that a photograph is taken for that same loan no later than the second message after that loan.";

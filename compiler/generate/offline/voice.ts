@@ -164,11 +164,12 @@ function steps(
       // following the dispatch" (a notice's words): a window of steps.
       name: "no later than",
       apply: (v) =>
-        // "by the second event after the redemption", "not later than …", "at or before …" are the same window.
+        // "by the second event after the redemption", "not later than …", "at or before …", "no more than two steps after
+        // the `transfer_custody` event" are the same window.
         rewrite(
           v,
           new RegExp(
-            `\\b(?:(?:no|not)\\s+later\\s+than|(?:at\\s+the\\s+latest\\s+)?by|(?:on|at)\\s+or\\s+before)\\s+(?:the\\s+)?(\\w+)\\s+${STEP_NOUNS}\\s+(?:after|following)\\b`,
+            `\\b(?:(?:no|not)\\s+(?:later|more)\\s+than|at\\s+most|(?:at\\s+the\\s+latest\\s+)?by|(?:on|at)\\s+or\\s+before)\\s+(?:the\\s+)?(\\w+)\\s+${STEP_NOUNS}\\s+(?:after|following)\\b`,
             "gi",
           ),
           (m) => {
