@@ -1,5 +1,5 @@
 /**
- * What ties an act to its latest look-up (issue 25, compiler/generate/offline/latest.ts): the key
+ * What ties an act to its latest look-up (issue 25, compiler/generate/offline/looked.ts): the key
  * the look-up's own words name as the thing it is of ("the latest hook inspection for that hook":
  * `hook`, an id or not) before the only id both carry (`crane_id`), which would read the latest
  * inspection of any hook of the crane. A bare "the" ("of the hook named in the hire") points at

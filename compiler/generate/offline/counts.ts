@@ -41,7 +41,7 @@ function actionsOf(pattern: Pattern): string[] {
  * before what they get) says whose count it is, after any words that only frame the clause.
  */
 const SUBJECT =
-  /^\W*(?:[^:;]*:\s*)?(?:(?:across|over|in|during)\s+[^,]+,\s*)?(?:(?:no|each|every|any|one)\s+([a-z]+)\s+(?=(?:is|are|may|can|gets?|receives?|takes?)\b)|(?:a|an)\s+([a-z]+)\s+(?=(?:gets?|receives?|may\s+(?:get|receive|have))\b))/i;
+  /^\W*(?:[^:;]*:\s*)?(?:(?:across|over|in|during)\s+[^,]+,\s*)?(?:(?:no|each|every|any|one)\s+([a-z]+)\s+(?=(?:is|are|may|can|must|shall|will|gets?|receives?|takes?)\b)|(?:a|an)\s+([a-z]+)\s+(?=(?:gets?|receives?|may\s+(?:get|receive|have))\b))/i;
 
 /** "No boat takes …", "no supplier's loads …": a subject of "no" (not "no more than …"). */
 const NO_SUBJECT = /^\W*no\s+(?!(?:more|fewer|less|greater|higher|lower|longer)\b)[a-z]+(?:'s)?\s+[a-z]+/i;

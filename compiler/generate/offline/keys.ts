@@ -24,13 +24,18 @@ const TURN_WORDS = new Set(["turn", "reply", "response", "round", "step"]);
 /** Nouns that mean the whole session: a count over it needs no grouping. */
 const SESSION_WORDS = new Set(["session", "conversation", "chat", "trajectory", "transcript", "run", "call", "interaction"]);
 
-/** "per turn", "each turn", "in a single turn", "for each order", "to one customer", "from a single producer": the noun a count is grouped by. */
+/**
+ * "per turn", "each turn", "in a single turn", "for each order", "to one customer", "from a single producer", "under any
+ * one writ", "against the same account": the noun a count is grouped by.
+ */
 const PER =
-  /\b(?:per|in\s+(?:a\s+single|the\s+same|a|one|any|each|every)|(?:for|to|of|on|from)\s+(?:a\s+single|any\s+one|the\s+same|each|every|one))\s+([a-z]+)\b/i;
+  /\b(?:per|in\s+(?:a\s+single|any\s+(?:one|single)|the\s+same|a|one|any|each|every)|(?:for|to|of|on|from|under|against|with|by|within|at)\s+(?:a\s+single|any\s+(?:one|single)|the\s+same|each|every|one))\s+([a-z]+)\b/i;
 /** "One crew member is called out for at most …": a subject of one names the group (the last noun of a compound). */
 const ONE_SUBJECT = /^\W*one\s+(?:[a-z]+\s+)?([a-z]+)\s+(?=(?:is|are|may|can|gets?|receives?)\b)/i;
 /** "No supplier's loads may add up to …", "a supplier's loads total …": the owner of what is counted, at the start, names the group. */
 const OWNER_SUBJECT = /^\W*(?:no|a|an|one|any|each|every)\s+([a-z]+)(?:'s|’s|s'|s’)\s+(?=[a-z])/i;
+/** "…, all of that member's calls counted together", "each bed's waterings": whose things a total adds up, said by their owner. */
+const OWNER_BACK = /\b(?:that|each|every|the\s+same|any\s+one|a\s+single)\s+([a-z]+)(?:'s|’s)\s+(?=[a-z])/i;
 /** "each turn" and "every turn" only name a group when the noun means one: "each refund" is what is counted. */
 const EACH = /\b(?:each|every)\s+([a-z]+)\b/gi;
 
@@ -76,6 +81,7 @@ export function groupingWords(clause: string): GroupingWords | undefined {
   const per =
     ONE_SUBJECT.exec(clause) ??
     OWNER_SUBJECT.exec(clause) ??
+    OWNER_BACK.exec(clause) ??
     pers.find((m) => !SESSION_WORDS.has(canonical(m[1]!.toLowerCase()))) ??
     pers[0] ??
     null;

@@ -19,9 +19,12 @@ import { canonical, nameStems, stemSet } from "./words.js";
 export const TOTAL =
   /\b(?:however many|summed|counted across|across all|all (?:of )?(?:its|their|his|her) \w+ together|all [a-z]+(?: [a-z]+)? taken together|(?:added|counted|taken|put|lumped)\s+(?:together|up)(?!\s+to\b))\b/i;
 
-/** Words that make a number a bound on a sum: "total at most $800", "$800 in total", "come to at most $800", "add up to 40", "add up `weight_kg`". */
+/**
+ * Words that make a number a bound on a sum: "total at most $800", "$800 in total", "come to at most $800", "add up to
+ * 40", "add up `weight_kg`", "£2,500 in aggregate", "cumulatively exceed", "600 kg in all".
+ */
 export const SUM =
-  /\b(?:total(?:s|led|ling|ing)?|in total|combined|altogether|all together|sum(?:s|med)? to|add(?:s|ed)? up to|add(?:s|ed)? up(?=\s+`)|(?:come|comes|came|amounts?|amounted) to)\b/i;
+  /\b(?:total(?:s|led|ling|ing)?|in total|combined|altogether|all together|sum(?:s|med)? to|add(?:s|ed)? up to|add(?:s|ed)? up(?=\s+`)|(?:come|comes|came|amounts?|amounted) to|in (?:the )?aggregate|aggregated?|cumulative(?:ly)?|in all(?=\s*(?:[,.;:]|$)))\b/i;
 
 /** The numeric keys of an action the samples show, neither identifiers ("0042" is a code) nor importers' own. */
 function amounts(lexicon: Lexicon, action: string): string[] {

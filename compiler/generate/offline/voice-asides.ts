@@ -47,6 +47,17 @@ export function asideSteps(agent: string, knows: (verb: string) => boolean): Voi
         ),
     },
     {
+      // "the assistant won't start a session for that client again", "the desk may no longer issue …", "will never
+      // renew": a ban on an act the agent's actions are called by, as "must not" says it (the readers know no "will not").
+      name: "will not",
+      apply: (v) =>
+        rewrite(
+          v,
+          /\b(?:(?:will|would)\s+(?:not|never)(?:\s+ever)?|(?:(?:may|can|will|shall|must)\s+)?no\s+longer)\s+(?=([a-z]+)\b)/gi,
+          (m) => (knows(m[1]!) ? "must not " : undefined),
+        ),
+    },
+    {
       // "The agent never releases any remains of a case once a hold has been placed on that case, whatever …": the
       // condition put last, put first as the readers know it ("Once a hold has been placed on that case, …").
       name: "once last",

@@ -19,6 +19,7 @@ import { escapeRegExp } from "./shape.js";
 import { formSteps, lateSteps } from "./voice-forms.js";
 import { asideSteps } from "./voice-asides.js";
 import { doneSteps, letterSteps } from "./voice-letters.js";
+import { boundSteps, leadInSteps } from "./voice-bounds.js";
 import { withDefinedTerms, withTerms } from "./voice-terms.js";
 import { absorbed, readWithNeighbour, withNeighbours } from "./voice-joins.js";
 import { afterWait, answersInOwnWords, chatSteps, unspoken, waitsForNext } from "./voice-chat.js";
@@ -380,7 +381,9 @@ export function voiced(
   v = withTerms(LABEL.apply(CLAUSE_NUMBER.apply(v)), terms);
   for (const step of [
     ...chatSteps(agent, knows),
+    ...leadInSteps(),
     ...letterSteps(agent, knows),
+    ...boundSteps(),
     ...formSteps(agent),
     ...asideSteps(agent, knows),
     ...steps(agent, knows, answer),

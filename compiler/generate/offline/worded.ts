@@ -93,8 +93,17 @@ function flagTest(lexicon: Lexicon, looked: string, item: string): string | unde
     const values = m.values.map((v) => v.value.toLowerCase());
     const pair = FLAG_VALUES.find(([yes, no]) => values.length > 0 && values.every((v) => v === yes || v === no));
     const stems = nameStems(m.key);
-    // Every word of the key's name, in order at one place of the item.
-    const at = said.findIndex((_, i) => stems.length > 0 && stems.every((s, j) => canonical(said[i + j] ?? "") === s));
+    // Every word of the key's name at one place of the item, in either order: "a valid ID" names `id_valid`.
+    const sorted = [...stems].sort().join(" ");
+    const at = said.findIndex(
+      (_, i) =>
+        stems.length > 0 &&
+        said
+          .slice(i, i + stems.length)
+          .map(canonical)
+          .sort()
+          .join(" ") === sorted,
+    );
     return pair === undefined || at < 0 || m.key.startsWith("@") ? [] : [{ key: m.key, pair, at, seen: values }];
   });
   if (found.length !== 1) return undefined;
