@@ -6,7 +6,7 @@ import type { Matcher, ValueMatcher } from "../../ir/types.js";
 import { exactValue } from "../../ir/values.js";
 import { extensions, usedMatchers, type Candidate } from "./synthesize-eval.js";
 import { categorical, identifying, isAmountKey, MAX_CATEGORY_VALUES, MAX_KEYS, thresholds, type KeyFacts } from "./synthesize-keys.js";
-import { actionsOf, crossRelevance, namedBy } from "./synthesize-forms.js";
+import { actionsOf, crossRelevance, DIFFERENT, namedBy } from "./synthesize-forms.js";
 import type { Vocab } from "./synthesize-vocab.js";
 import { writtenBound } from "./synthesize-written.js";
 import { nameStems } from "./words.js";
@@ -68,6 +68,7 @@ export function candidates(vocab: Vocab, bounds: number[]): Candidate[] {
   const withins = [...new Set([1, ...[...bounds, ...vocab.cues.within].filter((n) => n >= 2 && n <= 5)])];
   // "At most one per order" when the words give no number.
   const countBounds = bounds.some((n) => n >= 1) ? bounds.filter((n) => n >= 1) : [1];
+  const different = DIFFERENT.test(vocab.text);
   for (let a = 0; a < count; a++) {
     out.push({ type: "required", match: a }, { type: "forbidden", match: a });
     for (const n of bounds) out.push({ type: "count", match: a, max: n });
@@ -112,10 +113,26 @@ export function candidates(vocab: Vocab, bounds: number[]): Candidate[] {
               if (typeof test === "string") out.push({ type: "condition", each: a, bind: b, key, test, cross, ...where });
           }
         }
+      } else if (different && namedKind(vocab, matchers[b]!)) {
+        // "Other than the member most recently assigned as crew chief of that call": the latest event
+        // of the kind the words name, its person compared with the judged event's.
+        for (const on of [undefined, ...sharedKeys(vocab, matchers[a]!, matchers[b]!)])
+          for (const cross of vocab.crosses(matchers[a]!, matchers[b]!, on))
+            if (cross.op === "!=")
+              out.push({ type: "condition", each: a, bind: b, key: cross.key, cross, ...(on !== undefined ? { on } : {}) });
       }
     }
   }
   return out;
+}
+
+/** A matcher of one action and one exact value the rule's words name (`role: chief` for "crew chief"). */
+function namedKind(vocab: Vocab, m: Matcher): boolean {
+  if (exactValue(m.action) === undefined) return false;
+  const entries = Object.entries(m.metadata ?? {});
+  if (entries.length !== 1) return false;
+  const value = exactValue(entries[0]![1]);
+  return value !== undefined && nameStems(value).some((s) => vocab.words.has(s));
 }
 
 /**

@@ -100,7 +100,19 @@ export function keyUses(samples: readonly Trajectory[]): KeyUses {
  * both numbers or both dates (ordered), or text the samples show equal in one session (an approver
  * who is the requester); at least one key named by the rule's words, those naming both first.
  */
-export function crossesOf(uses: KeyUses, each: string, bind: string, on: string | undefined, named: (key: string) => boolean): Cross[] {
+export function crossesOf(
+  uses: KeyUses,
+  each: string,
+  bind: string,
+  on: string | undefined,
+  named: (key: string) => boolean,
+  /**
+   * The words say two values differ ("an agent other than the agent who took control"): two people's
+   * keys are compared where some session shows them alike, named or not (an `agent`, an
+   * `authorised_by` the words call "the authority of an enforcement agent").
+   */
+  different = false,
+): Cross[] {
   const mine = uses.get(bind);
   const theirs = uses.get(each);
   if (mine === undefined || theirs === undefined) return [];
@@ -109,7 +121,7 @@ export function crossesOf(uses: KeyUses, each: string, bind: string, on: string 
     for (const [other, b] of theirs) {
       if (a.kind !== b.kind || key === on || other === on) continue;
       const names = (named(key) ? 1 : 0) + (named(other) ? 1 : 0);
-      if (names === 0) continue;
+      if (names === 0 && !(different && a.kind === "text")) continue;
       const together = [...a.bySample.keys()].filter((i) => b.bySample.has(i));
       if (together.length === 0) continue;
       if (a.kind === "text") {

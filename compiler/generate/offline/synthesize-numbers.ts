@@ -87,7 +87,7 @@ export function cutFit(range: RangeOperator, cuts: readonly WrittenCut[], role: 
   return theirs.some(fits) ? "fits" : "contradicts";
 }
 
-const STEP_NOUNS = String.raw`(?:steps?|events?|entry|entries|messages?|turns?|calls?|actions?|moves?)`;
+const STEP_NOUNS = String.raw`(?:steps?|events?|messages?|turns?|calls?|actions?|moves?|entry|entries|lines?)`;
 const IMMEDIATELY = /\b(?:immediately|right after|right away|straight after|straight away|next|at once|directly after)\b/i;
 
 /**

@@ -14,6 +14,7 @@ import {
   absentMatchers,
   actionsOf,
   crossesOf,
+  DIFFERENT,
   keyUses,
   listMatchers,
   listsIn,
@@ -224,9 +225,10 @@ export function candidateMatchers(
   }
   const matchers = [...seen.values()];
   const uses = keyUses(samples);
+  const different = DIFFERENT.test(text);
   const crosses = (each: Matcher, bind: Matcher, on: string | undefined): Cross[] => {
     const [a, b] = [exactValue(each.action), exactValue(bind.action)];
-    return a === undefined || b === undefined ? [] : crossesOf(uses, a, b, on, named);
+    return a === undefined || b === undefined ? [] : crossesOf(uses, a, b, on, named, different);
   };
   return {
     matchers,
