@@ -101,6 +101,31 @@ export function amountsIn(text: string): Amount[] {
   return found.sort((a, b) => a.start - b.start).filter((a, i, all) => i === 0 || a.start >= all[i - 1]!.end);
 }
 
+/** "from 3 to 8 hours", "3 to 8 hours", "between $200 and $500": a range with the unit on its upper number (the lower one may write it too). */
+const LOW = String.raw`(${MONEY}|\d[\d,]*(?:\.\d+)?)(?:\s?(?:${MEASURE_UNITS}))?`;
+const RANGE = new RegExp(String.raw`\b(?:(?:from\s+)?${LOW}\s+to\s+|between\s+${LOW}\s+(?:and|to)\s+)${AMOUNT}`, "gi");
+
+/** "is", "shows a moisture", "reads": what comes before a range a clause states rather than names events by. */
+const STATED = /\b(?:is|are|be|was|were|been|shows?|showing|reads?|records?|gives?|returns?)\s+(?:(?:an?|the)\s+)?(?:[a-z_]+\s+)?$/i;
+
+/**
+ * The amounts a phrase names its events by, ranges first: "a session that ran from 3 to 8 hours" is a session of 3
+ * hours or more and 8 or less (both included, as comparisons.ts RANGE_WORDS reads them), then each amount with its
+ * comparison words. For the phrases that name events (clauses.ts resolve); a clause stating a range as its predicate is bounds.ts's.
+ */
+export function amountsNaming(text: string): Amount[] {
+  const ranges: Amount[] = [];
+  for (const m of text.matchAll(RANGE)) {
+    // "… must show a moisture from 9.0 to 14.5 per cent": the range a look-up is to show is a predicate, no name of events.
+    if (STATED.test(text.slice(0, m.index))) continue;
+    const [low, high] = [amountValue((m[1] ?? m[2])!), amountValue(m[3]!)];
+    if (low === undefined || high === undefined || low > high) continue;
+    ranges.push({ range: { gte: low, lte: high }, unit: unitOf(m[3]!), start: m.index!, end: m.index! + m[0].length });
+  }
+  const single = amountsIn(text).filter((a) => !ranges.some((r) => r.start < a.end && a.start < r.end));
+  return [...ranges, ...single].sort((a, b) => a.start - b.start);
+}
+
 function add(found: Amount[], match: RegExpMatchArray, op: keyof RangeOperator): void {
   const written = match[1]!;
   const value = amountValue(written);

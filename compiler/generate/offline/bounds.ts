@@ -10,7 +10,7 @@
 import type { Pattern, RangeOperator } from "../../ir/types.js";
 import { exactValue } from "../../ir/values.js";
 import { amountsIn, withAmounts, withoutAmounts, type Amount } from "./amounts.js";
-import { alternation, comparisonOf, RANGE_WORDS, wordsAt } from "./comparisons.js";
+import { alternation, comparisonOf, RANGE_WORDS, SCOPE, wordsAt } from "./comparisons.js";
 import { afterWindow, resolve, semanticFor, windowed, type ClauseContext, type ClauseOutcome } from "./clauses.js";
 import { CONCESSION, forbids } from "./shape.js";
 import { canonical, nameStems, parseCount } from "./words.js";
@@ -30,9 +30,6 @@ const KEYED_RANGE = new RegExp(
   `\\b(?:${alternation(RANGE_WORDS.open)})\\s+(\\d[\\d,]*(?:\\.\\d+)?)\\s+(?:${alternation(RANGE_WORDS.close)})\\s+(\\d[\\d,]*(?:\\.\\d+)?)\\s+([A-Za-z][\\w-]*)`,
   "gi",
 );
-/** Words that make a bound one on a whole session's total, or on a group: a sum (counts.ts), not each event's. */
-const SCOPE =
-  /\b(?:(?:in|over)\s+(?:a|one|the|any|each)(?:\s+[a-z]+)?\s+(?:session|day|shift|visit|conversation|week|month)|(?:a|each|every)\s+(?:day|shift|week|month)|any\s+one|per|in total|total(?:s|led|ling)?|together|altogether|combined|however many|across|all\s+(?:of\s+)?(?:the|their|its)|sum|add(?:s|ed)? up)\b/i;
 /** What may follow the bound in the clause: nothing that is a verb of its own ("… over $500 must be approved"). */
 const VERB_AFTER =
   /\b(?:must|should|shall|may|can|cannot|needs?|requires?|is|are|be|been|has|have|had|gets?|goes|go|without|unless|until|before|after|only|and|or|if|when|while|then)\b/i;

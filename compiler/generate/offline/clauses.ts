@@ -6,7 +6,8 @@
  */
 import type { Check, Pattern, SemanticCheck } from "../../ir/types.js";
 import { exactValue } from "../../ir/values.js";
-import { amountsIn, withAmounts, withoutAmounts } from "./amounts.js";
+import { amountsNaming, withAmounts, withoutAmounts } from "./amounts.js";
+import { withMeasures } from "./measured.js";
 import { applyOutcome, asWritten, namedActions, namedPairs } from "./backticks.js";
 import { exceptionOf, withException } from "./exceptions.js";
 import { crossTie } from "./crossed.js";
@@ -136,12 +137,14 @@ function resolveWhole(lexicon: Lexicon, phrase: string, options?: ResolveOptions
   // A list of values ("firearms, pharmaceuticals or explosives") is one matcher's `in:`, not alternatives (lists.ts).
   const list = valueList(lexicon, phrase);
   const rest = list === undefined ? phrase : `${phrase.slice(0, list.start)} ${phrase.slice(list.end)}`;
-  const amounts = amountsIn(rest);
+  const amounts = amountsNaming(rest);
   const pattern = resolvePattern(lexicon, withoutAmounts(rest, amounts), options);
   // What the phrase writes in backticks wins over what its other words resemble (backticks.ts).
   const written = asWritten(lexicon, phrase, pattern);
   const listed = list === undefined ? written : withList(lexicon, written, list, rest);
-  return listed === undefined ? undefined : withAmounts(lexicon, listed, amounts, rest);
+  const amounted = listed === undefined ? undefined : withAmounts(lexicon, listed, amounts, rest);
+  // "a hive inspected with more than 20 frames": a bound on the key its noun names (measured.ts).
+  return amounted === undefined || options?.measured !== true ? amounted : withMeasures(lexicon, amounted, rest, amounts);
 }
 
 /**
@@ -170,7 +173,7 @@ export function afterWindow(context: ClauseContext): Pattern | undefined | "unre
   const condition = context.shape.condition;
   if (condition === undefined || (condition.kind !== "after" && condition.kind !== "if")) return undefined;
   if (negatedCondition(condition.phrase)) return "unresolved";
-  return resolve(context.lexicon, condition.phrase) ?? "unresolved";
+  return resolve(context.lexicon, condition.phrase, { measured: true }) ?? "unresolved";
 }
 
 export function withWindow<T extends Check>(check: T, window: Pattern | undefined): T {
@@ -306,7 +309,7 @@ export function pairingFrom(context: ClauseContext, clause: string, quote: strin
   }
   if (eachPhrase === undefined || followerPhrase === undefined) return undefined;
   // "Every grant and every refusal": either one is an event that needs its follower.
-  const first = resolve(lexicon, eachPhrase.replace(/\s+and\s+(?:each|every|any)\s+/gi, " or "));
+  const first = resolve(lexicon, eachPhrase.replace(/\s+and\s+(?:each|every|any)\s+/gi, " or "), { measured: true });
   // "…, for the same plate, …" says what ties the two (correlated reads it from the quote), not which act follows.
   const follower = resolve(lexicon, followerPhrase.replace(/\b(?:afterwards|later|then)\b/gi, " ").replace(SAME_THING, " "));
   if (

@@ -13,10 +13,11 @@ import { correlationOf, keyRef } from "./keys.js";
 import { namedPairs } from "./backticks.js";
 import { actionKeys, type Lexicon } from "./lexicon.js";
 import { nameStems, parseCount, stemSet } from "./words.js";
+import { STEP_NOUNS } from "./voice-words.js";
+import { negatedCondition } from "./shape.js";
 
 /** "within the next two events", "within three events of the booking", "within 2 steps". */
-const WITHIN =
-  /,?\s*\bwithin\s+(?:the\s+(?:next|following)\s+)?(\w+)\s+(?:events?|steps?|actions?|messages?|moves?)(?:\s+of\s+([^,;:]+))?/i;
+const WITHIN = new RegExp(`,?\\s*\\bwithin\\s+(?:the\\s+(?:next|following)\\s+)?(\\w+)\\s+${STEP_NOUNS}(?:\\s+of\\s+([^,;:]+))?`, "i");
 
 /** "as the very next step", "as the next action": the event right after. */
 const NEXT_STEP = /,?\s*\bas\s+(?:the\s+)?(?:very\s+)?next\s+(?:step|event|action|move)\b/i;
@@ -54,7 +55,7 @@ export function anchoredPairing(
   if (BACK.test(anchor) || (outcome.kind === "check" && outcome.check.type !== "required")) return undefined;
   if (outcome.kind === "check" && outcome.check.type === "required" && outcome.check.after !== undefined) return undefined;
   if (outcome.kind === "semantic" && /avoid what this forbids/.test(outcome.semantic.question)) return undefined;
-  const each = resolve(context.lexicon, anchor, { agentOnly: true });
+  const each = situated(context, resolve(context.lexicon, anchor, { agentOnly: true }));
   if (each === undefined) return undefined;
   // What follows: the required check's event, else what the words after the last colon name.
   const said = rest.slice(rest.lastIndexOf(":") + 1);
@@ -66,6 +67,21 @@ export function anchoredPairing(
   const tie = correlationOf(context.lexicon, said, { each, followedBy }, ["each", "followedBy"]);
   const on = tie !== undefined && "on" in tie ? { on: tie.on } : {};
   return { kind: "check", check: { type: "pairing", quote, each, followedBy, ...on, within } as Check };
+}
+
+/**
+ * "When a session that ran from 3 to 8 hours ends, the aftercare text … within 2 steps of the session is ended": the
+ * window's event points back at the sentence's condition, whose bound ("from 3 to 8 hours") says which of those events
+ * the duty follows. The condition's pattern when it names the same acts and the window's words bound none of their own.
+ */
+function situated(context: ClauseContext, each: Pattern | undefined): Pattern | undefined {
+  const condition = context.shape.condition;
+  if (each === undefined || condition === undefined || (condition.kind !== "if" && condition.kind !== "after")) return each;
+  if (negatedCondition(condition.phrase)) return each;
+  if (each.some((m) => m.metadata !== undefined)) return each;
+  const situation = resolve(context.lexicon, condition.phrase, { agentOnly: true, measured: true });
+  const acts = (p: Pattern) => JSON.stringify(p.map((m) => exactValue(m.action) ?? "").sort());
+  return situation !== undefined && acts(situation) === acts(each) ? situation : each;
 }
 
 /**

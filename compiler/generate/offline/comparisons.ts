@@ -128,6 +128,10 @@ export const COMPARISONS: Readonly<Record<ComparisonOp, { before: readonly strin
  */
 export const RANGE_WORDS = { open: ["from", "between"], close: ["to", "and"] } as const;
 
+/** Words that make a bound one on a whole session's total, or on a group: a sum (counts.ts), not each event's. */
+export const SCOPE =
+  /\b(?:(?:in|over)\s+(?:a|one|the|any|each)(?:\s+[a-z]+)?\s+(?:session|day|shift|visit|conversation|week|month)|(?:a|each|every)\s+(?:day|shift|week|month)|any\s+one|per|in total|total(?:s|led|ling)?|together|altogether|combined|however many|across|all\s+(?:of\s+)?(?:the|their|its)|sum|add(?:s|ed)? up)\b/i;
+
 export const OPS: readonly ComparisonOp[] = ["gt", "gte", "lt", "lte"];
 
 /**

@@ -13,7 +13,7 @@ import { afterWindow, resolve, semanticFor, windowed, type ClauseContext, type C
 import { groupingKey, groupingWords } from "./keys.js";
 import { keyNamedBy } from "./lexicon.js";
 import { countBoundIn, forbids, type CountBound } from "./shape.js";
-import { SUM, summedKey, TOTAL } from "./summed.js";
+import { agentActs, SUM, summedByKeyWords, summedKey, TOTAL } from "./summed.js";
 import { NEGATED_COMPARISON } from "./comparisons.js";
 import { canonical, parseCount } from "./words.js";
 
@@ -41,7 +41,7 @@ function actionsOf(pattern: Pattern): string[] {
  * before what they get) says whose count it is, after any words that only frame the clause.
  */
 const SUBJECT =
-  /^\W*(?:[^:;]*:\s*)?(?:(?:across|over|in|during)\s+[^,]+,\s*)?(?:(?:no|each|every|any|one)\s+([a-z]+)\s+(?=(?:is|are|may|can|gets?|receives?|takes?)\b)|(?:a|an)\s+([a-z]+)\s+(?=(?:gets?|receives?|may\s+(?:get|receive|have))\b))/i;
+  /^\W*(?:[^:;]*:\s*)?(?:(?:across|over|in|during)\s+[^,]+,\s*)?(?:(?:no|each|every|any|one)\s+([a-z]+)\s+(?=(?:is|are|may|can|must|shall|will|gets?|receives?|takes?)\b)|(?:a|an)\s+([a-z]+)\s+(?=(?:gets?|receives?|may\s+(?:get|receive|have))\b))/i;
 
 /** "No boat takes …", "no supplier's loads …": a subject of "no" (not "no more than …"). */
 const NO_SUBJECT = /^\W*no\s+(?!(?:more|fewer|less|greater|higher|lower|longer)\b)[a-z]+(?:'s)?\s+[a-z]+/i;
@@ -69,6 +69,9 @@ function perOf(context: ClauseContext, clause: string, match: Pattern): { per?: 
   return grouping.per === undefined ? {} : { per: grouping.per };
 }
 
+/** How a count's note that the samples show no key for its group starts (totals.ts finds it again). */
+export const NO_GROUP_KEY = "no sample shows a metadata key for each";
+
 /** The count check, in its window and grouped: or a semantic question when the group's key is not in the samples. */
 function finish(context: ClauseContext, check: CountCheck, clause: string, quote: string): ClauseOutcome {
   const window = afterWindow(context);
@@ -77,7 +80,7 @@ function finish(context: ClauseContext, check: CountCheck, clause: string, quote
   if (!("unknown" in per)) return windowed(context, { ...check, ...per }, window, quote);
   // Counted over the whole session instead, and said: the person adds the key the samples did not show.
   const outcome = windowed(context, check, window, quote);
-  const note = `no sample shows a metadata key for each ${per.unknown} on the counted events, so the bounds are for the whole session: add per: metadata.<key> if the traces have one`;
+  const note = `${NO_GROUP_KEY} ${per.unknown} on the counted events, so the bounds are for the whole session: add per: metadata.<key> if the traces have one`;
   return outcome.kind === "check" ? { ...outcome, note } : outcome;
 }
 
@@ -179,7 +182,8 @@ const IN_NOUN = /^\s*in\s+((?:[a-z-]+\s+)?[a-z-]+)\b/i;
 /** "Refunds to one customer total at most $800": a count of the refunds' amounts, per customer. */
 export function sumFrom(context: ClauseContext, clause: string, quote: string): ClauseOutcome | undefined {
   const amounts = amountsIn(clause);
-  if (amounts.length !== 1 || !(SUM.test(clause) || TOTAL.test(clause))) return undefined;
+  // The words of a total may be in the concession the clause was read without (", however many of their reservations …").
+  if (amounts.length !== 1 || !(SUM.test(clause) || TOTAL.test(clause) || TOTAL.test(quote))) return undefined;
   const amount = amounts[0]!;
   const grouping = groupingWords(clause);
   // "all galvanised sales taken together": what is summed keeps its words ("galvanised sales").
@@ -196,12 +200,24 @@ export function sumFrom(context: ClauseContext, clause: string, quote: string): 
   const carries = (action: string) => amountKey(context.lexicon, action, amount.unit, clause) !== undefined;
   // "more than $100.00 in waivers, all its adoptions counted together": the noun after "in" names what is summed.
   const named = IN_NOUN.exec(clause.slice(amount.end))?.[1];
+  // "The total insured value lent to any one venue …": else the one agent act carrying the key the words name (summed.ts).
+  const byKey = summedByKeyWords(context.lexicon, rest);
+  // "One guest gets at most £300 in a session, however many of their reservations are moved": no act named that carries
+  // the amount, the one agent act that carries an amount of its kind (and a key for the guest the total is of) is summed.
+  const carriers = agentActs(context.lexicon).filter(
+    (a) => carries(a) && (grouping === undefined || "per" in groupingKey(context.lexicon, grouping, [{ action: a }])),
+  );
   const match =
     (named === undefined ? undefined : resolve(context.lexicon, named, { agentOnly: true, only: carries })) ??
     resolve(context.lexicon, rest, { agentOnly: true, only: carries }) ??
+    byKey?.match ??
+    (carriers.length === 1 ? [{ action: carriers[0]! }] : undefined) ??
     resolve(context.lexicon, rest, { agentOnly: true });
   if (match === undefined) return semanticFor(quote, false, "the drafter could not tell which sample events are summed");
-  const keys = [...new Set(actionsOf(match).map((action) => amountKey(context.lexicon, action, amount.unit, clause)))];
+  const keys =
+    byKey !== undefined && match === byKey.match
+      ? [byKey.key]
+      : [...new Set(actionsOf(match).map((action) => amountKey(context.lexicon, action, amount.unit, clause)))];
   const key = keys.length === 1 ? keys[0] : undefined;
   if (key === undefined || actionsOf(match).length !== match.length)
     return semanticFor(quote, false, "the drafter could not tell which metadata key holds the amount summed");

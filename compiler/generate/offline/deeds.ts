@@ -1,13 +1,14 @@
 /**
  * Someone other than the person who did an earlier act of the same thing (issue 25): "a discount
  * has to be approved by someone other than the attendant who ran that boat's most recent fill",
- * "The certificate must be signed by a person other than the operator who opened that batch",
- * "…, and only by a technician other than the technician who cut the Keys of that Order". No
- * look-up is read before the clause (identity.ts compares people against one when there is): the
- * relative clause "who <did it>" names the earlier act itself. For each event of the act the
- * sentence is about, the latest earlier event of that deed for the same thing must have been done
- * by someone else: `condition` with `r.<deed's person> != event.<act's person>`, the two keys whose
- * sample values hold the same people.
+ * "No goods shall be removed save on the authority of an agent other than the agent who took
+ * control of those goods", "Nobody who counted a box may recount it", and the other forms
+ * other-than.ts reads. No look-up is read before the clause (identity.ts compares people against
+ * one when there is): the relative clause "who <did it>" names the earlier act itself. For each
+ * event of the act the sentence is about, the latest earlier event of that deed for the same thing
+ * (with the role value the words name: "assigned as CREW CHIEF", `role: chief`) must have been
+ * done by someone else: `condition` with `r.<deed's person> != event.<act's person>` (`==` for
+ * "the same one"), the two keys whose sample values hold the same people.
  */
 import type { Check, ConditionCheck, Pattern } from "../../ir/types.js";
 import { exactValue } from "../../ir/values.js";
@@ -17,29 +18,27 @@ import { differentPeople, withIdentity } from "./identity.js";
 
 /** The act a sentence makes conditional (latest.ts), for draft.ts beside the pass below. */
 export { conditionedAct } from "./latest.js";
-import { sharedKeys, type Lexicon } from "./lexicon.js";
+import { followsInSamples, sharedKeys, type Lexicon } from "./lexicon.js";
 import type { SentenceShape } from "./shape.js";
+import { otherThan } from "./other-than.js";
 import { nameStems, stemSet } from "./words.js";
 
-/**
- * "<the act> must be <done> by <someone> other than the <role> who <deed>", or a later clause of the
- * act's sentence, "and only by a <role> other than the <role> who <deed>". Groups: the act's words
- * (absent in a continuing clause), the person doing it, the other person, the deed.
- */
-const BY_OTHER =
-  /^(?:and\s+|but\s+)?(?:(.+?)\s+(?:must|has to|have to|shall|should|needs? to|may only|can only)\s+(?:only\s+)?(?:have\s+)?(?:be|been)\s+([a-z]+(?:ed|en|wn|t))\s+|(?:only\s+|also\s+)?)(?:by|from)\s+(?:someone|somebody|a person|an?\s+([a-z]+(?:\s+[a-z]+)?))\s+other than\s+(?:the\s+)?([a-z]+(?:\s+[a-z]+)?)\s+(?:who|that)\s+(.+)$/i;
+/** "has", "was", "had been", "most recently", "last": what tells when the deed was done, not what it was. */
+const WHEN_DONE =
+  /^(?:(?:has|have|had|was|were|is|are|did)\s+(?:been\s+)?)?(?:(?:most\s+recently|most\s+lately|last|lately|previously|originally|first|already|earlier)\s+)?(?:(?:has|have|had|was|were)\s+(?:been\s+)?)?/i;
 
-/** "that boat's most recent fill", "the Keys of that Order": the thing whose deed it is, and the deed's own words. */
+/** "that boat's most recent fill", "the Keys of that Order", "those goods": the thing whose deed it is, and the deed's own words. */
 function deedParts(deed: string): { thing: string; act: string } {
   const owner = /\b(?:that|this|the same|its|the)\s+([a-z]+)'s\b/i.exec(deed);
-  const of = /\b(?:of|for)\s+(?:that|this|the same|the)\s+([a-z]+)\b/i.exec(deed);
-  const thatOne = /\b(?:that|this)\s+([a-z]+)\b/i.exec(deed);
+  const of = /\b(?:of|for|on|to|in)\s+(?:that|this|those|these|the same|said|the)\s+([a-z]+)\b/i.exec(deed);
+  const thatOne = /\b(?:that|this|those|these|the same|said)\s+([a-z]+)\b/i.exec(deed);
   const thing = owner?.[1] ?? of?.[1] ?? thatOne?.[1] ?? "";
   const act = deed
+    .replace(WHEN_DONE, "")
     .replace(/\b(?:that|this|the same|its|the)\s+[a-z]+'s\s+/i, " ")
     .replace(/\b(?:most recent|latest|last|previous)\s+/i, " ")
-    .replace(/\s+(?:of|for)\s+(?:that|this|the same|the)\s+[a-z]+\b.*$/i, "");
-  return { thing, act };
+    .replace(/\s+(?:of|for|on|to|in)\s+(?:that|this|those|these|the same|said|the)\s+[a-z]+\b.*$/i, "");
+  return { thing, act: act.trim() };
 }
 
 const actionOf = (pattern: Pattern): string[] =>
@@ -53,7 +52,42 @@ function tieKey(lexicon: Lexicon, act: readonly string[], deed: readonly string[
   const named = shared.filter((k) => nameStems(k).some((s) => s !== "id" && said.has(s)));
   if (named.length === 1) return named[0];
   const ids = shared.filter((k) => nameStems(k).includes("id"));
-  return ids.length === 1 ? ids[0] : shared.length === 1 ? shared[0] : undefined;
+  return ids.length === 1 ? ids[0] : shared.length === 1 ? shared[0] : finest(lexicon, deed, ids);
+}
+
+/**
+ * "who took control of those goods", with both `writ_id` and `item_id` on the two acts: the thing
+ * a deed is done to is the one each deed has to itself, the only id no two of the deed's events
+ * in a sample share (one item per taking; several takings per writ).
+ */
+function finest(lexicon: Lexicon, deed: readonly string[], ids: readonly string[]): string | undefined {
+  const repeats = (key: string) =>
+    lexicon.samples.some((t) => {
+      const values = t.events.filter((e) => deed.includes(e.action) && e.metadata?.[key] !== undefined).map((e) => e.metadata![key]);
+      return new Set(values).size < values.length;
+    });
+  const own = ids.filter((k) => !repeats(k));
+  return own.length === 1 && own.length < ids.length ? own[0] : undefined;
+}
+
+/** "assigned as CREW CHIEF", "the chief assigned to that call": the one value of the deed's own key the words name (`role: chief`). */
+function withRole(lexicon: Lexicon, did: Pattern, role: string, deed: string): Pattern {
+  if (did.length !== 1 || did[0]!.metadata !== undefined) return did;
+  const action = exactValue(did[0]!.action);
+  const as = /\bas\s+(?:(?:a|an|the)\s+)?(.+)$/i.exec(deed)?.[1] ?? "";
+  const said = stemSet(`${role} ${as}`);
+  const named = new Map<string, Set<string>>();
+  for (const t of lexicon.samples)
+    for (const e of t.events) {
+      if (e.action !== action) continue;
+      for (const [k, v] of Object.entries(e.metadata ?? {})) {
+        const stems = typeof v === "string" ? stemSet(v) : new Set<string>();
+        if (stems.size === 0 || ![...stems].every((x) => said.has(x))) continue;
+        named.set(k, (named.get(k) ?? new Set()).add(v as string));
+      }
+    }
+  const [only] = [...named];
+  return named.size === 1 && only![1].size === 1 ? [{ ...did[0]!, metadata: { [only![0]]: [...only![1]][0]! } }] : did;
 }
 
 /**
@@ -82,20 +116,22 @@ function judged(check: Check): Pattern | undefined {
   return undefined;
 }
 
-/** One clause read as "by someone other than the one who did <deed> of that thing", or undefined. */
+/** One clause read as "by someone other than the one who did <deed> of that thing" (other-than.ts), or undefined. */
 function byOther(lexicon: Lexicon, clause: string, act: Pattern | undefined): ConditionCheck | undefined {
-  const text = clause.replace(/[.;]\s*$/, "");
-  const m = BY_OTHER.exec(text);
-  if (m === null) return undefined;
-  const [, actWords, done, doer, role, deed] = m;
-  const each = actWords !== undefined ? resolve(lexicon, `${actWords} ${done ?? ""}`, { agentOnly: true }) : act;
+  const said = otherThan(clause);
+  if (said === undefined) return undefined;
+  const each = said.act !== "" ? resolve(lexicon, said.act, { agentOnly: true }) : act;
   if (each === undefined) return undefined;
-  const { thing, act: deedWords } = deedParts(deed!);
-  const did = resolve(lexicon, deedWords, { agentOnly: true }) ?? byItsId(lexicon, deedWords);
-  if (did === undefined) return undefined;
+  const { thing, act: deedWords } = deedParts(said.deed);
+  const found = resolve(lexicon, deedWords, { agentOnly: true }) ?? byItsId(lexicon, deedWords);
+  if (found === undefined) return undefined;
+  const did = withRole(lexicon, found, said.role, deedWords);
   const [acts, deeds] = [actionOf(each), actionOf(did)];
   if (acts.length === 0 || deeds.length === 0 || acts.some((a) => deeds.includes(a))) return undefined;
-  const on = tieKey(lexicon, acts, deeds, thing);
+  // "other than the operator who starts the cremation", the cremation coming after: an earlier act is one the samples show before.
+  if (!followsInSamples(lexicon, did, each)) return undefined;
+  // "those goods" is the deed's own thing; "the Keys of that Order" names it; the act's words may name it instead.
+  const on = tieKey(lexicon, acts, deeds, thing === "" ? said.act : thing);
   if (on === undefined) return undefined;
   const draft: ConditionCheck = {
     type: "condition",
@@ -105,9 +141,14 @@ function byOther(lexicon: Lexicon, clause: string, act: Pattern | undefined): Co
     when: "true",
   };
   // The deed's person is named by the role and the deed ("the technician who cut": `cut_by`), the act's by its verb ("approved by": `approved_by`).
-  const pair = differentPeople(lexicon, draft, `${role!} ${deedWords}`, `${doer ?? ""} ${done ?? ""} ${actWords ?? ""}`.trim());
+  // Ids both acts carry under one name ("those goods" on `item_id`, and both under one `writ_id`) are things, unless the words name them as the people.
+  const people = stemSet(`${said.role} ${said.doer}`);
+  const things = sharedKeys(lexicon, [...acts, ...deeds]).filter(
+    (k) => nameStems(k).includes("id") && !nameStems(k).some((x) => x !== "id" && people.has(x)),
+  );
+  const pair = differentPeople(lexicon, draft, `${said.role} ${deedWords}`, `${said.doer} ${said.act}`.trim(), false, things);
   if (pair === undefined || pair[2] !== undefined) return undefined;
-  return { ...draft, when: `${keyRef("r", pair[0])} != ${keyRef("event", pair[1])}` };
+  return { ...draft, when: `${keyRef("r", pair[0])} ${said.same ? "==" : "!="} ${keyRef("event", pair[1])}` };
 }
 
 /**

@@ -40,7 +40,7 @@ import { tiedByAnother } from "./another.js";
 import { anchoredPairing, freshAcross, withFreshness, withinOf, withWithin } from "./combined.js";
 import { countFrom, groupedCount, sumFrom } from "./counts.js";
 import { RANGE_STATED } from "./bounds.js";
-import { withTotalsJoined } from "./totals.js";
+import { notCountedAcross, withTotalsJoined } from "./totals.js";
 import { conditionedAct, withDeeds } from "./deeds.js";
 import { withComparisons } from "./compared.js";
 import { restatedBansAsQuestions } from "./restated.js";
@@ -196,8 +196,8 @@ export function draftSection(
     last = shape.condition ?? last;
     // Each clause on its own, then the passes that read the sentence as a whole, in this order: a call
     // read as its result (outcomes.ts), deeds (deeds.ts), comparisons (compared.ts), fresh go-aheads
-    // (consent.ts, combined.ts), and "A message about another case doesn't count" tying the rule's
-    // check by the case (another.ts).
+    // (consent.ts, combined.ts), "A message about another case doesn't count" tying the rule's
+    // check by the case (another.ts), and "… shall not be counted toward this limit" read with the count (totals.ts).
     let outcomes = shape.clauses.map((clause, index) => draftClause({ lexicon, grammar, shape, index, earlier }, clause));
     outcomes = withOutcomes(lexicon, shape, outcomes);
     outcomes = withDeeds(lexicon, shape, checks, outcomes);
@@ -205,6 +205,7 @@ export function draftSection(
     outcomes = withFreshness(lexicon, shape.sentence, shape.clauses, outcomes);
     outcomes = freshAcross(section.body, voices[i]!, checks, outcomes);
     outcomes = tiedByAnother(lexicon, section.body, voices[i]!, checks, outcomes);
+    outcomes = notCountedAcross(lexicon, section.body, voices[i]!, checks, notes, outcomes);
     const act = conditionedAct(lexicon, shape.sentence);
     if (act.length > 0) earlier = act;
     // "When a status result reports the battery as low, that robot is finished working for now.":

@@ -78,7 +78,8 @@ export function withGlosses(lexicon: Lexicon, glosses: ReadonlyMap<string, reado
 /**
  * The keys the spec's own introduction names its things by: "look a boat up (`find_vessel`, by
  * `vessel_id`)" calls a vessel_id a boat; ""Key System" means a restricted master-key system …,
- * identified by its `system_id`" calls it a Key System; "Readers are identified by their card
+ * identified by its `system_id`" calls it a Key System (and ""MEMBER" means an employee …, identified by the
+ * crew number (`crew_id`)" a MEMBER); "Readers are identified by their card
  * (`patron_id`)" calls a patron_id a reader (and a card). Per stem of those words (at least three
  * letters, none of the tool's own name), the one key; a stem two keys share names neither.
  */
@@ -93,7 +94,7 @@ export function specKeyWords(spec: Pick<BehaviorSpec, "description" | "preamble"
     for (const m of text.matchAll(/(?:^|[.,;:(])\s*([^.,;:()`]{3,60}?)\s*\(`?([a-z][a-z0-9_]*)`?,?\s+by\s+`([a-z][a-z0-9_]*)`/g))
       add(m[1]!.replace(/^(?:and|or)\s+/i, ""), m[3]!, [m[2]!]);
     for (const m of text.matchAll(
-      /["“]([A-Z][A-Za-z' -]{1,40})["”]\s+(?:means|is)\b[^.]*?\bidentified by (?:its|their|the)\s+`([a-z][a-z0-9_]*)`/g,
+      /["“]([A-Z][A-Za-z' -]{1,40})["”]\s+(?:means|is)\b[^.]*?\bidentified by (?:its|their|the)\s+(?:[a-z][a-z -]{0,30}?\s*\(\s*)?`([a-z][a-z0-9_]*)`/g,
     ))
       add(m[1]!, m[2]!);
     // "Readers are identified by their card (`patron_id`), books by their shelfmark (`item_id`)".

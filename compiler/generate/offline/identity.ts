@@ -81,7 +81,8 @@ function names(key: string, stems: Set<string>): boolean {
  * The keys of the look-up and of the act that a "not the same person" clause compares: the pair
  * whose values the samples show in common (the same people), the one whose names the words
  * say first (a key the words write in backticks before any other). Undefined when no pair of keys
- * shares a value, or the words tell no pair apart. `named` asks that the words name one of the two.
+ * shares a value, or the words tell no pair apart. `named` asks that the words name one of the two;
+ * `things` are keys that identify things, not people (the ids both acts carry).
  */
 export function differentPeople(
   lexicon: Lexicon,
@@ -89,6 +90,7 @@ export function differentPeople(
   subject: string,
   object: string,
   named = false,
+  things: readonly string[] = [],
 ): [string, string, Record<string, Binding>?] | undefined {
   const latest = check.with?.r;
   if (latest === undefined || !("latest" in latest)) return undefined;
@@ -114,7 +116,7 @@ export function differentPeople(
   const pairs: { pair: [string, string]; score: number }[] = [];
   for (const [rk, rv] of theirs)
     for (const [ek, ev] of ours) {
-      if (rk === on || ek === on || (named && rk === ek)) continue;
+      if (rk === on || ek === on || (named && rk === ek) || things.includes(rk) || things.includes(ek)) continue;
       if (![...rv].some((v) => ev.has(v))) continue;
       const score =
         (subjectKeys.includes(rk) ? 8 : 0) +

@@ -9,7 +9,7 @@
  */
 import type { On, Pattern } from "../../ir/types.js";
 import type { Lexicon } from "./lexicon.js";
-import { canonical, nameStems } from "./words.js";
+import { canonical, nameStems, words } from "./words.js";
 
 /** A condition's reference to an event's metadata key (`r.days`, `event["unit price"]`): dotted when the key is an identifier. */
 export function keyRef(name: string, key: string): string {
@@ -24,13 +24,18 @@ const TURN_WORDS = new Set(["turn", "reply", "response", "round", "step"]);
 /** Nouns that mean the whole session: a count over it needs no grouping. */
 const SESSION_WORDS = new Set(["session", "conversation", "chat", "trajectory", "transcript", "run", "call", "interaction"]);
 
-/** "per turn", "each turn", "in a single turn", "for each order", "to one customer", "from a single producer": the noun a count is grouped by. */
+/**
+ * "per turn", "each turn", "in a single turn", "for each order", "to one customer", "from a single producer", "under any
+ * one writ", "against the same account": the noun a count is grouped by.
+ */
 const PER =
-  /\b(?:per|in\s+(?:a\s+single|the\s+same|a|one|any|each|every)|(?:for|to|of|on|from)\s+(?:a\s+single|any\s+one|the\s+same|each|every|one))\s+([a-z]+)\b/i;
+  /\b(?:per|in\s+(?:a\s+single|any\s+(?:one|single)|the\s+same|a|one|any|each|every)|(?:for|to|of|on|from|under|against|with|by|within|at)\s+(?:a\s+single|any\s+(?:one|single)|the\s+same|each|every|one))\s+([a-z]+)\b/i;
 /** "One crew member is called out for at most …": a subject of one names the group (the last noun of a compound). */
 const ONE_SUBJECT = /^\W*one\s+(?:[a-z]+\s+)?([a-z]+)\s+(?=(?:is|are|may|can|gets?|receives?)\b)/i;
 /** "No supplier's loads may add up to …", "a supplier's loads total …": the owner of what is counted, at the start, names the group. */
 const OWNER_SUBJECT = /^\W*(?:no|a|an|one|any|each|every)\s+([a-z]+)(?:'s|’s|s'|s’)\s+(?=[a-z])/i;
+/** "…, all of that member's calls counted together", "each bed's waterings": whose things a total adds up, said by their owner. */
+const OWNER_BACK = /\b(?:that|each|every|the\s+same|any\s+one|a\s+single)\s+([a-z]+)(?:'s|’s)\s+(?=[a-z])/i;
 /** "each turn" and "every turn" only name a group when the noun means one: "each refund" is what is counted. */
 const EACH = /\b(?:each|every)\s+([a-z]+)\b/gi;
 
@@ -57,10 +62,9 @@ function keyForNoun(lexicon: Lexicon, pattern: Pattern, noun: string): string | 
   const shared = actions.map((a) => actionKeys(lexicon, a)).reduce((a, b) => a.filter((k) => b.includes(k)));
   // Else the key the spec's introduction calls by the noun ("look a boat up (`find_vessel`, by `vessel_id`)").
   const glossed = [...stems].map((s) => lexicon.keyWords?.get(s)).find((k) => k !== undefined);
-  return (
-    shared.find((key) => nameStems(key).some((s) => stems.has(s))) ??
-    (glossed !== undefined && shared.includes(glossed) ? glossed : undefined)
-  );
+  // A key's words as written too: "session" is no stem of `session_id` (the session's words stem to nothing, words.ts).
+  const named = (key: string) => nameStems(key).some((s) => stems.has(s)) || words(key).some((w) => stems.has(w.toLowerCase()));
+  return shared.find(named) ?? (glossed !== undefined && shared.includes(glossed) ? glossed : undefined);
 }
 
 /** The words that group a count ("per order") and the noun they group by. */
@@ -76,6 +80,7 @@ export function groupingWords(clause: string): GroupingWords | undefined {
   const per =
     ONE_SUBJECT.exec(clause) ??
     OWNER_SUBJECT.exec(clause) ??
+    OWNER_BACK.exec(clause) ??
     pers.find((m) => !SESSION_WORDS.has(canonical(m[1]!.toLowerCase()))) ??
     pers[0] ??
     null;
@@ -117,6 +122,16 @@ function onlySharedKey(lexicon: Lexicon, a: Pattern, b: Pattern): string | undef
   return [...va].some((v) => vb.has(v)) ? key : undefined;
 }
 
+/**
+ * Whether "the same session" (`m`, in `sentence`) names a thing with a key of its own on both sides: "the aftercare
+ * text for that same session" of a studio whose events carry `session_id`. Not after "in", "during", "within" or
+ * "throughout" ("later in the same session"): that is the trajectory, whatever its events carry.
+ */
+function ownSession(lexicon: Lexicon, sentence: string, m: RegExpMatchArray, a: Pattern, b: Pattern): boolean {
+  if (/\b(?:in|during|within|throughout|across)\s+$/i.test(sentence.slice(0, m.index))) return false;
+  return keyForNoun(lexicon, a, m[1]!) !== undefined && keyForNoun(lexicon, b, m[1]!) !== undefined;
+}
+
 /** Words that ask for the same thing on both events: "the same order", "that same reservation", "the matching customer" (not "the very next step", a time). */
 const SAME = /\b(?:the|that|this|a)\s+(?:same|very(?!\s+(?:next|first|last|end|start)\b)|matching|identical)\s+([a-z]+)\b/i;
 /** "for that order", "of that customer": a demonstrative pointing back at the other event's thing. */
@@ -137,9 +152,11 @@ export function correlationOf<A extends string, B extends string>(
   sides: { [S in A | B]: Pattern },
   names: [A, B],
 ): { on: On<A | B> } | { unknown: string } | undefined {
-  // "that account … in the same session": the session is no thing to tie by, the account is.
-  const same =
-    [...sentence.matchAll(new RegExp(SAME.source, "gi"))].find((m) => !SESSION_WORDS.has(canonical(m[1]!.toLowerCase()))) ?? null;
+  // "that account … in the same session": the session is no thing to tie by, the account is. But "for that same
+  // session", "of that same call" name a thing of the spec's own when both sides carry a key for it (`session_id`).
+  const thing = (m: RegExpMatchArray) =>
+    !SESSION_WORDS.has(canonical(m[1]!.toLowerCase())) || ownSession(lexicon, sentence, m, sides[names[0]], sides[names[1]]);
+  const same = [...sentence.matchAll(new RegExp(SAME.source, "gi"))].find(thing) ?? null;
   const that = same === null ? THAT.exec(sentence) : null;
   const [a, b] = names;
   // Without "same" or a preposition, a demonstrative ties the sides only through a key both carry.
@@ -154,7 +171,7 @@ export function correlationOf<A extends string, B extends string>(
       : undefined;
   const said = same ?? that ?? loose;
   // "in the same session", "later in the same run": one trajectory is one session already.
-  if (said === null || said === undefined || SESSION_WORDS.has(canonical(said[1]!.toLowerCase()))) return undefined;
+  if (said === null || said === undefined || !thing(said)) return undefined;
   const noun = said[1]!;
   const keyA = keyForNoun(lexicon, sides[a], noun);
   const keyB = keyForNoun(lexicon, sides[b], noun);

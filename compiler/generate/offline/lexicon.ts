@@ -428,6 +428,8 @@ export interface ResolveOptions {
   ignore?: string;
   /** Only the actions this accepts: what a sum adds up carries an amount. */
   only?: (action: string) => boolean;
+  /** The phrase names a class of events ("When a hive with more than 20 frames is inspected"): its keyed bounds are on each (measured.ts). */
+  measured?: boolean;
 }
 
 /**

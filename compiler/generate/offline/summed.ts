@@ -19,9 +19,12 @@ import { canonical, nameStems, stemSet } from "./words.js";
 export const TOTAL =
   /\b(?:however many|summed|counted across|across all|all (?:of )?(?:its|their|his|her) \w+ together|all [a-z]+(?: [a-z]+)? taken together|(?:added|counted|taken|put|lumped)\s+(?:together|up)(?!\s+to\b))\b/i;
 
-/** Words that make a number a bound on a sum: "total at most $800", "$800 in total", "come to at most $800", "add up to 40", "add up `weight_kg`". */
+/**
+ * Words that make a number a bound on a sum: "total at most $800", "$800 in total", "come to at most $800", "add up to
+ * 40", "add up `weight_kg`", "£2,500 in aggregate", "cumulatively exceed", "600 kg in all".
+ */
 export const SUM =
-  /\b(?:total(?:s|led|ling|ing)?|in total|combined|altogether|all together|sum(?:s|med)? to|add(?:s|ed)? up to|add(?:s|ed)? up(?=\s+`)|(?:come|comes|came|amounts?|amounted) to)\b/i;
+  /\b(?:total(?:s|led|ling|ing)?|in total|combined|altogether|all together|sum(?:s|med)? to|add(?:s|ed)? up to|add(?:s|ed)? up(?=\s+`)|(?:come|comes|came|amounts?|amounted) to|in (?:the )?aggregate|aggregated?|cumulative(?:ly)?|in all(?=\s*(?:[,.;:]|$)))\b/i;
 
 /** The numeric keys of an action the samples show, neither identifiers ("0042" is a code) nor importers' own. */
 function amounts(lexicon: Lexicon, action: string): string[] {
@@ -48,7 +51,7 @@ function byUnit(keys: readonly string[], nouns: readonly string[]): string | und
 }
 
 /** The agent's own acts, not results. */
-const agentActs = (lexicon: Lexicon): string[] =>
+export const agentActs = (lexicon: Lexicon): string[] =>
   lexicon.actions.filter((a) => a.actors.includes("agent") && !a.isResult).map((a) => a.name);
 
 const stemsOf = (lexicon: Lexicon, action: string): string[] => lexicon.actions.find((a) => a.name === action)?.stems ?? [];
@@ -107,4 +110,16 @@ export function summedKey(lexicon: Lexicon, clause: string, after: string, match
   const acts = agents.filter((a) => stemsOf(lexicon, a).some((s) => nouns.includes(s)) && amounts(lexicon, a).length === 1);
   const act = counted !== undefined && acts.includes(counted) ? counted : acts.length === 1 ? acts[0] : undefined;
   return act === undefined ? undefined : { match: [{ action: act }], key: amounts(lexicon, act)[0]! };
+}
+
+/**
+ * "The total insured value lent to any one venue …": the words name a numeric key (every word of `insured_value`)
+ * that one agent act carries, where no verb of theirs names the act ("lent" is `create_loan`): that act and key.
+ */
+export function summedByKeyWords(lexicon: Lexicon, clause: string): { match: Pattern; key: string } | undefined {
+  const said = stemSet(clause);
+  const carriers = agentActs(lexicon).flatMap((a) =>
+    amounts(lexicon, a).flatMap((key) => (nameStems(key).every((s) => said.has(s)) ? [{ action: a, key }] : [])),
+  );
+  return carriers.length === 1 ? { match: [{ action: carriers[0]!.action }], key: carriers[0]!.key } : undefined;
 }

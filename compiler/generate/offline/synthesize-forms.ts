@@ -283,7 +283,7 @@ export function actionsOf(m: Matcher): string[] {
 export const namedBy = (words: ReadonlySet<string>) => (key: string) => nameStems(key).some((s) => s !== "id" && words.has(s));
 
 /** Words that say two values differ ("someone other than the requester"). */
-const DIFFERENT = /\b(?:other than|someone else|somebody else|different|differs?|not the same|never the same|independent)\b/i;
+export const DIFFERENT = /\b(?:other than|someone else|somebody else|different|differs?|not the same|never the same|independent)\b/i;
 /** Words that compare two amounts or dates ("may not exceed the lookup's `max_days`", "on or after the date of loss"). */
 const ORDERED =
   /\b(?:exceeds?|exceeding|more than the|less than the|fewer than the|at most the|at least the|up to the|on or after|on or before|no later than|no earlier than|later than|earlier than|beyond the)\b/i;

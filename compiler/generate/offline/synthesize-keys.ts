@@ -10,6 +10,7 @@ import type { RangeOperator } from "../../ir/types.js";
 import { amountsIn } from "./amounts.js";
 import type { Verdict } from "./synthesize-eval.js";
 import type { WrittenCut } from "./synthesize-numbers.js";
+import { withoutReferences } from "./synthesize-references.js";
 import { nameStems } from "./words.js";
 
 /** Thresholds per numeric key: from the rule's words, and cuts between sample values. */
@@ -21,7 +22,9 @@ export const MAX_KEYS = 2;
 export const MAX_CATEGORY_VALUES = 6;
 
 /** Numbers the rule's sentences write ("over $500", "more than 500 points", "between 10 and 20"), in order. */
-export function numbersIn(text: string): number[] {
+export function numbersIn(written: string): number[] {
+  // A clause's, a version's or a date's number names something; it bounds nothing.
+  const text = withoutReferences(written);
   const found: number[] = [];
   for (const m of text.matchAll(/(?<![\w.])\d[\d,]*(?:\.\d+)?(?![\w.]*\w)/g)) {
     const n = Number(m[0].replace(/,/g, ""));

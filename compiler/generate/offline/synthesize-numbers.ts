@@ -87,7 +87,7 @@ export function cutFit(range: RangeOperator, cuts: readonly WrittenCut[], role: 
   return theirs.some(fits) ? "fits" : "contradicts";
 }
 
-const STEP_NOUNS = String.raw`(?:steps?|events?|messages?|turns?|calls?|actions?|moves?)`;
+const STEP_NOUNS = String.raw`(?:steps?|events?|entry|entries|messages?|turns?|calls?|actions?|moves?)`;
 const IMMEDIATELY = /\b(?:immediately|right after|right away|straight after|straight away|next|at once|directly after)\b/i;
 
 /**
@@ -103,7 +103,7 @@ export function writtenWithins(text: string): number[] {
   }
   // "no later than the third event following the dispatch": the window ends at the third step after it.
   for (const m of text.matchAll(
-    new RegExp(String.raw`\bno\s+later\s+than\s+(?:the\s+)?([a-z]+|\d+)\s+${STEP_NOUNS}\s+(?:after|following)\b`, "gi"),
+    new RegExp(String.raw`\b(?:no|not)\s+later\s+than\s+(?:the\s+)?([a-z]+|\d+)\s+${STEP_NOUNS}\s+(?:after|following)\b`, "gi"),
   )) {
     const word = m[1]!.toLowerCase();
     const n = parseCount(ORDINALS[word] ?? word);

@@ -24,6 +24,7 @@ import {
   type WrittenList,
 } from "./synthesize-forms.js";
 import { writtenCuts, writtenWithins, type WrittenCut } from "./synthesize-numbers.js";
+import { withoutReferences } from "./synthesize-references.js";
 import { nameStems, parseCount, stemSet } from "./words.js";
 
 /** Matchers the search may use. */
@@ -257,7 +258,9 @@ function statedComparisons(ranked: readonly { m: Matcher }[], cuts: readonly Wri
 /** Numbers the rule's words give, for count bounds ("no more than three", "twice", "once"). */
 export function boundsIn(text: string): number[] {
   const found = new Set<number>();
-  for (const w of text.toLowerCase().split(/[^a-z0-9]+/)) {
+  for (const w of withoutReferences(text)
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)) {
     const n = w === "once" ? 1 : w === "twice" ? 2 : w === "thrice" ? 3 : parseCount(w);
     if (n !== undefined && n >= 0 && n <= 20) found.add(n);
   }

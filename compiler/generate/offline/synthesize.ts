@@ -53,6 +53,7 @@ import { prepare } from "./synthesize-prepare.js";
 import { nameStems, stemSet } from "./words.js";
 import { saidBonus, saidFresh, saidQuote } from "./synthesize-said.js";
 import { writtenUse } from "./synthesize-written.js";
+import { cuedUse, cuesGiven, formCues } from "./synthesize-cued.js";
 
 export type { RuleLabels, Verdict } from "./synthesize-eval.js";
 export { roundestIn } from "./synthesize-keys.js";
@@ -421,6 +422,16 @@ export function synthesizeRule(
     const extended = search(all, true, numbered);
     const x = extended.current;
     if (numbered(x) > 0 && x.agree >= current.agree && Number(x.fails) >= Number(current.fails)) ({ current, pool } = extended);
+  }
+  // So with the forms the words ask for by name ("other than the agent who …", "the most recent
+  // look-up", "no later than the second entry following"): one that fits as well replaces the fit
+  // (synthesize-cued.ts).
+  const cues = formCues(vocab);
+  const cued = (r: Reading) => cuedUse(buildRule(rule, r, triggerMatchers).checks, cues);
+  if (!anchored && cued(current) < cuesGiven(cues) && plain.length < all.length && !spent()) {
+    const extended = search(all, true, cued);
+    const x = extended.current;
+    if (cued(x) > cued(current) && x.agree >= current.agree && Number(x.fails) >= Number(current.fails)) ({ current, pool } = extended);
   }
   // The phrase reading anchors the pick when it is credible, fitting all labels but a tolerated
   // few: then the labels refine it, and the reading of highest rank wins (synthesize-rank.ts: fit,

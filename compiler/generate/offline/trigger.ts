@@ -31,7 +31,7 @@ export function draftTrigger(
   const condition = shapes[0]?.condition;
   if (condition !== undefined) {
     // "When … and the user has not said …" describes an absence: no event can mark it.
-    const match = negatedCondition(condition.phrase) ? undefined : resolve(lexicon, condition.phrase);
+    const match = negatedCondition(condition.phrase) ? undefined : resolve(lexicon, condition.phrase, { measured: true });
     if (match !== undefined) return { description: `${capitalize(condition.phrase)}.`, match };
     if (condition.kind === "if") return { description: `${capitalize(condition.phrase)}.`, semantic: true };
   }

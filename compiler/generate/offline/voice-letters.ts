@@ -22,7 +22,10 @@ const ADDRESSEES =
   "(?:licensees?|operators?|firms?|registrants?|permit\\s+holders?|providers?|(?:all\\s+)?staff|employees|everyone|we|the\\s+(?:licensee|operator|firm|company|provider|team))";
 
 /** Number words a contract writes with the figure after them: "ten (10)", "four (4)". */
-const NUMBER_WORD = "(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|sixty|hundred)";
+const NUMBER_WORD =
+  "(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand)";
+/** "fifty-five", "four hundred", "two thousand five hundred", "one hundred and twenty": a number said in words. */
+const NUMBER_WORDS = `${NUMBER_WORD}(?:(?:-|\\s+(?:and\\s+)?)${NUMBER_WORD})*`;
 
 /** Verbs a permission is said to be used up by, besides "covers": "One sign-off opens one batch". */
 const SPENT_ON = "(?:opens|unlocks|allows|clears|authori[sz]es|permits|buys|pays\\s+for|counts\\s+for|is\\s+good\\s+for|is\\s+for)";
@@ -120,14 +123,21 @@ export function letterSteps(agent: string, knows: (verb: string) => boolean): Vo
         ),
     },
     {
-      // "at least one (1) and at most four (4)", "ten (10)": the figure in brackets says the word again.
+      // "at least one (1) and at most four (4)", "ten (10)", "fifty-five (55)", "four hundred (400)": the figure in brackets
+      // says the words again.
       name: "figure in brackets",
-      apply: (v) => rewrite(v, new RegExp(`\\b${NUMBER_WORD}\\s+\\((\\d+)\\)`, "gi"), (m) => m[1]!),
+      apply: (v) => rewrite(v, new RegExp(`\\b${NUMBER_WORDS}\\s+\\((\\d[\\d,]*)\\)`, "gi"), (m) => m[1]!),
     },
     {
-      // "The total … shall not exceed 10": a bound, as "must be at most 10" says it (the sum reader knows "at most").
+      // "The total … shall not exceed 10": a bound, as "must be at most 10" says it (the sum reader knows "at most"); "shall
+      // not cumulatively exceed", "shall not in aggregate exceed": the adverb says it is a total, and stays.
       name: "not exceed",
-      apply: (v) => rewrite(v, /\b(must|may|shall|should|can|will)\s+not\s+exceed\s+(?=[$€£]?\d)/gi, (m) => `${m[1]!} be at most `),
+      apply: (v) =>
+        rewrite(
+          v,
+          /\b(must|may|shall|should|can|will)\s+not\s+(?:(cumulatively|collectively|together|in\s+(?:the\s+)?aggregate|in\s+total)\s+)?exceed\s+(?=[$€£]?\d)/gi,
+          (m) => `${m[1]!} be ${m[2] === undefined ? "" : `${m[2]} `}at most `,
+        ),
     },
     {
       // "No section is opened with open_line before the possession … has been handed back": the ordering, as "A section

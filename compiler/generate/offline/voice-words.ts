@@ -109,3 +109,10 @@ export const ORDINALS: Record<string, string> = {
   ninth: "9",
   tenth: "10",
 };
+
+/**
+ * The nouns a window of steps counts in: "the second step after", "within three events of", "the second ENTRY following"
+ * (a contract's defined word for an event of the session), "the third message after". Not "turns" nor "days": a turn is a
+ * person's message and the agent's answer together, a day no step at all.
+ */
+export const STEP_NOUNS = "(?:steps?|events?|entry|entries|actions?|messages?|moves?)";

@@ -19,11 +19,23 @@ import { escapeRegExp } from "./shape.js";
 import { formSteps, lateSteps } from "./voice-forms.js";
 import { asideSteps } from "./voice-asides.js";
 import { doneSteps, letterSteps } from "./voice-letters.js";
+import { dutySteps } from "./voice-duties.js";
+import { boundSteps, leadInSteps } from "./voice-bounds.js";
 import { withDefinedTerms, withTerms } from "./voice-terms.js";
 import { absorbed, readWithNeighbour, withNeighbours } from "./voice-joins.js";
 import { afterWait, answersInOwnWords, chatSteps, unspoken, waitsForNext } from "./voice-chat.js";
 import { originalQuote, rewrite, unchanged, type Voiced } from "./voice-spans.js";
-import { ADVERB, imperativeVerb, LEADING_CONDITION, NOT_A_VERB, OBJECT_START, ORDINALS, participle, thirdPerson } from "./voice-words.js";
+import {
+  ADVERB,
+  imperativeVerb,
+  LEADING_CONDITION,
+  NOT_A_VERB,
+  OBJECT_START,
+  ORDINALS,
+  participle,
+  STEP_NOUNS,
+  thirdPerson,
+} from "./voice-words.js";
 
 export { withDefinedTerms, originalQuote, participle, thirdPerson, type Voiced };
 
@@ -152,13 +164,21 @@ function steps(
       // following the dispatch" (a notice's words): a window of steps.
       name: "no later than",
       apply: (v) =>
-        // "by the second event after the redemption" is the same window.
-        rewrite(v, /\b(?:no\s+later\s+than|by)\s+(?:the\s+)?(\w+)\s+(?:steps?|events?)\s+(?:after|following)\b/gi, (m) => {
-          const n =
-            ORDINALS[m[1]!.toLowerCase()] ??
-            (/^(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)$/i.test(m[1]!) ? m[1]! : undefined);
-          return n === undefined ? undefined : `within ${n} steps of`;
-        }),
+        // "by the second event after the redemption", "not later than …", "at or before …", "no more than two steps after
+        // the `transfer_custody` event" are the same window.
+        rewrite(
+          v,
+          new RegExp(
+            `\\b(?:(?:no|not)\\s+(?:later|more)\\s+than|at\\s+most|(?:at\\s+the\\s+latest\\s+)?by|(?:on|at)\\s+or\\s+before)\\s+(?:the\\s+)?(\\w+)\\s+${STEP_NOUNS}\\s+(?:after|following)\\b`,
+            "gi",
+          ),
+          (m) => {
+            const n =
+              ORDINALS[m[1]!.toLowerCase()] ??
+              (/^(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)$/i.test(m[1]!) ? m[1]! : undefined);
+            return n === undefined ? undefined : `within ${n} steps of`;
+          },
+        ),
     },
     {
       // "Where a check returns a hit, …": the procedure's "if".
@@ -380,12 +400,15 @@ export function voiced(
   v = withTerms(LABEL.apply(CLAUSE_NUMBER.apply(v)), terms);
   for (const step of [
     ...chatSteps(agent, knows),
+    ...leadInSteps(),
     ...letterSteps(agent, knows),
+    ...boundSteps(),
     ...formSteps(agent),
     ...asideSteps(agent, knows),
     ...steps(agent, knows, answer),
     ...lateSteps(agent),
     ...doneSteps(),
+    ...dutySteps(),
   ])
     v = step.apply(v);
   return v;
