@@ -3,11 +3,13 @@
  * values, and an act forbidden for good once an event has happened to that thing, whatever a later
  * look-up shows (blind15's writ-enforcement and tattoo-studio), in worlds of their own: a gliding
  * club's launch desk under a court-order voice, a dog daycare's release notes, a crop-spraying
- * runbook. The look-up "records / lists / comes back with" any number of values: "the glider as
- * serviceable", "the logbook as not overdue", "a current vaccine" (`vaccine_current`, its name's words
- * in either order), "no hives", "10 or more hours left"; a bare "look-up" is the call named as one
- * (`check_glider`); "will no longer", "won't", "may no longer" ban the act after the event
- * (compiler/generate/offline/latest.ts, looked.ts, worded.ts, voice-asides.ts).
+ * runbook, a climbing gym's house rules. The look-up "records / lists / comes back with" any number
+ * of values: "the glider as serviceable", "the logbook as not overdue", "a current vaccine"
+ * (`vaccine_current`, its name's words in either order), "no hives", "10 or more hours left", "a wind
+ * of 15.5 or under", "status: active"; of two keys that hold the value, the
+ * one the words name, else the thing's own `status`. A bare "look-up" or "check" is the call named as
+ * one (`check_glider`, `scan_tag`); "will no longer", "won't", "may no longer" ban the act after the
+ * event (compiler/generate/offline/latest.ts, looked.ts, worded.ts, voice-asides.ts).
  */
 import { describe, expect, it } from "vitest";
 import type { Trajectory } from "../../runtime/types.js";
@@ -148,6 +150,30 @@ const fields: World = {
   ],
 };
 
+const climbers: World = {
+  name: "climbing-gym",
+  description: "House rules for the front-desk assistant of a climbing gym.",
+  preamble:
+    "The assistant looks members up with `lookup_member` (by `member_id`; the result gives `status` (active or " +
+    "suspended), `wall_pass` (active or expired), `belay_cert` (valid or expired), `id_check` (valid or invalid), `waiver` " +
+    "(signed or unsigned) and `age`) and hands out harnesses with `issue_harness` (`member_id`).",
+  samples: (
+    [
+      // s14: all in order; s15: suspended; s16: belay cert expired, aged 15; s17: ID check invalid, waiver unsigned.
+      ["M1", "active", "valid", "valid", "signed", "30"],
+      ["M2", "suspended", "valid", "valid", "signed", "16"],
+      ["M3", "active", "expired", "valid", "signed", "15"],
+      ["M4", "active", "valid", "invalid", "unsigned", "40"],
+    ] as const
+  ).map(([member_id, status, belay_cert, id_check, waiver, age]) =>
+    session(
+      ["agent", "lookup_member", { member_id }],
+      ["tool", "lookup_member_result", { member_id, status, wall_pass: "active", belay_cert, id_check, waiver, age }],
+      ["agent", "issue_harness", { member_id }],
+    ),
+  ),
+};
+
 const onLatest = (act: string, looked: string, key: string, when: string) => ({
   type: "condition",
   each: [{ action: act }],
@@ -206,6 +232,42 @@ describe("what the latest look-up of the same thing records", () => {
       "Never spray a field unless the last survey of that field comes back with a wind of 15 or under, no hives and the crop as not flowering.";
     expect(drafted(fields, body).checks).toEqual([
       onLatest("spray_field", "survey_field_result", "field_id", 'r.wind_kmh <= 15 && r.hives == "no" && r.crop_stage != "flowering"'),
+    ]);
+  });
+});
+
+describe("which key a value is of, and how a value is written", () => {
+  it("reads 'records the member as active and the belay cert as valid': the key named, else the thing's own status", () => {
+    const body =
+      "The assistant shall not issue a harness to a member save where the most recent look-up of that same member records the member as active and the belay cert as valid.";
+    expect(drafted(climbers, body)).toEqual({
+      // "active" is a value of `wall_pass` too, "valid" one of `id_check` too.
+      checks: [onLatest("issue_harness", "lookup_member_result", "member_id", 'r.status == "active" && r.belay_cert == "valid"')],
+      questions: 0,
+      pass: ["s14", "s17"],
+      fail: ["s15", "s16"],
+    });
+  });
+
+  it("reads 'shows status: active and waiver: signed' written without backticks", () => {
+    const body = "The assistant issues a harness only if the latest lookup of that member shows status: active and waiver: signed.";
+    expect(drafted(climbers, body).checks).toEqual([
+      onLatest("issue_harness", "lookup_member_result", "member_id", 'r.status == "active" && r.waiver == "signed"'),
+    ]);
+  });
+
+  it("reads 'a wind of 15.5 or under': the point of a number ends no sentence", () => {
+    const body = "Do not spray a field unless the last survey of that same field lists no hives and a wind of 15.5 or under.";
+    expect(drafted(fields, body).checks).toEqual([
+      onLatest("spray_field", "survey_field_result", "field_id", 'r.hives == "no" && r.wind_kmh <= 15.5'),
+    ]);
+  });
+
+  it("reads 'the latest check of that dog says …' as the scan, the one call named as a look-up", () => {
+    const body =
+      "The assistant will not admit a dog unless the latest check of that dog says the dog has a current vaccine and no bite flag.";
+    expect(drafted(dogs, body).checks).toEqual([
+      onLatest("admit_dog", "scan_tag_result", "dog_id", 'r.vaccine_current == "yes" && r.bite_flag == "no"'),
     ]);
   });
 });

@@ -101,7 +101,7 @@ export function lookedFor(lexicon: Lexicon, pairs: readonly [string, ValueMatche
 }
 
 /** A look-up named by no more than its kind, and the calls that are one by their names. */
-const LOOKUP_WORDS = /\b(?:look-?ups?|look\s+up|records?|queries|query)\b/i;
+const LOOKUP_WORDS = /\b(?:look-?ups?|look\s+up|records?|queries|query|checks?|scans?|searches|search)\b/i;
 const LOOKUP_NAMES = /^(?:find|lookup|look_up|get|fetch|query|search|retrieve)_[a-z_]+?(?<!_result)$/;
 /** Calls that are a look-up by their names too, though they may also be the act's own test ("check_sheen"): second choice. */
 const CHECK_NAMES = /^(?:check|verify|scan|inspect)_[a-z_]+?(?<!_result)$/;

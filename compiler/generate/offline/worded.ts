@@ -65,7 +65,15 @@ function stateTest(lexicon: Lexicon, looked: string, item: string): string | und
       if (at >= 0) found.push({ key: m.key, value, at });
     }
   }
-  // The longest value wins where one holds another ("on hold" over "hold"); two keys said at once tell nothing.
+  // The longest value wins where one holds another ("on hold" over "hold"); two keys said at once tell nothing, unless
+  // the words name one of them ("the belay cert as valid" where `id_check` may be valid too), or name none and one is
+  // the thing's own state ("the member as active": `status`, not `wall_pass`).
+  const stems = stemSet(item);
+  const among = (keep: (key: string) => boolean) => new Set(found.filter((f) => keep(f.key)).map((f) => f.key));
+  const namedKeys = among((k) => named(k, stems));
+  const states = among((k) => /^(?:status|state|standing|condition)$/i.test(k));
+  const chosen = namedKeys.size === 1 ? namedKeys : namedKeys.size === 0 && states.size === 1 ? states : undefined;
+  if (chosen !== undefined) found.splice(0, found.length, ...found.filter((f) => chosen.has(f.key)));
   const keys = new Set(found.map((f) => f.key));
   if (keys.size !== 1) return undefined;
   const best = found.sort((a, b) => b.value.length - a.value.length)[0]!;
@@ -119,6 +127,20 @@ function flagTest(lexicon: Lexicon, looked: string, item: string): string | unde
     .find((m) => m.key === key)!
     .values.find((v) => v.value.toLowerCase() !== wanted)?.value;
   return other === undefined || seen.length === 0 ? undefined : `${keyRef("r", key)} != ${JSON.stringify(other)}`;
+}
+
+/** "status: active", "the belay cert: valid": a key of the look-up by its name's words, and the value written after the colon. */
+const PAIR = /^\s*(?:(?:the|its|a|an)\s+)?([a-z][a-z_ -]*?)\s*:\s*([\w.-]+)\s*$/i;
+
+function pairTest(lexicon: Lexicon, looked: string, item: string): string | undefined {
+  const m = PAIR.exec(item);
+  if (m === null) return undefined;
+  const said = [...stemSet(m[1]!)].sort().join(" ");
+  const keys = metadataOf(lexicon, looked).filter((md) => !md.key.startsWith("@") && [...nameStems(md.key)].sort().join(" ") === said);
+  if (keys.length !== 1) return undefined;
+  // The value as the samples write it, whatever its case; one they never show, as written.
+  const value = keys[0]!.values.find((v) => v.value.toLowerCase() === m[2]!.toLowerCase())?.value ?? m[2]!;
+  return test(keys[0]!.key, value);
 }
 
 /** Whether a key's name is among the item's words. */
@@ -252,7 +274,8 @@ export function wordedValues(
   on: string | undefined,
 ): { tests: string[]; length: number } {
   if (looked.length !== 1) return { tests: [], length: 0 };
-  const text = tail.replace(/[;:.].*$/s, "");
+  // The values end at a sentence's stop or a colon that opens a list, not at "status: active" nor at "2.5".
+  const text = tail.replace(/(?:;|\.(?!\d)|:(?!\s*[\w-]+\s*(?:,|\band\b|$))).*$/s, "");
   const tests: string[] = [];
   let at = 0;
   let length = 0;
@@ -264,6 +287,7 @@ export function wordedValues(
     // What a spec writes in backticks is read as written, by the readers of backticks (shown.ts, lists.ts).
     if (item.includes("`")) break;
     const read =
+      pairTest(lexicon, looked[0]!, item) ??
       tiedTest(lexicon, looked[0]!, acts, item, on) ??
       measuredTest(lexicon, looked[0]!, acts, item, on) ??
       amountTest(lexicon, looked[0]!, item) ??
