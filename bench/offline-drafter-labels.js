@@ -137,6 +137,14 @@
 // `node bench/offline-drafter-labels.js --only test/fixtures/blind15`.
 // From the end of the third session of 7 December 2026 (after that measure) blind15 is a development
 // set, in the default groups: the next held-out set measures what carries over.
+// test/fixtures/blind16/ holds a sixteenth (tool-hire-counter, vineyard-spraying, isotope-stores: a
+// laminated quick-reference card, a committee's minutes and a thread of e-mails correcting each
+// other), committed (a5d9cdb, dd6a1c8, 5e742a2, a05cbd3, with subjects that name no rule) by a helper
+// who never read or ran the drafter, in voices given to that helper only, and measured before any
+// change of the fourth session of 7 December 2026 with the drafter of fba01e6: 117/180 (65%) with no
+// labels, 148/180 (82%) with half, and after that session's merges (44f2103): 118/180 (66%) with no
+// labels, 148/180 (82%) with half. From the end of that session (after that measure) blind16 is a
+// development set, in the default groups.
 // test/fixtures/spec/held-out-2026-12/ was written by the helper who then changed the drafter,
 // after reading it and before changing it, and measured before and after (its README).
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -201,6 +209,7 @@ const groups = [
         ["blind13 (in-sample since the second session of 7 December 2026)", under("test/fixtures/blind13")],
         ["blind14 (in-sample since the third session of 7 December 2026)", under("test/fixtures/blind14")],
         ["blind15 (in-sample since the end of the third session of 7 December 2026)", under("test/fixtures/blind15")],
+        ["blind16 (in-sample since the end of the fourth session of 7 December 2026)", under("test/fixtures/blind16")],
       ]),
   ...folders.map((folder) => [relative(root, isAbsolute(folder) ? folder : join(root, folder)) || folder, under(folder)]),
 ];
