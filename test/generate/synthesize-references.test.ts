@@ -27,6 +27,14 @@ describe("the numbers a rule writes", () => {
     expect(numbersIn("Adopted in December 2026.")).toEqual([]);
   });
 
+  it("leave out the time of day a message's header writes after its date", () => {
+    // A thread of e-mails: "12:48" read as numbers gave thresholds of 12 and 48.
+    expect(numbersIn("**Ann Price · Tue 9 Mar, 12:48**\nAt most 6 supers a hive.")).toEqual([6]);
+    expect(numbersIn("Sent March 9 at 1:02 pm: no more than 40 frames a run.")).toEqual([40]);
+    // A time with no date before it is left as written.
+    expect(numbersIn("No smoker is lit after 18:30.")).toEqual([18, 30]);
+  });
+
   it("keep quantities written next to words that only look like references", () => {
     // "3 May be" is no date; "4 items" counts items.
     expect(numbersIn("Up to 3 may be moved at once, and no member takes more than 4 items.")).toEqual([3, 4]);

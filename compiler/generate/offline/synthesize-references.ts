@@ -11,6 +11,8 @@
 /** A month by name, capitalized ("3 may be" is no date). */
 const MONTH =
   "(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\\b\\.?";
+/** A time of day after a date: ", 12:48", " at 1:02 pm" (optional). */
+const TIME = "(?:,?\\s+(?:at\\s+)?\\d{1,2}:\\d{2}(?:\\s?[ap]\\.?m\\.?)?)?";
 /** A number as a clause is numbered: "14", "14.2", "4.3", "2(b)". */
 const NUMBERING = "\\d+(?:\\.\\d+)*(?:\\s?\\([a-z0-9]{1,3}\\))*";
 
@@ -24,9 +26,10 @@ const REFERENCES: readonly RegExp[] = [
   /\bv\d+(?:\.\d+)+\b/gi,
   // A clause's own number where a heading or a paragraph begins: "4.3: …", "1.1 The Provider …", "2. Release …".
   new RegExp(`(?:^|(?<=\\n)|(?<=[.:]\\s))\\s*${NUMBERING}(?:[.:)]\\s|\\s(?=[A-Z]))`, "g"),
-  // Dates: "19 November 2026", "November 19, 2026", "December 2026", "2026-12-07".
-  new RegExp(`\\b\\d{1,2}(?:st|nd|rd|th)?\\s+${MONTH}(?:,?\\s+\\d{4})?`, "g"),
-  new RegExp(`\\b${MONTH}\\s+\\d{1,2}(?:st|nd|rd|th)?(?:,?\\s+\\d{4})?\\b`, "g"),
+  // Dates: "19 November 2026", "November 19, 2026", "December 2026", "2026-12-07", with the time of day
+  // a message's header writes after one ("Tue 9 Mar, 12:48", "March 9 at 1:02 pm"): "12:48" gave `mbq < 48`.
+  new RegExp(`\\b\\d{1,2}(?:st|nd|rd|th)?\\s+${MONTH}(?:,?\\s+\\d{4})?${TIME}`, "g"),
+  new RegExp(`\\b${MONTH}\\s+\\d{1,2}(?:st|nd|rd|th)?(?:,?\\s+\\d{4})?\\b${TIME}`, "g"),
   new RegExp(`\\b${MONTH}\\s+\\d{4}\\b`, "g"),
   /\b\d{4}-\d{2}-\d{2}\b/g,
 ];
