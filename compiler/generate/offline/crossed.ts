@@ -9,8 +9,11 @@
 import type { Lexicon } from "./lexicon.js";
 import { nameStems, stemSet } from "./words.js";
 
-/** The values each key shows on the events of the actions, numbers left out (a count is no identity). */
-function valuesOf(lexicon: Lexicon, actions: readonly string[]): Map<string, Set<string>> {
+/**
+ * The values each key shows on the events of the actions, numbers left out (a count is no identity):
+ * what a tie across keys of different names (here) and two people who must differ (identity.ts) compare.
+ */
+export function valuesOf(lexicon: Lexicon, actions: readonly string[]): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>();
   for (const t of lexicon.samples)
     for (const e of t.events) {

@@ -10,6 +10,7 @@ import type { ClauseOutcome } from "./clauses.js";
 import { keyRef } from "./keys.js";
 import type { Lexicon } from "./lexicon.js";
 import { backtickedNames } from "./backticks.js";
+import { valuesOf } from "./crossed.js";
 import type { SentenceShape } from "./shape.js";
 import { nameStems, stemSet } from "./words.js";
 
@@ -34,22 +35,6 @@ const SOMEONE_ELSE = new RegExp(
 /** "an archivist may not clear their own loan", "nobody approves their own request". */
 const OWN =
   /^(?:and\s+|but\s+)?(?:(?:the|that|this|a|an)\s+)?(.+?)\s+((?:may|must|can|should|shall|does|do)\s+(?:not|never)\s+|cannot\s+|can't\s+|never\s+|(?:is|are) not allowed to\s+)?([a-z]+?)(?:e?s)?\s+(?:their|his|her|its)\s+own\s+(.+)$/i;
-
-/** The values each key of an action shows in the samples. */
-function valuesOf(lexicon: Lexicon, actions: readonly string[]): Map<string, Set<string>> {
-  const out = new Map<string, Set<string>>();
-  for (const t of lexicon.samples)
-    for (const e of t.events) {
-      if (!actions.includes(e.action)) continue;
-      for (const [k, v] of Object.entries(e.metadata ?? {})) {
-        if (typeof v !== "string" || /^-?\d+(?:\.\d+)?$/.test(v)) continue;
-        const set = out.get(k) ?? new Set<string>();
-        set.add(v);
-        out.set(k, set);
-      }
-    }
-  return out;
-}
 
 /**
  * "the person who cleared it is someone other than the archivist lending it", "the approval must
