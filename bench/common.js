@@ -1,8 +1,9 @@
 // Pieces the benchmarks share: the refund example's support session, a child process timed by
-// its own resource usage, a spec folder's labeled cases, and a command-line option.
+// its own resource usage, a spec folder's labeled cases, a command-line option, and the offline
+// drafter benches' spec groups and rule-verdict agreement.
 import { spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, isAbsolute, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const USAGE = join(dirname(fileURLToPath(import.meta.url)), "usage-at-exit.mjs");
@@ -77,4 +78,67 @@ export function takeOption(args, flag, fallback) {
   if (at < 0) return fallback;
   const [value] = args.splice(at, 2).slice(1);
   return value;
+}
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+
+/** The spec folders of `folder` (relative to the repository or absolute): itself if it holds a BEHAVIOR.md, else its sub-folders that do, sorted. */
+export function specFolders(folder) {
+  const path = isAbsolute(folder) ? folder : join(ROOT, folder);
+  if (existsSync(join(path, "BEHAVIOR.md"))) return [path];
+  return readdirSync(path, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(join(path, d.name, "BEHAVIOR.md")))
+    .map((d) => join(path, d.name))
+    .sort();
+}
+
+/**
+ * The offline drafter benches' default groups, [title, spec folders]: the development sets, named
+ * one by one (never a glob: the held-out set must not come in with a merge).
+ */
+export function defaultGroups() {
+  return [
+    ["held-out-2026 (in-sample)", specFolders("test/fixtures/spec/held-out-2026")],
+    ["held-out-2026-12 (written by the drafter's developer before changing it)", specFolders("test/fixtures/spec/held-out-2026-12")],
+    ["blind", specFolders("test/fixtures/blind")],
+    ["blind2 (in-sample since the drafter was changed with its drafts in view)", specFolders("test/fixtures/blind2")],
+    ["blind3 (in-sample since the drafter was changed with its drafts in view)", specFolders("test/fixtures/blind3")],
+    ["blind4 (in-sample since 6 December 2026)", specFolders("test/fixtures/blind4")],
+    ["blind5 (in-sample since 6 December 2026)", specFolders("test/fixtures/blind5")],
+    ["blind6 (in-sample since the third session of 6 December 2026)", specFolders("test/fixtures/blind6")],
+    ["blind7 (in-sample since the fourth session of 6 December 2026)", specFolders("test/fixtures/blind7")],
+    ["blind8 (in-sample since the fifth session of 6 December 2026)", specFolders("test/fixtures/blind8")],
+    ["blind9 (in-sample since the sixth session of 6 December 2026)", specFolders("test/fixtures/blind9")],
+    ["blind10 (in-sample since the seventh session of 6 December 2026)", specFolders("test/fixtures/blind10")],
+    ["blind11 (in-sample since the eighth session of 6 December 2026)", specFolders("test/fixtures/blind11")],
+    ["blind12 (in-sample since the first session of 7 December 2026)", specFolders("test/fixtures/blind12")],
+    ["blind13 (in-sample since the second session of 7 December 2026)", specFolders("test/fixtures/blind13")],
+    ["blind14 (in-sample since the third session of 7 December 2026)", specFolders("test/fixtures/blind14")],
+    ["blind15 (in-sample since the end of the third session of 7 December 2026)", specFolders("test/fixtures/blind15")],
+    ["blind16 (in-sample since the end of the fourth session of 7 December 2026)", specFolders("test/fixtures/blind16")],
+  ];
+}
+
+/** A preview rule's verdict on one sample: "true", "false" or "na". */
+export const verdictOf = (rule, id) => (rule.rule.pass.includes(id) ? "true" : rule.rule.fail.includes(id) ? "false" : "na");
+
+/**
+ * Rule-verdict agreement of a drafted IR with the hand labels of `cases`, counted on the samples
+ * whose ids are in `ids`; verdicts from `previewJudge` (compiler/generate/preview.js), which runs
+ * the checks' generated code. `wrong` names the rules with at least one disagreement.
+ */
+export function ruleAgreement(previewJudge, ir, samples, cases, ids) {
+  const preview = previewJudge(ir, samples);
+  let agree = 0;
+  let total = 0;
+  const wrong = new Set();
+  for (const c of cases) {
+    if (!ids.has(c.trajectory.id)) continue;
+    for (const rule of preview.rules) {
+      total++;
+      if (c.expected.metaBehaviorVerdicts[rule.name] === verdictOf(rule, c.trajectory.id)) agree++;
+      else wrong.add(rule.name);
+    }
+  }
+  return { agree, total, exact: preview.rules.length - wrong.size, rules: preview.rules.length, wrong };
 }

@@ -147,11 +147,11 @@
 // development set, in the default groups.
 // test/fixtures/spec/held-out-2026-12/ was written by the helper who then changed the drafter,
 // after reading it and before changing it, and measured before and after (its README).
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DEFAULT_QUESTIONS_PER_RULE, simulateInterview } from "./verdict-simulation.js";
-import { casesOf } from "./common.js";
+import { casesOf, defaultGroups, ruleAgreement, specFolders as under } from "./common.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const dist = (path) => import(join(root, "dist", path));
@@ -163,14 +163,6 @@ const { validateTrajectory } = await dist("runtime/trajectory.js");
 const { verdictAsking } = await dist("compiler/generate/verdicts.js");
 const lib = { verdictAsking, previewJudge };
 
-const under = (folder) => {
-  const path = isAbsolute(folder) ? folder : join(root, folder);
-  if (existsSync(join(path, "BEHAVIOR.md"))) return [path];
-  return readdirSync(path, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && existsSync(join(path, d.name, "BEHAVIOR.md")))
-    .map((d) => join(path, d.name))
-    .sort();
-};
 const args = process.argv.slice(2);
 const only = args.includes("--only");
 // `--questions K` (or `--questions=K`): verdict questions answered per rule in the simulated interview.
@@ -189,48 +181,11 @@ for (let i = 0; i < args.length; i++) {
   folders.push(a);
 }
 const groups = [
-  ...(only
-    ? []
-    : [
-        ["held-out-2026 (in-sample)", under("test/fixtures/spec/held-out-2026")],
-        ["held-out-2026-12 (written by the drafter's developer before changing it)", under("test/fixtures/spec/held-out-2026-12")],
-        ["blind", under("test/fixtures/blind")],
-        ["blind2 (in-sample since the drafter was changed with its drafts in view)", under("test/fixtures/blind2")],
-        ["blind3 (in-sample since the drafter was changed with its drafts in view)", under("test/fixtures/blind3")],
-        ["blind4 (in-sample since 6 December 2026)", under("test/fixtures/blind4")],
-        ["blind5 (in-sample since 6 December 2026)", under("test/fixtures/blind5")],
-        ["blind6 (in-sample since the third session of 6 December 2026)", under("test/fixtures/blind6")],
-        ["blind7 (in-sample since the fourth session of 6 December 2026)", under("test/fixtures/blind7")],
-        ["blind8 (in-sample since the fifth session of 6 December 2026)", under("test/fixtures/blind8")],
-        ["blind9 (in-sample since the sixth session of 6 December 2026)", under("test/fixtures/blind9")],
-        ["blind10 (in-sample since the seventh session of 6 December 2026)", under("test/fixtures/blind10")],
-        ["blind11 (in-sample since the eighth session of 6 December 2026)", under("test/fixtures/blind11")],
-        ["blind12 (in-sample since the first session of 7 December 2026)", under("test/fixtures/blind12")],
-        ["blind13 (in-sample since the second session of 7 December 2026)", under("test/fixtures/blind13")],
-        ["blind14 (in-sample since the third session of 7 December 2026)", under("test/fixtures/blind14")],
-        ["blind15 (in-sample since the end of the third session of 7 December 2026)", under("test/fixtures/blind15")],
-        ["blind16 (in-sample since the end of the fourth session of 7 December 2026)", under("test/fixtures/blind16")],
-      ]),
+  ...(only ? [] : defaultGroups()),
   ...folders.map((folder) => [relative(root, isAbsolute(folder) ? folder : join(root, folder)) || folder, under(folder)]),
 ];
 
-const verdictOf = (rule, id) => (rule.rule.pass.includes(id) ? "true" : rule.rule.fail.includes(id) ? "false" : "na");
-
-function agreement(ir, samples, cases, ids) {
-  const preview = previewJudge(ir, samples);
-  let agree = 0;
-  let total = 0;
-  const wrong = new Set();
-  for (const c of cases) {
-    if (!ids.has(c.trajectory.id)) continue;
-    for (const rule of preview.rules) {
-      total++;
-      if (c.expected.metaBehaviorVerdicts[rule.name] === verdictOf(rule, c.trajectory.id)) agree++;
-      else wrong.add(rule.name);
-    }
-  }
-  return { agree, total, exact: preview.rules.length - wrong.size, rules: preview.rules.length, wrong };
-}
+const agreement = (ir, samples, cases, ids) => ruleAgreement(previewJudge, ir, samples, cases, ids);
 
 function swaps(ir, samples) {
   // A name the samples show as a metadata key or value (`beneficiary_id`) is no action to swap.
