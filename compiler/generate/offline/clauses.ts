@@ -16,6 +16,7 @@ import { valueList, withList } from "./lists.js";
 import { canonical, nameStems } from "./words.js";
 import { followsInSamples, namesAgentAction, resolvePattern, type Lexicon, type ResolveOptions } from "./lexicon.js";
 import { stemSet } from "./words.js";
+import { actedOn, unreadCondition } from "./acted-on.js";
 import {
   COUNT,
   DUTY,
@@ -173,7 +174,8 @@ export function afterWindow(context: ClauseContext): Pattern | undefined | "unre
   const condition = context.shape.condition;
   if (condition === undefined || (condition.kind !== "after" && condition.kind !== "if")) return undefined;
   if (negatedCondition(condition.phrase)) return "unresolved";
-  return resolve(context.lexicon, condition.phrase, { measured: true }) ?? "unresolved";
+  // "once picking has been started on a block": the act the verb names, not the one named after the thing (acted-on.ts).
+  return actedOn(context.lexicon, condition.phrase, resolve, { measured: true }) ?? "unresolved";
 }
 
 export function withWindow<T extends Check>(check: T, window: Pattern | undefined): T {
@@ -379,12 +381,12 @@ export function forbiddenFrom(context: ClauseContext, clause: string, quote: str
     NEGATED_PASSIVE.exec(clause);
   // A parenthesis restates what is forbidden ("carry on with the lesson (no new problems)"): it adds no condition.
   const forbiddenPart = (cue === null ? clause : clause.slice(cue.index + cue[0].length)).replace(/\([^)]*\)/g, " ");
-  const resolved = resolve(context.lexicon, clause, { agentOnly: true });
+  const resolved = actedOn(context.lexicon, clause, resolve, { agentOnly: true });
   const conditional =
     NEGATION.test(forbiddenPart) ||
     (/\b(?:which|who|whose)\b|\bthat\s+(?:it|they|the agent|has|have|had|is|are|was|were)\b/i.test(forbiddenPart) &&
       !boundOnOwnField(resolved, clause));
-  if (!byAgent || conditional || RELATIONAL.test(clause))
+  if (!byAgent || conditional || RELATIONAL.test(clause) || (context.shape.condition === undefined && unreadCondition(clause)))
     return semanticFor(quote, true, "the drafter could not tell which single agent action this forbids");
   // "never books another inspection except a `reinspection`": the exception is left out, never matched
   // (exceptions.ts). Its value still tells which action it is about: the one that carries it.

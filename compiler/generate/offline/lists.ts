@@ -27,6 +27,9 @@ const LIST = new RegExp(`${ITEM}(?:${SEPARATOR}${ITEM})+`, "g");
 const STOP =
   /^(?:the|a|an|is|are|was|were|be|been|has|have|had|must|may|can|should|will|it|they|that|this|which|who|until|unless|when|whatever|whoever|however|to|for|of|on|in|at|by|with|from|as|any|every|each|its|their)$/i;
 
+/** Words that compare a number ("or less", "or more"): an item of them is the end of an amount, not a value. */
+const COMPARATIVE = /^(?:less|more|fewer|lower|higher|greater|below|above|under|over|lesser)$/i;
+
 interface KeyValues {
   key: string;
   values: string[];
@@ -101,6 +104,8 @@ export function valueList(lexicon: Lexicon, phrase: string): ValueList | undefin
       if (head < 0) head = colon ? 0 : STOP.test(first.at(-1)!) ? first.length : first.length - 1;
       const lead = first.slice(head).join(" ");
       const items = [lead, ...raw.slice(1).map((i) => trimItem(i, values))].filter((i) => i !== "");
+      // "15 km/h or less and no rain forecast": a unit's letters after a slash, and a comparison word, are no values.
+      if (items.some((i) => !isValue(i) && COMPARATIVE.test(i)) || (/\/$/.test(phrase.slice(0, m.index)) && !isValue(lead))) continue;
       const known = items.filter(isValue).length;
       // One known value is enough for a list a colon introduces or one of single words; else two.
       if (items.length < 2 || known === 0 || (known < 2 && !colon && items.some((i) => /\s/.test(i)))) continue;

@@ -29,11 +29,18 @@ export function asideSteps(agent: string, knows: (verb: string) => boolean): Voi
       apply: (v) => rewrite(v, /^A\s*\d*\s*:\s+(?=\S)/g, () => ""),
     },
     {
+      // "**H. Marsh · Tue 9 Mar, 08:44** Once a permit has been suspended, …": a message's header line, run into the rule
+      // that follows it, is no part of it; the condition after it opens the sentence.
+      name: "header before condition",
+      apply: (v) => rewrite(v, new RegExp(String.raw`^\*\*[^*]{1,120}?\*\*\s+(?=${OPENS}\s+[^,:;]+,\s+\S)`, "gi"), () => ""),
+    },
+    {
       // "If the officer's detained a boat, that's the end of it: once `detain_vessel` has gone in …, no landing …": the
       // remark before the colon states nothing the rule after it does not, and the rule has a condition of its own.
       name: "aside before colon",
       apply: (v) =>
-        rewrite(v, new RegExp(String.raw`^[^:;]{1,120}?:\s+(?=${OPENS}\s+[^,:;]+,\s+\S)`, "gi"), (m) =>
+        // A time of day in the remark ("**H. Marsh · Tue 9 Mar, 08:44** One more: once …") is no colon of its own.
+        rewrite(v, new RegExp(String.raw`^(?:[^:;]|\d:\d\d){1,120}?:\s+(?=${OPENS}\s+[^,:;]+,\s+\S)`, "gi"), (m) =>
           RULE_WORDS.test(m[0]) ? undefined : "",
         ),
     },
@@ -53,8 +60,9 @@ export function asideSteps(agent: string, knows: (verb: string) => boolean): Voi
       apply: (v) =>
         rewrite(
           v,
-          /\b(?:(?:will|would)\s+(?:not|never)(?:\s+ever)?|(?:(?:may|can|will|shall|must)\s+)?no\s+longer)\s+(?=([a-z]+)\b)/gi,
-          (m) => (knows(m[1]!) ? "must not " : undefined),
+          /\b(?:(?:will|would)\s+(?:not|never)(?:\s+ever)?|(?:(?:may|can|will|shall|must|is|are)\s+)?no\s+longer)\s+(?=([a-z]+)\b)/gi,
+          // "isotopes are no longer issued under it": a passive's own "are", kept ("are not issued"), not "are must not".
+          (m) => (!knows(m[1]!) ? undefined : /^(?:is|are)\b/i.test(m[0]) ? `${m[0].split(/\s/)[0]!} not ` : "must not "),
         ),
     },
     {

@@ -23,6 +23,7 @@ import { dutySteps } from "./voice-duties.js";
 import { boundSteps, leadInSteps } from "./voice-bounds.js";
 import { withDefinedTerms, withTerms } from "./voice-terms.js";
 import { absorbed, readWithNeighbour, withNeighbours } from "./voice-joins.js";
+import { riderOfBan } from "./voice-riders.js";
 import { afterWait, answersInOwnWords, chatSteps, unspoken, waitsForNext } from "./voice-chat.js";
 import { originalQuote, rewrite, unchanged, type Voiced } from "./voice-spans.js";
 import {
@@ -393,7 +394,13 @@ export function voiced(
       ? undefined
       : (/^(?:A\s*\d*[.:]\s*)?(no|yes)\b/i.exec(next)?.[1]?.toLowerCase() as "yes" | "no" | undefined);
   // A part of a rule its voice put in a sentence of its own is read with the sentence it belongs to (voice-joins.ts).
-  if (readWithNeighbour(sentence, next) || waitsForNext(sentence, next) || (ownWords && ASKS_FIRST.test(sentence)))
+  // "A clean account check after the bar changes nothing.": the ban for good before it says so already (voice-riders.ts).
+  if (
+    readWithNeighbour(sentence, next) ||
+    waitsForNext(sentence, next) ||
+    (ownWords && ASKS_FIRST.test(sentence)) ||
+    riderOfBan(sentence, previous)
+  )
     return absorbed(unchanged(sentence));
   let v = afterWait(withNeighbours(sentence, previous, next, agent), previous);
   // A contract's defined terms read as the tools they name (voice-terms.ts), then the voices of each round.

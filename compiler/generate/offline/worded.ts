@@ -236,12 +236,18 @@ function bareRange(item: string): ValueMatcher | undefined {
     const after =
       COMPARISONS[op].after.length === 0
         ? null
-        : new RegExp(String.raw`\b(\d+(?:\.\d+)?)(?:\s+[a-z]+)?\s+(?:${alternation(COMPARISONS[op].after)})\b`, "i").exec(item);
+        : // "15 km/h or less", "8 knots or under", "30 m/s or more": a unit of a word or a rate after the number.
+          new RegExp(String.raw`\b(\d+(?:\.\d+)?)(?:\s*[a-z]+(?:\/[a-z]+)?)?\s+(?:${alternation(COMPARISONS[op].after)})\b`, "i").exec(
+            item,
+          );
     const found = before ?? after;
     if (found !== null) return { [op]: Number(found[1]!) };
   }
   return undefined;
 }
+
+/** "£0.00 owed", "0 faults", "$12.50 due": one figure and no comparison word, the value the words say the key holds. */
+const FIGURE = /^\s*(?:(?:a|an|the|of|at|with)\s+)?[$€£]?\s?(\d[\d,]*(?:\.\d+)?)\b(?![.,]\d)/i;
 
 /** "the wind at 8 knots or under": one amount, on the look-up's key for it (the one it names, else its only number). */
 function amountTest(lexicon: Lexicon, looked: string, item: string): string | undefined {
@@ -251,12 +257,18 @@ function amountTest(lexicon: Lexicon, looked: string, item: string): string | un
     const key = amountKey(lexicon, looked, amounts[0]!.unit, item);
     return key === undefined ? undefined : test(key, amounts[0]!.range);
   }
-  const range = bareRange(item);
-  if (range === undefined) return undefined;
   const keys = metadataOf(lexicon, looked)
     .filter((m) => m.values.length > 0 && m.values.every((v) => numeric(v.value)) && !nameStems(m.key).includes("id"))
     .map((m) => m.key);
   const stems = stemSet(item);
+  const range = bareRange(item);
+  if (range === undefined) {
+    // "and £0.00 owed": a figure alone is the value itself, on the one numeric key the words name (never a guessed key).
+    const figure = FIGURE.exec(item);
+    const namedKeys = keys.filter((k) => named(k, stems));
+    if (figure === null || (item.match(/\d[\d,.]*/g) ?? []).length !== 1 || namedKeys.length !== 1) return undefined;
+    return `${keyRef("r", namedKeys[0]!)} == ${String(Number(figure[1]!.replace(/,/g, "")))}`;
+  }
   const key = keys.find((k) => named(k, stems)) ?? (keys.length === 1 ? keys[0] : undefined);
   return key === undefined ? undefined : test(key, range);
 }
