@@ -34,6 +34,19 @@ export function specGlosses(spec: Pick<BehaviorSpec, "description" | "preamble">
       for (const s of stemSet(clause)) if (s.length >= 3) stems.add(s);
       raw.set(name, stems);
     }
+  // A card's line: "- BOOK BACK IN → `return_item` (item_id, value £)", "Hire out -> hire_out (…)": the words before the
+  // arrow, on that line, are what the rules call the action ("KIT … BOOKED BACK IN → …").
+  for (const text of [spec.description, spec.preamble])
+    for (const line of text.split("\n"))
+      for (const m of line.matchAll(/(?:→|->|=>)\s*`?([a-z][a-z0-9]*(?:_[a-z0-9]+)+)`?/g)) {
+        const name = m[1]!;
+        if (!known.has(name)) continue;
+        const before = line.slice(0, m.index).replace(/^\s*(?:[-*+]|\d+[.)])\s+/, "");
+        const start = Math.max(...[".", ",", ";", ":", "(", ")", "!", "?", "→", "->", "=>"].map((d) => before.lastIndexOf(d))) + 1;
+        const stems = raw.get(name) ?? new Set<string>();
+        for (const s of stemSet(before.slice(start).replace(/`[^`]*`/g, " "))) if (s.length >= 3) stems.add(s);
+        raw.set(name, stems);
+      }
   // A defined term: ""Handover" is the tool `hand_over`", ""Cutting" means the tool cut_keys".
   for (const text of texts)
     for (const m of text.matchAll(DEFINED)) {

@@ -103,9 +103,13 @@ export function writtenWithins(text: string): number[] {
   }
   // "no later than the third event following the dispatch": the window ends at the third step after it.
   for (const m of text.matchAll(
-    new RegExp(String.raw`\b(?:no|not)\s+later\s+than\s+(?:the\s+)?([a-z]+|\d+)\s+${STEP_NOUNS}\s+(?:after|following)\b`, "gi"),
+    new RegExp(
+      String.raw`\b(?:no|not)\s+later\s+than\s+(?:the\s+)?([a-z]+|\d+(?:st|nd|rd|th)?)\s+${STEP_NOUNS}\s+(?:after|following)\b`,
+      "gi",
+    ),
   )) {
-    const word = m[1]!.toLowerCase();
+    // "the 2ND step after" is the second.
+    const word = m[1]!.toLowerCase().replace(/^(\d+)(?:st|nd|rd|th)$/, "$1");
     const n = parseCount(ORDINALS[word] ?? word);
     if (n !== undefined && n >= 1) out.add(n);
   }

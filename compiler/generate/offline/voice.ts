@@ -20,6 +20,7 @@ import { formSteps, lateSteps } from "./voice-forms.js";
 import { asideSteps } from "./voice-asides.js";
 import { doneSteps, letterSteps } from "./voice-letters.js";
 import { dutySteps } from "./voice-duties.js";
+import { windowLeadSteps, windowSteps } from "./voice-windows.js";
 import { boundSteps, leadInSteps } from "./voice-bounds.js";
 import { withDefinedTerms, withTerms } from "./voice-terms.js";
 import { absorbed, readWithNeighbour, withNeighbours } from "./voice-joins.js";
@@ -174,8 +175,10 @@ function steps(
             "gi",
           ),
           (m) => {
+            // "the 2ND step after": a numeric ordinal, in any case, is its number.
             const n =
               ORDINALS[m[1]!.toLowerCase()] ??
+              /^(\d+)(?:st|nd|rd|th)$/i.exec(m[1]!)?.[1] ??
               (/^(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)$/i.test(m[1]!) ? m[1]! : undefined);
             return n === undefined ? undefined : `within ${n} steps of`;
           },
@@ -406,6 +409,7 @@ export function voiced(
   // A contract's defined terms read as the tools they name (voice-terms.ts), then the voices of each round.
   v = withTerms(LABEL.apply(CLAUSE_NUMBER.apply(v)), terms);
   for (const step of [
+    ...windowLeadSteps(),
     ...chatSteps(agent, knows),
     ...leadInSteps(),
     ...letterSteps(agent, knows),
@@ -416,6 +420,7 @@ export function voiced(
     ...lateSteps(agent),
     ...doneSteps(),
     ...dutySteps(),
+    ...windowSteps(),
   ])
     v = step.apply(v);
   return v;
