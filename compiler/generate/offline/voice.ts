@@ -24,6 +24,7 @@ import { boundSteps, leadInSteps } from "./voice-bounds.js";
 import { withDefinedTerms, withTerms } from "./voice-terms.js";
 import { absorbed, readWithNeighbour, withNeighbours } from "./voice-joins.js";
 import { afterWait, answersInOwnWords, chatSteps, unspoken, waitsForNext } from "./voice-chat.js";
+import { recordSteps } from "./voice-record.js";
 import { originalQuote, rewrite, unchanged, type Voiced } from "./voice-spans.js";
 import {
   ADVERB,
@@ -400,6 +401,7 @@ export function voiced(
   v = withTerms(LABEL.apply(CLAUSE_NUMBER.apply(v)), terms);
   for (const step of [
     ...chatSteps(agent, knows),
+    ...recordSteps(),
     ...leadInSteps(),
     ...letterSteps(agent, knows),
     ...boundSteps(),
