@@ -11,6 +11,7 @@
 import type { MetaBehavior } from "../ir/types.js";
 import type { DraftNote } from "./types.js";
 import { sectionSentences } from "./offline/sentences.js";
+import { CONTEXT_KINDS } from "./offline/context.js";
 import { forbidsByPassive } from "./offline/shape.js";
 import { normalizeWhitespace } from "./offline/words.js";
 
@@ -98,6 +99,19 @@ export function uncoveredObligations(body: string, quotes: readonly string[]): O
         return to > from && /\w/.test(normalized.slice(from, to));
       }),
   );
+}
+
+/**
+ * The section's sentences read as context, not as rules (offline/context.ts), that a reader could take
+ * for one: those with an obligation's words, and every draft a later message corrects. They are owed no
+ * "not covered" notice, but the interview names them with what they were taken for, so that none of
+ * the spec's rule-like words is passed over without a word.
+ */
+export function contextSentences(body: string): { text: string; kind: string }[] {
+  return sectionSentences(body)
+    .filter((s) => s.role === "context" && s.context !== undefined && s.context !== "header")
+    .filter((s) => s.context === "superseded" || statesObligation(s.text))
+    .map((s) => ({ text: s.text, kind: CONTEXT_KINDS[s.context!] }));
 }
 
 /** The note the drafter, the interview and lint give for an uncovered obligation. */

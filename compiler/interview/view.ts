@@ -6,7 +6,7 @@
 import { previewJudge, previewRule, type PreviewClauseRef, type PreviewWarningKind, type VerdictSamples } from "../generate/preview.js";
 import { exactValue, keyOf } from "../ir/values.js";
 import { quoteOccurs } from "../generate/offline/words.js";
-import { ruleQuotes, uncoveredObligations } from "../generate/coverage.js";
+import { contextSentences, ruleQuotes, uncoveredObligations } from "../generate/coverage.js";
 import { didYouMean } from "../ir/did-you-mean.js";
 import type { Check, MetaBehavior, Pattern } from "../ir/types.js";
 import { patternData } from "../ir/serialize.js";
@@ -166,7 +166,11 @@ function questionView(state: InterviewState, index: number): QuestionView {
     editOneLine: JSON.stringify(clauseData(editable)),
     suggestedQuestion: suggestedQuestion(question, decision),
     evidence: clauseEvidence(shownClause, input.samples),
-    notes: [...notesFor(input, question), ...notCovered(state, question.rule).map((text) => `not covered: ${JSON.stringify(text)}`)],
+    notes: [
+      ...notesFor(input, question),
+      ...notCovered(state, question.rule).map((text) => `not covered: ${JSON.stringify(text)}`),
+      ...readAsContext(input, rule.name),
+    ],
     warnings:
       decision === undefined || decision.action === "accept" || current === undefined ? [] : clauseWarnings(input, rule.name, current),
     choices: choicesFor(question, decision),
@@ -389,6 +393,12 @@ export function notCovered(state: InterviewState, ruleIndex: number): string[] {
   const body = sectionBody(state.input, state.input.draft.ir.metaBehaviors[ruleIndex]!.name);
   if (decided.rule === undefined || body === undefined) return [];
   return uncoveredObligations(body, ruleQuotes(decided.rule)).map((o) => o.text);
+}
+
+/** The section's rule-like sentences read as context (coverage.ts contextSentences): "context, not a rule (a question): "…"". */
+function readAsContext(input: InterviewInput, name: string): string[] {
+  const body = sectionBody(input, name);
+  return body === undefined ? [] : contextSentences(body).map((c) => `context, not a rule (${c.kind}): ${JSON.stringify(c.text)}`);
 }
 
 function reviewNotCovered(state: InterviewState): string[] {

@@ -6,8 +6,10 @@
  */
 import { literalLines } from "../../behavior-md/load.js";
 import { normalizeWhitespace } from "./words.js";
+import { contextKinds, headerLine, type ContextKind } from "./context.js";
 
-export type SentenceRole = "rule" | "occurrence" | "rationale";
+/** "context": a header, a question, a report, an action item, a closing or a superseded draft (context.ts). */
+export type SentenceRole = "rule" | "occurrence" | "rationale" | "context";
 
 export interface SpecSentence {
   /** The sentence without its final period, whitespace collapsed: a verbatim quote. */
@@ -15,6 +17,8 @@ export interface SpecSentence {
   role: SentenceRole;
   /** 0-based paragraph index within the section. */
   paragraph: number;
+  /** What kind of context a "context" sentence is. */
+  context?: ContextKind;
 }
 
 const RATIONALE = /^(?:\*\*|__)?(?:why|rationale|background|context|notes?|examples?|because)\b/i;
@@ -60,6 +64,13 @@ export function paragraphs(body: string): string[] {
       flush();
       continue;
     }
+    // A message's header ("**Helen Marsh · Tue 9 Mar, 13:02**") is a paragraph of its own, not the start of the message's first sentence.
+    if (headerLine(line)) {
+      flush();
+      current.push(line);
+      flush();
+      continue;
+    }
     if (LIST_MARKER.test(line)) {
       flush();
       current.push(line.replace(LIST_MARKER, ""));
@@ -73,6 +84,13 @@ export function paragraphs(body: string): string[] {
 
 /** Splits a paragraph after . ! ? followed by a capital, a quote or emphasis, skipping abbreviations. */
 export function splitSentences(paragraph: string): string[] {
+  return splitRaw(paragraph)
+    .map(stripFinalStop)
+    .filter((s) => s !== "");
+}
+
+/** The paragraph's sentences as written, each with its final stop ("?" says it asks). */
+function splitRaw(paragraph: string): string[] {
   const sentences: string[] = [];
   const boundary = /[.!?]["')\]*_]*\s+(?=["'(*_`]*[A-Z0-9])/g;
   let start = 0;
@@ -86,7 +104,7 @@ export function splitSentences(paragraph: string): string[] {
     start = end + match[0].length;
   }
   if (start < paragraph.length) sentences.push(paragraph.slice(start));
-  return sentences.map(stripFinalStop).filter((s) => s !== "");
+  return sentences;
 }
 
 /** "…session." → "…session": hand-written quotes leave the period out. */
@@ -109,12 +127,22 @@ export function ruleParagraphs(body: string): string {
 
 /** Every sentence of a section body, with its role. */
 export function sectionSentences(body: string): SpecSentence[] {
-  return paragraphs(body).flatMap((text, paragraph) => {
+  const all = paragraphs(body).flatMap((text, paragraph) => {
     const rationale = RATIONALE.test(text);
-    return splitSentences(text).map((sentence) => ({
-      text: sentence,
-      paragraph,
-      role: rationale ? "rationale" : OCCURRENCE.test(sentence) ? "occurrence" : "rule",
-    }));
+    const header = headerLine(text);
+    return splitRaw(text)
+      .map((raw) => ({ text: stripFinalStop(raw), asked: /\?["')\]*_]*\s*$/.test(raw), header }))
+      .filter((s) => s.text !== "")
+      .map((s) => ({ ...s, paragraph, rationale }));
+  });
+  // What is context is judged among the sentences that are not rationale, in order (context.ts).
+  const told = all.filter((s) => !s.rationale);
+  const kinds = contextKinds(told);
+  return all.map((s): SpecSentence => {
+    const context = s.rationale ? undefined : kinds[told.indexOf(s)];
+    const base = { text: s.text, paragraph: s.paragraph };
+    if (s.rationale) return { ...base, role: "rationale" };
+    if (context !== undefined) return { ...base, role: "context", context };
+    return { ...base, role: OCCURRENCE.test(s.text) ? "occurrence" : "rule" };
   });
 }

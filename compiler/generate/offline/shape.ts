@@ -171,7 +171,7 @@ const APPOSED_NAME =
 
 export function agentNames(spec: Pick<BehaviorSpec, "description" | "preamble">): string[] {
   const whom = /\bfor\s+(.+?)(?=\s+(?:that|who|which|with)\b|\s+[\u2014\u2013-]\s|[,;.:(]|$)/i.exec(spec.description)?.[1];
-  const opening = sectionSentences(spec.preamble)[0]?.text;
+  const opening = sectionSentences(spec.preamble).find((s) => s.role !== "context")?.text;
   if (opening === undefined) return [];
   // "What Juniper, the recruiting assistant, must do" and "Juniper works for …": a proper name
   // that opens the preamble and that the description names too.

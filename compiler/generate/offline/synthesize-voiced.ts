@@ -19,7 +19,8 @@ import { actionVerbs, voiced } from "./voice.js";
  * paragraph are joined by ". ", paragraphs by a blank line.
  */
 export function voicedParagraphs(body: string, lexicon: Lexicon, agent: string): string {
-  const sentences = sectionSentences(body).filter((s) => s.role !== "rationale");
+  // Context (a header, a question, a report, a superseded draft: context.ts) is no more the rule's words than a rationale.
+  const sentences = sectionSentences(body).filter((s) => s.role !== "rationale" && s.role !== "context");
   const rules = sentences.filter((s) => s.role === "rule");
   const knows = actionVerbs(lexicon);
   const byParagraph = new Map<number, string[]>();

@@ -12,28 +12,9 @@
 import { absorbed, joined, rewrite, type Voiced } from "./voice-spans.js";
 import type { VoiceStep } from "./voice-forms.js";
 import { thirdPerson } from "./voice-words.js";
+import { ANSWER_WORD, answersInOwnWords, unspoken } from "./speakers.js";
 
-/** "**Mags:**", "**Tamsin (ground crew, new):**", "**Mags**:": who speaks in a chat, no part of what they say. */
-const SPEAKER = /^\s*\*\*[^*\n]{1,60}?(?::\*\*|\*\*\s*:)\s*/;
-
-/** The sentence without its speaker's name (the words that follow it are still the spec's own). */
-export function unspoken(sentence: string): string;
-export function unspoken(sentence: string | undefined): string | undefined;
-export function unspoken(sentence: string | undefined): string | undefined {
-  return sentence?.replace(SPEAKER, "");
-}
-
-/**
- * "No. A balloon only launches if …", "Nope. Before each …": a chat's answer word the splitter kept with
- * the rule after it ("No." reads as the abbreviation of a number). The rule says itself; the question
- * before it asks nothing the rule does not.
- */
-const ANSWER_WORD = /^(?:no|nope|nah|yes|yep|yeah)[.!]\s+(?=[A-Z"`*])/i;
-
-/** Whether a chat's answer word opens a rule said in words of its own. */
-export function answersInOwnWords(next: string | undefined): boolean {
-  return next !== undefined && ANSWER_WORD.test(unspoken(next));
-}
+export { answersInOwnWords, unspoken };
 
 /** Nouns a count is said per that are acts of the agent ("one refund per order", "one rental per rider"): a count, not a go-ahead used up. */
 const knowsNoun = (knows: (verb: string) => boolean, noun: string) =>

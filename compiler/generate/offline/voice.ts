@@ -26,6 +26,7 @@ import { withDefinedTerms, withTerms } from "./voice-terms.js";
 import { absorbed, readWithNeighbour, withNeighbours } from "./voice-joins.js";
 import { riderOfBan } from "./voice-riders.js";
 import { afterWait, answersInOwnWords, chatSteps, unspoken, waitsForNext } from "./voice-chat.js";
+import { recordSteps } from "./voice-record.js";
 import { originalQuote, rewrite, unchanged, type Voiced } from "./voice-spans.js";
 import {
   ADVERB,
@@ -411,6 +412,7 @@ export function voiced(
   for (const step of [
     ...windowLeadSteps(),
     ...chatSteps(agent, knows),
+    ...recordSteps(),
     ...leadInSteps(),
     ...letterSteps(agent, knows),
     ...boundSteps(),
