@@ -118,6 +118,13 @@ describe("a total per renter in pounds, measured by one key and set against anot
     ],
     [{ type: "count", match: [{ action: "rent_instrument" }], sum: "metadata.value", max: 2000, per: "metadata.renter_id" }],
   );
+
+  it("counts nothing by the figure of a money amount (the 2 of £2,000.00)", () => {
+    const counts = reading("MAX £2,000.00 OF INSTRUMENTS PER RENTER PER SESSION.").checks.filter(
+      (c) => c.type === "count" && !("sum" in c),
+    );
+    expect(counts).toEqual([]);
+  });
 });
 
 describe("a total per bed whose noun also names a product", () => {

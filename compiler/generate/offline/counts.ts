@@ -19,8 +19,11 @@ import { canonical, parseCount } from "./words.js";
 
 /** The agent's tool calls in general: "at most one tool call per turn" counts every agent event of the turn. */
 const TOOL_CALLS = /\b(?:tool[- ]?calls?|tool uses?|function calls?|tools?|actions?)\b/i;
-/** A number said without a bound word, in a count grouped by something: "one tool call per turn" is at most one. */
-const BARE_NUMBER = /\b(?:only|just)?\s*(\d+|one|two|three|four|five|six|seven|eight|nine|ten|a single|single)\b/i;
+/**
+ * A number said without a bound word, in a count grouped by something: "one tool call per turn" is at most one. Not a
+ * figure of money: the "1" of "MAX £1,500.00 OF KIT PER CUSTOMER" counts nothing.
+ */
+const BARE_NUMBER = /\b(?:only|just)?\s*(?<![$€£][\d,.]*)(\d+|one|two|three|four|five|six|seven|eight|nine|ten|a single|single)\b/i;
 /** The counted events: the agent's events for "tool calls", else what the phrase names, amounts included. */
 function countedPattern(context: ClauseContext, phrase: string, ignore?: string): Pattern | undefined {
   if (TOOL_CALLS.test(phrase) && resolve(context.lexicon, phrase, { agentOnly: true }) === undefined) return [{ actor: "agent" }];
