@@ -13,14 +13,17 @@ import { afterWindow, resolve, semanticFor, windowed, type ClauseContext, type C
 import { groupingKey, groupingWords } from "./keys.js";
 import { keyNamedBy } from "./lexicon.js";
 import { countBoundIn, forbids, type CountBound } from "./shape.js";
-import { agentActs, SUM, summedByKeyWords, summedKey, TOTAL } from "./summed.js";
+import { agentActs, countsLimits, SUM, summedByKeyWords, summedKey, TOTAL, UNSURE, withoutSummedNoun } from "./summed.js";
 import { NEGATED_COMPARISON } from "./comparisons.js";
 import { canonical, parseCount } from "./words.js";
 
 /** The agent's tool calls in general: "at most one tool call per turn" counts every agent event of the turn. */
 const TOOL_CALLS = /\b(?:tool[- ]?calls?|tool uses?|function calls?|tools?|actions?)\b/i;
-/** A number said without a bound word, in a count grouped by something: "one tool call per turn" is at most one. */
-const BARE_NUMBER = /\b(?:only|just)?\s*(\d+|one|two|three|four|five|six|seven|eight|nine|ten|a single|single)\b/i;
+/**
+ * A number said without a bound word, in a count grouped by something: "one tool call per turn" is at most one. Not a
+ * figure of money: the "1" of "MAX £1,500.00 OF KIT PER CUSTOMER" counts nothing.
+ */
+const BARE_NUMBER = /\b(?:only|just)?\s*(?<![$€£][\d,.]*)(\d+|one|two|three|four|five|six|seven|eight|nine|ten|a single|single)\b/i;
 /** The counted events: the agent's events for "tool calls", else what the phrase names, amounts included. */
 function countedPattern(context: ClauseContext, phrase: string, ignore?: string): Pattern | undefined {
   if (TOOL_CALLS.test(phrase) && resolve(context.lexicon, phrase, { agentOnly: true }) === undefined) return [{ actor: "agent" }];
@@ -91,6 +94,8 @@ function countLimitsOf(count: CountBound): { min?: number; max?: number } {
 
 /** Whether a clause counts something per group with a bare number: "one tool call per turn". */
 export function groupedCount(clause: string): boolean {
+  // "Two permits in one lab are two caps": how many limits, no count (summed.ts).
+  if (countsLimits(clause)) return false;
   const grouping = groupingWords(clause);
   return grouping !== undefined && BARE_NUMBER.test(clause.replace(grouping.phrase, " "));
 }
@@ -99,6 +104,7 @@ export function countFrom(context: ClauseContext, clause: string, quote: string)
   // "a renewal adds no more than 14 days", "plans are limited to 12 installments": each event's value, not a count (bounds.ts).
   const perEvent = boundFrom(context, clause, quote);
   if (perEvent !== undefined) return perEvent;
+  if (countsLimits(clause)) return { kind: "skip" };
   const grouping = groupingWords(clause);
   // "per order" names the group, not what is counted.
   const counted = grouping === undefined ? clause : clause.replace(grouping.phrase, " ");
@@ -132,9 +138,10 @@ export function countFrom(context: ClauseContext, clause: string, quote: string)
   // "The total number of Keys cut for any one Key System … must not exceed ten (10)": a bare number in a grouped count is a total too.
   const noun = count !== undefined ? count.noun : howMany.slice(bare!.index + bare![0].length);
   const total = distinct !== null ? undefined : summedKey(context.lexicon, quote, noun, match);
+  if (total === UNSURE) return semanticFor(quote, negated, "the drafter could not tell which sample events' amounts are summed");
   const check: CountCheck =
     total !== undefined
-      ? { type: "count", quote, match: total.match, sum: `metadata.${total.key}`, ...limits }
+      ? { type: "count", quote, match: withoutSummedNoun(total.match, total.key, quote), sum: `metadata.${total.key}`, ...limits }
       : { type: "count", quote, match, ...limits, ...(distinctBy !== undefined ? { distinctBy } : {}) };
   return finish(context, check, clause, quote);
 }
@@ -225,6 +232,6 @@ export function sumFrom(context: ClauseContext, clause: string, quote: string): 
   const without = withoutAmounts(clause, amounts);
   const limits = sumLimits(amount.range, forbids(without, context.grammar) || NO_SUBJECT.test(without));
   if (limits === undefined) return semanticFor(quote, false, "the drafter cannot bound a sum exactly as this says");
-  const check: CountCheck = { type: "count", quote, match, sum: `metadata.${key}`, ...limits };
+  const check: CountCheck = { type: "count", quote, match: withoutSummedNoun(match, key, clause), sum: `metadata.${key}`, ...limits };
   return finish(context, check, clause, quote);
 }

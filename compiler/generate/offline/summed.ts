@@ -26,6 +26,18 @@ export const TOTAL =
 export const SUM =
   /\b(?:total(?:s|led|ling|ing)?|in total|combined|altogether|all together|sum(?:s|med)? to|add(?:s|ed)? up to|add(?:s|ed)? up(?=\s+`)|(?:come|comes|came|amounts?|amounted) to|in (?:the )?aggregate|aggregated?|cumulative(?:ly)?|in all(?=\s*(?:[,.;:]|$)))\b/i;
 
+/**
+ * "Two permits in one lab are two caps", "2 customers on 1 job → 2 separate limits": a number of limits says how many
+ * totals a bound makes (one per thing), not a bound of its own; its numbers are an example's, no count of events.
+ */
+const LIMITS_COUNTED =
+  /\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|several|many)\s+(?:(?:separate|different|distinct|independent|own|individual)\s+)?(?:limits|caps|ceilings|allowances|maximums|maxima|quotas|budgets|totals)\b/i;
+
+/** Whether a clause counts the limits a bound makes rather than bounding anything. */
+export function countsLimits(clause: string): boolean {
+  return LIMITS_COUNTED.test(clause);
+}
+
 /** The numeric keys of an action the samples show, neither identifiers ("0042" is a code) nor importers' own. */
 function amounts(lexicon: Lexicon, action: string): string[] {
   return (lexicon.actions.find((a) => a.name === action)?.metadata ?? [])
@@ -56,12 +68,20 @@ export const agentActs = (lexicon: Lexicon): string[] =>
 
 const stemsOf = (lexicon: Lexicon, action: string): string[] => lexicon.actions.find((a) => a.name === action)?.stems ?? [];
 
+/** A number that is a total of an amount some acts carry, where the words do not say which act's: no count of events either. */
+export const UNSURE = "unsure";
+
 /**
- * The events and the key a count's number is a total of; undefined when the number counts
+ * The events and the key a count's number is a total of (UNSURE when the act is not told); undefined when the number counts
  * events. `clause` is the clause as written (its concession too: ", however many shipments that
  * takes"), `after` its words after the number, `match` the counted events as read.
  */
-export function summedKey(lexicon: Lexicon, clause: string, after: string, match: Pattern): { match: Pattern; key: string } | undefined {
+export function summedKey(
+  lexicon: Lexicon,
+  clause: string,
+  after: string,
+  match: Pattern,
+): { match: Pattern; key: string } | typeof UNSURE | undefined {
   const nouns = (/^\s*((?:[A-Za-z-]+\s+)?[A-Za-z-]+)/.exec(after)?.[1] ?? "")
     .split(/\s+/)
     .map((w) => canonical(w.toLowerCase()))
@@ -105,6 +125,12 @@ export function summedKey(lexicon: Lexicon, clause: string, after: string, match
       .map((key) => ({ action: a, key })),
   );
   if (carriers.length === 1) return { match: [{ action: carriers[0]!.action }], key: carriers[0]!.key };
+  // "370 MBq … issued under one permit" where both the preparing and the issuing act carry `mbq`: the one the words name.
+  const said = stemSet(clause);
+  const named = carriers.filter((c) => stemsOf(lexicon, c.action).some((s) => said.has(s)));
+  if (named.length === 1) return { match: [{ action: named[0]!.action }], key: named[0]!.key };
+  // The noun is an amount several acts carry and the words name none of them: a total, of no act the drafter can tell.
+  if (carriers.length > 1) return UNSURE;
   if (!TOTAL.test(clause)) return undefined;
   // "24 kits …, however many shipments that takes": the act the noun names, with its one amount.
   const acts = agents.filter((a) => stemsOf(lexicon, a).some((s) => nouns.includes(s)) && amounts(lexicon, a).length === 1);
@@ -122,4 +148,31 @@ export function summedByKeyWords(lexicon: Lexicon, clause: string): { match: Pat
     amounts(lexicon, a).flatMap((key) => (nameStems(key).every((s) => said.has(s)) ? [{ action: a, key }] : [])),
   );
   return carriers.length === 1 ? { match: [{ action: carriers[0]!.action }], key: carriers[0]!.key } : undefined;
+}
+
+/**
+ * "the copper sprayed on any one block …, every spray of that block added together" sums `copper_kg`: "copper" names the
+ * amount summed, not the sprays of a product called "copper hydroxide". A value the words named a matcher by only with
+ * the summed key's own words is left out of the matcher (every spray counts, a spray of sulphur with a `copper_kg` of 0).
+ */
+export function withoutSummedNoun(match: Pattern, key: string, clause: string): Pattern {
+  const said = stemSet(clause);
+  const own = new Set(nameStems(key));
+  // Only part of the value said, and that part the key's: "copper" of "copper hydroxide" ("cash" of a `kind` "cash" stays).
+  const bySummedWords = (value: string) => {
+    const stems = nameStems(value);
+    const named = stems.filter((s) => said.has(s));
+    return named.length > 0 && named.length < stems.length && named.every((s) => own.has(s));
+  };
+  return match.map((m) => {
+    if (m.metadata === undefined) return m;
+    const kept = Object.entries(m.metadata).filter(([k, v]) => {
+      if (k === key) return true;
+      const values = typeof v === "string" ? [v] : "equals" in v ? [v.equals] : "in" in v ? v.in : [];
+      return !(values.length > 0 && values.every(bySummedWords));
+    });
+    if (kept.length === Object.keys(m.metadata).length) return m;
+    const { metadata: _, ...rest } = m;
+    return kept.length === 0 ? rest : { ...rest, metadata: Object.fromEntries(kept) };
+  });
 }

@@ -18,6 +18,7 @@ import { canonical } from "./words.js";
 import { escapeRegExp } from "./shape.js";
 import { formSteps, lateSteps } from "./voice-forms.js";
 import { asideSteps } from "./voice-asides.js";
+import { contrastSteps } from "./voice-contrasts.js";
 import { doneSteps, letterSteps } from "./voice-letters.js";
 import { dutySteps } from "./voice-duties.js";
 import { windowLeadSteps, windowSteps } from "./voice-windows.js";
@@ -416,6 +417,7 @@ export function voiced(
     ...leadInSteps(),
     ...letterSteps(agent, knows),
     ...boundSteps(),
+    ...contrastSteps(knows),
     ...formSteps(agent),
     ...asideSteps(agent, knows),
     ...steps(agent, knows, answer),
