@@ -20,6 +20,7 @@ import { formSteps, lateSteps } from "./voice-forms.js";
 import { asideSteps } from "./voice-asides.js";
 import { doneSteps, letterSteps } from "./voice-letters.js";
 import { dutySteps } from "./voice-duties.js";
+import { otherSteps } from "./voice-others.js";
 import { boundSteps, leadInSteps } from "./voice-bounds.js";
 import { withDefinedTerms, withTerms } from "./voice-terms.js";
 import { absorbed, readWithNeighbour, withNeighbours } from "./voice-joins.js";
@@ -399,6 +400,7 @@ export function voiced(
   // A contract's defined terms read as the tools they name (voice-terms.ts), then the voices of each round.
   v = withTerms(LABEL.apply(CLAUSE_NUMBER.apply(v)), terms);
   for (const step of [
+    ...otherSteps(),
     ...chatSteps(agent, knows),
     ...leadInSteps(),
     ...letterSteps(agent, knows),
