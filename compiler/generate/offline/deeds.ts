@@ -10,9 +10,9 @@
  * done by someone else: `condition` with `r.<deed's person> != event.<act's person>` (`==` for
  * "the same one"), the two keys whose sample values hold the same people.
  */
-import type { Check, ConditionCheck, Pattern } from "../../ir/types.js";
+import type { Check, ConditionCheck, OrderingCheck, Pattern } from "../../ir/types.js";
 import { exactValue } from "../../ir/values.js";
-import { resolve, type ClauseOutcome } from "./clauses.js";
+import { resolve, semanticFor, type ClauseOutcome } from "./clauses.js";
 import { keyRef } from "./keys.js";
 import { differentPeople, withIdentity } from "./identity.js";
 
@@ -21,7 +21,8 @@ export { conditionedAct } from "./latest.js";
 import { followsInSamples, sharedKeys, type Lexicon } from "./lexicon.js";
 import type { SentenceShape } from "./shape.js";
 import { otherThan } from "./other-than.js";
-import { nameStems, stemSet } from "./words.js";
+import { notDoneFirst } from "./not-done-first.js";
+import { canonical, nameStems, stemSet } from "./words.js";
 
 /** "has", "was", "had been", "most recently", "last": what tells when the deed was done, not what it was. */
 const WHEN_DONE =
@@ -31,7 +32,8 @@ const WHEN_DONE =
 function deedParts(deed: string): { thing: string; act: string } {
   const owner = /\b(?:that|this|the same|its|the)\s+([a-z]+)'s\b/i.exec(deed);
   const of = /\b(?:of|for|on|to|in)\s+(?:that|this|those|these|the same|said|the)\s+([a-z]+)\b/i.exec(deed);
-  const thatOne = /\b(?:that|this|those|these|the same|said)\s+([a-z]+)\b/i.exec(deed);
+  // "THAT SAME ITEM": the thing after "same", not "same" itself.
+  const thatOne = /\b(?:that|this|those|these|the|said)\s+(?:same\s+)?([a-z]+)\b/i.exec(deed);
   const thing = owner?.[1] ?? of?.[1] ?? thatOne?.[1] ?? "";
   const act = deed
     .replace(WHEN_DONE, "")
@@ -91,6 +93,26 @@ function withRole(lexicon: Lexicon, did: Pattern, role: string, deed: string): P
 }
 
 /**
+ * "every tank is to be verified", "an order is released", "the person who mixed it": the act whose
+ * `<verb>_by` key names who did it (`verified_by`, `released_by`, `mixed_by`), when one agent action alone
+ * carries such a key for a verb of the words. The verb says which act it is better than the nouns
+ * around it: "tank" names `mix_tank` as much as "verified" names `verify_mix`.
+ */
+function byDoerKey(lexicon: Lexicon, words: string): Pattern | undefined {
+  const verbs = new Set((words.match(/[A-Za-z]+/g) ?? []).filter((w) => /(?:ed|en)$/i.test(w)).map((w) => canonical(w.toLowerCase())));
+  const acts = lexicon.actions.filter(
+    (a) =>
+      !a.isResult &&
+      a.actors.includes("agent") &&
+      a.metadata.some((m) => {
+        const [verb, by, ...rest] = m.key.toLowerCase().split("_");
+        return by === "by" && rest.length === 0 && verbs.has(canonical(verb!));
+      }),
+  );
+  return acts.length === 1 ? [{ action: acts[0]!.name }] : undefined;
+}
+
+/**
  * "ran that boat's most recent fill": a deed no action is called by, named by the thing it makes,
  * whose id (`fill_id`) one agent action alone carries.
  */
@@ -120,10 +142,10 @@ function judged(check: Check): Pattern | undefined {
 function byOther(lexicon: Lexicon, clause: string, act: Pattern | undefined): ConditionCheck | undefined {
   const said = otherThan(clause);
   if (said === undefined) return undefined;
-  const each = said.act !== "" ? resolve(lexicon, said.act, { agentOnly: true }) : act;
+  const each = said.act !== "" ? (byDoerKey(lexicon, said.act) ?? resolve(lexicon, said.act, { agentOnly: true })) : act;
   if (each === undefined) return undefined;
   const { thing, act: deedWords } = deedParts(said.deed);
-  const found = resolve(lexicon, deedWords, { agentOnly: true }) ?? byItsId(lexicon, deedWords);
+  const found = byDoerKey(lexicon, deedWords) ?? resolve(lexicon, deedWords, { agentOnly: true }) ?? byItsId(lexicon, deedWords);
   if (found === undefined) return undefined;
   const did = withRole(lexicon, found, said.role, deedWords);
   const [acts, deeds] = [actionOf(each), actionOf(did)];
@@ -152,6 +174,39 @@ function byOther(lexicon: Lexicon, clause: string, act: Pattern | undefined): Co
 }
 
 /**
+ * "A tank that has not been mixed cannot be verified", "NO DAMAGE CHECK ON KIT NOT BOOKED BACK IN FIRST" (not-done-first.ts):
+ * the act needs the earlier one on the same thing, an ordering of the two on the thing's key. An earlier act no action
+ * is called by is the one the rule's condition on the same act looks up ("other than the one who booked it back in").
+ */
+function notDone(lexicon: Lexicon, clause: string, earlier: readonly Check[]): OrderingCheck | undefined {
+  const said = notDoneFirst(clause);
+  if (said === undefined) return undefined;
+  const before = byDoerKey(lexicon, said.act) ?? resolve(lexicon, said.act, { agentOnly: true });
+  if (before === undefined) return undefined;
+  const acts = actionOf(before);
+  const looked = earlier.filter(
+    (c): c is ConditionCheck =>
+      c.type === "condition" &&
+      actionOf(c.each).join() === acts.join() &&
+      c.with?.r !== undefined &&
+      "latest" in c.with.r &&
+      typeof c.with.r.on === "string",
+  );
+  const lookup = looked.length > 0 ? looked[looked.length - 1]!.with!.r! : undefined;
+  const first =
+    byDoerKey(lexicon, said.deed) ??
+    resolve(lexicon, said.deed, { agentOnly: true }) ??
+    (lookup !== undefined && "latest" in lookup ? lookup.latest : undefined);
+  if (first === undefined) return undefined;
+  const deeds = actionOf(first);
+  if (acts.length === 0 || deeds.length === 0 || acts.some((a) => deeds.includes(a)) || !followsInSamples(lexicon, first, before))
+    return undefined;
+  const on = tieKey(lexicon, acts, deeds, said.thing);
+  if (on === undefined) return undefined;
+  return { type: "ordering", quote: clause, first, before, on: `metadata.${on}` };
+}
+
+/**
  * withIdentity (identity.ts), then each clause it left without a condition that says "by someone other than the
  * <role> who <deed>" becomes a condition on the latest such deed for the same thing.
  */
@@ -170,8 +225,12 @@ export function withDeeds(
     const act = before.length > 0 ? judged(before[before.length - 1]!) : undefined;
     const quote = clause.replace(/^(?:and|but)\s+/i, "").replace(/[\s.;,]+$/, "");
     if (!shape.sentence.includes(quote)) return;
-    const check = byOther(lexicon, quote, act);
+    const check = byOther(lexicon, quote, act) ?? notDone(lexicon, quote, [...earlier, ...before]);
     if (check !== undefined) out[i] = { kind: "check", check };
+    // "A tank that has not been mixed cannot be verified", unmapped: a ban read from it forbids the act outright, or the
+    // earlier act its relative clause names ("tank", "mixed": `mix_tank`), where the sentence allows both in order.
+    else if (outcome.kind === "check" && outcome.check.type === "forbidden" && notDoneFirst(quote) !== undefined)
+      out[i] = semanticFor(quote, true, "the drafter could not tell which acts this orders on which thing");
   });
   return out;
 }

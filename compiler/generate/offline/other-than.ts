@@ -37,12 +37,12 @@ const words = (n: number) => String.raw`${W}(?:\s+${W}){0,${n - 1}}?`;
 
 /** How the act's person does it: "by", "from", "on the authority of", "with the approval of". */
 const BY = String.raw`(?:by|from|(?:on|upon|with|under)\s+the\s+(?:authority|authorisation|authorization|say-so|approval|instruction|instructions|signature|sign-off|word)\s+of|with\s+the\s+(?:approval|consent|agreement)\s+of|at\s+the\s+(?:direction|request)\s+of)`;
-/** Someone: a pronoun or a noun phrase of one to five words. */
-const PERSON = String.raw`(someone|somebody|anyone|anybody|(?:a|an|another|any|some)\s+(?:other\s+)?${words(5)})`;
+/** Someone: a pronoun, a noun phrase of one to five words, or a bare plural or mass noun of a card or a rota ("BY STAFF", "by crew members"). */
+const PERSON = String.raw`(someone|somebody|anyone|anybody|(?:a|an|another|any|some)\s+(?:other\s+)?${words(5)}|(?!(?:the|that|this|those|these|whoever)\s)${words(3)})`;
 /** "a different clerk from", "someone different from": the same, said the other way. */
 const DIFFERENT = String.raw`((?:someone|somebody)\s+different|(?:a|an|some)\s+different\s+${words(5)})\s+(?:from|than|to)`;
 /** "other than", "besides", "who is not". */
-const OTHER = String.raw`(?:other\s+than|besides|apart\s+from|(?:who|that)\s+(?:is|was)\s+not)`;
+const OTHER = String.raw`(?:other\s+than|besides|apart\s+from|≠|(?:who|that)\s+(?:is|was)\s+not)`;
 /** The earlier act's clause: "who took control of …", "most recently assigned as …", "assigned as …". */
 const ADVERB = String.raw`(?:most\s+recently|most\s+lately|last|lately|previously|originally|first|already|earlier)`;
 const REL = String.raw`(?:(?:who|that|which|whom)\s+|(?=${ADVERB}\s)|(?=[a-z]+ed\s+(?:as|to|on|onto|for|with|in|at|over)\s))(.+)`;
@@ -95,11 +95,18 @@ function actPart(words: string | undefined): { act: string; negated: boolean; ex
   return { act: act.replace(/^(?:only|also)$/i, ""), negated: NEGATED.test(act), excepted };
 }
 
+/**
+ * The earlier act's own words, without what the sentence goes on to say after them: a rider on which one counts
+ * ("who mixed it, the tank's most recent mix being the one that counts, since …"), a card's aside in brackets
+ * ("WHO BOOKED THAT SAME ITEM BACK IN (ITS LATEST RETURN)"), a dash's afterthought.
+ */
+const deedOnly = (deed: string) => deed.split(/\s*(?:[,;(]|\s[—–-]\s)/)[0]!.trim();
+
 /** The earlier person's and act's words, whichever of TARGET's groups holds them. */
 function target(groups: (string | undefined)[]): { role: string; deed: string } | undefined {
   const [whoever, role, deed] = groups;
-  if (whoever !== undefined) return { role: "", deed: whoever };
-  return deed === undefined ? undefined : { role: role ?? "", deed };
+  if (whoever !== undefined) return { role: "", deed: deedOnly(whoever) };
+  return deed === undefined ? undefined : { role: role ?? "", deed: deedOnly(deed) };
 }
 
 /** "X must be signed by a member of staff other than the artist who …", and its negative with "save". */
@@ -126,7 +133,7 @@ function bySame(text: string): OtherThan | undefined {
   const { act, negated, excepted } = part;
   const samePerson = /same/i.test(det ?? "") ? !negated || excepted : negated && !excepted ? false : undefined;
   if (samePerson === undefined || act === "") return undefined;
-  return { act, doer: by!, role: role ?? "", deed: (whoever ?? deed)!, same: samePerson };
+  return { act, doer: by!, role: role ?? "", deed: deedOnly((whoever ?? deed)!), same: samePerson };
 }
 
 /** "Only a journalist other than the reporter who filed a story may check it." */
@@ -146,6 +153,8 @@ function doerDenied(text: string): OtherThan | undefined {
   const [, nobody, det, role, deed, modal, actWords] = first;
   const denied = nobody !== undefined || /^no$/i.test(det ?? "") ? !NEGATED.test(modal!) : NEGATED.test(modal!);
   if (!denied || /^be\b/i.test(actWords!) || /\b(?:their|his|her|its)\s+own\b/i.test(actWords!)) return undefined;
+  // "a cask that has not been filled is not sealed": what was not done to a thing (not-done-first.ts), not who did it.
+  if (NEGATED.test(deed!)) return undefined;
   return { act: actWords!, doer: actWords!, role: role ?? "", deed: deed!, same: false };
 }
 

@@ -22,6 +22,7 @@ import { contrastSteps } from "./voice-contrasts.js";
 import { doneSteps, letterSteps } from "./voice-letters.js";
 import { dutySteps } from "./voice-duties.js";
 import { windowLeadSteps, windowSteps } from "./voice-windows.js";
+import { otherSteps } from "./voice-others.js";
 import { boundSteps, leadInSteps } from "./voice-bounds.js";
 import { withDefinedTerms, withTerms } from "./voice-terms.js";
 import { absorbed, readWithNeighbour, withNeighbours } from "./voice-joins.js";
@@ -412,6 +413,7 @@ export function voiced(
   v = withTerms(LABEL.apply(CLAUSE_NUMBER.apply(v)), terms);
   for (const step of [
     ...windowLeadSteps(),
+    ...otherSteps(),
     ...chatSteps(agent, knows),
     ...recordSteps(),
     ...leadInSteps(),
