@@ -25,6 +25,8 @@ import { withDefinedTerms, withTerms } from "./voice-terms.js";
 import { absorbed, readWithNeighbour, withNeighbours } from "./voice-joins.js";
 import { afterWait, answersInOwnWords, chatSteps, unspoken, waitsForNext } from "./voice-chat.js";
 import { originalQuote, rewrite, unchanged, type Voiced } from "./voice-spans.js";
+import { foldedCase, shouts, unheaded } from "./voice-case.js";
+import { cardSteps } from "./voice-card.js";
 import {
   ADVERB,
   imperativeVerb,
@@ -385,6 +387,11 @@ export function voiced(
 ): Voiced {
   // A chat's speaker ("**Mags:**") is no part of what is said; the quotes are the words after the name (voice-chat.ts).
   [sentence, next, previous] = [unspoken(sentence), unspoken(next), unspoken(previous)];
+  // An e-mail's header ("**A. Berg · Tue 9 Mar, 12:48**") is no part of what it says either (voice-case.ts).
+  [sentence, next, previous] = [unheaded(sentence), unheaded(next), unheaded(previous)];
+  // A sentence in capitals read in ordinary case, character for character (voice-case.ts); the quotes stay in the spec's capitals.
+  const written = sentence;
+  [sentence, next, previous] = [foldedCase(sentence), foldedCase(next), foldedCase(previous)];
   // An FAQ's answer, the sentence after a question ("Can the clerk …? No."), says what the question's words mean; an
   // answer that goes on to say the rule ("No. A balloon only launches if …") says it itself, and the question asks nothing more.
   const ownWords = answersInOwnWords(next);
@@ -394,11 +401,13 @@ export function voiced(
       : (/^(?:A\s*\d*[.:]\s*)?(no|yes)\b/i.exec(next)?.[1]?.toLowerCase() as "yes" | "no" | undefined);
   // A part of a rule its voice put in a sentence of its own is read with the sentence it belongs to (voice-joins.ts).
   if (readWithNeighbour(sentence, next) || waitsForNext(sentence, next) || (ownWords && ASKS_FIRST.test(sentence)))
-    return absorbed(unchanged(sentence));
+    return absorbed(unchanged(written));
   let v = afterWait(withNeighbours(sentence, previous, next, agent), previous);
+  v = { ...v, original: written };
   // A contract's defined terms read as the tools they name (voice-terms.ts), then the voices of each round.
-  v = withTerms(LABEL.apply(CLAUSE_NUMBER.apply(v)), terms);
+  v = withTerms(LABEL.apply(CLAUSE_NUMBER.apply(v)), terms, shouts(written));
   for (const step of [
+    ...cardSteps(),
     ...chatSteps(agent, knows),
     ...leadInSteps(),
     ...letterSteps(agent, knows),
