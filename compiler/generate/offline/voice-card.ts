@@ -22,10 +22,11 @@ const CONDITION = String.raw`(?:before|after|once|until|whenever|when|if|unless|
 export function cardSteps(): VoiceStep[] {
   return [
     {
-      // "MAX £1,500.00 OF KIT PER CUSTOMER", "min. 2 staff": a bound written as a card writes it.
+      // "MAX £1,500.00 OF KIT PER CUSTOMER": a bound on a sum of money written as a card writes it ("Max 60
+      // miles per bus" is read by the letters' step already, voice-letters.ts).
       name: "max min",
       apply: (v) =>
-        rewrite(v, /\b(max(?:imum)?|min(?:imum)?)\.?(?=\s+[£$€]?\d)/gi, (m) => {
+        rewrite(v, /\b(max(?:imum)?|min(?:imum)?)\.?(?=\s+[£$€]\d)/gi, (m) => {
           const words = /^max/i.test(m[1]!) ? "at most" : "at least";
           return /^[A-Z]/.test(m[1]!) && m.index === 0 ? words.charAt(0).toUpperCase() + words.slice(1) : words;
         }),
