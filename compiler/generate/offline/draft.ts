@@ -14,6 +14,7 @@ import type { Check, MetaBehavior, Pattern, SemanticCheck } from "../../ir/types
 import type { BehaviorSpec, SpecSection } from "../../behavior-md/load.js";
 import { buildLexicon, withSpecActions, type Lexicon } from "./lexicon.js";
 import { withSpecWords } from "./glosses.js";
+import { inOrdinaryCase } from "./voice-case.js";
 import { readFromWords } from "./synthesize-unlabeled.js";
 import { voicedParagraphs } from "./synthesize-voiced.js";
 import { notInSamplesNotes, specActionNames } from "./backticks.js";
@@ -384,11 +385,13 @@ function ruleVerdict(rule: MetaBehavior, sample: readonly Trajectory[]): LabelVe
 export function draftOffline(given: OfflineDraftInput, sections: readonly SpecSection[] = given.spec.sections): Draft {
   // A library caller's raw samples (`amount: 700`) read as the CLI's validated ones (inputs.ts).
   const input = { ...given, samples: normalSamples(given.samples), vocabulary: normalVocabulary(given.vocabulary) };
-  const names = agentNames(input.spec);
+  // A spec in capitals (a laminated card) names its agent and its actions' words as prose does (voice-case.ts).
+  const plain = inOrdinaryCase(input.spec);
+  const names = agentNames(plain);
   // The action names the spec writes in backticks are used as written, in the samples or not.
   const named = withSpecActions({ ...buildLexicon(input.vocabulary, input.samples), agentNames: names }, specActionNames(input.spec));
   // And the words it calls them by in prose ("a fill (`dispense`)", its keys' too), and a contract's defined terms (voice-terms.ts).
-  const lexicon = withDefinedTerms(withSpecWords(input.spec, named), input.spec);
+  const lexicon = withDefinedTerms(withSpecWords(plain, named), plain);
   const grammar = grammarFor(names);
   const notes: DraftNote[] = [];
   const questions: VerdictQuestion[] = [];

@@ -94,7 +94,8 @@ export function letterSteps(agent: string, knows: (verb: string) => boolean): Vo
       apply: (v) =>
         rewrite(
           v,
-          /\b(?:[Tt]he\s+)?[A-Z][\w-]*(?:'|\u2019)s\s+(?:agents|staff|employees|officers)\s+(?=(?:shall|must|may|will)\b)/g,
+          // With "the", any case: a notice in capitals, read in ordinary case (voice-case.ts), says "the respondent's agents".
+          /\b(?:[Tt]he\s+[A-Za-z][\w-]*|[A-Z][\w-]*)(?:'|\u2019)s\s+(?:agents|staff|employees|officers)\s+(?=(?:shall|must|may|will)\b)/g,
           (m) => `${m.index === 0 ? Agent : agent} `,
         ),
     },

@@ -34,11 +34,21 @@ export function withDefinedTerms(lexicon: Lexicon, spec: Pick<BehaviorSpec, "des
   return terms.size === 0 ? lexicon : { ...lexicon, definedTerms: terms };
 }
 
-/** The sentence with each defined term (as written, capitalised; a plural too) read as the tool it names. */
-export function withTerms(v: Voiced, terms: ReadonlyMap<string, string> | undefined): Voiced {
+/**
+ * The sentence with each defined term (as written, capitalised; a plural too) read as the tool it names.
+ * `anyCase`: a sentence written in capitals (voice-case.ts) lost the terms' initials, so any case matches.
+ */
+export function withTerms(v: Voiced, terms: ReadonlyMap<string, string> | undefined, anyCase = false): Voiced {
   if (terms === undefined || terms.size === 0) return v;
   // Longest first: "Register Lookup" before a term "Lookup" of its own.
   const names = [...terms.keys()].sort((a, b) => b.length - a.length);
-  const pattern = new RegExp(`\\b(${names.map((n) => escapeRegExp(n).replace(/\s+/g, "\\s+")).join("|")})(?:s|es)?\\b`, "g");
-  return rewrite(v, pattern, (m) => terms.get(m[1]!.replace(/\s+/g, " ")));
+  const byLower = new Map(names.map((n) => [n.toLowerCase(), terms.get(n)!]));
+  const pattern = new RegExp(
+    `\\b(${names.map((n) => escapeRegExp(n).replace(/\s+/g, "\\s+")).join("|")})(?:s|es)?\\b`,
+    anyCase ? "gi" : "g",
+  );
+  return rewrite(v, pattern, (m) => {
+    const term = m[1]!.replace(/\s+/g, " ");
+    return anyCase ? byLower.get(term.toLowerCase()) : terms.get(term);
+  });
 }

@@ -30,6 +30,8 @@ import { riderOfBan } from "./voice-riders.js";
 import { afterWait, answersInOwnWords, chatSteps, unspoken, waitsForNext } from "./voice-chat.js";
 import { recordSteps } from "./voice-record.js";
 import { originalQuote, rewrite, unchanged, type Voiced } from "./voice-spans.js";
+import { foldedCase, shouts, unheaded } from "./voice-case.js";
+import { cardSteps } from "./voice-card.js";
 import {
   ADVERB,
   imperativeVerb,
@@ -392,6 +394,11 @@ export function voiced(
 ): Voiced {
   // A chat's speaker ("**Mags:**") is no part of what is said; the quotes are the words after the name (voice-chat.ts).
   [sentence, next, previous] = [unspoken(sentence), unspoken(next), unspoken(previous)];
+  // An e-mail's header ("**A. Berg · Tue 9 Mar, 12:48**") is no part of what it says either (voice-case.ts).
+  [sentence, next, previous] = [unheaded(sentence), unheaded(next), unheaded(previous)];
+  // A sentence in capitals read in ordinary case, character for character (voice-case.ts); the quotes stay in the spec's capitals.
+  const written = sentence;
+  [sentence, next, previous] = [foldedCase(sentence), foldedCase(next), foldedCase(previous)];
   // An FAQ's answer, the sentence after a question ("Can the clerk …? No."), says what the question's words mean; an
   // answer that goes on to say the rule ("No. A balloon only launches if …") says it itself, and the question asks nothing more.
   const ownWords = answersInOwnWords(next);
@@ -407,13 +414,15 @@ export function voiced(
     (ownWords && ASKS_FIRST.test(sentence)) ||
     riderOfBan(sentence, previous)
   )
-    return absorbed(unchanged(sentence));
+    return absorbed(unchanged(written));
   let v = afterWait(withNeighbours(sentence, previous, next, agent), previous);
+  v = { ...v, original: written };
   // A contract's defined terms read as the tools they name (voice-terms.ts), then the voices of each round.
-  v = withTerms(LABEL.apply(CLAUSE_NUMBER.apply(v)), terms);
+  v = withTerms(LABEL.apply(CLAUSE_NUMBER.apply(v)), terms, shouts(written));
   for (const step of [
-    ...windowLeadSteps(),
     ...otherSteps(),
+    ...windowLeadSteps(),
+    ...cardSteps(),
     ...chatSteps(agent, knows),
     ...recordSteps(),
     ...leadInSteps(),
