@@ -189,6 +189,9 @@ describe("the sentences that are context, and what kind", () => {
     ["**Never lift a crate after 17:00.**", ["rule"]],
     ["Which check? And do we care about training?", ["question", "question"]],
     ["Can the clerk lift a crate without a ticket? No.", ["rule", "rule"]],
+    // A flowchart's question is the condition its branches act on: part of the rule, not a remark.
+    ["Is the crate heavier than 40 kg? If yes, the agent uses the hoist. If no, go to step 3.", ["rule", "rule", "rule"]],
+    ["Has the porter signed? If not, the agent never lifts the crate.", ["rule", "rule"]],
     ["Once per visit?\n\nNo. Correction to Monday: one note covers one crate.", ["question", "rule"]],
     ["Action: TB to set the assistant up accordingly.", ["action"]],
     ["Corrective action: every crate is weighed before it is lifted.", ["rule"]],

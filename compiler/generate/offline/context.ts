@@ -121,10 +121,12 @@ export function contextKinds(sentences: readonly Said[]): (ContextKind | undefin
  * Whether a question is one an FAQ's answer reads: a bare "No."/"Yes." after it, or an answer that says
  * the rule with it (voice-joins.ts). An answer that goes on in words of its own ("Once per visit? — No.
  * Correction to Monday: before each issue, …") says the rule itself: the question is what it turns down.
+ * A flowchart's question is answered too: "Is the batch older than 24 hours? If yes, …" states the
+ * condition its branches act on, so the question is part of the rule, not a remark.
  */
 function answered(question: string, next: string | undefined): boolean {
   if (next === undefined || answersInOwnWords(next)) return false;
-  return readWithNeighbour(question, next) || /^(?:A\s*\d*[.:]\s*)?(?:no|yes)\b/i.test(next);
+  return readWithNeighbour(question, next) || /^(?:A\s*\d*[.:]\s*)?(?:no|yes)\b|^if\s+(?:yes|no|so|not)\b/i.test(next);
 }
 
 /**
