@@ -14,6 +14,11 @@ describe("the numbers a rule writes", () => {
     expect(numbersIn("A swarm call does not satisfy paragraph 2.1 unless 3 members attend.")).toEqual([3]);
     expect(numbersIn("As sections 4 and 5 say, at most 40 frames per extractor run; see § 9.")).toEqual([40]);
     expect(numbersIn("From version 2.4 to 2.6 of the app, a jar holds 454 grams.")).toEqual([454]);
+    // A grant's conditions, a master's orders and a flowchart's steps are numbered too: "Condition 4"
+    // gave `amount > 4` and "Order 2" `wire_m > 2`.
+    expect(numbersIn("Condition 4: Suppliers. No single payment exceeds 500 pounds.")).toEqual([500]);
+    expect(numbersIn("Order 2: the wire on one winch is at most 6000 m, as Note 3 and Table 1 say.")).toEqual([6000]);
+    expect(numbersIn("Is the jar over 454 g? If yes, go to step 5; if no, see Part 2, Stage 3.")).toEqual([454]);
   });
 
   it("leave out the number a heading or a paragraph opens with", () => {

@@ -17,9 +17,10 @@ const TIME = "(?:,?\\s+(?:at\\s+)?\\d{1,2}:\\d{2}(?:\\s?[ap]\\.?m\\.?)?)?";
 const NUMBERING = "\\d+(?:\\.\\d+)*(?:\\s?\\([a-z0-9]{1,3}\\))*";
 
 const REFERENCES: readonly RegExp[] = [
-  // "Clause 14.4", "paragraph 1.1", "sections 3 and 4", "Article 14", "§ 2", "versions 4.1 to 4.3", "v4.2".
+  // "Clause 14.4", "paragraph 1.1", "sections 3 and 4", "Article 14", "§ 2", "versions 4.1 to 4.3", "v4.2";
+  // a grant's "Condition 4", a master's "Order 2", a flowchart's "go to step 5", "see Note 3", "Table 1".
   new RegExp(
-    `\\b(?:clauses?|paragraphs?|paras?|sections?|articles?|schedules?|chapters?|annex(?:es)?|appendix|versions?|releases?|rules?|items?)\\s+${NUMBERING}(?:\\s*(?:to|and|or|through|-|–)\\s*${NUMBERING})*`,
+    `\\b(?:clauses?|paragraphs?|paras?|sections?|articles?|schedules?|chapters?|annex(?:es)?|appendix|versions?|releases?|rules?|items?|conditions?|orders?|steps?|parts?|stages?|notes?|charts?|tables?|figures?|regulations?)\\s+${NUMBERING}(?:\\s*(?:to|and|or|through|-|–)\\s*${NUMBERING})*`,
     "gi",
   ),
   new RegExp(`(?:§§?|¶)\\s*${NUMBERING}`, "g"),
