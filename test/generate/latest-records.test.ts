@@ -14,7 +14,7 @@
 import { describe, expect, it } from "vitest";
 import type { Trajectory } from "../../runtime/types.js";
 import { previewJudge } from "../../compiler/generate/preview.js";
-import { draftOf, session } from "../support/offline-drafts.js";
+import { bannedAfter, draftOf, onLatest, session } from "../support/offline-drafts.js";
 
 type World = { name: string; description: string; preamble: string; samples: Trajectory[] };
 
@@ -173,19 +173,6 @@ const climbers: World = {
     ),
   ),
 };
-
-const onLatest = (act: string, looked: string, key: string, when: string) => ({
-  type: "condition",
-  each: [{ action: act }],
-  with: { r: { latest: [{ action: looked }], on: `metadata.${key}` } },
-  when,
-});
-const bannedAfter = (act: string, event: string, key: string) => ({
-  type: "forbidden",
-  match: [{ action: act }],
-  after: [{ action: event }],
-  on: `metadata.${key}`,
-});
 
 describe("what the latest look-up of the same thing records", () => {
   it("reads 'shall not launch … save where the most recent look-up of that same glider records the glider as serviceable and the logbook as not overdue'", () => {

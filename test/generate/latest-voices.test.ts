@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Trajectory } from "../../runtime/types.js";
-import { draftOf, session } from "../support/offline-drafts.js";
+import { bannedAfter, draftOf, onLatest, session } from "../support/offline-drafts.js";
 
 type World = { name: string; description: string; preamble: string; samples: Trajectory[] };
 
@@ -110,19 +110,6 @@ const cranes: World = {
     ),
   ],
 };
-
-const onLatest = (act: string, looked: string, key: string, when: string) => ({
-  type: "condition",
-  each: [{ action: act }],
-  with: { r: { latest: [{ action: looked }], on: `metadata.${key}` } },
-  when,
-});
-const bannedAfter = (act: string, event: string, key: string) => ({
-  type: "forbidden",
-  match: [{ action: act }],
-  after: [{ action: event }],
-  on: `metadata.${key}`,
-});
 
 describe("the latest look-up's two values, in any voice", () => {
   // Causes (blind16): a figure with no comparison word ("£0.00 OWED") was no value of the look-up, and a unit with a

@@ -34,3 +34,19 @@ export function session(...events: [Trajectory["events"][number]["actor"], strin
     events: events.map(([actor, action, metadata], i) => ({ id: `e${i + 1}`, actor, action, ...(metadata ? { metadata } : {}) })),
   };
 }
+
+/** The check a draft gives for "each `act` only if the latest `looked` of the same `key` shows `when`". */
+export const onLatest = (act: string, looked: string, key: string, when: string) => ({
+  type: "condition",
+  each: [{ action: act }],
+  with: { r: { latest: [{ action: looked }], on: `metadata.${key}` } },
+  when,
+});
+
+/** The check a draft gives for "no `act` after an `event` on the same `key`". */
+export const bannedAfter = (act: string, event: string, key: string) => ({
+  type: "forbidden",
+  match: [{ action: act }],
+  after: [{ action: event }],
+  on: `metadata.${key}`,
+});
