@@ -1,6 +1,6 @@
 // Pieces the benchmarks share: the refund example's support session, a child process timed by
 // its own resource usage, a spec folder's labeled cases, a command-line option, and the offline
-// drafter benches' spec groups and rule-verdict agreement.
+// drafter benches' spec groups, the drafter's built modules and rule-verdict agreement.
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
@@ -118,6 +118,23 @@ export function defaultGroups() {
     ["blind16 (in-sample since the end of the fourth session of 7 December 2026)", specFolders("test/fixtures/blind16")],
     ["blind17 (in-sample since the end of the fifth session of 7 December 2026)", specFolders("test/fixtures/blind17")],
   ];
+}
+
+/**
+ * The built offline drafter (dist/, so `npm run build:cli` first) as the drafter benches use it:
+ * parse a BEHAVIOR.md, build the samples' vocabulary, draft, preview the draft's verdicts, and
+ * validate a trajectory. One place, so the benches measure the same modules.
+ */
+export async function loadDrafter() {
+  const dist = (path) => import(join(ROOT, "dist", path));
+  const [{ parseBehaviorMd }, { buildVocabulary }, { draftOffline }, { previewJudge }, { validateTrajectory }] = await Promise.all([
+    dist("compiler/behavior-md/load.js"),
+    dist("compiler/generate/vocabulary.js"),
+    dist("compiler/generate/offline/draft.js"),
+    dist("compiler/generate/preview.js"),
+    dist("runtime/trajectory.js"),
+  ]);
+  return { parseBehaviorMd, buildVocabulary, draftOffline, previewJudge, validateTrajectory };
 }
 
 /** A preview rule's verdict on one sample: "true", "false" or "na". */

@@ -158,15 +158,11 @@ import { readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DEFAULT_QUESTIONS_PER_RULE, simulateInterview } from "./verdict-simulation.js";
-import { casesOf, defaultGroups, ruleAgreement, specFolders as under } from "./common.js";
+import { casesOf, defaultGroups, ruleAgreement, specFolders as under, loadDrafter } from "./common.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const dist = (path) => import(join(root, "dist", path));
-const { parseBehaviorMd } = await dist("compiler/behavior-md/load.js");
-const { buildVocabulary } = await dist("compiler/generate/vocabulary.js");
-const { draftOffline } = await dist("compiler/generate/offline/draft.js");
-const { previewJudge } = await dist("compiler/generate/preview.js");
-const { validateTrajectory } = await dist("runtime/trajectory.js");
+const { parseBehaviorMd, buildVocabulary, draftOffline, previewJudge, validateTrajectory } = await loadDrafter();
 const { verdictAsking } = await dist("compiler/generate/verdicts.js");
 const lib = { verdictAsking, previewJudge };
 

@@ -20,16 +20,11 @@
 import { readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { casesOf, defaultGroups, ruleAgreement, specFolders, verdictOf } from "./common.js";
+import { casesOf, defaultGroups, ruleAgreement, specFolders, verdictOf, loadDrafter } from "./common.js";
 import { TRANSFORMS } from "./voice-transforms.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const dist = (path) => import(join(root, "dist", path));
-const { parseBehaviorMd } = await dist("compiler/behavior-md/load.js");
-const { buildVocabulary } = await dist("compiler/generate/vocabulary.js");
-const { draftOffline } = await dist("compiler/generate/offline/draft.js");
-const { previewJudge } = await dist("compiler/generate/preview.js");
-const { validateTrajectory } = await dist("runtime/trajectory.js");
+const { parseBehaviorMd, buildVocabulary, draftOffline, previewJudge, validateTrajectory } = await loadDrafter();
 
 const args = process.argv.slice(2);
 const verbose = args.includes("--verbose");
