@@ -83,7 +83,11 @@ describe("what a message's header is", () => {
 describe("what is no message header", () => {
   it.each([
     // A bold rule with a time of day in it (voice-case.ts and voice-windows.ts took the bold words off as a header).
-    ["a bold rule sentence with a time", "**Never rent a bike after 22:00.** Bikes wait for the morning shift.", "**Never rent a bike after 22:00.**"],
+    [
+      "a bold rule sentence with a time",
+      "**Never rent a bike after 22:00.** Bikes wait for the morning shift.",
+      "**Never rent a bike after 22:00.**",
+    ],
     ["bold rule words with a time", "**No bike is rented after 22:00** unless a manager says so.", "**No bike is rented after 22:00**"],
     // A time the rule is about (all four took it for a header).
     ["a time the rule is about", "**After 22:00** Spoke rents no bike.", "**After 22:00**"],
@@ -93,7 +97,11 @@ describe("what is no message header", () => {
     ["a note", "**Note:** Spoke rents no bike after 22:00.", "**Note:**"],
     ["a rationale", "**Why:** a bike went out at 23:10 last March.", "**Why:**"],
     ["a rule's number", "**Rule 3** Once a bike has been retired, nothing further is rented on that bike.", "**Rule 3**"],
-    ["a name · a place", "**R. Okafor · North depot** Once a bike has been retired, it is never rented again.", "**R. Okafor · North depot**"],
+    [
+      "a name · a place",
+      "**R. Okafor · North depot** Once a bike has been retired, it is never rented again.",
+      "**R. Okafor · North depot**",
+    ],
     ["a word that only starts as a day does", "**Monitor 3** Once a bike has been retired, it is never rented again.", "**Monitor 3**"],
     ["a chat's speaker", "**Mags:** Not after 22:00.", "**Mags:**"],
   ])("%s", (_what, body, bold) => {

@@ -138,7 +138,12 @@ function unheaded(raw: string): { raw: string; header: boolean }[] {
   const header = messageHeader(raw);
   const rest = header === undefined ? "" : raw.trim().slice(header.length).trim();
   // A header the sentence is all of stands on a line of its own, and paragraphs() has made it a paragraph.
-  return rest === "" ? [{ raw, header: false }] : [{ raw: header!, header: true }, { raw: rest, header: false }];
+  return rest === ""
+    ? [{ raw, header: false }]
+    : [
+        { raw: header!, header: true },
+        { raw: rest, header: false },
+      ];
 }
 
 /** Every sentence of a section body, with its role. */
