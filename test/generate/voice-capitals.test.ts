@@ -1,6 +1,6 @@
 /**
  * A rule reads the same in any voice (issue 25): capitals, a card's symbols and a message header
- * (voice-case.ts, voice-card.ts) as plain prose, minutes, an e-mail with a header and a correction, and "is to be".
+ * (voice-case.ts, voice-card.ts, header.ts) as plain prose, minutes, an e-mail with a header and a correction, and "is to be".
  * Each rule is written in five voices and every voice must give the same checks as the plain one; in
  * capitals, the quotes are still the spec's own words. Two domains none of the fixtures uses: a ski
  * rental counter and a drone hangar, with samples of their own.
@@ -10,7 +10,7 @@ import type { Draft } from "../../compiler/generate/types.js";
 import { previewJudge } from "../../compiler/generate/preview.js";
 import type { Trajectory } from "../../runtime/types.js";
 import { draftOf, session } from "../support/offline-drafts.js";
-import { foldedCase, unheaded } from "../../compiler/generate/offline/voice-case.js";
+import { foldedCase } from "../../compiler/generate/offline/voice-case.js";
 
 /** The checks of the draft's one rule, without their quotes (the quotes are each voice's own words). */
 const checksOf = (draft: Draft) => JSON.parse(JSON.stringify(draft.ir.metaBehaviors[0]!.checks, (k, v) => (k === "quote" ? undefined : v)));
@@ -205,10 +205,6 @@ describe("the case fold (voice-case.ts)", () => {
     expect(foldedCase("2 SAWS = 2 DEMOS")).toBe("2 saws = 2 demos");
     expect(foldedCase("£1,500.00 ON THE DOT → OK")).toBe("£1,500.00 on the dot → ok");
     expect(foldedCase("IF I'M FLYING THE BALLOON")).toBe("If I'm flying the balloon");
-  });
-  it("reads a message header in front of a sentence as no part of it", () => {
-    expect(unheaded("**A. Berg · Tue 9 Mar, 12:48** Once a member is banned, …")).toBe("Once a member is banned, …");
-    expect(unheaded("**Why:** the audit")).toBe("**Why:** the audit");
   });
   it("keeps an acronym in ordinary prose, and lowers only a stressed word there", () => {
     expect(foldedCase("Call the RSO before any issue")).toBe("Call the RSO before any issue");

@@ -26,34 +26,6 @@ export const CONTEXT_KINDS: Record<ContextKind, string> = {
   superseded: "a draft a later message corrects",
 };
 
-const WEEKDAY = String.raw`(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?`;
-const MONTH = String.raw`(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?`;
-/** A date or a time of day as a message header writes it: "Tue 9 Mar", "9 March 2027", "13:02", "2027-03-09". */
-const WHEN = new RegExp(
-  String.raw`\b${WEEKDAY}\s+\d{1,2}\b|\b\d{1,2}\s+${MONTH}(?=\s|,|$)|\b${MONTH}\s+\d{1,2}\b|\b\d{1,2}:\d{2}\b|\b\d{4}-\d{2}-\d{2}\b`,
-  "i",
-);
-/** "**From:** …", "Sent: …", "Present: …": the fields of an e-mail's or a minute's head. */
-const HEADER_FIELD =
-  /^\s*(?:\*\*|__)?(?:from|to|cc|bcc|sent|date|subject|re|present|apologies|attendees|in\s+attendance|absent|chair)\s*(?::\s*(?:\*\*|__)?|(?:\*\*|__)\s*:)\s*\S/i;
-/** Words a rule is written with: a line carrying them is no header, even in bold with a time in it. */
-const RULE_WORDS =
-  /\b(?:must|never|always|every|each|only|should|shall|may\s+not|cannot|can't|at\s+most|at\s+least|no\s+more\s+than|not|no)\b/i;
-
-/**
- * Whether a line is a message's header: wholly in bold with a date or a time ("**Helen Marsh · Mon
- * 8 Mar, 09:05**", "**Owen Pryce (Stores Supervisor) · Mon 8 Mar, 11:30**"), an e-mail's or a minute's
- * field ("**From:** … · **To:** …", "Present: …"), or a quote's lead-in ("On Tue 9 Mar, Helen wrote:").
- */
-export function headerLine(line: string): boolean {
-  const text = line.trim();
-  if (HEADER_FIELD.test(text)) return true;
-  if (/^on\s.{0,80}\bwrote:$/i.test(text)) return true;
-  const bold = /^(?:\*\*|__)([^*_]+)(?:\*\*|__)$/.exec(text)?.[1];
-  if (bold === undefined || /[.!?]$/.test(bold.trim()) || RULE_WORDS.test(bold)) return false;
-  return WHEN.test(bold) && bold.split(/\s+/).length <= 14;
-}
-
 /** "It was noted that …", "JV reported that …", "Tom asked whether …", "Discussion of the near miss …": a record of what was said or seen. */
 const REPORT = new RegExp(
   String.raw`^(?:[Ii]t\s+was\s+(?:noted|reported|observed|mentioned|pointed\s+out|remarked|explained|recalled|said)\b` +
@@ -91,7 +63,7 @@ const TAKEN_BACK = /,\s+not\s+((?:per\s+|by\s+|the\s+)?[\w.£$€-]+)/gi;
 export interface Said {
   text: string;
   asked: boolean;
-  /** A header line: context whatever it says. */
+  /** A message's header (header.ts): context whatever it says. */
   header?: boolean;
 }
 

@@ -6,7 +6,8 @@
  */
 import { literalLines } from "../../behavior-md/load.js";
 import { normalizeWhitespace } from "./words.js";
-import { contextKinds, headerLine, type ContextKind } from "./context.js";
+import { contextKinds, type ContextKind } from "./context.js";
+import { messageHeader } from "./header.js";
 
 /** "context": a header, a question, a report, an action item, a closing or a superseded draft (context.ts). */
 export type SentenceRole = "rule" | "occurrence" | "rationale" | "context";
@@ -64,11 +65,15 @@ export function paragraphs(body: string): string[] {
       flush();
       continue;
     }
-    // A message's header ("**Helen Marsh · Tue 9 Mar, 13:02**") is a paragraph of its own, not the start of the message's first sentence.
-    if (headerLine(line)) {
+    // A message's header ("**Helen Marsh · Tue 9 Mar, 13:02**") is a paragraph of its own, not the start of the message's
+    // first sentence, whether that sentence is on the next line or after the header on its own (header.ts).
+    const header = messageHeader(line);
+    if (header !== undefined) {
       flush();
-      current.push(line);
+      current.push(header);
       flush();
+      const rest = line.trim().slice(header.length).trim();
+      if (rest !== "") current.push(rest);
       continue;
     }
     if (LIST_MARKER.test(line)) {
@@ -125,13 +130,30 @@ export function ruleParagraphs(body: string): string {
     .join("\n\n");
 }
 
+/**
+ * A sentence that opens with a message's header ("**Owen Pryce · Mon 8 Mar, 11:30** Once a permit …", after the
+ * sentence before it on the same line) as two: the header, and the sentence the message says (header.ts).
+ */
+function unheaded(raw: string): { raw: string; header: boolean }[] {
+  const header = messageHeader(raw);
+  const rest = header === undefined ? "" : raw.trim().slice(header.length).trim();
+  // A header the sentence is all of stands on a line of its own, and paragraphs() has made it a paragraph.
+  return rest === ""
+    ? [{ raw, header: false }]
+    : [
+        { raw: header!, header: true },
+        { raw: rest, header: false },
+      ];
+}
+
 /** Every sentence of a section body, with its role. */
 export function sectionSentences(body: string): SpecSentence[] {
   const all = paragraphs(body).flatMap((text, paragraph) => {
     const rationale = RATIONALE.test(text);
-    const header = headerLine(text);
+    const wholly = messageHeader(text) === text;
     return splitRaw(text)
-      .map((raw) => ({ text: stripFinalStop(raw), asked: /\?["')\]*_]*\s*$/.test(raw), header }))
+      .flatMap((raw) => (wholly ? [{ raw, header: true }] : unheaded(raw)))
+      .map(({ raw, header }) => ({ text: stripFinalStop(raw), asked: /\?["')\]*_]*\s*$/.test(raw), header }))
       .filter((s) => s.text !== "")
       .map((s) => ({ ...s, paragraph, rationale }));
   });

@@ -29,9 +29,10 @@ export function asideSteps(agent: string, knows: (verb: string) => boolean): Voi
       apply: (v) => rewrite(v, /^A\s*\d*\s*:\s+(?=\S)/g, () => ""),
     },
     {
-      // "**H. Marsh · Tue 9 Mar, 08:44** Once a permit has been suspended, …": a message's header line, run into the rule
-      // that follows it, is no part of it; the condition after it opens the sentence.
-      name: "header before condition",
+      // "**Rule 3** Once a permit has been suspended, …", "**Stage 2 · Returns** Once …", "**Important** Once …": bold words
+      // of a label before the rule's condition are no part of it; the condition after them opens the sentence. No message
+      // header gets here (the sentence splitter sets those apart, header.ts), but a label is no header: it holds no date.
+      name: "bold label before condition",
       apply: (v) => rewrite(v, new RegExp(String.raw`^\*\*[^*]{1,120}?\*\*\s+(?=${OPENS}\s+[^,:;]+,\s+\S)`, "gi"), () => ""),
     },
     {
@@ -39,7 +40,8 @@ export function asideSteps(agent: string, knows: (verb: string) => boolean): Voi
       // remark before the colon states nothing the rule after it does not, and the rule has a condition of its own.
       name: "aside before colon",
       apply: (v) =>
-        // A time of day in the remark ("**H. Marsh · Tue 9 Mar, 08:44** One more: once …") is no colon of its own.
+        // A time of day in the remark ("Agreed at the 10:40 meeting: once …") is no colon of its own. (A message's header,
+        // "**H. Marsh · Tue 9 Mar, 08:44**", never gets here: the sentence splitter sets it apart, header.ts.)
         rewrite(v, new RegExp(String.raw`^(?:[^:;]|\d:\d\d){1,120}?:\s+(?=${OPENS}\s+[^,:;]+,\s+\S)`, "gi"), (m) =>
           RULE_WORDS.test(m[0]) ? undefined : "",
         ),

@@ -107,18 +107,3 @@ export function inOrdinaryCase<S extends { description: string; preamble: string
 function glossed(text: string): string {
   return text.replace(/\s*(?:→|->|=>)\s*`?([a-z][a-z0-9]*(?:_[a-z0-9]+)+)`?(?=[\s(,;.]|$)/g, " (`$1`)");
 }
-
-/**
- * "**A. Berg · Tue 9 Mar, 12:48** Once a member is banned, …": a message's header (who wrote, and
- * when), which the sentence splitter leaves in front of the message's first sentence, is no part of
- * the rule, and its date and time are no thresholds. Read without it, the sentence opens with its
- * own condition. A header is bold, and holds a middle dot or a time of day.
- */
-const HEADER = /^\*\*[^*]{1,120}?(?:·|\b\d{1,2}:\d{2}\b)[^*]{0,120}\*\*\s+(?=\S)/;
-
-/** The sentence without a message header in front (undefined stays undefined). */
-export function unheaded(sentence: string): string;
-export function unheaded(sentence: string | undefined): string | undefined;
-export function unheaded(sentence: string | undefined): string | undefined {
-  return sentence?.replace(HEADER, "");
-}

@@ -3,8 +3,6 @@
  * The pairing reader (clauses.ts pairingFrom, combined.ts withinOf/withWithin) knows "After each X of more than N, a
  * Y must be V-ed for that same K within N steps of the X", "If X …, …" and "Each X is followed by Y within N steps
  * of …". Written elsewhere, the same rule came in voices it did not read (blind16):
- * - an e-mail's header line before the message's first sentence ("**Helen Marsh · Thu 11 Mar, 10:02** …"), whose
- *   time's colon hid the remark before the rule's own colon ("Correction to my note of Monday: after each …");
  * - minutes' "Agreed (proposed JV, seconded MK): where a spray carries …, …": the procedure's "where" after a remark
  *   and its colon, in any case ("WHERE A SPRAY …"), which the "where" steps of voice.ts and voice-duties.ts read only
  *   at the sentence's start and in one case each;
@@ -14,12 +12,6 @@
  */
 import { rewrite } from "./voice-spans.js";
 import type { VoiceStep } from "./voice-forms.js";
-
-/**
- * A message's header line as a thread prints it, bold, with the sender and a date or time: "**Helen Marsh · Tue 9 Mar,
- * 13:02**", "**Owen Pryce (Stores Supervisor) · Mon 8 Mar, 11:30**", "**Jon Pike, 10 March 2027 16:20**".
- */
-const HEADER = /^\*\*[^*\n]{1,100}?(?:\d{1,2}:\d{2}|\b\d{1,2}\s+[A-Z][a-z]{2,8}\b|\b[A-Z][a-z]{2,8}\s+\d{1,2}\b)[^*\n]{0,40}\*\*\s+(?=\S)/g;
 
 /** Words that make a remark before a colon a rule of its own (as voice-asides.ts reads them): it is then read, not dropped. */
 const RULE_WORDS = /\b(?:must|never|not|no|only|shall|may|should|every|each|always|cannot|can't|don't|won't|at\s+most|at\s+least)\b/i;
@@ -31,11 +23,6 @@ const NOT_BARE =
 /** Steps that run first, before the remark before a colon is read (voice-asides.ts). */
 export function windowLeadSteps(): VoiceStep[] {
   return [
-    {
-      // "**Helen Marsh · Thu 11 Mar, 10:02** Correction to Monday's rule 3: …": the header says who wrote when, not what.
-      name: "message header",
-      apply: (v) => rewrite(v, HEADER, () => ""),
-    },
     {
       // "Agreed (proposed JV, seconded MK): where a spray carries …, …", "WHERE A SPRAY CARRIES …, …": the procedure's
       // "if", whatever the case, after a remark that says who agreed it (no rule words of its own).

@@ -30,7 +30,7 @@ import { riderOfBan } from "./voice-riders.js";
 import { afterWait, answersInOwnWords, chatSteps, unspoken, waitsForNext } from "./voice-chat.js";
 import { recordSteps } from "./voice-record.js";
 import { originalQuote, rewrite, unchanged, type Voiced } from "./voice-spans.js";
-import { foldedCase, shouts, unheaded } from "./voice-case.js";
+import { foldedCase, shouts } from "./voice-case.js";
 import { cardSteps } from "./voice-card.js";
 import {
   ADVERB,
@@ -394,8 +394,6 @@ export function voiced(
 ): Voiced {
   // A chat's speaker ("**Mags:**") is no part of what is said; the quotes are the words after the name (voice-chat.ts).
   [sentence, next, previous] = [unspoken(sentence), unspoken(next), unspoken(previous)];
-  // An e-mail's header ("**A. Berg · Tue 9 Mar, 12:48**") is no part of what it says either (voice-case.ts).
-  [sentence, next, previous] = [unheaded(sentence), unheaded(next), unheaded(previous)];
   // A sentence in capitals read in ordinary case, character for character (voice-case.ts); the quotes stay in the spec's capitals.
   const written = sentence;
   [sentence, next, previous] = [foldedCase(sentence), foldedCase(next), foldedCase(previous)];
