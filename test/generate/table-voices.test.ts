@@ -13,6 +13,8 @@
  *   grower's look-up was forbidden instead of the payment, the typed go-ahead before it an unread question.
  * - "…; where a card has been registered more than once, the most recent registration is the one that counts":
  *   a clause of its own after a semicolon, its condition's "more than once" read as a count of loans (voice.ts).
+ * - Minutes of the same: "Agreed (proposed R.O., seconded J.K.): Item: …" hid the row's subject behind the lead-in,
+ *   and "Agreed (…): 4.2 Where …" kept the clause's number, which is dropped only at a sentence's start (voice.ts).
  */
 import { describe, expect, it } from "vitest";
 import { drafter, sessions, type Step } from "./voice-fixture.js";
@@ -102,6 +104,7 @@ describe("a receipt after each large refund, written as a table's row", () => {
       "Each refund of at least £100.00 is followed by a receipt uploaded for that same refund no later than the second step after the refund.",
       "Item: a single refund of at least £100.00. Evidence required: a receipt, uploaded for that same refund no later than the second step after the refund. Item: a single refund under £100.00. Evidence required: none.",
       "ITEM: A SINGLE REFUND OF AT LEAST £100.00. PROOF REQUIRED: A RECEIPT, UPLOADED FOR THAT SAME REFUND NO LATER THAN THE SECOND STEP AFTER THE REFUND.",
+      "Agreed (proposed R.O., seconded J.K.): Item: a single refund of at least £100.00. Evidence required: a receipt, uploaded for that same refund no later than the second step after the refund.",
       "Each refund of at least one hundred pounds (£100.00) shall be followed by a receipt uploaded for that same refund no later than the second step after the refund.",
     ],
     expected,
@@ -132,6 +135,7 @@ describe("no payment to a grower once it is suspended: \"payment\" is a word of 
       "Once a grower has been suspended, no further payment may be made to that grower in the session.",
       "Where a grower has been suspended, no further payment shall be made to that grower in the session, even if a later grower check is clear.",
       "Agreed: once a grower has been suspended, no further payment is to be made to that grower in the session.",
+      "Agreed (proposed R.O., seconded J.K.): 4.2 Where a grower has been suspended, no further payment shall be made to that grower in the session.",
       "**Sam Ortiz · Wed 10 Mar, 09:15**\nOnce a grower has been suspended, no further payment may be made to that grower in the session.",
       "ONCE A GROWER HAS BEEN SUSPENDED → NO FURTHER PAYMENT MAY BE MADE TO THAT GROWER IN THE SESSION.",
     ],

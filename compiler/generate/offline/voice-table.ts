@@ -17,16 +17,21 @@
 import { escapeRegExp } from "./shape.js";
 import { absorbed, joined, rewrite, type Voiced } from "./voice-spans.js";
 
+/** A minute's or a note's remark before the row ("Agreed (proposed R.O., seconded J.K.): Item: …"; voice-record.ts drops it later). */
+const REMARK = String.raw`(?:[^:]{1,120}?:\s+)?`;
+
 /** "Item: …", "Activity — …", "Applies to: …": the field that says what the row is about. */
-const ROW_SUBJECT =
-  /^(?:item|activity|transaction|category|type\s+of\s+(?:act|activity|transaction|payment)|applies\s+to|scope|situation|event)\s*(?::|\s[\u2014\u2013-])\s*(\S.*?)\s*\.?$/i;
+const ROW_SUBJECT = new RegExp(
+  String.raw`^${REMARK}(?:item|activity|transaction|category|type\s+of\s+(?:act|activity|transaction|payment)|applies\s+to|scope|situation|event)\s*(?::|\s[\u2014\u2013-])\s*(\S.*?)\s*\.?$`,
+  "i",
+);
 
 /** "Limit: …", "Maximum: …", "Cap — …": the most the row's acts may come to. */
-const MOST = /^(?:(?:upper\s+)?limit|maximum|max\.?|cap|ceiling)\s*(?::|\s[\u2014\u2013-])\s*/i;
+const MOST = new RegExp(String.raw`^${REMARK}(?:(?:upper\s+)?limit|maximum|max\.?|cap|ceiling)\s*(?::|\s[\u2014\u2013-])\s*`, "i");
 /** "Minimum: …", "Floor: …": the least. */
-const LEAST = /^(?:minimum|min\.?|floor|lower\s+limit)\s*(?::|\s[\u2014\u2013-])\s*/i;
+const LEAST = new RegExp(String.raw`^${REMARK}(?:minimum|min\.?|floor|lower\s+limit)\s*(?::|\s[\u2014\u2013-])\s*`, "i");
 /** "Evidence required: …", "Approval needed: …", "Requirement: …": what each of the row's acts needs. */
-const NEEDS = /^(?:([a-z][a-z ]{0,30}?)\s+(?:required|needed)|requirement|required)\s*(?::|\s[\u2014\u2013-])\s*/i;
+const NEEDS = new RegExp(String.raw`^${REMARK}(?:([a-z][a-z ]{0,30}?)\s+(?:required|needed)|requirement|required)\s*(?::|\s[\u2014\u2013-])\s*`, "i");
 /** A field that asks nothing: "none at the time of payment", "n/a", "not required". */
 const NOTHING = /^(?:none|nil|n\/a|no\s+(?:limit|requirement|evidence)|not\s+(?:required|needed|applicable))\b/i;
 /** A value that says its bound itself: "no more than 3", "up to £500". */

@@ -436,6 +436,8 @@ export function voiced(
     ...cardSteps(),
     ...chatSteps(agent, knows),
     ...recordSteps(),
+    // "Agreed (proposed R.O., seconded J.K.): 4.2 Where …": the clause's number after the minute's lead-in goes too.
+    CLAUSE_NUMBER,
     ...leadInSteps(),
     ...figureSteps(),
     ...letterSteps(agent, knows),
