@@ -3,7 +3,7 @@
  * wrote in ways the readers missed. Each rule is written as plain prose, in the schedule's own voice, and in two
  * or three others (capitals, minutes "Agreed: … is to be …", an e-mail with a header line, a "shall" condition),
  * in worlds of their own: a charity shop's gift-aid claims, a bike shop's refunds, a fruit co-op's payments to growers,
- * a lending library's loans.
+ * a lending library's loans, a crop insurer's hail claims.
  * - A table written out as sentences ("Item: claims for any one donor in a session. Limit: two hundred and fifty
  *   pounds (£250.00) in total …", "Item: a single refund of at least £100.00. Evidence required: a receipt …"):
  *   what the row is about and what is asked of it in two sentences, each read alone as a model question
@@ -11,6 +11,8 @@
  * - "no further payment may be made to that grower", "before each payment": "payment" was no word of `pay_grower`
  *   ("-ment" comes off only words of nine letters or more, words.ts), so "grower" alone named the act, and the
  *   grower's look-up was forbidden instead of the payment, the typed go-ahead before it an unread question.
+ *   With "payment" stemmed to "pay", a spec's one-word gloss "pay (`issue_payment`)" became a word of the name too,
+ *   and lost the whole-name weight a gloss has (lexicon.ts): "pays a claim" went to `deny_claim` by the alphabet.
  * - "…; where a card has been registered more than once, the most recent registration is the one that counts":
  *   a clause of its own after a semicolon, its condition's "more than once" read as a count of loans (voice.ts).
  * - Minutes of the same: "Agreed (proposed R.O., seconded J.K.): Item: …" hid the row's subject behind the lead-in,
@@ -219,5 +221,34 @@ describe("the most recent registration counts: a clause of its own after a semic
         when: "r.registered_by != event.approved_by",
       },
     ],
+  );
+});
+
+describe("a one-word gloss stays the action's whole name once it is also a word of the name: \"pay (`issue_payment`)\"", () => {
+  const session = sessions("c");
+  const look = (c: string): Step => ["agent", "get_policy", { claim_id: c }];
+  const pay = (c: string): Step => ["agent", "issue_payment", { claim_id: c, amount: "900" }];
+  const deny = (c: string): Step => ["agent", "deny_claim", { claim_id: c }];
+  const d = drafter(
+    spec(
+      "hail-claims",
+      "The assistant settles hail-damage claims for a crop insurer. It can look up a claim's policy (`get_policy`, by " +
+        "`claim_id`), pay (`issue_payment`, with the `claim_id` and the `amount`) or turn a claim down (`deny_claim`).",
+    ),
+    [
+      session(look("K1"), pay("K1")),
+      session(pay("K2"), look("K2")),
+      session(look("K3"), deny("K3")),
+      session(deny("K4"), pay("K5")),
+    ],
+  );
+  readAlike(
+    d,
+    [
+      "The assistant pays a claim only after looking up that claim's policy.",
+      "The assistant shall pay a claim only after looking up that claim's policy.",
+      "Agreed (proposed R.O., seconded J.K.): the assistant pays a claim only after looking up that claim's policy.",
+    ],
+    [{ type: "ordering", first: [{ action: "get_policy" }], before: [{ action: "issue_payment" }], on: "metadata.claim_id" }],
   );
 });
