@@ -306,8 +306,10 @@ function scoreActions(lexicon: Lexicon, text: string, filter?: (a: LexiconAction
     // A word the spec calls the action by ("every fill": `dispense`) counts as half a word of its
     // name, once: less than any word of another action's name.
     // A gloss of one word is what the spec calls the action outright ("pay (`issue_payment`)"): a whole name.
-    const glossHit = named === 0 && (action.gloss ?? []).some((s) => phrase.has(s) || sharesRoot(s, phrase));
-    const outright = glossHit && action.gloss!.length === 1;
+    // So does a one-word gloss that is also a word of the name ("pay (`issue_payment`)", both `pay` once "payment" is).
+    const glossWord = (action.gloss ?? []).some((s) => phrase.has(s) || sharesRoot(s, phrase));
+    const glossHit = named === 0 && glossWord;
+    const outright = glossWord && action.gloss!.length === 1 && (named === 0 || action.stems.includes(action.gloss![0]!));
     const glossed = glossHit ? (outright ? 1 : 0.5) : 0;
     const matched = named + glossed;
     const metadata = metadataEvidence(action, words);

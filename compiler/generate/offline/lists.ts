@@ -10,6 +10,7 @@ import type { Matcher, Pattern } from "../../ir/types.js";
 import { exactValue } from "../../ir/values.js";
 import type { Lexicon } from "./lexicon.js";
 import { bestAction } from "./lexicon.js";
+import { PARTICIPLE } from "./shape.js";
 
 export interface ValueList {
   key: string;
@@ -29,6 +30,13 @@ const STOP =
 
 /** Words that compare a number ("or less", "or more"): an item of them is the end of an amount, not a value. */
 const COMPARATIVE = /^(?:less|more|fewer|lower|higher|greater|below|above|under|over|lesser)$/i;
+
+/** "uploaded against …", "signed by …", "sent to …": a participle and the preposition of its complement. */
+const REDUCED_RELATIVE = new RegExp(
+  `^${PARTICIPLE}\\s+(?:against|for|to|by|with|on|in|at|from|into|under|within|before|after|no\\s+later)\\b`,
+  "i",
+);
+const LONE_PARTICIPLE = new RegExp(`^${PARTICIPLE}$`, "i");
 
 interface KeyValues {
   key: string;
@@ -103,7 +111,15 @@ export function valueList(lexicon: Lexicon, phrase: string): ValueList | undefin
       for (let n = first.length; n >= 1 && head < 0; n--) if (isValue(first.slice(-n).join(" "))) head = first.length - n;
       if (head < 0) head = colon ? 0 : STOP.test(first.at(-1)!) ? first.length : first.length - 1;
       const lead = first.slice(head).join(" ");
-      const items = [lead, ...raw.slice(1).map((i) => trimItem(i, values))].filter((i) => i !== "");
+      // "a paid invoice or receipt, uploaded against that same invoice": a participle with its complement after a comma
+      // says what is done with the items (a reduced relative clause), and the list ends before it.
+      // So is a participle alone as the last item after a bare comma ("a receipt, uploaded"): a list's last item comes after "and" or "or".
+      const bare = /,\s*[^,]*$/.test(text) && !/,\s*(?:and|or)\s+[^,]*$/i.test(text);
+      const clause = raw.findIndex(
+        (i, n) => n > 0 && !isValue(i) && (REDUCED_RELATIVE.test(i) || (bare && n === raw.length - 1 && LONE_PARTICIPLE.test(i))),
+      );
+      const listed = clause < 0 ? raw : raw.slice(0, clause);
+      const items = [lead, ...listed.slice(1).map((i) => trimItem(i, values))].filter((i) => i !== "");
       // "15 km/h or less and no rain forecast": a unit's letters after a slash, and a comparison word, are no values.
       if (items.some((i) => !isValue(i) && COMPARATIVE.test(i)) || (/\/$/.test(phrase.slice(0, m.index)) && !isValue(lead))) continue;
       const known = items.filter(isValue).length;

@@ -27,6 +27,8 @@ import { boundSteps, leadInSteps } from "./voice-bounds.js";
 import { withDefinedTerms, withTerms } from "./voice-terms.js";
 import { absorbed, readWithNeighbour, withNeighbours } from "./voice-joins.js";
 import { riderOfBan } from "./voice-riders.js";
+import { rowSubject, tableRow } from "./voice-table.js";
+import { figureSteps } from "./voice-figures.js";
 import { afterWait, answersInOwnWords, chatSteps, unspoken, waitsForNext } from "./voice-chat.js";
 import { recordSteps } from "./voice-record.js";
 import { originalQuote, rewrite, unchanged, type Voiced } from "./voice-spans.js";
@@ -193,6 +195,13 @@ function steps(
       // "Where a check returns a hit, …": the procedure's "if".
       name: "where",
       apply: (v) => rewrite(v, /^Where\b(?=[^,]+,)/g, () => "If"),
+    },
+    {
+      // "…; where an invoice has been entered more than once, the most recent entry is the one that counts": a clause of
+      // its own after a semicolon, with its own condition (draft.ts reads a later clause's "if" as its own sentence). Read as
+      // anything else, its "more than once" was a count of the act.
+      name: "where after semicolon",
+      apply: (v) => rewrite(v, /(?<=;\s+(?:and\s+|but\s+)?)where\b(?=[^,;:]+,)/gi, () => "if"),
     },
     {
       // "A correction that has been reversed must not be paid …": the event-subject prohibition (shape.ts stateSubject) says "is not paid".
@@ -410,10 +419,12 @@ export function voiced(
     readWithNeighbour(sentence, next) ||
     waitsForNext(sentence, next) ||
     (ownWords && ASKS_FIRST.test(sentence)) ||
-    riderOfBan(sentence, previous)
+    riderOfBan(sentence, previous) ||
+    // "Item: payments to any one supplier …" before "Limit: £7,500.00 …": a table's row, read at its field (voice-table.ts).
+    rowSubject(sentence, next)
   )
     return absorbed(unchanged(written));
-  let v = afterWait(withNeighbours(sentence, previous, next, agent), previous);
+  let v = tableRow(afterWait(withNeighbours(sentence, previous, next, agent), previous), previous);
   v = { ...v, original: written };
   // A contract's defined terms read as the tools they name (voice-terms.ts), then the voices of each round.
   v = withTerms(LABEL.apply(CLAUSE_NUMBER.apply(v)), terms, shouts(written));
@@ -423,7 +434,10 @@ export function voiced(
     ...cardSteps(),
     ...chatSteps(agent, knows),
     ...recordSteps(),
+    // "Agreed (proposed R.O., seconded J.K.): 4.2 Where …": the clause's number after the minute's lead-in goes too.
+    CLAUSE_NUMBER,
     ...leadInSteps(),
+    ...figureSteps(),
     ...letterSteps(agent, knows),
     ...boundSteps(),
     ...contrastSteps(knows),

@@ -47,6 +47,9 @@ const IRREGULAR: Record<string, string> = {
   subscriptions: "subscribe",
   exemption: "exempt",
   exemptions: "exempt",
+  // "-ment" comes off only words of nine letters or more ("settlement", not "comment"): "no payment is made" is `pay_invoice`.
+  payment: "pay",
+  payments: "pay",
 };
 
 /**
