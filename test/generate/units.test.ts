@@ -8,6 +8,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { buildLexicon } from "../../compiler/generate/offline/lexicon.js";
+import { candidates } from "../../compiler/generate/offline/synthesize-candidates.js";
 import { numbersIn } from "../../compiler/generate/offline/synthesize-keys.js";
 import { writtenCuts } from "../../compiler/generate/offline/synthesize-numbers.js";
 import { candidateMatchers } from "../../compiler/generate/offline/synthesize-vocab.js";
@@ -207,4 +208,36 @@ describe("the comparison the words say when labels cannot tell", () => {
     const under = "PARCELS UNDER 90 CM GO ON THE SMALL BELT.";
     expect(relevance(under, { lt: 90 })).toBeGreaterThan(relevance(under, { lte: 90 }));
   });
+});
+
+describe("a total written in words, per a thing the words name", () => {
+  // A fuel barge's pumps have codes (`P-1`, `P-2`) that look like names of one thing, as ids do:
+  // the total per pump is still a count per `pump`, and its bound is the number in words.
+  const samples = [
+    ["P-1", 1200],
+    ["P-2", 900],
+    ["P-1", 2100],
+    ["P-2", 400],
+  ].map(([pump, l], i) =>
+    session(`fill-${i}`, [{ actor: "agent", action: "dispense", metadata: { pump: String(pump), fuel_l: String(l), ticket_id: `T${i}` } }]),
+  );
+  const lexicon = buildLexicon(buildVocabulary(samples), samples);
+  const rule: MetaBehavior = {
+    name: "Pump totals",
+    trigger: { description: "Fuel is dispensed.", match: [{ action: "dispense" }] },
+    checks: [],
+    semanticChecks: [],
+  };
+
+  for (const [voice, text] of [
+    ["plain prose", "The fuel dispensed from any one pump in a shift is not to exceed three thousand litres in all."],
+    ["capitals", "NO PUMP IS TO DISPENSE MORE THAN THREE THOUSAND LITRES IN TOTAL IN A SHIFT."],
+  ] as const) {
+    it(`is a candidate: per pump, the litres summed, at most 3000 (${voice})`, () => {
+      const vocab = candidateMatchers(lexicon, rule, text, samples, () => "true");
+      const dispense = vocab.matchers.findIndex((m) => m.action === "dispense" && m.metadata === undefined);
+      expect(dispense).toBeGreaterThanOrEqual(0);
+      expect(candidates(vocab, [])).toContainEqual({ type: "count", match: dispense, max: 3000, sum: "fuel_l", per: "pump" });
+    });
+  }
 });
