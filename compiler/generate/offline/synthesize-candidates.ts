@@ -30,10 +30,21 @@ function sharedKeys(vocab: Vocab, a: Matcher, b: Matcher): string[] {
   return [...ids, ...shared.filter((k) => !ids.includes(k))].map((k) => k.key).slice(0, MAX_KEYS);
 }
 
-/** Keys a count may group by: the turn, then the identifiers of the counted events. */
+/**
+ * Keys a count may group by: the turn, then the keys of the counted events the words name (an
+ * identifier, or a category: "on any one winch" is per `winch`, two winches in the samples or
+ * not), then the other identifiers.
+ */
 function groupKeys(vocab: Vocab, m: Matcher): string[] {
   const keys = keysOf(vocab, m);
-  return [...keys.filter((k) => k.key === "@turn"), ...keys.filter((k) => k.key !== "@turn" && identifying(k))]
+  const named = namedBy(vocab.words);
+  // A winch's code (`W-A`) names one winch as an id does: any key of two values or more, not an amount.
+  const groups = keys.filter((k) => k.key !== "@turn" && (identifying(k) || (!k.numeric && k.values.length >= 2)));
+  return [
+    ...keys.filter((k) => k.key === "@turn"),
+    ...groups.filter((k) => named(k.key)),
+    ...groups.filter((k) => !named(k.key) && identifying(k)),
+  ]
     .map((k) => k.key)
     .slice(0, MAX_KEYS);
 }
@@ -52,7 +63,7 @@ function conditionTests(vocab: Vocab, bind: Matcher): { key: string; test: Value
   for (const k of keysOf(vocab, bind)) {
     if (k.key.startsWith("@")) continue;
     if (isAmountKey(k))
-      for (const range of thresholds(vocab.said, k.cuts, vocab.wordsOnly ? vocab.cuts : [])) out.push({ key: k.key, test: range });
+      for (const range of thresholds(vocab.saidOn(k.key), k.cuts, vocab.wordsOnly ? vocab.cuts : [])) out.push({ key: k.key, test: range });
     else if (k.values.length >= 2 && k.values.length <= MAX_CATEGORY_VALUES && categorical(k.key, k.values))
       for (const v of k.values) out.push({ key: k.key, test: v }, { key: k.key, test: { not: v } });
   }
@@ -75,7 +86,8 @@ export function candidates(vocab: Vocab, bounds: number[]): Candidate[] {
     for (const per of groupKeys(vocab, matchers[a]!)) for (const n of countBounds) out.push({ type: "count", match: a, max: n, per });
     // Totals: the sum of an amount key of the counted events, bounded by the rule's own numbers, overall and per id.
     for (const sum of sumKeys(vocab, matchers[a]!))
-      for (const n of vocab.said.filter((x) => Number.isInteger(x) && x > 0))
+      // A total in the key's own unit: "six thousand metres in all" adds up `wire_m`, never `ml`.
+      for (const n of vocab.saidOn(sum).filter((x) => Number.isInteger(x) && x > 0))
         for (const per of [undefined, ...groupKeys(vocab, matchers[a]!)])
           out.push({ type: "count", match: a, max: n, sum, ...(per !== undefined ? { per } : {}) });
     for (let b = 0; b < count; b++) {

@@ -8,6 +8,7 @@
  * != event.user_id`, `r.max_days >= event.days`). Each is bounded (a few per rule) and comes in a
  * fixed order.
  */
+import { comparableKeys } from "./units.js";
 import { toInstant, valueEquals, valueOrder } from "../../../runtime/values.js";
 import type { Trajectory, TrajectoryEvent } from "../../../runtime/types.js";
 import type { Matcher, RangeOperator, ValueMatcher } from "../../ir/types.js";
@@ -120,6 +121,8 @@ export function crossesOf(
   for (const [key, a] of mine)
     for (const [other, b] of theirs) {
       if (a.kind !== b.kind || key === on || other === on) continue;
+      // Hours are never compared with millilitres (`hours_out`, `ml`): keys whose names carry two units (units.ts).
+      if (a.kind === "number" && !comparableKeys(key, other)) continue;
       const names = (named(key) ? 1 : 0) + (named(other) ? 1 : 0);
       if (names === 0 && !(different && a.kind === "text")) continue;
       const together = [...a.bySample.keys()].filter((i) => b.bySample.has(i));

@@ -11,6 +11,7 @@ import { amountsIn } from "./amounts.js";
 import type { Verdict } from "./synthesize-eval.js";
 import type { WrittenCut } from "./synthesize-numbers.js";
 import { withoutReferences } from "./synthesize-references.js";
+import { unitFits, writtenNumerals } from "./units.js";
 import { nameStems } from "./words.js";
 
 /** Thresholds per numeric key: from the rule's words, and cuts between sample values. */
@@ -21,17 +22,40 @@ export const MAX_KEYS = 2;
 /** Keys with more distinct values than this are identifiers, not categories. */
 export const MAX_CATEGORY_VALUES = 6;
 
-/** Numbers the rule's sentences write ("over $500", "more than 500 points", "between 10 and 20"), in order. */
+/**
+ * Numbers the rule's sentences write ("over $500", "more than 500 points", "between 10 and 20", "six
+ * thousand metres"), in order.
+ */
 export function numbersIn(written: string): number[] {
   // A clause's, a version's or a date's number names something; it bounds nothing.
   const text = withoutReferences(written);
   const found: number[] = [];
-  for (const m of text.matchAll(/(?<![\w.])\d[\d,]*(?:\.\d+)?(?![\w.]*\w)/g)) {
-    const n = Number(m[0].replace(/,/g, ""));
-    if (Number.isFinite(n) && !found.includes(n)) found.push(n);
-  }
+  for (const { n } of writtenNumerals(text)) if (!found.includes(n)) found.push(n);
   for (const a of amountsIn(text)) for (const b of Object.values(a.range)) if (typeof b === "number" && !found.includes(b)) found.push(b);
   return found.slice(0, MAX_WORD_NUMBERS);
+}
+
+/** Per number the rule's sentences write, the units it is written with ("24 hours": hours); none for a bare number. */
+export function unitsOfNumbers(written: string): Map<number, string[]> {
+  const out = new Map<number, string[]>();
+  for (const { n, unit } of writtenNumerals(withoutReferences(written))) {
+    const units = out.get(n) ?? [];
+    if (unit !== undefined && !units.includes(unit)) units.push(unit);
+    out.set(n, units);
+  }
+  return out;
+}
+
+/**
+ * The numbers a key may be compared with: those written with no unit, or with the key's own
+ * ("24 hours" on `hours_out`, never on `ml`; units.ts). A number written once with a unit and once
+ * bare is that unit's.
+ */
+export function saidOn(said: readonly number[], units: ReadonlyMap<number, readonly string[]>, key: string): number[] {
+  return said.filter((n) => {
+    const written = units.get(n) ?? [];
+    return written.length === 0 || written.some((u) => unitFits(u, key));
+  });
 }
 
 const isDecimal = (v: string) => /^-?\d+(?:\.\d+)?$/.test(v.trim());

@@ -14,10 +14,10 @@ import type { RangeOperator } from "../../ir/types.js";
 import { alternation, comparisonOf, cutOf, statesAllowed, wordsAt, type ComparisonWord, type Cut } from "./comparisons.js";
 import { parseCount } from "./words.js";
 import { ORDINALS } from "./voice-words.js";
+import { writtenNumerals } from "./units.js";
 
 export type { Cut } from "./comparisons.js";
 
-const NUMBER = String.raw`(\d[\d,]*(?:\.\d+)?)`;
 /** Comparison words right before a number (comparisons.ts); an article or a currency sign may stand between. */
 const BEFORE = new RegExp(String.raw`\b(${alternation(wordsAt("before"))})\s+(?:an?\s+)?[$€£]?\s?$`, "i");
 /** Comparison words after a number ("400 or less", "4 or higher"), a unit or two between. */
@@ -39,11 +39,10 @@ export interface WrittenCut {
 /** Every number the text writes in digits with a comparison word, and where the words cut. */
 export function writtenCuts(text: string): WrittenCut[] {
   const out: WrittenCut[] = [];
-  for (const m of text.matchAll(new RegExp(String.raw`(?<![\w.])${NUMBER}(?![\w.]*\w)`, "g"))) {
-    const n = Number(m[1]!.replace(/,/g, ""));
-    if (!Number.isFinite(n)) continue;
-    const before = text.slice(Math.max(0, m.index! - 40), m.index!);
-    const after = text.slice(m.index! + m[0].length, m.index! + m[0].length + 30);
+  for (const m of writtenNumerals(text)) {
+    const n = m.n;
+    const before = text.slice(Math.max(0, m.start - 40), m.start);
+    const after = text.slice(m.end, m.end + 30);
     const words = [found(AFTER.exec(after), "after"), found(BEFORE.exec(before), "before")].filter((w) => w !== undefined);
     // Words that cut above the number win over words that cut below it ("over 400 … 400 or more" reads above).
     const stated = words.find((w) => cutOf(w.op) === "above") ?? words[0];

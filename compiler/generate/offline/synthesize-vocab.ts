@@ -9,7 +9,17 @@ import { exactValue, valueTest } from "../../ir/values.js";
 import { amountsIn } from "./amounts.js";
 import type { Lexicon } from "./lexicon.js";
 import type { Verdict } from "./synthesize-eval.js";
-import { categorical, isAmountKey, keysByAction, MAX_CATEGORY_VALUES, numbersIn, thresholds, type KeyFacts } from "./synthesize-keys.js";
+import {
+  categorical,
+  isAmountKey,
+  keysByAction,
+  MAX_CATEGORY_VALUES,
+  numbersIn,
+  saidOn,
+  thresholds,
+  unitsOfNumbers,
+  type KeyFacts,
+} from "./synthesize-keys.js";
 import {
   absentMatchers,
   actionsOf,
@@ -24,7 +34,8 @@ import {
   type Cross,
   type WrittenList,
 } from "./synthesize-forms.js";
-import { writtenCuts, writtenWithins, type WrittenCut } from "./synthesize-numbers.js";
+import { cutFit, writtenCuts, writtenWithins, type WrittenCut } from "./synthesize-numbers.js";
+import { keyUnit } from "./units.js";
 import { withoutReferences } from "./synthesize-references.js";
 import { nameStems, parseCount, stemSet } from "./words.js";
 
@@ -37,6 +48,8 @@ export interface Vocab {
   relevanceOf: (m: Matcher) => number;
   keys: Map<string, KeyFacts[]>;
   said: number[];
+  /** The numbers a key may be compared with: those written bare or with the key's own unit (units.ts). */
+  saidOn: (key: string) => number[];
   /** Where the words cut at the numbers they compare ("above 400"): a threshold keeps the words' side. */
   cuts: WrittenCut[];
   wordsOnly: boolean;
@@ -92,6 +105,11 @@ export function candidateMatchers(
   const words = stemSet(text);
   const written = new Set([...text.matchAll(/`([^`\n]+)`/g)].map((m) => m[1]!.trim()));
   const said = numbersIn(text);
+  const saidUnits = unitsOfNumbers(text);
+  // Units rule numbers off keys in the search from labels only. From the words alone they are left
+  // as they were: on blind17 the words' reading that a unit leaves once `ml >= 24` is gone is a
+  // check of a batch after its own call, one sample worse; that reading is to be mended first.
+  const saidFor = (key: string) => (wordsOnly ? said : saidOn(said, saidUnits, key));
   const cuts = writtenCuts(text);
   const stated = amountsIn(text).map((a) => JSON.stringify(a.range));
   const lists = listsIn(lexicon, text);
@@ -113,7 +131,18 @@ export function candidateMatchers(
         // A threshold the sentence writes counts as its words; the comparison it states, a little more.
         const bounds = Object.values(test.range).filter((b): b is number => typeof b === "number");
         const fromWords = bounds.length > 0 && bounds.every((b) => said.includes(b));
-        return (fromWords ? 1 : -0.3) + (stated.includes(JSON.stringify(test.range)) ? 0.5 : 0) + keyNamed;
+        const statedHere = stated.includes(JSON.stringify(test.range)) ? 0.5 : 0;
+        // From the words alone a number is tried on their side of it only (thresholds): nothing to weigh.
+        if (wordsOnly) return (fromWords ? 1 : -0.3) + statedHere + keyNamed;
+        // With labels every side is tried, and the labels may fit two (no sample shows exactly 90):
+        // the side of its number the words cut ("more than 90 mL": `> 90` or `<= 90`, never `>= 90`)
+        // counts as a stated amount does (amounts.ts reads no mL), the other side less.
+        const side = cutFit(test.range, cuts, "test");
+        const cut = statedHere > 0 ? statedHere : side === "fits" ? 0.4 : side === "contradicts" ? -0.2 : 0;
+        // A number written in the key's own unit ("24 hours" on `hours_out`) is its words more surely than a key of no unit.
+        const unit = keyUnit(k);
+        const sameUnit = fromWords && unit !== undefined && bounds.every((b) => saidUnits.get(b)?.includes(unit)) ? 0.25 : 0;
+        return (fromWords ? 1 : -0.3) + cut + sameUnit + keyNamed;
       }
       case "exists":
         return !test.present && keyNamed > 0 ? 0.5 + (written.has(k) ? 0.5 : 0) : -0.25;
@@ -176,7 +205,7 @@ export function candidateMatchers(
     }
     for (const k of keys.get(a.name) ?? []) {
       if (isAmountKey(k)) {
-        for (const range of thresholds(said, k.cuts, wordsOnly ? cuts : []))
+        for (const range of thresholds(saidFor(k.key), k.cuts, wordsOnly ? cuts : []))
           extended.push({ action: a.name, metadata: { [k.key]: range } });
       } else if (!k.numeric && k.values.length >= 3 && k.values.length <= MAX_CATEGORY_VALUES && categorical(k.key, k.values)) {
         for (const v of k.values) extended.push({ action: a.name, metadata: { [k.key]: { not: v } } });
@@ -196,7 +225,7 @@ export function candidateMatchers(
     if (stated.length > 0) return stated;
     // "at least 4", "4 or higher" cut below the number; the rest ("over 400", "up to 400") above it.
     const below = writtenCuts(list.sentence).filter((c) => c.cut === "below");
-    return numbersIn(list.sentence).flatMap((n): RangeOperator[] =>
+    return saidOn(numbersIn(list.sentence), unitsOfNumbers(list.sentence), k.key).flatMap((n): RangeOperator[] =>
       below.some((c) => c.n === n) ? [{ gte: n }, { lt: n }] : [{ gt: n }, { lte: n }],
     );
   };
@@ -236,6 +265,7 @@ export function candidateMatchers(
     relevanceOf,
     keys,
     said,
+    saidOn: saidFor,
     cuts,
     wordsOnly,
     cues: cuesIn(text, wordsOnly),
