@@ -21,6 +21,7 @@ import { notInSamplesNotes, specActionNames } from "./backticks.js";
 import { withOutcomes } from "./outcomes.js";
 import { normalSamples, normalVocabulary } from "./inputs.js";
 import { sectionSentences } from "./sentences.js";
+import { flowchartSentences } from "./flowchart.js";
 import type { Draft, DraftNote, LabelVerdict, VerdictQuestion, Vocabulary } from "../types.js";
 import { previewRule } from "../preview.js";
 import { coverageNotes, obligations } from "../coverage.js";
@@ -176,7 +177,8 @@ export function draftSection(
   grammar: Grammar = DEFAULT_GRAMMAR,
 ): { rule: MetaBehavior; notes: Omit<DraftNote, "rule">[] } {
   const sentences = sectionSentences(section.body);
-  const ruleSentences = sentences.filter((s) => s.role === "rule");
+  // A flowchart's question read with the answers that stop it, its steps' labels left out (flowchart.ts).
+  const ruleSentences = flowchartSentences(sentences.filter((s) => s.role === "rule"));
   // Each sentence read in the one voice the readers know; the quotes stay the spec's words (voice.ts).
   const knows = actionVerbs(lexicon);
   const voices = ruleSentences.map((s, i) =>

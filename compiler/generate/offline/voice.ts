@@ -32,6 +32,7 @@ import { recordSteps } from "./voice-record.js";
 import { originalQuote, rewrite, unchanged, type Voiced } from "./voice-spans.js";
 import { foldedCase, shouts, unheaded } from "./voice-case.js";
 import { cardSteps } from "./voice-card.js";
+import { flowchartSteps } from "./flowchart.js";
 import {
   ADVERB,
   imperativeVerb,
@@ -420,6 +421,8 @@ export function voiced(
   // A contract's defined terms read as the tools they name (voice-terms.ts), then the voices of each round.
   v = withTerms(LABEL.apply(CLAUSE_NUMBER.apply(v)), terms, shouts(written));
   for (const step of [
+    // A flowchart's question and the answer that stops it, as a statement (flowchart.ts): first, as the other steps read statements.
+    ...flowchartSteps(),
     ...otherSteps(),
     ...windowLeadSteps(),
     ...cardSteps(),
