@@ -148,3 +148,41 @@ describe("a pairing tied by a thing the second tool calls by a word of its own (
       expect(world(how).reading(body).checks).toEqual([tied]);
     });
 });
+
+describe("a cold store: 'If no, stop' where the spec says what stopping bans, about the look-up an earlier step found", () => {
+  const session = sessions("c");
+  const probe = (pallet: string, core: string): Step[] => [
+    ["agent", "probe_pallet", { pallet_id: pallet }],
+    ["tool", "probe_pallet_result", { pallet_id: pallet, core }],
+  ];
+  const release = (pallet: string): Step => ["agent", "release_pallet", { pallet_id: pallet }];
+  const samples = [
+    session(...probe("P1", "pass"), release("P1")),
+    session(...probe("P1", "fail"), release("P1")),
+    session(...probe("P1", "fail"), ...probe("P1", "pass"), release("P1")),
+    session(...probe("P1", "pass"), ...probe("P2", "fail"), release("P2")),
+  ];
+  const preamble =
+    "The assistant releases pallets from a cold store. It probes a pallet (`probe_pallet`, by `pallet_id`; the result gives " +
+    '`core`, "pass" or "fail") and releases it (`release_pallet`, by `pallet_id`). Work through the chart for every pallet; ' +
+    '"Stop" means the pallet is not released and the shift lead is told.';
+  voicesReadAlike(
+    drafter(spec("cold-store", preamble), samples),
+    [
+      [
+        "the most recent probe shows a pass",
+        'No pallet is released unless the most recent probe of that same pallet shows a core of "pass".',
+        [
+          // Without the stop's meaning (flowchart.ts withStopMeaning) "If no, stop" says nothing of releasing; without the
+          // look-up "that probe" is no probe of that pallet.
+          'P1. Find the most recent probe of that same pallet. P2. Does that probe show a core of "pass"? If no, stop. If yes, go to P3.',
+          'P1. FIND THE MOST RECENT PROBE OF THAT SAME PALLET. P2. DOES THAT PROBE SHOW A CORE OF "PASS"? IF NO, STOP. IF YES, GO TO P3.',
+          'Step 1. Look at the latest probe of the same pallet. Step 2. Does that probe show a core of "pass"? If not, stop.',
+          'Agreed (proposed S.V., seconded L.O.): no pallet is to be released unless the most recent probe of that same pallet shows a core of "pass".',
+          'No pallet shall be released unless the most recent probe of that same pallet shows a core of "pass".',
+        ],
+      ],
+    ],
+    spaced,
+  );
+});

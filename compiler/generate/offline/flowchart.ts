@@ -8,13 +8,46 @@
  *
  * - `flowchartSentences`: a step's bare label is no sentence; a yes/no question and the answers after it
  *   that stop the procedure are one sentence, as written ("Is the total more than 480 mL? If yes, stop"),
- *   with the instruction before it that says what "the total" adds up ("Add this load to every load …");
+ *   with the instruction before it that says what "the total" adds up ("Add this load to every load …"),
+ *   and with the answers that only send the reader on ("If no, go to Chart C"), which are flow; a later step's
+ *   "that check" is the look-up an earlier one told the reader to find ("Find the most recent check of …");
  * - `flowchartSteps`: that sentence in the readers' voice: "If yes, stop" makes the question's statement a
  *   ban ("the total must not be more than 480 mL"), "If no, stop" a duty ("the latest test must show a
- *   pass"), and "If yes, stop: nothing more is sent …" a ban of its own under the question's condition.
+ *   pass"), or, where the spec says what stopping bans (""Stop" means the crate is not shipped"), the act's
+ *   condition ("no crate is shipped unless the latest test shows a pass"); "If yes, stop: nothing more is
+ *   sent …" is a ban of its own under the question's condition.
  */
+import type { BehaviorSpec } from "../../behavior-md/load.js";
+import type { Lexicon } from "./lexicon.js";
 import { rewrite, type Voiced } from "./voice-spans.js";
 import type { SpecSentence } from "./sentences.js";
+
+/**
+ * ""Stop" means the bottle is not issued", "'Stop' means that the crate is not shipped": what the procedure's stop
+ * is a ban of, as the readers say a ban ("no bottle is issued"). A flowchart that says it lets "If no, stop" read as
+ * "no bottle is issued unless …", the act's own condition.
+ */
+const STOP_MEANS =
+  /["“'‘]stop["”'’]\s+means\s+(?:that\s+)?(?:the|a|an|this)\s+([a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+(is|are)\s+not\s+([a-z]+(?:ed|en|t|wn|ne))\b/i;
+
+/** The lexicon with what the spec says "stop" means, when it says so in its description or preamble. */
+export function withStopMeaning(lexicon: Lexicon, spec: Pick<BehaviorSpec, "description" | "preamble">): Lexicon {
+  const m = STOP_MEANS.exec(`${spec.description} ${spec.preamble}`.replace(/\s+/g, " "));
+  return m === null ? lexicon : { ...lexicon, stopMeans: `no ${m[1]!.toLowerCase()} ${m[2]!.toLowerCase()} ${m[3]!.toLowerCase()}` };
+}
+
+/** A rule sentence, with the look-up an earlier step told the reader to find when this one points back at it ("that check"). */
+export type FlowSentence = SpecSentence & { refers?: Antecedent };
+
+/** "that check" (`pointer`, a pattern's source) stands for "most recent check of that same batch" (`phrase`). */
+export interface Antecedent {
+  pointer: string;
+  phrase: string;
+}
+
+/** "Find the most recent check of that same batch", "Look at the latest weigh-in of the same crate": the look-up later steps point back at. */
+const LOOK_UP =
+  /^(?:find|look\s+(?:at|up)|take|check|open|pull\s+up|get)\s+((?:the\s+)?(?:most\s+recent|latest|last|newest)\s+([a-z][\w-]*)\s+(?:of|for|on)\s+(?:that|this|the)\s+(?:same\s+)?[a-z][\w-]*)\b/i;
 
 /** "A1", "B12", "Q3", "Step 4", "Box 2b": a flowchart step's label, standing as a sentence only because a period follows it. */
 const STEP_LABEL = /^(?:[A-Z]{1,2}\d{1,3}[a-z]?|(?:step|box|node|question|q)\s*\d{1,3}[a-z]?)$/i;
@@ -39,16 +72,21 @@ const ASKS_TOTAL = /^(?:is|are|was|were|does|do|has|have)\s+(?:the|that|this)\s+
  * stopping answers joined into one sentence (with an instruction saying what its total adds up), as the
  * spec writes them, so the joined text is still a verbatim quote. Other sentences are as they were.
  */
-export function flowchartSentences(sentences: readonly SpecSentence[]): SpecSentence[] {
+export function flowchartSentences(sentences: readonly SpecSentence[]): FlowSentence[] {
   const kept = sentences.filter((s) => !STEP_LABEL.test(s.text));
-  const out: SpecSentence[] = [];
+  const out: FlowSentence[] = [];
+  let found: Antecedent | undefined;
   for (let i = 0; i < kept.length; i++) {
     const s = kept[i]!;
+    // "Find the most recent check of that same batch. … Does that check show …?": "that check" is the one found.
+    const look = LOOK_UP.exec(s.text);
+    if (look !== null) found = { pointer: String.raw`\b(?:that|this)\s+(?:same\s+)?${look[2]!}\b`, phrase: look[1]!.replace(/^the\s+/i, "") };
+    const refers = look === null && found !== undefined && new RegExp(found.pointer, "i").test(s.text) ? { refers: found } : {};
     // Only a question whose answers stop the procedure states a rule here; one that only sends the reader on is left as it was.
     const answers: SpecSentence[] = [];
     for (let j = i + 1; j < kept.length && ANSWER.test(kept[j]!.text) && kept[j]!.paragraph === s.paragraph; j++) answers.push(kept[j]!);
     if (!YES_NO.test(s.text) || !answers.some((a) => STOPS.test(a.text))) {
-      out.push(s);
+      out.push({ ...s, ...refers });
       continue;
     }
     // Every answer: one that only sends the reader on ("If no, go to A4", "If no, hand it over") is flow, read with its question.
@@ -62,7 +100,7 @@ export function flowchartSentences(sentences: readonly SpecSentence[]): SpecSent
     if (before !== undefined && before.paragraph === s.paragraph && ADDS.test(before.text) && ASKS_TOTAL.test(s.text)) {
       out.pop();
       out.push({ ...before, text: `${before.text}. ${text}` });
-    } else out.push({ ...s, text });
+    } else out.push({ ...s, text, ...refers });
     i += answers.length;
   }
   return out;
@@ -75,9 +113,22 @@ const COMPARED =
 const NAMED_BY_DEED = /\s+(?=(?:the|a|an|any)\s+(?:same\s+)?[\w-]+\s+(?:who|that|which|whose)\b)/i;
 /** "Has the batch | been quarantined", "Has the nurse | checked …": what a "has" question says starts at its participle. */
 const PARTICIPLE = /\s+(?=(?:been|[a-z]+ed|[a-z]+en|done|made|sent|paid|told|given|kept|held|put|set|sold|shown|seen|typed|written|run|had)\b)/i;
-/** "Does the latest test | show …": the subject is a noun phrase, with what it is of, at or for. */
-const SUBJECT =
-  /^((?:the|that|this|these|those|a|an|any|its|their|each|every)\s+(?:[\w-]+\s+){0,2}?[\w-]+(?:\s+(?:of|at|in|on|for|from)\s+(?:the|that|this|a|an|its|their)\s+(?:[\w-]+\s+){0,1}?[\w-]+)*)\s+([a-z]+)\b(.*)$/i;
+/** Words that are no verb of a "does" question: a preposition or a determiner inside its subject ("the nurse at the hatch"). */
+const NOT_VERB = /^(?:of|at|in|on|for|from|by|with|to|the|a|an|that|this|its|their|same|most|least|very)$/i;
+/** What may follow a "does" question's verb: its object's first word ("show a culture", "type \"bottle matches band\"", "need 2"). */
+const OBJECT = /^(?:a|an|the|that|this|these|those|any|its|their|his|her|no|some|all|every|each|["“'`]|\d)/i;
+
+/** "Does the most recent check of that batch | show a culture …": the verb is the first word, not a preposition, before its object. */
+function subjectAndVerb(rest: string): { subject: string; said: string } | undefined {
+  const words = rest.split(/\s+/);
+  if (!/^(?:the|that|this|these|those|a|an|any|its|their|each|every)$/i.test(words[0] ?? "")) return undefined;
+  for (let i = 2; i < words.length; i++) {
+    const next = words[i + 1];
+    if (!NOT_VERB.test(words[i]!) && /^[a-z]+$/.test(words[i]!) && (next === undefined || OBJECT.test(next)))
+      return { subject: words.slice(0, i).join(" "), said: words.slice(i).join(" ") };
+  }
+  return undefined;
+}
 
 /** What the question asks as a statement's two parts: its subject and what it says of it, with the verb the auxiliary governs. */
 function statement(aux: string, rest: string): { subject: string; verb: "be" | "have" | "do"; said: string } | undefined {
@@ -92,9 +143,8 @@ function statement(aux: string, rest: string): { subject: string; verb: "be" | "
     if (at === null || at.index === 0) return undefined;
     return { subject: rest.slice(0, at.index), verb: "have", said: rest.slice(at.index).trim() };
   }
-  const m = SUBJECT.exec(rest);
-  if (m === null) return undefined;
-  return { subject: m[1]!, verb: "do", said: `${m[2]!}${m[3]!}` };
+  const m = subjectAndVerb(rest);
+  return m === undefined ? undefined : { ...m, verb: "do" };
 }
 
 /** "is" / "has" / "shows": the statement's verb in the present, for a condition ("If the batch has been …"). */
@@ -129,16 +179,36 @@ const FLOWCHART = new RegExp(
 /** The answers' parts: which answer stops, and what the spec says stopping means after a colon or a dash. */
 const STOP_ANSWER = /(?:^|\.\s+)if\s+(yes|no|so|not)\s*,?\s+stop\b(?:\s*(?:[:;—–]|\s-)\s*([^.]*))?/i;
 
-/** The voice steps of a flowchart's joined question: run first, on the sentence in ordinary case. */
-export function flowchartSteps(): { name: string; apply: (v: Voiced) => Voiced }[] {
+/**
+ * The voice steps of a flowchart's joined question: run first, on the sentence in ordinary case. `flow`: what the spec
+ * says "stop" means (withStopMeaning), and the look-up the sentence points back at (flowchartSentences).
+ */
+export function flowchartSteps(flow: { stop?: string; refers?: Antecedent } = {}): { name: string; apply: (v: Voiced) => Voiced }[] {
+  const { stop, refers } = flow;
   return [
+    {
+      // "Does that check show …" after "Find the most recent check of that same batch": the check found.
+      name: "flowchart look-up",
+      apply: (v) =>
+        refers === undefined
+          ? v
+          : rewrite(v, new RegExp(refers.pointer, "gi"), (m) => `${/^T/.test(m[0]) ? "The" : "the"} ${refers.phrase}`),
+    },
+    {
+      // "If the batch has never been checked in this session, stop": the condition of the stop's ban, when the spec says what it bans.
+      name: "flowchart stop",
+      apply: (v) =>
+        stop === undefined
+          ? v
+          : rewrite(v, /^(if|when|where)\s+(?!(?:yes|no|so|not)\b)([^,?]+?),\s*stop\s*$/gi, (m) => `${capital(m[1]!.toLowerCase())} ${m[2]!}, ${stop}`),
+    },
     {
       name: "flowchart question",
       apply: (v) =>
         rewrite(v, new RegExp(FLOWCHART.source, "gi"), (m) => {
           const [, added, aux, rest, answers] = m;
-          const stop = STOP_ANSWER.exec(answers!);
-          if (stop === null) return undefined;
+          const answer = STOP_ANSWER.exec(answers!);
+          if (answer === null) return undefined;
           // "Add this load to every load …. Is the total more than …": the total is of those loads, all added together.
           const total = added === undefined ? null : /^(?:the|that|this)\s+(?:combined\s+)?(?:total|sum|amount)\s+/i.exec(rest!);
           if (added !== undefined && total === null) return undefined;
@@ -148,11 +218,13 @@ export function flowchartSteps(): { name: string; apply: (v: Voiced) => Voiced }
               : { subject: `${added!.trim()}, added together,`, verb: "be" as const, said: rest!.slice(total[0].length) };
           if (s === undefined) return undefined;
           const plural = /^(?:are|were|have|do)$/i.test(aux!);
-          const yes = /^(?:yes|so)$/i.test(stop[1]!);
-          const meaning = stop[2]?.trim();
+          const yes = /^(?:yes|so)$/i.test(answer[1]!);
+          const meaning = answer[2]?.trim();
           // "If yes, stop: nothing more is sent from that crate, …": a ban of its own, under the question's condition.
           if (yes && meaning !== undefined && /^(?:no|nothing|none|never|not)\b/i.test(meaning))
             return `If ${asserted(s, plural)}, ${meaning}`;
+          // "If no, stop", where the spec says what stopping bans: the act only when it is so ("no bottle is issued unless …").
+          if (!yes && stop !== undefined) return `${capital(stop)} unless ${asserted(s, plural)}`;
           // "If yes, stop": what the question asks must not be so; "If no, stop": it must.
           return capital(owed(s, yes));
         }),

@@ -392,6 +392,7 @@ export function voiced(
   next?: string,
   previous?: string,
   terms?: ReadonlyMap<string, string>,
+  flow?: Parameters<typeof flowchartSteps>[0],
 ): Voiced {
   // A chat's speaker ("**Mags:**") is no part of what is said; the quotes are the words after the name (voice-chat.ts).
   [sentence, next, previous] = [unspoken(sentence), unspoken(next), unspoken(previous)];
@@ -422,7 +423,7 @@ export function voiced(
   v = withTerms(LABEL.apply(CLAUSE_NUMBER.apply(v)), terms, shouts(written));
   for (const step of [
     // A flowchart's question and the answer that stops it, as a statement (flowchart.ts): first, as the other steps read statements.
-    ...flowchartSteps(),
+    ...flowchartSteps(flow),
     ...otherSteps(),
     ...windowLeadSteps(),
     ...cardSteps(),
