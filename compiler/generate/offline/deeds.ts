@@ -99,7 +99,13 @@ function withRole(lexicon: Lexicon, did: Pattern, role: string, deed: string): P
  * around it: "tank" names `mix_tank` as much as "verified" names `verify_mix`.
  */
 function byDoerKey(lexicon: Lexicon, words: string): Pattern | undefined {
-  const verbs = new Set((words.match(/[A-Za-z]+/g) ?? []).filter((w) => /(?:ed|en)$/i.test(w)).map((w) => canonical(w.toLowerCase())));
+  // "thawed", "taken"; and as a person's act is named: "the nurse releasing the bottle", "the nurse who releases it".
+  const said = words.match(/[A-Za-z]+/g) ?? [];
+  const verbs = new Set(
+    said
+      .filter((w, i) => /(?:ed|en|ing)$/i.test(w) || /^(?:who|that)$/i.test(said[i - 1] ?? ""))
+      .map((w) => canonical(w.toLowerCase())),
+  );
   const acts = lexicon.actions.filter(
     (a) =>
       !a.isResult &&

@@ -21,6 +21,7 @@ import { notInSamplesNotes, specActionNames } from "./backticks.js";
 import { withOutcomes } from "./outcomes.js";
 import { normalSamples, normalVocabulary } from "./inputs.js";
 import { sectionSentences } from "./sentences.js";
+import { flowchartSentences, withStopMeaning } from "./flowchart.js";
 import type { Draft, DraftNote, LabelVerdict, VerdictQuestion, Vocabulary } from "../types.js";
 import { previewRule } from "../preview.js";
 import { coverageNotes, obligations } from "../coverage.js";
@@ -176,11 +177,15 @@ export function draftSection(
   grammar: Grammar = DEFAULT_GRAMMAR,
 ): { rule: MetaBehavior; notes: Omit<DraftNote, "rule">[] } {
   const sentences = sectionSentences(section.body);
-  const ruleSentences = sentences.filter((s) => s.role === "rule");
+  // A flowchart's question read with the answers that stop it, its steps' labels left out (flowchart.ts).
+  const ruleSentences = flowchartSentences(sentences.filter((s) => s.role === "rule"));
   // Each sentence read in the one voice the readers know; the quotes stay the spec's words (voice.ts).
   const knows = actionVerbs(lexicon);
   const voices = ruleSentences.map((s, i) =>
-    voiced(s.text, grammar.agent, knows, ruleSentences[i + 1]?.text, ruleSentences[i - 1]?.text, lexicon.definedTerms),
+    voiced(s.text, grammar.agent, knows, ruleSentences[i + 1]?.text, ruleSentences[i - 1]?.text, lexicon.definedTerms, {
+      ...(lexicon.stopMeans === undefined ? {} : { stop: lexicon.stopMeans }),
+      ...(s.refers === undefined ? {} : { refers: s.refers }),
+    }),
   );
   const shapes = voices.map((v) => shapeSentence(v.text, grammar));
   const checks: Check[] = [];
@@ -391,7 +396,8 @@ export function draftOffline(given: OfflineDraftInput, sections: readonly SpecSe
   // The action names the spec writes in backticks are used as written, in the samples or not.
   const named = withSpecActions({ ...buildLexicon(input.vocabulary, input.samples), agentNames: names }, specActionNames(input.spec));
   // And the words it calls them by in prose ("a fill (`dispense`)", its keys' too), and a contract's defined terms (voice-terms.ts).
-  const lexicon = withDefinedTerms(withSpecWords(plain, named), plain);
+  // And what a flowchart's "stop" bans, when it says ("'Stop' means the bottle is not issued": flowchart.ts).
+  const lexicon = withStopMeaning(withDefinedTerms(withSpecWords(plain, named), plain), plain);
   const grammar = grammarFor(names);
   const notes: DraftNote[] = [];
   const questions: VerdictQuestion[] = [];

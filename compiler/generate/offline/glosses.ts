@@ -115,6 +115,12 @@ export function specKeyWords(spec: Pick<BehaviorSpec, "description" | "preamble"
       /(?:^|[.,;:])\s*([^.,;:()`]{3,60}?)\s+by\s+(?:their|its|his|her|the)\s+([a-z][a-z -]{1,30}?)\s*\(`([a-z][a-z0-9_]*)`\)/gi,
     ))
       add(`${m[1]!} ${m[2]!}`, m[3]!);
+    // "… with chart_feed, which names the baby as `patient_id`", "the till calls the customer `client_ref`": a tool's own
+    // word for a thing the rules call by the noun ("that same baby"), when it is not the key's own name.
+    for (const m of text.matchAll(
+      /\b(?:names|calls|records|identifies|gives|logs|writes|refers\s+to)\s+(?:the|a|an|each|its)\s+([a-z][a-z-]{1,30})\s+(?:as\s+|by\s+)?`([a-z][a-z0-9_]*)`/gi,
+    ))
+      add(m[1]!, m[2]!);
   }
   const out = new Map<string, string>();
   for (const [stem, keys] of [...found].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) if (keys.size === 1) out.set(stem, [...keys][0]!);

@@ -40,6 +40,8 @@ export interface Lexicon {
   keyWords?: ReadonlyMap<string, string>;
   /** A contract's defined terms and the tools they name (""Handover" is the tool `hand_over`", voice-terms.ts). */
   definedTerms?: ReadonlyMap<string, string>;
+  /** What a flowchart's "stop" means, as a ban of the act it stops ("no bottle is issued": flowchart.ts). */
+  stopMeans?: string;
 }
 
 /** The metadata keys the samples show on an action (none for an action they never show). */

@@ -34,6 +34,7 @@ import { recordSteps } from "./voice-record.js";
 import { originalQuote, rewrite, unchanged, type Voiced } from "./voice-spans.js";
 import { foldedCase, shouts } from "./voice-case.js";
 import { cardSteps } from "./voice-card.js";
+import { flowchartSteps } from "./flowchart.js";
 import {
   ADVERB,
   imperativeVerb,
@@ -400,6 +401,7 @@ export function voiced(
   next?: string,
   previous?: string,
   terms?: ReadonlyMap<string, string>,
+  flow?: Parameters<typeof flowchartSteps>[0],
 ): Voiced {
   // A chat's speaker ("**Mags:**") is no part of what is said; the quotes are the words after the name (voice-chat.ts).
   [sentence, next, previous] = [unspoken(sentence), unspoken(next), unspoken(previous)];
@@ -429,6 +431,8 @@ export function voiced(
   // A contract's defined terms read as the tools they name (voice-terms.ts), then the voices of each round.
   v = withTerms(LABEL.apply(CLAUSE_NUMBER.apply(v)), terms, shouts(written));
   for (const step of [
+    // A flowchart's question and the answer that stops it, as a statement (flowchart.ts): first, as the other steps read statements.
+    ...flowchartSteps(flow),
     ...otherSteps(),
     ...windowLeadSteps(),
     ...cardSteps(),
