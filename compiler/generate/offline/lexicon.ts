@@ -306,8 +306,11 @@ function scoreActions(lexicon: Lexicon, text: string, filter?: (a: LexiconAction
     // A word the spec calls the action by ("every fill": `dispense`) counts as half a word of its
     // name, once: less than any word of another action's name.
     // A gloss of one word is what the spec calls the action outright ("pay (`issue_payment`)"): a whole name.
-    const glossHit = named === 0 && (action.gloss ?? []).some((s) => phrase.has(s) || sharesRoot(s, phrase));
-    const outright = glossHit && action.gloss!.length === 1;
+    const glossSaid = (action.gloss ?? []).some((s) => phrase.has(s) || sharesRoot(s, phrase));
+    const glossHit = named === 0 && glossSaid;
+    // So when the word is also one of its name's ("pay (`issue_payment`)", "payment" and "pay" one
+    // stem): the spec's own word for it covers the name whole, as it did when only the gloss had it.
+    const outright = glossSaid && action.gloss!.length === 1;
     const glossed = glossHit ? (outright ? 1 : 0.5) : 0;
     const matched = named + glossed;
     const metadata = metadataEvidence(action, words);

@@ -72,7 +72,7 @@ function tiedOn(check: Check, key: string): Check {
 export function tiedVariants(
   rule: MetaBehavior,
   samples: readonly Trajectory[],
-  vocab: Pick<Vocab, "keys" | "cues" | "words">,
+  vocab: Pick<Vocab, "keys" | "cues" | "words" | "splits">,
 ): { variant: Variant; vector: Vector }[] {
   const named = (key: string) => nameStems(key).some((s) => s !== "id" && vocab.words.has(s));
   const variants: Variant[] = [];
@@ -88,6 +88,15 @@ export function tiedVariants(
     const order = (f: (typeof shared)[number]) => (named(f.key) ? 0 : 2) + (identifying(f) || identifying(theirs.get(f.key)!) ? 0 : 1);
     for (const f of grounded.sort((a, b) => order(a) - order(b)).slice(0, MAX_KEYS))
       variants.push({ drafted: k, check: tiedOn(check, f.key), subject: undefined });
+    // One thing under two names ("the feed chart of that same baby": `baby_id` on the issue,
+    // `patient_id` on the chart), where the words say "same" and the samples show the keys alike.
+    if (check.type === "pairing" && vocab.cues.same && grounded.length === 0)
+      for (const [each, followedBy] of vocab.splits({ action: pair[0] }, { action: pair[1] }))
+        variants.push({
+          drafted: k,
+          check: { ...check, on: { each: `metadata.${each}`, followedBy: `metadata.${followedBy}` } },
+          subject: undefined,
+        });
   });
   if (variants.length === 0) return [];
   const anyEvent: Pattern = [{ actor: "user" }, { actor: "agent" }, { actor: "tool" }];
@@ -115,7 +124,7 @@ export function tiedVariants(
 export function tiedPick(
   pick: MetaBehavior,
   samples: readonly Trajectory[],
-  vocab: Pick<Vocab, "keys" | "cues" | "words">,
+  vocab: Pick<Vocab, "keys" | "cues" | "words" | "splits">,
   labelOf: (id: string) => Vector[number] | undefined,
   /** Called before each tied reading is judged; false when the search's budget is spent. */
   judge: () => boolean,
