@@ -15,6 +15,7 @@ import type { RuleLabels } from "../../compiler/generate/offline/synthesize.js";
 import { buildLexicon } from "../../compiler/generate/offline/lexicon.js";
 import { candidateVerdicts } from "../../compiler/generate/offline/synthesize.js";
 import { editCost, editDistance, type Words } from "../../compiler/generate/offline/synthesize-rank.js";
+import { tiedVariants } from "../../compiler/generate/offline/synthesize-tied.js";
 import { canonical } from "../../compiler/generate/offline/words.js";
 import { previewJudge } from "../../compiler/generate/preview.js";
 import { buildVocabulary } from "../../compiler/generate/vocabulary.js";
@@ -347,4 +348,56 @@ describe("one thing under two key names", () => {
       expect(pairing?.type === "pairing" ? pairing.on : undefined).toEqual({ each: "metadata.pet_id", followedBy: "metadata.animal_id" });
       expect(got).toEqual(held);
     });
+});
+
+/**
+ * A window the words give in steps, where the phrase reading drafted the two events without one
+ * and fits every label given (synthesize-tied.ts): the windowed check is tried as the tie is, and
+ * kept where it still fits every label and judges some other sample otherwise.
+ */
+describe("a window the words give, missing from a draft that fits the labels", () => {
+  const samples = [
+    trajectory("logged-at-once", [
+      { actor: "agent", action: "lift_load", metadata: { lift_id: "L-1" } },
+      { actor: "agent", action: "log_lift", metadata: { lift_id: "L-1" } },
+    ]),
+  ];
+  const vocab = {
+    keys: new Map(),
+    cues: { same: false, fresh: false, within: [1, 3], per: false, sum: false },
+    words: new Set(["lift", "log"]),
+    splits: () => [],
+  };
+  const rule = (check: Check): MetaBehavior => ({
+    name: "Lift log",
+    trigger: { description: "A load is lifted.", match: [{ action: "lift_load" }] },
+    checks: [check],
+    semanticChecks: [],
+  });
+  it("reads 'a log after each lift' as a log within the third step after it", () => {
+    const required: Check = {
+      type: "required",
+      quote: "q",
+      match: [{ action: "log_lift" }],
+      after: [{ action: "lift_load" }],
+      on: "metadata.lift_id",
+    };
+    const found = tiedVariants(rule(required), samples, vocab).map((v) => v.variant.check);
+    expect(found).toContainEqual({
+      type: "pairing",
+      quote: "q",
+      each: [{ action: "lift_load" }],
+      followedBy: [{ action: "log_lift" }],
+      on: "metadata.lift_id",
+      within: 3,
+    });
+    // "Immediately", "next" give a window of one, too loose a word to move a draft that fits.
+    expect(found.some((c) => c.type === "pairing" && c.within === 1)).toBe(false);
+  });
+  it("adds the window to a pairing that has none, and leaves one that has it", () => {
+    const pairing: Check = { type: "pairing", quote: "q", each: [{ action: "lift_load" }], followedBy: [{ action: "log_lift" }] };
+    const found = tiedVariants(rule(pairing), samples, vocab).map((v) => v.variant.check);
+    expect(found).toContainEqual({ ...pairing, within: 3 });
+    expect(tiedVariants(rule({ ...pairing, within: 2 }), samples, vocab)).toEqual([]);
+  });
 });

@@ -55,6 +55,15 @@ function untiedPair(check: Check): [string, string] | undefined {
   }
 }
 
+/** A pairing of the check's two events within `within` steps, or a required event after another read as one; else undefined. */
+function windowedOf(check: Check, within: number): Check | undefined {
+  if (check.type === "pairing") return check.within === undefined ? { ...check, within } : undefined;
+  if (check.type !== "required" || check.after === undefined) return undefined;
+  const on = typeof check.on === "string" ? { on: check.on } : {};
+  if (check.on !== undefined && typeof check.on !== "string") return undefined;
+  return { type: "pairing", quote: check.quote, each: check.after, followedBy: check.match, ...on, within };
+}
+
 /** The check tied on `key` (a condition's one binding, or the check's own `on`). */
 function tiedOn(check: Check, key: string): Check {
   const on = `metadata.${key}`;
@@ -77,6 +86,13 @@ export function tiedVariants(
   const named = (key: string) => nameStems(key).some((s) => s !== "id" && vocab.words.has(s));
   const variants: Variant[] = [];
   rule.checks.forEach((check, k) => {
+    // A window the words give in steps ("no later than the second step after the payment") that
+    // the drafted check of the two events lacks: as grounded as a tie, and as seldom told apart by
+    // six labels.
+    for (const within of vocab.cues.within.filter((n) => n >= 2)) {
+      const windowed = windowedOf(check, within);
+      if (windowed !== undefined) variants.push({ drafted: k, check: windowed, subject: undefined });
+    }
     const pair = untiedPair(check);
     if (pair === undefined) return;
     const theirs = new Map((vocab.keys.get(pair[1]) ?? []).map((f) => [f.key, f]));
