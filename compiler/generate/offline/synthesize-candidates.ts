@@ -9,7 +9,7 @@ import { categorical, identifying, isAmountKey, MAX_CATEGORY_VALUES, MAX_KEYS, t
 import { actionsOf, crossRelevance, DIFFERENT, namedBy } from "./synthesize-forms.js";
 import type { Vocab } from "./synthesize-vocab.js";
 import { writtenBound } from "./synthesize-written.js";
-import { nameStems } from "./words.js";
+import { canonical, nameStems, words } from "./words.js";
 
 /** Keys the samples show on the matcher's action (on each of its actions, for a list of them), with their facts. */
 function keysOf(vocab: Vocab, m: Matcher): KeyFacts[] {
@@ -107,6 +107,13 @@ export function candidates(vocab: Vocab, bounds: number[]): Candidate[] {
         out.push({ type: "ordering", first: a, before: b, on, fresh: true });
         for (const within of withins) out.push({ type: "pairing", each: a, followedBy: b, on, within });
       }
+      // "Recorded on the feed chart of that same baby": the chart names the baby `patient_id`, the
+      // issue `baby_id`. Only where the words tie the two events to one thing.
+      if (vocab.cues.same)
+        for (const [on, onLater] of vocab.splits(matchers[a]!, matchers[b]!)) {
+          out.push({ type: "pairing", each: a, followedBy: b, on, onLater });
+          for (const within of withins) out.push({ type: "pairing", each: a, followedBy: b, on, onLater, within });
+        }
       // A condition binds a plain action's latest event and tests one of its values, or compares one
       // with the judged event's own, or both (an equal value and the comparison).
       if (matchers[b]!.metadata === undefined && exactValue(matchers[b]!.action) !== undefined) {
@@ -118,6 +125,7 @@ export function candidates(vocab: Vocab, bounds: number[]): Candidate[] {
           const where = on !== undefined ? { on } : {};
           const tests = conditionTests(vocab, matchers[b]!);
           for (const { key, test } of tests) out.push({ type: "condition", each: a, bind: b, key, test, ...where });
+          for (const [x, y] of joinedTests(tests, vocab.text)) out.push({ type: "condition", each: a, bind: b, ...x, also: y, ...where });
           if (on === undefined && tied) continue;
           for (const cross of vocab.crosses(matchers[a]!, matchers[b]!, on)) {
             out.push({ type: "condition", each: a, bind: b, key: cross.key, cross, ...where });
@@ -135,6 +143,54 @@ export function candidates(vocab: Vocab, bounds: number[]): Candidate[] {
       }
     }
   }
+  return out;
+}
+
+/** Words between two values one sentence joins by "and" ("shows due diligence passed and a conflict of none"). */
+const JOINED_WITHIN = 12;
+
+/**
+ * Pairs of equality tests on two keys of the bound event whose values one sentence of the words
+ * writes, "and" between them: "the latest check shows due diligence "passed" and a conflict of
+ * "none"" asks for both. Six labels seldom hold a sample that fails one test and not the other,
+ * so either test alone fits them; the words ask for both, and the pair scores both values' words.
+ * At most one pair per two keys, in the order the tests come.
+ */
+function joinedTests(
+  tests: readonly { key: string; test: ValueMatcher }[],
+  text: string,
+): [{ key: string; test: ValueMatcher }, { key: string; test: ValueMatcher }][] {
+  const equal = tests.filter((t) => typeof t.test === "string");
+  if (equal.length < 2) return [];
+  const sentences = text.split(/(?<=[.!?;:])\s+/).map((s) => words(s).map((w) => w.toLowerCase()));
+  // A value's every word, stopwords too: "none" is a value here.
+  const at = (tokens: string[], value: string) => {
+    const stems = new Set(words(value).map((w) => canonical(w.toLowerCase())));
+    return tokens.flatMap((t, i) => (stems.has(canonical(t)) ? [i] : []));
+  };
+  // Where the sentence writes u before v: 1; v before u: -1; not joined: 0.
+  const joined = (u: string, v: string): number => {
+    for (const tokens of sentences)
+      for (const i of at(tokens, u))
+        for (const j of at(tokens, v)) {
+          const [lo, hi] = i < j ? [i, j] : [j, i];
+          if (hi - lo <= JOINED_WITHIN && tokens.slice(lo + 1, hi).includes("and")) return i < j ? 1 : -1;
+        }
+    return 0;
+  };
+  const out: [{ key: string; test: ValueMatcher }, { key: string; test: ValueMatcher }][] = [];
+  const paired = new Set<string>();
+  for (let i = 0; i < equal.length; i++)
+    for (let j = i + 1; j < equal.length; j++) {
+      const [x, y] = [equal[i]!, equal[j]!];
+      const keys = `${x.key}\n${y.key}`;
+      if (x.key === y.key || paired.has(keys)) continue;
+      const order = joined(x.test as string, y.test as string);
+      if (order === 0) continue;
+      paired.add(keys);
+      // In the order the words write them.
+      out.push(order > 0 ? [x, y] : [y, x]);
+    }
   return out;
 }
 
@@ -182,6 +238,7 @@ export function score(c: Candidate, vocab: Vocab): number {
     // The tested value scores as a matcher of the bound action carrying it would.
     const bind = vocab.matchers[c.bind]!;
     if (c.test !== undefined) words += vocab.relevanceOf({ ...bind, metadata: { [c.key]: c.test } }) - vocab.relevance[c.bind]!;
+    if (c.also !== undefined) words += vocab.relevanceOf({ ...bind, metadata: { [c.also.key]: c.also.test } }) - vocab.relevance[c.bind]!;
     // A comparison with the judged event's value: its keys as the words name them, and one more form.
     if (c.cross !== undefined) words += crossRelevance(c.cross, vocab.words, vocab.text) - 0.15;
   }

@@ -35,7 +35,8 @@ export function toCheck(c: Candidate, matchers: Matcher[], quote: string): Check
         quote,
         each: p(c.each),
         followedBy: p(c.followedBy),
-        ...on,
+        // One thing under two names: the later event's own key for it.
+        ...(c.on !== undefined && c.onLater !== undefined ? { on: { each: metadataRef(c.on), followedBy: metadataRef(c.onLater) } } : on),
         ...(c.within !== undefined ? { within: c.within } : {}),
       };
     case "count":
@@ -55,9 +56,11 @@ export function toCheck(c: Candidate, matchers: Matcher[], quote: string): Check
         quote,
         each: p(c.each),
         with: { r: { latest: p(c.bind), ...on } },
-        when: [...(c.test !== undefined ? [whenOf(c.key, c.test)] : []), ...(c.cross !== undefined ? [crossExpression(c.cross)] : [])].join(
-          " && ",
-        ),
+        when: [
+          ...(c.test !== undefined ? [whenOf(c.key, c.test)] : []),
+          ...(c.also !== undefined ? [whenOf(c.also.key, c.also.test)] : []),
+          ...(c.cross !== undefined ? [crossExpression(c.cross)] : []),
+        ].join(" && "),
       };
     default:
       return { type: c.type, quote, match: p(c.match), ...(c.after !== undefined ? { after: p(c.after) } : {}), ...on };

@@ -24,10 +24,28 @@ export interface SampleIndex {
 /** A check over matcher indexes, evaluated on precomputed hits (docs/FORMATS.md §4, §10 for complete and incomplete traces). */
 export type Candidate =
   | { type: "ordering"; first: number; before: number; on?: string; fresh?: true }
-  | { type: "pairing"; each: number; followedBy: number; on?: string; within?: number }
+  | {
+      type: "pairing";
+      each: number;
+      followedBy: number;
+      on?: string;
+      within?: number;
+      /** The later event's own key for the thing `on` names on the earlier one (`baby_id`, then `patient_id`). */
+      onLater?: string;
+    }
   | { type: "required" | "forbidden"; match: number; after?: number; on?: string }
   | { type: "count"; match: number; min?: number; max?: number; after?: number; per?: string; sum?: string }
-  | { type: "condition"; each: number; bind: number; on?: string; key: string; test?: ValueMatcher; cross?: Cross };
+  | {
+      type: "condition";
+      each: number;
+      bind: number;
+      on?: string;
+      key: string;
+      test?: ValueMatcher;
+      cross?: Cross;
+      /** A second test on another key of the bound event, both to hold ("due diligence passed and no conflict"). */
+      also?: { key: string; test: ValueMatcher };
+    };
 
 const keyValue = (s: SampleIndex, j: number, key: string | undefined): string | undefined =>
   key === undefined ? "" : metadataString(s.events[j]!, key);
@@ -63,10 +81,11 @@ function evaluatePairing(c: Extract<Candidate, { type: "pairing" }>, s: SampleIn
   }
   const last = s.events.length - 1;
   let unsure = false;
+  const laterKey = c.onLater ?? c.on;
   for (const e of eaches) {
     const value = keyValue(s, e, c.on);
     const limit = c.within === undefined ? last : e + c.within;
-    const served = value !== undefined && followers.some((f) => f > e && f <= limit && keyValue(s, f, c.on) === value);
+    const served = value !== undefined && followers.some((f) => f > e && f <= limit && keyValue(s, f, laterKey) === value);
     if (served) continue;
     if (c.within !== undefined && limit <= last) return "false";
     if (s.complete) return "false";
@@ -146,6 +165,7 @@ function evaluateCondition(c: Extract<Candidate, { type: "condition" }>, s: Samp
     }
     if (b === undefined) return "false";
     if (c.test !== undefined && !valueHolds(metadataString(s.events[b]!, c.key), c.test)) return "false";
+    if (c.also !== undefined && !valueHolds(metadataString(s.events[b]!, c.also.key), c.also.test)) return "false";
     if (c.cross !== undefined && !crossHolds(s.events[b]!, s.events[e]!, c.cross)) return "false";
   }
   return "true";
@@ -198,11 +218,12 @@ export function usedMatchers(c: Candidate): number[] {
 
 /** Each extended form costs a little more than the plain one (simplicity). */
 export function extensions(c: Candidate): number {
-  if (c.type === "condition") return 2 + (c.on !== undefined ? 1 : 0);
+  if (c.type === "condition") return 2 + (c.on !== undefined ? 1 : 0) + (c.also !== undefined ? 1 : 0);
   let n = 0;
   if ("on" in c && c.on !== undefined) n++;
   if (c.type === "ordering" && c.fresh) n++;
   if (c.type === "pairing" && c.within !== undefined) n++;
+  if (c.type === "pairing" && c.onLater !== undefined) n++;
   if (c.type === "count" && c.per !== undefined) n++;
   if (c.type === "count" && c.sum !== undefined) n++;
   return n;

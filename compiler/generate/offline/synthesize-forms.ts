@@ -117,7 +117,7 @@ export function crossesOf(
   const mine = uses.get(bind);
   const theirs = uses.get(each);
   if (mine === undefined || theirs === undefined) return [];
-  const pairs: { key: string; other: string; kind: Kind; names: number }[] = [];
+  const pairs: { key: string; other: string; kind: Kind | "same"; names: number }[] = [];
   for (const [key, a] of mine)
     for (const [other, b] of theirs) {
       if (a.kind !== b.kind || key === on || other === on) continue;
@@ -134,12 +134,57 @@ export function crossesOf(
       }
       pairs.push({ key, other, kind: a.kind, names });
     }
+  // "Recovered by a winch driver other than the one who deployed it": one key on both events, the
+  // two values to differ. Equal values of one key are what `on:` ties; different ones only the words
+  // that say so ask for, and only as `!=`.
+  if (different)
+    for (const [key, a] of mine) {
+      const b = theirs.get(key);
+      if (b === undefined || a.kind !== "text" || b.kind !== "text" || key === on) continue;
+      const together = [...a.bySample.keys()].filter((i) => b.bySample.has(i));
+      if (!together.some((i) => [...a.bySample.get(i)!].some((v) => b.bySample.get(i)!.has(v)))) continue;
+      pairs.push({ key, other: key, kind: "same", names: named(key) ? 2 : 0 });
+    }
   pairs.sort((x, y) => y.names - x.names);
   return pairs
     .slice(0, MAX_CROSS_PAIRS)
     .flatMap((p) =>
-      (p.kind === "text" ? (["!=", "=="] as const) : (["<=", ">=", "<", ">"] as const)).map((op) => ({ key: p.key, op, other: p.other })),
+      (p.kind === "same" ? (["!="] as const) : p.kind === "text" ? (["!=", "=="] as const) : (["<=", ">=", "<", ">"] as const)).map(
+        (op) => ({ key: p.key, op, other: p.other }),
+      ),
     );
+}
+
+/** Key pairs tried per pair of actions as one thing under two names. */
+const MAX_SPLITS = 2;
+
+/**
+ * Keys that name one thing under two names, one on each action: a bottle issued for `baby_id`,
+ * its feed charted for `patient_id`. Neither action carries the other's key (else the same key
+ * ties them), both hold text, and the samples show them sharing a value in at least two sessions
+ * (at least half of those that hold both): the same baby under the chart's name for it.
+ * Identifiers first.
+ */
+export function splitKeysOf(uses: KeyUses, earlier: string, later: string): [string, string][] {
+  const mine = uses.get(earlier);
+  const theirs = uses.get(later);
+  if (mine === undefined || theirs === undefined || earlier === later) return [];
+  const out: { pair: [string, string]; ids: number }[] = [];
+  for (const [key, a] of mine) {
+    if (a.kind !== "text" || theirs.has(key)) continue;
+    for (const [other, b] of theirs) {
+      if (b.kind !== "text" || mine.has(other)) continue;
+      const together = [...a.bySample.keys()].filter((i) => b.bySample.has(i));
+      const alike = together.filter((i) => [...a.bySample.get(i)!].some((v) => b.bySample.get(i)!.has(v))).length;
+      if (alike < 2 || alike * 2 < together.length) continue;
+      const ids = [key, other].filter((k) => nameStems(k).includes("id")).length;
+      out.push({ pair: [key, other], ids });
+    }
+  }
+  return out
+    .sort((x, y) => y.ids - x.ids)
+    .slice(0, MAX_SPLITS)
+    .map((x) => x.pair);
 }
 
 /**

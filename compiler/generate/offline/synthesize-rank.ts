@@ -134,6 +134,9 @@ function groundingOf(field: string, value: string, vocab: Words): number {
   if (field === "fresh") return cues.fresh ? 1 : 0;
   if (field === "per") return cues.per || named(value) ? 1 : 0;
   if (field === "sum") return cues.sum || named(value) ? 1 : 0;
+  // A comparison with the judged event's own value where the words say the two differ ("a driver
+  // other than the one who deployed it"): what they ask for, where a constant only fits.
+  if (field === "when") return cues.different === true && /!=\s*event\./.test(value) ? 1 : 0;
   return 0;
 }
 

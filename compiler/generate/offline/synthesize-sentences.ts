@@ -72,6 +72,7 @@ export function sentenceCandidates(
       // A condition's test is on a value the sentence writes or a key it names; its comparison, on keys it names.
       const bind = vocab.matchers[c.bind]!;
       if (c.test !== undefined && own.relevanceOf({ ...bind, metadata: { [c.key]: c.test } }) <= own.relevanceOf(bind)) return false;
+      if (c.also !== undefined && own.relevanceOf({ ...bind, metadata: { [c.also.key]: c.also.test } }) <= own.relevanceOf(bind)) return false;
       return c.cross === undefined || crossRelevance(c.cross, own.words, quote) > 0;
     };
     // The rule is about its trigger's event: a check that judges that event reads the sentence as the rule's
@@ -139,6 +140,7 @@ function namesOf(c: Candidate, matchers: readonly Matcher[]): string[] {
   if (c.type === "condition") {
     out.push(c.key);
     if (c.test !== undefined && exactValue(c.test) !== undefined) out.push(`${c.key}: ${exactValue(c.test)!}`);
+    if (c.also !== undefined && exactValue(c.also.test) !== undefined) out.push(c.also.key, `${c.also.key}: ${exactValue(c.also.test)!}`);
     if (c.cross !== undefined) out.push(c.cross.key, c.cross.other);
   }
   return out;

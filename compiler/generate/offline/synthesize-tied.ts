@@ -55,6 +55,15 @@ function untiedPair(check: Check): [string, string] | undefined {
   }
 }
 
+/** A pairing of the check's two events within `within` steps, or a required event after another read as one; else undefined. */
+function windowedOf(check: Check, within: number): Check | undefined {
+  if (check.type === "pairing") return check.within === undefined ? { ...check, within } : undefined;
+  if (check.type !== "required" || check.after === undefined) return undefined;
+  const on = typeof check.on === "string" ? { on: check.on } : {};
+  if (check.on !== undefined && typeof check.on !== "string") return undefined;
+  return { type: "pairing", quote: check.quote, each: check.after, followedBy: check.match, ...on, within };
+}
+
 /** The check tied on `key` (a condition's one binding, or the check's own `on`). */
 function tiedOn(check: Check, key: string): Check {
   const on = `metadata.${key}`;
@@ -72,11 +81,18 @@ function tiedOn(check: Check, key: string): Check {
 export function tiedVariants(
   rule: MetaBehavior,
   samples: readonly Trajectory[],
-  vocab: Pick<Vocab, "keys" | "cues" | "words">,
+  vocab: Pick<Vocab, "keys" | "cues" | "words" | "splits">,
 ): { variant: Variant; vector: Vector }[] {
   const named = (key: string) => nameStems(key).some((s) => s !== "id" && vocab.words.has(s));
   const variants: Variant[] = [];
   rule.checks.forEach((check, k) => {
+    // A window the words give in steps ("no later than the second step after the payment") that
+    // the drafted check of the two events lacks: as grounded as a tie, and as seldom told apart by
+    // six labels.
+    for (const within of vocab.cues.within.filter((n) => n >= 2)) {
+      const windowed = windowedOf(check, within);
+      if (windowed !== undefined) variants.push({ drafted: k, check: windowed, subject: undefined });
+    }
     const pair = untiedPair(check);
     if (pair === undefined) return;
     const theirs = new Map((vocab.keys.get(pair[1]) ?? []).map((f) => [f.key, f]));
@@ -88,6 +104,15 @@ export function tiedVariants(
     const order = (f: (typeof shared)[number]) => (named(f.key) ? 0 : 2) + (identifying(f) || identifying(theirs.get(f.key)!) ? 0 : 1);
     for (const f of grounded.sort((a, b) => order(a) - order(b)).slice(0, MAX_KEYS))
       variants.push({ drafted: k, check: tiedOn(check, f.key), subject: undefined });
+    // One thing under two names ("the feed chart of that same baby": `baby_id` on the issue,
+    // `patient_id` on the chart), where the words say "same" and the samples show the keys alike.
+    if (check.type === "pairing" && vocab.cues.same && grounded.length === 0)
+      for (const [each, followedBy] of vocab.splits({ action: pair[0] }, { action: pair[1] }))
+        variants.push({
+          drafted: k,
+          check: { ...check, on: { each: `metadata.${each}`, followedBy: `metadata.${followedBy}` } },
+          subject: undefined,
+        });
   });
   if (variants.length === 0) return [];
   const anyEvent: Pattern = [{ actor: "user" }, { actor: "agent" }, { actor: "tool" }];
@@ -115,7 +140,7 @@ export function tiedVariants(
 export function tiedPick(
   pick: MetaBehavior,
   samples: readonly Trajectory[],
-  vocab: Pick<Vocab, "keys" | "cues" | "words">,
+  vocab: Pick<Vocab, "keys" | "cues" | "words" | "splits">,
   labelOf: (id: string) => Vector[number] | undefined,
   /** Called before each tied reading is judged; false when the search's budget is spent. */
   judge: () => boolean,

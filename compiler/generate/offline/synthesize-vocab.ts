@@ -29,6 +29,7 @@ import {
   listMatchers,
   listsIn,
   namedBy,
+  splitKeysOf,
   statedThresholds,
   unionMatchers,
   type Cross,
@@ -59,6 +60,8 @@ export interface Vocab {
   text: string;
   /** The comparisons a condition binding `bind` may make with the `each` event's keys. */
   crosses: (each: Matcher, bind: Matcher, on: string | undefined) => Cross[];
+  /** Pairs of keys, one on each matcher's action, that name one thing under two names (synthesize-forms.ts). */
+  splits: (earlier: Matcher, later: Matcher) => [string, string][];
 }
 
 interface Cues {
@@ -68,6 +71,8 @@ interface Cues {
   within: number[];
   per: boolean;
   sum: boolean;
+  /** "Other than", "someone else": two values to differ (optional: the words' own reading does without). */
+  different?: boolean;
 }
 
 /** Words that speak of a size without writing it: "a big refund", "large amounts", "an expensive booking". */
@@ -84,6 +89,7 @@ function cuesIn(text: string, wordsOnly: boolean): Cues {
     fresh: /\b(?:fresh|each time|every time|again|new|its own|anew)\b/i.test(text),
     within: writtenWithins(text),
     per: /\b(?:per|each|every|for any one|for a single|to any one|to one|for one)\s+[a-z]+/i.test(text),
+    different: DIFFERENT.test(text),
     // With labels, "added up" and "taken together" too (the words' own reading has its own, summed.ts).
     sum: (wordsOnly ? /\b(?:total|totals|totalling|totaling|in total|combined|altogether|add up|adds up|sum)\b/i : SUMMED).test(text),
   };
@@ -259,6 +265,10 @@ export function candidateMatchers(
     const [a, b] = [exactValue(each.action), exactValue(bind.action)];
     return a === undefined || b === undefined ? [] : crossesOf(uses, a, b, on, named, different);
   };
+  const splits = (earlier: Matcher, later: Matcher): [string, string][] => {
+    const [a, b] = [exactValue(earlier.action), exactValue(later.action)];
+    return a === undefined || b === undefined ? [] : splitKeysOf(uses, a, b);
+  };
   return {
     matchers,
     relevance: matchers.map(relevanceOf),
@@ -272,6 +282,7 @@ export function candidateMatchers(
     words,
     text,
     crosses,
+    splits,
   };
 }
 

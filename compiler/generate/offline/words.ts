@@ -47,9 +47,14 @@ const IRREGULAR: Record<string, string> = {
   subscriptions: "subscribe",
   exemption: "exempt",
   exemptions: "exempt",
-  // "-ment" comes off only words of nine letters or more ("settlement", not "comment"): "no payment is made" is `pay_invoice`.
+  // "-ment" nouns too short for the suffix rule, which keeps "comment", "element" whole: "no
+  // payment to that supplier" is `pay_invoice`, "every shipment" `ship_order`.
   payment: "pay",
   payments: "pay",
+  shipment: "ship",
+  shipments: "ship",
+  movement: "move",
+  movements: "move",
 };
 
 /**
