@@ -32,6 +32,8 @@ import { recordSteps } from "./voice-record.js";
 import { originalQuote, rewrite, unchanged, type Voiced } from "./voice-spans.js";
 import { foldedCase, shouts, unheaded } from "./voice-case.js";
 import { cardSteps } from "./voice-card.js";
+import { numberSteps } from "./voice-numbers.js";
+import { trailingConditionSteps } from "./voice-trailing.js";
 import {
   ADVERB,
   imperativeVerb,
@@ -420,6 +422,8 @@ export function voiced(
   // A contract's defined terms read as the tools they name (voice-terms.ts), then the voices of each round.
   v = withTerms(LABEL.apply(CLAUSE_NUMBER.apply(v)), terms, shouts(written));
   for (const step of [
+    // Figures in words first: every later step and reader reads digits (voice-numbers.ts).
+    ...numberSteps(),
     ...otherSteps(),
     ...windowLeadSteps(),
     ...cardSteps(),
@@ -432,6 +436,8 @@ export function voiced(
     ...formSteps(agent),
     ...asideSteps(agent, knows),
     ...steps(agent, knows, answer),
+    // After the modals are "must" (steps above): a duty's condition put last, put first (voice-trailing.ts).
+    ...trailingConditionSteps(),
     ...lateSteps(agent),
     ...doneSteps(),
     ...dutySteps(),
