@@ -210,4 +210,13 @@ describe("metres are a measure", () => {
     const { amountsIn } = await import("../../compiler/generate/offline/amounts.js");
     expect(amountsIn(text).map((a) => [a.unit, a.range])).toEqual([["distance", range]]);
   });
+  it.each([
+    ["a clearance of one metre per berth", false],
+    ["a margin of 1.0 m per ship", false],
+    ["one tool call per turn", true],
+  ])("%j is a count per group: %j", async (text, counted) => {
+    // Once metres are a measure, "one metre" and the "1" of "1.0 m" count nothing (counts.ts BARE_NUMBER).
+    const { groupedCount } = await import("../../compiler/generate/offline/counts.js");
+    expect(groupedCount(text)).toBe(counted);
+  });
 });
