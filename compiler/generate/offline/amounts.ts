@@ -27,7 +27,7 @@ export interface Amount {
 const MONEY = String.raw`(?:[$€£]\s?\d[\d,]*(?:\.\d+)?(?:\s?[kK]\b)?|\b(?:USD|EUR|GBP|US\$)\s?\d[\d,]*(?:\.\d+)?|\d[\d,]*(?:\.\d+)?\s?(?:dollars?|euros?|pounds?|usd|eur|gbp)\b)`;
 const PERCENT = String.raw`(?:\d+(?:\.\d+)?\s?(?:%|percent\b|per cent\b))`;
 /** Measures: "above 8 °C", "more than 90 days", "over 26 degrees", "aged 25", "more than 40 kg". */
-export const MEASURE_UNITS = String.raw`(?:°\s?[CF]?|º\s?[CF]?|degrees?(?:\s+(?:celsius|fahrenheit|C|F))?|days?|nights?|hours?|hrs?|minutes?|mins?|weeks?|months?|years?(?:\s+old)?|kg|kilos?|kilograms?|g|grams?|t|km|kilomet(?:re|er)s?|miles?|points?)(?![A-Za-z])`;
+export const MEASURE_UNITS = String.raw`(?:°\s?[CF]?|º\s?[CF]?|degrees?(?:\s+(?:celsius|fahrenheit|C|F))?|days?|nights?|hours?|hrs?|minutes?|mins?|weeks?|months?|years?(?:\s+old)?|kg|kilos?|kilograms?|g|grams?|t|km|kilomet(?:re|er)s?|miles?|metres?|meters?|m|points?)(?![A-Za-z])`;
 const MEASURE = String.raw`(?:aged\s+\d+(?:\.\d+)?(?:\s?years?(?:\s+old)?(?![A-Za-z]))?|\d[\d,]*(?:\.\d+)?(?:\s|-)?${MEASURE_UNITS})`;
 const AMOUNT = `(${MONEY}|${PERCENT}|${MEASURE})`;
 
@@ -51,7 +51,7 @@ const UNIT_KEYS: Record<AmountUnit, readonly string[]> = {
   minutes: ["minute", "min", "duration", "time"],
   age: ["age", "year", "old"],
   weight: ["weight", "kg", "kilo", "mass", "gram", "g", "tonne", "ton", "t"],
-  distance: ["distance", "km", "mile", "range"],
+  distance: ["distance", "km", "mile", "range", "m", "metre", "meter", "length", "depth"],
   points: ["point", "score"],
 };
 
@@ -64,7 +64,8 @@ function unitOf(written: string): AmountUnit {
   if (/hours?|hrs?/i.test(written)) return "hours";
   if (/minutes?|mins?/i.test(written)) return "minutes";
   if (/kg|kilo(?!met)|\d\s?(?:g|grams?|t)$/i.test(written)) return "weight";
-  if (/km|kilomet|miles?/i.test(written)) return "distance";
+  // "6,000 metres of wire", "a swell over 3 m": a length is a distance too.
+  if (/km|kilomet|miles?|met(?:re|er)s?$|\d\s?m$/i.test(written)) return "distance";
   if (/points?/i.test(written)) return "points";
   return "money";
 }
@@ -156,7 +157,7 @@ function numeric(values: readonly { value: string }[]): boolean {
  * with decimal values on it, one the phrase names ("a price over $2000"),
  * else the first of the unit's words a key's name has, else the only one.
  */
-export function amountKey(lexicon: Lexicon, action: string, unit: AmountUnit, phrase: string): string | undefined {
+export function amountKey(lexicon: Lexicon, action: string, unit: AmountUnit, phrase: string, namedOnly = false): string | undefined {
   // Not the importers' own keys (`@turn`) nor identifiers, whatever their values look like.
   const keys = (lexicon.actions.find((a) => a.name === action)?.metadata ?? [])
     .filter((m) => numeric(m.values) && !m.key.startsWith("@") && !nameStems(m.key).includes("id"))
@@ -169,7 +170,8 @@ export function amountKey(lexicon: Lexicon, action: string, unit: AmountUnit, ph
     const key = keys.find((k) => nameStems(k).includes(word) || (word.length >= 3 && k.toLowerCase().includes(word)));
     if (key !== undefined) return key;
   }
-  return keys.length === 1 ? keys[0] : undefined;
+  // `namedOnly`: a key the words or the unit name, not merely the act's one number (carried.ts).
+  return keys.length === 1 && !namedOnly ? keys[0] : undefined;
 }
 
 /**

@@ -4,6 +4,7 @@
  * question (saying why) when no reading fits. draft.ts assembles a rule's
  * checks, trigger and notes from them.
  */
+import { carrierOf } from "./carried.js";
 import type { Check, Pattern, SemanticCheck } from "../../ir/types.js";
 import { exactValue } from "../../ir/values.js";
 import { amountsNaming, withAmounts, withoutAmounts } from "./amounts.js";
@@ -51,6 +52,8 @@ export interface ClauseContext {
   earlier?: readonly Pattern[];
   /** The window of steps the clause wrote ("within 2 steps of the redemption"), taken out of it: the event it counts from. */
   window?: { within: number; of?: string };
+  /** The checks the rule's earlier sentences drafted: a deadline in a sentence of its own is of their duty (continued.ts). */
+  drafted?: readonly Check[];
 }
 
 /** "… applies no further migrations and sends the person a message": the second verb keeps the first subject. */
@@ -143,7 +146,18 @@ function resolveWhole(lexicon: Lexicon, phrase: string, options?: ResolveOptions
   // What the phrase writes in backticks wins over what its other words resemble (backticks.ts).
   const written = asWritten(lexicon, phrase, pattern);
   const listed = list === undefined ? written : withList(lexicon, written, list, rest);
-  const amounted = listed === undefined ? undefined : withAmounts(lexicon, listed, amounts, rest);
+  // "if any cast goes down with more than 2,000 metres of wire out": no act named ("goes down" half names
+  // `stand_down`, which carries no length), the one its measure is of (carried.ts).
+  const carrier =
+    (listed === undefined ? undefined : withAmounts(lexicon, listed, amounts, rest)) === undefined && list === undefined
+      ? carrierOf(lexicon, rest, amounts, options?.agentOnly === true)
+      : undefined;
+  const amounted =
+    carrier !== undefined
+      ? withAmounts(lexicon, carrier, amounts, rest)
+      : listed === undefined
+        ? undefined
+        : withAmounts(lexicon, listed, amounts, rest);
   // "a hive inspected with more than 20 frames": a bound on the key its noun names (measured.ts).
   return amounted === undefined || options?.measured !== true ? amounted : withMeasures(lexicon, amounted, rest, amounts);
 }

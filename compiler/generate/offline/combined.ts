@@ -15,6 +15,7 @@ import { actionKeys, type Lexicon } from "./lexicon.js";
 import { nameStems, parseCount, stemSet } from "./words.js";
 import { STEP_NOUNS } from "./voice-words.js";
 import { negatedCondition } from "./shape.js";
+import { continuedSituation } from "./continued.js";
 
 /** "within the next two events", "within three events of the booking", "within 2 steps". */
 const WITHIN = new RegExp(`,?\\s*\\bwithin\\s+(?:the\\s+(?:next|following)\\s+)?(\\w+)\\s+${STEP_NOUNS}(?:\\s+of\\s+([^,;:]+))?`, "i");
@@ -66,7 +67,9 @@ export function anchoredPairing(
   if (followedBy === undefined || JSON.stringify(each) === JSON.stringify(followedBy)) return undefined;
   const tie = correlationOf(context.lexicon, said, { each, followedBy }, ["each", "followedBy"]);
   const on = tie !== undefined && "on" in tie ? { on: tie.on } : {};
-  return { kind: "check", check: { type: "pairing", quote, each, followedBy, ...on, within } as Check };
+  // "The call is to be logged … no later than the second step after the deployment": the deployment an earlier sentence bounded (continued.ts).
+  const from = context.shape.condition === undefined ? (continuedSituation(context.drafted, anchor, each, followedBy) ?? each) : each;
+  return { kind: "check", check: { type: "pairing", quote, each: from, followedBy, ...on, within } as Check };
 }
 
 /**

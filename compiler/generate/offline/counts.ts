@@ -8,7 +8,7 @@
 import type { CountCheck, Pattern, RangeOperator } from "../../ir/types.js";
 import { exactValue } from "../../ir/values.js";
 import { boundFrom } from "./bounds.js";
-import { amountKey, amountsIn, withoutAmounts } from "./amounts.js";
+import { amountKey, amountsIn, MEASURE_UNITS, withoutAmounts } from "./amounts.js";
 import { afterWindow, resolve, semanticFor, windowed, type ClauseContext, type ClauseOutcome } from "./clauses.js";
 import { groupingKey, groupingWords } from "./keys.js";
 import { keyNamedBy } from "./lexicon.js";
@@ -21,9 +21,14 @@ import { canonical, parseCount } from "./words.js";
 const TOOL_CALLS = /\b(?:tool[- ]?calls?|tool uses?|function calls?|tools?|actions?)\b/i;
 /**
  * A number said without a bound word, in a count grouped by something: "one tool call per turn" is at most one. Not a
- * figure of money: the "1" of "MAX £1,500.00 OF KIT PER CUSTOMER" counts nothing.
+ * figure of money: the "1" of "MAX £1,500.00 OF KIT PER CUSTOMER" counts nothing; nor a figure's piece or a measure in words: the
+ * "1" and "0" of "1.0 m", the "one" of "at least one metre" (a measure since metres are one, amounts.ts). A figure with its
+ * unit stays one: "540 kg max per flight" bounds a total per flight (counts.ts sumFrom reads it as a rule clause).
  */
-const BARE_NUMBER = /\b(?:only|just)?\s*(?<![$€£][\d,.]*)(\d+|one|two|three|four|five|six|seven|eight|nine|ten|a single|single)\b/i;
+const BARE_NUMBER = new RegExp(
+  String.raw`\b(?:only|just)?\s*(?<![$€£][\d,.]*)(?<!\d[.,]\d*)(\d+(?![.,]\d+\s?${MEASURE_UNITS})|(?:one|two|three|four|five|six|seven|eight|nine|ten|a single|single)\b(?!\s?${MEASURE_UNITS}))\b`,
+  "i",
+);
 /** The counted events: the agent's events for "tool calls", else what the phrase names, amounts included. */
 function countedPattern(context: ClauseContext, phrase: string, ignore?: string): Pattern | undefined {
   if (TOOL_CALLS.test(phrase) && resolve(context.lexicon, phrase, { agentOnly: true }) === undefined) return [{ actor: "agent" }];

@@ -42,6 +42,7 @@ import { tiedByAnother } from "./another.js";
 import { anchoredPairing, freshAcross, withFreshness, withinOf, withWithin } from "./combined.js";
 import { countFrom, groupedCount, sumFrom } from "./counts.js";
 import { RANGE_STATED } from "./bounds.js";
+import { continuedInto } from "./continued.js";
 import { notCountedAcross, withTotalsJoined } from "./totals.js";
 import { conditionedAct, withDeeds } from "./deeds.js";
 import { withComparisons } from "./compared.js";
@@ -204,7 +205,7 @@ export function draftSection(
     // read as its result (outcomes.ts), deeds (deeds.ts), comparisons (compared.ts), fresh go-aheads
     // (consent.ts, combined.ts), "A message about another case doesn't count" tying the rule's
     // check by the case (another.ts), and "… shall not be counted toward this limit" read with the count (totals.ts).
-    let outcomes = shape.clauses.map((clause, index) => draftClause({ lexicon, grammar, shape, index, earlier }, clause));
+    let outcomes = shape.clauses.map((clause, index) => draftClause({ lexicon, grammar, shape, index, earlier, drafted: checks }, clause));
     outcomes = withOutcomes(lexicon, shape, outcomes);
     outcomes = withDeeds(lexicon, shape, checks, outcomes);
     outcomes = withComparisons(lexicon, shape, checks, outcomes);
@@ -221,6 +222,12 @@ export function draftSection(
       .map((o) => inOriginalWords(o, voices[i]!))
       .forEach((outcome) => {
         if (outcome.kind === "check") {
+          // A deadline in a sentence of its own takes the place of the duty it times (continued.ts).
+          const merged = continuedInto(checks, outcome.check, section.body);
+          if (merged !== undefined && outcome.note === undefined) {
+            checks[merged.index] = merged.check;
+            return;
+          }
           if (outcome.note !== undefined)
             notes.push({ clause: { kind: "check", index: checks.length }, kind: "unmapped-clause", message: outcome.note });
           checks.push(outcome.check);

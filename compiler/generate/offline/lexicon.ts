@@ -9,6 +9,7 @@ import type { Matcher, Pattern } from "../../ir/types.js";
 import type { ActionMetadata, Vocabulary } from "../types.js";
 import { buildVocabulary } from "../vocabulary.js";
 import { canonical, nameStems, outcomeClass, STOPWORDS, stemSet, words } from "./words.js";
+import { freeText } from "./free-text.js";
 
 interface LexiconAction {
   name: string;
@@ -237,6 +238,8 @@ function metadataEvidence(action: LexiconAction, words: PhraseWords): Record<str
       continue;
     }
     if (meta.distinct > MAX_CATEGORY_VALUES) continue;
+    // A reason or a note written out names nothing by one of its words (free-text.ts).
+    if (freeText(meta.values)) continue;
     // A value every one of many events carries distinguishes nothing ("channel: release" on every post).
     if (meta.distinct === 1 && meta.count === action.count && action.count >= CONSTANT_SUPPORT) continue;
     const named = meta.values.find((v) => namesValue(v.value, action, words));

@@ -103,10 +103,27 @@ function actPart(words: string | undefined): { act: string; negated: boolean; ex
 const deedOnly = (deed: string) => deed.split(/\s*(?:[,;(]|\s[—–-]\s)/)[0]!.trim();
 
 /** The earlier person's and act's words, whichever of TARGET's groups holds them. */
-function target(groups: (string | undefined)[]): { role: string; deed: string } | undefined {
+function target(groups: (string | undefined)[], person?: string): { role: string; deed: string } | undefined {
   const [whoever, role, deed] = groups;
   if (whoever !== undefined) return { role: "", deed: deedOnly(whoever) };
-  return deed === undefined ? undefined : { role: role ?? "", deed: deedOnly(deed) };
+  return deed === undefined ? undefined : { role: standsFor(role ?? "", person), deed: deedOnly(deed) };
+}
+
+/**
+ * "a winch driver other than the one who deployed it", "a different nurse from the one who …": "one" stands for the
+ * person the sentence named, by the noun at the head of its words ("driver", not the "winch" before it, nor the
+ * "staff" of "a member of staff"). Read as "one", the earlier person named no key, and a compound noun before
+ * it named two ("winch", "driver") that the two events share alike.
+ */
+function standsFor(role: string, person: string | undefined): string {
+  if (!/^(?:one|ones)$/i.test(role.trim()) || person === undefined) return role;
+  const head = person
+    .replace(/^(?:a|an|another|any|some)\s+(?:(?:other|different)\s+)?/i, "")
+    .split(/\s+(?:of|from|in|at|on|for|with)\s+/i)[0]!
+    .trim()
+    .split(/\s+/)
+    .pop();
+  return head === undefined || /^(?:someone|somebody|anyone|anybody|one|person|different)$/i.test(head) ? role : head;
 }
 
 /** "X must be signed by a member of staff other than the artist who …", and its negative with "save". */
@@ -114,7 +131,7 @@ function byOther(text: string): OtherThan | undefined {
   const other = BY_OTHER.exec(text);
   if (other === null) return undefined;
   const [, actWords, by, person, different, ...rest] = other;
-  const tail = target(rest);
+  const tail = target(rest, person ?? different?.replace(/\s+different\b/i, ""));
   const part = actPart(actWords);
   if (tail === undefined || part === undefined) return undefined;
   const { act, negated, excepted } = part;
@@ -143,7 +160,14 @@ function personFirst(text: string): OtherThan | undefined {
   const [, person, different, role, deed, , actWords] = first;
   // "… may not be charged": the person first is the act's object, not who does it.
   if (NEGATED.test(actWords!) || /^be\b/i.test(actWords!)) return undefined;
-  return { act: actWords!, doer: `${person ?? different ?? ""} ${actWords!}`.trim(), role: role ?? "", deed: deed!, same: false };
+  const who = person ?? different?.replace(/\s+different\b/i, "");
+  return {
+    act: actWords!,
+    doer: `${person ?? different ?? ""} ${actWords!}`.trim(),
+    role: standsFor(role ?? "", who),
+    deed: deed!,
+    same: false,
+  };
 }
 
 /** "Nobody who counted a box may recount it", "The reporter who filed a story must not check it". */
@@ -163,7 +187,7 @@ function doerAsSubject(text: string): OtherThan | undefined {
   const subject = SUBJECT.exec(text);
   if (subject === null) return undefined;
   const [, who, negModal, notIs, person, different, ...rest] = subject;
-  const tail = target(rest);
+  const tail = target(rest, person ?? different?.replace(/\s+different\b/i, ""));
   const negated = negModal !== undefined || notIs !== undefined;
   // "must not be the artist who …" and "must be someone other than the artist who …" say the same; "is the artist who …" does not.
   if (tail === undefined || negated === (person !== undefined || different !== undefined)) return undefined;

@@ -35,6 +35,8 @@ import { originalQuote, rewrite, unchanged, type Voiced } from "./voice-spans.js
 import { foldedCase, shouts } from "./voice-case.js";
 import { cardSteps } from "./voice-card.js";
 import { flowchartSteps } from "./flowchart.js";
+import { numberSteps } from "./voice-numbers.js";
+import { trailingConditionSteps } from "./voice-trailing.js";
 import {
   ADVERB,
   imperativeVerb,
@@ -431,7 +433,10 @@ export function voiced(
   // A contract's defined terms read as the tools they name (voice-terms.ts), then the voices of each round.
   v = withTerms(LABEL.apply(CLAUSE_NUMBER.apply(v)), terms, shouts(written));
   for (const step of [
-    // A flowchart's question and the answer that stops it, as a statement (flowchart.ts): first, as the other steps read statements.
+    // Figures in words first: every later step and reader reads digits (voice-numbers.ts).
+    ...numberSteps(),
+    // A flowchart's question and the answer that stops it, as a statement (flowchart.ts): before the
+    // other steps, which read statements.
     ...flowchartSteps(flow),
     ...otherSteps(),
     ...windowLeadSteps(),
@@ -448,6 +453,8 @@ export function voiced(
     ...formSteps(agent),
     ...asideSteps(agent, knows),
     ...steps(agent, knows, answer),
+    // After the modals are "must" (steps above): a duty's condition put last, put first (voice-trailing.ts).
+    ...trailingConditionSteps(),
     ...lateSteps(agent),
     ...doneSteps(),
     ...dutySteps(),

@@ -1,0 +1,41 @@
+/**
+ * A duty with its condition put last (issue 25): "The Master is to be called if any cast goes down with more
+ * than 2,000 metres of wire out", "The duty vet shall be paged whenever a dose above 40 ml is drawn", "The
+ * agent must notify the owner if a payment over $500 is refunded". Standing orders, minutes and "shall"
+ * clauses write the duty first; the readers know the condition first (shape.ts reads a leading "If …, …"),
+ * and with the condition last they read the whole as one duty with no event to hang it on. Folded here
+ * into "If any cast goes down …, the Master must be called", spans kept (voice-spans.ts).
+ *
+ * Only an obligation, affirmed: "must not … if …" and "only … if …" are bans and gates the readers take as
+ * written (latest.ts, leading.ts); a condition on a pronoun ("… if it is over $500") would lose what the
+ * pronoun stands for once put first; and a look-up's condition ("… if the latest check shows …") is the
+ * condition readers' own.
+ */
+import { rewrite, type Voiced } from "./voice-spans.js";
+import type { VoiceStep } from "./voice-forms.js";
+
+/** An obligation: the modal the voice steps before this one leave ("must"), or one they do not rewrite. */
+const OBLIGED = String.raw`(?:must|shall|is\s+to|are\s+to|has\s+to|have\s+to|needs?\s+to|is\s+required\s+to|are\s+required\s+to)`;
+/** A character of one clause: no comma, semicolon or colon, but the comma of a figure ("2,000"). */
+const IN_CLAUSE = String.raw`(?:[^,;:]|(?<=\d),(?=\d{3}))`;
+const TRAILING = new RegExp(
+  String.raw`^((?:${IN_CLAUSE}*?\s)?${OBLIGED}\s+${IN_CLAUSE}*?)\s+(if|whenever|when|each\s+time|every\s+time)\s+((?:a|an|any|each|every|the|some)\s+${IN_CLAUSE}+)$`,
+  "gi",
+);
+
+export function trailingConditionSteps(): VoiceStep[] {
+  return [
+    {
+      name: "condition after the duty",
+      apply: (v: Voiced) =>
+        rewrite(v, TRAILING, (m) => {
+          const [main, conj, condition] = [m[1]!, m[2]!, m[3]!];
+          if (/\b(?:not|never|no|only|unless|until|before|after|if|when|once)\b/i.test(main)) return undefined;
+          if (/\b(?:most\s+recent|latest|last)\b/i.test(condition) || condition.split(/\s+/).length < 3) return undefined;
+          const lead = conj.charAt(0).toUpperCase() + conj.slice(1).toLowerCase();
+          const first = /^(?:The|A|An|Each|Every|Any|That|This)\b/.test(main) ? main.charAt(0).toLowerCase() + main.slice(1) : main;
+          return `${lead} ${condition}, ${first}`;
+        }),
+    },
+  ];
+}
