@@ -196,7 +196,7 @@ describe("numbers in words above twelve", () => {
     ["thirteen", 13],
     ["five six", undefined],
   ])("%j is %j", async (words, value) => {
-    const { wordsValue } = await import("../../compiler/generate/offline/voice-numbers.js");
+    const { wordsValue } = await import("../../compiler/generate/offline/number-words.js");
     expect(wordsValue(words)).toBe(value);
   });
 });

@@ -12,15 +12,8 @@ import { candidates } from "../../compiler/generate/offline/synthesize-candidate
 import { numbersIn } from "../../compiler/generate/offline/synthesize-keys.js";
 import { writtenCuts } from "../../compiler/generate/offline/synthesize-numbers.js";
 import { candidateMatchers } from "../../compiler/generate/offline/synthesize-vocab.js";
-import {
-  comparableKeys,
-  keyUnit,
-  spelledNumbers,
-  unitAround,
-  unitFits,
-  UNITS,
-  writtenNumerals,
-} from "../../compiler/generate/offline/units.js";
+import { comparableKeys, keyUnit, unitAround, unitFits, UNITS, writtenNumerals } from "../../compiler/generate/offline/units.js";
+import { spelledNumbers } from "../../compiler/generate/offline/number-words.js";
 import { buildVocabulary } from "../../compiler/generate/vocabulary.js";
 import type { Matcher, MetaBehavior } from "../../compiler/ir/types.js";
 import type { Trajectory, TrajectoryEvent } from "../../runtime/types.js";

@@ -9,9 +9,8 @@
  */
 import { rewrite } from "./voice-spans.js";
 import type { VoiceStep } from "./voice-forms.js";
+import { NUMBER_WORD } from "./number-words.js";
 
-const NUMBER_WORD =
-  "(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million)";
 /** "seven thousand five hundred", "two hundred and fifty", "fifty-five". */
 const NUMBER_WORDS = `${NUMBER_WORD}(?:(?:-|\\s+(?:and\\s+)?)${NUMBER_WORD})*`;
 /** "£7,500.00", "$ 250", "€1.200", "15 kg", "40 %": a figure with its currency or unit. */
@@ -25,8 +24,7 @@ export function figureSteps(): VoiceStep[] {
     {
       // "seven thousand five hundred pounds (£7,500.00)", "fifteen kilograms (15 kg)": the figure, with its unit, stands alone.
       name: "amount in words",
-      apply: (v) =>
-        rewrite(v, new RegExp(`\\b${NUMBER_WORDS}(?:\\s+${UNIT_WORD}){0,2}?\\s+\\((${FIGURE})\\)`, "gi"), (m) => m[1]!),
+      apply: (v) => rewrite(v, new RegExp(`\\b${NUMBER_WORDS}(?:\\s+${UNIT_WORD}){0,2}?\\s+\\((${FIGURE})\\)`, "gi"), (m) => m[1]!),
     },
   ];
 }

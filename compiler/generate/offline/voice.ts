@@ -433,7 +433,10 @@ export function voiced(
   // A contract's defined terms read as the tools they name (voice-terms.ts), then the voices of each round.
   v = withTerms(LABEL.apply(CLAUSE_NUMBER.apply(v)), terms, shouts(written));
   for (const step of [
-    // Figures in words first: every later step and reader reads digits (voice-numbers.ts).
+    // Words before a figure that says them again go first ("seven thousand five hundred pounds
+    // (£7,500.00)", voice-figures.ts), then other figures in words become digits: every later step
+    // and reader reads digits (voice-numbers.ts).
+    ...figureSteps(),
     ...numberSteps(),
     // A flowchart's question and the answer that stops it, as a statement (flowchart.ts): before the
     // other steps, which read statements.
@@ -446,7 +449,6 @@ export function voiced(
     // "Agreed (proposed R.O., seconded J.K.): 4.2 Where …": the clause's number after the minute's lead-in goes too.
     CLAUSE_NUMBER,
     ...leadInSteps(),
-    ...figureSteps(),
     ...letterSteps(agent, knows),
     ...boundSteps(),
     ...contrastSteps(knows),
