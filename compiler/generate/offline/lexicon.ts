@@ -314,7 +314,7 @@ function scoreActions(lexicon: Lexicon, text: string, filter?: (a: LexiconAction
     // So does a one-word gloss that is also a word of the name ("pay (`issue_payment`)", both `pay` once "payment" is).
     const glossWord = (action.gloss ?? []).some((s) => phrase.has(s) || sharesRoot(s, phrase));
     const glossHit = named === 0 && glossWord;
-    const outright = glossWord && action.gloss!.length === 1 && (named === 0 || action.stems.includes(action.gloss![0]!));
+    const outright = glossWord && action.gloss!.length === 1;
     const glossed = glossHit ? (outright ? 1 : 0.5) : 0;
     const matched = named + glossed;
     const metadata = metadataEvidence(action, words);
