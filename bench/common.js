@@ -117,6 +117,7 @@ export function defaultGroups() {
     ["blind15 (in-sample since the end of the third session of 7 December 2026)", specFolders("test/fixtures/blind15")],
     ["blind16 (in-sample since the end of the fourth session of 7 December 2026)", specFolders("test/fixtures/blind16")],
     ["blind17 (in-sample since the end of the fifth session of 7 December 2026)", specFolders("test/fixtures/blind17")],
+    ["blind18 (in-sample since the end of the sixth session of 7 December 2026)", specFolders("test/fixtures/blind18")],
   ];
 }
 

@@ -152,6 +152,12 @@
 // no labels, 156/180 (87%) with half; after that session's merges: 70/180 (39%) and 156/180 (87%);
 // after a fix made once that measure was seen (a flowchart's questions, context.ts): 89/180 and
 // 157/180. From the end of that session blind17 is a development set, in the default groups.
+// test/fixtures/blind18/ holds an eighteenth (trampoline-park, flag-rollouts, hill-farm-handover: a
+// franchise's operations manual, a chat-ops runbook with /commands, a farmer's handover note to a
+// relief shepherd), committed (76186cb, f0ba004, f282013, 569b8e2) the same way and measured before
+// any change of the sixth session of 7 December 2026 with the drafter of c7b2cd8: 97/180 (54%) with
+// no labels, 148/180 (82%) with half; after that session's merges (5b0b76e): 97/180 (54%) and
+// 158/180 (88%). From the end of that session blind18 is a development set, in the default groups.
 // test/fixtures/spec/held-out-2026-12/ was written by the helper who then changed the drafter,
 // after reading it and before changing it, and measured before and after (its README).
 import { readFileSync } from "node:fs";
