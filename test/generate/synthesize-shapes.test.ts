@@ -196,8 +196,16 @@ Returned books are checked in (\`check_in\`, with \`book_id\` and \`volunteer\`)
 ${rule}
 `;
 function libraryCases(): [Trajectory, Verdict][] {
-  const checkIn = (book: string, who: string): Event => ({ actor: "agent", action: "check_in", metadata: { book_id: book, volunteer: who } });
-  const shelve = (book: string, who: string): Event => ({ actor: "agent", action: "reshelve", metadata: { book_id: book, volunteer: who } });
+  const checkIn = (book: string, who: string): Event => ({
+    actor: "agent",
+    action: "check_in",
+    metadata: { book_id: book, volunteer: who },
+  });
+  const shelve = (book: string, who: string): Event => ({
+    actor: "agent",
+    action: "reshelve",
+    metadata: { book_id: book, volunteer: who },
+  });
   const note = (book: string): Event => ({ actor: "agent", action: "note_overdue", metadata: { book_id: book } });
   return [
     [trajectory("ana-in-bo-shelves", [checkIn("B-1", "Ana"), shelve("B-1", "Bo")]), "true"],
@@ -217,7 +225,10 @@ describe("another person's value, not a constant", () => {
   const voices: [string, string][] = [
     ["plain prose", "Each returned book is to be reshelved by a volunteer other than the one who checked that same book in."],
     ["capitals", "EVERY BOOK MUST BE RESHELVED BY SOMEONE ELSE, NOT THE VOLUNTEER WHO CHECKED THAT BOOK IN."],
-    ["minutes", "Agreed: the volunteer who reshelves a book is never the same as the volunteer who most recently checked that same book in."],
+    [
+      "minutes",
+      "Agreed: the volunteer who reshelves a book is never the same as the volunteer who most recently checked that same book in.",
+    ],
   ];
   for (const [voice, sentence] of voices)
     it(`compares the two volunteers (${voice})`, () => {

@@ -113,7 +113,7 @@ describe("a receipt after each large refund, written as a table's row", () => {
   );
 });
 
-describe("no payment to a grower once it is suspended: \"payment\" is a word of `pay_grower`", () => {
+describe('no payment to a grower once it is suspended: "payment" is a word of `pay_grower`', () => {
   const session = sessions("s");
   const check = (g: string): Step => ["agent", "check_grower", { grower_id: g }];
   const pay = (g: string): Step => ["agent", "pay_grower", { grower_id: g, amount: "80" }];
@@ -224,7 +224,7 @@ describe("the most recent registration counts: a clause of its own after a semic
   );
 });
 
-describe("a one-word gloss stays the action's whole name once it is also a word of the name: \"pay (`issue_payment`)\"", () => {
+describe('a one-word gloss stays the action\'s whole name once it is also a word of the name: "pay (`issue_payment`)"', () => {
   const session = sessions("c");
   const look = (c: string): Step => ["agent", "get_policy", { claim_id: c }];
   const pay = (c: string): Step => ["agent", "issue_payment", { claim_id: c, amount: "900" }];
@@ -235,12 +235,7 @@ describe("a one-word gloss stays the action's whole name once it is also a word 
       "The assistant settles hail-damage claims for a crop insurer. It can look up a claim's policy (`get_policy`, by " +
         "`claim_id`), pay (`issue_payment`, with the `claim_id` and the `amount`) or turn a claim down (`deny_claim`).",
     ),
-    [
-      session(look("K1"), pay("K1")),
-      session(pay("K2"), look("K2")),
-      session(look("K3"), deny("K3")),
-      session(deny("K4"), pay("K5")),
-    ],
+    [session(look("K1"), pay("K1")), session(pay("K2"), look("K2")), session(look("K3"), deny("K3")), session(deny("K4"), pay("K5"))],
   );
   readAlike(
     d,

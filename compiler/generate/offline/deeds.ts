@@ -102,9 +102,7 @@ function byDoerKey(lexicon: Lexicon, words: string): Pattern | undefined {
   // "thawed", "taken"; and as a person's act is named: "the nurse releasing the bottle", "the nurse who releases it".
   const said = words.match(/[A-Za-z]+/g) ?? [];
   const verbs = new Set(
-    said
-      .filter((w, i) => /(?:ed|en|ing)$/i.test(w) || /^(?:who|that)$/i.test(said[i - 1] ?? ""))
-      .map((w) => canonical(w.toLowerCase())),
+    said.filter((w, i) => /(?:ed|en|ing)$/i.test(w) || /^(?:who|that)$/i.test(said[i - 1] ?? "")).map((w) => canonical(w.toLowerCase())),
   );
   const acts = lexicon.actions.filter(
     (a) =>

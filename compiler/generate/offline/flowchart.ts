@@ -62,7 +62,8 @@ const ANSWER = /^if\s+(?:yes|no|so|not)\b/i;
 const STOPS = /^if\s+(?:yes|no|so|not)\s*,?\s+stop\b/i;
 
 /** "Add this load to every load …", "Add up every load …", "Total every load …": what the question's "the total" adds up. */
-const ADDS = /^(?:add\s+(?:up\s+)?(?:this|the|that|each)\s+[\w-]+(?:\s+[\w-]+)?\s+to|add\s+up|add\s+together|total(?:\s+up)?|sum(?:\s+up)?)\s+(?:every|all|each)\b/i;
+const ADDS =
+  /^(?:add\s+(?:up\s+)?(?:this|the|that|each)\s+[\w-]+(?:\s+[\w-]+)?\s+to|add\s+up|add\s+together|total(?:\s+up)?|sum(?:\s+up)?)\s+(?:every|all|each)\b/i;
 
 /** A question that asks about "the total" the instruction before it adds up. */
 const ASKS_TOTAL = /^(?:is|are|was|were|does|do|has|have)\s+(?:the|that|this)\s+(?:total|sum|amount|combined\s+total)\b/i;
@@ -80,7 +81,8 @@ export function flowchartSentences(sentences: readonly SpecSentence[]): FlowSent
     const s = kept[i]!;
     // "Find the most recent check of that same batch. … Does that check show …?": "that check" is the one found.
     const look = LOOK_UP.exec(s.text);
-    if (look !== null) found = { pointer: String.raw`\b(?:that|this)\s+(?:same\s+)?${look[2]!}\b`, phrase: look[1]!.replace(/^the\s+/i, "") };
+    if (look !== null)
+      found = { pointer: String.raw`\b(?:that|this)\s+(?:same\s+)?${look[2]!}\b`, phrase: look[1]!.replace(/^the\s+/i, "") };
     const refers = look === null && found !== undefined && new RegExp(found.pointer, "i").test(s.text) ? { refers: found } : {};
     // Only a question whose answers stop the procedure states a rule here; one that only sends the reader on is left as it was.
     const answers: SpecSentence[] = [];
@@ -112,7 +114,8 @@ const COMPARED =
 /** "the nurse releasing the bottle | the nurse who thawed the batch": a second person or thing, named by what it did. */
 const NAMED_BY_DEED = /\s+(?=(?:the|a|an|any)\s+(?:same\s+)?[\w-]+\s+(?:who|that|which|whose)\b)/i;
 /** "Has the batch | been quarantined", "Has the nurse | checked …": what a "has" question says starts at its participle. */
-const PARTICIPLE = /\s+(?=(?:been|[a-z]+ed|[a-z]+en|done|made|sent|paid|told|given|kept|held|put|set|sold|shown|seen|typed|written|run|had)\b)/i;
+const PARTICIPLE =
+  /\s+(?=(?:been|[a-z]+ed|[a-z]+en|done|made|sent|paid|told|given|kept|held|put|set|sold|shown|seen|typed|written|run|had)\b)/i;
 /** Words that are no verb of a "does" question: a preposition or a determiner inside its subject ("the nurse at the hatch"). */
 const NOT_VERB = /^(?:of|at|in|on|for|from|by|with|to|the|a|an|that|this|its|their|same|most|least|very)$/i;
 /** What may follow a "does" question's verb: its object's first word ("show a culture", "type \"bottle matches band\"", "need 2"). */
@@ -200,7 +203,11 @@ export function flowchartSteps(flow: { stop?: string; refers?: Antecedent } = {}
       apply: (v) =>
         stop === undefined
           ? v
-          : rewrite(v, /^(if|when|where)\s+(?!(?:yes|no|so|not)\b)([^,?]+?),\s*stop\s*$/gi, (m) => `${capital(m[1]!.toLowerCase())} ${m[2]!}, ${stop}`),
+          : rewrite(
+              v,
+              /^(if|when|where)\s+(?!(?:yes|no|so|not)\b)([^,?]+?),\s*stop\s*$/gi,
+              (m) => `${capital(m[1]!.toLowerCase())} ${m[2]!}, ${stop}`,
+            ),
     },
     {
       name: "flowchart question",

@@ -72,7 +72,8 @@ export function sentenceCandidates(
       // A condition's test is on a value the sentence writes or a key it names; its comparison, on keys it names.
       const bind = vocab.matchers[c.bind]!;
       if (c.test !== undefined && own.relevanceOf({ ...bind, metadata: { [c.key]: c.test } }) <= own.relevanceOf(bind)) return false;
-      if (c.also !== undefined && own.relevanceOf({ ...bind, metadata: { [c.also.key]: c.also.test } }) <= own.relevanceOf(bind)) return false;
+      if (c.also !== undefined && own.relevanceOf({ ...bind, metadata: { [c.also.key]: c.also.test } }) <= own.relevanceOf(bind))
+        return false;
       return c.cross === undefined || crossRelevance(c.cross, own.words, quote) > 0;
     };
     // The rule is about its trigger's event: a check that judges that event reads the sentence as the rule's

@@ -31,11 +31,15 @@ const MOST = new RegExp(String.raw`^${REMARK}(?:(?:upper\s+)?limit|maximum|max\.
 /** "Minimum: …", "Floor: …": the least. */
 const LEAST = new RegExp(String.raw`^${REMARK}(?:minimum|min\.?|floor|lower\s+limit)\s*(?::|\s[\u2014\u2013-])\s*`, "i");
 /** "Evidence required: …", "Approval needed: …", "Requirement: …": what each of the row's acts needs. */
-const NEEDS = new RegExp(String.raw`^${REMARK}(?:([a-z][a-z ]{0,30}?)\s+(?:required|needed)|requirement|required)\s*(?::|\s[\u2014\u2013-])\s*`, "i");
+const NEEDS = new RegExp(
+  String.raw`^${REMARK}(?:([a-z][a-z ]{0,30}?)\s+(?:required|needed)|requirement|required)\s*(?::|\s[\u2014\u2013-])\s*`,
+  "i",
+);
 /** A field that asks nothing: "none at the time of payment", "n/a", "not required". */
 const NOTHING = /^(?:none|nil|n\/a|no\s+(?:limit|requirement|evidence)|not\s+(?:required|needed|applicable))\b/i;
 /** A value that says its bound itself: "no more than 3", "up to £500". */
-const BOUNDED = /^(?:at\s+(?:most|least)|no\s+(?:more|fewer|less)|not\s+(?:more|fewer|less)|up\s+to|under|over|below|above|more|less|fewer|exactly)\b/i;
+const BOUNDED =
+  /^(?:at\s+(?:most|least)|no\s+(?:more|fewer|less)|not\s+(?:more|fewer|less)|up\s+to|under|over|below|above|more|less|fewer|exactly)\b/i;
 
 /** The field after a row's subject, and what it asks: undefined when the sentence is no field of a row. */
 function field(sentence: string): { kind: "most" | "least" | "needs"; label: RegExpExecArray } | undefined {
