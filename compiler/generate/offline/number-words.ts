@@ -5,7 +5,8 @@
  * that drops the words before a figure that says them again (voice-figures.ts).
  */
 
-const SMALL: Readonly<Record<string, number>> = {
+/** The number words below a hundred, each with its value ("nil" and "zero" 0). */
+export const SMALL: Readonly<Record<string, number>> = {
   zero: 0,
   nil: 0,
   one: 1,

@@ -5,6 +5,7 @@
  * "refunds", "refunded" and `issue_refund` share the stem `refund`.
  * Deliberately small and predictable: a person confirms every mapping.
  */
+import { SMALL } from "./number-words.js";
 
 /** Irregular forms that suffix stripping cannot reach. */
 const IRREGULAR: Record<string, string> = {
@@ -295,26 +296,19 @@ export function nameStems(name: string): string[] {
     .map(canonical);
 }
 
+/**
+ * The words parseCount reads as a count: the numbers zero to twelve (number-words.ts; larger ones are
+ * a voice step's, voice-numbers.ts) and the words a count is also said with ("no", "once", "a", "an",
+ * "single", "twice").
+ */
 const NUMBER_WORDS: Record<string, number> = {
-  zero: 0,
+  ...Object.fromEntries(Object.entries(SMALL).filter(([word, n]) => n <= 12 && word !== "nil")),
   no: 0,
-  one: 1,
   once: 1,
   a: 1,
   an: 1,
   single: 1,
-  two: 2,
   twice: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  eleven: 11,
-  twelve: 12,
 };
 
 /** The number words parseCount reads, longest first (a regular-expression alternation takes the first that fits). */
