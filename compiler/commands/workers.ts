@@ -27,6 +27,17 @@ export { addWorkersOption, type WorkersFlags } from "./workers-flag.js";
  */
 export const THREADS_FROM_BYTES = 32 << 20;
 
+/**
+ * The default starts threads only when this many cores are free. Two are not
+ * enough: on two free cores of the 2-core machines this project is measured
+ * on, `--workers 2` judged the 110 MB corpus in 0.8 to 0.9 times the speed of
+ * one thread, and even two separate processes judging half the file each
+ * reached only 1.0 to 1.2 times, because the two cores slow each other down
+ * on parsing and allocating (docs/SPEED.md "Threads on two free cores").
+ * Three or more were never measured; they keep the thread-per-free-core rule.
+ */
+export const THREADS_FROM_FREE_CORES = 3;
+
 /** The inputs' size in bytes, as far as it is known (standard input and unreadable files count nothing). */
 function inputBytes(files: readonly string[]): number {
   let total = 0;
@@ -56,8 +67,8 @@ export function freeCores(cores: number, load: number): number {
  * (docs/SPEED.md "Threads: what pays"): one thread unless the run can be
  * judged in byte ranges (`ranges`: `judge` without a report, on one JSONL
  * file; run/ranges.ts), the file is large enough to repay starting workers,
- * and at least two cores are free of other work; then a thread per free
- * core. Workers on busy cores only add their own costs, and workers fed
+ * and at least THREADS_FROM_FREE_CORES cores are free of other work; then a
+ * thread per free core. Workers on busy cores only add their own costs, and workers fed
  * lines by the main thread (several files, calibrate, a report) did not pay
  * even on free cores: they judged slower than one thread. A model keeps it
  * to one: its calls wait on the network, not the CPU, and the request rate
@@ -89,7 +100,7 @@ export function threadCount(
   }
   if (!ranges || !rangeable(files) || inputBytes(files) < THREADS_FROM_BYTES) return 1;
   const free = freeCores(cores, load);
-  return free < 2 ? 1 : free;
+  return free < THREADS_FROM_FREE_CORES ? 1 : free;
 }
 
 /**
