@@ -117,3 +117,66 @@ ${body}
       expect(draft.ir.metaBehaviors[0]!.checks[0]).toMatchObject({ match: [expect.objectContaining({ actor: "agent" })] });
     });
 });
+
+describe("a fresh go-ahead for the same thing under two names, from labels", () => {
+  const spec = (body: string) => {
+    const parsed = parseBehaviorMd(`---
+name: payments-desk
+description: Rules for Penny, the assistant on a firm's payments desk.
+---
+Penny approves a payee (\`approve_payee\`, with the \`payee\`), sends a payment (\`send_payment\`, with the \`to_account\` and the \`amount\`) and looks up an invoice (\`find_invoice\`).
+
+## Approvals
+
+${body}
+`);
+    if (!parsed.ok) throw new Error("spec");
+    return parsed.spec;
+  };
+  type Step = ["approve" | "send", string] | ["find"];
+  const desk = (id: string, ...steps: Step[]): Trajectory => ({
+    id,
+    description: "",
+    complete: true,
+    events: [
+      { id: "e0", actor: "user", action: "message", content: "Payments for today" },
+      ...steps.map((s, i) =>
+        s[0] === "approve"
+          ? { id: `e${i + 1}`, actor: "agent" as const, action: "approve_payee", metadata: { payee: s[1] } }
+          : s[0] === "send"
+            ? { id: `e${i + 1}`, actor: "agent" as const, action: "send_payment", metadata: { to_account: s[1], amount: "100" } }
+            : { id: `e${i + 1}`, actor: "agent" as const, action: "find_invoice", metadata: { invoice: "I-1" } },
+      ),
+    ],
+  });
+  const cases: [Trajectory, "true" | "false" | "na"][] = [
+    [desk("approved-sent", ["approve", "ACME"], ["send", "ACME"]), "true"],
+    [desk("other-payee", ["approve", "ACME"], ["send", "BOLT"]), "false"],
+    [desk("one-approval-two-payments", ["approve", "ACME"], ["send", "ACME"], ["find"], ["send", "ACME"]), "false"],
+    [desk("two-and-two", ["approve", "ACME"], ["send", "ACME"], ["approve", "ACME"], ["send", "ACME"]), "true"],
+    [desk("lookup-only", ["find"]), "na"],
+    [desk("two-payees", ["approve", "BOLT"], ["approve", "ACME"], ["send", "ACME"], ["send", "BOLT"]), "true"],
+    // Held out below.
+    [desk("sent-unapproved", ["send", "CORE"]), "false"],
+    [desk("approved-after", ["send", "CORE"], ["approve", "CORE"]), "false"],
+    [desk("spent-on-one", ["approve", "BOLT"], ["send", "BOLT"], ["approve", "ACME"], ["send", "BOLT"]), "false"],
+    [desk("each-its-own", ["approve", "CORE"], ["send", "CORE"], ["find"], ["approve", "CORE"], ["send", "CORE"]), "true"],
+    [desk("approval-of-another", ["approve", "ACME"], ["send", "ACME"], ["approve", "ACME"], ["send", "CORE"]), "false"],
+  ];
+  const samples = cases.map(([t]) => t);
+  const given = 6;
+
+  for (const body of [
+    "Every time Penny sends a payment, she approves that payee first, since the last payment went to them. One approval covers one payment.",
+    "EACH PAYMENT NEEDS ITS OWN APPROVAL OF THAT PAYEE BEFORE IT IS SENT.",
+    "Agreed at the desk meeting: a payment goes out only after an approval of that same payee made since the previous payment to them.",
+  ])
+    it(`reads a fresh approval per payment: ${body.slice(0, 60)}…`, () => {
+      const s = spec(body);
+      const labels = Object.fromEntries(cases.slice(0, given).map(([t, v]) => [t.id, { Approvals: v }]));
+      const draft = draftOffline({ spec: s, vocabulary: buildVocabulary(samples), samples, labels });
+      const rule = previewJudge(draft.ir, samples).rules[0]!.rule;
+      const verdict = (id: string) => (rule.pass.includes(id) ? "true" : rule.fail.includes(id) ? "false" : "na");
+      for (const [t, v] of cases.slice(given)) expect([t.id, verdict(t.id)]).toEqual([t.id, v]);
+    });
+});
