@@ -5,6 +5,7 @@
  * "refunds to one customer total at most $800" (`sum:` the amount key,
  * amounts.ts).
  */
+import type { Trajectory } from "../../../runtime/types.js";
 import type { CountCheck, Pattern, RangeOperator } from "../../ir/types.js";
 import { exactValue } from "../../ir/values.js";
 import { boundFrom } from "./bounds.js";
@@ -49,7 +50,7 @@ function actionsOf(pattern: Pattern): string[] {
  * before what they get) says whose count it is, after any words that only frame the clause.
  */
 const SUBJECT =
-  /^\W*(?:[^:;]*:\s*)?(?:(?:across|over|in|during)\s+[^,]+,\s*)?(?:(?:no|each|every|any|one)\s+([a-z]+)\s+(?=(?:is|are|may|can|must|shall|will|gets?|receives?|takes?)\b)|(?:a|an)\s+([a-z]+)\s+(?=(?:gets?|receives?|may\s+(?:get|receive|have))\b))/i;
+  /^\W*(?:[^:;]*:\s*)?(?:(?:across|over|in|during)\s+[^,]+,\s*)?(?:(?:no|each|every|any(?:\s+(?:one|single))?|one)\s+([a-z]+)\s+(?=(?:is|are|may|can|must|shall|will|gets?|receives?|takes?)\b)|(?:a|an)\s+([a-z]+)\s+(?=(?:gets?|receives?|may\s+(?:get|receive|have))\b))/i;
 
 /** "No boat takes …", "no supplier's loads …": a subject of "no" (not "no more than …"). */
 const NO_SUBJECT = /^\W*no\s+(?!(?:more|fewer|less|greater|higher|lower|longer)\b)[a-z]+(?:'s)?\s+[a-z]+/i;
@@ -60,9 +61,29 @@ function subjectKey(context: ClauseContext, clause: string, match: Pattern): str
   if (subject === null) return undefined;
   const noun = canonical((subject[1] ?? subject[2]!).toLowerCase());
   const counted = actionsOf(match);
-  if (counted.some((a) => context.lexicon.actions.find((x) => x.name === a)?.stems.includes(noun) === true)) return undefined;
   const grouping = groupingKey(context.lexicon, { noun, phrase: subject[0] }, match);
-  return "per" in grouping ? grouping.per : undefined;
+  const per = "per" in grouping ? grouping.per : undefined;
+  const namesAct = counted.some((a) => context.lexicon.actions.find((x) => x.name === a)?.stems.includes(noun) === true);
+  // "No guest may be admitted more than twice" (`admit_guest`) names the act's object, as "no refund
+  // is issued more than twice" does; the two differ in the samples: a guest is admitted again, a
+  // refund is never issued again under its id. So a noun of the act's name keys the count only where
+  // one sample has two counted events of one value of its key.
+  if (namesAct && (per === undefined || !repeatedIn(context.lexicon.samples, counted, per))) return undefined;
+  return per;
+}
+
+/** Whether some sample has two events of the actions with one value of the key (`metadata.x`). */
+function repeatedIn(samples: readonly Trajectory[], actions: readonly string[], per: string): boolean {
+  const key = per.replace(/^metadata\./, "");
+  return samples.some((t) => {
+    const seen = new Set<string>();
+    return t.events.some((e) => {
+      const value = e.action !== undefined && actions.includes(e.action) ? e.metadata?.[key] : undefined;
+      if (value === undefined || value === null) return false;
+      const id = JSON.stringify(value);
+      return seen.has(id) || (seen.add(id), false);
+    });
+  });
 }
 
 /** The `per:` of a count, or a reason it has none it can take: the group's noun names no key of the counted events. */

@@ -111,6 +111,12 @@ export function candidates(vocab: Vocab, bounds: number[]): Candidate[] {
       // issue `baby_id`. Only where the words tie the two events to one thing.
       if (vocab.cues.same)
         for (const [on, onLater] of vocab.splits(matchers[a]!, matchers[b]!)) {
+          // "Check that field first" (`field` on the check, `to_field` on the move): a go-ahead for that
+          // thing under the later event's name for it, spent by one act where the words say so.
+          out.push(
+            { type: "ordering", first: a, before: b, on, onLater },
+            { type: "ordering", first: a, before: b, on, onLater, fresh: true },
+          );
           out.push({ type: "pairing", each: a, followedBy: b, on, onLater });
           for (const within of withins) out.push({ type: "pairing", each: a, followedBy: b, on, onLater, within });
         }

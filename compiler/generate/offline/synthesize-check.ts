@@ -28,7 +28,15 @@ export function toCheck(c: Candidate, matchers: Matcher[], quote: string): Check
   const on = "on" in c && c.on !== undefined ? { on: metadataRef(c.on) } : {};
   switch (c.type) {
     case "ordering":
-      return { type: "ordering", quote, first: p(c.first), before: p(c.before), ...on, ...(c.fresh ? { fresh: true } : {}) };
+      return {
+        type: "ordering",
+        quote,
+        first: p(c.first),
+        before: p(c.before),
+        // One thing under two names: the later event's own key for it.
+        ...(c.on !== undefined && c.onLater !== undefined ? { on: { first: metadataRef(c.on), before: metadataRef(c.onLater) } } : on),
+        ...(c.fresh ? { fresh: true } : {}),
+      };
     case "pairing":
       return {
         type: "pairing",

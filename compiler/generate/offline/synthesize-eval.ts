@@ -23,7 +23,15 @@ export interface SampleIndex {
 
 /** A check over matcher indexes, evaluated on precomputed hits (docs/FORMATS.md §4, §10 for complete and incomplete traces). */
 export type Candidate =
-  | { type: "ordering"; first: number; before: number; on?: string; fresh?: true }
+  | {
+      type: "ordering";
+      first: number;
+      before: number;
+      on?: string;
+      fresh?: true;
+      /** The later event's own key for the thing `on` names on the earlier one (`field`, then `to_field`). */
+      onLater?: string;
+    }
   | {
       type: "pairing";
       each: number;
@@ -63,7 +71,7 @@ function evaluateOrdering(c: Extract<Candidate, { type: "ordering" }>, s: Sample
   let i = 0;
   for (const b of befores) {
     for (; i < firsts.length && firsts[i]! < b; i++) open.set(keyValue(s, firsts[i]!, c.on), true);
-    const value = keyValue(s, b, c.on);
+    const value = keyValue(s, b, c.onLater ?? c.on);
     if (value === undefined || open.get(value) !== true) return "false";
     if (c.fresh) open.set(value, false);
   }
@@ -223,7 +231,7 @@ export function extensions(c: Candidate): number {
   if ("on" in c && c.on !== undefined) n++;
   if (c.type === "ordering" && c.fresh) n++;
   if (c.type === "pairing" && c.within !== undefined) n++;
-  if (c.type === "pairing" && c.onLater !== undefined) n++;
+  if ((c.type === "pairing" || c.type === "ordering") && c.onLater !== undefined) n++;
   if (c.type === "count" && c.per !== undefined) n++;
   if (c.type === "count" && c.sum !== undefined) n++;
   return n;

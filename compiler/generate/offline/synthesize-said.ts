@@ -31,24 +31,92 @@ function saidMatcher(words: string): Matcher {
   return { actor: "user", content: { matches: wordsPattern(words), flags: "i" } };
 }
 
-/** The phrases the text quotes that some user turn of the samples says, each once, in the text's order. */
-export function saidPhrases(text: string, samples: readonly Trajectory[]): string[] {
+/** The phrases the text quotes that some turn of `actor` in the samples says, each once, in the text's order. */
+export function saidPhrases(text: string, samples: readonly Trajectory[], actor: "user" | "agent" = "user"): string[] {
   const found: string[] = [];
   for (const m of text.matchAll(QUOTED)) {
     const words = (m[1] ?? m[2]!).trim();
     // Words only: a quoted number or sign is no phrase a person says.
     if (!/[a-z]/i.test(words) || found.some((f) => f.toLowerCase() === words.toLowerCase())) continue;
-    const pattern = new RegExp(wordsPattern(words), "i");
-    if (samples.some((s) => s.events.some((e) => e.actor === "user" && pattern.test(e.content ?? "")))) found.push(words);
+    if (saidIn(samples, actor, wordsPattern(words))) found.push(words);
   }
   return found;
 }
 
-/** The vocabulary with a matcher for each phrase the rule quotes that a user turn says, ranked as the words' own. */
+/** Whether some turn of `actor` in the samples matches the pattern (any case). */
+function saidIn(samples: readonly Trajectory[], actor: "user" | "agent", pattern: string): boolean {
+  const re = new RegExp(pattern, "i");
+  return samples.some((s) => s.events.some((e) => e.actor === actor && re.test(e.content ?? "")));
+}
+
+/**
+ * A duty on what is said: a modal or a negation before a verb of saying ("crew must not tell a
+ * parent …", "the bot should never promise …", "do not say …", "always answer …"). A rule binds the
+ * agent, so the words such a sentence quotes are the agent's to say or not; the words a sentence
+ * quotes otherwise ("until the words "go ahead" have come in", "written by the Client") come from
+ * the person.
+ */
+const SAYING_DUTY =
+  /\b(?:must|shall|should|may|can|will|do|does|never|always|(?:is|are)(?:\s+not)?\s+to)\b(?:\s+(?:not|never|ever|n't|always|only|be\s+allowed\s+to|\w+ly))*\s+(?:tell|say|promise|claim|assure|guarantee|state|suggest|imply|describe|call|reply|answer|respond|write|mention|use\s+the\s+words?)\b/i;
+
+/**
+ * The rule's sentences that quote words the agent is bound to say or not to say (SAYING_DUTY before
+ * the first quote), with their phrases (words only).
+ */
+function agentSayings(text: string): string[][] {
+  const out: string[][] = [];
+  for (const sentence of text.split(/(?<=[.!?])\s+(?=[A-Z"\u201c])/)) {
+    const first = sentence.search(/["\u201c]/);
+    if (first < 0 || !SAYING_DUTY.test(sentence.slice(0, first))) continue;
+    const phrases = [...sentence.matchAll(QUOTED)].map((m) => (m[1] ?? m[2]!).trim()).filter((w) => /[a-z]/i.test(w));
+    if (phrases.length > 0) out.push(phrases);
+  }
+  return out;
+}
+
+/** An agent turn saying any of the phrases: case-blind, whole words. */
+function agentSaid(phrases: readonly string[]): Matcher {
+  const alternatives = phrases.map((p) => p.trim().split(/\s+/).map(escape).join("\\s+"));
+  const matches = alternatives.length === 1 ? `\\b${alternatives[0]}\\b` : `\\b(?:${alternatives.join("|")})\\b`;
+  return { actor: "agent", content: { matches, flags: "i" } };
+}
+
+/**
+ * The matchers of phrases the agent is bound to say or not to: the sentence's phrases as one
+ * ("must not tell a parent the child is "fine", "OK" or "not hurt"" bans any of them), then each
+ * phrase alone, those that some agent turn of the samples says. The phrases themselves, as a
+ * user's words, are not matchers then: the sentence says who speaks them.
+ */
+function agentSaidMatchers(text: string, samples: readonly Trajectory[]): { matchers: Matcher[]; phrases: Set<string> } {
+  const matchers: Matcher[] = [];
+  const phrases = new Set<string>();
+  for (const sentence of agentSayings(text)) {
+    for (const p of sentence) phrases.add(p.toLowerCase());
+    const all = agentSaid(sentence);
+    const used = sentence.filter((p) => saidIn(samples, "agent", wordsPattern(p)));
+    if (used.length === 0) continue;
+    if (sentence.length > 1) matchers.push(all);
+    for (const p of used) matchers.push(agentSaid([p]));
+  }
+  return { matchers, phrases };
+}
+
+/**
+ * The vocabulary with a matcher for each phrase the rule quotes that a user turn says, and for the
+ * phrases the agent is bound to say or not to that an agent turn says, ranked as the words' own.
+ */
 export function withSaid(vocab: Vocab, text: string, samples: readonly Trajectory[]): Vocab {
-  const said = saidPhrases(text, samples).map(saidMatcher);
+  const agent = agentSaidMatchers(text, samples);
+  const said = [
+    ...agent.matchers,
+    ...saidPhrases(text, samples)
+      .filter((p) => !agent.phrases.has(p.toLowerCase()))
+      .map(saidMatcher),
+  ];
   const known = new Set(vocab.matchers.map((m) => JSON.stringify(m)));
-  const added = said.filter((m) => !known.has(JSON.stringify(m)));
+  const added = said.filter(
+    (m, k) => !known.has(JSON.stringify(m)) && said.findIndex((x) => JSON.stringify(x) === JSON.stringify(m)) === k,
+  );
   if (added.length === 0) return vocab;
   const ids = new Set(added.map((m) => JSON.stringify(m)));
   const relevanceOf = (m: Matcher) => (ids.has(JSON.stringify(m)) ? SAID_RELEVANCE : vocab.relevanceOf(m));
@@ -103,7 +171,7 @@ function isSaid(m: Matcher): boolean {
  */
 export function saidQuote(used: readonly Matcher[], sentences: readonly string[]): string | undefined {
   for (const m of used) {
-    if (!isSaid(m)) continue;
+    if (!isSaid(m) && !(m.actor === "agent" && m.action === undefined && m.content !== undefined)) continue;
     const pattern = new RegExp((m.content as { matches: string }).matches, "i");
     const found = sentences.find((s) => pattern.test(s));
     if (found !== undefined) return found;

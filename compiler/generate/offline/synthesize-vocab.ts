@@ -86,7 +86,11 @@ const SUMMED =
 function cuesIn(text: string, wordsOnly: boolean): Cues {
   return {
     same: /\b(?:same|that|this|matching|identical|corresponding)\s+[a-z]+/i.test(text),
-    fresh: /\b(?:fresh|each time|every time|again|new|its own|anew)\b/i.test(text),
+    // "Since the last lot went in", "one check covers one move": what came before does not count again.
+    fresh:
+      /\b(?:fresh|each time|every time|again|new|its own|their own|anew|since (?:the|its|their) (?:last|previous|latest)|covers (?:one|a single|only one))\b/i.test(
+        text,
+      ),
     within: writtenWithins(text),
     per: /\b(?:per|each|every|for any one|for a single|to any one|to one|for one)\s+[a-z]+/i.test(text),
     different: DIFFERENT.test(text),
@@ -126,7 +130,8 @@ export function candidateMatchers(
     switch (test.op) {
       case "equals":
         if (written.has(`${k}: ${test.value}`)) return 2;
-        return nameStems(test.value).some((s) => words.has(s)) ? 0.5 : -0.25;
+        // A value named by its own words, not by the key's: "Bank Field" of `field` is not named by "field".
+        return nameStems(test.value).some((s) => words.has(s) && !nameStems(k).includes(s)) ? 0.5 : -0.25;
       case "in":
         // A list the sentence writes counts as its words, a little more than one of its values.
         if (listed.has(`${k}\n${JSON.stringify(test.values)}`)) return 2.1;
@@ -254,6 +259,14 @@ export function candidateMatchers(
   // So is a join of actions the words write in backticks ("no `open_lift` and no `open_run`"): a
   // reading of one alone would let the other pass unseen.
   if (wordsOnly) for (const m of extended) if (actionsOf(m).length > 1 && actionsOf(m).every((a) => written.has(a))) add(m);
+  // Every action the words name, bare, before the values of another crowd it out: "put sheep in a
+  // field … check that field first" names the field's values often and the move once, and the
+  // field check's two dozen variants filled the cap without it.
+  for (const { m, r } of ranked) {
+    if (seen.size >= MAX_MATCHERS) break;
+    // With labels: from the words alone the matchers stay as they were (fleet-rental's hand-over lost its ordering).
+    if (!wordsOnly && r > 0 && m.metadata === undefined && actionsOf(m).length === 1) add(m);
+  }
   for (const { m } of ranked) {
     if (seen.size >= MAX_MATCHERS) break;
     add(m);
