@@ -11,7 +11,8 @@ import { amountsIn } from "./amounts.js";
 import type { Verdict } from "./synthesize-eval.js";
 import type { WrittenCut } from "./synthesize-numbers.js";
 import { withoutReferences } from "./synthesize-references.js";
-import { unitFits, writtenNumerals } from "./units.js";
+import { withoutStepCounts } from "./step-counts.js";
+import { keyUnit, unitFits, writtenNumerals } from "./units.js";
 import { nameStems } from "./words.js";
 
 /** Thresholds per numeric key: from the rule's words, and cuts between sample values. */
@@ -28,7 +29,8 @@ export const MAX_CATEGORY_VALUES = 6;
  */
 export function numbersIn(written: string): number[] {
   // A clause's, a version's or a date's number names something; it bounds nothing.
-  const text = withoutReferences(written);
+  // Nor does a count of steps ("within 3 steps of"): that is a window (step-counts.ts).
+  const text = withoutStepCounts(withoutReferences(written));
   const found: number[] = [];
   for (const { n } of writtenNumerals(text)) if (!found.includes(n)) found.push(n);
   for (const a of amountsIn(text)) for (const b of Object.values(a.range)) if (typeof b === "number" && !found.includes(b)) found.push(b);
@@ -38,7 +40,7 @@ export function numbersIn(written: string): number[] {
 /** Per number the rule's sentences write, the units it is written with ("24 hours": hours); none for a bare number. */
 export function unitsOfNumbers(written: string): Map<number, string[]> {
   const out = new Map<number, string[]>();
-  for (const { n, unit } of writtenNumerals(withoutReferences(written))) {
+  for (const { n, unit } of writtenNumerals(withoutStepCounts(withoutReferences(written)))) {
     const units = out.get(n) ?? [];
     if (unit !== undefined && !units.includes(unit)) units.push(unit);
     out.set(n, units);
@@ -51,11 +53,30 @@ export function unitsOfNumbers(written: string): Map<number, string[]> {
  * ("24 hours" on `hours_out`, never on `ml`; units.ts). A number written once with a unit and once
  * bare is that unit's.
  */
-export function saidOn(said: readonly number[], units: ReadonlyMap<number, readonly string[]>, key: string): number[] {
+export function saidOn(
+  said: readonly number[],
+  units: ReadonlyMap<number, readonly string[]>,
+  key: string,
+  carried: ReadonlySet<string> = new Set(),
+): number[] {
+  // A number in a unit some key of the samples carries is that key's ("errors of more than 2%" on
+  // `error_pct`), not one of a key that names no unit (a ramp's `step`, `p99_ms`).
+  const fits = (u: string) => unitFits(u, key) && (keyUnit(key) !== undefined || !carried.has(u));
   return said.filter((n) => {
     const written = units.get(n) ?? [];
-    return written.length === 0 || written.some((u) => unitFits(u, key));
+    return written.length === 0 || written.some(fits);
   });
+}
+
+/** The units the keys of the samples' actions carry in their names (units.ts keyUnit). */
+export function unitsCarried(keys: ReadonlyMap<string, readonly KeyFacts[]>): Set<string> {
+  const out = new Set<string>();
+  for (const facts of keys.values())
+    for (const k of facts) {
+      const unit = keyUnit(k.key);
+      if (unit !== undefined) out.add(unit);
+    }
+  return out;
 }
 
 const isDecimal = (v: string) => /^-?\d+(?:\.\d+)?$/.test(v.trim());
