@@ -130,8 +130,8 @@ describe("a window of steps on a pairing", () => {
     expect(got).toEqual(held);
   });
 
-  it("in minutes, the window as an ordinal", () => {
-    const text = `---\nname: ward-minutes\ndescription: Minutes of a ward meeting.\n---\n# Minutes of the ward 7 handover meeting\n\n${WARD_PREAMBLE}\n\n## Item 3: escalation\n\nAgreed: any concern raised gets the doctor on call bleeped about that same patient, no later than the second step after the concern is raised. Sister Okafor noted a bleep about another patient is no substitute.\n`;
+  it("in minutes, the window in entries of the log", () => {
+    const text = `---\nname: ward-minutes\ndescription: Minutes of a ward meeting.\n---\n# Minutes of the ward 7 handover meeting\n\n${WARD_PREAMBLE}\n\n## Item 3: escalation\n\nAgreed: any concern raised gets the doctor on call bleeped about that same patient, within 2 entries of the concern being raised. Sister Okafor noted a bleep about another patient is no substitute.\n`;
     const { rule, held, got } = drafted(text, "Item 3: escalation", ward());
     expect(JSON.stringify(rule.checks)).toContain("page_doctor");
     expect(got).toEqual(held);
