@@ -2,18 +2,17 @@
  * Deadlines and after-obligations the label path must reach (issue 25). A window of steps ("within
  * 2 steps of", "no later than the third entry after") is a pairing's `within`, never an amount: read
  * as one it grounded thresholds on every numeric key at that number, and they took the places of the
- * act the sentence names among the few matchers a rule is searched with (step-counts.ts). A number in
- * a unit some key carries ("more than 2%") is that key's, not one of a key of no unit. And of two
+ * act the sentence names among the few matchers a rule is searched with (step-counts.ts). And of two
  * readings alike on labels and words, the one that judges where the words' condition holds ("if a
  * parcel is handed over, …") wins over one that says nothing there (synthesize-reading.ts `silent`).
- * Worlds and voices of our own: a hospital ward, a courier depot, a ferry's car deck; plain prose,
- * minutes, "shall" conditions, capitals.
+ * Worlds and voices of our own: a hospital ward, a courier depot; plain prose, minutes, "shall"
+ * conditions, capitals.
  */
 import { describe, expect, it } from "vitest";
 import { parseBehaviorMd } from "../../compiler/behavior-md/load.js";
 import { draftOffline } from "../../compiler/generate/offline/draft.js";
 import type { RuleLabels } from "../../compiler/generate/offline/synthesize.js";
-import { numbersIn, saidOn } from "../../compiler/generate/offline/synthesize-keys.js";
+import { numbersIn } from "../../compiler/generate/offline/synthesize-keys.js";
 import { withoutStepCounts } from "../../compiler/generate/offline/step-counts.js";
 import { previewJudge } from "../../compiler/generate/preview.js";
 import { buildVocabulary } from "../../compiler/generate/vocabulary.js";
@@ -65,19 +64,6 @@ describe("a count of steps", () => {
 
   it("is blanked where it stands, the rest as written", () => {
     expect(withoutStepCounts("within 12 steps of 40 kg")).toBe("within    steps of 40 kg");
-  });
-});
-
-describe("a number written in a unit", () => {
-  const units = new Map([[2, ["percent"]]]);
-  it("bounds only a key of that unit when some key carries it", () => {
-    expect(saidOn([2], units, "error_pct", new Set(["percent"]))).toEqual([2]);
-    expect(saidOn([2], units, "step", new Set(["percent"]))).toEqual([]);
-    expect(saidOn([2], units, "p99_ms", new Set(["percent", "hours"]))).toEqual([]);
-  });
-  it("bounds a key of no unit when no key carries it", () => {
-    expect(saidOn([2], units, "step", new Set())).toEqual([2]);
-    expect(saidOn([2], units, "step")).toEqual([2]);
   });
 });
 

@@ -12,7 +12,7 @@ import type { Verdict } from "./synthesize-eval.js";
 import type { WrittenCut } from "./synthesize-numbers.js";
 import { withoutReferences } from "./synthesize-references.js";
 import { withoutStepCounts } from "./step-counts.js";
-import { keyUnit, unitFits, writtenNumerals } from "./units.js";
+import { unitFits, writtenNumerals } from "./units.js";
 import { nameStems } from "./words.js";
 
 /** Thresholds per numeric key: from the rule's words, and cuts between sample values. */
@@ -53,30 +53,11 @@ export function unitsOfNumbers(written: string): Map<number, string[]> {
  * ("24 hours" on `hours_out`, never on `ml`; units.ts). A number written once with a unit and once
  * bare is that unit's.
  */
-export function saidOn(
-  said: readonly number[],
-  units: ReadonlyMap<number, readonly string[]>,
-  key: string,
-  carried: ReadonlySet<string> = new Set(),
-): number[] {
-  // A number in a unit some key of the samples carries is that key's ("errors of more than 2%" on
-  // `error_pct`), not one of a key that names no unit (a ramp's `step`, `p99_ms`).
-  const fits = (u: string) => unitFits(u, key) && (keyUnit(key) !== undefined || !carried.has(u));
+export function saidOn(said: readonly number[], units: ReadonlyMap<number, readonly string[]>, key: string): number[] {
   return said.filter((n) => {
     const written = units.get(n) ?? [];
-    return written.length === 0 || written.some(fits);
+    return written.length === 0 || written.some((u) => unitFits(u, key));
   });
-}
-
-/** The units the keys of the samples' actions carry in their names (units.ts keyUnit). */
-export function unitsCarried(keys: ReadonlyMap<string, readonly KeyFacts[]>): Set<string> {
-  const out = new Set<string>();
-  for (const facts of keys.values())
-    for (const k of facts) {
-      const unit = keyUnit(k.key);
-      if (unit !== undefined) out.add(unit);
-    }
-  return out;
 }
 
 const isDecimal = (v: string) => /^-?\d+(?:\.\d+)?$/.test(v.trim());

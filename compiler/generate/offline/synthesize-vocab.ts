@@ -17,7 +17,6 @@ import {
   numbersIn,
   saidOn,
   thresholds,
-  unitsCarried,
   unitsOfNumbers,
   type KeyFacts,
 } from "./synthesize-keys.js";
@@ -116,8 +115,7 @@ export function candidateMatchers(
   // Units rule numbers off keys in the search from labels only. From the words alone they are left
   // as they were: on blind17 the words' reading that a unit leaves once `ml >= 24` is gone is a
   // check of a batch after its own call, one sample worse; that reading is to be mended first.
-  const saidFor = (key: string) => (wordsOnly ? said : saidOn(said, saidUnits, key, (carried ??= unitsCarried(keys))));
-  let carried: Set<string> | undefined;
+  const saidFor = (key: string) => (wordsOnly ? said : saidOn(said, saidUnits, key));
   const cuts = writtenCuts(text);
   const stated = amountsIn(text).map((a) => JSON.stringify(a.range));
   const lists = listsIn(lexicon, text);
