@@ -11,6 +11,7 @@ import { amountsIn } from "./amounts.js";
 import type { Verdict } from "./synthesize-eval.js";
 import type { WrittenCut } from "./synthesize-numbers.js";
 import { withoutReferences } from "./synthesize-references.js";
+import { withoutStepCounts } from "./step-counts.js";
 import { unitFits, writtenNumerals } from "./units.js";
 import { nameStems } from "./words.js";
 
@@ -28,7 +29,8 @@ export const MAX_CATEGORY_VALUES = 6;
  */
 export function numbersIn(written: string): number[] {
   // A clause's, a version's or a date's number names something; it bounds nothing.
-  const text = withoutReferences(written);
+  // Nor does a count of steps ("within 3 steps of"): that is a window (step-counts.ts).
+  const text = withoutStepCounts(withoutReferences(written));
   const found: number[] = [];
   for (const { n } of writtenNumerals(text)) if (!found.includes(n)) found.push(n);
   for (const a of amountsIn(text)) for (const b of Object.values(a.range)) if (typeof b === "number" && !found.includes(b)) found.push(b);
@@ -38,7 +40,7 @@ export function numbersIn(written: string): number[] {
 /** Per number the rule's sentences write, the units it is written with ("24 hours": hours); none for a bare number. */
 export function unitsOfNumbers(written: string): Map<number, string[]> {
   const out = new Map<number, string[]>();
-  for (const { n, unit } of writtenNumerals(withoutReferences(written))) {
+  for (const { n, unit } of writtenNumerals(withoutStepCounts(withoutReferences(written)))) {
     const units = out.get(n) ?? [];
     if (unit !== undefined && !units.includes(unit)) units.push(unit);
     out.set(n, units);

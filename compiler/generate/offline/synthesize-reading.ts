@@ -19,6 +19,13 @@ export interface Reading {
   rank: number;
   /** Whether it judges some sample broken: a reading that fails none cannot tell a sample from another. */
   fails: boolean;
+  /**
+   * Samples where its trigger fires and its checks say nothing ("na"): the rule applies there and
+   * the reading judges nothing ("if you've put a loss in, text me afterwards" read as an ordering of
+   * texts after losses says nothing of a loss with no text). Of readings alike on labels and words,
+   * the one that decides where the rule applies reads more of it.
+   */
+  silent: number;
 }
 
 /**
@@ -54,5 +61,7 @@ export function byRank(a: Reading, b: Reading): number {
 }
 
 export function compareReadings(a: Reading, b: Reading): number {
-  return b.agree - a.agree || Number(b.fails) - Number(a.fails) || b.score - a.score || a.parts.length - b.parts.length;
+  return (
+    b.agree - a.agree || Number(b.fails) - Number(a.fails) || b.score - a.score || a.silent - b.silent || a.parts.length - b.parts.length
+  );
 }

@@ -163,6 +163,9 @@ export function synthesizeRule(
     const vectors = parts.map(partVector);
     return samples.map((_, i) => (fires[i] ? fold(vectors.map((v) => v[i]!)) : "na"));
   };
+  // Where the words' trigger fires (the rule applies: "if you've put a loss in") and a reading says
+  // nothing, under its own trigger or for want of its checks' events (synthesize-reading.ts).
+  const silentOf = (vector: Vector): number => vector.filter((v, i) => draftTrigger[i] && v === "na").length;
   // With no label "broken", a reading that judges no sample broken fits every label and says nothing;
   // with one, the readings that fit it fail it (`fails` below).
   const broken = labeled.some((x) => x.label === "false");
@@ -246,6 +249,7 @@ export function synthesizeRule(
       score: readingScore(parts) + PRIOR_WEIGHT * prior(vector),
       rank: rankOf(parts, trigger, agree),
       fails: broken || vector.includes("false"),
+      silent: silentOf(vector),
     };
     if (anchored) keep(reading);
     if (tracking) track(reading);
