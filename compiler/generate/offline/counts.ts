@@ -205,7 +205,8 @@ const IN_NOUN = /^\s*in\s+((?:[a-z-]+\s+)?[a-z-]+)\b/i;
 export function sumFrom(context: ClauseContext, clause: string, quote: string): ClauseOutcome | undefined {
   const amounts = amountsIn(clause);
   // The words of a total may be in the concession the clause was read without (", however many of their reservations …").
-  if (amounts.length !== 1 || !(SUM.test(clause) || TOTAL.test(clause) || TOTAL.test(quote) || boundsTotalOverTime(clause))) return undefined;
+  if (amounts.length !== 1 || !(SUM.test(clause) || TOTAL.test(clause) || TOTAL.test(quote) || boundsTotalOverTime(clause)))
+    return undefined;
   const amount = amounts[0]!;
   const grouping = groupingWords(clause);
   // "all galvanised sales taken together": what is summed keeps its words ("galvanised sales").
