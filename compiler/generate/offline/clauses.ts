@@ -289,6 +289,11 @@ const NAMED_ON = /\b(?:for|of)\s+(?:the|that|this)\s+[a-z]+(?:\s+[a-z]+)?\s+(?:n
 /** ", for the same plate,", "for that flight": the thing both sides are of. */
 const SAME_THING = /,?\s*\b(?:for|of|on)\s+(?:the\s+same|that\s+same|that)\s+`?[A-Za-z_]+`?(?:'s\s+[a-z]+)?\s*,?/gi;
 
+/** "Every grant and every refusal", "after each checkout and each renewal": either one is an event of its own. */
+export function eitherOf(phrase: string): string {
+  return phrase.replace(/\s+and\s+(?:each|every|any)\s+/gi, " or ");
+}
+
 export function pairingFrom(context: ClauseContext, clause: string, quote: string): ClauseOutcome | undefined {
   const { lexicon, shape } = context;
   let eachPhrase: string | undefined;
@@ -324,8 +329,7 @@ export function pairingFrom(context: ClauseContext, clause: string, quote: strin
     tentative = !/\b(?:later|afterwards|then)\b/i.test(passive[2]!) && !fromSubject(passive[1]!);
   }
   if (eachPhrase === undefined || followerPhrase === undefined) return undefined;
-  // "Every grant and every refusal": either one is an event that needs its follower.
-  const first = resolve(lexicon, eachPhrase.replace(/\s+and\s+(?:each|every|any)\s+/gi, " or "), { measured: true });
+  const first = resolve(lexicon, eitherOf(eachPhrase), { measured: true });
   // "…, for the same plate, …" says what ties the two (correlated reads it from the quote), not which act follows.
   const follower = resolve(lexicon, followerPhrase.replace(/\b(?:afterwards|later|then)\b/gi, " ").replace(SAME_THING, " "));
   if (

@@ -14,7 +14,17 @@ import { afterWindow, resolve, semanticFor, windowed, type ClauseContext, type C
 import { groupingKey, groupingWords } from "./keys.js";
 import { keyNamedBy } from "./lexicon.js";
 import { countBoundIn, forbids, type CountBound } from "./shape.js";
-import { agentActs, countsLimits, SUM, summedByKeyWords, summedKey, TOTAL, UNSURE, withoutSummedNoun } from "./summed.js";
+import {
+  agentActs,
+  boundsTotalOverTime,
+  countsLimits,
+  SUM,
+  summedByKeyWords,
+  summedKey,
+  TOTAL,
+  UNSURE,
+  withoutSummedNoun,
+} from "./summed.js";
 import { NEGATED_COMPARISON } from "./comparisons.js";
 import { canonical, parseCount } from "./words.js";
 
@@ -216,7 +226,8 @@ const IN_NOUN = /^\s*in\s+((?:[a-z-]+\s+)?[a-z-]+)\b/i;
 export function sumFrom(context: ClauseContext, clause: string, quote: string): ClauseOutcome | undefined {
   const amounts = amountsIn(clause);
   // The words of a total may be in the concession the clause was read without (", however many of their reservations …").
-  if (amounts.length !== 1 || !(SUM.test(clause) || TOTAL.test(clause) || TOTAL.test(quote))) return undefined;
+  if (amounts.length !== 1 || !(SUM.test(clause) || TOTAL.test(clause) || TOTAL.test(quote) || boundsTotalOverTime(clause)))
+    return undefined;
   const amount = amounts[0]!;
   const grouping = groupingWords(clause);
   // "all galvanised sales taken together": what is summed keeps its words ("galvanised sales").

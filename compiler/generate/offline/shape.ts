@@ -151,7 +151,11 @@ export function grammarFor(names: readonly string[] = []): Grammar {
     mainSubject: new RegExp(`,\\s+(?=(?:${subjects})\\b)`, "i"),
     bareSubject: new RegExp(`\\s+(?=(?:${nouns})\\s+(?:[a-z]+s|must|never|always|only|first|has|does)\\b)`, "i"),
     agentDenial: new RegExp(`^(?:${subjects})\\s+(?:\\w+\\s+)?(?:does not|do not|doesn't|don't|never)\\b`, "i"),
-    verbNo: new RegExp(`^(?:(?:${subjects})\\s+)?[a-z]+s\\s+no\\s+(?!(?:more|fewer|less|later|earlier)\\s+than\\b)`, "i"),
+    // "must make no payment", "shall give no advice", "carries out no inspection": a modal before the verb, a particle after it.
+    verbNo: new RegExp(
+      `^(?:(?:${subjects})\\s+)?(?:(?:must|shall|will|should|may)\\s+[a-z]+|[a-z]+s)(?:\\s+(?:out|through))?\\s+no\\s+(?!(?:more|fewer|less|later|earlier)\\s+than\\b)`,
+      "i",
+    ),
     timeFrame: new RegExp(`^(?:at|by|towards?|near)\\s+the\\s+(?:end|close|start|beginning)\\s+of\\s+[^,]*?,?\\s+(?=(?:${nouns})\\b)`, "i"),
     andAgent: `it|the agent|${names.map(escapeRegExp).join("|")}`.replace(/\|$/, ""),
     agent: names[0] ?? "the agent",

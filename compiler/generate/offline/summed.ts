@@ -27,6 +27,22 @@ export const SUM =
   /\b(?:total(?:s|led|ling|ing)?|in total|combined|altogether|all together|sum(?:s|med)? to|add(?:s|ed)? up to|add(?:s|ed)? up(?=\s+`)|(?:come|comes|came|amounts?|amounted) to|in (?:the )?aggregate|aggregated?|cumulative(?:ly)?|in all(?=\s*(?:[,.;:]|$)))\b/i;
 
 /**
+ * "Off-cycle payouts to one worker must be at most $5,000 in a session", "Withdrawals from any one account are no more
+ * than £800 a day": plural acts bounded over a session (a day, a shift) are bounded in total, as "come to at most" says;
+ * a bound on each one says "each", "a", "any" or "no" before its noun ("Each refund must be at most $500").
+ */
+const PLURAL_SUBJECT = /^(?!(?:each|every|any|a|an|no|one|the\s+(?:first|last|latest|next))\b)(?:[\w-]+\s+){0,2}?[a-z]+[^s\s]s\b/i;
+const PREDICATE_BOUND =
+  /\b(?:(?:is|are|be|stay|remain)\s+(?:at\s+most|no\s+more\s+than|not\s+more\s+than|up\s+to|under|below|less\s+than|at\s+least|no\s+less\s+than|not\s+less\s+than)|(?:never|not)\s+(?:go\s+)?(?:exceed|above|over)s?)\s+[$€£]?\d/i;
+const OVER_TIME =
+  /\b(?:(?:in|over|during|within|for)\s+(?:a|one|the|any|each|any\s+one|a\s+single)\s+|per\s+|a\s+)(?:session|day|shift|visit|conversation|week|month)\b/i;
+
+/** Whether a clause bounds plural acts over a session, a day or a shift: a bound on their total, though no word says "total". */
+export function boundsTotalOverTime(clause: string): boolean {
+  return PLURAL_SUBJECT.test(clause) && PREDICATE_BOUND.test(clause) && OVER_TIME.test(clause);
+}
+
+/**
  * "Two permits in one lab are two caps", "2 customers on 1 job → 2 separate limits": a number of limits says how many
  * totals a bound makes (one per thing), not a bound of its own; its numbers are an example's, no count of events.
  */

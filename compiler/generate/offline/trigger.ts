@@ -8,7 +8,7 @@ import { describeValue, exactValue } from "../../ir/values.js";
 import type { SpecSection } from "../../behavior-md/load.js";
 import type { Lexicon } from "./lexicon.js";
 import type { SpecSentence } from "./sentences.js";
-import { resolve } from "./clauses.js";
+import { eitherOf, resolve } from "./clauses.js";
 import { capitalize, negatedCondition, type SentenceShape } from "./shape.js";
 
 /** The trigger: the occurrence line, else the first condition, else the first check's own subject. */
@@ -31,7 +31,8 @@ export function draftTrigger(
   const condition = shapes[0]?.condition;
   if (condition !== undefined) {
     // "When … and the user has not said …" describes an absence: no event can mark it.
-    const match = negatedCondition(condition.phrase) ? undefined : resolve(lexicon, condition.phrase, { measured: true });
+    // "After each checkout and each renewal, …": either one applies the rule, as the pairing reads it (clauses.ts eitherOf).
+    const match = negatedCondition(condition.phrase) ? undefined : resolve(lexicon, eitherOf(condition.phrase), { measured: true });
     if (match !== undefined) return { description: `${capitalize(condition.phrase)}.`, match };
     if (condition.kind === "if") return { description: `${capitalize(condition.phrase)}.`, semantic: true };
   }

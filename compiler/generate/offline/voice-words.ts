@@ -46,6 +46,20 @@ export function imperativeVerb(word: string, atStart: boolean): boolean {
 }
 
 /**
+ * Verbs that name no act of their own before a noun that does: "make no payment", "carry out any inspection", "issue
+ * a refund", "perform no transfer". The noun is the act, in every voice (its stem is the action's: words.ts reads
+ * "payment" as paying, "booking" as booking).
+ */
+const LIGHT_VERB =
+  /^(?:make|makes|issue|issues|carry\s+out|carries\s+out|perform|performs|conduct|conducts|effect|effects|process|processes|put\s+through|puts\s+through|place|places)\s+(?:no|any|a|an|another|further|more|one)\s+(?:(?:further|more|other|new|single|additional|fresh)\s+)?([a-z]+)\b/i;
+
+/** Whether the verb phrase starting `text` is a light verb whose object names an act the agent's actions are called by. */
+export function actByNoun(knows: (word: string) => boolean, text: string): boolean {
+  const m = LIGHT_VERB.exec(text);
+  return m !== null && knows(m[1]!);
+}
+
+/**
  * A sentence that opens with a condition ("When a sensor reports …, call …"), so that the words
  * after its comma may be the main clause's.
  */

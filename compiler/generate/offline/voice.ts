@@ -38,6 +38,7 @@ import { flowchartSteps } from "./flowchart.js";
 import { numberSteps } from "./voice-numbers.js";
 import { trailingConditionSteps } from "./voice-trailing.js";
 import {
+  actByNoun,
   ADVERB,
   imperativeVerb,
   LEADING_CONDITION,
@@ -339,7 +340,9 @@ function steps(
             (/^(?:that|this)$/i.test(next) && after !== undefined && !NOT_A_VERB.has(after.toLowerCase()) && !/[^s]s$/.test(after)) ||
             (/^[a-z]+$/.test(next) && !NOT_A_VERB.has(next) && !/(?:[^s]s|ed)$/.test(next) && (afterCondition || m.index > 0));
           // A verb no agent action is called by ("Don't dress up routine readings …") is advice, not an act to read.
-          if (!object || !(knows(verb) || namesAnAction(v.text.slice(m.index)))) return undefined;
+          // "make no payment …": a light verb before an act's noun is that act (voice-words.ts actByNoun).
+          const at = v.text.slice(m.index + m[0].length - verb.length);
+          if (!object || !(knows(verb) || namesAnAction(v.text.slice(m.index)) || actByNoun(knows, at))) return undefined;
           return `${subject(m.index)} ${conjugated(adverb, verb)}`;
         });
       },
@@ -349,7 +352,8 @@ function steps(
       name: "and imperative",
       apply: (v) =>
         rewrite(v, /(?<=\s(?:and|or)\s+)(never|always|do not|don't)\s+([a-z]+)(?=\s)/g, (m, text) =>
-          imperativeVerb(m[2]!, false) && (knows(m[2]!) || namesAnAction(text.slice(m.index)))
+          imperativeVerb(m[2]!, false) &&
+          (knows(m[2]!) || namesAnAction(text.slice(m.index)) || actByNoun(knows, text.slice(m.index + m[0].length - m[2]!.length)))
             ? `${agent} ${conjugated(m[1], m[2]!)}`
             : undefined,
         ),
