@@ -11,6 +11,7 @@
 //   node bench/instructions.js /tmp/j/required-100.mjs 100                 # 10,000 events
 //   node bench/instructions.js examples/refund-support/judge.mjs 0 --events 1000   # 2,000 + 2,000 judgments
 //   node bench/instructions.js examples/refund-support/judge.mjs 0 --events 1000 --by-function
+//   node bench/instructions.js examples/refund-support/judge.mjs 0 --events 1000 --input parse-judge
 //
 // `--by-function` (round 17) counts with callgrind instead, and also prints where an event's
 // instructions go: each function's share, compiled JavaScript named by node's --perf-basic-prof
@@ -48,10 +49,10 @@ const session = (tools, events) => ({
  * are (the default); `parsed` the same after one JSON round trip, so that the judge sees what
  * JSON.parse makes (its maps, its internalized short strings), judged again and again; `parse`
  * the session's JSON text parsed and nothing judged (the floor of the next two); `parse-judge`
- * `judgeTrajectory(JSON.parse(text))`; `judge-json` `judgeJson(text)`, which parses and judges
- * with the check JSON.parse's output needs.
+ * `judgeTrajectory(JSON.parse(text))`. (Round 19's `judge-json`, a `judgeJson(text)` built to
+ * measure a check for JSON.parse's own output, went with it: commit 660753c.)
  */
-const INPUTS = ["objects", "parsed", "parse", "parse-judge", "judge-json"];
+const INPUTS = ["objects", "parsed", "parse", "parse-judge"];
 
 if (args[0] === "--run") {
   // The measured process: `--run <judge.mjs | hand> <tools> <events> <warm> <timed> [input]`.
@@ -70,7 +71,6 @@ if (args[0] === "--run") {
     parsed: () => judge.judgeTrajectory(parsed),
     parse: () => JSON.parse(text),
     "parse-judge": () => judge.judgeTrajectory(JSON.parse(text)),
-    "judge-json": () => judge.judgeJson(text),
   }[input];
   for (let i = 0; i < Number(warm); i++) await once();
   for (let i = 0; i < Number(timed); i++) await once();

@@ -43,13 +43,6 @@ export interface JudgeModule {
   readonly rules: readonly RuleInfo[];
   /** The judgment of one trajectory (docs/FORMATS.md §2), validated first: a bad one throws TrajectoryError. */
   judgeTrajectory(trajectory: unknown, options?: JudgeOptions): Promise<TrajectoryJudgment>;
-  /**
-   * `judgeTrajectory` of a trajectory given as JSON text, parsed here with the JSON.parse the
-   * judge found when it was loaded: the same judgment and the same errors (a SyntaxError for
-   * text that is not JSON), with less to check, since no other code can reach what that
-   * JSON.parse made before it is validated (docs/ARCHITECTURE.md, "Input JSON.parse made").
-   */
-  judgeJson(text: string, options?: JudgeOptions): Promise<TrajectoryJudgment>;
   /** A monitor for one trajectory, given its header; `options` as for `judgeTrajectory`. */
   createMonitor(header: MonitorHeader, options?: JudgeOptions): Monitor;
   /**
@@ -63,14 +56,8 @@ export interface JudgeModule {
   readonly formatJudgment: typeof formatJudgment;
 }
 
-/**
- * JSON.parse as it was when the judge was loaded: `judgeJson` trusts what this function makes,
- * so a later replacement of the global does not reach it.
- */
-const parseJson = JSON.parse;
-
 /** `judgeTrajectory` and `createMonitor` of a generated judge: one set of steppers per trajectory, fed either way. */
-export function createJudge(definition: JudgeDefinition): Pick<JudgeModule, "judgeTrajectory" | "judgeJson" | "createMonitor" | "warm"> {
+export function createJudge(definition: JudgeDefinition): Pick<JudgeModule, "judgeTrajectory" | "createMonitor" | "warm"> {
   const judge: Judge = {
     behavior: definition.behavior,
     rules: definition.rules.map((rule) => ({
@@ -84,26 +71,15 @@ export function createJudge(definition: JudgeDefinition): Pick<JudgeModule, "jud
     keepsEvents: definition.keepsEvents === true,
     semantic: definition.rules.some((rule) => rule.trigger.kind === "semantic" || rule.semanticChecks.length > 0),
   };
-  /** A trajectory's judgment; `parsed` as for readEvents: only `judgeJson`, which made `input` itself, sets it. */
-  const judgeInput = (input: unknown, options: JudgeOptions, parsed: boolean): Promise<TrajectoryJudgment> => {
-    const header = readTrajectoryHeader(input);
-    const steppers = judge.steppers();
-    const events = readEvents(header.events, steppers, parsed);
-    const trajectory: Trajectory = { id: header.id, description: header.description, complete: header.complete, events };
-    return conclude(judge, trajectory, events.length, steppers, options);
-  };
   let warmed = false;
   // Methods, not named functions: the names are the exports' own, with no twin in the bundle for esbuild to rename.
   return {
     async judgeTrajectory(input: unknown, options: JudgeOptions = {}): Promise<TrajectoryJudgment> {
-      return judgeInput(input, options, false);
-    },
-    async judgeJson(text: string, options: JudgeOptions = {}): Promise<TrajectoryJudgment> {
-      // Only a string: anything else would reach JSON.parse through a toString of the caller's.
-      if (typeof text !== "string") throw new TypeError("judgeJson takes the trajectory's JSON text (a string)");
-      // What parseJson returns is held only here until readEvents has checked it: the trust
-      // boundary (docs/ARCHITECTURE.md). Never hand `parsed: true` anything else.
-      return judgeInput(parseJson(text), options, true);
+      const header = readTrajectoryHeader(input);
+      const steppers = judge.steppers();
+      const events = readEvents(header.events, steppers);
+      const trajectory: Trajectory = { id: header.id, description: header.description, complete: header.complete, events };
+      return conclude(judge, trajectory, events.length, steppers, options);
     },
     createMonitor(header: MonitorHeader, options: JudgeOptions = {}): Monitor {
       return startMonitor(judge, header, options);

@@ -21,19 +21,12 @@ function isActor(value: unknown): value is Actor {
   return value === "agent" || value === "tool" || value === "user";
 }
 
-/**
- * True when every own value is a string and the object is an ordinary one: usable as is.
- * `parsed`: the object was made by the runtime's own JSON.parse in this call (`judgeJson`),
- * so it is ordinary by construction (docs/ARCHITECTURE.md, "Input JSON.parse made").
- */
-function isStringMap(value: Record<string, unknown>, parsed: boolean): boolean {
+/** True when every own value is a string and the object is an ordinary one: usable as is. */
+function isStringMap(value: Record<string, unknown>): boolean {
   // An ordinary object (what JSON.parse makes). Reading `constructor` is a cached
   // property load where Object.getPrototypeOf is a call; an object with its own
   // `constructor` key, a null prototype or a class simply takes the copying path.
-  // The load is megamorphic (every metadata shape passes here: about 70 instructions),
-  // which JSON.parse's output, whose prototype is always Object.prototype and whose keys
-  // are all own data properties, does not need.
-  if (!parsed && value.constructor !== Object) return false;
+  if (value.constructor !== Object) return false;
   for (const key in value) if (typeof value[key] !== "string") return false;
   return true;
 }
@@ -115,7 +108,7 @@ export function readEvent(raw: unknown, index: number): TrajectoryEvent {
     throw new TrajectoryError(`events[${index}].metadata`, "must be an object of key: value pairs");
   }
   // `metadata: null` means none, like an absent key; it is normalized away below.
-  const metadataOk = metadata === undefined || (metadata !== null && isStringMap(metadata as Record<string, unknown>, false));
+  const metadataOk = metadata === undefined || (metadata !== null && isStringMap(metadata as Record<string, unknown>));
   // The common case: already normal, so the caller's object is used as is.
   if (contentOk && metadataOk) return raw as unknown as TrajectoryEvent;
   return {
@@ -133,7 +126,7 @@ export function readEvent(raw: unknown, index: number): TrajectoryEvent {
  * path built, so that the loop over a trajectory's events stays one tight
  * pass. Anything else (an error to name, a value to convert) is `readEvent`'s.
  */
-export function isNormalEvent(raw: unknown, parsed = false): raw is TrajectoryEvent {
+export function isNormalEvent(raw: unknown): raw is TrajectoryEvent {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return false;
   const fields = raw as Record<string, unknown>;
   const id = fields.id;
@@ -146,12 +139,7 @@ export function isNormalEvent(raw: unknown, parsed = false): raw is TrajectoryEv
   const metadata = fields.metadata;
   if (content !== undefined && typeof content !== "string") return false;
   if (metadata === undefined) return true;
-  return (
-    typeof metadata === "object" &&
-    metadata !== null &&
-    !Array.isArray(metadata) &&
-    isStringMap(metadata as Record<string, unknown>, parsed)
-  );
+  return typeof metadata === "object" && metadata !== null && !Array.isArray(metadata) && isStringMap(metadata as Record<string, unknown>);
 }
 
 /** Shortlex order: shorter first, then by code units. "e9" < "e10" < "e11". */
@@ -265,18 +253,16 @@ export function readMonitorHeader(raw: unknown): { id: string; description: stri
  * steps `steppers` (when given) with each event as soon as it is checked: the
  * fused loop of a judge, where validation and every rule see an event while
  * it is in cache. The caller's array is returned as is until an event needs
- * a normalized copy. `parsed`: the events were made by the runtime's own JSON.parse in the
- * same call, with no other code between (`judgeJson`), so a metadata object needs no
- * prototype test (isStringMap).
+ * a normalized copy.
  * @throws TrajectoryError naming the first offending field.
  */
-export function readEvents(rawEvents: readonly unknown[], steppers?: Steppers, parsed = false): readonly TrajectoryEvent[] {
+export function readEvents(rawEvents: readonly unknown[], steppers?: Steppers): readonly TrajectoryEvent[] {
   let events = rawEvents as TrajectoryEvent[];
   let idsInOrder = true;
   let previousId = "";
   for (let i = 0; i < rawEvents.length; i++) {
     const raw = rawEvents[i];
-    const event = isNormalEvent(raw, parsed) ? raw : readEvent(raw, i);
+    const event = isNormalEvent(raw) ? raw : readEvent(raw, i);
     if (idsInOrder) {
       idsInOrder = shortlexBefore(previousId, event.id);
       previousId = event.id;

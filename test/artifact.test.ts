@@ -172,7 +172,7 @@ ${exportNames.map((k) => `export type Export_${k} = [Assert<Exports["${k}"] exte
       numbered.filter((n) => !/^(Rule|rule|distinct|pattern|each|grows|citing)\d+$/.test(n) && n !== "judgeYamlSha256" && n !== "irSha256"),
     ).toEqual([]);
     expect(numbered).toContain("Rule0");
-    expect(compiled.judgeMjs).toMatch(/^var \{ judgeTrajectory, judgeJson, createMonitor, warm \} = createJudge\(/m);
+    expect(compiled.judgeMjs).toMatch(/^var \{ judgeTrajectory, createMonitor, warm \} = createJudge\(/m);
   });
 });
 

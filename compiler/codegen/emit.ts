@@ -310,7 +310,7 @@ export function generateJudgeModule(ir: JudgeIR, options: GenerateOptions): Gene
       code``,
       warmTable(ir),
       code``,
-      code`export const { judgeTrajectory, judgeJson, createMonitor, warm } = createJudge({ behavior, rules, steppers: () => new Rules()${keepsEvents(ir) ? code`, keepsEvents: true` : code``}, warmEvents });`,
+      code`export const { judgeTrajectory, createMonitor, warm } = createJudge({ behavior, rules, steppers: () => new Rules()${keepsEvents(ir) ? code`, keepsEvents: true` : code``}, warmEvents });`,
     ],
     code`\n`,
   );

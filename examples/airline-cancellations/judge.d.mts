@@ -269,14 +269,6 @@ export declare const rules: readonly RuleInfo[];
 /** The judgment of one trajectory (docs/FORMATS.md §2), validated first: a bad one throws TrajectoryError. */
 export declare function judgeTrajectory(trajectory: unknown, options?: JudgeOptions): Promise<TrajectoryJudgment>;
 
-/**
- * `judgeTrajectory` of a trajectory given as JSON text, parsed here with the JSON.parse the
- * judge found when it was loaded: the same judgment and the same errors (a SyntaxError for
- * text that is not JSON), with less to check, since no other code can reach what that
- * JSON.parse made before it is validated (docs/ARCHITECTURE.md, "Input JSON.parse made").
- */
-export declare function judgeJson(text: string, options?: JudgeOptions): Promise<TrajectoryJudgment>;
-
 /** A monitor for one trajectory, given its header; `options` as for `judgeTrajectory`. */
 export declare function createMonitor(header: MonitorHeader, options?: JudgeOptions): Monitor;
 

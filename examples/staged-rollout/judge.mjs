@@ -448,8 +448,8 @@ var TrajectoryError = class extends Error {
 function isActor(value) {
   return value === "agent" || value === "tool" || value === "user";
 }
-function isStringMap(value, parsed) {
-  if (!parsed && value.constructor !== Object) return false;
+function isStringMap(value) {
+  if (value.constructor !== Object) return false;
   for (const key in value) if (typeof value[key] !== "string") return false;
   return true;
 }
@@ -503,7 +503,7 @@ function readEvent(raw, index) {
   if (metadata !== void 0 && metadata !== null && !isObject(metadata)) {
     throw new TrajectoryError(`events[${index}].metadata`, "must be an object of key: value pairs");
   }
-  const metadataOk = metadata === void 0 || metadata !== null && isStringMap(metadata, false);
+  const metadataOk = metadata === void 0 || metadata !== null && isStringMap(metadata);
   if (contentOk && metadataOk) return raw;
   return {
     id: raw.id,
@@ -513,7 +513,7 @@ function readEvent(raw, index) {
     metadata: metadata === void 0 || metadata === null ? void 0 : stringMapCopy(metadata, index)
   };
 }
-function isNormalEvent(raw, parsed = false) {
+function isNormalEvent(raw) {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return false;
   const fields = raw;
   const id = fields.id;
@@ -526,7 +526,7 @@ function isNormalEvent(raw, parsed = false) {
   const metadata = fields.metadata;
   if (content !== void 0 && typeof content !== "string") return false;
   if (metadata === void 0) return true;
-  return typeof metadata === "object" && metadata !== null && !Array.isArray(metadata) && isStringMap(metadata, parsed);
+  return typeof metadata === "object" && metadata !== null && !Array.isArray(metadata) && isStringMap(metadata);
 }
 function shortlexBefore(a, b) {
   return a.length < b.length || a.length === b.length && a < b;
@@ -597,13 +597,13 @@ function readMonitorHeader(raw) {
   if (!isObject(raw)) throw new TrajectoryError("", "a trajectory header must be an object with an id");
   return { id: requireNonEmptyString(raw.id, "id"), description: readDescription(raw.description) };
 }
-function readEvents(rawEvents, steppers, parsed = false) {
+function readEvents(rawEvents, steppers) {
   let events = rawEvents;
   let idsInOrder = true;
   let previousId = "";
   for (let i = 0; i < rawEvents.length; i++) {
     const raw = rawEvents[i];
-    const event = isNormalEvent(raw, parsed) ? raw : readEvent(raw, i);
+    const event = isNormalEvent(raw) ? raw : readEvent(raw, i);
     if (idsInOrder) {
       idsInOrder = shortlexBefore(previousId, event.id);
       previousId = event.id;
@@ -759,7 +759,6 @@ function warmJudge(judge, samples, rounds = WARM_ROUNDS) {
 }
 
 // runtime/judge.ts
-var parseJson = JSON.parse;
 function createJudge(definition) {
   const judge = {
     behavior: definition.behavior,
@@ -774,21 +773,14 @@ function createJudge(definition) {
     keepsEvents: definition.keepsEvents === true,
     semantic: definition.rules.some((rule) => rule.trigger.kind === "semantic" || rule.semanticChecks.length > 0)
   };
-  const judgeInput = (input, options, parsed) => {
-    const header = readTrajectoryHeader(input);
-    const steppers = judge.steppers();
-    const events = readEvents(header.events, steppers, parsed);
-    const trajectory = { id: header.id, description: header.description, complete: header.complete, events };
-    return conclude(judge, trajectory, events.length, steppers, options);
-  };
   let warmed = false;
   return {
     async judgeTrajectory(input, options = {}) {
-      return judgeInput(input, options, false);
-    },
-    async judgeJson(text, options = {}) {
-      if (typeof text !== "string") throw new TypeError("judgeJson takes the trajectory's JSON text (a string)");
-      return judgeInput(parseJson(text), options, true);
+      const header = readTrajectoryHeader(input);
+      const steppers = judge.steppers();
+      const events = readEvents(header.events, steppers);
+      const trajectory = { id: header.id, description: header.description, complete: header.complete, events };
+      return conclude(judge, trajectory, events.length, steppers, options);
     },
     createMonitor(header, options = {}) {
       return startMonitor(judge, header, options);
@@ -1517,7 +1509,7 @@ var warmEvents = [
   { action: "post_update", content: "paused" },
   { actor: "user", action: "warm", content: "pause" }
 ];
-var { judgeTrajectory, judgeJson, createMonitor, warm } = createJudge({
+var { judgeTrajectory, createMonitor, warm } = createJudge({
   behavior,
   rules,
   steppers: () => new Rules(),
@@ -1529,7 +1521,6 @@ export {
   createMonitor,
   formatJudgment,
   irSha256,
-  judgeJson,
   judgeTrajectory,
   judgeYamlSha256,
   rules,

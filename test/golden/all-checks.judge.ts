@@ -555,7 +555,7 @@ const warmEvents: readonly WarmSample[] = [
   { action: "greet", keys: ["host"] },
 ];
 
-export const { judgeTrajectory, judgeJson, createMonitor, warm } = createJudge({
+export const { judgeTrajectory, createMonitor, warm } = createJudge({
   behavior,
   rules,
   steppers: () => new Rules(),

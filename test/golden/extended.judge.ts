@@ -1154,7 +1154,7 @@ const warmEvents: readonly WarmSample[] = [
   { action: "lookup_result", keys: ["@turn", "customer_id", "amount", "id"] },
 ];
 
-export const { judgeTrajectory, judgeJson, createMonitor, warm } = createJudge({
+export const { judgeTrajectory, createMonitor, warm } = createJudge({
   behavior,
   rules,
   steppers: () => new Rules(),

@@ -159,7 +159,7 @@ const warmEvents: readonly WarmSample[] = [
   },
 ];
 
-export const { judgeTrajectory, judgeJson, createMonitor, warm } = createJudge({
+export const { judgeTrajectory, createMonitor, warm } = createJudge({
   behavior,
   rules,
   steppers: () => new Rules(),

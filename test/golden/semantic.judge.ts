@@ -226,7 +226,7 @@ const warmEvents: readonly WarmSample[] = [
   { actor: "agent", action: "send_message" },
 ];
 
-export const { judgeTrajectory, judgeJson, createMonitor, warm } = createJudge({
+export const { judgeTrajectory, createMonitor, warm } = createJudge({
   behavior,
   rules,
   steppers: () => new Rules(),
