@@ -11,6 +11,7 @@
 //   node bench/instructions.js /tmp/j/required-100.mjs 100                 # 10,000 events
 //   node bench/instructions.js examples/refund-support/judge.mjs 0 --events 1000   # 2,000 + 2,000 judgments
 //   node bench/instructions.js examples/refund-support/judge.mjs 0 --events 1000 --by-function
+//   node bench/instructions.js examples/refund-support/judge.mjs 0 --events 1000 --input parse-judge
 //
 // `--by-function` (round 17) counts with callgrind instead, and also prints where an event's
 // instructions go: each function's share, compiled JavaScript named by node's --perf-basic-prof
@@ -43,9 +44,19 @@ const session = (tools, events) => ({
   events: tools === 0 ? refundEvents(events) : guardEvents(events, tools),
 });
 
+/**
+ * What each judgment is given (`--input`, round 19): `objects` bench/common.js's objects as they
+ * are (the default); `parsed` the same after one JSON round trip, so that the judge sees what
+ * JSON.parse makes (its maps, its internalized short strings), judged again and again; `parse`
+ * the session's JSON text parsed and nothing judged (the floor of the next two); `parse-judge`
+ * `judgeTrajectory(JSON.parse(text))`. (Round 19's `judge-json`, a `judgeJson(text)` built to
+ * measure a check for JSON.parse's own output, went with it: commit 660753c.)
+ */
+const INPUTS = ["objects", "parsed", "parse", "parse-judge"];
+
 if (args[0] === "--run") {
-  // The measured process: `--run <judge.mjs | hand> <tools> <events> <warm> <timed>`.
-  const [path, tools, events, warm, timed] = args.slice(1);
+  // The measured process: `--run <judge.mjs | hand> <tools> <events> <warm> <timed> [input]`.
+  const [path, tools, events, warm, timed, input = "objects"] = args.slice(1);
   const trajectory = session(Number(tools), Number(events));
   if (path === HAND) {
     // The hand loop of bench/hand.js decides the refund session's four rules without a promise.
@@ -53,8 +64,16 @@ if (args[0] === "--run") {
     process.exit(0);
   }
   const judge = await import(pathToFileURL(path).href);
-  for (let i = 0; i < Number(warm); i++) await judge.judgeTrajectory(trajectory);
-  for (let i = 0; i < Number(timed); i++) await judge.judgeTrajectory(trajectory);
+  const text = JSON.stringify(trajectory);
+  const parsed = JSON.parse(text);
+  const once = {
+    objects: () => judge.judgeTrajectory(trajectory),
+    parsed: () => judge.judgeTrajectory(parsed),
+    parse: () => JSON.parse(text),
+    "parse-judge": () => judge.judgeTrajectory(JSON.parse(text)),
+  }[input];
+  for (let i = 0; i < Number(warm); i++) await once();
+  for (let i = 0; i < Number(timed); i++) await once();
   process.exit(0);
 }
 
@@ -82,6 +101,7 @@ const warm = Number(option("--warm", perDefault));
 // events up to 100 judgments, and at that size read the count as a range, not a figure.
 const timedDefault = String(Math.max(Number(perDefault), Math.min(100, Math.round(10_000_000 / events))));
 const timed = Number(option("--timed", timedDefault));
+const input = option("--input", "objects");
 const [judgeArg, toolsArg] = args;
 const tools = Number(toolsArg);
 const usable =
@@ -92,10 +112,11 @@ const usable =
   timed >= 1 &&
   !(byFunction && cache) &&
   /^\d+,\d+$/.test(ll) &&
-  (judgeArg !== HAND || tools === 0);
+  INPUTS.includes(input) &&
+  (judgeArg !== HAND || (tools === 0 && input === "objects"));
 if (!usable) {
   process.stderr.write(
-    "usage: node bench/instructions.js <judge.mjs | hand> <tools> [--events 10000] [--warm 200] [--timed 200] [--by-function | --cache [--ll bytes,ways]]\n",
+    `usage: node bench/instructions.js <judge.mjs | hand> <tools> [--events 10000] [--warm 200] [--timed 200] [--by-function | --cache [--ll bytes,ways]] [--input ${INPUTS.join(" | ")}]\n`,
   );
   process.exit(2);
 }
@@ -140,6 +161,7 @@ function count(n) {
       String(events),
       String(warm),
       String(n),
+      input,
     ],
     { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
   );
@@ -180,9 +202,9 @@ process.stderr.write(`counting ${warm} + ${timed} judgments…\n`);
 const withTimed = count(timed);
 const perEventOf = (instructions) => instructions / (timed * events);
 const perEvent = perEventOf(withTimed.total - without.total);
-console.log("| judge.mjs | tools | events | warm-up judgments | timed | instructions per event |");
-console.log("|---|---:|---:|---:|---:|---:|");
-console.log(`| ${judgeArg} | ${tools} | ${events} | ${warm} | ${timed} | ${perEvent.toFixed(1)} |`);
+console.log("| judge.mjs | tools | events | input | warm-up judgments | timed | instructions per event |");
+console.log("|---|---:|---:|---|---:|---:|---:|");
+console.log(`| ${judgeArg} | ${tools} | ${events} | ${input} | ${warm} | ${timed} | ${perEvent.toFixed(1)} |`);
 console.log(`\n(${withTimed.total} instructions with the timed judgments, ${without.total} without.)`);
 if (cache) {
   const per = (field) => perEventOf(withTimed[field] - without[field]).toFixed(2);

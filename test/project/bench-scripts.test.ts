@@ -62,6 +62,9 @@ test("bench/instructions.js refuses the hand loop over other tools, and --cache 
     ["hand", "3"],
     ["examples/refund-support/judge.mjs", "0", "--cache", "--by-function"],
     ["hand", "0", "--cache", "--ll", "1MB"],
+    // Round 19's --input: the hand loop takes the bench's objects only, and an input it does not know is refused.
+    ["hand", "0", "--input", "parse-judge"],
+    ["examples/refund-support/judge.mjs", "0", "--input", "judge-json"],
   ]) {
     const run = node(["bench/instructions.js", ...args]);
     expect(run.status, args.join(" ")).toBe(2);
@@ -72,6 +75,17 @@ test("bench/instructions.js refuses the hand loop over other tools, and --cache 
 test("bench/instructions.js --run hand judges the refund session with the hand loop and exits 0", () => {
   const run = node(["bench/instructions.js", "--run", "hand", "0", "100", "2", "3"]);
   expect(run.status, run.stderr).toBe(0);
+});
+
+test("bench/instructions.js --run judges what --input says: JSON text parsed each time, or parsed once, and exits 0", () => {
+  for (const input of ["parsed", "parse", "parse-judge"]) {
+    const run = node(["bench/instructions.js", "--run", "examples/refund-support/judge.mjs", "0", "100", "2", "3", input]);
+    expect(run.status, `${input}: ${run.stderr}`).toBe(0);
+  }
+  // An input the measured process does not know fails, rather than counting the default in its place.
+  expect(node(["bench/instructions.js", "--run", "examples/refund-support/judge.mjs", "0", "100", "2", "3", "judge-json"]).status).not.toBe(
+    0,
+  );
 });
 
 test("bench/callgrind.js reads cachegrind's data references and misses, reads and writes together", () => {
