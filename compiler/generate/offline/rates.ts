@@ -14,9 +14,11 @@
  * over", "no more than", "at least"), else none: the labels choose.
  */
 import { NUMBER_WORD, spelledNumbers, wordsValue } from "./number-words.js";
-import type { CompareOp } from "./synthesize-forms.js";
 import { unitAround, writtenNumerals } from "./units.js";
 import { nameStems } from "./words.js";
+
+/** A comparison of two values, as a condition's `when` writes it. */
+export type CompareOp = "==" | "!=" | "<" | "<=" | ">" | ">=";
 
 /** One side of a rate: a unit, or the words of what it counts or measures. */
 export interface RateSide {

@@ -19,8 +19,7 @@ import { metadataString } from "../../ir/value-eval.js";
 import { valueTest } from "../../ir/values.js";
 import { BETWEEN_KEYS, alternation, type ComparisonOp } from "./comparisons.js";
 import { keyRef } from "./keys.js";
-import { ratesIn, withoutRates, type Rate, type RateSide } from "./rates.js";
-import type { CompareOp, Cross, KeyUses } from "./synthesize-forms.js";
+import { ratesIn, withoutRates, type CompareOp, type Rate, type RateSide } from "./rates.js";
 import { cutFit, type WrittenCut } from "./synthesize-numbers.js";
 import { keyUnit, writtenNumerals } from "./units.js";
 import { canonical, nameStems, words } from "./words.js";
@@ -31,6 +30,17 @@ export interface Scale {
   div: number;
   side: "key" | "other";
 }
+
+/** A comparison of the bound event's `key` with the judged event's `other` (synthesize-forms.ts's Cross). */
+interface Cross {
+  key: string;
+  op: CompareOp;
+  other: string;
+  scale?: Scale;
+}
+
+/** Per action and key, the kind of its values and the sessions that show it (synthesize-forms.ts's KeyUses). */
+type KeyUses = ReadonlyMap<string, ReadonlyMap<string, { kind: string; bySample: ReadonlyMap<number, unknown> }>>;
 
 const FLIP: Readonly<Record<CompareOp, CompareOp>> = { "<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!=" };
 const ORDERED_OPS: readonly CompareOp[] = ["<=", ">=", "<", ">"];

@@ -10,6 +10,7 @@
  */
 import { comparableKeys } from "./units.js";
 import { edgeRelevance, rateRelevance, scaledExpression, scaledHolds, type Scale } from "./synthesize-arithmetic.js";
+import type { CompareOp } from "./rates.js";
 import { toInstant, valueEquals, valueOrder } from "../../../runtime/values.js";
 import type { Trajectory, TrajectoryEvent } from "../../../runtime/types.js";
 import type { Matcher, RangeOperator, ValueMatcher } from "../../ir/types.js";
@@ -32,7 +33,7 @@ const MAX_UNION_ACTIONS = 6;
 /** Key pairs compared per pair of actions in a condition. */
 const MAX_CROSS_PAIRS = 2;
 
-export type CompareOp = "==" | "!=" | "<" | "<=" | ">" | ">=";
+export type { CompareOp };
 
 /** A condition's comparison of the bound event's `key` with the judged (`each`) event's `other`. */
 export interface Cross {
