@@ -9,7 +9,17 @@
  *   over a session are bounded in total, as "come to at most £900" says (summed.ts boundsTotalOverTime);
  * - "After each enrolment and each upgrade, …": either act applies the rule, as the pairing already read it; the
  *   trigger read one of them (trigger.ts, clauses.ts eitherOf).
- * Worlds none of the fixtures use: a bank teller's desk, a dive centre, a gym's front desk.
+ * - "Don't feed anything into a tank once …": a verb whose own form ends in "-ed" ("feed", "shred") was taken for a
+ *   participle, so no imperative (voice-words.ts BASE_IN_ED); "Can the assistant feed … after it is sealed? No." once
+ *   its condition was put first was no question any more (voice.ts ASKED_AT); a slide's "→ nothing more fed into that
+ *   tank" has no "is" (voice-forms.ts "nothing more"); "No. Spare food goes back to the store." is the bare answer and a
+ *   remark, not the rule in words of its own (speakers.ts answersInOwnWords);
+ * - "The Assistant agrees to call file_receipt … after each collect_parcel, before the session ends": a duty with
+ *   "after each X" last, put first as "If …" already was (voice-trailing.ts);
+ * - "Don't reissue a refunded ticket": a participle naming an agent's act says the act came first, as "Once refunded,
+ *   a ticket is never reissued" does (voice-forms.ts "participle object").
+ * Worlds none of the fixtures use: a bank teller's desk, a dive centre, a gym's front desk, an aquarium, a courier
+ * depot, a ticket office.
  */
 import { describe, expect, it } from "vitest";
 import { drafter, sessions, type Step } from "./voice-fixture.js";
@@ -196,5 +206,94 @@ describe("after each of two acts: either one applies the rule, in the trigger as
         within: 2,
       },
     ],
+  );
+});
+
+describe("a verb in '-ed', an FAQ whose condition came last, a slide without its 'is', an answer and a remark", () => {
+  const session = sessions("a");
+  const seal = (t: string): Step => ["agent", "seal_tank", { tank_id: t }];
+  const feed = (t: string): Step => ["agent", "feed_tank", { tank_id: t, grams: "20" }];
+  const aquarium = drafter(
+    spec(
+      "aquarium",
+      "The assistant keeps an aquarium's feeding log. It feeds a tank (`feed_tank`: `tank_id`, `grams`) and seals a tank " +
+        "for cleaning (`seal_tank`, by `tank_id`).",
+    ),
+    [
+      session(feed("T1"), seal("T1"), feed("T1")),
+      session(feed("T2"), seal("T2"), feed("T3")),
+      session(seal("T4"), feed("T4"), feed("T4")),
+      session(feed("T5"), feed("T5")),
+    ],
+  );
+  readAlike(
+    aquarium,
+    [
+      "Once a tank is sealed with seal_tank, nothing more is fed into that tank. Spare food goes back to the store.",
+      "Don't feed anything into a tank once it has been sealed with seal_tank. Spare food goes back to the store.",
+      "Can the assistant feed anything more into a tank after it is sealed with seal_tank? No. Spare food goes back to the store.",
+      "Tank sealed with seal_tank → nothing more fed into that tank. Spare food goes back to the store.",
+    ],
+    [{ type: "forbidden", match: [{ action: "feed_tank" }], after: [{ action: "seal_tank" }], on: "metadata.tank_id" }],
+  );
+});
+
+describe("a duty with 'after each X' last", () => {
+  const session = sessions("c");
+  const collect = (p: string): Step => ["agent", "collect_parcel", { parcel_id: p }];
+  const log = (p: string): Step => ["agent", "file_receipt", { parcel_id: p }];
+  const chat: Step = ["user", "message", undefined, "ok"];
+  const depot = drafter(
+    spec(
+      "courier-depot",
+      "The assistant runs a courier depot's counter. It collects a parcel (`collect_parcel`, by `parcel_id`) and files " +
+        "a receipt for it (`file_receipt`).",
+    ),
+    [
+      session(collect("P1"), chat, chat, chat, log("P1")),
+      session(collect("P2"), log("P3")),
+      session(log("P4"), collect("P4")),
+      session(chat, chat),
+    ],
+  );
+  readAlike(
+    depot,
+    [
+      "After each collect_parcel, the assistant calls file_receipt for the same parcel (its `parcel_id`), before the session ends.",
+      "The Assistant agrees to call file_receipt for the same parcel (its `parcel_id`) after each collect_parcel, before the session ends.",
+      "The assistant must call file_receipt for the same parcel (its `parcel_id`) after every collect_parcel, before the session ends.",
+      "The assistant shall call file_receipt for the same parcel (its `parcel_id`) after each collect_parcel.",
+    ],
+    [{ type: "pairing", each: [{ action: "collect_parcel" }], followedBy: [{ action: "file_receipt" }], on: "metadata.parcel_id" }],
+  );
+});
+
+describe("a participle before the thing banned: the act it names came first", () => {
+  const session = sessions("o");
+  const refund = (t: string): Step => ["agent", "refund_ticket", { ticket_id: t }];
+  const reissue = (t: string): Step => ["agent", "reissue_ticket", { ticket_id: t }];
+  const office = drafter(
+    spec(
+      "ticket-office",
+      "The assistant runs a theatre's ticket office. It refunds a ticket (`refund_ticket`, by `ticket_id`) and reissues " +
+        "a lost one (`reissue_ticket`).",
+    ),
+    [
+      session(refund("K1"), reissue("K1")),
+      session(refund("K2"), reissue("K3")),
+      session(reissue("K4"), refund("K4")),
+      session(reissue("K5")),
+    ],
+  );
+  readAlike(
+    office,
+    [
+      "Once a ticket is refunded, the assistant never reissues that ticket.",
+      "Don't reissue a refunded ticket.",
+      "Never reissue a refunded ticket.",
+      "The assistant must not reissue a refunded ticket.",
+      "You never reissue a refunded ticket.",
+    ],
+    [{ type: "forbidden", match: [{ action: "reissue_ticket" }], after: [{ action: "refund_ticket" }], on: "metadata.ticket_id" }],
   );
 });

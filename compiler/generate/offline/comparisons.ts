@@ -56,6 +56,8 @@ export const COMPARISONS: Readonly<Record<ComparisonOp, { before: readonly strin
       "no smaller than",
       "not below",
       "not under",
+      "at or above",
+      "at or over",
     ],
     after: [
       "or more",
@@ -104,6 +106,8 @@ export const COMPARISONS: Readonly<Record<ComparisonOp, { before: readonly strin
       "no greater than",
       "not greater than",
       "not higher than",
+      "at or below",
+      "at or under",
     ],
     after: [
       "or less",

@@ -21,7 +21,17 @@ export function unspoken(sentence: string | undefined): string | undefined {
  */
 export const ANSWER_WORD = /^(?:no|nope|nah|yes|yep|yeah)[.!]\s+(?=[A-Z"`*])/i;
 
+/**
+ * Words of a rule or of a correction: an answer's own words without any ("No. Late drives go in a new batch.") are a
+ * remark after the bare answer, and the question is what it turns down.
+ */
+const RULE_SAID =
+  /\b(?:must|shall|should|never|always|only|every|each|any|no|not|nothing|none|n't|at\s+most|at\s+least|before|after|once|until|unless|if|when|whenever|first|per|limit|max(?:imum)?|required|forbidden|correction|instead)\b/i;
+
 /** Whether a chat's answer word opens a rule said in words of its own. */
 export function answersInOwnWords(next: string | undefined): boolean {
-  return next !== undefined && ANSWER_WORD.test(unspoken(next));
+  if (next === undefined) return false;
+  const said = unspoken(next);
+  const answer = ANSWER_WORD.exec(said);
+  return answer !== null && RULE_SAID.test(said.slice(answer[0].length));
 }

@@ -8,6 +8,7 @@ import { extensions, usedMatchers, type Candidate } from "./synthesize-eval.js";
 import { categorical, identifying, isAmountKey, MAX_CATEGORY_VALUES, MAX_KEYS, thresholds, type KeyFacts } from "./synthesize-keys.js";
 import { actionsOf, crossRelevance, DIFFERENT, namedBy } from "./synthesize-forms.js";
 import type { Vocab } from "./synthesize-vocab.js";
+import { ownBound, ownedPairs } from "./synthesize-arithmetic.js";
 import { writtenBound } from "./synthesize-written.js";
 import { canonical, nameStems, words } from "./words.js";
 
@@ -130,13 +131,21 @@ export function candidates(vocab: Vocab, bounds: number[]): Candidate[] {
         for (const on of [undefined, ...shared]) {
           const where = on !== undefined ? { on } : {};
           const tests = conditionTests(vocab, matchers[b]!);
+          const testedKeys = [...new Set(tests.map((t) => t.key))];
           for (const { key, test } of tests) out.push({ type: "condition", each: a, bind: b, key, test, ...where });
           for (const [x, y] of joinedTests(tests, vocab.text)) out.push({ type: "condition", each: a, bind: b, ...x, also: y, ...where });
+          // Two bounds the words write, each on its own key (synthesize-arithmetic.ts).
+          // With labels: the words' own reading (synthesize-unlabeled.ts) is left as it was.
+          if (!vocab.wordsOnly)
+            for (const [x, y] of ownedPairs(tests, vocab.text, vocab.cuts))
+              out.push({ type: "condition", each: a, bind: b, ...x, also: y, ...where });
           if (on === undefined && tied) continue;
           for (const cross of vocab.crosses(matchers[a]!, matchers[b]!, on)) {
             out.push({ type: "condition", each: a, bind: b, key: cross.key, cross, ...where });
             for (const { key, test } of tests)
-              if (typeof test === "string") out.push({ type: "condition", each: a, bind: b, key, test, cross, ...where });
+              // A value it must have, or a bound the words write on that key ("under twenty kilos" on `kg`).
+              if (typeof test === "string" || (!vocab.wordsOnly && ownBound(vocab.text, key, test, testedKeys, vocab.cuts)))
+                out.push({ type: "condition", each: a, bind: b, key, test, cross, ...where });
           }
         }
       } else if (different && namedKind(vocab, matchers[b]!)) {

@@ -9,6 +9,8 @@
  * fixed order.
  */
 import { comparableKeys } from "./units.js";
+import { edgeRelevance, rateRelevance, scaledExpression, scaledHolds, type Scale } from "./synthesize-arithmetic.js";
+import type { CompareOp } from "./rates.js";
 import { toInstant, valueEquals, valueOrder } from "../../../runtime/values.js";
 import type { Trajectory, TrajectoryEvent } from "../../../runtime/types.js";
 import type { Matcher, RangeOperator, ValueMatcher } from "../../ir/types.js";
@@ -31,17 +33,20 @@ const MAX_UNION_ACTIONS = 6;
 /** Key pairs compared per pair of actions in a condition. */
 const MAX_CROSS_PAIRS = 2;
 
-export type CompareOp = "==" | "!=" | "<" | "<=" | ">" | ">=";
+export type { CompareOp };
 
 /** A condition's comparison of the bound event's `key` with the judged (`each`) event's `other`. */
 export interface Cross {
   key: string;
   op: CompareOp;
   other: string;
+  /** One side scaled by a rate the words write (synthesize-arithmetic.ts): `event.dose_ml <= r.kg / 5`. */
+  scale?: Scale;
 }
 
 /** Whether the comparison holds, as the judge's code reads `r.key op event.other` (a missing key is null). */
 export function crossHolds(bound: TrajectoryEvent, each: TrajectoryEvent, c: Cross): boolean {
+  if (c.scale !== undefined) return scaledHolds(bound, each, { ...c, scale: c.scale });
   const a = metadataString(bound, c.key) ?? null;
   const b = metadataString(each, c.other) ?? null;
   if (c.op === "==") return valueEquals(a, b);
@@ -52,6 +57,7 @@ export function crossHolds(bound: TrajectoryEvent, each: TrajectoryEvent, c: Cro
 
 /** The `when` text of the comparison, the bound event named `r`. */
 export function crossExpression(c: Cross): string {
+  if (c.scale !== undefined) return scaledExpression({ ...c, scale: c.scale });
   return `${keyRef("r", c.key)} ${c.op} ${keyRef("event", c.other)}`;
 }
 
@@ -351,6 +357,9 @@ const ORDERED =
 /** How much the rule's words speak of a comparison: its two keys named, and a word that compares as it does. */
 export function crossRelevance(c: Cross, words: ReadonlySet<string>, text: string): number {
   const named = namedBy(words);
+  const named2 = (named(c.key) ? 0.25 : 0) + (named(c.other) ? 0.25 : 0);
+  // A rate the words write is its own cue (synthesize-arithmetic.ts).
+  if (c.scale !== undefined) return named2 + rateRelevance({ ...c, scale: c.scale }, text);
   const cue = c.op === "!=" ? DIFFERENT.test(text) : c.op !== "==" && ORDERED.test(text);
-  return (named(c.key) ? 0.25 : 0) + (named(c.other) ? 0.25 : 0) + (cue ? 0.3 : 0);
+  return named2 + (cue ? 0.3 : 0) + edgeRelevance(c, text);
 }

@@ -38,6 +38,8 @@ import {
 import { cutFit, writtenCuts, writtenWithins, type WrittenCut } from "./synthesize-numbers.js";
 import { keyUnit } from "./units.js";
 import { withoutReferences } from "./synthesize-references.js";
+import { boundActions, groundedRates, rateActions, rateCrosses } from "./synthesize-arithmetic.js";
+import { withoutRates } from "./rates.js";
 import { nameStems, parseCount, stemSet } from "./words.js";
 
 /** Matchers the search may use. */
@@ -114,14 +116,21 @@ export function candidateMatchers(
 ): Vocab {
   const words = stemSet(text);
   const written = new Set([...text.matchAll(/`([^`\n]+)`/g)].map((m) => m[1]!.trim()));
-  const said = numbersIn(text);
-  const saidUnits = unitsOfNumbers(text);
+  const uses = keyUses(samples);
+  const named = namedBy(words);
+  // A rate's numbers and those of its worked example bound nothing ("1 ml for every 5 kg, so a 60kg
+  // ewe gets 12 ml": no dose of at most 12): read from the rest (synthesize-arithmetic.ts). With
+  // labels only: the words' own reading has no rates yet.
+  const rates = wordsOnly ? [] : groundedRates(text, uses, named);
+  const numeric = withoutRates(text, rates);
+  const said = numbersIn(numeric);
+  const saidUnits = unitsOfNumbers(numeric);
   // Units rule numbers off keys in the search from labels only. From the words alone they are left
   // as they were: on blind17 the words' reading that a unit leaves once `ml >= 24` is gone is a
   // check of a batch after its own call, one sample worse; that reading is to be mended first.
   const saidFor = (key: string) => (wordsOnly ? said : saidOn(said, saidUnits, key));
-  const cuts = writtenCuts(text);
-  const stated = amountsIn(text).map((a) => JSON.stringify(a.range));
+  const cuts = writtenCuts(numeric);
+  const stated = amountsIn(numeric).map((a) => JSON.stringify(a.range));
   const lists = listsIn(lexicon, text);
   const listed = new Set(lists.map((l) => `${l.key}\n${JSON.stringify(l.values)}`));
   const valueRelevance = (k: string, v: ValueMatcher): number => {
@@ -240,7 +249,6 @@ export function candidateMatchers(
       below.some((c) => c.n === n) ? [{ gte: n }, { lt: n }] : [{ gt: n }, { lte: n }],
     );
   };
-  const named = namedBy(words);
   extended.push(...listMatchers(lists, keys, thresholdsOf), ...absentMatchers(samples, named));
   const plainRanked = pool.map((m) => ({ m, r: relevanceOf(m) })).sort((a, b) => b.r - a.r);
   extended.push(...unionMatchers(plainRanked, text));
@@ -253,6 +261,10 @@ export function candidateMatchers(
   for (const m of own) if (m.contentIncludes === undefined && m.content === undefined) add(m);
   // And their actions alone, which a condition may bind to test their values.
   for (const m of own) if (m.metadata !== undefined && exactValue(m.action) !== undefined) add({ action: m.action });
+  // So are the actions whose amounts a rate compares ("1 ml for every 5 kg": the weighing, the dose).
+  for (const action of rateActions(rates, uses, named)) add({ action });
+  // And those on which the words write two bounds, each on its own key (synthesize-arithmetic.ts).
+  if (!wordsOnly) for (const action of boundActions(keys, text, said)) add({ action });
   // From the words alone, the comparison they state on a key they name ("danger level 4 or higher":
   // `danger_level >= 4`) is always tried, whatever values of other keys the words share.
   if (wordsOnly) for (const m of statedComparisons(ranked, cuts, named)) add(m);
@@ -272,11 +284,11 @@ export function candidateMatchers(
     add(m);
   }
   const matchers = [...seen.values()];
-  const uses = keyUses(samples);
   const different = DIFFERENT.test(text);
   const crosses = (each: Matcher, bind: Matcher, on: string | undefined): Cross[] => {
     const [a, b] = [exactValue(each.action), exactValue(bind.action)];
-    return a === undefined || b === undefined ? [] : crossesOf(uses, a, b, on, named, different);
+    if (a === undefined || b === undefined) return [];
+    return [...crossesOf(uses, a, b, on, named, different), ...rateCrosses(uses, a, b, on, rates, named)];
   };
   const splits = (earlier: Matcher, later: Matcher): [string, string][] => {
     const [a, b] = [exactValue(earlier.action), exactValue(later.action)];

@@ -12,7 +12,7 @@ import type { Check } from "../../ir/types.js";
 import type { Candidate } from "./synthesize-eval.js";
 import type { WrittenCut } from "./synthesize-numbers.js";
 
-type Op = "gt" | "gte" | "lt" | "lte" | "max" | "min" | "within" | "eq";
+type Op = "gt" | "gte" | "lt" | "lte" | "max" | "min" | "within" | "eq" | "rate";
 const OPS = new Set<string>(["gt", "gte", "lt", "lte", "max", "min", "within"]);
 const SYMBOLS: Record<string, Op> = { ">": "gt", ">=": "gte", "<": "lt", "<=": "lte" };
 
@@ -22,10 +22,12 @@ export function numbersOf(check: Check): { n: number; op: Op; sum: boolean }[] {
   const sum = check.type === "count" && check.sum !== undefined;
   const walk = (x: unknown, field: string | undefined): void => {
     if (typeof x === "number" && field !== undefined && OPS.has(field)) out.push({ n: x, op: field as Op, sum });
-    else if (typeof x === "string" && field === "when")
+    else if (typeof x === "string" && field === "when") {
       for (const m of x.matchAll(/(>=|<=|>|<|==|!=)\s*(-?\d+(?:\.\d+)?)(?![\w"])/g))
         out.push({ n: Number(m[2]), op: SYMBOLS[m[1]!] ?? "eq", sum: false });
-    else if (Array.isArray(x)) for (const y of x) walk(y, field);
+      // A rate's factor (`r.kg / 5`, synthesize-arithmetic.ts): the words' numbers, used as they write them.
+      for (const m of x.matchAll(/[*/]\s*(\d+(?:\.\d+)?)(?![\w"])/g)) out.push({ n: Number(m[1]), op: "rate", sum: false });
+    } else if (Array.isArray(x)) for (const y of x) walk(y, field);
     else if (typeof x === "object" && x !== null) for (const [k, v] of Object.entries(x)) walk(v, k);
   };
   walk(check, undefined);
@@ -42,6 +44,7 @@ export function writtenUse(checks: readonly Check[], said: readonly number[], cu
   let use = 0;
   for (const c of checks)
     for (const { n, op, sum } of numbersOf(c)) {
+      if (op === "rate") use = 2;
       if (!said.includes(n)) continue;
       const side =
         op === "gt" || op === "lte" || (sum && op === "max")

@@ -17,6 +17,7 @@ export const UNITS: Readonly<Record<string, { written: readonly string[]; keys: 
   hours: { written: ["hours", "hour", "hrs", "hr", "h"], keys: ["hours", "hour", "hrs", "hr", "h"] },
   minutes: { written: ["minutes", "minute", "mins", "min"], keys: ["minutes", "minute", "mins", "min"] },
   seconds: { written: ["seconds", "secs", "sec"], keys: ["seconds", "secs", "sec", "s"] },
+  milliseconds: { written: ["ms", "milliseconds", "millisecond", "msec"], keys: ["ms", "msec", "millis"] },
   days: { written: ["days", "day", "nights", "night"], keys: ["days", "day", "nights"] },
   weeks: { written: ["weeks", "week", "wks"], keys: ["weeks", "week", "wks"] },
   months: { written: ["months", "month"], keys: ["months", "month"] },

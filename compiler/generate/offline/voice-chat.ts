@@ -13,6 +13,8 @@ import { absorbed, joined, rewrite, type Voiced } from "./voice-spans.js";
 import type { VoiceStep } from "./voice-forms.js";
 import { thirdPerson } from "./voice-words.js";
 import { ANSWER_WORD, answersInOwnWords, unspoken } from "./speakers.js";
+import { wordsValue } from "./number-words.js";
+import { unitAround } from "./units.js";
 
 export { answersInOwnWords, unspoken };
 
@@ -117,6 +119,9 @@ export function chatSteps(agent: string, knows: (verb: string) => boolean): Voic
           /(?<!\b(?:most|than|only|just|exactly|least)\s+)\b(one)\s+(?:("[^"]*"|[a-z][\w-]*)\s+)?per\s+(?:each\s+)?([\w-]+)/gi,
           (m, text) => {
             const [one, noun, per] = [m[1]!, m[2], m[3]!];
+            // "One mg per ten kg", "one ml per kilo" is a rate of two amounts (rates.ts), no go-ahead.
+            if (wordsValue(per) !== undefined || /^\d/.test(per) || (noun !== undefined && unitAround("", ` ${noun}`) !== undefined))
+              return undefined;
             // A bare "one per X" is a go-ahead only beside the words it stands for ("I accept the risks", in quotes).
             if (noun === undefined ? !/"[^"]+"/.test(text) : noun.startsWith('"') ? false : knowsNoun(knows, noun)) return undefined;
             return `${one} ${noun === undefined ? "" : `${noun} `}covers one ${per}`;

@@ -4,7 +4,7 @@
  * the voice the class readers know before the steps of voice.ts run. Each step is a small pattern
  * with the reason for it; the spans are kept (voice-spans.ts), so quotes stay the spec's words.
  */
-import { escapeRegExp } from "./shape.js";
+import { escapeRegExp, PARTICIPLE } from "./shape.js";
 import { rewrite, type Voiced } from "./voice-spans.js";
 import { imperativeVerb, participle, thirdPerson } from "./voice-words.js";
 
@@ -220,18 +220,23 @@ export function formSteps(agent: string): VoiceStep[] {
         }),
     },
     {
-      // "nothing more is loaded for that sailing": a prohibition, as "no more is loaded" says it.
+      // "nothing more is loaded for that sailing": a prohibition, as "no more is loaded" says it. A slide's "→ nothing more
+      // loaded for that sailing" leaves out the "is".
       name: "nothing more",
-      apply: (v) =>
-        rewrite(v, /\bnothing(?:\s+(?:more|else|further))?(?=\s+(?:is|are|gets|may\s+be|can\s+be|must\s+be)\s)/gi, (m) =>
+      apply: (v) => {
+        const said = rewrite(v, /\bnothing(?:\s+(?:more|else|further))?(?=\s+(?:is|are|gets|may\s+be|can\s+be|must\s+be)\s)/gi, (m) =>
           m[0].charAt(0) === "N" ? "No more" : "no more",
-        ),
+        );
+        return rewrite(said, new RegExp(`\\bnothing(?:\\s+(?:more|else|further))?(?=\\s+${PARTICIPLE}\\b)`, "gi"), (m) =>
+          m[0].charAt(0) === "N" ? "No more is" : "no more is",
+        );
+      },
     },
   ];
 }
 
 /** The steps that read what the steps of voice.ts wrote ("Porter must not cancel …" from "Can Porter cancel …? No"). */
-export function lateSteps(agent: string): VoiceStep[] {
+export function lateSteps(agent: string, knows: (verb: string) => boolean = () => false): VoiceStep[] {
   return [
     {
       // "Relay doesn't make more than four call-outs" (from "Don't make …"): the readers know "never makes".
@@ -258,8 +263,33 @@ export function lateSteps(agent: string): VoiceStep[] {
           },
         ),
     },
+    {
+      // "Bollard never extends a cancelled booking" (from "Don't extend a cancelled booking"): a participle that names an
+      // agent's act says that act came first, as "Once a booking is cancelled, Bollard never extends that booking" does.
+      name: "participle object",
+      apply: (v) =>
+        rewrite(
+          v,
+          new RegExp(
+            `^((?:${escapeRegExp(agent)}|the\\s+(?:agent|assistant))\\s+(?:never|must\\s+not|must\\s+never)\\s+[a-z]+\\s+)(?:a|an|any)\\s+([a-z]+ed)\\s+([a-z][\\w-]*)\\b`,
+            "gi",
+          ),
+          (m) => {
+            const [head, done, noun] = [m[1]!, m[2]!, m[3]!];
+            if (!knowsDone(knows, done) || NOT_A_NOUN.test(noun)) return undefined;
+            return `Once ${/^[aeiou]/i.test(noun) ? "an" : "a"} ${noun} is ${done}, ${head}that ${noun}`;
+          },
+        ),
+    },
   ];
 }
+
+/** Whether a participle is of a verb the agent's acts are called by: "cancelled" of "cancel", "shredded" of "shred". */
+const knowsDone = (knows: (verb: string) => boolean, done: string) =>
+  [done, done.replace(/([b-df-hj-np-tv-z])\1ed$/i, "$1"), done.replace(/ed$/i, ""), done.replace(/d$/i, "")].some((w) => knows(w));
+
+/** Words after a participle that are not the thing it describes ("a cancelled or …", "a reversed by …"). */
+const NOT_A_NOUN = /^(?:or|and|by|to|for|with|in|on|at|from|as|than|that|which)$/i;
 
 /** "What we do when X is give oxygen …" → "When X, Tender gives oxygen …"; "What we never do is cancel …" → "Porter never cancels …". */
 function narrative(m: RegExpExecArray, Agent: string): string | undefined {

@@ -6,6 +6,8 @@
  * and with the condition last they read the whole as one duty with no event to hang it on. Folded here
  * into "If any cast goes down …, the Master must be called", spans kept (voice-spans.ts).
  *
+ * "The Assistant must call `log_release` for that release after each release_record": a duty after each act, the same.
+ *
  * Only an obligation, affirmed: "must not … if …" and "only … if …" are bans and gates the readers take as
  * written (latest.ts, leading.ts); a condition on a pronoun ("… if it is over $500") would lose what the
  * pronoun stands for once put first; and a look-up's condition ("… if the latest check shows …") is the
@@ -18,8 +20,10 @@ import type { VoiceStep } from "./voice-forms.js";
 const OBLIGED = String.raw`(?:must|shall|is\s+to|are\s+to|has\s+to|have\s+to|needs?\s+to|is\s+required\s+to|are\s+required\s+to)`;
 /** A character of one clause: no comma, semicolon or colon, but the comma of a figure ("2,000"). */
 const IN_CLAUSE = String.raw`(?:[^,;:]|(?<=\d),(?=\d{3}))`;
+/** ", before the session ends": the end of the session the duty is due by stays last. */
+const SESSION_END = String.raw`,\s+(?:before\s+the\s+(?:session|conversation|chat|call)\s+(?:ends|is\s+over|closes)|by\s+the\s+end\s+of\s+the\s+(?:session|conversation|chat|call))`;
 const TRAILING = new RegExp(
-  String.raw`^((?:${IN_CLAUSE}*?\s)?${OBLIGED}\s+${IN_CLAUSE}*?)\s+(if|whenever|when|each\s+time|every\s+time)\s+((?:a|an|any|each|every|the|some)\s+${IN_CLAUSE}+)$`,
+  String.raw`^((?:${IN_CLAUSE}*?\s)?${OBLIGED}\s+${IN_CLAUSE}*?)\s+(if|whenever|when|each\s+time|every\s+time|after(?=\s+(?:each|every)\s))\s+((?:a|an|any|each|every|the|some)\s+${IN_CLAUSE}+?)(${SESSION_END})?$`,
   "gi",
 );
 
@@ -29,12 +33,14 @@ export function trailingConditionSteps(): VoiceStep[] {
       name: "condition after the duty",
       apply: (v: Voiced) =>
         rewrite(v, TRAILING, (m) => {
-          const [main, conj, condition] = [m[1]!, m[2]!, m[3]!];
+          const [main, conj, condition, end] = [m[1]!, m[2]!, m[3]!, m[4] ?? ""];
           if (/\b(?:not|never|no|only|unless|until|before|after|if|when|once)\b/i.test(main)) return undefined;
-          if (/\b(?:most\s+recent|latest|last)\b/i.test(condition) || condition.split(/\s+/).length < 3) return undefined;
+          // "… after each release_record": the act named, no look-up's words, however short.
+          const short = condition.split(/\s+/).length < 3 && !/^after$/i.test(conj);
+          if (/\b(?:most\s+recent|latest|last)\b/i.test(condition) || short) return undefined;
           const lead = conj.charAt(0).toUpperCase() + conj.slice(1).toLowerCase();
           const first = /^(?:The|A|An|Each|Every|Any|That|This)\b/.test(main) ? main.charAt(0).toLowerCase() + main.slice(1) : main;
-          return `${lead} ${condition}, ${first}`;
+          return `${lead} ${condition}, ${first}${end}`;
         }),
     },
   ];

@@ -37,10 +37,17 @@ export const OBJECT_START = "(?:(?:the|a|an|every|each|any|all|no|its|their|one|
 /** Adverbs that may come between the subject (or none) and the verb. */
 export const ADVERB = "(?:never|always|only|also|then|first|immediately|promptly|still|do not|don't|does not|doesn't)";
 
+/**
+ * Verbs whose own form ends in "-ed", no participle: "shred", "embed", "feed", "seed", "proceed" ("-eed", but not a
+ * verb in "-ee" with its "d": "agreed", "freed", "guaranteed").
+ */
+const BASE_IN_ED = /^(?:shred|embed|wed|bed|sled|(?!(?:agr|fr|guarant|decr|refer|pedigr|disagr)eed$)[a-z]*eed)$/;
+
 /** A verb that may open an imperative: a word, not a function word, not a participle or a verb already in the third person. */
 export function imperativeVerb(word: string, atStart: boolean): boolean {
   const lower = word.toLowerCase();
-  if (NOT_A_VERB.has(lower) || /(?:ing|ed)$/i.test(lower) || (/[^s]s$/i.test(lower) && lower !== "focus")) return false;
+  if (NOT_A_VERB.has(lower) || (/(?:ing|ed)$/i.test(lower) && !BASE_IN_ED.test(lower)) || (/[^s]s$/i.test(lower) && lower !== "focus"))
+    return false;
   // A capital inside a sentence is a name, not a verb.
   return atStart || word === lower;
 }

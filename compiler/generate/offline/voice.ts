@@ -82,6 +82,12 @@ const LABEL = {
     ),
 };
 
+/**
+ * Where an FAQ's question starts: the sentence's start, or after a condition an earlier step put first ("Can the clerk
+ * reopen a file after it is archived?" is "After a file is archived, can the clerk reopen that file?" by then).
+ */
+const ASKED_AT = `(?:^|(?<=${LEADING_CONDITION.source}[^,;:]*,\\s+))`;
+
 /** The steps, in order. Each takes the sentence as the steps before it left it. */
 function steps(
   agent: string,
@@ -107,7 +113,7 @@ function steps(
           ? rewrite(
               v,
               new RegExp(
-                `^(?:(?:can|may|could|should)\\s+(${FAQ_SUBJECT})|is\\s+(?:it\\s+)?(?:ok|okay|all\\s+right|allowed|permitted|acceptable)\\s+(?:for\\s+(${FAQ_SUBJECT})\\s+)?to)\\s+(?=[a-z]+\\b)`,
+                `${ASKED_AT}(?:(?:can|may|could|should)\\s+(${FAQ_SUBJECT})|is\\s+(?:it\\s+)?(?:ok|okay|all\\s+right|allowed|permitted|acceptable)\\s+(?:for\\s+(${FAQ_SUBJECT})\\s+)?to)\\s+(?=[a-z]+\\b)`,
                 "gi",
               ),
               (m) => `${faqSubject(m[1] ?? m[2])} must not `,
@@ -121,7 +127,7 @@ function steps(
         answer === "yes"
           ? rewrite(
               v,
-              new RegExp(`^(?:does|do|must|should)\\s+(${FAQ_SUBJECT})\\s+(?:(?:need|have)\\s+to\\s+)?(?=[a-z]+\\b)`, "gi"),
+              new RegExp(`${ASKED_AT}(?:does|do|must|should)\\s+(${FAQ_SUBJECT})\\s+(?:(?:need|have)\\s+to\\s+)?(?=[a-z]+\\b)`, "gi"),
               (m) => `${faqSubject(m[1])} must `,
             )
           : v,
@@ -461,7 +467,7 @@ export function voiced(
     ...steps(agent, knows, answer),
     // After the modals are "must" (steps above): a duty's condition put last, put first (voice-trailing.ts).
     ...trailingConditionSteps(),
-    ...lateSteps(agent),
+    ...lateSteps(agent, knows),
     ...doneSteps(),
     ...dutySteps(),
     ...windowSteps(),
