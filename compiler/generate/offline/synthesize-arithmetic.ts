@@ -286,8 +286,19 @@ export function ownBound(text: string, key: string, test: ValueMatcher, keys: re
   return ownsNumber(text, key, bounds[0]!, keys);
 }
 
-/** Whether the words write `n` on this key, of `keys` (ownBound). */
+/** Whether the words write `n` on this key, of `keys` (ownBound); asked once per text, key, number and keys. */
+const owning = new Map<string, boolean>();
 function ownsNumber(text: string, key: string, n: number, keys: readonly string[]): boolean {
+  const id = JSON.stringify([text, key, n, keys]);
+  let owns = owning.get(id);
+  if (owns === undefined) {
+    if (owning.size > 4096) owning.clear();
+    owning.set(id, (owns = ownsNumberOf(text, key, n, keys)));
+  }
+  return owns;
+}
+
+function ownsNumberOf(text: string, key: string, n: number, keys: readonly string[]): boolean {
   const stemsOf = (k: string) => {
     const unit = keyUnit(k);
     return new Set(nameStems(k).filter((s) => s !== "id" && (unit === undefined || s !== canonical(unit))));
