@@ -26,9 +26,17 @@ export function actsNamed(lexicon: Lexicon, text: string): string[] {
 const MANNER =
   /\b(?:explains?|explained|explaining|worded|wording|phrased?|phrasing|describes?|apologi[sz]es?|reassures?|plain\s+(?:language|english|words)|tone|warmth|warmly|polite(?:ly)?|kind(?:ly)?|courteous(?:ly)?|jargon)\b/i;
 
-/** The acts the rule's words name by their names' words, none where they speak of how the agent puts something. */
+/**
+ * Words a single check over the acts cannot keep: an exception ("except for the mayor"), an act
+ * negated inside the sentence ("a cask that has not been filled cannot be sealed", read as a sequence
+ * of the two acts, turns into its opposite).
+ */
+const UNREADABLE =
+  /\b(?:except|unless|other\s+than|save\s+for|apart\s+from|without|nobody|no\s+one)\b|\b(?:has|have|had|is|are|was|were|be|been)\s+not\b|\bnot\s+(?:yet|been)\b|\bn't\s+been\b/i;
+
+/** The acts the rule's words name by their names' words, none where the quote speaks of how the agent puts something or says what one check cannot keep. */
 export function actsNamedPlainly(lexicon: Lexicon, text: string, quote: string): string[] {
-  return MANNER.test(quote) ? [] : actsNamed(lexicon, text);
+  return MANNER.test(quote) || UNREADABLE.test(quote) ? [] : actsNamed(lexicon, text);
 }
 
 /** Words that say a sequence is what the rule forbids ("is exactly what we are here to prevent", "is a breach"). */

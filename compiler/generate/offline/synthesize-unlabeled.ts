@@ -87,6 +87,24 @@ function asWritten(c: Candidate, matchers: readonly Matcher[], written: readonly
   return out;
 }
 
+/**
+ * A reading of a call and its own result ("no `open_kiln` after an `open_kiln_result`"): the tool
+ * answers every call, so the two say nothing of what the agent did in between.
+ */
+function callAndResult(c: Candidate, matchers: readonly Matcher[]): boolean {
+  const acts = usedMatchers(c).flatMap((m) => actionsOf(matchers[m]!));
+  return acts.some((a) => acts.includes(`${a}_result`));
+}
+
+/**
+ * A reading of one act with nothing narrowing it ("required `open_kiln`" for "any opening of a kiln
+ * waits until …"): words that name an act in passing say when it may happen, not that it must or never.
+ */
+function bareAct(c: Candidate, matchers: readonly Matcher[]): boolean {
+  const used = usedMatchers(c);
+  return used.length === 1 && matchers[used[0]!]!.metadata === undefined;
+}
+
 /** The reading's two events in time, earlier then later, nudged by the order the words write them (named-acts.ts). */
 function nudge(c: Candidate, matchers: readonly Matcher[], quote: string, prohibiting: boolean): number {
   const pair =
@@ -123,6 +141,8 @@ export function readFromWords(
   namedActs = false,
 ): MetaBehavior | undefined {
   if (samples.length < 3 || (!namedActs && !concrete(lexicon, section))) return undefined;
+  // Acts named in passing are read only where the words forbid or call a sequence of them a breach.
+  if (namedActs && !forbidding && !PREVENTS.test(quote)) return undefined;
   const vocab = candidateMatchers(lexicon, rule, `${headingWords(rule.name)}. ${section}`, samples, () => undefined, true);
   const { matchers, relevance } = vocab;
   const written = writtenActions(lexicon, quote);
@@ -200,7 +220,8 @@ export function readFromWords(
         (!comparesKey || testsStated(x.c)) &&
         !contradicts(x.c) &&
         (!prohibiting || prohibits(x.c)) &&
-        inRole(x.c),
+        inRole(x.c) &&
+        !(namedActs && (callAndResult(x.c, matchers) || bareAct(x.c, matchers))),
     );
   // Words that name acts only by their names' words give the reading's order no other cue (named-acts.ts).
   if (namedActs) for (const x of fitting) x.s += nudge(x.c, matchers, quote, prohibiting || PREVENTS.test(quote));
