@@ -17,6 +17,7 @@ import { withSpecWords } from "./glosses.js";
 import { inOrdinaryCase } from "./voice-case.js";
 import { readFromWords } from "./synthesize-unlabeled.js";
 import { voicedParagraphs } from "./synthesize-voiced.js";
+import { actsNamedPlainly } from "./named-acts.js";
 import { notInSamplesNotes, specActionNames } from "./backticks.js";
 import { withOutcomes } from "./outcomes.js";
 import { normalSamples, normalVocabulary } from "./inputs.js";
@@ -319,6 +320,7 @@ function fromWords(
   section: SpecSection,
   samples: readonly Trajectory[],
   grammar: Grammar,
+  labeled = false,
 ): typeof drafted {
   const { rule } = drafted;
   const quote = rule.semanticChecks[0]?.quote;
@@ -326,7 +328,14 @@ function fromWords(
   // A prohibition stays one: the question it replaces (clauses.ts semanticFor) or its words say it forbids.
   const forbidding = rule.semanticChecks[0]!.question.includes("avoid what this forbids") || forbids(quote, grammar);
   // The rule's own paragraphs: a value its rationale names is no matcher of the rule.
-  const read = readFromWords(lexicon, rule, voicedParagraphs(section.body, lexicon, grammar.agent), quote, samples, forbidding);
+  const paragraphs = voicedParagraphs(section.body, lexicon, grammar.agent);
+  // With no labels, words that name an act by its name's words are read so too (named-acts.ts); with
+  // labels the search reads the rule from them instead.
+  const read =
+    readFromWords(lexicon, rule, paragraphs, quote, samples, forbidding) ??
+    (labeled || actsNamedPlainly(lexicon, paragraphs, quote).length === 0
+      ? undefined
+      : readFromWords(lexicon, rule, paragraphs, quote, samples, forbidding, true));
   if (read === undefined) return drafted;
   const message = `no phrase rule mapped "${quote}"; it was read from its words over the samples as a ${read.checks[0]!.type} check: check it`;
   // The notes on the semantic trigger and on the question it replaces go with them.
@@ -415,6 +424,7 @@ export function draftOffline(given: OfflineDraftInput, sections: readonly SpecSe
       section,
       input.samples,
       grammar,
+      input.labels !== undefined,
     );
     if (input.labels !== undefined) {
       const found = withLabels(drafted, lexicon, section, input.samples, input.labels, grammar);

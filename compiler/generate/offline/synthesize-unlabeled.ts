@@ -18,6 +18,7 @@ import { boundsIn, candidateMatchers } from "./synthesize-vocab.js";
 import { escapeRegExp } from "./shape.js";
 import { actionsOf } from "./synthesize-forms.js";
 import { headingWords } from "./synthesize-voiced.js";
+import { PREVENTS, sequenceNudge } from "./named-acts.js";
 import { cutFit, writtenCuts, type RangeRole } from "./synthesize-numbers.js";
 import { evaluate, subjectOf, usedMatchers, type Candidate, type SampleIndex } from "./synthesize-eval.js";
 
@@ -87,6 +88,41 @@ function asWritten(c: Candidate, matchers: readonly Matcher[], written: readonly
 }
 
 /**
+ * A reading of a call and its own result ("no `open_kiln` after an `open_kiln_result`"): the tool
+ * answers every call, so the two say nothing of what the agent did in between.
+ */
+function callAndResult(c: Candidate, matchers: readonly Matcher[]): boolean {
+  const acts = usedMatchers(c).flatMap((m) => actionsOf(matchers[m]!));
+  return acts.some((a) => acts.includes(`${a}_result`));
+}
+
+/**
+ * A reading of one act with nothing narrowing it ("required `open_kiln`" for "any opening of a kiln
+ * waits until …"): words that name an act in passing say when it may happen, not that it must or never.
+ */
+function bareAct(c: Candidate, matchers: readonly Matcher[]): boolean {
+  const used = usedMatchers(c);
+  return used.length === 1 && matchers[used[0]!]!.metadata === undefined;
+}
+
+/** The reading's two events in time, earlier then later, nudged by the order the words write them (named-acts.ts). */
+function nudge(c: Candidate, matchers: readonly Matcher[], quote: string, prohibiting: boolean): number {
+  const pair =
+    c.type === "ordering"
+      ? [c.first, c.before]
+      : c.type === "pairing"
+        ? [c.each, c.followedBy]
+        : c.type === "condition"
+          ? [c.bind, c.each]
+          : (c.type === "required" || c.type === "forbidden") && c.after !== undefined
+            ? [c.after, c.match]
+            : undefined;
+  if (pair === undefined) return 0;
+  const [earlier, later] = pair.map((m) => actionsOf(matchers[m]!));
+  return sequenceNudge(quote, earlier!, later!, c.type === "forbidden", prohibiting);
+}
+
+/**
  * The rule with one check read from its words, or undefined when no candidate is plausible.
  * `forbidding`: the sentence forbids (the question it replaces asks what the agent avoided).
  */
@@ -97,8 +133,16 @@ export function readFromWords(
   quote: string,
   samples: readonly Trajectory[],
   forbidding = false,
+  /**
+   * The caller found the section naming an act by its words (named-acts.ts) where it writes no name
+   * or amount: read it so, but only as a reading some sample breaks (no unbroken one: words that name
+   * an act in passing, "a decline kindly put", are no evidence the rule is about when it happens).
+   */
+  namedActs = false,
 ): MetaBehavior | undefined {
-  if (samples.length < 3 || !concrete(lexicon, section)) return undefined;
+  if (samples.length < 3 || (!namedActs && !concrete(lexicon, section))) return undefined;
+  // Acts named in passing are read only where the words forbid or call a sequence of them a breach.
+  if (namedActs && !forbidding && !PREVENTS.test(quote)) return undefined;
   const vocab = candidateMatchers(lexicon, rule, `${headingWords(rule.name)}. ${section}`, samples, () => undefined, true);
   const { matchers, relevance } = vocab;
   const written = writtenActions(lexicon, quote);
@@ -176,8 +220,11 @@ export function readFromWords(
         (!comparesKey || testsStated(x.c)) &&
         !contradicts(x.c) &&
         (!prohibiting || prohibits(x.c)) &&
-        inRole(x.c),
+        inRole(x.c) &&
+        !(namedActs && (callAndResult(x.c, matchers) || bareAct(x.c, matchers))),
     );
+  // Words that name acts only by their names' words give the reading's order no other cue (named-acts.ts).
+  if (namedActs) for (const x of fitting) x.s += nudge(x.c, matchers, quote, prohibiting || PREVENTS.test(quote));
   const ranked = fitting.sort((a, b) => b.s - a.s || a.i - b.i).slice(0, MAX_TRIED);
   // A reading the words favour that no sample breaks, kept while none plausible scores near it.
   let unbroken: { c: Candidate; s: number } | undefined;
@@ -211,7 +258,7 @@ export function readFromWords(
     // (the words narrow it: "work valued above $250,000") has few chances to meet a breach, and the
     // samples may break the rule by a part no single check states. Such a reading stands when it
     // passes wherever it applies and the plausible readings score clearly below it.
-    if (unbroken === undefined && fired >= 2 && pass === fired && 2 * fired < index.length) unbroken = { c, s };
+    if (!namedActs && unbroken === undefined && fired >= 2 && pass === fired && 2 * fired < index.length) unbroken = { c, s };
     if (fired < 2 || fail === 0 || pass < fail) continue;
     return pick(unbroken !== undefined && unbroken.s - s >= UNBROKEN_MARGIN ? unbroken.c : c);
   }
