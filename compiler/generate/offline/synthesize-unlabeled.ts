@@ -19,6 +19,7 @@ import { escapeRegExp } from "./shape.js";
 import { actionsOf } from "./synthesize-forms.js";
 import { headingWords } from "./synthesize-voiced.js";
 import { PREVENTS, sequenceNudge } from "./named-acts.js";
+import { withoutReferences } from "./synthesize-references.js";
 import { cutFit, writtenCuts, type RangeRole } from "./synthesize-numbers.js";
 import { evaluate, subjectOf, usedMatchers, type Candidate, type SampleIndex } from "./synthesize-eval.js";
 
@@ -143,7 +144,10 @@ export function readFromWords(
   if (samples.length < 3 || (!namedActs && !concrete(lexicon, section))) return undefined;
   // Acts named in passing are read only where the words forbid or call a sequence of them a breach.
   if (namedActs && !forbidding && !PREVENTS.test(quote)) return undefined;
-  const vocab = candidateMatchers(lexicon, rule, `${headingWords(rule.name)}. ${section}`, samples, () => undefined, true);
+  // A rule's number ("Further to rule 4") is no value of an event's key: read in passing, a sample's
+  // `load_t: "4"` would match it (synthesize-references.ts blanks such numbers for the label path).
+  const words = `${headingWords(rule.name)}. ${section}`;
+  const vocab = candidateMatchers(lexicon, rule, namedActs ? withoutReferences(words) : words, samples, () => undefined, true);
   const { matchers, relevance } = vocab;
   const written = writtenActions(lexicon, quote);
   const banned = bannedList(written, quote);
