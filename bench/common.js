@@ -118,6 +118,7 @@ export function defaultGroups() {
     ["blind16 (in-sample since the end of the fourth session of 7 December 2026)", specFolders("test/fixtures/blind16")],
     ["blind17 (in-sample since the end of the fifth session of 7 December 2026)", specFolders("test/fixtures/blind17")],
     ["blind18 (in-sample since the end of the sixth session of 7 December 2026)", specFolders("test/fixtures/blind18")],
+    ["blind19 (in-sample since the end of the seventh session of 7 December 2026)", specFolders("test/fixtures/blind19")],
   ];
 }
 

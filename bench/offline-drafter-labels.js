@@ -158,6 +158,12 @@
 // any change of the sixth session of 7 December 2026 with the drafter of c7b2cd8: 97/180 (54%) with
 // no labels, 148/180 (82%) with half; after that session's merges (5b0b76e): 97/180 (54%) and
 // 158/180 (88%). From the end of that session blind18 is a development set, in the default groups.
+// test/fixtures/blind19/ holds a nineteenth (parcel-lockers, nut-free-bakehouse, pool-plant-room: a
+// product ticket's acceptance criteria, recipe cards, a training deck's slide notes), committed
+// (ccea9ad, 7b1291f, 6184a5d, 9607f18) the same way and measured before any change of the seventh
+// session of 7 December 2026 with the drafter of c4168cd: 115/180 (64%) with no labels, 150/180 (83%)
+// with half; after that session's merges (8db9934): 115/180 (64%) and 154/180 (86%). From the end of
+// that session blind19 is a development set, in the default groups.
 // test/fixtures/spec/held-out-2026-12/ was written by the helper who then changed the drafter,
 // after reading it and before changing it, and measured before and after (its README).
 import { readFileSync } from "node:fs";
