@@ -17,44 +17,21 @@
  * "shall" conditions.
  */
 import { describe, expect, it } from "vitest";
-import { parseBehaviorMd } from "../../compiler/behavior-md/load.js";
-import { draftOffline } from "../../compiler/generate/offline/draft.js";
 import { buildLexicon } from "../../compiler/generate/offline/lexicon.js";
 import { ratesIn, withoutRates } from "../../compiler/generate/offline/rates.js";
-import { candidateVerdicts, type RuleLabels } from "../../compiler/generate/offline/synthesize.js";
+import { candidateVerdicts } from "../../compiler/generate/offline/synthesize.js";
 import { equalPasses, statedOrder } from "../../compiler/generate/offline/synthesize-arithmetic.js";
 import { checkClauses } from "../../compiler/generate/preview-eval.js";
-import { previewJudge } from "../../compiler/generate/preview.js";
 import { buildVocabulary } from "../../compiler/generate/vocabulary.js";
-import type { JudgeIR, MetaBehavior } from "../../compiler/ir/types.js";
-import type { Trajectory, TrajectoryEvent } from "../../runtime/types.js";
+import type { MetaBehavior } from "../../compiler/ir/types.js";
+import type { Trajectory } from "../../runtime/types.js";
+import { draftWithLabels, trajectoriesOpening, type Event, type Verdict } from "../support/labeled-drafts.js";
 
-type Verdict = "true" | "false" | "na";
-type Event = Omit<TrajectoryEvent, "id">;
-
-function trajectory(id: string, events: Event[]): Trajectory {
-  const all: Event[] = [{ actor: "user", action: "message", content: "Morning." }, ...events];
-  return { id, description: "", complete: true, events: all.map((e, i) => ({ ...e, id: `e${i + 1}` })) as TrajectoryEvent[] };
-}
-
-function specOf(text: string) {
-  const parsed = parseBehaviorMd(text);
-  if (!parsed.ok) throw new Error(JSON.stringify(parsed));
-  return parsed.spec;
-}
+const trajectory = trajectoriesOpening("Morning.");
 
 /** The draft with the first `given` cases' labels, the verdicts it gives the cases held out, and theirs. */
 function drafted(text: string, rule: string, cases: [Trajectory, Verdict][], given = 6) {
-  const samples = cases.map(([t]) => t);
-  const labels: RuleLabels = Object.fromEntries(cases.slice(0, given).map(([t, v]) => [t.id, { [rule]: v }]));
-  const run = () => draftOffline({ spec: specOf(text), vocabulary: buildVocabulary(samples), samples, labels });
-  const found = run();
-  const verdictOn = (ir: JudgeIR, id: string): Verdict => {
-    const r = previewJudge(ir, samples).rules.find((x) => x.name === rule)!.rule;
-    return r.pass.includes(id) ? "true" : r.fail.includes(id) ? "false" : "na";
-  };
-  const held = Object.fromEntries(cases.slice(given).map(([t, v]) => [t.id, v]));
-  const got = Object.fromEntries(cases.slice(given).map(([t]) => [t.id, verdictOn(found.ir, t.id)]));
+  const { found, run, held, got } = draftWithLabels(text, rule, cases, given);
   const whens = found.ir.metaBehaviors.find((r) => r.name === rule)!.checks.flatMap((c) => (c.type === "condition" ? [c.when] : []));
   return { whens, held, got, again: () => JSON.stringify(run()) === JSON.stringify(found) };
 }

@@ -9,47 +9,17 @@
  * conditions, capitals.
  */
 import { describe, expect, it } from "vitest";
-import { parseBehaviorMd } from "../../compiler/behavior-md/load.js";
-import { draftOffline } from "../../compiler/generate/offline/draft.js";
-import type { RuleLabels } from "../../compiler/generate/offline/synthesize.js";
 import { numbersIn } from "../../compiler/generate/offline/synthesize-keys.js";
 import { withoutStepCounts } from "../../compiler/generate/offline/step-counts.js";
-import { previewJudge } from "../../compiler/generate/preview.js";
-import { buildVocabulary } from "../../compiler/generate/vocabulary.js";
-import type { JudgeIR } from "../../compiler/ir/types.js";
-import type { Trajectory, TrajectoryEvent } from "../../runtime/types.js";
+import type { Trajectory } from "../../runtime/types.js";
+import { draftWithLabels, trajectoriesOpening, type Event, type Verdict } from "../support/labeled-drafts.js";
 
-type Verdict = "true" | "false" | "na";
-type Event = Omit<TrajectoryEvent, "id">;
-
-function trajectory(id: string, events: Event[]): Trajectory {
-  const all: Event[] = [{ actor: "user", action: "message", content: "Starting the shift now." }, ...events];
-  return { id, description: "", complete: true, events: all.map((e, i) => ({ ...e, id: `e${i + 1}` })) as TrajectoryEvent[] };
-}
-
-function specOf(text: string) {
-  const parsed = parseBehaviorMd(text);
-  if (!parsed.ok) throw new Error(JSON.stringify(parsed));
-  return parsed.spec;
-}
+const trajectory = trajectoriesOpening("Starting the shift now.");
 
 /** The draft with the first `given` cases' labels, and its verdicts on the cases held out. */
 function drafted(text: string, rule: string, cases: [Trajectory, Verdict][], given = 6) {
-  const samples = cases.map(([t]) => t);
-  const labels: RuleLabels = Object.fromEntries(cases.slice(0, given).map(([t, v]) => [t.id, { [rule]: v }]));
-  const found = draftOffline({ spec: specOf(text), vocabulary: buildVocabulary(samples), samples, labels });
-  const verdictOn = (ir: JudgeIR, id: string): Verdict => {
-    const r = previewJudge(ir, samples).rules.find((x) => x.name === rule)!.rule;
-    return r.pass.includes(id) ? "true" : r.fail.includes(id) ? "false" : "na";
-  };
-  const held = cases.slice(given).map(([t, v]) => [t.id, v]);
-  const got = cases.slice(given).map(([t]) => [t.id, verdictOn(found.ir, t.id)]);
-  return {
-    rule: found.ir.metaBehaviors.find((r) => r.name === rule)!,
-    held,
-    got,
-    again: () => draftOffline({ spec: specOf(text), vocabulary: buildVocabulary(samples), samples, labels }),
-  };
+  const { found, run, held, got } = draftWithLabels(text, rule, cases, given);
+  return { rule: found.ir.metaBehaviors.find((r) => r.name === rule)!, held, got, again: run };
 }
 
 describe("a count of steps", () => {

@@ -9,44 +9,22 @@
  * a friendly society's benefits desk, a vet clinic; plain prose, capitals, minutes, "shall" conditions.
  */
 import { describe, expect, it } from "vitest";
-import { parseBehaviorMd } from "../../compiler/behavior-md/load.js";
 import { draftOffline } from "../../compiler/generate/offline/draft.js";
-import type { RuleLabels } from "../../compiler/generate/offline/synthesize.js";
 import { buildLexicon } from "../../compiler/generate/offline/lexicon.js";
 import { candidateVerdicts } from "../../compiler/generate/offline/synthesize.js";
 import { editCost, editDistance, type Words } from "../../compiler/generate/offline/synthesize-rank.js";
 import { tiedVariants } from "../../compiler/generate/offline/synthesize-tied.js";
 import { canonical } from "../../compiler/generate/offline/words.js";
-import { previewJudge } from "../../compiler/generate/preview.js";
 import { buildVocabulary } from "../../compiler/generate/vocabulary.js";
-import type { Check, JudgeIR, MetaBehavior } from "../../compiler/ir/types.js";
-import type { Trajectory, TrajectoryEvent } from "../../runtime/types.js";
+import type { Check, MetaBehavior } from "../../compiler/ir/types.js";
+import type { Trajectory } from "../../runtime/types.js";
+import { draftWithLabels, specOf, trajectoriesOpening, type Event, type Verdict } from "../support/labeled-drafts.js";
 
-type Verdict = "true" | "false" | "na";
-type Event = Omit<TrajectoryEvent, "id">;
-
-function trajectory(id: string, events: Event[]): Trajectory {
-  const all: Event[] = [{ actor: "user", action: "message", content: "Morning, here is today's list." }, ...events];
-  return { id, description: "", complete: true, events: all.map((e, i) => ({ ...e, id: `e${i + 1}` })) as TrajectoryEvent[] };
-}
-
-function specOf(text: string) {
-  const parsed = parseBehaviorMd(text);
-  if (!parsed.ok) throw new Error(JSON.stringify(parsed));
-  return parsed.spec;
-}
+const trajectory = trajectoriesOpening("Morning, here is today's list.");
 
 /** The draft with the first six cases' labels given, and its verdicts on the cases held out. */
 function drafted(text: string, rule: string, cases: [Trajectory, Verdict][], given = 6) {
-  const samples = cases.map(([t]) => t);
-  const labels: RuleLabels = Object.fromEntries(cases.slice(0, given).map(([t, v]) => [t.id, { [rule]: v }]));
-  const found = draftOffline({ spec: specOf(text), vocabulary: buildVocabulary(samples), samples, labels });
-  const verdictOn = (ir: JudgeIR, id: string): Verdict => {
-    const r = previewJudge(ir, samples).rules.find((x) => x.name === rule)!.rule;
-    return r.pass.includes(id) ? "true" : r.fail.includes(id) ? "false" : "na";
-  };
-  const held = cases.slice(given).map(([t, v]) => [t.id, v]);
-  const got = cases.slice(given).map(([t]) => [t.id, verdictOn(found.ir, t.id)]);
+  const { found, held, got } = draftWithLabels(text, rule, cases, given);
   return { rule: found.ir.metaBehaviors.find((r) => r.name === rule)!, held, got };
 }
 
