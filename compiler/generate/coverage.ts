@@ -10,7 +10,7 @@
  */
 import type { MetaBehavior } from "../ir/types.js";
 import type { DraftNote } from "./types.js";
-import { sectionSentences } from "./offline/sentences.js";
+import { sectionSentences, splitSentences, tableCells } from "./offline/sentences.js";
 import { CONTEXT_KINDS } from "./offline/context.js";
 import { forbidsByPassive } from "./offline/shape.js";
 import { normalizeWhitespace } from "./offline/words.js";
@@ -24,6 +24,17 @@ const OBLIGATION =
  */
 const NOT_A_CUE =
   /\b(?:was|were|is|are|been|has|have|had)\s+never\b|\b(?:who|that|which)\s+(?:\w+\s+){0,2}?(?:never|can't|cannot|must|should|only)\b/gi;
+/**
+ * "Don't mix theatre linen with ward linen", "No pool opens until it is tested", "Do not reopen
+ * it": an imperative or a determiner that forbids at the head of the sentence, with no modal.
+ */
+const FORBIDS_AT_HEAD = /^\W*(?:please\s+)?(?:don't|do not|no\s+[a-z])/i;
+/**
+ * A table column whose header makes each of its cells an obligation, cue word or not: a "Do /
+ * Don't" list's "| Don't | Mix theatre linen with ward linen |", a risk table's "Controls".
+ */
+const OBLIGATION_COLUMN =
+  /^(?:do|dos|do's|don't|don'ts|do not|must|must not|mustn't|never|always|required|forbidden|not allowed|shall|shall not|rules?|controls?|control measures?)$/i;
 /** A new sub-clause: after "; ", ", and ", or " and " followed by a subject or a modal. */
 const SUB_CLAUSE =
   /;\s+|,\s+and\s+|\s+and\s+(?=(?:the|a|an|it|its|they|their|every|each|no|never|must|should|shall|has to|have to|then)\s)/i;
@@ -42,10 +53,14 @@ export interface Obligation {
 /** Whether a sentence states an obligation. */
 export function statesObligation(sentence: string): boolean {
   // "the loan is not renewed again", "no kit is dispensed to them": a negated passive forbids (offline/shape.ts).
-  return OBLIGATION.test(sentence.replace(NOT_A_CUE, " ")) || forbidsByPassive(sentence);
+  return OBLIGATION.test(sentence.replace(NOT_A_CUE, " ")) || FORBIDS_AT_HEAD.test(sentence) || forbidsByPassive(sentence);
 }
 
-/** The obligations of a section body, in order. */
+/**
+ * The obligations of a section body's paragraphs and list items, in order: what the readers read.
+ * Its tables' cells are apart (tableObligations): no reader drafts from a cell, but coverage owes
+ * each a notice.
+ */
 export function obligations(body: string): Obligation[] {
   const normalized = normalizeWhitespace(body);
   const out: Obligation[] = [];
@@ -55,13 +70,41 @@ export function obligations(body: string): Obligation[] {
     if (at < 0) continue;
     from = at + sentence.text.length;
     if (sentence.role !== "rule" || !statesObligation(sentence.text)) continue;
+    out.push(...subClauses(sentence.text, at));
+  }
+  return out;
+}
+
+/** The obligations written in a section body's table cells, in order (a cell's column can make it one). */
+export function tableObligations(body: string): Obligation[] {
+  const normalized = normalizeWhitespace(body);
+  const out: Obligation[] = [];
+  let from = 0;
+  for (const cell of tableCells(body)) {
+    const at = normalized.indexOf(cell.text, from);
+    if (at < 0) continue;
+    from = at + cell.text.length;
+    const column = OBLIGATION_COLUMN.test(cell.column.replace(/[*_`:.!]/g, "").trim());
     let offset = 0;
-    for (const part of splitKeepingOffsets(sentence.text)) {
-      offset = sentence.text.indexOf(part, offset);
-      const words = part.split(/\s+/).filter((w) => /\w/.test(w)).length;
-      if (words >= MIN_WORDS) out.push({ text: part, sentence: sentence.text, start: at + offset, end: at + offset + part.length });
-      offset += part.length;
+    for (const sentence of splitSentences(cell.text)) {
+      offset = cell.text.indexOf(sentence, offset);
+      if (offset < 0) break;
+      if (column || statesObligation(sentence)) out.push(...subClauses(sentence, at + offset));
+      offset += sentence.length;
     }
+  }
+  return out;
+}
+
+/** A sentence's sub-clauses of at least MIN_WORDS words, each an obligation; `at` is where the sentence sits. */
+function subClauses(sentence: string, at: number): Obligation[] {
+  const out: Obligation[] = [];
+  let offset = 0;
+  for (const part of splitKeepingOffsets(sentence)) {
+    offset = sentence.indexOf(part, offset);
+    const words = part.split(/\s+/).filter((w) => /\w/.test(w)).length;
+    if (words >= MIN_WORDS) out.push({ text: part, sentence, start: at + offset, end: at + offset + part.length });
+    offset += part.length;
   }
   return out;
 }
@@ -91,7 +134,8 @@ export function ruleQuotes(rule: Pick<MetaBehavior, "checks" | "semanticChecks">
 export function uncoveredObligations(body: string, quotes: readonly string[]): Obligation[] {
   const normalized = normalizeWhitespace(body);
   const covered = quotes.flatMap((q) => spans(q, normalized));
-  return obligations(body).filter(
+  const all = [...obligations(body), ...tableObligations(body)].sort((a, b) => a.start - b.start);
+  return all.filter(
     (o) =>
       !covered.some(([start, end]) => {
         const from = Math.max(start, o.start);

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { obligations, uncoveredObligations } from "../../compiler/generate/coverage.js";
+import { obligations, statesObligation, tableObligations, uncoveredObligations } from "../../compiler/generate/coverage.js";
 import { draftOffline } from "../../compiler/generate/offline/draft.js";
 import { buildVocabulary } from "../../compiler/generate/vocabulary.js";
 import { lintSpec } from "../../compiler/behavior-md/lint.js";
@@ -40,6 +40,70 @@ describe("obligations", () => {
 
   it("does not take a description for an obligation: 'a commit that was never pushed is lost'", () => {
     expect(obligations("The sandbox is recycled, so a commit that was never pushed is lost. Every commit must be pushed.")).toHaveLength(1);
+  });
+});
+
+describe("obligations no cue word states", () => {
+  it("takes a sentence headed by \"Don't\", \"Do not\" or a forbidding \"No\" for an obligation", () => {
+    for (const sentence of [
+      "Don't hand a cage back that was never weighed",
+      "Do not reopen a bay on the same shift",
+      "No tank is filled above the red line",
+      "Please don't send two reminders for one parcel",
+    ])
+      expect(statesObligation(sentence), sentence).toBe(true);
+    expect(statesObligation("Nothing here is about refunds")).toBe(false);
+    expect(statesObligation("Doing so takes a minute")).toBe(false);
+  });
+});
+
+/** A Do / Don't list as a table, with a fenced table that is an example, not a rule. */
+const TABLED = [
+  "Keep the wash floor tidy.",
+  "",
+  "| Do | Don't |",
+  "|:---|---:|",
+  "| Weigh every cage before it leaves. | Mix theatre linen with ward linen. |",
+  "| Log the rewash with `log_rewash`. Tell the ward | Send a cage over 40 kg \\| any cage marked `hold: yes`. |",
+  "",
+  "```",
+  "| Do | Don't |",
+  "|---|---|",
+  "| Sing while folding | Fold in silence |",
+  "```",
+].join("\n");
+
+describe("obligations in table cells (no silent drop)", () => {
+  it("reads each body cell's sentences: a cue word or an obligation column (Do, Don't, Must, Controls…) makes one", () => {
+    expect(obligations(TABLED)).toEqual([]);
+    expect(tableObligations(TABLED).map((o) => o.text)).toEqual([
+      "Weigh every cage before it leaves",
+      "Mix theatre linen with ward linen",
+      "Log the rewash with `log_rewash`",
+      "Tell the ward",
+      "Send a cage over 40 kg \\| any cage marked `hold: yes`",
+    ]);
+  });
+
+  it("leaves the header row, the delimiter row, short cells and fenced tables out, and a cell under a plain column needs a cue", () => {
+    const plain = ["| Hazard | Notes |", "|---|---|", "| Hot irons | Staff wear gloves near them |", "| Steam | Every valve must be shut at night |"].join("\n");
+    expect(tableObligations(plain).map((o) => o.text)).toEqual(["Every valve must be shut at night"]);
+  });
+
+  it("counts a cell as covered when a clause quotes it, and names the rest in lint's and the drafter's notice", () => {
+    const uncovered = uncoveredObligations(TABLED, ["Weigh every cage before it leaves", "Log the rewash with `log_rewash`"]);
+    expect(uncovered.map((o) => o.text)).toEqual(["Mix theatre linen with ward linen", "Tell the ward", "Send a cage over 40 kg \\| any cage marked `hold: yes`"]);
+    // In the body's order, table cells and paragraphs alike.
+    const mixed = `Every cage must be weighed.\n\n${TABLED}\n\nThe shift lead must sign the sheet.`;
+    expect(uncoveredObligations(mixed, []).map((o) => o.text)).toEqual([
+      "Every cage must be weighed",
+      "Weigh every cage before it leaves",
+      "Mix theatre linen with ward linen",
+      "Log the rewash with `log_rewash`",
+      "Tell the ward",
+      "Send a cage over 40 kg \\| any cage marked `hold: yes`",
+      "The shift lead must sign the sheet",
+    ]);
   });
 });
 
@@ -138,6 +202,33 @@ describe("the interview", () => {
 });
 
 describe("lint", () => {
+  it("warns uncovered-sentence for an obligation written in a table cell", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "bj-coverage-"));
+    const body = ["| Do | Don't |", "|---|---|", "| Refund only after `verify_identity` | Refund an order twice |"].join("\n");
+    writeFileSync(join(dir, "BEHAVIOR.md"), `---\nname: doors\ndescription: Door rules.\n---\n## Verify first\n\n${body}\n`);
+    writeFileSync(
+      join(dir, "judge.yaml"),
+      [
+        "version: 1",
+        "behavior: doors",
+        "metaBehaviors:",
+        "  - name: Verify first",
+        "    trigger: { description: A refund., match: { action: refund } }",
+        "    checks:",
+        "      - type: ordering",
+        "        quote: Refund only after `verify_identity`",
+        "        first: { action: verify_identity }",
+        "        before: { action: refund }",
+        "",
+      ].join("\n"),
+    );
+    const result = await lintSpec(dir);
+    expect(result.findings.map((f) => [f.severity, f.code, f.message])).toEqual([
+      ["warning", "uncovered-sentence", 'no clause of "Verify first" quotes "Refund an order twice"'],
+    ]);
+  });
+
+
   it("warns uncovered-sentence with the sentence for an obligation no clause quotes", async () => {
     const dir = mkdtempSync(join(tmpdir(), "bj-coverage-"));
     writeFileSync(join(dir, "BEHAVIOR.md"), `---\nname: doors\ndescription: Door rules.\n---\n## Verify first\n\n${SECTION}\n`);

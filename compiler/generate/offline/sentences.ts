@@ -87,6 +87,59 @@ export function paragraphs(body: string): string[] {
   return out.filter((p) => p !== "");
 }
 
+/** One cell of a Markdown table in a body: its text (whitespace normalized) and its column's header cell. */
+export interface TableCell {
+  text: string;
+  /** The header cell of the cell's column ("" for a table without a delimiter row, or a header cell itself). */
+  column: string;
+}
+
+/** A table's delimiter row: `|---|:--:|`. */
+const DELIMITER_ROW = /^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$/;
+
+/**
+ * The cells of a body's pipe tables (lines that start with `|`, outside fences and comments), in
+ * order. paragraphs() leaves tables out, so the readers never draft from a cell; coverage reads the
+ * cells so that an obligation written in one ("| Don't | Mix theatre linen with ward linen |") is
+ * shown as not covered rather than passed over without a word.
+ */
+export function tableCells(body: string): TableCell[] {
+  const lines = body.split(/\r\n|\r|\n/);
+  const literal = literalLines(lines);
+  const out: TableCell[] = [];
+  let table: string[][] = [];
+  const flush = () => {
+    const delimited = table.length > 1 && table[1]!.every((cell) => /^:?-+:?$/.test(cell));
+    const header = delimited ? table[0]! : [];
+    for (const [r, row] of table.entries()) {
+      if (delimited && r === 1) continue;
+      for (const [c, cell] of row.entries()) {
+        const text = normalizeWhitespace(cell);
+        if (text !== "") out.push({ text, column: delimited && r > 0 ? normalizeWhitespace(header[c] ?? "") : "" });
+      }
+    }
+    table = [];
+  };
+  for (const [i, line] of lines.entries()) {
+    if (literal[i] !== true && /^\s*\|/.test(line)) table.push(DELIMITER_ROW.test(line) ? delimiterCells(line) : rowCells(line));
+    else flush();
+  }
+  flush();
+  return out;
+}
+
+/** A row's cells: split at pipes not escaped with a backslash, the outer pipes' empty ends dropped. */
+function rowCells(line: string): string[] {
+  const cells = line.trim().split(/(?<!\\)\|/);
+  if (cells[0]!.trim() === "") cells.shift();
+  if (cells.length > 0 && cells[cells.length - 1]!.trim() === "") cells.pop();
+  return cells;
+}
+
+function delimiterCells(line: string): string[] {
+  return rowCells(line).map((c) => c.trim());
+}
+
 /** Splits a paragraph after . ! ? followed by a capital, a quote or emphasis, skipping abbreviations. */
 export function splitSentences(paragraph: string): string[] {
   return splitRaw(paragraph)
