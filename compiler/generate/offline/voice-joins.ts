@@ -44,16 +44,27 @@ const ASKED = /^(?:Q\s*\d*\s*[:.]\s*)?(?:can|may|could|should)\s+((?:the\s+|a\s+
 const RULE_ANSWER = /^(?:A\s*\d*\s*[:.]\s*)?no\s*[:,;]\s*(?!never\b)(?=.*\b(?:must|has\s+to|have\s+to|needs?|only)\b)/i;
 /** "Only after an `assign_berth` result …", "Yes, but only if …": the answer says when the act may be done. */
 const ONLY_ANSWER = /^(?:A\s*\d*\s*[:.]\s*)?(?:yes\s*[,:;]?\s*but\s+)?only\s+(after|if|when|once)\s+/i;
-/** Where the question's object stops and what it asks about starts ("… a pilot for a booking before it is confirmed"). */
+/**
+ * Where the question's object stops and what it asks about starts ("… a pilot for a booking before it is confirmed",
+ * "… a load whatever its test says": a concession is asked about too).
+ */
 const QUALIFIER =
-  /\s+(?:without|before|until|unless|if|when|that|which|who|whose|on|in|into|onto|to|from|for|with|at|under|while|any)\b.*$/i;
+  /\s+(?:without|before|until|unless|if|when|that|which|who|whose|on|in|into|onto|to|from|for|with|at|under|while|any|whatever|regardless|irrespective|no\s+matter)\b.*$/i;
+
+/**
+ * "… a load with `form: liquid` or `form: sludge` whatever its test says": values in backticks right after the
+ * object say which acts are asked about, and stay with it; what the question goes on to ask about does not.
+ */
+const SHOWN_VALUES = /^\s+(?:with|of|showing)\s+`[^`]+`(?:\s*(?:,|or|and|,\s*or)\s*`[^`]+`)*(?=\s|[?,]|$)/i;
 
 /** The question's act as the readers' voice says it: "Tally dumps a load". */
 function askedAct(question: string, agent: string): string | undefined {
   const m = ASKED.exec(question);
   if (m === null) return undefined;
   const who = /^(?:you|i|we)$/i.test(m[1]!) ? agent : m[1]!;
-  const object = m[3]!.replace(QUALIFIER, "");
+  const head = m[3]!.replace(QUALIFIER, "");
+  const shown = SHOWN_VALUES.exec(m[3]!.slice(head.length))?.[0] ?? "";
+  const object = head + shown;
   return `${who} ${thirdPerson(m[2]!.toLowerCase())}${object}`;
 }
 

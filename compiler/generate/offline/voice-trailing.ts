@@ -27,8 +27,37 @@ const TRAILING = new RegExp(
   "gi",
 );
 
+/**
+ * "Piste never opens anything in a zone for the rest of the session once a forecast has put that zone at level 4",
+ * "No payment goes to a supplier after an audit has flagged that supplier": a ban whose condition comes last, a
+ * clause of its own that points back ("that zone") at the thing the ban names ("a zone"). The readers know the
+ * condition first, the thing named in it and pointed at in the ban ("Once a forecast has put a zone at level 4,
+ * Piste never opens anything in that zone …"); what a colon adds after it stays last.
+ */
+/** A character of one clause, a value in backticks whole ("`status: allergic`" holds a colon). */
+const IN_BAN = String.raw`(?:[^,;:\`]|\`[^\`]*\`|(?<=\d),(?=\d{3}))`;
+const BAN_THEN_CONDITION = new RegExp(
+  String.raw`^(${IN_BAN}*?\b(?:never|not|no|nothing|none|doesn't|don't|cannot|can't)\b${IN_BAN}*?)\s+(once|after|as\s+soon\s+as|from\s+the\s+moment)\s+((?:a|an|the|any|some)\s+${IN_BAN}*?\bthat\s+([a-z][\w-]*)\b${IN_BAN}*?)(?=\s*[:;,]|$)`,
+  "gi",
+);
+
 export function trailingConditionSteps(): VoiceStep[] {
   return [
+    {
+      name: "condition after the ban",
+      apply: (v: Voiced) =>
+        rewrite(v, BAN_THEN_CONDITION, (m) => {
+          const [main, conj, condition, noun] = [m[1]!, m[2]!, m[3]!, m[4]!];
+          // The ban names the thing ("a zone", "any supplier"), once, and has no condition of its own.
+          const named = new RegExp(String.raw`\b(?:a|an|any|each|every)\s+${noun}\b`, "gi");
+          if ((main.match(named) ?? []).length !== 1 || /\b(?:if|when|once|after|before|unless|until|while)\b/i.test(main))
+            return undefined;
+          const lead = conj.charAt(0).toUpperCase() + conj.slice(1).toLowerCase();
+          const first = /^(?:The|A|An|Each|Every|Any|No|Nothing|Never)\b/.test(main) ? main.charAt(0).toLowerCase() + main.slice(1) : main;
+          const article = /^[aeiou]/i.test(noun) ? "an" : "a";
+          return `${lead} ${condition.replace(new RegExp(String.raw`\bthat\s+${noun}\b`, "i"), `${article} ${noun}`)}, ${first.replace(named, `that ${noun}`)}`;
+        }),
+    },
     {
       name: "condition after the duty",
       apply: (v: Voiced) =>

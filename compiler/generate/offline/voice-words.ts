@@ -55,15 +55,21 @@ export function imperativeVerb(word: string, atStart: boolean): boolean {
 /**
  * Verbs that name no act of their own before a noun that does: "make no payment", "carry out any inspection", "issue
  * a refund", "perform no transfer". The noun is the act, in every voice (its stem is the action's: words.ts reads
- * "payment" as paying, "booking" as booking).
+ * "payment" as paying, "booking" as booking). A number of them counts the act as well: "make more than four
+ * call-outs", "issue over 3 refunds", "carry out two inspections" (a Do/Don't page's "Don't make more than four …").
  */
-const LIGHT_VERB =
-  /^(?:make|makes|issue|issues|carry\s+out|carries\s+out|perform|performs|conduct|conducts|effect|effects|process|processes|put\s+through|puts\s+through|place|places)\s+(?:no|any|a|an|another|further|more|one)\s+(?:(?:further|more|other|new|single|additional|fresh)\s+)?([a-z]+)\b/i;
+const LIGHT_VERB = new RegExp(
+  String.raw`^(?:make|makes|issue|issues|carry\s+out|carries\s+out|perform|performs|conduct|conducts|effect|effects|process|processes|put\s+through|puts\s+through|place|places)\s+` +
+    String.raw`(?:(?:(?:no\s+)?(?:more|fewer|less)\s+than|over|above|under|up\s+to|at\s+(?:most|least)|(?:a\s+)?maximum\s+of)\s+(?:\d+|[a-z]+)|no|any|a|an|another|further|more|one|\d+|two|three|four|five|six|seven|eight|nine|ten|twelve)\s+` +
+    String.raw`(?:(?:further|more|other|new|single|additional|fresh|separate)\s+)?([a-z]+)(?:-([a-z]+))?\b`,
+  "i",
+);
 
 /** Whether the verb phrase starting `text` is a light verb whose object names an act the agent's actions are called by. */
 export function actByNoun(knows: (word: string) => boolean, text: string): boolean {
   const m = LIGHT_VERB.exec(text);
-  return m !== null && knows(m[1]!);
+  // "call-outs", "write-offs": the compound's first word is the act's ("call" of `call_out`), or the whole written as one.
+  return m !== null && (knows(m[1]!) || (m[2] !== undefined && knows(m[1]! + m[2])));
 }
 
 /**

@@ -17,6 +17,7 @@ import type { Lexicon } from "./lexicon.js";
 import { canonical } from "./words.js";
 import { escapeRegExp } from "./shape.js";
 import { formSteps, lateSteps } from "./voice-forms.js";
+import { headingSteps } from "./voice-headings.js";
 import { asideSteps } from "./voice-asides.js";
 import { contrastSteps } from "./voice-contrasts.js";
 import { doneSteps, letterSteps } from "./voice-letters.js";
@@ -463,6 +464,8 @@ export function voiced(
     ...boundSteps(),
     ...contrastSteps(knows),
     ...formSteps(agent),
+    // A Do/Don't page's or a slide's heading before its colon, after the forms' "Do" and lead-ins are gone (voice-headings.ts).
+    ...headingSteps(knows),
     ...asideSteps(agent, knows),
     ...steps(agent, knows, answer),
     // After the modals are "must" (steps above): a duty's condition put last, put first (voice-trailing.ts).
