@@ -33,8 +33,9 @@ export const LIBRARIES = [
   {
     source: "testing/files.ts",
     out: "files.mjs",
-    // Node only: it reads files, as the CLI does; nothing else is imported.
-    external: ["node:buffer", "node:fs", "node:fs/promises", "node:path", "node:url"],
+    // Node only: it reads files, as the CLI does; nothing else is imported (node:v8 and node:vm: one collection before
+    // a large .json file is parsed, compiler/inputs/old-generation.ts).
+    external: ["node:buffer", "node:fs", "node:fs/promises", "node:path", "node:url", "node:v8", "node:vm"],
     header: "behavior-judge/files: readCaseFiles, trajectory files read as the CLI reads them (Node)",
   },
   {

@@ -72,7 +72,8 @@ function lazyLineCase(file: string, index: number, lineAt: (i: number) => number
 /** A .json file's value and its text, or the one case that says why it has none. */
 export type ParsedJsonFile = { kind: "parsed"; value: unknown; text: string } | { kind: "failed"; failure: InputCase };
 
-export function parseJsonFile(file: string, bytes: Uint8Array): ParsedJsonFile {
+/** `beforeParse` sees the decoded text before JSON.parse does (old-generation.ts). */
+export function parseJsonFile(file: string, bytes: Uint8Array, beforeParse?: (text: string) => void): ParsedJsonFile {
   const decoded = decodeUtf8(bytes);
   if (!decoded.ok) {
     const { invalid } = decoded;
@@ -81,6 +82,7 @@ export function parseJsonFile(file: string, bytes: Uint8Array): ParsedJsonFile {
   let text = decoded.text;
   // A byte order mark (Windows editors write one) is not JSON; RFC 8259 lets readers ignore it.
   if (text.startsWith(BOM)) text = text.slice(1);
+  beforeParse?.(text);
   try {
     return { kind: "parsed", value: JSON.parse(text), text };
   } catch (error) {
@@ -88,9 +90,14 @@ export function parseJsonFile(file: string, bytes: Uint8Array): ParsedJsonFile {
   }
 }
 
+/** old-generation.ts's LARGE_TEXT_CHARS as bytes: a file this large may be worth a collection before it is parsed. */
+const LARGE_TEXT_BYTES = 1 << 22;
+
 /** The cases of a whole .json file's bytes, once the importers are loaded if its value may need them (importers.ts). */
 export async function jsonFileCases(file: string, bytes: Uint8Array, options: TraceReadOptions): Promise<Iterable<InputCase>> {
-  const parsed = parseJsonFile(file, bytes);
+  // A large file's value is held while it is judged: the heap is made ready for it first (old-generation.ts, loaded only then).
+  const before = bytes.length >= LARGE_TEXT_BYTES ? (await import("./old-generation.js")).collectBeforeLargeParse : undefined;
+  const parsed = parseJsonFile(file, bytes, before);
   if (parsed.kind === "failed") return [parsed.failure];
   if (needsImporters(parsed.value)) await loadImporters();
   return parsedCases(parsed.value, file, () => arrayElementLines(parsed.text), options);

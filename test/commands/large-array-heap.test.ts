@@ -1,0 +1,91 @@
+/**
+ * A large `.json` array is read whole and held while it is judged; before
+ * JSON.parse builds it, the CLI collects the heap once
+ * (compiler/inputs/old-generation.ts), so V8 sets its old generation's limit
+ * from the text that is there rather than from the start-up's garbage, and
+ * never marks the parsed value while it is judged (docs/SPEED.md, "The CLI at
+ * its floor", ninth round). Through the built CLI with `--trace-gc`: the only
+ * full collection is the one asked for ("testing", V8's reason for a
+ * collection a program requests). Without it, V8 lowers its first limit with
+ * every young collection of the start-up, starts marking during JSON.parse,
+ * and finishes with a full collection of the whole array.
+ */
+import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { ROOT, runCli } from "../support/cli.js";
+
+const JUDGE = join(ROOT, "examples", "refund-support", "judge.mjs");
+const dir = mkdtempSync(join(tmpdir(), "bj-large-array-"));
+const large = join(dir, "large.json");
+const small = join(dir, "small.json");
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A support session of 48 events in the refund vocabulary (refunds, lookups, emails), its id `id`. */
+function session(id: string, k0: number): string {
+  const events: object[] = [];
+  const push = (actor: string, action: string, content: string, metadata?: object) =>
+    events.push({ id: `e${events.length + 1}`, actor, action, content, ...(metadata === undefined ? {} : { metadata }) });
+  for (let k = k0; events.length + 6 <= 45; k++) {
+    const order = `A-${k % 3}`;
+    push("user", "message", "My order arrived damaged, can I get a refund?");
+    push("agent", "get_order", order, { order_id: order });
+    push("tool", "get_order_result", "Order found", { status: "found", order_id: order });
+    push("agent", "issue_refund", "Refunding", { order_id: order, amount: "19.00" });
+    push("tool", "issue_refund_result", "Approved", { status: k % 5 === 0 ? "declined" : "approved", order_id: order });
+    push("agent", "send_email", "Your refund is on its way", { template: "refund_confirmation" });
+  }
+  while (events.length < 45) push("user", "message", "Thanks.");
+  push("agent", "escalate_to_supervisor", "Escalating");
+  push("agent", "add_case_note", "Handover", { kind: "handover" });
+  push("agent", "send_message", "A supervisor will follow up.");
+  return JSON.stringify({ id, complete: true, events });
+}
+
+/** `count` sessions as one array, an element a line, as bench/cli-floor.js writes it. */
+function writeArray(path: string, count: number): void {
+  const fd = openSync(path, "w");
+  let chunk = "[\n";
+  for (let i = 0; i < count; i++) {
+    chunk += (i === 0 ? "" : ",\n") + session(`l-${i}`, i);
+    if (chunk.length > 1 << 20) {
+      writeSync(fd, chunk);
+      chunk = "";
+    }
+  }
+  writeSync(fd, chunk + "\n]\n");
+  closeSync(fd);
+}
+
+beforeAll(() => {
+  writeArray(large, 5_000); // about 28 MB
+  writeArray(small, 10);
+});
+
+/** The full collections (mark-compacts) of a `judge … --jsonl` run, each as V8's line for it. */
+function fullCollections(file: string): { status: number | null; lines: string[]; judged: number } {
+  const run = runCli(["judge", JUDGE, file, "--workers", "1", "--jsonl"], { nodeArgs: ["--trace-gc"] });
+  const out = run.stdout.split("\n");
+  return {
+    status: run.status,
+    lines: out.filter((line) => line.startsWith("[") && line.includes(" Mark-Compact ")),
+    judged: out.filter((line) => line.startsWith("{")).length,
+  };
+}
+
+describe("a large .json array is not marked while it is judged", () => {
+  test("the one full collection is the one asked for before the parse", () => {
+    const run = fullCollections(large);
+    expect(run.judged).toBe(5_000);
+    expect(run.lines.length).toBeGreaterThan(0);
+    expect(run.lines.filter((line) => !line.includes(" testing"))).toEqual([]);
+    expect(run.lines).toHaveLength(1);
+  }, 120_000);
+
+  test("a small file is parsed without one", () => {
+    const run = fullCollections(small);
+    expect(run.judged).toBe(10);
+    expect(run.lines).toEqual([]);
+  }, 60_000);
+});
