@@ -44,7 +44,7 @@ describe("obligations", () => {
 });
 
 describe("obligations no cue word states", () => {
-  it("takes a sentence headed by \"Don't\", \"Do not\" or a forbidding \"No\" for an obligation", () => {
+  it('takes a sentence headed by "Don\'t", "Do not" or a forbidding "No" for an obligation', () => {
     for (const sentence of [
       "Don't hand a cage back that was never weighed",
       "Do not reopen a bay on the same shift",
@@ -86,13 +86,22 @@ describe("obligations in table cells (no silent drop)", () => {
   });
 
   it("leaves the header row, the delimiter row, short cells and fenced tables out, and a cell under a plain column needs a cue", () => {
-    const plain = ["| Hazard | Notes |", "|---|---|", "| Hot irons | Staff wear gloves near them |", "| Steam | Every valve must be shut at night |"].join("\n");
+    const plain = [
+      "| Hazard | Notes |",
+      "|---|---|",
+      "| Hot irons | Staff wear gloves near them |",
+      "| Steam | Every valve must be shut at night |",
+    ].join("\n");
     expect(tableObligations(plain).map((o) => o.text)).toEqual(["Every valve must be shut at night"]);
   });
 
   it("counts a cell as covered when a clause quotes it, and names the rest in lint's and the drafter's notice", () => {
     const uncovered = uncoveredObligations(TABLED, ["Weigh every cage before it leaves", "Log the rewash with `log_rewash`"]);
-    expect(uncovered.map((o) => o.text)).toEqual(["Mix theatre linen with ward linen", "Tell the ward", "Send a cage over 40 kg \\| any cage marked `hold: yes`"]);
+    expect(uncovered.map((o) => o.text)).toEqual([
+      "Mix theatre linen with ward linen",
+      "Tell the ward",
+      "Send a cage over 40 kg \\| any cage marked `hold: yes`",
+    ]);
     // In the body's order, table cells and paragraphs alike.
     const mixed = `Every cage must be weighed.\n\n${TABLED}\n\nThe shift lead must sign the sheet.`;
     expect(uncoveredObligations(mixed, []).map((o) => o.text)).toEqual([
@@ -227,7 +236,6 @@ describe("lint", () => {
       ["warning", "uncovered-sentence", 'no clause of "Verify first" quotes "Refund an order twice"'],
     ]);
   });
-
 
   it("warns uncovered-sentence with the sentence for an obligation no clause quotes", async () => {
     const dir = mkdtempSync(join(tmpdir(), "bj-coverage-"));
