@@ -12,8 +12,14 @@
  *   with (voice-headings.ts);
  * - "Can the assistant ship a parcel with `class: hazmat` or `class: lithium` whatever its label says? No: …": the
  *   values in backticks after the question's object say which acts the answer is about (voice-joins.ts askedAct).
+ * And the readings the last round noticed and left:
+ * - "The assistant records every vaccination: the assistant calls record_dose …": the heading in a registrar's voice;
+ * - the stemmer: "shred" stemmed "shr" (its "-ed" taken for an ending), "cancelled" "cancell", "added" "ad", so words
+ *   and names of one act did not meet (words.ts stem);
+ * - "Can the assistant hire out a boat once …? That is exactly what we are here to prevent.": the answer is the
+ *   question's "No"; the question was dropped as context (speakers.ts deniesAsked, context.ts, voice.ts).
  * Worlds none of the fixtures use: a print room, a pharmacy, a vet clinic, a cold store, a key safe, a
- * harbour, a parcel depot.
+ * harbour, a parcel depot, a disposal desk, a boat-hire jetty.
  */
 import { describe, expect, it } from "vitest";
 import { drafter, sessions, type Step } from "./voice-fixture.js";
@@ -131,6 +137,8 @@ describe("a Do list's heading before the colon that spells it out with the tool'
     "Do record every vaccination: call record_dose for the same pet (its `pet_id`) after give_vaccine, before the session ends.",
     "Record each dose: call record_dose for the same pet (its `pet_id`) after give_vaccine, before the session ends.",
     "Write up every jab: call record_dose for the same pet (its `pet_id`) after give_vaccine, before the session ends.",
+    // A registrar's voice: the agent named before its verb, in the heading and in the rule.
+    "The assistant records every vaccination: the assistant calls record_dose for the same pet (its `pet_id`) after give_vaccine, before the session ends.",
   ])("%j drafts the plain imperative's judge", (body) => {
     expect(clinic.reading(body)).toEqual(clinic.reading(plain));
     const { rule, section } = clinic.drafted(body);
@@ -293,5 +301,86 @@ describe("an FAQ's question about acts with values in backticks: the answer is a
         when: 'r.cleared == "yes"',
       },
     ],
+  );
+});
+
+describe("the stemmer: a verb's own '-ed', a doubled 'l', a word of three letters", () => {
+  it.each([
+    // "shred", "embed", "exceed", "proceed": verbs whose own form ends in "-ed" stem as their participles do.
+    ["shred", "shredded", "shredding", "shreds"],
+    ["exceed", "exceeded", "exceeds", "exceeding"],
+    ["proceed", "proceeded", "proceeds"],
+    ["embed", "embedded", "embedding"],
+    // British spelling doubles the "l" of "cancel", "label", "travel".
+    ["cancel", "cancelled", "cancelling", "canceled", "cancels"],
+    ["label", "labelled", "labelling", "labels"],
+    ["travel", "travelled", "travelling"],
+    // A verb in "-ee" takes only a "d"; a word of three letters keeps its double ("added" is "add").
+    ["agree", "agreed", "agrees"],
+    ["add", "added", "adding", "adds"],
+  ])("%s stems as %s, %s …", async (...forms) => {
+    const { stem } = await import("../../compiler/generate/offline/words.js");
+    expect(new Set(forms.map(stem)).size).toBe(1);
+  });
+  it.each([
+    ["spell", "spelled"],
+    ["roll", "rolled"],
+    ["call", "called"],
+    ["install", "installed"],
+    ["ship", "shipped"],
+  ])("%s and %s still stem alike, a double kept where the verb has one", async (...forms) => {
+    const { stem } = await import("../../compiler/generate/offline/words.js");
+    expect(new Set(forms.map(stem)).size).toBe(1);
+  });
+
+  const session = sessions("m");
+  const shred = (b: string): Step => ["agent", "shred_media", { box_id: b }];
+  const cancel = (b: string): Step => ["agent", "cancel_pickup", { box_id: b }];
+  // The spec names no tool: the words "shredded", "shredding" are all that tie the rule to `shred_media`.
+  const desk = drafter(spec("disposal-desk", "The assistant runs a disposal desk for a records office."), [
+    session(shred("B1"), shred("B2"), shred("B3")),
+    session(shred("B4"), cancel("B4")),
+    session(cancel("B5"), cancel("B6"), cancel("B7")),
+  ]);
+  readAlike(
+    desk,
+    [
+      "At most two boxes are shredded in one session.",
+      "No more than two boxes may be shredded in a session.",
+      "SHREDDING MORE THAN TWO BOXES IN ONE SESSION IS NOT ALLOWED.",
+      "Never shred more than two boxes in one session.",
+    ],
+    [{ type: "count", match: [{ action: "shred_media" }], max: 2 }],
+  );
+});
+
+describe("an FAQ's question answered 'That is exactly what we are here to prevent': its 'No'", () => {
+  const session = sessions("t");
+  const hire = (b: string): Step => ["agent", "hire_boat", { boat_id: b }];
+  const fault = (b: string): Step => ["agent", "flag_fault", { boat_id: b }];
+  const look = (b: string): Step => ["agent", "check_boat", { boat_id: b }];
+  const jetty = drafter(
+    spec(
+      "boat-hire",
+      "The assistant runs a rowing-boat hire jetty. It checks a boat (`check_boat`), hires a boat out (`hire_boat`, by " +
+        "`boat_id`) and flags a fault on a boat (`flag_fault`, by `boat_id`).",
+    ),
+    [
+      session(look("B1"), hire("B1")),
+      session(fault("B1"), hire("B1")),
+      session(fault("B1"), look("B1"), hire("B2")),
+      session(fault("B3"), look("B3")),
+    ],
+  );
+  readAlike(
+    jetty,
+    [
+      "Can the assistant hire out a boat once a fault has been flagged on that boat? No.",
+      "Can the assistant hire out a boat once a fault has been flagged on that boat? That is exactly what we are here to prevent.",
+      "Can we hire out a boat once a fault has been flagged on that boat? That would be a breach of the jetty's rules.",
+      "CAN THE ASSISTANT HIRE OUT A BOAT ONCE A FAULT HAS BEEN FLAGGED ON THAT BOAT? THAT IS NOT ALLOWED.",
+      "Can the assistant hire out a boat once a fault has been flagged on that boat? That's the one thing this jetty exists to prevent.",
+    ],
+    [{ type: "forbidden", match: [{ action: "hire_boat" }], after: [{ action: "flag_fault" }], on: "metadata.boat_id" }],
   );
 });

@@ -10,7 +10,7 @@
  * are context: the drafters do not read them, and no "not covered" notice is owed for them
  * (coverage.ts lists the ones that carry an obligation's words, so nothing goes unsaid).
  */
-import { answersInOwnWords, unspoken } from "./speakers.js";
+import { answersInOwnWords, deniesAsked, unspoken } from "./speakers.js";
 import { readWithNeighbour } from "./voice-joins.js";
 
 export type ContextKind = "header" | "question" | "report" | "edge" | "action" | "closing" | "superseded";
@@ -98,6 +98,8 @@ export function contextKinds(sentences: readonly Said[]): (ContextKind | undefin
  */
 function answered(question: string, next: string | undefined): boolean {
   if (next === undefined || answersInOwnWords(next)) return false;
+  // "… ? That is exactly what we are here to prevent.": the answer is a "No" (speakers.ts deniesAsked).
+  if (deniesAsked(next)) return true;
   return readWithNeighbour(question, next) || /^(?:A\s*\d*[.:]\s*)?(?:no|yes)\b|^if\s+(?:yes|no|so|not)\b/i.test(next);
 }
 

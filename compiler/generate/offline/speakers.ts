@@ -28,6 +28,19 @@ export const ANSWER_WORD = /^(?:no|nope|nah|yes|yep|yeah)[.!]\s+(?=[A-Z"`*])/i;
 const RULE_SAID =
   /\b(?:must|shall|should|never|always|only|every|each|any|no|not|nothing|none|n't|at\s+most|at\s+least|before|after|once|until|unless|if|when|whenever|first|per|limit|max(?:imum)?|required|forbidden|correction|instead)\b/i;
 
+/**
+ * "That is exactly what we are here to prevent.", "That would be a breach of this standard.", "That's never allowed.":
+ * an answer that calls what the question asks about a thing prevented or forbidden is its "No" (voice.ts reads the
+ * question as the ban, context.ts keeps it a rule sentence), and says nothing of its own.
+ */
+const DENIAL =
+  /^(?:that|this)(?:'s|\u2019s|\s+is|\s+would\s+be|\s+will\s+be)\s+(?:exactly\s+|precisely\s+|just\s+)?(?:(?:the\s+(?:one\s+)?thing\s+|what\s+)(?:we|this\s+[\w-]+)\s+(?:are\s+|is\s+)?(?:here\s+to|exists?\s+to|(?:are|is)\s+(?:meant|trying)\s+to)\s+prevent|(?:a|an)\s+(?:breach|violation)\b|(?:never|not)\s+(?:allowed|permitted|acceptable|ok|okay)\b|(?:forbidden|prohibited)\b)/i;
+
+/** Whether `next` answers the question before it "No" by calling what it asks about prevented or forbidden. */
+export function deniesAsked(next: string | undefined): boolean {
+  return next !== undefined && DENIAL.test(unspoken(next).trim());
+}
+
 /** Whether a chat's answer word opens a rule said in words of its own. */
 export function answersInOwnWords(next: string | undefined): boolean {
   if (next === undefined) return false;

@@ -21,6 +21,7 @@
 import { rewrite, type Voiced } from "./voice-spans.js";
 import type { VoiceStep } from "./voice-forms.js";
 import { imperativeVerb } from "./voice-words.js";
+import { escapeRegExp } from "./shape.js";
 
 /** A name of an action as written: in backticks or snake_case. */
 const NAMED_ACT = String.raw`\`?[a-z][a-z0-9]*(?:_[a-z0-9]+)+\`?`;
@@ -29,19 +30,28 @@ const IN_CLAUSE = String.raw`(?:[^,;:\`]|\`[^\`]*\`)`;
 /** Values in backticks, one or several ("`form: liquid` or `form: sludge`"). */
 const SHOWN = String.raw`\`[^\`]+\`(?:\s*(?:,|or|and|,\s*or)\s*\`[^\`]+\`)*`;
 
-export function headingSteps(knows: (verb: string) => boolean): VoiceStep[] {
+export function headingSteps(agent: string, knows: (verb: string) => boolean): VoiceStep[] {
+  // The agent as a registrar's voice writes it before its verb: "Registrar logs every release: Registrar calls …".
+  const WHO = String.raw`(?:${escapeRegExp(agent)}|the\s+agent|the\s+assistant)`;
   return [
     {
-      // "Log every release: call log_disclosure …": the heading goes when the words after the colon name the act.
+      // "Log every release: call log_disclosure …", "Registrar logs every release: Registrar calls log_disclosure …": the
+      // heading goes when the words after the colon name the act.
       name: "duty heading",
       apply: (v: Voiced) =>
         rewrite(
           v,
           new RegExp(
-            String.raw`^([a-z]+)\s+(?:every|each|all|any)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?\s*:\s+(?=[a-z]+\s+(?:(?:the|a|an)\s+)?${NAMED_ACT})`,
+            String.raw`^(${WHO}\s+)?([a-z]+)\s+(?:every|each|all|any)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?\s*:\s+(?=(?:${WHO}\s+)?[a-z]+\s+(?:(?:the|a|an)\s+)?${NAMED_ACT})`,
             "gi",
           ),
-          (m) => (imperativeVerb(m[1]!, true) ? "" : undefined),
+          (m) => {
+            // Bare, the imperative ("Log every …"); after the agent's name, its verb in the third person ("logs every …").
+            const verb = m[2]!;
+            const ok =
+              m[1] === undefined ? imperativeVerb(verb, true) : /[^s]s$/i.test(verb) && imperativeVerb(verb.replace(/e?s$/i, ""), false);
+            return ok ? "" : undefined;
+          },
         ),
     },
     {

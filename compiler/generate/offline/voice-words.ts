@@ -3,6 +3,7 @@
  * agent the subject ("push" → "pushes", "log" → "logged"), the words that cannot open an imperative,
  * and the ordinals of "no later than the fourth step after".
  */
+import { BASE_IN_ED } from "./words.js";
 
 /** The third person singular of a verb: "push" → "pushes", "carry" → "carries", "have" → "has". */
 export function thirdPerson(verb: string): string {
@@ -36,12 +37,6 @@ export const NOT_A_VERB = new Set(
 export const OBJECT_START = "(?:(?:the|a|an|every|each|any|all|no|its|their|one|both|another|it|them)\\b|`|[a-z]+_[a-z0-9_]+\\b)";
 /** Adverbs that may come between the subject (or none) and the verb. */
 export const ADVERB = "(?:never|always|only|also|then|first|immediately|promptly|still|do not|don't|does not|doesn't)";
-
-/**
- * Verbs whose own form ends in "-ed", no participle: "shred", "embed", "feed", "seed", "proceed" ("-eed", but not a
- * verb in "-ee" with its "d": "agreed", "freed", "guaranteed").
- */
-const BASE_IN_ED = /^(?:shred|embed|wed|bed|sled|(?!(?:agr|fr|guarant|decr|refer|pedigr|disagr)eed$)[a-z]*eed)$/;
 
 /** A verb that may open an imperative: a word, not a function word, not a participle or a verb already in the third person. */
 export function imperativeVerb(word: string, atStart: boolean): boolean {

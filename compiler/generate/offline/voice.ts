@@ -33,6 +33,7 @@ import { figureSteps } from "./voice-figures.js";
 import { afterWait, answersInOwnWords, chatSteps, unspoken, waitsForNext } from "./voice-chat.js";
 import { recordSteps } from "./voice-record.js";
 import { originalQuote, rewrite, unchanged, type Voiced } from "./voice-spans.js";
+import { deniesAsked } from "./speakers.js";
 import { foldedCase, shouts } from "./voice-case.js";
 import { cardSteps } from "./voice-card.js";
 import { flowchartSteps } from "./flowchart.js";
@@ -424,10 +425,13 @@ export function voiced(
   // An FAQ's answer, the sentence after a question ("Can the clerk …? No."), says what the question's words mean; an
   // answer that goes on to say the rule ("No. A balloon only launches if …") says it itself, and the question asks nothing more.
   const ownWords = answersInOwnWords(next);
+  // "… ? That is exactly what we are here to prevent.": a "No" in the team's words (speakers.ts).
   const answer =
     next === undefined || ownWords
       ? undefined
-      : (/^(?:A\s*\d*[.:]\s*)?(no|yes)\b/i.exec(next)?.[1]?.toLowerCase() as "yes" | "no" | undefined);
+      : deniesAsked(next)
+        ? "no"
+        : (/^(?:A\s*\d*[.:]\s*)?(no|yes)\b/i.exec(next)?.[1]?.toLowerCase() as "yes" | "no" | undefined);
   // A part of a rule its voice put in a sentence of its own is read with the sentence it belongs to (voice-joins.ts).
   // "A clean account check after the bar changes nothing.": the ban for good before it says so already (voice-riders.ts).
   if (
@@ -435,6 +439,8 @@ export function voiced(
     waitsForNext(sentence, next) ||
     (ownWords && ASKS_FIRST.test(sentence)) ||
     riderOfBan(sentence, previous) ||
+    // The "No" of the question before it, in the team's words, is read with that question.
+    (previous !== undefined && (ASKS_FIRST.test(unspoken(previous)!) || /\?\s*$/.test(previous)) && deniesAsked(sentence)) ||
     // "Item: payments to any one supplier …" before "Limit: £7,500.00 …": a table's row, read at its field (voice-table.ts).
     rowSubject(sentence, next)
   )
@@ -465,7 +471,7 @@ export function voiced(
     ...contrastSteps(knows),
     ...formSteps(agent),
     // A Do/Don't page's or a slide's heading before its colon, after the forms' "Do" and lead-ins are gone (voice-headings.ts).
-    ...headingSteps(knows),
+    ...headingSteps(agent, knows),
     ...asideSteps(agent, knows),
     ...steps(agent, knows, answer),
     // After the modals are "must" (steps above): a duty's condition put last, put first (voice-trailing.ts).

@@ -234,9 +234,21 @@ export const STOPWORDS = new Set([
 ]);
 
 function undouble(word: string): string {
-  // "posting" → "post", "shipped" → "ship"; l, s and z double legitimately ("roll", "pass").
-  return /([b-df-hjkmnp-rtvwxy])\1$/.test(word) ? word.slice(0, -1) : word;
+  // "posting" → "post", "shipped" → "ship"; l, s and z double legitimately ("roll", "pass"), and so does a word of
+  // three letters ("added" is "add", not "ad").
+  if (/([b-df-hjkmnp-rtvwxy])\1$/.test(word) && word.length > 3) return word.slice(0, -1);
+  // "cancelled", "travelling", "labelled": British spelling doubles the "l" of a verb in "-el" of two syllables or more
+  // ("cancel"); a verb in "-ell" of one ("spell", "smell") has a consonant cluster or nothing before its vowel.
+  if (/[aeiou][^aeiou]+ell$/.test(word)) return word.slice(0, -1);
+  return word;
 }
+
+/**
+ * Verbs whose own form ends in "-ed", no participle: "shred", "embed", "feed", "speed", "proceed", "exceed" ("-eed",
+ * but not a verb in "-ee" with its "d": "agreed", "freed", "guaranteed"). Their "-ed" is no ending: "shred" stems as
+ * "shredded" does, "exceed" as "exceeded".
+ */
+export const BASE_IN_ED = /^(?:shred|embed|wed|bed|sled|(?!(?:agr|fr|guarant|decr|refer|pedigr|disagr)eed$)[a-z]*eed)$/;
 
 /** A light stem: plural, -ing, -ed, -ation, final e. `approves`, `approved` → `approv`. */
 export function stem(raw: string): string {
@@ -250,7 +262,9 @@ export function stem(raw: string): string {
   else if (word.endsWith("s") && !word.endsWith("ss") && !word.endsWith("us") && !word.endsWith("is")) word = word.slice(0, -1);
   if (word.endsWith("ing") && word.length > 5) word = undouble(word.slice(0, -3));
   else if (word.endsWith("ied") && word.length > 4) word = `${word.slice(0, -3)}y`;
-  else if (word.endsWith("ed") && word.length > 4) word = undouble(word.slice(0, -2));
+  // "agreed", "guaranteed": a verb in "-ee" takes only a "d" ("agree").
+  else if (word.endsWith("eed") && word.length > 4 && !BASE_IN_ED.test(word)) word = word.slice(0, -1);
+  else if (word.endsWith("ed") && word.length > 4 && !BASE_IN_ED.test(word)) word = undouble(word.slice(0, -2));
   else if (word.endsWith("ation") && word.length > 7) word = word.slice(0, -3);
   else if (word.endsWith("ment") && word.length > 8) word = word.slice(0, -4);
   // Verb + "al" nouns: approval, removal, arrival, proposal, withdrawal.
