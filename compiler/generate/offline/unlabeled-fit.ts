@@ -18,6 +18,7 @@
  *   "Low Allotment").
  */
 import type { Matcher } from "../../ir/types.js";
+import { valueTest } from "../../ir/values.js";
 import { actionsOf } from "./synthesize-forms.js";
 import { usedMatchers, type Candidate } from "./synthesize-eval.js";
 import { nameStems } from "./words.js";
@@ -33,6 +34,10 @@ export function oneToolTwice(c: Candidate, matchers: readonly Matcher[]): boolea
   if (c.type === "count" || c.type === "condition") return false;
   const used = usedMatchers(c);
   if (used.length < 2) return false;
+  // A comparison of an amount narrows the event to what the words state of it ("purchases exceeding
+  // $500"), whichever event the check pairs it with: such a reading stays (without it, two dev rules
+  // with amounts fell to a reading one verdict worse).
+  if (used.some((m) => Object.values(matchers[m]!.metadata ?? {}).some((v) => valueTest(v).op === "range"))) return false;
   const [a, b] = used.map((m) => new Set(actionsOf(matchers[m]!).map(toolOf)));
   return [...a!].some((t) => b!.has(t));
 }
