@@ -20,8 +20,8 @@ import { continuedSituation } from "./continued.js";
 /** "within the next two events", "within three events of the booking", "within 2 steps". */
 const WITHIN = new RegExp(`,?\\s*\\bwithin\\s+(?:the\\s+(?:next|following)\\s+)?(\\w+)\\s+${STEP_NOUNS}(?:\\s+of\\s+([^,;:]+))?`, "i");
 
-/** "as the very next step", "as the next action": the event right after. */
-const NEXT_STEP = /,?\s*\bas\s+(?:the\s+)?(?:very\s+)?next\s+(?:step|event|action|move)\b/i;
+/** "as the very next step", "at the very next step", "by the next line": the event right after. */
+const NEXT_STEP = /,?\s*\b(?:as|at|on|in|by)\s+(?:the\s+)?(?:very\s+)?next\s+(?:step|event|action|move|line)\b/i;
 
 /** The window a clause writes, the event it counts from ("of reverse_adjustment"), and the clause without it. */
 export function withinOf(clause: string): { within: number; rest: string; of?: string } | undefined {

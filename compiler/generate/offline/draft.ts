@@ -332,10 +332,10 @@ function fromWords(
   // With no labels, words that name an act by its name's words are read so too (named-acts.ts); with
   // labels the search reads the rule from them instead.
   const read =
-    readFromWords(lexicon, rule, paragraphs, quote, samples, forbidding) ??
+    readFromWords(lexicon, rule, paragraphs, quote, samples, forbidding, false, !labeled) ??
     (labeled || actsNamedPlainly(lexicon, paragraphs, quote).length === 0
       ? undefined
-      : readFromWords(lexicon, rule, paragraphs, quote, samples, forbidding, true));
+      : readFromWords(lexicon, rule, paragraphs, quote, samples, forbidding, true, true));
   if (read === undefined) return drafted;
   const message = `no phrase rule mapped "${quote}"; it was read from its words over the samples as a ${read.checks[0]!.type} check: check it`;
   // The notes on the semantic trigger and on the question it replaces go with them.

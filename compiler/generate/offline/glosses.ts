@@ -11,6 +11,7 @@
 import type { BehaviorSpec } from "../../behavior-md/load.js";
 import type { Lexicon } from "./lexicon.js";
 import { nameStems, stemSet } from "./words.js";
+import { linkedGlosses } from "./linked-glosses.js";
 
 /** ""Term" is (the tool) `name`" or ""Term" means …": a defined term and the action it stands for. */
 const DEFINED =
@@ -56,6 +57,12 @@ export function specGlosses(spec: Pick<BehaviorSpec, "description" | "preamble">
       for (const s of stemSet(m[1]!)) if (s.length >= 3) stems.add(s);
       raw.set(name, stems);
     }
+  // "A court is shut with `close_court`", "Texting me is text_owner": words linked to a name (linked-glosses.ts).
+  for (const [name, linked] of linkedGlosses([spec.description, spec.preamble], known)) {
+    const stems = raw.get(name) ?? new Set<string>();
+    for (const s of linked) stems.add(s);
+    raw.set(name, stems);
+  }
   // Only the words that call one action: none another action's name has, none another's gloss has.
   const nameStemsOf = new Map(lexicon.actions.map((a) => [a.name.replace(/_result$/, ""), new Set(a.stems)]));
   // Nor a word that names a key the samples carry ("write to the claimant": `claimant_id`): it says

@@ -16,6 +16,7 @@ import { candidates, score } from "./synthesize-candidates.js";
 import { toCheck } from "./synthesize-check.js";
 import { boundsIn, candidateMatchers } from "./synthesize-vocab.js";
 import { escapeRegExp } from "./shape.js";
+import { oneToolTwice } from "./unlabeled-fit.js";
 import { actionsOf } from "./synthesize-forms.js";
 import { headingWords } from "./synthesize-voiced.js";
 import { PREVENTS, sequenceNudge } from "./named-acts.js";
@@ -140,6 +141,8 @@ export function readFromWords(
    * an act in passing, "a decline kindly put", are no evidence the rule is about when it happens).
    */
   namedActs = false,
+  /** No labels follow: the reading is the draft, so it leans on nothing the words do not say (unlabeled-fit.ts). */
+  alone = false,
 ): MetaBehavior | undefined {
   if (samples.length < 3 || (!namedActs && !concrete(lexicon, section))) return undefined;
   // Acts named in passing are read only where the words forbid or call a sequence of them a breach.
@@ -147,7 +150,7 @@ export function readFromWords(
   // A rule's number ("Further to rule 4") is no value of an event's key: read in passing, a sample's
   // `load_t: "4"` would match it (synthesize-references.ts blanks such numbers for the label path).
   const words = `${headingWords(rule.name)}. ${section}`;
-  const vocab = candidateMatchers(lexicon, rule, namedActs ? withoutReferences(words) : words, samples, () => undefined, true);
+  const vocab = candidateMatchers(lexicon, rule, namedActs ? withoutReferences(words) : words, samples, () => undefined, true, alone);
   const { matchers, relevance } = vocab;
   const written = writtenActions(lexicon, quote);
   const banned = bannedList(written, quote);
@@ -225,7 +228,9 @@ export function readFromWords(
         !contradicts(x.c) &&
         (!prohibiting || prohibits(x.c)) &&
         inRole(x.c) &&
-        !(namedActs && (callAndResult(x.c, matchers) || bareAct(x.c, matchers))),
+        !(namedActs && (callAndResult(x.c, matchers) || bareAct(x.c, matchers))) &&
+        // Two events of one tool share every word of its name and outrank two acts the words name once each (unlabeled-fit.ts).
+        !(alone && oneToolTwice(x.c, matchers)),
     );
   // Words that name acts only by their names' words give the reading's order no other cue (named-acts.ts).
   if (namedActs) for (const x of fitting) x.s += nudge(x.c, matchers, quote, prohibiting || PREVENTS.test(quote));

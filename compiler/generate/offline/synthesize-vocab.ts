@@ -41,6 +41,7 @@ import { withoutReferences } from "./synthesize-references.js";
 import { boundActions, groundedRates, rateActions, rateCrosses } from "./synthesize-arithmetic.js";
 import { withoutRates } from "./rates.js";
 import { nameStems, parseCount, stemSet } from "./words.js";
+import { namesEveryWord } from "./unlabeled-fit.js";
 
 /** Matchers the search may use. */
 const MAX_MATCHERS = 22;
@@ -113,6 +114,11 @@ export function candidateMatchers(
    * only. With labels every side is tried, the ranking preferring the words' own.
    */
   wordsOnly = false,
+  /**
+   * No labels follow (the reading from the words is the draft, not the search's first guess): a value
+   * is named by every word of it, and one the words do not name narrows no matcher (unlabeled-fit.ts).
+   */
+  alone = false,
 ): Vocab {
   const words = stemSet(text);
   const written = new Set([...text.matchAll(/`([^`\n]+)`/g)].map((m) => m[1]!.trim()));
@@ -140,6 +146,8 @@ export function candidateMatchers(
       case "equals":
         if (written.has(`${k}: ${test.value}`)) return 2;
         // A value named by its own words, not by the key's: "Bank Field" of `field` is not named by "field".
+        // From the words alone, by every word of it (unlabeled-fit.ts): "security training" names no `SecurityAdmin`.
+        if (alone) return namesEveryWord(words, k, test.value) ? 0.5 : -0.25;
         return nameStems(test.value).some((s) => words.has(s) && !nameStems(k).includes(s)) ? 0.5 : -0.25;
       case "in":
         // A list the sentence writes counts as its words, a little more than one of its values.
@@ -279,8 +287,12 @@ export function candidateMatchers(
     // With labels: from the words alone the matchers stay as they were (fleet-rental's hand-over lost its ordering).
     if (!wordsOnly && r > 0 && m.metadata === undefined && actionsOf(m).length === 1) add(m);
   }
-  for (const { m } of ranked) {
+  // From the words alone a value the words do not name narrows nothing they say, and no label
+  // justifies it: it is not tried (unlabeled-fit.ts), nor crowds out an act the words name.
+  const unnamed = (m: Matcher, r: number) => alone && m.metadata !== undefined && r <= relevanceOf({ action: m.action });
+  for (const { m, r } of ranked) {
     if (seen.size >= MAX_MATCHERS) break;
+    if (unnamed(m, r)) continue;
     add(m);
   }
   const matchers = [...seen.values()];
