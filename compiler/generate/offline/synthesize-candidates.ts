@@ -10,6 +10,7 @@ import { actionsOf, crossRelevance, DIFFERENT, namedBy } from "./synthesize-form
 import type { Vocab } from "./synthesize-vocab.js";
 import { ownBound, ownedPairs } from "./synthesize-arithmetic.js";
 import { writtenBound } from "./synthesize-written.js";
+import { leastCounts } from "./synthesize-least.js";
 import { canonical, nameStems, words } from "./words.js";
 
 /** Keys the samples show on the matcher's action (on each of its actions, for a list of them), with their facts. */
@@ -81,8 +82,14 @@ export function candidates(vocab: Vocab, bounds: number[]): Candidate[] {
   // "At most one per order" when the words give no number.
   const countBounds = bounds.some((n) => n >= 1) ? bounds.filter((n) => n >= 1) : [1];
   const different = DIFFERENT.test(vocab.text);
+  // Counts the words ask at least of ("at least twice", "two or more"): a `min`, overall, per key, per window (synthesize-least.ts).
+  const least = leastCounts(vocab.text);
   for (let a = 0; a < count; a++) {
     out.push({ type: "required", match: a }, { type: "forbidden", match: a });
+    for (const min of least) {
+      out.push({ type: "count", match: a, min });
+      for (const per of groupKeys(vocab, matchers[a]!)) out.push({ type: "count", match: a, min, per });
+    }
     for (const n of bounds) out.push({ type: "count", match: a, max: n });
     for (const per of groupKeys(vocab, matchers[a]!)) for (const n of countBounds) out.push({ type: "count", match: a, max: n, per });
     // Totals: the sum of an amount key of the counted events, bounded by the rule's own numbers, overall and per id.
@@ -97,7 +104,9 @@ export function candidates(vocab: Vocab, bounds: number[]): Candidate[] {
       out.push({ type: "required", match: a, after: b }, { type: "forbidden", match: a, after: b });
       out.push({ type: "ordering", first: a, before: b, fresh: true });
       for (const within of withins) out.push({ type: "pairing", each: a, followedBy: b, within });
+      for (const min of least) out.push({ type: "count", match: a, after: b, min });
       for (const on of sharedKeys(vocab, matchers[a]!, matchers[b]!)) {
+        for (const min of least) out.push({ type: "count", match: a, after: b, on, min });
         out.push(
           { type: "ordering", first: a, before: b, on },
           { type: "pairing", each: a, followedBy: b, on },

@@ -57,6 +57,7 @@ export function toCheck(c: Candidate, matchers: Matcher[], quote: string): Check
         ...(c.after !== undefined ? { after: p(c.after) } : {}),
         ...(c.per !== undefined ? { per: metadataRef(c.per) } : {}),
         ...(c.sum !== undefined ? { sum: metadataRef(c.sum) } : {}),
+        ...on,
       };
     case "condition":
       return {

@@ -42,7 +42,7 @@ export type Candidate =
       onLater?: string;
     }
   | { type: "required" | "forbidden"; match: number; after?: number; on?: string }
-  | { type: "count"; match: number; min?: number; max?: number; after?: number; per?: string; sum?: string }
+  | { type: "count"; match: number; min?: number; max?: number; after?: number; per?: string; sum?: string; on?: string }
   | {
       type: "condition";
       each: number;
@@ -104,7 +104,7 @@ function evaluatePairing(c: Extract<Candidate, { type: "pairing" }>, s: SampleIn
 
 function evaluateWindowed(c: Extract<Candidate, { type: "required" | "forbidden" | "count" }>, s: SampleIndex): Verdict {
   const h = s.hits;
-  const on = c.type !== "count" ? c.on : undefined;
+  const on = c.on;
   if (on !== undefined && c.after !== undefined) {
     // Windows per key value, each opened by its first `after` event; an event is a match only in windows opened before it.
     const opened = new Map<string, number>();
@@ -114,14 +114,23 @@ function evaluateWindowed(c: Extract<Candidate, { type: "required" | "forbidden"
     }
     if (opened.size === 0) return "na";
     const served = new Set<string>();
+    // A count's matches per window (docs/FORMATS.md §10.2: the bounds hold per opened window).
+    const counted = new Map<string, number>();
     for (const m of h[c.match]!) {
       const value = keyValue(s, m, on);
       const start = value === undefined ? undefined : opened.get(value);
       if (start === undefined || m <= start) continue;
       if (c.type === "forbidden") return "false";
       served.add(value!);
+      counted.set(value!, (counted.get(value!) ?? 0) + 1);
     }
     if (c.type === "forbidden") return "true";
+    if (c.type === "count") {
+      const counts = [...opened.keys()].map((v) => counted.get(v) ?? 0);
+      if (c.max !== undefined && counts.some((n) => n > c.max!)) return "false";
+      if (c.min !== undefined && counts.some((n) => n < c.min!)) return s.complete ? "false" : "na";
+      return "true";
+    }
     return served.size === opened.size ? "true" : s.complete ? "false" : "na";
   }
   let start = -1;
