@@ -115,7 +115,9 @@ export function dutyCandidates(
   const labelOf = (i: number) => labels[samples[i]!.id]?.[rule.name];
   const own = candidateMatchers(lexicon, rule, duty.duty, samples, labelOf);
   const stems = stemSet(duty.duty);
-  const drafted = new Set(checkActions(rule.checks[duty.check]!));
+  // A call and its own result are one act: a duty that names the result of the check's call ("a fresh
+  // reading", "the next release") speaks of that act again, not of a new one.
+  const drafted = new Set(checkActions(rule.checks[duty.check]!).flatMap((a) => [a, a.replace(/_result$/, ""), `${a}_result`]));
   const naming = vocab.matchers.map((m) => {
     const acts = actionsOf(m);
     return acts.length > 0 && acts.every((a) => named(a, stems) >= NAMED);
