@@ -130,6 +130,14 @@ export function candidates(vocab: Vocab, bounds: number[]): Candidate[] {
           out.push({ type: "pairing", each: a, followedBy: b, on, onLater });
           for (const within of withins) out.push({ type: "pairing", each: a, followedBy: b, on, onLater, within });
         }
+      // "No proof of delivery for that consignment once it is marked lost": the mark names it
+      // `consignment`, the upload `ref`. The window opens on `b`, so the pair runs from `b`'s key to
+      // `a`'s. Forbidden only: a pairing of the two tied so says what a required one would (a second
+      // form of one reading outscored an ordering the words ask for: "check that field first"); a
+      // drafted or picked required check is tied so where the words ground it (synthesize-tied.ts).
+      if (vocab.cues.same)
+        for (const [on, onLater] of vocab.splits(matchers[b]!, matchers[a]!))
+          out.push({ type: "forbidden", match: a, after: b, on, onLater });
       // A condition binds a plain action's latest event and tests one of its values, or compares one
       // with the judged event's own, or both (an equal value and the comparison).
       if (matchers[b]!.metadata === undefined && exactValue(matchers[b]!.action) !== undefined) {
@@ -266,7 +274,22 @@ export function score(c: Candidate, vocab: Vocab): number {
     // A comparison with the judged event's value: its keys as the words name them, and one more form.
     if (c.cross !== undefined) words += crossRelevance(c.cross, vocab.words, vocab.text) - 0.15;
   }
-  return words + cueBonus(c, vocab) - 0.1 * used.length - 0.15 * extensions(c);
+  return words + cueBonus(c, vocab) - 0.1 * used.length - 0.15 * extensions(c) - (ownResult(c, vocab) ? OWN_RESULT : 0);
+}
+
+/** What relating a call and its own result costs a candidate's score with labels. */
+const OWN_RESULT = 0.3;
+
+/**
+ * Whether a candidate relates a call and its own result ("a status reply, then a status call of that
+ * flag within two lines"): the tool answers every call, so of two readings alike on the labels the
+ * one of two acts says more of what the agent did ("the team is paged"). With labels only: the words'
+ * own reading (synthesize-unlabeled.ts) keeps its own guard.
+ */
+function ownResult(c: Candidate, vocab: Vocab): boolean {
+  if (vocab.wordsOnly) return false;
+  const acts = usedMatchers(c).flatMap((i) => actionsOf(vocab.matchers[i]!));
+  return acts.some((a) => acts.includes(`${a}_result`));
 }
 
 /** A form the words hint at scores a little more; a key the words name, more ("the same order": `order_id`). */

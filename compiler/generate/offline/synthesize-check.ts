@@ -72,6 +72,13 @@ export function toCheck(c: Candidate, matchers: Matcher[], quote: string): Check
         ].join(" && "),
       };
     default:
-      return { type: c.type, quote, match: p(c.match), ...(c.after !== undefined ? { after: p(c.after) } : {}), ...on };
+      return {
+        type: c.type,
+        quote,
+        match: p(c.match),
+        ...(c.after !== undefined ? { after: p(c.after) } : {}),
+        // One thing under two names: the matched event's own key for it.
+        ...(c.on !== undefined && c.onLater !== undefined ? { on: { after: metadataRef(c.on), match: metadataRef(c.onLater) } } : on),
+      };
   }
 }

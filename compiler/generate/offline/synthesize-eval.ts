@@ -41,7 +41,14 @@ export type Candidate =
       /** The later event's own key for the thing `on` names on the earlier one (`baby_id`, then `patient_id`). */
       onLater?: string;
     }
-  | { type: "required" | "forbidden"; match: number; after?: number; on?: string }
+  | {
+      type: "required" | "forbidden";
+      match: number;
+      after?: number;
+      on?: string;
+      /** The matched event's own key for the thing `on` names on the `after` event (`flag`, then `subject`). */
+      onLater?: string;
+    }
   | { type: "count"; match: number; min?: number; max?: number; after?: number; per?: string; sum?: string; on?: string }
   | {
       type: "condition";
@@ -105,6 +112,8 @@ function evaluatePairing(c: Extract<Candidate, { type: "pairing" }>, s: SampleIn
 function evaluateWindowed(c: Extract<Candidate, { type: "required" | "forbidden" | "count" }>, s: SampleIndex): Verdict {
   const h = s.hits;
   const on = c.on;
+  // A count's events carry the key under the name of the event that opens its window.
+  const onMatch = c.type !== "count" ? (c.onLater ?? on) : on;
   if (on !== undefined && c.after !== undefined) {
     // Windows per key value, each opened by its first `after` event; an event is a match only in windows opened before it.
     const opened = new Map<string, number>();
@@ -117,7 +126,7 @@ function evaluateWindowed(c: Extract<Candidate, { type: "required" | "forbidden"
     // A count's matches per window (docs/FORMATS.md §10.2: the bounds hold per opened window).
     const counted = new Map<string, number>();
     for (const m of h[c.match]!) {
-      const value = keyValue(s, m, on);
+      const value = keyValue(s, m, onMatch);
       const start = value === undefined ? undefined : opened.get(value);
       if (start === undefined || m <= start) continue;
       if (c.type === "forbidden") return "false";
@@ -240,7 +249,7 @@ export function extensions(c: Candidate): number {
   if ("on" in c && c.on !== undefined) n++;
   if (c.type === "ordering" && c.fresh) n++;
   if (c.type === "pairing" && c.within !== undefined) n++;
-  if ((c.type === "pairing" || c.type === "ordering") && c.onLater !== undefined) n++;
+  if ((c.type === "pairing" || c.type === "ordering" || c.type === "required" || c.type === "forbidden") && c.onLater !== undefined) n++;
   if (c.type === "count" && c.per !== undefined) n++;
   if (c.type === "count" && c.sum !== undefined) n++;
   return n;

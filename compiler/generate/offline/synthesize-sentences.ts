@@ -137,6 +137,7 @@ function namesOf(c: Candidate, matchers: readonly Matcher[]): string[] {
     }
   }
   if ("on" in c && c.on !== undefined) out.push(c.on);
+  if ("onLater" in c && c.onLater !== undefined) out.push(c.onLater);
   if (c.type === "count") out.push(...[c.per, c.sum].filter((k): k is string => k !== undefined));
   if (c.type === "condition") {
     out.push(c.key);

@@ -113,6 +113,16 @@ export function tiedVariants(
           check: { ...check, on: { each: `metadata.${each}`, followedBy: `metadata.${followedBy}` } },
           subject: undefined,
         });
+    // So for an event forbidden after another ("no proof of delivery for that consignment once it is
+    // marked lost"). Not for a required one: a move required after a check of its field, tied so, read
+    // "check that field first" the wrong way round more surely than the untied check did (blind18).
+    if (check.type === "forbidden" && vocab.cues.same && grounded.length === 0)
+      for (const [after, match] of vocab.splits({ action: pair[0] }, { action: pair[1] }))
+        variants.push({
+          drafted: k,
+          check: { ...check, on: { after: `metadata.${after}`, match: `metadata.${match}` } },
+          subject: undefined,
+        });
   });
   if (variants.length === 0) return [];
   const anyEvent: Pattern = [{ actor: "user" }, { actor: "agent" }, { actor: "tool" }];

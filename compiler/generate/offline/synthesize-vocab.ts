@@ -134,7 +134,12 @@ export function candidateMatchers(
   // Units rule numbers off keys in the search from labels only. From the words alone they are left
   // as they were: on blind17 the words' reading that a unit leaves once `ml >= 24` is gone is a
   // check of a batch after its own call, one sample worse; that reading is to be mended first.
-  const saidFor = (key: string) => (wordsOnly ? said : saidOn(said, saidUnits, key));
+  // A number written in a unit some key's name carries ("errors of more than 2%": `error_pct`) is
+  // that key's amount, not one of a key that names no unit (a ramp's `step`).
+  const keyUnits = new Set([...uses.values()].flatMap((keys) => [...keys.keys()].flatMap((k) => keyUnit(k) ?? [])));
+  const ownedByUnit = (n: number) => (saidUnits.get(n) ?? []).some((u) => keyUnits.has(u));
+  const saidFor = (key: string) =>
+    wordsOnly ? said : saidOn(said, saidUnits, key).filter((n) => keyUnit(key) !== undefined || !ownedByUnit(n));
   const cuts = writtenCuts(numeric);
   const stated = amountsIn(numeric).map((a) => JSON.stringify(a.range));
   const lists = listsIn(lexicon, text);
@@ -158,7 +163,7 @@ export function candidateMatchers(
       case "range": {
         // A threshold the sentence writes counts as its words; the comparison it states, a little more.
         const bounds = Object.values(test.range).filter((b): b is number => typeof b === "number");
-        const fromWords = bounds.length > 0 && bounds.every((b) => said.includes(b));
+        const fromWords = bounds.length > 0 && bounds.every((b) => (wordsOnly ? said : saidFor(k)).includes(b));
         const statedHere = stated.includes(JSON.stringify(test.range)) ? 0.5 : 0;
         // From the words alone a number is tried on their side of it only (thresholds): nothing to weigh.
         if (wordsOnly) return (fromWords ? 1 : -0.3) + statedHere + keyNamed;

@@ -54,6 +54,7 @@ import { nameStems, stemSet } from "./words.js";
 import { saidBonus, saidFresh, saidQuote } from "./synthesize-said.js";
 import { writtenUse } from "./synthesize-written.js";
 import { cuedUse, cuesGiven, formCues } from "./synthesize-cued.js";
+import { withDuties, type SynthesisOptions } from "./synthesize-duties.js";
 
 export type { RuleLabels, Verdict } from "./synthesize-eval.js";
 export { roundestIn } from "./synthesize-keys.js";
@@ -115,6 +116,7 @@ export function synthesizeRule(
   samples: readonly Trajectory[],
   labels: RuleLabels,
   budget: Readonly<SearchBudget> = DEFAULT_BUDGET,
+  options: SynthesisOptions = {},
 ): Synthesis {
   const labeled = samples.map((s, i) => ({ i, label: labels[s.id]?.[rule.name] })).filter((x) => x.label !== undefined) as {
     i: number;
@@ -283,6 +285,12 @@ export function synthesizeRule(
       spent() ? undefined : make([...r.parts, { candidate: c, quote }], r.trigger),
     );
   if (labeled.length === 0) return result(drafted, []);
+  // A second duty of one sentence, its own check where labels bear it out, then refined (synthesize-duties.ts).
+  const dutied =
+    options.duties === false ? undefined : withDuties(lexicon, rule, obligations, samples, labels, vocab, allCandidates(), drafted, make);
+  const again = { ...options, duties: false };
+  if (dutied !== undefined)
+    return { ...synthesizeRule(lexicon, dutied, section, obligations, samples, labels, budget, again), changed: true };
   // A draft that fits every label may still leave a check untied that its words tie (synthesize-tied.ts).
   for (const { variant, vector } of drafted.agree === labeled.length ? tiedVariants(rule, samples, vocab) : []) {
     variantVectors.set(variant, vector);
