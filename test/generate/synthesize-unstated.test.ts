@@ -73,7 +73,11 @@ describe("a count the words ask at least of, per thing", () => {
       "Gravity checks",
       "Once a tank has been filled, its gravity is checked at least twice before the end of the brew day. Checking another tank doesn't count.",
     ],
-    ["capitals", "CHECK IT TWICE", "Once a tank is filled, ITS gravity MUST be checked TWICE before the day ends. Another tank's checks do NOT count."],
+    [
+      "capitals",
+      "CHECK IT TWICE",
+      "Once a tank is filled, ITS gravity MUST be checked TWICE before the day ends. Another tank's checks do NOT count.",
+    ],
     ["minutes", "Gravity", "Agreed: each filled tank gets two or more gravity checks of that tank before close."],
     ["shall conditions", "Gravity readings", "Where a tank has been filled, its gravity shall be checked no fewer than two times."],
   ];
@@ -88,4 +92,3 @@ describe("a count the words ask at least of, per thing", () => {
       expect(JSON.stringify(run())).toBe(JSON.stringify(found));
     });
 });
-

@@ -14,7 +14,8 @@ import { parseCount } from "./words.js";
 const COUNT = String.raw`(\d+|[a-z]+)`;
 const AT_LEAST = String.raw`(?:at\s+least|no\s+fewer\s+than|not\s+fewer\s+than|no\s+less\s+than|not\s+less\s+than|a\s+minimum\s+of|minimum\s+of)`;
 /** Words that make a count a ceiling or a ban, a few words before it: "at most twice", "never refund twice", "not … more than three times". */
-const CEILING = /\b(?:at\s+most|no\s+more\s+than|not\s+more\s+than|up\s+to|only|more\s+than|never|not|no|maximum\s+of|max)\b[^.;:!?]{0,25}$/i;
+const CEILING =
+  /\b(?:at\s+most|no\s+more\s+than|not\s+more\s+than|up\s+to|only|more\s+than|never|not|no|maximum\s+of|max)\b[^.;:!?]{0,25}$/i;
 
 const countOf = (word: string): number | undefined => {
   const w = word.toLowerCase();
