@@ -119,6 +119,7 @@ export function defaultGroups() {
     ["blind17 (in-sample since the end of the fifth session of 7 December 2026)", specFolders("test/fixtures/blind17")],
     ["blind18 (in-sample since the end of the sixth session of 7 December 2026)", specFolders("test/fixtures/blind18")],
     ["blind19 (in-sample since the end of the seventh session of 7 December 2026)", specFolders("test/fixtures/blind19")],
+    ["blind20 (in-sample since the end of the eighth session of 7 December 2026)", specFolders("test/fixtures/blind20")],
   ];
 }
 

@@ -164,6 +164,12 @@
 // session of 7 December 2026 with the drafter of c4168cd: 115/180 (64%) with no labels, 150/180 (83%)
 // with half; after that session's merges (8db9934): 115/180 (64%) and 154/180 (86%). From the end of
 // that session blind19 is a development set, in the default groups.
+// test/fixtures/blind20/ holds a twentieth (linen-service, bascule-bridge, teaching-apiary: a
+// contract's service schedule, a shift-handover log, a Do / Don't list), committed (b7b905b,
+// 9d1b18f, 9b1b1cd, 4567d4d) the same way and measured before any change of the eighth session of
+// 7 December 2026 with the drafter of a7dcb10: 107/180 (59%) with no labels, 152/180 (84%) with
+// half; after that session's merges (32053b1): 117/180 (65%) and 153/180 (85%). From the end of that
+// session blind20 is a development set, in the default groups.
 // test/fixtures/spec/held-out-2026-12/ was written by the helper who then changed the drafter,
 // after reading it and before changing it, and measured before and after (its README).
 import { readFileSync } from "node:fs";
