@@ -58,8 +58,8 @@ export function statesObligation(sentence: string): boolean {
 
 /**
  * The obligations of a section body's paragraphs and list items, in order: what the readers read.
- * Its tables' cells are apart (tableObligations): no reader drafts from a cell, but coverage owes
- * each a notice.
+ * Of its tables, only the cells the readers read (sentences.ts ruleCells); every cell that states
+ * one is in tableObligations.
  */
 export function obligations(body: string): Obligation[] {
   const normalized = normalizeWhitespace(body);
@@ -134,7 +134,10 @@ export function ruleQuotes(rule: Pick<MetaBehavior, "checks" | "semanticChecks">
 export function uncoveredObligations(body: string, quotes: readonly string[]): Obligation[] {
   const normalized = normalizeWhitespace(body);
   const covered = quotes.flatMap((q) => spans(q, normalized));
-  const all = [...obligations(body), ...tableObligations(body)].sort((a, b) => a.start - b.start);
+  // A cell the readers read (a "Do" column's) is among the paragraphs' obligations already.
+  const read = obligations(body);
+  const at = new Set(read.map((o) => `${o.start}:${o.end}`));
+  const all = [...read, ...tableObligations(body).filter((o) => !at.has(`${o.start}:${o.end}`))].sort((a, b) => a.start - b.start);
   return all.filter(
     (o) =>
       !covered.some(([start, end]) => {

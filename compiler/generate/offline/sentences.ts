@@ -49,22 +49,34 @@ const ABBREVIATIONS = new Set([
   "u.s",
 ]);
 
-/** Paragraphs and list items of a Markdown body; headings, fences, HTML comments, tables and HTML are left out. */
+/**
+ * Paragraphs and list items of a Markdown body, and the table cells that are rules (ruleCells);
+ * headings, fences, HTML comments, the rest of a table and HTML are left out.
+ */
 export function paragraphs(body: string): string[] {
   const out: string[] = [];
   let current: string[] = [];
+  let table: string[][] = [];
   const flush = () => {
     if (current.length > 0) out.push(normalizeWhitespace(current.join(" ")));
     current = [];
+    if (table.length > 0) out.push(...ruleCells(cellsOf(table)));
+    table = [];
   };
   const lines = body.split(/\r\n|\r|\n/);
   // The loader's reading of fences and comments: what it does not split at, the drafters do not read.
   const literal = literalLines(lines);
   for (const [i, line] of lines.entries()) {
-    if (literal[i] === true || line.trim() === "" || /^\s{0,3}#/.test(line) || /^\s*\|/.test(line) || /^\s*</.test(line)) {
+    if (literal[i] !== true && /^\s*\|/.test(line)) {
+      if (table.length === 0) flush();
+      table.push(tableRow(line));
+      continue;
+    }
+    if (literal[i] === true || line.trim() === "" || /^\s{0,3}#/.test(line) || /^\s*</.test(line)) {
       flush();
       continue;
     }
+    if (table.length > 0) flush();
     // A message's header ("**Helen Marsh · Tue 9 Mar, 13:02**") is a paragraph of its own, not the start of the message's
     // first sentence, whether that sentence is on the next line or after the header on its own (header.ts).
     const header = messageHeader(line);
@@ -99,33 +111,64 @@ const DELIMITER_ROW = /^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$/;
 
 /**
  * The cells of a body's pipe tables (lines that start with `|`, outside fences and comments), in
- * order. paragraphs() leaves tables out, so the readers never draft from a cell; coverage reads the
- * cells so that an obligation written in one ("| Don't | Mix theatre linen with ward linen |") is
- * shown as not covered rather than passed over without a word.
+ * order. Coverage reads every cell, so that an obligation written in one ("| Don't | Mix theatre
+ * linen with ward linen |") is said to be not covered when no clause quotes it; the readers read
+ * only the cells that are rules as written (ruleCells).
  */
 export function tableCells(body: string): TableCell[] {
   const lines = body.split(/\r\n|\r|\n/);
   const literal = literalLines(lines);
   const out: TableCell[] = [];
   let table: string[][] = [];
-  const flush = () => {
-    const delimited = table.length > 1 && table[1]!.every((cell) => /^:?-+:?$/.test(cell));
-    const header = delimited ? table[0]! : [];
-    for (const [r, row] of table.entries()) {
-      if (delimited && r === 1) continue;
-      for (const [c, cell] of row.entries()) {
-        const text = normalizeWhitespace(cell);
-        if (text !== "") out.push({ text, column: delimited && r > 0 ? normalizeWhitespace(header[c] ?? "") : "" });
-      }
-    }
-    table = [];
-  };
   for (const [i, line] of lines.entries()) {
-    if (literal[i] !== true && /^\s*\|/.test(line)) table.push(DELIMITER_ROW.test(line) ? delimiterCells(line) : rowCells(line));
-    else flush();
+    if (literal[i] !== true && /^\s*\|/.test(line)) table.push(tableRow(line));
+    else {
+      out.push(...cellsOf(table));
+      table = [];
+    }
   }
-  flush();
+  out.push(...cellsOf(table));
   return out;
+}
+
+/** A table's rows as cells: the delimiter row left out, each body cell with its column's header cell. */
+function cellsOf(table: string[][]): TableCell[] {
+  const out: TableCell[] = [];
+  const delimited = table.length > 1 && table[1]!.every((cell) => /^:?-+:?$/.test(cell));
+  const header = delimited ? table[0]! : [];
+  for (const [r, row] of table.entries()) {
+    if (delimited && r === 1) continue;
+    for (const [c, cell] of row.entries()) {
+      const text = normalizeWhitespace(cell);
+      if (text !== "") out.push({ text, column: delimited && r > 0 ? normalizeWhitespace(header[c] ?? "") : "" });
+    }
+  }
+  return out;
+}
+
+/** A column of imperatives to do: "Do", "Must", "Always", "Rules". */
+const DO_COLUMN = /^(?:do|dos|do's|must|always|required|rules?|shall)$/i;
+/** A column of things not to do: "Don't", "Never", "Must not". */
+const DONT_COLUMN = /^(?:don't|don'ts|do not|must not|mustn't|never|not allowed|forbidden|shall not)$/i;
+/** A cell that forbids in its own words, so that it reads the same outside its column. */
+const OWN_BAN = /^\W*(?:please\s+)?(?:don't|do not|never|no\s)|\b(?:must not|mustn't|may not|shall not|cannot|can't|never)\b/i;
+
+/**
+ * The cells a reader can take as written: each cell of a "Do" column, and each cell of a "Don't"
+ * column that forbids in its own words. A "Don't" cell written as a bare act ("Mix theatre linen
+ * with ward linen") would read as an order to do it, so it is not read; coverage names it.
+ */
+function ruleCells(cells: readonly TableCell[]): string[] {
+  return cells
+    .filter((cell) => {
+      const column = cell.column.replace(/[*_`:.!]/g, "").trim();
+      return DO_COLUMN.test(column) || (DONT_COLUMN.test(column) && OWN_BAN.test(cell.text));
+    })
+    .map((cell) => cell.text);
+}
+
+function tableRow(line: string): string[] {
+  return DELIMITER_ROW.test(line) ? delimiterCells(line) : rowCells(line);
 }
 
 /** A row's cells: split at pipes not escaped with a backslash, the outer pipes' empty ends dropped. */
