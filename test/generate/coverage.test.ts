@@ -211,54 +211,39 @@ describe("the interview", () => {
   });
 });
 
+/** Lints a spec of one section, "Verify first", with `body`, against a judge whose one ordering quotes `quote`. */
+async function lintOne(body: string, quote: string) {
+  const dir = mkdtempSync(join(tmpdir(), "bj-coverage-"));
+  writeFileSync(join(dir, "BEHAVIOR.md"), `---\nname: doors\ndescription: Door rules.\n---\n## Verify first\n\n${body}\n`);
+  writeFileSync(
+    join(dir, "judge.yaml"),
+    [
+      "version: 1",
+      "behavior: doors",
+      "metaBehaviors:",
+      "  - name: Verify first",
+      "    trigger: { description: A refund., match: { action: refund } }",
+      "    checks:",
+      "      - type: ordering",
+      `        quote: ${quote}`,
+      "        first: { action: verify_identity }",
+      "        before: { action: refund }",
+      "",
+    ].join("\n"),
+  );
+  return (await lintSpec(dir)).findings.map((f) => [f.severity, f.code, f.path, f.message]);
+}
+
 describe("lint", () => {
   it("warns uncovered-sentence for an obligation written in a table cell", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "bj-coverage-"));
     const body = ["| Do | Don't |", "|---|---|", "| Refund only after `verify_identity` | Refund an order twice |"].join("\n");
-    writeFileSync(join(dir, "BEHAVIOR.md"), `---\nname: doors\ndescription: Door rules.\n---\n## Verify first\n\n${body}\n`);
-    writeFileSync(
-      join(dir, "judge.yaml"),
-      [
-        "version: 1",
-        "behavior: doors",
-        "metaBehaviors:",
-        "  - name: Verify first",
-        "    trigger: { description: A refund., match: { action: refund } }",
-        "    checks:",
-        "      - type: ordering",
-        "        quote: Refund only after `verify_identity`",
-        "        first: { action: verify_identity }",
-        "        before: { action: refund }",
-        "",
-      ].join("\n"),
-    );
-    const result = await lintSpec(dir);
-    expect(result.findings.map((f) => [f.severity, f.code, f.message])).toEqual([
-      ["warning", "uncovered-sentence", 'no clause of "Verify first" quotes "Refund an order twice"'],
+    expect(await lintOne(body, "Refund only after `verify_identity`")).toEqual([
+      ["warning", "uncovered-sentence", "metaBehaviors[0]", 'no clause of "Verify first" quotes "Refund an order twice"'],
     ]);
   });
 
   it("warns uncovered-sentence with the sentence for an obligation no clause quotes", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "bj-coverage-"));
-    writeFileSync(join(dir, "BEHAVIOR.md"), `---\nname: doors\ndescription: Door rules.\n---\n## Verify first\n\n${SECTION}\n`);
-    writeFileSync(
-      join(dir, "judge.yaml"),
-      [
-        "version: 1",
-        "behavior: doors",
-        "metaBehaviors:",
-        "  - name: Verify first",
-        "    trigger: { description: A refund., match: { action: refund } }",
-        "    checks:",
-        "      - type: ordering",
-        "        quote: The agent refunds only after the identity has been checked with `verify_identity`",
-        "        first: { action: verify_identity }",
-        "        before: { action: refund }",
-        "",
-      ].join("\n"),
-    );
-    const result = await lintSpec(dir);
-    expect(result.findings.map((f) => [f.severity, f.code, f.path, f.message])).toEqual([
+    expect(await lintOne(SECTION, "The agent refunds only after the identity has been checked with `verify_identity`")).toEqual([
       [
         "warning",
         "uncovered-sentence",

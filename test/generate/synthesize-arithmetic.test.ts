@@ -25,7 +25,7 @@ import { checkClauses } from "../../compiler/generate/preview-eval.js";
 import { buildVocabulary } from "../../compiler/generate/vocabulary.js";
 import type { MetaBehavior } from "../../compiler/ir/types.js";
 import type { Trajectory } from "../../runtime/types.js";
-import { draftWithLabels, trajectoriesOpening, type Event, type Verdict } from "../support/labeled-drafts.js";
+import { deskSpec, draftWithLabels, trajectoriesOpening, type Event, type Verdict } from "../support/labeled-drafts.js";
 
 const trajectory = trajectoriesOpening("Morning.");
 
@@ -35,17 +35,6 @@ function drafted(text: string, rule: string, cases: [Trajectory, Verdict][], giv
   const whens = found.ir.metaBehaviors.find((r) => r.name === rule)!.checks.flatMap((c) => (c.type === "condition" ? [c.when] : []));
   return { whens, held, got, again: () => JSON.stringify(run()) === JSON.stringify(found) };
 }
-
-const doc = (name: string, intro: string, heading: string, rule: string) => `---
-name: ${name}
-description: An assistant's desk rules.
----
-${intro}
-
-## ${heading}
-
-${rule}
-`;
 
 /**
  * A kennel weighs dogs (`weigh_dog` → `weigh_dog_result`, `dog_id`, `weight_kg`) and gives pain
@@ -89,7 +78,7 @@ describe("a rate between two events' amounts", () => {
   ];
   for (const [voice, sentence] of voices)
     it(`is the dose compared with the weight scaled (${voice})`, () => {
-      const { whens, held, got, again } = drafted(doc("kennel", kennelIntro, "Pain relief", sentence), "Pain relief", kennel());
+      const { whens, held, got, again } = drafted(deskSpec("kennel", kennelIntro, "Pain relief", sentence), "Pain relief", kennel());
       expect(whens.some((w) => /event\.dose_mg <= r\.weight_kg \/ 10/.test(w))).toBe(true);
       expect(got).toEqual(held);
       // Bounded and deterministic: the same draft twice, byte for byte.
@@ -132,7 +121,7 @@ describe("a share of a reference amount the words name", () => {
   ];
   for (const [voice, sentence] of voices)
     it(`is the loan compared with the valuation scaled (${voice})`, () => {
-      const { whens, held, got } = drafted(doc("building-society", intro, "Loan to value", sentence), "Loan to value", loans());
+      const { whens, held, got } = drafted(deskSpec("building-society", intro, "Loan to value", sentence), "Loan to value", loans());
       expect(whens.some((w) => /r\.valuation \* 80 \/ 100/.test(w) && /loan_amount/.test(w))).toBe(true);
       expect(got).toEqual(held);
     });
@@ -171,7 +160,7 @@ describe("a staffing ratio of two things the words count", () => {
   ];
   for (const [voice, sentence] of voices)
     it(`is the instructors compared with the children scaled (${voice})`, () => {
-      const { whens, held, got } = drafted(doc("climbing-centre", intro, "Ratios", sentence), "Ratios", centre());
+      const { whens, held, got } = drafted(deskSpec("climbing-centre", intro, "Ratios", sentence), "Ratios", centre());
       expect(whens.some((w) => /event\.children \/ 8/.test(w) && /r\.instructors >= /.test(w))).toBe(true);
       expect(got).toEqual(held);
     });
@@ -221,7 +210,7 @@ describe("two bounds the words write, each on its own key", () => {
   ];
   for (const [voice, sentence] of voices)
     it(`are one condition of both (${voice})`, () => {
-      const { whens, held, got } = drafted(doc("balloon-field", intro, "Launch limits", sentence), "Launch limits", field());
+      const { whens, held, got } = drafted(deskSpec("balloon-field", intro, "Launch limits", sentence), "Launch limits", field());
       expect(whens.some((w) => /r\.wind_kn < 15/.test(w) && /r\.cloud_base_ft >= 1000/.test(w))).toBe(true);
       expect(got).toEqual(held);
     });
@@ -270,7 +259,7 @@ describe("the edge of a comparison of two dates, from the words", () => {
   ];
   for (const [voice, sentence] of voices)
     it(`keeps the day itself (${voice})`, () => {
-      const { whens, held, got } = drafted(doc("car-hire", intro, "Licences", sentence), "Licences", hire());
+      const { whens, held, got } = drafted(deskSpec("car-hire", intro, "Licences", sentence), "Licences", hire());
       expect(whens.some((w) => /r\.expires >= event\.return_date/.test(w))).toBe(true);
       expect(got).toEqual(held);
     });

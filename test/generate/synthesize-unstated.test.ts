@@ -12,20 +12,9 @@
 import { describe, expect, it } from "vitest";
 import { leastCounts } from "../../compiler/generate/offline/synthesize-least.js";
 import type { Trajectory } from "../../runtime/types.js";
-import { draftWithLabels, trajectoriesOpening, type Event, type Verdict } from "../support/labeled-drafts.js";
+import { deskSpec, draftWithLabels, trajectoriesOpening, type Event, type Verdict } from "../support/labeled-drafts.js";
 
 const trajectory = trajectoriesOpening("Morning, here is today's list.");
-
-const doc = (name: string, intro: string, heading: string, rule: string) => `---
-name: ${name}
-description: An assistant's desk rules.
----
-${intro}
-
-## ${heading}
-
-${rule}
-`;
 
 describe("counts the words ask at least of", () => {
   it("reads 'at least twice', 'two or more', 'no fewer than 3', a bare 'twice'", () => {
@@ -83,7 +72,7 @@ describe("a count the words ask at least of, per thing", () => {
   ];
   for (const [voice, heading, sentence] of voices)
     it(`is a count of at least two per tank, after its filling (${voice})`, () => {
-      const { found, run, held, got } = draftWithLabels(doc("brewery", breweryIntro, heading, sentence), heading, brewery());
+      const { found, run, held, got } = draftWithLabels(deskSpec("brewery", breweryIntro, heading, sentence), heading, brewery());
       const rule = found.ir.metaBehaviors.find((r) => r.name === heading)!;
       expect(rule.checks).toContainEqual(
         expect.objectContaining({ type: "count", match: [{ action: "check_gravity" }], after: [{ action: "fill_tank" }], min: 2 }),

@@ -24,6 +24,18 @@ export function trajectoriesOpening(opening: string): (id: string, events: Event
 }
 
 /** A BEHAVIOR.md's spec; a text that does not parse fails the test with why. */
+/** A BEHAVIOR.md of one rule: the preamble `intro`, then the section `heading` holding `rule`. */
+export const deskSpec = (name: string, intro: string, heading: string, rule: string) => `---
+name: ${name}
+description: An assistant's desk rules.
+---
+${intro}
+
+## ${heading}
+
+${rule}
+`;
+
 export function specOf(text: string) {
   const parsed = parseBehaviorMd(text);
   if (!parsed.ok) throw new Error(JSON.stringify(parsed));
