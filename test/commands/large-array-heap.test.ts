@@ -15,6 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ROOT, runCli } from "../support/cli.js";
+import { refundEvents } from "../../bench/common.js";
 
 const JUDGE = join(ROOT, "examples", "refund-support", "judge.mjs");
 const dir = mkdtempSync(join(tmpdir(), "bj-large-array-"));
@@ -22,25 +23,9 @@ const large = join(dir, "large.json");
 const small = join(dir, "small.json");
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** A support session of 48 events in the refund vocabulary (refunds, lookups, emails), its id `id`. */
+/** A support session of 48 events in the refund vocabulary (refunds, lookups, emails), its id `id`: bench/cli-floor.js's. */
 function session(id: string, k0: number): string {
-  const events: object[] = [];
-  const push = (actor: string, action: string, content: string, metadata?: object) =>
-    events.push({ id: `e${events.length + 1}`, actor, action, content, ...(metadata === undefined ? {} : { metadata }) });
-  for (let k = k0; events.length + 6 <= 45; k++) {
-    const order = `A-${k % 3}`;
-    push("user", "message", "My order arrived damaged, can I get a refund?");
-    push("agent", "get_order", order, { order_id: order });
-    push("tool", "get_order_result", "Order found", { status: "found", order_id: order });
-    push("agent", "issue_refund", "Refunding", { order_id: order, amount: "19.00" });
-    push("tool", "issue_refund_result", "Approved", { status: k % 5 === 0 ? "declined" : "approved", order_id: order });
-    push("agent", "send_email", "Your refund is on its way", { template: "refund_confirmation" });
-  }
-  while (events.length < 45) push("user", "message", "Thanks.");
-  push("agent", "escalate_to_supervisor", "Escalating");
-  push("agent", "add_case_note", "Handover", { kind: "handover" });
-  push("agent", "send_message", "A supervisor will follow up.");
-  return JSON.stringify({ id, complete: true, events });
+  return JSON.stringify({ id, complete: true, events: refundEvents(48, k0) });
 }
 
 /** `count` sessions as one array, an element a line, as bench/cli-floor.js writes it. */
