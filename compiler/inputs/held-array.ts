@@ -113,6 +113,7 @@ export function* heldArrayBatches(
   bytes: Uint8Array,
   options: TraceReadOptions,
   batchCases: number,
+  beforeParse?: (text: string) => void,
 ): Generator<InputCase[] | FileHold, "whole" | "done", void> {
   const from = options.from ?? "auto";
   if (from !== "auto" && from !== "trajectory") return "whole";
@@ -124,6 +125,9 @@ export function* heldArrayBatches(
   let next = spans.next();
   // Not even one element to read this way: nothing held, nothing to discard.
   if (next.done === true) return "whole";
+  // The text and the output held are what live through the run: the heap's limit is set from them
+  // (json-file.ts beforeLargeParse), so neither is marked again while the elements come and go.
+  beforeParse?.(text);
   yield HOLD;
   let batch: InputCase[] = [];
   let index = 0;

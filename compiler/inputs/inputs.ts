@@ -6,7 +6,7 @@
  */
 import { readError, type FileHold, type InputCase } from "./case.js";
 import { heldArrayBatches } from "./held-array.js";
-import { jsonFileCases } from "./json-file.js";
+import { beforeLargeParse, jsonFileCases } from "./json-file.js";
 import { readJsonlFileBatches } from "./jsonl.js";
 import {
   isStreamPath,
@@ -104,7 +104,7 @@ async function* caseBatches(files: readonly string[], options: TraceReadOptions,
       const read = openJson(file);
       if (!("kind" in read)) yield [read];
       else if (read.kind === "large-array") yield* oneByOne(readLargeJsonArray(file, options));
-      else if (!held || (yield* heldArrayBatches(file, read.bytes, options, BATCH_CASES)) === "whole")
+      else if (!held || (yield* heldArrayBatches(file, read.bytes, options, BATCH_CASES, await beforeLargeParse(read.bytes))) === "whole")
         yield* inBatches(await jsonFileCases(file, read.bytes, options));
     }
   }
