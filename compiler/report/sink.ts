@@ -154,7 +154,8 @@ export async function runSinks(
     if (item.kind === "hold") {
       held = tally.fresh();
       for (const sink of sinks) {
-        if (sink.hold === undefined) throw new Error("internal error: an output that cannot hold a file's output was asked to (report/sink.ts)");
+        if (sink.hold === undefined)
+          throw new Error("internal error: an output that cannot hold a file's output was asked to (report/sink.ts)");
         sink.hold();
       }
     } else if (item.kind === "commit") {

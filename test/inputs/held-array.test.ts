@@ -78,7 +78,11 @@ describe("heldArrayBatches: the whole-file reader's cases", () => {
   const layouts: [string, string | Buffer, string[]][] = [
     ["one a line", oneALine(all), ["hold", "commit"]],
     ["brackets beside the first and last", `[${all.map((t) => JSON.stringify(t)).join(",\n")}]`, ["hold", "commit"]],
-    ["\\r\\n and blanks around", `  [ \r\n${all.map((t) => `  ${JSON.stringify(t)} ,  `).join("\r\n")}\r\n]  \r\n`.replace(/,\s+\r\n\]/, "\r\n]"), ["hold", "commit"]],
+    [
+      "\\r\\n and blanks around",
+      `  [ \r\n${all.map((t) => `  ${JSON.stringify(t)} ,  `).join("\r\n")}\r\n]  \r\n`.replace(/,\s+\r\n\]/, "\r\n]"),
+      ["hold", "commit"],
+    ],
     ["a byte order mark", `\uFEFF${oneALine(all)}`, ["hold", "commit"]],
     ["one element", `[${JSON.stringify(all[0])}]`, ["hold", "commit"]],
     // Read whole from the start, or read again whole after what was held is dropped:
@@ -142,7 +146,8 @@ function cliSinks(mode: OutputRender): { sinks: OutputSink[]; stdout: () => stri
   const writeErr = (t: string) => void (stderr += t);
   const usage = { usage: false };
   const write = stdout.out.write;
-  const main = mode === "jsonl" ? jsonlSink(write, writeErr, usage) : mode === "json" ? jsonSink(write, writeErr, usage) : textSink(write, usage);
+  const main =
+    mode === "jsonl" ? jsonlSink(write, writeErr, usage) : mode === "json" ? jsonSink(write, writeErr, usage) : textSink(write, usage);
   return { sinks: [progressSink(writeErr, { tty: false }), writtenBy(main, stdout.out)], stdout: stdout.text, stderr: () => stderr };
 }
 
@@ -190,7 +195,9 @@ describe("held output: a file's cases written only once it is all read", () => {
       const whole = await run([before, broken, after], mode, false);
       expect(whole.judged.some((id) => id.startsWith("broken-"))).toBe(false);
       expect({ ...held, judged: [] }).toEqual({ ...whole, judged: [] });
-      expect(held.stderr).toMatch(new RegExp(`^error: ${broken.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:${brokenLines.length - 2}:\\d+: case 0: invalid JSON`, "m"));
+      expect(held.stderr).toMatch(
+        new RegExp(`^error: ${broken.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:${brokenLines.length - 2}:\\d+: case 0: invalid JSON`, "m"),
+      );
       expect(held.totals.errors).toBe(1);
       expect(held.totals.judged).toBe(2 * (brokenLines.length - 3));
     });
