@@ -9,12 +9,12 @@
 //   node bench/cli-outputs.js OUT --corpora DIR   # also DIR/small.jsonl and DIR/large.json
 //                                                 # (bench/cli-floor.js's corpora, kept)
 //   node bench/cli-outputs.js OUT --bin PATH      # another build's bin/behavior-judge.js
-//   node bench/cli-outputs.js OUT --modes text,json   # only these of text, json, jsonl
+//   node bench/cli-outputs.js OUT --modes text,json   # only these of text, plain, json, jsonl
 //
 // Inputs: each example's judge over its trajectories/ and traces/ folders, each recorded
 // importer fixture (test/fixtures/importers/<format>/*.{json,jsonl,traj}) under the refund
 // judge and the coding-agent judge, and the corpora if given. For each, in text (with --junit
-// and --html), --json and --jsonl, on one thread and without a model: stdout, stderr and the
+// and --html), text without reports (plain), --json and --jsonl, on one thread and without a model: stdout, stderr and the
 // exit code, and the JUnit and HTML files.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -33,7 +33,7 @@ if (OUT === undefined || OUT.startsWith("--")) {
 }
 const BIN = flag("--bin") ?? join(ROOT, "bin", "behavior-judge.js");
 const CORPORA = flag("--corpora");
-const MODES = (flag("--modes") ?? "text,json,jsonl").split(",");
+const MODES = (flag("--modes") ?? "text,plain,json,jsonl").split(",");
 
 /** [name, judge, inputs, reports?]: one run of each output mode per entry. */
 const runs = [];
@@ -70,6 +70,8 @@ for (const [name, judge, inputs, reports] of runs) {
     ["text", reports ? ["--junit", join(scratch, "junit.xml"), "--html", join(scratch, "report.html")] : []],
     ["json", ["--json"]],
     ["jsonl", ["--jsonl"]],
+    // Text without a report: the run that may hold a .json file's output (inputs/held-array.ts); with one, it never does.
+    ["plain", []],
   ];
   for (const [mode, more] of modes.filter(([mode]) => MODES.includes(mode))) {
     const args = [BIN, "judge", judge, ...inputs, "--workers", "1", "--no-model", "--no-web", ...more];

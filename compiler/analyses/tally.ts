@@ -174,6 +174,16 @@ export class Tally {
     }
   }
 
+  /**
+   * An empty Tally with this one's rows, in their order: what one file counts
+   * while its output is held (report/sink.ts runSinks), merged here once it
+   * is written. Its rule rows merge by name, so rules first seen in the file
+   * come after these, as they would counted here.
+   */
+  fresh(): Tally {
+    return new Tally(this.rules.list().map((row) => row.name));
+  }
+
   /** The counts so far as plain data, for another thread's Tally to merge. */
   part(): TallyPart {
     return {

@@ -8,7 +8,7 @@ import type { JudgeModule } from "../run/load.js";
 import { loadJudgeCode } from "../run/load.js";
 import { NOTHING_JUDGED, Tally } from "../analyses/tally.js";
 import { progressSink } from "../report/progress.js";
-import { chunkedWriter, fileWrite, fileWriteBytes, runSinks, type OutputSink } from "../report/sink.js";
+import { chunkedWriter, fileWrite, fileWriteBytes, runSinks, writtenBy, type OutputSink } from "../report/sink.js";
 import { openRun, type RunFlags } from "./run-options.js";
 import type { TraceCommandOptions } from "./trace-flags.js";
 import { earlyRangeWorkers, judgedOutput, threadCount, type WorkersFlags } from "./workers.js";
@@ -45,12 +45,7 @@ async function stdoutSink(options: JudgeCommandOptions, usage: boolean): Promise
       : options.json === true
         ? (await import("../report/json.js")).jsonSink(stdout, stderr, { usage, writeBytes })
         : (await import("../report/text.js")).textSink(stdout, { usage, writeBytes });
-  // A slow reader of stdout holds the run back rather than letting output pile up in memory.
-  return {
-    ...sink,
-    drained: out.drained,
-    flush: out.flush,
-  };
+  return writtenBy(sink, out);
 }
 
 /**

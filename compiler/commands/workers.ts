@@ -7,7 +7,8 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { availableParallelism, loadavg } from "node:os";
-import { readCaseBatches } from "../inputs/inputs.js";
+import { readCaseBatches, readHeldCaseBatches } from "../inputs/inputs.js";
+import type { FileHold } from "../inputs/case.js";
 import { judgeCaseBatches, type CaseResult, type OutputRender } from "../run/judge-cases.js";
 import { STDIN } from "../inputs/stream-inputs.js";
 import { isJudgeModulePath, type JudgeCode, type JudgeModule } from "../run/load.js";
@@ -177,7 +178,7 @@ export async function* judgedOutput(
   threads: number,
   needs: OutputNeeds,
   early?: EarlyWorkers,
-): AsyncGenerator<CaseResult | readonly CaseResult[] | RenderedRun> {
+): AsyncGenerator<CaseResult | readonly CaseResult[] | RenderedRun | FileHold> {
   if (threads > 1 && needs.render !== undefined && rangeable(files)) {
     const { judgeRanges } = await import("../run/ranges.js");
     const options = { workers: threads, render: needs.render, ...(early !== undefined ? { early } : {}) };
@@ -185,6 +186,12 @@ export async function* judgedOutput(
     return;
   }
   early?.stop();
+  // One thread, no model, no report (their sinks keep whole results): a .json array may be read an element at a
+  // time, its output held until it is all read (inputs/held-array.ts); runSinks holds it.
+  if (threads <= 1 && needs.render !== undefined && run.options.complete === undefined) {
+    yield* judgeCaseBatches(loaded.judge, readHeldCaseBatches(files, run.read), run.options);
+    return;
+  }
   yield* judgedBatches(loaded, files, run, threads, needs);
 }
 

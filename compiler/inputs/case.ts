@@ -53,6 +53,15 @@ export function toCase(value: unknown, origin: CaseOrigin): InputCase {
   return { ...origin, trajectory: value };
 }
 
+/**
+ * Said between a file's batches of cases by a reader that meets a file's
+ * mistakes only as it goes (held-array.ts): `hold` the output of the cases
+ * that follow, `commit` it (the file is as read), or `discard` it (the file
+ * is read again another way, and its cases come after). Only a consumer that
+ * asks for them gets them (readHeldCaseBatches).
+ */
+export type FileHold = { kind: "hold" } | { kind: "commit" } | { kind: "discard" };
+
 export function readError(error: unknown): string {
   return `cannot read file: ${(error as NodeJS.ErrnoException).code ?? String(error)}`;
 }

@@ -4,8 +4,9 @@
  * and is streamed. A bad case never hides the others: it comes out as an
  * `InputCase` with an `error` that names file, case, line and field.
  */
-import { readError, type InputCase } from "./case.js";
-import { jsonFileCases } from "./json-file.js";
+import { readError, type FileHold, type InputCase } from "./case.js";
+import { heldArrayBatches } from "./held-array.js";
+import { beforeLargeParse, jsonFileCases } from "./json-file.js";
 import { readJsonlFileBatches } from "./jsonl.js";
 import {
   isStreamPath,
@@ -75,6 +76,21 @@ export async function* readCases(files: readonly string[], options: TraceReadOpt
  * (stdin, a pipe, a large array streamed), so no case waits for the next.
  */
 export async function* readCaseBatches(files: readonly string[], options: TraceReadOptions = {}): AsyncGenerator<InputCase[]> {
+  for await (const batch of caseBatches(files, options, false)) if (Array.isArray(batch)) yield batch;
+}
+
+/**
+ * readCaseBatches for a consumer that holds a file's output when told
+ * (FileHold; report/sink.ts runSinks): a `.json` array laid out one element
+ * a line is then parsed an element at a time as it is judged
+ * (held-array.ts), between a `hold` and a `commit`, or a `discard` and the
+ * file's cases read whole.
+ */
+export function readHeldCaseBatches(files: readonly string[], options: TraceReadOptions = {}): AsyncGenerator<InputCase[] | FileHold> {
+  return caseBatches(files, options, true);
+}
+
+async function* caseBatches(files: readonly string[], options: TraceReadOptions, held: boolean): AsyncGenerator<InputCase[] | FileHold> {
   for (const { file, companions } of groupSessions(files, options)) {
     // A Claude Code session given with its sub-agents' files: read as one trace.
     if (companions.length > 0) yield* oneByOne(sessionCases({ file, companions }, options));
@@ -88,7 +104,8 @@ export async function* readCaseBatches(files: readonly string[], options: TraceR
       const read = openJson(file);
       if (!("kind" in read)) yield [read];
       else if (read.kind === "large-array") yield* oneByOne(readLargeJsonArray(file, options));
-      else yield* inBatches(await jsonFileCases(file, read.bytes, options));
+      else if (!held || (yield* heldArrayBatches(file, read.bytes, options, BATCH_CASES, await beforeLargeParse(read.bytes))) === "whole")
+        yield* inBatches(await jsonFileCases(file, read.bytes, options));
     }
   }
 }

@@ -93,11 +93,19 @@ export function parseJsonFile(file: string, bytes: Uint8Array, beforeParse?: (te
 /** old-generation.ts's LARGE_TEXT_CHARS as bytes: a file this large may be worth a collection before it is parsed. */
 const LARGE_TEXT_BYTES = 1 << 22;
 
+/**
+ * What sees a large file's decoded text before it is parsed: one collection of the heap
+ * (old-generation.ts, loaded only for such a file), so that V8 sets its limit from the text and
+ * the start-up rather than from the start-up's garbage. Undefined for a small file.
+ */
+export async function beforeLargeParse(bytes: Uint8Array): Promise<((text: string) => void) | undefined> {
+  return bytes.length >= LARGE_TEXT_BYTES ? (await import("./old-generation.js")).collectBeforeLargeParse : undefined;
+}
+
 /** The cases of a whole .json file's bytes, once the importers are loaded if its value may need them (importers.ts). */
 export async function jsonFileCases(file: string, bytes: Uint8Array, options: TraceReadOptions): Promise<Iterable<InputCase>> {
-  // A large file's value is held while it is judged: the heap is made ready for it first (old-generation.ts, loaded only then).
-  const before = bytes.length >= LARGE_TEXT_BYTES ? (await import("./old-generation.js")).collectBeforeLargeParse : undefined;
-  const parsed = parseJsonFile(file, bytes, before);
+  // A large file's value is held while it is judged: the heap is made ready for it first.
+  const parsed = parseJsonFile(file, bytes, await beforeLargeParse(bytes));
   if (parsed.kind === "failed") return [parsed.failure];
   if (needsImporters(parsed.value)) await loadImporters();
   return parsedCases(parsed.value, file, () => arrayElementLines(parsed.text), options);

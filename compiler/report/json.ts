@@ -144,7 +144,15 @@ function jsonArrayElement(result: CaseResult): string {
  * `JSON.stringify(all, null, 2)`, so large corpora never sit in memory.
  */
 class JsonArrayWriter {
+  /** Elements written so far; `hold` remembers it, for `discard` to put back (the first element opens the array). */
   private count = 0;
+  private countAtHold = 0;
+  hold(): void {
+    this.countAtHold = this.count;
+  }
+  discard(): void {
+    this.count = this.countAtHold;
+  }
   constructor(
     private readonly write: Write,
     private readonly writeBytes: WriteBytes,
@@ -188,6 +196,8 @@ export function jsonSink(write: Write, writeSummary: Write, options: { usage: bo
     addRendered(run) {
       return array.pushRun(run);
     },
+    hold: () => array.hold(),
+    discard: () => array.discard(),
     async finish(tally) {
       array.end();
       for (const line of renderRunSummary(tally, options)) writeSummary(`${line}\n`);

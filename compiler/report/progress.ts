@@ -3,9 +3,15 @@ import { failureLine } from "../run/judge-cases.js";
 import type { OutputSink, Write } from "./sink.js";
 
 /** `tty`: whether a person watches stderr; only then is the count shown (and cleared before any other line). */
-export function progressSink(write: Write, { tty }: { tty: boolean }): OutputSink {
+export function progressSink(out: Write, { tty }: { tty: boolean }): OutputSink {
   let seen = 0;
   let shown = false;
+  // A file's output held (OutputSink.hold): its lines, and the count and state to go back to if it is discarded.
+  let held: { lines: string[]; seen: number; shown: boolean } | undefined;
+  const write: Write = (text) => {
+    if (held !== undefined) held.lines.push(text);
+    else out(text);
+  };
   const clear = () => {
     if (shown) write("\r\x1b[K");
   };
@@ -34,6 +40,19 @@ export function progressSink(write: Write, { tty }: { tty: boolean }): OutputSin
     async finish() {
       clear();
       return [];
+    },
+    hold() {
+      held = { lines: [], seen, shown };
+    },
+    commit() {
+      const lines = held?.lines ?? [];
+      held = undefined;
+      for (const line of lines) out(line);
+    },
+    discard() {
+      if (held === undefined) return;
+      ({ seen, shown } = held);
+      held = undefined;
     },
   };
 }

@@ -7,6 +7,7 @@
 import { fstatSync, writeSync } from "node:fs";
 import type { CaseResult } from "../run/judge-cases.js";
 import type { Tally, TallyPart } from "../analyses/tally.js";
+import type { FileHold } from "../inputs/case.js";
 
 export interface OutputSink {
   add(result: CaseResult): void;
@@ -28,6 +29,15 @@ export interface OutputSink {
   drained?(): Promise<void> | undefined;
   /** Writes out what this output holds back (chunkedWriter), also when the run stops on an error. */
   flush?(): void;
+  /**
+   * A file's output held back (FileHold, inputs/held-array.ts): from `hold`,
+   * nothing this sink would write is written, until `commit` writes it all,
+   * as it would have been, or `discard` forgets it and puts the sink back as
+   * it was at `hold`. A run that holds needs them of every sink.
+   */
+  hold?(): void;
+  commit?(): void;
+  discard?(): void;
 }
 
 /**
@@ -128,13 +138,34 @@ export function whenDrained(stream: DrainableStream): Promise<void> | undefined 
  * one pass.
  */
 export async function runSinks(
-  results: AsyncIterable<CaseResult | readonly CaseResult[] | RenderedRun> | Iterable<CaseResult | readonly CaseResult[] | RenderedRun>,
+  results:
+    | AsyncIterable<CaseResult | readonly CaseResult[] | RenderedRun | FileHold>
+    | Iterable<CaseResult | readonly CaseResult[] | RenderedRun | FileHold>,
   sinks: readonly OutputSink[],
   tally: Tally,
 ): Promise<string[]> {
+  // While a file's output is held (FileHold), its results are counted apart, and added to `tally` on commit.
+  let held: Tally | undefined;
   const add = (result: CaseResult) => {
-    tally.add(result);
+    (held ?? tally).add(result);
     for (const sink of sinks) sink.add(result);
+  };
+  const hold = (item: FileHold) => {
+    if (item.kind === "hold") {
+      held = tally.fresh();
+      for (const sink of sinks) {
+        if (sink.hold === undefined)
+          throw new Error("internal error: an output that cannot hold a file's output was asked to (report/sink.ts)");
+        sink.hold();
+      }
+    } else if (item.kind === "commit") {
+      if (held !== undefined) tally.merge(held.part());
+      held = undefined;
+      for (const sink of sinks) sink.commit?.();
+    } else {
+      held = undefined;
+      for (const sink of sinks) sink.discard?.();
+    }
   };
   const addRendered = (run: RenderedRun) => {
     tally.merge(run.tally);
@@ -150,6 +181,7 @@ export async function runSinks(
     for await (const item of results) {
       if (isBatch(item)) for (const result of item) add(result);
       else if (item.kind === "rendered") addRendered(item);
+      else if (item.kind === "hold" || item.kind === "commit" || item.kind === "discard") hold(item);
       else add(item);
       for (const sink of sinks) {
         const wait = sink.drained?.();
@@ -164,7 +196,7 @@ export async function runSinks(
   }
 }
 
-function isBatch(item: CaseResult | readonly CaseResult[] | RenderedRun): item is readonly CaseResult[] {
+function isBatch(item: CaseResult | readonly CaseResult[] | RenderedRun | FileHold): item is readonly CaseResult[] {
   return Array.isArray(item);
 }
 
@@ -198,16 +230,19 @@ export function chunkedWriter(
     stream.write(bytes);
     return false;
   },
-): { write: Write; writeBytes: WriteBytes; flush: () => void; drained: () => Promise<void> | undefined } {
+): HeldWriter {
   let parts: string[] = [];
   let size = 0;
   let scheduled = false;
+  // While held (a file's output, FileHold): the chunks that would have been written, in order.
+  let held: string[] | undefined;
   const flush = () => {
     if (size === 0) return;
     const text = parts.length === 1 ? parts[0]! : parts.join("");
     parts = [];
     size = 0;
-    writeText(text);
+    if (held !== undefined) held.push(text);
+    else writeText(text);
   };
   const later = () => {
     scheduled = false;
@@ -226,12 +261,66 @@ export function chunkedWriter(
     },
     // Already one large piece: after what waits, as it is.
     writeBytes(bytes) {
+      // Worker threads' bytes come only in runs that hold nothing (commands/workers.ts judgedOutput).
+      if (held !== undefined) throw new Error("internal error: rendered bytes while a file's output is held (report/sink.ts)");
       flush();
       return bytes.length === 0 || writeBytes(bytes);
     },
     flush,
     drained: () => whenDrained(stream),
+    hold() {
+      flush();
+      held = [];
+    },
+    commit() {
+      flush();
+      const chunks = held ?? [];
+      held = undefined;
+      for (const chunk of chunks) writeText(chunk);
+    },
+    discard() {
+      held = undefined;
+      parts = [];
+      size = 0;
+    },
   };
+}
+
+/**
+ * `sink`, whose text goes to `out`: a slow reader of `out` holds the run back
+ * (drained) rather than letting output pile up in memory, and a file's
+ * output is held by the writer (its text) and the sink (its own place, such
+ * as whether `--json`'s first element is written).
+ */
+export function writtenBy(sink: OutputSink, out: HeldWriter): OutputSink {
+  return {
+    ...sink,
+    drained: out.drained,
+    flush: out.flush,
+    hold() {
+      out.hold();
+      sink.hold?.();
+    },
+    commit() {
+      sink.commit?.();
+      out.commit();
+    },
+    discard() {
+      out.discard();
+      sink.discard?.();
+    },
+  };
+}
+
+/** chunkedWriter's writer: `hold`, `commit` and `discard` are OutputSink's, for the text it is given. */
+export interface HeldWriter {
+  write: Write;
+  writeBytes: WriteBytes;
+  flush: () => void;
+  drained: () => Promise<void> | undefined;
+  hold: () => void;
+  commit: () => void;
+  discard: () => void;
 }
 
 /**

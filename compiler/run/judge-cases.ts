@@ -6,7 +6,7 @@
 import type { JudgeOptions } from "../../runtime/judge.js";
 import { emptyUsage, type SemanticUsage } from "../../runtime/semantic.js";
 import type { TrajectoryJudgment } from "../../runtime/types.js";
-import { describeOrigin, type CaseOrigin, type InputCase } from "../inputs/case.js";
+import { describeOrigin, type CaseOrigin, type FileHold, type InputCase } from "../inputs/case.js";
 import { printable } from "../report/printable.js";
 import type { JudgeModule } from "./load.js";
 
@@ -157,11 +157,22 @@ export async function* judgeCases(
  * (`complete`), cases overlap up to `concurrency` and each result is yielded
  * as soon as it is ready, as judgeCases does.
  */
-export async function* judgeCaseBatches(
+export function judgeCaseBatches(
   judge: JudgeModule,
   batches: AsyncIterable<readonly InputCase[]>,
+  options?: RunOptions,
+): AsyncGenerator<CaseResult[]>;
+/** A FileHold between the batches (readHeldCaseBatches) is passed on as it is, in its place: only without a model. */
+export function judgeCaseBatches(
+  judge: JudgeModule,
+  batches: AsyncIterable<readonly InputCase[] | FileHold>,
+  options?: RunOptions,
+): AsyncGenerator<CaseResult[] | FileHold>;
+export async function* judgeCaseBatches(
+  judge: JudgeModule,
+  batches: AsyncIterable<readonly InputCase[] | FileHold>,
   options: RunOptions = {},
-): AsyncGenerator<CaseResult[]> {
+): AsyncGenerator<CaseResult[] | FileHold> {
   if (options.complete !== undefined) {
     for await (const result of judgeCases(judge, flatten(batches), options)) yield [result];
     return;
@@ -169,6 +180,10 @@ export async function* judgeCaseBatches(
   // Without a model, `sample` picks nothing and no case has usage: one options object serves every case.
   const { concurrency: _concurrency, sample: _sample, ...judgeOptions } = options;
   for await (const batch of batches) {
+    if (!isCaseBatch(batch)) {
+      yield batch;
+      continue;
+    }
     const results: CaseResult[] = [];
     // judgeOne without a model (`options.complete` unset): the same result, without a copy of the options, nor a
     // promise of its own, per case.
@@ -187,6 +202,14 @@ export async function* judgeCaseBatches(
   }
 }
 
-async function* flatten<T>(batches: AsyncIterable<readonly T[]>): AsyncGenerator<T> {
-  for await (const batch of batches) yield* batch;
+function isCaseBatch(batch: readonly InputCase[] | FileHold): batch is readonly InputCase[] {
+  return Array.isArray(batch);
+}
+
+async function* flatten(batches: AsyncIterable<readonly InputCase[] | FileHold>): AsyncGenerator<InputCase> {
+  for await (const batch of batches) {
+    // Held output is for runs without a model (cases in flight overlap, and a held file would wait on all of them).
+    if (!isCaseBatch(batch)) throw new Error("internal error: a held file's cases with a model (run/judge-cases.ts)");
+    yield* batch;
+  }
 }

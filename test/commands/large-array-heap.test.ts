@@ -1,10 +1,12 @@
 /**
- * A large `.json` array is read whole and held while it is judged; before
- * JSON.parse builds it, the CLI collects the heap once
+ * A large `.json` array is held while it is judged: its text, and its parsed
+ * value when it is read whole, or the output held back when it is read an
+ * element at a time (compiler/inputs/held-array.ts, as here: an element a
+ * line). Before the first parse, the CLI collects the heap once
  * (compiler/inputs/old-generation.ts), so V8 sets its old generation's limit
- * from the text that is there rather than from the start-up's garbage, and
- * never marks the parsed value while it is judged (docs/SPEED.md, "The CLI at
- * its floor", ninth round). Through the built CLI with `--trace-gc`: the only
+ * from what is there rather than from the start-up's garbage, and never
+ * marks what the run holds while it is judged (docs/SPEED.md, "The CLI at
+ * its floor", ninth and tenth rounds). Through the built CLI with `--trace-gc`: the only
  * full collection is the one asked for ("testing", V8's reason for a
  * collection a program requests). Without it, V8 lowers its first limit with
  * every young collection of the start-up, starts marking during JSON.parse,
