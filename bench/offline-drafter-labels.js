@@ -27,8 +27,8 @@
 // and from half the labels (both halves summed), counted only on the verdicts neither given nor
 // asked about: an asked verdict's answer is its hand label, so scoring it would count the oracle as
 // the drafter (leakage). Each rule is drafted from its own labels only, so a sample asked about for
-// one rule stays scored for the others. The draft with no labels asks nothing (no label, no search,
-// no other reading); with labels, a rule whose draft fits every label given looks for no other
+// one rule stays scored for the others. The draft with no labels asks where a reading the rule's
+// words support judges a sample otherwise (compiler/generate/offline/rivals.ts); with labels, a rule whose draft fits every label given looks for no other
 // reading either (synthesize.ts), so asks nothing: the last columns count those rule-halves and the
 // held-out verdicts they get wrong.
 //

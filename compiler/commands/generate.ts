@@ -81,10 +81,10 @@ export async function runGenerateCommand(specPath: string, sampleFiles: string[]
     // Scripted input takes every default: no verdict question is asked (each stays a note on its rule).
     const { verdicts, ...unasked } = input;
     const asked = web || process.stdin.isTTY === true ? input : unasked;
-    if (verdicts !== undefined && asked === unasked)
-      notice(
-        `${verdicts.questions.length} verdict ${plural(verdicts.questions.length, "question")} not asked (no terminal): see the rules' notes`,
-      );
+    // The questions from labels are in the rules' notes; those on rules no label speaks of (from the words) are not: unmentioned, as before.
+    const noted = verdicts?.questions.filter((q) => q.fromWords !== true).length ?? 0;
+    if (noted > 0 && asked === unasked)
+      notice(`${noted} verdict ${plural(noted, "question")} not asked (no terminal): see the rules' notes`);
     return runInterview(asked, { web, input: process.stdin, output: process.stderr });
   };
   // Bad samples and a cancelled interview are UserErrors: the CLI prints them and exits 1.

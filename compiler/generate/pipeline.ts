@@ -275,14 +275,15 @@ export async function generateJudgeYaml(options: GenerateOptions): Promise<Gener
   // The verdict questions the labels leave: each answer is saved as a labeled case and re-drafts its rule.
   let draft = drafted.draft;
   const verdicts =
-    // Only the offline drafter asks (a model's draft carries no questions; its fallback may).
-    labels === undefined
+    // Only the offline drafter asks (a model's draft carries no questions; its fallback may). With
+    // samples and no labels, it asks where the readings a rule's words support disagree (verdicts.ts).
+    samples.length === 0
       ? undefined
       : verdictAsking({
           spec,
           vocabulary,
           samples,
-          labels,
+          labels: labels ?? {},
           draft,
           ask: drafted.ask,
           labelsDir: options.labelsDir ?? join(dirname(options.out), "labels"),

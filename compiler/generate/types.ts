@@ -5,7 +5,7 @@
  * and the interview front ends (browser and terminal).
  */
 import type { Actor, Trajectory } from "../../runtime/types.js";
-import type { Check, JudgeIR, SemanticCheck } from "../ir/types.js";
+import type { Check, JudgeIR, MetaBehavior, SemanticCheck } from "../ir/types.js";
 import type { BehaviorSpec } from "../behavior-md/load.js";
 
 /** What the sample trajectories show: the words a judge.yaml may use. */
@@ -95,6 +95,10 @@ export interface VerdictQuestion {
   text: string;
   /** The drafted reading's verdict on the sample, and the runner-up's: the answer picks between them (or neither). */
   readings: { draft: LabelVerdict; other: LabelVerdict };
+  /** The other reading itself, when the drafter has it: an answer for it may pick it (verdict-readings.ts). */
+  other?: MetaBehavior;
+  /** Asked of a rule no label speaks of, between readings its words support: no note on the rule says so. */
+  fromWords?: true;
 }
 
 /** What the interview needs to show a person. */

@@ -15,7 +15,8 @@ import { join } from "node:path";
 import { isObject } from "../../runtime/is-object.js";
 import type { Trajectory } from "../../runtime/types.js";
 import type { BehaviorSpec } from "../behavior-md/load.js";
-import { draftOffline } from "./offline/draft.js";
+import { draftOffline, unlabeledRivals } from "./offline/draft.js";
+import { judged, keptReading, separatingQuestion, type Judged } from "./verdict-readings.js";
 import type { RuleLabels } from "./offline/synthesize.js";
 import type { Draft, LabelVerdict, VerdictAsking, VerdictQuestion, Vocabulary } from "./types.js";
 
@@ -112,12 +113,15 @@ export function spliceRule(draft: Draft, index: number, redraft: Draft): Draft {
   ].sort((a, b) => a.rule - b.rule);
   const metaBehaviors = draft.ir.metaBehaviors.slice();
   metaBehaviors[index] = redraft.ir.metaBehaviors[0]!;
+  const fresh = redraft.notes.map((m) => ({ ...m, rule: index }));
   const notes = draft.notes.flatMap((n, i) => {
     if (n.rule !== index) return [n];
     // The re-draft's notes take the place of the first of the old ones.
     const first = draft.notes.findIndex((m) => m.rule === index) === i;
-    return first ? redraft.notes.map((m) => ({ ...m, rule: index })) : [];
+    return first ? fresh : [];
   });
+  // A rule that had no note gets its re-draft's after the notes of the rules before it.
+  if (!draft.notes.some((n) => n.rule === index)) notes.splice(notes.filter((n) => n.rule < index).length, 0, ...fresh);
   const { questions: _old, ...rest } = draft;
   return { ...rest, ir: { ...draft.ir, metaBehaviors }, notes, ...(questions.length > 0 ? { questions } : {}) };
 }
@@ -147,10 +151,15 @@ export function verdictAsking(options: VerdictAskingOptions): VerdictAsking | un
   let draft = options.draft;
   const answered = new Map<number, number>();
   const asked = options.ask === undefined ? undefined : new Set(options.ask);
+  const asking = (rule: number) => asked === undefined || asked.has(rule);
+  // The readings each asked rule's question weighs against its draft (verdict-readings.ts).
+  const rivals = new Map<number, Judged[]>();
+  for (const q of draft.questions ?? []) if (q.other !== undefined) rivals.set(q.rule, [judged(q.other, options.samples)]);
+  // A rule no label speaks of is asked between the readings its words support (offline/rivals.ts).
+  const fromWords = wordsQuestions(options, draft, labels, asking, rivals);
+  if (fromWords.length > 0) draft = { ...draft, questions: [...(draft.questions ?? []), ...fromWords].sort((a, b) => a.rule - b.rule) };
   const open = (): VerdictQuestion[] =>
-    (draft.questions ?? []).filter(
-      (q) => (asked === undefined || asked.has(q.rule)) && (answered.get(q.rule) ?? 0) < MAX_VERDICT_QUESTIONS_PER_RULE,
-    );
+    (draft.questions ?? []).filter((q) => asking(q.rule) && (answered.get(q.rule) ?? 0) < MAX_VERDICT_QUESTIONS_PER_RULE);
   const questions = open();
   if (questions.length === 0) return undefined;
   return {
@@ -163,9 +172,97 @@ export function verdictAsking(options: VerdictAskingOptions): VerdictAsking | un
       labels = withAnswer(labels, question, verdict);
       answered.set(question.rule, (answered.get(question.rule) ?? 0) + 1);
       const redraft = draftOffline({ spec: options.spec, vocabulary: options.vocabulary, samples: options.samples, labels }, [section]);
-      draft = spliceRule(draft, question.rule, redraft);
+      draft = afterAnswer(draft, question, redraft, labels, options.samples, rivals);
       options.onDraft?.(draft, labels);
       return { draft, questions: open(), ...(savedTo !== undefined ? { savedTo } : {}) };
     },
   };
+}
+
+/**
+ * Questions on the rules no label speaks of (each drafted offline and asked): where a reading the
+ * rule's words support judges an unlabeled sample otherwise than the draft. The readings are kept
+ * in `rivals` for the answers.
+ */
+function wordsQuestions(
+  options: VerdictAskingOptions,
+  draft: Draft,
+  labels: RuleLabels,
+  asking: (rule: number) => boolean,
+  rivals: Map<number, Judged[]>,
+): VerdictQuestion[] {
+  const out: VerdictQuestion[] = [];
+  const input = { spec: options.spec, vocabulary: options.vocabulary, samples: options.samples };
+  draft.ir.metaBehaviors.forEach((rule, index) => {
+    if (!asking(index) || draft.origins[index] !== "offline" || (draft.questions ?? []).some((q) => q.rule === index)) return;
+    if (Object.values(labels).some((v) => v[rule.name] !== undefined)) return;
+    const section = options.spec.sections.find((s) => s.heading === rule.name);
+    if (section === undefined) return;
+    const own = judged(rule, options.samples);
+    const found = unlabeledRivals(input, rule, section).map((r) => judged(r, options.samples));
+    const { rivals: left } = keptReading([own, ...found], labels, rule.name);
+    const question = separatingQuestion(index, own, left, labels, options.samples);
+    if (question === undefined) return;
+    rivals.set(index, left);
+    out.push({ ...question, fromWords: true });
+  });
+  return out;
+}
+
+/**
+ * The draft after an answer: the reading kept among the previous one, the re-draft (with its
+ * runner-up) and the rule's rivals (verdict-readings.ts keptReading), with the question that
+ * separates it from the rivals left, if any.
+ */
+function afterAnswer(
+  draft: Draft,
+  question: VerdictQuestion,
+  redraft: Draft,
+  labels: RuleLabels,
+  samples: readonly Trajectory[],
+  rivals: Map<number, Judged[]>,
+): Draft {
+  const index = question.rule;
+  const previous = judged(draft.ir.metaBehaviors[index]!, samples);
+  const again = judged(redraft.ir.metaBehaviors[0]!, samples);
+  const runnerUp = (redraft.questions ?? []).flatMap((q) => (q.other === undefined ? [] : [judged(q.other, samples)]));
+  const choice = keptReading([previous, again, ...runnerUp, ...(rivals.get(index) ?? [])], labels, question.ruleName);
+  const { rivals: left } = choice;
+  // The re-draft that reads the rule as before is the reading kept, with its notes and question.
+  const kept = JSON.stringify(choice.kept.rule) === JSON.stringify(again.rule) ? again : choice.kept;
+  rivals.set(index, left);
+  // The re-draft's notes say how its own reading agrees with the labels, and its own question
+  // separates it from its runner-up; otherwise the question separates the reading kept from the rivals left.
+  const own = kept === again ? (redraft.questions ?? []).map((q) => ({ ...q, rule: index })) : [];
+  const asked = own.length > 0 ? own : [separatingQuestion(index, kept, left, labels, samples)].flatMap((q) => (q === undefined ? [] : [q]));
+  let next: Draft;
+  if (kept === again) next = spliceRule(draft, index, redraft);
+  else {
+    // The previous reading kept (the answer confirmed it, or the search's pick fits no more labels):
+    // its notes stay, but for how it agrees with the labels now. A rival the answers picked: the
+    // re-draft's notes on its clauses were about another reading.
+    const notes = kept === previous ? ruleNotes(draft, index).filter((n) => n.kind !== "labels") : redraft.notes.filter((n) => n.clause === undefined && n.kind !== "labels");
+    const agree = [...labelsFor(labels, question.ruleName)].filter(([id, v]) => kept.verdicts.get(id) === v);
+    const total = labelsFor(labels, question.ruleName).size;
+    const how = kept === previous && ruleNotes(draft, index).some((n) => n.kind === "labels" && n.message.startsWith(REREAD)) ? REREAD : "";
+    notes.push({ rule: 0, kind: "labels", message: `${how}agrees with ${agree.length} of the ${total} labels given for this rule` });
+    for (const q of asked) notes.push({ rule: 0, kind: "labels", message: `${q.text} (label it to settle the reading)` });
+    next = spliceRule(draft, index, { ...redraft, ir: { ...redraft.ir, metaBehaviors: [kept.rule] }, notes, questions: [] });
+  }
+  const { questions: _dropped, ...rest } = next;
+  const questions = [...(next.questions ?? []).filter((q) => q.rule !== index), ...asked].sort((a, b) => a.rule - b.rule);
+  return { ...rest, ...(questions.length > 0 ? { questions } : {}) };
+}
+
+/** How the drafter's note on a rule re-read from its labels begins (offline/draft.ts withLabels). */
+const REREAD = "re-read from the labels: ";
+
+/** The labels given for one rule, by sample id. */
+function labelsFor(labels: RuleLabels, ruleName: string): Map<string, LabelVerdict> {
+  return new Map(Object.entries(labels).flatMap(([id, v]) => (v[ruleName] === undefined ? [] : [[id, v[ruleName]!] as const])));
+}
+
+/** A rule's notes, as a one-rule draft carries them (rule 0). */
+function ruleNotes(draft: Draft, index: number): Draft["notes"] {
+  return draft.notes.filter((n) => n.rule === index).map((n) => ({ ...n, rule: 0 }));
 }

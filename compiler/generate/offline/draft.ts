@@ -16,6 +16,7 @@ import { buildLexicon, withSpecActions, type Lexicon } from "./lexicon.js";
 import { withSpecWords } from "./glosses.js";
 import { inOrdinaryCase } from "./voice-case.js";
 import { readFromWords } from "./synthesize-unlabeled.js";
+import { wordsRivals } from "./rivals.js";
 import { voicedParagraphs } from "./synthesize-voiced.js";
 import { actsNamedPlainly } from "./named-acts.js";
 import { notInSamplesNotes, specActionNames } from "./backticks.js";
@@ -390,7 +391,9 @@ function withLabels(
       notes.push({ kind: "labels", message: `${text} (label it to settle the reading)` });
       const on = samples.filter((s) => s.id === sample);
       const readings = { draft: ruleVerdict(found.rule, on), other: ruleVerdict(found.runnerUps[0]!, on) };
-      return { rule: found.rule, notes, question: { ruleName: drafted.rule.name, sample, text, readings } };
+      // The runner-up goes with the question: an answer for it may pick it (verdict-readings.ts).
+      const question = { ruleName: drafted.rule.name, sample, text, readings, other: found.runnerUps[0]! };
+      return { rule: found.rule, notes, question };
     }
   }
   return { rule: found.rule, notes };
@@ -402,8 +405,8 @@ function ruleVerdict(rule: MetaBehavior, sample: readonly Trajectory[]): LabelVe
   return preview.rule.pass.length > 0 ? "true" : preview.rule.fail.length > 0 ? "false" : "na";
 }
 
-/** Drafts a whole judge.yaml from the spec and the samples, without a model. */
-export function draftOffline(given: OfflineDraftInput, sections: readonly SpecSection[] = given.spec.sections): Draft {
+/** The drafter's readers of a spec: its samples normalized, the lexicon of its words and samples, the grammar of its agent. */
+function readersOf(given: OfflineDraftInput) {
   // A library caller's raw samples (`amount: 700`) read as the CLI's validated ones (inputs.ts).
   const input = { ...given, samples: normalSamples(given.samples), vocabulary: normalVocabulary(given.vocabulary) };
   // A spec in capitals (a laminated card) names its agent and its actions' words as prose does (voice-case.ts).
@@ -415,6 +418,22 @@ export function draftOffline(given: OfflineDraftInput, sections: readonly SpecSe
   // And what a flowchart's "stop" bans, when it says ("'Stop' means the bottle is not issued": flowchart.ts).
   const lexicon = withStopMeaning(withDefinedTerms(withSpecWords(plain, named), plain), plain);
   const grammar = grammarFor(names);
+  return { input, lexicon, grammar };
+}
+
+/**
+ * Other readings of a drafted rule that its section's words support over the samples, with no
+ * labels (rivals.ts): where one disagrees with the draft on a sample, a verdict question there
+ * separates them (verdict-readings.ts).
+ */
+export function unlabeledRivals(given: OfflineDraftInput, rule: MetaBehavior, section: SpecSection): MetaBehavior[] {
+  const { input, lexicon, grammar } = readersOf(given);
+  return wordsRivals(lexicon, rule, voicedParagraphs(section.body, lexicon, grammar.agent), input.samples);
+}
+
+/** Drafts a whole judge.yaml from the spec and the samples, without a model. */
+export function draftOffline(given: OfflineDraftInput, sections: readonly SpecSection[] = given.spec.sections): Draft {
+  const { input, lexicon, grammar } = readersOf(given);
   const notes: DraftNote[] = [];
   const questions: VerdictQuestion[] = [];
   const metaBehaviors = sections.map((section, rule) => {
