@@ -62,11 +62,7 @@ const sameVerdicts = (a: Judged, b: Judged) => [...a.verdicts].every(([id, v]) =
  * ties go to the order given. And the others that fit as many labels as it or more but judge some
  * sample differently: the rivals left.
  */
-export function keptReading(
-  readings: readonly Judged[],
-  labels: RuleLabels,
-  ruleName: string,
-): { kept: Judged; rivals: Judged[] } {
+export function keptReading(readings: readonly Judged[], labels: RuleLabels, ruleName: string): { kept: Judged; rivals: Judged[] } {
   const previous = readings[0]!;
   const given = labelsOf(labels, ruleName);
   // The re-draft's fit is the bar: the drafter may keep a reading that misses a label rather than
@@ -89,8 +85,7 @@ export function keptReading(
   // have been kept though they fit better) and judge some sample otherwise; the next question is theirs.
   const most = Math.max(fit(kept, given), ...fitting.map((r) => fit(r, given)));
   const rivals: Judged[] = [];
-  for (const r of fitting)
-    if (fit(r, given) === most && !sameVerdicts(r, kept) && !rivals.some((x) => sameVerdicts(x, r))) rivals.push(r);
+  for (const r of fitting) if (fit(r, given) === most && !sameVerdicts(r, kept) && !rivals.some((x) => sameVerdicts(x, r))) rivals.push(r);
   return { kept, rivals };
 }
 

@@ -234,14 +234,18 @@ function afterAnswer(
   // The re-draft's notes say how its own reading agrees with the labels, and its own question
   // separates it from its runner-up; otherwise the question separates the reading kept from the rivals left.
   const own = kept === again ? (redraft.questions ?? []).map((q) => ({ ...q, rule: index })) : [];
-  const asked = own.length > 0 ? own : [separatingQuestion(index, kept, left, labels, samples)].flatMap((q) => (q === undefined ? [] : [q]));
+  const asked =
+    own.length > 0 ? own : [separatingQuestion(index, kept, left, labels, samples)].flatMap((q) => (q === undefined ? [] : [q]));
   let next: Draft;
   if (kept === again) next = spliceRule(draft, index, redraft);
   else {
     // The previous reading kept (the answer confirmed it, or the search's pick fits no more labels):
     // its notes stay, but for how it agrees with the labels now. A rival the answers picked: the
     // re-draft's notes on its clauses were about another reading.
-    const notes = kept === previous ? ruleNotes(draft, index).filter((n) => n.kind !== "labels") : redraft.notes.filter((n) => n.clause === undefined && n.kind !== "labels");
+    const notes =
+      kept === previous
+        ? ruleNotes(draft, index).filter((n) => n.kind !== "labels")
+        : redraft.notes.filter((n) => n.clause === undefined && n.kind !== "labels");
     const agree = [...labelsFor(labels, question.ruleName)].filter(([id, v]) => kept.verdicts.get(id) === v);
     const total = labelsFor(labels, question.ruleName).size;
     const how = kept === previous && ruleNotes(draft, index).some((n) => n.kind === "labels" && n.message.startsWith(REREAD)) ? REREAD : "";

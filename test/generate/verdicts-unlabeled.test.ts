@@ -106,13 +106,18 @@ describe("the reading an answer keeps (verdict-readings.ts)", () => {
   const forbidding: MetaBehavior = {
     ...rule,
     trigger: { description: "A weigh_vehicle event occurs.", match: [{ action: "weigh_vehicle" }] },
-    checks: [{ type: "forbidden", quote: rule.checks[0]!.quote, match: [{ action: "board_vehicle" }], after: [{ action: "weigh_vehicle" }] }],
+    checks: [
+      { type: "forbidden", quote: rule.checks[0]!.quote, match: [{ action: "board_vehicle" }], after: [{ action: "weigh_vehicle" }] },
+    ],
   };
   it("keeps the previous reading where it fits the labels as well as the re-draft", () => {
     // The answer confirms the previous reading; a re-draft that fits it too but reads otherwise does not replace it.
     const labels = { "weighed-then-boarded": { [FERRY_RULE]: "true" as const } };
     const previous = judged(rule, samples);
-    const other = judged({ ...rule, checks: [{ ...rule.checks[0]!, type: "required", match: [{ action: "weigh_vehicle" }] } as never] }, samples);
+    const other = judged(
+      { ...rule, checks: [{ ...rule.checks[0]!, type: "required", match: [{ action: "weigh_vehicle" }] } as never] },
+      samples,
+    );
     expect(other.verdicts.get("weighed-then-boarded")).toBe("true");
     const { kept, rivals } = keptReading([previous, other], labels, FERRY_RULE);
     expect(kept).toBe(previous);
