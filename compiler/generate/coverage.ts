@@ -69,7 +69,8 @@ export function obligations(body: string): Obligation[] {
     const at = normalized.indexOf(sentence.text, from);
     if (at < 0) continue;
     from = at + sentence.text.length;
-    if (sentence.role !== "rule" || !statesObligation(sentence.text)) continue;
+    // A bare act its place bans ("| Don't | Mix … |", an item under "Never:") is an obligation by its place.
+    if (sentence.role !== "rule" || !(sentence.banned === true || statesObligation(sentence.text))) continue;
     out.push(...subClauses(sentence.text, at));
   }
   return out;

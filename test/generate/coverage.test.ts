@@ -75,8 +75,13 @@ const TABLED = [
 
 describe("obligations in table cells (no silent drop)", () => {
   it("reads each body cell's sentences: a cue word or an obligation column (Do, Don't, Must, Controls…) makes one", () => {
-    // The readers read a "Do" column's cells (sentences.ts ruleCells); obligations() has those of them with a cue word.
-    expect(obligations(TABLED).map((o) => o.text)).toEqual(["Weigh every cage before it leaves"]);
+    // The readers read a "Do" column's cells (sentences.ts ruleCells); obligations() has those of them with a cue word,
+    // and each "Don't" cell written as a bare act, an obligation by its column (banned-acts.ts).
+    expect(obligations(TABLED).map((o) => o.text)).toEqual([
+      "Weigh every cage before it leaves",
+      "Mix theatre linen with ward linen",
+      "Send a cage over 40 kg \\| any cage marked `hold: yes`",
+    ]);
     expect(tableObligations(TABLED).map((o) => o.text)).toEqual([
       "Weigh every cage before it leaves",
       "Mix theatre linen with ward linen",

@@ -1,7 +1,7 @@
 /**
  * A spec written as a table (a "Do / Don't" list, a "Must / Must not" card): the readers read the
  * cells that are rules as written, and a "Don't" cell written as a bare act ("Mix theatre linen with
- * ward linen") is not read as an order to do it but named as not covered (issue 25, no silent drop).
+ * ward linen") is read as the ban its column makes it, not as an order to do it (issue 25).
  */
 import { describe, expect, it } from "vitest";
 import { draftOffline } from "../../compiler/generate/offline/draft.js";
@@ -59,18 +59,18 @@ describe("a spec written as a table", () => {
       );
     });
 
-  it('does not read a bare act under a "Don\'t" column as an order, and names it as not covered', () => {
+  it('reads a bare act under a "Don\'t" column as a ban, not as an order, quoted as written (banned-acts.ts)', () => {
     const body = [
       "| Do | Don't |",
       "|---|---|",
       "| Weigh every cage with `weigh_cage`. | Dispatch a cage over 40 kg with `dispatch_cage`. |",
     ].join("\n");
-    expect(paragraphs(body)).toEqual(["Weigh every cage with `weigh_cage`."]);
+    expect(paragraphs(body)).toEqual(["Weigh every cage with `weigh_cage`.", "Dispatch a cage over 40 kg with `dispatch_cage`."]);
     const draft = draftOf(body);
-    expect(JSON.stringify(draft.ir.metaBehaviors[0]!.checks)).not.toContain("Dispatch a cage over 40 kg");
-    expect(draft.notes.filter((n) => n.kind === "uncovered-sentence").map((n) => n.message)).toEqual([
-      expect.stringContaining('"Dispatch a cage over 40 kg with `dispatch_cage`"'),
-    ]);
+    const forbidden = draft.ir.metaBehaviors[0]!.checks.find((c) => c.type === "forbidden")!;
+    expect(forbidden.quote).toBe("Dispatch a cage over 40 kg with `dispatch_cage`");
+    expect(JSON.stringify(forbidden)).toContain('"gt":40');
+    expect(draft.notes.filter((n) => n.kind === "uncovered-sentence")).toEqual([]);
   });
 
   it("reads no header row, no delimiter row, no other column and no fenced table; the text around a table stays its own paragraph", () => {

@@ -185,10 +185,19 @@ export function draftSection(
   // Each sentence read in the one voice the readers know; the quotes stay the spec's words (voice.ts).
   const knows = actionVerbs(lexicon);
   const voices = ruleSentences.map((s, i) =>
-    voiced(s.text, grammar.agent, knows, ruleSentences[i + 1]?.text, ruleSentences[i - 1]?.text, lexicon.definedTerms, {
-      ...(lexicon.stopMeans === undefined ? {} : { stop: lexicon.stopMeans }),
-      ...(s.refers === undefined ? {} : { refers: s.refers }),
-    }),
+    voiced(
+      s.text,
+      grammar.agent,
+      knows,
+      ruleSentences[i + 1]?.text,
+      ruleSentences[i - 1]?.text,
+      lexicon.definedTerms,
+      {
+        ...(lexicon.stopMeans === undefined ? {} : { stop: lexicon.stopMeans }),
+        ...(s.refers === undefined ? {} : { refers: s.refers }),
+      },
+      s.banned === true,
+    ),
   );
   const shapes = voices.map((v) => shapeSentence(v.text, grammar));
   const checks: Check[] = [];

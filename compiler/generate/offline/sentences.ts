@@ -8,6 +8,7 @@ import { literalLines } from "../../behavior-md/load.js";
 import { normalizeWhitespace } from "./words.js";
 import { contextKinds, type ContextKind } from "./context.js";
 import { messageHeader } from "./header.js";
+import { banHeading, banLeadIn, bareAct, dontColumn } from "./banned-acts.js";
 
 /** "context": a header, a question, a report, an action item, a closing or a superseded draft (context.ts). */
 export type SentenceRole = "rule" | "occurrence" | "rationale" | "context";
@@ -20,6 +21,8 @@ export interface SpecSentence {
   paragraph: number;
   /** What kind of context a "context" sentence is. */
   context?: ContextKind;
+  /** A bare act its place bans: a "Don't" column's cell, an item under "Never:" (banned-acts.ts). */
+  banned?: true;
 }
 
 const RATIONALE = /^(?:\*\*|__)?(?:why|rationale|background|context|notes?|examples?|because)\b/i;
@@ -54,12 +57,36 @@ const ABBREVIATIONS = new Set([
  * headings, fences, HTML comments, the rest of a table and HTML are left out.
  */
 export function paragraphs(body: string): string[] {
-  const out: string[] = [];
+  return readParagraphs(body).map((p) => p.text);
+}
+
+/** A paragraph as the readers read it: `banned` when its place bans the bare act it writes (banned-acts.ts). */
+export interface ReadParagraph {
+  text: string;
+  banned?: true;
+}
+
+/**
+ * paragraphs(), each with whether its place bans it: a "Don't" column's cell or an item of a list
+ * under a "Never:" lead-in or a "### Don'ts" heading, written as a bare act. The lead-in itself
+ * ("Never:") says nothing of its own and is left out.
+ */
+export function readParagraphs(body: string): ReadParagraph[] {
+  const out: ReadParagraph[] = [];
   let current: string[] = [];
   let table: string[][] = [];
+  let item = false;
+  // Under a ban's heading or lead-in: its list's items are bans; a paragraph that is no item ends a lead-in's list.
+  let under: "heading" | "lead" | undefined;
   const flush = () => {
-    if (current.length > 0) out.push(normalizeWhitespace(current.join(" ")));
+    if (current.length > 0) {
+      const text = normalizeWhitespace(current.join(" "));
+      if (!item && under === "lead") under = undefined;
+      if (!item && banLeadIn(text)) under = "lead";
+      else out.push(under !== undefined && item && bareAct(text) ? { text, banned: true } : { text });
+    }
     current = [];
+    item = false;
     if (table.length > 0) out.push(...ruleCells(cellsOf(table)));
     table = [];
   };
@@ -72,7 +99,12 @@ export function paragraphs(body: string): string[] {
       table.push(tableRow(line));
       continue;
     }
-    if (literal[i] === true || line.trim() === "" || /^\s{0,3}#/.test(line) || /^\s*</.test(line)) {
+    if (literal[i] !== true && /^\s{0,3}#/.test(line)) {
+      flush();
+      under = banHeading(line) ? "heading" : undefined;
+      continue;
+    }
+    if (literal[i] === true || line.trim() === "" || /^\s*</.test(line)) {
       flush();
       continue;
     }
@@ -90,13 +122,14 @@ export function paragraphs(body: string): string[] {
     }
     if (LIST_MARKER.test(line)) {
       flush();
+      item = true;
       current.push(line.replace(LIST_MARKER, ""));
       continue;
     }
     current.push(line);
   }
   flush();
-  return out.filter((p) => p !== "");
+  return out.filter((p) => p.text !== "");
 }
 
 /** One cell of a Markdown table in a body: its text (whitespace normalized) and its column's header cell. */
@@ -148,23 +181,19 @@ function cellsOf(table: string[][]): TableCell[] {
 
 /** A column of imperatives to do: "Do", "Must", "Always", "Rules". */
 const DO_COLUMN = /^(?:do|dos|do's|must|always|required|rules?|shall)$/i;
-/** A column of things not to do: "Don't", "Never", "Must not". */
-const DONT_COLUMN = /^(?:don't|don'ts|do not|must not|mustn't|never|not allowed|forbidden|shall not)$/i;
-/** A cell that forbids in its own words, so that it reads the same outside its column. */
-const OWN_BAN = /^\W*(?:please\s+)?(?:don't|do not|never|no\s)|\b(?:must not|mustn't|may not|shall not|cannot|can't|never)\b/i;
 
 /**
- * The cells a reader can take as written: each cell of a "Do" column, and each cell of a "Don't"
- * column that forbids in its own words. A "Don't" cell written as a bare act ("Mix theatre linen
- * with ward linen") would read as an order to do it, so it is not read; coverage names it.
+ * The cells a reader reads: each cell of a "Do" column, and each cell of a "Don't" column: as
+ * written when it forbids in its own words, else `banned` (a bare act, "Mix theatre linen with ward
+ * linen", which read alone would be an order to do it: banned-acts.ts).
  */
-function ruleCells(cells: readonly TableCell[]): string[] {
-  return cells
-    .filter((cell) => {
-      const column = cell.column.replace(/[*_`:.!]/g, "").trim();
-      return DO_COLUMN.test(column) || (DONT_COLUMN.test(column) && OWN_BAN.test(cell.text));
-    })
-    .map((cell) => cell.text);
+function ruleCells(cells: readonly TableCell[]): ReadParagraph[] {
+  return cells.flatMap((cell): ReadParagraph[] => {
+    const column = cell.column.replace(/[*_`:.!]/g, "").trim();
+    if (DO_COLUMN.test(column)) return [{ text: cell.text }];
+    if (!dontColumn(column)) return [];
+    return [bareAct(cell.text) ? { text: cell.text, banned: true } : { text: cell.text }];
+  });
 }
 
 function tableRow(line: string): string[] {
@@ -244,21 +273,24 @@ function unheaded(raw: string): { raw: string; header: boolean }[] {
 
 /** Every sentence of a section body, with its role. */
 export function sectionSentences(body: string): SpecSentence[] {
-  const all = paragraphs(body).flatMap((text, paragraph) => {
+  const all = readParagraphs(body).flatMap(({ text, banned }, paragraph) => {
     const rationale = RATIONALE.test(text);
     const wholly = messageHeader(text) === text;
-    return splitRaw(text)
-      .flatMap((raw) => (wholly ? [{ raw, header: true }] : unheaded(raw)))
-      .map(({ raw, header }) => ({ text: stripFinalStop(raw), asked: /\?["')\]*_]*\s*$/.test(raw), header }))
-      .filter((s) => s.text !== "")
-      .map((s) => ({ ...s, paragraph, rationale }));
+    return (
+      splitRaw(text)
+        .flatMap((raw) => (wholly ? [{ raw, header: true }] : unheaded(raw)))
+        .map(({ raw, header }) => ({ text: stripFinalStop(raw), asked: /\?["')\]*_]*\s*$/.test(raw), header }))
+        .filter((s) => s.text !== "")
+        // The act its place bans is the cell's or item's first sentence; one after it ("The bees get angry.") says why.
+        .map((s, k) => ({ ...s, paragraph, rationale, ...(banned === true && k === 0 ? { banned } : {}) }))
+    );
   });
   // What is context is judged among the sentences that are not rationale, in order (context.ts).
   const told = all.filter((s) => !s.rationale);
   const kinds = contextKinds(told);
   return all.map((s): SpecSentence => {
     const context = s.rationale ? undefined : kinds[told.indexOf(s)];
-    const base = { text: s.text, paragraph: s.paragraph };
+    const base = { text: s.text, paragraph: s.paragraph, ...(s.banned === true ? { banned: s.banned } : {}) };
     if (s.rationale) return { ...base, role: "rationale" };
     if (context !== undefined) return { ...base, role: "context", context };
     return { ...base, role: OCCURRENCE.test(s.text) ? "occurrence" : "rule" };

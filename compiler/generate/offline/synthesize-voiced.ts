@@ -28,7 +28,10 @@ export function voicedParagraphs(body: string, lexicon: Lexicon, agent: string):
     // The next and the previous rule sentence, as draftSection passes them: an FAQ's "No." answers the question before
     // it, and a table's "Limit: …" is read with the "Item: …" before it (voice-table.ts), which has nothing of its own.
     const k = rules.indexOf(s);
-    const text = k < 0 ? s.text : voiced(s.text, agent, knows, rules[k + 1]?.text, rules[k - 1]?.text, lexicon.definedTerms).text;
+    const text =
+      k < 0
+        ? s.text
+        : voiced(s.text, agent, knows, rules[k + 1]?.text, rules[k - 1]?.text, lexicon.definedTerms, undefined, s.banned === true).text;
     byParagraph.set(s.paragraph, [...(byParagraph.get(s.paragraph) ?? []), text]);
   }
   return [...byParagraph.values()].map((p) => `${p.join(". ")}.`).join("\n\n");

@@ -57,15 +57,39 @@ const QUALIFIER =
  */
 const SHOWN_VALUES = /^\s+(?:with|of|showing)\s+`[^`]+`(?:\s*(?:,|or|and|,\s*or)\s*`[^`]+`)*(?=\s|[?,]|$)/i;
 
+/**
+ * "… a tool once damage has been flagged on it", "… a booking after it has been cancelled": a condition the question
+ * asks under, a clause of its own (a verb of its own), which the answer's reading keeps, put first.
+ */
+const ASKED_UNDER =
+  /\s+((?:once|after|as\s+soon\s+as|when|whenever)\s+(?:[^,;:?`]|`[^`]*`)*?\b(?:has|have|had|is|are|was|were|been)\b(?:[^,;:?`]|`[^`]*`)*)$/i;
+
 /** The question's act as the readers' voice says it: "Tally dumps a load". */
 function askedAct(question: string, agent: string): string | undefined {
   const m = ASKED.exec(question);
   if (m === null) return undefined;
+  return actOf(m, m[3]!, agent);
+}
+
+function actOf(m: RegExpExecArray, rest: string, agent: string): string {
   const who = /^(?:you|i|we)$/i.test(m[1]!) ? agent : m[1]!;
-  const head = m[3]!.replace(QUALIFIER, "");
-  const shown = SHOWN_VALUES.exec(m[3]!.slice(head.length))?.[0] ?? "";
-  const object = head + shown;
-  return `${who} ${thirdPerson(m[2]!.toLowerCase())}${object}`;
+  const head = rest.replace(QUALIFIER, "");
+  const shown = SHOWN_VALUES.exec(rest.slice(head.length))?.[0] ?? "";
+  return `${who} ${thirdPerson(m[2]!.toLowerCase())}${head}${shown}`;
+}
+
+/**
+ * The question's act with the condition it asks under put first: "Can the assistant lend a tool once damage has
+ * been flagged on that tool? Yes, but only after …" is "Once damage has been flagged on that tool, the assistant
+ * lends a tool only after …"; without the condition the answer would bind the act for good. Undefined when the
+ * question asks under no condition.
+ */
+function askedUnder(question: string, agent: string): string | undefined {
+  const m = ASKED.exec(question);
+  const under = m === null ? null : ASKED_UNDER.exec(m[3]!.replace(/\?\s*$/, ""));
+  if (m === null || under === null) return undefined;
+  const act = actOf(m, m[3]!.slice(0, under.index), agent);
+  return `${under[1]!.charAt(0).toUpperCase()}${under[1]!.slice(1)}, ${lowered(act)}`;
 }
 
 /** Whether this sentence is read as part of a neighbour, and so has nothing of its own to read. */
@@ -86,6 +110,12 @@ export function withNeighbours(sentence: string, previous: string | undefined, n
   }
   if (act !== undefined && ONLY_ANSWER.test(sentence)) {
     // "Can Bollard order a pilot for a booking before it is confirmed? Only after …": the act, only after ….
+    const under = askedUnder(previous!, agent);
+    if (under !== undefined)
+      return joined(
+        rewrite(v, new RegExp(ONLY_ANSWER.source, "gi"), (m) => `only ${m[1]!.toLowerCase()} `),
+        `${under} `,
+      );
     return joined(
       rewrite(v, new RegExp(ONLY_ANSWER.source, "gi"), (m) => `only ${m[1]!.toLowerCase()} `),
       `${act.charAt(0).toUpperCase()}${act.slice(1)} `,

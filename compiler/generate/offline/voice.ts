@@ -34,10 +34,13 @@ import { afterWait, answersInOwnWords, chatSteps, unspoken, waitsForNext } from 
 import { recordSteps } from "./voice-record.js";
 import { originalQuote, rewrite, unchanged, type Voiced } from "./voice-spans.js";
 import { deniesAsked } from "./speakers.js";
+import { readAsBan } from "./banned-acts.js";
 import { foldedCase, shouts } from "./voice-case.js";
 import { cardSteps } from "./voice-card.js";
 import { flowchartSteps } from "./flowchart.js";
 import { numberSteps } from "./voice-numbers.js";
+import { perSteps } from "./voice-per.js";
+import { faqSteps } from "./voice-faq.js";
 import { trailingConditionSteps } from "./voice-trailing.js";
 import {
   actByNoun,
@@ -84,21 +87,12 @@ const LABEL = {
     ),
 };
 
-/**
- * Where an FAQ's question starts: the sentence's start, or after a condition an earlier step put first ("Can the clerk
- * reopen a file after it is archived?" is "After a file is archived, can the clerk reopen that file?" by then).
- */
-const ASKED_AT = `(?:^|(?<=${LEADING_CONDITION.source}[^,;:]*,\\s+))`;
-
 /** The steps, in order. Each takes the sentence as the steps before it left it. */
 function steps(
   agent: string,
   knows: (verb: string) => boolean,
   answer: "yes" | "no" | undefined,
 ): { name: string; apply: (v: Voiced) => Voiced }[] {
-  // Who an FAQ asks about: the agent by any of its names, or a noun with its article ("a clerk").
-  const FAQ_SUBJECT = `you|i|we|it|the agent|the assistant|${escapeRegExp(agent)}|(?:the|a|an|any)\\s+[\\w-]+`;
-  const faqSubject = (who: string | undefined) => (who === undefined || /^(?:you|i|we)$/i.test(who) ? agent : who);
   const subject = (at: number) => (at === 0 ? agent.charAt(0).toUpperCase() + agent.slice(1) : agent);
   const conjugated = (adverb: string | undefined, verb: string) => {
     const adv = adverb?.toLowerCase();
@@ -107,33 +101,8 @@ function steps(
     return `${adv === undefined ? "" : `${adv} `}${thirdPerson(verb.toLowerCase())}`;
   };
   return [
-    {
-      // "Can the clerk buy from a seller without ID? No.": the question answered "No" is a ban.
-      name: "faq no",
-      apply: (v) =>
-        answer === "no"
-          ? rewrite(
-              v,
-              new RegExp(
-                `${ASKED_AT}(?:(?:can|may|could|should)\\s+(${FAQ_SUBJECT})|is\\s+(?:it\\s+)?(?:ok|okay|all\\s+right|allowed|permitted|acceptable)\\s+(?:for\\s+(${FAQ_SUBJECT})\\s+)?to)\\s+(?=[a-z]+\\b)`,
-                "gi",
-              ),
-              (m) => `${faqSubject(m[1] ?? m[2])} must not `,
-            )
-          : v,
-    },
-    {
-      // "Does the clerk need to file a report? Yes.": the question answered "Yes" is a duty.
-      name: "faq yes",
-      apply: (v) =>
-        answer === "yes"
-          ? rewrite(
-              v,
-              new RegExp(`${ASKED_AT}(?:does|do|must|should)\\s+(${FAQ_SUBJECT})\\s+(?:(?:need|have)\\s+to\\s+)?(?=[a-z]+\\b)`, "gi"),
-              (m) => `${faqSubject(m[1])} must `,
-            )
-          : v,
-    },
+    // An FAQ's question, if no step before this one could read it as a statement (faqSteps).
+    ...faqSteps(agent, answer),
     {
       // "shall" is the procedure's "must": the readers know "must", "must not", "must be".
       name: "shall",
@@ -416,6 +385,7 @@ export function voiced(
   previous?: string,
   terms?: ReadonlyMap<string, string>,
   flow?: Parameters<typeof flowchartSteps>[0],
+  banned = false,
 ): Voiced {
   // A chat's speaker ("**Mags:**") is no part of what is said; the quotes are the words after the name (voice-chat.ts).
   [sentence, next, previous] = [unspoken(sentence), unspoken(next), unspoken(previous)];
@@ -447,6 +417,8 @@ export function voiced(
     return absorbed(unchanged(written));
   let v = tableRow(afterWait(withNeighbours(sentence, previous, next, agent), previous), previous);
   v = { ...v, original: written };
+  // A bare act a "Don't" column or a "Never:" list bans, read as the ban its place makes it (banned-acts.ts).
+  if (banned) v = readAsBan(v);
   // A contract's defined terms read as the tools they name (voice-terms.ts), then the voices of each round.
   v = withTerms(LABEL.apply(CLAUSE_NUMBER.apply(v)), terms, shouts(written));
   for (const step of [
@@ -455,9 +427,13 @@ export function voiced(
     // and reader reads digits (voice-numbers.ts).
     ...figureSteps(),
     ...numberSteps(),
+    // "three lifts to the hour", "two refills to a customer": a rate's "to" is its "per" (voice-per.ts).
+    ...perSteps(),
     // A flowchart's question and the answer that stops it, as a statement (flowchart.ts): before the
     // other steps, which read statements.
     ...flowchartSteps(flow),
+    // An FAQ's question answered "No" or "Yes" as the statement it asks about, for the steps after it to read (faqSteps).
+    ...faqSteps(agent, answer),
     ...otherSteps(),
     ...windowLeadSteps(),
     ...cardSteps(),
