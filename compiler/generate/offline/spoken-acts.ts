@@ -69,3 +69,22 @@ const WORDED_BAN =
 export function bansInOtherWords(quote: string): boolean {
   return WORDED_BAN.test(quote);
 }
+
+/**
+ * Which form of two events the words ask, where they name the acts only in passing and the samples
+ * bear several out alike (an ordering, a pairing): words that put the later act "afterwards", "then",
+ * "within" or "followed by" the earlier ask that it follow (a pairing, a duty after: "if you've had
+ * to log a spill, ring him afterwards"); words that put one act "before", "first", "until" or "only
+ * once" the other ask for it first (an ordering). Both or neither: no nudge. Smaller than the
+ * nudge of the words' order (named-acts.ts sequenceNudge), it only breaks ties.
+ */
+const FOLLOWS = /\b(?:afterwards|afterward|then|within|followed\s+by|after\s+(?:that|it|you['’]ve|you\s+have|each|every))\b|→/i;
+const PRECEDES = /\b(?:before|first|until|till|only\s+(?:once|after|when|if))\b/i;
+
+export function formNudge(type: string, quote: string): number {
+  const follows = FOLLOWS.test(quote);
+  const precedes = PRECEDES.test(quote);
+  if (follows === precedes) return 0;
+  if (follows) return type === "pairing" || type === "required" ? 0.05 : 0;
+  return type === "ordering" ? 0.05 : 0;
+}

@@ -17,7 +17,7 @@ import { toCheck } from "./synthesize-check.js";
 import { boundsIn, candidateMatchers } from "./synthesize-vocab.js";
 import { escapeRegExp } from "./shape.js";
 import { oneToolTwice } from "./unlabeled-fit.js";
-import { bansInOtherWords, speaksOfActs } from "./spoken-acts.js";
+import { bansInOtherWords, formNudge, speaksOfActs } from "./spoken-acts.js";
 import { actionsOf } from "./synthesize-forms.js";
 import { headingWords } from "./synthesize-voiced.js";
 import { withoutHeadingLabel } from "./heading-labels.js";
@@ -246,7 +246,10 @@ export function readFromWords(
         !(alone && oneToolTwice(x.c, matchers)),
     );
   // Words that name acts only by their names' words give the reading's order no other cue (named-acts.ts).
-  if (passing) for (const x of fitting) x.s += nudge(x.c, matchers, quote, prohibiting || PREVENTS.test(quote));
+  // And which form they ask, where nothing else tells the forms apart (spoken-acts.ts formNudge).
+  if (passing)
+    for (const x of fitting)
+      x.s += nudge(x.c, matchers, quote, prohibiting || PREVENTS.test(quote)) + (prohibiting ? 0 : formNudge(x.c.type, quote));
   const ranked = fitting.sort((a, b) => b.s - a.s || a.i - b.i).slice(0, MAX_TRIED);
   // A reading the words favour that no sample breaks, kept while none plausible scores near it.
   let unbroken: { c: Candidate; s: number } | undefined;
