@@ -41,8 +41,17 @@ export function actsSpokenOf(lexicon: Lexicon, text: string): string[] {
  * exception of a value the samples carry is a filter one check keeps.
  */
 export function speaksOfActs(lexicon: Lexicon, words: string, quote: string): boolean {
-  return !MANNER.test(quote) && !UNREADABLE.test(withoutValueExceptions(lexicon, quote)) && actsSpokenOf(lexicon, words).length > 0;
+  return (
+    ASKS.test(quote) &&
+    !MANNER.test(quote) &&
+    !UNREADABLE.test(withoutValueExceptions(lexicon, quote)) &&
+    actsSpokenOf(lexicon, words).length > 0
+  );
 }
+
+/** Words that ask something of the acts (a duty, a ban, a time): "It no longer can" after a story asks nothing. */
+const ASKS =
+  /\b(?:must|shall|should|never|every|each|always|only|within|after|afterwards|before|until|once|then|requires?|needs?|has\s+to|have\s+to|is\s+to|are\s+to|to\s+be|out\s+of\s+bounds|off[\s-]limits)\b|→/i;
 
 /**
  * The quote without its exceptions of a value the samples carry: "every one except stillborn lambs"
