@@ -98,12 +98,21 @@ const verdictOn = (ir: JudgeIR, name: string, id: string): Verdict => {
 const said = { actor: "user", content: { matches: "\\bclear\\s+to\\s+open\\b", flags: "i" } };
 
 describe("words a person says, searched from labels", () => {
-  it("leaves both rules to the model without labels", () => {
+  it("leaves the clearance to the model without labels, and reads the lost keys' ban from its words", () => {
     const plain = draft();
-    for (const name of [CLEARANCE, LOST]) {
-      expect(ruleOf(plain.ir, name).checks).toEqual([]);
-      expect(ruleOf(plain.ir, name).semanticChecks.length).toBeGreaterThan(0);
-    }
+    expect(ruleOf(plain.ir, CLEARANCE).checks).toEqual([]);
+    expect(ruleOf(plain.ir, CLEARANCE).semanticChecks.length).toBeGreaterThan(0);
+    // "puts that kiln out of bounds for openings" bans as "must not" does (spoken-acts.ts): no opening
+    // of that kiln after its report, as the labels read it below.
+    expect(ruleOf(plain.ir, LOST).checks).toEqual([
+      {
+        type: "forbidden",
+        quote: "A lost key report on a kiln puts that kiln out of bounds for openings by Ember from then on",
+        match: [{ action: "open_kiln" }],
+        after: [{ action: "report_lost" }],
+        on: "metadata.kiln",
+      },
+    ]);
   });
 
   it("takes the quoted words a user turn says, in any case, and no others", () => {

@@ -23,7 +23,7 @@ export function actsNamed(lexicon: Lexicon, text: string): string[] {
  * some warmth", "put it to the caller politely"; not what a check "says"): what it says is for the model, however plainly the
  * sentence names the act it speaks after.
  */
-const MANNER =
+export const MANNER =
   /\b(?:explains?|explained|explaining|worded|wording|phrased?|phrasing|describes?|apologi[sz]es?|reassures?|plain\s+(?:language|english|words)|tone|warmth|warmly|polite(?:ly)?|kind(?:ly)?|courteous(?:ly)?|jargon)\b/i;
 
 /**
@@ -31,7 +31,7 @@ const MANNER =
  * negated inside the sentence ("a cask that has not been filled cannot be sealed", read as a sequence
  * of the two acts, turns into its opposite).
  */
-const UNREADABLE =
+export const UNREADABLE =
   /\b(?:except|unless|other\s+than|save\s+for|apart\s+from|without|nobody|no\s+one)\b|\b(?:has|have|had|is|are|was|were|be|been)\s+not\b|\bnot\s+(?:yet|been)\b|\bn't\s+been\b/i;
 
 /** The acts the rule's words name by their names' words, none where the quote speaks of how the agent puts something or says what one check cannot keep. */
@@ -56,7 +56,8 @@ export function sequenceNudge(
   forbidsLater: boolean,
   prohibiting: boolean,
 ): number {
-  const tokens = words(quote).map((w) => canonical(w.toLowerCase()));
+  // A verb again is the verb ("reopened" is an opening, "re-sealed" a sealing): its act's place in the words.
+  const tokens = words(quote).map((w) => canonical(w.toLowerCase().replace(/^re-?(?=[a-z]{4})/, "")));
   // Each side by the words of its names the other side does not share ("bike" names every act of a bike dock).
   const own = (xs: readonly string[], ys: readonly string[]) => {
     const theirs = new Set(ys.flatMap(nameStems));
