@@ -94,6 +94,8 @@ const AMOUNT_PATTERNS: readonly [RegExp, keyof RangeOperator][] = [
 
 /** Every amount the text writes with a comparison word, in order. */
 export function amountsIn(text: string): Amount[] {
+  // Every pattern writes a digit (an amount's or a bare number's): words without one have no amount.
+  if (!/\d/.test(text)) return [];
   const found: Amount[] = [];
   // matchAll runs on a copy of the pattern: the shared one keeps no lastIndex between calls.
   for (const [re, op] of AMOUNT_PATTERNS) for (const m of text.matchAll(re)) add(found, m, op);
