@@ -49,6 +49,7 @@ import { sentenceCandidates, withSentences } from "./synthesize-sentences.js";
 import { tiedPick, tiedVariants } from "./synthesize-tied.js";
 import { variantsFor, type Variant } from "./synthesize-variants.js";
 import { prepare } from "./synthesize-prepare.js";
+import { agreesMore, foldAt, once } from "./synthesize-fold.js";
 import { nameStems, stemSet } from "./words.js";
 import { saidBonus, saidFresh, saidQuote } from "./synthesize-said.js";
 import { writtenUse } from "./synthesize-written.js";
@@ -159,71 +160,22 @@ export function synthesizeRule(
     }
     return v;
   };
-  // As `fold` over the parts' verdicts per sample, without an array per sample (the search judges
-  // tens of thousands of readings on up to 50 samples: the allocations were most of its garbage).
-  // Whether a reading agrees with more than `than` labels, read on the labeled samples only and
-  // given up at the miss too many (agreement as vectorOf and `agreement` below would count it).
-  const fitsMore = (parts: Reading["parts"], trigger: Reading["trigger"], than: number): boolean => {
-    if (than >= labeled.length) return false;
-    const fires = triggerVector(trigger);
-    const vectors = parts.map(partVector);
-    let misses = labeled.length - than;
-    for (const x of labeled) {
-      let v: Verdict = "na";
-      if (fires[x.i])
-        for (const part of vectors) {
-          const y = part[x.i]!;
-          if (y === "false") {
-            v = "false";
-            break;
-          }
-          if (y === "true") v = "true";
-        }
-      if (v !== x.label && --misses === 0) return false;
-    }
-    return true;
-  };
+  const fitsMore = (parts: Reading["parts"], trigger: Reading["trigger"], than: number): boolean =>
+    agreesMore(labeled, triggerVector(trigger), parts.map(partVector), than);
   const vectorOf = (parts: Reading["parts"], trigger: Reading["trigger"]): Vector => {
     const fires = triggerVector(trigger);
     const vectors = parts.map(partVector);
-    const out: Vector = new Array<Verdict>(samples.length);
-    for (let i = 0; i < samples.length; i++) {
-      let v: Verdict = "na";
-      if (fires[i])
-        for (const part of vectors) {
-          const x = part[i]!;
-          if (x === "false") {
-            v = "false";
-            break;
-          }
-          if (x === "true") v = "true";
-        }
-      out[i] = v;
-    }
-    return out;
+    return samples.map((_, i) => (fires[i] ? foldAt(vectors, i) : "na"));
   };
   // Where the words' trigger fires (the rule applies: "if you've put a loss in") and a reading says
   // nothing, under its own trigger or for want of its checks' events (synthesize-reading.ts).
-  const silentOf = (vector: Vector): number => {
-    let n = 0;
-    for (let i = 0; i < vector.length; i++) if (draftTrigger[i] && vector[i] === "na") n++;
-    return n;
-  };
+  const silentOf = (vector: Vector): number => vector.filter((v, i) => draftTrigger[i] && v === "na").length;
   // With no label "broken", a reading that judges no sample broken fits every label and says nothing;
   // with one, the readings that fit it fail it (`fails` below).
   const broken = labeled.some((x) => x.label === "false");
-  const agreement = (v: Vector) => {
-    let n = 0;
-    for (const x of labeled) if (v[x.i] === x.label) n++;
-    return n;
-  };
+  const agreement = (v: Vector) => labeled.filter((x) => v[x.i] === x.label).length;
   // A candidate's words score, worked out once: a candidate is part of many readings.
-  const scores = new Map<Candidate, number>();
-  const partScore = (c: Candidate): number => {
-    let s = scores.get(c);
-    if (s === undefined) scores.set(c, (s = score(c, vocab) + saidBonus(c, vocab)));
-    return s;
-  };
+  const partScore = once((c: Candidate) => score(c, vocab) + saidBonus(c, vocab));
   const readingScore = (parts: Reading["parts"]) =>
     parts.reduce((sum, p) => sum + ("candidate" in p ? partScore(p.candidate) : 1), 0) - 0.05 * parts.length;
   const searched = { candidates: 0, readings: 0 };
@@ -232,12 +184,8 @@ export function synthesizeRule(
   // unlabeled samples least: the words read it so, and the labels did not say otherwise.
   const unlabeled = samples.flatMap((s, i) => (labels[s.id]?.[rule.name] === undefined ? [i] : []));
   let phraseVector: Vector | undefined;
-  const prior = (v: Vector) => {
-    if (phraseVector === undefined || unlabeled.length === 0) return 0;
-    let same = 0;
-    for (const i of unlabeled) if (v[i] === phraseVector[i]) same++;
-    return same / unlabeled.length;
-  };
+  const prior = (v: Vector) =>
+    phraseVector === undefined || unlabeled.length === 0 ? 0 : unlabeled.filter((i) => v[i] === phraseVector![i]).length / unlabeled.length;
   // What each part changes from the phrase reading (synthesize-rank.ts), worked out only when the
   // phrase reading anchors the pick.
   const checks = new Map<Candidate, Check>();
@@ -248,19 +196,9 @@ export function synthesizeRule(
   };
   const newCheck = (p: Reading["parts"][number]): Check[] =>
     "candidate" in p ? [checkOf(p.candidate)] : "variant" in p ? [p.variant.check] : [];
-  // A reading's checks as buildRule's, but for their quotes (which say no number and ask for no
-  // form): what `numbered` and `cued` below look at, with each candidate's check built once.
+  // A reading's checks as buildRule's but for quotes (no number, no form): for `numbered` and `cued`.
   const checksOf = (r: Reading): Check[] =>
     r.parts.map((p) => ("drafted" in p ? rule.checks[p.drafted]! : "variant" in p ? p.variant.check : checkOf(p.candidate)));
-  // Worked out once per reading: the sorts below ask it at every comparison.
-  const perReading = (f: (r: Reading) => number) => {
-    const known = new WeakMap<Reading, number>();
-    return (r: Reading): number => {
-      let n = known.get(r);
-      if (n === undefined) known.set(r, (n = f(r)));
-      return n;
-    };
-  };
   const editsOf = editCounter(rule.checks, rule.trigger.match, vocab);
   const triggerPatterns = new Map<number | "any", Pattern>();
   const patternOf = (m: number | "any"): Pattern => {
@@ -416,6 +354,8 @@ export function synthesizeRule(
   ): { current: Reading; pool: Reading[] } => {
     let current = drafted;
     let pool: Reading[] = [drafted];
+    const byFewer = (a: Reading, b: Reading) =>
+      b.agree - a.agree || Number(b.fails) - Number(a.fails) || (numbered === undefined ? 0 : numbered(b) - numbered(a)) || a.parts.length - b.parts.length || compareReadings(a, b);
     for (let round = 0; round < MAX_ROUNDS && current.agree < labeled.length && !spent(); round++) {
       const next: Reading[] = [];
       const triggers = (c: Candidate | undefined): Reading["trigger"][] => {
@@ -428,8 +368,7 @@ export function synthesizeRule(
         return t;
       };
       // Every reading counts against the budget; none is judged past it.
-      // Unanchored, a reading no better on the labels than the current one is neither the round's
-      // pick nor of its pool, and nothing else keeps it: counted, and left at its first labels.
+      // Unanchored, a reading no better on the labels than the current one is kept nowhere: only counted.
       const tryReading = (parts: Reading["parts"], t: Reading["trigger"]) => {
         if (spent()) return;
         if (!anchored && !fitsMore(parts, t, current.agree)) searched.readings++;
@@ -463,23 +402,11 @@ export function synthesizeRule(
           tryReading([...current.parts, { candidate: c, quote: quoteFor(undefined, c) }], t);
         }
       }
-      // Only the readings that fit most labels go on: both orders put them first, and the sort is
-      // stable, so sorting those alone gives the order they had in the whole sorted round.
       let most = -1;
       for (const r of next) if (r.agree > most) most = r.agree;
       if (most <= current.agree) break;
-      pool = next
-        .filter((r) => r.agree === most)
-        .sort(
-          fewerFirst
-            ? (a, b) =>
-                b.agree - a.agree ||
-                Number(b.fails) - Number(a.fails) ||
-                (numbered === undefined ? 0 : numbered(b) - numbered(a)) ||
-                a.parts.length - b.parts.length ||
-                compareReadings(a, b)
-            : compareReadings,
-        );
+      // Those that fit most labels, sorted alone: both orders put them first, and the sort is stable.
+      pool = next.filter((r) => r.agree === most).sort(fewerFirst ? byFewer : compareReadings);
       current = pool[0]!;
     }
     return { current, pool };
@@ -505,7 +432,7 @@ export function synthesizeRule(
   }
   // A fit that uses no number the words write reads some other rule: the extended forms that carry
   // one (a sum per trip, a threshold) are searched, and one that fits as well replaces it (synthesize-written.ts).
-  const numbered = perReading((r) => writtenUse(checksOf(r), vocab.said, vocab.cuts));
+  const numbered = once((r: Reading) => writtenUse(checksOf(r), vocab.said, vocab.cuts));
   if (!anchored && numbered(current) === 0 && plain.length < all.length && !spent()) {
     const extended = search(all, true, numbered);
     const x = extended.current;
@@ -515,7 +442,7 @@ export function synthesizeRule(
   // look-up", "no later than the second entry following"): one that fits as well replaces the fit
   // (synthesize-cued.ts).
   const cues = formCues(vocab);
-  const cued = perReading((r) => cuedUse(checksOf(r), cues));
+  const cued = once((r: Reading) => cuedUse(checksOf(r), cues));
   if (!anchored && cued(current) < cuesGiven(cues) && plain.length < all.length && !spent()) {
     const extended = search(all, true, cued);
     const x = extended.current;
