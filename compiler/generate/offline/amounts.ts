@@ -78,27 +78,27 @@ function amountValue(text: string): number | undefined {
   return Number.isFinite(value) ? value : undefined;
 }
 
+/**
+ * The patterns amountsIn tries, in its order, built once (they were built anew on every call, and
+ * the search from labels reads a rule's words many times): an amount after its comparison words,
+ * before them, and a backticked key's bare number either way.
+ */
+const AMOUNT_PATTERNS: readonly [RegExp, keyof RangeOperator][] = [
+  // "more than a 90-day supply": an article may stand before a measure.
+  ...BEFORE.map(([words, op]): [RegExp, keyof RangeOperator] => [new RegExp(String.raw`\b${words.source}\s+(?:an?\s+(?=\d))?${AMOUNT}`, "gi"), op]),
+  // "25 kg of media at most": the words after the amount may name what it is of first.
+  ...AFTER.map(([words, op]): [RegExp, keyof RangeOperator] => [new RegExp(String.raw`${AMOUNT}(?:\s+of\s+[a-z]+)?\s+${words.source}\b`, "gi"), op]),
+  ...BEFORE.map(([words, op]): [RegExp, keyof RangeOperator] => [new RegExp(String.raw`${KEYED}${words.source}\s+${BARE}`, "gi"), op]),
+  ...AFTER.map(([words, op]): [RegExp, keyof RangeOperator] => [new RegExp(String.raw`${KEYED}${BARE}\s+${words.source}\b`, "gi"), op]),
+];
+
 /** Every amount the text writes with a comparison word, in order. */
 export function amountsIn(text: string): Amount[] {
+  // Every pattern writes a digit (an amount's or a bare number's): words without one have no amount.
+  if (!/\d/.test(text)) return [];
   const found: Amount[] = [];
-  for (const [words, op] of BEFORE) {
-    // "more than a 90-day supply": an article may stand before a measure.
-    const re = new RegExp(String.raw`\b${words.source}\s+(?:an?\s+(?=\d))?${AMOUNT}`, "gi");
-    for (const m of text.matchAll(re)) add(found, m, op);
-  }
-  for (const [words, op] of AFTER) {
-    // "25 kg of media at most": the words after the amount may name what it is of first.
-    const re = new RegExp(String.raw`${AMOUNT}(?:\s+of\s+[a-z]+)?\s+${words.source}\b`, "gi");
-    for (const m of text.matchAll(re)) add(found, m, op);
-  }
-  for (const [words, op] of BEFORE) {
-    const re = new RegExp(String.raw`${KEYED}${words.source}\s+${BARE}`, "gi");
-    for (const m of text.matchAll(re)) add(found, m, op);
-  }
-  for (const [words, op] of AFTER) {
-    const re = new RegExp(String.raw`${KEYED}${BARE}\s+${words.source}\b`, "gi");
-    for (const m of text.matchAll(re)) add(found, m, op);
-  }
+  // matchAll runs on a copy of the pattern: the shared one keeps no lastIndex between calls.
+  for (const [re, op] of AMOUNT_PATTERNS) for (const m of text.matchAll(re)) add(found, m, op);
   return found.sort((a, b) => a.start - b.start).filter((a, i, all) => i === 0 || a.start >= all[i - 1]!.end);
 }
 

@@ -211,6 +211,22 @@ const RIGHT_WORDS = 6;
  * than"). Undefined when no sentence states it.
  */
 export function statedOrder(text: string, key: string, other: string): CompareOp | undefined {
+  // Asked for every comparison candidate of a rule's search, of a few pairs of keys: read once per text and pair.
+  let byPair = statedOrders.get(text);
+  if (byPair === undefined) {
+    if (statedOrders.size > 64) statedOrders.clear();
+    statedOrders.set(text, (byPair = new Map()));
+  }
+  const pair = `${key}\n${other}`;
+  if (byPair.has(pair)) return byPair.get(pair);
+  const op = readOrder(text, key, other);
+  byPair.set(pair, op);
+  return op;
+}
+
+const statedOrders = new Map<string, Map<string, CompareOp | undefined>>();
+
+function readOrder(text: string, key: string, other: string): CompareOp | undefined {
   const mine = new Set(nameStems(key).filter((s) => s !== "id" && !nameStems(other).includes(s)));
   const theirs = new Set(nameStems(other).filter((s) => s !== "id" && !nameStems(key).includes(s)));
   if (mine.size === 0 || theirs.size === 0) return undefined;

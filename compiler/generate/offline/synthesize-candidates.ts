@@ -194,17 +194,20 @@ function joinedTests(
 ): [{ key: string; test: ValueMatcher }, { key: string; test: ValueMatcher }][] {
   const equal = tests.filter((t) => typeof t.test === "string");
   if (equal.length < 2) return [];
-  const sentences = text.split(/(?<=[.!?;:])\s+/).map((s) => words(s).map((w) => w.toLowerCase()));
+  const sentences = sentencesOf(text);
   // A value's every word, stopwords too: "none" is a value here.
-  const at = (tokens: string[], value: string) => {
-    const stems = new Set(words(value).map((w) => canonical(w.toLowerCase())));
-    return tokens.flatMap((t, i) => (stems.has(canonical(t)) ? [i] : []));
+  const valueStems = new Map<string, Set<string>>();
+  const at = (k: number, value: string) => {
+    let stems = valueStems.get(value);
+    if (stems === undefined) valueStems.set(value, (stems = new Set(words(value).map((w) => canonical(w.toLowerCase())))));
+    return sentences[k]!.stems.flatMap((t, i) => (stems.has(t) ? [i] : []));
   };
   // Where the sentence writes u before v: 1; v before u: -1; not joined: 0.
   const joined = (u: string, v: string): number => {
-    for (const tokens of sentences)
-      for (const i of at(tokens, u))
-        for (const j of at(tokens, v)) {
+    for (let k = 0; k < sentences.length; k++)
+      for (const i of at(k, u))
+        for (const j of at(k, v)) {
+          const tokens = sentences[k]!.tokens;
           const [lo, hi] = i < j ? [i, j] : [j, i];
           if (hi - lo <= JOINED_WITHIN && tokens.slice(lo + 1, hi).includes("and")) return i < j ? 1 : -1;
         }
@@ -224,6 +227,24 @@ function joinedTests(
       out.push(order > 0 ? [x, y] : [y, x]);
     }
   return out;
+}
+
+/**
+ * The words' sentences as joinedTests reads them, each word lower-cased and as its stem; worked out
+ * once per text (joinedTests is asked for every pair of actions of a rule's search).
+ */
+const sentencesRead = new Map<string, { tokens: string[]; stems: string[] }[]>();
+function sentencesOf(text: string): { tokens: string[]; stems: string[] }[] {
+  let read = sentencesRead.get(text);
+  if (read === undefined) {
+    if (sentencesRead.size > 64) sentencesRead.clear();
+    read = text.split(/(?<=[.!?;:])\s+/).map((s) => {
+      const tokens = words(s).map((w) => w.toLowerCase());
+      return { tokens, stems: tokens.map(canonical) };
+    });
+    sentencesRead.set(text, read);
+  }
+  return read;
 }
 
 /** A matcher of one action and one exact value the rule's words name (`role: chief` for "crew chief"). */

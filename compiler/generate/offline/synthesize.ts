@@ -35,7 +35,6 @@ import { boundsIn } from "./synthesize-vocab.js";
 import {
   evaluate,
   extensions,
-  fold,
   subjectOf,
   usedMatchers,
   type Candidate,
@@ -50,6 +49,7 @@ import { sentenceCandidates, withSentences } from "./synthesize-sentences.js";
 import { tiedPick, tiedVariants } from "./synthesize-tied.js";
 import { variantsFor, type Variant } from "./synthesize-variants.js";
 import { prepare } from "./synthesize-prepare.js";
+import { agreesMore, foldAt, once } from "./synthesize-fold.js";
 import { nameStems, stemSet } from "./words.js";
 import { saidBonus, saidFresh, saidQuote } from "./synthesize-said.js";
 import { writtenUse } from "./synthesize-written.js";
@@ -160,10 +160,12 @@ export function synthesizeRule(
     }
     return v;
   };
+  const fitsMore = (parts: Reading["parts"], trigger: Reading["trigger"], than: number): boolean =>
+    agreesMore(labeled, triggerVector(trigger), parts.map(partVector), than);
   const vectorOf = (parts: Reading["parts"], trigger: Reading["trigger"]): Vector => {
     const fires = triggerVector(trigger);
     const vectors = parts.map(partVector);
-    return samples.map((_, i) => (fires[i] ? fold(vectors.map((v) => v[i]!)) : "na"));
+    return samples.map((_, i) => (fires[i] ? foldAt(vectors, i) : "na"));
   };
   // Where the words' trigger fires (the rule applies: "if you've put a loss in") and a reading says
   // nothing, under its own trigger or for want of its checks' events (synthesize-reading.ts).
@@ -172,9 +174,10 @@ export function synthesizeRule(
   // with one, the readings that fit it fail it (`fails` below).
   const broken = labeled.some((x) => x.label === "false");
   const agreement = (v: Vector) => labeled.filter((x) => v[x.i] === x.label).length;
+  // A candidate's words score, worked out once: a candidate is part of many readings.
+  const partScore = once((c: Candidate) => score(c, vocab) + saidBonus(c, vocab));
   const readingScore = (parts: Reading["parts"]) =>
-    parts.reduce((sum, p) => sum + ("candidate" in p ? score(p.candidate, vocab) + saidBonus(p.candidate, vocab) : 1), 0) -
-    0.05 * parts.length;
+    parts.reduce((sum, p) => sum + ("candidate" in p ? partScore(p.candidate) : 1), 0) - 0.05 * parts.length;
   const searched = { candidates: 0, readings: 0 };
   const spent = () => searched.readings >= budget.readings;
   // Where the labels leave readings tied, the one that changes the phrase reading's verdicts on the
@@ -193,6 +196,9 @@ export function synthesizeRule(
   };
   const newCheck = (p: Reading["parts"][number]): Check[] =>
     "candidate" in p ? [checkOf(p.candidate)] : "variant" in p ? [p.variant.check] : [];
+  // A reading's checks as buildRule's but for quotes (no number, no form): for `numbered` and `cued`.
+  const checksOf = (r: Reading): Check[] =>
+    r.parts.map((p) => ("drafted" in p ? rule.checks[p.drafted]! : "variant" in p ? p.variant.check : checkOf(p.candidate)));
   const editsOf = editCounter(rule.checks, rule.trigger.match, vocab);
   const triggerPatterns = new Map<number | "any", Pattern>();
   const patternOf = (m: number | "any"): Pattern => {
@@ -348,6 +354,8 @@ export function synthesizeRule(
   ): { current: Reading; pool: Reading[] } => {
     let current = drafted;
     let pool: Reading[] = [drafted];
+    const byFewer = (a: Reading, b: Reading) =>
+      b.agree - a.agree || Number(b.fails) - Number(a.fails) || (numbered === undefined ? 0 : numbered(b) - numbered(a)) || a.parts.length - b.parts.length || compareReadings(a, b);
     for (let round = 0; round < MAX_ROUNDS && current.agree < labeled.length && !spent(); round++) {
       const next: Reading[] = [];
       const triggers = (c: Candidate | undefined): Reading["trigger"][] => {
@@ -360,8 +368,11 @@ export function synthesizeRule(
         return t;
       };
       // Every reading counts against the budget; none is judged past it.
+      // Unanchored, a reading no better on the labels than the current one is kept nowhere: only counted.
       const tryReading = (parts: Reading["parts"], t: Reading["trigger"]) => {
-        if (!spent()) next.push(make(parts, t));
+        if (spent()) return;
+        if (!anchored && !fitsMore(parts, t, current.agree)) searched.readings++;
+        else next.push(make(parts, t));
       };
       current.parts.forEach((_, k) => {
         const without = current.parts.filter((__, j) => j !== k);
@@ -391,20 +402,12 @@ export function synthesizeRule(
           tryReading([...current.parts, { candidate: c, quote: quoteFor(undefined, c) }], t);
         }
       }
-      next.sort(
-        fewerFirst
-          ? (a, b) =>
-              b.agree - a.agree ||
-              Number(b.fails) - Number(a.fails) ||
-              (numbered === undefined ? 0 : numbered(b) - numbered(a)) ||
-              a.parts.length - b.parts.length ||
-              compareReadings(a, b)
-          : compareReadings,
-      );
-      const best = next[0];
-      if (best === undefined || best.agree <= current.agree) break;
-      current = best;
-      pool = next.filter((r) => r.agree === best.agree);
+      let most = -1;
+      for (const r of next) if (r.agree > most) most = r.agree;
+      if (most <= current.agree) break;
+      // Those that fit most labels, sorted alone: both orders put them first, and the sort is stable.
+      pool = next.filter((r) => r.agree === most).sort(fewerFirst ? byFewer : compareReadings);
+      current = pool[0]!;
     }
     return { current, pool };
   };
@@ -429,7 +432,7 @@ export function synthesizeRule(
   }
   // A fit that uses no number the words write reads some other rule: the extended forms that carry
   // one (a sum per trip, a threshold) are searched, and one that fits as well replaces it (synthesize-written.ts).
-  const numbered = (r: Reading) => writtenUse(buildRule(rule, r, triggerMatchers).checks, vocab.said, vocab.cuts);
+  const numbered = once((r: Reading) => writtenUse(checksOf(r), vocab.said, vocab.cuts));
   if (!anchored && numbered(current) === 0 && plain.length < all.length && !spent()) {
     const extended = search(all, true, numbered);
     const x = extended.current;
@@ -439,7 +442,7 @@ export function synthesizeRule(
   // look-up", "no later than the second entry following"): one that fits as well replaces the fit
   // (synthesize-cued.ts).
   const cues = formCues(vocab);
-  const cued = (r: Reading) => cuedUse(buildRule(rule, r, triggerMatchers).checks, cues);
+  const cued = once((r: Reading) => cuedUse(checksOf(r), cues));
   if (!anchored && cued(current) < cuesGiven(cues) && plain.length < all.length && !spent()) {
     const extended = search(all, true, cued);
     const x = extended.current;
