@@ -58,7 +58,9 @@ for (const [group, dirs] of groups) {
       return { ...c, trajectory: { ...c.trajectory, id: `${c.trajectory.id}~${k}` } };
     });
     const manySamples = many.map((c) => validateTrajectory(c.trajectory));
-    const manyLabels = Object.fromEntries(many.filter((_, i) => i % 2 === 0).map((c) => [c.trajectory.id, c.expected.metaBehaviorVerdicts]));
+    const manyLabels = Object.fromEntries(
+      many.filter((_, i) => i % 2 === 0).map((c) => [c.trajectory.id, c.expected.metaBehaviorVerdicts]),
+    );
     const manyVocabulary = buildVocabulary(manySamples);
     for (const section of spec.sections) {
       const cpu = process.cpuUsage();

@@ -85,9 +85,15 @@ function amountValue(text: string): number | undefined {
  */
 const AMOUNT_PATTERNS: readonly [RegExp, keyof RangeOperator][] = [
   // "more than a 90-day supply": an article may stand before a measure.
-  ...BEFORE.map(([words, op]): [RegExp, keyof RangeOperator] => [new RegExp(String.raw`\b${words.source}\s+(?:an?\s+(?=\d))?${AMOUNT}`, "gi"), op]),
+  ...BEFORE.map(([words, op]): [RegExp, keyof RangeOperator] => [
+    new RegExp(String.raw`\b${words.source}\s+(?:an?\s+(?=\d))?${AMOUNT}`, "gi"),
+    op,
+  ]),
   // "25 kg of media at most": the words after the amount may name what it is of first.
-  ...AFTER.map(([words, op]): [RegExp, keyof RangeOperator] => [new RegExp(String.raw`${AMOUNT}(?:\s+of\s+[a-z]+)?\s+${words.source}\b`, "gi"), op]),
+  ...AFTER.map(([words, op]): [RegExp, keyof RangeOperator] => [
+    new RegExp(String.raw`${AMOUNT}(?:\s+of\s+[a-z]+)?\s+${words.source}\b`, "gi"),
+    op,
+  ]),
   ...BEFORE.map(([words, op]): [RegExp, keyof RangeOperator] => [new RegExp(String.raw`${KEYED}${words.source}\s+${BARE}`, "gi"), op]),
   ...AFTER.map(([words, op]): [RegExp, keyof RangeOperator] => [new RegExp(String.raw`${KEYED}${BARE}\s+${words.source}\b`, "gi"), op]),
 ];

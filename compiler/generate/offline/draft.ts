@@ -27,7 +27,7 @@ import { flowchartSentences, withStopMeaning } from "./flowchart.js";
 import type { Draft, DraftNote, LabelVerdict, VerdictQuestion, Vocabulary } from "../types.js";
 import { previewRule } from "../preview.js";
 import { coverageNotes, obligations } from "../coverage.js";
-import { synthesizeRule, unconfirmedNote, type RuleLabels } from "./synthesize.js";
+import { synthesizeRule, type RuleLabels, type Synthesis } from "./synthesize.js";
 import {
   agentDoes,
   forbiddenFrom,
@@ -359,6 +359,14 @@ function fromWords(
       { clause: { kind: "check", index: 0 }, kind: "unmapped-clause", message },
     ],
   };
+}
+
+/** The note on a reading that fits more labels but was not kept (Synthesis.unconfirmed), or undefined. */
+function unconfirmedNote(found: Synthesis): string | undefined {
+  const kept = found.unconfirmed;
+  if (kept === undefined) return undefined;
+  const where = found.separating.length === 0 ? "" : ` (the two disagree on ${found.separating.join(", ")})`;
+  return `a reading that fits more labels was found but not kept: with each label left out in turn, the search predicted ${kept.predicted} of them, no more than the draft agrees with (${kept.draft}); more labels may settle it${where}`;
 }
 
 /** The rule re-read from the labels when its phrase reading disagrees with them, with notes saying how it agrees. */

@@ -95,14 +95,6 @@ export interface Synthesis {
   unconfirmed?: { predicted: number; draft: number };
 }
 
-/** The note on a reading that fits more labels but was not kept (Synthesis.unconfirmed), or undefined. */
-export function unconfirmedNote(found: Synthesis): string | undefined {
-  const kept = found.unconfirmed;
-  if (kept === undefined) return undefined;
-  const where = found.separating.length === 0 ? "" : ` (the two disagree on ${found.separating.join(", ")})`;
-  return `a reading that fits more labels was found but not kept: with each label left out in turn, the search predicted ${kept.predicted} of them, no more than the draft agrees with (${kept.draft}); more labels may settle it${where}`;
-}
-
 /**
  * The rule re-read so that it agrees with the labels it has, or the rule as drafted when it
  * already does (or no label speaks of it). `quotes` are the section's obligations, for the
@@ -355,7 +347,11 @@ export function synthesizeRule(
     let current = drafted;
     let pool: Reading[] = [drafted];
     const byFewer = (a: Reading, b: Reading) =>
-      b.agree - a.agree || Number(b.fails) - Number(a.fails) || (numbered === undefined ? 0 : numbered(b) - numbered(a)) || a.parts.length - b.parts.length || compareReadings(a, b);
+      b.agree - a.agree ||
+      Number(b.fails) - Number(a.fails) ||
+      (numbered === undefined ? 0 : numbered(b) - numbered(a)) ||
+      a.parts.length - b.parts.length ||
+      compareReadings(a, b);
     for (let round = 0; round < MAX_ROUNDS && current.agree < labeled.length && !spent(); round++) {
       const next: Reading[] = [];
       const triggers = (c: Candidate | undefined): Reading["trigger"][] => {
