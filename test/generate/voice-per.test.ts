@@ -9,14 +9,7 @@ import { buildVocabulary } from "../../compiler/generate/vocabulary.js";
 import { parseBehaviorMd } from "../../compiler/behavior-md/load.js";
 import { voiced } from "../../compiler/generate/offline/voice.js";
 import type { Trajectory } from "../../runtime/types.js";
-
-const event = (id: string, action: string, metadata: Record<string, string>) => ({
-  id,
-  type: "action" as const,
-  action,
-  actor: "agent" as const,
-  metadata,
-});
+import { agentAction as event } from "../support/offline-drafts.js";
 
 const samples: Trajectory[] = [
   {

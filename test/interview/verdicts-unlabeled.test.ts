@@ -7,13 +7,9 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { generateJudgeYaml } from "../../compiler/generate/pipeline.js";
-import { runTerminalInterview } from "../../compiler/interview/terminal.js";
-import { startWebInterview, type WebInterview } from "../../compiler/interview/web.js";
 import { runCli } from "../support/cli.js";
-import { capture } from "./fixture.js";
+import { generateInTerminal, generateOnPage, post } from "./generate-runs.js";
 import { draftOffline } from "../../compiler/generate/offline/draft.js";
 import { verdictAsking } from "../../compiler/generate/verdicts.js";
 import {
@@ -35,25 +31,11 @@ const firstQuestion = (body: string) => {
 };
 const letter = { true: "y", false: "n", na: "n.a." } as const;
 
-async function generateIn(project: ReturnType<typeof ferryProject>, ...lines: string[]) {
-  const out = capture();
-  const input = new PassThrough();
-  input.end(lines.length === 0 ? "" : `${lines.join("\n")}\n`);
-  const result = await generateJudgeYaml({
-    spec: project.spec,
-    samples: project.files,
-    out: join(project.dir, "judge.yaml"),
-    interviewer: (i) => runTerminalInterview(i, { input, output: out.stream }),
-    compile: false,
-  });
-  return { result, transcript: out.text() };
-}
-
 describe("verdict questions from no labels in the terminal", () => {
   it("asks, saves the answer beside judge.yaml, and keeps the draft the answer confirms", async () => {
     const { draft, question } = firstQuestion(WORDINGS.capitals);
     const project = ferryProject(WORDINGS.capitals);
-    const { result, transcript } = await generateIn(project, letter[truth[question.sample]!]);
+    const { result, transcript } = await generateInTerminal(project, letter[truth[question.sample]!]);
     const saved = join(project.dir, "labels", `${question.sample}.json`);
     expect(transcript).toContain(question.text);
     expect(transcript).toContain(`kept as a label, saved to ${saved}.`);
@@ -64,7 +46,7 @@ describe("verdict questions from no labels in the terminal", () => {
   it("re-drafts a misread rule from the answer", async () => {
     const { draft, question } = firstQuestion(FLOWCHART);
     const project = ferryProject(FLOWCHART);
-    const { result } = await generateIn(project, letter[truth[question.sample]!]);
+    const { result } = await generateInTerminal(project, letter[truth[question.sample]!]);
     expect(verdicts(draft.ir)[question.sample]).not.toBe(truth[question.sample]);
     expect(verdicts(result.ir)[question.sample]).toBe(truth[question.sample]);
   });
@@ -79,45 +61,20 @@ describe("verdict questions from no labels in the terminal", () => {
   });
 });
 
-async function waitFor(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !condition(); i++) await new Promise((r) => setTimeout(r, 25));
-  if (!condition()) throw new Error("never started");
-}
-
-function post(server: WebInterview, path: string, body: unknown): Promise<Response> {
-  const url = new URL(server.url);
-  return fetch(`${url.origin}${path}?token=${url.searchParams.get("token")}`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(body),
-  });
-}
-
 describe("verdict questions from no labels on the interview page", () => {
   it("shows the question first, and the answer is saved as a label", async () => {
     const { question } = firstQuestion(WORDINGS.shall);
     const project = ferryProject(WORDINGS.shall);
-    let server: WebInterview | undefined;
-    const run = generateJudgeYaml({
-      spec: project.spec,
-      samples: project.files,
-      out: join(project.dir, "judge.yaml"),
-      compile: false,
-      interviewer: async (input) => {
-        server = await startWebInterview(input);
-        return server.result;
-      },
-    });
-    await waitFor(() => server !== undefined);
-    const refused = await post(server!, "/action", { at: 0, action: { type: "accept" } });
+    const { server, run } = await generateOnPage(project);
+    const refused = await post(server, "/action", { at: 0, action: { type: "accept" } });
     expect(refused.status).toBe(409);
-    const answered = await post(server!, "/verdict", { sample: question.sample, rule: FERRY_RULE, answer: truth[question.sample] });
+    const answered = await post(server, "/verdict", { sample: question.sample, rule: FERRY_RULE, answer: truth[question.sample] });
     expect(answered.status).toBe(200);
     const reply = (await answered.json()) as { previous: string };
     const saved = join(project.dir, "labels", `${question.sample}.json`);
     expect(reply.previous).toContain(`saved to ${saved}`);
     expect(JSON.parse(readFileSync(saved, "utf8")).expected.metaBehaviorVerdicts).toEqual({ [FERRY_RULE]: truth[question.sample] });
-    await server!.close();
+    await server.close();
     await expect(run).rejects.toThrow();
   });
 });

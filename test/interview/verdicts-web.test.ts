@@ -7,44 +7,18 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generateJudgeYaml } from "../../compiler/generate/pipeline.js";
-import { parseVerdictRequest, startWebInterview, type WebInterview } from "../../compiler/interview/web.js";
+import { parseVerdictRequest } from "../../compiler/interview/web.js";
 import { describeWithBrowser, launchChromium, watchPage } from "../support/browser.js";
+import { generateOnPage, post } from "./generate-runs.js";
 import { doorsProject, draft, labelsFor, RULE, truth, truthfulQuestions, TWO_LABELED, verdicts } from "../generate/verdict-fixture.js";
 
 const QUESTION = draft(labelsFor(TWO_LABELED)).questions![0]!;
 const ANSWER = truth[QUESTION.sample]!;
 
-async function waitFor(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !condition(); i++) await new Promise((r) => setTimeout(r, 25));
-  if (!condition()) throw new Error("timed out");
-}
-
 /** Starts generate in the doors project with the browser interview; resolves the page's URL and the run. */
 async function generateOnTheWeb() {
   const project = doorsProject();
-  let server: WebInterview | undefined;
-  const run = generateJudgeYaml({
-    spec: project.spec,
-    samples: project.files,
-    out: join(project.dir, "judge.yaml"),
-    compile: false,
-    interviewer: async (input) => {
-      server = await startWebInterview(input);
-      return server.result;
-    },
-  });
-  await waitFor(() => server !== undefined);
-  return { project, server: server!, run };
-}
-
-function post(server: WebInterview, path: string, body: unknown): Promise<Response> {
-  const url = new URL(server.url);
-  return fetch(`${url.origin}${path}?token=${url.searchParams.get("token")}`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(body),
-  });
+  return { project, ...(await generateOnPage(project)) };
 }
 
 describe("the verdict endpoint", () => {

@@ -6,29 +6,12 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { generateJudgeYaml } from "../../compiler/generate/pipeline.js";
-import { runTerminalInterview } from "../../compiler/interview/terminal.js";
 import { runCli } from "../support/cli.js";
-import { capture } from "./fixture.js";
+import { generateInTerminal } from "./generate-runs.js";
 import { doorsProject, draft, labelsFor, RULE, truth, truthfulQuestions, TWO_LABELED, verdicts } from "../generate/verdict-fixture.js";
 
 const QUESTION = draft(labelsFor(TWO_LABELED)).questions![0]!;
-
-async function generateIn(project: ReturnType<typeof doorsProject>, ...lines: string[]) {
-  const out = capture();
-  const input = new PassThrough();
-  input.end(lines.length === 0 ? "" : `${lines.join("\n")}\n`);
-  const result = await generateJudgeYaml({
-    spec: project.spec,
-    samples: project.files,
-    out: join(project.dir, "judge.yaml"),
-    interviewer: (i) => runTerminalInterview(i, { input, output: out.stream }),
-    compile: false,
-  });
-  return { result, transcript: out.text() };
-}
 
 describe("the verdict question in the terminal interview", () => {
   it("asks about the sample, keeps the answer as a saved label, and re-drafts the rule with it", async () => {
@@ -36,7 +19,7 @@ describe("the verdict question in the terminal interview", () => {
     // Every question answered truly (the first after a non-answer): the labels leave one reading.
     const asked = truthfulQuestions(TWO_LABELED);
     const answers = asked.map((q) => ({ true: "y", false: "n", na: "n.a." })[truth[q.sample]!]);
-    const { result, transcript } = await generateIn(project, "maybe", ...answers);
+    const { result, transcript } = await generateInTerminal(project, "maybe", ...answers);
     const saved = join(project.dir, "labels", `${QUESTION.sample}.json`);
     // The question names the sample and the rule, shows the sample's events, and refuses a non-answer.
     expect(transcript).toContain(`In ${QUESTION.sample}, did the agent follow "${RULE}"? y/n/n.a.`);
@@ -54,7 +37,7 @@ describe("the verdict question in the terminal interview", () => {
     expect(result.warnings.flatMap((w) => w.messages).join("\n")).not.toContain("did the agent follow");
     // The next run with the labels folder reads the answer: nothing left to ask.
     const savedFiles = [...new Set(asked.map((q) => join(project.dir, "labels", `${q.sample}.json`)))];
-    const again = await generateIn({ ...project, files: [...project.files, ...savedFiles] });
+    const again = await generateInTerminal({ ...project, files: [...project.files, ...savedFiles] });
     expect(again.transcript).not.toContain("did the agent follow");
     expect(verdicts(again.result.ir)).toEqual(truth);
   });
@@ -62,14 +45,14 @@ describe("the verdict question in the terminal interview", () => {
   it("answered against the draft, picks the other reading", async () => {
     const project = doorsProject();
     const other = { true: "y", false: "n", na: "na" }[QUESTION.readings.other];
-    const { result } = await generateIn(project, other);
+    const { result } = await generateInTerminal(project, other);
     expect(verdicts(result.ir)[QUESTION.sample]).toBe(QUESTION.readings.other);
     for (const id of TWO_LABELED) expect(verdicts(result.ir)[id]).toBe(truth[id]);
   });
 
   it("a skipped question saves nothing, keeps the draft, and stays a note", async () => {
     const project = doorsProject();
-    const { result, transcript } = await generateIn(project, "s");
+    const { result, transcript } = await generateInTerminal(project, "s");
     expect(transcript).toContain(`Skipped: ${QUESTION.sample} is not labeled`);
     expect(existsSync(join(project.dir, "labels"))).toBe(false);
     expect(verdicts(result.ir)[QUESTION.sample]).toBe(QUESTION.readings.draft);

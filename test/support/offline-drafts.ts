@@ -50,3 +50,12 @@ export const bannedAfter = (act: string, event: string, key: string) => ({
   after: [{ action: event }],
   on: `metadata.${key}`,
 });
+
+/** An agent's action event with string metadata, as the drafter's samples carry them. */
+export const agentAction = (id: string, action: string, metadata: Record<string, string>) => ({
+  id,
+  type: "action" as const,
+  action,
+  actor: "agent" as const,
+  metadata,
+});
