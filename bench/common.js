@@ -120,6 +120,7 @@ export function defaultGroups() {
     ["blind18 (in-sample since the end of the sixth session of 7 December 2026)", specFolders("test/fixtures/blind18")],
     ["blind19 (in-sample since the end of the seventh session of 7 December 2026)", specFolders("test/fixtures/blind19")],
     ["blind20 (in-sample since the end of the eighth session of 7 December 2026)", specFolders("test/fixtures/blind20")],
+    ["blind21 (in-sample since the end of the ninth session of 7 December 2026)", specFolders("test/fixtures/blind21")],
   ];
 }
 

@@ -170,6 +170,13 @@
 // 7 December 2026 with the drafter of a7dcb10: 107/180 (59%) with no labels, 152/180 (84%) with
 // half; after that session's merges (32053b1): 117/180 (65%) and 153/180 (85%). From the end of that
 // session blind20 is a development set, in the default groups.
+// test/fixtures/blind21/ holds a twenty-first (laser-room, gritting-depot, boarding-kennels: a
+// volunteer rota's house rules, an incident post-mortem's actions list, a regulator's guidance that
+// tells "must" from "should"), committed (bf51d9b, 3ba916b, 6e38788, e55b935) the same way and
+// measured before any change of the ninth session of 7 December 2026 with the drafter of bafe029:
+// 112/180 (62%) with no labels, 147/180 (82%) with half; after that session's merges (f9016de):
+// 126/180 (70%) and 147/180 (82%). From the end of that session blind21 is a development set, in
+// the default groups.
 // test/fixtures/spec/held-out-2026-12/ was written by the helper who then changed the drafter,
 // after reading it and before changing it, and measured before and after (its README).
 import { readFileSync } from "node:fs";
