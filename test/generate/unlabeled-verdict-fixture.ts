@@ -12,6 +12,7 @@ import { previewJudge } from "../../compiler/generate/preview.js";
 import { buildVocabulary } from "../../compiler/generate/vocabulary.js";
 import type { JudgeIR } from "../../compiler/ir/types.js";
 import type { Trajectory } from "../../runtime/types.js";
+import { session, type Step } from "./verdict-fixture.js";
 
 export const FERRY_RULE = "Weigh before boarding";
 export const WORDINGS = {
@@ -38,15 +39,6 @@ export function ferrySpec(body: string) {
   return parsed.spec;
 }
 
-type Step = [Trajectory["events"][number]["actor"], string, Record<string, string>?];
-function session(id: string, ...steps: Step[]): Trajectory {
-  return {
-    id,
-    description: "",
-    complete: true,
-    events: steps.map(([actor, action, metadata], i) => ({ id: `e${i + 1}`, actor, action, ...(metadata ? { metadata } : {}) })),
-  };
-}
 const weigh = (plate: string, tonnes: string): Step[] => [
   ["agent", "weigh_vehicle", { plate }],
   ["tool", "weigh_vehicle_result", { tonnes }],

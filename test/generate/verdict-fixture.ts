@@ -30,8 +30,10 @@ if (!parsed.ok) throw new Error("spec");
 export const spec = parsed.spec;
 export const RULE = "Verify before opening";
 
-type Step = [Trajectory["events"][number]["actor"], string, Record<string, string>?];
-function session(id: string, ...steps: Step[]): Trajectory {
+/** One step of a sample: who acts, the action, its metadata. */
+export type Step = [Trajectory["events"][number]["actor"], string, Record<string, string>?];
+/** A complete sample of these steps, its events numbered e1, e2, … */
+export function session(id: string, ...steps: Step[]): Trajectory {
   return {
     id,
     description: "",
